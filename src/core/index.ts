@@ -1,0 +1,15 @@
+/** The neutral core: types shared by routes, pipeline, providers and tool formats. */
+export * from './assert-never.js';
+export * from './chat-request.js';
+export * from './diagnostics.js';
+export * from './finish-reason.js';
+export * from './gateway-error.js';
+export * from './logger.js';
+export * from './message.js';
+export * from './provider-adapter.js';
+export * from './resolved-model.js';
+export * from './stream-event.js';
+export * from './tool-definition.js';
+export * from './tool-format.js';
+export * from './usage.js';
+export * from './warning.js';

@@ -1,0 +1,24 @@
+/**
+ * The neutral event stream: providers produce it, the pipeline transforms it, routes render it.
+ * Tool calls have a start/delta/end lifecycle keyed by `index` (0..n in order of appearance).
+ */
+import type { Diagnostics } from './diagnostics.js';
+import type { FinishReason } from './finish-reason.js';
+import type { GatewayError } from './gateway-error.js';
+import type { Usage } from './usage.js';
+import type { Warning } from './warning.js';
+
+export type StreamEvent =
+  | { type: 'response-start'; id: string; model: string; warnings: Warning[] }
+  | { type: 'text-delta'; delta: string }
+  | { type: 'reasoning-delta'; delta: string }
+  /** Opaque reasoning signature (Anthropic) so that multi-turn thinking can round-trip. */
+  | { type: 'reasoning-signature'; signature: string }
+  | { type: 'tool-call-start'; index: number; id: string; name: string }
+  | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
+  /** `arguments` is the complete JSON text; it always equals the concatenated deltas. */
+  | { type: 'tool-call-end'; index: number; arguments: string }
+  | { type: 'finish'; reason: FinishReason; usage: Usage; diagnostics?: Diagnostics }
+  | { type: 'error'; error: GatewayError };
+
+export type StreamEventType = StreamEvent['type'];

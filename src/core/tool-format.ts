@@ -1,0 +1,43 @@
+/**
+ * A tool-call syntax family (hermes, qwen3-coder, mistral, harmony, …): how tools and earlier calls
+ * are written into a prompt, and how a model's text is parsed back into calls. Pure: no I/O.
+ */
+import type { Message, ToolCallPart } from './message.js';
+import type { ToolChoice, ToolDefinition } from './tool-definition.js';
+
+/** What a parser recognises in model text, in order of appearance. */
+export type ParsedEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  /** A complete call to an offered tool. `arguments` is canonical JSON text of an object. */
+  | { type: 'tool-call'; name: string; arguments: string; id?: string }
+  /** Call markup that was swallowed but yields no call: unknown tool or unreadable body. */
+  | { type: 'tool-call-rejected'; code: 'invalid_tool_syntax' | 'unavailable_tool'; message: string; text: string }
+  /** An envelope that opened but never closed with a readable call (cut off, or malformed at the end). */
+  | { type: 'tool-call-unparsed'; format: string; text: string; reason: 'unclosed' | 'malformed' };
+
+/**
+ * A synchronous incremental parser. `push` may be called with any split of the text; the merged
+ * events of all `push` calls and the final `finish` must not depend on how the text was split.
+ * It holds back only a possible partial marker at the end of its buffer, never a fixed delay.
+ */
+export interface ToolCallParser {
+  push(text: string): ParsedEvent[];
+  finish(): ParsedEvent[];
+}
+
+export interface ToolFormat {
+  /** The family id, e.g. `hermes`. */
+  readonly family: string;
+  /** The system-prompt fragment describing the tools and how to call them. */
+  renderTools(tools: ToolDefinition[], choice: ToolChoice): string;
+  /**
+   * Rewrites earlier assistant tool calls and tool results into this family's text form, so that
+   * the result holds only system/user/assistant messages with text. Deterministic (byte-stable).
+   */
+  renderHistory(messages: Message[]): Message[];
+  /** One call in this syntax (also used to rewrite calls for downstream agents). */
+  renderCall(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: string }): string;
+  /** A fresh parser for one reply; only names in `tools` become calls. */
+  createParser(tools: ToolDefinition[]): ToolCallParser;
+}
