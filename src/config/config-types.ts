@@ -1,0 +1,51 @@
+/** The validated configuration, as the rest of the gateway sees it (after defaults and ${ENV}). */
+import type { ProviderType } from '../core/resolved-model.js';
+
+export type ToolCallingSetting = 'auto' | 'native' | 'prompted';
+
+export type TimeoutSettings = {
+  /** TCP/TLS connect timeout. */
+  connectMs: number;
+  /** Time to the upstream's response headers (for non-streaming replies: the whole generation). */
+  headersMs: number;
+  /** Longest silence between two body chunks; 0 disables. */
+  bodyMs: number;
+};
+
+export type ModelSettings = {
+  family?: string;
+  toolCalling?: ToolCallingSetting;
+};
+
+export type ProviderConfig = {
+  /** The provider's name, which is also the model prefix (`local/…`). */
+  name: string;
+  type: ProviderType;
+  /** openai kinds end in /v1; anthropic and ollama are the host root. */
+  baseUrl: string;
+  apiKey?: string;
+  /** Extra headers sent on every upstream request. */
+  headers: Record<string, string>;
+  timeouts: TimeoutSettings;
+  toolCalling: ToolCallingSetting;
+  /** Per-model overrides, keyed by the upstream model id. */
+  models: Record<string, ModelSettings>;
+  /** Anthropic requires max_tokens; used when the request gives none (with a warning). */
+  defaultMaxTokens?: number;
+  /** Upper bound on pooled connections to this upstream. */
+  maxConnections: number;
+};
+
+export type ServerConfig = {
+  host: string;
+  port: number;
+  /** Client bearer keys; empty means no client auth. */
+  apiKeys: string[];
+  bodyLimitBytes: number;
+  logLevel: string;
+};
+
+export type GatewayConfig = {
+  server: ServerConfig;
+  providers: Record<string, ProviderConfig>;
+};

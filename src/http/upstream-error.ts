@@ -1,0 +1,93 @@
+/**
+ * Turns upstream failures into GatewayErrors with honest statuses: 4xx and 429 keep their status
+ * and message (and retry-after), 5xx become 502, connection failures 502, timeouts 504.
+ */
+import { GatewayError, upstreamFailure, upstreamTimeout, type GatewayErrorType } from '../core/gateway-error.js';
+
+/** Reads the human message out of OpenAI, Anthropic or Ollama error bodies. */
+export function readUpstreamErrorMessage(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim() || undefined;
+  if (!body || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  const error = record.error;
+  if (typeof error === 'string') return error;
+  if (error && typeof error === 'object') {
+    const message = (error as Record<string, unknown>).message;
+    if (typeof message === 'string') return message;
+  }
+  if (typeof record.message === 'string') return record.message;
+  if (typeof record.detail === 'string') return record.detail;
+  return undefined;
+}
+
+function readUpstreamErrorCode(body: unknown): string | null {
+  if (!body || typeof body !== 'object') return null;
+  const error = (body as Record<string, unknown>).error;
+  if (error && typeof error === 'object') {
+    const code = (error as Record<string, unknown>).code;
+    if (typeof code === 'string') return code;
+  }
+  return null;
+}
+
+function typeForStatus(status: number): GatewayErrorType {
+  if (status === 401) return 'authentication_error';
+  if (status === 403) return 'permission_error';
+  if (status === 404) return 'not_found_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status < 500) return 'invalid_request_error';
+  return 'upstream_error';
+}
+
+/** Builds the client-facing error for an upstream HTTP error status. */
+export function errorFromUpstreamStatus(options: {
+  status: number;
+  body: unknown;
+  provider: string;
+  retryAfter?: string | null;
+}): GatewayError {
+  const { status, body, provider } = options;
+  const upstreamMessage = readUpstreamErrorMessage(body) ?? `HTTP ${status}`;
+  const passThrough = status >= 400 && status < 500;
+  return new GatewayError({
+    status: passThrough ? status : 502,
+    type: typeForStatus(status),
+    code: readUpstreamErrorCode(body) ?? (passThrough ? null : `upstream_http_${status}`),
+    message: passThrough ? upstreamMessage : `Upstream provider '${provider}' failed with HTTP ${status}: ${upstreamMessage}`,
+    retryAfter: options.retryAfter ?? undefined,
+    upstreamBody: body,
+  });
+}
+
+const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('UND_ERR') || code.startsWith('E'))) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Whether an error (or one of its causes) is an upstream timeout. */
+export function isTimeoutError(error: unknown): boolean {
+  const code = errorCode(error);
+  if (code && timeoutCodes.has(code)) return true;
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const name = (current as { name?: unknown }).name;
+    if (name === 'TimeoutError' || name === 'APIConnectionTimeoutError') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** Maps a transport failure (no HTTP status) to 502, or 504 for timeouts. Keeps GatewayErrors. */
+export function errorFromTransportFailure(error: unknown, provider: string): GatewayError {
+  if (GatewayError.isInstance(error)) return error;
+  const detail = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
+  if (isTimeoutError(error)) return upstreamTimeout(`Upstream provider '${provider}' timed out (${detail})`, error);
+  return upstreamFailure(`Upstream provider '${provider}' is unreachable (${detail})`, error);
+}
