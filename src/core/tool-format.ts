@@ -26,6 +26,14 @@ export interface ToolCallParser {
   finish(): ParsedEvent[];
 }
 
+export type ParserOptions = {
+  /**
+   * The chat template already opened a `<think>` block (DeepSeek-R1, QwQ, Qwen3 thinking models), so
+   * the reply starts inside reasoning and its first `</think>` has no opener in the text.
+   */
+  startsInReasoning?: boolean;
+};
+
 export interface ToolFormat {
   /** The family id, e.g. `hermes`. */
   readonly family: string;
@@ -39,5 +47,5 @@ export interface ToolFormat {
   /** One call in this syntax (also used to rewrite calls for downstream agents). */
   renderCall(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: string }): string;
   /** A fresh parser for one reply; only names in `tools` become calls. */
-  createParser(tools: ToolDefinition[]): ToolCallParser;
+  createParser(tools: ToolDefinition[], options?: ParserOptions): ToolCallParser;
 }
