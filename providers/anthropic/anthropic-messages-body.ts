@@ -1,0 +1,52 @@
+/**
+ * The Anthropic Messages request body as this adapter sends it (one source for the wire shape).
+ * See https://docs.anthropic.com/en/api/messages
+ */
+
+export type AnthropicBase64Source = { type: 'base64'; media_type: string; data: string };
+export type AnthropicUrlSource = { type: 'url'; url: string };
+
+export type AnthropicTextBlock = { type: 'text'; text: string };
+export type AnthropicImageBlock = { type: 'image'; source: AnthropicBase64Source | AnthropicUrlSource };
+export type AnthropicDocumentBlock = {
+  type: 'document';
+  source: AnthropicBase64Source | AnthropicUrlSource;
+  title?: string;
+};
+export type AnthropicThinkingBlock = { type: 'thinking'; thinking: string; signature: string };
+export type AnthropicToolUseBlock = { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+export type AnthropicToolResultBlock = {
+  type: 'tool_result';
+  tool_use_id: string;
+  content?: string;
+  is_error?: boolean;
+};
+
+export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock | AnthropicToolResultBlock;
+export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicThinkingBlock | AnthropicToolUseBlock;
+
+export type AnthropicMessage =
+  | { role: 'user'; content: AnthropicUserBlock[] }
+  | { role: 'assistant'; content: AnthropicAssistantBlock[] };
+
+export type AnthropicTool = { name: string; description?: string; input_schema: Record<string, unknown> };
+
+export type AnthropicToolChoice =
+  | { type: 'auto'; disable_parallel_tool_use?: boolean }
+  | { type: 'any'; disable_parallel_tool_use?: boolean }
+  | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
+  | { type: 'none' };
+
+export type AnthropicMessagesBody = {
+  model: string;
+  max_tokens: number;
+  system?: string;
+  messages: AnthropicMessage[];
+  tools?: AnthropicTool[];
+  tool_choice?: AnthropicToolChoice;
+  temperature?: number;
+  top_p?: number;
+  stop_sequences?: string[];
+  metadata?: { user_id: string };
+  stream: true;
+};

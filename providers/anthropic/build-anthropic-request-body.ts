@@ -1,0 +1,83 @@
+/** Builds the Anthropic Messages body for a neutral ChatRequest, with the warnings it produced. */
+import type { ProviderConfig } from '../../src/config/config-types.js';
+import type { ChatRequest, GenerationOptions, Warning } from '../../src/core/index.js';
+import type { AnthropicMessagesBody } from './anthropic-messages-body.js';
+import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
+import { mapAnthropicToolChoice } from './map-anthropic-tool-choice.js';
+
+export type AnthropicRequestPlan = { body: AnthropicMessagesBody; warnings: Warning[] };
+
+/** Used when neither the request nor the provider config gives `max_tokens`. */
+export const fallbackMaxTokens = 4096;
+
+/** Neutral options Anthropic's Messages API has no field for, with the wire name clients used. */
+const unsupportedOptions: readonly { key: keyof GenerationOptions; name: string }[] = [
+  { key: 'seed', name: 'seed' },
+  { key: 'presencePenalty', name: 'presence_penalty' },
+  { key: 'frequencyPenalty', name: 'frequency_penalty' },
+  { key: 'responseFormat', name: 'response_format' },
+  { key: 'reasoningEffort', name: 'reasoning_effort' },
+];
+
+function unsupportedParameter(name: string, provider: string): Warning {
+  return {
+    code: 'unsupported-parameter',
+    message: `Parameter '${name}' is not supported by Anthropic provider '${provider}' and was ignored.`,
+  };
+}
+
+function collectUnsupportedWarnings(request: ChatRequest, provider: string): Warning[] {
+  const warnings: Warning[] = [];
+  for (const { key, name } of unsupportedOptions) {
+    // null means "given as null": nothing to honour, so nothing to warn about.
+    if (request[key] === undefined || request[key] === null) continue;
+    // Plain text is all Anthropic produces, so `{type:'text'}` loses nothing.
+    if (key === 'responseFormat' && request.responseFormat?.type === 'text') continue;
+    warnings.push(unsupportedParameter(name, provider));
+  }
+  for (const name of Object.keys(request.openaiExtras ?? {})) warnings.push(unsupportedParameter(name, provider));
+  return warnings;
+}
+
+/** `max_tokens` is required by Anthropic (https://docs.anthropic.com/en/api/messages#body-max-tokens). */
+function resolveMaxTokens(request: ChatRequest, config: ProviderConfig, warnings: Warning[]): number {
+  if (request.maxOutputTokens !== undefined && request.maxOutputTokens !== null) return request.maxOutputTokens;
+  const fromConfig = config.defaultMaxTokens !== undefined;
+  const value = config.defaultMaxTokens ?? fallbackMaxTokens;
+  warnings.push({
+    code: 'max-tokens-defaulted',
+    message: `Anthropic requires max_tokens and the request gave none; used ${value} (${
+      fromConfig ? `defaultMaxTokens of provider '${config.name}'` : 'the gateway default'
+    }).`,
+  });
+  return value;
+}
+
+export function buildAnthropicRequestBody(request: ChatRequest, config: ProviderConfig): AnthropicRequestPlan {
+  const conversation = convertToAnthropicMessages(request.messages);
+  const warnings: Warning[] = [];
+  const body: AnthropicMessagesBody = {
+    model: request.model.model,
+    max_tokens: resolveMaxTokens(request, config, warnings),
+    messages: conversation.messages,
+    // Always streamed: non-streaming clients get the folded events (one code path).
+    stream: true,
+  };
+  if (conversation.system !== undefined) body.system = conversation.system;
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      name: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      input_schema: tool.parameters,
+    }));
+    // tool_choice without tools is rejected upstream, so it only travels with them.
+    const toolChoice = mapAnthropicToolChoice(request.toolChoice, request.parallelToolCalls);
+    if (toolChoice) body.tool_choice = toolChoice;
+  }
+  if (request.temperature !== undefined && request.temperature !== null) body.temperature = request.temperature;
+  if (request.topP !== undefined && request.topP !== null) body.top_p = request.topP;
+  if (request.stop !== undefined && request.stop !== null) body.stop_sequences = request.stop;
+  if (request.user !== undefined && request.user !== null) body.metadata = { user_id: request.user };
+  warnings.push(...conversation.warnings, ...collectUnsupportedWarnings(request, config.name));
+  return { body, warnings };
+}

@@ -1,0 +1,141 @@
+/** Converts neutral messages into Anthropic's top-level `system` plus strictly alternating turns. */
+import {
+  assertNever,
+  type AssistantMessage,
+  type Message,
+  type ToolCallPart,
+  type ToolResultPart,
+  type UserMessage,
+  type Warning,
+} from '../../src/core/index.js';
+import type {
+  AnthropicAssistantBlock,
+  AnthropicMessage,
+  AnthropicToolResultBlock,
+  AnthropicToolUseBlock,
+  AnthropicUserBlock,
+} from './anthropic-messages-body.js';
+import { convertToAnthropicFileBlock } from './convert-to-anthropic-file-block.js';
+import { asRecord } from './read-loose-json.js';
+
+export type AnthropicConversation = {
+  system?: string;
+  messages: AnthropicMessage[];
+  warnings: Warning[];
+};
+
+// Anthropic rejects empty text blocks ("text content blocks must be non-empty"), so they are left out.
+function convertUserContent(message: UserMessage, warnings: Warning[]): AnthropicUserBlock[] {
+  const blocks: AnthropicUserBlock[] = [];
+  for (const part of message.content) {
+    switch (part.type) {
+      case 'text':
+        if (part.text !== '') blocks.push({ type: 'text', text: part.text });
+        break;
+      case 'file': {
+        const block = convertToAnthropicFileBlock(part, warnings);
+        if (block) blocks.push(block);
+        break;
+      }
+      default:
+        assertNever(part, 'user content part');
+    }
+  }
+  return blocks;
+}
+
+/** `input` must be an object; OpenAI clients send arguments as JSON text, sometimes empty or broken. */
+function toToolUseBlock(part: ToolCallPart, warnings: Warning[]): AnthropicToolUseBlock {
+  const block = { type: 'tool_use' as const, id: part.id, name: part.name };
+  if (part.arguments.trim() === '') return { ...block, input: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(part.arguments);
+  } catch {
+    parsed = undefined;
+  }
+  const input = asRecord(parsed);
+  if (input) return { ...block, input };
+  warnings.push({
+    code: 'invalid-tool-arguments',
+    message: `The arguments of tool call '${part.id}' (${part.name}) are not a JSON object; sent as {} to Anthropic.`,
+  });
+  return { ...block, input: {} };
+}
+
+function convertAssistantContent(message: AssistantMessage, warnings: Warning[]): AnthropicAssistantBlock[] {
+  const blocks: AnthropicAssistantBlock[] = [];
+  for (const part of message.content) {
+    switch (part.type) {
+      case 'text':
+        if (part.text !== '') blocks.push({ type: 'text', text: part.text });
+        break;
+      case 'reasoning':
+        // Thinking is replayed only with its signature, which Anthropic verifies; reasoning from
+        // other providers (or with the signature lost) cannot be sent back as thinking.
+        // https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks
+        if (part.signature) blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature });
+        break;
+      case 'tool-call':
+        blocks.push(toToolUseBlock(part, warnings));
+        break;
+      default:
+        assertNever(part, 'assistant content part');
+    }
+  }
+  return blocks;
+}
+
+function toToolResultBlock(part: ToolResultPart): AnthropicToolResultBlock {
+  const block: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: part.toolCallId };
+  // An empty result is sent without content: Anthropic treats the two alike and rejects empty text.
+  if (part.output !== '') block.content = part.output;
+  if (part.isError !== undefined) block.is_error = part.isError;
+  return block;
+}
+
+/**
+ * In a user turn, tool_result blocks must come before any other content
+ * (https://docs.anthropic.com/en/docs/build-with-claude/tool-use/implement-tool-use#handling-tool-use-and-tool-result-content-blocks).
+ */
+function toolResultsFirst(blocks: AnthropicUserBlock[]): AnthropicUserBlock[] {
+  return [...blocks.filter((block) => block.type === 'tool_result'), ...blocks.filter((block) => block.type !== 'tool_result')];
+}
+
+/** Anthropic requires user and assistant turns to alternate, so same-role neighbours are merged. */
+function appendTurn(turns: AnthropicMessage[], turn: AnthropicMessage): void {
+  if (turn.content.length === 0) return;
+  const last = turns.at(-1);
+  if (last?.role === 'user' && turn.role === 'user') last.content = toolResultsFirst([...last.content, ...turn.content]);
+  else if (last?.role === 'assistant' && turn.role === 'assistant') last.content = [...last.content, ...turn.content];
+  else turns.push(turn.role === 'user' ? { role: 'user', content: toolResultsFirst(turn.content) } : turn);
+}
+
+export function convertToAnthropicMessages(messages: Message[]): AnthropicConversation {
+  const systemTexts: string[] = [];
+  const turns: AnthropicMessage[] = [];
+  const warnings: Warning[] = [];
+  for (const message of messages) {
+    switch (message.role) {
+      // Anthropic has no system role inside `messages`: every system message is hoisted.
+      case 'system':
+        if (message.content !== '') systemTexts.push(message.content);
+        break;
+      case 'user':
+        appendTurn(turns, { role: 'user', content: convertUserContent(message, warnings) });
+        break;
+      case 'assistant':
+        appendTurn(turns, { role: 'assistant', content: convertAssistantContent(message, warnings) });
+        break;
+      // Tool results travel inside a user turn.
+      case 'tool':
+        appendTurn(turns, { role: 'user', content: message.content.map(toToolResultBlock) });
+        break;
+      default:
+        assertNever(message, 'message role');
+    }
+  }
+  const conversation: AnthropicConversation = { messages: turns, warnings };
+  if (systemTexts.length > 0) conversation.system = systemTexts.join('\n\n');
+  return conversation;
+}

@@ -1,0 +1,23 @@
+/** Maps an Anthropic `stop_reason` to the unified finish reason, keeping the raw value. */
+import type { FinishReason } from '../../src/core/index.js';
+
+/** See https://docs.anthropic.com/en/api/handling-stop-reasons */
+export function mapAnthropicStopReason(raw: string | null | undefined): FinishReason {
+  if (raw === null || raw === undefined) return { unified: 'other' };
+  switch (raw) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return { unified: 'stop', raw };
+    case 'tool_use':
+      return { unified: 'tool-calls', raw };
+    case 'max_tokens':
+    // Newer models stop here when the context window (not max_tokens) runs out: still a length stop.
+    case 'model_context_window_exceeded':
+      return { unified: 'length', raw };
+    case 'refusal':
+      return { unified: 'content-filter', raw };
+    // pause_turn: a server tool paused a long turn; the client must resume it, so it is no normal stop.
+    default:
+      return { unified: 'other', raw };
+  }
+}

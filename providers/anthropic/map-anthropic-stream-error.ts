@@ -1,0 +1,40 @@
+/** Turns an Anthropic mid-stream `error` event into a GatewayError with an honest status. */
+import { GatewayError } from '../../src/core/index.js';
+import { asRecord, readString } from './read-loose-json.js';
+
+/**
+ * Errors after the 200 arrive as `event: error` with the HTTP error envelope
+ * (https://docs.anthropic.com/en/api/messages-streaming#error-events); `overloaded_error` is the
+ * stream form of HTTP 529, which we report as 502 like any upstream 5xx.
+ */
+export function mapAnthropicStreamError(payload: unknown, provider: string): GatewayError {
+  const error = asRecord(asRecord(payload)?.error);
+  const errorType = readString(error, 'type') ?? 'api_error';
+  const upstreamMessage = readString(error, 'message') ?? 'stream error';
+  switch (errorType) {
+    case 'overloaded_error':
+      return new GatewayError({
+        status: 502,
+        type: 'upstream_error',
+        code: 'overloaded',
+        message: `Upstream provider '${provider}' is overloaded: ${upstreamMessage}`,
+        upstreamBody: payload,
+      });
+    case 'rate_limit_error':
+      return new GatewayError({
+        status: 429,
+        type: 'rate_limit_error',
+        code: errorType,
+        message: upstreamMessage,
+        upstreamBody: payload,
+      });
+    default:
+      return new GatewayError({
+        status: 502,
+        type: 'upstream_error',
+        code: errorType,
+        message: `Upstream provider '${provider}' failed mid-stream (${errorType}): ${upstreamMessage}`,
+        upstreamBody: payload,
+      });
+  }
+}

@@ -1,0 +1,58 @@
+/** Sends one HTTP call to the Anthropic API over the adapter's undici Agent, mapping failures. */
+import { request as undiciRequest, type Agent, type Dispatcher } from 'undici';
+import type { ProviderConfig } from '../../src/config/config-types.js';
+import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
+import { buildAnthropicHeaders } from './build-anthropic-headers.js';
+import { parseJsonLoosely } from './read-loose-json.js';
+
+/** What every call of one adapter shares. */
+export type AnthropicConnection = {
+  config: ProviderConfig;
+  agent: Agent;
+  /** `config.baseUrl` without a trailing slash. */
+  baseUrl: string;
+};
+
+export type AnthropicCall = {
+  method: 'GET' | 'POST';
+  /** Path and query under the host root, e.g. `/v1/messages`. */
+  path: string;
+  body?: unknown;
+  forwardHeaders?: Record<string, string>;
+  signal: AbortSignal;
+};
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Resolves with the response once 2xx headers arrived; otherwise throws a GatewayError (the
+ * error body is always read, so the connection returns to the pool).
+ */
+export async function sendAnthropicRequest(
+  connection: AnthropicConnection,
+  call: AnthropicCall,
+): Promise<Dispatcher.ResponseData> {
+  const { config } = connection;
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await undiciRequest(`${connection.baseUrl}${call.path}`, {
+      method: call.method,
+      headers: buildAnthropicHeaders(config, { forwardHeaders: call.forwardHeaders, json: call.body !== undefined }),
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      signal: call.signal,
+      dispatcher: connection.agent,
+    });
+  } catch (error) {
+    throw errorFromTransportFailure(error, config.name);
+  }
+  if (response.statusCode >= 200 && response.statusCode < 300) return response;
+  const text = await response.body.text().catch(() => '');
+  throw errorFromUpstreamStatus({
+    status: response.statusCode,
+    body: parseJsonLoosely(text) ?? text,
+    provider: config.name,
+    retryAfter: firstHeader(response.headers['retry-after']),
+  });
+}

@@ -1,0 +1,303 @@
+/**
+ * A scripted fake Anthropic Messages API on 127.0.0.1:0: replies come from a per-test queue (or a
+ * fallback function), are streamed as the real SSE event sequence, and every request is recorded.
+ * Wire format: https://docs.anthropic.com/en/api/messages-streaming
+ */
+import type http from 'node:http';
+import { sleep, splitIntoPieces, startLoopbackServer, type RecordedRequest } from './loopback-server.js';
+
+export type FakeAnthropicBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  /** `input` as a string is sent verbatim (so a test can stream malformed JSON). */
+  | { type: 'tool_use'; id?: string; name: string; input: Record<string, unknown> | string };
+
+export type FakeAnthropicUsage = {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+};
+
+/** How a streamed reply breaks off after `afterEvents` SSE frames. */
+export type FakeStreamInterruption =
+  | { type: 'error-event'; afterEvents: number; errorType: string; message: string }
+  /** The body ends cleanly, without `message_stop`. */
+  | { type: 'end'; afterEvents: number }
+  /** The socket is destroyed mid-body. */
+  | { type: 'destroy'; afterEvents: number }
+  /** Nothing more is sent; the response stays open until the client goes away. */
+  | { type: 'hold'; afterEvents: number };
+
+export type FakeAnthropicMessageReply = {
+  type: 'message';
+  id?: string;
+  /** Defaults to the request's `model`. */
+  model?: string;
+  content: FakeAnthropicBlock[];
+  /** Defaults to `tool_use` when a tool_use block is present, else `end_turn`. */
+  stopReason?: string | null;
+  stopSequence?: string | null;
+  usage?: FakeAnthropicUsage;
+  /** Characters per text, thinking and partial_json delta (default 3). */
+  fragmentSize?: number;
+  headers?: Record<string, string>;
+  /** Wait before sending headers (for headers timeouts). */
+  delayMs?: number;
+  /** Wait between SSE frames. */
+  frameDelayMs?: number;
+  interruption?: FakeStreamInterruption;
+};
+
+export type FakeAnthropicErrorReply = {
+  type: 'http-error';
+  status: number;
+  /** Defaults from the status, as Anthropic does (429 → rate_limit_error, 529 → overloaded_error, …). */
+  errorType?: string;
+  message?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+};
+
+export type FakeAnthropicReply = FakeAnthropicMessageReply | FakeAnthropicErrorReply;
+
+export type FakeAnthropicModel = { id: string; created_at: string; display_name?: string };
+
+export type FakeAnthropicUpstream = {
+  url: string;
+  port: number;
+  /** Every request, in arrival order (including GET /v1/models). */
+  requests: RecordedRequest[];
+  /** Only the POST /v1/messages requests. */
+  messageRequests(): RecordedRequest[];
+  /** Replies for the next POST /v1/messages requests, in order. */
+  enqueue(...replies: FakeAnthropicReply[]): void;
+  /** Decides the reply once the queue is empty (e.g. "tool call unless the last turn is a tool result"). */
+  setFallback(respond: ((request: RecordedRequest) => FakeAnthropicReply) | undefined): void;
+  /** Served by GET /v1/models. */
+  models: FakeAnthropicModel[];
+  nextRequest(): Promise<RecordedRequest>;
+  close(): Promise<void>;
+};
+
+const errorTypesByStatus: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
+};
+
+export function anthropicErrorEnvelope(errorType: string, message: string) {
+  return { type: 'error', error: { type: errorType, message } };
+}
+
+let replyCounter = 0;
+
+/** Gives a reply, and each of its tool calls, a fresh id (unless the script chose one). */
+function withIds(reply: FakeAnthropicMessageReply): FakeAnthropicMessageReply {
+  const number = ++replyCounter;
+  return {
+    ...reply,
+    id: reply.id ?? `msg_fake_${number}`,
+    content: reply.content.map((block, index) =>
+      block.type === 'tool_use' ? { ...block, id: block.id ?? `toolu_fake_${number}_${index}` } : block,
+    ),
+  };
+}
+
+/** The SSE event payloads (each carries its own `type`) of a streamed reply, in wire order. */
+export function renderAnthropicStreamEvents(reply: FakeAnthropicMessageReply, requestModel = 'claude-fake'): Record<string, unknown>[] {
+  const size = reply.fragmentSize ?? 3;
+  const usage = reply.usage ?? { input_tokens: 10, output_tokens: 5 };
+  const hasToolUse = reply.content.some((block) => block.type === 'tool_use');
+  const events: Record<string, unknown>[] = [
+    {
+      type: 'message_start',
+      message: {
+        id: reply.id ?? 'msg_fake',
+        type: 'message',
+        role: 'assistant',
+        model: reply.model ?? requestModel,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: {
+          input_tokens: usage.input_tokens,
+          cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+          cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+          output_tokens: 1,
+        },
+      },
+    },
+    { type: 'ping' },
+  ];
+  reply.content.forEach((block, index) => {
+    const delta = (value: Record<string, unknown>) => events.push({ type: 'content_block_delta', index, delta: value });
+    switch (block.type) {
+      case 'text':
+        events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+        for (const piece of splitIntoPieces(block.text, size)) delta({ type: 'text_delta', text: piece });
+        break;
+      case 'thinking':
+        events.push({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+        for (const piece of splitIntoPieces(block.thinking, size)) delta({ type: 'thinking_delta', thinking: piece });
+        delta({ type: 'signature_delta', signature: block.signature });
+        break;
+      case 'redacted_thinking':
+        events.push({ type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data: block.data } });
+        break;
+      case 'tool_use': {
+        const id = block.id ?? `toolu_fake_${index}`;
+        events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: block.name, input: {} } });
+        // The real API opens every tool_use with an empty fragment.
+        delta({ type: 'input_json_delta', partial_json: '' });
+        const json = typeof block.input === 'string' ? block.input : JSON.stringify(block.input);
+        for (const piece of splitIntoPieces(json, size)) delta({ type: 'input_json_delta', partial_json: piece });
+        break;
+      }
+    }
+    events.push({ type: 'content_block_stop', index });
+  });
+  events.push(
+    {
+      type: 'message_delta',
+      delta: {
+        stop_reason: reply.stopReason === undefined ? (hasToolUse ? 'tool_use' : 'end_turn') : reply.stopReason,
+        stop_sequence: reply.stopSequence ?? null,
+      },
+      usage: { output_tokens: usage.output_tokens },
+    },
+    { type: 'message_stop' },
+  );
+  return events;
+}
+
+/** One SSE frame as Anthropic writes it: an `event:` line naming the type, then the JSON. */
+export function toSseFrame(event: Record<string, unknown>): string {
+  return `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** The non-streaming Messages response for the same reply. */
+function renderAnthropicMessage(reply: FakeAnthropicMessageReply, requestModel: string): Record<string, unknown> {
+  const events = renderAnthropicStreamEvents(reply, requestModel);
+  const start = events[0]?.message as Record<string, unknown>;
+  const final = events.at(-2) as { delta: Record<string, unknown> };
+  const content = reply.content.map((block, index) =>
+    block.type === 'tool_use'
+      ? {
+          type: 'tool_use',
+          id: block.id ?? `toolu_fake_${index}`,
+          name: block.name,
+          input: typeof block.input === 'string' ? JSON.parse(block.input) : block.input,
+        }
+      : block,
+  );
+  const usage = reply.usage ?? { input_tokens: 10, output_tokens: 5 };
+  return { ...start, content, ...final.delta, usage: { ...(start.usage as object), output_tokens: usage.output_tokens } };
+}
+
+function canWrite(response: http.ServerResponse): boolean {
+  return !response.destroyed && !response.writableEnded;
+}
+
+async function sendHttpError(reply: FakeAnthropicErrorReply, response: http.ServerResponse): Promise<void> {
+  if (reply.delayMs) await sleep(reply.delayMs);
+  if (!canWrite(response)) return;
+  const errorType = reply.errorType ?? errorTypesByStatus[reply.status] ?? 'api_error';
+  response.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+  response.end(JSON.stringify(anthropicErrorEnvelope(errorType, reply.message ?? `fake ${errorType}`)));
+}
+
+async function sendMessage(
+  scripted: FakeAnthropicMessageReply,
+  recorded: RecordedRequest,
+  response: http.ServerResponse,
+): Promise<void> {
+  const reply = withIds(scripted);
+  if (reply.delayMs) await sleep(reply.delayMs);
+  if (!canWrite(response)) return;
+  const body = (recorded.body ?? {}) as { model?: string; stream?: boolean };
+  const model = typeof body.model === 'string' ? body.model : 'claude-fake';
+  if (body.stream !== true) {
+    response.writeHead(200, { 'content-type': 'application/json', ...reply.headers });
+    response.end(JSON.stringify(renderAnthropicMessage(reply, model)));
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
+  const events = renderAnthropicStreamEvents(reply, model);
+  const interruption = reply.interruption;
+  const limit = interruption ? Math.min(interruption.afterEvents, events.length) : events.length;
+  for (const event of events.slice(0, limit)) {
+    if (!canWrite(response)) return;
+    response.write(toSseFrame(event));
+    if (reply.frameDelayMs) await sleep(reply.frameDelayMs);
+  }
+  if (!canWrite(response)) return;
+  switch (interruption?.type) {
+    case undefined:
+    case 'end':
+      response.end();
+      return;
+    case 'error-event':
+      response.end(toSseFrame(anthropicErrorEnvelope(interruption.errorType, interruption.message)));
+      return;
+    case 'destroy':
+      response.socket?.destroy();
+      return;
+    case 'hold':
+      await new Promise((resolve) => response.once('close', resolve));
+      return;
+  }
+}
+
+export async function startFakeAnthropicUpstream(
+  options: { models?: FakeAnthropicModel[]; fallback?: (request: RecordedRequest) => FakeAnthropicReply } = {},
+): Promise<FakeAnthropicUpstream> {
+  const queue: FakeAnthropicReply[] = [];
+  let fallback = options.fallback;
+  const state = { models: options.models ?? [{ id: 'claude-fake-1', created_at: '2025-01-01T00:00:00Z' }] };
+  const server = await startLoopbackServer(async (recorded, response) => {
+    // Writes after the client went away must not crash the fake.
+    response.on('error', () => undefined);
+    const path = recorded.path.split('?')[0];
+    if (recorded.method === 'GET' && path === '/v1/models') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const data = state.models.map((model) => ({ type: 'model', display_name: model.id, ...model }));
+      response.end(JSON.stringify({ data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null }));
+      return;
+    }
+    if (recorded.method !== 'POST' || path !== '/v1/messages') {
+      await sendHttpError({ type: 'http-error', status: 404, message: `fake: no route ${recorded.method} ${path}` }, response);
+      return;
+    }
+    const reply = queue.shift() ?? fallback?.(recorded);
+    if (!reply) {
+      await sendHttpError({ type: 'http-error', status: 500, errorType: 'api_error', message: 'fake: no scripted reply left' }, response);
+      return;
+    }
+    if (reply.type === 'http-error') await sendHttpError(reply, response);
+    else await sendMessage(reply, recorded, response);
+  });
+  return {
+    url: server.url,
+    port: server.port,
+    requests: server.requests,
+    messageRequests: () => server.requests.filter((request) => request.path.split('?')[0] === '/v1/messages'),
+    enqueue: (...replies) => queue.push(...replies),
+    setFallback: (respond) => {
+      fallback = respond;
+    },
+    get models() {
+      return state.models;
+    },
+    set models(models) {
+      state.models = models;
+    },
+    nextRequest: server.nextRequest,
+    close: server.close,
+  };
+}

@@ -1,0 +1,265 @@
+/** What the anthropic adapter sends upstream: body translation, headers, defaults and warnings. */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatRequest, ProviderAdapter, StreamEvent } from '../../../src/core/index.js';
+import { createAnthropicAdapter } from '../../../providers/anthropic/index.js';
+import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
+import type { ProviderConfig } from '../../../src/config/config-types.js';
+import { collectEvents, testConfig, testContext, testRequest } from './anthropic-test-kit.js';
+
+let upstream: FakeAnthropicUpstream;
+const adapters: ProviderAdapter[] = [];
+
+beforeAll(async () => {
+  upstream = await startFakeAnthropicUpstream();
+});
+afterAll(async () => {
+  await upstream.close();
+});
+afterEach(async () => {
+  await Promise.all(adapters.splice(0).map((adapter) => adapter.close?.()));
+});
+
+/** Runs one request against the fake and returns the recorded request and the produced events. */
+async function send(request: ChatRequest, overrides: Partial<ProviderConfig> = {}) {
+  const adapter = createAnthropicAdapter(testConfig(upstream.url, overrides));
+  adapters.push(adapter);
+  upstream.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+  const before = upstream.requests.length;
+  const events = await collectEvents(await adapter.stream(request, testContext()));
+  const recorded = upstream.requests[before];
+  if (!recorded) throw new Error('the fake upstream saw no request');
+  return { recorded, body: recorded.body as Record<string, unknown>, events };
+}
+
+function warningsOf(events: StreamEvent[]) {
+  const start = events[0];
+  if (start?.type !== 'response-start') throw new Error(`expected response-start, got ${start?.type}`);
+  return start.warnings;
+}
+
+describe('anthropic request body', () => {
+  it('posts a streaming Messages request with hoisted system text and merged turns', async () => {
+    const { recorded, body, events } = await send(
+      testRequest({
+        messages: [
+          { role: 'system', content: 'You are terse.' },
+          { role: 'user', content: [{ type: 'text', text: 'one' }] },
+          { role: 'user', content: [{ type: 'text', text: 'two' }] },
+          { role: 'system', content: 'Answer in French.' },
+          { role: 'assistant', content: [{ type: 'text', text: 'un' }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'deux' }] },
+          { role: 'user', content: [{ type: 'text', text: 'three' }] },
+        ],
+      }),
+    );
+    expect(recorded.method).toBe('POST');
+    expect(recorded.path).toBe('/v1/messages');
+    expect(body).toEqual({
+      model: 'claude-fake-1',
+      max_tokens: 256,
+      system: 'You are terse.\n\nAnswer in French.',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'un' }, { type: 'text', text: 'deux' }] },
+        { role: 'user', content: [{ type: 'text', text: 'three' }] },
+      ],
+      stream: true,
+    });
+    expect(warningsOf(events)).toEqual([]);
+  });
+
+  it('replays tool calls, results and signed thinking with their ids', async () => {
+    const { body, events } = await send(
+      testRequest({
+        tools: [{ name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'Weather in Paris and Rome?' }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'reasoning', text: 'Two cities.', signature: 'c2lnLTE=' },
+              { type: 'reasoning', text: 'unsigned reasoning from elsewhere' },
+              { type: 'text', text: 'Checking.' },
+              { type: 'tool-call', id: 'toolu_01', name: 'get_weather', arguments: '{"city":"Paris"}' },
+              { type: 'tool-call', id: 'toolu_02', name: 'get_weather', arguments: '{"city":"Rome"}' },
+            ],
+          },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_01', output: '18C' }] },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_02', output: 'city not found', isError: true }] },
+          { role: 'user', content: [{ type: 'text', text: 'Thanks!' }] },
+        ],
+      }),
+    );
+    expect(body.tools).toEqual([
+      { name: 'get_weather', description: 'Weather by city', input_schema: { type: 'object', properties: { city: { type: 'string' } } } },
+    ]);
+    expect(body.tool_choice).toBeUndefined();
+    expect(body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Weather in Paris and Rome?' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'Two cities.', signature: 'c2lnLTE=' },
+          { type: 'text', text: 'Checking.' },
+          { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Paris' } },
+          { type: 'tool_use', id: 'toolu_02', name: 'get_weather', input: { city: 'Rome' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_01', content: '18C' },
+          { type: 'tool_result', tool_use_id: 'toolu_02', content: 'city not found', is_error: true },
+          { type: 'text', text: 'Thanks!' },
+        ],
+      },
+    ]);
+    expect(warningsOf(events)).toEqual([]);
+  });
+
+  it('puts tool results before user text even when the text came first', async () => {
+    const { body } = await send(
+      testRequest({
+        messages: [
+          { role: 'assistant', content: [{ type: 'tool-call', id: 'toolu_9', name: 'run', arguments: '' }] },
+          { role: 'user', content: [{ type: 'text', text: 'note' }] },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_9', output: '' }] },
+        ],
+      }),
+    );
+    expect(body.messages).toEqual([
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_9', name: 'run', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9' }, { type: 'text', text: 'note' }] },
+    ]);
+  });
+
+  it('sends unreadable tool arguments as {} with a warning', async () => {
+    const { body, events } = await send(
+      testRequest({
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'go' }] },
+          { role: 'assistant', content: [{ type: 'tool-call', id: 'toolu_x', name: 'run', arguments: '{"command": ' }] },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_x', output: 'done' }] },
+        ],
+      }),
+    );
+    expect((body.messages as { content: unknown[] }[])[1]?.content).toEqual([
+      { type: 'tool_use', id: 'toolu_x', name: 'run', input: {} },
+    ]);
+    expect(warningsOf(events)).toEqual([{ code: 'invalid-tool-arguments', message: expect.stringContaining('toolu_x') }]);
+  });
+
+  it.each([
+    [{ type: 'auto' } as const, undefined, { type: 'auto' }],
+    [{ type: 'required' } as const, undefined, { type: 'any' }],
+    [{ type: 'tool', name: 'get_weather' } as const, undefined, { type: 'tool', name: 'get_weather' }],
+    [{ type: 'none' } as const, undefined, { type: 'none' }],
+    [undefined, false, { type: 'auto', disable_parallel_tool_use: true }],
+    [{ type: 'required' } as const, false, { type: 'any', disable_parallel_tool_use: true }],
+    [{ type: 'tool', name: 'get_weather' } as const, false, { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true }],
+    [undefined, true, undefined],
+  ])('maps tool choice %j with parallelToolCalls %j', async (toolChoice, parallelToolCalls, expected) => {
+    const { body } = await send(
+      testRequest({ tools: [{ name: 'get_weather', parameters: { type: 'object' } }], toolChoice, parallelToolCalls }),
+    );
+    expect(body.tool_choice).toEqual(expected);
+    expect(body.tools).toEqual([{ name: 'get_weather', input_schema: { type: 'object' } }]);
+  });
+
+  it('sends no tool_choice without tools', async () => {
+    const { body } = await send(testRequest({ toolChoice: { type: 'required' }, parallelToolCalls: false }));
+    expect(body).not.toHaveProperty('tool_choice');
+    expect(body).not.toHaveProperty('tools');
+  });
+
+  it('defaults max_tokens from the provider config, then 4096, with a warning', async () => {
+    const fromConfig = await send(testRequest({ maxOutputTokens: undefined }), { defaultMaxTokens: 1000 });
+    expect(fromConfig.body.max_tokens).toBe(1000);
+    expect(warningsOf(fromConfig.events)).toEqual([
+      { code: 'max-tokens-defaulted', message: expect.stringMatching(/used 1000 \(defaultMaxTokens of provider 'claude'\)/) },
+    ]);
+    const fallback = await send(testRequest({ maxOutputTokens: null }));
+    expect(fallback.body.max_tokens).toBe(4096);
+    expect(warningsOf(fallback.events)).toEqual([{ code: 'max-tokens-defaulted', message: expect.stringContaining('used 4096') }]);
+  });
+
+  it('forwards generation options exactly, including zero, and omits nulls', async () => {
+    const given = await send(testRequest({ temperature: 0, topP: 0.5, stop: ['END'], user: 'user-7', maxOutputTokens: 0 }));
+    expect(given.body).toMatchObject({ max_tokens: 0, temperature: 0, top_p: 0.5, stop_sequences: ['END'], metadata: { user_id: 'user-7' } });
+    const nulls = await send(testRequest({ temperature: null, topP: null, stop: null, user: null, seed: null, reasoningEffort: null }));
+    for (const key of ['temperature', 'top_p', 'stop_sequences', 'metadata']) expect(nulls.body).not.toHaveProperty(key);
+    expect(warningsOf(nulls.events)).toEqual([]);
+  });
+
+  it('turns unsupported parameters and OpenAI extras into warnings, never errors', async () => {
+    const { body, events } = await send(
+      testRequest({
+        seed: 7,
+        presencePenalty: 0,
+        frequencyPenalty: 0.5,
+        responseFormat: { type: 'json_object' },
+        reasoningEffort: 'high',
+        openaiExtras: { logit_bias: { 42: 1 }, store: false },
+      }),
+    );
+    expect(Object.keys(body).sort()).toEqual(['max_tokens', 'messages', 'model', 'stream']);
+    const warnings = warningsOf(events);
+    expect(warnings.every((warning) => warning.code === 'unsupported-parameter')).toBe(true);
+    const named = warnings.map((warning) => /Parameter '([^']+)'/.exec(warning.message)?.[1]);
+    expect(named).toEqual(['seed', 'presence_penalty', 'frequency_penalty', 'response_format', 'reasoning_effort', 'logit_bias', 'store']);
+  });
+
+  it('converts images and PDFs, and leaves out other files with a warning', async () => {
+    const { body, events } = await send(
+      testRequest({
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'file', mediaType: 'image/png', data: 'data:image/png;base64,iVBORw0KGgo=' },
+              { type: 'file', mediaType: 'image/jpeg', data: 'https://example.com/cat.jpg' },
+              { type: 'file', mediaType: 'application/pdf', data: 'JVBERi0xLjQ=', filename: 'report.pdf' },
+              { type: 'file', mediaType: 'audio/wav', data: 'UklGRg==' },
+              { type: 'text', text: 'Describe these.' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+          { type: 'image', source: { type: 'url', url: 'https://example.com/cat.jpg' } },
+          { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQ=' }, title: 'report.pdf' },
+          { type: 'text', text: 'Describe these.' },
+        ],
+      },
+    ]);
+    expect(warningsOf(events)).toEqual([{ code: 'unsupported-content', message: expect.stringContaining('audio/wav') }]);
+  });
+
+  it('sends auth, version, betas and configured headers to the host root', async () => {
+    const { recorded } = await send(
+      testRequest({ forwardHeaders: { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } }),
+      { baseUrl: `${upstream.url}/`, headers: { 'X-Team': 'blue', 'anthropic-beta': 'files-api-2025-04-14' } },
+    );
+    expect(recorded.path).toBe('/v1/messages');
+    expect(recorded.headers).toMatchObject({
+      'x-api-key': 'sk-ant-test',
+      'anthropic-version': '2023-06-01',
+      'anthropic-beta': 'files-api-2025-04-14,interleaved-thinking-2025-05-14',
+      'x-team': 'blue',
+      'content-type': 'application/json',
+    });
+    expect(recorded.headers).not.toHaveProperty('authorization');
+  });
+
+  it('uses the client anthropic-version and sends no key when none is configured', async () => {
+    const { recorded } = await send(testRequest({ forwardHeaders: { 'Anthropic-Version': '2024-01-01' } }), { apiKey: undefined });
+    expect(recorded.headers['anthropic-version']).toBe('2024-01-01');
+    expect(recorded.headers).not.toHaveProperty('x-api-key');
+    expect(recorded.headers).not.toHaveProperty('anthropic-beta');
+  });
+});
