@@ -1,0 +1,63 @@
+/** A neutral ChatRequest → the `/api/chat` body, plus warnings for everything Ollama cannot honour. */
+import { assertNever, type ChatRequest, type ResponseFormat, type Warning } from '../../src/core/index.js';
+import { convertToOllamaMessages } from './convert-to-ollama-messages.js';
+import { convertToOllamaOptions } from './convert-to-ollama-options.js';
+import { convertToOllamaTools } from './convert-to-ollama-tools.js';
+import type { OllamaThink, OllamaWireChatRequest } from './ollama-wire-types.js';
+import { unsupportedParameterWarning } from './unsupported-parameter-warning.js';
+
+export type OllamaChatRequestConversion = { body: OllamaWireChatRequest; warnings: Warning[] };
+
+export function convertToOllamaChatRequest(request: ChatRequest): OllamaChatRequestConversion {
+  const messages = convertToOllamaMessages(request.messages);
+  const tools = convertToOllamaTools(request);
+  const warnings = [...messages.warnings, ...tools.warnings];
+  // Always stream: the pipeline folds events for non-streaming clients, so there is one code path.
+  const body: OllamaWireChatRequest = { model: request.model.model, messages: messages.messages, stream: true };
+  if (tools.tools) body.tools = tools.tools;
+  const format = convertResponseFormat(request.responseFormat);
+  if (format !== undefined) body.format = format;
+  const think = convertReasoningEffort(request.reasoningEffort, warnings);
+  if (think !== undefined) body.think = think;
+  const options = convertToOllamaOptions(request);
+  if (options) body.options = options;
+  if (request.user !== undefined && request.user !== null) {
+    warnings.push(unsupportedParameterWarning('user', 'the value was not sent upstream'));
+  }
+  for (const key of Object.keys(request.openaiExtras ?? {})) {
+    warnings.push(unsupportedParameterWarning(key, 'the value was not sent upstream'));
+  }
+  return { body, warnings };
+}
+
+function convertResponseFormat(format: ResponseFormat | null | undefined): OllamaWireChatRequest['format'] {
+  if (!format) return undefined;
+  switch (format.type) {
+    case 'text':
+      return undefined;
+    case 'json_object':
+      return 'json';
+    case 'json_schema':
+      // Ollama takes the schema itself in `format` (structured outputs); without one, plain JSON mode.
+      return format.schema ?? 'json';
+    default:
+      return assertNever(format, 'response format');
+  }
+}
+
+/** Ollama's `think` takes levels for gpt-oss and a boolean for other thinking models. */
+function convertReasoningEffort(effort: string | null | undefined, warnings: Warning[]): OllamaThink | undefined {
+  if (effort === undefined || effort === null) return undefined;
+  switch (effort) {
+    case 'low':
+    case 'medium':
+    case 'high':
+      return effort;
+    case 'minimal':
+    case 'none':
+      return false;
+    default:
+      warnings.push(unsupportedParameterWarning('reasoning_effort', `the value '${effort}' has no Ollama equivalent and was not sent`));
+      return undefined;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The `fetch` the shared `ollama` client uses: undici with the provider's pooled Agent, the calling
+ * request's abort signal and forwarded headers (carried in AsyncLocalStorage, since the package has
+ * no per-call options), and upstream HTTP errors turned into GatewayErrors with their real body.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { fetch as undiciFetch, Headers, type Dispatcher, type RequestInit as UndiciRequestInit } from 'undici';
+import type { GatewayError } from '../../src/core/index.js';
+import { errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
+
+export type OllamaRequestScope = {
+  signal: AbortSignal;
+  /** Client headers meant for the upstream; never override the provider's own headers. */
+  headers?: Record<string, string>;
+};
+
+const requestScope = new AsyncLocalStorage<OllamaRequestScope>();
+
+/** Runs `task` so that every upstream fetch it starts is bound to `scope`. */
+export function withOllamaRequestScope<T>(scope: OllamaRequestScope, task: () => Promise<T>): Promise<T> {
+  return requestScope.run(scope, task);
+}
+
+export type OllamaFetchOptions = {
+  dispatcher: Dispatcher;
+  provider: string;
+  /** The provider's headers (config headers, Authorization); they override the package's defaults. */
+  headers: Record<string, string>;
+};
+
+export function createOllamaFetch(options: OllamaFetchOptions): typeof fetch {
+  const ollamaFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const scope = requestScope.getStore();
+    const response = await undiciFetch(String(input instanceof Request ? input.url : input), {
+      ...(init as UndiciRequestInit),
+      headers: mergeHeaders(init?.headers, options.headers, scope?.headers),
+      signal: combineSignals(init?.signal ?? undefined, scope?.signal),
+      dispatcher: options.dispatcher,
+    });
+    // Handled here rather than by the package: its ResponseError drops `retry-after` and the error
+    // body's structure, and it console.logs while reading non-JSON error bodies.
+    if (!response.ok) throw await readUpstreamError(response, options.provider);
+    return response as unknown as Response;
+  };
+  return ollamaFetch as typeof fetch;
+}
+
+/**
+ * Provider headers are applied here rather than given to the package, which silently drops any that
+ * share a name with its defaults (`User-Agent`, `Accept`, `Content-Type`).
+ */
+function mergeHeaders(
+  packageHeaders: RequestInit['headers'],
+  providerHeaders: Record<string, string>,
+  forwarded: Record<string, string> | undefined,
+): Headers {
+  const headers = new Headers(packageHeaders as ConstructorParameters<typeof Headers>[0]);
+  for (const [name, value] of Object.entries(providerHeaders)) headers.set(name, value);
+  for (const [name, value] of Object.entries(forwarded ?? {})) {
+    if (!headers.has(name)) headers.set(name, value);
+  }
+  return headers;
+}
+
+/** The package aborts through its own controller; the client's disconnect must abort too. */
+function combineSignals(...candidates: (AbortSignal | undefined)[]): AbortSignal | undefined {
+  const signals = candidates.filter((signal): signal is AbortSignal => signal !== undefined);
+  if (signals.length <= 1) return signals[0];
+  return AbortSignal.any(signals);
+}
+
+async function readUpstreamError(
+  response: Awaited<ReturnType<typeof undiciFetch>>,
+  provider: string,
+): Promise<GatewayError> {
+  let body: unknown;
+  try {
+    const text = await response.text();
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  } catch {
+    // The status alone still tells the client what happened.
+    body = undefined;
+  }
+  return errorFromUpstreamStatus({ status: response.status, body, provider, retryAfter: response.headers.get('retry-after') });
+}

@@ -1,0 +1,68 @@
+/** Turns `/api/chat` stream chunks into neutral events: reasoning, text, whole tool calls, finish. */
+import type { StreamEvent } from '../../src/core/index.js';
+import { createRandomId } from './create-random-id.js';
+import { mapOllamaDoneReason } from './map-ollama-done-reason.js';
+import { mapOllamaUsage } from './map-ollama-usage.js';
+
+/** Chunks are read loosely: a field of the wrong type is ignored rather than failing the stream. */
+export class OllamaChunkTranslator {
+  private toolCallCount = 0;
+  private done = false;
+
+  /** True once the `done: true` chunk was translated; later chunks are ignored. */
+  get finished(): boolean {
+    return this.done;
+  }
+
+  translate(chunk: unknown): StreamEvent[] {
+    if (this.done || !isRecord(chunk)) return [];
+    const events: StreamEvent[] = [];
+    const message = chunk.message;
+    if (isRecord(message)) {
+      // Empty strings are "nothing this chunk"; whitespace-only text is content and must pass.
+      if (typeof message.thinking === 'string' && message.thinking !== '') {
+        events.push({ type: 'reasoning-delta', delta: message.thinking });
+      }
+      if (typeof message.content === 'string' && message.content !== '') {
+        events.push({ type: 'text-delta', delta: message.content });
+      }
+      if (Array.isArray(message.tool_calls)) {
+        for (const call of message.tool_calls) events.push(...this.translateToolCall(call));
+      }
+    }
+    if (chunk.done === true) {
+      this.done = true;
+      events.push({
+        type: 'finish',
+        reason: mapOllamaDoneReason(chunk.done_reason, this.toolCallCount > 0),
+        usage: mapOllamaUsage(chunk),
+      });
+    }
+    return events;
+  }
+
+  /** Ollama sends each call whole, so one call is a start, one delta and an end. */
+  private translateToolCall(call: unknown): StreamEvent[] {
+    if (!isRecord(call) || !isRecord(call.function) || typeof call.function.name !== 'string') return [];
+    // Indexes run 0..n across the whole stream, whatever numbering the upstream gives its calls.
+    const index = this.toolCallCount++;
+    const id = typeof call.id === 'string' && call.id !== '' ? call.id : createRandomId('call_');
+    const argumentsText = stringifyArguments(call.function.arguments);
+    return [
+      { type: 'tool-call-start', index, id, name: call.function.name },
+      { type: 'tool-call-delta', index, argumentsDelta: argumentsText },
+      { type: 'tool-call-end', index, arguments: argumentsText },
+    ];
+  }
+}
+
+/** Arguments are an object on the wire, but some servers and proxies send JSON text. */
+function stringifyArguments(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '{}';
+  return JSON.stringify(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,38 @@
+/**
+ * The `/api/chat` request shapes we send. The `ollama` package's own types lag the server: they lack
+ * tool-call `id` and `tool_call_id`, and narrow tool parameters to a subset of JSON Schema.
+ * See https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion
+ */
+import type { Options } from 'ollama';
+
+export type OllamaWireToolCall = {
+  id?: string;
+  function: { name: string; arguments: Record<string, unknown> };
+};
+
+export type OllamaWireMessage = {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  thinking?: string;
+  images?: string[];
+  tool_calls?: OllamaWireToolCall[];
+  tool_name?: string;
+  tool_call_id?: string;
+};
+
+export type OllamaWireTool = {
+  type: 'function';
+  function: { name: string; description?: string; parameters: Record<string, unknown> };
+};
+
+export type OllamaThink = boolean | 'low' | 'medium' | 'high';
+
+export type OllamaWireChatRequest = {
+  model: string;
+  messages: OllamaWireMessage[];
+  tools?: OllamaWireTool[];
+  format?: 'json' | Record<string, unknown>;
+  think?: OllamaThink;
+  options?: Partial<Options>;
+  stream: true;
+};
