@@ -109,66 +109,71 @@ function withIds(reply: FakeAnthropicMessageReply): FakeAnthropicMessageReply {
   };
 }
 
+const defaultUsage: FakeAnthropicUsage = { input_tokens: 10, output_tokens: 5 };
+
+function stopReasonOf(reply: FakeAnthropicMessageReply): string | null {
+  if (reply.stopReason !== undefined) return reply.stopReason;
+  return reply.content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn';
+}
+
+/** Usage as `message_start` reports it: the prompt side is known, output has barely begun. */
+function startUsage(usage: FakeAnthropicUsage) {
+  return {
+    input_tokens: usage.input_tokens,
+    cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+    output_tokens: 1,
+  };
+}
+
+function toolInputText(block: FakeAnthropicBlock & { type: 'tool_use' }): string {
+  return typeof block.input === 'string' ? block.input : JSON.stringify(block.input);
+}
+
 /** The SSE event payloads (each carries its own `type`) of a streamed reply, in wire order. */
 export function renderAnthropicStreamEvents(reply: FakeAnthropicMessageReply, requestModel = 'claude-fake'): Record<string, unknown>[] {
   const size = reply.fragmentSize ?? 3;
-  const usage = reply.usage ?? { input_tokens: 10, output_tokens: 5 };
-  const hasToolUse = reply.content.some((block) => block.type === 'tool_use');
-  const events: Record<string, unknown>[] = [
-    {
-      type: 'message_start',
-      message: {
-        id: reply.id ?? 'msg_fake',
-        type: 'message',
-        role: 'assistant',
-        model: reply.model ?? requestModel,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: {
-          input_tokens: usage.input_tokens,
-          cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-          cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
-          output_tokens: 1,
-        },
-      },
-    },
-    { type: 'ping' },
-  ];
+  const usage = reply.usage ?? defaultUsage;
+  const message = {
+    id: reply.id ?? 'msg_fake',
+    type: 'message',
+    role: 'assistant',
+    model: reply.model ?? requestModel,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: startUsage(usage),
+  };
+  const events: Record<string, unknown>[] = [{ type: 'message_start', message }, { type: 'ping' }];
   reply.content.forEach((block, index) => {
+    const start = (contentBlock: Record<string, unknown>) => events.push({ type: 'content_block_start', index, content_block: contentBlock });
     const delta = (value: Record<string, unknown>) => events.push({ type: 'content_block_delta', index, delta: value });
     switch (block.type) {
       case 'text':
-        events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+        start({ type: 'text', text: '' });
         for (const piece of splitIntoPieces(block.text, size)) delta({ type: 'text_delta', text: piece });
         break;
       case 'thinking':
-        events.push({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+        start({ type: 'thinking', thinking: '', signature: '' });
         for (const piece of splitIntoPieces(block.thinking, size)) delta({ type: 'thinking_delta', thinking: piece });
         delta({ type: 'signature_delta', signature: block.signature });
         break;
       case 'redacted_thinking':
-        events.push({ type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data: block.data } });
+        start({ type: 'redacted_thinking', data: block.data });
         break;
-      case 'tool_use': {
-        const id = block.id ?? `toolu_fake_${index}`;
-        events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: block.name, input: {} } });
+      case 'tool_use':
+        start({ type: 'tool_use', id: block.id ?? `toolu_fake_${index}`, name: block.name, input: {} });
         // The real API opens every tool_use with an empty fragment.
         delta({ type: 'input_json_delta', partial_json: '' });
-        const json = typeof block.input === 'string' ? block.input : JSON.stringify(block.input);
-        for (const piece of splitIntoPieces(json, size)) delta({ type: 'input_json_delta', partial_json: piece });
+        for (const piece of splitIntoPieces(toolInputText(block), size)) delta({ type: 'input_json_delta', partial_json: piece });
         break;
-      }
     }
     events.push({ type: 'content_block_stop', index });
   });
   events.push(
     {
       type: 'message_delta',
-      delta: {
-        stop_reason: reply.stopReason === undefined ? (hasToolUse ? 'tool_use' : 'end_turn') : reply.stopReason,
-        stop_sequence: reply.stopSequence ?? null,
-      },
+      delta: { stop_reason: stopReasonOf(reply), stop_sequence: reply.stopSequence ?? null },
       usage: { output_tokens: usage.output_tokens },
     },
     { type: 'message_stop' },
@@ -183,25 +188,31 @@ export function toSseFrame(event: Record<string, unknown>): string {
 
 /** The non-streaming Messages response for the same reply. */
 function renderAnthropicMessage(reply: FakeAnthropicMessageReply, requestModel: string): Record<string, unknown> {
-  const events = renderAnthropicStreamEvents(reply, requestModel);
-  const start = events[0]?.message as Record<string, unknown>;
-  const final = events.at(-2) as { delta: Record<string, unknown> };
+  const usage = reply.usage ?? defaultUsage;
   const content = reply.content.map((block, index) =>
     block.type === 'tool_use'
-      ? {
-          type: 'tool_use',
-          id: block.id ?? `toolu_fake_${index}`,
-          name: block.name,
-          input: typeof block.input === 'string' ? JSON.parse(block.input) : block.input,
-        }
+      ? { type: 'tool_use', id: block.id ?? `toolu_fake_${index}`, name: block.name, input: JSON.parse(toolInputText(block)) as unknown }
       : block,
   );
-  const usage = reply.usage ?? { input_tokens: 10, output_tokens: 5 };
-  return { ...start, content, ...final.delta, usage: { ...(start.usage as object), output_tokens: usage.output_tokens } };
+  return {
+    id: reply.id ?? 'msg_fake',
+    type: 'message',
+    role: 'assistant',
+    model: reply.model ?? requestModel,
+    content,
+    stop_reason: stopReasonOf(reply),
+    stop_sequence: reply.stopSequence ?? null,
+    usage: { ...startUsage(usage), output_tokens: usage.output_tokens },
+  };
 }
 
 function canWrite(response: http.ServerResponse): boolean {
   return !response.destroyed && !response.writableEnded;
+}
+
+/** Resolves once the chunk is handed to the socket, so a later `destroy` cannot drop it. */
+function write(response: http.ServerResponse, chunk: string): Promise<void> {
+  return new Promise((resolve) => response.write(chunk, () => resolve()));
 }
 
 async function sendHttpError(reply: FakeAnthropicErrorReply, response: http.ServerResponse): Promise<void> {
@@ -233,7 +244,7 @@ async function sendMessage(
   const limit = interruption ? Math.min(interruption.afterEvents, events.length) : events.length;
   for (const event of events.slice(0, limit)) {
     if (!canWrite(response)) return;
-    response.write(toSseFrame(event));
+    await write(response, toSseFrame(event));
     if (reply.frameDelayMs) await sleep(reply.frameDelayMs);
   }
   if (!canWrite(response)) return;
