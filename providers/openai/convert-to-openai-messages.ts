@@ -1,0 +1,67 @@
+/** Neutral messages → OpenAI Chat Completions messages. */
+import { assertNever } from '../../src/core/assert-never.js';
+import type { FilePart, Message, TextPart } from '../../src/core/message.js';
+
+type OpenAiContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail?: string } }
+  | { type: 'input_audio'; input_audio: { data: string; format: string } }
+  | { type: 'file'; file: { file_data?: string; filename?: string } };
+
+export type OpenAiMessage = Record<string, unknown>;
+
+function toDataUrl(part: FilePart): string {
+  return /^(https?:|data:)/.test(part.data) ? part.data : `data:${part.mediaType};base64,${part.data}`;
+}
+
+function convertUserPart(part: TextPart | FilePart): OpenAiContentPart {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  if (part.mediaType.startsWith('image/')) {
+    const image: { url: string; detail?: string } = { url: toDataUrl(part) };
+    if (part.detail !== undefined) image.detail = part.detail;
+    return { type: 'image_url', image_url: image };
+  }
+  if (part.mediaType.startsWith('audio/')) {
+    const data = part.data.replace(/^data:[^,]*,/, '');
+    return { type: 'input_audio', input_audio: { data, format: part.mediaType.slice('audio/'.length) } };
+  }
+  const file: { file_data?: string; filename?: string } = { file_data: toDataUrl(part) };
+  if (part.filename !== undefined) file.filename = part.filename;
+  return { type: 'file', file };
+}
+
+export function convertToOpenAiMessages(messages: Message[]): OpenAiMessage[] {
+  const result: OpenAiMessage[] = [];
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        result.push({ role: 'system', content: message.content });
+        break;
+      case 'user': {
+        const onlyText = message.content.every((part) => part.type === 'text');
+        result.push({
+          role: 'user',
+          content: onlyText ? message.content.map((part) => (part as TextPart).text).join('') : message.content.map(convertUserPart),
+        });
+        break;
+      }
+      case 'assistant': {
+        const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+        const calls = message.content.flatMap((part) =>
+          part.type === 'tool-call' ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } }] : [],
+        );
+        // Reasoning parts are not replayed: several OpenAI-compatible servers reject reasoning_content in input.
+        const converted: OpenAiMessage = { role: 'assistant', content: text === '' && calls.length ? null : text };
+        if (calls.length) converted.tool_calls = calls;
+        result.push(converted);
+        break;
+      }
+      case 'tool':
+        for (const part of message.content) result.push({ role: 'tool', tool_call_id: part.toolCallId, content: part.output });
+        break;
+      default:
+        assertNever(message, 'message role');
+    }
+  }
+  return result;
+}

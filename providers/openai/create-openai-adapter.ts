@@ -1,0 +1,75 @@
+/**
+ * The adapter for OpenAI and OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, OpenRouter, …),
+ * through the `openai` package with its retries off and an undici dispatcher carrying our timeouts.
+ */
+import OpenAI from 'openai';
+import { fetch as undiciFetch } from 'undici';
+import type { ProviderConfig } from '../../src/config/config-types.js';
+import type { ChatRequest } from '../../src/core/chat-request.js';
+import type { EmbeddingRequest, EmbeddingResult, ModelInfo, ProviderAdapter, ProviderContext } from '../../src/core/provider-adapter.js';
+import type { StreamEvent } from '../../src/core/stream-event.js';
+import { createUpstreamAgent } from '../../src/http/upstream-agent.js';
+import { buildOpenAiRequestBody, type OpenAiFlavour } from './build-openai-request-body.js';
+import { mapOpenAiError } from './map-openai-error.js';
+import { readOpenAiStream } from './read-openai-stream.js';
+
+export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavour): ProviderAdapter {
+  const agent = createUpstreamAgent(config);
+  const headers: Record<string, string | null> = { ...config.headers };
+  // Without a key, send no Authorization at all rather than a placeholder.
+  if (!config.apiKey) headers.Authorization = null;
+  const client = new OpenAI({
+    // Explicit, so the SDK never falls back to the process's OPENAI_API_KEY for another upstream.
+    apiKey: config.apiKey ?? 'unused',
+    baseURL: config.baseUrl,
+    maxRetries: 0,
+    timeout: config.timeouts.headersMs,
+    defaultHeaders: headers,
+    fetch: undiciFetch as unknown as typeof globalThis.fetch,
+    fetchOptions: { dispatcher: agent } as Record<string, unknown>,
+  });
+
+  return {
+    async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
+      const body = buildOpenAiRequestBody(request, flavour);
+      let chunks: AsyncIterable<unknown>;
+      try {
+        chunks = (await client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming, {
+          signal: context.signal,
+          headers: request.forwardHeaders,
+        })) as AsyncIterable<unknown>;
+      } catch (error) {
+        throw mapOpenAiError(error, config.name);
+      }
+      return readOpenAiStream(chunks, { provider: config.name, model: request.model.model, warnings: [] });
+    },
+
+    async listModels(context: ProviderContext): Promise<ModelInfo[]> {
+      try {
+        const page = await client.models.list({ signal: context.signal });
+        return page.data.map((model) => ({ id: model.id, created: model.created, ownedBy: model.owned_by }));
+      } catch (error) {
+        throw mapOpenAiError(error, config.name);
+      }
+    },
+
+    async embed(request: EmbeddingRequest, context: ProviderContext): Promise<EmbeddingResult> {
+      const body: Record<string, unknown> = { model: request.model, input: request.input };
+      if (request.dimensions !== undefined) body.dimensions = request.dimensions;
+      if (request.encodingFormat !== undefined) body.encoding_format = request.encodingFormat;
+      if (request.user !== undefined) body.user = request.user;
+      try {
+        const response = await client.embeddings.create(body as unknown as OpenAI.EmbeddingCreateParams, { signal: context.signal });
+        const result: EmbeddingResult = { data: response.data.map((item) => ({ index: item.index, embedding: item.embedding })) };
+        if (response.usage) result.usage = { promptTokens: response.usage.prompt_tokens, totalTokens: response.usage.total_tokens };
+        return result;
+      } catch (error) {
+        throw mapOpenAiError(error, config.name);
+      }
+    },
+
+    async close(): Promise<void> {
+      await agent.close();
+    },
+  };
+}

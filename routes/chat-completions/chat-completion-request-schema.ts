@@ -1,0 +1,105 @@
+/**
+ * JSON Schema for the Chat Completions request body: loose on purpose (unknown top-level fields
+ * are ignored, as real clients send extras such as Codex's client_metadata), strict where a wrong
+ * type would otherwise turn into a confusing upstream error.
+ */
+
+const nullableNumber = { type: ['number', 'null'] };
+const nullableInteger = { type: ['integer', 'null'] };
+
+const textPart = {
+  type: 'object',
+  required: ['type'],
+  properties: { type: { type: 'string' } },
+};
+
+const toolCall = {
+  type: 'object',
+  required: ['function'],
+  properties: {
+    id: { type: 'string' },
+    type: { type: 'string' },
+    function: {
+      type: 'object',
+      required: ['name'],
+      properties: {
+        name: { type: 'string', minLength: 1 },
+        arguments: { type: ['string', 'object'] },
+      },
+    },
+  },
+};
+
+const message = {
+  type: 'object',
+  required: ['role'],
+  properties: {
+    role: { enum: ['system', 'developer', 'user', 'assistant', 'tool'] },
+    content: { anyOf: [{ type: 'string' }, { type: 'null' }, { type: 'array', items: textPart }] },
+    tool_calls: { type: ['array', 'null'], items: toolCall },
+    tool_call_id: { type: 'string' },
+    reasoning_content: { type: ['string', 'null'] },
+    reasoning: { type: ['string', 'null'] },
+    name: { type: 'string' },
+  },
+  if: { properties: { role: { const: 'tool' } } },
+  then: { required: ['tool_call_id'] },
+};
+
+const functionDefinition = {
+  type: 'object',
+  required: ['name'],
+  properties: {
+    name: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' },
+    description: { type: 'string' },
+    parameters: { type: 'object' },
+    strict: { type: ['boolean', 'null'] },
+  },
+};
+
+const tool = {
+  type: 'object',
+  anyOf: [
+    { required: ['function'], properties: { type: { const: 'function' }, function: functionDefinition } },
+    // The flat shape {name, description, parameters} some clients send.
+    functionDefinition,
+  ],
+};
+
+export const chatCompletionRequestSchema = {
+  type: 'object',
+  required: ['model', 'messages'],
+  properties: {
+    model: { type: 'string', minLength: 1 },
+    messages: { type: 'array', minItems: 1, items: message },
+    tools: { type: ['array', 'null'], items: tool },
+    tool_choice: {
+      anyOf: [
+        { enum: ['auto', 'none', 'required'] },
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['type'],
+          properties: { type: { const: 'function' }, function: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+        },
+      ],
+    },
+    parallel_tool_calls: { type: ['boolean', 'null'] },
+    stream: { type: ['boolean', 'null'] },
+    stream_options: { type: ['object', 'null'], properties: { include_usage: { type: ['boolean', 'null'] } } },
+    temperature: nullableNumber,
+    top_p: nullableNumber,
+    max_tokens: nullableInteger,
+    max_completion_tokens: nullableInteger,
+    n: nullableInteger,
+    seed: nullableInteger,
+    presence_penalty: nullableNumber,
+    frequency_penalty: nullableNumber,
+    stop: { anyOf: [{ type: 'string' }, { type: 'null' }, { type: 'array', items: { type: 'string' } }] },
+    response_format: { type: ['object', 'null'], required: ['type'], properties: { type: { enum: ['text', 'json_object', 'json_schema'] } } },
+    reasoning_effort: { type: ['string', 'null'] },
+    user: { type: ['string', 'null'] },
+    agent_format: { type: ['string', 'null'] },
+    tool_call_tags: { type: ['string', 'null'] },
+  },
+} as const;

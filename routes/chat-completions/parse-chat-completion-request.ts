@@ -1,0 +1,94 @@
+/** A validated Chat Completions body → the neutral ChatInput plus the route's own settings. */
+import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
+import { invalidRequest } from '../../src/core/gateway-error.js';
+import { compileBodyValidator } from '../shared/body-validator.js';
+import { chatCompletionRequestSchema } from './chat-completion-request-schema.js';
+import { parseChatMessages, type WireMessage } from './parse-chat-messages.js';
+import { parseChatTool, parseChatToolChoice, type WireTool, type WireToolChoice } from './parse-chat-tools.js';
+
+type ChatCompletionBody = {
+  model: string;
+  messages: WireMessage[];
+  tools?: WireTool[] | null;
+  tool_choice?: WireToolChoice;
+  parallel_tool_calls?: boolean | null;
+  stream?: boolean | null;
+  stream_options?: { include_usage?: boolean | null } | null;
+  temperature?: number | null;
+  top_p?: number | null;
+  max_tokens?: number | null;
+  max_completion_tokens?: number | null;
+  n?: number | null;
+  seed?: number | null;
+  presence_penalty?: number | null;
+  frequency_penalty?: number | null;
+  stop?: string | string[] | null;
+  response_format?: ResponseFormat | (Record<string, unknown> & { type: string }) | null;
+  reasoning_effort?: string | null;
+  user?: string | null;
+  agent_format?: string | null;
+  tool_call_tags?: string | null;
+} & Record<string, unknown>;
+
+/** OpenAI fields with no neutral meaning: forwarded to OpenAI-kind upstreams, a warning elsewhere. */
+const openaiOnlyFields = [
+  'logit_bias', 'logprobs', 'top_logprobs', 'metadata', 'store', 'service_tier', 'prediction', 'modalities', 'audio',
+  'web_search_options', 'verbosity', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier',
+] as const;
+
+export type ParsedChatCompletionRequest = {
+  input: ChatInput;
+  stream: boolean;
+  includeUsage: boolean;
+  agentFormat?: string;
+  toolCallTags?: string;
+};
+
+const validateBody = compileBodyValidator<ChatCompletionBody>(chatCompletionRequestSchema);
+
+function responseFormatOf(value: ChatCompletionBody['response_format']): ResponseFormat | null | undefined {
+  if (value === undefined || value === null) return value;
+  if (value.type === 'json_schema') {
+    const schema = (value as { json_schema?: Record<string, unknown> }).json_schema;
+    if (!schema || typeof schema.name !== 'string') throw invalidRequest("response_format.json_schema.name is required.", 'response_format.json_schema');
+    const format: ResponseFormat = { type: 'json_schema', name: schema.name };
+    if (schema.schema && typeof schema.schema === 'object') format.schema = schema.schema as Record<string, unknown>;
+    if (typeof schema.description === 'string') format.description = schema.description;
+    if (typeof schema.strict === 'boolean' || schema.strict === null) format.strict = schema.strict as boolean | null;
+    return format;
+  }
+  return { type: value.type as 'text' | 'json_object' };
+}
+
+export function parseChatCompletionRequest(raw: unknown): ParsedChatCompletionRequest {
+  const body = validateBody(raw);
+  if (typeof body.n === 'number' && body.n !== 1) throw invalidRequest('Only n = 1 is supported.', 'n', 'unsupported_value');
+  const input: ChatInput = { model: body.model, messages: parseChatMessages(body.messages) };
+  if (body.tools?.length) input.tools = body.tools.map(parseChatTool);
+  const toolChoice = parseChatToolChoice(body.tool_choice);
+  if (toolChoice) input.toolChoice = toolChoice;
+  if (body.parallel_tool_calls !== undefined) input.parallelToolCalls = body.parallel_tool_calls;
+  const maxTokens = body.max_completion_tokens !== undefined ? body.max_completion_tokens : body.max_tokens;
+  if (maxTokens !== undefined) input.maxOutputTokens = maxTokens;
+  if (body.temperature !== undefined) input.temperature = body.temperature;
+  if (body.top_p !== undefined) input.topP = body.top_p;
+  if (body.stop !== undefined) input.stop = typeof body.stop === 'string' ? [body.stop] : body.stop;
+  if (body.seed !== undefined) input.seed = body.seed;
+  if (body.presence_penalty !== undefined) input.presencePenalty = body.presence_penalty;
+  if (body.frequency_penalty !== undefined) input.frequencyPenalty = body.frequency_penalty;
+  const responseFormat = responseFormatOf(body.response_format);
+  if (responseFormat !== undefined) input.responseFormat = responseFormat;
+  if (body.reasoning_effort !== undefined) input.reasoningEffort = body.reasoning_effort;
+  if (body.user !== undefined) input.user = body.user;
+  const extras: Record<string, unknown> = {};
+  for (const field of openaiOnlyFields) if (body[field] !== undefined) extras[field] = body[field];
+  if (Object.keys(extras).length) input.openaiExtras = extras;
+  const parsed: ParsedChatCompletionRequest = {
+    input,
+    stream: body.stream === true,
+    includeUsage: body.stream_options?.include_usage === true,
+  };
+  if (typeof body.agent_format === 'string') parsed.agentFormat = body.agent_format;
+  if (typeof body.tool_call_tags === 'string') parsed.toolCallTags = body.tool_call_tags;
+  return parsed;
+}

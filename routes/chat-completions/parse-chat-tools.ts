@@ -1,0 +1,48 @@
+/** OpenAI tools and tool_choice (wrapped or flat shapes, with optional prompt metadata) → neutral. */
+import type { ToolChoice, ToolDefinition, ToolExample } from '../../src/core/tool-definition.js';
+
+type WireFunction = Record<string, unknown> & { name: string };
+export type WireTool = Record<string, unknown> & { function?: WireFunction };
+export type WireToolChoice = 'auto' | 'none' | 'required' | null | { type: 'function'; function?: { name: string }; name?: string };
+
+function examplesOf(value: unknown): ToolExample[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const examples: ToolExample[] = [];
+  for (const item of value) {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) continue;
+    const record = item as Record<string, unknown>;
+    const args = record.arguments ?? record.input ?? record.parameters;
+    if (args && typeof args === 'object' && !Array.isArray(args)) {
+      const example: ToolExample = { arguments: args as Record<string, unknown> };
+      if (typeof record.description === 'string') example.description = record.description;
+      examples.push(example);
+    } else examples.push({ arguments: record });
+  }
+  return examples;
+}
+
+export function parseChatTool(tool: WireTool): ToolDefinition {
+  // Prompt metadata may sit on the function or on the tool wrapper.
+  const definition = tool.function ?? (tool as WireFunction);
+  const pick = (key: string) => definition[key] ?? tool[key];
+  const result: ToolDefinition = {
+    name: definition.name,
+    parameters: (definition.parameters as Record<string, unknown> | undefined) ?? { type: 'object', properties: {} },
+  };
+  if (typeof definition.description === 'string') result.description = definition.description;
+  if (typeof definition.strict === 'boolean' || definition.strict === null) result.strict = definition.strict as boolean | null;
+  const whenToUse = pick('when_to_use');
+  if (typeof whenToUse === 'string') result.whenToUse = whenToUse;
+  const tags = pick('tags');
+  if (Array.isArray(tags)) result.tags = tags.filter((tag): tag is string => typeof tag === 'string');
+  const examples = examplesOf(pick('examples'));
+  if (examples) result.examples = examples;
+  return result;
+}
+
+export function parseChatToolChoice(choice: WireToolChoice | undefined): ToolChoice | undefined {
+  if (choice === undefined || choice === null) return undefined;
+  if (typeof choice === 'string') return { type: choice };
+  const name = choice.function?.name ?? choice.name;
+  return name === undefined ? undefined : { type: 'tool', name };
+}

@@ -1,0 +1,48 @@
+/**
+ * GET /v1/models (every configured provider's models as `provider/model`; one provider failing
+ * to list does not fail the list) and GET /v1/models/{provider/model}.
+ */
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../../src/core/gateway-error.js';
+import type { ModelInfo } from '../../src/core/provider-adapter.js';
+import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
+
+type WireModel = { id: string; object: 'model'; created: number; owned_by: string };
+
+const listTimeoutMs = 5_000;
+
+function toWireModel(provider: string, model: ModelInfo): WireModel {
+  return { id: `${provider}/${model.id}`, object: 'model', created: model.created ?? 0, owned_by: model.ownedBy ?? provider };
+}
+
+export function registerModelsRoutes(app: FastifyInstance, options: { pipeline: ChatPipeline }): void {
+  const { pipeline } = options;
+
+  async function listProvider(provider: string, requestId: string, log: FastifyInstance['log']): Promise<WireModel[]> {
+    const adapter = pipeline.provider(provider);
+    const configured = Object.keys(pipeline.providerConfig(provider).models).map((id) => ({ id }));
+    if (!adapter.listModels) return configured.map((model) => toWireModel(provider, model));
+    try {
+      const listed = await adapter.listModels({ signal: AbortSignal.timeout(listTimeoutMs), requestId, log });
+      const ids = new Set(listed.map((model) => model.id));
+      return [...listed, ...configured.filter((model) => !ids.has(model.id))].map((model) => toWireModel(provider, model));
+    } catch (error) {
+      log.warn({ provider, error: (error as Error).message }, 'listing models failed');
+      return configured.map((model) => toWireModel(provider, model));
+    }
+  }
+
+  app.get('/v1/models', async (request) => {
+    const lists = await Promise.all(pipeline.providerNames().map((provider) => listProvider(provider, request.id, request.log)));
+    return { object: 'list', data: lists.flat() };
+  });
+
+  app.get<{ Params: { '*': string } }>('/v1/models/*', async (request) => {
+    const id = request.params['*'];
+    const model = pipeline.resolve(id);
+    const models = await listProvider(model.provider, request.id, request.log);
+    const found = models.find((candidate) => candidate.id === id);
+    if (!found) throw notFound(`The model '${id}' does not exist.`, 'model_not_found', 'model');
+    return found;
+  });
+}

@@ -1,0 +1,20 @@
+/** Neutral diagnostics → the `diagnostics` extension object on the wire (snake_case, DESIGN.md §5). */
+import type { Diagnostics } from '../../src/core/diagnostics.js';
+
+export type WireDiagnostics = {
+  tool_call_error?: { code: string; message: string; available_tools: string[] };
+  unparsed_tool_call?: { format: string; text: string; reason: string };
+  warnings?: { code: string; message: string }[];
+};
+
+export function renderDiagnostics(diagnostics: Diagnostics | undefined): WireDiagnostics | undefined {
+  if (!diagnostics) return undefined;
+  const wire: WireDiagnostics = {};
+  if (diagnostics.toolCallError) {
+    const { code, message, availableTools } = diagnostics.toolCallError;
+    wire.tool_call_error = { code, message, available_tools: availableTools };
+  }
+  if (diagnostics.unparsedToolCall) wire.unparsed_tool_call = { ...diagnostics.unparsedToolCall };
+  if (diagnostics.warnings?.length) wire.warnings = diagnostics.warnings.map((warning) => ({ ...warning }));
+  return Object.keys(wire).length ? wire : undefined;
+}

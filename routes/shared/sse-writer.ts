@@ -1,0 +1,50 @@
+/**
+ * Writes Server-Sent Events to a raw Node response with backpressure: a write that fills the
+ * socket buffer waits for `drain`, and a closed client ends the wait instead of hanging.
+ */
+import type { ServerResponse } from 'node:http';
+
+export class SseWriter {
+  private closed = false;
+
+  constructor(private readonly response: ServerResponse) {
+    response.once('close', () => {
+      this.closed = true;
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closed || this.response.destroyed;
+  }
+
+  start(headers: Record<string, string>): void {
+    this.response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      // Proxies such as nginx would otherwise buffer the stream.
+      'x-accel-buffering': 'no',
+      ...headers,
+    });
+  }
+
+  /** Writes one `data:` frame (plus an optional `event:` line). */
+  async send(data: string, event?: string): Promise<void> {
+    if (this.isClosed) return;
+    const frame = event === undefined ? `data: ${data}\n\n` : `event: ${event}\ndata: ${data}\n\n`;
+    if (this.response.write(frame)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.response.off('drain', done);
+        this.response.off('close', done);
+        resolve();
+      };
+      this.response.on('drain', done);
+      this.response.on('close', done);
+    });
+  }
+
+  end(): void {
+    if (!this.response.writableEnded) this.response.end();
+  }
+}

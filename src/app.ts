@@ -1,0 +1,76 @@
+/**
+ * buildApp(config): the composition root, and the only file that sees routes, providers and tool
+ * formats together. Everything else depends on the neutral core.
+ */
+import { randomBytes } from 'node:crypto';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import pino, { type Logger as PinoLogger } from 'pino';
+import { createProviderAdapter } from '../providers/index.js';
+import { registerChatCompletionsRoutes } from '../routes/chat-completions/index.js';
+import { registerEmbeddingsRoutes } from '../routes/embeddings/index.js';
+import { registerHealthRoutes } from '../routes/health/index.js';
+import { registerModelsRoutes } from '../routes/models/index.js';
+import { createToolFormatRegistry } from '../tool-formats/index.js';
+import type { GatewayConfig } from './config/config-types.js';
+import type { ProviderAdapter } from './core/provider-adapter.js';
+import { ChatPipeline } from './pipeline/chat-pipeline.js';
+import { registerClientAuth } from './plugins/client-auth.js';
+import { registerErrorEnvelope } from './plugins/error-envelope.js';
+import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
+import { registerRequestLog } from './plugins/request-log.js';
+import { version } from './version.js';
+
+export type BuildAppOptions = {
+  /** A pino logger; defaults to one at the configured level. */
+  logger?: PinoLogger;
+  /** How long shutdown waits for live streams before aborting them. */
+  shutdownGraceMs?: number;
+};
+
+function parseJsonBody(_request: unknown, body: string, done: (error: Error | null, value?: unknown) => void): void {
+  if (body === '') return done(null, undefined);
+  try {
+    done(null, JSON.parse(body));
+  } catch (error) {
+    const syntaxError = error as Error & { statusCode?: number; code?: string };
+    syntaxError.statusCode = 400;
+    syntaxError.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+    done(syntaxError);
+  }
+}
+
+export async function buildApp(config: GatewayConfig, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const logger = options.logger ?? pino({ level: config.server.logLevel });
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    // Our own one-line-per-request log replaces fastify's two lines (see plugins/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.server.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => `req_${randomBytes(8).toString('hex')}`,
+    return503OnClosing: true,
+  });
+  // Bodies are JSON whatever the client says: curl's -d sends form-encoded content types.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, parseJsonBody);
+
+  const providers = new Map<string, ProviderAdapter>();
+  for (const provider of Object.values(config.providers)) providers.set(provider.name, createProviderAdapter(provider));
+  const pipeline = new ChatPipeline({ config, providers, toolFormats: createToolFormatRegistry() });
+  const liveStreams = new LiveStreams();
+
+  registerRequestLog(app);
+  registerErrorEnvelope(app);
+  registerClientAuth(app, config.server.apiKeys);
+  registerLiveStreams(app, liveStreams, options.shutdownGraceMs ?? 10_000);
+
+  registerHealthRoutes(app, { providers: Object.keys(config.providers), version });
+  registerModelsRoutes(app, { pipeline });
+  registerChatCompletionsRoutes(app, { pipeline, liveStreams });
+  registerEmbeddingsRoutes(app, { pipeline });
+
+  app.addHook('onClose', async () => {
+    await Promise.all([...providers.values()].map((adapter) => adapter.close?.()));
+  });
+  return app;
+}

@@ -1,0 +1,63 @@
+/** JSON Schema (for ajv) of the configuration file, after ${ENV} interpolation. */
+
+const toolCalling = { enum: ['auto', 'native', 'prompted'] };
+
+const modelSettings = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    family: { type: 'string', minLength: 1 },
+    toolCalling,
+  },
+};
+
+const timeouts = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    connectMs: { type: 'integer', minimum: 1 },
+    headersMs: { type: 'integer', minimum: 1 },
+    bodyMs: { type: 'integer', minimum: 0 },
+  },
+};
+
+const provider = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'baseUrl'],
+  properties: {
+    type: { enum: ['openai', 'openai-compatible', 'anthropic', 'ollama'] },
+    baseUrl: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    apiKey: { type: 'string' },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    toolCalling,
+    timeouts,
+    models: { type: 'object', additionalProperties: modelSettings },
+    defaultMaxTokens: { type: 'integer', minimum: 1 },
+    maxConnections: { type: 'integer', minimum: 1 },
+  },
+};
+
+export const configFileSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    server: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        host: { type: 'string', minLength: 1 },
+        port: { type: 'integer', minimum: 0, maximum: 65535 },
+        apiKeys: { type: 'array', items: { type: 'string', minLength: 1 } },
+        bodyLimitBytes: { type: 'integer', minimum: 1024 },
+        logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+      },
+    },
+    providers: {
+      type: 'object',
+      // The name is the model prefix, so it can't contain '/'.
+      propertyNames: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' },
+      additionalProperties: provider,
+    },
+  },
+} as const;

@@ -1,0 +1,57 @@
+/** Loads the configuration: a YAML/JSON file (or the environment's providers), ${ENV}, validation, defaults. */
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError } from './config-error.js';
+import type { GatewayConfig } from './config-types.js';
+import { discoverProviders, type OllamaProbe } from './discover-providers.js';
+import { interpolateEnvironment, MissingEnvironmentVariableError } from './interpolate-environment.js';
+import { normalizeConfig, type ServerOverrides } from './normalize-config.js';
+import { validateConfigFile } from './validate-config-file.js';
+
+export type LoadConfigOptions = {
+  /** Path to a YAML or JSON file; without one, providers come from the environment. */
+  path?: string;
+  environment: NodeJS.ProcessEnv;
+  overrides?: ServerOverrides;
+  probeOllama?: OllamaProbe;
+};
+
+export type LoadedConfig = {
+  config: GatewayConfig;
+  /** Human-readable notes for the startup log (where the config came from, what was found). */
+  notes: string[];
+};
+
+async function readConfigFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError([`cannot read config file ${path}: ${(error as Error).message}`]);
+  }
+  try {
+    // YAML 1.2 is a superset of JSON, so one parser reads both.
+    return parseYaml(text) ?? {};
+  } catch (error) {
+    throw new ConfigError([`cannot parse config file ${path}: ${(error as Error).message}`]);
+  }
+}
+
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const overrides = options.overrides ?? {};
+  if (options.path) {
+    const raw = await readConfigFile(options.path);
+    let interpolated: unknown;
+    try {
+      interpolated = interpolateEnvironment(raw, options.environment);
+    } catch (error) {
+      if (error instanceof MissingEnvironmentVariableError) throw new ConfigError([error.message]);
+      throw error;
+    }
+    const file = validateConfigFile(interpolated);
+    return { config: normalizeConfig(file, overrides), notes: [`config from ${options.path}`] };
+  }
+  const discovered = await discoverProviders(options.environment, options.probeOllama);
+  const file = validateConfigFile(discovered.file);
+  return { config: normalizeConfig(file, overrides), notes: ['no config file: using the environment', ...discovered.notes] };
+}

@@ -1,0 +1,53 @@
+/** Fills defaults into a validated config file and produces the GatewayConfig the app runs on. */
+import type { ProviderType } from '../core/resolved-model.js';
+import type { GatewayConfig, ModelSettings, ProviderConfig, TimeoutSettings, ToolCallingSetting } from './config-types.js';
+import type { ConfigFile } from './validate-config-file.js';
+
+export const defaultTimeouts: TimeoutSettings = {
+  connectMs: 10_000,
+  // Non-streaming generations can take minutes before the first header byte.
+  headersMs: 600_000,
+  bodyMs: 300_000,
+};
+
+export const defaultServer = {
+  host: '127.0.0.1',
+  port: 8080,
+  bodyLimitBytes: 32 * 1024 * 1024,
+  logLevel: 'info',
+};
+
+export type ServerOverrides = { host?: string; port?: number };
+
+export function normalizeProvider(name: string, settings: Record<string, unknown>): ProviderConfig {
+  const timeouts = (settings.timeouts ?? {}) as Partial<TimeoutSettings>;
+  const provider: ProviderConfig = {
+    name,
+    type: settings.type as ProviderType,
+    baseUrl: String(settings.baseUrl).replace(/\/+$/, ''),
+    headers: (settings.headers ?? {}) as Record<string, string>,
+    timeouts: { ...defaultTimeouts, ...timeouts },
+    toolCalling: (settings.toolCalling ?? 'auto') as ToolCallingSetting,
+    models: (settings.models ?? {}) as Record<string, ModelSettings>,
+    maxConnections: (settings.maxConnections as number | undefined) ?? 256,
+  };
+  if (typeof settings.apiKey === 'string' && settings.apiKey !== '') provider.apiKey = settings.apiKey;
+  if (typeof settings.defaultMaxTokens === 'number') provider.defaultMaxTokens = settings.defaultMaxTokens;
+  return provider;
+}
+
+export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): GatewayConfig {
+  const server = file.server ?? {};
+  const providers: Record<string, ProviderConfig> = {};
+  for (const [name, settings] of Object.entries(file.providers ?? {})) providers[name] = normalizeProvider(name, settings);
+  return {
+    server: {
+      host: overrides.host ?? (server.host as string | undefined) ?? defaultServer.host,
+      port: overrides.port ?? (server.port as number | undefined) ?? defaultServer.port,
+      apiKeys: (server.apiKeys as string[] | undefined) ?? [],
+      bodyLimitBytes: (server.bodyLimitBytes as number | undefined) ?? defaultServer.bodyLimitBytes,
+      logLevel: (server.logLevel as string | undefined) ?? defaultServer.logLevel,
+    },
+    providers,
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Resolves a request's model string against the configuration: the provider prefix (split only at a
+ * configured provider name), the upstream model id, its family and the tool-calling strategy.
+ */
+import { notFound } from '../core/gateway-error.js';
+import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
+import type { GatewayConfig, ProviderConfig } from './config-types.js';
+import { detectModelFamily } from './detect-model-family.js';
+
+function chooseToolCalling(provider: ProviderConfig, model: string, autoToolCalling: ToolCallingMode): ToolCallingMode {
+  const setting = provider.models[model]?.toolCalling ?? provider.toolCalling;
+  if (setting !== 'auto') return setting;
+  // The first-party APIs always have working native tools.
+  if (provider.type === 'openai' || provider.type === 'anthropic') return 'native';
+  return autoToolCalling;
+}
+
+export function resolveModelFor(provider: ProviderConfig, model: string, id: string): ResolvedModel {
+  const detected = detectModelFamily(model);
+  return {
+    id,
+    provider: provider.name,
+    providerType: provider.type,
+    model,
+    family: provider.models[model]?.family ?? detected.family,
+    toolCalling: chooseToolCalling(provider, model, detected.autoToolCalling),
+  };
+}
+
+function unknownProvider(config: GatewayConfig, modelString: string, prefix: string | undefined): never {
+  const names = Object.keys(config.providers);
+  const listed = names.length ? names.join(', ') : '(none configured)';
+  const what = prefix === undefined ? `Model '${modelString}' has no provider prefix` : `Unknown provider '${prefix}' in model '${modelString}'`;
+  throw notFound(`${what}. Address models as provider/model; configured providers: ${listed}.`, 'model_not_found', 'model');
+}
+
+/**
+ * @param modelString the body's `model`, e.g. `local/Qwen/Qwen3-8B`
+ * @param providerName set by `POST /{provider}/v1/…`: the model is then taken whole
+ */
+export function resolveModel(config: GatewayConfig, modelString: string, providerName?: string): ResolvedModel {
+  if (providerName !== undefined) {
+    const provider = config.providers[providerName];
+    if (!provider) unknownProvider(config, `${providerName}/${modelString}`, providerName);
+    return resolveModelFor(provider, modelString, `${providerName}/${modelString}`);
+  }
+  const slash = modelString.indexOf('/');
+  const prefix = slash === -1 ? undefined : modelString.slice(0, slash);
+  const provider = prefix === undefined ? undefined : config.providers[prefix];
+  if (!provider || prefix === undefined) return unknownProvider(config, modelString, prefix);
+  const model = modelString.slice(slash + 1);
+  if (!model) throw notFound(`Model '${modelString}' names provider '${prefix}' but no model.`, 'model_not_found', 'model');
+  return resolveModelFor(provider, model, modelString);
+}

@@ -1,0 +1,50 @@
+/** Validates a parsed config file with ajv and reports errors as `providers.local.type: must be one of …`. */
+import { Ajv, type ErrorObject } from 'ajv';
+import { ConfigError } from './config-error.js';
+import { configFileSchema } from './config-schema.js';
+
+// coerceTypes lets `port: ${PORT}` (a string after interpolation) validate as an integer.
+const ajv = new Ajv({ allErrors: true, coerceTypes: true, strict: true });
+const validate = ajv.compile(configFileSchema);
+
+function dottedPath(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+}
+
+function describe(error: ErrorObject): string {
+  const path = dottedPath(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'enum':
+      return `${path}: must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
+    case 'additionalProperties':
+      return `${path ? `${path}.` : ''}${String(params.additionalProperty)}: is not a known setting`;
+    case 'required':
+      return `${path ? `${path}.` : ''}${String(params.missingProperty)}: is required`;
+    case 'propertyNames':
+      return `${path ? `${path}.` : ''}${String(params.propertyName)}: provider names use letters, digits, '.', '_' and '-' (no '/')`;
+    case 'pattern':
+      return path.endsWith('baseUrl') ? `${path}: must be an http(s) URL` : `${path}: ${error.message ?? 'is invalid'}`;
+    default:
+      return `${path || '(root)'}: ${error.message ?? 'is invalid'}`;
+  }
+}
+
+export type ConfigFile = {
+  server?: Record<string, unknown>;
+  providers?: Record<string, Record<string, unknown>>;
+};
+
+export function validateConfigFile(value: unknown): ConfigFile {
+  const copy = structuredClone(value ?? {});
+  if (!validate(copy)) {
+    // propertyNames errors come with a companion error on the same path; keep the clearer one only.
+    const problems = [...new Set((validate.errors ?? []).filter((error) => error.propertyName === undefined || error.keyword === 'propertyNames').map(describe))];
+    throw new ConfigError(problems);
+  }
+  return copy as ConfigFile;
+}

@@ -1,0 +1,32 @@
+/**
+ * The prompted lane's way out: tools written into the system prompt in the family's syntax,
+ * earlier calls and results rendered as text, and no native tool fields left for the upstream.
+ */
+import type { ChatRequest } from '../core/chat-request.js';
+import type { ToolChoice } from '../core/tool-definition.js';
+import type { ToolFormat } from '../core/tool-format.js';
+import type { Warning } from '../core/warning.js';
+import { applyPromptBudget } from './apply-prompt-budget.js';
+import { insertToolPrompt } from './insert-tool-prompt.js';
+
+export type PreparedPromptedRequest = {
+  request: ChatRequest;
+  warnings: Warning[];
+  /** Whether the reply should be parsed for calls (tools offered and tool_choice not `none`). */
+  parse: boolean;
+};
+
+export function preparePromptedRequest(request: ChatRequest, format: ToolFormat): PreparedPromptedRequest {
+  const choice: ToolChoice = request.toolChoice ?? { type: 'auto' };
+  const offered = request.tools ?? [];
+  const active = choice.type === 'none' ? [] : offered;
+  const { tools, warnings } = applyPromptBudget(active);
+  const rendered = choice.type === 'tool' ? tools.filter((tool) => tool.name === choice.name) : tools;
+  const toolPrompt = rendered.length ? format.renderTools(rendered, choice) : '';
+  const messages = insertToolPrompt(format.renderHistory(request.messages), toolPrompt);
+  const prepared: ChatRequest = { ...request, messages };
+  delete prepared.tools;
+  delete prepared.toolChoice;
+  delete prepared.parallelToolCalls;
+  return { request: prepared, warnings, parse: active.length > 0 };
+}

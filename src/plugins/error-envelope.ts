@@ -1,0 +1,61 @@
+/**
+ * One error envelope per API: every error leaving a route (validation, auth, upstream, not found,
+ * malformed JSON) is rendered in OpenAI's `{"error":{…}}` shape, or Anthropic's for routes whose
+ * config says `errorEnvelope: 'anthropic'`, with an honest status.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError, toGatewayError, type GatewayErrorType } from '../core/gateway-error.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    errorEnvelope?: 'openai' | 'anthropic';
+  }
+}
+
+const anthropicTypes: Record<GatewayErrorType, string> = {
+  invalid_request_error: 'invalid_request_error',
+  authentication_error: 'authentication_error',
+  permission_error: 'permission_error',
+  not_found_error: 'not_found_error',
+  rate_limit_error: 'rate_limit_error',
+  upstream_error: 'api_error',
+  timeout_error: 'api_error',
+  server_error: 'api_error',
+};
+
+export function renderErrorBody(error: GatewayError, envelope: 'openai' | 'anthropic'): Record<string, unknown> {
+  if (envelope === 'anthropic') {
+    const type = error.status === 404 ? 'not_found_error' : anthropicTypes[error.type];
+    return { type: 'error', error: { type, message: error.message } };
+  }
+  return { error: { message: error.message, type: error.type, param: error.param, code: error.code } };
+}
+
+/** Fastify's own errors (bad JSON, body too large, wrong content type) keep their 4xx status. */
+function fromFastifyError(error: FastifyError): GatewayError {
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const message = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? `Malformed JSON body: ${error.message}` : error.message;
+    return new GatewayError({ status, type: 'invalid_request_error', message, code: error.code ?? null });
+  }
+  return toGatewayError(error);
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
+  if (error.retryAfter) void reply.header('retry-after', error.retryAfter);
+  const envelope = request.routeOptions.config?.errorEnvelope ?? 'openai';
+  return reply.status(error.status).send(renderErrorBody(error, envelope));
+}
+
+export function registerErrorEnvelope(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const gatewayError = GatewayError.isInstance(error) ? error : fromFastifyError(error);
+    if (gatewayError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, gatewayError);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const envelope = request.url.startsWith('/v1/messages') ? 'anthropic' : 'openai';
+    const error = new GatewayError({ status: 404, type: 'not_found_error', code: 'not_found', message: `Unknown route: ${request.method} ${request.url.split('?')[0]}` });
+    return reply.status(404).send(renderErrorBody(error, envelope));
+  });
+}

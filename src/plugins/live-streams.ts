@@ -1,0 +1,46 @@
+/**
+ * Tracks in-flight generations so that shutdown can wait for them (up to a grace period) and then
+ * abort the rest; aborting flows down to the upstream requests.
+ */
+import type { FastifyInstance } from 'fastify';
+
+export class LiveStreams {
+  private readonly controllers = new Set<AbortController>();
+  private idleWaiters: (() => void)[] = [];
+
+  get size(): number {
+    return this.controllers.size;
+  }
+
+  /** Registers a generation; the returned function removes it when it is done. */
+  add(controller: AbortController): () => void {
+    this.controllers.add(controller);
+    return () => {
+      this.controllers.delete(controller);
+      if (this.controllers.size === 0) {
+        const waiters = this.idleWaiters;
+        this.idleWaiters = [];
+        for (const resolve of waiters) resolve();
+      }
+    };
+  }
+
+  async drain(graceMs: number): Promise<void> {
+    if (this.controllers.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => this.idleWaiters.push(resolve)),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    for (const controller of this.controllers) controller.abort(new Error('gateway shutting down'));
+  }
+}
+
+export function registerLiveStreams(app: FastifyInstance, liveStreams: LiveStreams, graceMs: number): void {
+  app.addHook('preClose', async () => {
+    await liveStreams.drain(graceMs);
+  });
+}

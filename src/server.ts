@@ -1,0 +1,55 @@
+/** Process entry: load the config, build the app, listen; close gracefully on SIGTERM/SIGINT. */
+import pino from 'pino';
+import { buildApp } from './app.js';
+import { ConfigError } from './config/config-error.js';
+import { loadConfig } from './config/load-config.js';
+import { parseCommandLine } from './parse-command-line.js';
+
+async function main(): Promise<void> {
+  const bootLogger = pino({ level: 'info' });
+  let commandLine;
+  try {
+    commandLine = parseCommandLine(process.argv.slice(2), process.env);
+  } catch (error) {
+    bootLogger.fatal(`${(error as Error).message}. Usage: npm start -- [--config FILE] [--port PORT] [--host HOST]`);
+    process.exit(2);
+  }
+  let loaded;
+  try {
+    loaded = await loadConfig({
+      path: commandLine.configPath,
+      environment: process.env,
+      overrides: { port: commandLine.port, host: commandLine.host },
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      bootLogger.fatal(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const { config, notes } = loaded;
+  const logger = pino({ level: config.server.logLevel });
+  for (const note of notes) logger.info(note);
+  const app = await buildApp(config, { logger });
+  const address = await app.listen({ host: config.server.host, port: config.server.port });
+  logger.info({ providers: Object.keys(config.providers), auth: config.server.apiKeys.length > 0 }, `Interlingua listening on ${address}`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info(`${signal}: closing`);
+    try {
+      await app.close();
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'error while closing');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+await main();
