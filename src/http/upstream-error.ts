@@ -24,8 +24,10 @@ function readUpstreamErrorCode(body: unknown): string | null {
   if (!body || typeof body !== 'object') return null;
   const error = (body as Record<string, unknown>).error;
   if (error && typeof error === 'object') {
-    const code = (error as Record<string, unknown>).code;
-    if (typeof code === 'string') return code;
+    const record = error as Record<string, unknown>;
+    // OpenAI puts a code in error.code; Anthropic only has error.type (e.g. overloaded_error).
+    if (typeof record.code === 'string') return record.code;
+    if (typeof record.type === 'string') return record.type;
   }
   return null;
 }
