@@ -201,17 +201,24 @@ async function writeChat(reply: FakeOllamaChatReply, request: RecordedRequest, r
       return;
     }
     if (reply.streamError?.afterChunks === position) {
-      response.write(`${JSON.stringify({ error: reply.streamError.message })}\n`);
+      await writeLine(response, { error: reply.streamError.message });
       break;
     }
     if (reply.holdOpen && position === chunks.length - 1) {
       await new Promise((resolve) => response.once('close', resolve));
       return;
     }
-    response.write(`${JSON.stringify(chunk)}\n`);
+    await writeLine(response, chunk);
     if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
   }
   response.end();
+}
+
+/** Resolves once the line left for the socket, so a later `destroy()` cannot swallow it. */
+function writeLine(response: http.ServerResponse, value: unknown): Promise<void> {
+  return new Promise((resolve) => {
+    response.write(`${JSON.stringify(value)}\n`, () => resolve());
+  });
 }
 
 type ChatChunk = {
