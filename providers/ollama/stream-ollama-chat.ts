@@ -46,13 +46,14 @@ async function* translateChunks(options: {
   const { client, stream, chunks, scope } = options;
   const translator = new OllamaChunkTranslator();
   const echoedModel = options.first.done ? undefined : (options.first.value as { model?: unknown }).model;
-  yield {
-    type: 'response-start',
-    id: createRandomId('ollama-'),
-    model: typeof echoedModel === 'string' && echoedModel !== '' ? echoedModel : options.model,
-    warnings: options.warnings,
-  };
   try {
+    // Inside the try: a consumer may stop right after this event, and `finally` must still run.
+    yield {
+      type: 'response-start',
+      id: createRandomId('ollama-'),
+      model: typeof echoedModel === 'string' && echoedModel !== '' ? echoedModel : options.model,
+      warnings: options.warnings,
+    };
     for (let next = options.first; !next.done; next = await chunks.next()) {
       yield* translator.translate(next.value);
       if (translator.finished) return;

@@ -162,12 +162,12 @@ describe('ollama adapter: cancellation flows upstream', () => {
     await upstream.waitForAbort(sent);
   });
 
-  it('destroys the upstream body when the consumer stops reading', async () => {
+  it.each(['response-start', 'text-delta'])('destroys the upstream body when the consumer stops at %s', async (stopAt) => {
     upstream.enqueue({ type: 'chat', content: 'Hello there', holdOpen: true });
     const events = await adapter.stream(chatRequest(), providerContext());
     const sent = upstream.requests.at(-1);
     if (!sent) throw new Error('nothing reached the upstream');
-    for await (const event of events) if (event.type === 'text-delta') break;
+    for await (const event of events) if (event.type === stopAt) break;
     await upstream.waitForAbort(sent);
   });
 
