@@ -1,0 +1,349 @@
+/**
+ * A scripted fake OpenAI API on 127.0.0.1:0: `POST /v1/chat/completions` (real SSE or JSON), `GET /v1/models`
+ * and `POST /v1/embeddings`. Replies come from a per-test queue; every request is recorded.
+ * Wire format: https://platform.openai.com/docs/api-reference/chat-streaming
+ */
+import type http from 'node:http';
+import { sleep, splitIntoPieces, startLoopbackServer, type RecordedRequest } from './loopback-server.js';
+
+export type FakeOpenAiToolCall = {
+  /** Defaults to `call_fake_<reply>_<position>`. */
+  id?: string;
+  name: string;
+  /** Sent as JSON text; an object is stringified (see the `arguments-as-object` quirk for sending it raw). */
+  arguments: string | Record<string, unknown>;
+};
+
+/** Real-server deviations from the reference stream, one per flag. */
+export type FakeOpenAiQuirk =
+  /** The first fragment has the id and argument text but no name; the name follows in the second fragment. */
+  | 'first-tool-delta-without-name'
+  /** Each call's arguments arrive once, as a JSON object rather than text (some llama.cpp builds). */
+  | 'arguments-as-object'
+  /** Every call uses index 0 and is told apart only by its id (Gemini's compatible endpoint). */
+  | 'index-collision'
+  /** `id` and `type` repeated on every fragment. */
+  | 'ids-on-every-fragment'
+  /** The fragments of parallel calls alternate instead of arriving call by call. */
+  | 'interleaved-calls';
+
+export type FakeOpenAiChatReply = {
+  type: 'chat';
+  /** Text deltas: a string is split into `fragmentSize` pieces; an array is sent piece by piece, as given. */
+  content?: string | string[];
+  reasoning?: string | string[];
+  /** Which delta field carries the reasoning text (vLLM/DeepSeek use reasoning_content, OpenRouter reasoning). */
+  reasoningField?: 'reasoning_content' | 'reasoning';
+  toolCalls?: FakeOpenAiToolCall[];
+  /** Defaults to `tool_calls` with calls, else `stop`; `null` sends no finish_reason at all. */
+  finishReason?: string | null;
+  /** Defaults to 11 prompt + 7 completion tokens; `null` sends no usage even when asked for it. */
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens?: number; [key: string]: unknown } | null;
+  /** Characters per content, reasoning and argument fragment (default 3). */
+  fragmentSize?: number;
+  quirks?: FakeOpenAiQuirk[];
+  /** Defaults to the request's model. */
+  model?: string;
+  headers?: Record<string, string>;
+  /** Wait before the status line and headers (headers-timeout tests). */
+  headersDelayMs?: number;
+  /** Pause after each SSE frame. */
+  chunkDelayMs?: number;
+  /** Sends `data: {"error":…}` after this many frames, then ends the body (no [DONE]). */
+  streamError?: { afterChunks: number; message: string; type?: string; code?: string | null };
+  /** Destroys the socket after this many frames. */
+  cutAfterChunks?: number;
+  /** Ends the body cleanly after this many frames, without finish_reason or [DONE]. */
+  endAfterChunks?: number;
+  /** Stops sending after this many frames and keeps the response open until the client goes away. */
+  holdAfterChunks?: number;
+};
+
+/** An HTTP error with OpenAI's envelope `{"error":{message,type,param,code}}`. */
+export type FakeOpenAiErrorReply = {
+  type: 'http-error';
+  status: number;
+  message: string;
+  errorType?: string;
+  code?: string | null;
+  param?: string | null;
+  headers?: Record<string, string>;
+  headersDelayMs?: number;
+};
+
+/** Any status and body, verbatim (a proxy's HTML page, a truncated JSON body). */
+export type FakeOpenAiRawReply = { type: 'raw'; status: number; contentType?: string; body: string; headersDelayMs?: number };
+
+export type FakeOpenAiReply = FakeOpenAiChatReply | FakeOpenAiErrorReply | FakeOpenAiRawReply;
+
+export type FakeOpenAiUpstream = {
+  /** The server root; OpenAI-kind providers are configured with `${url}/v1`. */
+  url: string;
+  port: number;
+  /** Every request, in arrival order. */
+  requests: RecordedRequest[];
+  /** Only the `POST /v1/chat/completions` requests. */
+  chatRequests(): RecordedRequest[];
+  /** The body of the latest chat request (what the adapter sent upstream). */
+  lastChatBody(): Record<string, unknown>;
+  /** Replies for the next chat requests, in order. */
+  enqueue(...replies: FakeOpenAiReply[]): void;
+  /** Replies for the next `GET /v1/models` requests; an empty queue lists `models`. */
+  enqueueModels(...replies: (FakeOpenAiErrorReply | FakeOpenAiRawReply)[]): void;
+  /** Served by `GET /v1/models`. */
+  models: string[];
+  nextRequest(): Promise<RecordedRequest>;
+  /** Resolves once the client went away from `request` before its response ended. */
+  waitForAbort(request: RecordedRequest, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+};
+
+const defaultUsage = { prompt_tokens: 11, completion_tokens: 7 };
+let replyCounter = 0;
+
+/** Deterministic, so tests can assert exact vectors. */
+export function fakeOpenAiEmbedding(input: unknown, dimensions: number): number[] {
+  const length = typeof input === 'string' ? input.length : Array.isArray(input) ? input.length : 1;
+  return Array.from({ length: dimensions }, (_, index) => (length + index) / 4);
+}
+
+/** OpenAI's base64 embedding encoding: little-endian float32 bytes. */
+function encodeFloat32Base64(vector: number[]): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  vector.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
+  return bytes.toString('base64');
+}
+
+function argumentsText(call: FakeOpenAiToolCall): string {
+  return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+}
+
+function piecesOf(value: string | string[] | undefined, size: number): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : splitIntoPieces(value, size);
+}
+
+type ToolCallDelta = Record<string, unknown>;
+
+/** The tool-call fragments of a reply, each the `tool_calls` array of one delta, in wire order. */
+function toolCallDeltas(calls: (FakeOpenAiToolCall & { id: string })[], size: number, quirks: Set<FakeOpenAiQuirk>): ToolCallDelta[][] {
+  const perCall = calls.map((call, position) => {
+    const index = quirks.has('index-collision') ? 0 : position;
+    const fragments: ToolCallDelta[] = [];
+    const repeat = quirks.has('ids-on-every-fragment') ? { id: call.id, type: 'function' } : {};
+    if (quirks.has('arguments-as-object')) {
+      const parsed = typeof call.arguments === 'string' ? (JSON.parse(call.arguments) as unknown) : call.arguments;
+      fragments.push({ index, id: call.id, type: 'function', function: { name: call.name, arguments: parsed } });
+      return fragments;
+    }
+    const pieces = splitIntoPieces(argumentsText(call), size);
+    if (quirks.has('first-tool-delta-without-name')) {
+      fragments.push({ index, id: call.id, type: 'function', function: { arguments: pieces.shift() ?? '' } });
+      fragments.push({ index, ...repeat, function: { name: call.name } });
+    } else {
+      fragments.push({ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } });
+    }
+    for (const piece of pieces) fragments.push({ index, ...repeat, function: { arguments: piece } });
+    return fragments;
+  });
+  if (!quirks.has('interleaved-calls')) return perCall.flat().map((fragment) => [fragment]);
+  const interleaved: ToolCallDelta[][] = [];
+  for (let step = 0; perCall.some((fragments) => step < fragments.length); step++) {
+    for (const fragments of perCall) {
+      const fragment = fragments[step];
+      if (fragment) interleaved.push([fragment]);
+    }
+  }
+  return interleaved;
+}
+
+function withIds(reply: FakeOpenAiChatReply): (FakeOpenAiToolCall & { id: string })[] {
+  const number = ++replyCounter;
+  return (reply.toolCalls ?? []).map((call, position) => ({ ...call, id: call.id ?? `call_fake_${number}_${position}` }));
+}
+
+function finishReasonOf(reply: FakeOpenAiChatReply): string | null {
+  if (reply.finishReason !== undefined) return reply.finishReason;
+  return reply.toolCalls?.length ? 'tool_calls' : 'stop';
+}
+
+function usageOf(reply: FakeOpenAiChatReply): Record<string, unknown> | null {
+  if (reply.usage === null) return null;
+  const usage = reply.usage ?? defaultUsage;
+  return { ...usage, total_tokens: usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens };
+}
+
+/** The `chat.completion.chunk` objects of a streamed reply, in wire order (without [DONE]). */
+export function renderOpenAiChunks(reply: FakeOpenAiChatReply, model: string, includeUsage: boolean): Record<string, unknown>[] {
+  const size = reply.fragmentSize ?? 3;
+  const quirks = new Set(reply.quirks ?? []);
+  const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1_700_000_000, model: reply.model ?? model, system_fingerprint: 'fp_fake' };
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+  });
+  const chunks: Record<string, unknown>[] = [chunk({ role: 'assistant', content: '' })];
+  const reasoningField = reply.reasoningField ?? 'reasoning_content';
+  for (const piece of piecesOf(reply.reasoning, size)) chunks.push(chunk({ [reasoningField]: piece }));
+  for (const piece of piecesOf(reply.content, size)) chunks.push(chunk({ content: piece }));
+  for (const toolCalls of toolCallDeltas(withIds(reply), size, quirks)) chunks.push(chunk({ tool_calls: toolCalls }));
+  const finishReason = finishReasonOf(reply);
+  if (finishReason !== null) chunks.push(chunk({}, finishReason));
+  const usage = usageOf(reply);
+  if (includeUsage && usage) chunks.push({ ...base, choices: [], usage });
+  return chunks;
+}
+
+/** The non-streaming `chat.completion` for the same reply. */
+function renderOpenAiCompletion(reply: FakeOpenAiChatReply, model: string): Record<string, unknown> {
+  const calls = withIds(reply);
+  const content = Array.isArray(reply.content) ? reply.content.join('') : reply.content;
+  const message: Record<string, unknown> = { role: 'assistant', content: content ?? (calls.length ? null : ''), refusal: null };
+  const reasoning = Array.isArray(reply.reasoning) ? reply.reasoning.join('') : reply.reasoning;
+  if (reasoning !== undefined) message[reply.reasoningField ?? 'reasoning_content'] = reasoning;
+  if (calls.length) message.tool_calls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: argumentsText(call) } }));
+  const body: Record<string, unknown> = {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model: reply.model ?? model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReasonOf(reply) }],
+  };
+  const usage = usageOf(reply);
+  if (usage) body.usage = usage;
+  return body;
+}
+
+function canWrite(response: http.ServerResponse): boolean {
+  return !response.destroyed && !response.writableEnded;
+}
+
+/** Resolves once the frame is handed to the socket, so a later `destroy` cannot drop it. */
+function write(response: http.ServerResponse, text: string): Promise<void> {
+  return new Promise((resolve) => response.write(text, () => resolve()));
+}
+
+function writeJson(response: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify(body));
+}
+
+function writeError(reply: FakeOpenAiErrorReply, response: http.ServerResponse): void {
+  const error = { message: reply.message, type: reply.errorType ?? 'invalid_request_error', param: reply.param ?? null, code: reply.code ?? null };
+  writeJson(response, reply.status, { error }, reply.headers);
+}
+
+async function writeChat(reply: FakeOpenAiChatReply, recorded: RecordedRequest, response: http.ServerResponse): Promise<void> {
+  const body = (recorded.body ?? {}) as { model?: unknown; stream?: unknown; stream_options?: { include_usage?: unknown } | null };
+  const model = typeof body.model === 'string' ? body.model : 'unknown';
+  if (body.stream !== true) {
+    writeJson(response, 200, renderOpenAiCompletion(reply, model), reply.headers);
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
+  const chunks = renderOpenAiChunks(reply, model, body.stream_options?.include_usage === true);
+  for (const [position, chunk] of chunks.entries()) {
+    if (!canWrite(response)) return;
+    if (reply.cutAfterChunks === position) {
+      response.socket?.destroy();
+      return;
+    }
+    if (reply.endAfterChunks === position) {
+      response.end();
+      return;
+    }
+    if (reply.holdAfterChunks === position) {
+      await new Promise((resolve) => response.once('close', resolve));
+      return;
+    }
+    if (reply.streamError?.afterChunks === position) {
+      const { message, type = 'server_error', code = null } = reply.streamError;
+      response.end(`data: ${JSON.stringify({ error: { message, type, param: null, code } })}\n\n`);
+      return;
+    }
+    await write(response, `data: ${JSON.stringify(chunk)}\n\n`);
+    if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+  }
+  if (canWrite(response)) response.end('data: [DONE]\n\n');
+}
+
+async function writeReply(reply: FakeOpenAiReply, recorded: RecordedRequest, response: http.ServerResponse): Promise<void> {
+  if (reply.headersDelayMs) await sleep(reply.headersDelayMs);
+  if (!canWrite(response)) return;
+  switch (reply.type) {
+    case 'chat':
+      return writeChat(reply, recorded, response);
+    case 'http-error':
+      return writeError(reply, response);
+    case 'raw':
+      response.writeHead(reply.status, { 'content-type': reply.contentType ?? 'text/plain' });
+      response.end(reply.body);
+      return;
+  }
+}
+
+function writeEmbeddings(recorded: RecordedRequest, response: http.ServerResponse): void {
+  const body = (recorded.body ?? {}) as { model?: string; input?: unknown; dimensions?: number; encoding_format?: string };
+  const inputs = Array.isArray(body.input) && (typeof body.input[0] === 'string' || Array.isArray(body.input[0])) ? body.input : [body.input];
+  const data = inputs.map((input, index) => {
+    const vector = fakeOpenAiEmbedding(input, body.dimensions ?? 3);
+    return { object: 'embedding', index, embedding: body.encoding_format === 'base64' ? encodeFloat32Base64(vector) : vector };
+  });
+  writeJson(response, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: inputs.length * 2, total_tokens: inputs.length * 2 } });
+}
+
+export async function startFakeOpenAiUpstream(options: { models?: string[] } = {}): Promise<FakeOpenAiUpstream> {
+  const chatQueue: FakeOpenAiReply[] = [];
+  const modelsQueue: (FakeOpenAiErrorReply | FakeOpenAiRawReply)[] = [];
+  const state = { models: options.models ?? ['gpt-fake-1', 'gpt-fake-2'] };
+  const server = await startLoopbackServer(async (recorded, response) => {
+    // Writes after the client went away must not crash the fake.
+    response.on('error', () => undefined);
+    const path = recorded.path.split('?')[0];
+    if (recorded.method === 'POST' && path === '/v1/chat/completions') {
+      const reply = chatQueue.shift() ?? { type: 'http-error', status: 500, errorType: 'server_error', message: 'fake: no scripted reply left' };
+      await writeReply(reply, recorded, response);
+      return;
+    }
+    if (recorded.method === 'GET' && path === '/v1/models') {
+      const reply = modelsQueue.shift();
+      if (reply) await writeReply(reply, recorded, response);
+      else writeJson(response, 200, { object: 'list', data: state.models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake-org' })) });
+      return;
+    }
+    if (recorded.method === 'POST' && path === '/v1/embeddings') {
+      writeEmbeddings(recorded, response);
+      return;
+    }
+    writeError({ type: 'http-error', status: 404, message: `fake: no route ${recorded.method} ${path}`, code: 'unknown_url' }, response);
+  });
+  const chatRequests = () => server.requests.filter((request) => request.method === 'POST' && request.path.split('?')[0] === '/v1/chat/completions');
+  return {
+    url: server.url,
+    port: server.port,
+    requests: server.requests,
+    chatRequests,
+    lastChatBody: () => {
+      const last = chatRequests().at(-1);
+      if (!last) throw new Error('the fake OpenAI upstream received no chat request');
+      return last.body as Record<string, unknown>;
+    },
+    enqueue: (...replies) => chatQueue.push(...replies),
+    enqueueModels: (...replies) => modelsQueue.push(...replies),
+    get models() {
+      return state.models;
+    },
+    set models(models) {
+      state.models = models;
+    },
+    nextRequest: server.nextRequest,
+    waitForAbort: async (request, timeoutMs = 3000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!request.aborted) {
+        if (Date.now() > deadline) throw new Error(`the client did not abort ${request.path} within ${timeoutMs} ms`);
+        await sleep(10);
+      }
+    },
+    close: server.close,
+  };
+}

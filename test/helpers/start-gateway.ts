@@ -1,0 +1,44 @@
+/** Builds the gateway app from a config object and listens on 127.0.0.1:0, silently, for end-to-end tests. */
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import OpenAI from 'openai';
+import pino from 'pino';
+import { buildApp } from '../../src/app.js';
+import type { GatewayConfig } from '../../src/config/config-types.js';
+import { normalizeConfig } from '../../src/config/normalize-config.js';
+import { validateConfigFile } from '../../src/config/validate-config-file.js';
+
+/** A config file's shape, as a test writes it (validated like a real file). */
+export type TestConfigFile = {
+  server?: Record<string, unknown>;
+  providers: Record<string, Record<string, unknown>>;
+};
+
+export type StartedGateway = {
+  baseUrl: string;
+  app: FastifyInstance;
+  config: GatewayConfig;
+  /** The real `openai` client pointed at the gateway, its retries off. */
+  client(apiKey?: string): OpenAI;
+  close(): Promise<void>;
+};
+
+export async function startGateway(file: TestConfigFile, options: { shutdownGraceMs?: number } = {}): Promise<StartedGateway> {
+  const config = normalizeConfig(validateConfigFile(file), { host: '127.0.0.1', port: 0 });
+  const app = await buildApp(config, { logger: pino({ level: 'silent' }), shutdownGraceMs: options.shutdownGraceMs ?? 2_000 });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl,
+    app,
+    config,
+    client: (apiKey = 'test-client-key') => new OpenAI({ baseURL: `${baseUrl}/v1`, apiKey, maxRetries: 0 }),
+    close: () => app.close(),
+  };
+}
+
+/** A provider entry with test-friendly timeouts (a few seconds, never the production minutes). */
+export function testProvider(type: string, baseUrl: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { type, baseUrl, timeouts: { connectMs: 2_000, headersMs: 10_000, bodyMs: 10_000 }, ...extra };
+}

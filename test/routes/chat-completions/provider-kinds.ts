@@ -1,0 +1,126 @@
+/**
+ * One scripting surface over the four fake upstreams (OpenAI SSE, OpenAI-compatible SSE, Anthropic SSE,
+ * Ollama NDJSON), so end-to-end tests can run the same scenario through every provider kind.
+ */
+import { startFakeAnthropicUpstream, type FakeAnthropicBlock, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
+import { startFakeOllamaUpstream, type FakeOllamaUpstream } from '../../helpers/fake-ollama-upstream.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
+import type { RecordedRequest } from '../../helpers/loopback-server.js';
+import { testProvider } from '../../helpers/start-gateway.js';
+
+export type ScriptedCall = { id: string; name: string; arguments: Record<string, unknown> };
+
+export type ExpectedUsage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+
+export type ProviderKind = {
+  type: 'openai' | 'openai-compatible' | 'anthropic' | 'ollama';
+  /** The configured provider name, i.e. the model prefix. */
+  name: string;
+  /** The upstream model id. */
+  model: string;
+  start(): Promise<void>;
+  close(): Promise<void>;
+  /** The provider's config entry, pointing at the started fake. */
+  providerEntry(): Record<string, unknown>;
+  /** Parallel tool calls, their arguments split into fragments of `fragmentSize` characters where the protocol streams them. */
+  scriptToolCalls(calls: ScriptedCall[], fragmentSize: number): void;
+  /** Text sent exactly as these deltas. */
+  scriptText(pieces: string[]): void;
+  scriptReasoning(reasoning: string, text: string): void;
+  /** The usage every scripted reply reports, in OpenAI's shape. */
+  usage: ExpectedUsage;
+  /** The chat requests the fake received. */
+  chatRequests(): RecordedRequest[];
+};
+
+const usageCounts = { input: 21, output: 8 };
+const expectedUsage: ExpectedUsage = { prompt_tokens: 21, completion_tokens: 8, total_tokens: 29 };
+
+function openAiKind(type: 'openai' | 'openai-compatible', name: string): ProviderKind {
+  let upstream: FakeOpenAiUpstream | undefined;
+  const fake = () => {
+    if (!upstream) throw new Error(`${name}: fake upstream not started`);
+    return upstream;
+  };
+  const usage = { prompt_tokens: usageCounts.input, completion_tokens: usageCounts.output };
+  return {
+    type,
+    name,
+    model: type === 'openai' ? 'gpt-4.1-mini' : 'Qwen/Qwen3-8B',
+    start: async () => {
+      upstream = await startFakeOpenAiUpstream();
+    },
+    close: async () => upstream?.close(),
+    providerEntry: () => testProvider(type, `${fake().url}/v1`, { apiKey: 'upstream-key', toolCalling: 'native' }),
+    scriptToolCalls: (calls, fragmentSize) => fake().enqueue({ type: 'chat', toolCalls: calls, fragmentSize, usage }),
+    scriptText: (pieces) => fake().enqueue({ type: 'chat', content: pieces, usage }),
+    scriptReasoning: (reasoning, text) => fake().enqueue({ type: 'chat', reasoning, content: text, usage }),
+    usage: expectedUsage,
+    chatRequests: () => fake().chatRequests(),
+  };
+}
+
+function anthropicKind(): ProviderKind {
+  let upstream: FakeAnthropicUpstream | undefined;
+  const fake = () => {
+    if (!upstream) throw new Error('anthropic: fake upstream not started');
+    return upstream;
+  };
+  const usage = { input_tokens: usageCounts.input, output_tokens: usageCounts.output };
+  const message = (content: FakeAnthropicBlock[], fragmentSize = 3) => fake().enqueue({ type: 'message', content, usage, fragmentSize });
+  return {
+    type: 'anthropic',
+    name: 'claude',
+    model: 'claude-sonnet-4-5',
+    start: async () => {
+      upstream = await startFakeAnthropicUpstream();
+    },
+    close: async () => upstream?.close(),
+    providerEntry: () => testProvider('anthropic', fake().url, { apiKey: 'upstream-key', defaultMaxTokens: 1024 }),
+    scriptToolCalls: (calls, fragmentSize) =>
+      message(
+        calls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments })),
+        fragmentSize,
+      ),
+    // The fake splits text into fixed-size pieces; one block per piece keeps each delta exactly as given.
+    scriptText: (pieces) => message(pieces.map((piece) => ({ type: 'text', text: piece })), 1_000),
+    scriptReasoning: (reasoning, text) =>
+      message([
+        { type: 'thinking', thinking: reasoning, signature: 'sig-fake' },
+        { type: 'text', text },
+      ]),
+    usage: expectedUsage,
+    chatRequests: () => fake().messageRequests(),
+  };
+}
+
+function ollamaKind(): ProviderKind {
+  let upstream: FakeOllamaUpstream | undefined;
+  const fake = () => {
+    if (!upstream) throw new Error('ollama: fake upstream not started');
+    return upstream;
+  };
+  const counts = { promptEvalCount: usageCounts.input, evalCount: usageCounts.output };
+  return {
+    type: 'ollama',
+    name: 'home',
+    model: 'llama3.1:8b',
+    start: async () => {
+      upstream = await startFakeOllamaUpstream();
+    },
+    close: async () => upstream?.close(),
+    providerEntry: () => testProvider('ollama', fake().url, { toolCalling: 'native' }),
+    // Ollama sends each call whole (no argument fragments on this wire).
+    scriptToolCalls: (calls) => fake().enqueue({ type: 'chat', toolCalls: calls, ...counts }),
+    // One character per chunk, so every space and newline is a whitespace-only delta of its own.
+    scriptText: (pieces) => fake().enqueue({ type: 'chat', content: pieces.join(''), pieceSize: 1, ...counts }),
+    scriptReasoning: (reasoning, text) => fake().enqueue({ type: 'chat', thinking: reasoning, content: text, ...counts }),
+    usage: expectedUsage,
+    chatRequests: () => fake().requests.filter((request) => request.path === '/api/chat'),
+  };
+}
+
+/** A fresh set of kinds (each test file starts its own fakes). */
+export function providerKinds(): ProviderKind[] {
+  return [openAiKind('openai', 'oai'), openAiKind('openai-compatible', 'local'), anthropicKind(), ollamaKind()];
+}
