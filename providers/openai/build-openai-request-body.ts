@@ -1,5 +1,5 @@
 /** Neutral ChatRequest → the JSON body of an OpenAI Chat Completions request (always streamed). */
-import type { ChatRequest } from '../../src/core/chat-request.js';
+import type { ChatRequest, ResponseFormat } from '../../src/core/chat-request.js';
 import type { ToolChoice } from '../../src/core/tool-definition.js';
 import { convertToOpenAiMessages } from './convert-to-openai-messages.js';
 
@@ -7,6 +7,13 @@ export type OpenAiFlavour = 'openai' | 'openai-compatible';
 
 function convertToolChoice(choice: ToolChoice): unknown {
   return choice.type === 'tool' ? { type: 'function', function: { name: choice.name } } : choice.type;
+}
+
+/** The neutral json_schema format flattens OpenAI's `json_schema` member; the wire nests it again. */
+function convertResponseFormat(format: ResponseFormat | null | undefined): unknown {
+  if (format?.type !== 'json_schema') return format;
+  const { type, ...jsonSchema } = format;
+  return { type, json_schema: jsonSchema };
 }
 
 function setIfGiven(body: Record<string, unknown>, key: string, value: unknown): void {
@@ -36,7 +43,7 @@ export function buildOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlav
   setIfGiven(body, 'seed', request.seed);
   setIfGiven(body, 'presence_penalty', request.presencePenalty);
   setIfGiven(body, 'frequency_penalty', request.frequencyPenalty);
-  setIfGiven(body, 'response_format', request.responseFormat);
+  setIfGiven(body, 'response_format', convertResponseFormat(request.responseFormat));
   setIfGiven(body, 'reasoning_effort', request.reasoningEffort);
   setIfGiven(body, 'user', request.user);
   body.stream = true;

@@ -1,0 +1,259 @@
+/**
+ * What each adapter sends upstream for one Chat Completions body: fields forwarded exactly (0, false and
+ * null kept), unknown top-level fields ignored, unsupported parameters reported as warnings, model addressing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
+import { startFakeOllamaUpstream, type FakeOllamaUpstream } from '../../helpers/fake-ollama-upstream.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
+import { postJson, sseChunks } from '../../helpers/read-sse.js';
+import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
+
+let openai: FakeOpenAiUpstream;
+let anthropic: FakeAnthropicUpstream;
+let ollama: FakeOllamaUpstream;
+let gateway: StartedGateway;
+
+beforeAll(async () => {
+  [openai, anthropic, ollama] = await Promise.all([startFakeOpenAiUpstream(), startFakeAnthropicUpstream(), startFakeOllamaUpstream()]);
+  gateway = await startGateway({
+    providers: {
+      oai: testProvider('openai', `${openai.url}/v1`, { apiKey: 'sk-upstream', headers: { 'x-org-tag': 'interlingua-tests' } }),
+      local: testProvider('openai-compatible', `${openai.url}/v1`, { toolCalling: 'native' }),
+      claude: testProvider('anthropic', anthropic.url, { apiKey: 'sk-ant-upstream' }),
+      home: testProvider('ollama', ollama.url, { toolCalling: 'native' }),
+    },
+  });
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await Promise.all([openai?.close(), anthropic?.close(), ollama?.close()]);
+});
+
+const weatherSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+
+/** A body that uses every forwarded field, with the values that naive code loses (0, false, null). */
+function fullBody(model: string): Record<string, unknown> {
+  return {
+    model,
+    messages: [
+      { role: 'system', content: 'Be terse.' },
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_prev', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lyon"}' } }] },
+      { role: 'tool', tool_call_id: 'call_prev', content: '18°C' },
+      { role: 'user', content: 'And Paris?' },
+    ],
+    tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true } }],
+    tool_choice: { type: 'function', function: { name: 'get_weather' } },
+    parallel_tool_calls: false,
+    temperature: 0,
+    top_p: null,
+    presence_penalty: 0,
+    frequency_penalty: 0,
+    seed: 0,
+    max_completion_tokens: 300,
+    stop: ['END'],
+    response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' }, strict: true } },
+    reasoning_effort: 'low',
+    user: 'user-42',
+    logit_bias: { '50256': -100 },
+    store: false,
+    // Unknown top-level fields: real clients send extras like these; they are ignored, never forwarded.
+    client_metadata: { session: 'abc' },
+    frobnicate: true,
+  };
+}
+
+type Warnings = { code: string; message: string }[] | undefined;
+
+async function completion(model: string, body: Record<string, unknown> = fullBody(model), path = '/v1/chat/completions') {
+  const response = await postJson(`${gateway.baseUrl}${path}`, body);
+  expect(response.status, response.text).toBe(200);
+  return JSON.parse(response.text) as { model: string; diagnostics?: { warnings?: Warnings } };
+}
+
+describe('the openai adapter', () => {
+  it('forwards every request field exactly and nothing unknown', async () => {
+    openai.enqueue({ type: 'chat', content: 'ok' });
+    const body = await completion('oai/gpt-4.1');
+    const sent = openai.lastChatBody();
+    expect(sent).toEqual({
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'system', content: 'Be terse.' },
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_prev', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lyon"}' } }] },
+        { role: 'tool', tool_call_id: 'call_prev', content: '18°C' },
+        { role: 'user', content: 'And Paris?' },
+      ],
+      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true } }],
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      parallel_tool_calls: false,
+      temperature: 0,
+      top_p: null,
+      presence_penalty: 0,
+      frequency_penalty: 0,
+      seed: 0,
+      max_completion_tokens: 300,
+      stop: ['END'],
+      response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' }, strict: true } },
+      reasoning_effort: 'low',
+      user: 'user-42',
+      logit_bias: { '50256': -100 },
+      store: false,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    expect(body.diagnostics).toBeUndefined();
+  });
+
+  it('authenticates with the configured key and headers, never the client key', async () => {
+    openai.enqueue({ type: 'chat', content: 'ok' });
+    await postJson(`${gateway.baseUrl}/v1/chat/completions`, { model: 'oai/gpt-4.1', messages: [{ role: 'user', content: 'hi' }] }, { authorization: 'Bearer client-secret' });
+    const headers = openai.chatRequests().at(-1)?.headers;
+    expect(headers?.authorization).toBe('Bearer sk-upstream');
+    expect(headers?.['x-org-tag']).toBe('interlingua-tests');
+  });
+
+  it('sends no Authorization at all to a provider without a key', async () => {
+    openai.enqueue({ type: 'chat', content: 'ok' });
+    await postJson(`${gateway.baseUrl}/v1/chat/completions`, { model: 'local/m', messages: [{ role: 'user', content: 'hi' }] }, { authorization: 'Bearer client-secret' });
+    expect(openai.chatRequests().at(-1)?.headers.authorization).toBeUndefined();
+  });
+
+  it('keeps false and null for tool fields and a named tool_choice of "required"', async () => {
+    openai.enqueue({ type: 'chat', content: 'ok' });
+    await completion('oai/gpt-4.1', {
+      model: 'oai/gpt-4.1',
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: weatherSchema } }],
+      tool_choice: 'required',
+      parallel_tool_calls: null,
+      max_tokens: 0,
+      stop: 'STOP',
+    });
+    expect(openai.lastChatBody()).toMatchObject({ tool_choice: 'required', parallel_tool_calls: null, max_completion_tokens: 0, stop: ['STOP'] });
+  });
+});
+
+describe('the openai-compatible adapter', () => {
+  it('sends max_tokens (what compatible servers know) and the model after the provider prefix', async () => {
+    openai.enqueue({ type: 'chat', content: 'ok' });
+    const body = await completion('local/Qwen/Qwen3-8B');
+    const sent = openai.lastChatBody();
+    expect(sent.model).toBe('Qwen/Qwen3-8B');
+    expect(sent.max_tokens).toBe(300);
+    expect(sent).not.toHaveProperty('max_completion_tokens');
+    expect(sent).toMatchObject({ temperature: 0, seed: 0, top_p: null, parallel_tool_calls: false, logit_bias: { '50256': -100 }, store: false });
+    expect(sent).not.toHaveProperty('client_metadata');
+    expect(sent).not.toHaveProperty('frobnicate');
+    expect(body.model).toBe('local/Qwen/Qwen3-8B');
+  });
+
+  it('takes the model whole on POST /{provider}/v1/chat/completions', async () => {
+    openai.enqueue({ type: 'chat', content: 'ok' }, { type: 'chat', content: 'ok' });
+    const body = await completion('Qwen/Qwen3-8B', { model: 'Qwen/Qwen3-8B', messages: [{ role: 'user', content: 'hi' }] }, '/local/v1/chat/completions');
+    expect(openai.lastChatBody().model).toBe('Qwen/Qwen3-8B');
+    expect(body.model).toBe('Qwen/Qwen3-8B');
+    // A model that starts with another provider's name is still taken whole.
+    await completion('oai/looks-prefixed', { model: 'oai/looks-prefixed', messages: [{ role: 'user', content: 'hi' }] }, '/local/v1/chat/completions');
+    expect(openai.lastChatBody().model).toBe('oai/looks-prefixed');
+  });
+});
+
+describe('the anthropic adapter', () => {
+  it('translates the request and warns about every parameter it cannot send', async () => {
+    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    const body = await completion('claude/claude-sonnet-4-5');
+    const sent = anthropic.messageRequests().at(-1)?.body as Record<string, unknown>;
+    expect(sent).toEqual({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 300,
+      system: 'Be terse.',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'call_prev', name: 'get_weather', input: { city: 'Lyon' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'call_prev', content: '18°C' },
+            { type: 'text', text: 'And Paris?' },
+          ],
+        },
+      ],
+      tools: [{ name: 'get_weather', description: 'Weather by city', input_schema: weatherSchema }],
+      tool_choice: { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true },
+      temperature: 0,
+      stop_sequences: ['END'],
+      metadata: { user_id: 'user-42' },
+      stream: true,
+    });
+    const warned = (body.diagnostics?.warnings ?? []).map((warning) => warning.message).join('\n');
+    for (const parameter of ['seed', 'presence_penalty', 'frequency_penalty', 'response_format', 'reasoning_effort', 'logit_bias', 'store']) {
+      expect(warned).toContain(`'${parameter}'`);
+    }
+    expect(warned).not.toContain('client_metadata');
+    expect(warned).not.toContain('frobnicate');
+    expect(body.diagnostics?.warnings?.every((warning) => warning.code === 'unsupported-parameter')).toBe(true);
+  });
+
+  it('uses the provider default for max_tokens with a warning that says so', async () => {
+    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    const body = await completion('claude/claude-sonnet-4-5', { model: 'claude/claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] });
+    expect(anthropic.messageRequests().at(-1)?.body).toMatchObject({ max_tokens: 4096 });
+    expect(body.diagnostics?.warnings).toEqual([expect.objectContaining({ code: 'max-tokens-defaulted' })]);
+  });
+
+  it('puts the warnings on the last chunk when streaming', async () => {
+    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    const response = await postJson(`${gateway.baseUrl}/v1/chat/completions`, {
+      model: 'claude/claude-sonnet-4-5',
+      messages: [{ role: 'user', content: 'hi' }],
+      seed: 7,
+      max_tokens: 50,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks = sseChunks(response.text);
+    expect(chunks.slice(0, -1).some((chunk) => 'diagnostics' in chunk)).toBe(false);
+    expect(chunks.at(-1)).toMatchObject({ choices: [], diagnostics: { warnings: [{ code: 'unsupported-parameter', message: expect.stringContaining("'seed'") }] } });
+  });
+});
+
+describe('the ollama adapter', () => {
+  it('translates the request into /api/chat and warns about what Ollama cannot take', async () => {
+    ollama.enqueue({ type: 'chat', content: 'ok' });
+    const body = await completion('home/qwen3:8b');
+    const sent = ollama.requests.filter((request) => request.path === '/api/chat').at(-1)?.body as Record<string, unknown>;
+    expect(sent).toMatchObject({
+      model: 'qwen3:8b',
+      stream: true,
+      format: { type: 'object' },
+      think: 'low',
+      options: { temperature: 0, seed: 0, num_predict: 300, stop: ['END'], presence_penalty: 0, frequency_penalty: 0 },
+      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema } }],
+    });
+    expect(sent.messages).toEqual([
+      { role: 'system', content: 'Be terse.' },
+      { role: 'user', content: 'Weather in Paris?' },
+      expect.objectContaining({ role: 'assistant', tool_calls: [expect.objectContaining({ function: expect.objectContaining({ name: 'get_weather', arguments: { city: 'Lyon' } }) })] }),
+      expect.objectContaining({ role: 'tool', content: '18°C' }),
+      { role: 'user', content: 'And Paris?' },
+    ]);
+    expect(sent).not.toHaveProperty('client_metadata');
+    expect(sent).not.toHaveProperty('logit_bias');
+    const warned = (body.diagnostics?.warnings ?? []).map((warning) => warning.message).join('\n');
+    for (const parameter of ['user', 'logit_bias', 'store']) expect(warned).toContain(`'${parameter}'`);
+    expect(warned).not.toContain('frobnicate');
+  });
+});
+
+describe('unknown top-level fields', () => {
+  it('are accepted on every route without a warning', async () => {
+    openai.enqueue({ type: 'chat', content: 'ok' });
+    const body = await completion('local/m', { model: 'local/m', messages: [{ role: 'user', content: 'hi' }], client_metadata: { a: 1 }, x_custom: [1, 2] });
+    expect(body.diagnostics).toBeUndefined();
+    expect(Object.keys(openai.lastChatBody()).sort()).toEqual(['messages', 'model', 'stream', 'stream_options']);
+  });
+});
