@@ -27,6 +27,8 @@ export type FakeOpenAiQuirk =
   /** The fragments of parallel calls alternate instead of arriving call by call. */
   | 'interleaved-calls';
 
+export type FakeOpenAiUsage = { prompt_tokens: number; completion_tokens: number; total_tokens?: number; [key: string]: unknown };
+
 export type FakeOpenAiChatReply = {
   type: 'chat';
   /** Text deltas: a string is split into `fragmentSize` pieces; an array is sent piece by piece, as given. */
@@ -38,7 +40,7 @@ export type FakeOpenAiChatReply = {
   /** Defaults to `tool_calls` with calls, else `stop`; `null` sends no finish_reason at all. */
   finishReason?: string | null;
   /** Defaults to 11 prompt + 7 completion tokens; `null` sends no usage even when asked for it. */
-  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens?: number; [key: string]: unknown } | null;
+  usage?: FakeOpenAiUsage | null;
   /** Characters per content, reasoning and argument fragment (default 3). */
   fragmentSize?: number;
   quirks?: FakeOpenAiQuirk[];
@@ -98,7 +100,7 @@ export type FakeOpenAiUpstream = {
   close(): Promise<void>;
 };
 
-const defaultUsage = { prompt_tokens: 11, completion_tokens: 7 };
+const defaultUsage: FakeOpenAiUsage = { prompt_tokens: 11, completion_tokens: 7 };
 let replyCounter = 0;
 
 /** Deterministic, so tests can assert exact vectors. */
