@@ -42,7 +42,8 @@ const message = {
     reasoning: { type: ['string', 'null'] },
     name: { type: 'string' },
   },
-  if: { properties: { role: { const: 'tool' } } },
+  // `required` keeps the condition false for a message without a role, which must be reported as such.
+  if: { required: ['role'], properties: { role: { const: 'tool' } } },
   then: { required: ['tool_call_id'] },
 };
 
