@@ -5,7 +5,7 @@
 import { startFakeAnthropicUpstream, type FakeAnthropicBlock, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
 import { startFakeOllamaUpstream, type FakeOllamaUpstream } from '../../helpers/fake-ollama-upstream.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
-import type { RecordedRequest } from '../../helpers/loopback-server.js';
+import { sleep, type RecordedRequest } from '../../helpers/loopback-server.js';
 import { testProvider } from '../../helpers/start-gateway.js';
 
 export type ScriptedCall = { id: string; name: string; arguments: Record<string, unknown> };
@@ -20,8 +20,8 @@ export type ProviderKind = {
   model: string;
   start(): Promise<void>;
   close(): Promise<void>;
-  /** The provider's config entry, pointing at the started fake. */
-  providerEntry(): Record<string, unknown>;
+  /** The provider's config entry, pointing at the started fake (extra settings merged in). */
+  providerEntry(extra?: Record<string, unknown>): Record<string, unknown>;
   /** Parallel tool calls, their arguments split into fragments of `fragmentSize` characters where the protocol streams them. */
   scriptToolCalls(calls: ScriptedCall[], fragmentSize: number): void;
   /** Text sent exactly as these deltas. */
@@ -31,7 +31,20 @@ export type ProviderKind = {
   usage: ExpectedUsage;
   /** The chat requests the fake received. */
   chatRequests(): RecordedRequest[];
+  /** An HTTP error in the protocol's own envelope. */
+  scriptHttpError(status: number, message: string, headers?: Record<string, string>): void;
+  /** A text reply whose headers come only after `delayMs`. */
+  scriptSlowHeaders(delayMs: number): void;
+  /** Some text, then the protocol's in-stream error carrying `message`. */
+  scriptMidStreamError(message: string): void;
+  /** Some text, then the socket is destroyed. */
+  scriptCutStream(): void;
+  /** Some text, then nothing until the client goes away. */
+  scriptHeldStream(): void;
 };
+
+/** Text long enough to arrive in several chunks before a scripted failure. */
+export const preambleText = 'Working on it';
 
 const usageCounts = { input: 21, output: 8 };
 const expectedUsage: ExpectedUsage = { prompt_tokens: 21, completion_tokens: 8, total_tokens: 29 };
@@ -51,12 +64,17 @@ function openAiKind(type: 'openai' | 'openai-compatible', name: string): Provide
       upstream = await startFakeOpenAiUpstream();
     },
     close: async () => upstream?.close(),
-    providerEntry: () => testProvider(type, `${fake().url}/v1`, { apiKey: 'upstream-key', toolCalling: 'native' }),
+    providerEntry: (extra = {}) => testProvider(type, `${fake().url}/v1`, { apiKey: 'upstream-key', toolCalling: 'native', ...extra }),
     scriptToolCalls: (calls, fragmentSize) => fake().enqueue({ type: 'chat', toolCalls: calls, fragmentSize, usage }),
     scriptText: (pieces) => fake().enqueue({ type: 'chat', content: pieces, usage }),
     scriptReasoning: (reasoning, text) => fake().enqueue({ type: 'chat', reasoning, content: text, usage }),
     usage: expectedUsage,
     chatRequests: () => fake().chatRequests(),
+    scriptHttpError: (status, message, headers) => fake().enqueue({ type: 'http-error', status, message, ...(headers ? { headers } : {}) }),
+    scriptSlowHeaders: (delayMs) => fake().enqueue({ type: 'chat', content: 'late', headersDelayMs: delayMs }),
+    scriptMidStreamError: (message) => fake().enqueue({ type: 'chat', content: preambleText, streamError: { afterChunks: 3, message } }),
+    scriptCutStream: () => fake().enqueue({ type: 'chat', content: preambleText, cutAfterChunks: 3 }),
+    scriptHeldStream: () => fake().enqueue({ type: 'chat', content: preambleText, holdAfterChunks: 3 }),
   };
 }
 
@@ -76,7 +94,7 @@ function anthropicKind(): ProviderKind {
       upstream = await startFakeAnthropicUpstream();
     },
     close: async () => upstream?.close(),
-    providerEntry: () => testProvider('anthropic', fake().url, { apiKey: 'upstream-key', defaultMaxTokens: 1024 }),
+    providerEntry: (extra = {}) => testProvider('anthropic', fake().url, { apiKey: 'upstream-key', defaultMaxTokens: 1024, ...extra }),
     scriptToolCalls: (calls, fragmentSize) =>
       message(
         calls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments })),
@@ -91,6 +109,13 @@ function anthropicKind(): ProviderKind {
       ]),
     usage: expectedUsage,
     chatRequests: () => fake().messageRequests(),
+    scriptHttpError: (status, message, headers) => fake().enqueue({ type: 'http-error', status, message, ...(headers ? { headers } : {}) }),
+    scriptSlowHeaders: (delayMs) => fake().enqueue({ type: 'message', content: [{ type: 'text', text: 'late' }], delayMs }),
+    // message_start, ping, content_block_start, then two text deltas: text has begun before the failure.
+    scriptMidStreamError: (message) =>
+      fake().enqueue({ type: 'message', content: [{ type: 'text', text: preambleText }], interruption: { type: 'error-event', afterEvents: 5, errorType: 'overloaded_error', message } }),
+    scriptCutStream: () => fake().enqueue({ type: 'message', content: [{ type: 'text', text: preambleText }], interruption: { type: 'destroy', afterEvents: 5 } }),
+    scriptHeldStream: () => fake().enqueue({ type: 'message', content: [{ type: 'text', text: preambleText }], interruption: { type: 'hold', afterEvents: 5 } }),
   };
 }
 
@@ -109,7 +134,7 @@ function ollamaKind(): ProviderKind {
       upstream = await startFakeOllamaUpstream();
     },
     close: async () => upstream?.close(),
-    providerEntry: () => testProvider('ollama', fake().url, { toolCalling: 'native' }),
+    providerEntry: (extra = {}) => testProvider('ollama', fake().url, { toolCalling: 'native', ...extra }),
     // Ollama sends each call whole (no argument fragments on this wire).
     scriptToolCalls: (calls) => fake().enqueue({ type: 'chat', toolCalls: calls, ...counts }),
     // One character per chunk, so every space and newline is a whitespace-only delta of its own.
@@ -117,7 +142,23 @@ function ollamaKind(): ProviderKind {
     scriptReasoning: (reasoning, text) => fake().enqueue({ type: 'chat', thinking: reasoning, content: text, ...counts }),
     usage: expectedUsage,
     chatRequests: () => fake().requests.filter((request) => request.path === '/api/chat'),
+    scriptHttpError: (status, message, headers) => fake().enqueue({ type: 'error', status, message, ...(headers ? { headers } : {}) }),
+    scriptSlowHeaders: (delayMs) => fake().enqueue({ type: 'chat', content: 'late', headersDelayMs: delayMs }),
+    scriptMidStreamError: (message) => fake().enqueue({ type: 'chat', content: preambleText, streamError: { afterChunks: 3, message } }),
+    scriptCutStream: () => fake().enqueue({ type: 'chat', content: preambleText, destroyAfterChunks: 3 }),
+    scriptHeldStream: () => fake().enqueue({ type: 'chat', content: preambleText, holdOpen: true }),
   };
+}
+
+/** Resolves once the kind's latest chat request was abandoned by the gateway before its response ended. */
+export async function waitForUpstreamAbort(kind: ProviderKind, timeoutMs = 3_000): Promise<RecordedRequest> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const request = kind.chatRequests().at(-1);
+    if (request?.aborted) return request;
+    if (Date.now() > deadline) throw new Error(`${kind.type}: the upstream request was not aborted within ${timeoutMs} ms`);
+    await sleep(10);
+  }
 }
 
 /** A fresh set of kinds (each test file starts its own fakes). */
