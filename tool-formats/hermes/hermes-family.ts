@@ -1,0 +1,43 @@
+/**
+ * Hermes 2 Pro/3, Qwen2.5, Qwen3 (non-coder), QwQ: `<tool_call>\n{"name", "arguments"}\n</tool_call>`,
+ * one block per call; AbstractCore's `<|tool_call|>…</|tool_call|>` variant too. Results go back as
+ * `<tool_response>` blocks in a user turn. The prompt follows the Qwen2.5 chat template.
+ */
+import { taggedEnvelope } from '../shared/envelope.js';
+import type { FamilySpec } from '../shared/family-spec.js';
+import { argumentsForRendering, formatJson } from '../shared/format-json.js';
+import { jsonCallGrammar } from '../shared/json-call-grammar.js';
+import { renderFunctionLines } from '../shared/tool-prompt.js';
+import { taggedResults } from '../shared/tool-result-text.js';
+
+const family = 'hermes';
+
+export const hermesFamily: FamilySpec = {
+  family,
+  envelopes: [
+    taggedEnvelope(family, '<tool_call>', '</tool_call>', [jsonCallGrammar]),
+    // Some Qwen3 quantisations print `}` for the final `>` of the closing tag.
+    taggedEnvelope(family, '<|tool_call|>', ['</|tool_call|>', '</|tool_call|}'], [jsonCallGrammar]),
+  ],
+  bareGrammars: [jsonCallGrammar],
+  prompt: {
+    introduction: [
+      '# Tools',
+      '',
+      'You may call one or more functions to assist with the user query.',
+      '',
+      'You are provided with function signatures within <tools></tools> XML tags:',
+    ].join('\n'),
+    renderToolList: (tools) => `<tools>\n${renderFunctionLines(tools)}\n</tools>`,
+    callInstructions: [
+      'For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:',
+      '<tool_call>',
+      '{"name": <function-name>, "arguments": <args-json-object>}',
+      '</tool_call>',
+    ].join('\n'),
+    resultInstructions:
+      'Function results come back to you in the next user turn, each inside <tool_response></tool_response> XML tags. When no function is needed, answer directly.',
+  },
+  renderCall: (call) => `<tool_call>\n${formatJson({ name: call.name, arguments: argumentsForRendering(call.arguments) })}\n</tool_call>`,
+  renderResults: taggedResults('<tool_response>', '</tool_response>'),
+};

@@ -1,0 +1,49 @@
+/**
+ * Llama 3.1/3.3 JSON tool calling: `{"name": …, "parameters": {…}}` (or `"arguments"`), bare or after
+ * `<|python_tag|>`, several calls separated by `; `; also `<function_call>…</function_call>` tags
+ * (AbstractCore's LLaMA style) and `<function=NAME>{…}</function>`. Results go back the ipython way,
+ * as JSON objects in a user turn. The prompt follows Meta's Llama 3.3 template.
+ * @see https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_3/
+ */
+import { taggedEnvelope } from '../shared/envelope.js';
+import type { FamilySpec } from '../shared/family-spec.js';
+import { argumentsForRendering, formatJson } from '../shared/format-json.js';
+import { jsonCallGrammar } from '../shared/json-call-grammar.js';
+import { pythonicCallGrammar } from '../shared/pythonic-call-grammar.js';
+import { toolAsFunction } from '../shared/tool-prompt.js';
+import { jsonResultLines } from '../shared/tool-result-text.js';
+import { functionTagGrammar } from './function-tag-grammar.js';
+
+const family = 'llama3';
+
+export const llama3Family: FamilySpec = {
+  family,
+  envelopes: [
+    {
+      family,
+      start: ['<|python_tag|>'],
+      // Servers usually strip these special tokens; when they do not, they end the call.
+      end: ['<|eom_id|>', '<|eot_id|>'],
+      kind: 'explicit',
+      body: { type: 'values', separator: ';' },
+      endsAtReplyEnd: true,
+      // Built-in tools are written as Python calls (`brave_search.call(query="…")`).
+      grammars: [jsonCallGrammar, pythonicCallGrammar],
+    },
+    taggedEnvelope(family, '<function_call>', '</function_call>', [jsonCallGrammar]),
+    taggedEnvelope(family, '<function=', '</function>', [functionTagGrammar]),
+  ],
+  bareGrammars: [jsonCallGrammar],
+  prompt: {
+    introduction: [
+      'Given the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.',
+      '',
+      'Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}. Do not use variables.',
+    ].join('\n'),
+    renderToolList: (tools) => tools.map((tool) => formatJson(toolAsFunction(tool))).join('\n\n'),
+    callInstructions: 'To call several functions, write one JSON object per call, separated by "; ". When no function is needed, answer in plain text instead.',
+    resultInstructions: 'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
+  },
+  renderCall: (call) => formatJson({ name: call.name, parameters: argumentsForRendering(call.arguments) }),
+  renderResults: jsonResultLines,
+};

@@ -1,0 +1,21 @@
+/** Builds a ToolFormat from a family spec and the catalogue of every family's envelopes. */
+import type { ToolFormat } from '../../src/core/index.js';
+import type { EnvelopeCatalogue } from './envelope-catalogue.js';
+import type { FamilySpec } from './family-spec.js';
+import { createPassThroughParser } from './pass-through-parser.js';
+import { renderHistoryAsText } from './render-history-as-text.js';
+import { createReplyParser } from './reply-parser.js';
+import { renderToolPrompt } from './tool-prompt.js';
+import { createToolRoster } from './tool-roster.js';
+
+export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue): ToolFormat {
+  const syntax = catalogue.syntaxFor(spec.family);
+  return {
+    family: spec.family,
+    renderTools: (tools, choice) => renderToolPrompt(tools, choice, spec.prompt, spec.renderCall),
+    renderHistory: (messages) => renderHistoryAsText(messages, spec),
+    renderCall: spec.renderCall,
+    // With no tools offered nothing may become a call, so nothing is parsed at all.
+    createParser: (tools, options) => (tools.length === 0 ? createPassThroughParser() : createReplyParser(syntax, createToolRoster(tools), options)),
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * The catalogue of every registered family's syntax. Each family's parser gets all envelopes: its
+ * own first (its grammars tried first on a shared start marker), then the others as fallbacks.
+ */
+import type { BodyGrammar } from './body-grammar.js';
+import type { BodyScanner } from './body-scanner.js';
+import { thinkTag, type Envelope, type ReasoningTag } from './envelope.js';
+import { MarkerMatcher } from './marker-matcher.js';
+import { TaggedBodyScanner, type Terminator } from './tagged-body-scanner.js';
+import { ValuesBodyScanner } from './values-body-scanner.js';
+
+/** What a family contributes to parsing. */
+export type FamilySyntax = {
+  family: string;
+  envelopes: readonly Envelope[];
+  /** Grammars tried on bare JSON-ish replies (`{…}`, `[…]` at the start of the reply or after a call). */
+  bareGrammars?: readonly BodyGrammar[];
+  reasoningTags?: readonly ReasoningTag[];
+};
+
+/** One start marker with everything registered for it, merged. */
+export type EnvelopeEntry = {
+  start: string;
+  family: string;
+  kind: Envelope['kind'];
+  endsAtReplyEnd: boolean;
+  grammars: readonly BodyGrammar[];
+  /** End markers of all registrations (used to recover an end marker hidden in a broken string). */
+  end: readonly string[];
+  createScanner(): BodyScanner;
+};
+
+export type TextMarker = { type: 'envelope'; entry: EnvelopeEntry } | { type: 'reasoning'; tag: ReasoningTag };
+
+/** Everything a reply parser for one family needs; built once per family, shared by its parsers. */
+export type ReplySyntax = {
+  family: string;
+  textMarkers: MarkerMatcher<TextMarker>;
+  bareGrammars: readonly BodyGrammar[];
+  /** The family's own reasoning tag, used when the reply starts inside reasoning. */
+  reasoningTag: ReasoningTag;
+};
+
+export type EnvelopeCatalogue = {
+  readonly families: readonly string[];
+  syntaxFor(family: string): ReplySyntax;
+};
+
+export function createEnvelopeCatalogue(families: readonly FamilySyntax[]): EnvelopeCatalogue {
+  const cache = new Map<string, ReplySyntax>();
+  return {
+    families: families.map((syntax) => syntax.family),
+    syntaxFor(family) {
+      let syntax = cache.get(family);
+      if (syntax === undefined) {
+        const own = families.find((candidate) => candidate.family === family);
+        if (own === undefined) throw new Error(`Unknown tool-call family "${family}"`);
+        syntax = buildReplySyntax([own, ...families.filter((candidate) => candidate !== own)]);
+        cache.set(family, syntax);
+      }
+      return syntax;
+    },
+  };
+}
+
+/** `ordered[0]` is the parser's own family. */
+function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
+  const own = ordered[0] as FamilySyntax;
+  const registrations = new Map<string, Envelope[]>();
+  for (const family of ordered) {
+    for (const envelope of family.envelopes) {
+      for (const start of envelope.start) registrations.set(start, [...(registrations.get(start) ?? []), envelope]);
+    }
+  }
+  const reasoningTags = unique([...ordered.flatMap((family) => family.reasoningTags ?? []), thinkTag], (tag) => tag.open);
+  const markers = [
+    ...[...registrations].map(([start, envelopes]) => ({ marker: start, value: { type: 'envelope', entry: mergeEntry(start, envelopes) } as TextMarker })),
+    ...reasoningTags.map((tag) => ({ marker: tag.open, value: { type: 'reasoning', tag } as TextMarker })),
+  ];
+  for (const tag of reasoningTags) {
+    if (registrations.has(tag.open)) throw new Error(`"${tag.open}" is both a reasoning tag and a call envelope`);
+  }
+  return {
+    family: own.family,
+    textMarkers: new MarkerMatcher(markers),
+    bareGrammars: unique(
+      ordered.flatMap((family) => family.bareGrammars ?? []),
+      (grammar) => grammar.id,
+    ),
+    reasoningTag: own.reasoningTags?.[0] ?? thinkTag,
+  };
+}
+
+function mergeEntry(start: string, envelopes: readonly Envelope[]): EnvelopeEntry {
+  const first = envelopes[0] as Envelope;
+  const end = unique(
+    envelopes.flatMap((envelope) => envelope.end),
+    (marker) => marker,
+  );
+  const grammars = unique(
+    envelopes.flatMap((envelope) => envelope.grammars),
+    (grammar) => grammar.id,
+  );
+  const terminators = (restart: readonly string[]) =>
+    new MarkerMatcher<Terminator>([
+      ...end.map((marker) => ({ marker, value: 'end' as const })),
+      ...restart.map((marker) => ({ marker, value: 'restart' as const })),
+    ]);
+  let createScanner: () => BodyScanner;
+  switch (first.body.type) {
+    case 'tagged': {
+      const matcher = terminators([start]);
+      createScanner = () => new TaggedBodyScanner(matcher);
+      break;
+    }
+    case 'values': {
+      const matcher = terminators([]);
+      const separator = first.body.separator;
+      createScanner = () => new ValuesBodyScanner(matcher, separator);
+      break;
+    }
+    case 'custom': {
+      const create = first.body.createScanner;
+      const merged = { ...first, end };
+      createScanner = () => create(merged);
+      break;
+    }
+  }
+  return { start, family: first.family, kind: first.kind, endsAtReplyEnd: first.endsAtReplyEnd === true, grammars, end, createScanner };
+}
+
+function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const id = key(item);
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}

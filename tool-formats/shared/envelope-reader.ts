@@ -1,0 +1,78 @@
+/** Collects one explicit envelope's body as it streams in, and turns it into call events when it ends. */
+import type { ParsedEvent } from '../../src/core/index.js';
+import { decodeWithGrammars, type BodyFraming, type DecodedBody } from './body-grammar.js';
+import type { BodyScanner } from './body-scanner.js';
+import { callEvents, stripEnvelopeNoise } from './call-events.js';
+import type { EnvelopeEntry } from './envelope-catalogue.js';
+import type { ToolRoster } from './tool-roster.js';
+
+export type EnvelopeScan = { type: 'more'; keepFrom: number } | { type: 'closed'; end: number; events: ParsedEvent[] };
+
+/** At the end of the reply: the events, and text to parse again when the envelope turned out to end early. */
+export type EnvelopeFinish = { events: ParsedEvent[]; replay?: string };
+
+export class EnvelopeReader {
+  /** Body text, kept as pieces and joined once, so a long body costs linear time. */
+  private readonly parts: string[] = [];
+  private readonly scanner: BodyScanner;
+
+  constructor(
+    private readonly entry: EnvelopeEntry,
+    /** The start marker as written. */
+    private readonly opener: string,
+    private readonly roster: ToolRoster,
+  ) {
+    this.scanner = entry.createScanner();
+  }
+
+  scan(input: string, position: number): EnvelopeScan {
+    const step = this.scanner.scan(input, position);
+    if (step.type === 'more') {
+      if (step.keepFrom > position) this.parts.push(input.slice(position, step.keepFrom));
+      return step;
+    }
+    this.parts.push(input.slice(position, step.bodyEnd));
+    const body = this.parts.join('');
+    const raw = this.opener + body + input.slice(step.bodyEnd, step.end);
+    return { type: 'closed', end: step.end, events: callEvents(this.decode(body, 'closed'), this.roster, raw) };
+  }
+
+  /** The reply ended inside the envelope; `rest` is text the parser still held back. */
+  finish(rest: string): EnvelopeFinish {
+    const body = this.parts.join('') + rest;
+    const raw = this.opener + body;
+    const decoded = this.decode(body, 'unclosed');
+    if (hasCall(decoded)) return { events: callEvents(decoded, this.roster, raw) };
+    if (this.entry.endsAtReplyEnd && decoded.type === 'invalid' && decoded.incomplete !== true) {
+      return { events: callEvents(decoded, this.roster, raw) };
+    }
+    const recovered = this.recoverHiddenEnd(body);
+    if (recovered !== undefined) return recovered;
+    return { events: [{ type: 'tool-call-unparsed', format: this.entry.family, text: raw, reason: 'unclosed' }] };
+  }
+
+  /**
+   * An end marker the scanner skipped because it sat inside what looked like a string (an unbalanced
+   * quote). If the text before it is a readable call, the envelope really ended there.
+   */
+  private recoverHiddenEnd(body: string): EnvelopeFinish | undefined {
+    let earliest: { index: number; marker: string } | undefined;
+    for (const marker of this.entry.end) {
+      const index = body.indexOf(marker);
+      if (index >= 0 && (earliest === undefined || index < earliest.index)) earliest = { index, marker };
+    }
+    if (earliest === undefined) return undefined;
+    const closedAt = earliest.index + earliest.marker.length;
+    const events = callEvents(this.decode(body.slice(0, earliest.index), 'closed'), this.roster, this.opener + body.slice(0, closedAt));
+    if (!events.some((event) => event.type === 'tool-call')) return undefined;
+    return { events, replay: body.slice(closedAt) };
+  }
+
+  private decode(body: string, framing: BodyFraming): DecodedBody {
+    return decodeWithGrammars(stripEnvelopeNoise(body, this.entry.start), this.entry.grammars, { roster: this.roster, framing });
+  }
+}
+
+function hasCall(decoded: DecodedBody): boolean {
+  return decoded.type === 'calls' && decoded.calls.some((call) => call.type === 'call');
+}

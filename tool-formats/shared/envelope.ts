@@ -1,0 +1,77 @@
+/**
+ * An envelope is how a family wraps calls in text: start markers, how the body ends, and the body
+ * grammars. Families register envelopes; every parser recognises its own first, then all others.
+ */
+import type { BodyGrammar } from './body-grammar.js';
+import type { BodyScanner } from './body-scanner.js';
+
+/**
+ * How the end of a body is found.
+ * - `tagged`: at an end marker, outside JSON strings when the body is JSON. A repeated start marker
+ *   after a complete body also ends it (a forgotten closing tag between two calls).
+ * - `values`: right after its JSON value(s), which may be separated by `separator` (Llama's `; `);
+ *   an end marker right after the values is swallowed.
+ * - `custom`: the family scans the body itself (e.g. Mistral's `NAME[ARGS]{json}`).
+ */
+export type BodyScanning =
+  | { type: 'tagged' }
+  | { type: 'values'; separator: string }
+  | { type: 'custom'; createScanner: (envelope: Envelope) => BodyScanner };
+
+export type Envelope = {
+  /** The family that owns this syntax (reported in `tool-call-unparsed.format`). */
+  family: string;
+  /** Alternative start markers, e.g. `<tool_call>`. */
+  start: readonly string[];
+  /** Alternative end markers; may be empty when the body ends on its own or at the end of the reply. */
+  end: readonly string[];
+  /**
+   * `explicit`: the markup always means a call; a rejected one never reaches the text.
+   * `candidate` (```` ```json ````): a call only when it is one to an offered tool, else it stays text.
+   */
+  kind: 'explicit' | 'candidate';
+  body: BodyScanning;
+  /** The reply's end closes the envelope normally (`<|python_tag|>`, `[TOOL_CALLS]`). */
+  endsAtReplyEnd?: boolean;
+  /** Tried in order on the body; the first whose shape matches decodes it. */
+  grammars: readonly BodyGrammar[];
+};
+
+/** A reasoning block such as `<think>…</think>`: streamed as reasoning, never parsed for calls. */
+export type ReasoningTag = { open: string; close: string };
+
+export const thinkTag: ReasoningTag = { open: '<think>', close: '</think>' };
+
+/** `<open>body<close>`, the common case. */
+export function taggedEnvelope(
+  family: string,
+  start: string | readonly string[],
+  end: string | readonly string[],
+  grammars: readonly BodyGrammar[],
+): Envelope {
+  return {
+    family,
+    start: typeof start === 'string' ? [start] : start,
+    end: typeof end === 'string' ? [end] : end,
+    kind: 'explicit',
+    body: { type: 'tagged' },
+    grammars,
+  };
+}
+
+/** A Markdown fence with an info string, e.g. ```` ```tool_call ````. */
+export function fencedEnvelope(
+  family: string,
+  infoStrings: readonly string[],
+  kind: Envelope['kind'],
+  grammars: readonly BodyGrammar[],
+): Envelope {
+  return {
+    family,
+    start: infoStrings.map((info) => '```' + info),
+    end: ['```'],
+    kind,
+    body: { type: 'tagged' },
+    grammars,
+  };
+}

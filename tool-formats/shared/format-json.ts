@@ -1,0 +1,23 @@
+/**
+ * JSON with Python's `json.dumps` spacing (`", "` and `": "`), the way chat templates print tools and
+ * calls, so prompts look like what the models saw in training. Deterministic: key order is kept.
+ */
+export function formatJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => formatJson(item === undefined ? null : item)).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const members = Object.entries(value as Record<string, unknown>)
+      .filter(([, member]) => member !== undefined)
+      .map(([key, member]) => `${JSON.stringify(key)}: ${formatJson(member)}`);
+    return `{${members.join(', ')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Parses call arguments (JSON text) for rendering; text that is not JSON is kept as a string. */
+export function argumentsForRendering(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

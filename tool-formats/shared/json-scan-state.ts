@@ -1,0 +1,90 @@
+/**
+ * Incremental lexical state of a JSON-ish (or Python-literal) body: inside a string or not, and the
+ * bracket depth. Lets scanners ignore markers inside strings without re-reading earlier text.
+ */
+import type { CharCodeSet } from './char-code-set.js';
+
+const doubleQuote = 0x22;
+const singleQuote = 0x27;
+const backslash = 0x5c;
+const newline = 0x0a;
+
+export class JsonScanState {
+  /** Open `{`, `[` and `(` outside strings. Parentheses count so Python calls balance too. */
+  depth = 0;
+  /** The quote that opened the current string, 0 outside strings. */
+  quote = 0;
+  escaped = false;
+  /** Top-level values closed so far (the depth went back to 0). */
+  completedValues = 0;
+
+  get inString(): boolean {
+    return this.quote !== 0;
+  }
+
+  /** Advances over one character (used after a stop character turned out not to start a marker). */
+  step(code: number): void {
+    if (this.quote !== 0) {
+      if (this.escaped) this.escaped = false;
+      else if (code === backslash) this.escaped = true;
+      else if (code === this.quote || (code === newline && this.quote === singleQuote)) this.quote = 0;
+    } else if (code === doubleQuote || code === singleQuote) {
+      this.quote = code;
+    } else if (code === 0x7b || code === 0x5b || code === 0x28) {
+      this.depth++;
+    } else if ((code === 0x7d || code === 0x5d || code === 0x29) && this.depth > 0) {
+      this.depth--;
+      if (this.depth === 0) this.completedValues++;
+    }
+  }
+}
+
+/**
+ * Advances `state` over `text` from `from`. Stops before a character of `stops` met outside a string
+ * (the caller decides whether a marker starts there, then `step`s over it if not), or just after a
+ * top-level value closes when `stopAfterValue` is set. Returns the index where it stopped.
+ *
+ * A single-quoted string also ends at a newline: Python's cannot span lines, and it keeps an
+ * apostrophe in sloppy JSON from hiding the rest of the reply.
+ */
+export function advanceJsonScan(
+  state: JsonScanState,
+  text: string,
+  from: number,
+  stops: CharCodeSet | undefined,
+  stopAfterValue: boolean,
+): number {
+  let depth = state.depth;
+  let quote = state.quote;
+  let escaped = state.escaped;
+  let index = from;
+  const length = text.length;
+  for (; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (quote !== 0) {
+      if (escaped) escaped = false;
+      else if (code === backslash) escaped = true;
+      else if (code === quote || (code === newline && quote === singleQuote)) quote = 0;
+      continue;
+    }
+    if (stops !== undefined && stops.has(code)) break;
+    if (code === doubleQuote || code === singleQuote) {
+      quote = code;
+    } else if (code === 0x7b || code === 0x5b || code === 0x28) {
+      depth++;
+    } else if ((code === 0x7d || code === 0x5d || code === 0x29) && depth > 0) {
+      depth--;
+      if (depth === 0) {
+        state.completedValues++;
+        if (stopAfterValue) {
+          index++;
+          break;
+        }
+      }
+    }
+  }
+  state.depth = depth;
+  state.quote = quote;
+  state.escaped = escaped;
+  return index;
+}

@@ -1,0 +1,32 @@
+/** Collects a push's events, merging adjacent text and adjacent reasoning so callers get few, large events. */
+import type { ParsedEvent } from '../../src/core/index.js';
+
+export class ParsedEventBuffer {
+  private events: ParsedEvent[] = [];
+
+  text(text: string): void {
+    if (text === '') return;
+    const last = this.events[this.events.length - 1];
+    if (last?.type === 'text') last.text += text;
+    else this.events.push({ type: 'text', text });
+  }
+
+  reasoning(text: string): void {
+    if (text === '') return;
+    const last = this.events[this.events.length - 1];
+    if (last?.type === 'reasoning') last.text += text;
+    else this.events.push({ type: 'reasoning', text });
+  }
+
+  add(event: ParsedEvent): void {
+    if (event.type === 'text') this.text(event.text);
+    else if (event.type === 'reasoning') this.reasoning(event.text);
+    else this.events.push(event);
+  }
+
+  drain(): ParsedEvent[] {
+    const events = this.events;
+    this.events = [];
+    return events;
+  }
+}

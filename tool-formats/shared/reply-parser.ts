@@ -1,0 +1,249 @@
+/**
+ * The one streaming parser behind every family: a synchronous state machine over text, reasoning,
+ * call envelopes and bare-JSON candidates. The same code reads a whole reply (one push) and a stream
+ * (many pushes), and only a possible partial marker is ever held back.
+ */
+import { assertNever, type ParsedEvent, type ParserOptions, type ToolCallParser } from '../../src/core/index.js';
+import { isJsonOpenerCode, isSpaceCode } from './body-scanner.js';
+import { CandidateReader } from './candidate-reader.js';
+import type { ReplySyntax, TextMarker } from './envelope-catalogue.js';
+import type { ReasoningTag } from './envelope.js';
+import { EnvelopeReader } from './envelope-reader.js';
+import { partialMarkerStart, type MarkerHit } from './marker-matcher.js';
+import { ParsedEventBuffer } from './parsed-event-buffer.js';
+import type { ToolRoster } from './tool-roster.js';
+
+type Mode =
+  /** The start of the reply, or just after reasoning or a call: bare JSON may be a call here. */
+  | { type: 'boundary'; afterCall: boolean }
+  | { type: 'text' }
+  /** `atStart`: one newline right after the open tag is dropped. */
+  | { type: 'reasoning'; tag: ReasoningTag; atStart: boolean }
+  | { type: 'envelope'; reader: EnvelopeReader }
+  | { type: 'candidate'; reader: CandidateReader };
+
+type Step =
+  | { type: 'advance'; position: number }
+  /** Keep `input[from..]` for the next push. */
+  | { type: 'hold'; from: number }
+  /** Go on with a rebuilt input (text released by a candidate, to be read again as text). */
+  | { type: 'switch'; input: string };
+
+const semicolon = 0x3b;
+const newline = '\n';
+
+export function createReplyParser(syntax: ReplySyntax, roster: ToolRoster, options: ParserOptions = {}): ToolCallParser {
+  return new ReplyParser(syntax, roster, options);
+}
+
+class ReplyParser implements ToolCallParser {
+  private mode: Mode;
+  private pending = '';
+  private finished = false;
+  private readonly events = new ParsedEventBuffer();
+
+  constructor(
+    private readonly syntax: ReplySyntax,
+    private readonly roster: ToolRoster,
+    options: ParserOptions,
+  ) {
+    this.mode = options.startsInReasoning === true ? { type: 'reasoning', tag: syntax.reasoningTag, atStart: false } : { type: 'boundary', afterCall: false };
+  }
+
+  push(text: string): ParsedEvent[] {
+    if (this.finished) throw new Error('push() after finish()');
+    this.consume(this.pending + text);
+    return this.events.drain();
+  }
+
+  finish(): ParsedEvent[] {
+    if (this.finished) return [];
+    this.finished = true;
+    this.finishMode();
+    return this.events.drain();
+  }
+
+  private consume(text: string): void {
+    let input = text;
+    let position = 0;
+    this.pending = '';
+    while (position < input.length) {
+      const step = this.step(input, position);
+      switch (step.type) {
+        case 'advance':
+          position = step.position;
+          break;
+        case 'hold':
+          this.pending = input.slice(step.from);
+          return;
+        case 'switch':
+          input = step.input;
+          position = 0;
+          break;
+        default:
+          assertNever(step, 'parser step');
+      }
+    }
+  }
+
+  private step(input: string, position: number): Step {
+    const mode = this.mode;
+    switch (mode.type) {
+      case 'text':
+        return this.stepText(input, position);
+      case 'boundary':
+        return this.stepBoundary(input, position, mode.afterCall);
+      case 'reasoning':
+        return this.stepReasoning(input, position, mode);
+      case 'envelope':
+        return this.stepEnvelope(input, position, mode.reader);
+      case 'candidate':
+        return this.stepCandidate(input, position, mode.reader);
+      default:
+        return assertNever(mode, 'parser mode');
+    }
+  }
+
+  private stepText(input: string, position: number): Step {
+    const hit = this.syntax.textMarkers.find(input, position);
+    switch (hit.type) {
+      case 'none':
+        this.events.text(input.slice(position));
+        return { type: 'advance', position: input.length };
+      case 'partial':
+        this.events.text(input.slice(position, hit.index));
+        return { type: 'hold', from: hit.index };
+      case 'found':
+        this.events.text(input.slice(position, hit.index));
+        return this.open(hit);
+    }
+  }
+
+  private stepBoundary(input: string, position: number, afterCall: boolean): Step {
+    let index = position;
+    while (index < input.length && isSpaceCode(input.charCodeAt(index))) index++;
+    this.events.text(input.slice(position, index));
+    if (index >= input.length) return { type: 'advance', position: index };
+    const code = input.charCodeAt(index);
+    if (afterCall && code === semicolon) {
+      // Llama's `{…}; {…}`: the separator belongs to the calls only if more JSON follows.
+      let next = index + 1;
+      while (next < input.length && isSpaceCode(input.charCodeAt(next))) next++;
+      if (next >= input.length) return { type: 'hold', from: index };
+      if (isJsonOpenerCode(input.charCodeAt(next))) {
+        this.mode = { type: 'boundary', afterCall: false };
+        return { type: 'advance', position: index + 1 };
+      }
+    }
+    const hit = this.syntax.textMarkers.matchAt(input, index);
+    if (hit.type === 'partial') return { type: 'hold', from: index };
+    if (hit.type === 'found') return this.open(hit);
+    if (isJsonOpenerCode(code) && this.syntax.bareGrammars.length > 0) {
+      this.mode = { type: 'candidate', reader: new CandidateReader({ type: 'bare', family: this.syntax.family }, this.syntax.bareGrammars, this.roster) };
+    } else {
+      this.mode = { type: 'text' };
+    }
+    return { type: 'advance', position: index };
+  }
+
+  private stepReasoning(input: string, position: number, mode: Extract<Mode, { type: 'reasoning' }>): Step {
+    let start = position;
+    if (mode.atStart) {
+      if (input.startsWith(newline, start)) start += newline.length;
+      mode.atStart = false;
+    }
+    const close = input.indexOf(mode.tag.close, start);
+    if (close >= 0) {
+      this.events.reasoning(input.slice(start, close > start && input.endsWith(newline, close) ? close - 1 : close));
+      this.mode = { type: 'boundary', afterCall: false };
+      return { type: 'advance', position: close + mode.tag.close.length };
+    }
+    // Hold a possible partial close tag, and a newline that may turn out to sit right before it.
+    let cut = partialMarkerStart(input, start, mode.tag.close);
+    if (cut > start && input.endsWith(newline, cut)) cut--;
+    this.events.reasoning(input.slice(start, cut));
+    return cut < input.length ? { type: 'hold', from: cut } : { type: 'advance', position: cut };
+  }
+
+  private stepEnvelope(input: string, position: number, reader: EnvelopeReader): Step {
+    const scan = reader.scan(input, position);
+    if (scan.type === 'more') return scan.keepFrom < input.length ? { type: 'hold', from: scan.keepFrom } : { type: 'advance', position: input.length };
+    for (const event of scan.events) this.events.add(event);
+    this.mode = { type: 'boundary', afterCall: false };
+    return { type: 'advance', position: scan.end };
+  }
+
+  private stepCandidate(input: string, position: number, reader: CandidateReader): Step {
+    const scan = reader.scan(input, position);
+    switch (scan.type) {
+      case 'more':
+        return scan.keepFrom < input.length ? { type: 'hold', from: scan.keepFrom } : { type: 'advance', position: input.length };
+      case 'release':
+        this.events.text(scan.text);
+        this.mode = { type: 'text' };
+        return scan.resume.type === 'position' ? { type: 'advance', position: scan.resume.position } : { type: 'switch', input: scan.resume.input };
+      case 'calls':
+        for (const event of scan.events) this.events.add(event);
+        this.mode = { type: 'boundary', afterCall: true };
+        return { type: 'advance', position: scan.end };
+    }
+  }
+
+  private open(hit: Extract<MarkerHit<TextMarker>, { type: 'found' }>): Step {
+    const marker = hit.value;
+    switch (marker.type) {
+      case 'reasoning':
+        this.mode = { type: 'reasoning', tag: marker.tag, atStart: true };
+        break;
+      case 'envelope':
+        this.mode =
+          marker.entry.kind === 'explicit'
+            ? { type: 'envelope', reader: new EnvelopeReader(marker.entry, hit.marker, this.roster) }
+            : { type: 'candidate', reader: new CandidateReader({ type: 'fence', family: marker.entry.family, opener: hit.marker }, marker.entry.grammars, this.roster) };
+        break;
+      default:
+        assertNever(marker, 'text marker');
+    }
+    return { type: 'advance', position: hit.index + hit.marker.length };
+  }
+
+  /** Settles whatever the reply ended inside; envelopes and candidates may hand back text to read again. */
+  private finishMode(): void {
+    for (;;) {
+      const rest = this.pending;
+      this.pending = '';
+      const mode = this.mode;
+      switch (mode.type) {
+        case 'boundary':
+        case 'text':
+          this.events.text(rest);
+          return;
+        case 'reasoning':
+          // No close tag came, so a held newline is reasoning text like any other.
+          this.events.reasoning(rest);
+          return;
+        case 'envelope': {
+          const outcome = mode.reader.finish(rest);
+          for (const event of outcome.events) this.events.add(event);
+          if (outcome.replay === undefined) return;
+          this.mode = { type: 'boundary', afterCall: false };
+          this.consume(outcome.replay);
+          break;
+        }
+        case 'candidate': {
+          const outcome = mode.reader.finish(rest);
+          if (outcome.type === 'events') {
+            for (const event of outcome.events) this.events.add(event);
+            return;
+          }
+          this.events.text(outcome.text);
+          this.mode = { type: 'text' };
+          this.consume(outcome.replay);
+          break;
+        }
+        default:
+          assertNever(mode, 'parser mode');
+      }
+    }
+  }
+}

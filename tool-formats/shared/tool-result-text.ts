@@ -1,0 +1,22 @@
+/** Ways families write tool results back into a user turn. */
+import type { ToolResultPart } from '../../src/core/index.js';
+import { formatJson } from './format-json.js';
+
+export type ResultRenderer = (results: readonly ToolResultPart[]) => string;
+
+/** `<tool_response>\n…\n</tool_response>` per result, as the Hermes and Qwen templates do. */
+export function taggedResults(open: string, close: string): ResultRenderer {
+  return (results) => results.map((result) => `${open}\n${result.isError === true ? `Error: ${result.output}` : result.output}\n${close}`).join('\n');
+}
+
+/** One JSON object per result (`{"name": …, "output": …}`), like Llama's ipython turns. */
+export const jsonResultLines: ResultRenderer = (results) => results.map((result) => formatJson(resultObject(result))).join('\n');
+
+/** A Markdown fence per result holding its JSON object. */
+export function fencedResults(info: string): ResultRenderer {
+  return (results) => results.map((result) => '```' + info + '\n' + formatJson(resultObject(result)) + '\n```').join('\n');
+}
+
+function resultObject(result: ToolResultPart): Record<string, unknown> {
+  return { name: result.toolName, output: result.output, ...(result.isError === true ? { is_error: true } : {}) };
+}
