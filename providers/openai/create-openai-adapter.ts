@@ -41,7 +41,7 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
       } catch (error) {
         throw mapOpenAiError(error, config.name);
       }
-      return readOpenAiStream(chunks, { provider: config.name, model: request.model.model, warnings: [] });
+      return readOpenAiStream(chunks, { provider: config.name, model: request.model.model, warnings: [], signal: context.signal });
     },
 
     async listModels(context: ProviderContext): Promise<ModelInfo[]> {

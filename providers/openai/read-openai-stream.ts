@@ -1,5 +1,6 @@
 /** OpenAI Chat Completions stream chunks → neutral StreamEvents (tolerant of compatible servers). */
 import type { FinishReason } from '../../src/core/finish-reason.js';
+import { GatewayError } from '../../src/core/gateway-error.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import type { Warning } from '../../src/core/warning.js';
@@ -33,9 +34,14 @@ export function convertOpenAiUsage(raw: Record<string, unknown>): Usage {
   return usage;
 }
 
+function abortedError(provider: string, reason: unknown): GatewayError {
+  const detail = reason instanceof Error ? reason.message : 'aborted';
+  return new GatewayError({ status: 503, type: 'server_error', code: 'request_aborted', message: `The request to provider '${provider}' was aborted (${detail}).` });
+}
+
 export async function* readOpenAiStream(
   chunks: AsyncIterable<unknown>,
-  options: { provider: string; model: string; warnings: Warning[] },
+  options: { provider: string; model: string; warnings: Warning[]; signal?: AbortSignal },
 ): AsyncGenerator<StreamEvent> {
   const tracker = new OpenAiToolCallTracker();
   let started = false;
@@ -62,6 +68,12 @@ export async function* readOpenAiStream(
     }
   } catch (error) {
     yield { type: 'error', error: mapOpenAiError(error, options.provider) };
+    return;
+  }
+  // The SDK ends its stream quietly when the request is aborted (client gone, or shutdown after the
+  // grace period), which must not pass for a complete reply.
+  if (options.signal?.aborted) {
+    yield { type: 'error', error: abortedError(options.provider, options.signal.reason) };
     return;
   }
   if (!started) yield { type: 'response-start', id: '', model: options.model, warnings: options.warnings };
