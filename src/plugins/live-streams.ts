@@ -4,6 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 
+/** How long aborted streams get to write their error frame and end. */
+const abortSettleMs = 1_000;
+
 export class LiveStreams {
   private readonly controllers = new Set<AbortController>();
   private idleWaiters: (() => void)[] = [];
@@ -26,16 +29,24 @@ export class LiveStreams {
   }
 
   async drain(graceMs: number): Promise<void> {
+    await this.waitForIdle(graceMs);
+    if (this.controllers.size === 0) return;
+    for (const controller of this.controllers) controller.abort(new Error('gateway shutting down'));
+    // Aborted streams still write their last frame and end. Waiting for that lets server.close(), which
+    // runs next, find their connections idle and close them, instead of waiting out each client's keep-alive.
+    await this.waitForIdle(abortSettleMs);
+  }
+
+  private async waitForIdle(timeoutMs: number): Promise<void> {
     if (this.controllers.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       new Promise<void>((resolve) => this.idleWaiters.push(resolve)),
       new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, graceMs);
+        timer = setTimeout(resolve, timeoutMs);
       }),
     ]);
     clearTimeout(timer);
-    for (const controller of this.controllers) controller.abort(new Error('gateway shutting down'));
   }
 }
 
