@@ -26,8 +26,9 @@ export function decodeJsonCalls(body: string, context: DecodeContext): DecodedBo
 }
 
 /**
- * Values separated by whitespace, `;` or `,` (Llama's `{…}; {…}`, one object per line). Stray
- * closing brackets after the last value are a common slip and are ignored, except in bare JSON.
+ * Values separated by whitespace, `;` or `,` (Llama's `{…}; {…}`, one object per line). Inside an
+ * envelope, text after complete values (a stray `}`, a quote, a sentence) is ignored; bare JSON must
+ * be exactly one value.
  */
 function readJsonValues(body: string, context: DecodeContext): { type: 'values'; values: unknown[] } | Extract<DecodedBody, { type: 'invalid' }> {
   const whole = parseLenientJson(body, { closeOpenBrackets: context.framing === 'closed' });
@@ -40,11 +41,8 @@ function readJsonValues(body: string, context: DecodeContext): { type: 'values';
     if (read.type === 'error') return { type: 'invalid', message: `Unreadable JSON: ${read.message}`, incomplete: read.incomplete };
     values.push(read.value);
     position = skipSeparators(body, read.end);
-    if (position >= body.length) return { type: 'values', values };
     const next = body[position];
-    if (next === '{' || next === '[') continue;
-    if (/^[\s}\]>]*$/.test(body.slice(position))) return { type: 'values', values };
-    return { type: 'invalid', message: `Unexpected text after the JSON at ${position}` };
+    if (next !== '{' && next !== '[') return { type: 'values', values };
   }
 }
 

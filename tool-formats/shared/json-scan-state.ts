@@ -28,7 +28,7 @@ export class JsonScanState {
       if (this.escaped) this.escaped = false;
       else if (code === backslash) this.escaped = true;
       else if (code === this.quote || (code === newline && this.quote === singleQuote)) this.quote = 0;
-    } else if (code === doubleQuote || code === singleQuote) {
+    } else if ((code === doubleQuote || code === singleQuote) && this.depth > 0) {
       this.quote = code;
     } else if (code === 0x7b || code === 0x5b || code === 0x28) {
       this.depth++;
@@ -44,8 +44,9 @@ export class JsonScanState {
  * (the caller decides whether a marker starts there, then `step`s over it if not), or just after a
  * top-level value closes when `stopAfterValue` is set. Returns the index where it stopped.
  *
- * A single-quoted string also ends at a newline: Python's cannot span lines, and it keeps an
- * apostrophe in sloppy JSON from hiding the rest of the reply.
+ * Guards against an apostrophe hiding the rest of the reply: a single-quoted string also ends at a
+ * newline (Python's cannot span lines), and at depth 0 (before or after the body's values, where
+ * prose like "I'll" may sit) quotes open no string.
  */
 export function advanceJsonScan(
   state: JsonScanState,
@@ -69,7 +70,7 @@ export function advanceJsonScan(
     }
     if (stops !== undefined && stops.has(code)) break;
     if (code === doubleQuote || code === singleQuote) {
-      quote = code;
+      if (depth > 0) quote = code;
     } else if (code === 0x7b || code === 0x5b || code === 0x28) {
       depth++;
     } else if ((code === 0x7d || code === 0x5d || code === 0x29) && depth > 0) {

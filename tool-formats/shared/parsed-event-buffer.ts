@@ -6,14 +6,14 @@ export class ParsedEventBuffer {
 
   text(text: string): void {
     if (text === '') return;
-    const last = this.events[this.events.length - 1];
+    const last = this.last();
     if (last?.type === 'text') last.text += text;
     else this.events.push({ type: 'text', text });
   }
 
   reasoning(text: string): void {
     if (text === '') return;
-    const last = this.events[this.events.length - 1];
+    const last = this.last();
     if (last?.type === 'reasoning') last.text += text;
     else this.events.push({ type: 'reasoning', text });
   }
@@ -22,6 +22,11 @@ export class ParsedEventBuffer {
     if (event.type === 'text') this.text(event.text);
     else if (event.type === 'reasoning') this.reasoning(event.text);
     else this.events.push(event);
+  }
+
+  /** Checked before indexing: reading past the end of an array deoptimises the hot path. */
+  private last(): ParsedEvent | undefined {
+    return this.events.length === 0 ? undefined : this.events[this.events.length - 1];
   }
 
   drain(): ParsedEvent[] {

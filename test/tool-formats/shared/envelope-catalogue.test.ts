@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { familySpecs } from '../../../tool-formats/index.js';
+import type { BodyGrammar } from '../../../tool-formats/shared/body-grammar.js';
+import { coerceArgumentsBySchema } from '../../../tool-formats/shared/coerce-by-schema.js';
+import { createEnvelopeCatalogue, type FamilySyntax } from '../../../tool-formats/shared/envelope-catalogue.js';
+import { taggedEnvelope } from '../../../tool-formats/shared/envelope.js';
+import { jsonCallGrammar } from '../../../tool-formats/shared/json-call-grammar.js';
+import { createReplyParser } from '../../../tool-formats/shared/reply-parser.js';
+import { createToolRoster } from '../../../tool-formats/shared/tool-roster.js';
+import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
+import { getTime, getWeather, readFile } from '../helpers/tools.js';
+
+/** A stand-in for phase 2's GLM: `<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>`. */
+const argPairGrammar: BodyGrammar = {
+  id: 'test-arg-pairs',
+  accepts: (body) => /^[\w.-]+\s*(?:<arg_key>|$)/.test(body),
+  decode(body, context) {
+    // A cut-off body must not become a call: every key needs its value.
+    if (body.split('<arg_key>').length !== body.split('</arg_value>').length) return { type: 'invalid', message: 'Unpaired <arg_key>', incomplete: true };
+    const name = /^[\w.-]+/.exec(body)?.[0] ?? '';
+    const raw: Record<string, string> = {};
+    for (const match of body.matchAll(/<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)<\/arg_value>/g)) raw[match[1] as string] = match[2] as string;
+    const tool = context.roster.resolve(name);
+    return { type: 'calls', calls: [{ type: 'call', name, arguments: tool === undefined ? raw : coerceArgumentsBySchema(raw, tool.parameters) }] };
+  },
+};
+
+const glmLike: FamilySyntax = { family: 'glm-like', envelopes: [taggedEnvelope('glm-like', '<tool_call>', '</tool_call>', [argPairGrammar])] };
+const mistralLike: FamilySyntax = {
+  family: 'mistral-like',
+  envelopes: [{ family: 'mistral-like', start: ['[TOOL_CALLS]'], end: [], kind: 'explicit', body: { type: 'values', separator: ';' }, endsAtReplyEnd: true, grammars: [jsonCallGrammar] }],
+  reasoningTags: [{ open: '[THINK]', close: '[/THINK]' }],
+};
+
+const catalogue = createEnvelopeCatalogue([...familySpecs, glmLike, mistralLike]);
+const roster = createToolRoster([getWeather, getTime, readFile]);
+const parse = (family: string, text: string) => expectChunkingInvariant(() => createReplyParser(catalogue.syntaxFor(family), roster), text);
+
+describe('envelope catalogue', () => {
+  it('gives every parser the envelopes other families registered', () => {
+    expect(parse('hermes', '[TOOL_CALLS][{"name": "get_time", "arguments": {}}]')).toEqual([{ type: 'tool-call', name: 'get_time', arguments: '{}' }]);
+    expect(parse('pythonic', '<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value></tool_call>')).toEqual([
+      { type: 'tool-call', name: 'get_weather', arguments: '{"city":"Beijing"}' },
+    ]);
+  });
+
+  it('lets one start marker carry several body grammars, dispatching on the body shape', () => {
+    const text = '<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call><tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>10</arg_value>\n<arg_key>start_line</arg_key>\n<arg_value>10</arg_value>\n</tool_call>';
+    const expected = [
+      { type: 'tool-call', name: 'get_time', arguments: '{}' },
+      { type: 'tool-call', name: 'read_file', arguments: '{"path":"10","start_line":10}' },
+    ];
+    expect(parse('hermes', text)).toEqual(expected);
+    expect(parse('glm-like', text)).toEqual(expected);
+  });
+
+  it("reports unclosed envelopes with the owning family first, the parser's own", () => {
+    expect(parse('glm-like', '<tool_call>get_weather<arg_key>ci')).toEqual([{ type: 'tool-call-unparsed', format: 'glm-like', text: '<tool_call>get_weather<arg_key>ci', reason: 'unclosed' }]);
+    expect(parse('hermes', '<tool_call>{"name": "get_weather", "argu')).toMatchObject([{ format: 'hermes' }]);
+  });
+
+  it('shares reasoning tags too', () => {
+    expect(parse('hermes', '[THINK]plan[/THINK]ok')).toEqual([
+      { type: 'reasoning', text: 'plan' },
+      { type: 'text', text: 'ok' },
+    ]);
+  });
+
+  it('ends a values envelope with the reply or right after its JSON', () => {
+    expect(parse('mistral-like', '[TOOL_CALLS][{"name": "get_time", "arguments": {}}] and then text')).toEqual([
+      { type: 'tool-call', name: 'get_time', arguments: '{}' },
+      { type: 'text', text: ' and then text' },
+    ]);
+    expect(parse('mistral-like', '[TOOL_CALLS]get_time {}')).toEqual([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: expect.any(String), text: '[TOOL_CALLS]get_time {}' }]);
+    expect(parse('mistral-like', '[TOOL_CALLS][{"name": "get_time", "argu')).toMatchObject([{ type: 'tool-call-unparsed', format: 'mistral-like' }]);
+  });
+
+  it('refuses a marker that is both a reasoning tag and an envelope', () => {
+    const clash: FamilySyntax = { family: 'clash', envelopes: [taggedEnvelope('clash', '<think>', '</think>', [jsonCallGrammar])] };
+    expect(() => createEnvelopeCatalogue([clash]).syntaxFor('clash')).toThrow(/both a reasoning tag/);
+    expect(() => catalogue.syntaxFor('nope')).toThrow(/Unknown/);
+  });
+});
