@@ -1,0 +1,58 @@
+/** Family detection from the model part of the name, with boundary-aware patterns from the data table. */
+import { describe, expect, it } from 'vitest';
+import { detectModelFamily, knownFamilies } from '../../src/config/detect-model-family.js';
+
+describe('detectModelFamily', () => {
+  it.each([
+    ['Qwen/Qwen3-8B', 'hermes'],
+    ['qwen2.5:7b-instruct', 'hermes'],
+    ['Qwen/Qwen3-Coder-30B-A3B-Instruct', 'qwen3-coder'],
+    ['qwen3-coder:30b', 'qwen3-coder'],
+    ['openai/gpt-oss-20b', 'harmony'],
+    ['gpt-oss:120b', 'harmony'],
+    ['deepseek-ai/DeepSeek-V3.1', 'deepseek'],
+    ['moonshotai/Kimi-K2-Instruct', 'kimi-k2'],
+    ['zai-org/GLM-4.5-Air', 'glm'],
+    ['mistralai/Mistral-Small-3.2-24B-Instruct-2506', 'mistral'],
+    ['devstral:24b', 'mistral'],
+    ['google/gemma-3-27b-it', 'gemma'],
+    ['meta-llama/Llama-3.2-3B-Instruct', 'pythonic'],
+    ['meta-llama/Llama-3.1-8B-Instruct', 'llama3'],
+    ['llama3.1:8b', 'llama3'],
+    // Hermes fine-tunes speak Hermes' syntax, whatever base model their name also mentions.
+    ['NousResearch/Hermes-3-Llama-3.1-8B', 'hermes'],
+    ['NousResearch/Hermes-2-Pro-Mistral-7B', 'hermes'],
+    ['hermes3:8b', 'hermes'],
+    ['gpt-4o-mini', 'generic-json'],
+    ['claude-sonnet-4-5', 'generic-json'],
+  ])('%s → %s', (model, family) => {
+    expect(detectModelFamily(model).family).toBe(family);
+  });
+
+  it('never matches llama inside "ollama"', () => {
+    expect(detectModelFamily('ollama-custom-model').family).toBe('generic-json');
+    expect(detectModelFamily('myollama3:1b').family).toBe('generic-json');
+  });
+
+  it('never matches phi inside "dolphin", nor qwen inside a longer word', () => {
+    expect(detectModelFamily('dolphin3:8b').family).toBe('generic-json');
+    expect(detectModelFamily('dolphin-mixtral:8x7b').family).toBe('mistral');
+    expect(detectModelFamily('notqwen-7b').family).toBe('generic-json');
+  });
+
+  it('matches case-insensitively after any name boundary', () => {
+    for (const model of ['QWEN3-8B', 'org/qwen3', 'hf.co/unsloth/qwen3:8b', 'models_qwen3', 'my model qwen3']) {
+      expect(detectModelFamily(model).family, model).toBe('hermes');
+    }
+  });
+
+  it('falls back to generic-json with native tools', () => {
+    expect(detectModelFamily('some-unheard-of-model')).toEqual({ family: 'generic-json', autoToolCalling: 'native' });
+  });
+
+  it('knows each family once', () => {
+    expect(new Set(knownFamilies).size).toBe(knownFamilies.length);
+    expect(knownFamilies).toContain('hermes');
+    expect(knownFamilies).toContain('generic-json');
+  });
+});
