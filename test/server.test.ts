@@ -1,0 +1,164 @@
+/**
+ * The real entry point (`node --import tsx src/server.ts`): starts from a config file or the environment,
+ * answers /health, exits 0 on SIGTERM, and refuses a bad config with the bad path in its message.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOllamaUpstream, type FakeOllamaUpstream } from './helpers/fake-ollama-upstream.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from './helpers/fake-openai-upstream.js';
+import { sleep } from './helpers/loopback-server.js';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+let directory: string;
+let openai: FakeOpenAiUpstream;
+let ollama: FakeOllamaUpstream;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'interlingua-server-'));
+  [openai, ollama] = await Promise.all([startFakeOpenAiUpstream(), startFakeOllamaUpstream()]);
+});
+
+afterAll(async () => {
+  // Only the children this file started, by their own pid (a failed test may leave one running).
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await Promise.all([openai?.close(), ollama?.close()]);
+  await rm(directory, { recursive: true, force: true });
+});
+
+/** A port that was free a moment ago (the server needs an explicit one to be reachable by the test). */
+async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+type Started = { child: ChildProcess; output: () => string };
+
+/** An environment without the caller's provider keys, so discovery sees only what a test sets. */
+function cleanEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const environment: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const key of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OLLAMA_HOST', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'GATEWAY_CONFIG', 'PORT', 'HOST']) {
+    if (!(key in extra)) delete environment[key];
+  }
+  return environment;
+}
+
+function startServer(args: string[], environment: Record<string, string> = {}): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], {
+    cwd: projectRoot,
+    env: cleanEnvironment(environment),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+async function waitForHealth(started: Started, port: number): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (started.child.exitCode !== null) throw new Error(`server exited early (${started.child.exitCode}):\n${started.output()}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1_000) });
+      if (response.ok) return (await response.json()) as Record<string, unknown>;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`server not healthy on port ${port}:\n${started.output()}`);
+}
+
+/** The pino JSON lines of a child's output. */
+function logLines(output: string): Record<string, unknown>[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+function logMessages(output: string): unknown[] {
+  return logLines(output).map((line) => line.msg);
+}
+
+async function exitCode(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code;
+}
+
+describe('src/server.ts', () => {
+  it('starts from --config and --port, serves a completion, and exits 0 on SIGTERM', async () => {
+    const configPath = join(directory, 'gateway.yaml');
+    await writeFile(configPath, `providers:\n  local:\n    type: openai-compatible\n    baseUrl: ${openai.url}/v1\n    apiKey: \${LOCAL_TEST_KEY}\n    toolCalling: native\n`);
+    const port = await freePort();
+    const started = startServer(['--config', configPath, '--port', String(port)], { LOCAL_TEST_KEY: 'sk-from-env' });
+    expect(await waitForHealth(started, port)).toMatchObject({ status: 'ok', providers: ['local'] });
+
+    openai.enqueue({ type: 'chat', content: 'from a real process' });
+    const response = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'local/m', messages: [{ role: 'user', content: 'secret prompt text' }] }),
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content).toBe('from a real process');
+    expect(openai.chatRequests().at(-1)?.headers.authorization).toBe('Bearer sk-from-env');
+
+    started.child.kill('SIGTERM');
+    expect(await exitCode(started.child)).toBe(0);
+    const output = started.output();
+    expect(logMessages(output)).toContain('SIGTERM: closing');
+    // One line per request, with its fields, and never the key or the prompt.
+    const requestLine = logLines(output).find((line) => line.msg === 'request' && line.url === '/v1/chat/completions');
+    expect(requestLine).toMatchObject({ status: 200, provider: 'local', model: 'm', reqId: expect.any(String), durationMs: expect.any(Number) });
+    expect(output).not.toContain('sk-from-env');
+    expect(output).not.toContain('secret prompt text');
+  });
+
+  it('reads GATEWAY_CONFIG, PORT and HOST from the environment', async () => {
+    const configPath = join(directory, 'gateway.json');
+    await writeFile(configPath, JSON.stringify({ providers: { home: { type: 'ollama', baseUrl: ollama.url } } }));
+    const port = await freePort();
+    const started = startServer([], { GATEWAY_CONFIG: configPath, PORT: String(port), HOST: '127.0.0.1' });
+    expect(await waitForHealth(started, port)).toMatchObject({ providers: ['home'] });
+    started.child.kill('SIGTERM');
+    expect(await exitCode(started.child)).toBe(0);
+  });
+
+  it('starts without a config file from the environment, saying what it found', async () => {
+    const port = await freePort();
+    const started = startServer(['--port', String(port)], { OLLAMA_HOST: ollama.url });
+    expect(await waitForHealth(started, port)).toMatchObject({ providers: ['ollama'] });
+    expect(logMessages(started.output())).toContain(`provider "ollama" from OLLAMA_HOST (${ollama.url})`);
+    started.child.kill('SIGTERM');
+    expect(await exitCode(started.child)).toBe(0);
+  });
+
+  it('refuses a bad config, exiting non-zero with the bad path in the message', async () => {
+    const configPath = join(directory, 'bad.yaml');
+    await writeFile(configPath, 'providers:\n  local: { type: vllm, baseUrl: "http://127.0.0.1:8000/v1" }\n');
+    const started = startServer(['--config', configPath, '--port', String(await freePort())]);
+    expect(await exitCode(started.child)).toBe(1);
+    expect(logMessages(started.output()).join('\n')).toContain('providers.local.type: must be one of openai, openai-compatible, anthropic, ollama');
+  });
+
+  it('refuses a bad command line with exit status 2 and the usage', async () => {
+    const started = startServer(['--port', 'eighty']);
+    expect(await exitCode(started.child)).toBe(2);
+    expect(started.output()).toContain("invalid port 'eighty'");
+    expect(started.output()).toContain('Usage: npm start --');
+  });
+});
