@@ -21,14 +21,8 @@ export const hermesFamily: FamilySpec = {
   ],
   bareGrammars: [jsonCallGrammar],
   prompt: {
-    introduction: [
-      '# Tools',
-      '',
-      'You may call one or more functions to assist with the user query.',
-      '',
-      'You are provided with function signatures within <tools></tools> XML tags:',
-    ].join('\n'),
-    renderToolList: (tools) => `<tools>\n${renderFunctionLines(tools)}\n</tools>`,
+    introduction: '# Tools\n\nYou may call one or more functions to assist with the user query.',
+    renderToolList: (tools) => `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
     callInstructions: [
       'For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:',
       '<tool_call>',

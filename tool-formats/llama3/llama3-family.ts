@@ -16,6 +16,10 @@ import { functionTagGrammar } from './function-tag-grammar.js';
 
 const family = 'llama3';
 
+function renderLlamaCall(call: { name: string; arguments: string }): string {
+  return formatJson({ name: call.name, parameters: argumentsForRendering(call.arguments) });
+}
+
 export const llama3Family: FamilySpec = {
   family,
   envelopes: [
@@ -44,6 +48,8 @@ export const llama3Family: FamilySpec = {
     callInstructions: 'To call several functions, write one JSON object per call, separated by "; ". When no function is needed, answer in plain text instead.',
     resultInstructions: 'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
   },
-  renderCall: (call) => formatJson({ name: call.name, parameters: argumentsForRendering(call.arguments) }),
+  renderCall: renderLlamaCall,
+  // Llama separates parallel calls with "; ", as its prompt asks.
+  renderCalls: (calls) => calls.map(renderLlamaCall).join('; '),
   renderResults: jsonResultLines,
 };

@@ -38,5 +38,7 @@ export const pythonicFamily: FamilySpec = {
     resultInstructions: 'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
   },
   renderCall: (call) => `[${formatPythonCall(call.name, argumentsForRendering(call.arguments))}]`,
+  // Parallel calls share one list, as the prompt's format shows.
+  renderCalls: (calls) => `[${calls.map((call) => formatPythonCall(call.name, argumentsForRendering(call.arguments))).join(', ')}]`,
   renderResults: jsonResultLines,
 };

@@ -3,12 +3,15 @@
  * its prompt wording, and how it writes one call and tool results. The rest is shared.
  */
 import type { FamilySyntax } from './envelope-catalogue.js';
-import type { ResultRenderer } from './tool-result-text.js';
-import type { CallRenderer, ToolPromptWording } from './tool-prompt.js';
+import type { HistoryRendering } from './render-history-as-text.js';
+import type { ToolPromptWording } from './tool-prompt.js';
 
-export type FamilySpec = FamilySyntax & {
-  prompt: ToolPromptWording;
-  /** One call in the family's syntax; the family's parser must read it back as that call. */
-  renderCall: CallRenderer;
-  renderResults: ResultRenderer;
-};
+/**
+ * `renderCall` writes one call in the family's syntax (the family's parser must read it back);
+ * `renderCalls` (optional) writes a turn's parallel calls the family's way, e.g. one Python list;
+ * `renderResults` writes tool results as the text of one user turn.
+ */
+export type FamilySpec = FamilySyntax &
+  HistoryRendering & {
+    prompt: ToolPromptWording;
+  };

@@ -8,6 +8,8 @@ import type { CallRenderer } from './tool-prompt.js';
 
 export type HistoryRendering = {
   renderCall: CallRenderer;
+  /** Several calls of one turn; by default one `renderCall` per line. */
+  renderCalls?: (calls: readonly ToolCallPart[]) => string;
   /** The user-turn text for results given together (one or more). */
   renderResults(results: readonly ToolResultPart[]): string;
 };
@@ -33,18 +35,18 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
       continue;
     }
     for (const part of message.content) if (part.type === 'tool-call') toolNames.set(part.id, part.name);
-    rendered.push(renderAssistant(message, rendering.renderCall));
+    rendered.push(renderAssistant(message, rendering));
   }
   flushResults();
   return rendered;
 }
 
-function renderAssistant(message: AssistantMessage, renderCall: CallRenderer): AssistantMessage {
+function renderAssistant(message: AssistantMessage, rendering: HistoryRendering): AssistantMessage {
   const calls = message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
   if (calls.length === 0) return message;
   const reasoning = message.content.filter((part) => part.type === 'reasoning');
   const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
-  const callText = calls.map((call) => renderCall({ name: call.name, arguments: call.arguments, id: call.id })).join('\n');
+  const callText = rendering.renderCalls?.(calls) ?? calls.map((call) => rendering.renderCall(call)).join('\n');
   return { role: 'assistant', content: [...reasoning, { type: 'text', text: text === '' ? callText : `${text}\n${callText}` }] };
 }
 
