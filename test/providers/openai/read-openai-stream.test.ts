@@ -1,0 +1,103 @@
+/** OpenAI stream chunks → neutral events: text, reasoning, tool calls, finish, usage, errors and aborts. */
+import { APIError } from 'openai';
+import { describe, expect, it } from 'vitest';
+import type { StreamEvent } from '../../../src/core/stream-event.js';
+import { convertOpenAiUsage, readOpenAiStream } from '../../../providers/openai/read-openai-stream.js';
+
+async function* chunksOf(chunks: unknown[], failure?: unknown): AsyncGenerator<unknown> {
+  yield* chunks;
+  if (failure !== undefined) throw failure;
+}
+
+async function read(chunks: unknown[], options: { failure?: unknown; signal?: AbortSignal } = {}): Promise<StreamEvent[]> {
+  const events: StreamEvent[] = [];
+  const stream = readOpenAiStream(chunksOf(chunks, options.failure), { provider: 'up', model: 'requested-model', warnings: [{ code: 'w', message: 'm' }], signal: options.signal });
+  for await (const event of stream) events.push(event);
+  return events;
+}
+
+const delta = (value: Record<string, unknown>, finishReason: string | null = null) => ({ id: 'chatcmpl-up', model: 'served-model', choices: [{ index: 0, delta: value, finish_reason: finishReason }] });
+
+describe('readOpenAiStream', () => {
+  it('starts with response-start carrying the upstream id, model and the request warnings', async () => {
+    const events = await read([delta({ role: 'assistant', content: '' }), delta({}, 'stop')]);
+    expect(events[0]).toEqual({ type: 'response-start', id: 'chatcmpl-up', model: 'served-model', warnings: [{ code: 'w', message: 'm' }] });
+    expect(events.at(-1)).toEqual({ type: 'finish', reason: { unified: 'stop', raw: 'stop' }, usage: {} });
+  });
+
+  it('keeps whitespace-only content deltas and skips empty ones', async () => {
+    const events = await read([delta({ content: '' }), delta({ content: ' ' }), delta({ content: '\n' }), delta({ content: null }), delta({}, 'stop')]);
+    expect(events.filter((event) => event.type === 'text-delta')).toEqual([
+      { type: 'text-delta', delta: ' ' },
+      { type: 'text-delta', delta: '\n' },
+    ]);
+  });
+
+  it('reads reasoning from reasoning_content or reasoning', async () => {
+    const events = await read([delta({ reasoning_content: 'think ' }), delta({ reasoning: 'more' }), delta({ content: 'answer' }), delta({}, 'stop')]);
+    expect(events.filter((event) => event.type === 'reasoning-delta')).toEqual([
+      { type: 'reasoning-delta', delta: 'think ' },
+      { type: 'reasoning-delta', delta: 'more' },
+    ]);
+  });
+
+  it('ends tool calls before finish and maps the finish reason', async () => {
+    const events = await read([delta({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }), delta({}, 'tool_calls')]);
+    expect(events.slice(1).map((event) => event.type)).toEqual(['tool-call-start', 'tool-call-delta', 'tool-call-end', 'finish']);
+    expect(events.at(-1)).toMatchObject({ reason: { unified: 'tool-calls', raw: 'tool_calls' } });
+  });
+
+  it.each([
+    ['length', 'length'],
+    ['content_filter', 'content-filter'],
+    ['function_call', 'tool-calls'],
+    ['something_new', 'other'],
+  ])('maps finish_reason %s to %s, keeping the raw value', async (raw, unified) => {
+    const events = await read([delta({ content: 'x' }, raw)]);
+    expect(events.at(-1)).toMatchObject({ type: 'finish', reason: { unified, raw } });
+  });
+
+  it('infers the finish reason when the upstream sends none', async () => {
+    expect((await read([delta({ content: 'x' })])).at(-1)).toMatchObject({ reason: { unified: 'stop' } });
+    const withCall = await read([delta({ tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: '{}' } }] })]);
+    expect(withCall.at(-1)).toMatchObject({ reason: { unified: 'tool-calls' } });
+  });
+
+  it('takes usage from the usage chunk, keeping the raw object and the detail counts', async () => {
+    const usage = { prompt_tokens: 10, completion_tokens: 4, total_tokens: 14, prompt_tokens_details: { cached_tokens: 6 }, completion_tokens_details: { reasoning_tokens: 2 } };
+    const events = await read([delta({ content: 'x' }, 'stop'), { id: 'chatcmpl-up', choices: [], usage }]);
+    expect(events.at(-1)).toMatchObject({ usage: { inputTokens: 10, outputTokens: 4, totalTokens: 14, cachedInputTokens: 6, reasoningTokens: 2, raw: usage } });
+  });
+
+  it('never invents usage counts', () => {
+    expect(convertOpenAiUsage({ prompt_tokens: 3 })).toEqual({ raw: { prompt_tokens: 3 }, inputTokens: 3 });
+  });
+
+  it('turns a mid-stream upstream error into an error event', async () => {
+    const failure = new APIError(undefined, { message: 'overloaded', type: 'server_error' }, undefined, new Headers());
+    const events = await read([delta({ content: 'partial' })], { failure });
+    expect(events.map((event) => event.type)).toEqual(['response-start', 'text-delta', 'error']);
+    expect(events.at(-1)).toMatchObject({ error: { status: 502, code: 'upstream_stream_error' } });
+  });
+
+  it('turns a transport failure into a 502 error event', async () => {
+    const failure = Object.assign(new TypeError('terminated'), { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+    const events = await read([delta({ content: 'partial' })], { failure });
+    expect(events.at(-1)).toMatchObject({ type: 'error', error: { status: 502, type: 'upstream_error' } });
+  });
+
+  it('ends with an error, not a finish, when the request was aborted (the SDK ends quietly on abort)', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('gateway shutting down'));
+    const events = await read([delta({ content: 'partial' })], { signal: controller.signal });
+    expect(events.some((event) => event.type === 'finish')).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: 'error', error: { code: 'request_aborted' } });
+    if (events.at(-1)?.type === 'error') expect((events.at(-1) as Extract<StreamEvent, { type: 'error' }>).error.message).toContain('gateway shutting down');
+  });
+
+  it('still starts and finishes an empty stream', async () => {
+    const events = await read([]);
+    expect(events.map((event) => event.type)).toEqual(['response-start', 'finish']);
+    expect(events[0]).toMatchObject({ id: '', model: 'requested-model' });
+  });
+});
