@@ -1,0 +1,166 @@
+/**
+ * Real-looking replies from the conformance suite (prompted lane), as data: every family's parser
+ * must read them the same way, since each one falls back on every registered syntax.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ParsedEvent, ToolDefinition } from '../../src/core/index.js';
+import { createToolFormatRegistry } from '../../tool-formats/index.js';
+import { expectChunkingInvariant } from './helpers/chunking-invariance.js';
+import { createEvent, getTime, getWeather, readFile, searchWeb } from './helpers/tools.js';
+
+type Expected = {
+  calls: { name: string; arguments: Record<string, unknown> }[];
+  /** Text after trimming; null when there is none. */
+  content: string | null;
+  reasoning?: string;
+  diagnostic?: 'unavailable_tool' | 'invalid_tool_syntax' | 'unclosed';
+};
+
+type Case = { id: string; tools: ToolDefinition[]; reply: string; expected: Expected };
+
+const cases: Case[] = [
+  {
+    id: 'prompted-injects-tools',
+    tools: [getWeather, searchWeb],
+    reply: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Rome' } }], content: null },
+  },
+  {
+    id: 'hermes-text-then-call',
+    tools: [getWeather],
+    reply: 'Let me check that for you.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}\n</tool_call>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } }], content: 'Let me check that for you.' },
+  },
+  {
+    id: 'hermes-two-calls',
+    tools: [getWeather, searchWeb],
+    reply: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "search_web", "arguments": {"query": "Louvre hours"}}\n</tool_call>',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Paris' } },
+        { name: 'search_web', arguments: { query: 'Louvre hours' } },
+      ],
+      content: null,
+    },
+  },
+  {
+    id: 'qwen3-pipe-tags',
+    tools: [readFile],
+    reply: '<|tool_call|>\n{"name": "read_file", "arguments": {"path": "README.md", "start_line": 1, "end_line": 20}}\n</|tool_call|>',
+    expected: { calls: [{ name: 'read_file', arguments: { path: 'README.md', start_line: 1, end_line: 20 } }], content: null },
+  },
+  {
+    id: 'qwen3-think-then-call',
+    tools: [searchWeb],
+    reply: '<think>\nI should search for this.\n</think>\n\n<tool_call>\n{"name": "search_web", "arguments": {"query": "node 20 release date"}}\n</tool_call>',
+    expected: { calls: [{ name: 'search_web', arguments: { query: 'node 20 release date' } }], content: null, reasoning: 'I should search for this.' },
+  },
+  {
+    id: 'llama3-function-call-tag',
+    tools: [getWeather],
+    reply: '<function_call>\n{"name": "get_weather", "arguments": {"city": "Berlin"}}\n</function_call>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Berlin' } }], content: null },
+  },
+  {
+    id: 'llama31-python-tag-parameters',
+    tools: [getWeather],
+    reply: '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Madrid"}}',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Madrid' } }], content: null },
+  },
+  {
+    id: 'bare-json-whole-message',
+    tools: [searchWeb],
+    reply: '{"name": "search_web", "arguments": {"query": "tokyo population", "max_results": 5}}',
+    expected: { calls: [{ name: 'search_web', arguments: { query: 'tokyo population', max_results: 5 } }], content: null },
+  },
+  {
+    id: 'fenced-tool-call-block',
+    tools: [getTime],
+    reply: '```tool_call\n{"name": "get_time", "arguments": {}}\n```',
+    expected: { calls: [{ name: 'get_time', arguments: {} }], content: null },
+  },
+  {
+    id: 'fenced-json-array',
+    tools: [getWeather, getTime],
+    reply: '```json\n[{"name": "get_weather", "arguments": {"city": "Nice"}}, {"name": "get_time", "arguments": {}}]\n```',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Nice' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: null,
+    },
+  },
+  {
+    id: 'json-answer-is-not-a-call',
+    tools: [getWeather],
+    reply: '```json\n{"name": "Alice", "age": 31}\n```',
+    expected: { calls: [], content: '```json\n{"name": "Alice", "age": 31}\n```' },
+  },
+  {
+    id: 'nested-arguments',
+    tools: [createEvent],
+    reply: '<tool_call>\n{"name": "create_event", "arguments": {"title": "Sync {weekly}", "attendees": ["a@x.io", "b@x.io"], "options": {"remind": true, "minutes": 10}}}\n</tool_call>',
+    expected: {
+      calls: [{ name: 'create_event', arguments: { title: 'Sync {weekly}', attendees: ['a@x.io', 'b@x.io'], options: { remind: true, minutes: 10 } } }],
+      content: null,
+    },
+  },
+  {
+    id: 'unknown-tool-rejected',
+    tools: [getWeather],
+    reply: 'Sure.\n<tool_call>\n{"name": "delete_all_files", "arguments": {}}\n</tool_call>',
+    expected: { calls: [], content: 'Sure.', diagnostic: 'unavailable_tool' },
+  },
+  {
+    id: 'malformed-call-reported',
+    tools: [getWeather],
+    reply: '<tool_call>\nget weather for paris please\n</tool_call>',
+    expected: { calls: [], content: null, diagnostic: 'invalid_tool_syntax' },
+  },
+  {
+    id: 'unclosed-but-complete',
+    tools: [getWeather],
+    reply: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Lima"}}',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Lima' } }], content: null },
+  },
+  {
+    id: 'unclosed-truncated',
+    tools: [searchWeb],
+    reply: 'Searching.\n<tool_call>\n{"name": "search_web", "argu',
+    expected: { calls: [], content: 'Searching.', diagnostic: 'unclosed' },
+  },
+  {
+    id: 'angle-brackets-in-prose',
+    tools: [getWeather],
+    reply: 'If a < b and <b>bold</b> text, use <tool> carefully; 3 <| 4.',
+    expected: { calls: [], content: 'If a < b and <b>bold</b> text, use <tool> carefully; 3 <| 4.' },
+  },
+];
+
+function summarize(events: readonly ParsedEvent[]): Expected {
+  const text = events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('').trim();
+  const reasoning = events.flatMap((event) => (event.type === 'reasoning' ? [event.text] : [])).join('');
+  const diagnostics = events.flatMap((event) => (event.type === 'tool-call-rejected' ? [event.code] : event.type === 'tool-call-unparsed' ? [event.reason] : []));
+  return {
+    calls: events.flatMap((event) => (event.type === 'tool-call' ? [{ name: event.name, arguments: JSON.parse(event.arguments) as Record<string, unknown> }] : [])),
+    content: text === '' ? null : text,
+    ...(reasoning === '' ? {} : { reasoning }),
+    ...(diagnostics[0] === undefined ? {} : { diagnostic: diagnostics[0] as Expected['diagnostic'] }),
+  };
+}
+
+const registry = createToolFormatRegistry();
+
+describe.each([...registry.keys()])('%s parser on conformance replies', (family) => {
+  const format = registry.get(family)!;
+  it.each(cases.map((testCase) => [testCase.id, testCase]))('%s', (_id, testCase) => {
+    const events = expectChunkingInvariant(() => format.createParser(testCase.tools), testCase.reply);
+    expect(summarize(events)).toEqual(testCase.expected);
+  });
+
+  it('no-tools-no-parsing', () => {
+    const reply = 'Write <tool_call>{"name": "x", "arguments": {}}</tool_call> to call a tool.';
+    expect(summarize(expectChunkingInvariant(() => format.createParser([]), reply))).toEqual({ calls: [], content: reply });
+  });
+});
