@@ -1,8 +1,5 @@
-/**
- * Tool-call parser micro-benchmarks: per family, MB/s on a ~1 MB reply of prose and calls, parsed
- * whole and in 4-byte chunks, plus the 10 MB / 1 MB time ratio (linear time means about 10).
- * Standalone: `node --import tsx bench/parsers.ts`.
- */
+/** Tool-call parser micro-benchmarks: MB/s per family, whole and in 4-byte chunks, and 10 MB / 1 MB time ratios. */
+// Standalone: `node --import tsx bench/parsers.ts`.
 import { pathToFileURL } from 'node:url';
 import type { ToolDefinition, ToolFormat } from '../src/core/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';

@@ -1,7 +1,6 @@
-/**
- * The tool-format registry: family id → ToolFormat. Every family's parser recognises all registered
- * envelopes (its own first), so adding a family here also teaches the others its syntax.
- */
+/** The tool-format registry: family id → ToolFormat, built from every family spec. */
+// Every family's parser recognises all registered envelopes (its own first), so adding a family here
+// also teaches the others its syntax.
 import type { ToolFormat } from '../src/core/index.js';
 import { genericJsonFamily } from './generic-json/generic-json-family.js';
 import { hermesFamily } from './hermes/hermes-family.js';

@@ -1,7 +1,5 @@
-/**
- * Real-looking replies from the conformance suite (prompted lane), as data: every family's parser
- * must read them the same way, since each one falls back on every registered syntax.
- */
+/** Conformance-suite replies of the prompted lane, as data, read the same way by every family's parser. */
+// Each family falls back on every registered syntax, so all must agree.
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent, ToolDefinition } from '../../src/core/index.js';
 import { createToolFormatRegistry } from '../../tool-formats/index.js';

@@ -1,8 +1,6 @@
-/**
- * The fallback for unknown families: a ```` ```tool_call ```` fence holding `{"name", "arguments"}`
- * (orion style). The parser also takes ```` ```json ```` fences, a whole message that is one call
- * object, arrays, `{"tool_calls": […]}` and the OpenAI shape, when they name an offered tool.
- */
+/** The generic-json family (unknown models, and the fallback): ```tool_call fences holding {"name", "arguments"}. */
+// Its parser also takes ```json fences, a whole message that is one call object, arrays,
+// {"tool_calls": […]} and the OpenAI shape, when they name an offered tool.
 import { fencedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';

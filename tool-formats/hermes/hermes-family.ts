@@ -1,8 +1,6 @@
-/**
- * Hermes 2 Pro/3, Qwen2.5, Qwen3 (non-coder), QwQ: `<tool_call>\n{"name", "arguments"}\n</tool_call>`,
- * one block per call; AbstractCore's `<|tool_call|>…</|tool_call|>` variant too. Results go back as
- * `<tool_response>` blocks in a user turn. The prompt follows the Qwen2.5 chat template.
- */
+/** The hermes family (Hermes 2 Pro/3, Qwen2.5, Qwen3 non-coder, QwQ): <tool_call> JSON blocks. */
+// One block per call; AbstractCore's <|tool_call|>…</|tool_call|> variant too. Results go back as
+// <tool_response> blocks in a user turn. The prompt follows the Qwen2.5 chat template.
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';

@@ -1,10 +1,8 @@
-/**
- * Llama 3.1/3.3 JSON tool calling: `{"name": …, "parameters": {…}}` (or `"arguments"`), bare or after
- * `<|python_tag|>`, several calls separated by `; `; also `<function_call>…</function_call>` tags
- * (AbstractCore's LLaMA style) and `<function=NAME>{…}</function>`. Results go back the ipython way,
- * as JSON objects in a user turn. The prompt follows Meta's Llama 3.3 template.
- * @see https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_3/
- */
+/** The llama3 family (Llama 3.1/3.3 JSON tool calling): {"name", "parameters"} objects, bare or after <|python_tag|>. */
+// Several calls are separated by "; "; <function_call>…</function_call> tags (AbstractCore's LLaMA style)
+// and <function=NAME>{…}</function> are read too. Results go back the ipython way, as JSON objects in a
+// user turn. The prompt follows Meta's Llama 3.3 template.
+// @see https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_3/
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';

@@ -1,9 +1,7 @@
-/**
- * Pythonic calls (Llama 3.2 and Llama 4 pythonic, LFM2, ToolACE): `[get_weather(city="Paris"), get_time()]`,
- * bare or inside `<|python_start|>…<|python_end|>` or LFM2's `<|tool_call_start|>…<|tool_call_end|>`.
- * The prompt follows Meta's Llama 3.2 pythonic system prompt.
- * @see https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_2/
- */
+/** The pythonic family (Llama 3.2/4 pythonic, LFM2, ToolACE): [get_weather(city="Paris"), get_time()]. */
+// Bare, or inside <|python_start|>…<|python_end|> or LFM2's <|tool_call_start|>…<|tool_call_end|>.
+// The prompt follows Meta's Llama 3.2 pythonic system prompt.
+// @see https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_2/
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';

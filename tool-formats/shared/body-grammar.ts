@@ -1,8 +1,6 @@
-/**
- * A body grammar reads the text inside a call envelope (JSON, a Python call list, Qwen3-Coder XML,
- * GLM arg pairs, …). One start marker may carry several grammars; the first whose `accepts` matches
- * the body's shape decodes it.
- */
+/** Body grammars: how the text inside a call envelope is read (JSON, Python calls, XML-ish, …). */
+// One start marker may carry several grammars; the first whose `accepts` matches the body's shape
+// decodes it.
 import type { CandidateCall } from './call-payload.js';
 import type { ToolRoster } from './tool-roster.js';
 

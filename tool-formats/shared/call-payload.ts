@@ -1,8 +1,7 @@
-/**
- * The one normalizer for every JSON shape a model uses to write tool calls: `{name, arguments}` and
- * its key aliases, the OpenAI `{type:"function", function:{…}}` shape, arrays, `{"tool_calls":[…]}`
- * and llama.cpp's `{"tool_call":{…}}`. Every JSON path (tags, fences, bare JSON) goes through it.
- */
+/** The one normalizer for every JSON shape a model uses to write tool calls. */
+// {name, arguments} and its key aliases, the OpenAI {type:"function", function:{…}} shape, arrays,
+// {"tool_calls":[…]} and llama.cpp's {"tool_call":{…}}. Every JSON path (tags, fences, bare JSON)
+// goes through it.
 import { isPlainObject } from './call-arguments.js';
 
 /** A call as written, before the roster and argument checks. `arguments` is still loose. */

@@ -1,10 +1,7 @@
-/**
- * Decides from the first bytes of bare JSON (or a ```` ```json ```` fence) whether it could still be
- * a tool call, so an ordinary JSON answer is released as text at once instead of waiting for its end.
- *
- * The answer is monotone and position-stable: once `not-call` at `end` for some prefix, every longer
- * prefix gives the same answer with the same `end`. That makes the release point independent of chunking.
- */
+/** Decides from the first bytes of bare JSON or a ```json fence whether it could still be a tool call. */
+// So an ordinary JSON answer is released as text at once instead of waiting for its end. The answer
+// is monotone and position-stable: once `not-call` at `end` for some prefix, every longer prefix
+// gives the same answer with the same `end`, so the release point does not depend on chunking.
 import type { ToolRoster } from './tool-roster.js';
 
 export type CallPrefixClass =

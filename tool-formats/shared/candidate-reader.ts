@@ -1,8 +1,6 @@
-/**
- * Reads JSON that may or may not be a call: bare JSON at the start of a reply (or after a call) and
- * ```` ```json ```` fences. It is held back only while it could still be a call to an offered tool;
- * otherwise it is released as text, byte for byte.
- */
+/** Reads JSON that may or may not be a call: bare JSON at a boundary of the reply, and ```json fences. */
+// It is held back only while it could still be a call to an offered tool; otherwise it is released
+// as text, byte for byte.
 import type { ParsedEvent } from '../../src/core/index.js';
 import { decodeWithGrammars, type BodyGrammar } from './body-grammar.js';
 import { callEvents, isOfferedCallBatch, stripEnvelopeNoise } from './call-events.js';

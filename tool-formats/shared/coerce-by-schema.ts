@@ -1,8 +1,6 @@
-/**
- * Converts raw parameter text from XML-ish families (Qwen3-Coder `<parameter=…>`, GLM `<arg_value>`,
- * MiniMax, …) to JSON values using the tool's JSON Schema. A `string` stays a string even when it
- * looks like a number; without a usable schema the value is guessed (JSON if it parses, else text).
- */
+/** Converts raw parameter text of XML-ish families to JSON values with the tool's JSON Schema. */
+// For Qwen3-Coder <parameter=…>, GLM <arg_value>, MiniMax, … A `string` stays a string even when it
+// looks like a number; without a usable schema the value is guessed (JSON if it parses, else text).
 import { isPlainObject } from './call-arguments.js';
 import { defineKey, parseLenientJson } from './lenient-json.js';
 

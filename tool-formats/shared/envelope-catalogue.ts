@@ -1,7 +1,6 @@
-/**
- * The catalogue of every registered family's syntax. Each family's parser gets all envelopes: its
- * own first (its grammars tried first on a shared start marker), then the others as fallbacks.
- */
+/** The catalogue of every registered family's syntax, giving each family's parser all envelopes. */
+// Its own come first (its grammars are tried first on a shared start marker), then the others as
+// fallbacks.
 import type { BodyGrammar } from './body-grammar.js';
 import type { BodyScanner } from './body-scanner.js';
 import { thinkTag, type Envelope, type ReasoningTag } from './envelope.js';
@@ -16,6 +15,8 @@ export type FamilySyntax = {
   /** Grammars tried on bare JSON-ish replies (`{…}`, `[…]` at the start of the reply or after a call). */
   bareGrammars?: readonly BodyGrammar[];
   reasoningTags?: readonly ReasoningTag[];
+  /** Special tokens removed from the text wherever they appear (Harmony's `<|start|>assistant`, a stray `<|eot_id|>`). */
+  framingTokens?: readonly string[];
 };
 
 /** One start marker with everything registered for it, merged. */
@@ -30,7 +31,7 @@ export type EnvelopeEntry = {
   createScanner(): BodyScanner;
 };
 
-export type TextMarker = { type: 'envelope'; entry: EnvelopeEntry } | { type: 'reasoning'; tag: ReasoningTag };
+export type TextMarker = { type: 'envelope'; entry: EnvelopeEntry } | { type: 'reasoning'; tag: ReasoningTag } | { type: 'framing' };
 
 /** Everything a reply parser for one family needs; built once per family, shared by its parsers. */
 export type ReplySyntax = {
@@ -73,12 +74,19 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
     }
   }
   const reasoningTags = unique([...ordered.flatMap((family) => family.reasoningTags ?? []), thinkTag], (tag) => tag.open);
+  const framingTokens = unique(
+    ordered.flatMap((family) => family.framingTokens ?? []),
+    (token) => token,
+  );
   const markers = [
     ...[...registrations].map(([start, envelopes]) => ({ marker: start, value: { type: 'envelope', entry: mergeEntry(start, envelopes) } as TextMarker })),
     ...reasoningTags.map((tag) => ({ marker: tag.open, value: { type: 'reasoning', tag } as TextMarker })),
+    ...framingTokens.map((token) => ({ marker: token, value: { type: 'framing' } as TextMarker })),
   ];
-  for (const tag of reasoningTags) {
-    if (registrations.has(tag.open)) throw new Error(`"${tag.open}" is both a reasoning tag and a call envelope`);
+  const seen = new Set<string>();
+  for (const { marker } of markers) {
+    if (seen.has(marker)) throw new Error(`"${marker}" is registered as two kinds of marker (envelope, reasoning tag, framing token)`);
+    seen.add(marker);
   }
   return {
     family: own.family,

@@ -1,7 +1,5 @@
-/**
- * An envelope is how a family wraps calls in text: start markers, how the body ends, and the body
- * grammars. Families register envelopes; every parser recognises its own first, then all others.
- */
+/** Envelopes: how a family wraps calls in text (start markers, how the body ends, body grammars). */
+// Families register envelopes; every parser recognises its own first, then all others.
 import type { BodyGrammar } from './body-grammar.js';
 import type { BodyScanner } from './body-scanner.js';
 

@@ -1,7 +1,4 @@
-/**
- * Everything a family provides: its syntax for the parser (envelopes, bare grammars, reasoning tags),
- * its prompt wording, and how it writes one call and tool results. The rest is shared.
- */
+/** Everything a family provides: parser syntax, prompt wording, and how it writes calls and results. */
 import type { FamilySyntax } from './envelope-catalogue.js';
 import type { HistoryRendering } from './render-history-as-text.js';
 import type { ToolPromptWording } from './tool-prompt.js';

@@ -1,7 +1,5 @@
-/**
- * JSON with Python's `json.dumps` spacing (`", "` and `": "`), the way chat templates print tools and
- * calls, so prompts look like what the models saw in training. Deterministic: key order is kept.
- */
+/** JSON with Python's json.dumps spacing (", " and ": "), as chat templates print tools and calls. */
+// So prompts look like what the models saw in training. Deterministic: key order is kept.
 export function formatJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((item) => formatJson(item === undefined ? null : item)).join(', ')}]`;
   if (typeof value === 'object' && value !== null) {

@@ -1,7 +1,5 @@
-/**
- * Incremental lexical state of a JSON-ish (or Python-literal) body: inside a string or not, and the
- * bracket depth. Lets scanners ignore markers inside strings without re-reading earlier text.
- */
+/** Incremental lexical state of a JSON-ish or Python-literal body: in a string or not, bracket depth. */
+// Lets scanners ignore markers inside strings without re-reading earlier text.
 import type { CharCodeSet } from './char-code-set.js';
 
 const doubleQuote = 0x22;

@@ -1,8 +1,6 @@
-/**
- * A tolerant JSON reader for model-written payloads. Repairs happen in the tokenizer (single quotes,
- * trailing commas, Python literals, raw newlines in strings, unquoted keys), so words inside
- * strings are never touched.
- */
+/** A tolerant JSON reader for model-written payloads, repairing in the tokenizer. */
+// Single quotes, trailing commas, Python literals, raw newlines in strings and unquoted keys are
+// handled while tokenizing, so words inside strings are never touched.
 
 export type LenientJsonOptions = {
   /** Close brackets still open when the text ends after a complete value (the envelope did close). */

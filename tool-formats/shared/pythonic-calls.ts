@@ -1,7 +1,5 @@
-/**
- * Reads Python-style call lists, `[get_weather(city="Paris"), get_time()]`, with a small tokenizer:
- * Python literals (quotes of every kind, True/False/None, lists, tuples, dicts) and `**{…}`. Never eval.
- */
+/** Reads Python-style call lists, [get_weather(city="Paris"), get_time()], with a small tokenizer. */
+// Python literals (quotes of every kind, True/False/None, lists, tuples, dicts) and **{…}. Never eval.
 import { defineKey } from './lenient-json.js';
 
 export type PythonicCall = { name: string; positional: unknown[]; keywords: Record<string, unknown> };

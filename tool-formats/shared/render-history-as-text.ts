@@ -1,8 +1,7 @@
-/**
- * Rewrites a conversation for a prompted model: assistant tool calls become text in the family's
- * syntax after the assistant's text, and tool results become user turns in the family's wrapper
- * (consecutive results merged into one turn). Deterministic, so prompts are byte-stable.
- */
+/** Rewrites a conversation for a prompted model: tool calls and results become family-syntax text. */
+// Assistant tool calls become text after the assistant's text, and tool results become user turns in
+// the family's wrapper (consecutive results merged into one turn). Deterministic, so prompts are
+// byte-stable.
 import type { AssistantMessage, Message, ToolCallPart, ToolResultPart } from '../../src/core/index.js';
 import type { CallRenderer } from './tool-prompt.js';
 

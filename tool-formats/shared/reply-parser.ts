@@ -1,8 +1,6 @@
-/**
- * The one streaming parser behind every family: a synchronous state machine over text, reasoning,
- * call envelopes and bare-JSON candidates. The same code reads a whole reply (one push) and a stream
- * (many pushes), and only a possible partial marker is ever held back.
- */
+/** The one streaming parser behind every family: a synchronous state machine over a model's reply. */
+// It walks text, reasoning, call envelopes and bare-JSON candidates. The same code reads a whole reply
+// (one push) and a stream (many pushes), and only a possible partial marker is ever held back.
 import { assertNever, type ParsedEvent, type ParserOptions, type ToolCallParser } from '../../src/core/index.js';
 import { isJsonOpenerCode, isSpaceCode } from './body-scanner.js';
 import { CandidateReader } from './candidate-reader.js';
@@ -194,6 +192,9 @@ class ReplyParser implements ToolCallParser {
     switch (marker.type) {
       case 'reasoning':
         this.mode = { type: 'reasoning', tag: marker.tag, atStart: true };
+        break;
+      case 'framing':
+        // Dropped; the mode (text or boundary) stays as it was.
         break;
       case 'envelope':
         this.mode =

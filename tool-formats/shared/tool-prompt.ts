@@ -1,7 +1,6 @@
-/**
- * Builds a family's tool prompt from its wording: tool list, usage notes (`whenToUse`, `tags`),
- * examples written in the family's own call syntax, result conventions and the tool-choice rule.
- */
+/** Builds a family's tool prompt from its wording, in a fixed, byte-stable layout. */
+// Tool list, call syntax, usage notes (`whenToUse`, `tags`), examples in the family's own syntax,
+// result conventions and the tool-choice rule.
 import { assertNever, type ToolCallPart, type ToolChoice, type ToolDefinition } from '../../src/core/index.js';
 import { formatJson } from './format-json.js';
 

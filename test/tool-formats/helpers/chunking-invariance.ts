@@ -1,7 +1,5 @@
-/**
- * Reusable chunking-invariance harness for tool-call parsers: for any split of a reply, the merged
- * events must equal those of the whole reply. Phase-2 families call `testChunkingInvariance`.
- */
+/** Reusable chunking-invariance harness: any split of a reply must give the merged events of the whole. */
+// Phase-2 families call `testChunkingInvariance`.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent, ToolCallParser } from '../../../src/core/index.js';

@@ -1,7 +1,6 @@
-/**
- * Contract tests every ToolFormat must pass (phase-2 families reuse them): call round trips, history
- * without tool roles, byte-stable rendering, tool choice, no parsing without tools.
- */
+/** Contract tests every ToolFormat must pass; phase-2 families reuse them. */
+// Call round trips, history without tool roles, byte-stable rendering, tool choice, no parsing without
+// tools.
 import { describe, expect, it } from 'vitest';
 import type { Message, ToolFormat } from '../../../src/core/index.js';
 import { parseWhole } from './chunking-invariance.js';

@@ -25,6 +25,16 @@ const argPairGrammar: BodyGrammar = {
   },
 };
 
+/** A stand-in for phase 2's Harmony recipient body: `NAME <|constrain|>json<|message|>{json}`. */
+const recipientGrammar: BodyGrammar = {
+  id: 'test-recipient',
+  accepts: (body) => /^[\w.-]+[\s\S]*<\|message\|>/.test(body),
+  decode(body, context) {
+    const name = /^[\w.-]+/.exec(body)?.[0] ?? '';
+    return jsonCallGrammar.decode(JSON.stringify({ name, arguments: body.slice(body.indexOf('<|message|>') + '<|message|>'.length) }), context);
+  },
+};
+
 const glmLike: FamilySyntax = { family: 'glm-like', envelopes: [taggedEnvelope('glm-like', '<tool_call>', '</tool_call>', [argPairGrammar])] };
 const mistralLike: FamilySyntax = {
   family: 'mistral-like',
@@ -75,9 +85,28 @@ describe('envelope catalogue', () => {
     expect(parse('mistral-like', '[TOOL_CALLS][{"name": "get_time", "argu')).toMatchObject([{ type: 'tool-call-unparsed', format: 'mistral-like' }]);
   });
 
+  it('drops framing tokens and reads Harmony-like channels with literal markers only', () => {
+    const harmonyLike: FamilySyntax = {
+      family: 'harmony-like',
+      envelopes: [taggedEnvelope('harmony-like', '<|channel|>commentary to=functions.', '<|call|>', [recipientGrammar])],
+      reasoningTags: [{ open: '<|channel|>analysis<|message|>', close: '<|end|>' }],
+      framingTokens: ['<|start|>assistant', '<|channel|>final<|message|>', '<|return|>', '<|end|>'],
+    };
+    const harmonyCatalogue = createEnvelopeCatalogue([...familySpecs, harmonyLike]);
+    const harmony = (text: string) => expectChunkingInvariant(() => createReplyParser(harmonyCatalogue.syntaxFor('harmony-like'), roster), text);
+    expect(harmony('<|channel|>analysis<|message|>User asks weather; call tool.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Seattle"}<|call|>')).toEqual([
+      { type: 'reasoning', text: 'User asks weather; call tool.' },
+      { type: 'tool-call', name: 'get_weather', arguments: '{"city":"Seattle"}' },
+    ]);
+    expect(harmony('<|channel|>analysis<|message|>Simple greeting.<|end|><|start|>assistant<|channel|>final<|message|>Hi there!<|return|>')).toEqual([
+      { type: 'reasoning', text: 'Simple greeting.' },
+      { type: 'text', text: 'Hi there!' },
+    ]);
+  });
+
   it('refuses a marker that is both a reasoning tag and an envelope', () => {
     const clash: FamilySyntax = { family: 'clash', envelopes: [taggedEnvelope('clash', '<think>', '</think>', [jsonCallGrammar])] };
-    expect(() => createEnvelopeCatalogue([clash]).syntaxFor('clash')).toThrow(/both a reasoning tag/);
+    expect(() => createEnvelopeCatalogue([clash]).syntaxFor('clash')).toThrow(/two kinds of marker/);
     expect(() => catalogue.syntaxFor('nope')).toThrow(/Unknown/);
   });
 });
