@@ -9,6 +9,7 @@ import { createProviderAdapter } from '../providers/index.js';
 import { registerChatCompletionsRoutes } from '../routes/chat-completions/index.js';
 import { registerEmbeddingsRoutes } from '../routes/embeddings/index.js';
 import { registerHealthRoutes } from '../routes/health/index.js';
+import { registerMessagesRoutes } from '../routes/messages/index.js';
 import { registerModelsRoutes } from '../routes/models/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import type { GatewayConfig } from './config/config-types.js';
@@ -67,6 +68,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerHealthRoutes(app, { providers: Object.keys(config.providers), version });
   registerModelsRoutes(app, { pipeline });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams });
+  registerMessagesRoutes(app, { pipeline, liveStreams });
   registerEmbeddingsRoutes(app, { pipeline });
 
   app.addHook('onClose', async () => {

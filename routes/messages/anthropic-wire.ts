@@ -1,0 +1,63 @@
+/** Neutral finish reasons, usage and errors → their Anthropic Messages wire shapes. */
+import { assertNever } from '../../src/core/assert-never.js';
+import type { FinishReason } from '../../src/core/finish-reason.js';
+import type { GatewayError } from '../../src/core/gateway-error.js';
+import type { Usage } from '../../src/core/usage.js';
+import { renderErrorBody } from '../../src/plugins/error-envelope.js';
+
+export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal';
+
+/** Raw Anthropic values pass through when the upstream was Anthropic (see https://docs.anthropic.com/en/api/handling-stop-reasons). */
+const anthropicStopReasons = new Set<string>(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'pause_turn', 'refusal']);
+
+export function toAnthropicStopReason(reason: FinishReason): AnthropicStopReason {
+  switch (reason.unified) {
+    case 'stop':
+      return reason.raw === 'stop_sequence' ? 'stop_sequence' : 'end_turn';
+    case 'tool-calls':
+      return 'tool_use';
+    case 'length':
+      return 'max_tokens';
+    case 'content-filter':
+      return 'refusal';
+    case 'error':
+    case 'other':
+      // The enum has no "other": keep an Anthropic upstream's own value (pause_turn), else a normal end.
+      return reason.raw !== undefined && anthropicStopReasons.has(reason.raw) ? (reason.raw as AnthropicStopReason) : 'end_turn';
+    default:
+      return assertNever(reason.unified, 'finish reason');
+  }
+}
+
+export type AnthropicUsage = {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens?: number;
+};
+
+/**
+ * Anthropic's `input_tokens` excludes cache reads, while neutral `inputTokens` is the whole prompt
+ * (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching#tracking-cache-performance).
+ * The Message type requires both counts, so an upstream that reported none shows zeros.
+ */
+export function toAnthropicUsage(usage: Usage): AnthropicUsage {
+  const cached = usage.cachedInputTokens;
+  const wire: AnthropicUsage = {
+    input_tokens: Math.max(0, (usage.inputTokens ?? 0) - (cached ?? 0)),
+    output_tokens: usage.outputTokens ?? 0,
+  };
+  if (cached !== undefined) wire.cache_read_input_tokens = cached;
+  return wire;
+}
+
+export type AnthropicErrorBody = { type: 'error'; error: { type: string; message: string } };
+
+/**
+ * The same envelope as the HTTP error handler, except that an overloaded upstream is reported as
+ * `overloaded_error`, the stream form of HTTP 529 that Anthropic clients retry on.
+ */
+export function toAnthropicErrorBody(error: GatewayError): AnthropicErrorBody {
+  const body = renderErrorBody(error, 'anthropic') as AnthropicErrorBody;
+  if (error.code === 'overloaded' || error.code === 'overloaded_error') body.error.type = 'overloaded_error';
+  return body;
+}

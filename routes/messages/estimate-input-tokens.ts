@@ -1,0 +1,54 @@
+/**
+ * An estimate, not a tokenizer: the gateway fronts many model families with different vocabularies,
+ * so `count_tokens` answers ⌈characters / 4⌉ over the neutral system, messages and tools (the usual
+ * rule of thumb for English and code), plus a flat amount per image or document.
+ */
+import { assertNever } from '../../src/core/assert-never.js';
+import type { ChatInput } from '../../src/core/chat-request.js';
+import type { Message } from '../../src/core/message.js';
+
+const charactersPerToken = 4;
+/** Anthropic's ceiling for one image (about 1.15 megapixels ≈ 1,600 tokens, docs "Vision"). */
+const tokensPerFile = 1_600;
+
+function measureMessage(message: Message): { characters: number; files: number } {
+  switch (message.role) {
+    case 'system':
+      return { characters: message.content.length, files: 0 };
+    case 'user': {
+      let characters = 0;
+      let files = 0;
+      for (const part of message.content) {
+        if (part.type === 'text') characters += part.text.length;
+        else files++;
+      }
+      return { characters, files };
+    }
+    case 'assistant': {
+      let characters = 0;
+      for (const part of message.content) {
+        if (part.type === 'tool-call') characters += part.name.length + part.arguments.length;
+        else characters += part.text.length;
+      }
+      return { characters, files: 0 };
+    }
+    case 'tool':
+      return { characters: message.content.reduce((sum, part) => sum + part.output.length, 0), files: 0 };
+    default:
+      return assertNever(message, 'message role');
+  }
+}
+
+export function estimateInputTokens(input: Pick<ChatInput, 'messages' | 'tools'>): number {
+  let characters = 0;
+  let files = 0;
+  for (const message of input.messages) {
+    const measured = measureMessage(message);
+    characters += measured.characters;
+    files += measured.files;
+  }
+  for (const tool of input.tools ?? []) {
+    characters += tool.name.length + (tool.description?.length ?? 0) + JSON.stringify(tool.parameters).length;
+  }
+  return Math.ceil(characters / charactersPerToken) + files * tokensPerFile;
+}

@@ -1,0 +1,87 @@
+/**
+ * Folds the neutral event stream into one Anthropic `Message` (the non-streaming response) by
+ * accumulating the very events the stream would send, as Anthropic's SDKs do: one code path.
+ */
+import type { GatewayError } from '../../src/core/gateway-error.js';
+import type { StreamEvent } from '../../src/core/stream-event.js';
+import type { Warning } from '../../src/core/warning.js';
+import { AnthropicStreamEvents, type AnthropicStreamEvent } from './anthropic-stream-events.js';
+
+type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown };
+
+export type FoldResult = { body: Record<string, unknown> } | { error: GatewayError };
+
+/** Tool input must be an object on the wire; unreadable argument text becomes `{}` with a warning. */
+function parseToolInput(json: string, block: { id: string; name: string }, warnings: Warning[]): unknown {
+  if (json.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed;
+  } catch {
+    // reported below
+  }
+  warnings.push({ code: 'invalid-tool-arguments', message: `The arguments of tool call '${block.id}' (${block.name}) are not a JSON object; returned as {}.` });
+  return {};
+}
+
+export async function foldMessage(events: AsyncIterable<StreamEvent>, meta: { id: string; model: string }): Promise<FoldResult> {
+  const renderer = new AnthropicStreamEvents(meta);
+  const content: ContentBlock[] = [];
+  const toolJson = new Map<number, string>();
+  const warnings: Warning[] = [];
+
+  const accumulate = (event: AnthropicStreamEvent): Record<string, unknown> | undefined => {
+    switch (event.type) {
+      case 'content_block_start':
+        content[event.index] = { ...event.content_block } as ContentBlock;
+        if (event.content_block.type === 'tool_use') toolJson.set(event.index, '');
+        return undefined;
+      case 'content_block_delta': {
+        const block = content[event.index];
+        const delta = event.delta;
+        if (block?.type === 'text' && delta.type === 'text_delta') block.text += delta.text;
+        else if (block?.type === 'thinking' && delta.type === 'thinking_delta') block.thinking += delta.thinking;
+        else if (block?.type === 'thinking' && delta.type === 'signature_delta') block.signature += delta.signature;
+        else if (block?.type === 'tool_use' && delta.type === 'input_json_delta') toolJson.set(event.index, (toolJson.get(event.index) ?? '') + delta.partial_json);
+        return undefined;
+      }
+      case 'content_block_stop': {
+        const block = content[event.index];
+        if (block?.type === 'tool_use') block.input = parseToolInput(toolJson.get(event.index) ?? '', block, warnings);
+        return undefined;
+      }
+      case 'message_delta': {
+        const body: Record<string, unknown> = {
+          id: meta.id,
+          type: 'message',
+          role: 'assistant',
+          model: meta.model,
+          content,
+          stop_reason: event.delta.stop_reason,
+          stop_sequence: null,
+          usage: event.usage,
+        };
+        const diagnostics = event.diagnostics ? { ...event.diagnostics } : undefined;
+        if (warnings.length) {
+          const merged = { ...diagnostics, warnings: [...(diagnostics?.warnings ?? []), ...warnings] };
+          body.diagnostics = merged;
+        } else if (diagnostics) body.diagnostics = diagnostics;
+        return body;
+      }
+      default:
+        return undefined;
+    }
+  };
+
+  for await (const event of events) {
+    if (event.type === 'error') return { error: event.error };
+    for (const wire of renderer.push(event)) {
+      const body = accumulate(wire);
+      if (body) return { body };
+    }
+  }
+  throw new Error('event stream ended without finish or error');
+}

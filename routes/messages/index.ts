@@ -1,0 +1,82 @@
+/**
+ * POST /v1/messages (Anthropic Messages API, JSON and SSE) and /v1/messages/count_tokens, also under
+ * /{provider}/v1/…, so that Claude Code and Anthropic SDK clients can reach any configured provider.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
+import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
+import type { Warning } from '../../src/core/warning.js';
+import { watchClientAbort } from '../shared/client-abort.js';
+import { SseWriter } from '../shared/sse-writer.js';
+import { estimateInputTokens } from './estimate-input-tokens.js';
+import { foldMessage } from './fold-message.js';
+import { parseConversation, parseMessagesRequest, validateCountTokensBody } from './parse-messages-request.js';
+import { streamMessage } from './stream-message.js';
+import { withRouteWarnings } from './with-route-warnings.js';
+
+export type MessagesRouteOptions = { pipeline: ChatPipeline; liveStreams: LiveStreams };
+
+type ProviderParams = { Params: { provider: string } };
+
+/** Errors on these routes use Anthropic's envelope (see src/plugins/error-envelope.ts). */
+const routeConfig = { config: { errorEnvelope: 'anthropic' as const } };
+
+function messageId(): string {
+  return `msg_${randomBytes(12).toString('hex')}`;
+}
+
+export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRouteOptions): void {
+  const { pipeline, liveStreams } = options;
+
+  async function createMessage(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
+    const parsed = parseMessagesRequest(request.body, request.headers);
+    if (providerName !== undefined) parsed.input.provider = providerName;
+    // The client sees these in `diagnostics`; the log keeps them for operators at debug level.
+    for (const warning of parsed.warnings) request.log.debug({ code: warning.code }, warning.message);
+    // The client's disconnect aborts the upstream request (one signal down to undici).
+    const abort = watchClientAbort(reply);
+    const release = liveStreams.add(abort.controller);
+    try {
+      const run = await pipeline.run(parsed.input, { signal: abort.signal, requestId: request.id, log: request.log });
+      annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: parsed.stream });
+      const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling };
+      if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
+      // The model is echoed as the client wrote it, so Claude Code's per-model bookkeeping matches.
+      const meta = { id: messageId(), model: parsed.input.model };
+      const events = withRouteWarnings(run.events, parsed.warnings);
+
+      if (!parsed.stream) {
+        const result = await foldMessage(events, meta);
+        if ('error' in result) throw result.error;
+        return reply.headers(headers).send(result.body);
+      }
+
+      reply.hijack();
+      const writer = new SseWriter(reply.raw);
+      writer.start(headers);
+      const outcome = await streamMessage(events, writer, meta);
+      writer.end();
+      logRequest(request, 200, outcome);
+      return reply;
+    } finally {
+      release();
+      abort.dispose();
+    }
+  }
+
+  /** Resolving the model first gives count_tokens the same 404 for an unknown model as a real call. */
+  function countTokens(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
+    const body = validateCountTokensBody(request.body);
+    pipeline.resolve(body.model, providerName);
+    const warnings: Warning[] = [];
+    const input = parseConversation(body, warnings);
+    return reply.headers({ 'x-request-id': request.id, 'x-token-count': 'estimate' }).send({ input_tokens: estimateInputTokens(input) });
+  }
+
+  app.post('/v1/messages', routeConfig, (request, reply) => createMessage(request, reply));
+  app.post<ProviderParams>('/:provider/v1/messages', routeConfig, (request, reply) => createMessage(request, reply, request.params.provider));
+  app.post('/v1/messages/count_tokens', routeConfig, (request, reply) => countTokens(request, reply));
+  app.post<ProviderParams>('/:provider/v1/messages/count_tokens', routeConfig, (request, reply) => countTokens(request, reply, request.params.provider));
+}

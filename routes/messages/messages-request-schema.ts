@@ -1,0 +1,113 @@
+/**
+ * JSON Schemas for the Anthropic Messages and count_tokens bodies: strict where a wrong type would
+ * become a confusing upstream error, loose elsewhere (unknown fields such as `output_config` or
+ * `context_management`, and unknown block types, are accepted: Claude Code adds them often).
+ * Field reference: https://docs.anthropic.com/en/api/messages
+ */
+
+/** `if type is X then require Y`: names the missing field instead of failing a whole anyOf. */
+function whenType(type: string, required: string[], properties: Record<string, unknown> = {}) {
+  return { if: { required: ['type'], properties: { type: { const: type } } }, then: { required, properties } };
+}
+
+const cacheControl = { type: ['object', 'null'] };
+
+const source = { type: 'object', required: ['type'], properties: { type: { type: 'string' } } };
+
+const contentBlock = {
+  type: 'object',
+  required: ['type'],
+  properties: { type: { type: 'string' }, cache_control: cacheControl },
+  allOf: [
+    whenType('text', ['text'], { text: { type: 'string' } }),
+    whenType('image', ['source'], { source }),
+    whenType('document', ['source'], { source }),
+    whenType('tool_use', ['id', 'name', 'input'], { id: { type: 'string' }, name: { type: 'string', minLength: 1 }, input: { type: 'object' } }),
+    whenType('tool_result', ['tool_use_id'], {
+      tool_use_id: { type: 'string' },
+      content: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'object', required: ['type'] } }] },
+      is_error: { type: 'boolean' },
+    }),
+    whenType('thinking', ['thinking'], { thinking: { type: 'string' }, signature: { type: 'string' } }),
+  ],
+};
+
+const message = {
+  type: 'object',
+  required: ['role', 'content'],
+  properties: {
+    // `system` inside messages is Claude Code's mid-conversation-system beta.
+    role: { enum: ['user', 'assistant', 'system'] },
+    content: { anyOf: [{ type: 'string' }, { type: 'array', items: contentBlock }] },
+  },
+};
+
+const system = {
+  anyOf: [
+    { type: 'string' },
+    { type: 'array', items: { type: 'object', required: ['type', 'text'], properties: { type: { const: 'text' }, text: { type: 'string' } } } },
+  ],
+};
+
+/** Custom tools (no `type`, or `custom`) need a schema; server tools (`web_search_…`) are dropped later. */
+const tool = {
+  type: 'object',
+  required: ['name'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 128 },
+    type: { type: ['string', 'null'] },
+    description: { type: 'string' },
+    input_schema: { type: 'object' },
+  },
+  if: { anyOf: [{ not: { required: ['type'] } }, { properties: { type: { enum: ['custom', null] } } }] },
+  then: { required: ['input_schema'] },
+};
+
+const toolChoice = {
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: { enum: ['auto', 'any', 'tool', 'none'] },
+    name: { type: 'string' },
+    disable_parallel_tool_use: { type: 'boolean' },
+  },
+  if: { properties: { type: { const: 'tool' } } },
+  then: { required: ['name'] },
+};
+
+const thinking = {
+  type: 'object',
+  required: ['type'],
+  properties: { type: { type: 'string' }, budget_tokens: { type: 'integer' } },
+};
+
+const commonProperties = {
+  model: { type: 'string', minLength: 1 },
+  messages: { type: 'array', items: message },
+  system,
+  tools: { type: 'array', items: tool },
+  tool_choice: toolChoice,
+  thinking,
+};
+
+export const messagesRequestSchema = {
+  type: 'object',
+  required: ['model', 'messages', 'max_tokens'],
+  properties: {
+    ...commonProperties,
+    max_tokens: { type: 'integer', minimum: 1 },
+    stream: { type: ['boolean', 'null'] },
+    temperature: { type: 'number' },
+    top_p: { type: 'number' },
+    top_k: { type: 'integer' },
+    stop_sequences: { type: 'array', items: { type: 'string' } },
+    metadata: { type: 'object', properties: { user_id: { type: ['string', 'null'] } } },
+  },
+} as const;
+
+/** count_tokens takes the same conversation but no generation settings (no `max_tokens`). */
+export const countTokensRequestSchema = {
+  type: 'object',
+  required: ['model', 'messages'],
+  properties: commonProperties,
+} as const;

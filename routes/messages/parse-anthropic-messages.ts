@@ -1,0 +1,185 @@
+/**
+ * Anthropic `system` + `messages` (wire) → neutral messages. Tool results become `tool` messages,
+ * thinking with a signature becomes a signed ReasoningPart, and `role: "system"` messages stay in place.
+ */
+import { invalidRequest } from '../../src/core/gateway-error.js';
+import type { AssistantMessage, FilePart, Message, TextPart, ToolResultPart } from '../../src/core/message.js';
+import type { Warning } from '../../src/core/warning.js';
+
+export type WireBlock = Record<string, unknown> & { type: string };
+export type WireContent = string | WireBlock[];
+export type WireMessage = { role: 'user' | 'assistant' | 'system'; content: WireContent };
+export type WireSystem = string | { type: 'text'; text: string }[];
+
+type Source = Record<string, unknown> & { type: string };
+
+function unsupportedBlock(type: string, where: string): Warning {
+  return { code: 'unsupported-content', message: `A '${type}' content block in ${where} has no neutral form and was left out.` };
+}
+
+/** base64 and url sources as a data: or http(s) URL, which every provider adapter reads. */
+function fileFromSource(source: Source, fallbackMediaType: string, param: string): FilePart {
+  switch (source.type) {
+    case 'base64': {
+      const mediaType = typeof source.media_type === 'string' ? source.media_type : fallbackMediaType;
+      if (typeof source.data !== 'string') throw invalidRequest(`'${param}.data' must be a base64 string.`, `${param}.data`);
+      return { type: 'file', mediaType, data: `data:${mediaType};base64,${source.data}` };
+    }
+    case 'url':
+      if (typeof source.url !== 'string') throw invalidRequest(`'${param}.url' must be a string.`, `${param}.url`);
+      return { type: 'file', mediaType: fallbackMediaType, data: source.url };
+    default:
+      // `file` sources point into Anthropic's Files API, which no other upstream can read.
+      throw invalidRequest(`Invalid value for '${param}.type': source type '${source.type}' is not supported by this gateway (use base64 or url).`, `${param}.type`);
+  }
+}
+
+/** Plain-text and content-block documents are text to every model; PDFs are files. */
+function documentPart(block: WireBlock, param: string): TextPart | FilePart {
+  const source = block.source as Source;
+  if (source.type === 'text' && typeof source.data === 'string') return { type: 'text', text: source.data };
+  if (source.type === 'content') return { type: 'text', text: joinTexts(source.content, `${param}.source.content`) };
+  const file = fileFromSource(source, 'application/pdf', `${param}.source`);
+  if (typeof block.title === 'string') file.filename = block.title;
+  return file;
+}
+
+function joinTexts(content: unknown, param: string, separator = ''): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((block: WireBlock, index) => {
+      if (block.type === 'text' && typeof block.text === 'string') return block.text;
+      throw invalidRequest(`Only text blocks are allowed in '${param}', not '${String(block.type)}'.`, `${param}[${index}].type`);
+    })
+    .join(separator);
+}
+
+/** A tool result's text; images in it follow as user content, since neutral results are text-only. */
+function toolResult(block: WireBlock, param: string, callNames: Map<string, string>): { part: ToolResultPart; files: FilePart[] } {
+  const toolCallId = block.tool_use_id as string;
+  const texts: string[] = [];
+  const files: FilePart[] = [];
+  if (typeof block.content === 'string') texts.push(block.content);
+  else if (Array.isArray(block.content)) {
+    for (const [index, item] of (block.content as WireBlock[]).entries()) {
+      const itemParam = `${param}.content[${index}]`;
+      if (item.type === 'text' && typeof item.text === 'string') texts.push(item.text);
+      else if (item.type === 'image') files.push(fileFromSource(item.source as Source, 'image/*', `${itemParam}.source`));
+      else if (item.type === 'document') {
+        const part = documentPart(item, itemParam);
+        if (part.type === 'text') texts.push(part.text);
+        else files.push(part);
+      }
+    }
+  }
+  const part: ToolResultPart = { type: 'tool-result', toolCallId, output: texts.join('\n') };
+  const toolName = callNames.get(toolCallId);
+  if (toolName !== undefined) part.toolName = toolName;
+  if (typeof block.is_error === 'boolean') part.isError = block.is_error;
+  return { part, files };
+}
+
+/** A user turn splits into `tool` messages and user messages, in the order the blocks came. */
+function userMessages(blocks: WireBlock[], param: string, callNames: Map<string, string>, warnings: Warning[]): Message[] {
+  const messages: Message[] = [];
+  let pending: (TextPart | FilePart)[] = [];
+  const flush = () => {
+    if (pending.length) messages.push({ role: 'user', content: pending });
+    pending = [];
+  };
+  for (const [index, block] of blocks.entries()) {
+    const blockParam = `${param}[${index}]`;
+    switch (block.type) {
+      case 'text':
+        pending.push({ type: 'text', text: block.text as string });
+        break;
+      case 'image':
+        pending.push(fileFromSource(block.source as Source, 'image/*', `${blockParam}.source`));
+        break;
+      case 'document':
+        pending.push(documentPart(block, blockParam));
+        break;
+      case 'tool_result': {
+        flush();
+        const { part, files } = toolResult(block, blockParam, callNames);
+        messages.push({ role: 'tool', content: [part] });
+        pending.push(...files);
+        break;
+      }
+      default:
+        warnings.push(unsupportedBlock(block.type, param));
+    }
+  }
+  flush();
+  return messages;
+}
+
+function assistantMessage(blocks: WireBlock[], param: string, callNames: Map<string, string>, warnings: Warning[]): AssistantMessage {
+  const content: AssistantMessage['content'] = [];
+  for (const block of blocks) {
+    switch (block.type) {
+      case 'text':
+        content.push({ type: 'text', text: block.text as string });
+        break;
+      case 'thinking': {
+        const signature = block.signature;
+        content.push(typeof signature === 'string' && signature !== '' ? { type: 'reasoning', text: block.thinking as string, signature } : { type: 'reasoning', text: block.thinking as string });
+        break;
+      }
+      case 'redacted_thinking':
+        // Encrypted reasoning only Anthropic can read; no other model could use it.
+        break;
+      case 'tool_use': {
+        const id = block.id as string;
+        const name = block.name as string;
+        callNames.set(id, name);
+        content.push({ type: 'tool-call', id, name, arguments: JSON.stringify(block.input) });
+        break;
+      }
+      default:
+        warnings.push(unsupportedBlock(block.type, param));
+    }
+  }
+  return { role: 'assistant', content };
+}
+
+/**
+ * Claude Code opens its system prompt with an `x-anthropic-billing-header: cc_version=…` block meant
+ * for Anthropic's billing; to any other model it is noise at the very start of the prompt, where it
+ * also defeats prefix caching on local servers when its fingerprint changes, so it is left out.
+ */
+const billingHeaderPrefix = 'x-anthropic-billing-header:';
+
+export function systemText(system: WireSystem): string {
+  if (typeof system === 'string') return system;
+  return system
+    .map((block) => block.text)
+    .filter((text) => !text.startsWith(billingHeaderPrefix))
+    .join('\n\n');
+}
+
+export function parseAnthropicMessages(system: WireSystem | undefined, messages: WireMessage[], warnings: Warning[]): Message[] {
+  const result: Message[] = [];
+  if (system !== undefined) {
+    const text = systemText(system);
+    if (text !== '') result.push({ role: 'system', content: text });
+  }
+  const callNames = new Map<string, string>();
+  for (const [index, message] of messages.entries()) {
+    const param = `messages[${index}].content`;
+    const blocks: WireBlock[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    switch (message.role) {
+      case 'system':
+        result.push({ role: 'system', content: joinTexts(message.content, param, '\n\n') });
+        break;
+      case 'user':
+        result.push(...userMessages(blocks, param, callNames, warnings));
+        break;
+      case 'assistant':
+        result.push(assistantMessage(blocks, param, callNames, warnings));
+        break;
+    }
+  }
+  return result;
+}

@@ -1,0 +1,101 @@
+/** A validated Anthropic Messages body (plus its headers) → the neutral ChatInput and the route's settings. */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ChatInput } from '../../src/core/chat-request.js';
+import { invalidRequest } from '../../src/core/gateway-error.js';
+import type { Warning } from '../../src/core/warning.js';
+import { compileBodyValidator } from '../shared/body-validator.js';
+import { countTokensRequestSchema, messagesRequestSchema } from './messages-request-schema.js';
+import { parseAnthropicMessages, type WireMessage, type WireSystem } from './parse-anthropic-messages.js';
+import { parseAnthropicToolChoice, parseAnthropicTools, type WireTool, type WireToolChoice } from './parse-anthropic-tools.js';
+
+/** The conversation part, shared with count_tokens. */
+export type ConversationBody = {
+  model: string;
+  messages: WireMessage[];
+  system?: WireSystem;
+  tools?: WireTool[];
+  tool_choice?: WireToolChoice;
+  thinking?: { type: string; budget_tokens?: number };
+} & Record<string, unknown>;
+
+type MessagesBody = ConversationBody & {
+  max_tokens: number;
+  stream?: boolean | null;
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  stop_sequences?: string[];
+  metadata?: { user_id?: string | null };
+};
+
+export type ParsedMessagesRequest = {
+  input: ChatInput;
+  stream: boolean;
+  /** Notes about the request that the pipeline cannot see (dropped tools, unsupported fields). */
+  warnings: Warning[];
+};
+
+const validateMessagesBody = compileBodyValidator<MessagesBody>(messagesRequestSchema);
+export const validateCountTokensBody = compileBodyValidator<ConversationBody>(countTokensRequestSchema);
+
+/** The headers the anthropic provider forwards upstream (others ignore them). */
+const forwardedHeaderNames = ['anthropic-beta', 'anthropic-version'] as const;
+
+function forwardHeadersOf(headers: IncomingHttpHeaders): Record<string, string> | undefined {
+  const forward: Record<string, string> = {};
+  for (const name of forwardedHeaderNames) {
+    const value = headers[name];
+    if (typeof value === 'string') forward[name] = value;
+  }
+  return Object.keys(forward).length ? forward : undefined;
+}
+
+/**
+ * Anthropic's thinking switch as the neutral effort: an explicit budget asks for deep reasoning,
+ * adaptive leaves the depth to the model. `disabled` (and unknown types) ask for nothing.
+ * https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking
+ */
+function reasoningEffortOf(thinking: ConversationBody['thinking']): string | undefined {
+  switch (thinking?.type) {
+    case 'enabled':
+      return 'high';
+    case 'adaptive':
+      return 'medium';
+    default:
+      return undefined;
+  }
+}
+
+/** The conversation (system, messages, tools, tool_choice) into `input`; shared with count_tokens. */
+export function parseConversation(body: ConversationBody, warnings: Warning[]): ChatInput {
+  const input: ChatInput = { model: body.model, messages: parseAnthropicMessages(body.system, body.messages, warnings) };
+  const tools = parseAnthropicTools(body.tools ?? [], warnings);
+  if (tools.length) input.tools = tools;
+  const { toolChoice, parallelToolCalls } = parseAnthropicToolChoice(body.tool_choice);
+  // Checked here to say it in Anthropic's terms (`any`, not the neutral `required`).
+  if ((toolChoice?.type === 'required' || toolChoice?.type === 'tool') && tools.length === 0) {
+    throw invalidRequest(`tool_choice '${body.tool_choice?.type ?? ''}' needs at least one custom tool in 'tools' (server tools are not offered to this model).`, 'tool_choice');
+  }
+  if (toolChoice) input.toolChoice = toolChoice;
+  if (parallelToolCalls !== undefined) input.parallelToolCalls = parallelToolCalls;
+  return input;
+}
+
+export function parseMessagesRequest(raw: unknown, headers: IncomingHttpHeaders): ParsedMessagesRequest {
+  const body = validateMessagesBody(raw);
+  const warnings: Warning[] = [];
+  const input = parseConversation(body, warnings);
+  input.maxOutputTokens = body.max_tokens;
+  if (body.temperature !== undefined) input.temperature = body.temperature;
+  if (body.top_p !== undefined) input.topP = body.top_p;
+  if (body.top_k !== undefined) {
+    warnings.push({ code: 'unsupported-parameter', message: "Parameter 'top_k' has no neutral equivalent and was ignored." });
+  }
+  if (body.stop_sequences?.length) input.stop = body.stop_sequences;
+  if (typeof body.metadata?.user_id === 'string') input.user = body.metadata.user_id;
+  const reasoningEffort = reasoningEffortOf(body.thinking);
+  if (reasoningEffort !== undefined) input.reasoningEffort = reasoningEffort;
+  const forwardHeaders = forwardHeadersOf(headers);
+  if (forwardHeaders) input.forwardHeaders = forwardHeaders;
+  return { input, stream: body.stream === true, warnings };
+}

@@ -1,0 +1,276 @@
+/** What an Anthropic Messages request becomes upstream: transcripts, system messages, tools, options and headers. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accumulate, anthropicEvents, messagesBody, post, providers, startMessagesKit, type MessagesKit } from './messages-test-kit.js';
+
+let kit: MessagesKit;
+let url: string;
+
+beforeAll(async () => {
+  kit = await startMessagesKit();
+  url = `${kit.gateway.baseUrl}/v1/messages?beta=true`;
+});
+
+afterAll(async () => {
+  await kit?.close();
+});
+
+const bashTool = {
+  name: 'Bash',
+  description: 'Run a shell command',
+  input_schema: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: { command: { type: 'string' }, description: { type: 'string' } },
+    required: ['command'],
+    additionalProperties: false,
+  },
+};
+
+/** Claude Code's follow-up turn (clients.md §2.5), with a second call and an error result. */
+const transcript = [
+  { role: 'user', content: [{ type: 'text', text: 'Create probe.txt', cache_control: { type: 'ephemeral' } }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'thinking', thinking: 'Let me think.', signature: 'ZmFrZXNpZw==' },
+      { type: 'text', text: 'I will run a command.' },
+      { type: 'tool_use', id: 'toolu_01ABC', name: 'Bash', input: { command: 'echo hello > probe.txt', description: 'write probe' } },
+      { type: 'tool_use', id: 'toolu_01DEF', name: 'Bash', input: { command: 'cat probe.txt' } },
+    ],
+  },
+  {
+    role: 'user',
+    content: [
+      { tool_use_id: 'toolu_01ABC', type: 'tool_result', content: '', is_error: false, cache_control: { type: 'ephemeral' } },
+      { tool_use_id: 'toolu_01DEF', type: 'tool_result', content: [{ type: 'text', text: 'hello' }, { type: 'text', text: 'world' }], is_error: true },
+      { type: 'text', text: 'Now summarise.' },
+    ],
+  },
+];
+
+describe('a multi-turn tool transcript to an OpenAI-compatible upstream', () => {
+  it('arrives as assistant tool_calls and tool messages with the Anthropic ids kept', async () => {
+    kit.openai.enqueue({ type: 'chat', content: 'Done.' });
+    const response = await post(url, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true, system: 'Be brief.', tools: [bashTool], messages: transcript }));
+    expect(response.status).toBe(200);
+    const sent = kit.openai.lastChatBody();
+    expect(sent.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Create probe.txt' },
+      expect.objectContaining({
+        role: 'assistant',
+        content: 'I will run a command.',
+        tool_calls: [
+          { id: 'toolu_01ABC', type: 'function', function: { name: 'Bash', arguments: JSON.stringify({ command: 'echo hello > probe.txt', description: 'write probe' }) } },
+          { id: 'toolu_01DEF', type: 'function', function: { name: 'Bash', arguments: JSON.stringify({ command: 'cat probe.txt' }) } },
+        ],
+      }),
+      { role: 'tool', tool_call_id: 'toolu_01ABC', content: '' },
+      { role: 'tool', tool_call_id: 'toolu_01DEF', content: 'hello\nworld' },
+      { role: 'user', content: 'Now summarise.' },
+    ]);
+  });
+
+  it('a tool_use id minted by the gateway round-trips as the tool_result id', async () => {
+    kit.openai.enqueue({ type: 'chat', toolCalls: [{ id: 'call_round_trip', name: 'Bash', arguments: { command: 'ls' } }] });
+    const first = await post(url, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true, tools: [bashTool] }));
+    const call = accumulate(anthropicEvents(first.text)).content[0] as Record<string, unknown>;
+    expect(call).toMatchObject({ type: 'tool_use', id: 'call_round_trip', name: 'Bash', input: { command: 'ls' } });
+
+    kit.openai.enqueue({ type: 'chat', content: 'ok' });
+    await post(
+      url,
+      messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, {
+        tools: [bashTool],
+        messages: [
+          { role: 'user', content: 'Hello' },
+          { role: 'assistant', content: [call] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'a b c' }] },
+        ],
+      }),
+    );
+    const messages = kit.openai.lastChatBody().messages as Record<string, unknown>[];
+    expect((messages[1]?.tool_calls as Record<string, unknown>[])[0]?.id).toBe('call_round_trip');
+    expect(messages[2]).toEqual({ role: 'tool', tool_call_id: 'call_round_trip', content: 'a b c' });
+  });
+});
+
+describe('system prompts', () => {
+  it('system blocks are joined (the billing header left out) and role:"system" messages stay in place', async () => {
+    kit.openai.enqueue({ type: 'chat', content: 'ok' });
+    await post(
+      url,
+      messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, {
+        system: [
+          { type: 'text', text: 'x-anthropic-billing-header: cc_version=2.1.197.c94; cc_entrypoint=sdk-cli;' },
+          { type: 'text', text: 'You are a Claude agent.', cache_control: { type: 'ephemeral' } },
+          { type: 'text', text: 'Help with code.', cache_control: { type: 'ephemeral' } },
+        ],
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: '<system-reminder>r</system-reminder>' }, { type: 'text', text: 'Create probe.txt' }] },
+          { role: 'system', content: 'Available agent types: claude' },
+        ],
+      }),
+    );
+    const messages = kit.openai.lastChatBody().messages as Record<string, unknown>[];
+    expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'system']);
+    expect(messages[0]?.content).toBe('You are a Claude agent.\n\nHelp with code.');
+    // (How the two user text blocks are joined is the OpenAI adapter's business.)
+    expect(JSON.stringify(messages[1]?.content)).toMatch(/<system-reminder>r<\/system-reminder>.*Create probe\.txt/);
+    expect(messages[2]?.content).toBe('Available agent types: claude');
+  });
+});
+
+describe('tools and options', () => {
+  it('strips $schema, drops server tools with a diagnostics warning, and maps tool_choice, sampling and user', async () => {
+    kit.openai.enqueue({ type: 'chat', content: 'ok' });
+    const response = await post(
+      url,
+      messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, {
+        tools: [bashTool, { type: 'web_search_20250305', name: 'web_search', max_uses: 5 }],
+        tool_choice: { type: 'any', disable_parallel_tool_use: true },
+        temperature: 0,
+        top_p: 0.9,
+        top_k: 40,
+        stop_sequences: ['END'],
+        metadata: { user_id: '{"device_id":"d1"}' },
+        thinking: { type: 'adaptive' },
+        output_config: { effort: 'high' },
+        context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
+      }),
+    );
+    expect(response.status).toBe(200);
+    const sent = kit.openai.lastChatBody();
+    const { $schema: _marker, ...schemaWithoutMarker } = bashTool.input_schema;
+    expect(sent.tools).toEqual([{ type: 'function', function: { name: 'Bash', description: 'Run a shell command', parameters: schemaWithoutMarker } }]);
+    expect(sent).toMatchObject({
+      tool_choice: 'required',
+      parallel_tool_calls: false,
+      temperature: 0,
+      top_p: 0.9,
+      stop: ['END'],
+      user: '{"device_id":"d1"}',
+      reasoning_effort: 'medium',
+      max_tokens: 1024,
+    });
+    expect(sent).not.toHaveProperty('top_k');
+    const message = JSON.parse(response.text) as Record<string, unknown>;
+    const warnings = (message.diagnostics as { warnings: { code: string; message: string }[] }).warnings;
+    expect(warnings.map((warning) => warning.code)).toEqual(expect.arrayContaining(['unsupported-tool', 'unsupported-parameter']));
+    expect(warnings.find((warning) => warning.code === 'unsupported-tool')?.message).toContain('web_search');
+  });
+
+  it('a named tool_choice becomes a function choice; images become image parts', async () => {
+    kit.openai.enqueue({ type: 'chat', content: 'ok' });
+    await post(
+      url,
+      messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, {
+        tools: [bashTool],
+        tool_choice: { type: 'tool', name: 'Bash' },
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+              { type: 'image', source: { type: 'url', url: 'https://example.com/cat.jpg' } },
+              { type: 'text', text: 'What is this?' },
+            ],
+          },
+        ],
+      }),
+    );
+    const sent = kit.openai.lastChatBody();
+    expect(sent.tool_choice).toEqual({ type: 'function', function: { name: 'Bash' } });
+    const content = (sent.messages as Record<string, unknown>[])[0]?.content as Record<string, unknown>[];
+    expect(content[0]).toMatchObject({ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } });
+    expect(content[1]).toMatchObject({ type: 'image_url', image_url: { url: 'https://example.com/cat.jpg' } });
+    expect(content[2]).toEqual({ type: 'text', text: 'What is this?' });
+  });
+});
+
+describe('files', () => {
+  it('a PDF document becomes a file part and an image inside a tool_result follows the tool message as user content', async () => {
+    kit.openai.enqueue({ type: 'chat', content: 'ok' });
+    await post(
+      url,
+      messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, {
+        tools: [bashTool],
+        messages: [
+          { role: 'user', content: [{ type: 'document', title: 'spec.pdf', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } }, { type: 'text', text: 'Read it.' }] },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_img', name: 'Bash', input: { command: 'screenshot' } }] },
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                tool_use_id: 'toolu_img',
+                content: [
+                  { type: 'text', text: 'captured' },
+                  { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    const messages = kit.openai.lastChatBody().messages as Record<string, unknown>[];
+    expect(messages[0]?.content).toEqual([
+      { type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'spec.pdf' } },
+      { type: 'text', text: 'Read it.' },
+    ]);
+    expect(messages[2]).toEqual({ role: 'tool', tool_call_id: 'toolu_img', content: 'captured' });
+    expect(messages[3]).toMatchObject({ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] });
+  });
+});
+
+describe('to an Anthropic upstream', () => {
+  it('thinking with its signature round-trips, redacted thinking is dropped, and anthropic-beta/version are forwarded', async () => {
+    kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    const response = await post(
+      url,
+      messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, {
+        stream: true,
+        tools: [bashTool],
+        messages: [
+          transcript[0],
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: 'Let me think.', signature: 'ZmFrZXNpZw==' },
+              { type: 'redacted_thinking', data: 'opaque' },
+              { type: 'tool_use', id: 'toolu_01ABC', name: 'Bash', input: { command: 'ls' } },
+            ],
+          },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01ABC', content: 'probe.txt', is_error: false }] },
+        ],
+      }),
+      { 'anthropic-beta': 'claude-code-20250219,interleaved-thinking-2025-05-14', 'anthropic-version': '2023-06-01' },
+    );
+    expect(response.status).toBe(200);
+    const upstream = kit.anthropic.messageRequests().at(-1);
+    expect(upstream?.headers['anthropic-beta']).toBe('claude-code-20250219,interleaved-thinking-2025-05-14');
+    expect(upstream?.headers['anthropic-version']).toBe('2023-06-01');
+    const body = upstream?.body as Record<string, unknown>;
+    expect(body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Create probe.txt' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'Let me think.', signature: 'ZmFrZXNpZw==' },
+          { type: 'tool_use', id: 'toolu_01ABC', name: 'Bash', input: { command: 'ls' } },
+        ],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01ABC', content: 'probe.txt', is_error: false }] },
+    ]);
+    expect(body.max_tokens).toBe(1024);
+  });
+
+  it('POST /{provider}/v1/messages takes the model whole and echoes it as sent', async () => {
+    kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'hi' }] });
+    const response = await post(`${kit.gateway.baseUrl}/${providers.anthropic}/v1/messages?beta=true`, messagesBody('claude-opus-4-8'));
+    expect(response.status).toBe(200);
+    expect((kit.anthropic.messageRequests().at(-1)?.body as Record<string, unknown>).model).toBe('claude-opus-4-8');
+    expect(JSON.parse(response.text)).toMatchObject({ model: 'claude-opus-4-8', content: [{ type: 'text', text: 'hi' }] });
+  });
+});
