@@ -24,9 +24,10 @@ const headLimit = 512;
 const fenceCloser = '```';
 const backtick = new CharCodeSet([0x60]);
 
+/** `opener`: text already read that belongs to the candidate (a fence opener, or Llama's `; ` separator). */
 export type CandidateSource =
   /** Bare JSON starting at the current position (its first character is `{` or `[`). */
-  | { type: 'bare'; family: string }
+  | { type: 'bare'; family: string; opener: string }
   /** A fence whose opener (e.g. ```` ```json ````) was already read. */
   | { type: 'fence'; family: string; opener: string };
 
@@ -119,7 +120,7 @@ export class CandidateReader {
   }
 
   private opener(): string {
-    return this.source.type === 'fence' ? this.source.opener : '';
+    return this.source.opener;
   }
 
   private body(data: string): string {

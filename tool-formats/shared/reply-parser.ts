@@ -123,25 +123,26 @@ class ReplyParser implements ToolCallParser {
     this.events.text(input.slice(position, index));
     if (index >= input.length) return { type: 'advance', position: index };
     const code = input.charCodeAt(index);
-    if (afterCall && code === semicolon) {
-      // Llama's `{…}; {…}`: the separator belongs to the calls only if more JSON follows.
+    if (afterCall && code === semicolon && this.syntax.bareGrammars.length > 0) {
+      // Llama's `{…}; {…}`: the separator goes with the next JSON, and back to the text if that is no call.
       let next = index + 1;
       while (next < input.length && isSpaceCode(input.charCodeAt(next))) next++;
       if (next >= input.length) return { type: 'hold', from: index };
-      if (isJsonOpenerCode(input.charCodeAt(next))) {
-        this.mode = { type: 'boundary', afterCall: false };
-        return { type: 'advance', position: index + 1 };
-      }
+      if (isJsonOpenerCode(input.charCodeAt(next))) return this.openBare(input.slice(index, next), next);
     }
     const hit = this.syntax.textMarkers.matchAt(input, index);
     if (hit.type === 'partial') return { type: 'hold', from: index };
     if (hit.type === 'found') return this.open(hit);
-    if (isJsonOpenerCode(code) && this.syntax.bareGrammars.length > 0) {
-      this.mode = { type: 'candidate', reader: new CandidateReader({ type: 'bare', family: this.syntax.family }, this.syntax.bareGrammars, this.roster) };
-    } else {
-      this.mode = { type: 'text' };
-    }
+    if (isJsonOpenerCode(code) && this.syntax.bareGrammars.length > 0) return this.openBare('', index);
+    this.mode = { type: 'text' };
     return { type: 'advance', position: index };
+  }
+
+  /** Bare JSON starting at `position`, with `opener` (a separator already read) in front of it. */
+  private openBare(opener: string, position: number): Step {
+    const source = { type: 'bare', family: this.syntax.family, opener } as const;
+    this.mode = { type: 'candidate', reader: new CandidateReader(source, this.syntax.bareGrammars, this.roster) };
+    return { type: 'advance', position };
   }
 
   private stepReasoning(input: string, position: number, mode: Extract<Mode, { type: 'reasoning' }>): Step {

@@ -112,7 +112,8 @@ export function testChunkingInvariance(suite: ChunkingSuite): void {
           expect(parseChunks(suite.createParser, splitAt(text, cuts))).toEqual(whole);
           expect(parseChunks(suite.createParser, splitEvery(text, 1))).toEqual(whole);
         }),
-        { numRuns: suite.numRuns ?? 300 },
+        // TOOL_FORMATS_FC_RUNS raises the count for a soak run.
+        { numRuns: Number(process.env['TOOL_FORMATS_FC_RUNS'] ?? suite.numRuns ?? 300) },
       );
     });
 

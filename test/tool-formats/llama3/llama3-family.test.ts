@@ -86,7 +86,6 @@ describe('llama3: parsing', () => {
     expect(parse('{"name": "search_web", "parameters": {"query": "tokyo population", "max_results": 5}}')).toEqual([call('search_web', { query: 'tokyo population', max_results: 5 })]);
     expect(parse('{"name": "get_weather", "parameters": {"city": "A"}}; {"name": "get_weather", "parameters": {"city": "B"}}')).toEqual([
       call('get_weather', { city: 'A' }),
-      { type: 'text', text: ' ' },
       call('get_weather', { city: 'B' }),
     ]);
   });

@@ -103,15 +103,16 @@ describe('reply parser: bare JSON', () => {
   it('reads several objects separated by "; " or newlines', () => {
     expect(parse('{"name": "get_time", "parameters": {}}; {"name": "get_weather", "parameters": {"city": "A"}}\n{"name": "get_time"}')).toEqual([
       call('get_time', {}),
-      { type: 'text', text: ' ' },
       call('get_weather', { city: 'A' }),
       { type: 'text', text: '\n' },
       call('get_time', {}),
     ]);
   });
 
-  it('keeps a semicolon that separates nothing', () => {
+  it('keeps a semicolon that separates nothing, or separates a JSON answer', () => {
     expect(parse('{"name": "get_time"}; done')).toEqual([call('get_time', {}), { type: 'text', text: '; done' }]);
+    expect(parse('{"name": "get_time"};  {"note": 1}')).toEqual([call('get_time', {}), { type: 'text', text: ';  {"note": 1}' }]);
+    expect(parse('{"name": "get_time"}; {"name": "nope", "arguments": {}}')).toEqual([call('get_time', {}), { type: 'text', text: '; {"name": "nope", "arguments": {}}' }]);
   });
 
   it('finds bare calls after reasoning but not in the middle of prose', () => {
