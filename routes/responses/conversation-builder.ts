@@ -1,0 +1,105 @@
+/**
+ * Responses input items → neutral messages. Calls that follow assistant output join that assistant
+ * turn (Chat-style upstreams want one assistant message with all its tool_calls), outputs become
+ * tool messages with the call's name looked up, and items that cannot travel to another provider
+ * (reasoning with its encrypted_content, hosted tool calls) are dropped.
+ */
+import { invalidRequest } from '../../src/core/gateway-error.js';
+import type { AssistantMessage, Message, ToolCallPart } from '../../src/core/message.js';
+import type { Warning } from '../../src/core/warning.js';
+import { parseTextContent, parseToolOutput, parseUserContent } from './parse-message-content.js';
+import { customInputArgument } from './parse-responses-tools.js';
+import type { WireContentPart, WireInputItem } from './responses-wire.js';
+
+type Content = string | WireContentPart[];
+
+export class ConversationBuilder {
+  private readonly messages: Message[] = [];
+  private readonly callNames = new Map<string, string>();
+  readonly warnings: Warning[] = [];
+
+  /** `param` names the item in errors, e.g. `input[3]`. */
+  add(item: WireInputItem, param: string): void {
+    const type = item.type ?? 'message';
+    switch (type) {
+      case 'message':
+        this.addMessage(item.role as string, item.content as Content, param);
+        return;
+      case 'function_call':
+        this.addCall({ type: 'tool-call', id: item.call_id as string, name: item.name as string, arguments: item.arguments as string });
+        return;
+      case 'custom_tool_call':
+        this.addCall({
+          type: 'tool-call',
+          id: item.call_id as string,
+          name: item.name as string,
+          arguments: JSON.stringify({ [customInputArgument]: item.input as string }),
+        });
+        return;
+      case 'function_call_output':
+      case 'custom_tool_call_output':
+        this.addOutput(item.call_id as string, parseToolOutput(item.output as Content, `${param}.output`, this.warnings));
+        return;
+      case 'reasoning':
+        // Its encrypted_content belongs to OpenAI and means nothing to another provider.
+        return;
+      case 'item_reference':
+        throw invalidRequest(
+          `Invalid value for '${param}.type': item_reference is not supported (this gateway keeps no item store); send the item itself or use previous_response_id.`,
+          `${param}.type`,
+          'unsupported_value',
+        );
+      default:
+        this.warnings.push({ code: 'unsupported-input-item', message: `'${param}' has type '${type}', which cannot be sent to another provider; it was dropped.` });
+    }
+  }
+
+  result(): Message[] {
+    return this.messages;
+  }
+
+  prepend(message: Message): void {
+    this.messages.unshift(message);
+  }
+
+  private addMessage(role: string, content: Content, itemParam: string): void {
+    const param = `${itemParam}.content`;
+    switch (role) {
+      case 'system':
+      case 'developer':
+        this.messages.push({ role: 'system', content: parseTextContent(content, param) });
+        return;
+      case 'user':
+        this.messages.push({ role: 'user', content: parseUserContent(content, param) });
+        return;
+      case 'assistant': {
+        const text = parseTextContent(content, param);
+        if (text !== '') this.assistantTurn().content.push({ type: 'text', text });
+        return;
+      }
+      default:
+        throw invalidRequest(`Invalid value for '${itemParam}.role': unknown role '${role}'.`, `${itemParam}.role`);
+    }
+  }
+
+  private addCall(call: ToolCallPart): void {
+    this.callNames.set(call.id, call.name);
+    this.assistantTurn().content.push(call);
+  }
+
+  private addOutput(callId: string, output: string): void {
+    const result: Message = { role: 'tool', content: [{ type: 'tool-result', toolCallId: callId, output }] };
+    const toolName = this.callNames.get(callId);
+    if (toolName !== undefined) result.content[0]!.toolName = toolName;
+    this.messages.push(result);
+  }
+
+  /** The assistant message to append to: the last one if the conversation ends with it, else a new one. */
+  private assistantTurn(): AssistantMessage {
+    const last = this.messages.at(-1);
+    if (last?.role === 'assistant') return last;
+    const turn: AssistantMessage = { role: 'assistant', content: [] };
+    this.messages.push(turn);
+    return turn;
+  }
+}

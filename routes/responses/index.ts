@@ -1,0 +1,100 @@
+/**
+ * POST /v1/responses and POST /{provider}/v1/responses (JSON and SSE) over any configured provider.
+ * The WebSocket upgrade on GET is refused with 426, so Codex falls back to HTTP SSE.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError } from '../../src/core/gateway-error.js';
+import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
+import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
+import { watchClientAbort } from '../shared/client-abort.js';
+import { SseWriter } from '../shared/sse-writer.js';
+import { foldResponse } from './fold-response.js';
+import { parseResponsesRequest } from './parse-responses-request.js';
+import { ResponseAssembler } from './response-assembler.js';
+import { ResponseStore } from './response-store.js';
+import type { WireResponse } from './responses-wire.js';
+import { streamResponse } from './stream-response.js';
+
+export type ResponsesRouteOptions = {
+  pipeline: ChatPipeline;
+  liveStreams: LiveStreams;
+  /** Where finished responses (unless `store: false`) are kept for `previous_response_id`; a 200-entry, one-hour LRU by default. */
+  store?: ResponseStore;
+};
+
+function responseId(): string {
+  return `resp_${randomBytes(16).toString('hex')}`;
+}
+
+/**
+ * Codex tries `GET /v1/responses` with `Upgrade: websocket` when a provider says it supports
+ * WebSockets; any HTTP status makes it fall back to POST + SSE (clients.md §1.9).
+ */
+function refuseWebSocket(request: FastifyRequest): never {
+  const upgrade = request.headers.upgrade;
+  if (typeof upgrade === 'string' && upgrade.toLowerCase() === 'websocket') {
+    throw new GatewayError({
+      status: 426,
+      type: 'invalid_request_error',
+      code: 'websocket_not_supported',
+      message: 'WebSocket mode is not supported by this gateway; use POST /v1/responses (with stream: true for SSE).',
+    });
+  }
+  throw new GatewayError({ status: 404, type: 'not_found_error', code: 'not_found', message: `Unknown route: GET ${request.url.split('?')[0]}` });
+}
+
+export function registerResponsesRoutes(app: FastifyInstance, options: ResponsesRouteOptions): void {
+  const { pipeline, liveStreams } = options;
+  const store = options.store ?? new ResponseStore();
+
+  async function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
+    const parsed = parseResponsesRequest(request.body, store);
+    if (providerName !== undefined) parsed.input.provider = providerName;
+    // The client's disconnect aborts the upstream request (one signal down to undici).
+    const abort = watchClientAbort(reply);
+    const release = liveStreams.add(abort.controller);
+    try {
+      const run = await pipeline.run(parsed.input, { signal: abort.signal, requestId: request.id, log: request.log });
+      annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: parsed.stream });
+      const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling };
+      if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
+      const identity = {
+        id: responseId(),
+        createdAt: Math.floor(Date.now() / 1000),
+        model: parsed.input.provider ? parsed.input.model : run.model.id,
+        echo: parsed.echo,
+      };
+      const assembler = new ResponseAssembler(identity, { toolKinds: parsed.toolKinds, warnings: parsed.warnings });
+      // `store: false` (what Codex sends, with its whole history every turn) is not kept, as at OpenAI.
+      const remember = (response: WireResponse) => {
+        if (parsed.echo.store) store.save(response.id, [...parsed.conversation, ...response.output]);
+      };
+
+      if (!parsed.stream) {
+        const outcome = await foldResponse(run.events, assembler);
+        if (outcome.type === 'error') throw outcome.error;
+        remember(outcome.response);
+        return reply.headers(headers).send(outcome.response);
+      }
+
+      reply.hijack();
+      const writer = new SseWriter(reply.raw);
+      writer.start(headers);
+      const outcome = await streamResponse(run.events, writer, assembler);
+      if (assembler.outcome?.type === 'response') remember(assembler.outcome.response);
+      writer.end();
+      logRequest(request, 200, outcome);
+      return reply;
+    } finally {
+      release();
+      abort.dispose();
+    }
+  }
+
+  app.post('/v1/responses', (request, reply) => handle(request, reply));
+  app.post<{ Params: { provider: string } }>('/:provider/v1/responses', (request, reply) => handle(request, reply, request.params.provider));
+  app.get('/v1/responses', async (request) => refuseWebSocket(request));
+  app.get('/:provider/v1/responses', async (request) => refuseWebSocket(request));
+}

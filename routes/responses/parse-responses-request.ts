@@ -1,0 +1,143 @@
+/** A validated Responses body → the neutral ChatInput, the fields the Response object echoes, and the conversation to store. */
+import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
+import { invalidRequest, notFound } from '../../src/core/gateway-error.js';
+import type { Warning } from '../../src/core/warning.js';
+import { compileBodyValidator } from '../shared/body-validator.js';
+import { ConversationBuilder } from './conversation-builder.js';
+import { parseResponsesToolChoice, parseResponsesTools, type ToolKinds, type WireTool, type WireToolChoice } from './parse-responses-tools.js';
+import type { ResponseEcho } from './response-object.js';
+import type { ResponseStore } from './response-store.js';
+import { responsesRequestSchema } from './responses-request-schema.js';
+import type { WireInputItem } from './responses-wire.js';
+
+type ResponsesBody = {
+  model: string;
+  input?: string | WireInputItem[];
+  instructions?: string | null;
+  tools?: WireTool[] | null;
+  tool_choice?: WireToolChoice;
+  parallel_tool_calls?: boolean | null;
+  max_output_tokens?: number | null;
+  temperature?: number | null;
+  top_p?: number | null;
+  reasoning?: (Record<string, unknown> & { effort?: string | null }) | null;
+  text?: (Record<string, unknown> & { format?: (Record<string, unknown> & { type: string }) | null }) | null;
+  stream?: boolean | null;
+  previous_response_id?: string | null;
+  metadata?: Record<string, unknown> | null;
+  user?: string | null;
+  safety_identifier?: string | null;
+  store?: unknown;
+} & Record<string, unknown>;
+
+export type ParsedResponsesRequest = {
+  input: ChatInput;
+  stream: boolean;
+  echo: ResponseEcho;
+  toolKinds: ToolKinds;
+  /** Request features that were dropped; they end up in the response's diagnostics. */
+  warnings: Warning[];
+  /** Earlier items (from previous_response_id) plus this request's input, as wire items. */
+  conversation: WireInputItem[];
+};
+
+const validateBody = compileBodyValidator<ResponsesBody>(responsesRequestSchema);
+
+function responseFormatOf(format: NonNullable<ResponsesBody['text']>['format']): ResponseFormat | undefined {
+  if (!format) return undefined;
+  switch (format.type) {
+    case 'json_schema': {
+      // Responses puts name/schema/strict flat on the format, unlike Chat's nested json_schema.
+      if (typeof format.name !== 'string') throw invalidRequest("Missing required parameter: 'text.format.name'.", 'text.format.name');
+      const result: ResponseFormat = { type: 'json_schema', name: format.name };
+      if (format.schema && typeof format.schema === 'object') result.schema = format.schema as Record<string, unknown>;
+      if (typeof format.description === 'string') result.description = format.description;
+      if (typeof format.strict === 'boolean' || format.strict === null) result.strict = format.strict as boolean | null;
+      return result;
+    }
+    case 'json_object':
+      return { type: 'json_object' };
+    default:
+      // `text` is the default: sending it upstream would only earn warnings from non-OpenAI providers.
+      return undefined;
+  }
+}
+
+function inputItemsOf(input: ResponsesBody['input']): WireInputItem[] {
+  if (input === undefined) return [];
+  return typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : input;
+}
+
+function historyOf(body: ResponsesBody, store: ResponseStore): readonly WireInputItem[] {
+  const id = body.previous_response_id;
+  if (typeof id !== 'string') return [];
+  const items = store.get(id);
+  if (!items) {
+    throw notFound(
+      `Previous response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) in memory for one hour.`,
+      'previous_response_not_found',
+      'previous_response_id',
+    );
+  }
+  return items;
+}
+
+function echoOf(body: ResponsesBody): ResponseEcho {
+  const text: Record<string, unknown> = { format: body.text?.format ?? { type: 'text' } };
+  if (body.text && typeof body.text.verbosity === 'string') text.verbosity = body.text.verbosity;
+  return {
+    instructions: body.instructions ?? null,
+    tools: body.tools ?? [],
+    toolChoice: body.tool_choice ?? 'auto',
+    parallelToolCalls: body.parallel_tool_calls ?? true,
+    temperature: body.temperature ?? null,
+    topP: body.top_p ?? null,
+    maxOutputTokens: body.max_output_tokens ?? null,
+    previousResponseId: body.previous_response_id ?? null,
+    reasoning: body.reasoning ?? null,
+    text,
+    store: body.store !== false,
+    user: body.user ?? undefined,
+    metadata: body.metadata ?? {},
+  };
+}
+
+export function parseResponsesRequest(raw: unknown, store: ResponseStore): ParsedResponsesRequest {
+  const body = validateBody(raw);
+  const history = historyOf(body, store);
+  const items = inputItemsOf(body.input);
+  if (items.length === 0 && history.length === 0) throw invalidRequest("Missing required parameter: 'input'.", 'input');
+
+  const conversation = new ConversationBuilder();
+  // Stored items were validated when they arrived (or are our own output).
+  for (const item of history) conversation.add(item, 'previous_response_id');
+  for (const [index, item] of items.entries()) conversation.add(item, `input[${index}]`);
+  // Instructions are not inherited through previous_response_id (OpenAI's rule): only this request's count.
+  if (typeof body.instructions === 'string' && body.instructions !== '') conversation.prepend({ role: 'system', content: body.instructions });
+
+  const tools = parseResponsesTools(body.tools);
+  const choice = parseResponsesToolChoice(body.tool_choice);
+  const input: ChatInput = { model: body.model, messages: conversation.result() };
+  const offered = choice.allowedTools ? tools.tools.filter((tool) => choice.allowedTools?.has(tool.name)) : tools.tools;
+  if (offered.length) input.tools = offered;
+  if (choice.toolChoice) input.toolChoice = choice.toolChoice;
+  if (body.parallel_tool_calls !== undefined) input.parallelToolCalls = body.parallel_tool_calls;
+  if (body.max_output_tokens !== undefined) input.maxOutputTokens = body.max_output_tokens;
+  if (body.temperature !== undefined) input.temperature = body.temperature;
+  if (body.top_p !== undefined) input.topP = body.top_p;
+  if (body.reasoning && body.reasoning.effort !== undefined) input.reasoningEffort = body.reasoning.effort;
+  const responseFormat = responseFormatOf(body.text?.format);
+  if (responseFormat) input.responseFormat = responseFormat;
+  if (body.user !== undefined) input.user = body.user;
+  // OpenAI's Chat API takes safety_identifier too; other providers turn it into a warning.
+  if (typeof body.safety_identifier === 'string') input.openaiExtras = { safety_identifier: body.safety_identifier };
+
+  return {
+    input,
+    stream: body.stream === true,
+    echo: echoOf(body),
+    toolKinds: tools.kinds,
+    warnings: [...tools.warnings, ...choice.warnings, ...conversation.warnings],
+    conversation: [...history, ...items],
+  };
+}

@@ -1,0 +1,186 @@
+/** Errors on /v1/responses: 400s naming the field, 404 unknown model, upstream statuses kept, mid-stream failure, WebSocket refusal. */
+import http from 'node:http';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  expectValidResponseObject,
+  expectWellFormedStream,
+  nativeModel,
+  postRawSse,
+  startResponsesHarness,
+  type ResponsesHarness,
+} from './responses-test-kit.js';
+
+let harness: ResponsesHarness;
+let client: OpenAI;
+
+beforeAll(async () => {
+  harness = await startResponsesHarness();
+  client = harness.gateway.client();
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+async function apiError(promise: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(OpenAI.APIError);
+  return error as InstanceType<typeof OpenAI.APIError>;
+}
+
+async function post(body: unknown): Promise<{ status: number; body: { error: { message: string; type: string; param: string | null; code: string | null } } }> {
+  const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as never };
+}
+
+describe('bad requests', () => {
+  it.each([
+    ['no input at all', { model: nativeModel }, 'input'],
+    ['a function_call without call_id', { model: nativeModel, input: [{ role: 'user', content: 'x' }, { type: 'function_call', name: 'f', arguments: '{}' }] }, 'input[1].call_id'],
+    ['a function_call_output without output', { model: nativeModel, input: [{ type: 'function_call_output', call_id: 'call_1' }] }, 'input[0].output'],
+    ['an easy message without content', { model: nativeModel, input: [{ role: 'user' }] }, 'input[0].content'],
+    ['an unknown role', { model: nativeModel, input: [{ type: 'message', role: 'robot', content: 'x' }] }, 'input[0].role'],
+    ['a wrongly typed temperature', { model: nativeModel, input: 'x', temperature: 'hot' }, 'temperature'],
+    ['a function tool without name', { model: nativeModel, input: 'x', tools: [{ type: 'function', parameters: {} }] }, 'tools[0].name'],
+    ['an item_reference', { model: nativeModel, input: [{ type: 'item_reference', id: 'msg_1' }] }, 'input[0].type'],
+    ['an uploaded image id', { model: nativeModel, input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1', detail: 'auto' }] }] }, 'input[0].content[0].file_id'],
+    ['json_schema without name', { model: nativeModel, input: 'x', text: { format: { type: 'json_schema', schema: {} } } }, 'text.format.name'],
+    [
+      'a duplicate name inside a namespace',
+      { model: nativeModel, input: 'x', tools: [{ type: 'function', name: 'f', parameters: {} }, { type: 'namespace', name: 'ns', description: '', tools: [{ type: 'function', name: 'f' }] }] },
+      'tools[1].tools[0].name',
+    ],
+    ['a tool_choice naming no offered tool', { model: nativeModel, input: 'x', tools: [{ type: 'function', name: 'f' }], tool_choice: { type: 'function', name: 'g' } }, 'tool_choice'],
+  ])('answers 400 naming the field for %s', async (_label, body, param) => {
+    const result = await post(body);
+    expect(result.status).toBe(400);
+    expect(result.body.error).toMatchObject({ type: 'invalid_request_error', param });
+    expect(result.body.error.message).toContain(param.replace(/\[\d+\]$/, ''));
+    expect(harness.upstream.requests.filter((request) => JSON.stringify(request.body).includes('"x"'))).toHaveLength(0);
+  });
+
+  it('rejects a malformed JSON body with a 400 in the OpenAI envelope', async () => {
+    const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":' });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { type: string } }).error.type).toBe('invalid_request_error');
+  });
+
+  it('surfaces as BadRequestError in the SDK, with the param', async () => {
+    const error = await apiError(client.responses.create({ model: nativeModel, input: [{ type: 'function_call_output', output: 'x' } as never] }));
+    expect(error.status).toBe(400);
+    expect(error.param).toBe('input[0].call_id');
+  });
+});
+
+describe('unknown model and upstream errors', () => {
+  it('answers 404 for a model whose provider is not configured', async () => {
+    const error = await apiError(client.responses.create({ model: 'nowhere/model-x', input: 'hi' }));
+    expect(error.status).toBe(404);
+  });
+
+  it('keeps an upstream 429 with its message and retry-after, streaming or not', async () => {
+    harness.upstream.enqueue({ type: 'http-error', status: 429, message: 'Slow down', errorType: 'rate_limit_error', code: 'rate_limit_exceeded', headers: { 'retry-after': '7' } });
+    const error = await apiError(client.responses.create({ model: nativeModel, input: 'hi' }));
+    expect(error.status).toBe(429);
+    expect(error.message).toContain('Slow down');
+    expect(error.headers?.get('retry-after')).toBe('7');
+
+    harness.upstream.enqueue({ type: 'http-error', status: 429, message: 'Slow down', headers: { 'retry-after': '7' } });
+    const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
+    expect(result.status).toBe(429);
+    expect(JSON.parse(result.text)).toMatchObject({ error: { type: 'rate_limit_error', message: expect.stringContaining('Slow down') } });
+  });
+
+  it('ends a stream that fails mid-way with response.failed carrying the partial output', async () => {
+    harness.upstream.enqueue({ type: 'chat', content: 'Partial answer that never ends', streamError: { afterChunks: 4, message: 'overloaded' } });
+    const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
+    expect(result.status).toBe(200);
+    expectWellFormedStream(result);
+    const failed = result.events.at(-1)?.data as { type: string; response: { status: string; error: { code: string; message: string }; output: { type: string; status: string }[] } };
+    expect(failed.type).toBe('response.failed');
+    expect(failed.response.status).toBe('failed');
+    expect(failed.response.error.message).toContain('overloaded');
+    expect(failed.response.error.code).toEqual(expect.any(String));
+    expect(failed.response.output).toMatchObject([{ type: 'message', status: 'incomplete' }]);
+    expect(result.events.some(({ data }) => data.type === 'response.completed')).toBe(false);
+  });
+
+  it('lets the SDK stream helper finish on response.failed with the failed Response', async () => {
+    harness.upstream.enqueue({ type: 'chat', content: 'Partial', streamError: { afterChunks: 2, message: 'boom' } });
+    const stream = client.responses.stream({ model: nativeModel, input: 'hi' });
+    const seen: string[] = [];
+    stream.on('event', (event) => seen.push(event.type));
+    const final = await stream.finalResponse();
+    expect(final.status).toBe('failed');
+    expect(final.error?.message).toContain('boom');
+    expect(seen.at(-1)).toBe('response.failed');
+  });
+
+  it('turns a cut upstream connection into response.failed', async () => {
+    harness.upstream.enqueue({ type: 'chat', content: 'Partial answer', cutAfterChunks: 3 });
+    const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
+    expectWellFormedStream(result);
+    expect(result.events.at(-1)?.data.type).toBe('response.failed');
+  });
+
+  it('answers a mid-stream failure of a non-streaming request with an HTTP error', async () => {
+    harness.upstream.enqueue({ type: 'chat', content: 'Partial', streamError: { afterChunks: 2, message: 'boom' } });
+    const error = await apiError(client.responses.create({ model: nativeModel, input: 'hi' }));
+    expect(error.status).toBe(502);
+    expect(error.message).toContain('boom');
+  });
+
+  it('checks a failed Response against the official schema', async () => {
+    harness.upstream.enqueue({ type: 'chat', content: 'Partial', streamError: { afterChunks: 2, message: 'boom' } });
+    const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
+    expectValidResponseObject(result.events.at(-1)?.data.response);
+  });
+});
+
+describe('WebSocket mode', () => {
+  function upgrade(path: string): Promise<{ status: number | string; body: string }> {
+    const { port } = new URL(harness.gateway.baseUrl);
+    return new Promise((resolve, reject) => {
+      const request = http.request({
+        host: '127.0.0.1',
+        port,
+        path,
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          'sec-websocket-version': '13',
+          'openai-beta': 'responses_websockets=2026-02-06',
+        },
+      });
+      request.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      request.on('upgrade', (_response, socket) => {
+        socket.destroy();
+        resolve({ status: 'upgraded', body: '' });
+      });
+      request.on('error', reject);
+      request.end();
+    });
+  }
+
+  it('refuses the upgrade with a plain HTTP 426 so Codex falls back to SSE', async () => {
+    for (const path of ['/v1/responses?api-version=test', '/local/v1/responses']) {
+      const result = await upgrade(path);
+      expect(result.status).toBe(426);
+      expect(JSON.parse(result.body)).toMatchObject({ error: { code: 'websocket_not_supported', type: 'invalid_request_error' } });
+    }
+  });
+
+  it('answers a plain GET with 404', async () => {
+    const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`);
+    expect(response.status).toBe(404);
+  });
+});
