@@ -53,8 +53,8 @@ function cleanEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
   return environment;
 }
 
-function startServer(args: string[], environment: Record<string, string> = {}): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], {
+function startServer(commandLine: string[], environment: Record<string, string> = {}): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...commandLine], {
     cwd: projectRoot,
     env: cleanEnvironment(environment),
     stdio: ['ignore', 'pipe', 'pipe'],

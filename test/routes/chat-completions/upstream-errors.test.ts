@@ -180,6 +180,22 @@ describe.each(kinds)('upstream failures from $type', (kind: ProviderKind) => {
     const aborted = await waitForUpstreamAbort(kind);
     expect(aborted.aborted).toBe(true);
   });
+
+  it('aborts the upstream request when a non-streaming client disconnects while it waits', async () => {
+    kind.scriptHeldStream();
+    const before = kind.chatRequests().length;
+    const controller = new AbortController();
+    const pending = fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(chatBody(model())),
+      signal: controller.signal,
+    }).catch((error: unknown) => error);
+    while (kind.chatRequests().length === before) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    expect((await waitForUpstreamAbort(kind)).aborted).toBe(true);
+  });
 });
 
 describe('connection failures and timeouts', () => {

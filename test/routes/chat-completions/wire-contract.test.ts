@@ -72,20 +72,20 @@ function assembleChecked(chunks: Record<string, unknown>[], options: { includeUs
     for (const fragment of (delta.tool_calls ?? []) as Record<string, unknown>[]) {
       const index = fragment.index as number;
       expect(Number.isInteger(index)).toBe(true);
-      const fn = fragment.function as Record<string, unknown>;
+      const functionPart = fragment.function as Record<string, unknown>;
       if (calls[index] === undefined) {
         // A call's first fragment: index 0..n in order, with everything an SDK needs to create it.
         expect(index).toBe(calls.length);
         expect(Object.keys(fragment).sort()).toEqual(['function', 'id', 'index', 'type']);
         expect(fragment.type).toBe('function');
         expect(typeof fragment.id).toBe('string');
-        expect(fn).toEqual({ name: expect.any(String), arguments: '' });
-        calls[index] = { id: fragment.id as string, name: fn.name as string, arguments: '' };
+        expect(functionPart).toEqual({ name: expect.any(String), arguments: '' });
+        calls[index] = { id: fragment.id as string, name: functionPart.name as string, arguments: '' };
       } else {
         // Later fragments: only index and argument text (the Python SDK concatenates repeated strings).
         expect(Object.keys(fragment).sort()).toEqual(['function', 'index']);
-        expect(Object.keys(fn)).toEqual(['arguments']);
-        (calls[index] as AssembledCall).arguments += fn.arguments as string;
+        expect(Object.keys(functionPart)).toEqual(['arguments']);
+        (calls[index] as AssembledCall).arguments += functionPart.arguments as string;
       }
     }
   }
