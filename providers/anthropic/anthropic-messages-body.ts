@@ -48,5 +48,6 @@ export type AnthropicMessagesBody = {
   top_p?: number;
   stop_sequences?: string[];
   metadata?: { user_id: string };
+  thinking?: { type: 'enabled'; budget_tokens: number };
   stream: true;
 };

@@ -4,6 +4,7 @@ import type { ChatRequest, GenerationOptions, Warning } from '../../src/core/ind
 import type { AnthropicMessagesBody } from './anthropic-messages-body.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { mapAnthropicToolChoice } from './map-anthropic-tool-choice.js';
+import { mapReasoningEffortToThinking } from './map-reasoning-effort-to-thinking.js';
 
 export type AnthropicRequestPlan = { body: AnthropicMessagesBody; warnings: Warning[] };
 
@@ -16,7 +17,6 @@ const unsupportedOptions: readonly { key: keyof GenerationOptions; name: string 
   { key: 'presencePenalty', name: 'presence_penalty' },
   { key: 'frequencyPenalty', name: 'frequency_penalty' },
   { key: 'responseFormat', name: 'response_format' },
-  { key: 'reasoningEffort', name: 'reasoning_effort' },
 ];
 
 function unsupportedParameter(name: string, provider: string): Warning {
@@ -78,6 +78,8 @@ export function buildAnthropicRequestBody(request: ChatRequest, config: Provider
   if (request.topP !== undefined && request.topP !== null) body.top_p = request.topP;
   if (request.stop !== undefined && request.stop !== null) body.stop_sequences = request.stop;
   if (request.user !== undefined && request.user !== null) body.metadata = { user_id: request.user };
-  warnings.push(...conversation.warnings, ...collectUnsupportedWarnings(request, config.name));
+  const thinking = mapReasoningEffortToThinking(request, body.max_tokens, config.name);
+  if (thinking.thinking) body.thinking = thinking.thinking;
+  warnings.push(...conversation.warnings, ...thinking.warnings, ...collectUnsupportedWarnings(request, config.name));
   return { body, warnings };
 }

@@ -38,11 +38,10 @@ export function convertToOpenAiMessages(messages: Message[]): OpenAiMessage[] {
         result.push({ role: 'system', content: message.content });
         break;
       case 'user': {
-        const onlyText = message.content.every((part) => part.type === 'text');
-        result.push({
-          role: 'user',
-          content: onlyText ? message.content.map((part) => (part as TextPart).text).join('') : message.content.map(convertUserPart),
-        });
+        // One text part travels as a plain string (every server takes it); several stay separate parts
+        // rather than being glued together (Claude Code sends a <system-reminder> block before the prompt).
+        const single = message.content.length === 1 && message.content[0]?.type === 'text';
+        result.push({ role: 'user', content: single ? (message.content[0] as TextPart).text : message.content.map(convertUserPart) });
         break;
       }
       case 'assistant': {

@@ -51,19 +51,15 @@ function forwardHeadersOf(headers: IncomingHttpHeaders): Record<string, string> 
 }
 
 /**
- * Anthropic's thinking switch as the neutral effort: an explicit budget asks for deep reasoning,
- * adaptive leaves the depth to the model. `disabled` (and unknown types) ask for nothing.
+ * Anthropic's thinking switch as the neutral effort, from its token budget. `adaptive` leaves the depth
+ * to the model, so it asks for nothing: sending reasoning_effort to a non-reasoning OpenAI model fails.
  * https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking
  */
 function reasoningEffortOf(thinking: ConversationBody['thinking']): string | undefined {
-  switch (thinking?.type) {
-    case 'enabled':
-      return 'high';
-    case 'adaptive':
-      return 'medium';
-    default:
-      return undefined;
-  }
+  if (thinking?.type !== 'enabled') return undefined;
+  const budget = thinking.budget_tokens ?? 0;
+  if (budget <= 2048) return 'low';
+  return budget <= 8192 ? 'medium' : 'high';
 }
 
 /** The conversation (system, messages, tools, tool_choice) into `input`; shared with count_tokens. */

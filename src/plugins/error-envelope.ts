@@ -25,7 +25,9 @@ const anthropicTypes: Record<GatewayErrorType, string> = {
 
 export function renderErrorBody(error: GatewayError, envelope: 'openai' | 'anthropic'): Record<string, unknown> {
   if (envelope === 'anthropic') {
-    const type = error.status === 404 ? 'not_found_error' : anthropicTypes[error.type];
+    // An upstream 529/overloaded keeps its meaning, so Anthropic clients back off as they should.
+    const overloaded = error.code === 'overloaded' || error.code === 'overloaded_error';
+    const type = overloaded ? 'overloaded_error' : error.status === 404 ? 'not_found_error' : anthropicTypes[error.type];
     return { type: 'error', error: { type, message: error.message } };
   }
   return { error: { message: error.message, type: error.type, param: error.param, code: error.code } };

@@ -198,7 +198,6 @@ describe('anthropic request body', () => {
         presencePenalty: 0,
         frequencyPenalty: 0.5,
         responseFormat: { type: 'json_object' },
-        reasoningEffort: 'high',
         openaiExtras: { logit_bias: { 42: 1 }, store: false },
       }),
     );
@@ -206,7 +205,22 @@ describe('anthropic request body', () => {
     const warnings = warningsOf(events);
     expect(warnings.every((warning) => warning.code === 'unsupported-parameter')).toBe(true);
     const named = warnings.map((warning) => /Parameter '([^']+)'/.exec(warning.message)?.[1]);
-    expect(named).toEqual(['seed', 'presence_penalty', 'frequency_penalty', 'response_format', 'reasoning_effort', 'logit_bias', 'store']);
+    expect(named).toEqual(['seed', 'presence_penalty', 'frequency_penalty', 'response_format', 'logit_bias', 'store']);
+  });
+
+  it('maps reasoning_effort to an extended-thinking budget below max_tokens, or warns when it cannot apply', async () => {
+    const high = await send(testRequest({ reasoningEffort: 'high', maxOutputTokens: 32000 }));
+    expect(high.body.thinking).toEqual({ type: 'enabled', budget_tokens: 16384 });
+    const squeezed = await send(testRequest({ reasoningEffort: 'high', maxOutputTokens: 2000 }));
+    expect(squeezed.body.thinking).toEqual({ type: 'enabled', budget_tokens: 1999 });
+    const tooSmall = await send(testRequest({ reasoningEffort: 'low', maxOutputTokens: 800 }));
+    expect(tooSmall.body).not.toHaveProperty('thinking');
+    expect(warningsOf(tooSmall.events).map((warning) => warning.message).join(' ')).toContain('reasoning_effort');
+    const withTemperature = await send(testRequest({ reasoningEffort: 'medium', maxOutputTokens: 8000, temperature: 0.2 }));
+    expect(withTemperature.body).not.toHaveProperty('thinking');
+    expect(withTemperature.body.temperature).toBe(0.2);
+    const none = await send(testRequest({ reasoningEffort: 'minimal', maxOutputTokens: 8000 }));
+    expect(none.body).not.toHaveProperty('thinking');
   });
 
   it('converts images and PDFs, and leaves out other files with a warning', async () => {

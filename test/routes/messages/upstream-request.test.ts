@@ -150,9 +150,10 @@ describe('tools and options', () => {
       top_p: 0.9,
       stop: ['END'],
       user: '{"device_id":"d1"}',
-      reasoning_effort: 'medium',
       max_tokens: 1024,
     });
+    // `adaptive` leaves the depth to the model: no reasoning_effort that a non-reasoning model would reject.
+    expect(sent).not.toHaveProperty('reasoning_effort');
     expect(sent).not.toHaveProperty('top_k');
     const message = JSON.parse(response.text) as Record<string, unknown>;
     const warnings = (message.diagnostics as { warnings: { code: string; message: string }[] }).warnings;
