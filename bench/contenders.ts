@@ -1,0 +1,59 @@
+/**
+ * The four contenders, each an origin with the paths and model names that make it serve the same
+ * reply: straight to the fake upstream, through the bare proxy, and through the gateway's two lanes.
+ */
+import { Pool } from 'undici';
+import { gatewayModels, nativeModel } from './gateway-config.js';
+
+export type ContenderName = 'direct' | 'bare proxy' | 'gateway native' | 'gateway prompted';
+
+/** The process doing a contender's work between client and upstream, for CPU time per request. */
+export type MeasuredProcess = { cpuMs(): number };
+
+export type Contender = {
+  name: ContenderName;
+  process?: MeasuredProcess;
+  pool: Pool;
+  /** Non-streaming: one tool call in the reply. */
+  reply: { path: string; model: string };
+  /** Streaming: a 500-chunk text reply. */
+  stream: { path: string; model: string };
+  /** Set by the probe when the contender cannot be measured (e.g. no parser for the prompted lane). */
+  unavailable?: string;
+  /** Set by the probe for a caveat that does not stop measurement. */
+  note?: string;
+};
+
+export function createPool(origin: string, connections = 512): Pool {
+  // Idle sockets must survive the other contenders' windows (see running-server.ts).
+  return new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 120_000, keepAliveMaxTimeout: 600_000 });
+}
+
+/** Straight to the fake upstream, or through the bare proxy: the same paths either way. */
+export function upstreamContender(name: 'direct' | 'bare proxy', origin: string, process?: MeasuredProcess): Contender {
+  const contender: Contender = {
+    name,
+    pool: createPool(origin),
+    reply: { path: '/tool-call/v1/chat/completions', model: nativeModel },
+    stream: { path: '/chunks-500/v1/chat/completions', model: nativeModel },
+  };
+  if (process) contender.process = process;
+  return contender;
+}
+
+export function gatewayContenders(origin: string, process?: MeasuredProcess): Contender[] {
+  const path = '/v1/chat/completions';
+  const lane = (name: ContenderName, replyModel: string, streamModel: string): Contender => {
+    const contender: Contender = { name, pool: createPool(origin), reply: { path, model: replyModel }, stream: { path, model: streamModel } };
+    if (process) contender.process = process;
+    return contender;
+  };
+  return [
+    lane('gateway native', gatewayModels.native, gatewayModels.nativeStream),
+    lane('gateway prompted', gatewayModels.prompted, gatewayModels.promptedStream),
+  ];
+}
+
+export async function closeContenders(contenders: Contender[]): Promise<void> {
+  await Promise.all(contenders.map((contender) => contender.pool.destroy()));
+}

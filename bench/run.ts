@@ -1,0 +1,35 @@
+/**
+ * `npm run bench`: the performance suite of issue 5, printing a markdown report on stdout (progress
+ * on stderr). `BENCH_QUICK=1` for a one-minute smoke run; `-- --profile` for CPU profiles instead.
+ */
+import { renderBenchReport } from './bench-report.js';
+import { readBenchSettings } from './bench-settings.js';
+import { spawnServerProcess } from './child-servers.js';
+import { readMachineInfo } from './machine-info.js';
+import { runParserSection } from './parser-benchmarks-hook.js';
+import { profileGateway } from './profile-gateway.js';
+import { createProgress } from './progress.js';
+import { runSuite } from './run-suite.js';
+
+async function main(): Promise<void> {
+  const settings = readBenchSettings(process.env);
+  const progress = createProgress();
+  const machine = readMachineInfo();
+  if (process.argv.includes('--profile')) {
+    const upstream = await spawnServerProcess('fake-upstream');
+    try {
+      const report = await profileGateway(upstream.url, settings, progress);
+      process.stdout.write(`# Interlingua gateway profile\n\n- Date: ${machine.date}\n- Node: ${machine.node} · CPU: ${machine.cpu} × ${machine.cores} · commit ${machine.commit}\n\n${report}\n`);
+    } finally {
+      await upstream.stop();
+    }
+    return;
+  }
+  const figures = await runSuite(settings, progress);
+  progress('parser benchmarks (bench/parsers.ts)');
+  const parsers = await runParserSection();
+  if (parsers.status !== 'ok') figures.skipped.push({ section: 'parsers', reason: parsers.markdown.replace(/_/g, '') });
+  process.stdout.write(`${renderBenchReport(machine, settings, figures, parsers)}\n`);
+}
+
+await main();
