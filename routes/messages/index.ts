@@ -14,7 +14,6 @@ import { estimateInputTokens } from './estimate-input-tokens.js';
 import { foldMessage } from './fold-message.js';
 import { parseConversation, parseMessagesRequest, validateCountTokensBody } from './parse-messages-request.js';
 import { streamMessage } from './stream-message.js';
-import { withRouteWarnings } from './with-route-warnings.js';
 
 export type MessagesRouteOptions = { pipeline: ChatPipeline; liveStreams: LiveStreams };
 
@@ -33,6 +32,7 @@ export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRo
   async function createMessage(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const parsed = parseMessagesRequest(request.body, request.headers);
     if (providerName !== undefined) parsed.input.provider = providerName;
+    if (parsed.warnings.length) parsed.input.warnings = parsed.warnings;
     // The client sees these in `diagnostics`; the log keeps them for operators at debug level.
     for (const warning of parsed.warnings) request.log.debug({ code: warning.code }, warning.message);
     // The client's disconnect aborts the upstream request (one signal down to undici).
@@ -45,7 +45,7 @@ export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRo
       if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
       // The model is echoed as the client wrote it, so Claude Code's per-model bookkeeping matches.
       const meta = { id: messageId(), model: parsed.input.model };
-      const events = withRouteWarnings(run.events, parsed.warnings);
+      const events = run.events;
 
       if (!parsed.stream) {
         const result = await foldMessage(events, meta);

@@ -52,6 +52,8 @@ export function registerResponsesRoutes(app: FastifyInstance, options: Responses
   async function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const parsed = parseResponsesRequest(request.body, store);
     if (providerName !== undefined) parsed.input.provider = providerName;
+    // Route warnings travel through the pipeline into diagnostics; the assembler keeps them for failures.
+    if (parsed.warnings.length) parsed.input.warnings = parsed.warnings;
     // The client's disconnect aborts the upstream request (one signal down to undici).
     const abort = watchClientAbort(reply);
     const release = liveStreams.add(abort.controller);

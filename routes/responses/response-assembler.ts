@@ -6,7 +6,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { assertNever } from '../../src/core/assert-never.js';
-import type { Diagnostics } from '../../src/core/diagnostics.js';
 import type { GatewayError } from '../../src/core/gateway-error.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import type { Warning } from '../../src/core/warning.js';
@@ -54,11 +53,6 @@ const keptFailureCodes = new Set(['rate_limit_exceeded', 'context_length_exceede
 function failureCode(error: GatewayError): string {
   if (error.status === 429) return 'rate_limit_exceeded';
   return error.code !== null && keptFailureCodes.has(error.code) ? error.code : 'server_error';
-}
-
-function withRouteWarnings(diagnostics: Diagnostics | undefined, warnings: Warning[]): Diagnostics | undefined {
-  if (!warnings.length) return diagnostics;
-  return { ...diagnostics, warnings: [...warnings, ...(diagnostics?.warnings ?? [])] };
 }
 
 export class ResponseAssembler {
@@ -128,8 +122,7 @@ export class ResponseAssembler {
     this.closeAll(events, incompleteReason ? 'incomplete' : 'completed');
     const state: ResponseState = { status: incompleteReason ? 'incomplete' : 'completed', output: this.output, usage: event.usage };
     if (incompleteReason) state.incompleteReason = incompleteReason;
-    const diagnostics = withRouteWarnings(event.diagnostics, this.options.warnings);
-    if (diagnostics) state.diagnostics = diagnostics;
+    if (event.diagnostics) state.diagnostics = event.diagnostics;
     const response = this.response(state);
     this.emit(events, { type: incompleteReason ? 'response.incomplete' : 'response.completed', response });
     this.result = { type: 'response', response };
@@ -138,8 +131,7 @@ export class ResponseAssembler {
   private fail(events: WireStreamEvent[], error: GatewayError): void {
     this.abandonOpenItems();
     const state: ResponseState = { status: 'failed', output: this.output, error: { code: failureCode(error), message: error.message } };
-    const diagnostics = withRouteWarnings(undefined, this.options.warnings);
-    if (diagnostics) state.diagnostics = diagnostics;
+    if (this.options.warnings.length) state.diagnostics = { warnings: this.options.warnings };
     const response = this.response(state);
     this.emit(events, { type: 'response.failed', response });
     this.result = { type: 'error', error, response };

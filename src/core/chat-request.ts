@@ -2,6 +2,7 @@
 import type { Message } from './message.js';
 import type { ResolvedModel } from './resolved-model.js';
 import type { ToolChoice, ToolDefinition } from './tool-definition.js';
+import type { Warning } from './warning.js';
 
 export type ResponseFormat =
   | { type: 'text' }
@@ -47,4 +48,6 @@ export type ChatInput = Omit<ChatRequest, 'model'> & {
   model: string;
   /** Set by `POST /{provider}/v1/...`: the provider is fixed and `model` is taken whole. */
   provider?: string;
+  /** What the route already knows it could not honour (dropped tools, ignored fields): reported in diagnostics. */
+  warnings?: Warning[];
 };

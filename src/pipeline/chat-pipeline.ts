@@ -60,16 +60,17 @@ export class ChatPipeline {
   /** Resolves after the upstream accepted the request (2xx headers); earlier failures reject. */
   async run(input: ChatInput, context: ProviderContext): Promise<ChatRun> {
     validateChatInput(input);
-    const { model: modelString, provider: providerName, ...rest } = input;
+    const { model: modelString, provider: providerName, warnings: routeWarnings = [], ...rest } = input;
     const model = this.resolve(modelString, providerName);
     const request: ChatRequest = { ...rest, model };
     const adapter = this.provider(model.provider);
     const availableTools = (request.tools ?? []).map((tool) => tool.name);
     const diagnostics = new DiagnosticsCollector(availableTools);
+    for (const warning of routeWarnings) diagnostics.warn(warning);
 
     if (model.toolCalling === 'native') {
       const events = await adapter.stream(request, context);
-      return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: [], diagnostics, provider: model.provider }) };
+      return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: routeWarnings, diagnostics, provider: model.provider }) };
     }
 
     const format = this.toolFormat(model.family);
@@ -87,7 +88,7 @@ export class ChatPipeline {
       model,
       toolCalling: 'prompted',
       toolFormat: format.family,
-      events: finalizeEvents(parsed, { warnings: prepared.warnings, diagnostics, provider: model.provider }),
+      events: finalizeEvents(parsed, { warnings: [...routeWarnings, ...prepared.warnings], diagnostics, provider: model.provider }),
     };
   }
 }

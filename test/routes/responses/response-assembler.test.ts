@@ -85,14 +85,17 @@ describe('ResponseAssembler', () => {
     expect(target.outcome).toMatchObject({ type: 'error', error });
   });
 
-  it('puts route warnings before the pipeline diagnostics, in snake_case', () => {
+  it('renders the pipeline diagnostics (route warnings already merged in) in snake_case', () => {
     const target = assembler({ warnings: [{ code: 'unsupported-tool', message: 'web_search dropped' }] });
     run(target, [
       {
         type: 'finish',
         reason: { unified: 'stop' },
         usage: {},
-        diagnostics: { toolCallError: { code: 'unavailable_tool', message: 'no such tool', availableTools: ['f'] }, warnings: [{ code: 'w', message: 'm' }] },
+        diagnostics: {
+          toolCallError: { code: 'unavailable_tool', message: 'no such tool', availableTools: ['f'] },
+          warnings: [{ code: 'unsupported-tool', message: 'web_search dropped' }, { code: 'w', message: 'm' }],
+        },
       },
     ]);
     expect(target.outcome?.response.diagnostics).toEqual({
@@ -102,6 +105,12 @@ describe('ResponseAssembler', () => {
         { code: 'w', message: 'm' },
       ],
     });
+  });
+
+  it('keeps the route warnings on a failed response, which carries no pipeline diagnostics', () => {
+    const target = assembler({ warnings: [{ code: 'unsupported-tool', message: 'web_search dropped' }] });
+    run(target, [{ type: 'error', error: new GatewayError({ status: 502, type: 'upstream_error', message: 'boom' }) }]);
+    expect(target.outcome?.response.diagnostics).toEqual({ warnings: [{ code: 'unsupported-tool', message: 'web_search dropped' }] });
   });
 
   it('ignores events after the terminal one', () => {
