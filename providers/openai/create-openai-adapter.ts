@@ -1,6 +1,7 @@
 /**
- * The adapter for OpenAI and OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, OpenRouter, …),
- * through the `openai` package with its retries off and an undici dispatcher carrying our timeouts.
+ * The adapter for OpenAI and OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, OpenRouter, …).
+ * Chat streams go straight over undici (the hot path); model lists and embeddings go through the
+ * `openai` package with its retries off and the same undici Agent carrying our timeouts.
  */
 import OpenAI from 'openai';
 import { fetch as undiciFetch } from 'undici';
@@ -11,10 +12,13 @@ import type { StreamEvent } from '../../src/core/stream-event.js';
 import { createUpstreamAgent } from '../../src/http/upstream-agent.js';
 import { buildOpenAiRequestBody, type OpenAiFlavour } from './build-openai-request-body.js';
 import { mapOpenAiError } from './map-openai-error.js';
+import { decodeChatCompletionChunks, type DecodeState } from './decode-chat-completion-chunks.js';
 import { readOpenAiStream } from './read-openai-stream.js';
+import { createChatCompletionConnection, sendChatCompletionRequest } from './send-chat-completion-request.js';
 
 export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavour): ProviderAdapter {
   const agent = createUpstreamAgent(config);
+  const connection = createChatCompletionConnection(config, agent);
   const headers: Record<string, string | null> = { ...config.headers };
   // Without a key, send no Authorization at all rather than a placeholder.
   if (!config.apiKey) headers.Authorization = null;
@@ -32,16 +36,15 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
   return {
     async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
       const body = buildOpenAiRequestBody(request, flavour);
-      let chunks: AsyncIterable<unknown>;
-      try {
-        chunks = (await client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming, {
-          signal: context.signal,
-          headers: request.forwardHeaders,
-        })) as AsyncIterable<unknown>;
-      } catch (error) {
-        throw mapOpenAiError(error, config.name);
-      }
-      return readOpenAiStream(chunks, { provider: config.name, model: request.model.model, warnings: [], signal: context.signal });
+      const upstream = await sendChatCompletionRequest(connection, body, { signal: context.signal, forwardHeaders: request.forwardHeaders });
+      const state: DecodeState = { sawDone: false };
+      return readOpenAiStream(decodeChatCompletionChunks(upstream, config.name, state), {
+        provider: config.name,
+        model: request.model.model,
+        warnings: [],
+        signal: context.signal,
+        state,
+      });
     },
 
     async listModels(context: ProviderContext): Promise<ModelInfo[]> {

@@ -1,9 +1,10 @@
 /** OpenAI Chat Completions stream chunks → neutral StreamEvents (tolerant of compatible servers). */
 import type { FinishReason } from '../../src/core/finish-reason.js';
-import { GatewayError } from '../../src/core/gateway-error.js';
+import { GatewayError, upstreamFailure } from '../../src/core/gateway-error.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import type { Warning } from '../../src/core/warning.js';
+import type { DecodeState } from './decode-chat-completion-chunks.js';
 import { mapOpenAiError } from './map-openai-error.js';
 import { mapOpenAiFinishReason } from './map-openai-finish-reason.js';
 import { OpenAiToolCallTracker, type ToolCallFragment } from './openai-tool-call-tracker.js';
@@ -41,7 +42,7 @@ function abortedError(provider: string, reason: unknown): GatewayError {
 
 export async function* readOpenAiStream(
   chunks: AsyncIterable<unknown>,
-  options: { provider: string; model: string; warnings: Warning[]; signal?: AbortSignal },
+  options: { provider: string; model: string; warnings: Warning[]; signal?: AbortSignal; state?: DecodeState },
 ): AsyncGenerator<StreamEvent> {
   const tracker = new OpenAiToolCallTracker();
   let started = false;
@@ -70,13 +71,17 @@ export async function* readOpenAiStream(
     yield { type: 'error', error: mapOpenAiError(error, options.provider) };
     return;
   }
-  // The SDK ends its stream quietly when the request is aborted (client gone, or shutdown after the
-  // grace period), which must not pass for a complete reply.
+  // An aborted request (client gone, or shutdown after the grace period) must not pass for a complete reply.
   if (options.signal?.aborted) {
     yield { type: 'error', error: abortedError(options.provider, options.signal.reason) };
     return;
   }
   if (!started) yield { type: 'response-start', id: '', model: options.model, warnings: options.warnings };
+  // A body that ends with neither finish_reason nor [DONE] was cut off, not finished.
+  if (options.state && !options.state.sawDone && !finishReason) {
+    yield { type: 'error', error: upstreamFailure(`Upstream provider '${options.provider}' ended the stream before finishing.`) };
+    return;
+  }
   yield* tracker.finish();
   // Some servers end without finish_reason; an ended stream with calls still means tool calls.
   yield { type: 'finish', reason: finishReason ?? { unified: tracker.count ? 'tool-calls' : 'stop' }, usage };

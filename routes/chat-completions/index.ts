@@ -1,5 +1,5 @@
 /** POST /v1/chat/completions and POST /{provider}/v1/chat/completions (JSON and SSE). */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../src/pipeline/random-hex.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
@@ -13,7 +13,7 @@ import { streamChatCompletion } from './stream-chat-completion.js';
 export type ChatCompletionsRouteOptions = { pipeline: ChatPipeline; liveStreams: LiveStreams };
 
 function completionId(): string {
-  return `chatcmpl-${randomBytes(12).toString('hex')}`;
+  return `chatcmpl-${randomHex(24)}`;
 }
 
 export function registerChatCompletionsRoutes(app: FastifyInstance, options: ChatCompletionsRouteOptions): void {

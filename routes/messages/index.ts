@@ -2,7 +2,7 @@
  * POST /v1/messages (Anthropic Messages API, JSON and SSE) and /v1/messages/count_tokens, also under
  * /{provider}/v1/…, so that Claude Code and Anthropic SDK clients can reach any configured provider.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../src/pipeline/random-hex.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
@@ -23,7 +23,7 @@ type ProviderParams = { Params: { provider: string } };
 const routeConfig = { config: { errorEnvelope: 'anthropic' as const } };
 
 function messageId(): string {
-  return `msg_${randomBytes(12).toString('hex')}`;
+  return `msg_${randomHex(24)}`;
 }
 
 export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRouteOptions): void {

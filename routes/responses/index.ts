@@ -2,7 +2,7 @@
  * POST /v1/responses and POST /{provider}/v1/responses (JSON and SSE) over any configured provider.
  * The WebSocket upgrade on GET is refused with 426, so Codex falls back to HTTP SSE.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../src/pipeline/random-hex.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
@@ -25,7 +25,7 @@ export type ResponsesRouteOptions = {
 };
 
 function responseId(): string {
-  return `resp_${randomBytes(16).toString('hex')}`;
+  return `resp_${randomHex(32)}`;
 }
 
 /**

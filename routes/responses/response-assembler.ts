@@ -4,7 +4,7 @@
  * closed (`output_item.done`) before the terminal `response.completed`. Streaming sends the events;
  * the non-streaming route ignores them and takes the final Response (one code path for both).
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../src/pipeline/random-hex.js';
 import { assertNever } from '../../src/core/assert-never.js';
 import type { GatewayError } from '../../src/core/gateway-error.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
@@ -36,7 +36,7 @@ type OpenCall = {
 export type AssemblerOutcome = { type: 'response'; response: WireResponse } | { type: 'error'; error: GatewayError; response: WireResponse };
 
 function itemId(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString('hex')}`;
+  return `${prefix}_${randomHex(24)}`;
 }
 
 const outputText = (text: string) => ({ type: 'output_text' as const, text, annotations: [], logprobs: [] });

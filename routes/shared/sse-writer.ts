@@ -6,6 +6,11 @@ import type { ServerResponse } from 'node:http';
 
 export class SseWriter {
   private closed = false;
+  private corked = false;
+  private readonly uncork = () => {
+    this.corked = false;
+    this.response.uncork();
+  };
 
   constructor(private readonly response: ServerResponse) {
     response.once('close', () => {
@@ -32,6 +37,12 @@ export class SseWriter {
   async send(data: string, event?: string): Promise<void> {
     if (this.isClosed) return;
     const frame = event === undefined ? `data: ${data}\n\n` : `event: ${event}\ndata: ${data}\n\n`;
+    // Frames produced in one tick (all the events of one upstream read) leave in one socket write.
+    if (!this.corked) {
+      this.corked = true;
+      this.response.cork();
+      process.nextTick(this.uncork);
+    }
     if (this.response.write(frame)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -45,6 +56,7 @@ export class SseWriter {
   }
 
   end(): void {
+    if (this.corked) this.uncork();
     if (!this.response.writableEnded) this.response.end();
   }
 }

@@ -1,6 +1,6 @@
 /** Tool-call ids the gateway mints: `call_` + 24 hex characters, like OpenAI's. */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from './random-hex.js';
 
 export function generateCallId(): string {
-  return `call_${randomBytes(12).toString('hex')}`;
+  return `call_${randomHex(24)}`;
 }

@@ -1,0 +1,51 @@
+/**
+ * An upstream SSE body → parsed `chat.completion.chunk` objects. It stops at `data: [DONE]`, turns an
+ * in-band `data: {"error": …}` frame into a GatewayError, and releases the body whatever happens.
+ */
+import type { Readable } from 'node:stream';
+import { GatewayError } from '../../src/core/gateway-error.js';
+import { SseDecoder } from '../../src/http/sse-decoder.js';
+import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
+
+export type DecodeState = { sawDone: boolean };
+
+function release(body: Readable): void {
+  if (!body.destroyed && !body.readableEnded) body.destroy();
+}
+
+function inBandError(provider: string, payload: Record<string, unknown>): GatewayError {
+  const message = readUpstreamErrorMessage(payload) ?? 'unknown error';
+  return new GatewayError({
+    status: 502,
+    type: 'upstream_error',
+    code: 'upstream_stream_error',
+    message: `Upstream provider '${provider}' failed mid-stream: ${message}`,
+    upstreamBody: payload.error,
+  });
+}
+
+export async function* decodeChatCompletionChunks(body: Readable, provider: string, state: DecodeState): AsyncGenerator<Record<string, unknown>> {
+  const decoder = new SseDecoder();
+  try {
+    for await (const bytes of body as AsyncIterable<Uint8Array>) {
+      for (const event of decoder.push(bytes)) {
+        if (event.data === '[DONE]') {
+          state.sawDone = true;
+          release(body);
+          return;
+        }
+        if (event.data === '') continue;
+        let chunk: Record<string, unknown>;
+        try {
+          chunk = JSON.parse(event.data) as Record<string, unknown>;
+        } catch {
+          throw new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_chunk', message: `Upstream provider '${provider}' sent a malformed stream chunk.` });
+        }
+        if (chunk.error !== undefined && chunk.choices === undefined) throw inBandError(provider, chunk);
+        yield chunk;
+      }
+    }
+  } finally {
+    release(body);
+  }
+}

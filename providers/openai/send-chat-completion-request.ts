@@ -1,0 +1,72 @@
+/**
+ * POSTs a streamed Chat Completions request straight over the adapter's undici Agent.
+ * The hot path skips the `openai` package: its fetch/web-stream layers and its SSE splitter (which
+ * re-copies the buffer per event) cost more CPU per request than the rest of the gateway together.
+ */
+import type { Readable } from 'node:stream';
+import type { Agent } from 'undici';
+import type { ProviderConfig } from '../../src/config/config-types.js';
+import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
+import { version } from '../../src/version.js';
+
+export type ChatCompletionConnection = {
+  config: ProviderConfig;
+  agent: Agent;
+  origin: string;
+  /** The base URL's path (e.g. `/v1`), to which `/chat/completions` is appended. */
+  basePath: string;
+  /** Headers shared by every request of this upstream, built once. */
+  headers: Record<string, string>;
+};
+
+export function createChatCompletionConnection(config: ProviderConfig, agent: Agent): ChatCompletionConnection {
+  const url = new URL(config.baseUrl);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+    'user-agent': `interlingua/${version}`,
+  };
+  if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
+  for (const [name, value] of Object.entries(config.headers)) headers[name.toLowerCase()] = value;
+  return { config, agent, origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), headers };
+}
+
+function parseLoosely(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Resolves with the SSE body once 2xx headers arrived; otherwise throws a GatewayError (the error body is read). */
+export async function sendChatCompletionRequest(
+  connection: ChatCompletionConnection,
+  body: Record<string, unknown>,
+  options: { signal: AbortSignal; forwardHeaders?: Record<string, string> },
+): Promise<Readable> {
+  const { config } = connection;
+  const headers = options.forwardHeaders ? { ...options.forwardHeaders, ...connection.headers } : connection.headers;
+  let response;
+  try {
+    response = await connection.agent.request({
+      origin: connection.origin,
+      path: `${connection.basePath}/chat/completions`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    throw errorFromTransportFailure(error, config.name);
+  }
+  if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
+  const text = await response.body.text().catch(() => '');
+  const retryAfter = response.headers['retry-after'];
+  throw errorFromUpstreamStatus({
+    status: response.statusCode,
+    body: parseLoosely(text),
+    provider: config.name,
+    retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+  });
+}
