@@ -3,15 +3,17 @@
 // also teaches the others its syntax.
 import type { ToolFormat } from '../src/core/index.js';
 import { genericJsonFamily } from './generic-json/generic-json-family.js';
+import { glmFamily } from './glm/glm-family.js';
 import { hermesFamily } from './hermes/hermes-family.js';
 import { llama3Family } from './llama3/llama3-family.js';
 import { pythonicFamily } from './pythonic/pythonic-family.js';
+import { qwen3CoderFamily } from './qwen3-coder/qwen3-coder-family.js';
 import { createToolFormat } from './shared/create-tool-format.js';
 import { createEnvelopeCatalogue } from './shared/envelope-catalogue.js';
 import type { FamilySpec } from './shared/family-spec.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
-export const familySpecs: readonly FamilySpec[] = [hermesFamily, llama3Family, pythonicFamily, genericJsonFamily];
+export const familySpecs: readonly FamilySpec[] = [hermesFamily, llama3Family, pythonicFamily, genericJsonFamily, qwen3CoderFamily, glmFamily];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {
   const catalogue = createEnvelopeCatalogue(specs);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ParsedEvent, ToolDefinition } from '../../src/core/index.js';
 import { createToolFormatRegistry } from '../../tool-formats/index.js';
 import { expectChunkingInvariant } from './helpers/chunking-invariance.js';
-import { createEvent, getTime, getWeather, readFile, searchWeb } from './helpers/tools.js';
+import { createEvent, getTime, getWeather, readFile, searchWeb, writeFile } from './helpers/tools.js';
 
 type Expected = {
   calls: { name: string; arguments: Record<string, unknown> }[];
@@ -133,6 +133,72 @@ const cases: Case[] = [
     tools: [getWeather],
     reply: 'If a < b and <b>bold</b> text, use <tool> carefully; 3 <| 4.',
     expected: { calls: [], content: 'If a < b and <b>bold</b> text, use <tool> carefully; 3 <| 4.' },
+  },
+  {
+    id: 'qwen3-coder-xml',
+    tools: [readFile],
+    reply: '<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/app.ts\n</parameter>\n<parameter=start_line>\n10\n</parameter>\n</function>\n</tool_call>',
+    expected: { calls: [{ name: 'read_file', arguments: { path: 'src/app.ts', start_line: 10 } }], content: null },
+  },
+  {
+    id: 'qwen3-coder-multiline-value',
+    tools: [writeFile],
+    reply: "I'll create it.\n<tool_call>\n<function=write_file>\n<parameter=path>\nhello.py\n</parameter>\n<parameter=content>\ndef main():\n    print(\"hi\")\n\nmain()\n</parameter>\n</function>\n</tool_call>",
+    expected: { calls: [{ name: 'write_file', arguments: { path: 'hello.py', content: 'def main():\n    print("hi")\n\nmain()' } }], content: "I'll create it." },
+  },
+  {
+    id: 'qwen3-coder-two-functions-one-envelope',
+    tools: [getWeather, getTime],
+    reply: '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n<function=get_time>\n</function>\n</tool_call>',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Paris' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: null,
+    },
+  },
+  {
+    id: 'qwen3-coder-value-holding-end-tag',
+    tools: [writeFile],
+    reply: '<tool_call>\n<function=write_file>\n<parameter=path>\na.ts\n</parameter>\n<parameter=content>\nconst end = "</tool_call>";\n</parameter>\n</function>\n</tool_call>',
+    expected: { calls: [{ name: 'write_file', arguments: { path: 'a.ts', content: 'const end = "</tool_call>";' } }], content: null },
+  },
+  {
+    id: 'qwen3-coder-missing-opening-tag',
+    tools: [searchWeb],
+    reply: "I'll search.\n\n<function=search_web>\n<parameter=query>\nexample.com\n</parameter>\n</function>\n</tool_call>",
+    expected: { calls: [{ name: 'search_web', arguments: { query: 'example.com' } }], content: "I'll search." },
+  },
+  {
+    id: 'qwen3-coder-unknown-tool-rejected',
+    tools: [getWeather],
+    reply: 'Sure.\n<tool_call>\n<function=acme.no_such_tool>\n<parameter=target>\nx\n</parameter>\n</function>\n</tool_call>',
+    expected: { calls: [], content: 'Sure.', diagnostic: 'unavailable_tool' },
+  },
+  {
+    id: 'qwen3-coder-unclosed-truncated',
+    tools: [searchWeb],
+    reply: 'Fetching.\n<tool_call>\n<function=search_web>\n<parameter=query>\nhttps://aiweekly.co/ai-',
+    expected: { calls: [], content: 'Fetching.', diagnostic: 'unclosed' },
+  },
+  {
+    id: 'glm45-arg-key-value',
+    tools: [getWeather],
+    reply: '<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n<arg_key>unit</arg_key>\n<arg_value>celsius</arg_value>\n</tool_call>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Beijing', unit: 'celsius' } }], content: null },
+  },
+  {
+    id: 'glm47-compact-with-typed-value',
+    tools: [searchWeb],
+    reply: '<tool_call>search_web<arg_key>query</arg_key><arg_value>42</arg_value><arg_key>max_results</arg_key><arg_value>3</arg_value></tool_call>',
+    expected: { calls: [{ name: 'search_web', arguments: { query: '42', max_results: 3 } }], content: null },
+  },
+  {
+    id: 'glm-unclosed-truncated',
+    tools: [getWeather],
+    reply: 'Checking.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Bei',
+    expected: { calls: [], content: 'Checking.', diagnostic: 'unclosed' },
   },
 ];
 

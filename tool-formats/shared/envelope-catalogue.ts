@@ -4,8 +4,8 @@
 import type { BodyGrammar } from './body-grammar.js';
 import type { BodyScanner } from './body-scanner.js';
 import { thinkTag, type Envelope, type ReasoningTag } from './envelope.js';
-import { MarkerMatcher } from './marker-matcher.js';
-import { TaggedBodyScanner, type Terminator } from './tagged-body-scanner.js';
+import { MarkerMatcher, type MarkerEntry } from './marker-matcher.js';
+import { createTaggedBodyLayout, TaggedBodyScanner, type Terminator } from './tagged-body-scanner.js';
 import { ValuesBodyScanner } from './values-body-scanner.js';
 
 /** What a family contributes to parsing. */
@@ -109,16 +109,28 @@ function mergeEntry(start: string, envelopes: readonly Envelope[]): EnvelopeEntr
     envelopes.flatMap((envelope) => envelope.grammars),
     (grammar) => grammar.id,
   );
-  const terminators = (restart: readonly string[]) =>
-    new MarkerMatcher<Terminator>([
-      ...end.map((marker) => ({ marker, value: 'end' as const })),
-      ...restart.map((marker) => ({ marker, value: 'restart' as const })),
-    ]);
+  const terminatorEntries = (restart: readonly string[]): MarkerEntry<Terminator>[] => [
+    ...end.map((marker) => ({ marker, value: 'end' as const })),
+    ...restart.map((marker) => ({ marker, value: 'restart' as const })),
+  ];
+  const terminators = (restart: readonly string[]) => new MarkerMatcher<Terminator>(terminatorEntries(restart));
   let createScanner: () => BodyScanner;
   switch (first.body.type) {
     case 'tagged': {
       const matcher = terminators([start]);
-      createScanner = () => new TaggedBodyScanner(matcher);
+      // Every registration's value spans and trailing markers count, so that all parsers read a shared
+      // marker's bodies alike (Qwen3-Coder parameters and GLM values under <tool_call>).
+      const tagged = envelopes.flatMap((envelope) => (envelope.body.type === 'tagged' ? [envelope.body] : []));
+      const valueSpans = unique(
+        tagged.flatMap((body) => body.valueSpans ?? []),
+        (span) => span.open,
+      );
+      const trailingEnd = unique(
+        tagged.flatMap((body) => body.trailingEnd ?? []),
+        (marker) => marker,
+      );
+      const layout = valueSpans.length === 0 && trailingEnd.length === 0 ? undefined : createTaggedBodyLayout(terminatorEntries([start]), valueSpans, trailingEnd);
+      createScanner = () => new TaggedBodyScanner(matcher, layout);
       break;
     }
     case 'values': {

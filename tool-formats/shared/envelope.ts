@@ -6,15 +6,36 @@ import type { BodyScanner } from './body-scanner.js';
 /**
  * How the end of a body is found.
  * - `tagged`: at an end marker, outside JSON strings when the body is JSON. A repeated start marker
- *   after a complete body also ends it (a forgotten closing tag between two calls).
+ *   after a complete body also ends it (a forgotten closing tag between two calls). Options: see
+ *   `TaggedBodyOptions`.
  * - `values`: right after its JSON value(s), which may be separated by `separator` (Llama's `; `);
  *   an end marker right after the values is swallowed.
  * - `custom`: the family scans the body itself (e.g. Mistral's `NAME[ARGS]{json}`).
  */
 export type BodyScanning =
-  | { type: 'tagged' }
+  | ({ type: 'tagged' } & TaggedBodyOptions)
   | { type: 'values'; separator: string }
   | { type: 'custom'; createScanner: (envelope: Envelope) => BodyScanner };
+
+/**
+ * A raw value inside an XML-ish body, from `open` to `close` (`<parameter=` … `</parameter>`).
+ * `nested` (optional) opens a value of the same kind quoted inside this one (code showing a
+ * `\n<parameter=…>` block), whose close then does not end the outer value.
+ */
+export type ValueSpan = { open: string; close: string; nested?: string };
+
+export type TaggedBodyOptions = {
+  /**
+   * Values taken as they are: an end or start marker inside one is text, so a parameter holding code
+   * with `</tool_call>` in it does not close the body. Only in bodies that are not JSON.
+   */
+  valueSpans?: readonly ValueSpan[];
+  /**
+   * Markers swallowed when they follow the end marker after at most a little whitespace: the
+   * `</tool_call>` after `<function=…>…</function>` when the model left out the opening `<tool_call>`.
+   */
+  trailingEnd?: readonly string[];
+};
 
 export type Envelope = {
   /** The family that owns this syntax (reported in `tool-call-unparsed.format`). */
@@ -46,13 +67,14 @@ export function taggedEnvelope(
   start: string | readonly string[],
   end: string | readonly string[],
   grammars: readonly BodyGrammar[],
+  options: TaggedBodyOptions = {},
 ): Envelope {
   return {
     family,
     start: typeof start === 'string' ? [start] : start,
     end: typeof end === 'string' ? [end] : end,
     kind: 'explicit',
-    body: { type: 'tagged' },
+    body: { type: 'tagged', ...options },
     grammars,
   };
 }

@@ -19,3 +19,13 @@ export function argumentsForRendering(text: string): unknown {
     return text;
   }
 }
+
+/**
+ * Call arguments (JSON text) as key and value-text pairs, the way XML-ish families write them between
+ * tags: strings as they are, every other value as JSON. Arguments that are not an object have no pairs.
+ */
+export function rawArgumentEntries(text: string): [string, string][] {
+  const value = argumentsForRendering(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  return Object.entries(value as Record<string, unknown>).map(([key, member]) => [key, typeof member === 'string' ? member : formatJson(member)]);
+}

@@ -70,3 +70,9 @@ export function partialMarkerStart(text: string, from: number, marker: string): 
   }
   return text.length;
 }
+
+/** Whether `text[position..]` is all that is left of `marker` at the end of a cut-off body (a proper prefix of it). */
+export function isMarkerRemnant(text: string, position: number, marker: string): boolean {
+  const length = text.length - position;
+  return length > 0 && length < marker.length && marker.startsWith(text.slice(position));
+}

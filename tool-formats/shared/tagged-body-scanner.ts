@@ -1,19 +1,58 @@
-/** Body scanning for `tagged` envelopes: up to an end marker, ignoring markers inside JSON strings. */
+/** Body scanning for `tagged` envelopes: up to an end marker, ignoring markers inside JSON strings and raw values. */
 import { isJsonOpenerCode, isSpaceCode, type BodyScanner, type BodyScanStep } from './body-scanner.js';
+import type { ValueSpan } from './envelope.js';
 import { advanceJsonScan, JsonScanState } from './json-scan-state.js';
-import type { MarkerMatcher } from './marker-matcher.js';
+import { MarkerMatcher, type MarkerEntry } from './marker-matcher.js';
 
 /** `end` closes the body; `restart` (the envelope's own start marker) may close it implicitly. */
 export type Terminator = 'end' | 'restart';
 
+/** Inside a raw value: what ends it, and what opens a value quoted inside it. */
+type SpanMarkers = MarkerMatcher<'close' | 'nested'>;
+
+/** Built once per envelope from its value spans and trailing end markers (see `TaggedBodyOptions`). */
+export type TaggedBodyLayout = {
+  /** Terminators and value-span openers together, so a raw body is searched once for both. */
+  rawMarkers: MarkerMatcher<Terminator | SpanMarkers>;
+  trailingEnd?: MarkerMatcher<true>;
+};
+
+/**
+ * Whitespace allowed between the end marker and a trailing end marker. Bounded, because the scanner
+ * holds that whitespace back while it waits, and a model stuck printing newlines must not make it
+ * re-read them for ever.
+ */
+const trailingGapLimit = 16;
+
 const greaterThan = 0x3e;
+
+export function createTaggedBodyLayout(
+  terminators: readonly MarkerEntry<Terminator>[],
+  valueSpans: readonly ValueSpan[],
+  trailingEnd: readonly string[],
+): TaggedBodyLayout {
+  const spanMarkers = (span: ValueSpan): SpanMarkers =>
+    new MarkerMatcher<'close' | 'nested'>([{ marker: span.close, value: 'close' }, ...(span.nested === undefined ? [] : [{ marker: span.nested, value: 'nested' as const }])]);
+  const rawMarkers = new MarkerMatcher<Terminator | SpanMarkers>([...terminators, ...valueSpans.map((span) => ({ marker: span.open, value: spanMarkers(span) }))]);
+  return trailingEnd.length === 0 ? { rawMarkers } : { rawMarkers, trailingEnd: new MarkerMatcher(trailingEnd.map((marker) => ({ marker, value: true as const }))) };
+}
 
 export class TaggedBodyScanner implements BodyScanner {
   /** `sniff` until the first significant character says whether the body is JSON. */
   private phase: 'sniff' | 'json' | 'raw' = 'sniff';
   private readonly state = new JsonScanState();
+  private readonly layout: TaggedBodyLayout;
+  /** The raw value the scan is inside, if any; only its close (and nested open) markers count there. */
+  private openSpan: SpanMarkers | undefined;
+  /** How many values quoted inside the open one are still open. */
+  private spanDepth = 0;
 
-  constructor(private readonly terminators: MarkerMatcher<Terminator>) {}
+  constructor(
+    private readonly terminators: MarkerMatcher<Terminator>,
+    layout?: TaggedBodyLayout,
+  ) {
+    this.layout = layout ?? { rawMarkers: terminators };
+  }
 
   scan(input: string, position: number): BodyScanStep {
     let index = position;
@@ -51,7 +90,7 @@ export class TaggedBodyScanner implements BodyScanner {
       const hit = this.terminators.matchAt(input, index);
       if (hit.type === 'partial') return { type: 'more', keepFrom: index };
       if (hit.type === 'found') {
-        if (hit.value === 'end') return { type: 'closed', bodyEnd: index, end: index + hit.marker.length };
+        if (hit.value === 'end') return this.closeAtEnd(input, index, hit.marker);
         if (this.state.depth === 0 && this.state.completedValues > 0) return { type: 'closed', bodyEnd: index, end: index };
       }
       this.state.step(input.charCodeAt(index));
@@ -60,14 +99,49 @@ export class TaggedBodyScanner implements BodyScanner {
   }
 
   private scanRaw(input: string, from: number): BodyScanStep {
-    const hit = this.terminators.find(input, from);
-    switch (hit.type) {
-      case 'none':
-        return { type: 'more', keepFrom: input.length };
-      case 'partial':
-        return { type: 'more', keepFrom: hit.index };
-      case 'found':
-        return { type: 'closed', bodyEnd: hit.index, end: hit.value === 'end' ? hit.index + hit.marker.length : hit.index };
+    let index = from;
+    for (;;) {
+      const span = this.openSpan;
+      if (span !== undefined) {
+        const inner = span.find(input, index);
+        if (inner.type === 'none') return { type: 'more', keepFrom: input.length };
+        if (inner.type === 'partial') return { type: 'more', keepFrom: inner.index };
+        if (inner.value === 'nested') this.spanDepth++;
+        else if (this.spanDepth > 0) this.spanDepth--;
+        else this.openSpan = undefined;
+        index = inner.index + inner.marker.length;
+        continue;
+      }
+      const hit = this.layout.rawMarkers.find(input, index);
+      switch (hit.type) {
+        case 'none':
+          return { type: 'more', keepFrom: input.length };
+        case 'partial':
+          return { type: 'more', keepFrom: hit.index };
+        case 'found':
+          if (typeof hit.value !== 'string') {
+            // A value opens: end markers inside it are text.
+            this.openSpan = hit.value;
+            index = hit.index + hit.marker.length;
+            continue;
+          }
+          return hit.value === 'end' ? this.closeAtEnd(input, hit.index, hit.marker) : { type: 'closed', bodyEnd: hit.index, end: hit.index };
+      }
     }
+  }
+
+  /** Closes at the end marker at `index`, taking a trailing end marker after it along. */
+  private closeAtEnd(input: string, index: number, marker: string): BodyScanStep {
+    const end = index + marker.length;
+    const trailing = this.layout.trailingEnd;
+    if (trailing === undefined) return { type: 'closed', bodyEnd: index, end };
+    let next = end;
+    while (next < input.length && next - end <= trailingGapLimit && isSpaceCode(input.charCodeAt(next))) next++;
+    if (next - end > trailingGapLimit) return { type: 'closed', bodyEnd: index, end };
+    // Undecided yet: the end marker is read again with the next chunk (the scan state is as it was there).
+    if (next >= input.length) return { type: 'more', keepFrom: index };
+    const hit = trailing.matchAt(input, next);
+    if (hit.type === 'partial') return { type: 'more', keepFrom: index };
+    return { type: 'closed', bodyEnd: index, end: hit.type === 'found' ? next + hit.marker.length : end };
   }
 }
