@@ -12,6 +12,7 @@ import { registerHealthRoutes } from '../routes/health/index.js';
 import { registerMessagesRoutes } from '../routes/messages/index.js';
 import { registerModelsRoutes } from '../routes/models/index.js';
 import { registerResponsesRoutes } from '../routes/responses/index.js';
+import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import type { GatewayConfig } from './config/config-types.js';
 import type { ProviderAdapter } from './core/provider-adapter.js';
@@ -58,7 +59,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
 
   const providers = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(config.providers)) providers.set(provider.name, createProviderAdapter(provider));
-  const pipeline = new ChatPipeline({ config, providers, toolFormats: createToolFormatRegistry() });
+  const toolFormats = createToolFormatRegistry();
+  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes: createAgentSyntaxRegistry(toolFormats) });
   const liveStreams = new LiveStreams();
 
   registerRequestLog(app);

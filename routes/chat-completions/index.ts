@@ -5,6 +5,7 @@ import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import { watchClientAbort } from '../shared/client-abort.js';
+import { selectAgentFormat } from '../shared/select-agent-format.js';
 import { SseWriter } from '../shared/sse-writer.js';
 import { foldChatCompletion } from './fold-chat-completion.js';
 import { parseChatCompletionRequest } from './parse-chat-completion-request.js';
@@ -22,13 +23,14 @@ export function registerChatCompletionsRoutes(app: FastifyInstance, options: Cha
   async function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const parsed = parseChatCompletionRequest(request.body);
     if (providerName !== undefined) parsed.input.provider = providerName;
+    const agentFormat = selectAgentFormat(pipeline, request.headers, { field: parsed.agentFormat, toolCallTags: parsed.toolCallTags });
     // The client's disconnect aborts the upstream request (one signal down to undici).
     const abort = watchClientAbort(reply);
     const release = liveStreams.add(abort.controller);
     try {
-      const run = await pipeline.run(parsed.input, { signal: abort.signal, requestId: request.id, log: request.log });
+      const run = await pipeline.run(parsed.input, { signal: abort.signal, requestId: request.id, log: request.log }, { agentFormat: agentFormat.selection.format });
       annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: parsed.stream });
-      const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling };
+      const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header };
       if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
       const meta = { id: completionId(), created: Math.floor(Date.now() / 1000), model: parsed.input.provider ? parsed.input.model : run.model.id };
 

@@ -9,6 +9,7 @@ import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import type { Warning } from '../../src/core/warning.js';
 import { watchClientAbort } from '../shared/client-abort.js';
+import { agentFormatFieldsOf, selectAgentFormat } from '../shared/select-agent-format.js';
 import { SseWriter } from '../shared/sse-writer.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
 import { foldMessage } from './fold-message.js';
@@ -32,6 +33,7 @@ export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRo
   async function createMessage(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const parsed = parseMessagesRequest(request.body, request.headers);
     if (providerName !== undefined) parsed.input.provider = providerName;
+    const agentFormat = selectAgentFormat(pipeline, request.headers, agentFormatFieldsOf(request.body));
     if (parsed.warnings.length) parsed.input.warnings = parsed.warnings;
     // The client sees these in `diagnostics`; the log keeps them for operators at debug level.
     for (const warning of parsed.warnings) request.log.debug({ code: warning.code }, warning.message);
@@ -39,9 +41,9 @@ export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRo
     const abort = watchClientAbort(reply);
     const release = liveStreams.add(abort.controller);
     try {
-      const run = await pipeline.run(parsed.input, { signal: abort.signal, requestId: request.id, log: request.log });
+      const run = await pipeline.run(parsed.input, { signal: abort.signal, requestId: request.id, log: request.log }, { agentFormat: agentFormat.selection.format });
       annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: parsed.stream });
-      const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling };
+      const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header };
       if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
       // The model is echoed as the client wrote it, so Claude Code's per-model bookkeeping matches.
       const meta = { id: messageId(), model: parsed.input.model };

@@ -9,6 +9,7 @@ import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import { watchClientAbort } from '../shared/client-abort.js';
+import { agentFormatFieldsOf, selectAgentFormat } from '../shared/select-agent-format.js';
 import { SseWriter } from '../shared/sse-writer.js';
 import { foldResponse } from './fold-response.js';
 import { parseResponsesRequest } from './parse-responses-request.js';
@@ -52,15 +53,16 @@ export function registerResponsesRoutes(app: FastifyInstance, options: Responses
   async function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const parsed = parseResponsesRequest(request.body, store);
     if (providerName !== undefined) parsed.input.provider = providerName;
+    const agentFormat = selectAgentFormat(pipeline, request.headers, agentFormatFieldsOf(request.body));
     // Route warnings travel through the pipeline into diagnostics; the assembler keeps them for failures.
     if (parsed.warnings.length) parsed.input.warnings = parsed.warnings;
     // The client's disconnect aborts the upstream request (one signal down to undici).
     const abort = watchClientAbort(reply);
     const release = liveStreams.add(abort.controller);
     try {
-      const run = await pipeline.run(parsed.input, { signal: abort.signal, requestId: request.id, log: request.log });
+      const run = await pipeline.run(parsed.input, { signal: abort.signal, requestId: request.id, log: request.log }, { agentFormat: agentFormat.selection.format });
       annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: parsed.stream });
-      const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling };
+      const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header };
       if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
       const identity = {
         id: responseId(),

@@ -38,6 +38,26 @@ const provider = {
   },
 };
 
+/** An HTTP header name (RFC 9110 token). */
+const headerName = { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" };
+
+const agentFormats = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    default: { type: 'string', minLength: 1 },
+    rules: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['header', 'contains', 'format'],
+        properties: { header: headerName, contains: { type: 'string', minLength: 1 }, format: { type: 'string', minLength: 1 } },
+      },
+    },
+  },
+};
+
 export const configFileSchema = {
   type: 'object',
   additionalProperties: false,
@@ -59,5 +79,6 @@ export const configFileSchema = {
       propertyNames: { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' },
       additionalProperties: provider,
     },
+    agentFormats,
   },
 } as const;

@@ -45,7 +45,24 @@ export type ServerConfig = {
   logLevel: string;
 };
 
+/** A request-header rule for agent_format detection: the header's value contains `contains` (any case). */
+export type AgentFormatRule = {
+  /** A request header name, lower case (`user-agent`). */
+  header: string;
+  contains: string;
+  /** The agent_format it selects (checked against the registered formats at start). */
+  format: string;
+};
+
+export type AgentFormatSettings = {
+  /** Tried in order after the body field and the X-Agent-Format header; the first match wins. */
+  rules: AgentFormatRule[];
+  /** The format when nothing matched (`openai`). */
+  default: string;
+};
+
 export type GatewayConfig = {
   server: ServerConfig;
   providers: Record<string, ProviderConfig>;
+  agentFormats: AgentFormatSettings;
 };

@@ -1,6 +1,6 @@
 /** Fills defaults into a validated config file and produces the GatewayConfig the app runs on. */
 import type { ProviderType } from '../core/resolved-model.js';
-import type { GatewayConfig, ModelSettings, ProviderConfig, TimeoutSettings, ToolCallingSetting } from './config-types.js';
+import type { AgentFormatRule, AgentFormatSettings, GatewayConfig, ModelSettings, ProviderConfig, TimeoutSettings, ToolCallingSetting } from './config-types.js';
 import type { ConfigFile } from './validate-config-file.js';
 
 export const defaultTimeouts: TimeoutSettings = {
@@ -16,6 +16,21 @@ export const defaultServer = {
   bodyLimitBytes: 32 * 1024 * 1024,
   logLevel: 'info',
 };
+
+/** Codex CLI names itself in both (`codex_exec/0.171.0 …`, `originator: codex_cli_rs`); see clients.md §1.5. */
+export const defaultAgentFormatRules: readonly AgentFormatRule[] = [
+  { header: 'user-agent', contains: 'codex', format: 'codex' },
+  { header: 'originator', contains: 'codex', format: 'codex' },
+];
+
+/** Rules given in the file replace the defaults, so an operator can drop the Codex rule. */
+export function normalizeAgentFormats(settings: ConfigFile['agentFormats']): AgentFormatSettings {
+  const rules = settings?.rules ?? defaultAgentFormatRules;
+  return {
+    rules: rules.map((rule) => ({ header: rule.header.toLowerCase(), contains: rule.contains, format: rule.format })),
+    default: settings?.default ?? 'openai',
+  };
+}
 
 export type ServerOverrides = { host?: string; port?: number };
 
@@ -49,5 +64,6 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
       logLevel: (server.logLevel as string | undefined) ?? defaultServer.logLevel,
     },
     providers,
+    agentFormats: normalizeAgentFormats(file.agentFormats),
   };
 }

@@ -37,6 +37,7 @@ function describe(error: ErrorObject): string {
 export type ConfigFile = {
   server?: Record<string, unknown>;
   providers?: Record<string, Record<string, unknown>>;
+  agentFormats?: { default?: string; rules?: { header: string; contains: string; format: string }[] };
 };
 
 export function validateConfigFile(value: unknown): ConfigFile {

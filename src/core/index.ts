@@ -1,4 +1,5 @@
 /** The neutral core: types shared by routes, pipeline, providers and tool formats. */
+export * from './agent-text-syntax.js';
 export * from './assert-never.js';
 export * from './chat-request.js';
 export * from './diagnostics.js';

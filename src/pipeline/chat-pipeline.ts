@@ -2,6 +2,7 @@
  * Runs one chat: resolves the model, picks the lane (native or prompted), calls the provider,
  * and returns the neutral event stream every route renders. Streaming and non-streaming share it.
  */
+import { normalizeAgentFormats } from '../config/normalize-config.js';
 import { resolveModel } from '../config/resolve-model.js';
 import type { GatewayConfig, ProviderConfig } from '../config/config-types.js';
 import type { ChatInput, ChatRequest } from '../core/chat-request.js';
@@ -10,6 +11,10 @@ import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import type { ToolFormat } from '../core/tool-format.js';
+import type { AgentSyntaxRegistry } from '../core/agent-text-syntax.js';
+import type { AgentFormat, AgentFormatRequest, AgentFormatSelection } from './agent-format/agent-format.js';
+import { AgentFormatSelector } from './agent-format/agent-format-selector.js';
+import { applyAgentFormatToEvents, applyAgentFormatToRequest } from './agent-format/apply-agent-format.js';
 import { DiagnosticsCollector } from './diagnostics-collector.js';
 import { finalizeEvents } from './finalize-events.js';
 import { parseTextIntoCalls } from './parse-text-into-calls.js';
@@ -20,6 +25,20 @@ export type ChatPipelineDependencies = {
   config: GatewayConfig;
   providers: ReadonlyMap<string, ProviderAdapter>;
   toolFormats: ReadonlyMap<string, ToolFormat>;
+  /** Text syntaxes for agent_format; without it only openai, codex and passthrough exist. */
+  agentSyntaxes?: AgentSyntaxRegistry;
+};
+
+export type RunOptions = {
+  /** How calls reach the client (agent_format); structured `openai` when absent. */
+  agentFormat?: AgentFormat;
+};
+
+const noAgentSyntaxes: AgentSyntaxRegistry = {
+  syntaxes: new Map(),
+  custom: () => {
+    throw new Error('no text syntaxes are registered');
+  },
 };
 
 export type ChatRun = {
@@ -31,7 +50,16 @@ export type ChatRun = {
 };
 
 export class ChatPipeline {
-  constructor(private readonly dependencies: ChatPipelineDependencies) {}
+  private readonly agentFormats: AgentFormatSelector;
+
+  constructor(private readonly dependencies: ChatPipelineDependencies) {
+    this.agentFormats = new AgentFormatSelector(dependencies.config.agentFormats ?? normalizeAgentFormats(undefined), dependencies.agentSyntaxes ?? noAgentSyntaxes);
+  }
+
+  /** The request's agent format (body field, X-Agent-Format, config rules, default); an unknown one is a 400. */
+  selectAgentFormat(request: AgentFormatRequest): AgentFormatSelection {
+    return this.agentFormats.select(request);
+  }
 
   resolve(modelString: string, providerName?: string): ResolvedModel {
     return resolveModel(this.dependencies.config, modelString, providerName);
@@ -58,18 +86,19 @@ export class ChatPipeline {
   }
 
   /** Resolves after the upstream accepted the request (2xx headers); earlier failures reject. */
-  async run(input: ChatInput, context: ProviderContext): Promise<ChatRun> {
+  async run(input: ChatInput, context: ProviderContext, options: RunOptions = {}): Promise<ChatRun> {
     validateChatInput(input);
+    const agentFormat: AgentFormat = options.agentFormat ?? { type: 'structured', name: 'openai' };
     const { model: modelString, provider: providerName, warnings: routeWarnings = [], ...rest } = input;
     const model = this.resolve(modelString, providerName);
-    const request: ChatRequest = { ...rest, model };
+    const request: ChatRequest = applyAgentFormatToRequest({ ...rest, model }, agentFormat);
     const adapter = this.provider(model.provider);
     const availableTools = (request.tools ?? []).map((tool) => tool.name);
     const diagnostics = new DiagnosticsCollector(availableTools);
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
     if (model.toolCalling === 'native') {
-      const events = await adapter.stream(request, context);
+      const events = applyAgentFormatToEvents(await adapter.stream(request, context), agentFormat);
       return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: routeWarnings, diagnostics, provider: model.provider }) };
     }
 
@@ -82,13 +111,14 @@ export class ChatPipeline {
           parser: format.createParser(request.tools ?? []),
           diagnostics,
           singleCall: request.parallelToolCalls === false,
+          keepRawText: agentFormat.type === 'passthrough',
         })
       : upstream;
     return {
       model,
       toolCalling: 'prompted',
       toolFormat: format.family,
-      events: finalizeEvents(parsed, { warnings: [...routeWarnings, ...prepared.warnings], diagnostics, provider: model.provider }),
+      events: finalizeEvents(applyAgentFormatToEvents(parsed, agentFormat), { warnings: [...routeWarnings, ...prepared.warnings], diagnostics, provider: model.provider }),
     };
   }
 }

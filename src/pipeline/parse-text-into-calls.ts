@@ -13,6 +13,11 @@ export type ParseOptions = {
   diagnostics: DiagnosticsCollector;
   /** `parallel_tool_calls: false`: keep the first call only (with a warning). */
   singleCall: boolean;
+  /**
+   * agent_format `passthrough`: the upstream's text goes on untouched (markup included) and the parser
+   * only contributes the calls, so what the model wrote can be debugged next to what was understood.
+   */
+  keepRawText?: boolean;
 };
 
 export async function* parseTextIntoCalls(events: AsyncIterable<StreamEvent>, options: ParseOptions): AsyncGenerator<StreamEvent> {
@@ -25,10 +30,10 @@ export async function* parseTextIntoCalls(events: AsyncIterable<StreamEvent>, op
     for (const event of parsed) {
       switch (event.type) {
         case 'text':
-          if (event.text) yield { type: 'text-delta', delta: event.text };
+          if (event.text && !options.keepRawText) yield { type: 'text-delta', delta: event.text };
           break;
         case 'reasoning':
-          if (event.text) yield { type: 'reasoning-delta', delta: event.text };
+          if (event.text && !options.keepRawText) yield { type: 'reasoning-delta', delta: event.text };
           break;
         case 'tool-call': {
           if (options.singleCall && callCount >= 1) {
@@ -57,6 +62,7 @@ export async function* parseTextIntoCalls(events: AsyncIterable<StreamEvent>, op
   for await (const event of events) {
     switch (event.type) {
       case 'text-delta':
+        if (options.keepRawText && event.delta) yield event;
         yield* convert(parser.push(event.delta));
         break;
       case 'finish':

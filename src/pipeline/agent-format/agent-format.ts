@@ -1,0 +1,31 @@
+/** The agent formats a request can ask for (`agent_format`), and how one was chosen. */
+import type { AgentTextSyntax } from '../../core/agent-text-syntax.js';
+
+/**
+ * - `structured` (`openai`, `codex`): calls are `tool_calls`, content has no markup.
+ * - `passthrough`: the upstream's text untouched (markup included) and the structured calls too, for debugging.
+ * - `text`: calls are written into content in the syntax's form, and are not also `tool_calls`.
+ */
+export type AgentFormat =
+  | { type: 'structured'; name: 'openai' | 'codex' }
+  | { type: 'passthrough'; name: 'passthrough' }
+  | { type: 'text'; name: string; syntax: AgentTextSyntax };
+
+/** Where the choice came from, first match wins: body field, X-Agent-Format header, a config rule, the default. */
+export type AgentFormatSource = 'field' | 'header' | 'rule' | 'default';
+
+export type AgentFormatSelection = { format: AgentFormat; source: AgentFormatSource };
+
+export const structuredFormatNames = ['openai', 'codex'] as const;
+
+/** What a route hands over: the body fields (when its API has them) and the request headers. */
+export type AgentFormatRequest = {
+  field?: unknown;
+  toolCallTags?: unknown;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+};
+
+/** The response header value, e.g. `qwen3; source=field`. */
+export function agentFormatHeader(selection: AgentFormatSelection): string {
+  return `${selection.format.name}; source=${selection.source}`;
+}

@@ -1,0 +1,63 @@
+/** The text-format transform on the event stream: tool calls become text in the agent's syntax. */
+// Each call is written once it is complete, in order with the text around it, and is not also a structured
+// call (clients that honour both would run it twice, AbstractCore W-9). Text before a call is never held;
+// text that arrives while a call is still open comes after that call, so it waits for it.
+import type { AgentTextSyntax } from '../../core/agent-text-syntax.js';
+import type { StreamEvent } from '../../core/stream-event.js';
+import { CallTextLayout } from './call-text-layout.js';
+
+type OpenCall = { name: string; argumentsText: string; complete: boolean };
+
+export async function* renderCallsAsText(events: AsyncIterable<StreamEvent>, syntax: AgentTextSyntax): AsyncGenerator<StreamEvent> {
+  const layout = new CallTextLayout();
+  /** Calls by index, in the order they started; rendered (and removed) from the front as they complete. */
+  const open = new Map<number, OpenCall>();
+  let heldText = '';
+
+  const textEvent = (delta: string): StreamEvent[] => {
+    const text = layout.text(delta);
+    return text === '' ? [] : [{ type: 'text-delta', delta: text }];
+  };
+
+  /** Renders the completed calls at the front (all of them when the stream ends), then any text they held up. */
+  function* flush(all: boolean): Generator<StreamEvent> {
+    for (const [index, call] of open) {
+      if (!call.complete && !all) break;
+      open.delete(index);
+      yield { type: 'text-delta', delta: layout.call(syntax.renderCall({ name: call.name, arguments: call.argumentsText || '{}' })) };
+    }
+    if (open.size === 0 && heldText !== '') {
+      yield* textEvent(heldText);
+      heldText = '';
+    }
+  }
+
+  for await (const event of events) {
+    switch (event.type) {
+      case 'tool-call-start':
+        open.set(event.index, { name: event.name, argumentsText: '', complete: false });
+        break;
+      case 'tool-call-delta': {
+        const call = open.get(event.index);
+        if (call) call.argumentsText += event.argumentsDelta;
+        break;
+      }
+      case 'tool-call-end': {
+        const call = open.get(event.index);
+        if (call) Object.assign(call, { argumentsText: event.arguments, complete: true });
+        yield* flush(false);
+        break;
+      }
+      case 'text-delta':
+        if (open.size > 0) heldText += event.delta;
+        else yield* textEvent(event.delta);
+        break;
+      case 'finish':
+        yield* flush(true);
+        yield event;
+        break;
+      default:
+        yield event;
+    }
+  }
+}

@@ -1,0 +1,151 @@
+/** The return trip of a text format: the agent's text calls and wrapped results become a tool transcript. */
+// Assistant turns whose text holds calls in the agent's syntax become structured calls again, and the
+// results the agent sends back in the syntax's result wrapper become `tool` messages tied to them. A native
+// upstream then gets a well-formed tool transcript, and a prompted one its own family's history (the
+// prompted lane renders it).
+import type { AgentResultSegment, AgentTextSyntax } from '../../core/agent-text-syntax.js';
+import { assertNever } from '../../core/assert-never.js';
+import type { AssistantMessage, Message, ToolCallPart, ToolMessage, UserMessage } from '../../core/message.js';
+import type { ToolDefinition } from '../../core/tool-definition.js';
+import { trimCallSeparators } from './call-text-layout.js';
+
+type Segment = { type: 'text'; text: string } | { type: 'reasoning'; text: string } | { type: 'call'; name: string; arguments: string };
+type ResultSegment = Extract<AgentResultSegment, { type: 'result' }>;
+
+/**
+ * Parsed calls get ids from their turn and position (`call_agent_<message>_<call>`), so the same history
+ * gives the same ids on every request and the results pair up with them.
+ */
+export function agentCallId(messageIndex: number, position: number): string {
+  return `call_agent_${messageIndex}_${position}`;
+}
+
+export function rewriteAgentHistory(messages: readonly Message[], syntax: AgentTextSyntax, tools: ToolDefinition[]): Message[] {
+  const rewritten: Message[] = [];
+  let index = 0;
+  while (index < messages.length) {
+    const message = messages[index] as Message;
+    const segments = message.role === 'assistant' ? parseAssistantText(message, syntax, tools) : undefined;
+    if (message.role !== 'assistant' || segments === undefined) {
+      rewritten.push(message);
+      index++;
+      continue;
+    }
+    const callCount = segments.filter((segment) => segment.type === 'call').length;
+    const answers = collectResults(messages, index + 1, callCount, syntax);
+    rewritten.push(rebuildAssistant(message, segments, index, answers.results.length, syntax));
+    answers.results.forEach((result, position) => rewritten.push(toolMessage(result, agentCallId(index, position), callName(segments, position))));
+    // The whitespace that stood around the removed result wrappers is not the agent's text.
+    const leftover = answers.leftoverText.trim();
+    if (leftover !== '') rewritten.push({ role: 'user', content: [{ type: 'text', text: leftover }] });
+    index = answers.next;
+  }
+  return rewritten;
+}
+
+/** The text of an assistant turn as segments, or undefined when it holds no readable call (it stays as it is). */
+function parseAssistantText(message: AssistantMessage, syntax: AgentTextSyntax, tools: ToolDefinition[]): Segment[] | undefined {
+  const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+  if (text === '' || tools.length === 0) return undefined;
+  const parser = syntax.createParser(tools);
+  const segments: Segment[] = [];
+  for (const event of [...parser.push(text), ...parser.finish()]) {
+    switch (event.type) {
+      case 'text':
+      case 'reasoning': {
+        const last = segments.at(-1);
+        if (last?.type === event.type) last.text += event.text;
+        else segments.push({ type: event.type, text: event.text });
+        break;
+      }
+      case 'tool-call':
+        segments.push({ type: 'call', name: event.name, arguments: event.arguments });
+        break;
+      // Markup the parser could not read back: leave the turn untouched rather than lose part of it.
+      case 'tool-call-rejected':
+      case 'tool-call-unparsed':
+        return undefined;
+      default:
+        assertNever(event, 'parsed event');
+    }
+  }
+  return segments.some((segment) => segment.type === 'call') ? segments : undefined;
+}
+
+/** Results in the user turns right after the calls, in order, at most one per call. */
+function collectResults(messages: readonly Message[], from: number, callCount: number, syntax: AgentTextSyntax) {
+  const results: ResultSegment[] = [];
+  let leftoverText = '';
+  let next = from;
+  while (results.length < callCount && next < messages.length) {
+    const message = messages[next] as Message;
+    const text = message.role === 'user' ? textOnly(message) : undefined;
+    if (text === undefined) break;
+    const segments = syntax.splitResults(text);
+    if (!segments.some((segment) => segment.type === 'result')) break;
+    for (const segment of segments) {
+      if (segment.type === 'result' && results.length < callCount) results.push(segment);
+      else leftoverText += segment.type === 'result' ? segment.raw : segment.text;
+    }
+    next++;
+  }
+  return { results, leftoverText, next };
+}
+
+/** A user turn's text when it is only text (a turn with images is the user's, not a tool result). */
+function textOnly(message: UserMessage): string | undefined {
+  if (!message.content.every((part) => part.type === 'text')) return undefined;
+  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+/**
+ * Answered calls become structured; calls without a result stay text, so no call is left dangling. Text on
+ * either side of a structured call keeps a line break between its pieces.
+ */
+function rebuildAssistant(message: AssistantMessage, segments: Segment[], messageIndex: number, answered: number, syntax: AgentTextSyntax): AssistantMessage {
+  const content: AssistantMessage['content'] = message.content.filter((part) => part.type === 'reasoning');
+  const calls: ToolCallPart[] = [];
+  const pieces: string[] = [''];
+  let position = 0;
+  const structuredAt = (at: number) => segments[at]?.type === 'call' && callPosition(segments, at) < answered;
+  segments.forEach((segment, at) => {
+    switch (segment.type) {
+      case 'reasoning':
+        content.push({ type: 'reasoning', text: segment.text });
+        break;
+      case 'text':
+        pieces[pieces.length - 1] += trimCallSeparators(segment.text, structuredAt(at - 1), structuredAt(at + 1));
+        break;
+      case 'call':
+        if (position < answered) {
+          calls.push({ type: 'tool-call', id: agentCallId(messageIndex, position), name: segment.name, arguments: segment.arguments });
+          pieces.push('');
+        } else pieces[pieces.length - 1] += syntax.renderCall(segment);
+        position++;
+        break;
+      default:
+        assertNever(segment, 'segment');
+    }
+  });
+  const text = pieces.filter((piece) => piece !== '').join('\n');
+  if (text !== '') content.push({ type: 'text', text });
+  content.push(...calls, ...message.content.filter((part): part is ToolCallPart => part.type === 'tool-call'));
+  return { role: 'assistant', content };
+}
+
+/** The call's position among the turn's calls. */
+function callPosition(segments: Segment[], at: number): number {
+  return segments.slice(0, at).filter((segment) => segment.type === 'call').length;
+}
+
+function callName(segments: Segment[], position: number): string | undefined {
+  const call = segments.filter((segment) => segment.type === 'call')[position];
+  return call?.type === 'call' ? call.name : undefined;
+}
+
+function toolMessage(result: ResultSegment, toolCallId: string, toolName: string | undefined): ToolMessage {
+  const part: ToolMessage['content'][number] = { type: 'tool-result', toolCallId, output: result.output };
+  if (toolName !== undefined) part.toolName = toolName;
+  if (result.isError === true) part.isError = true;
+  return { role: 'tool', content: [part] };
+}
