@@ -2,7 +2,7 @@
  * buildApp(config): the composition root, and the only file that sees routes, providers and tool
  * formats together. Everything else depends on the neutral core.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from './pipeline/random-hex.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type Logger as PinoLogger } from 'pino';
 import { createProviderAdapter } from '../providers/index.js';
@@ -20,6 +20,7 @@ import { ChatPipeline } from './pipeline/chat-pipeline.js';
 import { registerClientAuth } from './plugins/client-auth.js';
 import { registerErrorEnvelope } from './plugins/error-envelope.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
+import { createLazyChildLogger } from './plugins/lazy-child-logger.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { version } from './version.js';
 
@@ -50,7 +51,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.server.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
-    genReqId: () => `req_${randomBytes(8).toString('hex')}`,
+    genReqId: () => `req_${randomHex(16)}`,
+    childLoggerFactory: (logger, bindings) => createLazyChildLogger(logger, bindings),
     return503OnClosing: true,
   });
   // Bodies are JSON whatever the client says: curl's -d sends form-encoded content types.

@@ -2,18 +2,15 @@
 import type { Readable } from 'node:stream';
 import type { StreamEvent } from '../../src/core/index.js';
 import { SseDecoder } from '../../src/http/sse-decoder.js';
+import { UpstreamBody } from '../../src/http/upstream-body.js';
 import { errorFromTransportFailure } from '../../src/http/upstream-error.js';
 import type { AnthropicStreamReader } from './anthropic-stream-reader.js';
 
-/** Destroying a body that is still open closes the upstream connection, so the upstream sees the abort. */
-function release(body: Readable): void {
-  if (!body.destroyed && !body.readableEnded) body.destroy();
-}
 
 /**
- * Yields events until exactly one `finish` or `error`. The body is released before the terminal
- * event is yielded (a consumer may stop calling `next()` right after it), and in `finally` when the
- * consumer returns early: undici keeps an unread body, and its connection, open otherwise.
+ * Yields events until exactly one `finish` or `error`. A complete body is drained before the terminal
+ * event is yielded (a consumer may stop calling `next()` right after it); in `finally`, when the
+ * consumer returns early, it is destroyed: undici keeps an unread body, and its connection, open otherwise.
  */
 export async function* readAnthropicStream(
   body: Readable & AsyncIterable<Uint8Array | string>,
@@ -21,12 +18,13 @@ export async function* readAnthropicStream(
   provider: string,
 ): AsyncGenerator<StreamEvent, void, undefined> {
   const decoder = new SseDecoder();
+  const upstream = new UpstreamBody(body);
   try {
     try {
-      for await (const chunk of body) {
+      for await (const chunk of upstream.chunks()) {
         const events = decoder.push(chunk).flatMap((event) => reader.push(event));
         if (reader.done) {
-          release(body);
+          upstream.complete();
           yield* events;
           return;
         }
@@ -34,12 +32,12 @@ export async function* readAnthropicStream(
       }
     } catch (error) {
       // Body timeout, reset connection or abort while reading: the reply is cut, not complete.
-      release(body);
+      upstream.release();
       yield* reader.fail(errorFromTransportFailure(error, provider));
       return;
     }
     yield* [...decoder.finish().flatMap((event) => reader.push(event)), ...reader.end()];
   } finally {
-    release(body);
+    upstream.release();
   }
 }

@@ -5,13 +5,10 @@
 import type { Readable } from 'node:stream';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import { SseDecoder } from '../../src/http/sse-decoder.js';
+import { UpstreamBody } from '../../src/http/upstream-body.js';
 import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 
 export type DecodeState = { sawDone: boolean };
-
-function release(body: Readable): void {
-  if (!body.destroyed && !body.readableEnded) body.destroy();
-}
 
 function inBandError(provider: string, payload: Record<string, unknown>): GatewayError {
   const message = readUpstreamErrorMessage(payload) ?? 'unknown error';
@@ -26,12 +23,13 @@ function inBandError(provider: string, payload: Record<string, unknown>): Gatewa
 
 export async function* decodeChatCompletionChunks(body: Readable, provider: string, state: DecodeState): AsyncGenerator<Record<string, unknown>> {
   const decoder = new SseDecoder();
+  const upstream = new UpstreamBody(body);
   try {
-    for await (const bytes of body as AsyncIterable<Uint8Array>) {
+    for await (const bytes of upstream.chunks()) {
       for (const event of decoder.push(bytes)) {
         if (event.data === '[DONE]') {
           state.sawDone = true;
-          release(body);
+          upstream.complete();
           return;
         }
         if (event.data === '') continue;
@@ -46,6 +44,6 @@ export async function* decodeChatCompletionChunks(body: Readable, provider: stri
       }
     }
   } finally {
-    release(body);
+    upstream.release();
   }
 }

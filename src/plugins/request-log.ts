@@ -31,6 +31,7 @@ export function logRequest(request: FastifyRequest, statusCode: number, outcome?
   state.written = true;
   const { startedAt, written: _written, ...fields } = state;
   const line: Record<string, unknown> = {
+    reqId: request.id,
     method: request.method,
     url: request.url.split('?')[0],
     status: statusCode,
@@ -38,8 +39,10 @@ export function logRequest(request: FastifyRequest, statusCode: number, outcome?
     ...fields,
   };
   if (outcome) line.outcome = outcome;
-  if (statusCode >= 500) request.log.warn(line, 'request');
-  else request.log.info(line, 'request');
+  // The root logger with the id as a field: no per-request child logger on the hot path.
+  const logger = request.server.log;
+  if (statusCode >= 500) logger.warn(line, 'request');
+  else logger.info(line, 'request');
 }
 
 export function registerRequestLog(app: FastifyInstance): void {
