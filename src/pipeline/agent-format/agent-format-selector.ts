@@ -24,8 +24,8 @@ export class AgentFormatSelector {
     this.validNames = [...structuredFormatNames, passthrough, ...registry.syntaxes.keys(), custom, auto];
     // A rule or default naming a format that does not exist would 400 every matching request: refuse at start.
     const problems = [
-      ...settings.rules.flatMap((rule, index) => (this.isNamedFormat(rule.format) ? [] : [`agentFormats.rules.${index}.format: '${rule.format}' ${this.validText()}`])),
-      ...(this.isNamedFormat(settings.default) ? [] : [`agentFormats.default: '${settings.default}' ${this.validText()}`]),
+      ...settings.rules.flatMap((rule, index) => (this.isNamedFormat(rule.format) ? [] : [`agentFormats.rules.${index}.format: '${rule.format}' ${this.validText('config')}`])),
+      ...(this.isNamedFormat(settings.default) ? [] : [`agentFormats.default: '${settings.default}' ${this.validText('config')}`]),
     ];
     if (problems.length) throw new ConfigError(problems);
   }
@@ -63,7 +63,7 @@ export class AgentFormatSelector {
         throw invalidRequest(`agent_format '${custom}' needs tool_call_tags ("START,END" or a tag name).`, 'tool_call_tags', 'invalid_tool_call_tags');
       default: {
         const syntax = this.registry.syntaxes.get(name);
-        if (!syntax) throw invalidRequest(`${what} ${this.validText()}`, 'agent_format', 'unknown_agent_format');
+        if (!syntax) throw invalidRequest(`${what} ${this.validText('request')}`, 'agent_format', 'unknown_agent_format');
         return { type: 'text', name, syntax };
       }
     }
@@ -82,9 +82,12 @@ export class AgentFormatSelector {
     return (structuredFormatNames as readonly string[]).includes(name) || name === passthrough || this.registry.syntaxes.has(name);
   }
 
-  private validText(): string {
+  /** Custom tags and `auto` only mean something in a request. */
+  private validText(where: 'request' | 'config'): string {
     const named = this.validNames.filter((valid) => valid !== auto && valid !== custom);
-    return `is not an agent format; valid values are ${named.join(', ')}, ${custom} (with tool_call_tags) and ${auto}.`;
+    return where === 'request'
+      ? `is not an agent format; valid values are ${named.join(', ')}, ${custom} (with tool_call_tags) and ${auto}.`
+      : `is not an agent format; valid values are ${named.join(', ')}.`;
   }
 }
 
