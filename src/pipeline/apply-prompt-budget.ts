@@ -20,16 +20,21 @@ export function trimAtSentence(text: string, limit: number): string {
   return `${window.slice(0, wordEnd > 0 ? wordEnd : limit - 1)}…`;
 }
 
+function collapsedLength(text: string): number {
+  return text.replace(/\s+/g, ' ').trim().length;
+}
+
 export function applyPromptBudget(tools: ToolDefinition[]): { tools: ToolDefinition[]; warnings: Warning[] } {
   const warnings: Warning[] = [];
   const trimmed = tools.map((tool) => {
     const changes: string[] = [];
     const result: ToolDefinition = { ...tool };
-    if (tool.description && tool.description.replace(/\s+/g, ' ').trim().length > promptBudget.description) {
+    // Checking the raw length first skips the whitespace collapse for the (usual) short texts.
+    if (tool.description && tool.description.length > promptBudget.description && collapsedLength(tool.description) > promptBudget.description) {
       result.description = trimAtSentence(tool.description, promptBudget.description);
       changes.push(`description (${tool.description.length} characters, limit ${promptBudget.description})`);
     }
-    if (tool.whenToUse && tool.whenToUse.replace(/\s+/g, ' ').trim().length > promptBudget.whenToUse) {
+    if (tool.whenToUse && tool.whenToUse.length > promptBudget.whenToUse && collapsedLength(tool.whenToUse) > promptBudget.whenToUse) {
       result.whenToUse = trimAtSentence(tool.whenToUse, promptBudget.whenToUse);
       changes.push(`when_to_use (${tool.whenToUse.length} characters, limit ${promptBudget.whenToUse})`);
     }

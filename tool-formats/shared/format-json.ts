@@ -1,14 +1,24 @@
 /** JSON with Python's json.dumps spacing (", " and ": "), as chat templates print tools and calls. */
 // So prompts look like what the models saw in training. Deterministic: key order is kept.
 export function formatJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => formatJson(item === undefined ? null : item)).join(', ')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const members = Object.entries(value as Record<string, unknown>)
-      .filter(([, member]) => member !== undefined)
-      .map(([key, member]) => `${JSON.stringify(key)}: ${formatJson(member)}`);
-    return `{${members.join(', ')}}`;
+  // Native JSON.stringify, then one string-aware pass adding the spaces: about ten times cheaper than
+  // building the text recursively, which showed in profiles of requests with hundreds of tools.
+  const compact = JSON.stringify(value) ?? 'null';
+  let result = '';
+  let copiedUpTo = 0;
+  let inString = false;
+  for (let index = 0; index < compact.length; index++) {
+    const code = compact.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x2c || code === 0x3a) {
+      result += compact.slice(copiedUpTo, index + 1) + ' ';
+      copiedUpTo = index + 1;
+    }
   }
-  return JSON.stringify(value) ?? 'null';
+  return copiedUpTo === 0 ? compact : result + compact.slice(copiedUpTo);
 }
 
 /** Parses call arguments (JSON text) for rendering; text that is not JSON is kept as a string. */
