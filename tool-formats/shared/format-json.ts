@@ -1,8 +1,8 @@
 /** JSON with Python's json.dumps spacing (", " and ": "), as chat templates print tools and calls. */
 // So prompts look like what the models saw in training. Deterministic: key order is kept.
 export function formatJson(value: unknown): string {
-  // Native JSON.stringify, then one string-aware pass adding the spaces: about ten times cheaper than
-  // building the text recursively, which showed in profiles of requests with hundreds of tools.
+  // Native JSON.stringify, then one string-aware pass adding the spaces: half the cost of building the
+  // text recursively (measured on 200 tool schemas), which showed in profiles of requests with many tools.
   const compact = JSON.stringify(value) ?? 'null';
   let result = '';
   let copiedUpTo = 0;
