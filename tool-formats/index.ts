@@ -2,10 +2,13 @@
 // Every family's parser recognises all registered envelopes (its own first), so adding a family here
 // also teaches the others its syntax.
 import type { ToolFormat } from '../src/core/index.js';
+import { deepseekFamily } from './deepseek/deepseek-family.js';
 import { genericJsonFamily } from './generic-json/generic-json-family.js';
 import { glmFamily } from './glm/glm-family.js';
 import { hermesFamily } from './hermes/hermes-family.js';
+import { kimiK2Family } from './kimi-k2/kimi-k2-family.js';
 import { llama3Family } from './llama3/llama3-family.js';
+import { mistralFamily } from './mistral/mistral-family.js';
 import { pythonicFamily } from './pythonic/pythonic-family.js';
 import { qwen3CoderFamily } from './qwen3-coder/qwen3-coder-family.js';
 import { createToolFormat } from './shared/create-tool-format.js';
@@ -13,7 +16,7 @@ import { createEnvelopeCatalogue } from './shared/envelope-catalogue.js';
 import type { FamilySpec } from './shared/family-spec.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
-export const familySpecs: readonly FamilySpec[] = [hermesFamily, llama3Family, pythonicFamily, genericJsonFamily, qwen3CoderFamily, glmFamily];
+export const familySpecs: readonly FamilySpec[] = [hermesFamily, llama3Family, pythonicFamily, genericJsonFamily, qwen3CoderFamily, glmFamily, mistralFamily, deepseekFamily, kimiK2Family];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {
   const catalogue = createEnvelopeCatalogue(specs);

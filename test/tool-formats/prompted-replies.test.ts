@@ -200,6 +200,103 @@ const cases: Case[] = [
     reply: 'Checking.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Bei',
     expected: { calls: [], content: 'Checking.', diagnostic: 'unclosed' },
   },
+  {
+    id: 'mistral-tool-calls-array',
+    tools: [getWeather, getTime],
+    reply: '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Geneva"}}, {"name": "get_time", "arguments": {}}]',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Geneva' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: null,
+    },
+  },
+  {
+    id: 'mistral-name-args-form',
+    tools: [searchWeb],
+    reply: '[TOOL_CALLS]search_web[ARGS]{"query": "mistral le chat"}',
+    expected: { calls: [{ name: 'search_web', arguments: { query: 'mistral le chat' } }], content: null },
+  },
+  {
+    id: 'mistral-small-call-id-form-repeated',
+    tools: [getWeather, getTime],
+    reply: 'Checking.[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{"city": "Nice"}[TOOL_CALLS]get_time{}',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Nice' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: 'Checking.',
+    },
+  },
+  {
+    id: 'magistral-think-then-call',
+    tools: [getWeather],
+    reply: '[THINK]The user wants the weather.[/THINK][TOOL_CALLS]get_weather[ARGS]{"city": "Rome"}',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Rome' } }], content: null, reasoning: 'The user wants the weather.' },
+  },
+  {
+    id: 'mistral-unclosed-truncated',
+    tools: [getWeather],
+    reply: '[TOOL_CALLS]get_weather[ARGS]{"city": "Par',
+    expected: { calls: [], content: null, diagnostic: 'unclosed' },
+  },
+  {
+    id: 'deepseek-v3-fenced',
+    tools: [getWeather],
+    reply: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Hangzhou"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Hangzhou' } }], content: null },
+  },
+  {
+    id: 'deepseek-r1-think-then-call',
+    tools: [searchWeb],
+    reply: '<think>Need fresh data.</think>\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search_web\n```json\n{"query": "latest LTS"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    expected: { calls: [{ name: 'search_web', arguments: { query: 'latest LTS' } }], content: null, reasoning: 'Need fresh data.' },
+  },
+  {
+    id: 'deepseek-v31-two-calls',
+    tools: [getWeather, getTime],
+    reply: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Shenzhen"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>get_time<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Shenzhen' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: null,
+    },
+  },
+  {
+    id: 'deepseek-unclosed-truncated',
+    tools: [searchWeb],
+    reply: 'Searching.\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search_web\n```json\n{"query": "no',
+    expected: { calls: [], content: 'Searching.', diagnostic: 'unclosed' },
+  },
+  {
+    id: 'kimi-k2-sections',
+    tools: [getWeather],
+    reply: '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Osaka"}<|tool_call_end|><|tool_calls_section_end|>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Osaka' } }], content: null },
+  },
+  {
+    id: 'kimi-k2-thinking-section-before-think-end',
+    tools: [getWeather, getTime],
+    reply: '<think>Two lookups.\n<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Kobe"}<|tool_call_end|><|tool_call_begin|>functions.get_time:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Kobe' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: null,
+      reasoning: 'Two lookups.',
+    },
+  },
+  {
+    id: 'kimi-k2-unknown-tool-rejected',
+    tools: [getWeather],
+    reply: 'Sure.\n<|tool_calls_section_begin|><|tool_call_begin|>functions.delete_all_files:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>',
+    expected: { calls: [], content: 'Sure.', diagnostic: 'unavailable_tool' },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {

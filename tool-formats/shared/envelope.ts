@@ -56,8 +56,12 @@ export type Envelope = {
   grammars: readonly BodyGrammar[];
 };
 
-/** A reasoning block such as `<think>…</think>`: streamed as reasoning, never parsed for calls. */
-export type ReasoningTag = { open: string; close: string };
+/**
+ * A reasoning block such as `<think>…</think>`: streamed as reasoning, never parsed for calls.
+ * `endsBefore`: markers that end the reasoning without its close tag and are then read as text, e.g.
+ * Kimi-K2 starting its tool-call section before `</think>`.
+ */
+export type ReasoningTag = { open: string; close: string; endsBefore?: readonly string[] };
 
 export const thinkTag: ReasoningTag = { open: '<think>', close: '</think>' };
 

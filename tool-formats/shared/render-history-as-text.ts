@@ -11,10 +11,17 @@ export type HistoryRendering = {
   renderCalls?: (calls: readonly ToolCallPart[]) => string;
   /** The user-turn text for results given together (one or more). */
   renderResults(results: readonly ToolResultPart[]): string;
+  /**
+   * The id the family writes for a call (Mistral's 9 alphanumerics, Kimi's `functions.NAME:IDX`), from
+   * its neutral id, its name and its position among the conversation's calls (0, 1, …). Calls and their
+   * results get the same one, so the model can pair them. By default ids are written as they are.
+   */
+  familyCallId?: (call: { id: string; name: string }, ordinal: number) => string;
 };
 
 export function renderHistoryAsText(messages: readonly Message[], rendering: HistoryRendering): Message[] {
   const toolNames = new Map<string, string>();
+  const callIds = familyCallIds(rendering);
   const rendered: Message[] = [];
   let results: ToolResultPart[] = [];
   const flushResults = () => {
@@ -25,7 +32,10 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
   for (const message of messages) {
     if (message.role === 'tool') {
       // The name is not always on the result; the assistant turn that made the call knows it.
-      results.push(...message.content.map((part) => (part.toolName !== undefined ? part : withName(part, toolNames.get(part.toolCallId)))));
+      for (const part of message.content) {
+        const named = part.toolName !== undefined ? part : withName(part, toolNames.get(part.toolCallId));
+        results.push(callIds === undefined ? named : { ...named, toolCallId: callIds(named.toolCallId, named.toolName ?? '') });
+      }
       continue;
     }
     flushResults();
@@ -34,7 +44,7 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
       continue;
     }
     for (const part of message.content) if (part.type === 'tool-call') toolNames.set(part.id, part.name);
-    rendered.push(renderAssistant(message, rendering));
+    rendered.push(renderAssistant(callIds === undefined ? message : withFamilyCallIds(message, callIds), rendering));
   }
   flushResults();
   return rendered;
@@ -51,4 +61,23 @@ function renderAssistant(message: AssistantMessage, rendering: HistoryRendering)
 
 function withName(part: ToolResultPart, toolName: string | undefined): ToolResultPart {
   return toolName === undefined ? part : { ...part, toolName };
+}
+
+/** Maps neutral call ids to the family's, once per id, numbering calls in the order they appear. */
+function familyCallIds(rendering: HistoryRendering): ((id: string, name: string) => string) | undefined {
+  const familyCallId = rendering.familyCallId;
+  if (familyCallId === undefined) return undefined;
+  const ids = new Map<string, string>();
+  return (id, name) => {
+    let familyId = ids.get(id);
+    if (familyId === undefined) {
+      familyId = familyCallId({ id, name }, ids.size);
+      ids.set(id, familyId);
+    }
+    return familyId;
+  };
+}
+
+function withFamilyCallIds(message: AssistantMessage, callIds: (id: string, name: string) => string): AssistantMessage {
+  return { ...message, content: message.content.map((part) => (part.type === 'tool-call' ? { ...part, id: callIds(part.id, part.name) } : part)) };
 }

@@ -7,7 +7,7 @@ import { CandidateReader } from './candidate-reader.js';
 import type { ReplySyntax, TextMarker } from './envelope-catalogue.js';
 import type { ReasoningTag } from './envelope.js';
 import { EnvelopeReader } from './envelope-reader.js';
-import { partialMarkerStart, type MarkerHit } from './marker-matcher.js';
+import { MarkerMatcher, partialMarkerStart, type MarkerHit } from './marker-matcher.js';
 import { ParsedEventBuffer } from './parsed-event-buffer.js';
 import type { ToolRoster } from './tool-roster.js';
 
@@ -26,6 +26,21 @@ type Step =
   | { type: 'hold'; from: number }
   /** Go on with a rebuilt input (text released by a candidate, to be read again as text). */
   | { type: 'switch'; input: string };
+
+/** How a reasoning block with `endsBefore` markers ends: at its close tag (consumed) or before another marker. */
+type ReasoningEnd = 'close' | 'before';
+
+const reasoningEndMatchers = new WeakMap<ReasoningTag, MarkerMatcher<ReasoningEnd> | undefined>();
+
+/** The close tag and `endsBefore` markers of a tag that has some; undefined for a plain tag. */
+function reasoningEnds(tag: ReasoningTag): MarkerMatcher<ReasoningEnd> | undefined {
+  if (tag.endsBefore === undefined || tag.endsBefore.length === 0) return undefined;
+  if (!reasoningEndMatchers.has(tag)) {
+    const entries = [{ marker: tag.close, value: 'close' as const }, ...tag.endsBefore.map((marker) => ({ marker, value: 'before' as const }))];
+    reasoningEndMatchers.set(tag, new MarkerMatcher(entries));
+  }
+  return reasoningEndMatchers.get(tag);
+}
 
 const semicolon = 0x3b;
 const newline = '\n';
@@ -151,6 +166,8 @@ class ReplyParser implements ToolCallParser {
       if (input.startsWith(newline, start)) start += newline.length;
       mode.atStart = false;
     }
+    const ends = reasoningEnds(mode.tag);
+    if (ends !== undefined) return this.stepInterruptibleReasoning(input, start, ends);
     const close = input.indexOf(mode.tag.close, start);
     if (close >= 0) {
       this.events.reasoning(input.slice(start, close > start && input.endsWith(newline, close) ? close - 1 : close));
@@ -159,6 +176,20 @@ class ReplyParser implements ToolCallParser {
     }
     // Hold a possible partial close tag, and a newline that may turn out to sit right before it.
     let cut = partialMarkerStart(input, start, mode.tag.close);
+    if (cut > start && input.endsWith(newline, cut)) cut--;
+    this.events.reasoning(input.slice(start, cut));
+    return cut < input.length ? { type: 'hold', from: cut } : { type: 'advance', position: cut };
+  }
+
+  /** Reasoning that also ends before a marker of its tag's `endsBefore`, which is then read as text. */
+  private stepInterruptibleReasoning(input: string, start: number, ends: MarkerMatcher<ReasoningEnd>): Step {
+    const hit = ends.find(input, start);
+    if (hit.type === 'found') {
+      this.events.reasoning(input.slice(start, hit.index > start && input.endsWith(newline, hit.index) ? hit.index - 1 : hit.index));
+      this.mode = { type: 'boundary', afterCall: false };
+      return { type: 'advance', position: hit.value === 'close' ? hit.index + hit.marker.length : hit.index };
+    }
+    let cut = hit.type === 'partial' ? hit.index : input.length;
     if (cut > start && input.endsWith(newline, cut)) cut--;
     this.events.reasoning(input.slice(start, cut));
     return cut < input.length ? { type: 'hold', from: cut } : { type: 'advance', position: cut };

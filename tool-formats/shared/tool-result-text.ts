@@ -6,7 +6,12 @@ export type ResultRenderer = (results: readonly ToolResultPart[]) => string;
 
 /** `<tool_response>\n…\n</tool_response>` per result, as the Hermes and Qwen templates do. */
 export function taggedResults(open: string, close: string): ResultRenderer {
-  return (results) => results.map((result) => `${open}\n${result.isError === true ? `Error: ${result.output}` : result.output}\n${close}`).join('\n');
+  return (results) => results.map((result) => `${open}\n${resultText(result)}\n${close}`).join('\n');
+}
+
+/** A result's output, marked as an error when it is one (for wrappers that have no error flag of their own). */
+export function resultText(result: ToolResultPart): string {
+  return result.isError === true ? `Error: ${result.output}` : result.output;
 }
 
 /** One JSON object per result (`{"name": …, "output": …}`), like Llama's ipython turns. */

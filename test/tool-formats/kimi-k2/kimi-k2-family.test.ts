@@ -1,0 +1,251 @@
+import { describe, expect, it } from 'vitest';
+import type { Message, ParsedEvent } from '../../../src/core/index.js';
+import { createToolFormatRegistry } from '../../../tool-formats/index.js';
+import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
+import { conversation, testFamilyContract } from '../helpers/family-contract.js';
+import { documentedWeather, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
+import { withoutCallIds } from '../mistral/without-call-ids.js';
+
+const format = createToolFormatRegistry().get('kimi-k2')!;
+const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
+const call = (name: string, callArguments: unknown, id?: string): ParsedEvent =>
+  id === undefined ? { type: 'tool-call', name, arguments: JSON.stringify(callArguments) } : { type: 'tool-call', name, arguments: JSON.stringify(callArguments), id };
+const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
+
+const kimiCall = (header: string, json: string) => `<|tool_call_begin|>${header}<|tool_call_argument_begin|>${json}<|tool_call_end|>`;
+const section = (...calls: string[]) => `<|tool_calls_section_begin|>${calls.join('')}<|tool_calls_section_end|>`;
+
+// The contract compares calls without ids; Kimi's header is always the call's id (checked below).
+testFamilyContract(withoutCallIds(format));
+
+describe('kimi-k2: rendering', () => {
+  it('renders tools as the declared JSON with the call syntax', () => {
+    expect(format.renderTools([documentedWeather, searchWeb], { type: 'required' })).toMatchInlineSnapshot(`
+      "# Tools
+
+      You may call one or more of the following functions to help with the request. They are declared in JSON:
+
+      [{"type": "function", "function": {"name": "get_weather", "description": "Get the current weather for a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["city"]}}}, {"type": "function", "function": {"name": "search_web", "description": "Search the web and return the top results.", "parameters": {"type": "object", "properties": {"query": {"type": "string"}, "max_results": {"type": "integer", "minimum": 1, "maximum": 20}}, "required": ["query"]}}}]
+
+      To call functions, write one tool-call section holding one block per call:
+      <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{"argument": "value"}<|tool_call_end|><|tool_calls_section_end|>
+      NAME is the function name, IDX numbers the calls of the conversation from 0, and the arguments are one JSON object. Put several calls one after another inside the same section. When no function is needed, answer directly.
+
+      When to use the tools:
+      - get_weather: When the user asks about current conditions somewhere. (tags: weather, travel)
+
+      Examples of tool calls:
+      - get_weather: Weather in Paris
+      <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>
+      - get_weather
+      <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Oslo", "unit": "celsius"}<|tool_call_end|><|tool_calls_section_end|>
+
+      Function results come back to you in the next user turn, each under a "## Return of functions.NAME:IDX" line with the id of its call.
+
+      You must call at least one tool in this reply; do not answer without a tool call."
+    `);
+  });
+
+  it('renders a call in a section, keeping a Kimi id', () => {
+    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(`"<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Oslo"}<|tool_call_end|><|tool_calls_section_end|>"`);
+    expect(format.renderCall({ name: 'get_weather', arguments: '{}', id: 'functions.get_weather:7' })).toContain('<|tool_call_begin|>functions.get_weather:7<|tool_call_argument_begin|>');
+  });
+
+  it('renders history with ids numbered over the conversation and "## Return of" results', () => {
+    expect(format.renderHistory(conversation)).toMatchInlineSnapshot(`
+      [
+        {
+          "content": "You are terse.",
+          "role": "system",
+        },
+        {
+          "content": [
+            {
+              "text": "Weather in Oslo, and the time?",
+              "type": "text",
+            },
+          ],
+          "role": "user",
+        },
+        {
+          "content": [
+            {
+              "text": "Two tools.",
+              "type": "reasoning",
+            },
+            {
+              "text": "Checking.
+      <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Oslo"}<|tool_call_end|><|tool_call_begin|>functions.get_time:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>",
+              "type": "text",
+            },
+          ],
+          "role": "assistant",
+        },
+        {
+          "content": [
+            {
+              "text": "## Return of functions.get_weather:0
+      -3 C, snow
+
+      ## Return of functions.get_time:1
+      Error: error: clock unavailable",
+              "type": "text",
+            },
+          ],
+          "role": "user",
+        },
+        {
+          "content": [
+            {
+              "text": "It is -3 C and snowing.",
+              "type": "text",
+            },
+          ],
+          "role": "assistant",
+        },
+        {
+          "content": [
+            {
+              "text": "Thanks",
+              "type": "text",
+            },
+          ],
+          "role": "user",
+        },
+      ]
+    `);
+  });
+
+  it('numbers calls across turns, keeps model-given ids, and pairs each result with its call', () => {
+    const messages: Message[] = [
+      { role: 'assistant', content: [{ type: 'tool-call', id: 'call_a', name: 'get_weather', arguments: '{"city":"Oslo"}' }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_a', output: 'sunny' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', id: 'functions.search_web:1', name: 'search_web', arguments: '{"query":"q"}' },
+          { type: 'tool-call', id: 'call_c', name: 'get_time', arguments: '{}' },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_c', output: '12:00' }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'functions.search_web:1', output: 'found' }] },
+    ];
+    const rendered = format.renderHistory(messages).map((message) => (message.role !== 'system' && message.content[0]?.type === 'text' ? message.content[0].text : ''));
+    expect(rendered).toEqual([
+      section(kimiCall('functions.get_weather:0', '{"city": "Oslo"}')),
+      '## Return of functions.get_weather:0\nsunny',
+      section(kimiCall('functions.search_web:1', '{"query": "q"}'), kimiCall('functions.get_time:2', '{}')),
+      '## Return of functions.get_time:2\n12:00\n\n## Return of functions.search_web:1\nfound',
+    ]);
+    expect(JSON.stringify(format.renderHistory(messages))).toBe(JSON.stringify(format.renderHistory(messages)));
+    expect(parse(rendered[2] as string)).toEqual([call('search_web', { query: 'q' }, 'functions.search_web:1'), call('get_time', {}, 'functions.get_time:2')]);
+  });
+});
+
+describe('kimi-k2: parsing', () => {
+  it('reads a section, with the header as the call id', () => {
+    expect(parse('<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Osaka"}<|tool_call_end|><|tool_calls_section_end|>')).toEqual([
+      call('get_weather', { city: 'Osaka' }, 'functions.get_weather:0'),
+    ]);
+  });
+
+  it('reads several calls of one section, with text before them', () => {
+    expect(parse(`I will check both.\n${section(kimiCall('functions.get_weather:0', '{"city": "Kyoto"}'), kimiCall('functions.get_time:1', '{}'))}`)).toEqual([
+      { type: 'text', text: 'I will check both.\n' },
+      call('get_weather', { city: 'Kyoto' }, 'functions.get_weather:0'),
+      call('get_time', {}, 'functions.get_time:1'),
+    ]);
+  });
+
+  it('takes a header without an index as a name only', () => {
+    expect(parse(section(kimiCall('get_weather', '{"city": "Nara"}')))).toEqual([call('get_weather', { city: 'Nara' })]);
+    expect(parse(section(kimiCall('get_weather:3', '{"city": "Nara"}')))).toEqual([call('get_weather', { city: 'Nara' }, 'get_weather:3')]);
+  });
+
+  it('reads <think> reasoning, and a section or call that K2 Thinking opens before </think>', () => {
+    expect(parse(`<think>\nNeed the weather.\n</think>\n${section(kimiCall('functions.get_weather:0', '{"city": "Kobe"}'))}`)).toEqual([
+      { type: 'reasoning', text: 'Need the weather.' },
+      { type: 'text', text: '\n' },
+      call('get_weather', { city: 'Kobe' }, 'functions.get_weather:0'),
+    ]);
+    expect(parse(`<think>Need the weather.\n${section(kimiCall('functions.get_weather:0', '{"city": "Kobe"}'))}`)).toEqual([
+      { type: 'reasoning', text: 'Need the weather.' },
+      call('get_weather', { city: 'Kobe' }, 'functions.get_weather:0'),
+    ]);
+    expect(parse(`<think>Let me call ${kimiCall('functions.get_time:0', '{}')}<|tool_calls_section_end|>`)).toEqual([
+      { type: 'reasoning', text: 'Let me call ' },
+      call('get_time', {}, 'functions.get_time:0'),
+    ]);
+    expect(parse(`Thinking already.${section(kimiCall('functions.get_time:0', '{}'))}`, { startsInReasoning: true })).toEqual([
+      { type: 'reasoning', text: 'Thinking already.' },
+      call('get_time', {}, 'functions.get_time:0'),
+    ]);
+  });
+
+  it('reads calls written without the section markers', () => {
+    expect(parse(`${kimiCall('functions.get_weather:0', '{"city": "Sapporo"}')}\n${kimiCall('functions.get_time:1', '{}')}`)).toEqual([
+      call('get_weather', { city: 'Sapporo' }, 'functions.get_weather:0'),
+      { type: 'text', text: '\n' },
+      call('get_time', {}, 'functions.get_time:1'),
+    ]);
+  });
+
+  it('keeps unicode, nesting and markers inside strings', () => {
+    expect(parse(section(kimiCall('functions.create_event:0', '{"title": "Sync {weekly} 🗓️ 会議", "attendees": ["a@x.io"], "options": {"remind": true, "minutes": 10}}')))).toEqual([
+      call('create_event', { title: 'Sync {weekly} 🗓️ 会議', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } }, 'functions.create_event:0'),
+    ]);
+  });
+
+  it('reads the complete calls of a section whose end never came', () => {
+    expect(parse(`<|tool_calls_section_begin|>${kimiCall('functions.get_time:0', '{}')}`)).toEqual([call('get_time', {}, 'functions.get_time:0')]);
+  });
+
+  it('reports a cut-off call as unparsed, never as a call', () => {
+    const cut = '<|tool_calls_section_begin|><|tool_call_begin|>functions.search_web:0<|tool_call_argument_begin|>{"query": "tok';
+    expect(parse(`Searching.\n${cut}`)).toEqual([{ type: 'text', text: 'Searching.\n' }, { type: 'tool-call-unparsed', format: 'kimi-k2', text: cut, reason: 'unclosed' }]);
+    expect(parse('<|tool_calls_section_begin|><|tool_call_begin|>functions.get_wea')).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+  });
+
+  it('rejects unknown tools and malformed calls, keeping their markup out of the text', () => {
+    const unknown = parse(`Sure.\n${section(kimiCall('functions.delete_all_files:0', '{}'))}`);
+    expect(unknown).toMatchObject([{ type: 'text', text: 'Sure.\n' }, { type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(textOf(unknown)).not.toContain('delete_all_files');
+    expect(parse(section(kimiCall('functions.get_weather:0', '{"city" "Paris"}')))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse(section('<|tool_call_begin|>get the weather<|tool_call_end|>'))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+  });
+
+  it('keeps JSON answers and prose as text', () => {
+    for (const text of ['```json\n{"name": "Alice", "age": 31}\n```', 'Use <|tool_call_argument_begin|> before the arguments.', 'a <|tool_ b |> c']) {
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
+    }
+  });
+
+  it('only makes calls to the tools of the request', () => {
+    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(kimiCall('functions.search_web:0', '{"query": "x"}')))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
+  });
+});
+
+testChunkingInvariance({
+  name: 'kimi-k2',
+  createParser: () => format.createParser(standardTools),
+  samples: [
+    `Let me check.\n${section(kimiCall('functions.get_weather:0', '{"city": "Paris"}'), kimiCall('functions.get_time:1', '{}'))}\nDone.`,
+    `<think>\nplan\n${section(kimiCall('functions.write_file:0', '{"path": "a", "content": "<|tool_call_end|> </think>"}'))}`,
+    `${section(kimiCall('functions.nope:0', '{}'))}${kimiCall('get_time', '{}')}<|tool_calls_section_end|><|tool_calls_section_begin|><|tool_call_begin|>functions.get_ti`,
+  ],
+  fragments: [
+    '<|tool_calls_section_begin|>',
+    '<|tool_calls_section_end|>',
+    '<|tool_call_begin|>',
+    '<|tool_call_argument_begin|>',
+    '<|tool_call_end|>',
+    'functions.get_weather:0',
+    '<think>\n',
+    '\n</think>',
+    kimiCall('functions.get_weather:0', '{"city": "Rome"}'),
+    section(kimiCall('functions.delete_all:0', '{}')),
+    '{"name": "get_time", "arguments": {}}',
+  ],
+});

@@ -1,0 +1,50 @@
+/** The kimi-k2 family (Kimi K2 Instruct and Thinking): calls in a `<|tool_calls_section_begin|>` section. */
+// Read: one section of `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>`
+// blocks, or such blocks without the section; the header is the call's id. K2 Thinking may open the
+// section (or a call) before `</think>`, which then ends the reasoning, as vLLM's reasoning parser does.
+// Written: the same blocks with ids numbered over the conversation, the tools as the JSON the template
+// declares, and results as the template's `## Return of ID` messages.
+// @see https://huggingface.co/moonshotai/Kimi-K2-Instruct/blob/main/docs/tool_call_guidance.md
+// @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/moonshotai-Kimi-K2-Thinking.jinja
+import type { ToolCallPart } from '../../src/core/index.js';
+import { taggedEnvelope } from '../shared/envelope.js';
+import type { FamilySpec } from '../shared/family-spec.js';
+import { argumentsForRendering, formatJson } from '../shared/format-json.js';
+import { toolAsFunction } from '../shared/tool-prompt.js';
+import { resultText } from '../shared/tool-result-text.js';
+import { kimiCallGrammar } from './kimi-k2-call-grammar.js';
+import { kimiCallId } from './kimi-k2-call-id.js';
+import { toolCallArgumentBegin, toolCallBegin, toolCallEnd, toolCallsSectionBegin, toolCallsSectionEnd } from './kimi-k2-tokens.js';
+
+const family = 'kimi-k2';
+
+/** One call block; `ordinal` numbers it when the call has no Kimi id yet. */
+function renderKimiCall(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: string }, ordinal: number): string {
+  return toolCallBegin + kimiCallId(call, ordinal) + toolCallArgumentBegin + formatJson(argumentsForRendering(call.arguments)) + toolCallEnd;
+}
+
+export const kimiK2Family: FamilySpec = {
+  family,
+  envelopes: [
+    taggedEnvelope(family, toolCallsSectionBegin, toolCallsSectionEnd, [kimiCallGrammar]),
+    // A call without its section; the section end that may follow it is a framing token.
+    taggedEnvelope(family, toolCallBegin, toolCallEnd, [kimiCallGrammar]),
+  ],
+  reasoningTags: [{ open: '<think>', close: '</think>', endsBefore: [toolCallsSectionBegin, toolCallBegin] }],
+  framingTokens: [toolCallsSectionEnd],
+  prompt: {
+    introduction: '# Tools\n\nYou may call one or more of the following functions to help with the request. They are declared in JSON:',
+    renderToolList: (tools) => formatJson(tools.map(toolAsFunction)),
+    callInstructions: [
+      'To call functions, write one tool-call section holding one block per call:',
+      `${toolCallsSectionBegin}${toolCallBegin}functions.NAME:IDX${toolCallArgumentBegin}{"argument": "value"}${toolCallEnd}${toolCallsSectionEnd}`,
+      'NAME is the function name, IDX numbers the calls of the conversation from 0, and the arguments are one JSON object. Put several calls one after another inside the same section. When no function is needed, answer directly.',
+    ].join('\n'),
+    resultInstructions: 'Function results come back to you in the next user turn, each under a "## Return of functions.NAME:IDX" line with the id of its call.',
+  },
+  renderCall: (call) => toolCallsSectionBegin + renderKimiCall(call, 0) + toolCallsSectionEnd,
+  renderCalls: (calls) => toolCallsSectionBegin + calls.map(renderKimiCall).join('') + toolCallsSectionEnd,
+  familyCallId: kimiCallId,
+  renderResults: (results) =>
+    results.map((result, index) => `## Return of ${kimiCallId({ id: result.toolCallId, name: result.toolName ?? '' }, index)}\n${resultText(result)}`).join('\n\n'),
+};

@@ -1,0 +1,118 @@
+/** Finds where the body after Mistral's `[TOOL_CALLS]` ends: right after its JSON, so text may follow. */
+// `[{…}, …]` (v0.3/Nemo), `NAME{…}` (tokenizer v11+), `NAME[ARGS]{…}` (Magistral, Devstral, Ministral)
+// and `NAME[CALL_ID]ID[ARGS]{…}` (Small 3.2) all end with one JSON value. Anything else after the
+// marker is read up to the next `[TOOL_CALLS]` or the end of the reply, and then rejected.
+import { isJsonOpenerCode, isSpaceCode, type BodyScanner, type BodyScanStep } from '../shared/body-scanner.js';
+import type { Envelope } from '../shared/envelope.js';
+import { advanceJsonScan, JsonScanState } from '../shared/json-scan-state.js';
+import { MarkerMatcher } from '../shared/marker-matcher.js';
+
+/** The markers between a call's name and its arguments. */
+export const argumentsMarker = '[ARGS]';
+export const callIdMarker = '[CALL_ID]';
+
+/** `restart`: the envelope's own start (the next call); `end`: an explicit end marker; `segment`: `[ARGS]`, `[CALL_ID]`. */
+type BodyMarker = 'restart' | 'end' | 'segment';
+
+type Markers = { all: MarkerMatcher<BodyMarker>; stops: MarkerMatcher<BodyMarker> };
+
+const openBrace = 0x7b;
+const markersByEnvelope = new WeakMap<Envelope, Markers>();
+
+export function createMistralCallsScanner(envelope: Envelope): BodyScanner {
+  let markers = markersByEnvelope.get(envelope);
+  if (markers === undefined) {
+    const stops = [...envelope.start.map((marker) => ({ marker, value: 'restart' as const })), ...envelope.end.map((marker) => ({ marker, value: 'end' as const }))];
+    const segments = [argumentsMarker, callIdMarker].map((marker) => ({ marker, value: 'segment' as const }));
+    markers = { all: new MarkerMatcher<BodyMarker>([...stops, ...segments]), stops: new MarkerMatcher<BodyMarker>(stops) };
+    markersByEnvelope.set(envelope, markers);
+  }
+  return new MistralCallsScanner(markers);
+}
+
+/** Letters, digits, `_`, `-`, `.` and `:`: what tool names and call ids are made of. */
+function isNameCode(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d || code === 0x2e || code === 0x3a
+  );
+}
+
+class MistralCallsScanner implements BodyScanner {
+  private phase: 'sniff' | 'name' | 'value' | 'raw' = 'sniff';
+  private readonly state = new JsonScanState();
+
+  constructor(private readonly markers: Markers) {}
+
+  scan(input: string, position: number): BodyScanStep {
+    let index = position;
+    for (;;) {
+      switch (this.phase) {
+        case 'sniff': {
+          while (index < input.length && isSpaceCode(input.charCodeAt(index))) index++;
+          if (index >= input.length) return { type: 'more', keepFrom: index };
+          const hit = this.markers.all.matchAt(input, index);
+          if (hit.type === 'partial') return { type: 'more', keepFrom: index };
+          if (hit.type === 'found' && hit.value === 'restart') {
+            // `[TOOL_CALLS][TOOL_CALLS]…`: a doubled marker opens one body.
+            index += hit.marker.length;
+            break;
+          }
+          if (hit.type === 'found' && hit.value === 'end') return { type: 'closed', bodyEnd: index, end: index + hit.marker.length };
+          const code = input.charCodeAt(index);
+          this.phase = hit.type === 'none' && isJsonOpenerCode(code) ? 'value' : hit.type === 'none' && isNameCode(code) ? 'name' : 'raw';
+          break;
+        }
+        case 'name': {
+          const step = this.scanName(input, index);
+          if (typeof step !== 'number') return step;
+          index = step;
+          break;
+        }
+        case 'value': {
+          const closedBefore = this.state.completedValues;
+          index = advanceJsonScan(this.state, input, index, undefined, true);
+          if (this.state.completedValues > closedBefore) return { type: 'closed', bodyEnd: index, end: index };
+          return { type: 'more', keepFrom: index };
+        }
+        case 'raw': {
+          const hit = this.markers.stops.find(input, index);
+          if (hit.type === 'none') return { type: 'more', keepFrom: input.length };
+          if (hit.type === 'partial') return { type: 'more', keepFrom: hit.index };
+          return { type: 'closed', bodyEnd: hit.index, end: hit.value === 'end' ? hit.index + hit.marker.length : hit.index };
+        }
+      }
+    }
+  }
+
+  /** The name and its `[CALL_ID]…[ARGS]` segments: up to `{` (the arguments), or to where the body stops looking like a call. */
+  private scanName(input: string, from: number): BodyScanStep | number {
+    let index = from;
+    while (index < input.length) {
+      const code = input.charCodeAt(index);
+      if (isNameCode(code) || isSpaceCode(code)) {
+        index++;
+        continue;
+      }
+      if (code === openBrace) {
+        this.phase = 'value';
+        return index;
+      }
+      const hit = this.markers.all.matchAt(input, index);
+      if (hit.type === 'partial') return { type: 'more', keepFrom: index };
+      if (hit.type === 'none') {
+        this.phase = 'raw';
+        return index;
+      }
+      switch (hit.value) {
+        case 'segment':
+          index += hit.marker.length;
+          break;
+        case 'restart':
+          return { type: 'closed', bodyEnd: index, end: index };
+        case 'end':
+          return { type: 'closed', bodyEnd: index, end: index + hit.marker.length };
+      }
+    }
+    return { type: 'more', keepFrom: index };
+  }
+}

@@ -1,0 +1,58 @@
+/** The mistral family (Mistral 7B v0.3, Nemo, Small, Magistral, Devstral, Ministral): calls after `[TOOL_CALLS]`. */
+// Read: `[TOOL_CALLS][{"name", "arguments", "id"?}, …]`, `[TOOL_CALLS]NAME{…}`, `[TOOL_CALLS]NAME[ARGS]{…}` and
+// `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}`, `[TOOL_CALLS]` repeated for several calls; the end of the reply
+// closes the envelope, and text may follow the JSON. Magistral reasons in `[THINK]…[/THINK]`.
+// Written: the v0.3 JSON array with 9-alphanumeric ids, the tool list as `[AVAILABLE_TOOLS]` and results as
+// `[TOOL_RESULTS] {"content", "call_id"}[/TOOL_RESULTS]`, as the Mistral chat templates print them.
+// @see https://github.com/vllm-project/vllm/blob/main/examples/tool_chat_template_mistral3.jinja
+import type { ToolCallPart } from '../../src/core/index.js';
+import type { FamilySpec } from '../shared/family-spec.js';
+import { argumentsForRendering, formatJson } from '../shared/format-json.js';
+import { jsonCallGrammar } from '../shared/json-call-grammar.js';
+import { toolAsFunction } from '../shared/tool-prompt.js';
+import { resultText } from '../shared/tool-result-text.js';
+import { mistralCallId } from './mistral-call-id.js';
+import { createMistralCallsScanner } from './mistral-calls-scanner.js';
+import { mistralNamedCallGrammar } from './mistral-named-call-grammar.js';
+
+const family = 'mistral';
+const toolCallsMarker = '[TOOL_CALLS]';
+
+/** One element of the call array; `id` only when the call has one (prompt examples have none). */
+function callObject(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: string }): Record<string, unknown> {
+  const object: Record<string, unknown> = { name: call.name, arguments: argumentsForRendering(call.arguments) };
+  if (call.id !== undefined) object['id'] = mistralCallId(call.id);
+  return object;
+}
+
+export const mistralFamily: FamilySpec = {
+  family,
+  envelopes: [
+    {
+      family,
+      start: [toolCallsMarker],
+      end: [],
+      kind: 'explicit',
+      body: { type: 'custom', createScanner: createMistralCallsScanner },
+      endsAtReplyEnd: true,
+      grammars: [jsonCallGrammar, mistralNamedCallGrammar],
+    },
+  ],
+  reasoningTags: [{ open: '[THINK]', close: '[/THINK]' }],
+  prompt: {
+    introduction: 'You are a helpful assistant that can call tools. The tools you may call are listed between [AVAILABLE_TOOLS] and [/AVAILABLE_TOOLS] as JSON function signatures.',
+    renderToolList: (tools) => `[AVAILABLE_TOOLS] [${tools.map((tool) => formatJson(toolAsFunction(tool))).join(', ')}][/AVAILABLE_TOOLS]`,
+    callInstructions: [
+      'If you call one or more tools, write [TOOL_CALLS] followed by a single JSON array, where each object is a tool call:',
+      '[TOOL_CALLS][{"name": tool call name, "arguments": tool call arguments}, additional tool calls]',
+      'Do not write separate objects outside of the array or several arrays. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.',
+    ].join('\n'),
+    resultInstructions:
+      'Tool results come back to you in the next user turn, each as [TOOL_RESULTS] {"content": result, "call_id": id of its call}[/TOOL_RESULTS]. When no tool is needed, answer directly.',
+  },
+  renderCall: (call) => toolCallsMarker + formatJson([callObject(call)]),
+  // Parallel calls share one array, as the template writes them.
+  renderCalls: (calls) => toolCallsMarker + formatJson(calls.map(callObject)),
+  renderResults: (results) =>
+    results.map((result) => `[TOOL_RESULTS] ${formatJson({ content: resultText(result), call_id: mistralCallId(result.toolCallId) })}[/TOOL_RESULTS]`).join('\n'),
+};
