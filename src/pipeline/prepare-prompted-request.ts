@@ -6,8 +6,8 @@ import type { ChatRequest } from '../core/chat-request.js';
 import type { ToolChoice } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { Warning } from '../core/warning.js';
-import { applyPromptBudget } from './apply-prompt-budget.js';
 import { insertToolPrompt } from './insert-tool-prompt.js';
+import { ToolPromptCache } from './tool-prompt-cache.js';
 
 export type PreparedPromptedRequest = {
   request: ChatRequest;
@@ -16,13 +16,13 @@ export type PreparedPromptedRequest = {
   parse: boolean;
 };
 
-export function preparePromptedRequest(request: ChatRequest, format: ToolFormat): PreparedPromptedRequest {
+const sharedCache = new ToolPromptCache();
+
+export function preparePromptedRequest(request: ChatRequest, format: ToolFormat, cache: ToolPromptCache = sharedCache): PreparedPromptedRequest {
   const choice: ToolChoice = request.toolChoice ?? { type: 'auto' };
   const offered = request.tools ?? [];
   const active = choice.type === 'none' ? [] : offered;
-  const { tools, warnings } = applyPromptBudget(active);
-  const rendered = choice.type === 'tool' ? tools.filter((tool) => tool.name === choice.name) : tools;
-  const toolPrompt = rendered.length ? format.renderTools(rendered, choice) : '';
+  const { prompt: toolPrompt, warnings } = active.length ? cache.render(format, active, choice) : { prompt: '', warnings: [] };
   const messages = insertToolPrompt(format.renderHistory(request.messages), toolPrompt);
   const prepared: ChatRequest = { ...request, messages };
   delete prepared.tools;
