@@ -31,7 +31,17 @@ async function main(): Promise<void> {
   const { config, notes } = loaded;
   const logger = pino({ level: config.server.logLevel });
   for (const note of notes) logger.info(note);
-  const app = await buildApp(config, { logger });
+  let app;
+  try {
+    app = await buildApp(config, { logger });
+  } catch (error) {
+    // Some settings (agent-format rules naming unknown formats) can only be checked once the app knows its formats.
+    if (error instanceof ConfigError) {
+      logger.fatal(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   const address = await app.listen({ host: config.server.host, port: config.server.port });
   logger.info({ providers: Object.keys(config.providers), auth: config.server.apiKeys.length > 0 }, `Interlingua listening on ${address}`);
 
