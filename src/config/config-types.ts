@@ -32,8 +32,11 @@ export type ProviderConfig = {
   models: Record<string, ModelSettings>;
   /** Anthropic requires max_tokens; used when the request gives none (with a warning). */
   defaultMaxTokens?: number;
-  /** Upper bound on pooled connections to this upstream. */
-  maxConnections: number;
+  /**
+   * Upper bound on concurrent connections to this upstream; unset means no bound. A bound queues the
+   * requests beyond it (silently, until a connection frees up), so it is for upstreams that need one.
+   */
+  maxConnections?: number;
 };
 
 export type ServerConfig = {

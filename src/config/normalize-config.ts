@@ -44,8 +44,8 @@ export function normalizeProvider(name: string, settings: Record<string, unknown
     timeouts: { ...defaultTimeouts, ...timeouts },
     toolCalling: (settings.toolCalling ?? 'auto') as ToolCallingSetting,
     models: (settings.models ?? {}) as Record<string, ModelSettings>,
-    maxConnections: (settings.maxConnections as number | undefined) ?? 256,
   };
+  if (typeof settings.maxConnections === 'number') provider.maxConnections = settings.maxConnections;
   if (typeof settings.apiKey === 'string' && settings.apiKey !== '') provider.apiKey = settings.apiKey;
   if (typeof settings.defaultMaxTokens === 'number') provider.defaultMaxTokens = settings.defaultMaxTokens;
   return provider;

@@ -7,7 +7,7 @@ export function createUpstreamAgent(config: Pick<ProviderConfig, 'timeouts' | 'm
     connect: { timeout: config.timeouts.connectMs },
     headersTimeout: config.timeouts.headersMs,
     bodyTimeout: config.timeouts.bodyMs,
-    connections: config.maxConnections,
+    connections: config.maxConnections ?? null,
     keepAliveTimeout: 30_000,
     pipelining: 1,
   });

@@ -72,7 +72,6 @@ describe('config files', () => {
       timeouts: { ...defaultTimeouts, headersMs: 1234 },
       toolCalling: 'prompted',
       models: { 'Qwen/Qwen3-8B': { family: 'hermes', toolCalling: 'native' } },
-      maxConnections: 256,
     });
     expect(notes).toEqual([`config from ${path}`]);
     expect(noOllama).not.toHaveBeenCalled();
