@@ -3,8 +3,10 @@
 // also teaches the others its syntax.
 import type { ToolFormat } from '../src/core/index.js';
 import { deepseekFamily } from './deepseek/deepseek-family.js';
+import { gemmaFamily } from './gemma/gemma-family.js';
 import { genericJsonFamily } from './generic-json/generic-json-family.js';
 import { glmFamily } from './glm/glm-family.js';
+import { harmonyFamily } from './harmony/harmony-family.js';
 import { hermesFamily } from './hermes/hermes-family.js';
 import { kimiK2Family } from './kimi-k2/kimi-k2-family.js';
 import { llama3Family } from './llama3/llama3-family.js';
@@ -16,7 +18,7 @@ import { createEnvelopeCatalogue } from './shared/envelope-catalogue.js';
 import type { FamilySpec } from './shared/family-spec.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
-export const familySpecs: readonly FamilySpec[] = [hermesFamily, llama3Family, pythonicFamily, genericJsonFamily, qwen3CoderFamily, glmFamily, mistralFamily, deepseekFamily, kimiK2Family];
+export const familySpecs: readonly FamilySpec[] = [hermesFamily, llama3Family, pythonicFamily, genericJsonFamily, harmonyFamily, gemmaFamily, qwen3CoderFamily, glmFamily, mistralFamily, deepseekFamily, kimiK2Family];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {
   const catalogue = createEnvelopeCatalogue(specs);

@@ -297,6 +297,80 @@ const cases: Case[] = [
     reply: 'Sure.\n<|tool_calls_section_begin|><|tool_call_begin|>functions.delete_all_files:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>',
     expected: { calls: [], content: 'Sure.', diagnostic: 'unavailable_tool' },
   },
+  {
+    id: 'harmony-call',
+    tools: [getWeather],
+    reply:
+      '<|channel|>analysis<|message|>User asks weather; call tool.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Seattle"}<|call|>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Seattle' } }], content: null, reasoning: 'User asks weather; call tool.' },
+  },
+  {
+    id: 'harmony-final',
+    tools: [getWeather],
+    reply: '<|channel|>analysis<|message|>Simple greeting.<|end|><|start|>assistant<|channel|>final<|message|>Hi there!<|return|>',
+    expected: { calls: [], content: 'Hi there!', reasoning: 'Simple greeting.' },
+  },
+  {
+    id: 'harmony-role-header-recipient-after-preamble',
+    tools: [getWeather, getTime],
+    reply:
+      '<|channel|>commentary<|message|>Checking both.<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Oslo"}<|call|><|start|>assistant<|channel|>commentary to=functions.get_time<|message|>{}',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Oslo' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: 'Checking both.',
+    },
+  },
+  {
+    id: 'harmony-unknown-recipient-rejected',
+    tools: [getWeather],
+    reply: '<|channel|>commentary to=functions.delete_all_files <|constrain|>json<|message|>{}<|call|>',
+    expected: { calls: [], content: null, diagnostic: 'unavailable_tool' },
+  },
+  {
+    id: 'harmony-unclosed-truncated',
+    tools: [getWeather],
+    reply: '<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Sea',
+    expected: { calls: [], content: null, diagnostic: 'unclosed' },
+  },
+  {
+    id: 'gemma-tool-code',
+    tools: [getTime],
+    reply: '```tool_code\n{"name": "get_time", "arguments": {}}\n```',
+    expected: { calls: [{ name: 'get_time', arguments: {} }], content: null },
+  },
+  {
+    id: 'gemma-tool-code-python',
+    tools: [getWeather, getTime],
+    reply: 'Let me check.\n```tool_code\nget_weather(city="Paris", unit="celsius")\nget_time()\n```',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: 'Let me check.',
+    },
+  },
+  {
+    id: 'gemma4-delimited-strings',
+    tools: [createEvent],
+    reply: '<|tool_call>call:create_event{title:<|"|>Sync "weekly" 🗓️<|"|>,attendees:[<|"|>a@x.io<|"|>],options:{remind:true,minutes:10}}<tool_call|>',
+    expected: { calls: [{ name: 'create_event', arguments: { title: 'Sync "weekly" 🗓️', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } } }], content: null },
+  },
+  {
+    id: 'functiongemma-escape-strings',
+    tools: [getWeather],
+    reply: '<start_function_call>call:get_weather{city:<escape>Zürich<escape>}<end_function_call>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Zürich' } }], content: null },
+  },
+  {
+    id: 'gemma-unknown-tool-rejected',
+    tools: [getWeather],
+    reply: 'Sure.\n```tool_code\ndelete_all_files(confirm=True)\n```',
+    expected: { calls: [], content: 'Sure.', diagnostic: 'unavailable_tool' },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {

@@ -130,7 +130,8 @@ function mergeEntry(start: string, envelopes: readonly Envelope[]): EnvelopeEntr
         (marker) => marker,
       );
       const layout = valueSpans.length === 0 && trailingEnd.length === 0 ? undefined : createTaggedBodyLayout(terminatorEntries([start]), valueSpans, trailingEnd);
-      createScanner = () => new TaggedBodyScanner(matcher, layout);
+      const code = tagged.some((body) => body.code === true);
+      createScanner = () => new TaggedBodyScanner(matcher, layout, code);
       break;
     }
     case 'values': {

@@ -39,6 +39,13 @@ export class EnvelopeReader {
 
   /** The reply ended inside the envelope; `rest` is text the parser still held back. */
   finish(rest: string): EnvelopeFinish {
+    const closer = this.heldEndMarker(rest);
+    if (closer !== undefined) {
+      const body = this.parts.join('');
+      const events = callEvents(this.decode(body, 'closed'), this.roster, this.opener + body + closer);
+      const after = rest.slice(closer.length);
+      return after === '' ? { events } : { events, replay: after };
+    }
     const body = this.parts.join('') + rest;
     const raw = this.opener + body;
     const decoded = this.decode(body, 'unclosed');
@@ -49,6 +56,16 @@ export class EnvelopeReader {
     const recovered = this.recoverHiddenEnd(body);
     if (recovered !== undefined) return recovered;
     return { events: [{ type: 'tool-call-unparsed', format: this.entry.family, text: raw, reason: 'unclosed' }] };
+  }
+
+  /**
+   * An end marker the scanner held back because a longer marker could still have begun there (the
+   * fence closer ``` before ```tool_code): with the reply over, it closes the envelope.
+   */
+  private heldEndMarker(rest: string): string | undefined {
+    let longest: string | undefined;
+    for (const marker of this.entry.end) if (rest.startsWith(marker) && (longest === undefined || marker.length > longest.length)) longest = marker;
+    return longest;
   }
 
   /**

@@ -26,6 +26,12 @@ export type ValueSpan = { open: string; close: string; nested?: string };
 
 export type TaggedBodyOptions = {
   /**
+   * The body is always code (JSON or Python calls, as in ```` ```tool_code ````): brackets and quoted
+   * strings are tracked from its first character even when it does not start with `{` or `[`, so an
+   * end marker inside a Python string does not close it.
+   */
+  code?: boolean;
+  /**
    * Values taken as they are: an end or start marker inside one is text, so a parameter holding code
    * with `</tool_call>` in it does not close the body. Only in bodies that are not JSON.
    */
@@ -83,19 +89,20 @@ export function taggedEnvelope(
   };
 }
 
-/** A Markdown fence with an info string, e.g. ```` ```tool_call ````. */
+/** A Markdown fence with an info string, e.g. ```` ```tool_call ````. `code`: see `TaggedBodyOptions`. */
 export function fencedEnvelope(
   family: string,
   infoStrings: readonly string[],
   kind: Envelope['kind'],
   grammars: readonly BodyGrammar[],
+  options: Pick<TaggedBodyOptions, 'code'> = {},
 ): Envelope {
   return {
     family,
     start: infoStrings.map((info) => '```' + info),
     end: ['```'],
     kind,
-    body: { type: 'tagged' },
+    body: { type: 'tagged', ...options },
     grammars,
   };
 }

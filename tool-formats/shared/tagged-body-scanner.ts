@@ -47,9 +47,11 @@ export class TaggedBodyScanner implements BodyScanner {
   /** How many values quoted inside the open one are still open. */
   private spanDepth = 0;
 
+  /** `code`: scan as JSON or Python from the first character, never as raw text (see `TaggedBodyOptions`). */
   constructor(
     private readonly terminators: MarkerMatcher<Terminator>,
     layout?: TaggedBodyLayout,
+    private readonly code = false,
   ) {
     this.layout = layout ?? { rawMarkers: terminators };
   }
@@ -76,7 +78,7 @@ export class TaggedBodyScanner implements BodyScanner {
         index += hit.marker.length;
         continue;
       }
-      this.phase = isJsonOpenerCode(input.charCodeAt(index)) ? 'json' : 'raw';
+      this.phase = this.code || isJsonOpenerCode(input.charCodeAt(index)) ? 'json' : 'raw';
       return index;
     }
   }
