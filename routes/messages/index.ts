@@ -2,15 +2,13 @@
  * POST /v1/messages (Anthropic Messages API, JSON and SSE) and /v1/messages/count_tokens, also under
  * /{provider}/v1/…, so that Claude Code and Anthropic SDK clients can reach any configured provider.
  */
-import { randomHex } from '../../src/pipeline/random-hex.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomHex } from '../../src/pipeline/random-hex.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
-import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import type { Warning } from '../../src/core/warning.js';
-import { watchClientAbort } from '../shared/client-abort.js';
-import { agentFormatFieldsOf, selectAgentFormat } from '../shared/select-agent-format.js';
-import { SseWriter } from '../shared/sse-writer.js';
+import { runGeneration } from '../shared/run-generation.js';
+import { agentFormatFieldsOf } from '../shared/select-agent-format.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
 import { foldMessage } from './fold-message.js';
 import { parseConversation, parseMessagesRequest, validateCountTokensBody } from './parse-messages-request.js';
@@ -30,42 +28,27 @@ function messageId(): string {
 export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRouteOptions): void {
   const { pipeline, liveStreams } = options;
 
-  async function createMessage(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
+  function createMessage(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const parsed = parseMessagesRequest(request.body, request.headers);
     if (providerName !== undefined) parsed.input.provider = providerName;
-    const agentFormat = selectAgentFormat(pipeline, request.headers, agentFormatFieldsOf(request.body));
     if (parsed.warnings.length) parsed.input.warnings = parsed.warnings;
     // The client sees these in `diagnostics`; the log keeps them for operators at debug level.
     for (const warning of parsed.warnings) request.log.debug({ code: warning.code }, warning.message);
-    // The client's disconnect aborts the upstream request (one signal down to undici).
-    const abort = watchClientAbort(reply);
-    const release = liveStreams.add(abort.controller);
-    try {
-      const run = await pipeline.run(parsed.input, { signal: abort.signal, requestId: request.id, log: request.log }, { agentFormat: agentFormat.selection.format });
-      annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: parsed.stream });
-      const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header };
-      if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
-      // The model is echoed as the client wrote it, so Claude Code's per-model bookkeeping matches.
-      const meta = { id: messageId(), model: parsed.input.model };
-      const events = run.events;
-
-      if (!parsed.stream) {
-        const result = await foldMessage(events, meta);
+    // The model is echoed as the client wrote it, so Claude Code's per-model bookkeeping matches.
+    const meta = { id: messageId(), model: parsed.input.model };
+    return runGeneration(request, reply, {
+      pipeline,
+      liveStreams,
+      input: parsed.input,
+      stream: parsed.stream,
+      agentFormatFields: agentFormatFieldsOf(request.body),
+      async renderBody(run) {
+        const result = await foldMessage(run.events, meta);
         if ('error' in result) throw result.error;
-        return reply.headers(headers).send(result.body);
-      }
-
-      reply.hijack();
-      const writer = new SseWriter(reply.raw);
-      writer.start(headers);
-      const outcome = await streamMessage(events, writer, meta);
-      writer.end();
-      logRequest(request, 200, outcome);
-      return reply;
-    } finally {
-      release();
-      abort.dispose();
-    }
+        return result.body;
+      },
+      renderStream: (run, writer) => streamMessage(run.events, writer, meta),
+    });
   }
 
   /** Resolving the model first gives count_tokens the same 404 for an unknown model as a real call. */

@@ -2,15 +2,13 @@
  * POST /v1/responses and POST /{provider}/v1/responses (JSON and SSE) over any configured provider.
  * The WebSocket upgrade on GET is refused with 426, so Codex falls back to HTTP SSE.
  */
-import { randomHex } from '../../src/pipeline/random-hex.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../src/core/gateway-error.js';
-import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
+import type { ChatPipeline, ChatRun } from '../../src/pipeline/chat-pipeline.js';
+import { randomHex } from '../../src/pipeline/random-hex.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
-import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
-import { watchClientAbort } from '../shared/client-abort.js';
-import { agentFormatFieldsOf, selectAgentFormat } from '../shared/select-agent-format.js';
-import { SseWriter } from '../shared/sse-writer.js';
+import { echoedModel, runGeneration } from '../shared/run-generation.js';
+import { agentFormatFieldsOf } from '../shared/select-agent-format.js';
 import { foldResponse } from './fold-response.js';
 import { parseResponsesRequest } from './parse-responses-request.js';
 import { ResponseAssembler } from './response-assembler.js';
@@ -50,51 +48,39 @@ export function registerResponsesRoutes(app: FastifyInstance, options: Responses
   const { pipeline, liveStreams } = options;
   const store = options.store ?? new ResponseStore();
 
-  async function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
+  function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const parsed = parseResponsesRequest(request.body, store);
     if (providerName !== undefined) parsed.input.provider = providerName;
-    const agentFormat = selectAgentFormat(pipeline, request.headers, agentFormatFieldsOf(request.body));
     // Route warnings travel through the pipeline into diagnostics; the assembler keeps them for failures.
     if (parsed.warnings.length) parsed.input.warnings = parsed.warnings;
-    // The client's disconnect aborts the upstream request (one signal down to undici).
-    const abort = watchClientAbort(reply);
-    const release = liveStreams.add(abort.controller);
-    try {
-      const run = await pipeline.run(parsed.input, { signal: abort.signal, requestId: request.id, log: request.log }, { agentFormat: agentFormat.selection.format });
-      annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: parsed.stream });
-      const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header };
-      if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
-      const identity = {
-        id: responseId(),
-        createdAt: Math.floor(Date.now() / 1000),
-        model: parsed.input.provider ? parsed.input.model : run.model.id,
-        echo: parsed.echo,
-      };
-      const assembler = new ResponseAssembler(identity, { toolKinds: parsed.toolKinds, warnings: parsed.warnings });
-      // `store: false` (what Codex sends, with its whole history every turn) is not kept, as at OpenAI.
-      const remember = (response: WireResponse) => {
-        if (parsed.echo.store) store.save(response.id, [...parsed.conversation, ...response.output]);
-      };
-
-      if (!parsed.stream) {
-        const outcome = await foldResponse(run.events, assembler);
+    const assemblerFor = (run: ChatRun) =>
+      new ResponseAssembler(
+        { id: responseId(), createdAt: Math.floor(Date.now() / 1000), model: echoedModel(parsed.input, run), echo: parsed.echo },
+        { toolKinds: parsed.toolKinds, warnings: parsed.warnings },
+      );
+    // `store: false` (what Codex sends, with its whole history every turn) is not kept, as at OpenAI.
+    const remember = (response: WireResponse) => {
+      if (parsed.echo.store) store.save(response.id, [...parsed.conversation, ...response.output]);
+    };
+    return runGeneration(request, reply, {
+      pipeline,
+      liveStreams,
+      input: parsed.input,
+      stream: parsed.stream,
+      agentFormatFields: agentFormatFieldsOf(request.body),
+      async renderBody(run) {
+        const outcome = await foldResponse(run.events, assemblerFor(run));
         if (outcome.type === 'error') throw outcome.error;
         remember(outcome.response);
-        return reply.headers(headers).send(outcome.response);
-      }
-
-      reply.hijack();
-      const writer = new SseWriter(reply.raw);
-      writer.start(headers);
-      const outcome = await streamResponse(run.events, writer, assembler);
-      if (assembler.outcome?.type === 'response') remember(assembler.outcome.response);
-      writer.end();
-      logRequest(request, 200, outcome);
-      return reply;
-    } finally {
-      release();
-      abort.dispose();
-    }
+        return outcome.response;
+      },
+      async renderStream(run, writer) {
+        const assembler = assemblerFor(run);
+        const outcome = await streamResponse(run.events, writer, assembler);
+        if (assembler.outcome?.type === 'response') remember(assembler.outcome.response);
+        return outcome;
+      },
+    });
   }
 
   app.post('/v1/responses', (request, reply) => handle(request, reply));

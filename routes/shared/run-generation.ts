@@ -1,0 +1,60 @@
+/**
+ * The skeleton every generating route shares: pick the agent format, tie the client's disconnect to
+ * the upstream request, run the pipeline, set the lane headers, then render either one JSON body or an
+ * SSE stream, and log the request once. Routes supply only their wire rendering.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ChatInput } from '../../src/core/chat-request.js';
+import type { ChatPipeline, ChatRun } from '../../src/pipeline/chat-pipeline.js';
+import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
+import { watchClientAbort } from './client-abort.js';
+import { selectAgentFormat, type AgentFormatFields } from './select-agent-format.js';
+import { SseWriter } from './sse-writer.js';
+
+export type GenerationOptions = {
+  pipeline: ChatPipeline;
+  liveStreams: LiveStreams;
+  input: ChatInput;
+  stream: boolean;
+  agentFormatFields: AgentFormatFields;
+  /** The non-streaming body; throws (a GatewayError) when the run failed. */
+  renderBody(run: ChatRun): Promise<unknown>;
+  /** Writes the SSE stream; returns how it ended, for the request log. */
+  renderStream(run: ChatRun, writer: SseWriter): Promise<string>;
+};
+
+export async function runGeneration(request: FastifyRequest, reply: FastifyReply, options: GenerationOptions): Promise<FastifyReply> {
+  const { pipeline, input } = options;
+  const agentFormat = selectAgentFormat(pipeline, request.headers, options.agentFormatFields);
+  // The client's disconnect aborts the upstream request (one signal down to undici).
+  const abort = watchClientAbort(reply);
+  const release = options.liveStreams.add(abort.controller);
+  try {
+    const run = await pipeline.run(input, { signal: abort.signal, requestId: request.id, log: request.log }, { agentFormat: agentFormat.selection.format });
+    annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: options.stream });
+    const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header };
+    if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
+
+    if (!options.stream) {
+      const body = await options.renderBody(run);
+      return reply.headers(headers).send(body);
+    }
+
+    reply.hijack();
+    const writer = new SseWriter(reply.raw);
+    writer.start(headers);
+    const outcome = await options.renderStream(run, writer);
+    writer.end();
+    logRequest(request, 200, outcome);
+    return reply;
+  } finally {
+    release();
+    abort.dispose();
+  }
+}
+
+/** The model a response echoes: as the client wrote it (`provider/model`, or the bare model on /{provider}/v1/…). */
+export function echoedModel(input: ChatInput, run: ChatRun): string {
+  return input.provider ? input.model : run.model.id;
+}
