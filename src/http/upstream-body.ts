@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 
 type DumpableBody = Readable & { dump?: (options?: { limit: number }) => Promise<void> };
 
+const ignoreError = () => undefined;
 const drainLimitBytes = 64 * 1024;
 const drainTimeoutMs = 2_000;
 
@@ -46,6 +47,9 @@ export class UpstreamBody {
   }
 
   private destroy(): void {
-    if (!this.body.destroyed && !this.body.readableEnded) this.body.destroy();
+    if (this.body.destroyed || this.body.readableEnded) return;
+    // undici's body emits an AbortError when destroyed early; nobody iterates it any more to hear it.
+    this.body.on('error', ignoreError);
+    this.body.destroy();
   }
 }
