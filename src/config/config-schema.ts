@@ -8,6 +8,7 @@ const modelSettings = {
   properties: {
     family: { type: 'string', minLength: 1 },
     toolCalling,
+    startsInReasoning: { type: 'boolean' },
   },
 };
 

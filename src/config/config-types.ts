@@ -15,6 +15,8 @@ export type TimeoutSettings = {
 export type ModelSettings = {
   family?: string;
   toolCalling?: ToolCallingSetting;
+  /** The model's chat template opens `<think>` itself (DeepSeek-R1, QwQ, Qwen3 thinking): replies start in reasoning. */
+  startsInReasoning?: boolean;
 };
 
 export type ProviderConfig = {

@@ -17,14 +17,17 @@ function chooseToolCalling(provider: ProviderConfig, model: string, autoToolCall
 
 export function resolveModelFor(provider: ProviderConfig, model: string, id: string): ResolvedModel {
   const detected = detectModelFamily(model);
-  return {
+  const settings = provider.models[model];
+  const resolved: ResolvedModel = {
     id,
     provider: provider.name,
     providerType: provider.type,
     model,
-    family: provider.models[model]?.family ?? detected.family,
+    family: settings?.family ?? detected.family,
     toolCalling: chooseToolCalling(provider, model, detected.autoToolCalling),
   };
+  if (settings?.startsInReasoning) resolved.startsInReasoning = true;
+  return resolved;
 }
 
 function unknownProvider(config: GatewayConfig, modelString: string, prefix: string | undefined): never {

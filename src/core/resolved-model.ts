@@ -18,4 +18,6 @@ export type ResolvedModel = {
   /** Tool-format family used in the prompted lane and by parsers, e.g. `hermes`. */
   family: string;
   toolCalling: ToolCallingMode;
+  /** Prompted lane: the chat template opened `<think>`, so the reply starts inside reasoning. */
+  startsInReasoning?: boolean;
 };

@@ -108,7 +108,7 @@ export class ChatPipeline {
     const upstream = await adapter.stream(prepared.request, context);
     const parsed = prepared.parse
       ? parseTextIntoCalls(upstream, {
-          parser: format.createParser(request.tools ?? []),
+          parser: format.createParser(request.tools ?? [], { startsInReasoning: model.startsInReasoning === true }),
           diagnostics,
           singleCall: request.parallelToolCalls === false,
           keepRawText: agentFormat.type === 'passthrough',

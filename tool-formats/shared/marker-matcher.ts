@@ -49,9 +49,19 @@ export class MarkerMatcher<T> {
 
   /** The first marker at or after `from`; a possible partial marker at the end of `text` stops the search. */
   find(text: string, from: number): MarkerHit<T> {
+    return this.findBefore(text, from, -1) as MarkerHit<T>;
+  }
+
+  /**
+   * Like `find`, but a `stopCode` character met before any marker ends the search with a `stop` hit
+   * (one pass over the text, so a caller stopping at every newline stays linear).
+   */
+  findBefore(text: string, from: number, stopCode: number): MarkerHit<T> | { type: 'stop'; index: number } {
     const firstCodes = this.firstCodes;
     for (let index = from; index < text.length; index++) {
-      if (!firstCodes.has(text.charCodeAt(index))) continue;
+      const code = text.charCodeAt(index);
+      if (code === stopCode) return { type: 'stop', index };
+      if (!firstCodes.has(code)) continue;
       const hit = this.matchAt(text, index);
       if (hit.type !== 'none') return hit;
     }

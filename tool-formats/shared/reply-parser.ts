@@ -11,12 +11,17 @@ import { MarkerMatcher, partialMarkerStart, type MarkerHit } from './marker-matc
 import { ParsedEventBuffer } from './parsed-event-buffer.js';
 import type { ToolRoster } from './tool-roster.js';
 
+const newlineCode = 0x0a;
+
 type Mode =
   /** The start of the reply, or just after reasoning or a call: bare JSON may be a call here. */
   | { type: 'boundary'; afterCall: boolean }
   | { type: 'text' }
-  /** `atStart`: one newline right after the open tag is dropped. */
-  | { type: 'reasoning'; tag: ReasoningTag; atStart: boolean }
+  /**
+   * `atStart`: one newline right after the open tag is dropped. `openerRedundant`: the template already
+   * opened the block, so an open tag the model writes anyway at the very start is dropped too.
+   */
+  | { type: 'reasoning'; tag: ReasoningTag; atStart: boolean; openerRedundant?: boolean }
   | { type: 'envelope'; reader: EnvelopeReader }
   | { type: 'candidate'; reader: CandidateReader };
 
@@ -60,7 +65,10 @@ class ReplyParser implements ToolCallParser {
     private readonly roster: ToolRoster,
     options: ParserOptions,
   ) {
-    this.mode = options.startsInReasoning === true ? { type: 'reasoning', tag: syntax.reasoningTag, atStart: false } : { type: 'boundary', afterCall: false };
+    this.mode =
+      options.startsInReasoning === true
+        ? { type: 'reasoning', tag: syntax.reasoningTag, atStart: false, openerRedundant: true }
+        : { type: 'boundary', afterCall: false };
   }
 
   push(text: string): ParsedEvent[] {
@@ -118,8 +126,14 @@ class ReplyParser implements ToolCallParser {
   }
 
   private stepText(input: string, position: number): Step {
-    const hit = this.syntax.textMarkers.find(input, position);
+    // A new line is a boundary again: a bare call (`{"name": …}`, `[f(x=1)]`) may follow text on its own line.
+    const stopCode = this.syntax.bareGrammars.length > 0 ? newlineCode : -1;
+    const hit = this.syntax.textMarkers.findBefore(input, position, stopCode);
     switch (hit.type) {
+      case 'stop':
+        this.events.text(input.slice(position, hit.index + 1));
+        this.mode = { type: 'boundary', afterCall: false };
+        return { type: 'advance', position: hit.index + 1 };
       case 'none':
         this.events.text(input.slice(position));
         return { type: 'advance', position: input.length };
@@ -162,7 +176,19 @@ class ReplyParser implements ToolCallParser {
 
   private stepReasoning(input: string, position: number, mode: Extract<Mode, { type: 'reasoning' }>): Step {
     let start = position;
-    if (mode.atStart) {
+    if (mode.openerRedundant) {
+      const open = mode.tag.open;
+      if (input.startsWith(open, start)) {
+        start += open.length;
+        mode.atStart = true;
+      } else if (open.startsWith(input.slice(start))) {
+        // Still a possible prefix of the open tag: decide when more text comes (finish() keeps it as reasoning).
+        return start < input.length ? { type: 'hold', from: start } : { type: 'advance', position: start };
+      }
+      mode.openerRedundant = false;
+    }
+    // Decided only once a character after the open tag is here (the newline may come in the next chunk).
+    if (mode.atStart && start < input.length) {
       if (input.startsWith(newline, start)) start += newline.length;
       mode.atStart = false;
     }

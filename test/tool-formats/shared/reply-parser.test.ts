@@ -66,6 +66,16 @@ describe('reply parser: reasoning', () => {
     expect(expectChunkingInvariant(() => parser(true), text)).toEqual([{ type: 'reasoning', text: 'reasoning only' }, { type: 'text', text: '\n\n' }, call('get_time', {})]);
   });
 
+  it('drops an open tag the model writes anyway when the template already opened <think>', () => {
+    const text = '<think>\nNeed fresh data.</think>\n\nAnswer';
+    expect(expectChunkingInvariant(() => parser(true), text)).toEqual([{ type: 'reasoning', text: 'Need fresh data.' }, { type: 'text', text: '\n\nAnswer' }]);
+    // Only at the very start: a later <think> is reasoning text like any other.
+    expect(expectChunkingInvariant(() => parser(true), 'a <think> b</think>c')).toEqual([{ type: 'reasoning', text: 'a <think> b' }, { type: 'text', text: 'c' }]);
+    // Text that only starts like the tag is kept.
+    expect(expectChunkingInvariant(() => parser(true), '<thinking>x</think>')).toEqual([{ type: 'reasoning', text: '<thinking>x' }]);
+    expect(parseWhole(() => parser(true), '<thi')).toEqual([{ type: 'reasoning', text: '<thi' }]);
+  });
+
   it('reports unterminated reasoning as reasoning', () => {
     expect(parse('<think>\nstill thinking\n')).toEqual([{ type: 'reasoning', text: 'still thinking\n' }]);
   });
@@ -76,6 +86,29 @@ describe('reply parser: reasoning', () => {
 });
 
 describe('reply parser: bare JSON', () => {
+  it('reads a bare call on its own line after text (Llama 3 JSON, pythonic lists)', () => {
+    expect(parse('I will check.\n{"name": "get_weather", "parameters": {"city": "Rome"}}')).toEqual([
+      { type: 'text', text: 'I will check.\n' },
+      call('get_weather', { city: 'Rome' }),
+    ]);
+    expect(parse('Checking both.\n[get_weather(city="Nice"), get_time()]\nDone.')).toEqual([
+      { type: 'text', text: 'Checking both.\n' },
+      call('get_weather', { city: 'Nice' }),
+      call('get_time', {}),
+      { type: 'text', text: '\nDone.' },
+    ]);
+  });
+
+  it('keeps JSON and brackets on their own lines as text when they are no call to an offered tool', () => {
+    const prose = 'Config:\n{"name": "Alice", "age": 31}\n[1] see notes\n[delete_all()]\n  {"type": "function"}';
+    expect(parse(prose)).toEqual([{ type: 'text', text: prose }]);
+  });
+
+  it('never makes bare JSON in the middle of a line a call', () => {
+    const text = 'Call it like {"name": "get_time", "arguments": {}} and wait.';
+    expect(parse(text)).toEqual([{ type: 'text', text }]);
+  });
+
   it('makes a whole-message call object a call', () => {
     expect(parse('{"name": "search_web", "arguments": {"query": "tokyo population", "max_results": 5}}')).toEqual([
       call('search_web', { query: 'tokyo population', max_results: 5 }),
