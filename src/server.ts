@@ -29,7 +29,11 @@ async function main(): Promise<void> {
     throw error;
   }
   const { config, notes } = loaded;
-  const logger = pino({ level: config.server.logLevel });
+  // Asynchronous stdout: lines written while a write is in flight leave together, instead of one
+  // blocking system call per request line (about a tenth of a request's CPU in the benchmark).
+  const destination = pino.destination({ dest: 1, sync: false });
+  const logger = pino({ level: config.server.logLevel }, destination);
+  process.on('exit', () => destination.flushSync());
   for (const note of notes) logger.info(note);
   let app;
   try {

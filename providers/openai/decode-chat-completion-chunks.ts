@@ -21,15 +21,21 @@ function inBandError(provider: string, payload: Record<string, unknown>): Gatewa
   });
 }
 
-export async function* decodeChatCompletionChunks(body: Readable, provider: string, state: DecodeState): AsyncGenerator<Record<string, unknown>> {
+/**
+ * Yields the chunks of each body read as one batch: a read often carries many SSE events, and one
+ * generator step per read (not per event) keeps the per-chunk cost down.
+ */
+export async function* decodeChatCompletionChunks(body: Readable, provider: string, state: DecodeState): AsyncGenerator<Record<string, unknown>[]> {
   const decoder = new SseDecoder();
   const upstream = new UpstreamBody(body);
   try {
     for await (const bytes of upstream.chunks()) {
+      const batch: Record<string, unknown>[] = [];
       for (const event of decoder.push(bytes)) {
         if (event.data === '[DONE]') {
           state.sawDone = true;
           upstream.complete();
+          if (batch.length) yield batch;
           return;
         }
         if (event.data === '') continue;
@@ -39,9 +45,14 @@ export async function* decodeChatCompletionChunks(body: Readable, provider: stri
         } catch {
           throw new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_chunk', message: `Upstream provider '${provider}' sent a malformed stream chunk.` });
         }
-        if (chunk.error !== undefined && chunk.choices === undefined) throw inBandError(provider, chunk);
-        yield chunk;
+        if (chunk.error !== undefined && chunk.choices === undefined) {
+          // Chunks before the error still count (text the client should see before the failure).
+          if (batch.length) yield batch;
+          throw inBandError(provider, chunk);
+        }
+        batch.push(chunk);
       }
+      if (batch.length) yield batch;
     }
   } finally {
     upstream.release();

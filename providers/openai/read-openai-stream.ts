@@ -40,8 +40,9 @@ function abortedError(provider: string, reason: unknown): GatewayError {
   return new GatewayError({ status: 503, type: 'server_error', code: 'request_aborted', message: `The request to provider '${provider}' was aborted (${detail}).` });
 }
 
+/** `batches`: the chunks of each upstream read together (see decodeChatCompletionChunks). */
 export async function* readOpenAiStream(
-  chunks: AsyncIterable<unknown>,
+  batches: AsyncIterable<readonly unknown[]>,
   options: { provider: string; model: string; warnings: Warning[]; signal?: AbortSignal; state?: DecodeState },
 ): AsyncGenerator<StreamEvent> {
   const tracker = new OpenAiToolCallTracker();
@@ -49,23 +50,25 @@ export async function* readOpenAiStream(
   let finishReason: FinishReason | undefined;
   let usage: Usage = {};
   try {
-    for await (const value of chunks) {
-      const chunk = value as LooseChunk;
-      if (!started) {
-        started = true;
-        yield { type: 'response-start', id: chunk.id ?? '', model: chunk.model ?? options.model, warnings: options.warnings };
+    for await (const batch of batches) {
+      for (const value of batch) {
+        const chunk = value as LooseChunk;
+        if (!started) {
+          started = true;
+          yield { type: 'response-start', id: chunk.id ?? '', model: chunk.model ?? options.model, warnings: options.warnings };
+        }
+        if (chunk.usage) usage = convertOpenAiUsage(chunk.usage);
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const delta = choice.delta;
+        if (delta) {
+          const reasoning = delta.reasoning_content ?? delta.reasoning;
+          if (typeof reasoning === 'string' && reasoning !== '') yield { type: 'reasoning-delta', delta: reasoning };
+          if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text-delta', delta: delta.content };
+          for (const fragment of delta.tool_calls ?? []) yield* tracker.push(fragment);
+        }
+        if (choice.finish_reason) finishReason = mapOpenAiFinishReason(choice.finish_reason);
       }
-      if (chunk.usage) usage = convertOpenAiUsage(chunk.usage);
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      const delta = choice.delta;
-      if (delta) {
-        const reasoning = delta.reasoning_content ?? delta.reasoning;
-        if (typeof reasoning === 'string' && reasoning !== '') yield { type: 'reasoning-delta', delta: reasoning };
-        if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text-delta', delta: delta.content };
-        for (const fragment of delta.tool_calls ?? []) yield* tracker.push(fragment);
-      }
-      if (choice.finish_reason) finishReason = mapOpenAiFinishReason(choice.finish_reason);
     }
   } catch (error) {
     yield { type: 'error', error: mapOpenAiError(error, options.provider) };

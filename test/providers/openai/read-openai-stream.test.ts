@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../../src/core/stream-event.js';
 import { convertOpenAiUsage, readOpenAiStream } from '../../../providers/openai/read-openai-stream.js';
 
-async function* chunksOf(chunks: unknown[], failure?: unknown): AsyncGenerator<unknown> {
-  yield* chunks;
+/** One chunk per upstream read, the worst case for batching. */
+async function* chunksOf(chunks: unknown[], failure?: unknown): AsyncGenerator<unknown[]> {
+  for (const chunk of chunks) yield [chunk];
   if (failure !== undefined) throw failure;
 }
 
