@@ -34,6 +34,8 @@ async function main(): Promise<void> {
   const destination = pino.destination({ dest: 1, sync: false });
   const logger = pino({ level: config.server.logLevel }, destination);
   process.on('exit', () => destination.flushSync());
+  // A stray rejection is a bug to log, not a reason to drop every live stream with the process.
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   for (const note of notes) logger.info(note);
   let app;
   try {
