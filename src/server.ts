@@ -29,11 +29,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const { config, notes } = loaded;
-  // Asynchronous stdout: lines written while a write is in flight leave together, instead of one
-  // blocking system call per request line (about a tenth of a request's CPU in the benchmark).
-  const destination = pino.destination({ dest: 1, sync: false });
-  const logger = pino({ level: config.server.logLevel }, destination);
-  process.on('exit', () => destination.flushSync());
+  // Synchronous stdout, pino's default: measured cheaper per request than an asynchronous destination,
+  // whose thread-pool hand-offs cost more than the one write each request line needs.
+  const logger = pino({ level: config.server.logLevel });
   // A stray rejection is a bug to log, not a reason to drop every live stream with the process.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   for (const note of notes) logger.info(note);
