@@ -3,7 +3,7 @@ import type { ParsedEvent } from '../../../src/core/index.js';
 import { toolCallBegin, toolCallEnd, toolCallsBegin, toolCallsEnd, toolSeparator } from '../../../tool-formats/deepseek/deepseek-tokens.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { conversation, testFamilyContract } from '../helpers/family-contract.js';
+import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
 import { documentedWeather, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
 
 const format = createToolFormatRegistry().get('deepseek')!;
@@ -85,29 +85,10 @@ describe('deepseek: rendering', () => {
   });
 
   it('renders history with one section per turn and the template tool outputs', () => {
-    expect(format.renderHistory(conversation)).toMatchInlineSnapshot(`
-      [
-        {
-          "content": "You are terse.",
-          "role": "system",
-        },
-        {
-          "content": [
-            {
-              "text": "Weather in Oslo, and the time?",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "Two tools.",
-              "type": "reasoning",
-            },
-            {
-              "text": "Checking.
+    expect(historyTranscript(format)).toMatchInlineSnapshot(`
+      "[system] You are terse.
+      [user] Weather in Oslo, and the time?
+      [assistant] (reasoning: Two tools.) Checking.
       <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather
       \`\`\`json
       {"city": "Oslo"}
@@ -115,41 +96,11 @@ describe('deepseek: rendering', () => {
       <｜tool▁call▁begin｜>function<｜tool▁sep｜>get_time
       \`\`\`json
       {}
-      \`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "text": "<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>-3 C, snow<｜tool▁output▁end｜>
-      <｜tool▁output▁begin｜>Error: error: clock unavailable<｜tool▁output▁end｜><｜tool▁outputs▁end｜>",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "It is -3 C and snowing.",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "text": "Thanks",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-      ]
+      \`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>
+      [user] <｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>-3 C, snow<｜tool▁output▁end｜>
+      <｜tool▁output▁begin｜>Error: error: clock unavailable<｜tool▁output▁end｜><｜tool▁outputs▁end｜>
+      [assistant] It is -3 C and snowing.
+      [user] Thanks"
     `);
   });
 });

@@ -4,7 +4,7 @@ import { quoteDelimitedStrings } from '../../../tool-formats/gemma/delimited-cal
 import { renderPythonType } from '../../../tool-formats/gemma/python-signature.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { conversation, testFamilyContract } from '../helpers/family-contract.js';
+import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
 import { documentedWeather, getTime, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
 
 const format = createToolFormatRegistry().get('gemma')!;
@@ -138,71 +138,22 @@ describe('gemma: rendering', () => {
   });
 
   it('renders history with tool_output blocks in a user turn', () => {
-    expect(format.renderHistory(conversation)).toMatchInlineSnapshot(`
-      [
-        {
-          "content": "You are terse.",
-          "role": "system",
-        },
-        {
-          "content": [
-            {
-              "text": "Weather in Oslo, and the time?",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "Two tools.",
-              "type": "reasoning",
-            },
-            {
-              "text": "Checking.
+    expect(historyTranscript(format)).toMatchInlineSnapshot(`
+      "[system] You are terse.
+      [user] Weather in Oslo, and the time?
+      [assistant] (reasoning: Two tools.) Checking.
       \`\`\`tool_code
       get_weather(city="Oslo")
       get_time()
-      \`\`\`",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "text": "\`\`\`tool_output
+      \`\`\`
+      [user] \`\`\`tool_output
       {"name": "get_weather", "output": "-3 C, snow"}
       \`\`\`
       \`\`\`tool_output
       {"name": "get_time", "output": "error: clock unavailable", "is_error": true}
-      \`\`\`",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "It is -3 C and snowing.",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "text": "Thanks",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-      ]
+      \`\`\`
+      [assistant] It is -3 C and snowing.
+      [user] Thanks"
     `);
   });
 });

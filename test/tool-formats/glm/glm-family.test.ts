@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { conversation, testFamilyContract } from '../helpers/family-contract.js';
+import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
 import { documentedWeather, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
 
 const format = createToolFormatRegistry().get('glm')!;
@@ -99,73 +99,24 @@ describe('glm: rendering', () => {
   });
 
   it('renders history with <tool_response> user turns', () => {
-    expect(format.renderHistory(conversation)).toMatchInlineSnapshot(`
-      [
-        {
-          "content": "You are terse.",
-          "role": "system",
-        },
-        {
-          "content": [
-            {
-              "text": "Weather in Oslo, and the time?",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "Two tools.",
-              "type": "reasoning",
-            },
-            {
-              "text": "Checking.
+    expect(historyTranscript(format)).toMatchInlineSnapshot(`
+      "[system] You are terse.
+      [user] Weather in Oslo, and the time?
+      [assistant] (reasoning: Two tools.) Checking.
       <tool_call>get_weather
       <arg_key>city</arg_key>
       <arg_value>Oslo</arg_value>
       </tool_call>
       <tool_call>get_time
-      </tool_call>",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "text": "<tool_response>
+      </tool_call>
+      [user] <tool_response>
       -3 C, snow
       </tool_response>
       <tool_response>
       Error: error: clock unavailable
-      </tool_response>",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "It is -3 C and snowing.",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "text": "Thanks",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-      ]
+      </tool_response>
+      [assistant] It is -3 C and snowing.
+      [user] Thanks"
     `);
   });
 });

@@ -3,7 +3,7 @@ import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { renderSchemaType } from '../../../tool-formats/harmony/typescript-namespace.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { conversation, testFamilyContract } from '../helpers/family-contract.js';
+import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
 import { documentedWeather, getTime, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
 
 const format = createToolFormatRegistry().get('harmony')!;
@@ -126,63 +126,14 @@ describe('harmony: rendering', () => {
   });
 
   it('renders history with calls as Harmony messages and results as tool messages in a user turn', () => {
-    expect(format.renderHistory(conversation)).toMatchInlineSnapshot(`
-      [
-        {
-          "content": "You are terse.",
-          "role": "system",
-        },
-        {
-          "content": [
-            {
-              "text": "Weather in Oslo, and the time?",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "Two tools.",
-              "type": "reasoning",
-            },
-            {
-              "text": "Checking.
-      <|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Oslo"}<|call|><|start|>assistant<|channel|>commentary to=functions.get_time <|constrain|>json<|message|>{}<|call|>",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "text": "<|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>-3 C, snow<|end|><|start|>functions.get_time to=assistant<|channel|>commentary<|message|>Error: error: clock unavailable<|end|>",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "It is -3 C and snowing.",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "text": "Thanks",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-      ]
+    expect(historyTranscript(format)).toMatchInlineSnapshot(`
+      "[system] You are terse.
+      [user] Weather in Oslo, and the time?
+      [assistant] (reasoning: Two tools.) Checking.
+      <|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Oslo"}<|call|><|start|>assistant<|channel|>commentary to=functions.get_time <|constrain|>json<|message|>{}<|call|>
+      [user] <|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>-3 C, snow<|end|><|start|>functions.get_time to=assistant<|channel|>commentary<|message|>Error: error: clock unavailable<|end|>
+      [assistant] It is -3 C and snowing.
+      [user] Thanks"
     `);
   });
 });

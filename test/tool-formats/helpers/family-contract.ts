@@ -34,6 +34,23 @@ export const conversation: Message[] = [
   { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
 ];
 
+/**
+ * The rendered history as one line-oriented text (`[role] text` per message), so that family snapshots
+ * show what the family writes, not the fixture's JSON structure around it.
+ */
+export function historyTranscript(format: ToolFormat): string {
+  return format
+    .renderHistory(conversation)
+    .map((message) => {
+      const text =
+        typeof message.content === 'string'
+          ? message.content
+          : message.content.map((part) => (part.type === 'text' ? part.text : part.type === 'reasoning' ? `(reasoning: ${part.text}) ` : `<${part.type}>`)).join('');
+      return `[${message.role}] ${text}`;
+    })
+    .join('\n');
+}
+
 export function testFamilyContract(format: ToolFormat): void {
   describe(`${format.family}: ToolFormat contract`, () => {
     it.each(roundTripCalls.map((call) => [call.name, call]))('parses its own rendering of a %s call back to the same call', (_name, call) => {

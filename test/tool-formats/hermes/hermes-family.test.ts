@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { conversation, testFamilyContract } from '../helpers/family-contract.js';
+import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
 import { createEvent, documentedWeather, getWeather, readFile, searchWeb, standardTools } from '../helpers/tools.js';
 
 const format = createToolFormatRegistry().get('hermes')!;
@@ -57,73 +57,24 @@ describe('hermes: rendering', () => {
   });
 
   it('renders history with <tool_response> user turns', () => {
-    expect(format.renderHistory(conversation)).toMatchInlineSnapshot(`
-      [
-        {
-          "content": "You are terse.",
-          "role": "system",
-        },
-        {
-          "content": [
-            {
-              "text": "Weather in Oslo, and the time?",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "Two tools.",
-              "type": "reasoning",
-            },
-            {
-              "text": "Checking.
+    expect(historyTranscript(format)).toMatchInlineSnapshot(`
+      "[system] You are terse.
+      [user] Weather in Oslo, and the time?
+      [assistant] (reasoning: Two tools.) Checking.
       <tool_call>
       {"name": "get_weather", "arguments": {"city": "Oslo"}}
       </tool_call>
       <tool_call>
       {"name": "get_time", "arguments": {}}
-      </tool_call>",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "text": "<tool_response>
+      </tool_call>
+      [user] <tool_response>
       -3 C, snow
       </tool_response>
       <tool_response>
       Error: error: clock unavailable
-      </tool_response>",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "It is -3 C and snowing.",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "text": "Thanks",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-      ]
+      </tool_response>
+      [assistant] It is -3 C and snowing.
+      [user] Thanks"
     `);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message, ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { conversation, testFamilyContract } from '../helpers/family-contract.js';
+import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
 import { documentedWeather, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
 import { withoutCallIds } from './without-call-ids.js';
 
@@ -47,64 +47,15 @@ describe('mistral: rendering', () => {
   });
 
   it('renders history with one call array per turn and [TOOL_RESULTS] user turns', () => {
-    expect(format.renderHistory(conversation)).toMatchInlineSnapshot(`
-      [
-        {
-          "content": "You are terse.",
-          "role": "system",
-        },
-        {
-          "content": [
-            {
-              "text": "Weather in Oslo, and the time?",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "Two tools.",
-              "type": "reasoning",
-            },
-            {
-              "text": "Checking.
-      [TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}, "id": "JqNCNswm3"}, {"name": "get_time", "arguments": {}, "id": "i39Hsn0l3"}]",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "text": "[TOOL_RESULTS] {"content": "-3 C, snow", "call_id": "JqNCNswm3"}[/TOOL_RESULTS]
-      [TOOL_RESULTS] {"content": "Error: error: clock unavailable", "call_id": "i39Hsn0l3"}[/TOOL_RESULTS]",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-        {
-          "content": [
-            {
-              "text": "It is -3 C and snowing.",
-              "type": "text",
-            },
-          ],
-          "role": "assistant",
-        },
-        {
-          "content": [
-            {
-              "text": "Thanks",
-              "type": "text",
-            },
-          ],
-          "role": "user",
-        },
-      ]
+    expect(historyTranscript(format)).toMatchInlineSnapshot(`
+      "[system] You are terse.
+      [user] Weather in Oslo, and the time?
+      [assistant] (reasoning: Two tools.) Checking.
+      [TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}, "id": "JqNCNswm3"}, {"name": "get_time", "arguments": {}, "id": "i39Hsn0l3"}]
+      [user] [TOOL_RESULTS] {"content": "-3 C, snow", "call_id": "JqNCNswm3"}[/TOOL_RESULTS]
+      [TOOL_RESULTS] {"content": "Error: error: clock unavailable", "call_id": "i39Hsn0l3"}[/TOOL_RESULTS]
+      [assistant] It is -3 C and snowing.
+      [user] Thanks"
     `);
   });
 
