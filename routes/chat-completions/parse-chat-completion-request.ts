@@ -32,7 +32,7 @@ type ChatCompletionBody = {
 
 /** OpenAI fields with no neutral meaning: forwarded to OpenAI-kind upstreams, a warning elsewhere. */
 const openaiOnlyFields = [
-  'logit_bias', 'logprobs', 'top_logprobs', 'metadata', 'store', 'service_tier', 'prediction', 'modalities', 'audio',
+  'logit_bias', 'metadata', 'store', 'service_tier', 'prediction', 'modalities', 'audio',
   'web_search_options', 'verbosity', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier',
 ] as const;
 
@@ -82,6 +82,11 @@ export function parseChatCompletionRequest(raw: unknown): ParsedChatCompletionRe
   if (body.user !== undefined) input.user = body.user;
   const extras: Record<string, unknown> = {};
   for (const field of openaiOnlyFields) if (body[field] !== undefined) extras[field] = body[field];
+  // Log probabilities have no place in the neutral event stream, so asking an upstream for them would be
+  // paid for and then lost: say so instead.
+  if (body.logprobs === true || (typeof body.top_logprobs === 'number' && body.top_logprobs > 0)) {
+    input.warnings = [{ code: 'unsupported-parameter', message: 'logprobs/top_logprobs are not returned by this gateway (choices[].logprobs is null).' }];
+  }
   if (Object.keys(extras).length) input.openaiExtras = extras;
   const parsed: ParsedChatCompletionRequest = {
     input,

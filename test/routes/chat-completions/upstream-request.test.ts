@@ -256,4 +256,12 @@ describe('unknown top-level fields', () => {
     expect(body.diagnostics).toBeUndefined();
     expect(Object.keys(openai.lastChatBody()).sort()).toEqual(['messages', 'model', 'stream', 'stream_options']);
   });
+
+  it('says that logprobs are not returned, instead of asking the upstream for them and dropping them', async () => {
+    openai.enqueue({ type: 'chat', content: 'ok' });
+    const body = await completion('local/m', { model: 'local/m', messages: [{ role: 'user', content: 'hi' }], logprobs: true, top_logprobs: 2 });
+    expect(openai.lastChatBody()).not.toHaveProperty('logprobs');
+    expect(openai.lastChatBody()).not.toHaveProperty('top_logprobs');
+    expect(body.diagnostics?.warnings?.map((warning) => warning.message).join(' ')).toContain('logprobs');
+  });
 });
