@@ -2,7 +2,7 @@
  * buildApp(config): the composition root, and the only file that sees routes, providers and tool
  * formats together. Everything else depends on the neutral core.
  */
-import { randomHex } from './pipeline/random-hex.js';
+import { randomHex } from './core/random-id.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type Logger as PinoLogger } from 'pino';
 import { createProviderAdapter } from '../providers/index.js';

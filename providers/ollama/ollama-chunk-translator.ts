@@ -1,6 +1,6 @@
 /** Turns `/api/chat` stream chunks into neutral events: reasoning, text, whole tool calls, finish. */
 import type { StreamEvent } from '../../src/core/index.js';
-import { createRandomId } from './create-random-id.js';
+import { generateCallId } from '../../src/core/random-id.js';
 import { mapOllamaDoneReason } from './map-ollama-done-reason.js';
 import { mapOllamaUsage } from './map-ollama-usage.js';
 
@@ -46,7 +46,7 @@ export class OllamaChunkTranslator {
     if (!isRecord(call) || !isRecord(call.function) || typeof call.function.name !== 'string') return [];
     // Indexes run 0..n across the whole stream, whatever numbering the upstream gives its calls.
     const index = this.toolCallCount++;
-    const id = typeof call.id === 'string' && call.id !== '' ? call.id : createRandomId('call_');
+    const id = typeof call.id === 'string' && call.id !== '' ? call.id : generateCallId();
     const argumentsText = stringifyArguments(call.function.arguments);
     return [
       { type: 'tool-call-start', index, id, name: call.function.name },

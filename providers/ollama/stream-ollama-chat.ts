@@ -3,7 +3,7 @@ import type { AbortableAsyncIterator, ChatRequest as PackageChatRequest, ChatRes
 import type { ChatRequest, ProviderContext, StreamEvent, Warning } from '../../src/core/index.js';
 import { callOllama, type OllamaCallScope } from './call-ollama.js';
 import { convertToOllamaChatRequest } from './convert-to-ollama-chat-request.js';
-import { createRandomId } from './create-random-id.js';
+import { randomHex } from '../../src/core/random-id.js';
 import { mapOllamaError } from './map-ollama-error.js';
 import type { OllamaClient } from './ollama-client.js';
 import { OllamaChunkTranslator } from './ollama-chunk-translator.js';
@@ -50,7 +50,7 @@ async function* translateChunks(options: {
     // Inside the try: a consumer may stop right after this event, and `finally` must still run.
     yield {
       type: 'response-start',
-      id: createRandomId('ollama-'),
+      id: `ollama-${randomHex(24)}`,
       model: typeof echoedModel === 'string' && echoedModel !== '' ? echoedModel : options.model,
       warnings: options.warnings,
     };

@@ -4,6 +4,7 @@
  * without a name, ids repeated on every fragment, arguments sent as an object, and parallel
  * calls that collide on index 0 (Gemini-style) but carry different ids.
  */
+import { generateCallId } from '../../src/core/random-id.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 
 export type ToolCallFragment = {
@@ -21,12 +22,6 @@ type TrackedCall = {
   pending: string;
   arguments: string;
 };
-
-let callCounter = 0;
-function generateCallId(): string {
-  callCounter = (callCounter + 1) % 1_000_000;
-  return `call_${Date.now().toString(36)}${callCounter.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-}
 
 function argumentText(value: unknown): string {
   if (value === undefined || value === null) return '';

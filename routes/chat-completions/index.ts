@@ -1,6 +1,6 @@
 /** POST /v1/chat/completions and POST /{provider}/v1/chat/completions (JSON and SSE). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { randomHex } from '../../src/pipeline/random-hex.js';
+import { randomHex } from '../../src/core/random-id.js';
 import type { ChatPipeline, ChatRun } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import { echoedModel, runGeneration } from '../shared/run-generation.js';

@@ -3,7 +3,7 @@
  * /{provider}/v1/…, so that Claude Code and Anthropic SDK clients can reach any configured provider.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { randomHex } from '../../src/pipeline/random-hex.js';
+import { randomHex } from '../../src/core/random-id.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import type { Warning } from '../../src/core/warning.js';

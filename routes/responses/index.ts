@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import type { ChatPipeline, ChatRun } from '../../src/pipeline/chat-pipeline.js';
-import { randomHex } from '../../src/pipeline/random-hex.js';
+import { randomHex } from '../../src/core/random-id.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import { echoedModel, runGeneration } from '../shared/run-generation.js';
 import { agentFormatFieldsOf } from '../shared/select-agent-format.js';

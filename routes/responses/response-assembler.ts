@@ -4,7 +4,7 @@
  * closed (`output_item.done`) before the terminal `response.completed`. Streaming sends the events;
  * the non-streaming route ignores them and takes the final Response (one code path for both).
  */
-import { randomHex } from '../../src/pipeline/random-hex.js';
+import { randomHex } from '../../src/core/random-id.js';
 import { assertNever } from '../../src/core/assert-never.js';
 import type { GatewayError } from '../../src/core/gateway-error.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';

@@ -8,6 +8,7 @@ export * from './gateway-error.js';
 export * from './logger.js';
 export * from './message.js';
 export * from './provider-adapter.js';
+export * from './random-id.js';
 export * from './resolved-model.js';
 export * from './stream-event.js';
 export * from './tool-definition.js';

@@ -5,7 +5,7 @@
 import type { StreamEvent } from '../core/stream-event.js';
 import type { ParsedEvent, ToolCallParser } from '../core/tool-format.js';
 import { assertNever } from '../core/assert-never.js';
-import { generateCallId } from './call-id.js';
+import { generateCallId } from '../core/random-id.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
 
 export type ParseOptions = {
