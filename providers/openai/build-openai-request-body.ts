@@ -1,4 +1,4 @@
-/** Neutral ChatRequest → the JSON body of an OpenAI Chat Completions request (always streamed). */
+/** Neutral ChatRequest → the JSON body of an OpenAI Chat Completions request (streamed, or whole for non-streaming clients). */
 import type { ChatRequest, ResponseFormat } from '../../src/core/chat-request.js';
 import type { ToolChoice } from '../../src/core/tool-definition.js';
 import { convertToOpenAiMessages } from './convert-to-openai-messages.js';
@@ -21,7 +21,7 @@ function setIfGiven(body: Record<string, unknown>, key: string, value: unknown):
   if (value !== undefined) body[key] = value;
 }
 
-export function buildOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlavour): Record<string, unknown> {
+export function buildOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlavour, options: { stream: boolean } = { stream: true }): Record<string, unknown> {
   const body: Record<string, unknown> = { ...request.openaiExtras };
   body.model = request.model.model;
   body.messages = convertToOpenAiMessages(request.messages);
@@ -46,7 +46,12 @@ export function buildOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlav
   setIfGiven(body, 'response_format', convertResponseFormat(request.responseFormat));
   setIfGiven(body, 'reasoning_effort', request.reasoningEffort);
   setIfGiven(body, 'user', request.user);
-  body.stream = true;
-  body.stream_options = { include_usage: true };
+  if (options.stream) {
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+  } else {
+    // Explicit: some compatible servers stream unless told otherwise.
+    body.stream = false;
+  }
   return body;
 }

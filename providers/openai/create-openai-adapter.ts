@@ -1,7 +1,8 @@
 /**
  * The adapter for OpenAI and OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, OpenRouter, …).
- * Chat streams go straight over undici (the hot path); model lists and embeddings go through the
- * `openai` package with its retries off and the same undici Agent carrying our timeouts.
+ * Chat requests go straight over undici (the hot path), streamed, or whole when the client reads the
+ * reply whole; model lists and embeddings go through the `openai` package with its retries off and
+ * the same undici Agent carrying our timeouts.
  */
 import OpenAI from 'openai';
 import { fetch as undiciFetch } from 'undici';
@@ -13,6 +14,7 @@ import { createUpstreamAgent } from '../../src/http/upstream-agent.js';
 import { buildOpenAiRequestBody, type OpenAiFlavour } from './build-openai-request-body.js';
 import { mapOpenAiError } from './map-openai-error.js';
 import { decodeChatCompletionChunks, type DecodeState } from './decode-chat-completion-chunks.js';
+import { readChatCompletion } from './read-chat-completion.js';
 import { readOpenAiStream } from './read-openai-stream.js';
 import { createChatCompletionConnection, sendChatCompletionRequest } from './send-chat-completion-request.js';
 
@@ -35,16 +37,19 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
 
   return {
     async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
-      const body = buildOpenAiRequestBody(request, flavour);
+      const whole = context.wholeReply === true;
+      const body = buildOpenAiRequestBody(request, flavour, { stream: !whole });
       const upstream = await sendChatCompletionRequest(connection, body, { signal: context.signal, forwardHeaders: request.forwardHeaders });
+      const readOptions = { provider: config.name, model: request.model.model, warnings: [], signal: context.signal };
+      if (whole) {
+        // Read before resolving: a non-streaming client has seen nothing yet, so a failure here is still a real HTTP error.
+        const batch = await readChatCompletion(upstream, config.name).catch((error: unknown) => {
+          throw mapOpenAiError(error, config.name);
+        });
+        return readOpenAiStream([batch], readOptions);
+      }
       const state: DecodeState = { sawDone: false };
-      return readOpenAiStream(decodeChatCompletionChunks(upstream, config.name, state), {
-        provider: config.name,
-        model: request.model.model,
-        warnings: [],
-        signal: context.signal,
-        state,
-      });
+      return readOpenAiStream(decodeChatCompletionChunks(upstream, config.name, state), { ...readOptions, state });
     },
 
     async listModels(context: ProviderContext): Promise<ModelInfo[]> {

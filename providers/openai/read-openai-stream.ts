@@ -40,9 +40,9 @@ function abortedError(provider: string, reason: unknown): GatewayError {
   return new GatewayError({ status: 503, type: 'server_error', code: 'request_aborted', message: `The request to provider '${provider}' was aborted (${detail}).` });
 }
 
-/** `batches`: the chunks of each upstream read together (see decodeChatCompletionChunks). */
+/** `batches`: the chunks of each upstream read together (see decodeChatCompletionChunks), or one whole reply's. */
 export async function* readOpenAiStream(
-  batches: AsyncIterable<readonly unknown[]>,
+  batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
   options: { provider: string; model: string; warnings: Warning[]; signal?: AbortSignal; state?: DecodeState },
 ): AsyncGenerator<StreamEvent> {
   const tracker = new OpenAiToolCallTracker();

@@ -1,13 +1,14 @@
 /**
- * POSTs a streamed Chat Completions request straight over the adapter's undici Agent.
+ * POSTs a Chat Completions request (streamed, or whole) straight over the adapter's undici Agent.
  * The hot path skips the `openai` package: its fetch/web-stream layers and its SSE splitter (which
  * re-copies the buffer per event) cost more CPU per request than the rest of the gateway together.
  */
-import type { Readable } from 'node:stream';
-import type { Agent } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 import { version } from '../../src/version.js';
+
+export type UpstreamResponseBody = Dispatcher.ResponseData['body'];
 
 export type ChatCompletionConnection = {
   config: ProviderConfig;
@@ -15,8 +16,10 @@ export type ChatCompletionConnection = {
   origin: string;
   /** The base URL's path (e.g. `/v1`), to which `/chat/completions` is appended. */
   basePath: string;
-  /** Headers shared by every request of this upstream, built once. */
+  /** Headers shared by every streamed request of this upstream, built once. */
   headers: Record<string, string>;
+  /** The same for requests whose reply is read whole (JSON, not SSE). */
+  wholeHeaders: Record<string, string>;
 };
 
 export function createChatCompletionConnection(config: ProviderConfig, agent: Agent): ChatCompletionConnection {
@@ -28,7 +31,8 @@ export function createChatCompletionConnection(config: ProviderConfig, agent: Ag
   };
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
   for (const [name, value] of Object.entries(config.headers)) headers[name.toLowerCase()] = value;
-  return { config, agent, origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), headers };
+  const wholeHeaders = { ...headers, accept: 'application/json' };
+  return { config, agent, origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), headers, wholeHeaders };
 }
 
 function parseLoosely(text: string): unknown {
@@ -39,14 +43,15 @@ function parseLoosely(text: string): unknown {
   }
 }
 
-/** Resolves with the SSE body once 2xx headers arrived; otherwise throws a GatewayError (the error body is read). */
+/** Resolves with the body (SSE, or JSON when `body.stream` is false) once 2xx headers arrived; otherwise throws a GatewayError (the error body is read). */
 export async function sendChatCompletionRequest(
   connection: ChatCompletionConnection,
   body: Record<string, unknown>,
   options: { signal: AbortSignal; forwardHeaders?: Record<string, string> },
-): Promise<Readable> {
+): Promise<UpstreamResponseBody> {
   const { config } = connection;
-  const headers = options.forwardHeaders ? { ...options.forwardHeaders, ...connection.headers } : connection.headers;
+  const shared = body.stream === false ? connection.wholeHeaders : connection.headers;
+  const headers = options.forwardHeaders ? { ...options.forwardHeaders, ...shared } : shared;
   let response;
   try {
     response = await connection.agent.request({

@@ -31,7 +31,7 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   const abort = watchClientAbort(reply);
   const release = options.liveStreams.add(abort.controller);
   try {
-    const run = await pipeline.run(input, { signal: abort.signal, requestId: request.id, log: request.log }, { agentFormat: agentFormat.selection.format });
+    const run = await pipeline.run(input, { signal: abort.signal, requestId: request.id, log: request.log, wholeReply: !options.stream }, { agentFormat: agentFormat.selection.format });
     annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: options.stream });
     const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header };
     if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;

@@ -7,6 +7,12 @@ export type ProviderContext = {
   signal: AbortSignal;
   requestId: string;
   log: Logger;
+  /**
+   * The client reads the reply whole (a non-streaming request). An adapter may then ask its upstream
+   * for one body instead of a stream: one parse instead of one per token, and the upstream's own
+   * non-streaming semantics. The events it yields are the same either way.
+   */
+  wholeReply?: boolean;
 };
 
 export type ModelInfo = {

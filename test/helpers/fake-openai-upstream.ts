@@ -235,13 +235,34 @@ function writeError(reply: FakeOpenAiErrorReply, response: http.ServerResponse):
   writeJson(response, reply.status, { error }, reply.headers);
 }
 
+/**
+ * The non-streaming answer, with each scripted failure in its whole-body form: an error body in a
+ * 200 (as OpenRouter sends for a failed generation), a body cut off mid-JSON, a held response.
+ */
+async function writeWholeChat(reply: FakeOpenAiChatReply, model: string, response: http.ServerResponse): Promise<void> {
+  if (reply.streamError) {
+    const { message, type = 'server_error', code = null } = reply.streamError;
+    writeJson(response, 200, { error: { message, type, param: null, code } }, reply.headers);
+    return;
+  }
+  const text = JSON.stringify(renderOpenAiCompletion(reply, model));
+  const cut = reply.cutAfterChunks ?? reply.endAfterChunks ?? reply.holdAfterChunks;
+  if (cut === undefined) {
+    response.writeHead(200, { 'content-type': 'application/json', ...reply.headers });
+    response.end(text);
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'application/json', ...reply.headers });
+  await write(response, text.slice(0, Math.floor(text.length / 2)));
+  if (reply.cutAfterChunks !== undefined) response.socket?.destroy();
+  else if (reply.endAfterChunks !== undefined) response.end();
+  else await new Promise((resolve) => response.once('close', resolve));
+}
+
 async function writeChat(reply: FakeOpenAiChatReply, recorded: RecordedRequest, response: http.ServerResponse): Promise<void> {
   const body = (recorded.body ?? {}) as { model?: unknown; stream?: unknown; stream_options?: { include_usage?: unknown } | null };
   const model = typeof body.model === 'string' ? body.model : 'unknown';
-  if (body.stream !== true) {
-    writeJson(response, 200, renderOpenAiCompletion(reply, model), reply.headers);
-    return;
-  }
+  if (body.stream !== true) return writeWholeChat(reply, model, response);
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
   const chunks = renderOpenAiChunks(reply, model, body.stream_options?.include_usage === true);
   for (const [position, chunk] of chunks.entries()) {

@@ -127,6 +127,95 @@ describe('stream', () => {
   });
 });
 
+describe('stream, when the client reads the reply whole', () => {
+  const whole = (signal?: AbortSignal): ProviderContext => ({ ...context(signal), wholeReply: true });
+
+  async function wholeAndStreamed(reply: Parameters<FakeOpenAiUpstream['enqueue']>[0]): Promise<[StreamEvent[], StreamEvent[]]> {
+    upstream.enqueue(reply);
+    const wholeEvents = await collect(await adapter.stream(request, whole()));
+    upstream.enqueue(reply);
+    const streamedEvents = await collect(await adapter.stream(request, context()));
+    return [wholeEvents, streamedEvents];
+  }
+
+  /** Consecutive deltas of one kind merged: a whole reply comes as one delta, a stream as many. */
+  function merged(events: StreamEvent[]): unknown[] {
+    const result: Record<string, unknown>[] = [];
+    for (const event of events) {
+      const last = result.at(-1);
+      const field = event.type === 'tool-call-delta' ? 'argumentsDelta' : 'delta';
+      const sameRun = last !== undefined && last.type === event.type && field in event && (event.type !== 'tool-call-delta' || last.index === event.index);
+      if (sameRun) last[field] = `${String(last[field])}${String((event as Record<string, unknown>)[field])}`;
+      else result.push({ ...event });
+    }
+    return result;
+  }
+
+  it('asks the upstream for one JSON body, without stream_options', async () => {
+    upstream.enqueue({ type: 'chat', content: 'Hello there' });
+    await collect(await adapter.stream(request, whole()));
+    const sent = upstream.chatRequests().at(-1);
+    expect(sent?.body).toMatchObject({ stream: false });
+    expect(sent?.body).not.toHaveProperty('stream_options');
+    expect(sent?.headers.accept).toBe('application/json');
+  });
+
+  it('yields the same events as the streamed reply for text, reasoning, parallel tool calls and usage', async () => {
+    const [wholeEvents, streamedEvents] = await wholeAndStreamed({
+      type: 'chat',
+      reasoning: 'Two cities, two calls.',
+      content: 'Checking both.',
+      toolCalls: [
+        { id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { id: 'call_b', name: 'get_weather', arguments: '{"city":"Rome"}' },
+      ],
+      usage: { prompt_tokens: 9, completion_tokens: 5 },
+    });
+    expect(merged(wholeEvents)).toEqual(merged(streamedEvents));
+    expect(wholeEvents.filter((event) => event.type === 'tool-call-start').map((event) => event.index)).toEqual([0, 1]);
+    expect(wholeEvents.at(-1)).toMatchObject({ type: 'finish', reason: { unified: 'tool-calls' }, usage: { inputTokens: 9, outputTokens: 5 } });
+  });
+
+  it('keeps a length finish as it is', async () => {
+    const [wholeEvents, streamedEvents] = await wholeAndStreamed({ type: 'chat', content: 'cut', finishReason: 'length' });
+    expect(wholeEvents.at(-1)).toEqual(streamedEvents.at(-1));
+    expect(wholeEvents.at(-1)).toMatchObject({ reason: { unified: 'length' } });
+  });
+
+  it('rejects an error body sent with 200 as a 502 carrying the upstream message', async () => {
+    upstream.enqueue({ type: 'chat', content: 'never', streamError: { afterChunks: 0, message: 'model overloaded' } });
+    const error = await rejection(adapter.stream(request, whole()));
+    expect(error).toMatchObject({ status: 502, type: 'upstream_error' });
+    expect(error.message).toContain('model overloaded');
+  });
+
+  it.each([
+    ['a body that is not JSON', { type: 'raw', status: 200, contentType: 'application/json', body: '<html>oops</html>' }],
+    ['a JSON body that is not an object', { type: 'raw', status: 200, contentType: 'application/json', body: '[1,2]' }],
+    ['a body cut off mid-JSON', { type: 'chat', content: 'abcdefghij', endAfterChunks: 2 }],
+  ] as const)('rejects %s as a 502', async (_name, reply) => {
+    upstream.enqueue(reply);
+    expect(await rejection(adapter.stream(request, whole()))).toMatchObject({ status: 502, type: 'upstream_error' });
+  });
+
+  it('rejects a connection dropped mid-body as a 502', async () => {
+    upstream.enqueue({ type: 'chat', content: 'abcdefghij', cutAfterChunks: 2 });
+    expect(await rejection(adapter.stream(request, whole()))).toMatchObject({ status: 502 });
+  });
+
+  it('aborts the upstream request when the signal fires while the body is awaited', async () => {
+    upstream.enqueue({ type: 'chat', content: 'abcdefghijkl', holdAfterChunks: 1 });
+    const controller = new AbortController();
+    const pending = rejection(adapter.stream(request, whole(controller.signal)));
+    while (!upstream.chatRequests().length) await new Promise((resolve) => setTimeout(resolve, 5));
+    const upstreamRequest = upstream.chatRequests().at(-1);
+    if (!upstreamRequest) throw new Error('no upstream request');
+    controller.abort(new Error('client closed the connection'));
+    await upstream.waitForAbort(upstreamRequest);
+    expect((await pending).status).toBeGreaterThanOrEqual(500);
+  });
+});
+
 describe('listModels', () => {
   it('lists the upstream models with their metadata', async () => {
     expect(await adapter.listModels?.(context())).toEqual([

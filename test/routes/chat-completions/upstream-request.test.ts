@@ -102,8 +102,8 @@ describe('the openai adapter', () => {
       user: 'user-42',
       logit_bias: { '50256': -100 },
       store: false,
-      stream: true,
-      stream_options: { include_usage: true },
+      // A non-streaming client: the upstream is asked for one whole body too.
+      stream: false,
     });
     expect(body.diagnostics).toBeUndefined();
   });
@@ -254,7 +254,7 @@ describe('unknown top-level fields', () => {
     openai.enqueue({ type: 'chat', content: 'ok' });
     const body = await completion('local/m', { model: 'local/m', messages: [{ role: 'user', content: 'hi' }], client_metadata: { a: 1 }, x_custom: [1, 2] });
     expect(body.diagnostics).toBeUndefined();
-    expect(Object.keys(openai.lastChatBody()).sort()).toEqual(['messages', 'model', 'stream', 'stream_options']);
+    expect(Object.keys(openai.lastChatBody()).sort()).toEqual(['messages', 'model', 'stream']);
   });
 
   it('says that logprobs are not returned, instead of asking the upstream for them and dropping them', async () => {

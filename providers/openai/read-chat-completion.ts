@@ -1,0 +1,49 @@
+/**
+ * A whole (non-streaming) `chat.completion` body → the same chunk batches an SSE body decodes to, so
+ * that one reader (readOpenAiStream) turns both into neutral events.
+ * Wire format: https://platform.openai.com/docs/api-reference/chat/object
+ */
+import { GatewayError } from '../../src/core/gateway-error.js';
+import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
+import type { UpstreamResponseBody } from './send-chat-completion-request.js';
+
+type LooseToolCall = { id?: unknown; type?: unknown; function?: unknown };
+type LooseMessage = Record<string, unknown> & { tool_calls?: LooseToolCall[] | null };
+type LooseChoice = { message?: LooseMessage | null; finish_reason?: unknown };
+
+function badReply(provider: string, detail: string, upstreamBody?: unknown): GatewayError {
+  return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Upstream provider '${provider}' ${detail}`, upstreamBody });
+}
+
+/**
+ * One completion is one chunk whose delta is the whole message; tool calls get the `index` that
+ * streamed fragments carry (the array order), so the tool-call tracker reads them unchanged.
+ */
+export function completionAsChunk(completion: Record<string, unknown>): Record<string, unknown> {
+  const choices = Array.isArray(completion.choices) ? (completion.choices as LooseChoice[]) : [];
+  const choice = choices[0];
+  const chunk: Record<string, unknown> = { id: completion.id, model: completion.model, usage: completion.usage };
+  if (!choice) return { ...chunk, choices: [] };
+  const message = choice.message ?? {};
+  const delta: Record<string, unknown> = { ...message };
+  if (Array.isArray(message.tool_calls)) delta.tool_calls = message.tool_calls.map((call, index) => ({ ...call, index }));
+  return { ...chunk, choices: [{ delta, finish_reason: choice.finish_reason ?? null }] };
+}
+
+/** Reads and parses the body; a 2xx answer that is not a completion (or carries an error) is a 502. */
+export async function readChatCompletion(body: UpstreamResponseBody, provider: string): Promise<Record<string, unknown>[]> {
+  const text = await body.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badReply(provider, 'sent a reply that is not JSON.');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badReply(provider, 'sent a reply that is not a chat completion.');
+  const completion = parsed as Record<string, unknown>;
+  if (completion.error !== undefined && completion.choices === undefined) {
+    const message = readUpstreamErrorMessage(completion) ?? 'unknown error';
+    throw new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_error', message: `Upstream provider '${provider}' failed: ${message}`, upstreamBody: completion.error });
+  }
+  return [completionAsChunk(completion)];
+}
