@@ -39,7 +39,7 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
     async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
       const whole = context.wholeReply === true;
       const body = buildOpenAiRequestBody(request, flavour, { stream: !whole });
-      const upstream = await sendChatCompletionRequest(connection, body, { signal: context.signal, forwardHeaders: request.forwardHeaders });
+      const upstream = await sendChatCompletionRequest(connection, JSON.stringify(body), { signal: context.signal, whole, forwardHeaders: request.forwardHeaders });
       const readOptions = { provider: config.name, model: request.model.model, warnings: [], signal: context.signal };
       if (whole) {
         // Read before resolving: a non-streaming client has seen nothing yet, so a failure here is still a real HTTP error.

@@ -43,14 +43,21 @@ function parseLoosely(text: string): unknown {
   }
 }
 
-/** Resolves with the body (SSE, or JSON when `body.stream` is false) once 2xx headers arrived; otherwise throws a GatewayError (the error body is read). */
-export async function sendChatCompletionRequest(
-  connection: ChatCompletionConnection,
-  body: Record<string, unknown>,
-  options: { signal: AbortSignal; forwardHeaders?: Record<string, string> },
-): Promise<UpstreamResponseBody> {
+export type SendOptions = {
+  signal: AbortSignal;
+  /** The body asks for one whole JSON reply (`"stream": false`), not SSE. */
+  whole: boolean;
+  forwardHeaders?: Record<string, string>;
+};
+
+/**
+ * `body` is already serialised, so that a caller can splice in parts it serialised once.
+ * Resolves with the body (SSE, or JSON when whole) once 2xx headers arrived; otherwise throws a
+ * GatewayError (the error body is read).
+ */
+export async function sendChatCompletionRequest(connection: ChatCompletionConnection, body: string, options: SendOptions): Promise<UpstreamResponseBody> {
   const { config } = connection;
-  const shared = body.stream === false ? connection.wholeHeaders : connection.headers;
+  const shared = options.whole ? connection.wholeHeaders : connection.headers;
   const headers = options.forwardHeaders ? { ...options.forwardHeaders, ...shared } : shared;
   let response;
   try {
@@ -59,7 +66,7 @@ export async function sendChatCompletionRequest(
       path: `${connection.basePath}/chat/completions`,
       method: 'POST',
       headers,
-      body: JSON.stringify(body),
+      body,
       signal: options.signal,
     });
   } catch (error) {
