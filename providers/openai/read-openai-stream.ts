@@ -1,4 +1,5 @@
 /** OpenAI Chat Completions stream chunks → neutral StreamEvents (tolerant of compatible servers). */
+import type { AbortState } from '../../src/core/cancellation.js';
 import type { FinishReason } from '../../src/core/finish-reason.js';
 import { GatewayError, upstreamFailure } from '../../src/core/gateway-error.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
@@ -43,7 +44,7 @@ function abortedError(provider: string, reason: unknown): GatewayError {
 /** `batches`: the chunks of each upstream read together (see decodeChatCompletionChunks), or one whole reply's. */
 export async function* readOpenAiStream(
   batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
-  options: { provider: string; model: string; warnings: Warning[]; signal?: AbortSignal; state?: DecodeState },
+  options: { provider: string; model: string; warnings: Warning[]; signal?: AbortState; state?: DecodeState },
 ): AsyncGenerator<StreamEvent> {
   const tracker = new OpenAiToolCallTracker();
   let started = false;

@@ -5,6 +5,7 @@
  */
 import type { Agent, Dispatcher } from 'undici';
 import type { ProviderConfig } from '../../src/config/config-types.js';
+import type { Cancellation } from '../../src/core/cancellation.js';
 import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 import { version } from '../../src/version.js';
 
@@ -44,7 +45,8 @@ function parseLoosely(text: string): unknown {
 }
 
 export type SendOptions = {
-  signal: AbortSignal;
+  /** An AbortSignal, or the request's Cancellation (an emitter undici takes as it is, for less cost). */
+  signal: AbortSignal | Cancellation;
   /** The body asks for one whole JSON reply (`"stream": false`), not SSE. */
   whole: boolean;
   forwardHeaders?: Record<string, string>;

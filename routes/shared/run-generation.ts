@@ -4,7 +4,9 @@
  * SSE stream, and log the request once. Routes supply only their wire rendering.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Cancellation } from '../../src/core/cancellation.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
+import type { ProviderContext } from '../../src/core/provider-adapter.js';
 import type { ChatPipeline, ChatRun } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
@@ -27,11 +29,11 @@ export type GenerationOptions = {
 export async function runGeneration(request: FastifyRequest, reply: FastifyReply, options: GenerationOptions): Promise<FastifyReply> {
   const { pipeline, input } = options;
   const agentFormat = selectAgentFormat(pipeline, request.headers, options.agentFormatFields);
-  // The client's disconnect aborts the upstream request (one signal down to undici).
+  // The client's disconnect aborts the upstream request (one cancellation down to undici).
   const abort = watchClientAbort(reply);
-  const release = options.liveStreams.add(abort.controller);
+  const release = options.liveStreams.add(abort.cancellation);
   try {
-    const run = await pipeline.run(input, { signal: abort.signal, requestId: request.id, log: request.log, wholeReply: !options.stream }, { agentFormat: agentFormat.selection.format });
+    const run = await pipeline.run(input, providerContext(request, abort.cancellation, !options.stream), { agentFormat: agentFormat.selection.format });
     annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: options.stream });
     const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header };
     if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
@@ -46,12 +48,25 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     writer.start(headers);
     const outcome = await options.renderStream(run, writer);
     writer.end();
-    logRequest(request, 200, outcome);
+    logRequest(request, reply, 200, outcome);
     return reply;
   } finally {
     release();
     abort.dispose();
   }
+}
+
+/** The AbortSignal is made only if an adapter asks for it; undici takes the cancellation itself. */
+function providerContext(request: FastifyRequest, cancellation: Cancellation, wholeReply: boolean): ProviderContext {
+  return {
+    get signal() {
+      return cancellation.signal;
+    },
+    cancellation,
+    requestId: request.id,
+    log: request.log,
+    wholeReply,
+  };
 }
 
 /** The model a response echoes: as the client wrote it (`provider/model`, or the bare model on /{provider}/v1/…). */

@@ -1,10 +1,17 @@
 /** The seam between the pipeline and one upstream: neutral request out, neutral events in. */
+import type { Cancellation } from './cancellation.js';
 import type { ChatRequest } from './chat-request.js';
 import type { Logger } from './logger.js';
 import type { StreamEvent } from './stream-event.js';
 
 export type ProviderContext = {
   signal: AbortSignal;
+  /**
+   * The same cancellation as an emitter, for undici's `signal` option: cheaper per request than the
+   * AbortSignal, which routes create only when an adapter reads `signal`. Absent in contexts built
+   * from a bare AbortSignal (tests, model listing).
+   */
+  cancellation?: Cancellation;
   requestId: string;
   log: Logger;
   /**

@@ -4,23 +4,26 @@
  */
 import type { FastifyInstance } from 'fastify';
 
+/** Anything a shutdown can abort (a request's Cancellation). */
+export type Abortable = { abort(reason: unknown): void };
+
 /** How long aborted streams get to write their error frame and end. */
 const abortSettleMs = 1_000;
 
 export class LiveStreams {
-  private readonly controllers = new Set<AbortController>();
+  private readonly generations = new Set<Abortable>();
   private idleWaiters: (() => void)[] = [];
 
   get size(): number {
-    return this.controllers.size;
+    return this.generations.size;
   }
 
   /** Registers a generation; the returned function removes it when it is done. */
-  add(controller: AbortController): () => void {
-    this.controllers.add(controller);
+  add(generation: Abortable): () => void {
+    this.generations.add(generation);
     return () => {
-      this.controllers.delete(controller);
-      if (this.controllers.size === 0) {
+      this.generations.delete(generation);
+      if (this.generations.size === 0) {
         const waiters = this.idleWaiters;
         this.idleWaiters = [];
         for (const resolve of waiters) resolve();
@@ -30,15 +33,15 @@ export class LiveStreams {
 
   async drain(graceMs: number): Promise<void> {
     await this.waitForIdle(graceMs);
-    if (this.controllers.size === 0) return;
-    for (const controller of this.controllers) controller.abort(new Error('gateway shutting down'));
+    if (this.generations.size === 0) return;
+    for (const generation of this.generations) generation.abort(new Error('gateway shutting down'));
     // Aborted streams still write their last frame and end. Waiting for that lets server.close(), which
     // runs next, find their connections idle and close them, instead of waiting out each client's keep-alive.
     await this.waitForIdle(abortSettleMs);
   }
 
   private async waitForIdle(timeoutMs: number): Promise<void> {
-    if (this.controllers.size === 0) return;
+    if (this.generations.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       new Promise<void>((resolve) => this.idleWaiters.push(resolve)),

@@ -2,7 +2,7 @@
  * One log line per request: request id, method, route, provider, model, lane, status, duration.
  * Never a key or a prompt (headers and bodies are not logged).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export type RequestLogFields = {
   provider?: string;
@@ -12,7 +12,7 @@ export type RequestLogFields = {
   stream?: boolean;
 };
 
-type RequestLogState = RequestLogFields & { startedAt: number; written: boolean };
+type RequestLogState = RequestLogFields & { written?: boolean };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,23 +21,29 @@ declare module 'fastify' {
 }
 
 export function annotateRequest(request: FastifyRequest, fields: RequestLogFields): void {
-  if (request.gatewayLog) Object.assign(request.gatewayLog, fields);
+  request.gatewayLog = request.gatewayLog ? Object.assign(request.gatewayLog, fields) : { ...fields };
 }
 
-/** Writes the request's line once (streams call it themselves, since hijacked replies skip onResponse). */
-export function logRequest(request: FastifyRequest, statusCode: number, outcome?: string): void {
+/**
+ * Writes the request's line once (streams call it themselves, since hijacked replies skip onResponse).
+ * The duration is fastify's own clock on the reply, started when the request arrived.
+ */
+export function logRequest(request: FastifyRequest, reply: FastifyReply, statusCode: number, outcome?: string): void {
   const state = request.gatewayLog;
-  if (!state || state.written) return;
-  state.written = true;
-  const { startedAt, written: _written, ...fields } = state;
+  if (state?.written) return;
   const line: Record<string, unknown> = {
     reqId: request.id,
     method: request.method,
     url: request.url.split('?')[0],
     status: statusCode,
-    durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
-    ...fields,
+    durationMs: Math.round(reply.elapsedTime * 10) / 10,
   };
+  if (state) {
+    Object.assign(line, state);
+    state.written = true;
+  } else {
+    request.gatewayLog = { written: true };
+  }
   if (outcome) line.outcome = outcome;
   // The root logger with the id as a field: no per-request child logger on the hot path.
   const logger = request.server.log;
@@ -47,10 +53,9 @@ export function logRequest(request: FastifyRequest, statusCode: number, outcome?
 
 export function registerRequestLog(app: FastifyInstance): void {
   app.decorateRequest('gatewayLog', null);
-  app.addHook('onRequest', async (request) => {
-    request.gatewayLog = { startedAt: performance.now(), written: false };
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    logRequest(request, reply.statusCode);
+  // A callback hook, not an async one: no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
+    logRequest(request, reply, reply.statusCode);
+    done();
   });
 }
