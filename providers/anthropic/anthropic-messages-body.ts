@@ -49,5 +49,6 @@ export type AnthropicMessagesBody = {
   stop_sequences?: string[];
   metadata?: { user_id: string };
   thinking?: { type: 'enabled'; budget_tokens: number };
-  stream: true;
+  /** SSE for streaming clients; one whole `message` object for clients that read the reply whole. */
+  stream: boolean;
 };

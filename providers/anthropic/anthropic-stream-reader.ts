@@ -42,11 +42,17 @@ export class AnthropicStreamReader {
 
   push(event: ServerSentEvent): StreamEvent[] {
     if (this.finished) return [];
-    const payload = asRecord(parseJsonLoosely(event.data));
+    return this.pushPayload(parseJsonLoosely(event.data), event.event);
+  }
+
+  /** One event's parsed JSON; `eventName` (the SSE `event:` line) stands in when the payload has no `type`. */
+  pushPayload(parsed: unknown, eventName?: string): StreamEvent[] {
+    if (this.finished) return [];
+    const payload = asRecord(parsed);
     if (!payload) {
       return this.fail(upstreamFailure(`Upstream provider '${this.options.provider}' sent an unreadable stream event`));
     }
-    const type = readString(payload, 'type') ?? event.event;
+    const type = readString(payload, 'type') ?? eventName;
     switch (type) {
       case 'message_start':
         return this.onMessageStart(asRecord(payload.message));

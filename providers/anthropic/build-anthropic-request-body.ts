@@ -53,15 +53,14 @@ function resolveMaxTokens(request: ChatRequest, config: ProviderConfig, warnings
   return value;
 }
 
-export function buildAnthropicRequestBody(request: ChatRequest, config: ProviderConfig): AnthropicRequestPlan {
+export function buildAnthropicRequestBody(request: ChatRequest, config: ProviderConfig, options: { stream: boolean }): AnthropicRequestPlan {
   const conversation = convertToAnthropicMessages(request.messages);
   const warnings: Warning[] = [];
   const body: AnthropicMessagesBody = {
     model: request.model.model,
     max_tokens: resolveMaxTokens(request, config, warnings),
     messages: conversation.messages,
-    // Always streamed: non-streaming clients get the folded events (one code path).
-    stream: true,
+    stream: options.stream,
   };
   if (conversation.system !== undefined) body.system = conversation.system;
   if (request.tools && request.tools.length > 0) {

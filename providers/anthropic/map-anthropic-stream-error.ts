@@ -1,4 +1,4 @@
-/** Turns an Anthropic mid-stream `error` event into a GatewayError with an honest status. */
+/** Turns an Anthropic `error` payload that came with a 200 (an SSE event, or a whole body) into a GatewayError with an honest status. */
 import { GatewayError } from '../../src/core/index.js';
 import { asRecord, readString } from './read-loose-json.js';
 
@@ -7,7 +7,7 @@ import { asRecord, readString } from './read-loose-json.js';
  * (https://docs.anthropic.com/en/api/messages-streaming#error-events); `overloaded_error` is the
  * stream form of HTTP 529, which we report as 502 like any upstream 5xx.
  */
-export function mapAnthropicStreamError(payload: unknown, provider: string): GatewayError {
+export function mapAnthropicStreamError(payload: unknown, provider: string, where: 'mid-stream' | 'in its reply' = 'mid-stream'): GatewayError {
   const error = asRecord(asRecord(payload)?.error);
   const errorType = readString(error, 'type') ?? 'api_error';
   const upstreamMessage = readString(error, 'message') ?? 'stream error';
@@ -33,7 +33,7 @@ export function mapAnthropicStreamError(payload: unknown, provider: string): Gat
         status: 502,
         type: 'upstream_error',
         code: errorType,
-        message: `Upstream provider '${provider}' failed mid-stream (${errorType}): ${upstreamMessage}`,
+        message: `Upstream provider '${provider}' failed ${where} (${errorType}): ${upstreamMessage}`,
         upstreamBody: payload,
       });
   }

@@ -8,12 +8,11 @@ import { unsupportedParameterWarning } from './unsupported-parameter-warning.js'
 
 export type OllamaChatRequestConversion = { body: OllamaWireChatRequest; warnings: Warning[] };
 
-export function convertToOllamaChatRequest(request: ChatRequest): OllamaChatRequestConversion {
+export function convertToOllamaChatRequest(request: ChatRequest, delivery: { stream: boolean }): OllamaChatRequestConversion {
   const messages = convertToOllamaMessages(request.messages);
   const tools = convertToOllamaTools(request);
   const warnings = [...messages.warnings, ...tools.warnings];
-  // Always stream: the pipeline folds events for non-streaming clients, so there is one code path.
-  const body: OllamaWireChatRequest = { model: request.model.model, messages: messages.messages, stream: true };
+  const body: OllamaWireChatRequest = { model: request.model.model, messages: messages.messages, stream: delivery.stream };
   if (tools.tools) body.tools = tools.tools;
   const format = convertResponseFormat(request.responseFormat);
   if (format !== undefined) body.format = format;

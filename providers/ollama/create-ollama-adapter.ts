@@ -5,6 +5,7 @@ import { createUpstreamAgent } from '../../src/http/upstream-agent.js';
 import { embedWithOllama } from './embed-with-ollama.js';
 import { listOllamaModels } from './list-ollama-models.js';
 import { createOllamaClient } from './ollama-client.js';
+import { readWholeOllamaChat } from './read-whole-ollama-chat.js';
 import { streamOllamaChat } from './stream-ollama-chat.js';
 
 export function createOllamaAdapter(config: ProviderConfig): ProviderAdapter {
@@ -13,7 +14,8 @@ export function createOllamaAdapter(config: ProviderConfig): ProviderAdapter {
   const client = createOllamaClient(config, agent);
   const provider = config.name;
   return {
-    stream: (request, context) => streamOllamaChat({ client, provider, request, context }),
+    // A client that reads the reply whole gets Ollama's own non-streaming reply: one parse, not one per token.
+    stream: (request, context) => (context.wholeReply ? readWholeOllamaChat : streamOllamaChat)({ client, provider, request, context }),
     listModels: (context) => listOllamaModels({ client, provider, context }),
     embed: (request, context) => embedWithOllama({ client, provider, request, context }),
     close: () => agent.close(),

@@ -13,6 +13,16 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): Gat
     return errorFromUpstreamStatus({ status: error.status_code, body: { error: error.error }, provider });
   }
   if (isTransportError(error)) return errorFromTransportFailure(error, provider);
+  // The package parses bodies and NDJSON lines with JSON.parse: a reply cut mid-JSON, or not JSON at all.
+  if (error instanceof SyntaxError) {
+    return new GatewayError({
+      status: 502,
+      type: 'upstream_error',
+      code: 'upstream_bad_response',
+      message: `Upstream provider '${provider}' sent a reply that is not JSON: ${error.message}`,
+      cause: error,
+    });
+  }
   // The package turns an in-stream `{"error": …}` line, and a body that ends without `done`, into a plain Error.
   if (error instanceof Error && error.constructor === Error) {
     return new GatewayError({

@@ -34,5 +34,6 @@ export type OllamaWireChatRequest = {
   format?: 'json' | Record<string, unknown>;
   think?: OllamaThink;
   options?: Partial<Options>;
-  stream: true;
+  /** NDJSON chunks for streaming clients; one whole reply (shaped like the final chunk) otherwise. */
+  stream: boolean;
 };

@@ -3,10 +3,10 @@ import type { AbortableAsyncIterator, ChatRequest as PackageChatRequest, ChatRes
 import type { ChatRequest, ProviderContext, StreamEvent, Warning } from '../../src/core/index.js';
 import { callOllama, type OllamaCallScope } from './call-ollama.js';
 import { convertToOllamaChatRequest } from './convert-to-ollama-chat-request.js';
-import { randomHex } from '../../src/core/random-id.js';
 import { mapOllamaError } from './map-ollama-error.js';
 import type { OllamaClient } from './ollama-client.js';
 import { OllamaChunkTranslator } from './ollama-chunk-translator.js';
+import { ollamaResponseStart } from './ollama-response-start.js';
 
 export type StreamOllamaChatOptions = {
   client: OllamaClient;
@@ -21,7 +21,7 @@ export type StreamOllamaChatOptions = {
  */
 export async function streamOllamaChat(options: StreamOllamaChatOptions): Promise<AsyncIterable<StreamEvent>> {
   const { client, provider, request, context } = options;
-  const { body, warnings } = convertToOllamaChatRequest(request);
+  const { body, warnings } = convertToOllamaChatRequest(request, { stream: true });
   const scope: OllamaCallScope = { provider, signal: context.signal, headers: request.forwardHeaders };
   // The package's types narrow tool schemas and lack tool-call ids; the server takes what we send.
   const stream = await callOllama(scope, () => client.chat(body as PackageChatRequest & { stream: true }));
@@ -48,12 +48,7 @@ async function* translateChunks(options: {
   const echoedModel = options.first.done ? undefined : (options.first.value as { model?: unknown }).model;
   try {
     // Inside the try: a consumer may stop right after this event, and `finally` must still run.
-    yield {
-      type: 'response-start',
-      id: `ollama-${randomHex(24)}`,
-      model: typeof echoedModel === 'string' && echoedModel !== '' ? echoedModel : options.model,
-      warnings: options.warnings,
-    };
+    yield ollamaResponseStart(echoedModel, options.model, options.warnings);
     for (let next = options.first; !next.done; next = await chunks.next()) {
       yield* translator.translate(next.value);
       if (translator.finished) return;

@@ -1,7 +1,8 @@
 /**
  * A scripted fake Anthropic Messages API on 127.0.0.1:0: replies come from a per-test queue (or a
- * fallback function), are streamed as the real SSE event sequence, and every request is recorded.
- * Wire format: https://docs.anthropic.com/en/api/messages-streaming
+ * fallback function), are streamed as the real SSE event sequence (or sent as one `message` object when
+ * the request says `"stream": false`), and every request is recorded.
+ * Wire formats: https://docs.anthropic.com/en/api/messages-streaming and https://docs.anthropic.com/en/api/messages
  */
 import type http from 'node:http';
 import { sleep, splitIntoPieces, startLoopbackServer, type RecordedRequest } from './loopback-server.js';
@@ -20,7 +21,10 @@ export type FakeAnthropicUsage = {
   cache_read_input_tokens?: number;
 };
 
-/** How a streamed reply breaks off after `afterEvents` SSE frames. */
+/**
+ * How a streamed reply breaks off after `afterEvents` SSE frames. A whole (non-streaming) reply breaks
+ * off the same way half-way through its JSON body, and an error event becomes the whole body.
+ */
 export type FakeStreamInterruption =
   | { type: 'error-event'; afterEvents: number; errorType: string; message: string }
   /** The body ends cleanly, without `message_stop`. */
@@ -60,7 +64,10 @@ export type FakeAnthropicErrorReply = {
   delayMs?: number;
 };
 
-export type FakeAnthropicReply = FakeAnthropicMessageReply | FakeAnthropicErrorReply;
+/** Any status and body, verbatim (a proxy's HTML page, a JSON body that is no message). */
+export type FakeAnthropicRawReply = { type: 'raw'; status: number; contentType?: string; body: string };
+
+export type FakeAnthropicReply = FakeAnthropicMessageReply | FakeAnthropicErrorReply | FakeAnthropicRawReply;
 
 export type FakeAnthropicModel = { id: string; created_at: string; display_name?: string };
 
@@ -189,10 +196,10 @@ export function toSseFrame(event: Record<string, unknown>): string {
 /** The non-streaming Messages response for the same reply. */
 function renderAnthropicMessage(reply: FakeAnthropicMessageReply, requestModel: string): Record<string, unknown> {
   const usage = reply.usage ?? defaultUsage;
+  // A call streamed without argument fragments is an empty `input` object when whole.
+  const input = (block: FakeAnthropicBlock & { type: 'tool_use' }): unknown => (block.input === '' ? {} : JSON.parse(toolInputText(block)));
   const content = reply.content.map((block, index) =>
-    block.type === 'tool_use'
-      ? { type: 'tool_use', id: block.id ?? `toolu_fake_${index}`, name: block.name, input: JSON.parse(toolInputText(block)) as unknown }
-      : block,
+    block.type === 'tool_use' ? { type: 'tool_use', id: block.id ?? `toolu_fake_${index}`, name: block.name, input: input(block) } : block,
   );
   return {
     id: reply.id ?? 'msg_fake',
@@ -223,6 +230,41 @@ async function sendHttpError(reply: FakeAnthropicErrorReply, response: http.Serv
   response.end(JSON.stringify(anthropicErrorEnvelope(errorType, reply.message ?? `fake ${errorType}`)));
 }
 
+/** Ends a reply that breaks off without an error: cleanly, by dropping the connection, or by falling silent. */
+async function breakOff(response: http.ServerResponse, interruption: Exclude<FakeStreamInterruption, { type: 'error-event' }>): Promise<void> {
+  switch (interruption.type) {
+    case 'end':
+      response.end();
+      return;
+    case 'destroy':
+      response.socket?.destroy();
+      return;
+    case 'hold':
+      await new Promise((resolve) => response.once('close', resolve));
+      return;
+  }
+}
+
+/**
+ * The non-streaming answer. An error event becomes the error envelope as the whole body of the 200
+ * (as a proxy that already sent its headers does; Anthropic itself answers with the error status).
+ */
+async function sendWholeMessage(reply: FakeAnthropicMessageReply, model: string, response: http.ServerResponse): Promise<void> {
+  const interruption = reply.interruption;
+  response.writeHead(200, { 'content-type': 'application/json', ...reply.headers });
+  if (interruption?.type === 'error-event') {
+    response.end(JSON.stringify(anthropicErrorEnvelope(interruption.errorType, interruption.message)));
+    return;
+  }
+  const text = JSON.stringify(renderAnthropicMessage(reply, model));
+  if (!interruption) {
+    response.end(text);
+    return;
+  }
+  await write(response, text.slice(0, Math.floor(text.length / 2)));
+  await breakOff(response, interruption);
+}
+
 async function sendMessage(
   scripted: FakeAnthropicMessageReply,
   recorded: RecordedRequest,
@@ -233,11 +275,7 @@ async function sendMessage(
   if (!canWrite(response)) return;
   const body = (recorded.body ?? {}) as { model?: string; stream?: boolean };
   const model = typeof body.model === 'string' ? body.model : 'claude-fake';
-  if (body.stream !== true) {
-    response.writeHead(200, { 'content-type': 'application/json', ...reply.headers });
-    response.end(JSON.stringify(renderAnthropicMessage(reply, model)));
-    return;
-  }
+  if (body.stream !== true) return sendWholeMessage(reply, model, response);
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
   const events = renderAnthropicStreamEvents(reply, model);
   const interruption = reply.interruption;
@@ -248,21 +286,9 @@ async function sendMessage(
     if (reply.frameDelayMs) await sleep(reply.frameDelayMs);
   }
   if (!canWrite(response)) return;
-  switch (interruption?.type) {
-    case undefined:
-    case 'end':
-      response.end();
-      return;
-    case 'error-event':
-      response.end(toSseFrame(anthropicErrorEnvelope(interruption.errorType, interruption.message)));
-      return;
-    case 'destroy':
-      response.socket?.destroy();
-      return;
-    case 'hold':
-      await new Promise((resolve) => response.once('close', resolve));
-      return;
-  }
+  if (interruption?.type === 'error-event') response.end(toSseFrame(anthropicErrorEnvelope(interruption.errorType, interruption.message)));
+  else if (interruption) await breakOff(response, interruption);
+  else response.end();
 }
 
 export async function startFakeAnthropicUpstream(
@@ -290,8 +316,16 @@ export async function startFakeAnthropicUpstream(
       await sendHttpError({ type: 'http-error', status: 500, errorType: 'api_error', message: 'fake: no scripted reply left' }, response);
       return;
     }
-    if (reply.type === 'http-error') await sendHttpError(reply, response);
-    else await sendMessage(reply, recorded, response);
+    switch (reply.type) {
+      case 'http-error':
+        return sendHttpError(reply, response);
+      case 'raw':
+        response.writeHead(reply.status, { 'content-type': reply.contentType ?? 'text/plain' });
+        response.end(reply.body);
+        return;
+      case 'message':
+        return sendMessage(reply, recorded, response);
+    }
   });
   return {
     url: server.url,

@@ -1,4 +1,7 @@
-/** A scripted fake Ollama server on loopback: NDJSON `/api/chat`, `/api/tags`, `/api/embed`, errors, delays, cut streams. */
+/**
+ * A scripted fake Ollama server on loopback: `/api/chat` (NDJSON, or one JSON object for `stream: false`),
+ * `/api/tags`, `/api/embed`, errors, delays, cut streams and their whole-body forms.
+ */
 import type http from 'node:http';
 import { sleep, splitIntoPieces, startLoopbackServer, type RecordedRequest } from './loopback-server.js';
 
@@ -185,13 +188,34 @@ function writeJson(response: http.ServerResponse, status: number, body: unknown,
   response.end(JSON.stringify(body));
 }
 
+/**
+ * The non-streaming answer, with each scripted failure in its whole-body form. Ollama reports a failed
+ * generation with an error status and `{"error": …}` when nothing was sent yet
+ * (https://github.com/ollama/ollama/blob/main/server/routes.go, ChatHandler); a body that ends, drops or
+ * stalls does so half-way through its JSON.
+ */
+async function writeWholeChat(reply: FakeOllamaChatReply, chunks: ChatChunk[], response: http.ServerResponse): Promise<void> {
+  if (reply.streamError) {
+    writeJson(response, 500, { error: reply.streamError.message });
+    return;
+  }
+  const text = JSON.stringify(foldChunks(chunks));
+  const breaksOff = reply.endAfterChunks !== undefined || reply.destroyAfterChunks !== undefined || reply.holdOpen;
+  response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+  if (!breaksOff) {
+    response.end(text);
+    return;
+  }
+  await writeText(response, text.slice(0, Math.floor(text.length / 2)));
+  if (reply.destroyAfterChunks !== undefined) response.socket?.destroy();
+  else if (reply.endAfterChunks !== undefined) response.end();
+  else await new Promise((resolve) => response.once('close', resolve));
+}
+
 async function writeChat(reply: FakeOllamaChatReply, request: RecordedRequest, response: http.ServerResponse): Promise<void> {
   const chunks = buildChatChunks(reply, modelOf(request));
   const streaming = (request.body as { stream?: unknown } | undefined)?.stream !== false;
-  if (!streaming) {
-    writeJson(response, 200, foldChunks(chunks));
-    return;
-  }
+  if (!streaming) return writeWholeChat(reply, chunks, response);
   response.writeHead(200, { 'content-type': 'application/x-ndjson' });
   for (const [position, chunk] of chunks.entries()) {
     if (response.destroyed) return;
@@ -214,11 +238,15 @@ async function writeChat(reply: FakeOllamaChatReply, request: RecordedRequest, r
   response.end();
 }
 
-/** Resolves once the line left for the socket, so a later `destroy()` cannot swallow it. */
-function writeLine(response: http.ServerResponse, value: unknown): Promise<void> {
+/** Resolves once the text left for the socket, so a later `destroy()` cannot swallow it. */
+function writeText(response: http.ServerResponse, text: string): Promise<void> {
   return new Promise((resolve) => {
-    response.write(`${JSON.stringify(value)}\n`, () => resolve());
+    response.write(text, () => resolve());
   });
+}
+
+function writeLine(response: http.ServerResponse, value: unknown): Promise<void> {
+  return writeText(response, `${JSON.stringify(value)}\n`);
 }
 
 type ChatChunk = {

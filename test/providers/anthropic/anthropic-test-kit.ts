@@ -1,6 +1,6 @@
 /** Shared builders for the anthropic adapter tests: config, request, context, event collection. */
 import type { ProviderConfig } from '../../../src/config/config-types.js';
-import { silentLogger, type ChatRequest, type ProviderContext, type ResolvedModel, type StreamEvent } from '../../../src/core/index.js';
+import { GatewayError, silentLogger, type ChatRequest, type ProviderContext, type ResolvedModel, type StreamEvent } from '../../../src/core/index.js';
 
 export const testModel: ResolvedModel = {
   id: 'claude/claude-fake-1',
@@ -53,4 +53,11 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('expected the promise to reject');
+}
+
+/** Rejection of a promise that must be a GatewayError. */
+export async function gatewayErrorOf(promise: Promise<unknown>): Promise<GatewayError> {
+  const error = await rejectionOf(promise);
+  if (!GatewayError.isInstance(error)) throw new Error(`expected a GatewayError, got ${String(error)}`);
+  return error;
 }

@@ -5,7 +5,7 @@ import type { ProviderConfig } from '../../../src/config/config-types.js';
 import { createAnthropicAdapter } from '../../../providers/anthropic/index.js';
 import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
 import { sleep, startLoopbackServer, type RecordedRequest } from '../../helpers/loopback-server.js';
-import { collectEvents, rejectionOf, testConfig, testContext, testRequest } from './anthropic-test-kit.js';
+import { collectEvents, gatewayErrorOf, rejectionOf, testConfig, testContext, testRequest } from './anthropic-test-kit.js';
 
 let upstream: FakeAnthropicUpstream;
 const adapters: ProviderAdapter[] = [];
@@ -24,12 +24,6 @@ function newAdapter(overrides: Partial<ProviderConfig> = {}, baseUrl = upstream.
   const adapter = createAnthropicAdapter(testConfig(baseUrl, overrides));
   adapters.push(adapter);
   return adapter;
-}
-
-async function gatewayErrorOf(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await rejectionOf(promise);
-  if (!GatewayError.isInstance(error)) throw new Error(`expected a GatewayError, got ${String(error)}`);
-  return error;
 }
 
 function terminalError(events: StreamEvent[]): GatewayError {

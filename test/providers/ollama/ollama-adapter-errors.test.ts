@@ -1,10 +1,10 @@
 /** How the Ollama adapter fails: honest statuses before the first chunk, error events after, and cancellation. */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GatewayError, type ProviderAdapter } from '../../../src/core/index.js';
+import type { ProviderAdapter } from '../../../src/core/index.js';
 import { createOllamaAdapter } from '../../../providers/ollama/index.js';
 import { startFakeOllamaUpstream, type FakeOllamaReply, type FakeOllamaUpstream } from '../../helpers/fake-ollama-upstream.js';
 import { startLoopbackServer } from '../../helpers/loopback-server.js';
-import { chatRequest, collectEvents, lastEvent, ollamaConfig, providerContext, textOf } from './ollama-test-kit.js';
+import { chatRequest, collectEvents, lastEvent, ollamaConfig, providerContext, rejectionOf, textOf } from './ollama-test-kit.js';
 
 let upstream: FakeOllamaUpstream;
 let adapter: ProviderAdapter;
@@ -22,16 +22,6 @@ afterAll(async () => {
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-/** The rejection of `stream()`, which must be a GatewayError. */
-async function rejectionOf(promise: Promise<unknown>): Promise<GatewayError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!GatewayError.isInstance(outcome)) throw new Error(`expected a GatewayError rejection, got ${String(outcome)}`);
-  return outcome;
-}
 
 async function runToEnd(reply: FakeOllamaReply, target: ProviderAdapter = adapter) {
   upstream.enqueue(reply);

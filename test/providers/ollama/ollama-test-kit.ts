@@ -1,6 +1,7 @@
 /** Shared builders for the Ollama adapter tests: config, resolved model, context, event collection. */
 import type { ProviderConfig } from '../../../src/config/config-types.js';
 import {
+  GatewayError,
   silentLogger,
   type ChatRequest,
   type ProviderContext,
@@ -53,4 +54,14 @@ export function lastEvent(events: StreamEvent[]): StreamEvent {
   const last = events[events.length - 1];
   if (!last) throw new Error('no events');
   return last;
+}
+
+/** The rejection of a promise, which must be a GatewayError. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<GatewayError> {
+  const outcome = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!GatewayError.isInstance(outcome)) throw new Error(`expected a GatewayError rejection, got ${String(outcome)}`);
+  return outcome;
 }

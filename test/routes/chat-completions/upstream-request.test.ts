@@ -187,7 +187,8 @@ describe('the anthropic adapter', () => {
       temperature: 0,
       stop_sequences: ['END'],
       metadata: { user_id: 'user-42' },
-      stream: true,
+      // A non-streaming client: the upstream is asked for one whole message too.
+      stream: false,
     });
     const warnings = body.diagnostics?.warnings ?? [];
     for (const parameter of ['seed', 'presence_penalty', 'frequency_penalty', 'response_format', 'reasoning_effort', 'logit_bias', 'store']) {
@@ -228,7 +229,8 @@ describe('the ollama adapter', () => {
     const sent = ollama.requests.filter((request) => request.path === '/api/chat').at(-1)?.body as Record<string, unknown>;
     expect(sent).toMatchObject({
       model: 'qwen3:8b',
-      stream: true,
+      // A non-streaming client: the upstream is asked for one whole reply too.
+      stream: false,
       format: { type: 'object' },
       think: 'low',
       options: { temperature: 0, seed: 0, num_predict: 300, stop: ['END'], presence_penalty: 0, frequency_penalty: 0 },

@@ -1,0 +1,66 @@
+/**
+ * Reads a whole (non-streaming) Messages reply into the same neutral events as its SSE form: the
+ * `message` object is replayed as the stream events that would have carried it, through the one reader.
+ * Wire formats: https://docs.anthropic.com/en/api/messages (the `message` object) and
+ * https://docs.anthropic.com/en/api/messages-streaming (the events).
+ */
+import type { Dispatcher } from 'undici';
+import { GatewayError, type StreamEvent } from '../../src/core/index.js';
+import { errorFromTransportFailure } from '../../src/http/upstream-error.js';
+import type { AnthropicStreamReader } from './anthropic-stream-reader.js';
+import { mapAnthropicStreamError } from './map-anthropic-stream-error.js';
+import { asRecord, parseJsonLoosely, readString, type JsonRecord } from './read-loose-json.js';
+
+function badReply(provider: string, detail: string, upstreamBody?: unknown): GatewayError {
+  return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Upstream provider '${provider}' ${detail}`, upstreamBody });
+}
+
+/**
+ * Each block travels whole in its `content_block_start`, where the reader already takes text, thinking
+ * with its signature, and a tool's `input` object (redacted thinking and server tools it ignores, as
+ * when streamed). Usage rides on `message_start`, the stop reason on `message_delta`.
+ */
+export function messageAsStreamPayloads(message: JsonRecord): JsonRecord[] {
+  const blocks: unknown[] = Array.isArray(message.content) ? message.content : [];
+  const payloads: JsonRecord[] = [{ type: 'message_start', message: { ...message, content: [] } }];
+  blocks.forEach((block, index) => payloads.push({ type: 'content_block_start', index, content_block: block }, { type: 'content_block_stop', index }));
+  payloads.push({ type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence } }, { type: 'message_stop' });
+  return payloads;
+}
+
+/** Parses the body; a 2xx body that is an error envelope, not JSON or not a message rejects with a GatewayError. */
+async function readMessage(body: Dispatcher.ResponseData['body'], provider: string): Promise<JsonRecord> {
+  let text: string;
+  try {
+    text = await body.text();
+  } catch (error) {
+    // Reset connection, body timeout or abort: the reply is cut, not complete.
+    throw errorFromTransportFailure(error, provider);
+  }
+  const parsed = parseJsonLoosely(text);
+  if (parsed === undefined) throw badReply(provider, 'sent a reply that is not JSON.');
+  const payload = asRecord(parsed);
+  // Proxies that already sent 200 put Anthropic's error envelope in the body.
+  if (readString(payload, 'type') === 'error') throw mapAnthropicStreamError(payload, provider, 'in its reply');
+  if (!payload || !Array.isArray(payload.content)) throw badReply(provider, 'sent a reply that is not a message.', parsed);
+  return payload;
+}
+
+async function* replay(events: StreamEvent[]): AsyncGenerator<StreamEvent> {
+  yield* events;
+}
+
+/**
+ * Reads the whole body before resolving: a non-streaming client has seen nothing yet, so a failure
+ * here is still a real HTTP error. The events come out exactly as the streamed reader yields them,
+ * each text, thinking and argument run as one delta.
+ */
+export async function readAnthropicMessage(
+  body: Dispatcher.ResponseData['body'],
+  reader: AnthropicStreamReader,
+  provider: string,
+): Promise<AsyncIterable<StreamEvent>> {
+  const message = await readMessage(body, provider);
+  const events = messageAsStreamPayloads(message).flatMap((payload) => reader.pushPayload(payload));
+  return replay(events);
+}
