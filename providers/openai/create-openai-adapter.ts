@@ -14,9 +14,9 @@ import { createUpstreamAgent } from '../../src/http/upstream-agent.js';
 import { buildOpenAiRequestBody, type OpenAiFlavour } from './build-openai-request-body.js';
 import { mapOpenAiError } from './map-openai-error.js';
 import { decodeChatCompletionChunks, type DecodeState } from './decode-chat-completion-chunks.js';
-import { readChatCompletion } from './read-chat-completion.js';
+import { parseChatCompletion } from './read-chat-completion.js';
 import { readOpenAiStream } from './read-openai-stream.js';
-import { createChatCompletionConnection, sendChatCompletionRequest } from './send-chat-completion-request.js';
+import { createChatCompletionConnection, fetchChatCompletion, sendChatCompletionRequest } from './send-chat-completion-request.js';
 
 export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavour): ProviderAdapter {
   const agent = createUpstreamAgent(config);
@@ -38,16 +38,17 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
   return {
     async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
       const whole = context.wholeReply === true;
-      const body = buildOpenAiRequestBody(request, flavour, { stream: !whole });
-      const upstream = await sendChatCompletionRequest(connection, JSON.stringify(body), { signal: context.signal, whole, forwardHeaders: request.forwardHeaders });
-      const readOptions = { provider: config.name, model: request.model.model, warnings: [], signal: context.signal };
+      // The request's emitter when the route gave one: no AbortSignal made on the hot path.
+      const cancellation = context.cancellation ?? context.signal;
+      const body = JSON.stringify(buildOpenAiRequestBody(request, flavour, { stream: !whole }));
+      const readOptions = { provider: config.name, model: request.model.model, warnings: [], signal: cancellation };
+      const sendOptions = { signal: cancellation, forwardHeaders: request.forwardHeaders };
       if (whole) {
         // Read before resolving: a non-streaming client has seen nothing yet, so a failure here is still a real HTTP error.
-        const batch = await readChatCompletion(upstream, config.name).catch((error: unknown) => {
-          throw mapOpenAiError(error, config.name);
-        });
-        return readOpenAiStream([batch], readOptions);
+        const text = await fetchChatCompletion(connection, body, sendOptions);
+        return readOpenAiStream([parseChatCompletion(text, config.name)], readOptions);
       }
+      const upstream = await sendChatCompletionRequest(connection, body, sendOptions);
       const state: DecodeState = { sawDone: false };
       return readOpenAiStream(decodeChatCompletionChunks(upstream, config.name, state), { ...readOptions, state });
     },

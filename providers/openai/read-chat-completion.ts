@@ -5,7 +5,6 @@
  */
 import { GatewayError } from '../../src/core/gateway-error.js';
 import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
-import type { UpstreamResponseBody } from './send-chat-completion-request.js';
 
 type LooseToolCall = { id?: unknown; type?: unknown; function?: unknown };
 type LooseMessage = Record<string, unknown> & { tool_calls?: LooseToolCall[] | null };
@@ -30,9 +29,8 @@ export function completionAsChunk(completion: Record<string, unknown>): Record<s
   return { ...chunk, choices: [{ delta, finish_reason: choice.finish_reason ?? null }] };
 }
 
-/** Reads and parses the body; a 2xx answer that is not a completion (or carries an error) is a 502. */
-export async function readChatCompletion(body: UpstreamResponseBody, provider: string): Promise<Record<string, unknown>[]> {
-  const text = await body.text();
+/** Parses a 2xx body into one batch of one chunk; an answer that is not a completion (or carries an error) is a 502. */
+export function parseChatCompletion(text: string, provider: string): Record<string, unknown>[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -1,11 +1,13 @@
 /**
- * POSTs a Chat Completions request (streamed, or whole) straight over the adapter's undici Agent.
+ * POSTs a Chat Completions request (streamed, or for one whole reply) straight over the adapter's undici Agent.
  * The hot path skips the `openai` package: its fetch/web-stream layers and its SSE splitter (which
  * re-copies the buffer per event) cost more CPU per request than the rest of the gateway together.
  */
 import type { Agent, Dispatcher } from 'undici';
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { Cancellation } from '../../src/core/cancellation.js';
+import type { GatewayError } from '../../src/core/gateway-error.js';
+import { requestWholeBody } from '../../src/http/request-whole-body.js';
 import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 import { version } from '../../src/version.js';
 
@@ -15,8 +17,8 @@ export type ChatCompletionConnection = {
   config: ProviderConfig;
   agent: Agent;
   origin: string;
-  /** The base URL's path (e.g. `/v1`), to which `/chat/completions` is appended. */
-  basePath: string;
+  /** The base URL's path (e.g. `/v1`) with `/chat/completions` appended. */
+  path: string;
   /** Headers shared by every streamed request of this upstream, built once. */
   headers: Record<string, string>;
   /** The same for requests whose reply is read whole (JSON, not SSE). */
@@ -33,7 +35,7 @@ export function createChatCompletionConnection(config: ProviderConfig, agent: Ag
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
   for (const [name, value] of Object.entries(config.headers)) headers[name.toLowerCase()] = value;
   const wholeHeaders = { ...headers, accept: 'application/json' };
-  return { config, agent, origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), headers, wholeHeaders };
+  return { config, agent, origin: url.origin, path: `${url.pathname.replace(/\/+$/, '')}/chat/completions`, headers, wholeHeaders };
 }
 
 function parseLoosely(text: string): unknown {
@@ -47,40 +49,62 @@ function parseLoosely(text: string): unknown {
 export type SendOptions = {
   /** An AbortSignal, or the request's Cancellation (an emitter undici takes as it is, for less cost). */
   signal: AbortSignal | Cancellation;
-  /** The body asks for one whole JSON reply (`"stream": false`), not SSE. */
-  whole: boolean;
   forwardHeaders?: Record<string, string>;
 };
 
+function headersFor(shared: Record<string, string>, options: SendOptions): Record<string, string> {
+  return options.forwardHeaders ? { ...options.forwardHeaders, ...shared } : shared;
+}
+
+function statusError(connection: ChatCompletionConnection, status: number, headers: Record<string, string | string[] | undefined>, text: string): GatewayError {
+  const retryAfter = headers['retry-after'];
+  return errorFromUpstreamStatus({
+    status,
+    body: parseLoosely(text),
+    provider: connection.config.name,
+    retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+  });
+}
+
 /**
- * `body` is already serialised, so that a caller can splice in parts it serialised once.
- * Resolves with the body (SSE, or JSON when whole) once 2xx headers arrived; otherwise throws a
- * GatewayError (the error body is read).
+ * A streamed request (`body` already serialised, so that a caller can splice in parts it serialised
+ * once). Resolves with the SSE body once 2xx headers arrived; otherwise throws a GatewayError (the
+ * error body is read).
  */
 export async function sendChatCompletionRequest(connection: ChatCompletionConnection, body: string, options: SendOptions): Promise<UpstreamResponseBody> {
-  const { config } = connection;
-  const shared = options.whole ? connection.wholeHeaders : connection.headers;
-  const headers = options.forwardHeaders ? { ...options.forwardHeaders, ...shared } : shared;
   let response;
   try {
     response = await connection.agent.request({
       origin: connection.origin,
-      path: `${connection.basePath}/chat/completions`,
+      path: connection.path,
       method: 'POST',
-      headers,
+      headers: headersFor(connection.headers, options),
       body,
       signal: options.signal,
     });
   } catch (error) {
-    throw errorFromTransportFailure(error, config.name);
+    throw errorFromTransportFailure(error, connection.config.name);
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
   const text = await response.body.text().catch(() => '');
-  const retryAfter = response.headers['retry-after'];
-  throw errorFromUpstreamStatus({
-    status: response.statusCode,
-    body: parseLoosely(text),
-    provider: config.name,
-    retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
-  });
+  throw statusError(connection, response.statusCode, response.headers, text);
+}
+
+/** A request for one whole reply (`"stream": false`): resolves with the 2xx body's text; otherwise throws a GatewayError. */
+export async function fetchChatCompletion(connection: ChatCompletionConnection, body: string, options: SendOptions): Promise<string> {
+  let response;
+  try {
+    response = await requestWholeBody(connection.agent, {
+      origin: connection.origin,
+      path: connection.path,
+      method: 'POST',
+      headers: headersFor(connection.wholeHeaders, options),
+      body,
+      signal: options.signal,
+    });
+  } catch (error) {
+    throw errorFromTransportFailure(error, connection.config.name);
+  }
+  if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
+  throw statusError(connection, response.statusCode, response.headers, response.body);
 }

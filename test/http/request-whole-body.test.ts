@@ -1,0 +1,105 @@
+/** requestWholeBody: one upstream request read whole on undici's dispatch API, with aborts before and after the connection. */
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cancellation } from '../../src/core/cancellation.js';
+import { requestWholeBody } from '../../src/http/request-whole-body.js';
+import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+
+let server: LoopbackServer;
+let agent: Agent;
+
+beforeAll(async () => {
+  server = await startLoopbackServer(async (request, response) => {
+    if (request.path === '/split') {
+      // A multi-byte character cut between two writes must still decode whole.
+      const bytes = Buffer.from('{"text":"Grüße 🌍"}');
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write(bytes.subarray(0, 12));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      response.end(bytes.subarray(12));
+      return;
+    }
+    if (request.path === '/limited') {
+      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' }).end('{"error":{"message":"slow down"}}');
+      return;
+    }
+    if (request.path === '/hold') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"partial":');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ echo: request.body }));
+  });
+  // One connection, so that a second request queues behind a held one.
+  agent = new Agent({ connections: 1 });
+});
+
+afterAll(async () => {
+  await agent.destroy();
+  await server.close();
+});
+
+const post = (path: string, signal?: AbortSignal | Cancellation) =>
+  requestWholeBody(agent, { origin: server.url, path, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}', signal });
+
+describe('requestWholeBody', () => {
+  it('sends the body and resolves with status, headers and the decoded body', async () => {
+    const response = await post('/echo');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(response.body)).toEqual({ echo: { a: 1 } });
+  });
+
+  it('decodes UTF-8 split across reads', async () => {
+    expect(JSON.parse((await post('/split')).body)).toEqual({ text: 'Grüße 🌍' });
+  });
+
+  it('resolves an error status with its headers and body for the caller to judge', async () => {
+    const response = await post('/limited');
+    expect(response.statusCode).toBe(429);
+    expect(response.headers['retry-after']).toBe('7');
+    expect(response.body).toContain('slow down');
+  });
+
+  it('rejects at once, with the reason, when the cancellation already fired', async () => {
+    const cancellation = new Cancellation();
+    const reason = new Error('client closed the connection');
+    cancellation.abort(reason);
+    await expect(post('/echo', cancellation)).rejects.toBe(reason);
+  });
+
+  it.each([
+    ['a Cancellation', () => new Cancellation()],
+    ['an AbortController', () => new AbortController()],
+  ] as const)('aborts a request in flight through %s, down to the upstream', async (_name, make) => {
+    const source = make();
+    const arrived = server.nextRequest();
+    const pending = post('/hold', 'signal' in source ? source.signal : source).catch((error: unknown) => error);
+    const recorded = await arrived;
+    source.abort(new Error('client closed the connection'));
+    expect(await pending).toBeInstanceOf(Error);
+    while (!recorded.aborted) await new Promise((resolve) => setTimeout(resolve, 5));
+    if (source instanceof Cancellation) expect(source.listenerCount('abort')).toBe(0);
+  });
+
+  it('aborts a request still queued behind a busy connection', async () => {
+    const holder = new Cancellation();
+    const held = post('/hold', holder).catch((error: unknown) => error);
+    await server.nextRequest();
+    const queued = new Cancellation();
+    const waiting = post('/echo', queued).catch((error: unknown) => error);
+    queued.abort(new Error('gone while queued'));
+    expect(await waiting).toBeInstanceOf(Error);
+    holder.abort(new Error('done holding'));
+    expect(await held).toBeInstanceOf(Error);
+  });
+
+  it('rejects when the connection is refused', async () => {
+    const closed = new Agent();
+    try {
+      await expect(requestWholeBody(closed, { origin: 'http://127.0.0.1:1', path: '/', method: 'GET', headers: {} })).rejects.toBeInstanceOf(Error);
+    } finally {
+      await closed.close();
+    }
+  });
+});
