@@ -10,6 +10,8 @@ export type RequestFigures = {
   connections: number;
   /** Tools in each request (1 unless this is the growth measurement). */
   tools: number;
+  /** Distinct tool lists the requests rotate through; absent: the same list in every request, as agents send it. */
+  toolLists?: number;
   requestsPerSecond: number;
   spread: Spread;
   p50Ms: number;

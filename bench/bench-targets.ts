@@ -12,8 +12,9 @@ function streamsAt(figures: BenchFigures, contender: string, streams: number): S
   return figures.streams.find((row) => row.contender === contender && row.streams === streams);
 }
 
+/** The row with the same list in every request (the targets' setting), not the rotating-lists row. */
 function growth(figures: BenchFigures, contender: string, tools: number): RequestFigures | undefined {
-  return figures.growth.find((row) => row.contender === contender && row.tools === tools);
+  return figures.growth.find((row) => row.contender === contender && row.tools === tools && row.toolLists === undefined);
 }
 
 function check(target: string, value: number | undefined, goal: string, passes: (value: number) => boolean, format: (value: number) => string): TargetCheck {

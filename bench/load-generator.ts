@@ -10,7 +10,8 @@ import { percentile, sortedCopy } from './statistics.js';
 export type RequestLoadOptions = {
   dispatcher: Dispatcher;
   path: string;
-  body: Buffer;
+  /** One body for every request, or several sent in turn. */
+  body: Buffer | readonly Buffer[];
   connections: number;
   durationMs: number;
 };
@@ -30,12 +31,14 @@ const headers = { 'content-type': 'application/json' };
 export async function measureRequests(options: RequestLoadOptions): Promise<RequestLoadResult> {
   const latencies: number[] = [];
   const failures: Failures = { count: 0 };
+  const bodies = Array.isArray(options.body) ? options.body : [options.body];
+  let requestsSent = 0;
   const elapsedMs = await runClosedLoop(
     options.connections,
     options.durationMs,
     async () => {
       const sent = performance.now();
-      const response = await options.dispatcher.request({ method: 'POST', path: options.path, headers, body: options.body });
+      const response = await options.dispatcher.request({ method: 'POST', path: options.path, headers, body: bodies[requestsSent++ % bodies.length] });
       if (response.statusCode !== 200) return recordFailure(failures, response);
       await response.body.dump();
       latencies.push(performance.now() - sent);

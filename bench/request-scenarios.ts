@@ -1,8 +1,9 @@
 /**
  * The non-streaming measurements: requests/s and latency at 1, 32 and 256 connections, and latency
- * at one connection as the request's tool list grows from 1 to 200 tools.
+ * at one connection as the request's tool list grows from 1 to 200 tools, plus the largest list
+ * changing on every request (what the gateway's reuse of a resent list cannot help).
  */
-import { benchRequestBody } from './bench-requests.js';
+import { benchRequestBody, rotatingBenchBodies } from './bench-requests.js';
 import { summariseRequests, type RequestFigures } from './bench-figures.js';
 import type { BenchSettings } from './bench-settings.js';
 import type { Contender } from './contenders.js';
@@ -11,12 +12,24 @@ import { measureRequests } from './load-generator.js';
 import type { Progress } from './progress.js';
 import { alternateRounds } from './round-robin.js';
 
-type Unit = { contender: Contender; tools: number; body: Buffer };
+type Unit = { contender: Contender; tools: number; body: Buffer | Buffer[]; toolLists?: number };
+
+/** More lists than the gateway remembers (8), so none of them is ever reused. */
+const rotatingToolLists = 32;
 
 function unitsFor(contenders: Contender[], toolCounts: number[]): Unit[] {
   return toolCounts.flatMap((tools) =>
     contenders.map((contender) => ({ contender, tools, body: benchRequestBody({ model: contender.reply.model, stream: false, toolCount: tools }) })),
   );
+}
+
+function rotatingUnitsFor(contenders: Contender[], tools: number): Unit[] {
+  return contenders.map((contender) => ({
+    contender,
+    tools,
+    body: rotatingBenchBodies({ model: contender.reply.model, stream: false, toolCount: tools }, rotatingToolLists),
+    toolLists: rotatingToolLists,
+  }));
 }
 
 async function measureUnits(units: Unit[], connections: number, settings: BenchSettings, windowMs: number): Promise<RequestFigures[]> {
@@ -25,7 +38,10 @@ async function measureUnits(units: Unit[], connections: number, settings: BenchS
       measureRequests({ dispatcher: unit.contender.pool, path: unit.contender.reply.path, body: unit.body, connections, durationMs }),
     );
   const rounds = await alternateRounds(units, settings.rounds, (unit) => window(unit, settings.warmupMs), (unit) => window(unit, windowMs));
-  return units.map((unit, index) => summariseRequests(unit.contender.name, connections, unit.tools, rounds[index]!));
+  return units.map((unit, index) => {
+    const figures = summariseRequests(unit.contender.name, connections, unit.tools, rounds[index]!);
+    return unit.toolLists === undefined ? figures : { ...figures, toolLists: unit.toolLists };
+  });
 }
 
 export async function runRequestScenario(contenders: Contender[], settings: BenchSettings, progress: Progress): Promise<RequestFigures[]> {
@@ -38,8 +54,13 @@ export async function runRequestScenario(contenders: Contender[], settings: Benc
   return figures;
 }
 
-/** Each (contender, tool count) pair is its own unit, so the 200-tool and 1-tool windows alternate too. */
+/**
+ * Each (contender, tool count) pair is its own unit, so the 200-tool and 1-tool windows alternate too;
+ * the largest count is measured a second time with a different list on every request.
+ */
 export async function runToolGrowthScenario(contenders: Contender[], settings: BenchSettings, progress: Progress): Promise<RequestFigures[]> {
-  progress(`tool growth (${settings.toolCounts.join(', ')} tools, 1 connection): ${contenders.map((contender) => contender.name).join(', ')}`);
-  return measureUnits(unitsFor(contenders, settings.toolCounts), 1, settings, settings.growthWindowMs);
+  const largest = Math.max(...settings.toolCounts);
+  progress(`tool growth (${settings.toolCounts.join(', ')} tools, and ${largest} from ${rotatingToolLists} rotating lists, 1 connection): ${contenders.map((contender) => contender.name).join(', ')}`);
+  const units = [...unitsFor(contenders, settings.toolCounts), ...rotatingUnitsFor(contenders, largest)];
+  return measureUnits(units, 1, settings, settings.growthWindowMs);
 }

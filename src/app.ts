@@ -19,6 +19,7 @@ import type { ProviderAdapter } from './core/provider-adapter.js';
 import { ChatPipeline } from './pipeline/chat-pipeline.js';
 import { registerClientAuth } from './plugins/client-auth.js';
 import { registerErrorEnvelope } from './plugins/error-envelope.js';
+import { registerJsonBodyParser } from './plugins/json-body-parser.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
 import { createLazyChildLogger } from './plugins/lazy-child-logger.js';
 import { registerRequestLog } from './plugins/request-log.js';
@@ -30,18 +31,6 @@ export type BuildAppOptions = {
   /** How long shutdown waits for live streams before aborting them. */
   shutdownGraceMs?: number;
 };
-
-function parseJsonBody(_request: unknown, body: string, done: (error: Error | null, value?: unknown) => void): void {
-  if (body === '') return done(null, undefined);
-  try {
-    done(null, JSON.parse(body));
-  } catch (error) {
-    const syntaxError = error as Error & { statusCode?: number; code?: string };
-    syntaxError.statusCode = 400;
-    syntaxError.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
-    done(syntaxError);
-  }
-}
 
 export async function buildApp(config: GatewayConfig, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const logger = options.logger ?? pino({ level: config.server.logLevel });
@@ -55,9 +44,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     childLoggerFactory: (logger, bindings) => createLazyChildLogger(logger, bindings),
     return503OnClosing: true,
   });
-  // Bodies are JSON whatever the client says: curl's -d sends form-encoded content types.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, parseJsonBody);
+  registerJsonBodyParser(app);
 
   const providers = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(config.providers)) providers.set(provider.name, createProviderAdapter(provider));

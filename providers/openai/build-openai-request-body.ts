@@ -1,9 +1,13 @@
 /** Neutral ChatRequest → the JSON body of an OpenAI Chat Completions request (streamed, or whole for non-streaming clients). */
 import type { ChatRequest, ResponseFormat } from '../../src/core/chat-request.js';
-import type { ToolChoice } from '../../src/core/tool-definition.js';
-import { convertToOpenAiMessages } from './convert-to-openai-messages.js';
+import { isDeeplyFrozen } from '../../src/core/immutable-values.js';
+import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
+import { convertToOpenAiMessages, type OpenAiMessage } from './convert-to-openai-messages.js';
+import { LongTextJson } from './long-text-json.js';
+import { stringifyWithRawMembers } from './stringify-with-raw-members.js';
 
 export type OpenAiFlavour = 'openai' | 'openai-compatible';
+export type OpenAiBodyOptions = { stream: boolean };
 
 function convertToolChoice(choice: ToolChoice): unknown {
   return choice.type === 'tool' ? { type: 'function', function: { name: choice.name } } : choice.type;
@@ -16,22 +20,27 @@ function convertResponseFormat(format: ResponseFormat | null | undefined): unkno
   return { type, json_schema: jsonSchema };
 }
 
+function convertTools(tools: readonly ToolDefinition[]): unknown[] {
+  return tools.map((tool) => {
+    const definition: Record<string, unknown> = { name: tool.name, parameters: tool.parameters };
+    if (tool.description !== undefined) definition.description = tool.description;
+    if (tool.strict !== undefined) definition.strict = tool.strict;
+    return { type: 'function', function: definition };
+  });
+}
+
 function setIfGiven(body: Record<string, unknown>, key: string, value: unknown): void {
   // undefined = not given; null, 0 and false are values and go upstream as they are.
   if (value !== undefined) body[key] = value;
 }
 
-export function buildOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlavour, options: { stream: boolean } = { stream: true }): Record<string, unknown> {
+/** The body with `wireTools` as its `tools` (set only when the request has tools). */
+function assembleBody(request: ChatRequest, flavour: OpenAiFlavour, options: OpenAiBodyOptions, wireTools: () => unknown): Record<string, unknown> {
   const body: Record<string, unknown> = { ...request.openaiExtras };
   body.model = request.model.model;
   body.messages = convertToOpenAiMessages(request.messages);
   if (request.tools?.length) {
-    body.tools = request.tools.map((tool) => {
-      const definition: Record<string, unknown> = { name: tool.name, parameters: tool.parameters };
-      if (tool.description !== undefined) definition.description = tool.description;
-      if (tool.strict !== undefined) definition.strict = tool.strict;
-      return { type: 'function', function: definition };
-    });
+    body.tools = wireTools();
     if (request.toolChoice) body.tool_choice = convertToolChoice(request.toolChoice);
     setIfGiven(body, 'parallel_tool_calls', request.parallelToolCalls);
   }
@@ -54,4 +63,42 @@ export function buildOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlav
     body.stream = false;
   }
   return body;
+}
+
+export function buildOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlavour, options: OpenAiBodyOptions = { stream: true }): Record<string, unknown> {
+  return assembleBody(request, flavour, options, () => convertTools(request.tools ?? []));
+}
+
+/** The wire JSON of known tool lists (deeply frozen, shared between requests), kept as long as the list lives. */
+const knownToolsJson = new WeakMap<readonly ToolDefinition[], string>();
+
+function toolsJsonOf(tools: readonly ToolDefinition[]): string {
+  let json = knownToolsJson.get(tools);
+  if (json === undefined) {
+    json = JSON.stringify(convertTools(tools));
+    knownToolsJson.set(tools, json);
+  }
+  return json;
+}
+
+const longTexts = new LongTextJson();
+
+function serializeMessage(message: OpenAiMessage): string {
+  const contentJson = typeof message.content === 'string' ? longTexts.of(message.content) : undefined;
+  return contentJson === undefined ? JSON.stringify(message) : stringifyWithRawMembers(message, new Map([['content', contentJson]]));
+}
+
+/**
+ * The request body as JSON text: JSON.stringify(buildOpenAiRequestBody(…)), byte for byte. What
+ * agents resend on every turn is serialised once and spliced in: a known tool list (native lane),
+ * and long message texts such as a system prompt carrying the rendered tools (prompted lane).
+ */
+export function serializeOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlavour, options: OpenAiBodyOptions = { stream: true }): string {
+  const knownTools = request.tools?.length && isDeeplyFrozen(request.tools) ? request.tools : undefined;
+  // A known list's stand-in only holds the member's place in the key order; its text comes from the cache.
+  const body = assembleBody(request, flavour, options, () => (knownTools ? null : convertTools(request.tools ?? [])));
+  const messages = body.messages as OpenAiMessage[];
+  const rawMembers = new Map([['messages', `[${messages.map(serializeMessage).join(',')}]`]]);
+  if (knownTools) rawMembers.set('tools', toolsJsonOf(knownTools));
+  return stringifyWithRawMembers(body, rawMembers);
 }

@@ -11,7 +11,7 @@ import type { ChatRequest } from '../../src/core/chat-request.js';
 import type { EmbeddingRequest, EmbeddingResult, ModelInfo, ProviderAdapter, ProviderContext } from '../../src/core/provider-adapter.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import { createUpstreamAgent } from '../../src/http/upstream-agent.js';
-import { buildOpenAiRequestBody, type OpenAiFlavour } from './build-openai-request-body.js';
+import { serializeOpenAiRequestBody, type OpenAiFlavour } from './build-openai-request-body.js';
 import { mapOpenAiError } from './map-openai-error.js';
 import { decodeChatCompletionChunks, type DecodeState } from './decode-chat-completion-chunks.js';
 import { parseChatCompletion } from './read-chat-completion.js';
@@ -40,7 +40,7 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
       const whole = context.wholeReply === true;
       // The request's emitter when the route gave one: no AbortSignal made on the hot path.
       const cancellation = context.cancellation ?? context.signal;
-      const body = JSON.stringify(buildOpenAiRequestBody(request, flavour, { stream: !whole }));
+      const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole });
       const readOptions = { provider: config.name, model: request.model.model, warnings: [], signal: cancellation };
       const sendOptions = { signal: cancellation, forwardHeaders: request.forwardHeaders };
       if (whole) {

@@ -4,7 +4,7 @@ import { invalidRequest } from '../../src/core/gateway-error.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
 import { chatCompletionRequestSchema } from './chat-completion-request-schema.js';
 import { parseChatMessages, type WireMessage } from './parse-chat-messages.js';
-import { parseChatTool, parseChatToolChoice, type WireTool, type WireToolChoice } from './parse-chat-tools.js';
+import { parseChatToolChoice, parseChatTools, type WireTool, type WireToolChoice } from './parse-chat-tools.js';
 
 type ChatCompletionBody = {
   model: string;
@@ -64,7 +64,7 @@ export function parseChatCompletionRequest(raw: unknown): ParsedChatCompletionRe
   const body = validateBody(raw);
   if (typeof body.n === 'number' && body.n !== 1) throw invalidRequest('Only n = 1 is supported.', 'n', 'unsupported_value');
   const input: ChatInput = { model: body.model, messages: parseChatMessages(body.messages) };
-  if (body.tools?.length) input.tools = body.tools.map(parseChatTool);
+  if (body.tools?.length) input.tools = parseChatTools(body.tools);
   const toolChoice = parseChatToolChoice(body.tool_choice);
   if (toolChoice) input.toolChoice = toolChoice;
   if (body.parallel_tool_calls !== undefined) input.parallelToolCalls = body.parallel_tool_calls;

@@ -1,6 +1,10 @@
-/** Compiles a request-body JSON Schema once and turns its first error into a 400 naming the field. */
+/**
+ * Compiles a request-body JSON Schema once and turns its first error into a 400 naming the field.
+ * A body carrying a known tool list skips re-validating the list (see known-list-check.ts).
+ */
 import { Ajv, type ErrorObject } from 'ajv';
 import { invalidRequest } from '../../src/core/gateway-error.js';
+import { compileKnownListCheck } from './known-list-check.js';
 
 const ajv = new Ajv({ allErrors: false, strict: false });
 
@@ -27,9 +31,11 @@ function describe(error: ErrorObject): { message: string; param: string } {
 
 export function compileBodyValidator<T>(schema: object): (body: unknown) => T {
   const validate = ajv.compile(schema);
+  const knownListCheck = compileKnownListCheck(ajv, schema);
   return (body: unknown): T => {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.', null);
-    if (!validate(body)) {
+    // The shortcut only ever says "valid"; anything else gets the full validator and its usual error.
+    if (knownListCheck?.(body as Record<string, unknown>) !== true && !validate(body)) {
       // With anyOf, ajv reports each branch; the deepest error says most about what is wrong.
       const errors = validate.errors ?? [];
       const deepest = errors.reduce<ErrorObject | undefined>(

@@ -1,6 +1,7 @@
 /** The tool-prompt cache: renders once per family, choice and tools; evicts the least recently used. */
 import { describe, expect, it } from 'vitest';
 import type { ToolChoice, ToolDefinition, ToolFormat } from '../../src/core/index.js';
+import { freezeDeeply } from '../../src/core/immutable-values.js';
 import { ToolPromptCache } from '../../src/pipeline/tool-prompt-cache.js';
 
 function countingFormat(family: string): ToolFormat & { renders: number } {
@@ -58,5 +59,27 @@ describe('ToolPromptCache', () => {
     expect(format.renders).toBe(3);
     cache.render(format, [time], { type: 'auto' });
     expect(format.renders).toBe(4);
+  });
+
+  it('finds a known (deeply frozen) list by identity, without serialising it again, whatever the LRU evicted', () => {
+    let serialisations = 0;
+    // JSON.stringify calls toJSON: it counts how often the list is turned into a text key.
+    const parameters = { type: 'object', toJSON: () => ((serialisations += 1), { type: 'object' }) };
+    const known = freezeDeeply([{ name: 'get_weather', parameters }]) as ToolDefinition[];
+    const cache = new ToolPromptCache(1);
+    const format = countingFormat('hermes');
+    const first = cache.render(format, known, { type: 'auto' });
+    expect(serialisations).toBe(1);
+    cache.render(format, [time], { type: 'auto' });
+    expect(cache.render(format, known, { type: 'auto' })).toBe(first);
+    expect(serialisations).toBe(1);
+    expect(format.renders).toBe(2);
+    expect(Object.isFrozen(first.warnings)).toBe(true);
+    cache.render(format, known, { type: 'required' });
+    expect(format.renders).toBe(3);
+    const copy = [{ name: 'get_weather', parameters }];
+    cache.render(format, copy, { type: 'auto' });
+    cache.render(format, copy, { type: 'auto' });
+    expect(serialisations).toBe(4);
   });
 });

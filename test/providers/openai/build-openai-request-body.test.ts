@@ -1,8 +1,13 @@
-/** Neutral ChatRequest → OpenAI Chat Completions body: messages, tools, and options sent only when given. */
+/**
+ * Neutral ChatRequest → OpenAI Chat Completions body: messages, tools, and options sent only when given;
+ * serialised with a known tool list's JSON spliced in, byte for byte JSON.stringify's output.
+ */
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat-request.js';
+import { freezeDeeply } from '../../../src/core/immutable-values.js';
 import type { ResolvedModel } from '../../../src/core/resolved-model.js';
-import { buildOpenAiRequestBody } from '../../../providers/openai/build-openai-request-body.js';
+import type { ToolDefinition } from '../../../src/core/tool-definition.js';
+import { buildOpenAiRequestBody, serializeOpenAiRequestBody, type OpenAiFlavour } from '../../../providers/openai/build-openai-request-body.js';
 
 const model: ResolvedModel = { id: 'local/Qwen/Qwen3-8B', provider: 'local', providerType: 'openai-compatible', model: 'Qwen/Qwen3-8B', family: 'hermes', toolCalling: 'native' };
 
@@ -117,5 +122,59 @@ describe('buildOpenAiRequestBody', () => {
       { role: 'tool', tool_call_id: 'c2', content: 'two' },
       { role: 'assistant', content: null, tool_calls: [{ id: 'c3', type: 'function', function: { name: 'f', arguments: '{}' } }] },
     ]);
+  });
+});
+
+describe('serializeOpenAiRequestBody', () => {
+  const tools: ToolDefinition[] = [
+    { name: 'f', description: 'does "f" — with ünïcode and a \\ backslash', parameters: { type: 'object', properties: { a: { type: 'string' } } }, strict: true, whenToUse: 'prompt only' },
+    { name: 'g', parameters: {}, strict: null, examples: [{ arguments: { a: 1 } }] },
+    { name: 'h', parameters: { type: 'object' } },
+  ];
+  const known = freezeDeeply(structuredClone(tools));
+
+  const variants: [string, Partial<ChatRequest>][] = [
+    ['tools only', {}],
+    ['tool_choice and parallel_tool_calls', { toolChoice: { type: 'tool', name: 'g' }, parallelToolCalls: false }],
+    ['every option and OpenAI extras', {
+      toolChoice: { type: 'required' }, parallelToolCalls: null, temperature: 0, topP: null, stop: ['x'], seed: 0, maxOutputTokens: 9,
+      presencePenalty: 0, frequencyPenalty: null, responseFormat: { type: 'json_schema', name: 'r', schema: {} }, reasoningEffort: 'low', user: 'u',
+      openaiExtras: { logit_bias: { '50256': -100 }, store: false, metadata: { tools: 'not the tools' } },
+    }],
+    ['an extra that would collide with a gateway field', { openaiExtras: { model: 'evil', stream: false, '0': 'integer-like' } }],
+  ];
+  const flavours: OpenAiFlavour[] = ['openai', 'openai-compatible'];
+
+  it.each(variants)('with a known tool list is byte for byte JSON.stringify(buildOpenAiRequestBody(…)): %s', (_title, overrides) => {
+    for (const flavour of flavours) {
+      for (const stream of [true, false]) {
+        const expected = JSON.stringify(buildOpenAiRequestBody(request({ tools, ...overrides }), flavour, { stream }));
+        expect(serializeOpenAiRequestBody(request({ tools: known, ...overrides }), flavour, { stream })).toBe(expected);
+        // The second time the list's JSON comes from the cache.
+        expect(serializeOpenAiRequestBody(request({ tools: known, ...overrides }), flavour, { stream })).toBe(expected);
+      }
+    }
+  });
+
+  it('splices long message texts (a system prompt carrying rendered tools) in byte for byte, on every turn', () => {
+    const prompt = `Be terse.\n\n<tools>\n${tools.map((tool) => JSON.stringify(tool)).join('\n').repeat(80)}\n</tools> \ud800 \u2028`;
+    const messages: ChatRequest['messages'] = [
+      { role: 'system', content: prompt },
+      { role: 'user', content: [{ type: 'text', text: `a long paste: ${'"quoted" '.repeat(600)}` }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'x'.repeat(5000) }, { type: 'tool-call', id: 'c1', name: 'f', arguments: '{}' }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', output: 'y'.repeat(5000) }] },
+    ];
+    for (let turn = 0; turn < 2; turn++) {
+      for (const withTools of [tools, known, undefined]) {
+        const built = request({ messages: structuredClone(messages), ...(withTools ? { tools: withTools } : {}) });
+        expect(serializeOpenAiRequestBody(built, 'openai-compatible')).toBe(JSON.stringify(buildOpenAiRequestBody(built, 'openai-compatible')));
+      }
+    }
+  });
+
+  it('serialises lists that are not known, and requests without tools, as JSON.stringify does', () => {
+    expect(serializeOpenAiRequestBody(request({ tools }), 'openai')).toBe(JSON.stringify(buildOpenAiRequestBody(request({ tools }), 'openai')));
+    expect(serializeOpenAiRequestBody(request({ tools: freezeDeeply([]) }), 'openai')).toBe(JSON.stringify(buildOpenAiRequestBody(request(), 'openai')));
+    expect(serializeOpenAiRequestBody(request(), 'openai-compatible', { stream: false })).toBe(JSON.stringify(buildOpenAiRequestBody(request(), 'openai-compatible', { stream: false })));
   });
 });

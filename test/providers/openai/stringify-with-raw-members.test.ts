@@ -1,0 +1,33 @@
+/** JSON.stringify with some members' JSON text given: byte for byte JSON.stringify's own output. */
+import { describe, expect, it } from 'vitest';
+import { stringifyWithRawMembers } from '../../../providers/openai/stringify-with-raw-members.js';
+
+function check(object: Record<string, unknown>, keys: string[]): void {
+  const standIn = { ...object, ...Object.fromEntries(keys.map((key) => [key, null])) };
+  const raw = new Map(keys.map((key) => [key, JSON.stringify(object[key])]));
+  expect(stringifyWithRawMembers(standIn, raw)).toBe(JSON.stringify(object));
+}
+
+describe('stringifyWithRawMembers', () => {
+  const tools = [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }];
+
+  it('matches JSON.stringify with the raw members first, in the middle, last, alone or side by side', () => {
+    check({ tools, model: 'm' }, ['tools']);
+    check({ model: 'm', tools, stream: true }, ['tools']);
+    check({ model: 'm', messages: [], tools }, ['tools']);
+    check({ tools }, ['tools']);
+    check({ model: 'm', messages: [{ role: 'user' }], tools, stream: false }, ['messages', 'tools']);
+    check({ messages: [], tools: [] }, ['messages', 'tools']);
+    check({ a: 1 }, []);
+  });
+
+  it('keeps JSON.stringify order and omissions: integer-like keys first, undefined members dropped', () => {
+    check({ b: 1, tools: [1], '2': 'two', a: undefined, '1': 'one', c: undefined }, ['tools']);
+    check({ a: undefined, tools: [], z: undefined, messages: 'x', y: undefined }, ['tools', 'messages']);
+  });
+
+  it('keeps a member named __proto__ a member', () => {
+    const object = JSON.parse('{"__proto__":{"x":1},"tools":[1],"after":"__proto__"}') as Record<string, unknown>;
+    check(object, ['tools']);
+  });
+});
