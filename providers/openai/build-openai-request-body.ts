@@ -83,9 +83,15 @@ function toolsJsonOf(tools: readonly ToolDefinition[]): string {
 
 const longTexts = new LongTextJson();
 
-function serializeMessage(message: OpenAiMessage): string {
-  const contentJson = typeof message.content === 'string' ? longTexts.of(message.content) : undefined;
-  return contentJson === undefined ? JSON.stringify(message) : stringifyWithRawMembers(message, new Map([['content', contentJson]]));
+/** The messages' JSON when one of them has a long text worth remembering; undefined otherwise (plain JSON.stringify is faster). */
+function messagesJsonWithLongTexts(messages: OpenAiMessage[]): string | undefined {
+  const contents = messages.map((message) => (typeof message.content === 'string' ? longTexts.of(message.content) : undefined));
+  if (contents.every((content) => content === undefined)) return undefined;
+  const parts = messages.map((message, index) => {
+    const content = contents[index];
+    return content === undefined ? JSON.stringify(message) : stringifyWithRawMembers(message, new Map([['content', content]]));
+  });
+  return `[${parts.join(',')}]`;
 }
 
 /**
@@ -97,8 +103,9 @@ export function serializeOpenAiRequestBody(request: ChatRequest, flavour: OpenAi
   const knownTools = request.tools?.length && isDeeplyFrozen(request.tools) ? request.tools : undefined;
   // A known list's stand-in only holds the member's place in the key order; its text comes from the cache.
   const body = assembleBody(request, flavour, options, () => (knownTools ? null : convertTools(request.tools ?? [])));
-  const messages = body.messages as OpenAiMessage[];
-  const rawMembers = new Map([['messages', `[${messages.map(serializeMessage).join(',')}]`]]);
+  const rawMembers = new Map<string, string>();
   if (knownTools) rawMembers.set('tools', toolsJsonOf(knownTools));
-  return stringifyWithRawMembers(body, rawMembers);
+  const messagesJson = messagesJsonWithLongTexts(body.messages as OpenAiMessage[]);
+  if (messagesJson !== undefined) rawMembers.set('messages', messagesJson);
+  return rawMembers.size ? stringifyWithRawMembers(body, rawMembers) : JSON.stringify(body);
 }

@@ -14,10 +14,13 @@ export type LongTextJsonOptions = {
   capacity: number;
 };
 
-const defaultOptions: LongTextJsonOptions = { minimumLength: 4096, maximumLength: 1024 * 1024, capacity: 8 };
+const defaultOptions: LongTextJsonOptions = { minimumLength: 4096, maximumLength: 512 * 1024, capacity: 8 };
+
+type Entry = { text: string; json: string };
 
 export class LongTextJson {
-  private readonly entries = new Map<string, string>();
+  /** Most recently used first. A short list compared by length then content, rather than a Map: hashing a long key costs as much as a miss. */
+  private readonly entries: Entry[] = [];
   private readonly options: LongTextJsonOptions;
 
   constructor(options: Partial<LongTextJsonOptions> = {}) {
@@ -27,15 +30,15 @@ export class LongTextJson {
   /** JSON.stringify(text), remembered; undefined for a text too short (or too long) to be worth remembering. */
   of(text: string): string | undefined {
     if (text.length < this.options.minimumLength || text.length > this.options.maximumLength) return undefined;
-    const cached = this.entries.get(text);
-    if (cached !== undefined) {
-      this.entries.delete(text);
-      this.entries.set(text, cached);
-      return cached;
+    const index = this.entries.findIndex((entry) => entry.text.length === text.length && entry.text === text);
+    if (index !== -1) {
+      const [entry] = this.entries.splice(index, 1);
+      this.entries.unshift(entry!);
+      return entry!.json;
     }
     const json = JSON.stringify(text);
-    this.entries.set(text, json);
-    if (this.entries.size > this.options.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.unshift({ text, json });
+    if (this.entries.length > this.options.capacity) this.entries.pop();
     return json;
   }
 }
