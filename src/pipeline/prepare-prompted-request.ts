@@ -24,9 +24,8 @@ export function preparePromptedRequest(request: ChatRequest, format: ToolFormat,
   const active = choice.type === 'none' ? [] : offered;
   const { prompt: toolPrompt, warnings } = active.length ? cache.render(format, active, choice) : { prompt: '', warnings: [] };
   const messages = insertToolPrompt(format.renderHistory(request.messages), toolPrompt);
-  const prepared: ChatRequest = { ...request, messages };
-  delete prepared.tools;
-  delete prepared.toolChoice;
-  delete prepared.parallelToolCalls;
+  // Left out rather than deleted: `delete` would turn the copy into a slow dictionary-mode object.
+  const { tools: _tools, toolChoice: _toolChoice, parallelToolCalls: _parallelToolCalls, ...rest } = request;
+  const prepared: ChatRequest = { ...rest, messages };
   return { request: prepared, warnings, parse: active.length > 0 };
 }
