@@ -110,7 +110,7 @@ export function renderBenchReport(machine: MachineInfo, settings: BenchSettings,
     '## Notes',
     [
       ...notes,
-      '- The gateway always streams from its upstream (one code path), so its non-streaming rows read a short SSE reply where direct and the bare proxy read the JSON one.',
+      '- Every contender asks the upstream for what its client asked: the non-streaming rows read one JSON reply, the streaming rows an SSE stream. The gateway turns both into the same events (one code path after the adapter).',
       '- The fake upstream sends the 500-chunk reply one SSE frame per event-loop turn, like a server emitting tokens; short replies go out in one write. The direct streaming row is that pace: a ceiling for every contender, which the bare proxy nearly reaches, so the streaming ratio understates the gap in CPU µs/chunk.',
       '- Tool growth, "same every request": agents resend one list on every turn, and the gateway parses, translates and serialises a list it has seen before once (src/plugins/known-tool-lists.ts). "32 rotating": a different list on every request, the cost without that reuse.',
       '- CPU µs/request and µs/chunk are the contender process\'s user+system time over the window (10 ms ticks), the least noise-sensitive figure on a shared machine.',
