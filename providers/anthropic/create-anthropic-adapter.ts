@@ -29,7 +29,8 @@ export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter 
       path: '/v1/messages',
       body,
       forwardHeaders: request.forwardHeaders,
-      signal: context.signal,
+      // The request's emitter when the route gave one: no AbortSignal made on the hot path.
+      signal: context.cancellation ?? context.signal,
     });
     const reader = new AnthropicStreamReader({ provider: config.name, model: request.model.model, warnings });
     if (whole) return readAnthropicMessage(response.body, reader, config.name);

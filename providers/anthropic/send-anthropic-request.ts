@@ -1,6 +1,7 @@
 /** Sends one HTTP call to the Anthropic API over the adapter's undici Agent, mapping failures. */
 import { request as undiciRequest, type Agent, type Dispatcher } from 'undici';
 import type { ProviderConfig } from '../../src/config/config-types.js';
+import type { Cancellation } from '../../src/core/cancellation.js';
 import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 import { buildAnthropicHeaders } from './build-anthropic-headers.js';
 import { parseJsonLoosely } from './read-loose-json.js';
@@ -19,7 +20,8 @@ export type AnthropicCall = {
   path: string;
   body?: unknown;
   forwardHeaders?: Record<string, string>;
-  signal: AbortSignal;
+  /** An AbortSignal, or the request's Cancellation (an emitter undici takes as it is, for less cost). */
+  signal: AbortSignal | Cancellation;
 };
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
