@@ -1,6 +1,6 @@
 /** OpenAI tools and tool_choice (wrapped or flat shapes, with optional prompt metadata) → neutral. */
-import { freezeDeeply, isDeeplyFrozen } from '../../src/core/immutable-values.js';
 import type { ToolChoice, ToolDefinition, ToolExample } from '../../src/core/tool-definition.js';
+import { memoiseKnownList } from '../shared/memoise-known-list.js';
 
 type WireFunction = Record<string, unknown> & { name: string };
 export type WireTool = Record<string, unknown> & { function?: WireFunction };
@@ -41,22 +41,11 @@ export function parseChatTool(tool: WireTool): ToolDefinition {
   return result;
 }
 
-/** Translations of known (deeply frozen, shared) wire lists, kept as long as the wire list lives. */
-const translatedKnownLists = new WeakMap<readonly WireTool[], ToolDefinition[]>();
-
 /**
- * The request's tools in neutral form. A known list (one the body parser reused) is translated once:
- * the result is frozen too, since every request that resends the list gets this same array.
+ * The request's tools in neutral form. A known list (one the body parser reused) is translated once,
+ * and every request that resends it gets the same frozen array.
  */
-export function parseChatTools(tools: WireTool[]): ToolDefinition[] {
-  if (!isDeeplyFrozen(tools)) return tools.map(parseChatTool);
-  let translated = translatedKnownLists.get(tools);
-  if (!translated) {
-    translated = freezeDeeply(tools.map(parseChatTool));
-    translatedKnownLists.set(tools, translated);
-  }
-  return translated;
-}
+export const parseChatTools: (tools: WireTool[]) => ToolDefinition[] = memoiseKnownList((tools: WireTool[]) => tools.map(parseChatTool));
 
 export function parseChatToolChoice(choice: WireToolChoice | undefined): ToolChoice | undefined {
   if (choice === undefined || choice === null) return undefined;

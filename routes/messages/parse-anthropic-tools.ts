@@ -2,6 +2,7 @@
 import { assertNever } from '../../src/core/assert-never.js';
 import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
 import type { Warning } from '../../src/core/warning.js';
+import { memoiseKnownList } from '../shared/memoise-known-list.js';
 
 export type WireTool = Record<string, unknown> & {
   name: string;
@@ -26,13 +27,16 @@ function withoutSchemaMarker(schema: Record<string, unknown>): Record<string, un
   return rest;
 }
 
+type TranslatedTools = { definitions: ToolDefinition[]; warnings: Warning[] };
+
 /**
  * Server tools (`web_search_20250305`, `code_execution_…`) run inside Anthropic's API and
  * Anthropic-defined client tools (`bash_20250124`, `text_editor_…`) have no schema to give
  * another model, so only custom tools (no `type`, or `custom`) are kept.
  */
-export function parseAnthropicTools(tools: WireTool[], warnings: Warning[]): ToolDefinition[] {
+function translateTools(tools: WireTool[]): TranslatedTools {
   const definitions: ToolDefinition[] = [];
+  const warnings: Warning[] = [];
   for (const tool of tools) {
     if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom') {
       warnings.push({
@@ -45,7 +49,17 @@ export function parseAnthropicTools(tools: WireTool[], warnings: Warning[]): Too
     if (typeof tool.description === 'string') definition.description = tool.description;
     definitions.push(definition);
   }
-  return definitions;
+  return { definitions, warnings };
+}
+
+/** Claude Code resends ~50 KB of tools every turn: a known list is translated once (see memoise-known-list.ts). */
+const translateKnownOrNew = memoiseKnownList(translateTools);
+
+/** The custom tools in neutral form; the dropped ones are reported into `warnings`, on every request. */
+export function parseAnthropicTools(tools: WireTool[], warnings: Warning[]): ToolDefinition[] {
+  const translated = translateKnownOrNew(tools);
+  warnings.push(...translated.warnings);
+  return translated.definitions;
 }
 
 export type ParsedToolChoice = { toolChoice?: ToolChoice; parallelToolCalls?: boolean };

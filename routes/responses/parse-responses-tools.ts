@@ -7,6 +7,7 @@
 import { invalidRequest } from '../../src/core/gateway-error.js';
 import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
 import type { Warning } from '../../src/core/warning.js';
+import { memoiseKnownList } from '../shared/memoise-known-list.js';
 
 export type WireTool = Record<string, unknown> & { type: string; name?: string };
 export type WireToolChoice = 'auto' | 'none' | 'required' | null | (Record<string, unknown> & { type: string; name?: string });
@@ -63,10 +64,16 @@ function customDefinition(tool: WireTool): ToolDefinition {
   return definition;
 }
 
-export function parseResponsesTools(wireTools: WireTool[] | null | undefined): ParsedTools {
+/**
+ * The part of the translation that depends on the list alone, so a known list's is shared by every
+ * request that resends it. The kinds are kept as plain lists: a Set or Map cannot be frozen.
+ */
+type TranslatedTools = { tools: ToolDefinition[]; custom: string[]; namespaces: [name: string, namespace: string][]; warnings: Warning[] };
+
+function translateTools(wireTools: WireTool[]): TranslatedTools {
   const tools: ToolDefinition[] = [];
-  const custom = new Set<string>();
-  const namespaces = new Map<string, string>();
+  const custom: string[] = [];
+  const namespaces: [string, string][] = [];
   const warnings: Warning[] = [];
   const seen = new Set<string>();
 
@@ -77,11 +84,11 @@ export function parseResponsesTools(wireTools: WireTool[] | null | undefined): P
     }
     seen.add(definition.name);
     tools.push(definition);
-    if (tool.type === 'custom') custom.add(definition.name);
-    if (namespace !== undefined) namespaces.set(definition.name, namespace);
+    if (tool.type === 'custom') custom.push(definition.name);
+    if (namespace !== undefined) namespaces.push([definition.name, namespace]);
   };
 
-  for (const [index, tool] of (wireTools ?? []).entries()) {
+  for (const [index, tool] of wireTools.entries()) {
     switch (tool.type) {
       case 'function':
       case 'custom':
@@ -97,7 +104,20 @@ export function parseResponsesTools(wireTools: WireTool[] | null | undefined): P
         });
     }
   }
-  return { tools, kinds: { custom, namespaces }, warnings };
+  return { tools, custom, namespaces, warnings };
+}
+
+/** Codex resends its tools every turn: a known list is translated once (see memoise-known-list.ts). */
+const translateKnownOrNew = memoiseKnownList(translateTools);
+
+/** The neutral tools (shared when the list is known); the kinds and warnings are this request's own. */
+export function parseResponsesTools(wireTools: WireTool[] | null | undefined): ParsedTools {
+  const translated = translateKnownOrNew(wireTools ?? []);
+  return {
+    tools: translated.tools,
+    kinds: { custom: new Set(translated.custom), namespaces: new Map(translated.namespaces) },
+    warnings: [...translated.warnings],
+  };
 }
 
 export type ParsedToolChoice = {

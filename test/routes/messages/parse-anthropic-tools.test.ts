@@ -1,0 +1,54 @@
+/** Anthropic tools → neutral definitions; a known (deeply frozen) wire list is translated once, its warnings given to every request. */
+import { describe, expect, it } from 'vitest';
+import { freezeDeeply, isDeeplyFrozen } from '../../../src/core/immutable-values.js';
+import type { Warning } from '../../../src/core/warning.js';
+import { parseAnthropicTools, type WireTool } from '../../../routes/messages/parse-anthropic-tools.js';
+
+const schemaMarker = 'https://json-schema.org/draft/2020-12/schema';
+
+function wireTools(): WireTool[] {
+  return [
+    { name: 'Read', description: 'Reads a file.', input_schema: { $schema: schemaMarker, type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } },
+    { name: 'web_search', type: 'web_search_20250305', max_uses: 3 },
+    { name: 'Notes', type: 'custom' },
+  ];
+}
+
+const expected = [
+  { name: 'Read', description: 'Reads a file.', parameters: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } },
+  { name: 'Notes', parameters: { type: 'object', properties: {} } },
+];
+
+describe('parseAnthropicTools', () => {
+  it('keeps custom tools without the schema dialect marker and reports the server tool it leaves out', () => {
+    const warnings: Warning[] = [];
+    expect(parseAnthropicTools(wireTools(), warnings)).toEqual(expected);
+    expect(warnings).toEqual([{ code: 'unsupported-tool', message: expect.stringContaining("'web_search' of type 'web_search_20250305'") }]);
+  });
+
+  it('translates a known list once into one deeply frozen array shared by every request', () => {
+    const known = freezeDeeply(wireTools());
+    const first = parseAnthropicTools(known, []);
+    expect(parseAnthropicTools(known, [])).toBe(first);
+    expect(first).toEqual(expected);
+    expect(isDeeplyFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first[0]!.parameters)).toBe(true);
+  });
+
+  it('reports a known list’s warnings on every request, into that request’s own list', () => {
+    const known = freezeDeeply(wireTools());
+    const requests = [[{ code: 'earlier', message: 'from the messages' }], [], []] as Warning[][];
+    for (const warnings of requests) parseAnthropicTools(known, warnings);
+    expect(requests[0]!.map((warning) => warning.code)).toEqual(['earlier', 'unsupported-tool']);
+    expect(requests[1]!.map((warning) => warning.code)).toEqual(['unsupported-tool']);
+    expect(requests[2]).toEqual(requests[1]);
+  });
+
+  it('translates a list that is not known afresh each time, leaving the result mutable', () => {
+    const tools = wireTools();
+    const first = parseAnthropicTools(tools, []);
+    expect(parseAnthropicTools(tools, [])).not.toBe(first);
+    expect(isDeeplyFrozen(first)).toBe(false);
+    expect(Object.isFrozen(first)).toBe(false);
+  });
+});
