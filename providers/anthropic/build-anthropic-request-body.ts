@@ -77,7 +77,7 @@ export function buildAnthropicRequestBody(request: ChatRequest, config: Provider
   if (request.topP !== undefined && request.topP !== null) body.top_p = request.topP;
   if (request.stop !== undefined && request.stop !== null) body.stop_sequences = request.stop;
   if (request.user !== undefined && request.user !== null) body.metadata = { user_id: request.user };
-  const thinking = mapReasoningEffortToThinking(request, body.max_tokens, config.name);
+  const thinking = mapReasoningEffortToThinking(request, body, config.name);
   if (thinking.thinking) body.thinking = thinking.thinking;
   warnings.push(...conversation.warnings, ...thinking.warnings, ...collectUnsupportedWarnings(request, config.name));
   return { body, warnings };

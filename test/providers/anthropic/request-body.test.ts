@@ -223,6 +223,51 @@ describe('anthropic request body', () => {
     expect(none.body).not.toHaveProperty('thinking');
   });
 
+  describe('reasoning_effort where Anthropic would reject thinking', () => {
+    const weatherTool = { name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+    const call = { type: 'tool-call' as const, id: 'toolu_01', name: 'get_weather', arguments: '{"city":"Paris"}' };
+    const question = { role: 'user' as const, content: [{ type: 'text' as const, text: 'Weather in Paris?' }] };
+    const result = { role: 'tool' as const, content: [{ type: 'tool-result' as const, toolCallId: 'toolu_01', output: '18C' }] };
+    const thinkingRequest = (overrides: Partial<ChatRequest>) => testRequest({ reasoningEffort: 'medium', maxOutputTokens: 8000, tools: [weatherTool], ...overrides });
+    const warned = (events: StreamEvent[]) => warningsOf(events).map((warning) => warning.message).join(' ');
+
+    it('goes without thinking, with a warning, when tool_choice forces a call', async () => {
+      for (const toolChoice of [{ type: 'required' as const }, { type: 'tool' as const, name: 'get_weather' }]) {
+        const { body, events } = await send(thinkingRequest({ toolChoice }));
+        expect(body).not.toHaveProperty('thinking');
+        expect(warned(events)).toContain('forces a tool call');
+      }
+      const auto = await send(thinkingRequest({ toolChoice: { type: 'auto' } }));
+      expect(auto.body.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+    });
+
+    it('goes without thinking, with a warning, in a tool loop whose last call came without its signed thinking', async () => {
+      const { body, events } = await send(thinkingRequest({ messages: [question, { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, call] }, result] }));
+      expect(body).not.toHaveProperty('thinking');
+      expect(warned(events)).toContain('signed thinking block');
+    });
+
+    it('keeps thinking when the last call comes back with its signed thinking, or when no call is pending', async () => {
+      const signed = await send(
+        thinkingRequest({ messages: [question, { role: 'assistant', content: [{ type: 'reasoning', text: 'One city.', signature: 'c2lnLTE=' }, call] }, result] }),
+      );
+      expect(signed.body.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+      const finished = await send(
+        thinkingRequest({
+          messages: [
+            question,
+            { role: 'assistant', content: [call] },
+            result,
+            { role: 'assistant', content: [{ type: 'text', text: 'It is 18C.' }] },
+            { role: 'user', content: [{ type: 'text', text: 'And tomorrow?' }] },
+          ],
+        }),
+      );
+      expect(finished.body.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+      expect(warningsOf(finished.events)).toEqual([]);
+    });
+  });
+
   it('converts images and PDFs, and leaves out other files with a warning', async () => {
     const { body, events } = await send(
       testRequest({
