@@ -2,13 +2,15 @@
  * Responses input items → neutral messages. Calls that follow assistant output join that assistant
  * turn (Chat-style upstreams want one assistant message with all its tool_calls), outputs become
  * tool messages with the call's name looked up, and items that cannot travel to another provider
- * (reasoning with its encrypted_content, hosted tool calls) are dropped.
+ * (OpenAI's reasoning blobs, hosted tool calls) are dropped; signed thinking the gateway handed out
+ * in a reasoning item comes back as reasoning (signed-reasoning.ts).
  */
 import { invalidRequest } from '../../src/core/gateway-error.js';
 import type { AssistantMessage, Message, ToolCallPart } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
 import { parseTextContent, parseToolOutput, parseUserContent } from './parse-message-content.js';
 import { customInputArgument } from './parse-responses-tools.js';
+import { decodeSignedReasoning } from './signed-reasoning.js';
 import type { WireContentPart, WireInputItem } from './responses-wire.js';
 
 type Content = string | WireContentPart[];
@@ -40,9 +42,13 @@ export class ConversationBuilder {
       case 'custom_tool_call_output':
         this.addOutput(item.call_id as string, parseToolOutput(item.output as Content, `${param}.output`, this.warnings));
         return;
-      case 'reasoning':
-        // Its encrypted_content belongs to OpenAI and means nothing to another provider.
+      case 'reasoning': {
+        // Our own signed thinking comes back into the assistant turn it preceded; OpenAI's
+        // encrypted_content means nothing to another provider and is dropped.
+        const signed = decodeSignedReasoning(item.encrypted_content);
+        if (signed) this.assistantTurn().content.push(signed);
         return;
+      }
       case 'item_reference':
         throw invalidRequest(
           `Invalid value for '${param}.type': item_reference is not supported (this gateway keeps no item store); send the item itself or use previous_response_id.`,

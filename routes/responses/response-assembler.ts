@@ -10,6 +10,7 @@ import type { GatewayError } from '../../src/core/gateway-error.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import type { Warning } from '../../src/core/warning.js';
 import { CustomInputDecoder } from './custom-input-decoder.js';
+import { encodeSignedReasoning } from './signed-reasoning.js';
 import type { ToolKinds } from './parse-responses-tools.js';
 import { buildResponseObject, type ResponseIdentity, type ResponseState } from './response-object.js';
 import type {
@@ -24,6 +25,7 @@ import type {
 } from './responses-wire.js';
 
 type OpenText = { outputIndex: number; id: string; text: string };
+type OpenReasoning = OpenText & { signature?: string };
 type OpenCall = {
   outputIndex: number;
   item: WireFunctionCallItem | WireCustomToolCallItem;
@@ -59,7 +61,7 @@ export class ResponseAssembler {
   private sequence = 0;
   private readonly output: WireOutputItem[] = [];
   private message: OpenText | undefined;
-  private reasoning: OpenText | undefined;
+  private reasoning: OpenReasoning | undefined;
   private readonly calls = new Map<number, OpenCall>();
   private result: AssemblerOutcome | undefined;
 
@@ -87,7 +89,9 @@ export class ResponseAssembler {
     if (this.result) return events;
     switch (event.type) {
       case 'response-start':
+        break;
       case 'reasoning-signature':
+        this.reasoningSignature(events, event.signature);
         break;
       case 'text-delta':
         if (event.delta !== '') this.textDelta(events, event.delta);
@@ -168,16 +172,20 @@ export class ResponseAssembler {
   }
 
   private reasoningDelta(events: WireStreamEvent[], delta: string): void {
+    // A signed block is sealed: the next thinking block is an item of its own, with its own signature.
+    if (this.reasoning?.signature) this.closeReasoning(events, 'completed');
+    const open = this.reasoning ?? this.openReasoning(events);
+    open.text += delta;
+    this.emit(events, { type: 'response.reasoning_summary_text.delta', item_id: open.id, output_index: open.outputIndex, summary_index: 0, delta });
+  }
+
+  private openReasoning(events: WireStreamEvent[]): OpenReasoning {
     if (this.message) this.closeMessage(events, 'completed');
-    if (!this.reasoning) {
-      const item: WireReasoningItem = { id: itemId('rs'), type: 'reasoning', summary: [] };
-      const outputIndex = this.addItem(events, item);
-      this.reasoning = { outputIndex, id: item.id, text: '' };
-      this.emit(events, { type: 'response.reasoning_summary_part.added', item_id: item.id, output_index: outputIndex, summary_index: 0, part: summaryText('') });
-    }
-    this.reasoning.text += delta;
-    const { id, outputIndex } = this.reasoning;
-    this.emit(events, { type: 'response.reasoning_summary_text.delta', item_id: id, output_index: outputIndex, summary_index: 0, delta });
+    const item: WireReasoningItem = { id: itemId('rs'), type: 'reasoning', summary: [] };
+    const outputIndex = this.addItem(events, item);
+    this.reasoning = { outputIndex, id: item.id, text: '' };
+    this.emit(events, { type: 'response.reasoning_summary_part.added', item_id: item.id, output_index: outputIndex, summary_index: 0, part: summaryText('') });
+    return this.reasoning;
   }
 
   private closeMessage(events: WireStreamEvent[], status: ItemStatus): void {
@@ -193,6 +201,12 @@ export class ResponseAssembler {
     this.emit(events, { type: 'response.output_item.done', output_index: outputIndex, item });
   }
 
+  /** A signature seals the thinking it follows; one without thinking text still needs an item to ride on. */
+  private reasoningSignature(events: WireStreamEvent[], signature: string): void {
+    const open = this.reasoning ?? this.openReasoning(events);
+    open.signature = (open.signature ?? '') + signature;
+  }
+
   private closeReasoning(events: WireStreamEvent[], status: ItemStatus): void {
     const open = this.reasoning;
     if (!open) return;
@@ -202,6 +216,7 @@ export class ResponseAssembler {
     this.emit(events, { type: 'response.reasoning_summary_text.done', ...base, text });
     this.emit(events, { type: 'response.reasoning_summary_part.done', ...base, part: summaryText(text) });
     const item: WireReasoningItem = { id, type: 'reasoning', summary: [summaryText(text)] };
+    if (open.signature) item.encrypted_content = encodeSignedReasoning(text, open.signature);
     if (status === 'incomplete') item.status = status;
     this.output[outputIndex] = item;
     this.emit(events, { type: 'response.output_item.done', output_index: outputIndex, item });

@@ -25,6 +25,8 @@ export type WireReasoningItem = {
   id: string;
   type: 'reasoning';
   summary: { type: 'summary_text'; text: string }[];
+  /** Only for a signed reasoning block (see signed-reasoning.ts); OpenAI's own blobs never pass through. */
+  encrypted_content?: string;
   status?: ItemStatus;
 };
 
