@@ -13,6 +13,15 @@ import { readAnthropicStream } from './read-anthropic-stream.js';
 import { sendAnthropicRequest, type AnthropicConnection } from './send-anthropic-request.js';
 
 /** Anthropic has no embeddings endpoint, so the adapter has no `embed`. */
+/**
+ * A non-streaming client gets a non-streaming upstream request only up to this max_tokens: beyond it
+ * Anthropic's own SDKs refuse non-streaming calls (60 × 60 × max_tokens / 128,000 s, their estimate of
+ * the generation time, passes 10 minutes), since idle connections that long get dropped on the way.
+ * Such requests stream from Anthropic and are folded for the client, as every request once was.
+ * https://docs.anthropic.com/en/api/errors#long-requests
+ */
+const longestWholeReplyTokens = 21_333;
+
 export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter {
   const connection: AnthropicConnection = {
     config,
@@ -21,8 +30,9 @@ export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter 
   };
 
   async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
-    const whole = context.wholeReply === true;
-    const { body, warnings } = buildAnthropicRequestBody(request, config, { stream: !whole });
+    const { body, warnings } = buildAnthropicRequestBody(request, config, { stream: true });
+    const whole = context.wholeReply === true && body.max_tokens <= longestWholeReplyTokens;
+    body.stream = !whole;
     if (warnings.length > 0) context.log.debug({ warnings, provider: config.name }, 'anthropic request warnings');
     const response = await sendAnthropicRequest(connection, {
       method: 'POST',

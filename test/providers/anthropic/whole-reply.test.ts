@@ -39,6 +39,16 @@ describe('anthropic whole replies', () => {
     expect(upstream.messageRequests().at(-1)?.body).toMatchObject({ stream: false });
   });
 
+  it('streams from Anthropic (and folds) when max_tokens is past what Anthropic answers whole', async () => {
+    upstream.enqueue({ type: 'message', content: [{ type: 'text', text: 'Long one' }] });
+    const events = await collectEvents(await newAdapter().stream(testRequest({ maxOutputTokens: 32_000 }), wholeContext()));
+    expect(upstream.messageRequests().at(-1)?.body).toMatchObject({ stream: true, max_tokens: 32_000 });
+    expect(events.filter((event) => event.type === 'text-delta').map((event) => event.delta).join('')).toBe('Long one');
+    upstream.enqueue({ type: 'message', content: [{ type: 'text', text: 'Short one' }] });
+    await collectEvents(await newAdapter().stream(testRequest({ maxOutputTokens: 21_333 }), wholeContext()));
+    expect(upstream.messageRequests().at(-1)?.body).toMatchObject({ stream: false, max_tokens: 21_333 });
+  });
+
   // Fragments as long as the content: the streamed reply then carries each run in one delta, so the
   // two event lists must be equal exactly, ids, signatures, indexes and usage included.
   const oneDelta = 100_000;
