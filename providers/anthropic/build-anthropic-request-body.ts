@@ -77,8 +77,14 @@ export function buildAnthropicRequestBody(request: ChatRequest, config: Provider
   if (request.topP !== undefined && request.topP !== null) body.top_p = request.topP;
   if (request.stop !== undefined && request.stop !== null) body.stop_sequences = request.stop;
   if (request.user !== undefined && request.user !== null) body.metadata = { user_id: request.user };
-  const thinking = mapReasoningEffortToThinking(request, body, config.name);
+  const maxTokensDefaulted = request.maxOutputTokens === undefined || request.maxOutputTokens === null;
+  const thinking = mapReasoningEffortToThinking(request, { ...body, maxTokensDefaulted }, config.name);
   if (thinking.thinking) body.thinking = thinking.thinking;
+  if (thinking.maxTokens !== undefined) {
+    const defaulted = warnings.find((warning) => warning.code === 'max-tokens-defaulted');
+    if (defaulted) defaulted.message += ` Thinking (reasoning_effort) adds its budget on top: max_tokens ${thinking.maxTokens}.`;
+    body.max_tokens = thinking.maxTokens;
+  }
   warnings.push(...conversation.warnings, ...thinking.warnings, ...collectUnsupportedWarnings(request, config.name));
   return { body, warnings };
 }

@@ -16,10 +16,18 @@ import type { AnthropicMessagesBody } from './anthropic-messages-body.js';
 const budgets: Record<string, number> = { low: 1024, medium: 4096, high: 16384 };
 const minimumBudget = 1024;
 
-export type ThinkingPlan = { thinking?: { type: 'enabled'; budget_tokens: number }; warnings: Warning[] };
+export type ThinkingPlan = {
+  thinking?: { type: 'enabled'; budget_tokens: number };
+  /** A larger max_tokens, when the answer's share was defaulted: the budget comes on top of it. */
+  maxTokens?: number;
+  warnings: Warning[];
+};
 
 /** What of the Anthropic body the thinking rules look at. */
-export type ThinkingContext = Pick<AnthropicMessagesBody, 'max_tokens' | 'messages' | 'tool_choice'>;
+export type ThinkingContext = Pick<AnthropicMessagesBody, 'max_tokens' | 'messages' | 'tool_choice'> & {
+  /** max_tokens is the gateway's default, not the client's cap (Codex, for one, sends none). */
+  maxTokensDefaulted: boolean;
+};
 
 /** The last assistant turn holds tool calls but not, first, the thinking that produced them. */
 function lastToolTurnLacksThinking(messages: AnthropicMessagesBody['messages']): boolean {
@@ -47,7 +55,10 @@ export function mapReasoningEffortToThinking(request: ChatRequest, context: Thin
   if (lastToolTurnLacksThinking(context.messages)) {
     return skip('the last assistant turn has tool calls without the signed thinking block Anthropic requires before them (Chat Completions and Responses clients cannot send it back); thinking resumes once no tool results are pending');
   }
-  // The budget must stay below max_tokens; shrink it rather than invent a larger max_tokens.
+  // max_tokens counts thinking too. A defaulted one is the answer's share, so the budget goes on top
+  // (squeezing it instead left a 4,096 default with one token to answer in); a client's own cap is
+  // kept, and the budget shrinks to stay below it.
+  if (context.maxTokensDefaulted) return { thinking: { type: 'enabled', budget_tokens: wanted }, maxTokens: maxTokens + wanted, warnings: [] };
   const budget = Math.min(wanted, maxTokens - 1);
   if (budget < minimumBudget) return skip(`max_tokens ${maxTokens} leaves no room for the minimum thinking budget of ${minimumBudget}`);
   return { thinking: { type: 'enabled', budget_tokens: budget }, warnings: [] };

@@ -223,6 +223,13 @@ describe('anthropic request body', () => {
     expect(none.body).not.toHaveProperty('thinking');
   });
 
+  it('puts the thinking budget on top of a defaulted max_tokens, so the answer keeps its share', async () => {
+    const { body, events } = await send(testRequest({ reasoningEffort: 'medium', maxOutputTokens: undefined }));
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+    expect(body.max_tokens).toBe(4096 + 4096);
+    expect(warningsOf(events)).toEqual([{ code: 'max-tokens-defaulted', message: expect.stringContaining('max_tokens 8192') }]);
+  });
+
   describe('reasoning_effort where Anthropic would reject thinking', () => {
     const weatherTool = { name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
     const call = { type: 'tool-call' as const, id: 'toolu_01', name: 'get_weather', arguments: '{"city":"Paris"}' };
