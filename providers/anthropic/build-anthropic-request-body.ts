@@ -39,26 +39,28 @@ function collectUnsupportedWarnings(request: ChatRequest, provider: string): War
   return warnings;
 }
 
+type MaxTokens = { value: number; defaulted: boolean };
+
 /** `max_tokens` is required by Anthropic (https://docs.anthropic.com/en/api/messages#body-max-tokens). */
-function resolveMaxTokens(request: ChatRequest, config: ProviderConfig, warnings: Warning[]): number {
-  if (request.maxOutputTokens !== undefined && request.maxOutputTokens !== null) return request.maxOutputTokens;
-  const fromConfig = config.defaultMaxTokens !== undefined;
-  const value = config.defaultMaxTokens ?? fallbackMaxTokens;
-  warnings.push({
-    code: 'max-tokens-defaulted',
-    message: `Anthropic requires max_tokens and the request gave none; used ${value} (${
-      fromConfig ? `defaultMaxTokens of provider '${config.name}'` : 'the gateway default'
-    }).`,
-  });
-  return value;
+function resolveMaxTokens(request: ChatRequest, config: ProviderConfig): MaxTokens {
+  if (request.maxOutputTokens !== undefined && request.maxOutputTokens !== null) return { value: request.maxOutputTokens, defaulted: false };
+  return { value: config.defaultMaxTokens ?? fallbackMaxTokens, defaulted: true };
+}
+
+/** Says which default was used, and the total when thinking's budget went on top of it. */
+function defaultedMaxTokensWarning(config: ProviderConfig, answerTokens: number, total: number): Warning {
+  const source = config.defaultMaxTokens !== undefined ? `defaultMaxTokens of provider '${config.name}'` : 'the gateway default';
+  const thinking = total !== answerTokens ? ` Thinking (reasoning_effort) adds its budget on top: max_tokens ${total}.` : '';
+  return { code: 'max-tokens-defaulted', message: `Anthropic requires max_tokens and the request gave none; used ${answerTokens} (${source}).${thinking}` };
 }
 
 export function buildAnthropicRequestBody(request: ChatRequest, config: ProviderConfig, options: { stream: boolean }): AnthropicRequestPlan {
   const conversation = convertToAnthropicMessages(request.messages);
   const warnings: Warning[] = [];
+  const maxTokens = resolveMaxTokens(request, config);
   const body: AnthropicMessagesBody = {
     model: request.model.model,
-    max_tokens: resolveMaxTokens(request, config, warnings),
+    max_tokens: maxTokens.value,
     messages: conversation.messages,
     stream: options.stream,
   };
@@ -77,14 +79,10 @@ export function buildAnthropicRequestBody(request: ChatRequest, config: Provider
   if (request.topP !== undefined && request.topP !== null) body.top_p = request.topP;
   if (request.stop !== undefined && request.stop !== null) body.stop_sequences = request.stop;
   if (request.user !== undefined && request.user !== null) body.metadata = { user_id: request.user };
-  const maxTokensDefaulted = request.maxOutputTokens === undefined || request.maxOutputTokens === null;
-  const thinking = mapReasoningEffortToThinking(request, { ...body, maxTokensDefaulted }, config.name);
+  const thinking = mapReasoningEffortToThinking(request, { ...body, maxTokensDefaulted: maxTokens.defaulted }, config.name);
   if (thinking.thinking) body.thinking = thinking.thinking;
-  if (thinking.maxTokens !== undefined) {
-    const defaulted = warnings.find((warning) => warning.code === 'max-tokens-defaulted');
-    if (defaulted) defaulted.message += ` Thinking (reasoning_effort) adds its budget on top: max_tokens ${thinking.maxTokens}.`;
-    body.max_tokens = thinking.maxTokens;
-  }
+  if (thinking.maxTokens !== undefined) body.max_tokens = thinking.maxTokens;
+  if (maxTokens.defaulted) warnings.push(defaultedMaxTokensWarning(config, maxTokens.value, body.max_tokens));
   warnings.push(...conversation.warnings, ...thinking.warnings, ...collectUnsupportedWarnings(request, config.name));
   return { body, warnings };
 }

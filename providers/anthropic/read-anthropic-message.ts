@@ -5,7 +5,7 @@
  * https://docs.anthropic.com/en/api/messages-streaming (the events).
  */
 import type { Dispatcher } from 'undici';
-import { GatewayError, type StreamEvent } from '../../src/core/index.js';
+import { GatewayError, replayEvents, type StreamEvent } from '../../src/core/index.js';
 import { errorFromTransportFailure } from '../../src/http/upstream-error.js';
 import type { AnthropicStreamReader } from './anthropic-stream-reader.js';
 import { mapAnthropicStreamError } from './map-anthropic-stream-error.js';
@@ -46,10 +46,6 @@ async function readMessage(body: Dispatcher.ResponseData['body'], provider: stri
   return payload;
 }
 
-async function* replay(events: StreamEvent[]): AsyncGenerator<StreamEvent> {
-  yield* events;
-}
-
 /**
  * Reads the whole body before resolving: a non-streaming client has seen nothing yet, so a failure
  * here is still a real HTTP error. The events come out exactly as the streamed reader yields them,
@@ -62,5 +58,5 @@ export async function readAnthropicMessage(
 ): Promise<AsyncIterable<StreamEvent>> {
   const message = await readMessage(body, provider);
   const events = messageAsStreamPayloads(message).flatMap((payload) => reader.pushPayload(payload));
-  return replay(events);
+  return replayEvents(events);
 }

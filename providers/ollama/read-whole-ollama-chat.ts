@@ -4,7 +4,7 @@
  * translator reads like any chunk. See https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-no-streaming
  */
 import type { ChatRequest as PackageChatRequest } from 'ollama';
-import { GatewayError, type StreamEvent } from '../../src/core/index.js';
+import { GatewayError, replayEvents, type StreamEvent } from '../../src/core/index.js';
 import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 import { callOllama, type OllamaCallScope } from './call-ollama.js';
 import { convertToOllamaChatRequest } from './convert-to-ollama-chat-request.js';
@@ -21,10 +21,6 @@ function notAReply(reply: unknown, provider: string): GatewayError {
   return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Upstream provider '${provider}' sent a reply that is not a finished chat reply.`, upstreamBody: reply });
 }
 
-async function* replay(events: StreamEvent[]): AsyncGenerator<StreamEvent> {
-  yield* events;
-}
-
 /**
  * Resolves only once the whole reply was read and understood: a non-streaming client has seen nothing
  * yet, so every failure (error status, cut or non-JSON body, abort) is still a real HTTP error.
@@ -39,5 +35,5 @@ export async function readWholeOllamaChat(options: StreamOllamaChatOptions): Pro
   const echoedModel = typeof reply === 'object' && reply !== null ? (reply as { model?: unknown }).model : undefined;
   const events = [ollamaResponseStart(echoedModel, request.model.model, warnings), ...translator.translate(reply)];
   if (!translator.finished) throw notAReply(reply, provider);
-  return replay(events);
+  return replayEvents(events);
 }

@@ -85,10 +85,18 @@ const longTexts = new LongTextJson();
 
 /** The messages' JSON when one of them has a long text worth remembering; undefined otherwise (plain JSON.stringify is faster). */
 function messagesJsonWithLongTexts(messages: OpenAiMessage[]): string | undefined {
-  const contents = messages.map((message) => (typeof message.content === 'string' ? longTexts.of(message.content) : undefined));
-  if (contents.every((content) => content === undefined)) return undefined;
+  // Most bodies have no long text: find that out without allocating anything.
+  let contents: (string | undefined)[] | undefined;
+  for (const [index, message] of messages.entries()) {
+    const content = typeof message.content === 'string' ? longTexts.of(message.content) : undefined;
+    if (content === undefined) continue;
+    contents ??= new Array<string | undefined>(messages.length);
+    contents[index] = content;
+  }
+  if (!contents) return undefined;
+  const json = contents;
   const parts = messages.map((message, index) => {
-    const content = contents[index];
+    const content = json[index];
     return content === undefined ? JSON.stringify(message) : stringifyWithRawMembers(message, new Map([['content', content]]));
   });
   return `[${parts.join(',')}]`;
@@ -103,9 +111,10 @@ export function serializeOpenAiRequestBody(request: ChatRequest, flavour: OpenAi
   const knownTools = request.tools?.length && isDeeplyFrozen(request.tools) ? request.tools : undefined;
   // A known list's stand-in only holds the member's place in the key order; its text comes from the cache.
   const body = assembleBody(request, flavour, options, () => (knownTools ? null : convertTools(request.tools ?? [])));
+  const messagesJson = messagesJsonWithLongTexts(body.messages as OpenAiMessage[]);
+  if (!knownTools && messagesJson === undefined) return JSON.stringify(body);
   const rawMembers = new Map<string, string>();
   if (knownTools) rawMembers.set('tools', toolsJsonOf(knownTools));
-  const messagesJson = messagesJsonWithLongTexts(body.messages as OpenAiMessage[]);
   if (messagesJson !== undefined) rawMembers.set('messages', messagesJson);
-  return rawMembers.size ? stringifyWithRawMembers(body, rawMembers) : JSON.stringify(body);
+  return stringifyWithRawMembers(body, rawMembers);
 }

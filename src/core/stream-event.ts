@@ -22,3 +22,8 @@ export type StreamEvent =
   | { type: 'error'; error: GatewayError };
 
 export type StreamEventType = StreamEvent['type'];
+
+/** Events already in hand as the AsyncIterable an adapter returns (a whole reply, read before resolving). */
+export async function* replayEvents(events: readonly StreamEvent[]): AsyncGenerator<StreamEvent> {
+  yield* events;
+}
