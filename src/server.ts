@@ -3,6 +3,7 @@ import pino from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError } from './config/config-error.js';
 import { loadConfig } from './config/load-config.js';
+import { createLogDestination } from './log-destination.js';
 import { parseCommandLine } from './parse-command-line.js';
 
 async function main(): Promise<void> {
@@ -29,9 +30,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const { config, notes } = loaded;
-  // Synchronous stdout, pino's default: measured cheaper per request than an asynchronous destination,
-  // whose thread-pool hand-offs cost more than the one write each request line needs.
-  const logger = pino({ level: config.server.logLevel });
+  const logDestination = createLogDestination();
+  const logger = pino({ level: config.server.logLevel }, logDestination);
   // A stray rejection is a bug to log, not a reason to drop every live stream with the process.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   for (const note of notes) logger.info(note);
@@ -48,6 +48,8 @@ async function main(): Promise<void> {
   }
   const address = await app.listen({ host: config.server.host, port: config.server.port });
   logger.info({ providers: Object.keys(config.providers), auth: config.server.apiKeys.length > 0 }, `Interlingua listening on ${address}`);
+  // Start-up lines now, not at the first periodic flush: whoever started the gateway is watching for them.
+  logDestination.flushSync();
 
   let closing = false;
   const shutdown = async (signal: string) => {

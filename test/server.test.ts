@@ -128,6 +128,28 @@ describe('src/server.ts', () => {
     expect(output).not.toContain('secret prompt text');
   });
 
+  it('writes request lines while it runs (the log is written in blocks, flushed within 200 ms)', async () => {
+    const configPath = join(directory, 'gateway-log.json');
+    await writeFile(configPath, JSON.stringify({ providers: { local: { type: 'openai-compatible', baseUrl: `${openai.url}/v1`, toolCalling: 'native' } } }));
+    const port = await freePort();
+    const started = startServer(['--config', configPath, '--port', String(port)]);
+    await waitForHealth(started, port);
+    const requestLines = () => logLines(started.output()).filter((line) => line.msg === 'request' && line.url === '/v1/chat/completions');
+    openai.enqueue({ type: 'chat', content: 'logged' });
+    const response = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'local/m', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(response.status).toBe(200);
+    const deadline = Date.now() + 5_000;
+    while (requestLines().length === 0 && Date.now() < deadline) await sleep(50);
+    expect(started.child.exitCode).toBeNull();
+    expect(requestLines()).toHaveLength(1);
+    started.child.kill('SIGTERM');
+    expect(await exitCode(started.child)).toBe(0);
+  });
+
   it('reads GATEWAY_CONFIG, PORT and HOST from the environment', async () => {
     const configPath = join(directory, 'gateway.json');
     await writeFile(configPath, JSON.stringify({ providers: { home: { type: 'ollama', baseUrl: ollama.url } } }));
