@@ -56,14 +56,12 @@ function headersFor(shared: Record<string, string>, options: SendOptions): Recor
   return options.forwardHeaders ? { ...options.forwardHeaders, ...shared } : shared;
 }
 
-function statusError(connection: ChatCompletionConnection, status: number, headers: Record<string, string | string[] | undefined>, text: string): GatewayError {
-  const retryAfter = headers['retry-after'];
-  return errorFromUpstreamStatus({
-    status,
-    body: parseLoosely(text),
-    provider: connection.config.name,
-    retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
-  });
+function statusError(connection: ChatCompletionConnection, status: number, retryAfter: string | undefined, text: string): GatewayError {
+  return errorFromUpstreamStatus({ status, body: parseLoosely(text), provider: connection.config.name, retryAfter });
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /**
@@ -87,7 +85,7 @@ export async function sendChatCompletionRequest(connection: ChatCompletionConnec
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
   const text = await response.body.text().catch(() => '');
-  throw statusError(connection, response.statusCode, response.headers, text);
+  throw statusError(connection, response.statusCode, firstValue(response.headers['retry-after']), text);
 }
 
 /** A request for one whole reply (`"stream": false`): resolves with the 2xx body's text; otherwise throws a GatewayError. */
@@ -106,5 +104,5 @@ export async function fetchChatCompletion(connection: ChatCompletionConnection, 
     throw errorFromTransportFailure(error, connection.config.name);
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
-  throw statusError(connection, response.statusCode, response.headers, response.body);
+  throw statusError(connection, response.statusCode, response.header('retry-after'), response.body);
 }
