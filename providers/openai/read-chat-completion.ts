@@ -17,16 +17,25 @@ function badReply(provider: string, detail: string, upstreamBody?: unknown): Gat
 /**
  * One completion is one chunk whose delta is the whole message; tool calls get the `index` that
  * streamed fragments carry (the array order), so the tool-call tracker reads them unchanged.
+ * Only the members the reader looks at are copied, into objects of one shape each (no spreads of
+ * whatever the server sent).
  */
 export function completionAsChunk(completion: Record<string, unknown>): Record<string, unknown> {
   const choices = Array.isArray(completion.choices) ? (completion.choices as LooseChoice[]) : [];
   const choice = choices[0];
-  const chunk: Record<string, unknown> = { id: completion.id, model: completion.model, usage: completion.usage };
-  if (!choice) return { ...chunk, choices: [] };
+  if (!choice) return { id: completion.id, model: completion.model, usage: completion.usage, choices: [] };
   const message = choice.message ?? {};
-  const delta: Record<string, unknown> = { ...message };
-  if (Array.isArray(message.tool_calls)) delta.tool_calls = message.tool_calls.map((call, index) => ({ ...call, index }));
-  return { ...chunk, choices: [{ delta, finish_reason: choice.finish_reason ?? null }] };
+  const delta = {
+    content: message.content,
+    reasoning_content: message.reasoning_content,
+    reasoning: message.reasoning,
+    tool_calls: Array.isArray(message.tool_calls) ? message.tool_calls.map(asFragment) : undefined,
+  };
+  return { id: completion.id, model: completion.model, usage: completion.usage, choices: [{ delta, finish_reason: choice.finish_reason ?? null }] };
+}
+
+function asFragment(call: LooseToolCall, index: number): Record<string, unknown> {
+  return { index, id: call.id, type: call.type, function: call.function };
 }
 
 /** Parses a 2xx body into one batch of one chunk; an answer that is not a completion (or carries an error) is a 502. */

@@ -41,52 +41,82 @@ function abortedError(provider: string, reason: unknown): GatewayError {
   return new GatewayError({ status: 503, type: 'server_error', code: 'request_aborted', message: `The request to provider '${provider}' was aborted (${detail}).` });
 }
 
-/** `batches`: the chunks of each upstream read together (see decodeChatCompletionChunks), or one whole reply's. */
+type ReadOptions = { provider: string; model: string; warnings: Warning[]; signal?: AbortState; state?: DecodeState };
+
+/** The reader's state across batches: chunks in, events out (an array per batch, no generator per chunk). */
+class ChunkReader {
+  readonly tracker = new OpenAiToolCallTracker();
+  started = false;
+  finishReason: FinishReason | undefined;
+  usage: Usage = {};
+
+  constructor(private readonly options: ReadOptions) {}
+
+  read(batch: readonly unknown[], events: StreamEvent[]): void {
+    for (const value of batch) {
+      const chunk = value as LooseChunk;
+      if (!this.started) {
+        this.started = true;
+        events.push({ type: 'response-start', id: chunk.id ?? '', model: chunk.model ?? this.options.model, warnings: this.options.warnings });
+      }
+      if (chunk.usage) this.usage = convertOpenAiUsage(chunk.usage);
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      const delta = choice.delta;
+      if (delta) {
+        const reasoning = delta.reasoning_content ?? delta.reasoning;
+        if (typeof reasoning === 'string' && reasoning !== '') events.push({ type: 'reasoning-delta', delta: reasoning });
+        if (typeof delta.content === 'string' && delta.content !== '') events.push({ type: 'text-delta', delta: delta.content });
+        if (delta.tool_calls) for (const fragment of delta.tool_calls) events.push(...this.tracker.push(fragment));
+      }
+      if (choice.finish_reason) this.finishReason = mapOpenAiFinishReason(choice.finish_reason);
+    }
+  }
+
+  /** The events after the last batch: what an abort, a cut-off body or a complete one ends with. */
+  end(): StreamEvent[] {
+    const { options } = this;
+    // An aborted request (client gone, or shutdown after the grace period) must not pass for a complete reply.
+    if (options.signal?.aborted) return [{ type: 'error', error: abortedError(options.provider, options.signal.reason) }];
+    const events: StreamEvent[] = [];
+    if (!this.started) events.push({ type: 'response-start', id: '', model: options.model, warnings: options.warnings });
+    // A body that ends with neither finish_reason nor [DONE] was cut off, not finished.
+    if (options.state && !options.state.sawDone && !this.finishReason) {
+      events.push({ type: 'error', error: upstreamFailure(`Upstream provider '${options.provider}' ended the stream before finishing.`) });
+      return events;
+    }
+    events.push(...this.tracker.finish());
+    // Some servers end without finish_reason; an ended stream with calls still means tool calls.
+    events.push({ type: 'finish', reason: this.finishReason ?? { unified: this.tracker.count ? 'tool-calls' : 'stop' }, usage: this.usage });
+    return events;
+  }
+}
+
+/**
+ * `batches`: the chunks of each upstream read together (see decodeChatCompletionChunks), or one whole
+ * reply's. An array (a whole reply) is read without `for await`, which would wrap it in an async iterator.
+ */
 export async function* readOpenAiStream(
-  batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
-  options: { provider: string; model: string; warnings: Warning[]; signal?: AbortState; state?: DecodeState },
+  batches: AsyncIterable<readonly unknown[]> | readonly (readonly unknown[])[],
+  options: ReadOptions,
 ): AsyncGenerator<StreamEvent> {
-  const tracker = new OpenAiToolCallTracker();
-  let started = false;
-  let finishReason: FinishReason | undefined;
-  let usage: Usage = {};
+  const reader = new ChunkReader(options);
+  const events: StreamEvent[] = [];
   try {
-    for await (const batch of batches) {
-      for (const value of batch) {
-        const chunk = value as LooseChunk;
-        if (!started) {
-          started = true;
-          yield { type: 'response-start', id: chunk.id ?? '', model: chunk.model ?? options.model, warnings: options.warnings };
-        }
-        if (chunk.usage) usage = convertOpenAiUsage(chunk.usage);
-        const choice = chunk.choices?.[0];
-        if (!choice) continue;
-        const delta = choice.delta;
-        if (delta) {
-          const reasoning = delta.reasoning_content ?? delta.reasoning;
-          if (typeof reasoning === 'string' && reasoning !== '') yield { type: 'reasoning-delta', delta: reasoning };
-          if (typeof delta.content === 'string' && delta.content !== '') yield { type: 'text-delta', delta: delta.content };
-          for (const fragment of delta.tool_calls ?? []) yield* tracker.push(fragment);
-        }
-        if (choice.finish_reason) finishReason = mapOpenAiFinishReason(choice.finish_reason);
+    if (Array.isArray(batches)) {
+      for (const batch of batches as readonly (readonly unknown[])[]) reader.read(batch, events);
+    } else {
+      for await (const batch of batches as AsyncIterable<readonly unknown[]>) {
+        reader.read(batch, events);
+        for (const event of events) yield event;
+        events.length = 0;
       }
     }
   } catch (error) {
+    for (const event of events) yield event;
     yield { type: 'error', error: mapOpenAiError(error, options.provider) };
     return;
   }
-  // An aborted request (client gone, or shutdown after the grace period) must not pass for a complete reply.
-  if (options.signal?.aborted) {
-    yield { type: 'error', error: abortedError(options.provider, options.signal.reason) };
-    return;
-  }
-  if (!started) yield { type: 'response-start', id: '', model: options.model, warnings: options.warnings };
-  // A body that ends with neither finish_reason nor [DONE] was cut off, not finished.
-  if (options.state && !options.state.sawDone && !finishReason) {
-    yield { type: 'error', error: upstreamFailure(`Upstream provider '${options.provider}' ended the stream before finishing.`) };
-    return;
-  }
-  yield* tracker.finish();
-  // Some servers end without finish_reason; an ended stream with calls still means tool calls.
-  yield { type: 'finish', reason: finishReason ?? { unified: tracker.count ? 'tool-calls' : 'stop' }, usage };
+  for (const event of events) yield event;
+  for (const event of reader.end()) yield event;
 }
