@@ -1,6 +1,7 @@
 /** POST /v1/chat/completions and POST /{provider}/v1/chat/completions (JSON and SSE). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomHex } from '../../src/core/random-id.js';
+import type { ChatInput } from '../../src/core/chat-request.js';
 import type { ChatPipeline, ChatRun } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import { echoedModel, runGeneration } from '../shared/run-generation.js';
@@ -14,13 +15,16 @@ function completionId(): string {
   return `chatcmpl-${randomHex(24)}`;
 }
 
+function completionMeta(input: ChatInput, run: ChatRun) {
+  return { id: completionId(), created: Math.floor(Date.now() / 1000), model: echoedModel(input, run) };
+}
+
 export function registerChatCompletionsRoutes(app: FastifyInstance, options: ChatCompletionsRouteOptions): void {
   const { pipeline, liveStreams } = options;
 
   function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const parsed = parseChatCompletionRequest(request.body);
     if (providerName !== undefined) parsed.input.provider = providerName;
-    const meta = (run: ChatRun) => ({ id: completionId(), created: Math.floor(Date.now() / 1000), model: echoedModel(parsed.input, run) });
     return runGeneration(request, reply, {
       pipeline,
       liveStreams,
@@ -28,11 +32,13 @@ export function registerChatCompletionsRoutes(app: FastifyInstance, options: Cha
       stream: parsed.stream,
       agentFormatFields: { field: parsed.agentFormat, toolCallTags: parsed.toolCallTags },
       async renderBody(run) {
-        const result = await foldChatCompletion(run.events, meta(run));
+        const result = await foldChatCompletion(run.events, completionMeta(parsed.input, run));
         if ('error' in result) throw result.error;
         return result.body;
       },
-      renderStream: (run, writer) => streamChatCompletion(run.events, writer, { ...meta(run), includeUsage: parsed.includeUsage }),
+      renderStream(run, writer) {
+        return streamChatCompletion(run.events, writer, { ...completionMeta(parsed.input, run), includeUsage: parsed.includeUsage });
+      },
     });
   }
 

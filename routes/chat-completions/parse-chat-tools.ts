@@ -22,21 +22,24 @@ function examplesOf(value: unknown): ToolExample[] | undefined {
   return examples;
 }
 
+/** Prompt metadata may sit on the function or on the tool wrapper. */
+function pick(definition: WireFunction, tool: WireTool, key: string): unknown {
+  return definition[key] ?? tool[key];
+}
+
 export function parseChatTool(tool: WireTool): ToolDefinition {
-  // Prompt metadata may sit on the function or on the tool wrapper.
   const definition = tool.function ?? (tool as WireFunction);
-  const pick = (key: string) => definition[key] ?? tool[key];
   const result: ToolDefinition = {
     name: definition.name,
     parameters: (definition.parameters as Record<string, unknown> | undefined) ?? { type: 'object', properties: {} },
   };
   if (typeof definition.description === 'string') result.description = definition.description;
   if (typeof definition.strict === 'boolean' || definition.strict === null) result.strict = definition.strict as boolean | null;
-  const whenToUse = pick('when_to_use');
+  const whenToUse = pick(definition, tool, 'when_to_use');
   if (typeof whenToUse === 'string') result.whenToUse = whenToUse;
-  const tags = pick('tags');
+  const tags = pick(definition, tool, 'tags');
   if (Array.isArray(tags)) result.tags = tags.filter((tag): tag is string => typeof tag === 'string');
-  const examples = examplesOf(pick('examples'));
+  const examples = examplesOf(pick(definition, tool, 'examples'));
   if (examples) result.examples = examples;
   return result;
 }

@@ -2,16 +2,29 @@
  * A cancellation that fires when the client goes away before the response is complete.
  * (The response's `close` is the reliable signal: the request's `close` fires once its body is read.)
  */
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { Cancellation } from '../../src/core/cancellation.js';
 
-export type ClientAbort = { cancellation: Cancellation; dispose(): void };
+/** One object per request, its listener a prototype method bound once (no closures per request). */
+export class ClientAbort {
+  readonly cancellation = new Cancellation();
+  private readonly onClose: () => void;
+
+  constructor(private readonly response: ServerResponse) {
+    this.onClose = this.abortUnlessFinished.bind(this);
+    response.on('close', this.onClose);
+  }
+
+  private abortUnlessFinished(): void {
+    if (!this.response.writableFinished) this.cancellation.abort(new Error('client closed the connection'));
+  }
+
+  dispose(): void {
+    this.response.off('close', this.onClose);
+  }
+}
 
 export function watchClientAbort(reply: FastifyReply): ClientAbort {
-  const cancellation = new Cancellation();
-  const onClose = () => {
-    if (!reply.raw.writableFinished) cancellation.abort(new Error('client closed the connection'));
-  };
-  reply.raw.once('close', onClose);
-  return { cancellation, dispose: () => reply.raw.off('close', onClose) };
+  return new ClientAbort(reply.raw);
 }

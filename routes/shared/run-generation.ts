@@ -56,17 +56,25 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   }
 }
 
-/** The AbortSignal is made only if an adapter asks for it; undici takes the cancellation itself. */
+/**
+ * The AbortSignal is made only if an adapter asks for it; undici takes the cancellation itself.
+ * A class, not an object literal: a literal with a getter is built through V8's slow path, every request.
+ */
+class RouteProviderContext implements ProviderContext {
+  constructor(
+    readonly cancellation: Cancellation,
+    readonly requestId: string,
+    readonly log: ProviderContext['log'],
+    readonly wholeReply: boolean,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+}
+
 function providerContext(request: FastifyRequest, cancellation: Cancellation, wholeReply: boolean): ProviderContext {
-  return {
-    get signal() {
-      return cancellation.signal;
-    },
-    cancellation,
-    requestId: request.id,
-    log: request.log,
-    wholeReply,
-  };
+  return new RouteProviderContext(cancellation, request.id, request.log, wholeReply);
 }
 
 /** The model a response echoes: as the client wrote it (`provider/model`, or the bare model on /{provider}/v1/…). */

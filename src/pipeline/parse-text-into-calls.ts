@@ -20,63 +20,75 @@ export type ParseOptions = {
   keepRawText?: boolean;
 };
 
-export async function* parseTextIntoCalls(events: AsyncIterable<StreamEvent>, options: ParseOptions): AsyncGenerator<StreamEvent> {
-  const { parser, diagnostics } = options;
-  let callCount = 0;
-  let droppedCalls = 0;
-  const usedIds = new Set<string>();
+/** Parser output → neutral events, numbering calls and keeping ids unique across the reply. */
+class ParsedEventConverter {
+  callCount = 0;
+  droppedCalls = 0;
+  private readonly usedIds = new Set<string>();
 
-  function* convert(parsed: ParsedEvent[]): Generator<StreamEvent> {
+  constructor(private readonly options: ParseOptions) {}
+
+  /** Appends to `out` rather than yielding: no generator, and no async wrapper around one, per parser step. */
+  convert(parsed: ParsedEvent[], out: StreamEvent[]): void {
+    const { options } = this;
     for (const event of parsed) {
       switch (event.type) {
         case 'text':
-          if (event.text && !options.keepRawText) yield { type: 'text-delta', delta: event.text };
+          if (event.text && !options.keepRawText) out.push({ type: 'text-delta', delta: event.text });
           break;
         case 'reasoning':
-          if (event.text && !options.keepRawText) yield { type: 'reasoning-delta', delta: event.text };
+          if (event.text && !options.keepRawText) out.push({ type: 'reasoning-delta', delta: event.text });
           break;
         case 'tool-call': {
-          if (options.singleCall && callCount >= 1) {
-            droppedCalls++;
+          if (options.singleCall && this.callCount >= 1) {
+            this.droppedCalls++;
             break;
           }
-          const index = callCount++;
+          const index = this.callCount++;
           // Keep a model's own id (Kimi's functions.NAME:IDX) unless it would repeat.
-          const id = event.id && !usedIds.has(event.id) ? event.id : generateCallId();
-          usedIds.add(id);
-          yield { type: 'tool-call-start', index, id, name: event.name };
-          yield { type: 'tool-call-delta', index, argumentsDelta: event.arguments };
-          yield { type: 'tool-call-end', index, arguments: event.arguments };
+          const id = event.id && !this.usedIds.has(event.id) ? event.id : generateCallId();
+          this.usedIds.add(id);
+          out.push({ type: 'tool-call-start', index, id, name: event.name });
+          out.push({ type: 'tool-call-delta', index, argumentsDelta: event.arguments });
+          out.push({ type: 'tool-call-end', index, arguments: event.arguments });
           break;
         }
         case 'tool-call-rejected':
         case 'tool-call-unparsed':
-          diagnostics.report(event);
+          options.diagnostics.report(event);
           break;
         default:
           assertNever(event, 'parsed event');
       }
     }
   }
+}
 
+export async function* parseTextIntoCalls(events: AsyncIterable<StreamEvent>, options: ParseOptions): AsyncGenerator<StreamEvent> {
+  const { parser, diagnostics } = options;
+  const converter = new ParsedEventConverter(options);
+  const converted: StreamEvent[] = [];
   for await (const event of events) {
     switch (event.type) {
       case 'text-delta':
         if (options.keepRawText && event.delta) yield event;
-        yield* convert(parser.push(event.delta));
+        converter.convert(parser.push(event.delta), converted);
         break;
       case 'finish':
-        yield* convert(parser.finish());
-        if (droppedCalls) {
+        converter.convert(parser.finish(), converted);
+        if (converter.droppedCalls) {
           diagnostics.warn({
             code: 'parallel-tool-calls-dropped',
-            message: `parallel_tool_calls is false: kept the first call and dropped ${droppedCalls} more.`,
+            message: `parallel_tool_calls is false: kept the first call and dropped ${converter.droppedCalls} more.`,
           });
         }
-        yield event;
         break;
       default:
         yield event;
+        continue;
     }
+    for (const parsed of converted) yield parsed;
+    converted.length = 0;
+    if (event.type === 'finish') yield event;
   }
 }
