@@ -15,6 +15,6 @@ export function agentFormatFieldsOf(body: unknown): AgentFormatFields {
 }
 
 export function selectAgentFormat(pipeline: ChatPipeline, headers: IncomingHttpHeaders, fields: AgentFormatFields): RouteAgentFormat {
-  const selection = pipeline.selectAgentFormat({ ...fields, headers });
+  const selection = pipeline.selectAgentFormat({ field: fields.field, toolCallTags: fields.toolCallTags, headers });
   return { selection, header: agentFormatHeader(selection) };
 }

@@ -21,10 +21,22 @@ const fallback: FamilyMatch = {
   autoToolCalling: table.default.autoToolCalling as ToolCallingMode,
 };
 
+/**
+ * Every request names its model, and a name that matches no family runs every pattern: answers are
+ * remembered. Model names come from clients, so the memory is bounded (and simply starts over).
+ */
+const remembered = new Map<string, FamilyMatch>();
+const rememberedLimit = 1024;
+
 /** `model` is the upstream model id only (e.g. `Qwen/Qwen3-8B`), never `provider/model`. */
 export function detectModelFamily(model: string): FamilyMatch {
-  for (const entry of compiled) if (entry.expression.test(model)) return entry.match;
-  return fallback;
+  let match = remembered.get(model);
+  if (match === undefined) {
+    match = compiled.find((entry) => entry.expression.test(model))?.match ?? fallback;
+    if (remembered.size >= rememberedLimit) remembered.clear();
+    remembered.set(model, match);
+  }
+  return match;
 }
 
 export const knownFamilies: readonly string[] = [...new Set([...compiled.map((entry) => entry.match.family), fallback.family])];

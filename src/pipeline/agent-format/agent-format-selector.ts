@@ -16,6 +16,8 @@ const passthrough = 'passthrough';
 export class AgentFormatSelector {
   /** Every value `agent_format` accepts, for error messages and docs. */
   readonly validNames: readonly string[];
+  /** What most requests get (no field, no header, no rule matched): resolved once, shared. */
+  private readonly defaultSelection: AgentFormatSelection;
 
   constructor(
     private readonly settings: AgentFormatSettings,
@@ -28,6 +30,7 @@ export class AgentFormatSelector {
       ...(this.isNamedFormat(settings.default) ? [] : [`agentFormats.default: '${settings.default}' ${this.validText('config')}`]),
     ];
     if (problems.length) throw new ConfigError(problems);
+    this.defaultSelection = Object.freeze({ format: this.resolve(settings.default, 'default'), source: 'default' });
   }
 
   select(request: AgentFormatRequest): AgentFormatSelection {
@@ -49,7 +52,7 @@ export class AgentFormatSelector {
       const value = headerValue(request.headers, rule.header);
       if (value !== undefined && value.toLowerCase().includes(rule.contains.toLowerCase())) return { format: this.resolve(rule.format, 'rule'), source: 'rule' };
     }
-    return { format: this.resolve(this.settings.default, 'default'), source: 'default' };
+    return this.defaultSelection;
   }
 
   private resolve(name: string, what: string): AgentFormat {
