@@ -51,3 +51,35 @@ export type ChatInput = Omit<ChatRequest, 'model'> & {
   /** What the route already knows it could not honour (dropped tools, ignored fields): reported in diagnostics. */
   warnings?: Warning[];
 };
+
+/** Every member of T, optional ones included: leaving one out of such a literal is a compile error. */
+type EveryMember<T> = { [K in keyof Required<T>]: T[K] };
+
+/**
+ * A ChatRequest from a route's input (or another request), member by member, with `messages`
+ * replaced when given. Spreads and rest copies of these objects cost 1–2 µs each on the hot path
+ * (V8 copies them key by key into a new shape); a literal of known shape costs next to nothing, and
+ * `EveryMember` keeps it complete when ChatRequest grows. Absent members become `undefined`.
+ */
+export function chatRequestFrom(source: Omit<ChatRequest, 'model'>, model: ResolvedModel, messages: Message[] = source.messages): ChatRequest {
+  const request: EveryMember<ChatRequest> = {
+    model,
+    messages,
+    tools: source.tools,
+    toolChoice: source.toolChoice,
+    parallelToolCalls: source.parallelToolCalls,
+    maxOutputTokens: source.maxOutputTokens,
+    temperature: source.temperature,
+    topP: source.topP,
+    stop: source.stop,
+    seed: source.seed,
+    presencePenalty: source.presencePenalty,
+    frequencyPenalty: source.frequencyPenalty,
+    responseFormat: source.responseFormat,
+    reasoningEffort: source.reasoningEffort,
+    user: source.user,
+    openaiExtras: source.openaiExtras,
+    forwardHeaders: source.forwardHeaders,
+  };
+  return request as ChatRequest;
+}

@@ -5,7 +5,7 @@
 import { normalizeAgentFormats } from '../config/normalize-config.js';
 import { resolveModel } from '../config/resolve-model.js';
 import type { GatewayConfig, ProviderConfig } from '../config/config-types.js';
-import type { ChatInput, ChatRequest } from '../core/chat-request.js';
+import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-request.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
@@ -89,9 +89,9 @@ export class ChatPipeline {
   async run(input: ChatInput, context: ProviderContext, options: RunOptions = {}): Promise<ChatRun> {
     validateChatInput(input);
     const agentFormat: AgentFormat = options.agentFormat ?? { type: 'structured', name: 'openai' };
-    const { model: modelString, provider: providerName, warnings: routeWarnings = [], ...rest } = input;
-    const model = this.resolve(modelString, providerName);
-    const request: ChatRequest = applyAgentFormatToRequest({ ...rest, model }, agentFormat);
+    const routeWarnings = input.warnings ?? [];
+    const model = this.resolve(input.model, input.provider);
+    const request: ChatRequest = applyAgentFormatToRequest(chatRequestFrom(input, model), agentFormat);
     const adapter = this.provider(model.provider);
     const availableTools = (request.tools ?? []).map((tool) => tool.name);
     const diagnostics = new DiagnosticsCollector(availableTools);

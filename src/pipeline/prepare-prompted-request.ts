@@ -2,7 +2,7 @@
  * The prompted lane's way out: tools written into the system prompt in the family's syntax,
  * earlier calls and results rendered as text, and no native tool fields left for the upstream.
  */
-import type { ChatRequest } from '../core/chat-request.js';
+import { chatRequestFrom, type ChatRequest } from '../core/chat-request.js';
 import type { ToolChoice } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { Warning } from '../core/warning.js';
@@ -24,8 +24,10 @@ export function preparePromptedRequest(request: ChatRequest, format: ToolFormat,
   const active = choice.type === 'none' ? [] : offered;
   const { prompt: toolPrompt, warnings } = active.length ? cache.render(format, active, choice) : { prompt: '', warnings: [] };
   const messages = insertToolPrompt(format.renderHistory(request.messages), toolPrompt);
-  // Left out rather than deleted: `delete` would turn the copy into a slow dictionary-mode object.
-  const { tools: _tools, toolChoice: _toolChoice, parallelToolCalls: _parallelToolCalls, ...rest } = request;
-  const prepared: ChatRequest = { ...rest, messages };
+  const prepared = chatRequestFrom(request, request.model, messages);
+  // Emptied rather than deleted: `delete` would turn the copy into a slow dictionary-mode object.
+  prepared.tools = undefined;
+  prepared.toolChoice = undefined;
+  prepared.parallelToolCalls = undefined;
   return { request: prepared, warnings, parse: active.length > 0 };
 }
