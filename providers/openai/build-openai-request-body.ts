@@ -4,7 +4,7 @@ import { isDeeplyFrozen } from '../../src/core/immutable-values.js';
 import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
 import { convertToOpenAiMessages, type OpenAiMessage } from './convert-to-openai-messages.js';
 import { LongTextJson } from './long-text-json.js';
-import { stringifyWithRawMembers } from './stringify-with-raw-members.js';
+import { joinJsonPieces, stringifyWithRawMembers, type JsonPiece } from './stringify-with-raw-members.js';
 
 export type OpenAiFlavour = 'openai' | 'openai-compatible';
 export type OpenAiBodyOptions = { stream: boolean };
@@ -69,13 +69,13 @@ export function buildOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlav
   return assembleBody(request, flavour, options, () => convertTools(request.tools ?? []));
 }
 
-/** The wire JSON of known tool lists (deeply frozen, shared between requests), kept as long as the list lives. */
-const knownToolsJson = new WeakMap<readonly ToolDefinition[], string>();
+/** The wire JSON (as UTF-8) of known tool lists (deeply frozen, shared between requests), kept as long as the list lives. */
+const knownToolsJson = new WeakMap<readonly ToolDefinition[], Buffer>();
 
-function toolsJsonOf(tools: readonly ToolDefinition[]): string {
+function toolsJsonOf(tools: readonly ToolDefinition[]): Buffer {
   let json = knownToolsJson.get(tools);
   if (json === undefined) {
-    json = JSON.stringify(convertTools(tools));
+    json = Buffer.from(JSON.stringify(convertTools(tools)), 'utf8');
     knownToolsJson.set(tools, json);
   }
   return json;
@@ -84,37 +84,41 @@ function toolsJsonOf(tools: readonly ToolDefinition[]): string {
 const longTexts = new LongTextJson();
 
 /** The messages' JSON when one of them has a long text worth remembering; undefined otherwise (plain JSON.stringify is faster). */
-function messagesJsonWithLongTexts(messages: OpenAiMessage[]): string | undefined {
+function messagesJsonWithLongTexts(messages: OpenAiMessage[]): JsonPiece[] | undefined {
   // Most bodies have no long text: find that out without allocating anything.
-  let contents: (string | undefined)[] | undefined;
+  let contents: (Buffer | undefined)[] | undefined;
   for (const [index, message] of messages.entries()) {
     const content = typeof message.content === 'string' ? longTexts.of(message.content) : undefined;
     if (content === undefined) continue;
-    contents ??= new Array<string | undefined>(messages.length);
+    contents ??= new Array<Buffer | undefined>(messages.length);
     contents[index] = content;
   }
   if (!contents) return undefined;
-  const json = contents;
-  const parts = messages.map((message, index) => {
-    const content = json[index];
-    return content === undefined ? JSON.stringify(message) : stringifyWithRawMembers(message, new Map([['content', content]]));
-  });
-  return `[${parts.join(',')}]`;
+  const pieces: JsonPiece[] = ['['];
+  for (const [index, message] of messages.entries()) {
+    if (index > 0) pieces.push(',');
+    const content = contents[index];
+    if (content === undefined) pieces.push(JSON.stringify(message));
+    else pieces.push(...stringifyWithRawMembers(message, new Map([['content', [content]]])));
+  }
+  pieces.push(']');
+  return pieces;
 }
 
 /**
- * The request body as JSON text: JSON.stringify(buildOpenAiRequestBody(…)), byte for byte. What
- * agents resend on every turn is serialised once and spliced in: a known tool list (native lane),
- * and long message texts such as a system prompt carrying the rendered tools (prompted lane).
+ * The request body as JSON: JSON.stringify(buildOpenAiRequestBody(…)), byte for byte, as a string,
+ * or as UTF-8 bytes when parts were spliced in. What agents resend on every turn is serialised (and
+ * encoded) once and spliced in: a known tool list (native lane), and long message texts such as a
+ * system prompt carrying the rendered tools (prompted lane).
  */
-export function serializeOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlavour, options: OpenAiBodyOptions = { stream: true }): string {
+export function serializeOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlavour, options: OpenAiBodyOptions = { stream: true }): string | Buffer {
   const knownTools = request.tools?.length && isDeeplyFrozen(request.tools) ? request.tools : undefined;
   // A known list's stand-in only holds the member's place in the key order; its text comes from the cache.
   const body = assembleBody(request, flavour, options, () => (knownTools ? null : convertTools(request.tools ?? [])));
   const messagesJson = messagesJsonWithLongTexts(body.messages as OpenAiMessage[]);
   if (!knownTools && messagesJson === undefined) return JSON.stringify(body);
-  const rawMembers = new Map<string, string>();
-  if (knownTools) rawMembers.set('tools', toolsJsonOf(knownTools));
+  const rawMembers = new Map<string, readonly JsonPiece[]>();
+  if (knownTools) rawMembers.set('tools', [toolsJsonOf(knownTools)]);
   if (messagesJson !== undefined) rawMembers.set('messages', messagesJson);
-  return stringifyWithRawMembers(body, rawMembers);
+  return joinJsonPieces(stringifyWithRawMembers(body, rawMembers));
 }

@@ -1,7 +1,7 @@
 /**
  * The JSON string literals of recent long texts. In the prompted lane the system message carries
  * the rendered tool prompt, tens of kilobytes of quotes and newlines to escape, and agents send the
- * same one on every turn; escaping it again cost more than the rest of the body. Keyed by content:
+ * same one on every turn; escaping (and encoding) it again cost more than the rest of the body. Keyed by content:
  * equal texts have equal JSON, and comparing long strings is a length check and a memory compare.
  */
 
@@ -16,7 +16,7 @@ export type LongTextJsonOptions = {
 
 const defaultOptions: LongTextJsonOptions = { minimumLength: 4096, maximumLength: 512 * 1024, capacity: 8 };
 
-type Entry = { text: string; json: string };
+type Entry = { text: string; json: Buffer };
 
 export class LongTextJson {
   /** Most recently used first. A short list compared by length then content, rather than a Map: hashing a long key costs as much as a miss. */
@@ -27,8 +27,8 @@ export class LongTextJson {
     this.options = { ...defaultOptions, ...options };
   }
 
-  /** JSON.stringify(text), remembered; undefined for a text too short (or too long) to be worth remembering. */
-  of(text: string): string | undefined {
+  /** JSON.stringify(text) as UTF-8 bytes, remembered; undefined for a text too short (or too long) to be worth remembering. */
+  of(text: string): Buffer | undefined {
     if (text.length < this.options.minimumLength || text.length > this.options.maximumLength) return undefined;
     const index = this.entries.findIndex((entry) => entry.text.length === text.length && entry.text === text);
     if (index !== -1) {
@@ -36,7 +36,7 @@ export class LongTextJson {
       this.entries.unshift(entry!);
       return entry!.json;
     }
-    const json = JSON.stringify(text);
+    const json = Buffer.from(JSON.stringify(text), 'utf8');
     this.entries.unshift({ text, json });
     if (this.entries.length > this.options.capacity) this.entries.pop();
     return json;

@@ -69,7 +69,7 @@ function firstValue(value: string | string[] | undefined): string | undefined {
  * once). Resolves with the SSE body once 2xx headers arrived; otherwise throws a GatewayError (the
  * error body is read).
  */
-export async function sendChatCompletionRequest(connection: ChatCompletionConnection, body: string, options: SendOptions): Promise<UpstreamResponseBody> {
+export async function sendChatCompletionRequest(connection: ChatCompletionConnection, body: string | Buffer, options: SendOptions): Promise<UpstreamResponseBody> {
   let response;
   try {
     response = await connection.agent.request({
@@ -89,7 +89,7 @@ export async function sendChatCompletionRequest(connection: ChatCompletionConnec
 }
 
 /** A request for one whole reply (`"stream": false`): resolves with the 2xx body's text; otherwise throws a GatewayError. */
-export async function fetchChatCompletion(connection: ChatCompletionConnection, body: string, options: SendOptions): Promise<string> {
+export async function fetchChatCompletion(connection: ChatCompletionConnection, body: string | Buffer, options: SendOptions): Promise<string> {
   let response;
   try {
     response = await requestWholeBody(connection.agent, {

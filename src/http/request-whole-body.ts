@@ -36,7 +36,7 @@ export type WholeRequest = {
   path: string;
   method: 'POST' | 'GET';
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** Aborting it aborts the request, before or after the connection was made. */
   signal?: AbortSignal | Cancellation;
 };

@@ -125,6 +125,12 @@ describe('buildOpenAiRequestBody', () => {
   });
 });
 
+/** The serialised body as text, whether it came back as a string or as UTF-8 bytes. */
+function serializedText(request: ChatRequest, flavour: OpenAiFlavour, options?: { stream: boolean }): string {
+  const body = serializeOpenAiRequestBody(request, flavour, options);
+  return typeof body === 'string' ? body : body.toString('utf8');
+}
+
 describe('serializeOpenAiRequestBody', () => {
   const tools: ToolDefinition[] = [
     { name: 'f', description: 'does "f" — with ünïcode and a \\ backslash', parameters: { type: 'object', properties: { a: { type: 'string' } } }, strict: true, whenToUse: 'prompt only' },
@@ -149,9 +155,9 @@ describe('serializeOpenAiRequestBody', () => {
     for (const flavour of flavours) {
       for (const stream of [true, false]) {
         const expected = JSON.stringify(buildOpenAiRequestBody(request({ tools, ...overrides }), flavour, { stream }));
-        expect(serializeOpenAiRequestBody(request({ tools: known, ...overrides }), flavour, { stream })).toBe(expected);
+        expect(serializedText(request({ tools: known, ...overrides }), flavour, { stream })).toBe(expected);
         // The second time the list's JSON comes from the cache.
-        expect(serializeOpenAiRequestBody(request({ tools: known, ...overrides }), flavour, { stream })).toBe(expected);
+        expect(serializedText(request({ tools: known, ...overrides }), flavour, { stream })).toBe(expected);
       }
     }
   });
@@ -167,14 +173,14 @@ describe('serializeOpenAiRequestBody', () => {
     for (let turn = 0; turn < 2; turn++) {
       for (const withTools of [tools, known, undefined]) {
         const built = request({ messages: structuredClone(messages), ...(withTools ? { tools: withTools } : {}) });
-        expect(serializeOpenAiRequestBody(built, 'openai-compatible')).toBe(JSON.stringify(buildOpenAiRequestBody(built, 'openai-compatible')));
+        expect(serializedText(built, 'openai-compatible')).toBe(JSON.stringify(buildOpenAiRequestBody(built, 'openai-compatible')));
       }
     }
   });
 
   it('serialises lists that are not known, and requests without tools, as JSON.stringify does', () => {
-    expect(serializeOpenAiRequestBody(request({ tools }), 'openai')).toBe(JSON.stringify(buildOpenAiRequestBody(request({ tools }), 'openai')));
-    expect(serializeOpenAiRequestBody(request({ tools: freezeDeeply([]) }), 'openai')).toBe(JSON.stringify(buildOpenAiRequestBody(request(), 'openai')));
-    expect(serializeOpenAiRequestBody(request(), 'openai-compatible', { stream: false })).toBe(JSON.stringify(buildOpenAiRequestBody(request(), 'openai-compatible', { stream: false })));
+    expect(serializedText(request({ tools }), 'openai')).toBe(JSON.stringify(buildOpenAiRequestBody(request({ tools }), 'openai')));
+    expect(serializedText(request({ tools: freezeDeeply([]) }), 'openai')).toBe(JSON.stringify(buildOpenAiRequestBody(request(), 'openai')));
+    expect(serializedText(request(), 'openai-compatible', { stream: false })).toBe(JSON.stringify(buildOpenAiRequestBody(request(), 'openai-compatible', { stream: false })));
   });
 });

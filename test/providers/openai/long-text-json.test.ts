@@ -18,9 +18,9 @@ describe('LongTextJson', () => {
     const text = 'Tools:\n<tools>\n{"name": "f", "description": "a \\\\ b \u2028 \ud83d\ude00"}\n</tools>';
     const expected = JSON.stringify(text);
     const stringify = countStringify();
-    expect(memo.of(text)).toBe(expected);
+    expect(memo.of(text)?.toString('utf8')).toBe(expected);
     // An equal text built anew, as each request builds its prompt.
-    expect(memo.of(`${text.slice(0, 20)}${text.slice(20)}`)).toBe(expected);
+    expect(memo.of(`${text.slice(0, 20)}${text.slice(20)}`)?.toString('utf8')).toBe(expected);
     expect(stringify.calls()).toBe(1);
   });
 
@@ -28,12 +28,12 @@ describe('LongTextJson', () => {
     const memo = new LongTextJson({ minimumLength: 10, maximumLength: 20 });
     expect(memo.of('short')).toBeUndefined();
     expect(memo.of('x'.repeat(21))).toBeUndefined();
-    expect(memo.of('x'.repeat(20))).toBe(JSON.stringify('x'.repeat(20)));
+    expect(memo.of('x'.repeat(20))?.toString('utf8')).toBe(JSON.stringify('x'.repeat(20)));
   });
 
   it('escapes lone surrogates as JSON.stringify does', () => {
     const memo = new LongTextJson({ minimumLength: 1 });
-    for (const text of ['\ud800 lone high', 'lone low \udc00', 'pair \ud83d\ude00']) expect(memo.of(text)).toBe(JSON.stringify(text));
+    for (const text of ['\ud800 lone high', 'lone low \udc00', 'pair \ud83d\ude00']) expect(memo.of(text)?.toString('utf8')).toBe(JSON.stringify(text));
   });
 
   it('keeps the most recently used texts up to its capacity', () => {
@@ -48,7 +48,7 @@ describe('LongTextJson', () => {
     // b was the least recently used: it went, a stayed.
     memo.of(a);
     expect(stringify.calls()).toBe(3);
-    expect(memo.of(b)).toBe(JSON.stringify(b));
+    expect(memo.of(b)?.toString('utf8')).toBe(JSON.stringify(b));
     expect(stringify.calls()).toBe(5);
   });
 });

@@ -1,11 +1,12 @@
 /** JSON.stringify with some members' JSON text given: byte for byte JSON.stringify's own output. */
 import { describe, expect, it } from 'vitest';
-import { stringifyWithRawMembers } from '../../../providers/openai/stringify-with-raw-members.js';
+import { joinJsonPieces, stringifyWithRawMembers } from '../../../providers/openai/stringify-with-raw-members.js';
 
 function check(object: Record<string, unknown>, keys: string[]): void {
   const standIn = { ...object, ...Object.fromEntries(keys.map((key) => [key, null])) };
-  const raw = new Map(keys.map((key) => [key, JSON.stringify(object[key])]));
-  expect(stringifyWithRawMembers(standIn, raw)).toBe(JSON.stringify(object));
+  // Raw members as text and as bytes alike.
+  const raw = new Map(keys.map((key, index) => [key, [index % 2 ? JSON.stringify(object[key]) : Buffer.from(JSON.stringify(object[key]))]]));
+  expect(joinJsonPieces(stringifyWithRawMembers(standIn, raw)).toString('utf8')).toBe(JSON.stringify(object));
 }
 
 describe('stringifyWithRawMembers', () => {
