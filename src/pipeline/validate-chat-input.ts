@@ -1,15 +1,29 @@
 /** Checks that no schema can express: unique tool names, and a named tool_choice that exists. */
 import { invalidRequest } from '../core/gateway-error.js';
 import type { ChatInput } from '../core/chat-request.js';
+import { isDeeplyFrozen } from '../core/immutable-values.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
 
-export function validateChatInput(input: ChatInput): void {
+/** A known list's names (deeply frozen, shared between requests: see immutable-values.ts), checked once. */
+const knownListNames = new WeakMap<readonly ToolDefinition[], ReadonlySet<string>>();
+
+function uniqueToolNames(tools: readonly ToolDefinition[]): ReadonlySet<string> {
+  const known = isDeeplyFrozen(tools);
+  const remembered = known ? knownListNames.get(tools) : undefined;
+  if (remembered) return remembered;
   const seen = new Set<string>();
-  for (const [index, tool] of (input.tools ?? []).entries()) {
+  for (const [index, tool] of tools.entries()) {
     if (seen.has(tool.name)) {
       throw invalidRequest(`Duplicate tool name '${tool.name}': each tool needs a unique name.`, `tools[${index}].function.name`, 'duplicate_tool_name');
     }
     seen.add(tool.name);
   }
+  if (known) knownListNames.set(tools, seen);
+  return seen;
+}
+
+export function validateChatInput(input: ChatInput): void {
+  const seen = uniqueToolNames(input.tools ?? []);
   const choice = input.toolChoice;
   if (choice?.type === 'tool' && !seen.has(choice.name)) {
     const offered = [...seen].join(', ') || '(no tools)';
