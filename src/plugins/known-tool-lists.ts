@@ -1,7 +1,7 @@
 /**
  * JSON.parse for request bodies that reuses recently seen tool lists. Agents (Claude Code, Codex,
  * opencode) resend the same `tools` array, often 50–100 KB of schemas, on every turn; parsing it is
- * most of a request's cost. The raw text of a large top-level `tools` value is remembered with its
+ * most of a request's cost. The raw text of a top-level `tools` value (one tool's worth or more) is remembered with its
  * parsed (deeply frozen) value the second time a list opening like it arrives; when a later body
  * carries the same text at its top-level `tools`, only the rest of the body is parsed and the
  * remembered value is put in.
@@ -27,7 +27,13 @@ export type KnownToolListsOptions = {
 type KnownList = { raw: string; value: unknown };
 type ParsedBody = Record<string, unknown>;
 
-const defaultOptions: KnownToolListsOptions = { capacity: 8, minimumLength: 4096 };
+/**
+ * 256 characters is about one tool. Even a list that small is worth remembering when it comes back:
+ * what it spares downstream (validation, translation, the rendered prompt's cache key, the wire JSON)
+ * cost more than the lookup; measured side by side with 4096 as the minimum, 4–5% less CPU per request
+ * for a one-tool request in both lanes.
+ */
+const defaultOptions: KnownToolListsOptions = { capacity: 8, minimumLength: 256 };
 
 // A client cannot send this value: it starts with U+0000 and holds a nonce drawn at start-up.
 const placeholderValue = `\u0000interlingua-known-tools-${randomHex(32)}`;

@@ -143,8 +143,8 @@ describe('KnownToolLists', () => {
     expect(isDeeplyFrozen(parsed.tools)).toBe(false);
   });
 
-  it('leaves small lists and small bodies alone', () => {
-    const lists = new KnownToolLists();
+  it('leaves lists and bodies below its minimum length alone', () => {
+    const lists = new KnownToolLists({ minimumLength: 4096 });
     const small = chatBody(toolList('a', 3));
     parseKnown(lists, small);
     const padded = chatBody(toolList('a', 3), { padding: 'x'.repeat(5000) });
