@@ -1,6 +1,6 @@
 /** Applies a request's agent format to the pipeline: its history on the way in, its events on the way out. */
 import { assertNever } from '../../core/assert-never.js';
-import type { ChatRequest } from '../../core/chat-request.js';
+import { chatRequestFrom, type ChatRequest } from '../../core/chat-request.js';
 import type { StreamEvent } from '../../core/stream-event.js';
 import type { AgentFormat } from './agent-format.js';
 import { renderCallsAsText } from './render-calls-as-text.js';
@@ -12,7 +12,7 @@ export function applyAgentFormatToRequest(request: ChatRequest, format: AgentFor
     case 'passthrough':
       return request;
     case 'text':
-      return { ...request, messages: rewriteAgentHistory(request.messages, format.syntax, request.tools ?? []) };
+      return chatRequestFrom(request, request.model, rewriteAgentHistory(request.messages, format.syntax, request.tools ?? []));
     default:
       return assertNever(format, 'agent format');
   }
