@@ -99,6 +99,15 @@ async function exitCode(child: ChildProcess): Promise<number | null> {
   return code;
 }
 
+/** One chat completion for `local/m` through the started process. */
+function postChat(port: number, content: string): Promise<Response> {
+  return fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'local/m', messages: [{ role: 'user', content }] }),
+  });
+}
+
 describe('src/server.ts', () => {
   it('starts from --config and --port, serves a completion, and exits 0 on SIGTERM', async () => {
     const configPath = join(directory, 'gateway.yaml');
@@ -108,11 +117,7 @@ describe('src/server.ts', () => {
     expect(await waitForHealth(started, port)).toMatchObject({ status: 'ok', providers: ['local'] });
 
     openai.enqueue({ type: 'chat', content: 'from a real process' });
-    const response = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'local/m', messages: [{ role: 'user', content: 'secret prompt text' }] }),
-    });
+    const response = await postChat(port, 'secret prompt text');
     expect(response.status).toBe(200);
     expect(((await response.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content).toBe('from a real process');
     expect(openai.chatRequests().at(-1)?.headers.authorization).toBe('Bearer sk-from-env');
@@ -136,11 +141,7 @@ describe('src/server.ts', () => {
     await waitForHealth(started, port);
     const requestLines = () => logLines(started.output()).filter((line) => line.msg === 'request' && line.url === '/v1/chat/completions');
     openai.enqueue({ type: 'chat', content: 'logged' });
-    const response = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'local/m', messages: [{ role: 'user', content: 'hi' }] }),
-    });
+    const response = await postChat(port, 'hi');
     expect(response.status).toBe(200);
     const deadline = Date.now() + 5_000;
     while (requestLines().length === 0 && Date.now() < deadline) await sleep(50);
