@@ -20,31 +20,39 @@ declare module 'fastify' {
   }
 }
 
+/** `fields` is kept as it is (not copied) when it is the request's first annotation: pass a fresh object. */
 export function annotateRequest(request: FastifyRequest, fields: RequestLogFields): void {
-  request.gatewayLog = request.gatewayLog ? Object.assign(request.gatewayLog, fields) : { ...fields };
+  request.gatewayLog = request.gatewayLog ? Object.assign(request.gatewayLog, fields) : fields;
+}
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 /**
  * Writes the request's line once (streams call it themselves, since hijacked replies skip onResponse).
- * The duration is fastify's own clock on the reply, started when the request arrived.
+ * The duration is fastify's own clock on the reply, started when the request arrived. One literal of
+ * fixed shape: pino leaves out the members that are undefined.
  */
 export function logRequest(request: FastifyRequest, reply: FastifyReply, statusCode: number, outcome?: string): void {
   const state = request.gatewayLog;
   if (state?.written) return;
-  const line: Record<string, unknown> = {
+  const line = {
     reqId: request.id,
     method: request.method,
-    url: request.url.split('?')[0],
+    url: pathOf(request.url),
     status: statusCode,
     durationMs: Math.round(reply.elapsedTime * 10) / 10,
+    provider: state?.provider,
+    model: state?.model,
+    toolCalling: state?.toolCalling,
+    toolFormat: state?.toolFormat,
+    stream: state?.stream,
+    outcome: outcome || undefined,
   };
-  if (state) {
-    Object.assign(line, state);
-    state.written = true;
-  } else {
-    request.gatewayLog = { written: true };
-  }
-  if (outcome) line.outcome = outcome;
+  if (state) state.written = true;
+  else request.gatewayLog = { written: true };
   // The root logger with the id as a field: no per-request child logger on the hot path.
   const logger = request.server.log;
   if (statusCode >= 500) logger.warn(line, 'request');
