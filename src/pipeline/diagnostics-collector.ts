@@ -28,12 +28,17 @@ export class DiagnosticsCollector {
     } else this.warn({ code: problem.reason, message: `Unparsed ${problem.format} tool call (${problem.reason}).` });
   }
 
-  /** Merges into diagnostics that came from elsewhere (e.g. the provider). */
+  /** Merges into diagnostics that came from elsewhere (e.g. the provider); undefined when there is nothing to report. */
   result(existing?: Diagnostics): Diagnostics | undefined {
-    const merged: Diagnostics = { ...existing, ...this.diagnostics };
-    const warnings = [...(existing?.warnings ?? []), ...this.warnings];
-    if (warnings.length) merged.warnings = warnings;
-    else delete merged.warnings;
-    return merged.toolCallError || merged.unparsedToolCall || merged.warnings ? merged : undefined;
+    const toolCallError = this.diagnostics.toolCallError ?? existing?.toolCallError;
+    const unparsedToolCall = this.diagnostics.unparsedToolCall ?? existing?.unparsedToolCall;
+    const warnings = existing?.warnings?.length ? [...existing.warnings, ...this.warnings] : this.warnings;
+    // Most replies have nothing to report: no object built for them.
+    if (!toolCallError && !unparsedToolCall && !warnings.length) return undefined;
+    const merged: Diagnostics = {};
+    if (toolCallError) merged.toolCallError = toolCallError;
+    if (unparsedToolCall) merged.unparsedToolCall = unparsedToolCall;
+    if (warnings.length) merged.warnings = [...warnings];
+    return merged;
   }
 }
