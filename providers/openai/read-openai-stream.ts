@@ -2,7 +2,7 @@
 import type { AbortState } from '../../src/core/cancellation.js';
 import type { FinishReason } from '../../src/core/finish-reason.js';
 import { GatewayError, upstreamFailure } from '../../src/core/gateway-error.js';
-import type { StreamEvent } from '../../src/core/stream-event.js';
+import { EventList, type StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { DecodeState } from './decode-chat-completion-chunks.js';
@@ -92,31 +92,37 @@ class ChunkReader {
   }
 }
 
-/**
- * `batches`: the chunks of each upstream read together (see decodeChatCompletionChunks), or one whole
- * reply's. An array (a whole reply) is read without `for await`, which would wrap it in an async iterator.
- */
-export async function* readOpenAiStream(
-  batches: AsyncIterable<readonly unknown[]> | readonly (readonly unknown[])[],
-  options: ReadOptions,
-): AsyncGenerator<StreamEvent> {
-  const reader = new ChunkReader(options);
+/** The events of a live stream, batch by batch. */
+async function* readBatches(batches: AsyncIterable<readonly unknown[]>, reader: ChunkReader, options: ReadOptions): AsyncGenerator<StreamEvent> {
   const events: StreamEvent[] = [];
   try {
-    if (Array.isArray(batches)) {
-      for (const batch of batches as readonly (readonly unknown[])[]) reader.read(batch, events);
-    } else {
-      for await (const batch of batches as AsyncIterable<readonly unknown[]>) {
-        reader.read(batch, events);
-        for (const event of events) yield event;
-        events.length = 0;
-      }
+    for await (const batch of batches) {
+      reader.read(batch, events);
+      for (const event of events) yield event;
+      events.length = 0;
     }
   } catch (error) {
     for (const event of events) yield event;
     yield { type: 'error', error: mapOpenAiError(error, options.provider) };
     return;
   }
-  for (const event of events) yield event;
   for (const event of reader.end()) yield event;
+}
+
+/**
+ * `batches`: the chunks of each upstream read together (see decodeChatCompletionChunks), or one whole
+ * reply's, already in hand: those are read at once into an EventList (see src/core/stream-event.ts).
+ */
+export function readOpenAiStream(batches: AsyncIterable<readonly unknown[]> | readonly (readonly unknown[])[], options: ReadOptions): AsyncIterable<StreamEvent> {
+  const reader = new ChunkReader(options);
+  if (!Array.isArray(batches)) return readBatches(batches as AsyncIterable<readonly unknown[]>, reader, options);
+  const events: StreamEvent[] = [];
+  try {
+    for (const batch of batches as readonly (readonly unknown[])[]) reader.read(batch, events);
+  } catch (error) {
+    events.push({ type: 'error', error: mapOpenAiError(error, options.provider) });
+    return new EventList(events);
+  }
+  events.push(...reader.end());
+  return new EventList(events);
 }

@@ -1,7 +1,7 @@
 /** Folds the neutral event stream into one `chat.completion` body (the non-streaming response). */
 import { assertNever } from '../../src/core/assert-never.js';
 import type { GatewayError } from '../../src/core/gateway-error.js';
-import type { StreamEvent } from '../../src/core/stream-event.js';
+import { foldEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import { renderDiagnostics } from '../shared/render-diagnostics.js';
 import { toOpenAiFinishReason, toOpenAiUsage } from '../shared/openai-wire.js';
 
@@ -9,60 +9,72 @@ type WireToolCall = { id: string; type: 'function'; function: { name: string; ar
 
 export type FoldResult = { body: Record<string, unknown> } | { error: GatewayError };
 
-export async function foldChatCompletion(
-  events: AsyncIterable<StreamEvent>,
-  meta: { id: string; created: number; model: string },
-): Promise<FoldResult> {
-  let content = '';
-  let reasoning = '';
-  const toolCalls: WireToolCall[] = [];
-  for await (const event of events) {
+type CompletionMeta = { id: string; created: number; model: string };
+
+/** The fold's state between events; `step` answers once the body (or the error) is known. */
+class ChatCompletionFolder {
+  private content = '';
+  private reasoning = '';
+  private readonly toolCalls: WireToolCall[] = [];
+
+  constructor(private readonly meta: CompletionMeta) {}
+
+  step(event: StreamEvent): FoldResult | undefined {
     switch (event.type) {
       case 'response-start':
       case 'reasoning-signature':
-        break;
-      case 'text-delta':
-        content += event.delta;
-        break;
-      case 'reasoning-delta':
-        reasoning += event.delta;
-        break;
-      case 'tool-call-start':
-        toolCalls[event.index] = { id: event.id, type: 'function', function: { name: event.name, arguments: '' } };
-        break;
       case 'tool-call-delta':
-        break;
+        return undefined;
+      case 'text-delta':
+        this.content += event.delta;
+        return undefined;
+      case 'reasoning-delta':
+        this.reasoning += event.delta;
+        return undefined;
+      case 'tool-call-start':
+        this.toolCalls[event.index] = { id: event.id, type: 'function', function: { name: event.name, arguments: '' } };
+        return undefined;
       case 'tool-call-end': {
-        const call = toolCalls[event.index];
+        const call = this.toolCalls[event.index];
         if (call) call.function.arguments = event.arguments;
-        break;
+        return undefined;
       }
       case 'error':
         return { error: event.error };
-      case 'finish': {
-        const message: Record<string, unknown> = {
-          role: 'assistant',
-          content: content === '' && toolCalls.length ? null : content,
-          refusal: null,
-        };
-        if (toolCalls.length) message.tool_calls = toolCalls.filter(Boolean);
-        if (reasoning) message.reasoning_content = reasoning;
-        const body: Record<string, unknown> = {
-          id: meta.id,
-          object: 'chat.completion',
-          created: meta.created,
-          model: meta.model,
-          choices: [{ index: 0, message, logprobs: null, finish_reason: toOpenAiFinishReason(event.reason) }],
-        };
-        const usage = toOpenAiUsage(event.usage);
-        if (usage) body.usage = usage;
-        const diagnostics = renderDiagnostics(event.diagnostics);
-        if (diagnostics) body.diagnostics = diagnostics;
-        return { body };
-      }
+      case 'finish':
+        return { body: this.body(event) };
       default:
-        assertNever(event, 'stream event');
+        return assertNever(event, 'stream event');
     }
   }
-  throw new Error('event stream ended without finish or error');
+
+  private body(finish: Extract<StreamEvent, { type: 'finish' }>): Record<string, unknown> {
+    const { content, reasoning, toolCalls, meta } = this;
+    const message: Record<string, unknown> = {
+      role: 'assistant',
+      content: content === '' && toolCalls.length ? null : content,
+      refusal: null,
+    };
+    if (toolCalls.length) message.tool_calls = toolCalls.filter(Boolean);
+    if (reasoning) message.reasoning_content = reasoning;
+    const body: Record<string, unknown> = {
+      id: meta.id,
+      object: 'chat.completion',
+      created: meta.created,
+      model: meta.model,
+      choices: [{ index: 0, message, logprobs: null, finish_reason: toOpenAiFinishReason(finish.reason) }],
+    };
+    const usage = toOpenAiUsage(finish.usage);
+    if (usage) body.usage = usage;
+    const diagnostics = renderDiagnostics(finish.diagnostics);
+    if (diagnostics) body.diagnostics = diagnostics;
+    return body;
+  }
+}
+
+export async function foldChatCompletion(events: AsyncIterable<StreamEvent>, meta: CompletionMeta): Promise<FoldResult> {
+  const folder = new ChatCompletionFolder(meta);
+  const result = await foldEvents(events, (event) => folder.step(event));
+  if (result === undefined) throw new Error('event stream ended without finish or error');
+  return result;
 }

@@ -8,6 +8,7 @@ import type { FinishReason } from '../core/finish-reason.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import type { Warning } from '../core/warning.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
+import { applyStage, type EventStage } from './event-stage.js';
 
 function honestReason(reason: FinishReason, callCount: number): FinishReason {
   if (callCount > 0 && (reason.unified === 'stop' || reason.unified === 'other')) return { ...reason, unified: 'tool-calls' };
@@ -15,47 +16,54 @@ function honestReason(reason: FinishReason, callCount: number): FinishReason {
   return reason;
 }
 
-export async function* finalizeEvents(
-  events: AsyncIterable<StreamEvent>,
-  options: { warnings: Warning[]; diagnostics: DiagnosticsCollector; provider: string },
-): AsyncGenerator<StreamEvent> {
-  let callCount = 0;
-  let ended = false;
-  for await (const event of events) {
+export type FinalizeOptions = { warnings: Warning[]; diagnostics: DiagnosticsCollector; provider: string };
+
+class FinalizeStage implements EventStage {
+  private callCount = 0;
+  finished = false;
+
+  constructor(private readonly options: FinalizeOptions) {}
+
+  push(event: StreamEvent, out: StreamEvent[]): void {
     switch (event.type) {
       case 'response-start':
-        yield { ...event, warnings: [...options.warnings, ...event.warnings] };
-        for (const warning of event.warnings) options.diagnostics.warn(warning);
-        break;
+        out.push({ ...event, warnings: [...this.options.warnings, ...event.warnings] });
+        for (const warning of event.warnings) this.options.diagnostics.warn(warning);
+        return;
       case 'tool-call-start':
-        callCount++;
-        yield event;
-        break;
+        this.callCount++;
+        out.push(event);
+        return;
       case 'finish': {
-        ended = true;
-        const diagnostics = options.diagnostics.result(event.diagnostics);
-        const finish: StreamEvent = { type: 'finish', reason: honestReason(event.reason, callCount), usage: event.usage };
+        this.finished = true;
+        const diagnostics = this.options.diagnostics.result(event.diagnostics);
+        const finish: StreamEvent = { type: 'finish', reason: honestReason(event.reason, this.callCount), usage: event.usage };
         if (diagnostics) finish.diagnostics = diagnostics;
-        yield finish;
+        out.push(finish);
         return;
       }
       case 'error':
-        ended = true;
-        yield event;
+        this.finished = true;
+        out.push(event);
         return;
       default:
-        yield event;
+        out.push(event);
     }
   }
-  if (!ended) {
-    yield {
+
+  end(out: StreamEvent[]): void {
+    out.push({
       type: 'error',
       error: new GatewayError({
         status: 502,
         type: 'upstream_error',
         code: 'upstream_incomplete',
-        message: `Upstream provider '${options.provider}' ended the stream without finishing.`,
+        message: `Upstream provider '${this.options.provider}' ended the stream without finishing.`,
       }),
-    };
+    });
   }
+}
+
+export function finalizeEvents(events: AsyncIterable<StreamEvent>, options: FinalizeOptions): AsyncIterable<StreamEvent> {
+  return applyStage(events, new FinalizeStage(options));
 }

@@ -7,6 +7,7 @@ import type { ParsedEvent, ToolCallParser } from '../core/tool-format.js';
 import { assertNever } from '../core/assert-never.js';
 import { generateCallId } from '../core/random-id.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
+import { applyStage, type EventStage } from './event-stage.js';
 
 export type ParseOptions = {
   parser: ToolCallParser;
@@ -64,31 +65,41 @@ class ParsedEventConverter {
   }
 }
 
-export async function* parseTextIntoCalls(events: AsyncIterable<StreamEvent>, options: ParseOptions): AsyncGenerator<StreamEvent> {
-  const { parser, diagnostics } = options;
-  const converter = new ParsedEventConverter(options);
-  const converted: StreamEvent[] = [];
-  for await (const event of events) {
+class ParseTextStage implements EventStage {
+  private readonly converter: ParsedEventConverter;
+  readonly finished = false;
+
+  constructor(private readonly options: ParseOptions) {
+    this.converter = new ParsedEventConverter(options);
+  }
+
+  push(event: StreamEvent, out: StreamEvent[]): void {
+    const { options, converter } = this;
     switch (event.type) {
       case 'text-delta':
-        if (options.keepRawText && event.delta) yield event;
-        converter.convert(parser.push(event.delta), converted);
-        break;
+        if (options.keepRawText && event.delta) out.push(event);
+        converter.convert(options.parser.push(event.delta), out);
+        return;
       case 'finish':
-        converter.convert(parser.finish(), converted);
+        converter.convert(options.parser.finish(), out);
         if (converter.droppedCalls) {
-          diagnostics.warn({
+          options.diagnostics.warn({
             code: 'parallel-tool-calls-dropped',
             message: `parallel_tool_calls is false: kept the first call and dropped ${converter.droppedCalls} more.`,
           });
         }
-        break;
+        out.push(event);
+        return;
       default:
-        yield event;
-        continue;
+        out.push(event);
     }
-    for (const parsed of converted) yield parsed;
-    converted.length = 0;
-    if (event.type === 'finish') yield event;
   }
+
+  end(): void {
+    // A stream cut off before its finish: the finalize stage reports it.
+  }
+}
+
+export function parseTextIntoCalls(events: AsyncIterable<StreamEvent>, options: ParseOptions): AsyncIterable<StreamEvent> {
+  return applyStage(events, new ParseTextStage(options));
 }
