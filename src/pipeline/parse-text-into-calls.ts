@@ -67,7 +67,8 @@ class ParsedEventConverter {
 
 class ParseTextStage implements EventStage {
   private readonly converter: ParsedEventConverter;
-  readonly finished = false;
+  /** Nothing after a finish or an error is read: the parser is done, and so is the reply. */
+  finished = false;
 
   constructor(private readonly options: ParseOptions) {
     this.converter = new ParsedEventConverter(options);
@@ -89,6 +90,11 @@ class ParseTextStage implements EventStage {
           });
         }
         out.push(event);
+        this.finished = true;
+        return;
+      case 'error':
+        out.push(event);
+        this.finished = true;
         return;
       default:
         out.push(event);

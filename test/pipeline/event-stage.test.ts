@@ -1,0 +1,121 @@
+/**
+ * Pipeline stages run over a live stream (async generator) and over an EventList (a whole reply in
+ * hand, one synchronous pass) must give the same events: property-tested over random event sequences
+ * for the finalize and prompted-parsing stages, plus the stopping rules.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EventList, foldEvents, type StreamEvent } from '../../src/core/stream-event.js';
+import { DiagnosticsCollector } from '../../src/pipeline/diagnostics-collector.js';
+import { applyStage, type EventStage } from '../../src/pipeline/event-stage.js';
+import { finalizeEvents } from '../../src/pipeline/finalize-events.js';
+import { parseTextIntoCalls } from '../../src/pipeline/parse-text-into-calls.js';
+import { createToolFormatRegistry } from '../../tool-formats/index.js';
+
+async function* live(events: readonly StreamEvent[], closed?: { value: boolean }): AsyncGenerator<StreamEvent> {
+  try {
+    for (const event of events) yield event;
+  } finally {
+    if (closed) closed.value = true;
+  }
+}
+
+async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const all: StreamEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+/** Error events carry GatewayError instances, and minted call ids are random: compared by what else a client sees. */
+function comparable(events: StreamEvent[]): unknown[] {
+  return events.map((event) => {
+    if (event.type === 'error') return { type: 'error', status: event.error.status, message: event.error.message };
+    if (event.type === 'tool-call-start' && event.id.startsWith('call_')) return { ...event, id: 'minted' };
+    return event;
+  });
+}
+
+const hermesText = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+
+const eventArbitrary: fc.Arbitrary<StreamEvent> = fc.oneof(
+  fc.constant<StreamEvent>({ type: 'response-start', id: 'r', model: 'm', warnings: [{ code: 'w', message: 'upstream' }] }),
+  fc.string({ maxLength: 12 }).map((delta): StreamEvent => ({ type: 'text-delta', delta })),
+  fc.integer({ min: 0, max: hermesText.length }).map((cut): StreamEvent => ({ type: 'text-delta', delta: hermesText.slice(0, cut) })),
+  fc.constant<StreamEvent>({ type: 'text-delta', delta: hermesText }),
+  fc.constant<StreamEvent>({ type: 'reasoning-delta', delta: 'thinking' }),
+  fc.nat({ max: 2 }).map((index): StreamEvent => ({ type: 'tool-call-start', index, id: `c${index}`, name: 'get_weather' })),
+  fc.nat({ max: 2 }).map((index): StreamEvent => ({ type: 'tool-call-end', index, arguments: '{}' })),
+  fc.constantFrom<StreamEvent['type']>('finish').map((): StreamEvent => ({ type: 'finish', reason: { unified: 'stop' }, usage: {} })),
+);
+
+type Pipeline = (events: AsyncIterable<StreamEvent>) => AsyncIterable<StreamEvent>;
+
+const hermes = createToolFormatRegistry().get('hermes');
+if (!hermes) throw new Error('the hermes family is registered');
+const tool = { name: 'get_weather', parameters: { type: 'object' } };
+
+const pipelines: [string, () => Pipeline][] = [
+  ['finalize', () => (events) => finalizeEvents(events, { warnings: [{ code: 'route', message: 'r' }], diagnostics: new DiagnosticsCollector(['get_weather']), provider: 'p' })],
+  [
+    'prompted parsing then finalize',
+    () => {
+      const diagnostics = new DiagnosticsCollector(['get_weather']);
+      return (events) =>
+        finalizeEvents(parseTextIntoCalls(events, { parser: hermes.createParser([tool]), diagnostics, singleCall: false }), { warnings: [], diagnostics, provider: 'p' });
+    },
+  ],
+];
+
+describe('applyStage', () => {
+  it.each(pipelines)('gives the same events over an EventList as over a live stream: %s', async (_name, makePipeline) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(eventArbitrary, { maxLength: 12 }), async (events) => {
+        const overLive = await collect(makePipeline()(live(events)));
+        const overList = makePipeline()(new EventList(events));
+        expect(overList).toBeInstanceOf(EventList);
+        expect(comparable((overList as EventList).events.slice())).toEqual(comparable(overLive));
+        // An EventList still reads as a stream, to the same events.
+        expect(comparable(await collect(overList))).toEqual(comparable(overLive));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('stops reading once the stage finished, closing a live source, and does not call end()', async () => {
+    const calls: string[] = [];
+    const stage = (): EventStage => ({
+      finished: false,
+      push(event, out) {
+        calls.push(event.type);
+        out.push(event);
+        if (event.type === 'finish') (this as { finished: boolean }).finished = true;
+      },
+      end() {
+        calls.push('end');
+      },
+    });
+    const finishing = { type: 'finish', reason: { unified: 'stop' }, usage: {} } satisfies StreamEvent;
+    const events: StreamEvent[] = [{ type: 'text-delta', delta: 'a' }, finishing, { type: 'text-delta', delta: 'after' }];
+
+    const closed = { value: false };
+    expect(await collect(applyStage(live(events, closed), stage()))).toEqual(events.slice(0, 2));
+    expect(closed.value).toBe(true);
+    expect(calls).toEqual(['text-delta', 'finish']);
+
+    calls.length = 0;
+    expect((applyStage(new EventList(events), stage()) as EventList).events).toEqual(events.slice(0, 2));
+    expect(calls).toEqual(['text-delta', 'finish']);
+  });
+});
+
+describe('foldEvents', () => {
+  it('answers with the first result, over a list or a live stream, and closes the stream', async () => {
+    const events: StreamEvent[] = [{ type: 'text-delta', delta: 'a' }, { type: 'text-delta', delta: 'b' }, { type: 'text-delta', delta: 'c' }];
+    const step = (event: StreamEvent) => (event.type === 'text-delta' && event.delta === 'b' ? 'found' : undefined);
+    expect(await foldEvents(new EventList(events), step)).toBe('found');
+    const closed = { value: false };
+    expect(await foldEvents(live(events, closed), step)).toBe('found');
+    expect(closed.value).toBe(true);
+    expect(await foldEvents(new EventList(events), () => undefined)).toBeUndefined();
+  });
+});
