@@ -3,7 +3,7 @@
  * accumulating the very events the stream would send, as Anthropic's SDKs do: one code path.
  */
 import type { GatewayError } from '../../src/core/gateway-error.js';
-import type { StreamEvent } from '../../src/core/stream-event.js';
+import { foldEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import type { Warning } from '../../src/core/warning.js';
 import { AnthropicStreamEvents, type AnthropicStreamEvent } from './anthropic-stream-events.js';
 
@@ -76,12 +76,14 @@ export async function foldMessage(events: AsyncIterable<StreamEvent>, meta: { id
     }
   };
 
-  for await (const event of events) {
+  const result = await foldEvents<FoldResult>(events, (event) => {
     if (event.type === 'error') return { error: event.error };
     for (const wire of renderer.push(event)) {
       const body = accumulate(wire);
       if (body) return { body };
     }
-  }
-  throw new Error('event stream ended without finish or error');
+    return undefined;
+  });
+  if (result === undefined) throw new Error('event stream ended without finish or error');
+  return result;
 }
