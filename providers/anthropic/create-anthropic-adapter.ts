@@ -34,16 +34,11 @@ export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter 
     const whole = context.wholeReply === true && body.max_tokens <= longestWholeReplyTokens;
     body.stream = !whole;
     if (warnings.length > 0) context.log.debug({ warnings, provider: config.name }, 'anthropic request warnings');
-    const response = await sendAnthropicRequest(connection, {
-      method: 'POST',
-      path: '/v1/messages',
-      body,
-      forwardHeaders: request.forwardHeaders,
-      // The request's emitter when the route gave one: no AbortSignal made on the hot path.
-      signal: context.cancellation ?? context.signal,
-    });
+    // The request's emitter when the route gave one: no AbortSignal made on the hot path.
+    const cancellation = context.cancellation ?? context.signal;
+    const response = await sendAnthropicRequest(connection, { method: 'POST', path: '/v1/messages', body, forwardHeaders: request.forwardHeaders, signal: cancellation });
     const reader = new AnthropicStreamReader({ provider: config.name, model: request.model.model, warnings });
-    if (whole) return readAnthropicMessage(response.body, reader, config.name);
+    if (whole) return readAnthropicMessage(response.body, reader, config.name, cancellation);
     return readAnthropicStream(response.body, reader, config.name);
   }
 

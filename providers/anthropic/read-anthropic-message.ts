@@ -10,6 +10,7 @@ import { errorFromTransportFailure } from '../../src/http/upstream-error.js';
 import type { AnthropicStreamReader } from './anthropic-stream-reader.js';
 import { mapAnthropicStreamError } from './map-anthropic-stream-error.js';
 import { asRecord, parseJsonLoosely, readString, type JsonRecord } from './read-loose-json.js';
+import type { AbortState } from '../../src/core/cancellation.js';
 
 function badReply(provider: string, detail: string, upstreamBody?: unknown): GatewayError {
   return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Upstream provider '${provider}' ${detail}`, upstreamBody });
@@ -29,13 +30,13 @@ export function messageAsStreamPayloads(message: JsonRecord): JsonRecord[] {
 }
 
 /** Parses the body; a 2xx body that is an error envelope, not JSON or not a message rejects with a GatewayError. */
-async function readMessage(body: Dispatcher.ResponseData['body'], provider: string): Promise<JsonRecord> {
+async function readMessage(body: Dispatcher.ResponseData['body'], provider: string, cancellation: AbortState): Promise<JsonRecord> {
   let text: string;
   try {
     text = await body.text();
   } catch (error) {
     // Reset connection, body timeout or abort: the reply is cut, not complete.
-    throw errorFromTransportFailure(error, provider);
+    throw errorFromTransportFailure(error, provider, cancellation);
   }
   const parsed = parseJsonLoosely(text);
   if (parsed === undefined) throw badReply(provider, 'sent a reply that is not JSON.');
@@ -55,8 +56,9 @@ export async function readAnthropicMessage(
   body: Dispatcher.ResponseData['body'],
   reader: AnthropicStreamReader,
   provider: string,
+  cancellation: AbortState,
 ): Promise<AsyncIterable<StreamEvent>> {
-  const message = await readMessage(body, provider);
+  const message = await readMessage(body, provider, cancellation);
   const events = messageAsStreamPayloads(message).flatMap((payload) => reader.pushPayload(payload));
   return replayEvents(events);
 }

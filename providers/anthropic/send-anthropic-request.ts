@@ -47,7 +47,7 @@ export async function sendAnthropicRequest(
       dispatcher: connection.agent,
     });
   } catch (error) {
-    throw errorFromTransportFailure(error, config.name);
+    throw errorFromTransportFailure(error, config.name, call.signal);
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response;
   const text = await response.body.text().catch(() => '');

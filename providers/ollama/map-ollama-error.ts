@@ -1,6 +1,6 @@
 /** Anything thrown while talking to Ollama → the GatewayError the client sees. */
-import { GatewayError, toGatewayError, upstreamTimeout } from '../../src/core/index.js';
-import { errorFromTransportFailure, errorFromUpstreamStatus, isTimeoutError } from '../../src/http/upstream-error.js';
+import { GatewayError, toGatewayError } from '../../src/core/index.js';
+import { errorFromAbort, errorFromTransportFailure, errorFromUpstreamStatus, isTimeoutError } from '../../src/http/upstream-error.js';
 
 export type OllamaErrorContext = { provider: string; signal: AbortSignal };
 
@@ -50,17 +50,4 @@ function isTransportError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === 'AbortError' || isTimeoutError(error)) return true;
   return error instanceof TypeError && error.cause !== undefined;
-}
-
-function errorFromAbort(reason: unknown): GatewayError {
-  if (GatewayError.isInstance(reason)) return reason;
-  if (isTimeoutError(reason)) return upstreamTimeout('The request timed out before the upstream finished', reason);
-  // Nobody is left to read this one; it names what happened in the logs.
-  return new GatewayError({
-    status: 499,
-    type: 'invalid_request_error',
-    code: 'client_closed_request',
-    message: 'The client closed the request before the upstream finished',
-    cause: reason,
-  });
 }

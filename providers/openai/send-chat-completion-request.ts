@@ -81,7 +81,7 @@ export async function sendChatCompletionRequest(connection: ChatCompletionConnec
       signal: options.signal,
     });
   } catch (error) {
-    throw errorFromTransportFailure(error, connection.config.name);
+    throw errorFromTransportFailure(error, connection.config.name, options.signal);
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
   const text = await response.body.text().catch(() => '');
@@ -101,7 +101,7 @@ export async function fetchChatCompletion(connection: ChatCompletionConnection, 
       signal: options.signal,
     });
   } catch (error) {
-    throw errorFromTransportFailure(error, connection.config.name);
+    throw errorFromTransportFailure(error, connection.config.name, options.signal);
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
   throw statusError(connection, response.statusCode, response.header('retry-after'), response.body);

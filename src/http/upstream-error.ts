@@ -3,6 +3,7 @@
  * and message (and retry-after), 5xx become 502, connection failures 502, timeouts 504.
  */
 import { GatewayError, upstreamFailure, upstreamTimeout, type GatewayErrorType } from '../core/gateway-error.js';
+import type { AbortState } from '../core/cancellation.js';
 
 /** Reads the human message out of OpenAI, Anthropic or Ollama error bodies. */
 export function readUpstreamErrorMessage(body: unknown): string | undefined {
@@ -86,9 +87,30 @@ export function isTimeoutError(error: unknown): boolean {
   return false;
 }
 
-/** Maps a transport failure (no HTTP status) to 502, or 504 for timeouts. Keeps GatewayErrors. */
-export function errorFromTransportFailure(error: unknown, provider: string): GatewayError {
+/**
+ * What a request cancelled by its caller failed with: the client went away (logged as 499, which nobody
+ * reads but the log), or the cancellation carried its own reason (a timeout, a shutdown's GatewayError).
+ */
+export function errorFromAbort(reason: unknown): GatewayError {
+  if (GatewayError.isInstance(reason)) return reason;
+  if (isTimeoutError(reason)) return upstreamTimeout('The request timed out before the upstream finished', reason);
+  return new GatewayError({
+    status: 499,
+    type: 'invalid_request_error',
+    code: 'client_closed_request',
+    message: 'The client closed the request before the upstream finished',
+    cause: reason,
+  });
+}
+
+/**
+ * Maps a transport failure (no HTTP status) to 502, or 504 for timeouts. Keeps GatewayErrors. When the
+ * caller's cancellation fired, whatever undici threw is its consequence, not an upstream failure.
+ */
+/** `cancellation`: an AbortSignal or the request's Cancellation. */
+export function errorFromTransportFailure(error: unknown, provider: string, cancellation?: AbortState): GatewayError {
   if (GatewayError.isInstance(error)) return error;
+  if (cancellation?.aborted) return errorFromAbort(cancellation.reason);
   const detail = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
   if (isTimeoutError(error)) return upstreamTimeout(`Upstream provider '${provider}' timed out (${detail})`, error);
   return upstreamFailure(`Upstream provider '${provider}' is unreachable (${detail})`, error);

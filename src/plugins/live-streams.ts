@@ -3,6 +3,7 @@
  * abort the rest; aborting flows down to the upstream requests.
  */
 import type { FastifyInstance } from 'fastify';
+import { GatewayError } from '../core/gateway-error.js';
 
 /** Anything a shutdown can abort (a request's Cancellation). */
 export type Abortable = { abort(reason: unknown): void };
@@ -34,7 +35,9 @@ export class LiveStreams {
   async drain(graceMs: number): Promise<void> {
     await this.waitForIdle(graceMs);
     if (this.generations.size === 0) return;
-    for (const generation of this.generations) generation.abort(new Error('gateway shutting down'));
+    // A GatewayError as the reason: whatever the abort interrupts reports the shutdown, not a client that left.
+    const reason = new GatewayError({ status: 503, type: 'server_error', code: 'server_shutting_down', message: 'The gateway is shutting down.' });
+    for (const generation of this.generations) generation.abort(reason);
     // Aborted streams still write their last frame and end. Waiting for that lets server.close(), which
     // runs next, find their connections idle and close them, instead of waiting out each client's keep-alive.
     await this.waitForIdle(abortSettleMs);

@@ -155,7 +155,8 @@ describe('anthropic cancellation', () => {
     const pending = newAdapter().stream(testRequest(), testContext(controller.signal));
     const recorded = await arrived;
     controller.abort();
-    expect(GatewayError.isInstance(await rejectionOf(pending))).toBe(true);
+    const error = await rejectionOf(pending);
+    expect(GatewayError.isInstance(error) && error.code).toBe('client_closed_request');
     await waitFor(() => recorded.aborted, 'the upstream to see the abort');
   });
 
