@@ -1,7 +1,7 @@
 /** OpenAI Chat Completions stream chunks → neutral StreamEvents (tolerant of compatible servers). */
 import type { AbortState } from '../../src/core/cancellation.js';
 import type { FinishReason } from '../../src/core/finish-reason.js';
-import { GatewayError, upstreamFailure } from '../../src/core/gateway-error.js';
+import { upstreamFailure } from '../../src/core/gateway-error.js';
 import { EventList, type StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import type { Warning } from '../../src/core/warning.js';
@@ -9,6 +9,7 @@ import type { DecodeState } from './decode-chat-completion-chunks.js';
 import { mapOpenAiError } from './map-openai-error.js';
 import { mapOpenAiFinishReason } from './map-openai-finish-reason.js';
 import { OpenAiToolCallTracker, type ToolCallFragment } from './openai-tool-call-tracker.js';
+import { errorFromAbort } from '../../src/http/upstream-error.js';
 
 type LooseDelta = {
   content?: string | null;
@@ -36,10 +37,6 @@ export function convertOpenAiUsage(raw: Record<string, unknown>): Usage {
   return usage;
 }
 
-function abortedError(provider: string, reason: unknown): GatewayError {
-  const detail = reason instanceof Error ? reason.message : 'aborted';
-  return new GatewayError({ status: 503, type: 'server_error', code: 'request_aborted', message: `The request to provider '${provider}' was aborted (${detail}).` });
-}
 
 type ReadOptions = { provider: string; model: string; warnings: Warning[]; signal?: AbortState; state?: DecodeState };
 
@@ -77,7 +74,7 @@ class ChunkReader {
   end(): StreamEvent[] {
     const { options } = this;
     // An aborted request (client gone, or shutdown after the grace period) must not pass for a complete reply.
-    if (options.signal?.aborted) return [{ type: 'error', error: abortedError(options.provider, options.signal.reason) }];
+    if (options.signal?.aborted) return [{ type: 'error', error: errorFromAbort(options.signal.reason) }];
     const events: StreamEvent[] = [];
     if (!this.started) events.push({ type: 'response-start', id: '', model: options.model, warnings: options.warnings });
     // A body that ends with neither finish_reason nor [DONE] was cut off, not finished.

@@ -3,6 +3,7 @@ import { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../../src/core/stream-event.js';
 import { convertOpenAiUsage, readOpenAiStream } from '../../../providers/openai/read-openai-stream.js';
+import { GatewayError } from '../../../src/core/gateway-error.js';
 
 /** One chunk per upstream read, the worst case for batching. */
 async function* chunksOf(chunks: unknown[], failure?: unknown): AsyncGenerator<unknown[]> {
@@ -87,13 +88,17 @@ describe('readOpenAiStream', () => {
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { status: 502, type: 'upstream_error' } });
   });
 
-  it('ends with an error, not a finish, when the request was aborted (the SDK ends quietly on abort)', async () => {
+  it('ends with an error, not a finish, when the request was aborted: the client left, or the reason the abort carried', async () => {
     const controller = new AbortController();
-    controller.abort(new Error('gateway shutting down'));
+    controller.abort(new Error('client closed the connection'));
     const events = await read([delta({ content: 'partial' })], { signal: controller.signal });
     expect(events.some((event) => event.type === 'finish')).toBe(false);
-    expect(events.at(-1)).toMatchObject({ type: 'error', error: { code: 'request_aborted' } });
-    if (events.at(-1)?.type === 'error') expect((events.at(-1) as Extract<StreamEvent, { type: 'error' }>).error.message).toContain('gateway shutting down');
+    expect(events.at(-1)).toMatchObject({ type: 'error', error: { status: 499, code: 'client_closed_request' } });
+
+    const shutdown = new AbortController();
+    shutdown.abort(new GatewayError({ status: 503, type: 'server_error', code: 'server_shutting_down', message: 'The gateway is shutting down.' }));
+    const cut = await read([delta({ content: 'partial' })], { signal: shutdown.signal });
+    expect(cut.at(-1)).toMatchObject({ type: 'error', error: { status: 503, code: 'server_shutting_down' } });
   });
 
   it('still starts and finishes an empty stream', async () => {
