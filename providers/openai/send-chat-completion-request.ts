@@ -56,6 +56,11 @@ function headersFor(shared: Record<string, string>, options: SendOptions): Recor
   return options.forwardHeaders ? { ...options.forwardHeaders, ...shared } : shared;
 }
 
+/** The POST both request kinds make; `shared` picks the streamed or the whole-reply headers. */
+function postOptions(connection: ChatCompletionConnection, shared: Record<string, string>, body: string | Buffer, options: SendOptions) {
+  return { origin: connection.origin, path: connection.path, method: 'POST' as const, headers: headersFor(shared, options), body, signal: options.signal };
+}
+
 function statusError(connection: ChatCompletionConnection, status: number, retryAfter: string | undefined, text: string): GatewayError {
   return errorFromUpstreamStatus({ status, body: parseLoosely(text), provider: connection.config.name, retryAfter });
 }
@@ -72,14 +77,7 @@ function firstValue(value: string | string[] | undefined): string | undefined {
 export async function sendChatCompletionRequest(connection: ChatCompletionConnection, body: string | Buffer, options: SendOptions): Promise<UpstreamResponseBody> {
   let response;
   try {
-    response = await connection.agent.request({
-      origin: connection.origin,
-      path: connection.path,
-      method: 'POST',
-      headers: headersFor(connection.headers, options),
-      body,
-      signal: options.signal,
-    });
+    response = await connection.agent.request(postOptions(connection, connection.headers, body, options));
   } catch (error) {
     throw errorFromTransportFailure(error, connection.config.name, options.signal);
   }
@@ -92,14 +90,7 @@ export async function sendChatCompletionRequest(connection: ChatCompletionConnec
 export async function fetchChatCompletion(connection: ChatCompletionConnection, body: string | Buffer, options: SendOptions): Promise<string> {
   let response;
   try {
-    response = await requestWholeBody(connection.agent, {
-      origin: connection.origin,
-      path: connection.path,
-      method: 'POST',
-      headers: headersFor(connection.wholeHeaders, options),
-      body,
-      signal: options.signal,
-    });
+    response = await requestWholeBody(connection.agent, postOptions(connection, connection.wholeHeaders, body, options));
   } catch (error) {
     throw errorFromTransportFailure(error, connection.config.name, options.signal);
   }

@@ -93,8 +93,7 @@ export class ChatPipeline {
     const model = this.resolve(input.model, input.provider);
     const request: ChatRequest = applyAgentFormatToRequest(chatRequestFrom(input, model), agentFormat);
     const adapter = this.provider(model.provider);
-    const availableTools = (request.tools ?? []).map((tool) => tool.name);
-    const diagnostics = new DiagnosticsCollector(availableTools);
+    const diagnostics = new DiagnosticsCollector(request.tools ?? []);
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
     if (model.toolCalling === 'native') {

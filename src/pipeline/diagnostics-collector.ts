@@ -1,5 +1,6 @@
 /** Gathers tool-call diagnostics and warnings over one response, for the final `finish` event. */
 import type { Diagnostics } from '../core/diagnostics.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
 import type { ParsedEvent } from '../core/tool-format.js';
 import type { Warning } from '../core/warning.js';
 
@@ -9,7 +10,8 @@ export class DiagnosticsCollector {
   private readonly diagnostics: Diagnostics = {};
   private readonly warnings: Warning[] = [];
 
-  constructor(private readonly availableTools: string[]) {}
+  /** The request's tools: their names are listed only when a rejected call needs them, not on every request. */
+  constructor(private readonly offeredTools: readonly Pick<ToolDefinition, 'name'>[]) {}
 
   warn(warning: Warning): void {
     this.warnings.push(warning);
@@ -19,7 +21,7 @@ export class DiagnosticsCollector {
   report(problem: Problem): void {
     if (problem.type === 'tool-call-rejected') {
       if (!this.diagnostics.toolCallError) {
-        this.diagnostics.toolCallError = { code: problem.code, message: problem.message, availableTools: this.availableTools };
+        this.diagnostics.toolCallError = { code: problem.code, message: problem.message, availableTools: this.offeredTools.map((tool) => tool.name) };
       } else this.warn({ code: problem.code, message: problem.message });
       return;
     }

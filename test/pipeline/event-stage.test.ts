@@ -55,11 +55,11 @@ if (!hermes) throw new Error('the hermes family is registered');
 const tool = { name: 'get_weather', parameters: { type: 'object' } };
 
 const pipelines: [string, () => Pipeline][] = [
-  ['finalize', () => (events) => finalizeEvents(events, { warnings: [{ code: 'route', message: 'r' }], diagnostics: new DiagnosticsCollector(['get_weather']), provider: 'p' })],
+  ['finalize', () => (events) => finalizeEvents(events, { warnings: [{ code: 'route', message: 'r' }], diagnostics: new DiagnosticsCollector([{ name: 'get_weather' }]), provider: 'p' })],
   [
     'prompted parsing then finalize',
     () => {
-      const diagnostics = new DiagnosticsCollector(['get_weather']);
+      const diagnostics = new DiagnosticsCollector([{ name: 'get_weather' }]);
       return (events) =>
         finalizeEvents(parseTextIntoCalls(events, { parser: hermes.createParser([tool]), diagnostics, singleCall: false }), { warnings: [], diagnostics, provider: 'p' });
     },
