@@ -1,30 +1,11 @@
 /** Failures of the anthropic adapter: HTTP errors, transport failures, timeouts, mid-stream errors, aborts. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayError, type ProviderAdapter, type StreamEvent } from '../../../src/core/index.js';
-import type { ProviderConfig } from '../../../src/config/config-types.js';
-import { createAnthropicAdapter } from '../../../providers/anthropic/index.js';
-import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
+import { describe, expect, it } from 'vitest';
+import { GatewayError, type StreamEvent } from '../../../src/core/index.js';
 import { sleep, startLoopbackServer, type RecordedRequest } from '../../helpers/loopback-server.js';
-import { collectEvents, gatewayErrorOf, rejectionOf, testConfig, testContext, testRequest } from './anthropic-test-kit.js';
+import { collectEvents, gatewayErrorOf, rejectionOf, testContext, testRequest } from './anthropic-test-kit.js';
+import { newAdapter, upstream, useFakeAnthropic } from './anthropic-fixture.js';
 
-let upstream: FakeAnthropicUpstream;
-const adapters: ProviderAdapter[] = [];
-
-beforeAll(async () => {
-  upstream = await startFakeAnthropicUpstream();
-});
-afterAll(async () => {
-  await upstream.close();
-});
-afterEach(async () => {
-  await Promise.all(adapters.splice(0).map((adapter) => adapter.close?.()));
-});
-
-function newAdapter(overrides: Partial<ProviderConfig> = {}, baseUrl = upstream.url): ProviderAdapter {
-  const adapter = createAnthropicAdapter(testConfig(baseUrl, overrides));
-  adapters.push(adapter);
-  return adapter;
-}
+useFakeAnthropic();
 
 function terminalError(events: StreamEvent[]): GatewayError {
   const last = events.at(-1);

@@ -1,28 +1,15 @@
 /** What the anthropic adapter sends upstream: body translation, headers, defaults and warnings. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatRequest, ProviderAdapter, StreamEvent } from '../../../src/core/index.js';
-import { createAnthropicAdapter } from '../../../providers/anthropic/index.js';
-import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest, StreamEvent } from '../../../src/core/index.js';
 import type { ProviderConfig } from '../../../src/config/config-types.js';
-import { collectEvents, testConfig, testContext, testRequest } from './anthropic-test-kit.js';
+import { collectEvents, testContext, testRequest } from './anthropic-test-kit.js';
+import { newAdapter, upstream, useFakeAnthropic } from './anthropic-fixture.js';
 
-let upstream: FakeAnthropicUpstream;
-const adapters: ProviderAdapter[] = [];
-
-beforeAll(async () => {
-  upstream = await startFakeAnthropicUpstream();
-});
-afterAll(async () => {
-  await upstream.close();
-});
-afterEach(async () => {
-  await Promise.all(adapters.splice(0).map((adapter) => adapter.close?.()));
-});
+useFakeAnthropic();
 
 /** Runs one request against the fake and returns the recorded request and the produced events. */
 async function send(request: ChatRequest, overrides: Partial<ProviderConfig> = {}) {
-  const adapter = createAnthropicAdapter(testConfig(upstream.url, overrides));
-  adapters.push(adapter);
+  const adapter = newAdapter(overrides);
   upstream.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
   const before = upstream.requests.length;
   const events = await collectEvents(await adapter.stream(request, testContext()));

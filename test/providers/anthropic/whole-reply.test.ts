@@ -1,30 +1,12 @@
 /** The anthropic adapter for a client that reads the reply whole: one `message` body, the streamed events, honest failures. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderConfig } from '../../../src/config/config-types.js';
-import type { ProviderAdapter, ProviderContext } from '../../../src/core/index.js';
-import { createAnthropicAdapter } from '../../../providers/anthropic/index.js';
-import { startFakeAnthropicUpstream, type FakeAnthropicReply, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
+import { describe, expect, it } from 'vitest';
+import type { ProviderContext } from '../../../src/core/index.js';
+import type { FakeAnthropicReply } from '../../helpers/fake-anthropic-upstream.js';
 import { sleep } from '../../helpers/loopback-server.js';
-import { collectEvents, gatewayErrorOf, testConfig, testContext, testRequest } from './anthropic-test-kit.js';
+import { collectEvents, gatewayErrorOf, testContext, testRequest } from './anthropic-test-kit.js';
+import { newAdapter, upstream, useFakeAnthropic } from './anthropic-fixture.js';
 
-let upstream: FakeAnthropicUpstream;
-const adapters: ProviderAdapter[] = [];
-
-beforeAll(async () => {
-  upstream = await startFakeAnthropicUpstream();
-});
-afterAll(async () => {
-  await upstream.close();
-});
-afterEach(async () => {
-  await Promise.all(adapters.splice(0).map((adapter) => adapter.close?.()));
-});
-
-function newAdapter(overrides: Partial<ProviderConfig> = {}): ProviderAdapter {
-  const adapter = createAnthropicAdapter(testConfig(upstream.url, overrides));
-  adapters.push(adapter);
-  return adapter;
-}
+useFakeAnthropic();
 
 function wholeContext(signal?: AbortSignal): ProviderContext {
   return { ...testContext(signal), wholeReply: true };

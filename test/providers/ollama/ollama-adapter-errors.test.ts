@@ -1,23 +1,13 @@
 /** How the Ollama adapter fails: honest statuses before the first chunk, error events after, and cancellation. */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProviderAdapter } from '../../../src/core/index.js';
 import { createOllamaAdapter } from '../../../providers/ollama/index.js';
-import { startFakeOllamaUpstream, type FakeOllamaReply, type FakeOllamaUpstream } from '../../helpers/fake-ollama-upstream.js';
+import type { FakeOllamaReply } from '../../helpers/fake-ollama-upstream.js';
 import { startLoopbackServer } from '../../helpers/loopback-server.js';
 import { chatRequest, collectEvents, lastEvent, ollamaConfig, providerContext, rejectionOf, textOf } from './ollama-test-kit.js';
+import { adapter, upstream, useFakeOllama } from './ollama-fixture.js';
 
-let upstream: FakeOllamaUpstream;
-let adapter: ProviderAdapter;
-
-beforeAll(async () => {
-  upstream = await startFakeOllamaUpstream();
-  adapter = createOllamaAdapter(ollamaConfig(upstream.url));
-});
-
-afterAll(async () => {
-  await adapter.close?.();
-  await upstream.close();
-});
+useFakeOllama();
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -1,22 +1,11 @@
 /** What the Ollama adapter yields: reasoning, text, whole tool calls with running indexes, finish and usage. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderAdapter, StreamEvent } from '../../../src/core/index.js';
-import { createOllamaAdapter } from '../../../providers/ollama/index.js';
-import { startFakeOllamaUpstream, type FakeOllamaReply, type FakeOllamaUpstream } from '../../helpers/fake-ollama-upstream.js';
-import { chatRequest, collectEvents, lastEvent, ollamaConfig, providerContext, textOf } from './ollama-test-kit.js';
+import { describe, expect, it } from 'vitest';
+import type { StreamEvent } from '../../../src/core/index.js';
+import type { FakeOllamaReply } from '../../helpers/fake-ollama-upstream.js';
+import { chatRequest, collectEvents, lastEvent, providerContext, textOf } from './ollama-test-kit.js';
+import { adapter, upstream, useFakeOllama } from './ollama-fixture.js';
 
-let upstream: FakeOllamaUpstream;
-let adapter: ProviderAdapter;
-
-beforeAll(async () => {
-  upstream = await startFakeOllamaUpstream();
-  adapter = createOllamaAdapter(ollamaConfig(upstream.url));
-});
-
-afterAll(async () => {
-  await adapter.close?.();
-  await upstream.close();
-});
+useFakeOllama();
 
 async function run(reply: FakeOllamaReply): Promise<StreamEvent[]> {
   upstream.enqueue(reply);

@@ -1,24 +1,13 @@
 /** What the Ollama adapter sends upstream: the exact `/api/chat` body, headers and warnings. */
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderAdapter, StreamEvent } from '../../../src/core/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StreamEvent } from '../../../src/core/index.js';
 import { GatewayError } from '../../../src/core/index.js';
 import { createOllamaAdapter } from '../../../providers/ollama/index.js';
-import { startFakeOllamaUpstream, type FakeOllamaUpstream } from '../../helpers/fake-ollama-upstream.js';
 import { chatRequest, collectEvents, ollamaConfig, providerContext } from './ollama-test-kit.js';
+import { adapter, upstream, useFakeOllama } from './ollama-fixture.js';
 
-let upstream: FakeOllamaUpstream;
-let adapter: ProviderAdapter;
-
-beforeAll(async () => {
-  upstream = await startFakeOllamaUpstream();
-  adapter = createOllamaAdapter(ollamaConfig(upstream.url));
-});
-
-afterAll(async () => {
-  await adapter.close?.();
-  await upstream.close();
-});
+useFakeOllama();
 
 afterEach(() => {
   upstream.requests.length = 0;

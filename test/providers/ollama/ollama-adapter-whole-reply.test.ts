@@ -1,23 +1,13 @@
 /** The Ollama adapter for a client that reads the reply whole: `stream: false`, the streamed events, honest failures. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderAdapter, ProviderContext, StreamEvent } from '../../../src/core/index.js';
+import { describe, expect, it } from 'vitest';
+import type { ProviderContext, StreamEvent } from '../../../src/core/index.js';
 import { createOllamaAdapter } from '../../../providers/ollama/index.js';
-import { startFakeOllamaUpstream, type FakeOllamaChatReply, type FakeOllamaReply, type FakeOllamaUpstream } from '../../helpers/fake-ollama-upstream.js';
+import type { FakeOllamaChatReply, FakeOllamaReply } from '../../helpers/fake-ollama-upstream.js';
 import { sleep } from '../../helpers/loopback-server.js';
 import { chatRequest, collectEvents, ollamaConfig, providerContext, rejectionOf } from './ollama-test-kit.js';
+import { adapter, upstream, useFakeOllama } from './ollama-fixture.js';
 
-let upstream: FakeOllamaUpstream;
-let adapter: ProviderAdapter;
-
-beforeAll(async () => {
-  upstream = await startFakeOllamaUpstream();
-  adapter = createOllamaAdapter(ollamaConfig(upstream.url));
-});
-
-afterAll(async () => {
-  await adapter.close?.();
-  await upstream.close();
-});
+useFakeOllama();
 
 function wholeContext(signal?: AbortSignal): ProviderContext {
   return { ...providerContext(signal), wholeReply: true };
