@@ -23,18 +23,22 @@ import { registerJsonBodyParser } from './plugins/json-body-parser.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
 import { createLazyChildLogger } from './plugins/lazy-child-logger.js';
 import { registerRequestLog } from './plugins/request-log.js';
+import { serverTimeoutOptions } from './plugins/server-timeouts.js';
+import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
 import { version } from './version.js';
 
 export type BuildAppOptions = {
   /** A pino logger; defaults to one at the configured level. */
   logger?: PinoLogger;
-  /** How long shutdown waits for live streams before aborting them. */
+  /** How long shutdown waits for live streams before aborting them (default: server.shutdownGraceMs). */
   shutdownGraceMs?: number;
 };
 
 export async function buildApp(config: GatewayConfig, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const logger = options.logger ?? pino({ level: config.server.logLevel });
+  const shutdownGraceMs = options.shutdownGraceMs ?? config.server.shutdownGraceMs;
   const app = Fastify({
+    ...serverTimeoutOptions(config.server, shutdownGraceMs),
     loggerInstance: logger as FastifyBaseLogger,
     // Our own one-line-per-request log replaces fastify's two lines (see plugins/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
@@ -50,12 +54,12 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   for (const provider of Object.values(config.providers)) providers.set(provider.name, createProviderAdapter(provider));
   const toolFormats = createToolFormatRegistry();
   const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes: createAgentSyntaxRegistry(toolFormats) });
-  const liveStreams = new LiveStreams();
+  const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   registerRequestLog(app);
   registerErrorEnvelope(app);
   registerClientAuth(app, config.server.apiKeys);
-  registerLiveStreams(app, liveStreams, options.shutdownGraceMs ?? 10_000);
+  registerLiveStreams(app, liveStreams, shutdownGraceMs);
 
   registerHealthRoutes(app, { providers: Object.keys(config.providers), version });
   registerModelsRoutes(app, { pipeline });

@@ -5,6 +5,10 @@ import { ConfigError } from './config/config-error.js';
 import { loadConfig } from './config/load-config.js';
 import { createLogDestination } from './log-destination.js';
 import { parseCommandLine } from './parse-command-line.js';
+import { shutdownOverrunMs } from './plugins/live-streams.js';
+
+/** Past the close's own bound: room for the upstream pools to close. */
+const closeBackstopMarginMs = 10_000;
 
 async function main(): Promise<void> {
   const bootLogger = pino({ level: 'info' });
@@ -46,6 +50,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const closeBackstopMs = config.server.shutdownGraceMs + shutdownOverrunMs + closeBackstopMarginMs;
   const address = await app.listen({ host: config.server.host, port: config.server.port });
   logger.info({ providers: Object.keys(config.providers), auth: config.server.apiKeys.length > 0 }, `Interlingua listening on ${address}`);
   // Start-up lines now, not at the first periodic flush: whoever started the gateway is watching for them.
@@ -56,6 +61,13 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     logger.info(`${signal}: closing`);
+    // app.close() is bounded (grace, then error frames, then lingering connections closed); should a hook
+    // still hang, the process must not outlive whoever is waiting for it to stop.
+    const backstop = setTimeout(() => {
+      logger.error(`close did not finish within ${closeBackstopMs} ms; exiting`);
+      process.exit(1);
+    }, closeBackstopMs);
+    backstop.unref();
     try {
       await app.close();
       process.exit(0);

@@ -2,24 +2,19 @@
  * The real entry point (`node --import tsx src/server.ts`): starts from a config file or the environment,
  * answers /health, exits 0 on SIGTERM, and refuses a bad config with the bad path in its message.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOllamaUpstream, type FakeOllamaUpstream } from './helpers/fake-ollama-upstream.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from './helpers/fake-openai-upstream.js';
+import { exitCode, freePort, GatewayProcesses, logLines, logMessages, waitForHealth } from './helpers/gateway-process.js';
 import { sleep } from './helpers/loopback-server.js';
 
-const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 let directory: string;
 let openai: FakeOpenAiUpstream;
 let ollama: FakeOllamaUpstream;
-const children = new Set<ChildProcess>();
+const processes = new GatewayProcesses();
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'interlingua-server-'));
@@ -28,75 +23,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Only the children this file started, by their own pid (a failed test may leave one running).
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  processes.killAll();
   await Promise.all([openai?.close(), ollama?.close()]);
   await rm(directory, { recursive: true, force: true });
 });
 
-/** A port that was free a moment ago (the server needs an explicit one to be reachable by the test). */
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-type Started = { child: ChildProcess; output: () => string };
-
-/** An environment without the caller's provider keys, so discovery sees only what a test sets. */
-function cleanEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const environment: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  for (const key of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OLLAMA_HOST', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'GATEWAY_CONFIG', 'PORT', 'HOST']) {
-    if (!(key in extra)) delete environment[key];
-  }
-  return environment;
-}
-
-function startServer(commandLine: string[], environment: Record<string, string> = {}): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...commandLine], {
-    cwd: projectRoot,
-    env: cleanEnvironment(environment),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output };
-}
-
-async function waitForHealth(started: Started, port: number): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (started.child.exitCode !== null) throw new Error(`server exited early (${started.child.exitCode}):\n${started.output()}`);
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1_000) });
-      if (response.ok) return (await response.json()) as Record<string, unknown>;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`server not healthy on port ${port}:\n${started.output()}`);
-}
-
-/** The pino JSON lines of a child's output. */
-function logLines(output: string): Record<string, unknown>[] {
-  return output
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-function logMessages(output: string): unknown[] {
-  return logLines(output).map((line) => line.msg);
-}
-
-async function exitCode(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return code;
+function startServer(commandLine: string[], environment: Record<string, string> = {}) {
+  return processes.start(commandLine, environment);
 }
 
 /** One chat completion for `local/m` through the started process. */

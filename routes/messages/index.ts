@@ -21,6 +21,9 @@ type ProviderParams = { Params: { provider: string } };
 /** Errors on these routes use Anthropic's envelope (see src/plugins/error-envelope.ts). */
 const routeConfig = { config: { errorEnvelope: 'anthropic' as const } };
 
+/** Anthropic's own keep-alive event, which its SDKs skip (https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types). */
+const anthropicPingFrame = 'event: ping\ndata: {"type": "ping"}\n\n';
+
 function messageId(): string {
   return `msg_${randomHex(24)}`;
 }
@@ -48,6 +51,7 @@ export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRo
         return result.body;
       },
       renderStream: (run, writer) => streamMessage(run.events, writer, meta),
+      keepAliveFrame: anthropicPingFrame,
     });
   }
 

@@ -24,6 +24,8 @@ export type GenerationOptions = {
   renderBody(run: ChatRun): Promise<unknown>;
   /** Writes the SSE stream; returns how it ended, for the request log. */
   renderStream(run: ChatRun, writer: SseWriter): Promise<string>;
+  /** The frame a quiet stream gets (default: an SSE comment). */
+  keepAliveFrame?: string;
 };
 
 export async function runGeneration(request: FastifyRequest, reply: FastifyReply, options: GenerationOptions): Promise<FastifyReply> {
@@ -44,9 +46,15 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     }
 
     reply.hijack();
-    const writer = new SseWriter(reply.raw);
+    const writer = new SseWriter(reply.raw, options.keepAliveFrame);
     writer.start(headers);
-    const outcome = await options.renderStream(run, writer);
+    const unwatch = options.liveStreams.keepAlive.watch(writer);
+    let outcome: string;
+    try {
+      outcome = await options.renderStream(run, writer);
+    } finally {
+      unwatch();
+    }
     writer.end();
     logRequest(request, reply, 200, outcome);
     return reply;

@@ -3,16 +3,24 @@
  * socket buffer waits for `drain`, and a closed client ends the wait instead of hanging.
  */
 import type { ServerResponse } from 'node:http';
+import type { KeepAliveTarget } from '../../src/plugins/stream-keep-alive.js';
 
-export class SseWriter {
+/** An SSE comment: every SSE parser skips lines that start with `:` (the openai SDK among them). */
+export const commentKeepAlive = ': ping\n\n';
+
+export class SseWriter implements KeepAliveTarget {
   private closed = false;
   private corked = false;
+  private wrote = false;
   private readonly uncork = () => {
     this.corked = false;
     this.response.uncork();
   };
 
-  constructor(private readonly response: ServerResponse) {
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly keepAliveFrame: string = commentKeepAlive,
+  ) {
     response.once('close', () => {
       this.closed = true;
     });
@@ -37,6 +45,7 @@ export class SseWriter {
   async send(data: string, event?: string): Promise<void> {
     if (this.isClosed) return;
     const frame = event === undefined ? `data: ${data}\n\n` : `event: ${event}\ndata: ${data}\n\n`;
+    this.wrote = true;
     // Frames produced in one tick (all the events of one upstream read) leave in one socket write.
     if (!this.corked) {
       this.corked = true;
@@ -53,6 +62,18 @@ export class SseWriter {
       this.response.on('drain', done);
       this.response.on('close', done);
     });
+  }
+
+  takeActivity(): boolean {
+    const wrote = this.wrote;
+    this.wrote = false;
+    return wrote;
+  }
+
+  /** Between two frames (each goes out in one write); skipped while the client is not reading what it has. */
+  ping(): void {
+    if (this.isClosed || this.response.writableEnded || this.response.writableNeedDrain) return;
+    this.response.write(this.keepAliveFrame);
   }
 
   end(): void {

@@ -72,6 +72,10 @@ export const configFileSchema = {
         apiKeys: { type: 'array', items: { type: 'string', minLength: 1 } },
         bodyLimitBytes: { type: 'integer', minimum: 1024 },
         logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+        requestTimeoutMs: { type: 'integer', minimum: 0 },
+        headersTimeoutMs: { type: 'integer', minimum: 1 },
+        streamKeepAliveMs: { type: 'integer', minimum: 0 },
+        shutdownGraceMs: { type: 'integer', minimum: 0 },
       },
     },
     providers: {

@@ -48,6 +48,14 @@ export type ServerConfig = {
   apiKeys: string[];
   bodyLimitBytes: number;
   logLevel: string;
+  /** Longest time to receive a whole request (headers and body); 0 disables. Responses are not bounded by it. */
+  requestTimeoutMs: number;
+  /** Longest time to receive a request's headers (at most requestTimeoutMs). */
+  headersTimeoutMs: number;
+  /** A live stream quiet for this long gets a keep-alive frame; 0 disables. */
+  streamKeepAliveMs: number;
+  /** How long a shutdown waits for live streams before ending them with an error frame. */
+  shutdownGraceMs: number;
 };
 
 /** A request-header rule for agent_format detection: the header's value contains `contains` (any case). */

@@ -15,6 +15,12 @@ export const defaultServer = {
   port: 8080,
   bodyLimitBytes: 32 * 1024 * 1024,
   logLevel: 'info',
+  // A client that stops mid-request must not hold its socket forever (slow-loris); streamed replies are not cut by these.
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  // Proxies and load balancers commonly cut connections idle for 30-60 s; a model may think for minutes.
+  streamKeepAliveMs: 15_000,
+  shutdownGraceMs: 10_000,
 };
 
 /** Codex CLI names itself in both (`codex_exec/0.171.0 …`, `originator: codex_cli_rs`); see clients.md §1.5. */
@@ -51,6 +57,20 @@ export function normalizeProvider(name: string, settings: Record<string, unknown
   return provider;
 }
 
+type ServerTimes = Pick<GatewayConfig['server'], 'requestTimeoutMs' | 'headersTimeoutMs' | 'streamKeepAliveMs' | 'shutdownGraceMs'>;
+
+function normalizeServerTimes(server: Record<string, unknown>): ServerTimes {
+  const requestTimeoutMs = (server.requestTimeoutMs as number | undefined) ?? defaultServer.requestTimeoutMs;
+  const headersTimeoutMs = (server.headersTimeoutMs as number | undefined) ?? defaultServer.headersTimeoutMs;
+  return {
+    requestTimeoutMs,
+    // Node refuses a headers timeout longer than a (non-zero) request timeout.
+    headersTimeoutMs: requestTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs,
+    streamKeepAliveMs: (server.streamKeepAliveMs as number | undefined) ?? defaultServer.streamKeepAliveMs,
+    shutdownGraceMs: (server.shutdownGraceMs as number | undefined) ?? defaultServer.shutdownGraceMs,
+  };
+}
+
 export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): GatewayConfig {
   const server = file.server ?? {};
   const providers: Record<string, ProviderConfig> = {};
@@ -62,6 +82,7 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
       apiKeys: (server.apiKeys as string[] | undefined) ?? [],
       bodyLimitBytes: (server.bodyLimitBytes as number | undefined) ?? defaultServer.bodyLimitBytes,
       logLevel: (server.logLevel as string | undefined) ?? defaultServer.logLevel,
+      ...normalizeServerTimes(server),
     },
     providers,
     agentFormats: normalizeAgentFormats(file.agentFormats),

@@ -1,9 +1,11 @@
 /**
  * Tracks in-flight generations so that shutdown can wait for them (up to a grace period) and then
- * abort the rest; aborting flows down to the upstream requests.
+ * abort the rest; aborting flows down to the upstream requests. Quiet streams get keep-alives from
+ * the same registry's sweep.
  */
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/gateway-error.js';
+import { StreamKeepAlive } from './stream-keep-alive.js';
 
 /** Anything a shutdown can abort (a request's Cancellation). */
 export type Abortable = { abort(reason: unknown): void };
@@ -11,9 +13,21 @@ export type Abortable = { abort(reason: unknown): void };
 /** How long aborted streams get to write their error frame and end. */
 const abortSettleMs = 1_000;
 
+/**
+ * After the streams: how long other busy connections (a request body still arriving, a models list)
+ * get before they are closed, so that none holds the shutdown until its own timeout.
+ */
+const lingeringConnectionsMs = 1_000;
+
+/** The longest a close takes past the grace period, whatever the clients and upstreams do. */
+export const shutdownOverrunMs = abortSettleMs + lingeringConnectionsMs;
+
 export class LiveStreams {
   private readonly generations = new Set<Abortable>();
   private idleWaiters: (() => void)[] = [];
+
+  /** `keepAlive` defaults to none (keep-alives disabled). */
+  constructor(readonly keepAlive: StreamKeepAlive = new StreamKeepAlive(0)) {}
 
   get size(): number {
     return this.generations.size;
@@ -59,5 +73,9 @@ export class LiveStreams {
 export function registerLiveStreams(app: FastifyInstance, liveStreams: LiveStreams, graceMs: number): void {
   app.addHook('preClose', async () => {
     await liveStreams.drain(graceMs);
+    // server.close(), which runs next, closes idle connections and waits for the busy ones.
+    const timer = setTimeout(() => app.server.closeAllConnections(), lingeringConnectionsMs);
+    timer.unref();
+    app.server.once('close', () => clearTimeout(timer));
   });
 }

@@ -1,0 +1,69 @@
+/**
+ * Keeps quiet SSE streams alive: one shared sweep over the live streams sends a keep-alive frame on
+ * every stream that has written nothing for the idle interval (a model thinking for minutes), before a
+ * proxy or load balancer between the gateway and its client cuts the idle connection.
+ */
+
+/** A stream the sweep can watch: it reports whether it wrote since the last sweep, and can send a ping. */
+export type KeepAliveTarget = {
+  /** True when the stream wrote anything since the previous call (and clears that mark). */
+  takeActivity(): boolean;
+  /** Writes the API's keep-alive frame (an SSE comment, or Anthropic's `ping` event). */
+  ping(): void;
+};
+
+/** Sweeps per idle interval: a quiet stream is pinged after between 1 and 1 + 1/sweepsPerInterval intervals. */
+const sweepsPerInterval = 4;
+
+export class StreamKeepAlive {
+  /** Each watched stream with the number of consecutive sweeps that found it quiet. */
+  private readonly quietSweeps = new Map<KeepAliveTarget, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly sweep = () => this.pingQuietStreams();
+
+  /** `idleMs` 0 disables keep-alives. */
+  constructor(private readonly idleMs: number) {}
+
+  /** Watches a stream whose headers are sent; the returned function stops watching it. */
+  watch(target: KeepAliveTarget): () => void {
+    if (this.idleMs <= 0) return noop;
+    this.quietSweeps.set(target, 0);
+    // The timer runs only while a stream is live, so an idle gateway never wakes up for it.
+    if (!this.timer) {
+      this.timer = setInterval(this.sweep, Math.max(1, Math.round(this.idleMs / sweepsPerInterval)));
+      this.timer.unref();
+    }
+    return () => {
+      this.quietSweeps.delete(target);
+      if (this.quietSweeps.size === 0) this.stop();
+    };
+  }
+
+  get size(): number {
+    return this.quietSweeps.size;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /**
+   * A mark set on each write, read once a sweep, instead of a clock read per frame or a timer per
+   * stream reset on every write: the hot path pays one boolean store.
+   */
+  private pingQuietStreams(): void {
+    for (const [target, quiet] of this.quietSweeps) {
+      if (target.takeActivity()) {
+        this.quietSweeps.set(target, 0);
+      } else if (quiet + 1 >= sweepsPerInterval) {
+        target.ping();
+        this.quietSweeps.set(target, 0);
+      } else {
+        this.quietSweeps.set(target, quiet + 1);
+      }
+    }
+  }
+}
+
+function noop(): void {}
