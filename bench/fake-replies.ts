@@ -20,16 +20,16 @@ type Delta = Record<string, unknown>;
 const usage = { prompt_tokens: 42, completion_tokens: 17, total_tokens: 59 };
 const chunkPrefix = '{"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"bench-model"';
 
-function frame(data: string): Buffer {
+export function frame(data: string): Buffer {
   return Buffer.from(`data: ${data}\n\n`);
 }
 
-function chunkFrame(delta: Delta, finishReason: string | null = null): Buffer {
+export function chunkFrame(delta: Delta, finishReason: string | null = null): Buffer {
   return frame(`${chunkPrefix},"choices":[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}`);
 }
 
 /** Real servers stream a few tokens per chunk; 16 characters keeps short replies at a handful of chunks. */
-function pieces(text: string, size = 16): string[] {
+export function pieces(text: string, size = 16): string[] {
   const result: string[] = [];
   for (let start = 0; start < text.length; start += size) result.push(text.slice(start, start + size));
   return result;

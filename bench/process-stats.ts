@@ -25,6 +25,16 @@ export function readRssKb(pid: number): number {
   return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim());
 }
 
+/** The process's peak resident memory so far (VmHWM), in kB; NaN where /proc is not there. */
+export function readPeakRssKb(pid: number): number {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** User + system CPU time in milliseconds (resolution: one clock tick, usually 10 ms); NaN when unknown. */
 export function readCpuMs(pid: number): number {
   try {

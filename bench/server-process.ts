@@ -1,22 +1,25 @@
 /**
  * Child-process entry for the bench's own servers, so that they never share an event loop with the
- * load generator: `server-process.ts fake-upstream` or `server-process.ts bare-proxy <upstream-url>`.
+ * load generator: `server-process.ts fake-upstream`, `server-process.ts bare-proxy <upstream-url>` or
+ * `server-process.ts fault-upstream <seed>` (the soak's).
  * Reports `{ port }` over IPC once listening; exits when the parent goes away.
  */
 import { startBareProxy } from './bare-proxy.js';
 import { startFakeUpstream } from './fake-upstream.js';
 import type { RunningServer } from './running-server.js';
+import { startFaultUpstream } from './soak/fault-upstream.js';
 
-export type ServerProcessKind = 'fake-upstream' | 'bare-proxy';
+export type ServerProcessKind = 'fake-upstream' | 'bare-proxy' | 'fault-upstream';
 
-async function start(kind: string, upstreamUrl: string | undefined): Promise<RunningServer> {
+async function start(kind: string, argument: string | undefined): Promise<RunningServer> {
   if (kind === 'fake-upstream') return startFakeUpstream();
-  if (kind === 'bare-proxy' && upstreamUrl) return startBareProxy(upstreamUrl);
-  throw new Error(`usage: server-process.ts fake-upstream | bare-proxy <upstream-url> (got ${kind})`);
+  if (kind === 'bare-proxy' && argument) return startBareProxy(argument);
+  if (kind === 'fault-upstream' && argument) return startFaultUpstream(Number(argument));
+  throw new Error(`usage: server-process.ts fake-upstream | bare-proxy <upstream-url> | fault-upstream <seed> (got ${kind})`);
 }
 
-const [kind = '', upstreamUrl] = process.argv.slice(2);
-const server = await start(kind, upstreamUrl);
+const [kind = '', argument] = process.argv.slice(2);
+const server = await start(kind, argument);
 process.send?.({ port: server.port });
 const stop = () => void server.close().finally(() => process.exit(0));
 process.on('disconnect', stop);
