@@ -51,7 +51,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const closeBackstopMs = config.server.shutdownGraceMs + shutdownOverrunMs + closeBackstopMarginMs;
-  const address = await app.listen({ host: config.server.host, port: config.server.port });
+  // Node's default accept backlog (511) overflows when ~1,000 clients connect at once (npm run soak): the kernel
+  // then drops their handshakes and they hang for a minute or more before a reset. The kernel caps it at somaxconn.
+  const address = await app.listen({ host: config.server.host, port: config.server.port, backlog: 4096 });
   logger.info({ providers: Object.keys(config.providers), auth: config.server.apiKeys.length > 0 }, `Interlingua listening on ${address}`);
   // Start-up lines now, not at the first periodic flush: whoever started the gateway is watching for them.
   logDestination.flushSync();

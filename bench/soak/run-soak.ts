@@ -58,6 +58,8 @@ function violation(tally: Tally, kind: FaultKind, message: string): void {
 async function soakOne(pool: Pool, settings: SoakSettings, index: number, deadline: number, tally: Tally): Promise<void> {
   const scenario = scenarioFor(settings.seed, index);
   const body = JSON.stringify({ model: 'soak/m', stream: true, tools, messages: [{ role: 'user', content: requestMarker(index) }] });
+  const sent = Date.now();
+  let stage = 'before the response headers';
   try {
     const response = await pool.request({
       method: 'POST',
@@ -66,13 +68,14 @@ async function soakOne(pool: Pool, settings: SoakSettings, index: number, deadli
       body,
       signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
     });
+    stage = `after HTTP ${response.statusCode} (${String(response.headers['x-request-id'])})`;
     const text = await response.body.text();
     const verdict = checkStream(scenario, response.statusCode, text);
     if (verdict.violation !== undefined) violation(tally, scenario.kind, verdict.violation);
     else count(tally, scenario.kind, verdict.outcome);
   } catch (error) {
     const name = (error as Error).name;
-    violation(tally, scenario.kind, name === 'TimeoutError' || name === 'AbortError' ? `no end before the soak's time bound (${settings.maxSeconds} s)` : `client error: ${(error as Error).message}`);
+    violation(tally, scenario.kind, name === 'TimeoutError' || name === 'AbortError' ? `no end before the soak's time bound (${settings.maxSeconds} s)` : `client error ${stage}, ${Math.round((Date.now() - sent) / 1000)} s in: ${(error as Error).message}`);
   }
   tally.finished++;
 }
@@ -93,7 +96,7 @@ function report(settings: SoakSettings, tally: Tally, elapsedMs: number, gateway
   }
   const total = [...tally.violations.values()].reduce((sum, value) => sum + value, 0);
   lines.push('', total === 0 ? 'violations: none' : `violations: ${total}`);
-  for (const [message, times] of [...tally.violations].slice(0, 20)) lines.push(`- ${times}× ${message}`);
+  for (const [message, times] of [...tally.violations].slice(0, 30)) lines.push(`- ${times}× ${message}`);
   return lines.join('\n');
 }
 
