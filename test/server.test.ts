@@ -41,7 +41,8 @@ function postChat(port: number, content: string): Promise<Response> {
   });
 }
 
-describe('src/server.ts', () => {
+// A child process on a shared, loaded machine can take longer to start than the default 20 s test timeout.
+describe('src/server.ts', { timeout: 90_000 }, () => {
   it('starts from --config and --port, serves a completion, and exits 0 on SIGTERM', async () => {
     const configPath = join(directory, 'gateway.yaml');
     await writeFile(configPath, `providers:\n  local:\n    type: openai-compatible\n    baseUrl: ${openai.url}/v1\n    apiKey: \${LOCAL_TEST_KEY}\n    toolCalling: native\n`);
