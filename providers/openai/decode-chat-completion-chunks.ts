@@ -55,6 +55,7 @@ export async function* decodeChatCompletionChunks(body: Readable, provider: stri
       }
       if (batch.length) yield batch;
     }
+    decoder.end();
   } finally {
     upstream.release();
   }

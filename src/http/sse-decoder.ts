@@ -108,7 +108,12 @@ export class SseDecoder {
     }
   }
 
-  /** Flushes an event left without its terminating blank line when the body ends. */
+  /** The body ended, and an unfinished event is dropped (as WHATWG says): throws a cap failure push() deferred. */
+  end(): void {
+    if (this.failure) throw this.failure;
+  }
+
+  /** Flushes an event left without its terminating blank line when the body ends (more lenient than WHATWG). */
   finish(): ServerSentEvent[] {
     if (this.failure) throw this.failure;
     const events: ServerSentEvent[] = [];

@@ -142,3 +142,15 @@ describe('SseDecoder', () => {
     });
   });
 });
+
+describe('SseDecoder failures after events of the same chunk', () => {
+  it('returns the finished events first, then throws on the next push, finish or end', () => {
+    const options: SseDecoderOptions = { maxEventBytes: 1024, provider: 'up' };
+    const chunk = Buffer.from(`data: first\n\ndata: ${'x'.repeat(2000)}`);
+    for (const next of [(decoder: SseDecoder) => decoder.push('more'), (decoder: SseDecoder) => decoder.finish(), (decoder: SseDecoder) => decoder.end()]) {
+      const decoder = new SseDecoder(options);
+      expect(decoder.push(chunk)).toEqual([{ data: 'first' }]);
+      expect(() => next(decoder)).toThrow(/limits\.maxEventBytes/);
+    }
+  });
+});
