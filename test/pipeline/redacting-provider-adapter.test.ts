@@ -150,9 +150,10 @@ describe('the log', () => {
     app.log.debug({ header: `Bearer ${secrets.compatibleKey}` }, 'debug line');
     app.log.error({ err: new Error(`failed with ${secrets.anthropicKey}`) }, `error line with ${secrets.clientKey}`);
     app.log.warn({ nested: { value: `"${secrets.organisationHeader}"` } }, 'warn line');
+    app.log.child({ reqId: 'req_child' }).info(`child line ${secrets.ollamaKey}`);
     const written = lines.join('');
     for (const secret of allSecrets) expect(written).not.toContain(secret);
-    for (const message of ['debug line', 'error line', 'warn line']) {
+    for (const message of ['debug line', 'error line', 'warn line', 'child line']) {
       const line = lines.find((candidate) => candidate.includes(message)) as string;
       expect(line).toContain('[REDACTED]');
       expect(() => JSON.parse(line)).not.toThrow();
