@@ -10,6 +10,8 @@ import { runParserSection } from './parser-benchmarks-hook.js';
 import { profileGateway } from './profile-gateway.js';
 import { createProgress } from './progress.js';
 import { runSuite } from './run-suite.js';
+import { renderMarkdownTable } from './markdown-table.js';
+import { runStreamDecoderBenchmarks } from './stream-decoders.js';
 
 async function main(): Promise<void> {
   const settings = readBenchSettings(process.env);
@@ -29,7 +31,13 @@ async function main(): Promise<void> {
   progress('parser benchmarks (bench/parsers.ts)');
   const parsers = await runParserSection();
   if (parsers.status !== 'ok') figures.skipped.push({ section: 'parsers', reason: parsers.markdown.replace(/_/g, '') });
-  process.stdout.write(`${renderBenchReport(machine, settings, figures, parsers)}\n`);
+  progress('stream decoder benchmarks (bench/stream-decoders.ts)');
+  const decoders = await runStreamDecoderBenchmarks();
+  const decoderTable = renderMarkdownTable(
+    ['Decoder (16 KB reads)', '1 MB ms CPU', '10 MB ms CPU', '10 MB ÷ 1 MB (linear ≈ 10)'],
+    decoders.map((row) => [row.decoder, String(row.oneMegabyteMs), String(row.tenMegabytesMs), String(row.tenToOneRatio)]),
+  );
+  process.stdout.write(`${renderBenchReport(machine, settings, figures, parsers)}\n\n## Stream decoders (bench/stream-decoders.ts)\n\n${decoderTable}\n`);
 }
 
 await main();

@@ -4,7 +4,7 @@
  */
 import { randomHex } from './core/random-id.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import pino, { type Logger as PinoLogger } from 'pino';
+import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
 import { createProviderAdapter } from '../providers/index.js';
 import { registerChatCompletionsRoutes } from '../routes/chat-completions/index.js';
 import { registerEmbeddingsRoutes } from '../routes/embeddings/index.js';
@@ -15,6 +15,9 @@ import { registerResponsesRoutes } from '../routes/responses/index.js';
 import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import type { GatewayConfig } from './config/config-types.js';
+import { configuredSecrets } from './config/configured-secrets.js';
+import { SecretRedactor } from './core/secret-redactor.js';
+import { redactProviderErrors } from './pipeline/redacting-provider-adapter.js';
 import type { ProviderAdapter } from './core/provider-adapter.js';
 import { ChatPipeline } from './pipeline/chat-pipeline.js';
 import { registerClientAuth } from './plugins/client-auth.js';
@@ -28,14 +31,31 @@ import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
 import { version } from './version.js';
 
 export type BuildAppOptions = {
-  /** A pino logger; defaults to one at the configured level. */
+  /** A pino logger; defaults to createGatewayLogger's. Its lines are redacted only if it was made by createGatewayLogger. */
   logger?: PinoLogger;
+  /** The config's secrets, to redact from client messages; defaults to createConfigRedactor(config). */
+  redactor?: SecretRedactor;
   /** How long shutdown waits for live streams before aborting them (default: server.shutdownGraceMs). */
   shutdownGraceMs?: number;
 };
 
+/** The one redactor of a config's secrets, shared by the logger and the app (server.ts builds the logger first). */
+export function createConfigRedactor(config: GatewayConfig): SecretRedactor {
+  return new SecretRedactor(configuredSecrets(config));
+}
+
+/**
+ * The gateway's logger. With secrets configured, every line (every level, every field, error causes
+ * and stacks included) passes the redactor as its final JSON text, just before it is written.
+ */
+export function createGatewayLogger(config: GatewayConfig, redactor: SecretRedactor, destination?: DestinationStream): PinoLogger {
+  const hooks = redactor.active ? { streamWrite: (line: string) => redactor.redact(line) } : {};
+  return destination ? pino({ level: config.server.logLevel, hooks }, destination) : pino({ level: config.server.logLevel, hooks });
+}
+
 export async function buildApp(config: GatewayConfig, options: BuildAppOptions = {}): Promise<FastifyInstance> {
-  const logger = options.logger ?? pino({ level: config.server.logLevel });
+  const redactor = options.redactor ?? createConfigRedactor(config);
+  const logger = options.logger ?? createGatewayLogger(config, redactor);
   const shutdownGraceMs = options.shutdownGraceMs ?? config.server.shutdownGraceMs;
   const app = Fastify({
     ...serverTimeoutOptions(config.server, shutdownGraceMs),
@@ -51,9 +71,9 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerJsonBodyParser(app);
 
   const providers = new Map<string, ProviderAdapter>();
-  for (const provider of Object.values(config.providers)) providers.set(provider.name, createProviderAdapter(provider));
+  for (const provider of Object.values(config.providers)) providers.set(provider.name, redactProviderErrors(createProviderAdapter(provider), redactor));
   const toolFormats = createToolFormatRegistry();
-  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes: createAgentSyntaxRegistry(toolFormats) });
+  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes: createAgentSyntaxRegistry(toolFormats), redactor });
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   registerRequestLog(app);

@@ -1,6 +1,6 @@
 /** Process entry: load the config, build the app, listen; close gracefully on SIGTERM/SIGINT. */
 import pino from 'pino';
-import { buildApp } from './app.js';
+import { buildApp, createConfigRedactor, createGatewayLogger } from './app.js';
 import { ConfigError } from './config/config-error.js';
 import { loadConfig } from './config/load-config.js';
 import { createLogDestination } from './log-destination.js';
@@ -35,13 +35,15 @@ async function main(): Promise<void> {
   }
   const { config, notes } = loaded;
   const logDestination = createLogDestination();
-  const logger = pino({ level: config.server.logLevel }, logDestination);
+  // One redactor for the log and the app's error messages: no configured secret leaves the process.
+  const redactor = createConfigRedactor(config);
+  const logger = createGatewayLogger(config, redactor, logDestination);
   // A stray rejection is a bug to log, not a reason to drop every live stream with the process.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   for (const note of notes) logger.info(note);
   let app;
   try {
-    app = await buildApp(config, { logger });
+    app = await buildApp(config, { logger, redactor });
   } catch (error) {
     // Some settings (agent-format rules naming unknown formats) can only be checked once the app knows its formats.
     if (error instanceof ConfigError) {

@@ -10,7 +10,7 @@ import { buildAnthropicRequestBody } from './build-anthropic-request-body.js';
 import { listAnthropicModels } from './list-anthropic-models.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
 import { readAnthropicStream } from './read-anthropic-stream.js';
-import { sendAnthropicRequest, type AnthropicConnection } from './send-anthropic-request.js';
+import { sendAnthropicRequest, wholeBodyLimit, type AnthropicConnection } from './send-anthropic-request.js';
 
 /** Anthropic has no embeddings endpoint, so the adapter has no `embed`. */
 /**
@@ -38,8 +38,8 @@ export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter 
     const cancellation = context.cancellation ?? context.signal;
     const response = await sendAnthropicRequest(connection, { method: 'POST', path: '/v1/messages', body, forwardHeaders: request.forwardHeaders, signal: cancellation });
     const reader = new AnthropicStreamReader({ provider: config.name, model: request.model.model, warnings });
-    if (whole) return readAnthropicMessage(response.body, reader, config.name, cancellation);
-    return readAnthropicStream(response.body, reader, config.name);
+    if (whole) return readAnthropicMessage(response.body, reader, wholeBodyLimit(connection), cancellation);
+    return readAnthropicStream(response.body, reader, config.name, config.limits.maxEventBytes);
   }
 
   return {

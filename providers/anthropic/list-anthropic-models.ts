@@ -1,7 +1,8 @@
 /** Lists the models of an Anthropic upstream (GET /v1/models, following its cursor pages). */
 import type { ModelInfo, ProviderContext } from '../../src/core/index.js';
-import { asRecord, readString } from './read-loose-json.js';
-import { sendAnthropicRequest, type AnthropicConnection } from './send-anthropic-request.js';
+import { readCappedText } from '../../src/http/read-capped-text.js';
+import { asRecord, parseJsonLoosely, readString } from './read-loose-json.js';
+import { sendAnthropicRequest, wholeBodyLimit, type AnthropicConnection } from './send-anthropic-request.js';
 
 /** A guard against an upstream whose `has_more` never turns false. */
 const maximumPages = 20;
@@ -28,7 +29,7 @@ export async function listAnthropicModels(connection: AnthropicConnection, conte
       path: `/v1/models?${query.toString()}`,
       signal: context.signal,
     });
-    const payload = asRecord(await response.body.json().catch(() => undefined));
+    const payload = asRecord(parseJsonLoosely(await readCappedText(response.body, wholeBodyLimit(connection))));
     const data = Array.isArray(payload?.data) ? payload.data : [];
     for (const entry of data) {
       const info = toModelInfo(entry);

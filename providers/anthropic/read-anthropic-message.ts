@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { GatewayError, replayEvents, type StreamEvent } from '../../src/core/index.js';
+import { readCappedText, type ReadLimit } from '../../src/http/read-capped-text.js';
 import { errorFromTransportFailure } from '../../src/http/upstream-error.js';
 import type { AnthropicStreamReader } from './anthropic-stream-reader.js';
 import { mapAnthropicStreamError } from './map-anthropic-stream-error.js';
@@ -30,11 +31,13 @@ export function messageAsStreamPayloads(message: JsonRecord): JsonRecord[] {
 }
 
 /** Parses the body; a 2xx body that is an error envelope, not JSON or not a message rejects with a GatewayError. */
-async function readMessage(body: Dispatcher.ResponseData['body'], provider: string, cancellation: AbortState): Promise<JsonRecord> {
+async function readMessage(body: Dispatcher.ResponseData['body'], limit: ReadLimit, cancellation: AbortState): Promise<JsonRecord> {
+  const { provider } = limit;
   let text: string;
   try {
-    text = await body.text();
+    text = await readCappedText(body, limit);
   } catch (error) {
+    if (GatewayError.isInstance(error)) throw error;
     // Reset connection, body timeout or abort: the reply is cut, not complete.
     throw errorFromTransportFailure(error, provider, cancellation);
   }
@@ -55,10 +58,10 @@ async function readMessage(body: Dispatcher.ResponseData['body'], provider: stri
 export async function readAnthropicMessage(
   body: Dispatcher.ResponseData['body'],
   reader: AnthropicStreamReader,
-  provider: string,
+  limit: ReadLimit,
   cancellation: AbortState,
 ): Promise<AsyncIterable<StreamEvent>> {
-  const message = await readMessage(body, provider, cancellation);
+  const message = await readMessage(body, limit, cancellation);
   const events = messageAsStreamPayloads(message).flatMap((payload) => reader.pushPayload(payload));
   return replayEvents(events);
 }

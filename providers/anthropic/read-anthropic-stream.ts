@@ -16,8 +16,9 @@ export async function* readAnthropicStream(
   body: Readable & AsyncIterable<Uint8Array | string>,
   reader: AnthropicStreamReader,
   provider: string,
+  maxEventBytes: number,
 ): AsyncGenerator<StreamEvent, void, undefined> {
-  const decoder = new SseDecoder();
+  const decoder = new SseDecoder({ maxEventBytes, provider });
   const upstream = new UpstreamBody(body);
   try {
     try {
@@ -31,7 +32,7 @@ export async function* readAnthropicStream(
         yield* events;
       }
     } catch (error) {
-      // Body timeout, reset connection or abort while reading: the reply is cut, not complete.
+      // Body timeout, reset connection, abort or an event past the cap: the reply is cut, not complete.
       upstream.release();
       yield* reader.fail(errorFromTransportFailure(error, provider));
       return;

@@ -2,6 +2,8 @@
 import { request as undiciRequest, type Agent, type Dispatcher } from 'undici';
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { Cancellation } from '../../src/core/cancellation.js';
+import { GatewayError } from '../../src/core/gateway-error.js';
+import { readCappedText, type ReadLimit } from '../../src/http/read-capped-text.js';
 import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 import { buildAnthropicHeaders } from './build-anthropic-headers.js';
 import { parseJsonLoosely } from './read-loose-json.js';
@@ -23,6 +25,11 @@ export type AnthropicCall = {
   /** An AbortSignal, or the request's Cancellation (an emitter undici takes as it is, for less cost). */
   signal: AbortSignal | Cancellation;
 };
+
+/** A body read whole (a message, a model page, an error body) is read only up to the provider's cap. */
+export function wholeBodyLimit(connection: AnthropicConnection): ReadLimit {
+  return { maxBytes: connection.config.limits.maxResponseBytes, provider: connection.config.name };
+}
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -50,7 +57,10 @@ export async function sendAnthropicRequest(
     throw errorFromTransportFailure(error, config.name, call.signal);
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response;
-  const text = await response.body.text().catch(() => '');
+  const text = await readCappedText(response.body, wholeBodyLimit(connection)).catch((error: unknown) => {
+    if (GatewayError.isInstance(error)) throw error;
+    return '';
+  });
   throw errorFromUpstreamStatus({
     status: response.statusCode,
     body: parseJsonLoosely(text) ?? text,

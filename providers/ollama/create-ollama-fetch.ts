@@ -1,11 +1,14 @@
 /**
  * The `fetch` the shared `ollama` client uses: undici with the provider's pooled Agent, the calling
  * request's abort signal and forwarded headers (carried in AsyncLocalStorage, since the package has
- * no per-call options), and upstream HTTP errors turned into GatewayErrors with their real body.
+ * no per-call options), upstream HTTP errors turned into GatewayErrors with their real body, and every
+ * body read under the provider's limits (NDJSON streams per line, the rest whole).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { fetch as undiciFetch, Headers, type Dispatcher, type RequestInit as UndiciRequestInit } from 'undici';
-import type { GatewayError } from '../../src/core/index.js';
+import type { UpstreamLimitSettings } from '../../src/config/config-types.js';
+import { GatewayError } from '../../src/core/index.js';
+import { limitFetchResponse, type FetchResponseLimit } from '../../src/http/limit-fetch-response.js';
 import { errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 
 export type OllamaRequestScope = {
@@ -26,17 +29,26 @@ export type OllamaFetchOptions = {
   provider: string;
   /** The provider's headers (config headers, Authorization); they override the package's defaults. */
   headers: Record<string, string>;
+  limits: UpstreamLimitSettings;
 };
+
+/** Ollama streams as `application/x-ndjson` (https://github.com/ollama/ollama/blob/main/docs/api.md#streaming-responses). */
+function bodyLimit(response: UndiciResponse, options: OllamaFetchOptions): FetchResponseLimit {
+  const streamed = response.ok && (response.headers.get('content-type') ?? '').includes('ndjson');
+  if (streamed) return { type: 'lines', maxBytes: options.limits.maxEventBytes, provider: options.provider };
+  return { type: 'whole', maxBytes: options.limits.maxResponseBytes, provider: options.provider };
+}
 
 export function createOllamaFetch(options: OllamaFetchOptions): typeof fetch {
   const ollamaFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const scope = requestScope.getStore();
-    const response = await undiciFetch(String(input instanceof Request ? input.url : input), {
+    const upstream = await undiciFetch(String(input instanceof Request ? input.url : input), {
       ...(init as UndiciRequestInit),
       headers: mergeHeaders(init?.headers, options.headers, scope?.headers),
       signal: combineSignals(init?.signal ?? undefined, scope?.signal),
       dispatcher: options.dispatcher,
     });
+    const response = limitFetchResponse(upstream, bodyLimit(upstream, options));
     // Handled here rather than by the package: its ResponseError drops `retry-after` and the error
     // body's structure, and it console.logs while reading non-JSON error bodies.
     if (!response.ok) throw await readUpstreamError(response, options.provider);
@@ -69,10 +81,9 @@ function combineSignals(...candidates: (AbortSignal | undefined)[]): AbortSignal
   return AbortSignal.any(signals);
 }
 
-async function readUpstreamError(
-  response: Awaited<ReturnType<typeof undiciFetch>>,
-  provider: string,
-): Promise<GatewayError> {
+type UndiciResponse = Awaited<ReturnType<typeof undiciFetch>>;
+
+async function readUpstreamError(response: UndiciResponse, provider: string): Promise<GatewayError> {
   let body: unknown;
   try {
     const text = await response.text();
@@ -81,8 +92,9 @@ async function readUpstreamError(
     } catch {
       body = text;
     }
-  } catch {
-    // The status alone still tells the client what happened.
+  } catch (error) {
+    // An error body past the cap is that failure; otherwise the status alone still tells the client what happened.
+    if (GatewayError.isInstance(error)) return error;
     body = undefined;
   }
   return errorFromUpstreamStatus({ status: response.status, body, provider, retryAfter: response.headers.get('retry-after') });

@@ -33,6 +33,6 @@ export function createOllamaClient(config: ProviderConfig, dispatcher: Dispatche
   if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
   return new OllamaClient({
     host: config.baseUrl,
-    fetch: createOllamaFetch({ dispatcher, provider: config.name, headers }),
+    fetch: createOllamaFetch({ dispatcher, provider: config.name, headers, limits: config.limits }),
   });
 }

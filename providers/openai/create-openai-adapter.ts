@@ -10,6 +10,7 @@ import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest } from '../../src/core/chat-request.js';
 import type { EmbeddingRequest, EmbeddingResult, ModelInfo, ProviderAdapter, ProviderContext } from '../../src/core/provider-adapter.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
+import { limitFetchResponse } from '../../src/http/limit-fetch-response.js';
 import { createUpstreamAgent } from '../../src/http/upstream-agent.js';
 import { serializeOpenAiRequestBody, type OpenAiFlavour } from './build-openai-request-body.js';
 import { mapOpenAiError } from './map-openai-error.js';
@@ -24,6 +25,9 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
   const headers: Record<string, string | null> = { ...config.headers };
   // Without a key, send no Authorization at all rather than a placeholder.
   if (!config.apiKey) headers.Authorization = null;
+  const wholeLimit = { type: 'whole', maxBytes: config.limits.maxResponseBytes, provider: config.name } as const;
+  // The SDK reads model lists and embeddings whole: through a metered body, so only up to the provider's cap.
+  const limitedFetch = async (...parameters: Parameters<typeof undiciFetch>) => limitFetchResponse(await undiciFetch(...parameters), wholeLimit);
   const client = new OpenAI({
     // Explicit, so the SDK never falls back to the process's OPENAI_API_KEY for another upstream.
     apiKey: config.apiKey ?? 'unused',
@@ -31,7 +35,7 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
     maxRetries: 0,
     timeout: config.timeouts.headersMs,
     defaultHeaders: headers,
-    fetch: undiciFetch as unknown as typeof globalThis.fetch,
+    fetch: limitedFetch as unknown as typeof globalThis.fetch,
     fetchOptions: { dispatcher: agent } as Record<string, unknown>,
   });
 
@@ -50,7 +54,7 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
       }
       const upstream = await sendChatCompletionRequest(connection, body, sendOptions);
       const state: DecodeState = { sawDone: false };
-      return readOpenAiStream(decodeChatCompletionChunks(upstream, config.name, state), { ...readOptions, state });
+      return readOpenAiStream(decodeChatCompletionChunks(upstream, config.name, state, config.limits.maxEventBytes), { ...readOptions, state });
     },
 
     async listModels(context: ProviderContext): Promise<ModelInfo[]> {

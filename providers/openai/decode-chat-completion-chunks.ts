@@ -25,8 +25,9 @@ function inBandError(provider: string, payload: Record<string, unknown>): Gatewa
  * Yields the chunks of each body read as one batch: a read often carries many SSE events, and one
  * generator step per read (not per event) keeps the per-chunk cost down.
  */
-export async function* decodeChatCompletionChunks(body: Readable, provider: string, state: DecodeState): AsyncGenerator<Record<string, unknown>[]> {
-  const decoder = new SseDecoder();
+export async function* decodeChatCompletionChunks(body: Readable, provider: string, state: DecodeState, maxEventBytes: number): AsyncGenerator<Record<string, unknown>[]> {
+  // Past the cap push() throws; `finally` then destroys the body, so nothing more is read.
+  const decoder = new SseDecoder({ maxEventBytes, provider });
   const upstream = new UpstreamBody(body);
   try {
     for await (const bytes of upstream.chunks()) {
@@ -54,6 +55,7 @@ export async function* decodeChatCompletionChunks(body: Readable, provider: stri
       }
       if (batch.length) yield batch;
     }
+    decoder.end();
   } finally {
     upstream.release();
   }

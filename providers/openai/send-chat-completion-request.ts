@@ -6,7 +6,8 @@
 import type { Agent, Dispatcher } from 'undici';
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { Cancellation } from '../../src/core/cancellation.js';
-import type { GatewayError } from '../../src/core/gateway-error.js';
+import { GatewayError } from '../../src/core/gateway-error.js';
+import { readCappedText } from '../../src/http/read-capped-text.js';
 import { requestWholeBody } from '../../src/http/request-whole-body.js';
 import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 import { version } from '../../src/version.js';
@@ -61,6 +62,11 @@ function postOptions(connection: ChatCompletionConnection, shared: Record<string
   return { origin: connection.origin, path: connection.path, method: 'POST' as const, headers: headersFor(shared, options), body, signal: options.signal };
 }
 
+/** Whole bodies (a reply, an error body) are read only up to the provider's cap. */
+function wholeLimit(connection: ChatCompletionConnection): { maxBytes: number; provider: string } {
+  return { maxBytes: connection.config.limits.maxResponseBytes, provider: connection.config.name };
+}
+
 function statusError(connection: ChatCompletionConnection, status: number, retryAfter: string | undefined, text: string): GatewayError {
   return errorFromUpstreamStatus({ status, body: parseLoosely(text), provider: connection.config.name, retryAfter });
 }
@@ -82,7 +88,10 @@ export async function sendChatCompletionRequest(connection: ChatCompletionConnec
     throw errorFromTransportFailure(error, connection.config.name, options.signal);
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
-  const text = await response.body.text().catch(() => '');
+  const text = await readCappedText(response.body, wholeLimit(connection)).catch((error: unknown) => {
+    if (GatewayError.isInstance(error)) throw error;
+    return '';
+  });
   throw statusError(connection, response.statusCode, firstValue(response.headers['retry-after']), text);
 }
 
@@ -90,7 +99,7 @@ export async function sendChatCompletionRequest(connection: ChatCompletionConnec
 export async function fetchChatCompletion(connection: ChatCompletionConnection, body: string | Buffer, options: SendOptions): Promise<string> {
   let response;
   try {
-    response = await requestWholeBody(connection.agent, postOptions(connection, connection.wholeHeaders, body, options));
+    response = await requestWholeBody(connection.agent, { ...postOptions(connection, connection.wholeHeaders, body, options), limit: wholeLimit(connection) });
   } catch (error) {
     throw errorFromTransportFailure(error, connection.config.name, options.signal);
   }

@@ -22,6 +22,16 @@ const timeouts = {
   },
 };
 
+const limits = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    // At most V8's longest string (2^29 - 24 UTF-16 units, ~512 MB): a UTF-8 body no longer than that always decodes.
+    maxResponseBytes: { type: 'integer', minimum: 1024, maximum: 536_870_888 },
+    maxEventBytes: { type: 'integer', minimum: 1024, maximum: 536_870_888 },
+  },
+};
+
 const provider = {
   type: 'object',
   additionalProperties: false,
@@ -33,6 +43,7 @@ const provider = {
     headers: { type: 'object', additionalProperties: { type: 'string' } },
     toolCalling,
     timeouts,
+    limits,
     models: { type: 'object', additionalProperties: modelSettings },
     defaultMaxTokens: { type: 'integer', minimum: 1 },
     maxConnections: { type: 'integer', minimum: 1 },

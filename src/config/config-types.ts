@@ -12,6 +12,17 @@ export type TimeoutSettings = {
   bodyMs: number;
 };
 
+/**
+ * Caps on what the gateway reads from one upstream reply, so that a broken or hostile upstream cannot
+ * exhaust memory (or V8's ~512 MB string limit) or stall the event loop. Real replies stay far below.
+ */
+export type UpstreamLimitSettings = {
+  /** A body read whole: a non-streamed reply, an error body, a model list, embeddings. */
+  maxResponseBytes: number;
+  /** One event of an SSE stream (its lines' bytes), or one line of an NDJSON stream (Ollama). */
+  maxEventBytes: number;
+};
+
 export type ModelSettings = {
   family?: string;
   toolCalling?: ToolCallingSetting;
@@ -29,6 +40,7 @@ export type ProviderConfig = {
   /** Extra headers sent on every upstream request. */
   headers: Record<string, string>;
   timeouts: TimeoutSettings;
+  limits: UpstreamLimitSettings;
   toolCalling: ToolCallingSetting;
   /** Per-model overrides, keyed by the upstream model id. */
   models: Record<string, ModelSettings>;

@@ -1,6 +1,6 @@
 /** Fills defaults into a validated config file and produces the GatewayConfig the app runs on. */
 import type { ProviderType } from '../core/resolved-model.js';
-import type { AgentFormatRule, AgentFormatSettings, GatewayConfig, ModelSettings, ProviderConfig, TimeoutSettings, ToolCallingSetting } from './config-types.js';
+import type { AgentFormatRule, AgentFormatSettings, GatewayConfig, ModelSettings, ProviderConfig, TimeoutSettings, ToolCallingSetting, UpstreamLimitSettings } from './config-types.js';
 import type { ConfigFile } from './validate-config-file.js';
 
 export const defaultTimeouts: TimeoutSettings = {
@@ -8,6 +8,12 @@ export const defaultTimeouts: TimeoutSettings = {
   // Non-streaming generations can take minutes before the first header byte.
   headersMs: 600_000,
   bodyMs: 300_000,
+};
+
+/** 64 MiB whole and 16 MiB per event: hundreds of times a long real reply, far below what hurts the process. */
+export const defaultUpstreamLimits: UpstreamLimitSettings = {
+  maxResponseBytes: 64 * 1024 * 1024,
+  maxEventBytes: 16 * 1024 * 1024,
 };
 
 export const defaultServer = {
@@ -48,6 +54,7 @@ export function normalizeProvider(name: string, settings: Record<string, unknown
     baseUrl: String(settings.baseUrl).replace(/\/+$/, ''),
     headers: (settings.headers ?? {}) as Record<string, string>,
     timeouts: { ...defaultTimeouts, ...timeouts },
+    limits: { ...defaultUpstreamLimits, ...((settings.limits ?? {}) as Partial<UpstreamLimitSettings>) },
     toolCalling: (settings.toolCalling ?? 'auto') as ToolCallingSetting,
     models: (settings.models ?? {}) as Record<string, ModelSettings>,
   };

@@ -11,6 +11,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Cancellation } from '../core/cancellation.js';
+import { upstreamResponseTooLarge } from './upstream-response-too-large.js';
 
 export class WholeResponse {
   constructor(
@@ -39,6 +40,8 @@ export type WholeRequest = {
   body?: string | Buffer;
   /** Aborting it aborts the request, before or after the connection was made. */
   signal?: AbortSignal | Cancellation;
+  /** Past `maxBytes` of body the request is aborted (nothing more is read) and rejects with a 502 naming `provider`. */
+  limit?: { maxBytes: number; provider: string };
 };
 
 /** Subscribes to an AbortSignal or a Cancellation alike; returns the unsubscribe. */
@@ -66,6 +69,7 @@ class WholeBodyHandler {
   private statusCode = 0;
   private rawHeaders: Buffer[] = [];
   private readonly chunks: Buffer[] = [];
+  private receivedBytes = 0;
   private settled = false;
   private unsubscribe: (() => void) | undefined;
 
@@ -73,6 +77,7 @@ class WholeBodyHandler {
     private readonly signal: AbortSignal | Cancellation | undefined,
     private readonly resolve: (response: WholeResponse) => void,
     private readonly reject: (reason: unknown) => void,
+    private readonly limit: WholeRequest['limit'],
   ) {
     // An abort while the request still waits for a connection rejects at once; the abort function
     // undici hands over when the request starts then cancels it before anything is sent.
@@ -88,6 +93,7 @@ class WholeBodyHandler {
   private fail(reason: unknown): void {
     if (this.settled) return;
     this.settled = true;
+    this.chunks.length = 0;
     this.unsubscribe?.();
     this.reject(reason);
   }
@@ -104,15 +110,32 @@ class WholeBodyHandler {
   }
 
   onData(chunk: Buffer): boolean {
+    if (this.settled) return false;
+    this.receivedBytes += chunk.length;
+    const { limit } = this;
+    if (limit && this.receivedBytes > limit.maxBytes) {
+      // Settled first, so that the abort's own onError is ignored; the chunks go with the handler.
+      this.fail(upstreamResponseTooLarge(limit.provider, 'reply', limit.maxBytes));
+      this.abortRequest?.(new Error('upstream reply over the size limit'));
+      return false;
+    }
     this.chunks.push(chunk);
     return true;
   }
 
   onComplete(): void {
     if (this.settled) return;
+    let body: string;
+    try {
+      body = decode(this.chunks);
+    } catch (error) {
+      // A body past V8's longest string (~512 MB) cannot be decoded: the caller must hear it, not wait forever.
+      this.fail(error);
+      return;
+    }
     this.settled = true;
     this.unsubscribe?.();
-    this.resolve(new WholeResponse(this.statusCode, this.rawHeaders, decode(this.chunks)));
+    this.resolve(new WholeResponse(this.statusCode, this.rawHeaders, body));
   }
 
   onError(error: Error): void {
@@ -125,7 +148,7 @@ export function requestWholeBody(dispatcher: Dispatcher, request: WholeRequest):
   const { signal } = request;
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise<WholeResponse>((resolve, reject) => {
-    const handler = new WholeBodyHandler(signal, resolve, reject);
+    const handler = new WholeBodyHandler(signal, resolve, reject, request.limit);
     const options = { origin: request.origin, path: request.path, method: request.method, headers: request.headers, body: request.body };
     dispatcher.dispatch(options, handler as unknown as Dispatcher.DispatchHandler);
   });

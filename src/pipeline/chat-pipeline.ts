@@ -12,6 +12,7 @@ import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { AgentSyntaxRegistry } from '../core/agent-text-syntax.js';
+import type { SecretRedactor } from '../core/secret-redactor.js';
 import type { AgentFormat, AgentFormatRequest, AgentFormatSelection } from './agent-format/agent-format.js';
 import { AgentFormatSelector } from './agent-format/agent-format-selector.js';
 import { applyAgentFormatToEvents, applyAgentFormatToRequest } from './agent-format/apply-agent-format.js';
@@ -27,6 +28,8 @@ export type ChatPipelineDependencies = {
   toolFormats: ReadonlyMap<string, ToolFormat>;
   /** Text syntaxes for agent_format; without it only openai, codex and passthrough exist. */
   agentSyntaxes?: AgentSyntaxRegistry;
+  /** Redacts configured secrets from in-band errors; nothing is redacted without it. */
+  redactor?: SecretRedactor;
 };
 
 export type RunOptions = {
@@ -98,7 +101,7 @@ export class ChatPipeline {
 
     if (model.toolCalling === 'native') {
       const events = applyAgentFormatToEvents(await adapter.stream(request, context), agentFormat);
-      return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: routeWarnings, diagnostics, provider: model.provider }) };
+      return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: routeWarnings, diagnostics, provider: model.provider, redactor: this.dependencies.redactor }) };
     }
 
     const format = this.toolFormat(model.family);
@@ -117,7 +120,7 @@ export class ChatPipeline {
       model,
       toolCalling: 'prompted',
       toolFormat: format.family,
-      events: finalizeEvents(applyAgentFormatToEvents(parsed, agentFormat), { warnings: [...routeWarnings, ...prepared.warnings], diagnostics, provider: model.provider }),
+      events: finalizeEvents(applyAgentFormatToEvents(parsed, agentFormat), { warnings: [...routeWarnings, ...prepared.warnings], diagnostics, provider: model.provider, redactor: this.dependencies.redactor }),
     };
   }
 }

@@ -1,12 +1,14 @@
 /**
  * The last stage before a route: merges pipeline warnings into `response-start`, makes
  * `finish` honest (tool-calls whenever a call was returned, stop when none was), attaches
- * diagnostics, and turns a stream that ends without finish into an in-band error.
+ * diagnostics, turns a stream that ends without finish into an in-band error, and redacts configured
+ * secrets from in-band errors (an upstream may echo its key in a mid-stream error).
  */
 import { GatewayError } from '../core/gateway-error.js';
 import type { FinishReason } from '../core/finish-reason.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import type { Warning } from '../core/warning.js';
+import type { SecretRedactor } from '../core/secret-redactor.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
 import { applyStage, type EventStage } from './event-stage.js';
 
@@ -16,7 +18,7 @@ function honestReason(reason: FinishReason, callCount: number): FinishReason {
   return reason;
 }
 
-export type FinalizeOptions = { warnings: Warning[]; diagnostics: DiagnosticsCollector; provider: string };
+export type FinalizeOptions = { warnings: Warning[]; diagnostics: DiagnosticsCollector; provider: string; redactor?: SecretRedactor };
 
 class FinalizeStage implements EventStage {
   private callCount = 0;
@@ -42,10 +44,12 @@ class FinalizeStage implements EventStage {
         out.push(finish);
         return;
       }
-      case 'error':
+      case 'error': {
         this.finished = true;
-        out.push(event);
+        const { redactor } = this.options;
+        out.push(redactor ? { type: 'error', error: redactor.redactError(event.error) } : event);
         return;
+      }
       default:
         out.push(event);
     }

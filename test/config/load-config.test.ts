@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { defaultServer, defaultTimeouts } from '../../src/config/normalize-config.js';
+import { defaultServer, defaultTimeouts, defaultUpstreamLimits } from '../../src/config/normalize-config.js';
 
 let directory: string;
 
@@ -53,6 +53,7 @@ describe('config files', () => {
         '    toolCalling: prompted',
         '    headers: { x-team: "${TEAM:-core}" }',
         '    timeouts: { headersMs: 1234 }',
+        '    limits: { maxEventBytes: 2097152 }',
         '    models:',
         '      Qwen/Qwen3-8B: { family: hermes, toolCalling: native }',
       ].join('\n'),
@@ -72,6 +73,7 @@ describe('config files', () => {
       apiKey: 'sk-local',
       headers: { 'x-team': 'core' },
       timeouts: { ...defaultTimeouts, headersMs: 1234 },
+      limits: { ...defaultUpstreamLimits, maxEventBytes: 2097152 },
       toolCalling: 'prompted',
       models: { 'Qwen/Qwen3-8B': { family: 'hermes', toolCalling: 'native' } },
     });

@@ -1,7 +1,8 @@
 /** requestWholeBody: one upstream request read whole on undici's dispatch API, with aborts before and after the connection. */
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cancellation } from '../../src/core/cancellation.js';
+import { GatewayError } from '../../src/core/gateway-error.js';
 import { requestWholeBody } from '../../src/http/request-whole-body.js';
 import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
 
@@ -21,6 +22,12 @@ beforeAll(async () => {
     }
     if (request.path === '/limited') {
       response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' }).end('{"error":{"message":"slow down"}}');
+      return;
+    }
+    if (request.path === '/large') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      for (let index = 0; index < 64 && !response.destroyed; index++) response.write(Buffer.alloc(16 * 1024, 'x'));
+      response.end();
       return;
     }
     if (request.path === '/hold') {
@@ -102,5 +109,48 @@ describe('requestWholeBody', () => {
     } finally {
       await closed.close();
     }
+  });
+
+  it('rejects past limit.maxBytes with a 502 upstream_response_too_large naming the provider', async () => {
+    const error = await requestWholeBody(agent, { origin: server.url, path: '/large', method: 'POST', headers: {}, body: '{}', limit: { maxBytes: 32 * 1024, provider: 'up' } }).catch((reason: unknown) => reason);
+    expect(GatewayError.isInstance(error) && error.code).toBe('upstream_response_too_large');
+    expect((error as GatewayError).message).toContain("'up'");
+    // The one connection is free again for the next request.
+    expect((await post('/echo')).statusCode).toBe(200);
+  });
+
+  it('reads a body of exactly limit.maxBytes', async () => {
+    const response = await requestWholeBody(agent, { origin: server.url, path: '/large', method: 'POST', headers: {}, body: '{}', limit: { maxBytes: 1024 * 1024, provider: 'up' } });
+    expect(response.body.length).toBe(1024 * 1024);
+  });
+
+  it('rejects, rather than leaving the caller waiting forever, when the finished body cannot be decoded', async () => {
+    // What V8 throws for a body past its longest string (~512 MB), without allocating one: a chunk whose decoding throws.
+    const chunk = Buffer.from('x');
+    const tooLong = new RangeError('Cannot create a string longer than 0x1fffffe8 characters');
+    chunk.toString = () => {
+      throw tooLong;
+    };
+    // Calls the handler as undici does: an exception from onComplete is handed to onError.
+    const dispatcher = {
+      dispatch(_options: unknown, handler: { onConnect(abort: () => void): void; onHeaders(status: number, headers: Buffer[]): boolean; onData(chunk: Buffer): boolean; onComplete(trailers: Buffer[]): void; onError(error: Error): void }) {
+        handler.onConnect(() => undefined);
+        handler.onHeaders(200, []);
+        handler.onData(chunk);
+        try {
+          handler.onComplete([]);
+        } catch (error) {
+          handler.onError(error as Error);
+        }
+        return true;
+      },
+    } as unknown as Dispatcher;
+    const outcome = requestWholeBody(dispatcher, { origin: 'http://127.0.0.1:1', path: '/', method: 'GET', headers: {} }).then(
+      () => 'resolved',
+      (error: unknown) => error,
+    );
+    // Everything above ran synchronously: a settled promise answers before a timer-free macrotask.
+    const pending = new Promise((resolve) => setImmediate(() => resolve('still pending')));
+    expect(await Promise.race([outcome, pending])).toBe(tooLong);
   });
 });

@@ -1,5 +1,6 @@
 /** Shared builders for the anthropic adapter tests: config, request, context, event collection. */
 import type { ProviderConfig } from '../../../src/config/config-types.js';
+import { defaultUpstreamLimits } from '../../../src/config/normalize-config.js';
 import { GatewayError, silentLogger, type ChatRequest, type ProviderContext, type ResolvedModel, type StreamEvent } from '../../../src/core/index.js';
 
 export const testModel: ResolvedModel = {
@@ -19,6 +20,7 @@ export function testConfig(baseUrl: string, overrides: Partial<ProviderConfig> =
     apiKey: 'sk-ant-test',
     headers: {},
     timeouts: { connectMs: 2_000, headersMs: 5_000, bodyMs: 5_000 },
+    limits: { ...defaultUpstreamLimits },
     toolCalling: 'auto',
     models: {},
     maxConnections: 4,

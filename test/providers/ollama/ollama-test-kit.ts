@@ -1,5 +1,6 @@
 /** Shared builders for the Ollama adapter tests: config, resolved model, context, event collection. */
 import type { ProviderConfig } from '../../../src/config/config-types.js';
+import { defaultUpstreamLimits } from '../../../src/config/normalize-config.js';
 import {
   GatewayError,
   silentLogger,
@@ -16,6 +17,7 @@ export function ollamaConfig(baseUrl: string, overrides: Partial<ProviderConfig>
     baseUrl,
     headers: {},
     timeouts: { connectMs: 2000, headersMs: 5000, bodyMs: 5000 },
+    limits: { ...defaultUpstreamLimits },
     toolCalling: 'auto',
     models: {},
     maxConnections: 8,

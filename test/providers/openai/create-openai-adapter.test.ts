@@ -1,6 +1,7 @@
 /** The OpenAI adapter against the fake OpenAI upstream: events, headers, model listing, embeddings and error mapping. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderConfig } from '../../../src/config/config-types.js';
+import { defaultUpstreamLimits } from '../../../src/config/normalize-config.js';
 import type { ChatRequest } from '../../../src/core/chat-request.js';
 import { GatewayError } from '../../../src/core/gateway-error.js';
 import { silentLogger } from '../../../src/core/logger.js';
@@ -20,6 +21,7 @@ function providerConfig(baseUrl: string, overrides: Partial<ProviderConfig> = {}
     apiKey: 'sk-up',
     headers: { 'x-extra': 'yes' },
     timeouts: { connectMs: 1_000, headersMs: 5_000, bodyMs: 5_000 },
+    limits: { ...defaultUpstreamLimits },
     toolCalling: 'native',
     models: {},
     maxConnections: 4,

@@ -1,0 +1,27 @@
+/** Every secret a config holds, for the redactor: provider API keys, configured upstream header values, client keys. */
+import type { GatewayConfig } from './config-types.js';
+
+/** `Bearer abc…`, `Basic abc…`: the credential alone, which is what an upstream echoes as often as the whole value. */
+const schemeAndCredential = /^(?:Bearer|Basic|Token|Key|Api-?Key|Bot)\s+(\S+)$/i;
+
+/**
+ * Every configured header value counts, whatever its name: the config cannot tell a secret header
+ * (`x-api-key`, `cf-access-client-secret`, …) from a harmless one, and redacting a harmless value costs nothing.
+ */
+export function configuredSecrets(config: GatewayConfig): string[] {
+  const secrets: string[] = [];
+  for (const provider of Object.values(config.providers)) {
+    if (provider.apiKey) secrets.push(provider.apiKey);
+    for (const value of Object.values(provider.headers)) {
+      secrets.push(value);
+      const credential = schemeAndCredential.exec(value)?.[1];
+      if (credential) secrets.push(credential);
+    }
+  }
+  for (const key of config.server.apiKeys as unknown[]) {
+    // A key with a policy is an object (`{ key, name, … }`) in configs that have client policies.
+    if (typeof key === 'string') secrets.push(key);
+    else if (key && typeof key === 'object' && typeof (key as { key?: unknown }).key === 'string') secrets.push((key as { key: string }).key);
+  }
+  return secrets;
+}
