@@ -41,20 +41,8 @@ describe('apriel: rendering', () => {
 
       Function results come back to you in the next user turn, each inside <tool_response></tool_response> tags."
     `);
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <tool_calls>[{"name": "get_weather", "arguments": {"city": "Oslo"}}, {"name": "get_time", "arguments": {}}]</tool_calls>
-      [user] <tool_response>
-      -3 C, snow
-      </tool_response>
-      <tool_response>
-      Error: error: clock unavailable
-      </tool_response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
+    // History is written as Jamba writes it: one <tool_calls> list per turn, <tool_response> results.
+    expect(historyTranscript(format)).toBe(historyTranscript(registry.get('jamba')!));
   });
 });
 

@@ -46,25 +46,8 @@ describe('granite4: rendering', () => {
   });
 
   it('renders history as Hermes-style blocks', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <tool_call>
-      {"name": "get_weather", "arguments": {"city": "Oslo"}}
-      </tool_call>
-      <tool_call>
-      {"name": "get_time", "arguments": {}}
-      </tool_call>
-      [user] <tool_response>
-      -3 C, snow
-      </tool_response>
-      <tool_response>
-      Error: error: clock unavailable
-      </tool_response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
+    // History is Hermes' own form.
+    expect(historyTranscript(format)).toBe(historyTranscript(createToolFormatRegistry().get('hermes')!));
   });
 });
 

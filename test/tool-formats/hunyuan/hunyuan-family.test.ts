@@ -37,20 +37,8 @@ describe('hunyuan: rendering', () => {
 
       函数的调用结果会在下一轮用户消息中返回，每个结果放在<tool_response></tool_response>标签内。"
     `);
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <tool_calls>[{"name": "get_weather", "arguments": {"city": "Oslo"}}, {"name": "get_time", "arguments": {}}]</tool_calls>
-      [user] <tool_response>
-      -3 C, snow
-      </tool_response>
-      <tool_response>
-      Error: error: clock unavailable
-      </tool_response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
+    // History is written as Jamba writes it: one <tool_calls> list per turn, <tool_response> results.
+    expect(historyTranscript(format)).toBe(historyTranscript(registry.get('jamba')!));
   });
 });
 
