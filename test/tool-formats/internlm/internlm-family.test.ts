@@ -60,6 +60,13 @@ describe('internlm: parsing', () => {
     expect(parse('<|action_start|><|plugin|>{"name": "read_file", "arguments": {"path": "a.md", "start_line": 1}}<|action_end|>')).toEqual([call('read_file', { path: 'a.md', start_line: 1 })]);
   });
 
+  it('reads the call when a server stripped the special tokens (skip_special_tokens): bare JSON on its own line', () => {
+    expect(parse('Sure, I will search for the weather of Shanghai.\n{"name": "get_weather", "parameters": {"city": "Shanghai"}}')).toEqual([
+      { type: 'text', text: 'Sure, I will search for the weather of Shanghai.\n' },
+      call('get_weather', { city: 'Shanghai' }),
+    ]);
+  });
+
   it('leaves code-interpreter actions as text: they are not tool calls', () => {
     const reply = 'Plotting.\n<|action_start|><|interpreter|>\n```python\nprint(1)\n```<|action_end|>';
     expect(parse(reply)).toEqual([{ type: 'text', text: reply }]);

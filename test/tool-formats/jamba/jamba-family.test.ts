@@ -66,6 +66,14 @@ describe('jamba: parsing', () => {
     ]);
   });
 
+  it('reads the list when a server stripped <tool_calls> as a special token: a bare call list on its own line', () => {
+    expect(parse('Checking.\n[{"name": "get_weather", "arguments": {"city": "Haifa"}}, {"name": "get_time", "arguments": {}}]')).toEqual([
+      { type: 'text', text: 'Checking.\n' },
+      call('get_weather', { city: 'Haifa' }),
+      call('get_time', {}),
+    ]);
+  });
+
   it('keeps the calls it can make when one element names an unknown tool, and reports that one', () => {
     expect(parse('<tool_calls>[{"name": "get_time", "arguments": {}}, {"name": "launch", "arguments": {}}]</tool_calls>')).toMatchObject([
       call('get_time', {}),
