@@ -30,6 +30,10 @@ const callWrappers: Record<string, (call: string) => string> = {
   'generic-json': (call) => call,
   llama3: (call) => `<|python_tag|>${call}`,
   pythonic: (call) => `<|tool_call_start|>${call}<|tool_call_end|>`,
+  // Granite's calls run to the end of the reply, so prose after one would be read as part of it; the
+  // closers both families also accept keep the prose text, as in the other families' replies.
+  granite: (call) => `${call}</|tool_call|>`,
+  'granite-20b-fc': (call) => `${call}</function_call>`,
 };
 
 const prose = [

@@ -2,6 +2,15 @@
 // Every family's parser recognises all registered envelopes (its own first), so adding a family here
 // also teaches the others its syntax.
 import type { ToolFormat } from '../src/core/index.js';
+import { aprielFamily } from './apriel/apriel-family.js';
+import { granite20bFcFamily } from './granite-20b-fc/granite-20b-fc-family.js';
+import { graniteFamily } from './granite/granite-family.js';
+import { granite4Family } from './granite4/granite4-family.js';
+import { hunyuanFamily } from './hunyuan/hunyuan-family.js';
+import { internlmFamily } from './internlm/internlm-family.js';
+import { jambaFamily } from './jamba/jamba-family.js';
+import { minimaxM1Family } from './minimax-m1/minimax-m1-family.js';
+import { minimaxM2Family } from './minimax-m2/minimax-m2-family.js';
 import { deepseekFamily } from './deepseek/deepseek-family.js';
 import { gemmaFamily } from './gemma/gemma-family.js';
 import { genericJsonFamily } from './generic-json/generic-json-family.js';
@@ -18,7 +27,9 @@ import { createEnvelopeCatalogue } from './shared/envelope-catalogue.js';
 import type { FamilySpec } from './shared/family-spec.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
-export const familySpecs: readonly FamilySpec[] = [hermesFamily, llama3Family, pythonicFamily, genericJsonFamily, harmonyFamily, gemmaFamily, qwen3CoderFamily, glmFamily, mistralFamily, deepseekFamily, kimiK2Family];
+export const familySpecs: readonly FamilySpec[] = [hermesFamily, llama3Family, pythonicFamily, genericJsonFamily, harmonyFamily, gemmaFamily, qwen3CoderFamily, glmFamily, mistralFamily, deepseekFamily, kimiK2Family,
+  // families-a: the <tool_calls> / <|tool_call|> group.
+  graniteFamily, granite20bFcFamily, granite4Family, internlmFamily, jambaFamily, hunyuanFamily, aprielFamily, minimaxM1Family, minimaxM2Family];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {
   const catalogue = createEnvelopeCatalogue(specs);

@@ -371,6 +371,74 @@ const cases: Case[] = [
     reply: 'Sure.\n```tool_code\ndelete_all_files(confirm=True)\n```',
     expected: { calls: [], content: 'Sure.', diagnostic: 'unavailable_tool' },
   },
+  // families-a: Granite, InternLM, the <tool_calls> group and MiniMax.
+  {
+    id: 'granite3-tool-call-list-to-the-end',
+    tools: [getWeather, getTime],
+    reply: '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Boston"}}, {"name": "get_time", "arguments": {}}]',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Boston' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: null,
+    },
+  },
+  {
+    id: 'granite-20b-fc-repeated-function-call',
+    tools: [getWeather, searchWeb],
+    reply: '<function_call> {"name": "get_weather", "arguments": {"city": "Austin"}} <function_call> {"name": "search_web", "arguments": {"query": "Austin BBQ"}}',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Austin' } },
+        { name: 'search_web', arguments: { query: 'Austin BBQ' } },
+      ],
+      content: null,
+    },
+  },
+  {
+    id: 'internlm-plugin-action',
+    tools: [getWeather],
+    reply: 'Sure, I will search for the weather of Shanghai.<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "Shanghai"}}<|action_end|>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Shanghai' } }], content: 'Sure, I will search for the weather of Shanghai.' },
+  },
+  {
+    id: 'tool-calls-list-jamba-hunyuan-apriel',
+    tools: [getWeather, readFile],
+    reply: 'Checking.\n<tool_calls>[{"name": "get_weather", "arguments": {"city": "Haifa"}}, {"name": "read_file", "arguments": {"path": "</tool_calls>.md"}}]</tool_calls>',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Haifa' } },
+        { name: 'read_file', arguments: { path: '</tool_calls>.md' } },
+      ],
+      content: 'Checking.',
+    },
+  },
+  {
+    id: 'minimax-m1-call-per-line',
+    tools: [searchWeb],
+    reply: '<think>\nTwo searches.\n</think>\n<tool_calls>\n{"name": "search_web", "arguments": {"query": "OpenAI release"}}\n{"name": "search_web", "arguments": {"query": "Gemini release"}}\n</tool_calls>',
+    expected: {
+      calls: [
+        { name: 'search_web', arguments: { query: 'OpenAI release' } },
+        { name: 'search_web', arguments: { query: 'Gemini release' } },
+      ],
+      content: null,
+      reasoning: 'Two searches.',
+    },
+  },
+  {
+    id: 'minimax-m2-invokes-typed-by-schema',
+    tools: [readFile],
+    reply: '<minimax:tool_call>\n<invoke name="read_file">\n<parameter name="path">src/app.ts</parameter>\n<parameter name="start_line">10</parameter>\n</invoke>\n</minimax:tool_call>',
+    expected: { calls: [{ name: 'read_file', arguments: { path: 'src/app.ts', start_line: 10 } }], content: null },
+  },
+  {
+    id: 'minimax-m2-unclosed-truncated',
+    tools: [readFile],
+    reply: 'Reading.\n<minimax:tool_call>\n<invoke name="read_file">\n<parameter name="path">src/ap',
+    expected: { calls: [], content: 'Reading.', diagnostic: 'unclosed' },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {

@@ -17,6 +17,11 @@ export type FamilySyntax = {
   reasoningTags?: readonly ReasoningTag[];
   /** Special tokens removed from the text wherever they appear (Harmony's `<|start|>assistant`, a stray `<|eot_id|>`). */
   framingTokens?: readonly string[];
+  /**
+   * Framing removed only by the family's own parser: tags other models may write as text (Hunyuan's
+   * `<answer>`), or phrases (Apriel's `[BEGIN FINAL RESPONSE]`).
+   */
+  familyFramingTokens?: readonly string[];
 };
 
 /** One start marker with everything registered for it, merged. */
@@ -73,11 +78,12 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
       for (const start of envelope.start) registrations.set(start, [...(registrations.get(start) ?? []), envelope]);
     }
   }
-  const reasoningTags = unique([...ordered.flatMap((family) => family.reasoningTags ?? []), thinkTag], (tag) => tag.open);
-  const framingTokens = unique(
-    ordered.flatMap((family) => family.framingTokens ?? []),
-    (token) => token,
+  // Family-scoped tags and framing count only in the family's own parser (see `ReasoningTag.scope`).
+  const reasoningTags = unique(
+    [...ordered.flatMap((family) => (family.reasoningTags ?? []).filter((tag) => family === own || tag.scope !== 'family')), thinkTag],
+    (tag) => tag.open,
   );
+  const framingTokens = unique([...(own.familyFramingTokens ?? []), ...ordered.flatMap((family) => family.framingTokens ?? [])], (token) => token);
   const markers = [
     ...[...registrations].map(([start, envelopes]) => ({ marker: start, value: { type: 'envelope', entry: mergeEntry(start, envelopes) } as TextMarker })),
     ...reasoningTags.map((tag) => ({ marker: tag.open, value: { type: 'reasoning', tag } as TextMarker })),

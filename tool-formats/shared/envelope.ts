@@ -67,7 +67,16 @@ export type Envelope = {
  * `endsBefore`: markers that end the reasoning without its close tag and are then read as text, e.g.
  * Kimi-K2 starting its tool-call section before `</think>`.
  */
-export type ReasoningTag = { open: string; close: string; endsBefore?: readonly string[] };
+export type ReasoningTag = {
+  open: string;
+  close: string;
+  endsBefore?: readonly string[];
+  /**
+   * `family`: only the family's own parser knows the tag. For plain-language markers (Granite's `Here is
+   * my thought process:`) that other models write as ordinary prose, where they would swallow the answer.
+   */
+  scope?: 'family';
+};
 
 export const thinkTag: ReasoningTag = { open: '<think>', close: '</think>' };
 

@@ -76,6 +76,27 @@ describe('envelope catalogue', () => {
     ]);
   });
 
+  it('keeps family-scoped reasoning tags and framing to the family\'s own parser', () => {
+    const phrasing: FamilySyntax = {
+      family: 'phrasing',
+      envelopes: [],
+      reasoningTags: [{ open: 'My thoughts:', close: 'My answer:', scope: 'family' }],
+      familyFramingTokens: ['<reply>'],
+    };
+    const scoped = createEnvelopeCatalogue([...familySpecs, phrasing]);
+    const parseWith = (family: string, text: string) => expectChunkingInvariant(() => createReplyParser(scoped.syntaxFor(family), roster), text);
+    expect(parseWith('phrasing', 'My thoughts: weigh it. My answer: <reply>yes')).toEqual([
+      { type: 'reasoning', text: ' weigh it. ' },
+      { type: 'text', text: ' yes' },
+    ]);
+    expect(parseWith('hermes', 'My thoughts: weigh it. My answer: <reply>yes')).toEqual([{ type: 'text', text: 'My thoughts: weigh it. My answer: <reply>yes' }]);
+    // A reply that starts inside reasoning is in the family's first tag, scoped or not.
+    expect(expectChunkingInvariant(() => createReplyParser(scoped.syntaxFor('phrasing'), roster, { startsInReasoning: true }), 'weigh it. My answer: yes')).toEqual([
+      { type: 'reasoning', text: 'weigh it. ' },
+      { type: 'text', text: ' yes' },
+    ]);
+  });
+
   it('ends a values envelope with the reply or right after its JSON', () => {
     expect(parse('mistral-like', '[TOOL_CALLS][{"name": "get_time", "arguments": {}}] and then text')).toEqual([
       { type: 'tool-call', name: 'get_time', arguments: '{}' },
