@@ -58,6 +58,9 @@ class ParsedEventConverter {
         case 'tool-call-unparsed':
           options.diagnostics.report(event);
           break;
+        case 'warning':
+          options.diagnostics.warn({ code: event.code, message: event.message });
+          break;
         default:
           assertNever(event, 'parsed event');
       }

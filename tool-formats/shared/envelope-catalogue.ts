@@ -31,7 +31,12 @@ export type EnvelopeEntry = {
   createScanner(): BodyScanner;
 };
 
-export type TextMarker = { type: 'envelope'; entry: EnvelopeEntry } | { type: 'reasoning'; tag: ReasoningTag } | { type: 'framing' };
+export type TextMarker =
+  | { type: 'envelope'; entry: EnvelopeEntry }
+  | { type: 'reasoning'; tag: ReasoningTag }
+  | { type: 'framing' }
+  /** A reasoning close tag met outside reasoning: the reply began inside a block the template opened. */
+  | { type: 'orphan-close'; tag: ReasoningTag };
 
 /** Everything a reply parser for one family needs; built once per family, shared by its parsers. */
 export type ReplySyntax = {
@@ -88,9 +93,14 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
     if (seen.has(marker)) throw new Error(`"${marker}" is registered as two kinds of marker (envelope, reasoning tag, framing token)`);
     seen.add(marker);
   }
+  // A close tag that is also another marker (Harmony's `<|end|>` is framing) keeps that meaning.
+  const orphanCloses = unique(
+    reasoningTags.filter((tag) => !seen.has(tag.close)),
+    (tag) => tag.close,
+  ).map((tag) => ({ marker: tag.close, value: { type: 'orphan-close', tag } as TextMarker }));
   return {
     family: own.family,
-    textMarkers: new MarkerMatcher(markers),
+    textMarkers: new MarkerMatcher([...markers, ...orphanCloses]),
     bareGrammars: unique(
       ordered.flatMap((family) => family.bareGrammars ?? []),
       (grammar) => grammar.id,
