@@ -19,6 +19,7 @@ import { DiagnosticsCollector } from './diagnostics-collector.js';
 import { finalizeEvents } from './finalize-events.js';
 import { parseTextIntoCalls } from './parse-text-into-calls.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
+import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
 import { validateChatInput } from './validate-chat-input.js';
 
 export type ChatPipelineDependencies = {
@@ -105,14 +106,19 @@ export class ChatPipeline {
     const prepared = preparePromptedRequest(request, format);
     for (const warning of prepared.warnings) diagnostics.warn(warning);
     const upstream = await adapter.stream(prepared.request, context);
-    const parsed = prepared.parse
-      ? parseTextIntoCalls(upstream, {
-          parser: format.createParser(request.tools ?? [], { startsInReasoning: model.startsInReasoning === true }),
-          diagnostics,
-          singleCall: request.parallelToolCalls === false,
-          keepRawText: agentFormat.type === 'passthrough',
-        })
-      : upstream;
+    const tools = request.tools ?? [];
+    const startsInReasoning = replyStartsInReasoning(request);
+    // With no tools to parse, the text is still read for a reasoning block the template opened.
+    const parsed =
+      prepared.parse || startsInReasoning
+        ? parseTextIntoCalls(upstream, {
+            createParser: (inReasoning) => format.createParser(prepared.parse ? tools : [], { startsInReasoning: inReasoning }),
+            startsInReasoning,
+            diagnostics,
+            singleCall: request.parallelToolCalls === false,
+            keepRawText: agentFormat.type === 'passthrough',
+          })
+        : upstream;
     return {
       model,
       toolCalling: 'prompted',

@@ -50,23 +50,52 @@ export type ReplySyntax = {
 export type EnvelopeCatalogue = {
   readonly families: readonly string[];
   syntaxFor(family: string): ReplySyntax;
+  /** Reasoning blocks only (no envelopes, no bare calls): for a reply read with no tools offered. */
+  reasoningSyntaxFor(family: string): ReplySyntax;
 };
 
 export function createEnvelopeCatalogue(families: readonly FamilySyntax[]): EnvelopeCatalogue {
   const cache = new Map<string, ReplySyntax>();
+  const reasoningCache = new Map<string, ReplySyntax>();
+  const ordered = (family: string): FamilySyntax[] => {
+    const own = families.find((candidate) => candidate.family === family);
+    if (own === undefined) throw new Error(`Unknown tool-call family "${family}"`);
+    return [own, ...families.filter((candidate) => candidate !== own)];
+  };
+  const cached = (store: Map<string, ReplySyntax>, family: string, build: (ordered: readonly FamilySyntax[]) => ReplySyntax): ReplySyntax => {
+    let syntax = store.get(family);
+    if (syntax === undefined) {
+      syntax = build(ordered(family));
+      store.set(family, syntax);
+    }
+    return syntax;
+  };
   return {
     families: families.map((syntax) => syntax.family),
-    syntaxFor(family) {
-      let syntax = cache.get(family);
-      if (syntax === undefined) {
-        const own = families.find((candidate) => candidate.family === family);
-        if (own === undefined) throw new Error(`Unknown tool-call family "${family}"`);
-        syntax = buildReplySyntax([own, ...families.filter((candidate) => candidate !== own)]);
-        cache.set(family, syntax);
-      }
-      return syntax;
-    },
+    syntaxFor: (family) => cached(cache, family, buildReplySyntax),
+    reasoningSyntaxFor: (family) =>
+      cached(reasoningCache, family, (list) => {
+        const tags = reasoningTagsOf(list);
+        const own = list[0] as FamilySyntax;
+        return { family: own.family, textMarkers: new MarkerMatcher([...tags.map(reasoningMarker), ...orphanCloseMarkers(tags, new Set(tags.map((tag) => tag.open)))]), bareGrammars: [], reasoningTag: own.reasoningTags?.[0] ?? thinkTag };
+      }),
   };
+}
+
+function reasoningTagsOf(ordered: readonly FamilySyntax[]): ReasoningTag[] {
+  return unique([...ordered.flatMap((family) => family.reasoningTags ?? []), thinkTag], (tag) => tag.open);
+}
+
+function reasoningMarker(tag: ReasoningTag): MarkerEntry<TextMarker> {
+  return { marker: tag.open, value: { type: 'reasoning', tag } };
+}
+
+/** Close tags met outside reasoning; one that is also another marker (Harmony's `<|end|>` is framing) keeps that meaning. */
+function orphanCloseMarkers(tags: readonly ReasoningTag[], taken: ReadonlySet<string>): MarkerEntry<TextMarker>[] {
+  return unique(
+    tags.filter((tag) => !taken.has(tag.close)),
+    (tag) => tag.close,
+  ).map((tag) => ({ marker: tag.close, value: { type: 'orphan-close', tag } }));
 }
 
 /** `ordered[0]` is the parser's own family. */
@@ -78,14 +107,14 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
       for (const start of envelope.start) registrations.set(start, [...(registrations.get(start) ?? []), envelope]);
     }
   }
-  const reasoningTags = unique([...ordered.flatMap((family) => family.reasoningTags ?? []), thinkTag], (tag) => tag.open);
+  const reasoningTags = reasoningTagsOf(ordered);
   const framingTokens = unique(
     ordered.flatMap((family) => family.framingTokens ?? []),
     (token) => token,
   );
   const markers = [
     ...[...registrations].map(([start, envelopes]) => ({ marker: start, value: { type: 'envelope', entry: mergeEntry(start, envelopes) } as TextMarker })),
-    ...reasoningTags.map((tag) => ({ marker: tag.open, value: { type: 'reasoning', tag } as TextMarker })),
+    ...reasoningTags.map(reasoningMarker),
     ...framingTokens.map((token) => ({ marker: token, value: { type: 'framing' } as TextMarker })),
   ];
   const seen = new Set<string>();
@@ -93,14 +122,9 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
     if (seen.has(marker)) throw new Error(`"${marker}" is registered as two kinds of marker (envelope, reasoning tag, framing token)`);
     seen.add(marker);
   }
-  // A close tag that is also another marker (Harmony's `<|end|>` is framing) keeps that meaning.
-  const orphanCloses = unique(
-    reasoningTags.filter((tag) => !seen.has(tag.close)),
-    (tag) => tag.close,
-  ).map((tag) => ({ marker: tag.close, value: { type: 'orphan-close', tag } as TextMarker }));
   return {
     family: own.family,
-    textMarkers: new MarkerMatcher([...markers, ...orphanCloses]),
+    textMarkers: new MarkerMatcher([...markers, ...orphanCloseMarkers(reasoningTags, seen)]),
     bareGrammars: unique(
       ordered.flatMap((family) => family.bareGrammars ?? []),
       (grammar) => grammar.id,

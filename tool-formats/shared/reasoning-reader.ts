@@ -82,13 +82,16 @@ export class ReasoningReader {
   private read(input: string, position: number, events: ParsedEventBuffer): ReasoningScan {
     let start = position;
     if (this.openerRedundant) {
+      // Whitespace before the tag is blank reasoning, so waiting for what follows it loses nothing.
+      let tagAt = start;
+      while (tagAt < input.length && isSpaceCode(input.charCodeAt(tagAt))) tagAt++;
       const open = this.tag.open;
-      if (input.startsWith(open, start)) {
-        start += open.length;
+      if (input.startsWith(open, tagAt)) {
+        start = tagAt + open.length;
         this.atStart = true;
         // The model opened the block itself: it is reasoning for sure, even if it never closes.
         this.replay = undefined;
-      } else if (open.startsWith(input.slice(start))) {
+      } else if (open.startsWith(input.slice(tagAt))) {
         // Still a possible prefix of the open tag: decide when more text comes.
         return { type: 'more', keepFrom: start };
       }

@@ -29,6 +29,7 @@ describe('replies that begin inside reasoning the template opened', () => {
 
   it('keeps a block the model opened itself as reasoning when it is cut off (no replay)', () => {
     expect(parse('hermes', '<think>\nStill going', opened)).toEqual([{ type: 'reasoning', text: 'Still going' }]);
+    expect(parse('hermes', '\n<think>\nStill going', opened)).toEqual([{ type: 'reasoning', text: 'Still going' }]);
   });
 
   it('leaves no trace of an empty block', () => {
@@ -82,9 +83,10 @@ describe('a reasoning close tag with no block open', () => {
     expect(parser.push('ink>')).toEqual([orphan('</think>')]);
   });
 
-  it('is only a warning with no tools (nothing is parsed then)', () => {
-    const parser = registry.get('hermes')!.createParser([], {});
-    expect(parser.push('a</think>b')).toEqual([{ type: 'text', text: 'a</think>b' }]);
+  it('reads nothing with no tools offered, unless the template opened reasoning', () => {
+    expect(registry.get('hermes')!.createParser([], {}).push('a</think>b')).toEqual([{ type: 'text', text: 'a</think>b' }]);
+    const text = `Plan.</think>\n${hermesCall}`;
+    expect(expectChunkingInvariant(() => registry.get('hermes')!.createParser([], opened), text)).toEqual([{ type: 'reasoning', text: 'Plan.' }, { type: 'text', text: `\n${hermesCall}` }]);
   });
 });
 
