@@ -17,6 +17,18 @@ export type FamilySyntax = {
   reasoningTags?: readonly ReasoningTag[];
   /** Special tokens removed from the text wherever they appear (Harmony's `<|start|>assistant`, a stray `<|eot_id|>`). */
   framingTokens?: readonly string[];
+  /**
+   * Syntax read only at the very start of a reply, and only by the family's own parser: the chat
+   * template already wrote the first part of a header (Harmony's `<|start|>assistant`, so a reply may
+   * begin ` to=functions.NAME<|channel|>…` or `analysis<|message|>…`).
+   */
+  replyStart?: ReplyStartSyntax;
+};
+
+export type ReplyStartSyntax = {
+  envelopes?: readonly Envelope[];
+  reasoningTags?: readonly ReasoningTag[];
+  framingTokens?: readonly string[];
 };
 
 /** One start marker with everything registered for it, merged. */
@@ -45,6 +57,8 @@ export type ReplySyntax = {
   bareGrammars: readonly BodyGrammar[];
   /** The family's own reasoning tag, used when the reply starts inside reasoning. */
   reasoningTag: ReasoningTag;
+  /** Markers read only at the reply's very start (the family's `replyStart`). */
+  replyStartMarkers?: MarkerMatcher<TextMarker>;
 };
 
 export type EnvelopeCatalogue = {
@@ -122,7 +136,9 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
     if (seen.has(marker)) throw new Error(`"${marker}" is registered as two kinds of marker (envelope, reasoning tag, framing token)`);
     seen.add(marker);
   }
+  const replyStart = own.replyStart === undefined ? undefined : replyStartMarkers(own.replyStart);
   return {
+    ...(replyStart === undefined ? {} : { replyStartMarkers: replyStart }),
     family: own.family,
     textMarkers: new MarkerMatcher([...markers, ...orphanCloseMarkers(reasoningTags, seen)]),
     bareGrammars: unique(
@@ -131,6 +147,14 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
     ),
     reasoningTag: own.reasoningTags?.[0] ?? thinkTag,
   };
+}
+
+function replyStartMarkers(syntax: ReplyStartSyntax): MarkerMatcher<TextMarker> {
+  return new MarkerMatcher<TextMarker>([
+    ...(syntax.envelopes ?? []).flatMap((envelope) => envelope.start.map((start) => ({ marker: start, value: { type: 'envelope', entry: mergeEntry(start, [envelope]) } as TextMarker }))),
+    ...(syntax.reasoningTags ?? []).map(reasoningMarker),
+    ...(syntax.framingTokens ?? []).map((token) => ({ marker: token, value: { type: 'framing' } as TextMarker })),
+  ]);
 }
 
 function mergeEntry(start: string, envelopes: readonly Envelope[]): EnvelopeEntry {

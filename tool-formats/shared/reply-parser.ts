@@ -40,6 +40,8 @@ class ReplyParser implements ToolCallParser {
   private pending = '';
   private finished = false;
   private orphanCloseReported = false;
+  /** Nothing of the reply has been read yet: the family's reply-start markers may match. */
+  private atReplyStart: boolean;
   private readonly events = new ParsedEventBuffer();
 
   constructor(
@@ -47,6 +49,7 @@ class ReplyParser implements ToolCallParser {
     private readonly roster: ToolRoster,
     options: ParserOptions,
   ) {
+    this.atReplyStart = options.startsInReasoning !== true && syntax.replyStartMarkers !== undefined;
     this.mode =
       options.startsInReasoning === true
         ? { type: 'reasoning', reader: new ReasoningReader(syntax.reasoningTag, { type: 'template' }) }
@@ -129,6 +132,12 @@ class ReplyParser implements ToolCallParser {
   }
 
   private stepBoundary(input: string, position: number, afterCall: boolean): Step {
+    if (this.atReplyStart && this.syntax.replyStartMarkers !== undefined) {
+      const start = this.syntax.replyStartMarkers.matchAt(input, position);
+      if (start.type === 'partial') return { type: 'hold', from: position };
+      this.atReplyStart = false;
+      if (start.type === 'found') return this.open(start);
+    }
     let index = position;
     while (index < input.length && isSpaceCode(input.charCodeAt(index))) index++;
     this.events.text(input.slice(position, index));
@@ -231,6 +240,7 @@ class ReplyParser implements ToolCallParser {
           if (replay === undefined) return;
           this.events.add(unclosedReasoningWarning(mode.reader.tag));
           this.mode = { type: 'boundary', afterCall: false };
+          this.atReplyStart = this.syntax.replyStartMarkers !== undefined;
           this.consume(replay);
           break;
         }
