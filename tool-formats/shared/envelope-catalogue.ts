@@ -69,6 +69,7 @@ export type EnvelopeCatalogue = {
 };
 
 export function createEnvelopeCatalogue(families: readonly FamilySyntax[]): EnvelopeCatalogue {
+  checkSharedStartMarkers(families);
   const cache = new Map<string, ReplySyntax>();
   const reasoningCache = new Map<string, ReplySyntax>();
   const ordered = (family: string): FamilySyntax[] => {
@@ -94,6 +95,41 @@ export function createEnvelopeCatalogue(families: readonly FamilySyntax[]): Enve
         return { family: own.family, textMarkers: new MarkerMatcher([...tags.map(reasoningMarker), ...orphanCloseMarkers(tags, new Set(tags.map((tag) => tag.open)))]), bareGrammars: [], reasoningTag: own.reasoningTags?.[0] ?? thinkTag };
       }),
   };
+}
+
+/**
+ * A start marker two families register must be read alike: the merged entry scans every body with the
+ * first registration's scanner, so a family whose bodies end differently would be misread in silence.
+ * Grammars (told apart by `accepts`), end markers, value spans and trailing markers merge; the rest must match.
+ */
+function checkSharedStartMarkers(families: readonly FamilySyntax[]): void {
+  const first = new Map<string, { family: string; envelope: Envelope }>();
+  for (const family of families) {
+    for (const envelope of family.envelopes) {
+      for (const start of envelope.start) {
+        const earlier = first.get(start);
+        if (earlier === undefined) {
+          first.set(start, { family: family.family, envelope });
+          continue;
+        }
+        const difference = scanningDifference(earlier.envelope, envelope);
+        if (difference !== undefined) {
+          throw new Error(
+            `Families "${earlier.family}" and "${family.family}" both register the start marker ${JSON.stringify(start)} with different ${difference}; a shared marker needs the same body scanning (tell bodies apart with a grammar's accepts).`,
+          );
+        }
+      }
+    }
+  }
+}
+
+function scanningDifference(left: Envelope, right: Envelope): string | undefined {
+  if (left.kind !== right.kind) return `kinds (${left.kind}, ${right.kind})`;
+  if ((left.endsAtReplyEnd === true) !== (right.endsAtReplyEnd === true)) return 'endsAtReplyEnd';
+  if (left.body.type !== right.body.type) return `body scanning (${left.body.type}, ${right.body.type})`;
+  if (left.body.type === 'values' && right.body.type === 'values' && left.body.separator !== right.body.separator) return 'value separators';
+  if (left.body.type === 'custom' && right.body.type === 'custom' && left.body.createScanner !== right.body.createScanner) return 'body scanners (custom)';
+  return undefined;
 }
 
 function reasoningTagsOf(ordered: readonly FamilySyntax[]): ReasoningTag[] {
