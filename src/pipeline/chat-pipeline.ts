@@ -98,7 +98,13 @@ export class ChatPipeline {
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
     if (model.toolCalling === 'native') {
-      const events = applyAgentFormatToEvents(await adapter.stream(request, context), agentFormat);
+      const upstream = await adapter.stream(request, context);
+      // A server without a reasoning parser hands on the raw text of a template that opened reasoning:
+      // only that block is read out of it (the calls are native already).
+      const read = replyStartsInReasoning(request)
+        ? parseTextIntoCalls(upstream, { createParser: (inReasoning) => this.toolFormat(model.family).createParser([], { startsInReasoning: inReasoning }), startsInReasoning: true, diagnostics, singleCall: false })
+        : upstream;
+      const events = applyAgentFormatToEvents(read, agentFormat);
       return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: routeWarnings, diagnostics, provider: model.provider }) };
     }
 

@@ -14,7 +14,8 @@ export type ParseOptions = {
   createParser: (startsInReasoning: boolean) => ToolCallParser;
   /**
    * The template opened reasoning, so the text should begin inside it. Not when the upstream sends
-   * reasoning of its own before any text: its server has a reasoning parser and the text is the answer.
+   * reasoning of its own (or native calls) before any text: its server has a reasoning parser and the
+   * text is the answer.
    */
   startsInReasoning?: boolean;
   diagnostics: DiagnosticsCollector;
@@ -77,7 +78,7 @@ class ParsedEventConverter {
 class ParseTextStage implements EventStage {
   private readonly converter: ParsedEventConverter;
   private parser: ToolCallParser | undefined;
-  private reasoningFirst = false;
+  private structuredFirst = false;
   /** Nothing after a finish or an error is read: the parser is done, and so is the reply. */
   finished = false;
 
@@ -93,7 +94,9 @@ class ParseTextStage implements EventStage {
         converter.convert(this.replyParser().push(event.delta), out);
         return;
       case 'reasoning-delta':
-        if (this.parser === undefined && event.delta !== '') this.reasoningFirst = true;
+      case 'tool-call-start':
+        // The upstream's server read the reply's structure itself (reasoning, native calls) before any text.
+        if (this.parser === undefined && (event.type !== 'reasoning-delta' || event.delta !== '')) this.structuredFirst = true;
         out.push(event);
         return;
       case 'finish':
@@ -117,7 +120,7 @@ class ParseTextStage implements EventStage {
   }
 
   private replyParser(): ToolCallParser {
-    this.parser ??= this.options.createParser(this.options.startsInReasoning === true && !this.reasoningFirst);
+    this.parser ??= this.options.createParser(this.options.startsInReasoning === true && !this.structuredFirst);
     return this.parser;
   }
 

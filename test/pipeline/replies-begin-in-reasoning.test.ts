@@ -25,7 +25,12 @@ let client: OpenAI;
 
 beforeAll(async () => {
   upstream = await startFakeOpenAiUpstream();
-  gateway = await startGateway({ providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'auto' }) } });
+  gateway = await startGateway({
+    providers: {
+      local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'auto' }),
+      native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
+    },
+  });
   client = gateway.client();
 });
 
@@ -116,6 +121,25 @@ describe('Chat Completions', () => {
 /** The whitespace between `</think>` and the call is content too (never dropped), in a message item of its own. */
 const withoutBlankMessages = (output: Record<string, any>[]) =>
   output.filter((item) => item['type'] !== 'message' || (item['content'] as { text: string }[]).some((part) => part.text.trim() !== ''));
+
+describe('the native lane', () => {
+  const nativeModel = 'native/Qwen/Qwen3.5-27B';
+
+  it('reads the block out of the text of a server without a reasoning parser', async () => {
+    upstream.enqueue({ type: 'chat', content: `${thinking}\n</think>\n\nNoon.`, fragmentSize: 2 });
+    const streamed = await readChatStream({ model: nativeModel, messages: user, tools });
+    expect(streamed.reasoning).toBe(thinking);
+    expect(streamed.content).toBe('\n\nNoon.');
+    expect(streamed.warnings).toEqual([]);
+  });
+
+  it('leaves native calls alone, and says nothing when there was no text at all', async () => {
+    upstream.enqueue({ type: 'chat', toolCalls: [{ id: 'call_1', name: 'get_time', arguments: '{}' }] });
+    const completion = await client.chat.completions.create({ model: nativeModel, messages: user, tools });
+    expect((completion.choices[0]!.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.name).toBe('get_time');
+    expect(warningCodes(completion as WithDiagnostics)).toEqual([]);
+  });
+});
 
 describe('Responses', () => {
   const body = { model, input: 'Time?', tools: [{ type: 'function', name: 'get_time', parameters: { type: 'object', properties: {} } }] };

@@ -237,7 +237,8 @@ class ReplyParser implements ToolCallParser {
           return;
         case 'reasoning': {
           const replay = mode.reader.finish(rest, this.events);
-          if (replay === undefined) return;
+          // An empty reply has nothing to say about reasoning.
+          if (replay === undefined || replay === '') return;
           this.events.add(unclosedReasoningWarning(mode.reader.tag));
           this.mode = { type: 'boundary', afterCall: false };
           this.atReplyStart = this.syntax.replyStartMarkers !== undefined;

@@ -32,6 +32,10 @@ describe('replies that begin inside reasoning the template opened', () => {
     expect(parse('hermes', '\n<think>\nStill going', opened)).toEqual([{ type: 'reasoning', text: 'Still going' }]);
   });
 
+  it('says nothing about an empty reply', () => {
+    expect(parse('hermes', '', opened)).toEqual([]);
+  });
+
   it('leaves no trace of an empty block', () => {
     expect(parse('hermes', '</think>\n\nHello.', opened)).toEqual([{ type: 'text', text: '\n\nHello.' }]);
     expect(parse('hermes', '<think></think>Hello.', opened)).toEqual([{ type: 'text', text: 'Hello.' }]);
