@@ -4,9 +4,10 @@
  */
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
+import type { FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
+import { startGatewayWithOpenAiUpstream, type GatewayWithOpenAiUpstream } from '../helpers/gateway-with-openai-upstream.js';
 import { postJson } from '../helpers/read-sse.js';
-import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
+import type { StartedGateway } from '../helpers/start-gateway.js';
 
 type Message = OpenAI.ChatCompletionMessage & { reasoning_content?: string };
 type WithDiagnostics = { diagnostics?: { warnings?: { code: string }[] } };
@@ -19,24 +20,18 @@ const thinkThenCall = `${thinking}\n</think>\n\n<tool_call>\n<function=get_time>
 const model = 'local/Qwen/Qwen3.5-27B';
 const user = [{ role: 'user' as const, content: 'Time?' }];
 
+let kit: GatewayWithOpenAiUpstream;
 let upstream: FakeOpenAiUpstream;
 let gateway: StartedGateway;
 let client: OpenAI;
 
 beforeAll(async () => {
-  upstream = await startFakeOpenAiUpstream();
-  gateway = await startGateway({
-    providers: {
-      local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'auto' }),
-      native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
-    },
-  });
-  client = gateway.client();
+  kit = await startGatewayWithOpenAiUpstream({ local: 'auto', native: 'native' });
+  ({ upstream, gateway, client } = kit);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
+  await kit?.close();
 });
 
 const warningCodes = (body: WithDiagnostics) => (body.diagnostics?.warnings ?? []).map((warning) => warning.code);
