@@ -76,6 +76,7 @@ describe('a reasoning close tag with no block open', () => {
   it('knows every family’s close tag, and leaves a close tag that is another marker alone', () => {
     expect(parse('hermes', 'a[/THINK]b')).toEqual([{ type: 'text', text: 'a' }, orphan('[/THINK]'), { type: 'text', text: 'b' }]);
     expect(parse('mistral', 'a</think>b')).toEqual([{ type: 'text', text: 'a' }, orphan('</think>'), { type: 'text', text: 'b' }]);
+    expect(parse('hermes', '◁think▷Plan.◁/think▷Done. x◁/think▷y')).toEqual([{ type: 'reasoning', text: 'Plan.' }, { type: 'text', text: 'Done. x' }, orphan('◁/think▷'), { type: 'text', text: 'y' }]);
     // Harmony's `<|end|>` is a framing token: dropped without a warning.
     expect(parse('harmony', 'a<|end|>b')).toEqual([{ type: 'text', text: 'ab' }]);
   });
