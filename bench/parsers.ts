@@ -1,8 +1,12 @@
 /** Tool-call parser micro-benchmarks: MB/s per family, whole and in 4-byte chunks, and 10 MB / 1 MB time ratios. */
-// Standalone: `node --import tsx bench/parsers.ts`.
+// Standalone: `node --import tsx bench/parsers.ts`, which also prints a PASS/FAIL line per parser for the
+// speed goals (`parser-speed-check.ts`) and exits 1 when one fails. Every family of the registry is
+// measured, plus a reply that begins inside reasoning and never closes it (read twice: as reasoning, then
+// as the reply).
 import { pathToFileURL } from 'node:url';
-import type { ToolDefinition, ToolFormat } from '../src/core/index.js';
+import type { ParserOptions, ToolDefinition, ToolFormat } from '../src/core/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
+import { checkParser, parserCheckReport } from './parser-speed-check.js';
 
 export type Row = {
   family: string;
@@ -14,7 +18,12 @@ export type Row = {
   wholeTenToOneRatio: number;
   /** Calls parsed from the 1 MB reply (a sanity check that the benchmark parses something). */
   calls: number;
+  /** The speed goals (see parser-speed-check.ts). */
+  check: 'pass' | 'FAIL';
 };
+
+/** A parser to measure: a family's, or one of them under particular options. */
+type Subject = { name: string; format: ToolFormat; options: ParserOptions; build: (targetLength: number) => string };
 
 const megabyte = 1_000_000;
 const chunkSize = 4;
@@ -70,13 +79,13 @@ function splitIntoChunks(text: string): string[] {
   return chunks;
 }
 
-function parseWhole(format: ToolFormat, text: string): number {
-  const parser = format.createParser(tools);
+function parseWhole(subject: Subject, text: string): number {
+  const parser = subject.format.createParser(tools, subject.options);
   return [...parser.push(text), ...parser.finish()].filter((event) => event.type === 'tool-call').length;
 }
 
-function parseStream(format: ToolFormat, chunks: readonly string[]): number {
-  const parser = format.createParser(tools);
+function parseStream(subject: Subject, chunks: readonly string[]): number {
+  const parser = subject.format.createParser(tools, subject.options);
   let calls = 0;
   for (const chunk of chunks) for (const event of parser.push(chunk)) if (event.type === 'tool-call') calls++;
   for (const event of parser.finish()) if (event.type === 'tool-call') calls++;
@@ -98,30 +107,39 @@ function bestTime(runs: number, run: () => unknown): number {
   return best;
 }
 
+function subjects(): Subject[] {
+  const registry = createToolFormatRegistry();
+  const families: Subject[] = [...registry.values()].map((format) => ({ name: format.family, format, options: {}, build: (length) => buildReply(format, length) }));
+  const hermes = registry.get('hermes');
+  if (hermes === undefined) return families;
+  return [...families, { name: 'hermes, unclosed opened reasoning', format: hermes, options: { startsInReasoning: true }, build: (length) => buildReply(hermes, length) }];
+}
+
 export async function runParserBenchmarks(): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const format of createToolFormatRegistry().values()) {
-    const small = buildReply(format, megabyte);
-    const large = buildReply(format, 10 * megabyte);
+  for (const subject of subjects()) {
+    const small = subject.build(megabyte);
+    const large = subject.build(10 * megabyte);
     const smallChunks = splitIntoChunks(small);
     const largeChunks = splitIntoChunks(large);
-    const calls = parseWhole(format, small);
-    if (parseStream(format, smallChunks) !== calls) throw new Error(`${format.family}: streaming and whole parses disagree`);
+    const calls = parseWhole(subject, small);
+    if (parseStream(subject, smallChunks) !== calls) throw new Error(`${subject.name}: streaming and whole parses disagree`);
     // Warm the JIT on both paths before timing.
-    bestTime(3, () => parseWhole(format, small));
-    bestTime(3, () => parseStream(format, smallChunks));
-    const wholeSmall = bestTime(10, () => parseWhole(format, small));
-    const streamSmall = bestTime(10, () => parseStream(format, smallChunks));
-    const wholeLarge = bestTime(3, () => parseWhole(format, large));
-    const streamLarge = bestTime(3, () => parseStream(format, largeChunks));
-    rows.push({
-      family: format.family,
+    bestTime(3, () => parseWhole(subject, small));
+    bestTime(3, () => parseStream(subject, smallChunks));
+    const wholeSmall = bestTime(10, () => parseWhole(subject, small));
+    const streamSmall = bestTime(10, () => parseStream(subject, smallChunks));
+    const wholeLarge = bestTime(3, () => parseWhole(subject, large));
+    const streamLarge = bestTime(3, () => parseStream(subject, largeChunks));
+    const measured = {
+      family: subject.name,
       wholeMegabytesPerSecond: round(small.length / megabyte / (wholeSmall / 1000)),
       streamMegabytesPerSecond: round(small.length / megabyte / (streamSmall / 1000)),
       streamTenToOneRatio: round(streamLarge / streamSmall),
       wholeTenToOneRatio: round(wholeLarge / wholeSmall),
       calls,
-    });
+    };
+    rows.push({ ...measured, check: checkParser(measured).pass ? 'pass' : 'FAIL' });
     // Let the event loop breathe between families.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -135,7 +153,12 @@ function round(value: number): number {
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   // No top-level await: the module is also loaded by CommonJS-transpiled callers.
   runParserBenchmarks().then(
-    (rows) => console.table(rows),
+    (rows) => {
+      console.table(rows);
+      const report = parserCheckReport(rows);
+      for (const line of report.lines) console.log(line);
+      if (!report.pass) process.exitCode = 1;
+    },
     (error: unknown) => {
       console.error(error);
       process.exitCode = 1;

@@ -34,6 +34,9 @@ type ChatCompletionBody = {
 const openaiOnlyFields = [
   'logit_bias', 'metadata', 'store', 'service_tier', 'prediction', 'modalities', 'audio',
   'web_search_options', 'verbosity', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier',
+  // vLLM, SGLang and llama.cpp's switch for template variables (enable_thinking); it also tells the
+  // prompted lane whether the reply begins inside reasoning.
+  'chat_template_kwargs',
 ] as const;
 
 export type ParsedChatCompletionRequest = {

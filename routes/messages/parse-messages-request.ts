@@ -91,6 +91,8 @@ export function parseMessagesRequest(raw: unknown, headers: IncomingHttpHeaders)
   if (typeof body.metadata?.user_id === 'string') input.user = body.metadata.user_id;
   const reasoningEffort = reasoningEffortOf(body.thinking);
   if (reasoningEffort !== undefined) input.reasoningEffort = reasoningEffort;
+  // Not an effort: nothing is sent upstream for it, but a reply is then not assumed to begin in reasoning.
+  if (body.thinking?.type === 'disabled') input.thinkingDisabled = true;
   const forwardHeaders = forwardHeadersOf(headers);
   if (forwardHeaders) input.forwardHeaders = forwardHeaders;
   return { input, stream: body.stream === true, warnings };

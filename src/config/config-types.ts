@@ -26,7 +26,10 @@ export type UpstreamLimitSettings = {
 export type ModelSettings = {
   family?: string;
   toolCalling?: ToolCallingSetting;
-  /** The model's chat template opens `<think>` itself (DeepSeek-R1, QwQ, Qwen3 thinking): replies start in reasoning. */
+  /**
+   * The model's chat template opens `<think>` itself (DeepSeek-R1, QwQ, Qwen3 thinking): replies start in
+   * reasoning. Overrides the model table either way (`false`: never assumed).
+   */
   startsInReasoning?: boolean;
 };
 

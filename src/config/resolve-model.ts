@@ -6,6 +6,7 @@ import { notFound } from '../core/gateway-error.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { GatewayConfig, ProviderConfig } from './config-types.js';
 import { detectModelFamily } from './detect-model-family.js';
+import { detectReasoningOpening } from './detect-reasoning-opening.js';
 
 function chooseToolCalling(provider: ProviderConfig, model: string, autoToolCalling: ToolCallingMode): ToolCallingMode {
   const setting = provider.models[model]?.toolCalling ?? provider.toolCalling;
@@ -26,7 +27,9 @@ export function resolveModelFor(provider: ProviderConfig, model: string, id: str
     family: settings?.family ?? detected.family,
     toolCalling: chooseToolCalling(provider, model, detected.autoToolCalling),
   };
-  if (settings?.startsInReasoning) resolved.startsInReasoning = true;
+  // Ollama applies its own template and reads reasoning itself; the others may hand the raw text on.
+  const opening = settings?.startsInReasoning === undefined ? (provider.type === 'openai-compatible' ? detectReasoningOpening(model) : undefined) : settings.startsInReasoning ? 'by-default' : undefined;
+  if (opening !== undefined) resolved.opensInReasoning = opening;
   return resolved;
 }
 

@@ -40,6 +40,8 @@ export type ChatRequest = GenerationOptions & {
   openaiExtras?: Record<string, unknown>;
   /** Client headers meant for the upstream (e.g. `anthropic-beta`), already filtered by the route. */
   forwardHeaders?: Record<string, string>;
+  /** The client turned thinking off where no effort value says so (Anthropic `thinking: {type: "disabled"}`). */
+  thinkingDisabled?: boolean;
 };
 
 /** A chat request before its model string is resolved (what routes build). */
@@ -80,6 +82,7 @@ export function chatRequestFrom(source: Omit<ChatRequest, 'model'>, model: Resol
     user: source.user,
     openaiExtras: source.openaiExtras,
     forwardHeaders: source.forwardHeaders,
+    thinkingDisabled: source.thinkingDisabled,
   };
   return request as ChatRequest;
 }

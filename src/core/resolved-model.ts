@@ -18,6 +18,11 @@ export type ResolvedModel = {
   /** Tool-format family used in the prompted lane and by parsers, e.g. `hermes`. */
   family: string;
   toolCalling: ToolCallingMode;
-  /** Prompted lane: the chat template opened `<think>`, so the reply starts inside reasoning. */
-  startsInReasoning?: boolean;
+  /**
+   * The chat template opens the reasoning block in the generation prompt, so the reply begins inside
+   * it: unless the request turns thinking off (`by-default`), or only when it turns it on (`when-enabled`).
+   */
+  opensInReasoning?: ReasoningOpening;
 };
+
+export type ReasoningOpening = 'by-default' | 'when-enabled';

@@ -14,7 +14,9 @@ export type ParsedEvent =
   /** Call markup that was swallowed but yields no call: unknown tool or unreadable body. */
   | { type: 'tool-call-rejected'; code: 'invalid_tool_syntax' | 'unavailable_tool'; message: string; text: string }
   /** An envelope that opened but never closed with a readable call (cut off, or malformed at the end). */
-  | { type: 'tool-call-unparsed'; format: string; text: string; reason: 'unclosed' | 'malformed' };
+  | { type: 'tool-call-unparsed'; format: string; text: string; reason: 'unclosed' | 'malformed' }
+  /** Something the client should know about how the text was read (e.g. reasoning without its open tag). */
+  | { type: 'warning'; code: string; message: string };
 
 /**
  * A synchronous incremental parser. `push` may be called with any split of the text; the merged
@@ -28,8 +30,9 @@ export interface ToolCallParser {
 
 export type ParserOptions = {
   /**
-   * The chat template already opened a `<think>` block (DeepSeek-R1, QwQ, Qwen3 thinking models), so
-   * the reply starts inside reasoning and its first `</think>` has no opener in the text.
+   * The chat template already opened the family's reasoning block (DeepSeek-R1, QwQ, Qwen3 thinking
+   * models), so the reply starts inside reasoning and its first `</think>` has no opener in the text.
+   * Should the reply end without that close tag, its text is read again as the reply, with a warning.
    */
   startsInReasoning?: boolean;
 };

@@ -20,6 +20,7 @@ import { DiagnosticsCollector } from './diagnostics-collector.js';
 import { finalizeEvents } from './finalize-events.js';
 import { parseTextIntoCalls } from './parse-text-into-calls.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
+import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
 import { validateChatInput } from './validate-chat-input.js';
 
 export type ChatPipelineDependencies = {
@@ -100,7 +101,13 @@ export class ChatPipeline {
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
     if (model.toolCalling === 'native') {
-      const events = applyAgentFormatToEvents(await adapter.stream(request, context), agentFormat);
+      const upstream = await adapter.stream(request, context);
+      // A server without a reasoning parser hands on the raw text of a template that opened reasoning:
+      // only that block is read out of it (the calls are native already).
+      const read = replyStartsInReasoning(request)
+        ? parseTextIntoCalls(upstream, { createParser: (inReasoning) => this.toolFormat(model.family).createParser([], { startsInReasoning: inReasoning }), startsInReasoning: true, diagnostics, singleCall: false })
+        : upstream;
+      const events = applyAgentFormatToEvents(read, agentFormat);
       return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: routeWarnings, diagnostics, provider: model.provider, redactor: this.dependencies.redactor }) };
     }
 
@@ -108,14 +115,19 @@ export class ChatPipeline {
     const prepared = preparePromptedRequest(request, format);
     for (const warning of prepared.warnings) diagnostics.warn(warning);
     const upstream = await adapter.stream(prepared.request, context);
-    const parsed = prepared.parse
-      ? parseTextIntoCalls(upstream, {
-          parser: format.createParser(request.tools ?? [], { startsInReasoning: model.startsInReasoning === true }),
-          diagnostics,
-          singleCall: request.parallelToolCalls === false,
-          keepRawText: agentFormat.type === 'passthrough',
-        })
-      : upstream;
+    const tools = request.tools ?? [];
+    const startsInReasoning = replyStartsInReasoning(request);
+    // With no tools to parse, the text is still read for a reasoning block the template opened.
+    const parsed =
+      prepared.parse || startsInReasoning
+        ? parseTextIntoCalls(upstream, {
+            createParser: (inReasoning) => format.createParser(prepared.parse ? tools : [], { startsInReasoning: inReasoning }),
+            startsInReasoning,
+            diagnostics,
+            singleCall: request.parallelToolCalls === false,
+            keepRawText: agentFormat.type === 'passthrough',
+          })
+        : upstream;
     return {
       model,
       toolCalling: 'prompted',

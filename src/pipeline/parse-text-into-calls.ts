@@ -10,7 +10,14 @@ import type { DiagnosticsCollector } from './diagnostics-collector.js';
 import { applyStage, type EventStage } from './event-stage.js';
 
 export type ParseOptions = {
-  parser: ToolCallParser;
+  /** The reply's parser, made at its first text: `startsInReasoning` is the option below unless reasoning came first. */
+  createParser: (startsInReasoning: boolean) => ToolCallParser;
+  /**
+   * The template opened reasoning, so the text should begin inside it. Not when the upstream sends
+   * reasoning of its own (or native calls) before any text: its server has a reasoning parser and the
+   * text is the answer.
+   */
+  startsInReasoning?: boolean;
   diagnostics: DiagnosticsCollector;
   /** `parallel_tool_calls: false`: keep the first call only (with a warning). */
   singleCall: boolean;
@@ -58,6 +65,9 @@ class ParsedEventConverter {
         case 'tool-call-unparsed':
           options.diagnostics.report(event);
           break;
+        case 'warning':
+          options.diagnostics.warn({ code: event.code, message: event.message });
+          break;
         default:
           assertNever(event, 'parsed event');
       }
@@ -67,6 +77,8 @@ class ParsedEventConverter {
 
 class ParseTextStage implements EventStage {
   private readonly converter: ParsedEventConverter;
+  private parser: ToolCallParser | undefined;
+  private structuredFirst = false;
   /** Nothing after a finish or an error is read: the parser is done, and so is the reply. */
   finished = false;
 
@@ -79,10 +91,16 @@ class ParseTextStage implements EventStage {
     switch (event.type) {
       case 'text-delta':
         if (options.keepRawText && event.delta) out.push(event);
-        converter.convert(options.parser.push(event.delta), out);
+        converter.convert(this.replyParser().push(event.delta), out);
+        return;
+      case 'reasoning-delta':
+      case 'tool-call-start':
+        // The upstream's server read the reply's structure itself (reasoning, native calls) before any text.
+        if (this.parser === undefined && (event.type !== 'reasoning-delta' || event.delta !== '')) this.structuredFirst = true;
+        out.push(event);
         return;
       case 'finish':
-        converter.convert(options.parser.finish(), out);
+        converter.convert(this.replyParser().finish(), out);
         if (converter.droppedCalls) {
           options.diagnostics.warn({
             code: 'parallel-tool-calls-dropped',
@@ -99,6 +117,11 @@ class ParseTextStage implements EventStage {
       default:
         out.push(event);
     }
+  }
+
+  private replyParser(): ToolCallParser {
+    this.parser ??= this.options.createParser(this.options.startsInReasoning === true && !this.structuredFirst);
+    return this.parser;
   }
 
   end(): void {

@@ -61,7 +61,7 @@ const pipelines: [string, () => Pipeline][] = [
     () => {
       const diagnostics = new DiagnosticsCollector([{ name: 'get_weather' }]);
       return (events) =>
-        finalizeEvents(parseTextIntoCalls(events, { parser: hermes.createParser([tool]), diagnostics, singleCall: false }), { warnings: [], diagnostics, provider: 'p' });
+        finalizeEvents(parseTextIntoCalls(events, { createParser: () => hermes.createParser([tool]), diagnostics, singleCall: false }), { warnings: [], diagnostics, provider: 'p' });
     },
   ],
 ];

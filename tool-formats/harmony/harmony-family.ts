@@ -7,6 +7,7 @@
 // server that returns the special tokens as text is read the same way as one chunked token by token.
 // @see https://github.com/openai/harmony/blob/main/docs/format.md
 import type { ToolResultPart } from '../../src/core/index.js';
+import type { Envelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { harmonyMessageScanning } from './harmony-message-scanner.js';
@@ -33,23 +34,32 @@ function renderHarmonyResults(results: readonly ToolResultPart[]): string {
     .join('');
 }
 
+/** A message addressed to a function: its header from the recipient to `<|message|>`, then JSON arguments. */
+const functionMessage: Envelope = {
+  family,
+  // Function calls belong on commentary, but gpt-oss sometimes sends them on analysis (vLLM and
+  // llama.cpp accept both). Built-in tools (`to=browser.search`, `to=python`) land here too and are
+  // rejected as unavailable, so their markup stays out of the text.
+  start: ['<|channel|>commentary to=', '<|channel|>analysis to=', '<|start|>assistant to='],
+  // `<|call|>` is a stop token, so servers often cut it: the end of the reply closes a complete call.
+  end: ['<|call|>', '<|end|>', '<|return|>'],
+  kind: 'explicit',
+  body: { type: 'custom', createScanner: harmonyMessageScanning() },
+  grammars: [harmonyRecipientGrammar],
+};
+
 export const harmonyFamily: FamilySpec = {
   family,
-  envelopes: [
-    {
-      family,
-      // Function calls belong on commentary, but gpt-oss sometimes sends them on analysis (vLLM and
-      // llama.cpp accept both). Built-in tools (`to=browser.search`, `to=python`) land here too and are
-      // rejected as unavailable, so their markup stays out of the text.
-      start: ['<|channel|>commentary to=', '<|channel|>analysis to=', '<|start|>assistant to='],
-      // `<|call|>` is a stop token, so servers often cut it: the end of the reply closes a complete call.
-      end: ['<|call|>', '<|end|>', '<|return|>'],
-      kind: 'explicit',
-      body: { type: 'custom', createScanner: harmonyMessageScanning() },
-      grammars: [harmonyRecipientGrammar],
-    },
-  ],
+  envelopes: [functionMessage],
   reasoningTags: [{ open: '<|channel|>analysis<|message|>', close: '<|end|>' }],
+  // The generation prompt ends in `<|start|>assistant` (or `<|start|>assistant<|channel|>`), so the reply
+  // may begin inside the header: with the recipient (` to=functions.NAME<|channel|>commentary json…`, the
+  // form llama.cpp's grammar triggers on), or with the channel name and no `<|channel|>` before it.
+  replyStart: {
+    envelopes: [{ ...functionMessage, start: [' to=', 'to=', 'commentary to=', 'analysis to='] }],
+    reasoningTags: [{ open: 'analysis<|message|>', close: '<|end|>' }],
+    framingTokens: ['final<|message|>', 'commentary<|message|>'],
+  },
   framingTokens: [
     '<|start|>assistant',
     '<|channel|>final<|message|>',

@@ -30,7 +30,11 @@ export const kimiK2Family: FamilySpec = {
     // A call without its section; the section end that may follow it is a framing token.
     taggedEnvelope(family, toolCallBegin, toolCallEnd, [kimiCallGrammar]),
   ],
-  reasoningTags: [{ open: '<think>', close: '</think>', endsBefore: [toolCallsSectionBegin, toolCallBegin] }],
+  reasoningTags: [
+    { open: '<think>', close: '</think>', endsBefore: [toolCallsSectionBegin, toolCallBegin] },
+    // Kimi-VL's thinking models write their reasoning between these instead.
+    { open: '◁think▷', close: '◁/think▷' },
+  ],
   framingTokens: [toolCallsSectionEnd],
   prompt: {
     introduction: '# Tools\n\nYou may call one or more of the following functions to help with the request. They are declared in JSON:',

@@ -10,12 +10,18 @@ import { createToolRoster } from './tool-roster.js';
 
 export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue): ToolFormat {
   const syntax = catalogue.syntaxFor(spec.family);
+  const reasoningSyntax = catalogue.reasoningSyntaxFor(spec.family);
+  const noTools = createToolRoster([]);
   return {
     family: spec.family,
     renderTools: (tools, choice) => renderToolPrompt(tools, choice, spec.prompt, spec.renderCall),
     renderHistory: (messages) => renderHistoryAsText(messages, spec),
     renderCall: spec.renderCall,
-    // With no tools offered nothing may become a call, so nothing is parsed at all.
-    createParser: (tools, options) => (tools.length === 0 ? createPassThroughParser() : createReplyParser(syntax, createToolRoster(tools), options)),
+    // With no tools offered nothing may become a call, so nothing is parsed at all, but for a reasoning
+    // block the template opened.
+    createParser: (tools, options) => {
+      if (tools.length > 0) return createReplyParser(syntax, createToolRoster(tools), options);
+      return options?.startsInReasoning === true ? createReplyParser(reasoningSyntax, noTools, options) : createPassThroughParser();
+    },
   };
 }

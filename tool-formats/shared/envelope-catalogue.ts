@@ -22,6 +22,18 @@ export type FamilySyntax = {
    * `<answer>`), or phrases (Apriel's `[BEGIN FINAL RESPONSE]`).
    */
   familyFramingTokens?: readonly string[];
+  /**
+   * Syntax read only at the very start of a reply, and only by the family's own parser: the chat
+   * template already wrote the first part of a header (Harmony's `<|start|>assistant`, so a reply may
+   * begin ` to=functions.NAME<|channel|>…` or `analysis<|message|>…`).
+   */
+  replyStart?: ReplyStartSyntax;
+};
+
+export type ReplyStartSyntax = {
+  envelopes?: readonly Envelope[];
+  reasoningTags?: readonly ReasoningTag[];
+  framingTokens?: readonly string[];
 };
 
 /** One start marker with everything registered for it, merged. */
@@ -36,7 +48,12 @@ export type EnvelopeEntry = {
   createScanner(): BodyScanner;
 };
 
-export type TextMarker = { type: 'envelope'; entry: EnvelopeEntry } | { type: 'reasoning'; tag: ReasoningTag } | { type: 'framing' };
+export type TextMarker =
+  | { type: 'envelope'; entry: EnvelopeEntry }
+  | { type: 'reasoning'; tag: ReasoningTag }
+  | { type: 'framing' }
+  /** A reasoning close tag met outside reasoning: the reply began inside a block the template opened. */
+  | { type: 'orphan-close'; tag: ReasoningTag };
 
 /** Everything a reply parser for one family needs; built once per family, shared by its parsers. */
 export type ReplySyntax = {
@@ -45,28 +62,97 @@ export type ReplySyntax = {
   bareGrammars: readonly BodyGrammar[];
   /** The family's own reasoning tag, used when the reply starts inside reasoning. */
   reasoningTag: ReasoningTag;
+  /** Markers read only at the reply's very start (the family's `replyStart`). */
+  replyStartMarkers?: MarkerMatcher<TextMarker>;
 };
 
 export type EnvelopeCatalogue = {
   readonly families: readonly string[];
   syntaxFor(family: string): ReplySyntax;
+  /** Reasoning blocks only (no envelopes, no bare calls): for a reply read with no tools offered. */
+  reasoningSyntaxFor(family: string): ReplySyntax;
 };
 
 export function createEnvelopeCatalogue(families: readonly FamilySyntax[]): EnvelopeCatalogue {
+  checkSharedStartMarkers(families);
   const cache = new Map<string, ReplySyntax>();
+  const reasoningCache = new Map<string, ReplySyntax>();
+  const ordered = (family: string): FamilySyntax[] => {
+    const own = families.find((candidate) => candidate.family === family);
+    if (own === undefined) throw new Error(`Unknown tool-call family "${family}"`);
+    return [own, ...families.filter((candidate) => candidate !== own)];
+  };
+  const cached = (store: Map<string, ReplySyntax>, family: string, build: (ordered: readonly FamilySyntax[]) => ReplySyntax): ReplySyntax => {
+    let syntax = store.get(family);
+    if (syntax === undefined) {
+      syntax = build(ordered(family));
+      store.set(family, syntax);
+    }
+    return syntax;
+  };
   return {
     families: families.map((syntax) => syntax.family),
-    syntaxFor(family) {
-      let syntax = cache.get(family);
-      if (syntax === undefined) {
-        const own = families.find((candidate) => candidate.family === family);
-        if (own === undefined) throw new Error(`Unknown tool-call family "${family}"`);
-        syntax = buildReplySyntax([own, ...families.filter((candidate) => candidate !== own)]);
-        cache.set(family, syntax);
-      }
-      return syntax;
-    },
+    syntaxFor: (family) => cached(cache, family, buildReplySyntax),
+    reasoningSyntaxFor: (family) =>
+      cached(reasoningCache, family, (list) => {
+        const tags = reasoningTagsOf(list);
+        const own = list[0] as FamilySyntax;
+        return { family: own.family, textMarkers: new MarkerMatcher([...tags.map(reasoningMarker), ...orphanCloseMarkers(tags, new Set(tags.map((tag) => tag.open)))]), bareGrammars: [], reasoningTag: own.reasoningTags?.[0] ?? thinkTag };
+      }),
   };
+}
+
+/**
+ * A start marker two families register must be read alike: the merged entry scans every body with the
+ * first registration's scanner, so a family whose bodies end differently would be misread in silence.
+ * Grammars (told apart by `accepts`), end markers, value spans and trailing markers merge; the rest must match.
+ */
+function checkSharedStartMarkers(families: readonly FamilySyntax[]): void {
+  const first = new Map<string, { family: string; envelope: Envelope }>();
+  for (const family of families) {
+    for (const envelope of family.envelopes) {
+      for (const start of envelope.start) {
+        const earlier = first.get(start);
+        if (earlier === undefined) {
+          first.set(start, { family: family.family, envelope });
+          continue;
+        }
+        const difference = scanningDifference(earlier.envelope, envelope);
+        if (difference !== undefined) {
+          throw new Error(
+            `Families "${earlier.family}" and "${family.family}" both register the start marker ${JSON.stringify(start)} with different ${difference}; a shared marker needs the same body scanning (tell bodies apart with a grammar's accepts).`,
+          );
+        }
+      }
+    }
+  }
+}
+
+function scanningDifference(left: Envelope, right: Envelope): string | undefined {
+  if (left.kind !== right.kind) return `kinds (${left.kind}, ${right.kind})`;
+  if ((left.endsAtReplyEnd === true) !== (right.endsAtReplyEnd === true)) return 'endsAtReplyEnd';
+  if (left.body.type !== right.body.type) return `body scanning (${left.body.type}, ${right.body.type})`;
+  if (left.body.type === 'values' && right.body.type === 'values' && left.body.separator !== right.body.separator) return 'value separators';
+  if (left.body.type === 'custom' && right.body.type === 'custom' && left.body.createScanner !== right.body.createScanner) return 'body scanners (custom)';
+  return undefined;
+}
+
+/** `ordered[0]` is the parser's own family: family-scoped tags count only there (see `ReasoningTag.scope`). */
+function reasoningTagsOf(ordered: readonly FamilySyntax[]): ReasoningTag[] {
+  const own = ordered[0];
+  return unique([...ordered.flatMap((family) => (family.reasoningTags ?? []).filter((tag) => family === own || tag.scope !== 'family')), thinkTag], (tag) => tag.open);
+}
+
+function reasoningMarker(tag: ReasoningTag): MarkerEntry<TextMarker> {
+  return { marker: tag.open, value: { type: 'reasoning', tag } };
+}
+
+/** Close tags met outside reasoning; one that is also another marker (Harmony's `<|end|>` is framing) keeps that meaning. */
+function orphanCloseMarkers(tags: readonly ReasoningTag[], taken: ReadonlySet<string>): MarkerEntry<TextMarker>[] {
+  return unique(
+    tags.filter((tag) => !taken.has(tag.close)),
+    (tag) => tag.close,
+  ).map((tag) => ({ marker: tag.close, value: { type: 'orphan-close', tag } }));
 }
 
 /** `ordered[0]` is the parser's own family. */
@@ -78,15 +164,11 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
       for (const start of envelope.start) registrations.set(start, [...(registrations.get(start) ?? []), envelope]);
     }
   }
-  // Family-scoped tags and framing count only in the family's own parser (see `ReasoningTag.scope`).
-  const reasoningTags = unique(
-    [...ordered.flatMap((family) => (family.reasoningTags ?? []).filter((tag) => family === own || tag.scope !== 'family')), thinkTag],
-    (tag) => tag.open,
-  );
+  const reasoningTags = reasoningTagsOf(ordered);
   const framingTokens = unique([...(own.familyFramingTokens ?? []), ...ordered.flatMap((family) => family.framingTokens ?? [])], (token) => token);
   const markers = [
     ...[...registrations].map(([start, envelopes]) => ({ marker: start, value: { type: 'envelope', entry: mergeEntry(start, envelopes) } as TextMarker })),
-    ...reasoningTags.map((tag) => ({ marker: tag.open, value: { type: 'reasoning', tag } as TextMarker })),
+    ...reasoningTags.map(reasoningMarker),
     ...framingTokens.map((token) => ({ marker: token, value: { type: 'framing' } as TextMarker })),
   ];
   const seen = new Set<string>();
@@ -94,15 +176,25 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
     if (seen.has(marker)) throw new Error(`"${marker}" is registered as two kinds of marker (envelope, reasoning tag, framing token)`);
     seen.add(marker);
   }
+  const replyStart = own.replyStart === undefined ? undefined : replyStartMarkers(own.replyStart);
   return {
+    ...(replyStart === undefined ? {} : { replyStartMarkers: replyStart }),
     family: own.family,
-    textMarkers: new MarkerMatcher(markers),
+    textMarkers: new MarkerMatcher([...markers, ...orphanCloseMarkers(reasoningTags, seen)]),
     bareGrammars: unique(
       ordered.flatMap((family) => family.bareGrammars ?? []),
       (grammar) => grammar.id,
     ),
     reasoningTag: own.reasoningTags?.[0] ?? thinkTag,
   };
+}
+
+function replyStartMarkers(syntax: ReplyStartSyntax): MarkerMatcher<TextMarker> {
+  return new MarkerMatcher<TextMarker>([
+    ...(syntax.envelopes ?? []).flatMap((envelope) => envelope.start.map((start) => ({ marker: start, value: { type: 'envelope', entry: mergeEntry(start, [envelope]) } as TextMarker }))),
+    ...(syntax.reasoningTags ?? []).map(reasoningMarker),
+    ...(syntax.framingTokens ?? []).map((token) => ({ marker: token, value: { type: 'framing' } as TextMarker })),
+  ]);
 }
 
 function mergeEntry(start: string, envelopes: readonly Envelope[]): EnvelopeEntry {

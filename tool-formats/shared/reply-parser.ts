@@ -5,10 +5,11 @@ import { assertNever, type ParsedEvent, type ParserOptions, type ToolCallParser 
 import { isJsonOpenerCode, isSpaceCode } from './body-scanner.js';
 import { CandidateReader } from './candidate-reader.js';
 import type { ReplySyntax, TextMarker } from './envelope-catalogue.js';
-import type { ReasoningTag } from './envelope.js';
 import { EnvelopeReader } from './envelope-reader.js';
-import { MarkerMatcher, partialMarkerStart, type MarkerHit } from './marker-matcher.js';
+import type { MarkerHit } from './marker-matcher.js';
 import { ParsedEventBuffer } from './parsed-event-buffer.js';
+import { ReasoningReader } from './reasoning-reader.js';
+import { orphanCloseWarning, unclosedReasoningWarning } from './reasoning-warnings.js';
 import type { ToolRoster } from './tool-roster.js';
 
 const newlineCode = 0x0a;
@@ -17,11 +18,7 @@ type Mode =
   /** The start of the reply, or just after reasoning or a call: bare JSON may be a call here. */
   | { type: 'boundary'; afterCall: boolean }
   | { type: 'text' }
-  /**
-   * `atStart`: one newline right after the open tag is dropped. `openerRedundant`: the template already
-   * opened the block, so an open tag the model writes anyway at the very start is dropped too.
-   */
-  | { type: 'reasoning'; tag: ReasoningTag; atStart: boolean; openerRedundant?: boolean }
+  | { type: 'reasoning'; reader: ReasoningReader }
   | { type: 'envelope'; reader: EnvelopeReader }
   | { type: 'candidate'; reader: CandidateReader };
 
@@ -32,23 +29,7 @@ type Step =
   /** Go on with a rebuilt input (text released by a candidate, to be read again as text). */
   | { type: 'switch'; input: string };
 
-/** How a reasoning block with `endsBefore` markers ends: at its close tag (consumed) or before another marker. */
-type ReasoningEnd = 'close' | 'before';
-
-const reasoningEndMatchers = new WeakMap<ReasoningTag, MarkerMatcher<ReasoningEnd> | undefined>();
-
-/** The close tag and `endsBefore` markers of a tag that has some; undefined for a plain tag. */
-function reasoningEnds(tag: ReasoningTag): MarkerMatcher<ReasoningEnd> | undefined {
-  if (tag.endsBefore === undefined || tag.endsBefore.length === 0) return undefined;
-  if (!reasoningEndMatchers.has(tag)) {
-    const entries = [{ marker: tag.close, value: 'close' as const }, ...tag.endsBefore.map((marker) => ({ marker, value: 'before' as const }))];
-    reasoningEndMatchers.set(tag, new MarkerMatcher(entries));
-  }
-  return reasoningEndMatchers.get(tag);
-}
-
 const semicolon = 0x3b;
-const newline = '\n';
 
 export function createReplyParser(syntax: ReplySyntax, roster: ToolRoster, options: ParserOptions = {}): ToolCallParser {
   return new ReplyParser(syntax, roster, options);
@@ -58,6 +39,9 @@ class ReplyParser implements ToolCallParser {
   private mode: Mode;
   private pending = '';
   private finished = false;
+  private orphanCloseReported = false;
+  /** Nothing of the reply has been read yet: the family's reply-start markers may match. */
+  private atReplyStart: boolean;
   private readonly events = new ParsedEventBuffer();
 
   constructor(
@@ -65,9 +49,10 @@ class ReplyParser implements ToolCallParser {
     private readonly roster: ToolRoster,
     options: ParserOptions,
   ) {
+    this.atReplyStart = options.startsInReasoning !== true && syntax.replyStartMarkers !== undefined;
     this.mode =
       options.startsInReasoning === true
-        ? { type: 'reasoning', tag: syntax.reasoningTag, atStart: false, openerRedundant: true }
+        ? { type: 'reasoning', reader: new ReasoningReader(syntax.reasoningTag, { type: 'template' }) }
         : { type: 'boundary', afterCall: false };
   }
 
@@ -115,7 +100,7 @@ class ReplyParser implements ToolCallParser {
       case 'boundary':
         return this.stepBoundary(input, position, mode.afterCall);
       case 'reasoning':
-        return this.stepReasoning(input, position, mode);
+        return this.stepReasoning(input, position, mode.reader);
       case 'envelope':
         return this.stepEnvelope(input, position, mode.reader);
       case 'candidate':
@@ -147,6 +132,12 @@ class ReplyParser implements ToolCallParser {
   }
 
   private stepBoundary(input: string, position: number, afterCall: boolean): Step {
+    if (this.atReplyStart && this.syntax.replyStartMarkers !== undefined) {
+      const start = this.syntax.replyStartMarkers.matchAt(input, position);
+      if (start.type === 'partial') return { type: 'hold', from: position };
+      this.atReplyStart = false;
+      if (start.type === 'found') return this.open(start);
+    }
     let index = position;
     while (index < input.length && isSpaceCode(input.charCodeAt(index))) index++;
     this.events.text(input.slice(position, index));
@@ -174,51 +165,11 @@ class ReplyParser implements ToolCallParser {
     return { type: 'advance', position };
   }
 
-  private stepReasoning(input: string, position: number, mode: Extract<Mode, { type: 'reasoning' }>): Step {
-    let start = position;
-    if (mode.openerRedundant) {
-      const open = mode.tag.open;
-      if (input.startsWith(open, start)) {
-        start += open.length;
-        mode.atStart = true;
-      } else if (open.startsWith(input.slice(start))) {
-        // Still a possible prefix of the open tag: decide when more text comes (finish() keeps it as reasoning).
-        return start < input.length ? { type: 'hold', from: start } : { type: 'advance', position: start };
-      }
-      mode.openerRedundant = false;
-    }
-    // Decided only once a character after the open tag is here (the newline may come in the next chunk).
-    if (mode.atStart && start < input.length) {
-      if (input.startsWith(newline, start)) start += newline.length;
-      mode.atStart = false;
-    }
-    const ends = reasoningEnds(mode.tag);
-    if (ends !== undefined) return this.stepInterruptibleReasoning(input, start, ends);
-    const close = input.indexOf(mode.tag.close, start);
-    if (close >= 0) {
-      this.events.reasoning(input.slice(start, close > start && input.endsWith(newline, close) ? close - 1 : close));
-      this.mode = { type: 'boundary', afterCall: false };
-      return { type: 'advance', position: close + mode.tag.close.length };
-    }
-    // Hold a possible partial close tag, and a newline that may turn out to sit right before it.
-    let cut = partialMarkerStart(input, start, mode.tag.close);
-    if (cut > start && input.endsWith(newline, cut)) cut--;
-    this.events.reasoning(input.slice(start, cut));
-    return cut < input.length ? { type: 'hold', from: cut } : { type: 'advance', position: cut };
-  }
-
-  /** Reasoning that also ends before a marker of its tag's `endsBefore`, which is then read as text. */
-  private stepInterruptibleReasoning(input: string, start: number, ends: MarkerMatcher<ReasoningEnd>): Step {
-    const hit = ends.find(input, start);
-    if (hit.type === 'found') {
-      this.events.reasoning(input.slice(start, hit.index > start && input.endsWith(newline, hit.index) ? hit.index - 1 : hit.index));
-      this.mode = { type: 'boundary', afterCall: false };
-      return { type: 'advance', position: hit.value === 'close' ? hit.index + hit.marker.length : hit.index };
-    }
-    let cut = hit.type === 'partial' ? hit.index : input.length;
-    if (cut > start && input.endsWith(newline, cut)) cut--;
-    this.events.reasoning(input.slice(start, cut));
-    return cut < input.length ? { type: 'hold', from: cut } : { type: 'advance', position: cut };
+  private stepReasoning(input: string, position: number, reader: ReasoningReader): Step {
+    const scan = reader.scan(input, position, this.events);
+    if (scan.type === 'more') return scan.keepFrom < input.length ? { type: 'hold', from: scan.keepFrom } : { type: 'advance', position: input.length };
+    this.mode = { type: 'boundary', afterCall: false };
+    return { type: 'advance', position: scan.end };
   }
 
   private stepEnvelope(input: string, position: number, reader: EnvelopeReader): Step {
@@ -249,10 +200,17 @@ class ReplyParser implements ToolCallParser {
     const marker = hit.value;
     switch (marker.type) {
       case 'reasoning':
-        this.mode = { type: 'reasoning', tag: marker.tag, atStart: true };
+        this.mode = { type: 'reasoning', reader: new ReasoningReader(marker.tag, { type: 'tag' }) };
         break;
       case 'framing':
         // Dropped; the mode (text or boundary) stays as it was.
+        break;
+      case 'orphan-close':
+        // The reply was inside reasoning the gateway did not know about: what came before was already
+        // content (it may have been streamed), so only the tag goes, and the client is told.
+        if (!this.orphanCloseReported) this.events.add(orphanCloseWarning(marker.tag));
+        this.orphanCloseReported = true;
+        this.mode = { type: 'boundary', afterCall: false };
         break;
       case 'envelope':
         this.mode =
@@ -277,10 +235,16 @@ class ReplyParser implements ToolCallParser {
         case 'text':
           this.events.text(rest);
           return;
-        case 'reasoning':
-          // No close tag came, so a held newline is reasoning text like any other.
-          this.events.reasoning(rest);
-          return;
+        case 'reasoning': {
+          const replay = mode.reader.finish(rest, this.events);
+          // An empty reply has nothing to say about reasoning.
+          if (replay === undefined || replay === '') return;
+          this.events.add(unclosedReasoningWarning(mode.reader.tag));
+          this.mode = { type: 'boundary', afterCall: false };
+          this.atReplyStart = this.syntax.replyStartMarkers !== undefined;
+          this.consume(replay);
+          break;
+        }
         case 'envelope': {
           const outcome = mode.reader.finish(rest);
           for (const event of outcome.events) this.events.add(event);

@@ -61,6 +61,9 @@ function parseAssistantText(message: AssistantMessage, syntax: AgentTextSyntax, 
       case 'tool-call':
         segments.push({ type: 'call', name: event.name, arguments: event.arguments });
         break;
+      // How the text was read (an orphan </think> removed) changes nothing in a history turn.
+      case 'warning':
+        break;
       // Markup the parser could not read back: leave the turn untouched rather than lose part of it.
       case 'tool-call-rejected':
       case 'tool-call-unparsed':

@@ -108,7 +108,7 @@ async function promptedContent(chunks: string[], syntax: AgentTextSyntax): Promi
   const hermes = toolFormats.get('hermes');
   if (!hermes) throw new Error('no hermes family');
   const upstream: StreamEvent[] = [...chunks.map((delta): StreamEvent => ({ type: 'text-delta', delta })), finish];
-  const parsed = parseTextIntoCalls(from(upstream), { parser: hermes.createParser([getWeather, getTime]), diagnostics: new DiagnosticsCollector([]), singleCall: false });
+  const parsed = parseTextIntoCalls(from(upstream), { createParser: () => hermes.createParser([getWeather, getTime]), diagnostics: new DiagnosticsCollector([]), singleCall: false });
   return contentOf(await collect(renderCallsAsText(parsed, syntax)));
 }
 

@@ -36,9 +36,10 @@ const recipientGrammar: BodyGrammar = {
 };
 
 const glmLike: FamilySyntax = { family: 'glm-like', envelopes: [taggedEnvelope('glm-like', '<tool_call>', '</tool_call>', [argPairGrammar])] };
+/** Its own marker: the real mistral family registers `[TOOL_CALLS]` with a custom scanner, and a shared marker must scan alike. */
 const mistralLike: FamilySyntax = {
   family: 'mistral-like',
-  envelopes: [{ family: 'mistral-like', start: ['[TOOL_CALLS]'], end: [], kind: 'explicit', body: { type: 'values', separator: ';' }, endsAtReplyEnd: true, grammars: [jsonCallGrammar] }],
+  envelopes: [{ family: 'mistral-like', start: ['[CALLS]'], end: [], kind: 'explicit', body: { type: 'values', separator: ';' }, endsAtReplyEnd: true, grammars: [jsonCallGrammar] }],
   reasoningTags: [{ open: '[THINK]', close: '[/THINK]' }],
 };
 
@@ -48,7 +49,7 @@ const parse = (family: string, text: string) => expectChunkingInvariant(() => cr
 
 describe('envelope catalogue', () => {
   it('gives every parser the envelopes other families registered', () => {
-    expect(parse('hermes', '[TOOL_CALLS][{"name": "get_time", "arguments": {}}]')).toEqual([{ type: 'tool-call', name: 'get_time', arguments: '{}' }]);
+    expect(parse('hermes', '[CALLS][{"name": "get_time", "arguments": {}}]')).toEqual([{ type: 'tool-call', name: 'get_time', arguments: '{}' }]);
     expect(parse('pythonic', '<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value></tool_call>')).toEqual([
       { type: 'tool-call', name: 'get_weather', arguments: '{"city":"Beijing"}' },
     ]);
@@ -98,12 +99,12 @@ describe('envelope catalogue', () => {
   });
 
   it('ends a values envelope with the reply or right after its JSON', () => {
-    expect(parse('mistral-like', '[TOOL_CALLS][{"name": "get_time", "arguments": {}}] and then text')).toEqual([
+    expect(parse('mistral-like', '[CALLS][{"name": "get_time", "arguments": {}}] and then text')).toEqual([
       { type: 'tool-call', name: 'get_time', arguments: '{}' },
       { type: 'text', text: ' and then text' },
     ]);
-    expect(parse('mistral-like', '[TOOL_CALLS]get_time {}')).toEqual([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: expect.any(String), text: '[TOOL_CALLS]get_time {}' }]);
-    expect(parse('mistral-like', '[TOOL_CALLS][{"name": "get_time", "argu')).toMatchObject([{ type: 'tool-call-unparsed', format: 'mistral-like' }]);
+    expect(parse('mistral-like', '[CALLS]get_time {}')).toEqual([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: expect.any(String), text: '[CALLS]get_time {}' }]);
+    expect(parse('mistral-like', '[CALLS][{"name": "get_time", "argu')).toMatchObject([{ type: 'tool-call-unparsed', format: 'mistral-like' }]);
   });
 
   it('drops framing tokens and reads Harmony-like channels with literal markers only', () => {
@@ -129,5 +130,32 @@ describe('envelope catalogue', () => {
     const clash: FamilySyntax = { family: 'clash', envelopes: [taggedEnvelope('clash', '<think>', '</think>', [jsonCallGrammar])] };
     expect(() => createEnvelopeCatalogue([clash]).syntaxFor('clash')).toThrow(/two kinds of marker/);
     expect(() => catalogue.syntaxFor('nope')).toThrow(/Unknown/);
+  });
+});
+
+describe('envelope catalogue: shared start markers', () => {
+  const tagged: FamilySyntax = { family: 'tagged-one', envelopes: [taggedEnvelope('tagged-one', '<calls>', '</calls>', [jsonCallGrammar])] };
+
+  it('merges a marker registered alike by two families (the grammars tell the bodies apart)', () => {
+    const alike: FamilySyntax = { family: 'tagged-two', envelopes: [taggedEnvelope('tagged-two', '<calls>', ['</calls>', '<end>'], [argPairGrammar], { trailingEnd: ['</x>'] })] };
+    expect(() => createEnvelopeCatalogue([tagged, alike])).not.toThrow();
+  });
+
+  it('is a load-time error, naming both families and the marker, when the body scanning differs', () => {
+    const values: FamilySyntax = { family: 'values-one', envelopes: [{ family: 'values-one', start: ['<calls>'], end: [], kind: 'explicit', body: { type: 'values', separator: ';' }, grammars: [jsonCallGrammar] }] };
+    expect(() => createEnvelopeCatalogue([tagged, values])).toThrow(/"tagged-one" and "values-one" both register the start marker "<calls>" with different body scanning \(tagged, values\)/);
+    const candidate: FamilySyntax = { family: 'fenced', envelopes: [{ ...taggedEnvelope('fenced', '<calls>', '</calls>', [jsonCallGrammar]), kind: 'candidate' }] };
+    expect(() => createEnvelopeCatalogue([tagged, candidate])).toThrow(/"tagged-one" and "fenced".*"<calls>".*kinds/);
+    const otherSeparator: FamilySyntax = { family: 'values-two', envelopes: [{ ...values.envelopes[0]!, family: 'values-two', body: { type: 'values', separator: ',' } }] };
+    expect(() => createEnvelopeCatalogue([values, otherSeparator])).toThrow(/value separators/);
+    const custom = (family: string): FamilySyntax => ({
+      family,
+      envelopes: [{ family, start: ['<calls>'], end: [], kind: 'explicit', body: { type: 'custom', createScanner: () => ({ scan: (input) => ({ type: 'closed', bodyEnd: input.length, end: input.length }) }) }, grammars: [jsonCallGrammar] }],
+    });
+    expect(() => createEnvelopeCatalogue([custom('custom-one'), custom('custom-two')])).toThrow(/"custom-one" and "custom-two".*body scanners/);
+  });
+
+  it('holds for every registered family', () => {
+    expect(() => createEnvelopeCatalogue(familySpecs)).not.toThrow();
   });
 });

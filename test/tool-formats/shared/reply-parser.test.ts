@@ -73,15 +73,19 @@ describe('reply parser: reasoning', () => {
     expect(expectChunkingInvariant(() => parser(true), 'a <think> b</think>c')).toEqual([{ type: 'reasoning', text: 'a <think> b' }, { type: 'text', text: 'c' }]);
     // Text that only starts like the tag is kept.
     expect(expectChunkingInvariant(() => parser(true), '<thinking>x</think>')).toEqual([{ type: 'reasoning', text: '<thinking>x' }]);
-    expect(parseWhole(() => parser(true), '<thi')).toEqual([{ type: 'reasoning', text: '<thi' }]);
+    expect(parseWhole(() => parser(true), '<thi')).toEqual([
+      { type: 'reasoning', text: '<thi' },
+      { type: 'warning', code: 'reasoning-unclosed', message: expect.any(String) },
+      { type: 'text', text: '<thi' },
+    ]);
   });
 
   it('reports unterminated reasoning as reasoning', () => {
     expect(parse('<think>\nstill thinking\n')).toEqual([{ type: 'reasoning', text: 'still thinking\n' }]);
   });
 
-  it('leaves a stray </think> in the text when the reply did not start in reasoning', () => {
-    expect(parse('a</think>b')).toEqual([{ type: 'text', text: 'a</think>b' }]);
+  it('removes a stray </think> from the text when the reply did not start in reasoning, with a warning', () => {
+    expect(parse('a</think>b')).toEqual([{ type: 'text', text: 'a' }, { type: 'warning', code: 'reasoning-orphan-close', message: expect.any(String) }, { type: 'text', text: 'b' }]);
   });
 });
 

@@ -1,0 +1,57 @@
+/** Which model names' chat templates open the reasoning block themselves (model-families.json `opensInReasoning`). */
+import { describe, expect, it } from 'vitest';
+import { detectReasoningOpening } from '../../src/config/detect-reasoning-opening.js';
+import { normalizeConfig } from '../../src/config/normalize-config.js';
+import { resolveModel } from '../../src/config/resolve-model.js';
+
+describe('detectReasoningOpening', () => {
+  it.each([
+    'Qwen/Qwen3.5-27B',
+    'qwen3.6-35b-a3b',
+    'Qwen/Qwen3-30B-A3B-Thinking-2507',
+    'Qwen/Qwen3-VL-8B-Thinking',
+    'Qwen/QwQ-32B',
+    'deepseek-ai/DeepSeek-R1-0528',
+    'deepseek-r1-distill-qwen-32b',
+    'moonshotai/Kimi-K2-Thinking',
+    'MiniMaxAI/MiniMax-M2',
+    'nvidia/NVIDIA-Nemotron-Nano-9B-v2',
+    'zai-org/GLM-4.7',
+    'glm-5',
+  ])('%s opens reasoning unless the request turns it off', (name) => {
+    expect(detectReasoningOpening(name)).toBe('by-default');
+  });
+
+  it('knows DeepSeek V3.1 thinks only when the request turns thinking on', () => {
+    expect(detectReasoningOpening('deepseek-ai/DeepSeek-V3.1-Terminus')).toBe('when-enabled');
+  });
+
+  it.each(['Qwen/Qwen3-8B', 'Qwen/Qwen3-30B-A3B-Instruct-2507', 'Qwen/QwQ-32B-Preview', 'qwen3-coder-30b-a3b', 'deepseek-v3-0324', 'kimi-k2-instruct', 'glm-4.5-air', 'gpt-oss-20b', 'llama3.1:8b'])(
+    '%s does not',
+    (name) => {
+      expect(detectReasoningOpening(name)).toBeUndefined();
+    },
+  );
+});
+
+describe('resolveModel: opensInReasoning', () => {
+  const config = normalizeConfig(
+    {
+      providers: {
+        local: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:8000/v1', models: { 'Qwen/QwQ-32B': { startsInReasoning: false }, 'my-thinker': { startsInReasoning: true } } },
+        home: { type: 'ollama', baseUrl: 'http://127.0.0.1:11434' },
+      },
+    },
+    {},
+  );
+
+  it('comes from the table on openai-compatible providers, and from config when set there', () => {
+    expect(resolveModel(config, 'local/Qwen/Qwen3.5-27B').opensInReasoning).toBe('by-default');
+    expect(resolveModel(config, 'local/Qwen/QwQ-32B').opensInReasoning).toBeUndefined();
+    expect(resolveModel(config, 'local/my-thinker').opensInReasoning).toBe('by-default');
+  });
+
+  it('is not assumed on Ollama, which applies its own template and reads reasoning itself', () => {
+    expect(resolveModel(config, 'home/qwen3.5:27b').opensInReasoning).toBeUndefined();
+  });
+});

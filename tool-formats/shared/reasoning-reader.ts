@@ -1,0 +1,144 @@
+/** Reads one reasoning block (`<think>…</think>` or a family's own tag) out of streamed reply text. */
+// Reasoning streams as it comes; only a possible partial close tag, a newline that may sit right before
+// it, and whitespace while the block has said nothing yet are held back. A block of whitespace only
+// leaves no trace. A block the chat template opened (the reply begins inside reasoning) keeps its raw
+// text: when the reply ends without the close tag, that text is read again as the reply itself.
+import { isSpaceCode } from './body-scanner.js';
+import type { ReasoningTag } from './envelope.js';
+import { MarkerMatcher, partialMarkerStart } from './marker-matcher.js';
+import type { ParsedEventBuffer } from './parsed-event-buffer.js';
+
+export type ReasoningScan =
+  /** The block goes on; `input[keepFrom..]` must be scanned again with more text. */
+  | { type: 'more'; keepFrom: number }
+  /** The block ended; the reply goes on at `end` (after the close tag, or at an `endsBefore` marker). */
+  | { type: 'closed'; end: number };
+
+export type ReasoningStart =
+  /** The model wrote the open tag. */
+  | { type: 'tag' }
+  /** The chat template opened the block, so the text has no open tag (one the model writes anyway is dropped). */
+  | { type: 'template' };
+
+const newline = '\n';
+
+/** How a reasoning block with `endsBefore` markers ends: at its close tag (consumed) or before another marker. */
+type ReasoningEnd = 'close' | 'before';
+
+const reasoningEndMatchers = new WeakMap<ReasoningTag, MarkerMatcher<ReasoningEnd>>();
+
+/** The close tag and `endsBefore` markers of a tag that has some; undefined for a plain tag. */
+function reasoningEnds(tag: ReasoningTag): MarkerMatcher<ReasoningEnd> | undefined {
+  if (tag.endsBefore === undefined || tag.endsBefore.length === 0) return undefined;
+  let matcher = reasoningEndMatchers.get(tag);
+  if (matcher === undefined) {
+    matcher = new MarkerMatcher<ReasoningEnd>([{ marker: tag.close, value: 'close' }, ...tag.endsBefore.map((marker) => ({ marker, value: 'before' as const }))]);
+    reasoningEndMatchers.set(tag, matcher);
+  }
+  return matcher;
+}
+
+function isBlank(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (!isSpaceCode(text.charCodeAt(index))) return false;
+  return true;
+}
+
+export class ReasoningReader {
+  /** One newline right after the open tag is dropped; decided once a character after the tag is here. */
+  private atStart: boolean;
+  /** The template opened the block: an open tag the model writes anyway at the very start is dropped. */
+  private openerRedundant: boolean;
+  /** Raw text of a template-opened block, read again as the reply if no close tag comes. */
+  private replay: string[] | undefined;
+  /** Whitespace held while the block has said nothing else (a blank block leaves no trace). */
+  private blank = '';
+  private spoke = false;
+
+  constructor(
+    readonly tag: ReasoningTag,
+    start: ReasoningStart,
+  ) {
+    this.atStart = start.type === 'tag';
+    this.openerRedundant = start.type === 'template';
+    this.replay = start.type === 'template' ? [] : undefined;
+  }
+
+  scan(input: string, position: number, events: ParsedEventBuffer): ReasoningScan {
+    const scan = this.read(input, position, events);
+    if (scan.type === 'more') this.replay?.push(input.slice(position, scan.keepFrom));
+    return scan;
+  }
+
+  /**
+   * The reply ended inside the block with `rest` unread. Returns the text to read again as the reply
+   * when the block was the template's and never closed (the model may not have been reasoning at all).
+   */
+  finish(rest: string, events: ParsedEventBuffer): string | undefined {
+    // No close tag came, so a held newline or partial tag is reasoning text like any other.
+    this.emit(rest, events);
+    return this.replay === undefined ? undefined : this.replay.join('') + rest;
+  }
+
+  private read(input: string, position: number, events: ParsedEventBuffer): ReasoningScan {
+    let start = position;
+    if (this.openerRedundant) {
+      // Whitespace before the tag is blank reasoning, so waiting for what follows it loses nothing.
+      let tagAt = start;
+      while (tagAt < input.length && isSpaceCode(input.charCodeAt(tagAt))) tagAt++;
+      const open = this.tag.open;
+      if (input.startsWith(open, tagAt)) {
+        start = tagAt + open.length;
+        this.atStart = true;
+        // The model opened the block itself: it is reasoning for sure, even if it never closes.
+        this.replay = undefined;
+      } else if (open.startsWith(input.slice(tagAt))) {
+        // Still a possible prefix of the open tag: decide when more text comes.
+        return { type: 'more', keepFrom: start };
+      }
+      this.openerRedundant = false;
+    }
+    if (this.atStart && start < input.length) {
+      if (input.startsWith(newline, start)) start += newline.length;
+      this.atStart = false;
+    }
+    const ends = reasoningEnds(this.tag);
+    if (ends === undefined) {
+      const close = input.indexOf(this.tag.close, start);
+      if (close >= 0) return this.close(input, start, close, close + this.tag.close.length, events);
+      return this.more(input, start, partialMarkerStart(input, start, this.tag.close), events);
+    }
+    const hit = ends.find(input, start);
+    if (hit.type === 'found') return this.close(input, start, hit.index, hit.value === 'close' ? hit.index + hit.marker.length : hit.index, events);
+    return this.more(input, start, hit.type === 'partial' ? hit.index : input.length, events);
+  }
+
+  /** The block's text is `input[start..closeAt)`, less one newline right before the close. */
+  private close(input: string, start: number, closeAt: number, end: number, events: ParsedEventBuffer): ReasoningScan {
+    this.emit(input.slice(start, closeAt > start && input.endsWith(newline, closeAt) ? closeAt - 1 : closeAt), events);
+    this.replay = undefined;
+    return { type: 'closed', end };
+  }
+
+  /** Emits up to `cut`, holding a possible partial close tag and a newline that may sit right before it. */
+  private more(input: string, start: number, cut: number, events: ParsedEventBuffer): ReasoningScan {
+    let keepFrom = cut;
+    if (keepFrom > start && input.endsWith(newline, keepFrom)) keepFrom--;
+    this.emit(input.slice(start, keepFrom), events);
+    return { type: 'more', keepFrom };
+  }
+
+  private emit(text: string, events: ParsedEventBuffer): void {
+    if (text === '') return;
+    if (!this.spoke) {
+      if (isBlank(text)) {
+        this.blank += text;
+        return;
+      }
+      events.reasoning(this.blank + text);
+      this.blank = '';
+      this.spoke = true;
+      return;
+    }
+    events.reasoning(text);
+  }
+}
