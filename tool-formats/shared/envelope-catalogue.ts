@@ -17,6 +17,12 @@ export type FamilySyntax = {
   reasoningTags?: readonly ReasoningTag[];
   /** Special tokens removed from the text wherever they appear (Harmony's `<|start|>assistant`, a stray `<|eot_id|>`). */
   framingTokens?: readonly string[];
+  /**
+   * A start marker the model's template ends its generation prompt with (Functionary v3.2's `>>>`): the
+   * family's own parser reads the reply as if it followed that marker. Its scanner should decline text
+   * that is no body.
+   */
+  replyStartsInside?: string;
 };
 
 /** One start marker with everything registered for it, merged. */
@@ -40,6 +46,8 @@ export type ReplySyntax = {
   bareGrammars: readonly BodyGrammar[];
   /** The family's own reasoning tag, used when the reply starts inside reasoning. */
   reasoningTag: ReasoningTag;
+  /** The envelope the reply starts inside (see `FamilySyntax.replyStartsInside`). */
+  replyStartsInside?: EnvelopeEntry;
 };
 
 export type EnvelopeCatalogue = {
@@ -88,7 +96,11 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
     if (seen.has(marker)) throw new Error(`"${marker}" is registered as two kinds of marker (envelope, reasoning tag, framing token)`);
     seen.add(marker);
   }
+  const entries = new Map(markers.flatMap((entry) => (entry.value.type === 'envelope' ? [[entry.marker, entry.value.entry] as const] : [])));
+  const replyStartsInside = own.replyStartsInside === undefined ? undefined : entries.get(own.replyStartsInside);
+  if (own.replyStartsInside !== undefined && replyStartsInside === undefined) throw new Error(`"${own.replyStartsInside}" is no start marker of ${own.family}`);
   return {
+    ...(replyStartsInside === undefined ? {} : { replyStartsInside }),
     family: own.family,
     textMarkers: new MarkerMatcher(markers),
     bareGrammars: unique(

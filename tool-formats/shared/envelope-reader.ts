@@ -6,7 +6,11 @@ import { callEvents, stripEnvelopeNoise } from './call-events.js';
 import type { EnvelopeEntry } from './envelope-catalogue.js';
 import type { ToolRoster } from './tool-roster.js';
 
-export type EnvelopeScan = { type: 'more'; keepFrom: number } | { type: 'closed'; end: number; events: ParsedEvent[] };
+export type EnvelopeScan =
+  | { type: 'more'; keepFrom: number }
+  | { type: 'closed'; end: number; events: ParsedEvent[] }
+  /** No envelope after all: `text` (the marker, or nothing) is text, and parsing goes on at `end`. */
+  | { type: 'declined'; end: number; text: string };
 
 /** At the end of the reply: the events, and text to parse again when the envelope turned out to end early. */
 export type EnvelopeFinish = { events: ParsedEvent[]; replay?: string };
@@ -31,6 +35,7 @@ export class EnvelopeReader {
       if (step.keepFrom > position) this.parts.push(input.slice(position, step.keepFrom));
       return step;
     }
+    if (step.type === 'declined') return { type: 'declined', end: step.resume, text: step.markerIsText ? this.opener : '' };
     this.parts.push(input.slice(position, step.bodyEnd));
     const body = this.parts.join('');
     const raw = this.opener + body + input.slice(step.bodyEnd, step.end);
@@ -39,6 +44,7 @@ export class EnvelopeReader {
 
   /** The reply ended inside the envelope; `rest` is text the parser still held back. */
   finish(rest: string): EnvelopeFinish {
+    if (this.scanner.undecidedAtEnd?.() === true) return { events: [{ type: 'text', text: this.opener }], replay: rest };
     const closer = this.heldEndMarker(rest);
     if (closer !== undefined) {
       const body = this.parts.join('');

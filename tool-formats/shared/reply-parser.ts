@@ -65,10 +65,13 @@ class ReplyParser implements ToolCallParser {
     private readonly roster: ToolRoster,
     options: ParserOptions,
   ) {
+    const inside = syntax.replyStartsInside;
     this.mode =
       options.startsInReasoning === true
         ? { type: 'reasoning', tag: syntax.reasoningTag, atStart: false, openerRedundant: true }
-        : { type: 'boundary', afterCall: false };
+        : inside !== undefined
+          ? { type: 'envelope', reader: new EnvelopeReader(inside, '', roster) }
+          : { type: 'boundary', afterCall: false };
   }
 
   push(text: string): ParsedEvent[] {
@@ -224,6 +227,11 @@ class ReplyParser implements ToolCallParser {
   private stepEnvelope(input: string, position: number, reader: EnvelopeReader): Step {
     const scan = reader.scan(input, position);
     if (scan.type === 'more') return scan.keepFrom < input.length ? { type: 'hold', from: scan.keepFrom } : { type: 'advance', position: input.length };
+    if (scan.type === 'declined') {
+      this.events.text(scan.text);
+      this.mode = { type: 'boundary', afterCall: false };
+      return { type: 'advance', position: scan.end };
+    }
     for (const event of scan.events) this.events.add(event);
     this.mode = { type: 'boundary', afterCall: false };
     return { type: 'advance', position: scan.end };
