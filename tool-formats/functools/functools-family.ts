@@ -12,6 +12,7 @@ import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
+import { createFunctoolsListScanner } from './functools-list-scanner.js';
 import { toolAsFunction } from '../shared/tool-prompt.js';
 import { jsonResultLines } from '../shared/tool-result-text.js';
 
@@ -30,11 +31,10 @@ export const functoolsFamily: FamilySpec = {
     {
       family,
       start: [functoolsStart],
-      end: [listEnd],
+      end: [],
       kind: 'explicit',
-      // The list's elements, separated by commas; its `]` closes the envelope, and "no closing marker
-      // required" (the prompt's words) makes the end of the reply a close too.
-      body: { type: 'values', separator: ',' },
+      // "No closing marker required" (the prompt's words): the end of the reply closes the list too.
+      body: { type: 'custom', createScanner: createFunctoolsListScanner },
       endsAtReplyEnd: true,
       grammars: [jsonCallGrammar],
     },
