@@ -1,12 +1,13 @@
 /** The calls inside a DSML section: `<｜DSML｜invoke name="F">` blocks of `<｜DSML｜parameter …>` values. */
-// `string="true"` marks a value written as it is, `string="false"` one written as JSON (the template's
-// words). The tool's JSON Schema decides when it has the parameter, as for every XML-ish family, so a
-// `string` stays a string; without it the attribute does.
+// Read in one pass, each value up to its own close, so a value may hold any other DSML tag (code that
+// shows a call). `string="true"` marks a value written as it is, `string="false"` one written as JSON
+// (the template's words); the tool's JSON Schema decides first when it has the parameter, as for every
+// XML-ish family, so a `string` stays a string.
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/deepseekv32_tool_parser.py
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/DeepSeek-V3.2.jinja
-import { excerpt, type BodyFraming, type DecodedBody } from '../shared/body-grammar.js';
+import { excerpt, type BodyGrammar, type DecodeContext, type DecodedBody } from '../shared/body-grammar.js';
 import { isPlainObject } from '../shared/call-arguments.js';
-import { callSectionGrammar } from '../shared/call-section-grammar.js';
+import type { CandidateCall } from '../shared/call-payload.js';
 import { coerceBySchema } from '../shared/coerce-by-schema.js';
 import { defineKey, parseLenientJson, skipSpace } from '../shared/lenient-json.js';
 import type { ToolRoster } from '../shared/tool-roster.js';
@@ -17,40 +18,66 @@ const invokeHead = /^\s*name\s*=\s*(?:"([^"]*)"|'([^']*)')\s*>/;
 /** ` name="K" string="true">` (the rest of a parameter's open tag); `string` is optional. */
 const parameterHead = /^\s*name\s*=\s*(?:"([^"]*)"|'([^']*)')(?:\s+string\s*=\s*["']?(true|false)["']?)?\s*>/;
 
-type Invalid = Extract<DecodedBody, { type: 'invalid' }>;
+/** One invoke read from `start`: a call or why not, and where reading goes on. */
+type InvokeRead = { call: CandidateCall; end: number; cutOff: boolean };
 
-export const dsmlInvokeGrammar = callSectionGrammar({
+export const dsmlInvokeGrammar: BodyGrammar = {
   id: 'deepseek-dsml',
-  callStart: invokeOpen,
-  callEnd: invokeClose,
-  // A section's body starts with its first invoke; nothing else is DSML.
-  acceptsCall: () => false,
-  readCall: readInvoke,
-});
+  accepts: (body) => body.startsWith(invokeOpen),
+  decode: decodeInvokes,
+};
 
-function readInvoke(call: string, framing: BodyFraming, roster: ToolRoster): DecodedBody {
-  // A block the reply ended in may have lost parameters: it is never a call.
-  if (framing === 'unclosed') return { type: 'invalid', message: `The call is cut off before ${invokeClose}`, incomplete: true };
-  const head = invokeHead.exec(call);
-  const name = head?.[1] ?? head?.[2];
-  if (head === null || name === undefined || name.trim() === '') return invalid(`Unreadable ${invokeOpen} tag: ${excerpt(call)}`);
-  const properties = propertiesOf(roster, name);
-  const callArguments: Record<string, unknown> = {};
-  let position = head[0].length;
+function decodeInvokes(body: string, context: DecodeContext): DecodedBody {
+  const calls: CandidateCall[] = [];
+  let cutOff = false;
+  let position = 0;
   for (;;) {
-    position = skipSpace(call, position);
-    if (position >= call.length) break;
-    if (!call.startsWith(parameterOpen, position)) return invalid(`Unexpected text in the call to "${name}": ${excerpt(call.slice(position))}`);
-    const parameter = parameterHead.exec(call.slice(position + parameterOpen.length));
+    position = skipSpace(body, position);
+    if (position >= body.length) break;
+    const read = readInvoke(body, position, context);
+    calls.push(read.call);
+    cutOff = read.cutOff;
+    position = read.end;
+  }
+  if (calls.some((call) => call.type === 'call')) return { type: 'calls', calls };
+  const problem = calls[calls.length - 1];
+  return { type: 'invalid', message: problem?.type === 'invalid' ? problem.message : 'The tool-call section holds no call', incomplete: cutOff };
+}
+
+function readInvoke(body: string, start: number, context: DecodeContext): InvokeRead {
+  const unclosed = context.framing === 'unclosed';
+  // After an unreadable invoke, reading goes on at the next one.
+  const skip = (message: string, at: number): InvokeRead => {
+    const next = body.indexOf(invokeOpen, at);
+    return { call: { type: 'invalid', message }, end: next < 0 ? body.length : next, cutOff: false };
+  };
+  // A call the reply ended in may have lost parameters: never a call, and reported as cut off.
+  const cut = (message: string): InvokeRead => ({ call: { type: 'invalid', message: `The reply ended inside a call: ${message}` }, end: body.length, cutOff: true });
+  if (!body.startsWith(invokeOpen, start)) return skip(`Unexpected text in the tool-call section: ${excerpt(body.slice(start))}`, start);
+  const headStart = start + invokeOpen.length;
+  const head = invokeHead.exec(body.slice(headStart, headStart + 300));
+  const name = head?.[1] ?? head?.[2];
+  if (head === null || name === undefined || name.trim() === '') {
+    return unclosed && body.indexOf('>', headStart) < 0 ? cut(`no complete ${invokeOpen} tag`) : skip(`Unreadable ${invokeOpen} tag: ${excerpt(body.slice(start))}`, headStart);
+  }
+  const properties = propertiesOf(context.roster, name);
+  const callArguments: Record<string, unknown> = {};
+  let position = headStart + head[0].length;
+  for (;;) {
+    position = skipSpace(body, position);
+    if (body.startsWith(invokeClose, position)) return { call: { type: 'call', name, arguments: callArguments }, end: position + invokeClose.length, cutOff: false };
+    // A closed section may forget the last invoke's close; a cut-off reply may have lost the rest.
+    if (position >= body.length) return unclosed ? cut(`the call to "${name}" has no ${invokeClose}`) : { call: { type: 'call', name, arguments: callArguments }, end: position, cutOff: false };
+    if (!body.startsWith(parameterOpen, position)) return skip(`Unexpected text in the call to "${name}": ${excerpt(body.slice(position))}`, position);
+    const parameter = parameterHead.exec(body.slice(position + parameterOpen.length, position + parameterOpen.length + 300));
     const key = parameter?.[1] ?? parameter?.[2];
-    if (parameter === null || key === undefined) return invalid(`Unreadable ${parameterOpen} tag in the call to "${name}"`);
+    if (parameter === null || key === undefined) return unclosed ? cut(`an unreadable parameter in the call to "${name}"`) : skip(`Unreadable ${parameterOpen} tag in the call to "${name}"`, position);
     const valueStart = position + parameterOpen.length + parameter[0].length;
-    const valueEnd = call.indexOf(parameterClose, valueStart);
-    if (valueEnd < 0) return invalid(`The value of "${key}" in the call to "${name}" is not closed`);
-    defineKey(callArguments, key, convertValue(call.slice(valueStart, valueEnd), parameter[3], properties[key]));
+    const valueEnd = body.indexOf(parameterClose, valueStart);
+    if (valueEnd < 0) return unclosed ? cut(`the value of "${key}" is not closed`) : skip(`The value of "${key}" in the call to "${name}" is not closed`, valueStart);
+    defineKey(callArguments, key, convertValue(body.slice(valueStart, valueEnd), parameter[3], properties[key]));
     position = valueEnd + parameterClose.length;
   }
-  return { type: 'calls', calls: [{ type: 'call', name, arguments: callArguments }] };
 }
 
 function convertValue(raw: string, stringAttribute: string | undefined, schema: unknown): unknown {
@@ -66,8 +93,4 @@ function convertValue(raw: string, stringAttribute: string | undefined, schema: 
 function propertiesOf(roster: ToolRoster, name: string): Record<string, unknown> {
   const properties = roster.resolve(name)?.parameters['properties'];
   return isPlainObject(properties) ? properties : {};
-}
-
-function invalid(message: string): Invalid {
-  return { type: 'invalid', message };
 }

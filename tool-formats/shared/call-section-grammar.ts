@@ -4,7 +4,6 @@
 // itself (a call written without its section), whose body is then one call.
 import type { BodyFraming, BodyGrammar, DecodeContext, DecodedBody } from './body-grammar.js';
 import type { CandidateCall } from './call-payload.js';
-import type { ToolRoster } from './tool-roster.js';
 
 export type CallSectionSyntax = {
   /** The grammar id. */
@@ -15,8 +14,8 @@ export type CallSectionSyntax = {
   callEnd: string;
   /** Whether a body without `callStart` is one call of this family (its shape only). */
   acceptsCall(body: string): boolean;
-  /** Reads one call (trimmed, without its markers); `framing` is the call's own; `roster` for schema conversion. */
-  readCall(call: string, framing: BodyFraming, roster: ToolRoster): DecodedBody;
+  /** Reads one call (trimmed, without its markers); `framing` is the call's own. */
+  readCall(call: string, framing: BodyFraming): DecodedBody;
 };
 
 type CallBlock = { text: string; framing: BodyFraming };
@@ -34,7 +33,7 @@ function decodeSection(body: string, context: DecodeContext, syntax: CallSection
   const calls: CandidateCall[] = [];
   let problem: Extract<DecodedBody, { type: 'invalid' }> = { type: 'invalid', message: 'The tool-call section holds no call' };
   for (const block of blocks) {
-    const decoded = syntax.readCall(block.text, block.framing, context.roster);
+    const decoded = syntax.readCall(block.text, block.framing);
     if (decoded.type === 'calls') {
       calls.push(...decoded.calls);
       continue;
