@@ -13,7 +13,7 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 import { createFunctoolsListScanner } from './functools-list-scanner.js';
-import { toolAsFunction } from '../shared/tool-prompt.js';
+import { renderIndentedFunctions } from '../shared/tool-prompt.js';
 import { jsonResultLines } from '../shared/tool-result-text.js';
 
 const family = 'functools';
@@ -51,8 +51,7 @@ export const functoolsFamily: FamilySpec = {
         '  * if you need external information that can be obtained by calling one or more of the provided functions, generate a function calls',
         '',
         'Available functions as JSON spec:',
-        // The templates print each tool with `tojson(indent=4)`.
-        tools.map((tool) => JSON.stringify(toolAsFunction(tool), null, 4)).join('\n\n'),
+        renderIndentedFunctions(tools),
       ].join('\n'),
     callInstructions: [
       'If you decide to call functions:',

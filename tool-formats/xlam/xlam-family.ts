@@ -10,7 +10,7 @@ import type { ToolCallPart } from '../../src/core/index.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
-import { toolAsFunction } from '../shared/tool-prompt.js';
+import { renderIndentedFunctions } from '../shared/tool-prompt.js';
 import { jsonResultLines } from '../shared/tool-result-text.js';
 
 const family = 'xlam';
@@ -31,8 +31,7 @@ export const xlamFamily: FamilySpec = {
       '',
       "If no tool is suitable, state that explicitly. If the user's input lacks required parameters, ask for clarification. Do not interpret or respond until tool results are returned. Once they are available, process them or make additional calls if needed. For tasks that don't require tools, such as casual conversation or general advice, respond directly in plain text. The available tools are:",
     ].join('\n'),
-    // The template prints each tool with `tojson(indent=4)`, separated by blank lines.
-    renderToolList: (tools) => tools.map((tool) => JSON.stringify(toolAsFunction(tool), null, 4)).join('\n\n'),
+    renderToolList: renderIndentedFunctions,
     callInstructions: 'Write the JSON array alone, with nothing before or after it, when you call tools.',
     resultInstructions: 'Tool results come back to you in the next user turn as JSON objects: {"name": tool name, "output": result}.',
   },

@@ -3,7 +3,7 @@ import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
 import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, getWeather, standardTools } from '../helpers/tools.js';
+import { getWeather, searchWeb, standardTools } from '../helpers/tools.js';
 
 const format = createToolFormatRegistry().get('xlam')!;
 const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
@@ -14,7 +14,7 @@ testFamilyContract(format);
 
 describe('xlam: rendering', () => {
   it('renders the tools with the xLAM format instruction', () => {
-    expect(format.renderTools([documentedWeather], { type: 'required' })).toMatchInlineSnapshot(`
+    expect(format.renderTools([searchWeb], { type: 'required' })).toMatchInlineSnapshot(`
       "You have access to a set of tools. When using tools, make calls in a single JSON array: 
 
       [{"name": "tool_call_name", "arguments": {"arg1": "value1", "arg2": "value2"}}, ... (additional parallel tool calls as needed)]
@@ -24,40 +24,28 @@ describe('xlam: rendering', () => {
       {
           "type": "function",
           "function": {
-              "name": "get_weather",
-              "description": "Get the current weather for a city.",
+              "name": "search_web",
+              "description": "Search the web and return the top results.",
               "parameters": {
                   "type": "object",
                   "properties": {
-                      "city": {
-                          "type": "string",
-                          "description": "City name"
+                      "query": {
+                          "type": "string"
                       },
-                      "unit": {
-                          "type": "string",
-                          "enum": [
-                              "celsius",
-                              "fahrenheit"
-                          ]
+                      "max_results": {
+                          "type": "integer",
+                          "minimum": 1,
+                          "maximum": 20
                       }
                   },
                   "required": [
-                      "city"
+                      "query"
                   ]
               }
           }
       }
 
       Write the JSON array alone, with nothing before or after it, when you call tools.
-
-      When to use the tools:
-      - get_weather: When the user asks about current conditions somewhere. (tags: weather, travel)
-
-      Examples of tool calls:
-      - get_weather: Weather in Paris
-      [{"name": "get_weather", "arguments": {"city": "Paris"}}]
-      - get_weather
-      [{"name": "get_weather", "arguments": {"city": "Oslo", "unit": "celsius"}}]
 
       Tool results come back to you in the next user turn as JSON objects: {"name": tool name, "output": result}.
 
