@@ -4,6 +4,7 @@
 import type { ToolFormat } from '../src/core/index.js';
 import { deepseekFamily } from './deepseek/deepseek-family.js';
 import { deepseekV32Family } from './deepseek-v32/deepseek-v32-family.js';
+import { dotsFamily } from './dots/dots-family.js';
 import { ernieFamily } from './ernie/ernie-family.js';
 import { functionaryV31Family } from './functionary/functionary-v31-family.js';
 import { functionaryV32Family } from './functionary/functionary-v32-family.js';
@@ -27,7 +28,7 @@ import { xlamFamily } from './xlam/xlam-family.js';
 /** Registration order is also the fallback order between families sharing a start marker. */
 export const familySpecs: readonly FamilySpec[] = [hermesFamily, llama3Family, pythonicFamily, genericJsonFamily, harmonyFamily, gemmaFamily, qwen3CoderFamily, glmFamily, mistralFamily, deepseekFamily, kimiK2Family,
   // families-c
-  functoolsFamily, xlamFamily, functionaryV31Family, functionaryV32Family, longcatFamily, ernieFamily, deepseekV32Family,
+  functoolsFamily, xlamFamily, functionaryV31Family, functionaryV32Family, longcatFamily, ernieFamily, deepseekV32Family, dotsFamily,
 ];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {

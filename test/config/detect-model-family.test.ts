@@ -36,6 +36,7 @@ describe('detectModelFamily', () => {
     ['deepseek-v3.2:cloud', 'deepseek-v32'],
     ['deepseek-ai/DeepSeek-V4-Flash', 'deepseek-v32'],
     ['deepseek-ai/DeepSeek-R1-Distill-Qwen-32B', 'deepseek'],
+    ['rednote-hilab/dots.llm1.inst', 'dots'],
     ['gpt-4o-mini', 'generic-json'],
     ['claude-sonnet-4-5', 'generic-json'],
   ])('%s → %s', (model, family) => {

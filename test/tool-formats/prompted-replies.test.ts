@@ -487,6 +487,12 @@ const cases: Case[] = [
     reply: '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Ha',
     expected: { calls: [], content: null, diagnostic: 'unclosed' },
   },
+  {
+    id: 'dots-invoke-block',
+    tools: [searchWeb],
+    reply: 'ok<dots_function_call>\n<invoke name="search_web">\n<parameter name="query">weather in Shanghai</parameter>\n<parameter name="max_results">3</parameter>\n</invoke>\n</dots_function_call>',
+    expected: { calls: [{ name: 'search_web', arguments: { query: 'weather in Shanghai', max_results: 3 } }], content: 'ok' },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {

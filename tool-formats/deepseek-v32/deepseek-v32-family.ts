@@ -13,8 +13,7 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { formatJson, argumentsForRendering } from '../shared/format-json.js';
 import { toolSignature } from '../shared/tool-prompt.js';
 import { resultText } from '../shared/tool-result-text.js';
-import { dsmlInvokeGrammar } from './dsml-invoke-grammar.js';
-import { functionCallsClose, functionCallsOpen, invokeClose, invokeOpen, parameterClose, parameterOpen, toolCallsClose, toolCallsOpen } from './dsml-tokens.js';
+import { dsmlInvokeGrammar, functionCallsClose, functionCallsOpen, invokeClose, invokeOpen, parameterClose, parameterOpen, toolCallsClose, toolCallsOpen } from './dsml-tokens.js';
 
 const family = 'deepseek-v32';
 /** A value may hold code with the section's end tag in it; only its own close ends it. */

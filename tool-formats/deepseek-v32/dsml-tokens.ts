@@ -1,5 +1,6 @@
-/** DeepSeek's DSML markup (V3.2, V4): `<｜DSML｜…>` tags with the full-width bar U+FF5C, byte for byte. */
+/** DeepSeek's DSML markup (V3.2, V4), `<｜DSML｜…>` tags with the full-width bar U+FF5C byte for byte, and its invoke grammar. */
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/deepseekv32_tool_parser.py
+import { invokeParametersGrammar } from '../shared/invoke-parameters-grammar.js';
 
 const dsml = '｜DSML｜';
 
@@ -14,3 +15,6 @@ export const invokeClose = `</${dsml}invoke>`;
 /** Followed by ` name="KEY" string="true|false">VALUE`. */
 export const parameterOpen = `<${dsml}parameter`;
 export const parameterClose = `</${dsml}parameter>`;
+
+/** The invokes inside a DSML section. */
+export const dsmlInvokeGrammar = invokeParametersGrammar({ id: 'deepseek-dsml', invokeOpen, invokeClose, parameterOpen, parameterClose });
