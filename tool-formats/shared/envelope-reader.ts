@@ -39,7 +39,12 @@ export class EnvelopeReader {
     this.parts.push(input.slice(position, step.bodyEnd));
     const body = this.parts.join('');
     const raw = this.opener + body + input.slice(step.bodyEnd, step.end);
-    return { type: 'closed', end: step.end, events: callEvents(this.decode(body, 'closed'), this.roster, raw) };
+    const events = callEvents(this.decode(body, 'closed'), this.roster, raw);
+    // Without a written marker (the reply starts inside the envelope) nothing says the text is markup:
+    // like bare JSON, it is a call only when it calls an offered tool.
+    const markerWritten = this.opener !== '' || body.startsWith(this.entry.start);
+    if (!markerWritten && !events.some((event) => event.type === 'tool-call')) return { type: 'declined', end: step.end, text: raw };
+    return { type: 'closed', end: step.end, events };
   }
 
   /** The reply ended inside the envelope; `rest` is text the parser still held back. */

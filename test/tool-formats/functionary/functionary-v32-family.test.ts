@@ -92,6 +92,9 @@ describe('functionary-v32: parsing', () => {
 
   it('reads replies that ignore the format as text, and bare JSON calls', () => {
     expect(parse('Sure, here you go.')).toEqual([{ type: 'text', text: 'Sure, here you go.' }]);
+    // Without a written >>>, a first line naming no offered tool is the answer, as bare JSON would be.
+    expect(parse('Totals\n{"apples": 3}\nDone.')).toEqual([{ type: 'text', text: 'Totals\n{"apples": 3}\nDone.' }]);
+    expect(parse('>>>Totals\n{"apples": 3}')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
     expect(parse('{"name": "get_time", "arguments": {}}')).toEqual([call('get_time', {})]);
   });
 
