@@ -12,6 +12,12 @@ import { jambaFamily } from './jamba/jamba-family.js';
 import { minimaxM1Family } from './minimax-m1/minimax-m1-family.js';
 import { minimaxM2Family } from './minimax-m2/minimax-m2-family.js';
 import { deepseekFamily } from './deepseek/deepseek-family.js';
+import { deepseekV32Family } from './deepseek-v32/deepseek-v32-family.js';
+import { dotsFamily } from './dots/dots-family.js';
+import { ernieFamily } from './ernie/ernie-family.js';
+import { functionaryV31Family } from './functionary/functionary-v31-family.js';
+import { functionaryV32Family } from './functionary/functionary-v32-family.js';
+import { functoolsFamily } from './functools/functools-family.js';
 import { gemmaFamily } from './gemma/gemma-family.js';
 import { genericJsonFamily } from './generic-json/generic-json-family.js';
 import { glmFamily } from './glm/glm-family.js';
@@ -19,17 +25,23 @@ import { harmonyFamily } from './harmony/harmony-family.js';
 import { hermesFamily } from './hermes/hermes-family.js';
 import { kimiK2Family } from './kimi-k2/kimi-k2-family.js';
 import { llama3Family } from './llama3/llama3-family.js';
+import { longcatFamily } from './longcat/longcat-family.js';
 import { mistralFamily } from './mistral/mistral-family.js';
 import { pythonicFamily } from './pythonic/pythonic-family.js';
 import { qwen3CoderFamily } from './qwen3-coder/qwen3-coder-family.js';
 import { createToolFormat } from './shared/create-tool-format.js';
 import { createEnvelopeCatalogue } from './shared/envelope-catalogue.js';
 import type { FamilySpec } from './shared/family-spec.js';
+import { xlamFamily } from './xlam/xlam-family.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
 export const familySpecs: readonly FamilySpec[] = [hermesFamily, llama3Family, pythonicFamily, genericJsonFamily, harmonyFamily, gemmaFamily, qwen3CoderFamily, glmFamily, mistralFamily, deepseekFamily, kimiK2Family,
   // families-a: the <tool_calls> / <|tool_call|> group.
-  graniteFamily, granite20bFcFamily, granite4Family, internlmFamily, jambaFamily, hunyuanFamily, aprielFamily, minimaxM1Family, minimaxM2Family];
+  graniteFamily, granite20bFcFamily, granite4Family, internlmFamily, jambaFamily, hunyuanFamily, aprielFamily, minimaxM1Family, minimaxM2Family,
+
+  // families-c
+  functoolsFamily, xlamFamily, functionaryV31Family, functionaryV32Family, longcatFamily, ernieFamily, deepseekV32Family, dotsFamily,
+];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {
   const catalogue = createEnvelopeCatalogue(specs);

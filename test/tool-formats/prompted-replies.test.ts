@@ -439,6 +439,128 @@ const cases: Case[] = [
     reply: 'Reading.\n<minimax:tool_call>\n<invoke name="read_file">\n<parameter name="path">src/ap',
     expected: { calls: [], content: 'Reading.', diagnostic: 'unclosed' },
   },
+  // families-c
+  {
+    id: 'phi4-mini-functools-list',
+    tools: [getWeather, getTime],
+    reply: 'functools[{"name": "get_weather", "arguments": {"city": "Lisbon"}}, {"name": "get_time", "parameters": {}}]',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Lisbon' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: null,
+    },
+  },
+  {
+    id: 'firefunction-v2-space-functools-unclosed-list',
+    tools: [searchWeb],
+    reply: 'Searching now. functools[{"name": "search_web", "arguments": {"query": "a [b] c"}}',
+    expected: { calls: [{ name: 'search_web', arguments: { query: 'a [b] c' } }], content: 'Searching now.' },
+  },
+  {
+    id: 'functools-unknown-tool-rejected',
+    tools: [getWeather],
+    reply: 'functools[{"name": "delete_all_files", "arguments": {}}]',
+    expected: { calls: [], content: null, diagnostic: 'unavailable_tool' },
+  },
+  {
+    id: 'xlam-bare-array',
+    tools: [getWeather, searchWeb],
+    reply: '[{"name": "get_weather", "arguments": {"city": "Quito"}}, {"name": "search_web", "arguments": {"query": "Quito altitude"}}]',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Quito' } },
+        { name: 'search_web', arguments: { query: 'Quito altitude' } },
+      ],
+      content: null,
+    },
+  },
+  {
+    id: 'xlam-array-of-data-stays-text',
+    tools: [getWeather],
+    reply: '[{"name": "Quito", "altitude_m": 2850}]',
+    expected: { calls: [], content: '[{"name": "Quito", "altitude_m": 2850}]' },
+  },
+  {
+    id: 'functionary-v31-function-tags',
+    tools: [getWeather, getTime],
+    reply: '<function=get_weather>{"city": "Nairobi"}</function><function=get_time>{}</function>',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Nairobi' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: null,
+    },
+  },
+  {
+    id: 'functionary-v32-recipients',
+    tools: [getWeather],
+    reply: '>>>all\nOne moment.>>>get_weather\n{"city": "Hanoi"}',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Hanoi' } }], content: 'One moment.' },
+  },
+  {
+    id: 'python-prompt-is-not-a-recipient',
+    tools: [getWeather],
+    reply: 'Run:\n>>> import math\n>>> math.pi',
+    expected: { calls: [], content: 'Run:\n>>> import math\n>>> math.pi' },
+  },
+  {
+    id: 'functionary-v32-unclosed-truncated',
+    tools: [getWeather],
+    reply: '>>>get_weather\n{"city": "Ha',
+    expected: { calls: [], content: null, diagnostic: 'unclosed' },
+  },
+  {
+    id: 'longcat-json-tags',
+    tools: [getTime],
+    reply: '<longcat_tool_call>\n{"name": "get_time", "arguments": {}}\n</longcat_tool_call>',
+    expected: { calls: [{ name: 'get_time', arguments: {} }], content: null },
+  },
+  {
+    id: 'longcat-arg-pairs',
+    tools: [readFile],
+    reply: '<longcat_tool_call>read_file\n<longcat_arg_key>path</longcat_arg_key>\n<longcat_arg_value>src/app.ts</longcat_arg_value>\n<longcat_arg_key>start_line</longcat_arg_key>\n<longcat_arg_value>10</longcat_arg_value>\n</longcat_tool_call>',
+    expected: { calls: [{ name: 'read_file', arguments: { path: 'src/app.ts', start_line: 10 } }], content: null },
+  },
+  {
+    id: 'ernie-think-then-call',
+    tools: [searchWeb],
+    reply: '<think>\nLook it up.\n</think>\n\n\n<tool_call>\n{"name": "search_web", "arguments": {"query": "ERNIE 4.5"}}\n</tool_call>\n',
+    expected: { calls: [{ name: 'search_web', arguments: { query: 'ERNIE 4.5' } }], content: null, reasoning: 'Look it up.' },
+  },
+  {
+    id: 'deepseek-v32-dsml',
+    tools: [getWeather, searchWeb],
+    reply:
+      'Checking.\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">杭州</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜invoke name="search_web">\n<｜DSML｜parameter name="query" string="true">西湖</｜DSML｜parameter>\n<｜DSML｜parameter name="max_results" string="false">3</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: '杭州' } },
+        { name: 'search_web', arguments: { query: '西湖', max_results: 3 } },
+      ],
+      content: 'Checking.',
+    },
+  },
+  {
+    id: 'deepseek-v4-tool-calls-unknown-tool',
+    tools: [getWeather],
+    reply: '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="rm">\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>',
+    expected: { calls: [], content: null, diagnostic: 'unavailable_tool' },
+  },
+  {
+    id: 'deepseek-v32-unclosed-truncated',
+    tools: [getWeather],
+    reply: '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Ha',
+    expected: { calls: [], content: null, diagnostic: 'unclosed' },
+  },
+  {
+    id: 'dots-invoke-block',
+    tools: [searchWeb],
+    reply: 'ok<dots_function_call>\n<invoke name="search_web">\n<parameter name="query">weather in Shanghai</parameter>\n<parameter name="max_results">3</parameter>\n</invoke>\n</dots_function_call>',
+    expected: { calls: [{ name: 'search_web', arguments: { query: 'weather in Shanghai', max_results: 3 } }], content: 'ok' },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {

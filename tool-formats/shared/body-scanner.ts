@@ -4,11 +4,20 @@ export type BodyScanStep =
   /** The body goes on: `input[position..keepFrom)` belongs to it; `input[keepFrom..]` must be scanned again with more text. */
   | { type: 'more'; keepFrom: number }
   /** The body ends at `bodyEnd`; `input[bodyEnd..end)` is the closing marker (empty when nothing closes it explicitly). */
-  | { type: 'closed'; bodyEnd: number; end: number };
+  | { type: 'closed'; bodyEnd: number; end: number }
+  /**
+   * What followed the start marker is no body of this envelope (Functionary's `>>>` before a Python
+   * prompt's code): parsing goes on at `resume`, the marker kept as text when `markerIsText`, dropped with
+   * the text before `resume` otherwise (the `>>>all` header before plain text). Only before any `more`
+   * step with `keepFrom > position`, so that nothing of the body was taken yet.
+   */
+  | { type: 'declined'; resume: number; markerIsText: boolean };
 
 export interface BodyScanner {
   /** Scans `input` from `position`. Must not advance its state over text it asks to see again. */
   scan(input: string, position: number): BodyScanStep;
+  /** Whether the reply ending now leaves the envelope undecided, its marker then being text (scanners that may decline). */
+  undecidedAtEnd?(): boolean;
 }
 
 export function isSpaceCode(code: number): boolean {

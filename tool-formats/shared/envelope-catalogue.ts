@@ -28,6 +28,12 @@ export type FamilySyntax = {
    * begin ` to=functions.NAME<|channel|>…` or `analysis<|message|>…`).
    */
   replyStart?: ReplyStartSyntax;
+  /**
+   * A start marker the model's template ends its generation prompt with (Functionary v3.2's `>>>`): the
+   * family's own parser reads the reply as if it followed that marker. Its scanner should decline text
+   * that is no body.
+   */
+  replyStartsInside?: string;
 };
 
 export type ReplyStartSyntax = {
@@ -64,6 +70,8 @@ export type ReplySyntax = {
   reasoningTag: ReasoningTag;
   /** Markers read only at the reply's very start (the family's `replyStart`). */
   replyStartMarkers?: MarkerMatcher<TextMarker>;
+  /** The envelope the reply starts inside (see `FamilySyntax.replyStartsInside`). */
+  replyStartsInside?: EnvelopeEntry;
 };
 
 export type EnvelopeCatalogue = {
@@ -177,8 +185,12 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
     seen.add(marker);
   }
   const replyStart = own.replyStart === undefined ? undefined : replyStartMarkers(own.replyStart);
+  const entries = new Map(markers.flatMap((entry) => (entry.value.type === 'envelope' ? [[entry.marker, entry.value.entry] as const] : [])));
+  const replyStartsInside = own.replyStartsInside === undefined ? undefined : entries.get(own.replyStartsInside);
+  if (own.replyStartsInside !== undefined && replyStartsInside === undefined) throw new Error(`"${own.replyStartsInside}" is no start marker of ${own.family}`);
   return {
     ...(replyStart === undefined ? {} : { replyStartMarkers: replyStart }),
+    ...(replyStartsInside === undefined ? {} : { replyStartsInside }),
     family: own.family,
     textMarkers: new MarkerMatcher([...markers, ...orphanCloseMarkers(reasoningTags, seen)]),
     bareGrammars: unique(

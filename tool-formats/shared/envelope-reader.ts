@@ -6,7 +6,11 @@ import { callEvents, stripEnvelopeNoise } from './call-events.js';
 import type { EnvelopeEntry } from './envelope-catalogue.js';
 import type { ToolRoster } from './tool-roster.js';
 
-export type EnvelopeScan = { type: 'more'; keepFrom: number } | { type: 'closed'; end: number; events: ParsedEvent[] };
+export type EnvelopeScan =
+  | { type: 'more'; keepFrom: number }
+  | { type: 'closed'; end: number; events: ParsedEvent[] }
+  /** No envelope after all: `text` (the marker, or nothing) is text, and parsing goes on at `end`. */
+  | { type: 'declined'; end: number; text: string };
 
 /** At the end of the reply: the events, and text to parse again when the envelope turned out to end early. */
 export type EnvelopeFinish = { events: ParsedEvent[]; replay?: string };
@@ -31,14 +35,21 @@ export class EnvelopeReader {
       if (step.keepFrom > position) this.parts.push(input.slice(position, step.keepFrom));
       return step;
     }
+    if (step.type === 'declined') return { type: 'declined', end: step.resume, text: step.markerIsText ? this.opener : '' };
     this.parts.push(input.slice(position, step.bodyEnd));
     const body = this.parts.join('');
     const raw = this.opener + body + input.slice(step.bodyEnd, step.end);
-    return { type: 'closed', end: step.end, events: callEvents(this.decode(body, 'closed'), this.roster, raw) };
+    const events = callEvents(this.decode(body, 'closed'), this.roster, raw);
+    // Without a written marker (the reply starts inside the envelope) nothing says the text is markup:
+    // like bare JSON, it is a call only when it calls an offered tool.
+    const markerWritten = this.opener !== '' || body.startsWith(this.entry.start);
+    if (!markerWritten && !events.some((event) => event.type === 'tool-call')) return { type: 'declined', end: step.end, text: raw };
+    return { type: 'closed', end: step.end, events };
   }
 
   /** The reply ended inside the envelope; `rest` is text the parser still held back. */
   finish(rest: string): EnvelopeFinish {
+    if (this.scanner.undecidedAtEnd?.() === true) return { events: [{ type: 'text', text: this.opener }], replay: rest };
     const closer = this.heldEndMarker(rest);
     if (closer !== undefined) {
       const body = this.parts.join('');

@@ -50,10 +50,13 @@ class ReplyParser implements ToolCallParser {
     options: ParserOptions,
   ) {
     this.atReplyStart = options.startsInReasoning !== true && syntax.replyStartMarkers !== undefined;
+    const inside = syntax.replyStartsInside;
     this.mode =
       options.startsInReasoning === true
         ? { type: 'reasoning', reader: new ReasoningReader(syntax.reasoningTag, { type: 'template' }) }
-        : { type: 'boundary', afterCall: false };
+        : inside !== undefined
+          ? { type: 'envelope', reader: new EnvelopeReader(inside, '', roster) }
+          : { type: 'boundary', afterCall: false };
   }
 
   push(text: string): ParsedEvent[] {
@@ -175,6 +178,11 @@ class ReplyParser implements ToolCallParser {
   private stepEnvelope(input: string, position: number, reader: EnvelopeReader): Step {
     const scan = reader.scan(input, position);
     if (scan.type === 'more') return scan.keepFrom < input.length ? { type: 'hold', from: scan.keepFrom } : { type: 'advance', position: input.length };
+    if (scan.type === 'declined') {
+      this.events.text(scan.text);
+      this.mode = { type: 'boundary', afterCall: false };
+      return { type: 'advance', position: scan.end };
+    }
     for (const event of scan.events) this.events.add(event);
     this.mode = { type: 'boundary', afterCall: false };
     return { type: 'advance', position: scan.end };

@@ -62,6 +62,11 @@ export function toolSignature(tool: ToolDefinition): Record<string, unknown> {
   return { name: tool.name, description: tool.description, parameters: tool.parameters };
 }
 
+/** Each tool's function shape as `tojson(indent=4)` prints it, blank lines between (Phi-4-mini, FireFunction, xLAM templates). */
+export function renderIndentedFunctions(tools: readonly ToolDefinition[]): string {
+  return tools.map((tool) => JSON.stringify(toolAsFunction(tool), null, 4)).join('\n\n');
+}
+
 /** One JSON line per tool, in Python spacing. */
 export function renderFunctionLines(tools: readonly ToolDefinition[]): string {
   return tools.map((tool) => formatJson(toolAsFunction(tool))).join('\n');

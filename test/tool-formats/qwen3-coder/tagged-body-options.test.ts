@@ -28,6 +28,7 @@ function run(create: () => TaggedBodyScanner, chunks: string[]): Outcome {
     if (step.type === 'closed') {
       return { body: collected + input.slice(0, step.bodyEnd), closer: input.slice(step.bodyEnd, step.end), rest: input.slice(step.end) + chunks.slice(index + 1).join('') };
     }
+    if (step.type === 'declined') throw new Error('These scanners never decline');
     collected += input.slice(0, step.keepFrom);
     pending = input.slice(step.keepFrom);
   }

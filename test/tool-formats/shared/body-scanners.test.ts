@@ -15,6 +15,7 @@ function run(scanner: BodyScanner, chunks: string[]): { body: string; closer: st
     const input = pending + chunks[index];
     const step: BodyScanStep = scanner.scan(input, 0);
     if (step.type === 'closed') return { body: body + input.slice(0, step.bodyEnd), closer: input.slice(step.bodyEnd, step.end), rest: input.slice(step.end) + chunks.slice(index + 1).join('') };
+    if (step.type === 'declined') throw new Error('These scanners never decline');
     body += input.slice(0, step.keepFrom);
     pending = input.slice(step.keepFrom);
   }

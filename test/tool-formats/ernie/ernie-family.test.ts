@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { ParsedEvent } from '../../../src/core/index.js';
+import { createToolFormatRegistry } from '../../../tool-formats/index.js';
+import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
+import { testFamilyContract } from '../helpers/family-contract.js';
+import { standardTools } from '../helpers/tools.js';
+
+const registry = createToolFormatRegistry();
+const format = registry.get('ernie')!;
+const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
+const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
+const block = (json: string) => `<tool_call>\n${json}\n</tool_call>`;
+
+testFamilyContract(format);
+
+describe('ernie: rendering', () => {
+  it('writes the Hermes layout, which its <tool_call> JSON is', () => {
+    const hermes = registry.get('hermes')!;
+    expect(format.renderCall({ name: 'get_time', arguments: '{}' })).toBe(hermes.renderCall({ name: 'get_time', arguments: '{}' }));
+    expect(format.renderTools(standardTools, { type: 'auto' })).toBe(hermes.renderTools(standardTools, { type: 'auto' }));
+  });
+});
+
+describe('ernie: parsing', () => {
+  it('reads the thinking model\'s reply, whose <think> the template opened (vLLM ernie45 docstring)', () => {
+    expect(parse('abc\n</think>\n\n\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>\n', { startsInReasoning: true })).toEqual([
+      { type: 'reasoning', text: 'abc' },
+      { type: 'text', text: '\n\n\n' },
+      call('get_time', {}),
+      { type: 'text', text: '\n' },
+    ]);
+  });
+
+  it('reads several calls, unicode and nesting', () => {
+    expect(parse(`${block('{"name": "get_weather", "arguments": {"city": "北京"}}')}\n${block('{"name": "create_event", "arguments": {"title": "</tool_call>", "options": {"remind": true}}}')}`)).toEqual([
+      call('get_weather', { city: '北京' }),
+      { type: 'text', text: '\n' },
+      call('create_event', { title: '</tool_call>', options: { remind: true } }),
+    ]);
+  });
+
+  it('reports a cut-off call as unparsed (format ernie) and rejects unknown tools', () => {
+    expect(parse('<tool_call>\n{"name": "get_weather", "arguments": {"ci')).toMatchObject([{ type: 'tool-call-unparsed', format: 'ernie', reason: 'unclosed' }]);
+    expect(parse(block('{"name": "rm_rf", "arguments": {}}'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+  });
+
+  it('keeps the <response> wrapper, which servers drop as a special token, and other prose as text', () => {
+    for (const text of ['<response>\nParis is the capital.\n</response>', '{"name": "Alice"}']) expect(parse(text)).toEqual([{ type: 'text', text }]);
+  });
+});
+
+testChunkingInvariance({
+  name: 'ernie',
+  createParser: () => format.createParser(standardTools, { startsInReasoning: true }),
+  samples: ['plan\n</think>\n\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>', 'x</think><response>\nHi\n</response>'],
+  fragments: ['</think>', '<tool_call>', '</tool_call>', '{"name": "get_time", "arguments": {}}', '<response>', '</response>'],
+});

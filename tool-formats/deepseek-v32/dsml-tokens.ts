@@ -1,0 +1,20 @@
+/** DeepSeek's DSML markup (V3.2, V4), `<｜DSML｜…>` tags with the full-width bar U+FF5C byte for byte, and its invoke grammar. */
+// @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/deepseekv32_tool_parser.py
+import { invokeParametersGrammar } from '../shared/invoke-parameters-grammar.js';
+
+const dsml = '｜DSML｜';
+
+/** V3.2 wraps the calls in `function_calls`; V4 keeps the grammar and says `tool_calls`. */
+export const functionCallsOpen = `<${dsml}function_calls>`;
+export const functionCallsClose = `</${dsml}function_calls>`;
+export const toolCallsOpen = `<${dsml}tool_calls>`;
+export const toolCallsClose = `</${dsml}tool_calls>`;
+/** Followed by ` name="NAME">`. */
+export const invokeOpen = `<${dsml}invoke`;
+export const invokeClose = `</${dsml}invoke>`;
+/** Followed by ` name="KEY" string="true|false">VALUE`. */
+export const parameterOpen = `<${dsml}parameter`;
+export const parameterClose = `</${dsml}parameter>`;
+
+/** The invokes inside a DSML section. */
+export const dsmlInvokeGrammar = invokeParametersGrammar({ id: 'deepseek-dsml', invokeOpen, invokeClose, parameterOpen, parameterClose });
