@@ -7,6 +7,7 @@ import { resolveModel } from '../config/resolve-model.js';
 import type { GatewayConfig, ProviderConfig } from '../config/config-types.js';
 import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-request.js';
 import { GatewayError } from '../core/gateway-error.js';
+import { ownValue } from '../core/own-value.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { StreamEvent } from '../core/stream-event.js';
@@ -70,7 +71,7 @@ export class ChatPipeline {
   }
 
   providerConfig(name: string): ProviderConfig {
-    const config = this.dependencies.config.providers[name];
+    const config = ownValue(this.dependencies.config.providers, name);
     if (!config) throw new GatewayError({ status: 500, type: 'server_error', message: `Provider '${name}' is not configured.` });
     return config;
   }
