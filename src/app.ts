@@ -44,7 +44,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     childLoggerFactory: (logger, bindings) => createLazyChildLogger(logger, bindings),
     return503OnClosing: true,
   });
-  registerJsonBodyParser(app);
+  registerJsonBodyParser(app, { maxDepth: config.server.maxJsonDepth });
 
   const providers = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(config.providers)) providers.set(provider.name, createProviderAdapter(provider));

@@ -47,6 +47,8 @@ export type ServerConfig = {
   /** Client bearer keys; empty means no client auth. */
   apiKeys: string[];
   bodyLimitBytes: number;
+  /** Deepest JSON nesting a request body may have (the body object is level 1); deeper is a 400. */
+  maxJsonDepth: number;
   logLevel: string;
 };
 
