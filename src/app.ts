@@ -18,11 +18,13 @@ import type { GatewayConfig } from './config/config-types.js';
 import type { ProviderAdapter } from './core/provider-adapter.js';
 import { ChatPipeline } from './pipeline/chat-pipeline.js';
 import { registerClientAuth } from './plugins/client-auth.js';
-import { registerErrorEnvelope } from './plugins/error-envelope.js';
+import { writeClientErrorResponse } from './plugins/client-error-response.js';
+import { registerErrorEnvelope, sendFrameworkError } from './plugins/error-envelope.js';
 import { registerJsonBodyParser } from './plugins/json-body-parser.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
 import { createLazyChildLogger } from './plugins/lazy-child-logger.js';
 import { registerRequestLog } from './plugins/request-log.js';
+import { registerShutdownRefusal } from './plugins/shutdown-refusal.js';
 import { version } from './version.js';
 
 export type BuildAppOptions = {
@@ -42,7 +44,10 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     requestIdHeader: 'x-request-id',
     genReqId: () => `req_${randomHex(16)}`,
     childLoggerFactory: (logger, bindings) => createLazyChildLogger(logger, bindings),
-    return503OnClosing: true,
+    // Refused by registerShutdownRefusal instead, in the API's envelope.
+    return503OnClosing: false,
+    clientErrorHandler: writeClientErrorResponse,
+    frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
   });
   registerJsonBodyParser(app, { maxDepth: config.server.maxJsonDepth });
 
@@ -54,6 +59,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
 
   registerRequestLog(app);
   registerErrorEnvelope(app);
+  registerShutdownRefusal(app);
   registerClientAuth(app, config.server.apiKeys);
   registerLiveStreams(app, liveStreams, options.shutdownGraceMs ?? 10_000);
 

@@ -27,8 +27,20 @@ function tooDeepError(path: JsonPath, maxDepth: number): GatewayError {
   return invalidRequest(`The request body nests deeper than ${maxDepth} levels, at '${param}${more}'.`, param, 'json_too_deep');
 }
 
+/**
+ * A media type fastify can parse (`type/subtype`, then parameters), as its ContentType class checks it.
+ * Fastify answers any other Content-Type (an empty one, `json`, `;`) with a 415 before a parser runs.
+ */
+const mediaTypePattern = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(?:;|$)/;
+
 export function registerJsonBodyParser(app: FastifyInstance, options: JsonBodyParserOptions): void {
   const knownToolLists = options.knownToolLists ?? new KnownToolLists({ maximumDepth: options.maxDepth });
+  // The body is JSON whatever the Content-Type says, an unparseable one included: dropped, it reaches the catch-all parser.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const contentType = request.headers['content-type'];
+    if (contentType !== undefined && !mediaTypePattern.test(contentType)) delete request.headers['content-type'];
+    done();
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
     if (body === '') return done(null, undefined);
