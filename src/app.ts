@@ -14,6 +14,7 @@ import { registerModelsRoutes } from '../routes/models/index.js';
 import { registerResponsesRoutes } from '../routes/responses/index.js';
 import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
+import { repairJsonText } from '../tool-formats/shared/repair-json-text.js';
 import type { GatewayConfig } from './config/config-types.js';
 import type { ProviderAdapter } from './core/provider-adapter.js';
 import { ChatPipeline } from './pipeline/chat-pipeline.js';
@@ -54,7 +55,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const providers = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(config.providers)) providers.set(provider.name, createProviderAdapter(provider));
   const toolFormats = createToolFormatRegistry();
-  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes: createAgentSyntaxRegistry(toolFormats) });
+  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes: createAgentSyntaxRegistry(toolFormats), repairJson: repairJsonText });
   const liveStreams = new LiveStreams();
 
   registerRequestLog(app);

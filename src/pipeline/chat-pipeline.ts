@@ -20,6 +20,7 @@ import { DiagnosticsCollector } from './diagnostics-collector.js';
 import { finalizeEvents } from './finalize-events.js';
 import { parseTextIntoCalls } from './parse-text-into-calls.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
+import { repairNativeArguments, type JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
 
 export type ChatPipelineDependencies = {
@@ -28,6 +29,8 @@ export type ChatPipelineDependencies = {
   toolFormats: ReadonlyMap<string, ToolFormat>;
   /** Text syntaxes for agent_format; without it only openai, codex and passthrough exist. */
   agentSyntaxes?: AgentSyntaxRegistry;
+  /** Repairs native tool calls' broken JSON arguments (the prompted lane's lenient reader); without it they pass as received. */
+  repairJson?: JsonRepair;
 };
 
 export type RunOptions = {
@@ -98,7 +101,10 @@ export class ChatPipeline {
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
     if (model.toolCalling === 'native') {
-      const events = applyAgentFormatToEvents(await adapter.stream(request, context), agentFormat);
+      const upstream = await adapter.stream(request, context);
+      const repairJson = this.dependencies.repairJson;
+      const repaired = repairJson ? repairNativeArguments(upstream, { repair: repairJson, diagnostics }) : upstream;
+      const events = applyAgentFormatToEvents(repaired, agentFormat);
       return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: routeWarnings, diagnostics, provider: model.provider }) };
     }
 

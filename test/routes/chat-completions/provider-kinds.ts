@@ -8,7 +8,8 @@ import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/
 import { sleep, type RecordedRequest } from '../../helpers/loopback-server.js';
 import { testProvider } from '../../helpers/start-gateway.js';
 
-export type ScriptedCall = { id: string; name: string; arguments: Record<string, unknown> };
+/** `arguments` as a string is sent as that JSON text, verbatim (malformed on purpose, say). */
+export type ScriptedCall = { id: string; name: string; arguments: Record<string, unknown> | string };
 
 export type ExpectedUsage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 
