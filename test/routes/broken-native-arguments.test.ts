@@ -5,25 +5,12 @@
  * whenever the repair is token by token; arguments that cannot be repaired are passed on as received.
  */
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postJson } from '../helpers/read-sse.js';
-import { startGateway, type StartedGateway } from '../helpers/start-gateway.js';
-import { providerKinds } from './chat-completions/provider-kinds.js';
+import { providerKinds, useGatewayOverKinds } from './chat-completions/provider-kinds.js';
 
 const kinds = providerKinds();
-let gateway: StartedGateway;
-let client: OpenAI;
-
-beforeAll(async () => {
-  await Promise.all(kinds.map((kind) => kind.start()));
-  gateway = await startGateway({ providers: Object.fromEntries(kinds.map((kind) => [kind.name, kind.providerEntry()])) });
-  client = gateway.client();
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await Promise.all(kinds.map((kind) => kind.close()));
-});
+const fixture = useGatewayOverKinds(kinds);
 
 const weather = { type: 'object', properties: { city: { type: 'string' }, metric: { type: 'boolean' }, days: { type: 'integer' } } };
 const chatTools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: weather } }];
@@ -45,7 +32,7 @@ function warningCodes(diagnostics: unknown): string[] {
 
 /** Streams a chat completion with the real SDK, accumulating argument deltas as SDK users do. */
 async function streamedChatCall(model: string): Promise<{ arguments: string; diagnostics: unknown }> {
-  const stream = await client.chat.completions.create({ model, messages: question, tools: chatTools, stream: true });
+  const stream = await fixture.client().chat.completions.create({ model, messages: question, tools: chatTools, stream: true });
   let argumentsText = '';
   let diagnostics: unknown;
   for await (const chunk of stream) {
@@ -58,7 +45,7 @@ async function streamedChatCall(model: string): Promise<{ arguments: string; dia
 
 /** Streams a Responses reply with the real SDK: the finished call's arguments and its accumulated argument deltas. */
 async function streamedResponsesCall(model: string): Promise<{ arguments: string; deltas: string }> {
-  const stream = client.responses.stream({ model, input: 'Weather in Paris?', tools: [{ type: 'function', name: 'get_weather', parameters: weather, strict: false }] });
+  const stream = fixture.client().responses.stream({ model, input: 'Weather in Paris?', tools: [{ type: 'function', name: 'get_weather', parameters: weather, strict: false }] });
   let deltas = '';
   stream.on('response.function_call_arguments.delta', (event) => (deltas += event.delta));
   const final = await stream.finalResponse();
@@ -68,7 +55,7 @@ async function streamedResponsesCall(model: string): Promise<{ arguments: string
 
 /** Streams a Messages reply as raw SSE and accumulates the tool_use block's partial_json, as Anthropic's SDK does. */
 async function streamedMessagesInput(model: string): Promise<string> {
-  const response = await postJson(`${gateway.baseUrl}/v1/messages`, { model, max_tokens: 256, stream: true, messages: question, tools: [{ name: 'get_weather', input_schema: weather }] });
+  const response = await postJson(`${fixture.gateway().baseUrl}/v1/messages`, { model, max_tokens: 256, stream: true, messages: question, tools: [{ name: 'get_weather', input_schema: weather }] });
   expect(response.status).toBe(200);
   let input = '';
   for (const line of response.text.split('\n')) {
@@ -93,7 +80,7 @@ describe.each(kinds)('broken native arguments from $type', (kind) => {
   // Anthropic's non-streamed replies carry `input` as an object inside the JSON body: it cannot arrive broken.
   it.skipIf(kind.type === 'anthropic').each(repairable)('repairs $case for a non-streaming Chat client', async ({ text, value }) => {
     script(text);
-    const completion = await client.chat.completions.create({ model: model(), messages: question, tools: chatTools });
+    const completion = await fixture.client().chat.completions.create({ model: model(), messages: question, tools: chatTools });
     const call = completion.choices[0]?.message.tool_calls?.[0];
     expect(call?.type === 'function' ? JSON.parse(call.function.arguments) : undefined).toEqual(value);
     expect(warningCodes((completion as unknown as { diagnostics?: unknown }).diagnostics)).toContain('repaired-tool-arguments');
