@@ -14,6 +14,7 @@ import { registerModelsRoutes } from '../routes/models/index.js';
 import { registerResponsesRoutes } from '../routes/responses/index.js';
 import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
+import { repairJsonText } from '../tool-formats/shared/repair-json-text.js';
 import type { GatewayConfig } from './config/config-types.js';
 import { configuredSecrets } from './config/configured-secrets.js';
 import { SecretRedactor } from './core/secret-redactor.js';
@@ -21,13 +22,15 @@ import { redactProviderErrors } from './pipeline/redacting-provider-adapter.js';
 import type { ProviderAdapter } from './core/provider-adapter.js';
 import { ChatPipeline } from './pipeline/chat-pipeline.js';
 import { registerClientAuth } from './plugins/client-auth.js';
-import { registerErrorEnvelope } from './plugins/error-envelope.js';
+import { writeClientErrorResponse } from './plugins/client-error-response.js';
+import { registerErrorEnvelope, sendFrameworkError } from './plugins/error-envelope.js';
 import { registerJsonBodyParser } from './plugins/json-body-parser.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
 import { createLazyChildLogger } from './plugins/lazy-child-logger.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { serverTimeoutOptions } from './plugins/server-timeouts.js';
 import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
+import { registerShutdownRefusal } from './plugins/shutdown-refusal.js';
 import { version } from './version.js';
 
 export type BuildAppOptions = {
@@ -66,18 +69,22 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     requestIdHeader: 'x-request-id',
     genReqId: () => `req_${randomHex(16)}`,
     childLoggerFactory: (logger, bindings) => createLazyChildLogger(logger, bindings),
-    return503OnClosing: true,
+    // Refused by registerShutdownRefusal instead, in the API's envelope.
+    return503OnClosing: false,
+    clientErrorHandler: writeClientErrorResponse,
+    frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
   });
-  registerJsonBodyParser(app);
+  registerJsonBodyParser(app, { maxDepth: config.server.maxJsonDepth });
 
   const providers = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(config.providers)) providers.set(provider.name, redactProviderErrors(createProviderAdapter(provider), redactor));
   const toolFormats = createToolFormatRegistry();
-  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes: createAgentSyntaxRegistry(toolFormats), redactor });
+  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes: createAgentSyntaxRegistry(toolFormats), redactor, repairJson: repairJsonText });
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   registerRequestLog(app);
   registerErrorEnvelope(app);
+  registerShutdownRefusal(app);
   registerClientAuth(app, config.server.apiKeys);
   registerLiveStreams(app, liveStreams, shutdownGraceMs);
 

@@ -13,7 +13,12 @@
 import type { ChatRequest, Warning } from '../../src/core/index.js';
 import type { AnthropicMessagesBody } from './anthropic-messages-body.js';
 
-const budgets: Record<string, number> = { low: 1024, medium: 4096, high: 16384 };
+// A Map: the effort is request input, and `budgets['constructor']` must not be Object's constructor.
+const budgets = new Map<string, number>([
+  ['low', 1024],
+  ['medium', 4096],
+  ['high', 16384],
+]);
 const minimumBudget = 1024;
 
 export type ThinkingPlan = {
@@ -47,7 +52,7 @@ export function mapReasoningEffortToThinking(request: ChatRequest, context: Thin
   const skip = (reason: string): ThinkingPlan => ({
     warnings: [{ code: 'unsupported-parameter', message: `reasoning_effort '${effort}' was not applied on Anthropic provider '${provider}': ${reason}.` }],
   });
-  const wanted = budgets[effort];
+  const wanted = budgets.get(effort);
   if (wanted === undefined) return skip(`unknown effort (use low, medium or high)`);
   if ((request.temperature ?? 1) !== 1 || (request.topP ?? 1) < 0.95) return skip('extended thinking cannot be combined with the requested temperature/top_p');
   const forced = context.tool_choice?.type;

@@ -44,12 +44,15 @@ export async function sendAnthropicRequest(
   call: AnthropicCall,
 ): Promise<Dispatcher.ResponseData> {
   const { config } = connection;
+  // Built before the try: a failure here is the gateway's own (a 500), never "upstream unreachable".
+  const headers = buildAnthropicHeaders(config, { forwardHeaders: call.forwardHeaders, json: call.body !== undefined });
+  const body = call.body === undefined ? undefined : JSON.stringify(call.body);
   let response: Dispatcher.ResponseData;
   try {
     response = await undiciRequest(`${connection.baseUrl}${call.path}`, {
       method: call.method,
-      headers: buildAnthropicHeaders(config, { forwardHeaders: call.forwardHeaders, json: call.body !== undefined }),
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      headers,
+      body,
       signal: call.signal,
       dispatcher: connection.agent,
     });

@@ -82,6 +82,7 @@ export const configFileSchema = {
         port: { type: 'integer', minimum: 0, maximum: 65535 },
         apiKeys: { type: 'array', items: { type: 'string', minLength: 1 } },
         bodyLimitBytes: { type: 'integer', minimum: 1024 },
+        maxJsonDepth: { type: 'integer', minimum: 8, maximum: 1024 },
         logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
         requestTimeoutMs: { type: 'integer', minimum: 0 },
         headersTimeoutMs: { type: 'integer', minimum: 1 },

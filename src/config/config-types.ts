@@ -62,6 +62,8 @@ export type ServerConfig = {
   /** Client bearer keys; empty means no client auth. */
   apiKeys: string[];
   bodyLimitBytes: number;
+  /** Deepest JSON nesting a request body may have (the body object is level 1); deeper is a 400. */
+  maxJsonDepth: number;
   logLevel: string;
   /** Longest time to receive a whole request (headers and body); 0 disables. Responses are not bounded by it. */
   requestTimeoutMs: number;

@@ -20,6 +20,8 @@ export const defaultServer = {
   host: '127.0.0.1',
   port: 8080,
   bodyLimitBytes: 32 * 1024 * 1024,
+  // Far beyond any real request (deep JSON Schemas reach 20-30), far below what overflows a recursive walk.
+  maxJsonDepth: 128,
   logLevel: 'info',
   // A client that stops mid-request must not hold its socket forever (slow-loris); streamed replies are not cut by these.
   requestTimeoutMs: 30_000,
@@ -88,6 +90,7 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
       port: overrides.port ?? (server.port as number | undefined) ?? defaultServer.port,
       apiKeys: (server.apiKeys as string[] | undefined) ?? [],
       bodyLimitBytes: (server.bodyLimitBytes as number | undefined) ?? defaultServer.bodyLimitBytes,
+      maxJsonDepth: (server.maxJsonDepth as number | undefined) ?? defaultServer.maxJsonDepth,
       logLevel: (server.logLevel as string | undefined) ?? defaultServer.logLevel,
       ...normalizeServerTimes(server),
     },

@@ -3,13 +3,14 @@
  * configured provider name), the upstream model id, its family and the tool-calling strategy.
  */
 import { notFound } from '../core/gateway-error.js';
+import { ownValue } from '../core/own-value.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { GatewayConfig, ProviderConfig } from './config-types.js';
 import { detectModelFamily } from './detect-model-family.js';
 import { detectReasoningOpening } from './detect-reasoning-opening.js';
 
 function chooseToolCalling(provider: ProviderConfig, model: string, autoToolCalling: ToolCallingMode): ToolCallingMode {
-  const setting = provider.models[model]?.toolCalling ?? provider.toolCalling;
+  const setting = ownValue(provider.models, model)?.toolCalling ?? provider.toolCalling;
   if (setting !== 'auto') return setting;
   // The first-party APIs always have working native tools.
   if (provider.type === 'openai' || provider.type === 'anthropic') return 'native';
@@ -18,7 +19,7 @@ function chooseToolCalling(provider: ProviderConfig, model: string, autoToolCall
 
 export function resolveModelFor(provider: ProviderConfig, model: string, id: string): ResolvedModel {
   const detected = detectModelFamily(model);
-  const settings = provider.models[model];
+  const settings = ownValue(provider.models, model);
   const resolved: ResolvedModel = {
     id,
     provider: provider.name,
@@ -46,13 +47,13 @@ function unknownProvider(config: GatewayConfig, modelString: string, prefix: str
  */
 export function resolveModel(config: GatewayConfig, modelString: string, providerName?: string): ResolvedModel {
   if (providerName !== undefined) {
-    const provider = config.providers[providerName];
+    const provider = ownValue(config.providers, providerName);
     if (!provider) unknownProvider(config, `${providerName}/${modelString}`, providerName);
     return resolveModelFor(provider, modelString, `${providerName}/${modelString}`);
   }
   const slash = modelString.indexOf('/');
   const prefix = slash === -1 ? undefined : modelString.slice(0, slash);
-  const provider = prefix === undefined ? undefined : config.providers[prefix];
+  const provider = prefix === undefined ? undefined : ownValue(config.providers, prefix);
   if (!provider || prefix === undefined) return unknownProvider(config, modelString, prefix);
   const model = modelString.slice(slash + 1);
   if (!model) throw notFound(`Model '${modelString}' names provider '${prefix}' but no model.`, 'model_not_found', 'model');

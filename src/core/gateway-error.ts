@@ -70,6 +70,11 @@ export function upstreamTimeout(message: string, cause?: unknown): GatewayError 
   return new GatewayError({ status: 504, type: 'timeout_error', code: 'upstream_timeout', message, cause });
 }
 
+/** What a request gets, or an aborted generation ends with, while the gateway shuts down. */
+export function shuttingDown(): GatewayError {
+  return new GatewayError({ status: 503, type: 'server_error', code: 'server_shutting_down', message: 'The gateway is shutting down.' });
+}
+
 /** Wraps anything thrown into a GatewayError without losing an existing one. */
 export function toGatewayError(error: unknown): GatewayError {
   if (GatewayError.isInstance(error)) return error;

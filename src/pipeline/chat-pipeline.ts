@@ -7,6 +7,7 @@ import { resolveModel } from '../config/resolve-model.js';
 import type { GatewayConfig, ProviderConfig } from '../config/config-types.js';
 import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-request.js';
 import { GatewayError } from '../core/gateway-error.js';
+import { ownValue } from '../core/own-value.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { StreamEvent } from '../core/stream-event.js';
@@ -21,6 +22,7 @@ import { finalizeEvents } from './finalize-events.js';
 import { parseTextIntoCalls } from './parse-text-into-calls.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
+import { repairNativeArguments, type JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
 
 export type ChatPipelineDependencies = {
@@ -31,6 +33,8 @@ export type ChatPipelineDependencies = {
   agentSyntaxes?: AgentSyntaxRegistry;
   /** Redacts configured secrets from in-band errors; nothing is redacted without it. */
   redactor?: SecretRedactor;
+  /** Repairs native tool calls' broken JSON arguments (the prompted lane's lenient reader); without it they pass as received. */
+  repairJson?: JsonRepair;
 };
 
 export type RunOptions = {
@@ -74,7 +78,7 @@ export class ChatPipeline {
   }
 
   providerConfig(name: string): ProviderConfig {
-    const config = this.dependencies.config.providers[name];
+    const config = ownValue(this.dependencies.config.providers, name);
     if (!config) throw new GatewayError({ status: 500, type: 'server_error', message: `Provider '${name}' is not configured.` });
     return config;
   }
@@ -107,7 +111,9 @@ export class ChatPipeline {
       const read = replyStartsInReasoning(request)
         ? parseTextIntoCalls(upstream, { createParser: (inReasoning) => this.toolFormat(model.family).createParser([], { startsInReasoning: inReasoning }), startsInReasoning: true, diagnostics, singleCall: false })
         : upstream;
-      const events = applyAgentFormatToEvents(read, agentFormat);
+      const repairJson = this.dependencies.repairJson;
+      const repaired = repairJson ? repairNativeArguments(read, { repair: repairJson, diagnostics }) : read;
+      const events = applyAgentFormatToEvents(repaired, agentFormat);
       return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: routeWarnings, diagnostics, provider: model.provider, redactor: this.dependencies.redactor }) };
     }
 

@@ -8,7 +8,7 @@ import { GatewayError, toGatewayError, type GatewayErrorType } from '../core/gat
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    errorEnvelope?: 'openai' | 'anthropic';
+    errorEnvelope?: ErrorEnvelope;
   }
 }
 
@@ -23,7 +23,7 @@ const anthropicTypes: Record<GatewayErrorType, string> = {
   server_error: 'api_error',
 };
 
-export function renderErrorBody(error: GatewayError, envelope: 'openai' | 'anthropic'): Record<string, unknown> {
+export function renderErrorBody(error: GatewayError, envelope: ErrorEnvelope): Record<string, unknown> {
   if (envelope === 'anthropic') {
     // An upstream 529/overloaded keeps its meaning, so Anthropic clients back off as they should.
     const overloaded = error.code === 'overloaded' || error.code === 'overloaded_error';
@@ -43,10 +43,29 @@ function fromFastifyError(error: FastifyError): GatewayError {
   return toGatewayError(error);
 }
 
+export type ErrorEnvelope = 'openai' | 'anthropic';
+
+/** `/v1/messages…` and `/{provider}/v1/messages…`: the Messages API, whose clients read Anthropic's envelope. */
+const messagesPath = /^(?:\/[^/?#]+)?\/v1\/messages(?:[/?#]|$)/;
+
+/** The envelope for a request that matched no route (or never reached routing), judged by its path. */
+export function envelopeForUrl(url: string): ErrorEnvelope {
+  return messagesPath.test(url) ? 'anthropic' : 'openai';
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
   if (error.retryAfter) void reply.header('retry-after', error.retryAfter);
-  const envelope = request.routeOptions.config?.errorEnvelope ?? 'openai';
+  const envelope = request.routeOptions.config?.errorEnvelope ?? envelopeForUrl(request.url);
   return reply.status(error.status).send(renderErrorBody(error, envelope));
+}
+
+/**
+ * Fastify's `frameworkErrors` option: a URL it cannot decode (`/%zz`, FST_ERR_BAD_URL) or a path
+ * parameter over its length limit, which fastify would answer in its own `{"error","statusCode"}` shape.
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const gatewayError = new GatewayError({ status: error.statusCode ?? 400, type: 'invalid_request_error', code: error.code, message: error.message });
+  return reply.status(gatewayError.status).send(renderErrorBody(gatewayError, envelopeForUrl(request.url)));
 }
 
 export function registerErrorEnvelope(app: FastifyInstance): void {
@@ -56,8 +75,7 @@ export function registerErrorEnvelope(app: FastifyInstance): void {
     return sendError(request, reply, gatewayError);
   });
   app.setNotFoundHandler((request, reply) => {
-    const envelope = request.url.startsWith('/v1/messages') ? 'anthropic' : 'openai';
     const error = new GatewayError({ status: 404, type: 'not_found_error', code: 'not_found', message: `Unknown route: ${request.method} ${request.url.split('?')[0]}` });
-    return reply.status(404).send(renderErrorBody(error, envelope));
+    return reply.status(404).send(renderErrorBody(error, envelopeForUrl(request.url)));
   });
 }

@@ -1,22 +1,60 @@
 /**
  * The gateway's one body parser: JSON whatever the content type says (curl's -d sends form-encoded
  * content types), with recently seen large tool lists reused (see known-tool-lists.ts). Malformed JSON
- * is fastify's own 400.
+ * is a 400, and so is JSON nested deeper than the configured depth.
  */
 import type { FastifyInstance } from 'fastify';
+import { invalidRequest, type GatewayError } from '../core/gateway-error.js';
+import { findTooDeepValue, formatJsonPath, type JsonPath } from './find-too-deep-value.js';
 import { KnownToolLists } from './known-tool-lists.js';
 
-export function registerJsonBodyParser(app: FastifyInstance, knownToolLists: KnownToolLists = new KnownToolLists()): void {
+export type JsonBodyParserOptions = {
+  /** Deepest nesting accepted (the body object is level 1); see `server.maxJsonDepth`. */
+  maxDepth: number;
+  knownToolLists?: KnownToolLists;
+};
+
+/** How much of a too-deep value's path the error names: enough to find the field, not a hundred `.a`s. */
+const namedPathSegments = 4;
+
+/**
+ * Deeper values would overflow the stack in the recursive code behind the edge (JSON.stringify of the
+ * upstream body, the tool-prompt cache's keys, schema walks), which is a 500 or worse: refused here.
+ */
+function tooDeepError(path: JsonPath, maxDepth: number): GatewayError {
+  const param = formatJsonPath(path.slice(0, namedPathSegments));
+  const more = path.length > namedPathSegments ? '…' : '';
+  return invalidRequest(`The request body nests deeper than ${maxDepth} levels, at '${param}${more}'.`, param, 'json_too_deep');
+}
+
+/**
+ * A media type fastify can parse (`type/subtype`, then parameters), as its ContentType class checks it.
+ * Fastify answers any other Content-Type (an empty one, `json`, `;`) with a 415 before a parser runs.
+ */
+const mediaTypePattern = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(?:;|$)/;
+
+export function registerJsonBodyParser(app: FastifyInstance, options: JsonBodyParserOptions): void {
+  const knownToolLists = options.knownToolLists ?? new KnownToolLists({ maximumDepth: options.maxDepth });
+  // The body is JSON whatever the Content-Type says, an unparseable one included: dropped, it reaches the catch-all parser.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const contentType = request.headers['content-type'];
+    if (contentType !== undefined && !mediaTypePattern.test(contentType)) delete request.headers['content-type'];
+    done();
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
     if (body === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, knownToolLists.parse(body as string));
+      parsed = knownToolLists.parse(body as string);
     } catch (error) {
       const syntaxError = error as Error & { statusCode?: number; code?: string };
       syntaxError.statusCode = 400;
       syntaxError.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
-      done(syntaxError);
+      return done(syntaxError);
     }
+    const tooDeep = findTooDeepValue(parsed, options.maxDepth);
+    if (tooDeep !== undefined) return done(tooDeepError(tooDeep, options.maxDepth));
+    done(null, parsed);
   });
 }

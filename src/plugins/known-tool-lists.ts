@@ -15,6 +15,7 @@
  */
 import { freezeDeeply } from '../core/immutable-values.js';
 import { randomHex } from '../core/random-id.js';
+import { findTooDeepValue } from './find-too-deep-value.js';
 import { findJsonContainerEnd } from './json-container-end.js';
 
 export type KnownToolListsOptions = {
@@ -22,6 +23,12 @@ export type KnownToolListsOptions = {
   capacity: number;
   /** Raw text shorter than this is parsed as usual: the bookkeeping would cost more than it saves. */
   minimumLength: number;
+  /**
+   * The body's nesting limit (see json-body-parser.ts). A list nested deeper is not learnt: freezing it
+   * would overflow the stack, and the parser refuses the body anyway. Learnt lists are within it, so
+   * the parser's depth check need not enter them again.
+   */
+  maximumDepth: number;
 };
 
 type KnownList = { raw: string; value: unknown };
@@ -33,7 +40,7 @@ type ParsedBody = Record<string, unknown>;
  * cost more than the lookup; measured side by side with 4096 as the minimum, 4–5% less CPU per request
  * for a one-tool request in both lanes.
  */
-const defaultOptions: KnownToolListsOptions = { capacity: 8, minimumLength: 256 };
+const defaultOptions: KnownToolListsOptions = { capacity: 8, minimumLength: 256, maximumDepth: 128 };
 
 // A client cannot send this value: it starts with U+0000 and holds a nonce drawn at start-up.
 const placeholderValue = `\u0000interlingua-known-tools-${randomHex(32)}`;
@@ -179,6 +186,8 @@ export class KnownToolLists {
     } catch {
       return undefined;
     }
+    // The list sits at depth 2 (inside the body object); the body parser reports it.
+    if (findTooDeepValue(value, this.options.maximumDepth - 1) !== undefined) return undefined;
     freezeDeeply(value);
     this.lists.unshift({ raw: detach(raw), value });
     if (this.lists.length > this.options.capacity) this.lists.pop();

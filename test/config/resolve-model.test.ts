@@ -56,6 +56,16 @@ describe('resolveModel', () => {
     expect(rejection(() => resolveModel(config, 'm', 'nowhere')).status).toBe(404);
   });
 
+  it('is a 404, not a crash, for a provider or model named like an Object.prototype member', () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(rejection(() => resolveModel(config, `${name}/x`))).toMatchObject({ status: 404, code: 'model_not_found' });
+      expect(rejection(() => resolveModel(config, 'x', name))).toMatchObject({ status: 404, code: 'model_not_found' });
+      // A per-model override lookup with such a model id finds no override.
+      const plain = resolveModel(config, 'local/some-model');
+      expect(resolveModel(config, `local/${name}`)).toEqual({ ...plain, id: `local/${name}`, model: name });
+    }
+  });
+
   it('lists "(none configured)" when there are no providers', () => {
     expect(rejection(() => resolveModel(normalizeConfig({}, {}), 'a/b')).message).toContain('(none configured)');
   });

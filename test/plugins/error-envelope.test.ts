@@ -1,4 +1,5 @@
 /** One error envelope per API, with honest statuses, for errors from anywhere (fastify itself included). */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import { renderErrorBody } from '../../src/plugins/error-envelope.js';
@@ -49,5 +50,68 @@ describe('errors from fastify itself', () => {
     const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`);
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: { type: 'not_found_error' } });
+  });
+});
+
+/** Writes raw bytes to the gateway and reads until the server closes the connection. */
+function rawExchange(text: string): Promise<string> {
+  const { port } = new URL(gateway.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.end(text));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+  });
+}
+
+/** The status and JSON body of a raw HTTP/1.1 response. */
+function parseRawResponse(text: string): { status: number; headers: string; body: unknown } {
+  const [head = '', body = ''] = text.split('\r\n\r\n', 2);
+  const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1]);
+  return { status, headers: head.toLowerCase(), body: JSON.parse(body) as unknown };
+}
+
+describe('errors Node raises before a request exists (clientError)', () => {
+  it('answers headers over the size limit with a 431 in OpenAI’s envelope', async () => {
+    const response = parseRawResponse(await rawExchange(`POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+    expect(response.status).toBe(431);
+    expect(response.headers).toContain('content-type: application/json');
+    expect(response.body).toEqual({ error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: 'request_header_fields_too_large' } });
+  });
+
+  it('answers in Anthropic’s envelope when the failed request was for /v1/messages', async () => {
+    const response = parseRawResponse(await rawExchange(`POST /claude/v1/messages HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+    expect(response.status).toBe(431);
+    expect(response.body).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) } });
+  });
+
+  it('answers a malformed request with a 400 in the envelope', async () => {
+    const response = parseRawResponse(await rawExchange('NOT HTTP AT ALL\r\n\r\n'));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: { message: expect.stringContaining('not valid HTTP'), type: 'invalid_request_error', param: null, code: 'malformed_http_request' } });
+  });
+});
+
+describe('errors fastify raises before routing (frameworkErrors)', () => {
+  it('answers a URL it cannot decode with a 400 in the envelope', async () => {
+    const response = await fetch(`${gateway.baseUrl}/v1/models/%zz`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: 'FST_ERR_BAD_URL' } });
+  });
+
+  it('answers a path parameter over the length limit in the envelope', async () => {
+    const response = await fetch(`${gateway.baseUrl}/${'p'.repeat(200)}/v1/messages`, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(414);
+    expect(await response.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) } });
+  });
+});
+
+describe('bodies are JSON whatever the content type says', () => {
+  it.each(['', 'json', ';', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-8'])('reads the body with Content-Type %j', async (contentType) => {
+    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': contentType }, body: '{"messages":[]}' });
+    // The body was read: the error is about its content, not its media type.
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { type: 'invalid_request_error', param: 'model' } });
   });
 });

@@ -29,7 +29,7 @@ function toCandidate(call: PythonicCall, context: DecodeContext): CandidateCall 
   if (tool === undefined) return { type: 'call', name: call.name, arguments: call.keywords };
   const names = parameterNames(tool);
   const only = names[0];
-  if (names.length === 1 && only !== undefined && call.positional.length === 1 && !(only in call.keywords)) {
+  if (names.length === 1 && only !== undefined && call.positional.length === 1 && !Object.hasOwn(call.keywords, only)) {
     return { type: 'call', name: call.name, arguments: { ...call.keywords, [only]: call.positional[0] } };
   }
   return { type: 'invalid', message: `Positional arguments in the call to "${call.name}" cannot be matched to parameter names` };

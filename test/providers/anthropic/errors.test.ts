@@ -1,6 +1,6 @@
 /** Failures of the anthropic adapter: HTTP errors, transport failures, timeouts, mid-stream errors, aborts. */
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type StreamEvent } from '../../../src/core/index.js';
+import { GatewayError, toGatewayError, type StreamEvent } from '../../../src/core/index.js';
 import { sleep, startLoopbackServer, type RecordedRequest } from '../../helpers/loopback-server.js';
 import { collectEvents, gatewayErrorOf, rejectionOf, testContext, testRequest } from './anthropic-test-kit.js';
 import { newAdapter, upstream, useFakeAnthropic } from './anthropic-fixture.js';
@@ -46,6 +46,16 @@ describe('anthropic errors before the stream', () => {
     expect(error).toMatchObject({ status: 502, type: 'upstream_error' });
     expect(error.message).toContain(`HTTP ${status}`);
     expect(error.message).toContain('upstream trouble');
+  });
+
+  it('reports a body it cannot serialise as its own failure (500), not an unreachable upstream', async () => {
+    let parameters: Record<string, unknown> = { type: 'object' };
+    for (let level = 0; level < 100_000; level++) parameters = { type: 'object', properties: { a: parameters } };
+    const before = upstream.requests.length;
+    const error = toGatewayError(await rejectionOf(newAdapter().stream(testRequest({ tools: [{ name: 'f', description: '', parameters }] }), testContext())));
+    expect(error).toMatchObject({ status: 500, type: 'server_error' });
+    expect(error.message).not.toContain('unreachable');
+    expect(upstream.requests.length).toBe(before);
   });
 
   it('reports a refused connection as 502', async () => {

@@ -210,6 +210,14 @@ describe('anthropic request body', () => {
     expect(none.body).not.toHaveProperty('thinking');
   });
 
+  it('warns about an effort named like an Object.prototype member instead of sending a NaN budget', async () => {
+    for (const effort of ['constructor', 'toString', '__proto__']) {
+      const { body, events } = await send(testRequest({ reasoningEffort: effort, maxOutputTokens: 8000 }));
+      expect(body).not.toHaveProperty('thinking');
+      expect(warningsOf(events).map((warning) => warning.message).join(' ')).toContain('unknown effort');
+    }
+  });
+
   it('puts the thinking budget on top of a defaulted max_tokens, so the answer keeps its share', async () => {
     const { body, events } = await send(testRequest({ reasoningEffort: 'medium', maxOutputTokens: undefined }));
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });

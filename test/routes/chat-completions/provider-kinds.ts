@@ -2,13 +2,16 @@
  * One scripting surface over the four fake upstreams (OpenAI SSE, OpenAI-compatible SSE, Anthropic SSE,
  * Ollama NDJSON), so end-to-end tests can run the same scenario through every provider kind.
  */
+import type OpenAI from 'openai';
+import { afterAll, beforeAll } from 'vitest';
 import { startFakeAnthropicUpstream, type FakeAnthropicBlock, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
 import { startFakeOllamaUpstream, type FakeOllamaUpstream } from '../../helpers/fake-ollama-upstream.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
 import { sleep, type RecordedRequest } from '../../helpers/loopback-server.js';
-import { testProvider } from '../../helpers/start-gateway.js';
+import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
 
-export type ScriptedCall = { id: string; name: string; arguments: Record<string, unknown> };
+/** `arguments` as a string is sent as that JSON text, verbatim (malformed on purpose, say). */
+export type ScriptedCall = { id: string; name: string; arguments: Record<string, unknown> | string };
 
 export type ExpectedUsage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 
@@ -164,4 +167,27 @@ export async function waitForUpstreamAbort(kind: ProviderKind, timeoutMs = 3_000
 /** A fresh set of kinds (each test file starts its own fakes). */
 export function providerKinds(): ProviderKind[] {
   return [openAiKind('openai', 'oai'), openAiKind('openai-compatible', 'local'), anthropicKind(), ollamaKind()];
+}
+
+/**
+ * For a test file: every kind's fake started and one gateway in front of them all (beforeAll), all
+ * closed afterAll. The accessors answer once beforeAll has run.
+ */
+export function useGatewayOverKinds(kinds: ProviderKind[]): { gateway(): StartedGateway; client(): OpenAI } {
+  let gateway: StartedGateway | undefined;
+  let client: OpenAI | undefined;
+  beforeAll(async () => {
+    await Promise.all(kinds.map((kind) => kind.start()));
+    gateway = await startGateway({ providers: Object.fromEntries(kinds.map((kind) => [kind.name, kind.providerEntry()])) });
+    client = gateway.client();
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all(kinds.map((kind) => kind.close()));
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the gateway over every provider kind is not started yet');
+    return value;
+  };
+  return { gateway: () => started(gateway), client: () => started(client) };
 }

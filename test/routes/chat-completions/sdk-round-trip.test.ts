@@ -1,23 +1,10 @@
 /** The real `openai` client through the gateway to every provider kind: parallel tool calls, text, reasoning. */
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type StartedGateway } from '../../helpers/start-gateway.js';
-import { providerKinds, type ScriptedCall } from './provider-kinds.js';
+import { describe, expect, it } from 'vitest';
+import { providerKinds, useGatewayOverKinds, type ScriptedCall } from './provider-kinds.js';
 
 const kinds = providerKinds();
-let gateway: StartedGateway;
-let client: OpenAI;
-
-beforeAll(async () => {
-  await Promise.all(kinds.map((kind) => kind.start()));
-  gateway = await startGateway({ providers: Object.fromEntries(kinds.map((kind) => [kind.name, kind.providerEntry()])) });
-  client = gateway.client();
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await Promise.all(kinds.map((kind) => kind.close()));
-});
+const fixture = useGatewayOverKinds(kinds);
 
 const tools: OpenAI.ChatCompletionTool[] = [
   {
@@ -52,7 +39,7 @@ describe.each(kinds)('openai SDK through the gateway to $type', (kind) => {
   it('chat.completions.create returns both parallel calls exactly, with finish_reason tool_calls and usage', async () => {
     const calls = parallelCalls(`${kind.name}_json`);
     kind.scriptToolCalls(calls, 2);
-    const completion = await client.chat.completions.create({ model: model(), messages: question, tools });
+    const completion = await fixture.client().chat.completions.create({ model: model(), messages: question, tools });
     const choice = completion.choices[0];
     expect(choice?.finish_reason).toBe('tool_calls');
     expect(choice?.message.content).toBeNull();
@@ -67,7 +54,7 @@ describe.each(kinds)('openai SDK through the gateway to $type', (kind) => {
   it('chat.completions.stream().finalChatCompletion() assembles the fragmented parallel calls', async () => {
     const calls = parallelCalls(`${kind.name}_sse`);
     kind.scriptToolCalls(calls, 2);
-    const stream = client.chat.completions.stream({ model: model(), messages: question, tools, stream_options: { include_usage: true } });
+    const stream = fixture.client().chat.completions.stream({ model: model(), messages: question, tools, stream_options: { include_usage: true } });
     const final = await stream.finalChatCompletion();
     const choice = final.choices[0];
     expect(choice?.finish_reason).toBe('tool_calls');
@@ -84,14 +71,14 @@ describe.each(kinds)('openai SDK through the gateway to $type', (kind) => {
   it('keeps whitespace-only deltas in plain text, streaming and not', async () => {
     const expected = textPieces.join('');
     kind.scriptText(textPieces);
-    const completion = await client.chat.completions.create({ model: model(), messages: question });
+    const completion = await fixture.client().chat.completions.create({ model: model(), messages: question });
     expect(completion.choices[0]?.message.content).toBe(expected);
     expect(completion.choices[0]?.finish_reason).toBe('stop');
     expect(completion.choices[0]?.message.tool_calls).toBeUndefined();
 
     kind.scriptText(textPieces);
     const deltas: string[] = [];
-    const stream = client.chat.completions.stream({ model: model(), messages: question });
+    const stream = fixture.client().chat.completions.stream({ model: model(), messages: question });
     stream.on('content', (delta) => deltas.push(delta));
     const final = await stream.finalChatCompletion();
     expect(final.choices[0]?.message.content).toBe(expected);
@@ -104,14 +91,14 @@ describe.each(kinds)('openai SDK through the gateway to $type', (kind) => {
   it('renders reasoning as reasoning_content, streaming and not', async () => {
     const reasoning = 'The user wants a greeting. Be brief.';
     kind.scriptReasoning(reasoning, 'Hi there!');
-    const completion = await client.chat.completions.create({ model: model(), messages: question });
+    const completion = await fixture.client().chat.completions.create({ model: model(), messages: question });
     const message = completion.choices[0]?.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
     expect(message.reasoning_content).toBe(reasoning);
     expect(message.content).toBe('Hi there!');
 
     kind.scriptReasoning(reasoning, 'Hi there!');
     let streamedReasoning = '';
-    const stream = client.chat.completions.stream({ model: model(), messages: question });
+    const stream = fixture.client().chat.completions.stream({ model: model(), messages: question });
     // The SDK overwrites unknown delta keys instead of concatenating them, so gather them from the chunks.
     stream.on('chunk', (chunk) => {
       const delta = chunk.choices[0]?.delta as { reasoning_content?: string } | undefined;

@@ -1,24 +1,11 @@
 /** The Responses API in front of every provider kind: text, reasoning, parallel calls and the tool-result turn. */
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type StartedGateway } from '../../helpers/start-gateway.js';
-import { providerKinds, type ScriptedCall } from '../chat-completions/provider-kinds.js';
+import { describe, expect, it } from 'vitest';
+import { providerKinds, useGatewayOverKinds, type ScriptedCall } from '../chat-completions/provider-kinds.js';
 import { expectValidResponseObject } from './responses-test-kit.js';
 
 const kinds = providerKinds();
-let gateway: StartedGateway;
-let client: OpenAI;
-
-beforeAll(async () => {
-  await Promise.all(kinds.map((kind) => kind.start()));
-  gateway = await startGateway({ providers: Object.fromEntries(kinds.map((kind) => [kind.name, kind.providerEntry()])) });
-  client = gateway.client();
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await Promise.all(kinds.map((kind) => kind.close()));
-});
+const fixture = useGatewayOverKinds(kinds);
 
 const tools: OpenAI.Responses.FunctionTool[] = [
   { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false },
@@ -37,7 +24,7 @@ describe.each(kinds)('Responses API through the gateway to $type', (kind) => {
 
   it('streams text and reports usage', async () => {
     kind.scriptText(['Hello', ' ', 'there', '\n']);
-    const final = await client.responses.stream({ model: model(), input: 'hi' }).finalResponse();
+    const final = await fixture.client().responses.stream({ model: model(), input: 'hi' }).finalResponse();
     expectValidResponseObject(final);
     expect(final.output_text).toBe('Hello there\n');
     expect(final.usage).toMatchObject({ input_tokens: kind.usage.prompt_tokens, output_tokens: kind.usage.completion_tokens, total_tokens: kind.usage.total_tokens });
@@ -45,7 +32,7 @@ describe.each(kinds)('Responses API through the gateway to $type', (kind) => {
 
   it('returns reasoning as a reasoning item', async () => {
     kind.scriptReasoning('Short thought.', 'Answer.');
-    const response = await client.responses.create({ model: model(), input: 'hi' });
+    const response = await fixture.client().responses.create({ model: model(), input: 'hi' });
     expect(response.output.map((item) => item.type)).toEqual(['reasoning', 'message']);
     expect(response.output_text).toBe('Answer.');
   });
@@ -53,7 +40,7 @@ describe.each(kinds)('Responses API through the gateway to $type', (kind) => {
   it('returns parallel calls, then carries their results back upstream', async () => {
     const calls = parallelCalls(kind.name);
     kind.scriptToolCalls(calls, 3);
-    const final = await client.responses.stream({ model: model(), input: 'Weather and time in Paris?', tools }).finalResponse();
+    const final = await fixture.client().responses.stream({ model: model(), input: 'Weather and time in Paris?', tools }).finalResponse();
     const functionCalls = final.output.flatMap((item) => (item.type === 'function_call' ? [item] : []));
     expect(functionCalls.map((call) => ({ name: call.name, arguments: JSON.parse(call.arguments) as unknown }))).toEqual(
       calls.map((call) => ({ name: call.name, arguments: call.arguments })),
@@ -62,7 +49,7 @@ describe.each(kinds)('Responses API through the gateway to $type', (kind) => {
     if (kind.type !== 'ollama') expect(functionCalls.map((call) => call.call_id)).toEqual(calls.map((call) => call.id));
 
     kind.scriptText(['Sunny, ', '14:00.']);
-    const followUp = await client.responses.create({
+    const followUp = await fixture.client().responses.create({
       model: model(),
       previous_response_id: final.id,
       input: functionCalls.map((call, position) => ({ type: 'function_call_output' as const, call_id: call.call_id, output: `result-${position}` })),

@@ -72,6 +72,12 @@ describe('pythonic: parsing', () => {
     expect(parse('<|python_start|>[get_weather("Paris")]<|python_end|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: expect.stringContaining('Positional') }]);
   });
 
+  it('maps a positional argument to a single parameter named like an Object.prototype member', () => {
+    const tools = [{ name: 'show', description: 'Shows a value.', parameters: { type: 'object', properties: { toString: { type: 'string' } } } }];
+    const events = expectChunkingInvariant(() => format.createParser(tools), '[show("x")]');
+    expect(events).toEqual([call('show', { toString: 'x' })]);
+  });
+
   it('keeps markers inside Python strings, single or triple quoted', () => {
     expect(parse(`<|python_start|>[write_file(path='a', content='<|python_end|> ]')]<|python_end|>`)).toEqual([call('write_file', { path: 'a', content: '<|python_end|> ]' })]);
     expect(parse('[write_file(path="a", content="""x\n]\n""")]')).toEqual([call('write_file', { path: 'a', content: 'x\n]\n' })]);

@@ -1,0 +1,116 @@
+/**
+ * Native tool calls whose arguments are not valid JSON (an upstream's own tool parser emitted
+ * `{"city": "Paris"` or a trailing comma) are repaired before they reach the client, whose SDK would
+ * fail on JSON.parse, and the repair is said in `diagnostics.warnings`.
+ *
+ * Streaming: argument deltas are passed on while the text stays a prefix of strict JSON (see
+ * strict-json-prefix.ts), so the deltas a client accumulates spell valid JSON after a dropped trailing
+ * comma or appended closers too, and arguments keep streaming as they arrive. Text that cannot be
+ * completed by appending (single quotes, Python literals) is held from the first such character; at
+ * the call's end the lenient reader repairs the whole text. When nothing was passed on yet, the
+ * repaired arguments are sent as the call's delta; otherwise the client has the held rest as received,
+ * and the repaired arguments go in the call's end (what non-streamed replies, Responses' `.done`
+ * events and agent_format use). Arguments that cannot be repaired are kept as received and reported.
+ */
+import type { StreamEvent } from '../core/stream-event.js';
+import type { DiagnosticsCollector } from './diagnostics-collector.js';
+import { applyStage, type EventStage } from './event-stage.js';
+import { StrictJsonPrefix } from './strict-json-prefix.js';
+
+/** Valid JSON text for a lenient one (the prompted lane's reader, given by app.ts), or undefined when it cannot be read. */
+export type JsonRepair = (text: string) => string | undefined;
+
+export type RepairOptions = { repair: JsonRepair; diagnostics: DiagnosticsCollector };
+
+type OpenCall = { name: string; prefix: StrictJsonPrefix };
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+class RepairStage implements EventStage {
+  private readonly calls = new Map<number, OpenCall>();
+  finished = false;
+
+  constructor(private readonly options: RepairOptions) {}
+
+  push(event: StreamEvent, out: StreamEvent[]): void {
+    switch (event.type) {
+      case 'tool-call-start':
+        this.calls.set(event.index, { name: event.name, prefix: new StrictJsonPrefix() });
+        out.push(event);
+        return;
+      case 'tool-call-delta': {
+        const call = this.calls.get(event.index);
+        if (!call) return void out.push(event);
+        const passed = call.prefix.push(event.argumentsDelta);
+        if (passed !== '') out.push({ ...event, argumentsDelta: passed });
+        return;
+      }
+      case 'tool-call-end': {
+        const call = this.calls.get(event.index);
+        this.calls.delete(event.index);
+        if (!call) return void out.push(event);
+        this.endCall(event.index, call, event.arguments, out);
+        return;
+      }
+      case 'finish':
+      case 'error':
+        this.finished = true;
+        // A call left open has its held text as received: nothing may go missing.
+        for (const [index, call] of this.calls) if (call.prefix.held !== '') out.push({ type: 'tool-call-delta', index, argumentsDelta: call.prefix.held });
+        out.push(event);
+        return;
+      default:
+        out.push(event);
+    }
+  }
+
+  end(): void {}
+
+  private endCall(index: number, call: OpenCall, received: string, out: StreamEvent[]): void {
+    const { prefix } = call;
+    // The usual case: valid as received (the end may spell text its deltas did not, e.g. Anthropic's `{}`).
+    if (!prefix.altered && isJson(received)) {
+      if (prefix.held !== '') out.push({ type: 'tool-call-delta', index, argumentsDelta: prefix.held });
+      out.push({ type: 'tool-call-end', index, arguments: received });
+      return;
+    }
+    const completion = prefix.received === received ? prefix.completion() : undefined;
+    if (completion !== undefined && isJson(prefix.passed + completion)) {
+      if (completion !== '') out.push({ type: 'tool-call-delta', index, argumentsDelta: completion });
+      this.warn(call, 'was repaired (a trailing comma or missing closing brackets)');
+      out.push({ type: 'tool-call-end', index, arguments: prefix.passed + completion });
+      return;
+    }
+    const repaired = this.options.repair(received);
+    if (repaired !== undefined && prefix.passed === '') {
+      out.push({ type: 'tool-call-delta', index, argumentsDelta: repaired });
+      this.warn(call, 'was repaired');
+      out.push({ type: 'tool-call-end', index, arguments: repaired });
+      return;
+    }
+    if (prefix.held !== '') out.push({ type: 'tool-call-delta', index, argumentsDelta: prefix.held });
+    if (repaired !== undefined) {
+      this.warn(call, 'was repaired; its streamed argument deltas are as received, the repaired arguments are in the finished call');
+      out.push({ type: 'tool-call-end', index, arguments: repaired });
+      return;
+    }
+    this.options.diagnostics.warn({ code: 'invalid-tool-arguments', message: `The arguments of the call to "${call.name}" are not valid JSON and could not be repaired; they are passed on as received.` });
+    out.push({ type: 'tool-call-end', index, arguments: received });
+  }
+
+  private warn(call: OpenCall, what: string): void {
+    this.options.diagnostics.warn({ code: 'repaired-tool-arguments', message: `The upstream's arguments for the call to "${call.name}" were not valid JSON and ${what}.` });
+  }
+}
+
+/** The native lane's argument repair; see the file comment for what a streaming client receives. */
+export function repairNativeArguments(events: AsyncIterable<StreamEvent>, options: RepairOptions): AsyncIterable<StreamEvent> {
+  return applyStage(events, new RepairStage(options));
+}

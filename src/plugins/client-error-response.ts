@@ -1,0 +1,52 @@
+/**
+ * Node's `clientError`: a request that never became one (headers over the size limit, a malformed
+ * request line, a request that took too long to arrive). There is no request or response object, so
+ * the answer is written to the socket as a whole HTTP response, in the API's envelope like every other.
+ * https://nodejs.org/api/http.html#event-clienterror
+ */
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { GatewayError } from '../core/gateway-error.js';
+import { envelopeForUrl, renderErrorBody } from './error-envelope.js';
+
+/** Node's parse error; `rawPacket` is the Buffer it failed on (fastify's types describe its JSON form). */
+type ClientError = Error & { code?: string; rawPacket?: unknown };
+
+function gatewayErrorFor(error: ClientError): GatewayError {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new GatewayError({ status: 431, type: 'invalid_request_error', code: 'request_header_fields_too_large', message: 'The request headers are larger than the gateway accepts.' });
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new GatewayError({ status: 408, type: 'invalid_request_error', code: 'request_timeout', message: 'The request did not arrive in time.' });
+    default:
+      return new GatewayError({ status: 400, type: 'invalid_request_error', code: 'malformed_http_request', message: `The request is not valid HTTP (${error.code ?? error.message}).` });
+  }
+}
+
+/** The request line, when the bytes Node failed on start with one: it picks the envelope. */
+function requestPath(rawPacket: unknown): string {
+  if (!Buffer.isBuffer(rawPacket)) return '/';
+  const firstLine = rawPacket.subarray(0, 2048).toString('latin1').split('\r\n', 1)[0] ?? '';
+  return /^[A-Z]+ (\S+)/.exec(firstLine)?.[1] ?? '/';
+}
+
+/** What the socket is answering already, if anything (Node's own check: never write into a response in flight). */
+function responseInFlight(socket: Socket): boolean {
+  const message = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  return message !== undefined && message !== null && message.headersSent;
+}
+
+/** Fastify's `clientErrorHandler` option. */
+export function writeClientErrorResponse(error: ClientError, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable && !responseInFlight(socket)) {
+    const gatewayError = gatewayErrorFor(error);
+    const body = JSON.stringify(renderErrorBody(gatewayError, envelopeForUrl(requestPath(error.rawPacket))));
+    socket.write(
+      `HTTP/1.1 ${gatewayError.status} ${STATUS_CODES[gatewayError.status] ?? ''}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}

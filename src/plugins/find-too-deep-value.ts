@@ -1,0 +1,47 @@
+/**
+ * Finds a JSON value nested deeper than a limit, without recursion (the point is values too deep to
+ * recurse over: 100,000 nested objects overflow the stack in JSON.stringify and every other recursive walk).
+ */
+import { isDeeplyFrozen } from '../core/immutable-values.js';
+
+/** Where a too-deep value sits: keys and array indices from the root. */
+export type JsonPath = (string | number)[];
+
+type Visit = { value: object; depth: number; parent: Visit | undefined; key: string | number };
+
+function pathOf(visit: Visit): JsonPath {
+  const path: JsonPath = [];
+  for (let at: Visit | undefined = visit; at?.parent !== undefined; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
+/**
+ * The path to the first object or array nested deeper than `maximumDepth` (the root container is depth 1),
+ * or undefined when there is none. Deeply frozen values are not entered: they are shared tool lists that
+ * were checked when they were learnt (see known-tool-lists.ts), so a resent list costs nothing here.
+ */
+export function findTooDeepValue(root: unknown, maximumDepth: number): JsonPath | undefined {
+  if (typeof root !== 'object' || root === null) return undefined;
+  const pending: Visit[] = [{ value: root, depth: 1, parent: undefined, key: '' }];
+  for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
+    if (visit.depth > maximumDepth) return pathOf(visit);
+    if (isDeeplyFrozen(visit.value)) continue;
+    if (Array.isArray(visit.value)) {
+      for (let index = visit.value.length - 1; index >= 0; index--) {
+        const child: unknown = visit.value[index];
+        if (typeof child === 'object' && child !== null) pending.push({ value: child, depth: visit.depth + 1, parent: visit, key: index });
+      }
+    } else {
+      for (const key in visit.value) {
+        const child: unknown = (visit.value as Record<string, unknown>)[key];
+        if (typeof child === 'object' && child !== null) pending.push({ value: child, depth: visit.depth + 1, parent: visit, key });
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `['tools', 0, 'function', 'parameters']` → `tools[0].function.parameters` (the way OpenAI names params). */
+export function formatJsonPath(path: JsonPath): string {
+  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${key}` : key), '');
+}

@@ -1,0 +1,59 @@
+/** The native lane's argument repair as a stage: interleaved calls, mid-stream repairs, calls a stream leaves open. */
+import { describe, expect, it } from 'vitest';
+import { EventList, type StreamEvent } from '../../src/core/stream-event.js';
+import type { Usage } from '../../src/core/usage.js';
+import { DiagnosticsCollector } from '../../src/pipeline/diagnostics-collector.js';
+import { repairNativeArguments } from '../../src/pipeline/repair-native-arguments.js';
+import { repairJsonText } from '../../tool-formats/shared/repair-json-text.js';
+
+const usage: Usage = { inputTokens: 1, outputTokens: 1 };
+const finish: StreamEvent = { type: 'finish', reason: { unified: 'tool-calls' }, usage };
+
+function run(events: StreamEvent[]): { events: StreamEvent[]; warnings: string[] } {
+  const diagnostics = new DiagnosticsCollector([]);
+  const result = repairNativeArguments(new EventList(events), { repair: repairJsonText, diagnostics });
+  if (!(result instanceof EventList)) throw new Error('a whole reply stays an EventList');
+  return { events: [...result.events], warnings: (diagnostics.result()?.warnings ?? []).map((warning) => warning.code) };
+}
+
+function call(index: number, deltas: string[], end = deltas.join('')): StreamEvent[] {
+  return [{ type: 'tool-call-start', index, id: `call_${index}`, name: 'f' }, ...deltas.map((delta): StreamEvent => ({ type: 'tool-call-delta', index, argumentsDelta: delta })), { type: 'tool-call-end', index, arguments: end }];
+}
+
+/** Per call index: the accumulated deltas and the end's arguments. */
+function calls(events: StreamEvent[]): Map<number, { deltas: string; end?: string }> {
+  const byIndex = new Map<number, { deltas: string; end?: string }>();
+  for (const event of events) {
+    if (event.type === 'tool-call-start') byIndex.set(event.index, { deltas: '' });
+    const entry = 'index' in event ? byIndex.get(event.index) : undefined;
+    if (entry && event.type === 'tool-call-delta') entry.deltas += event.argumentsDelta;
+    if (entry && event.type === 'tool-call-end') entry.end = event.arguments;
+  }
+  return byIndex;
+}
+
+describe('repairNativeArguments', () => {
+  it('repairs interleaved calls independently, and the end spells what the deltas did', () => {
+    const [first, second] = [call(0, ['{"a": 1,', ' "b": [1,2,', ']}']), call(1, ["{'x': No", 'ne}'])];
+    const interleaved = [first[0], second[0], first[1], second[1], first[2], second[2], first[3], second[3], first[4]] as StreamEvent[];
+    const result = run([...interleaved, finish]);
+    expect([...calls(result.events).values()]).toEqual([
+      { deltas: '{"a": 1, "b": [1,2]}', end: '{"a": 1, "b": [1,2]}' },
+      { deltas: '{"x": null}', end: '{"x": null}' },
+    ]);
+    expect(result.warnings).toEqual(['repaired-tool-arguments', 'repaired-tool-arguments']);
+  });
+
+  it('passes a held rest on when the stream finishes with a call left open', () => {
+    const open = call(0, ['{"a": 1', ', ']).slice(0, -1);
+    const result = run([...open, finish]);
+    expect(calls(result.events).get(0)?.deltas).toBe('{"a": 1, ');
+    expect(result.events.at(-1)).toEqual(finish);
+  });
+
+  it('keeps the end’s own text when its deltas spelled less (Anthropic’s `{}` for an empty input)', () => {
+    const result = run([...call(0, [], '{}'), finish]);
+    expect(calls(result.events).get(0)).toEqual({ deltas: '', end: '{}' });
+    expect(result.warnings).toEqual([]);
+  });
+});
