@@ -13,12 +13,23 @@ import { llama3Family } from './llama3/llama3-family.js';
 import { mistralFamily } from './mistral/mistral-family.js';
 import { pythonicFamily } from './pythonic/pythonic-family.js';
 import { qwen3CoderFamily } from './qwen3-coder/qwen3-coder-family.js';
+import { apertusFamily } from './apertus/apertus-family.js';
+import { cohereFamily } from './cohere/cohere-family.js';
+import { commandRFamily } from './command-r/command-r-family.js';
+import { gigachatFamily } from './gigachat/gigachat-family.js';
+import { nemotronFamily } from './nemotron/nemotron-family.js';
+import { olmo3Family } from './olmo3/olmo3-family.js';
+import { seedOssFamily } from './seed-oss/seed-oss-family.js';
+import { step3Family } from './step3/step3-family.js';
 import { createToolFormat } from './shared/create-tool-format.js';
 import { createEnvelopeCatalogue } from './shared/envelope-catalogue.js';
 import type { FamilySpec } from './shared/family-spec.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
-export const familySpecs: readonly FamilySpec[] = [hermesFamily, llama3Family, pythonicFamily, genericJsonFamily, harmonyFamily, gemmaFamily, qwen3CoderFamily, glmFamily, mistralFamily, deepseekFamily, kimiK2Family];
+export const familySpecs: readonly FamilySpec[] = [
+  hermesFamily, llama3Family, pythonicFamily, genericJsonFamily, harmonyFamily, gemmaFamily, qwen3CoderFamily, glmFamily, mistralFamily, deepseekFamily, kimiK2Family,
+  seedOssFamily, step3Family, olmo3Family, gigachatFamily, apertusFamily, cohereFamily, commandRFamily, nemotronFamily,
+];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {
   const catalogue = createEnvelopeCatalogue(specs);

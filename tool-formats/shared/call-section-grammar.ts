@@ -14,8 +14,8 @@ export type CallSectionSyntax = {
   callEnd: string;
   /** Whether a body without `callStart` is one call of this family (its shape only). */
   acceptsCall(body: string): boolean;
-  /** Reads one call (trimmed, without its markers); `framing` is the call's own. */
-  readCall(call: string, framing: BodyFraming): DecodedBody;
+  /** Reads one call (trimmed, without its markers); `framing` is the call's own (the context's roster types XML values). */
+  readCall(call: string, framing: BodyFraming, context: DecodeContext): DecodedBody;
 };
 
 type CallBlock = { text: string; framing: BodyFraming };
@@ -33,7 +33,7 @@ function decodeSection(body: string, context: DecodeContext, syntax: CallSection
   const calls: CandidateCall[] = [];
   let problem: Extract<DecodedBody, { type: 'invalid' }> = { type: 'invalid', message: 'The tool-call section holds no call' };
   for (const block of blocks) {
-    const decoded = syntax.readCall(block.text, block.framing);
+    const decoded = syntax.readCall(block.text, block.framing, context);
     if (decoded.type === 'calls') {
       calls.push(...decoded.calls);
       continue;
