@@ -24,7 +24,7 @@ export const nemotronFamily: FamilySpec = {
   envelopes: [taggedEnvelope(family, toolCallOpen, toolCallClose, [jsonCallGrammar])],
   prompt: {
     introduction: 'You can use the following tools to assist the user if required:',
-    renderToolList: (tools) => `<AVAILABLE_TOOLS>[${tools.map((tool) => JSON.stringify(toolSignature(tool))).join(', ')}]</AVAILABLE_TOOLS>`,
+    renderToolList: (tools) => `<AVAILABLE_TOOLS>[${tools.map((tool) => formatJson(toolSignature(tool))).join(', ')}]</AVAILABLE_TOOLS>`,
     callInstructions: [
       'If you decide to call any tool(s), use the following format:',
       '<TOOLCALL>[{"name": "tool_name1", "arguments": "tool_args1"}, {"name": "tool_name2", "arguments": "tool_args2"}]</TOOLCALL>',
