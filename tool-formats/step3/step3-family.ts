@@ -6,7 +6,7 @@
 // Written: the same blocks, one section per turn; results as tagged blocks in a user turn.
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/step3_tool_parser.py
 import type { ToolCallPart } from '../../src/core/index.js';
-import { taggedEnvelope } from '../shared/envelope.js';
+import { taggedEnvelope, type ValueSpan } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { rawArgumentEntries } from '../shared/format-json.js';
 import { renderFunctionLines } from '../shared/tool-prompt.js';
@@ -15,6 +15,12 @@ import { steptmlCallGrammar } from './steptml-call-grammar.js';
 import { invokeClose, invokeOpen, parameterClose, parameterOpen, toolCallBegin, toolCallEnd, toolCallsBegin, toolCallsEnd, toolSeparator } from './step3-tokens.js';
 
 const family = 'step3';
+
+/**
+ * Code in a value may hold the section's end token; only its own `</steptml:parameter>` ends it. (The
+ * call split inside the section is not value-aware yet: such a call is rejected, never leaked as text.)
+ */
+const parameterValues: readonly ValueSpan[] = [{ open: parameterOpen, close: parameterClose }];
 
 /** One call block: strings as they are, other values as JSON, one parameter per line. */
 function renderStep3Call(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
@@ -25,9 +31,9 @@ function renderStep3Call(call: Pick<ToolCallPart, 'name' | 'arguments'>): string
 export const step3Family: FamilySpec = {
   family,
   envelopes: [
-    taggedEnvelope(family, toolCallsBegin, toolCallsEnd, [steptmlCallGrammar]),
+    taggedEnvelope(family, toolCallsBegin, toolCallsEnd, [steptmlCallGrammar], { valueSpans: parameterValues }),
     // A call without its section; the section end that may follow it is a framing token.
-    taggedEnvelope(family, toolCallBegin, toolCallEnd, [steptmlCallGrammar]),
+    taggedEnvelope(family, toolCallBegin, toolCallEnd, [steptmlCallGrammar], { valueSpans: parameterValues }),
   ],
   framingTokens: [toolCallsEnd],
   prompt: {

@@ -109,6 +109,15 @@ describe('step3: parsing', () => {
     ]);
   });
 
+  it('keeps a section whose value holds the end tokens out of the text', () => {
+    // The section scanner skips values; the call split does not yet, so the call is rejected whole
+    // instead of its tail leaking into the content.
+    const content = `say ${toolCallEnd}${toolCallsEnd} literally`;
+    const events = parse(`Writing.${section(stepCall('write_file', { path: 'step3.md', content }))}`);
+    expect(events).toMatchObject([{ type: 'text', text: 'Writing.' }, { type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(textOf(events)).not.toContain('literally');
+  });
+
   it('reads <think> reasoning and a call without its section', () => {
     expect(parse(`<think>Need the time.</think>${stepCall('get_time')}${toolCallsEnd}`)).toEqual([{ type: 'reasoning', text: 'Need the time.' }, call('get_time', {})]);
   });
