@@ -1,4 +1,5 @@
 /** Qwen3-Coder's XML calls: `<function=NAME>` blocks of `<parameter=KEY>` raw values, in `<tool_call>` or alone. */
+// Seed-OSS writes the same blocks inside `<seed:tool_call>`; `functionBlocksGrammar` takes its dialect.
 // Values are raw text (code keeps its quotes and indentation), converted with the tool's JSON Schema.
 // The format has no escaping: a value ends at its `</parameter>`, after the closes of any parameter
 // blocks it quotes (a line starting with `<parameter=`); when the model left that close out, at the
@@ -36,7 +37,7 @@ export function functionBlocksGrammar(id: string, dialect: FunctionBlockDialect)
   };
 }
 
-const qwen3CoderDialect: FunctionBlockDialect = { wrapperClose: '</tool_call>', valueText: (raw) => trimParameterValue(raw) };
+const qwen3CoderDialect: FunctionBlockDialect = { wrapperClose: '</tool_call>', valueText: trimParameterValue };
 
 /** Inside `<tool_call>`: one or more `<function=…>` blocks, each one call. */
 export const qwen3CoderToolCallGrammar: BodyGrammar = functionBlocksGrammar('qwen3-coder-xml', qwen3CoderDialect);
