@@ -29,17 +29,25 @@ import { longcatFamily } from './longcat/longcat-family.js';
 import { mistralFamily } from './mistral/mistral-family.js';
 import { pythonicFamily } from './pythonic/pythonic-family.js';
 import { qwen3CoderFamily } from './qwen3-coder/qwen3-coder-family.js';
+import { apertusFamily } from './apertus/apertus-family.js';
+import { cohereFamily } from './cohere/cohere-family.js';
+import { commandRFamily } from './command-r/command-r-family.js';
+import { gigachatFamily } from './gigachat/gigachat-family.js';
+import { nemotronFamily } from './nemotron/nemotron-family.js';
+import { olmo3Family } from './olmo3/olmo3-family.js';
+import { seedOssFamily } from './seed-oss/seed-oss-family.js';
+import { step3Family } from './step3/step3-family.js';
 import { createToolFormat } from './shared/create-tool-format.js';
 import { createEnvelopeCatalogue } from './shared/envelope-catalogue.js';
 import type { FamilySpec } from './shared/family-spec.js';
 import { xlamFamily } from './xlam/xlam-family.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
-export const familySpecs: readonly FamilySpec[] = [hermesFamily, llama3Family, pythonicFamily, genericJsonFamily, harmonyFamily, gemmaFamily, qwen3CoderFamily, glmFamily, mistralFamily, deepseekFamily, kimiK2Family,
-  // families-a: the <tool_calls> / <|tool_call|> group.
+export const familySpecs: readonly FamilySpec[] = [
+  hermesFamily, llama3Family, pythonicFamily, genericJsonFamily, harmonyFamily, gemmaFamily, qwen3CoderFamily, glmFamily, mistralFamily, deepseekFamily, kimiK2Family,
+  // The <tool_calls> / <|tool_call|> group.
   graniteFamily, granite20bFcFamily, granite4Family, internlmFamily, jambaFamily, hunyuanFamily, aprielFamily, minimaxM1Family, minimaxM2Family,
-
-  // families-c
+  seedOssFamily, step3Family, olmo3Family, gigachatFamily, apertusFamily, cohereFamily, commandRFamily, nemotronFamily,
   functoolsFamily, xlamFamily, functionaryV31Family, functionaryV32Family, longcatFamily, ernieFamily, deepseekV32Family, dotsFamily,
 ];
 

@@ -83,3 +83,33 @@ describe('detectModelFamily', () => {
     expect(knownFamilies).toContain('generic-json');
   });
 });
+
+describe('detectModelFamily: Seed-OSS, Step3, OLMo 3, GigaChat, Apertus, Cohere, Nemotron', () => {
+  it.each([
+    ['ByteDance-Seed/Seed-OSS-36B-Instruct', 'seed-oss'],
+    ['stepfun-ai/step3', 'step3'],
+    ['allenai/Olmo-3-7B-Instruct', 'olmo3'],
+    ['olmo-3:7b', 'olmo3'],
+    ['ai-sage/GigaChat3-10B-A1.8B', 'gigachat'],
+    ['swiss-ai/Apertus-8B-Instruct-2509', 'apertus'],
+    ['CohereLabs/c4ai-command-r7b-12-2024', 'cohere'],
+    ['command-a-03-2025', 'cohere'],
+    ['CohereForAI/c4ai-command-r-plus-08-2024', 'command-r'],
+    ['command-r:35b', 'command-r'],
+    ['nvidia/NVIDIA-Nemotron-Nano-9B-v2', 'nemotron'],
+    ['nvidia/Llama-3_3-Nemotron-Super-49B-v1_5', 'nemotron'],
+    ['nvidia/Llama-3.1-Nemotron-Nano-8B-v1', 'nemotron'],
+  ])('%s → %s, prompted when auto', (model, family) => {
+    expect(detectModelFamily(model)).toEqual({ family, autoToolCalling: 'prompted' });
+  });
+
+  it('leaves the names of neighbouring families with them', () => {
+    // Nemotron-3-Nano writes Qwen3-Coder's syntax; Mistral-Nemotron is a Mistral; Step-3.5 is not Step3.
+    expect(detectModelFamily('nvidia/Nemotron-3-Nano-30B-A3B').family).toBe('qwen3-coder');
+    expect(detectModelFamily('mistral-nemotron').family).toBe('mistral');
+    expect(detectModelFamily('stepfun-ai/Step-3.5-Flash').family).not.toBe('step3');
+    expect(detectModelFamily('step3p5').family).not.toBe('step3');
+    // Cohere's API-only models keep the generic entry.
+    expect(detectModelFamily('command-light').family).toBe('generic-json');
+  });
+});

@@ -561,6 +561,111 @@ const cases: Case[] = [
     reply: 'ok<dots_function_call>\n<invoke name="search_web">\n<parameter name="query">weather in Shanghai</parameter>\n<parameter name="max_results">3</parameter>\n</invoke>\n</dots_function_call>',
     expected: { calls: [{ name: 'search_web', arguments: { query: 'weather in Shanghai', max_results: 3 } }], content: 'ok' },
   },
+  {
+    id: 'seed-oss-think-then-call',
+    tools: [writeFile],
+    reply: '<seed:think>Write the file; do not call <seed:tool_call> here.</seed:think>Writing it.\n<seed:tool_call>\n<function=write_file>\n<parameter=path>a.py</parameter>\n<parameter=content>\n    x = 1\n</parameter>\n</function>\n</seed:tool_call><seed:eos>',
+    expected: { calls: [{ name: 'write_file', arguments: { path: 'a.py', content: '\n    x = 1\n' } }], content: 'Writing it.', reasoning: 'Write the file; do not call <seed:tool_call> here.' },
+  },
+  {
+    id: 'seed-oss-unclosed-truncated',
+    tools: [searchWeb],
+    reply: 'Searching.\n<seed:tool_call>\n<function=search_web>\n<parameter=query>half',
+    expected: { calls: [], content: 'Searching.', diagnostic: 'unclosed' },
+  },
+  {
+    id: 'step3-steptml-two-calls',
+    tools: [searchWeb, getTime],
+    reply:
+      'Checking.<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="search_web">\n<steptml:parameter name="query">step3</steptml:parameter>\n<steptml:parameter name="max_results">2</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="get_time">\n</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>',
+    expected: {
+      calls: [
+        { name: 'search_web', arguments: { query: 'step3', max_results: 2 } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: 'Checking.',
+    },
+  },
+  {
+    id: 'step3-unknown-tool-rejected',
+    tools: [getWeather],
+    reply: 'Sure.<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="delete_all_files">\n</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>',
+    expected: { calls: [], content: 'Sure.', diagnostic: 'unavailable_tool' },
+  },
+  {
+    id: 'olmo3-function-calls-lines',
+    tools: [getWeather, getTime],
+    reply: '<function_calls>\nget_weather(city="Seattle", unit=null)\nget_time()\n</function_calls>',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Seattle', unit: null } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: null,
+    },
+  },
+  {
+    id: 'gigachat3-function-call-role',
+    tools: [getWeather],
+    reply: 'Уточню погоду.<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "get_weather", "arguments": {"city": "Санкт-Петербург"}}',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Санкт-Петербург' } }], content: 'Уточню погоду.' },
+  },
+  {
+    id: 'gigachat31-function-call-token',
+    tools: [getTime],
+    reply: '<|function_call|>{"name": "get_time", "arguments": {}}</s>',
+    expected: { calls: [{ name: 'get_time', arguments: {} }], content: null },
+  },
+  {
+    id: 'apertus-name-keyed-list',
+    tools: [getWeather, getTime],
+    reply: '<|inner_prefix|>Two lookups.<|inner_suffix|>Let me see. <|tools_prefix|>[{"get_weather": {"city": "Lugano"}}, {"get_time": {}}]<|tools_suffix|>',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Lugano' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: 'Let me see.',
+      reasoning: 'Two lookups.',
+    },
+  },
+  {
+    id: 'command-r7b-thinking-action',
+    tools: [searchWeb],
+    reply: '<|START_THINKING|>I will search for it.<|END_THINKING|><|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "search_web", "parameters": {"query": "command a"}}\n]<|END_ACTION|>',
+    expected: { calls: [{ name: 'search_web', arguments: { query: 'command a' } }], content: null, reasoning: 'I will search for it.' },
+  },
+  {
+    id: 'command-r7b-response-framing',
+    tools: [searchWeb],
+    reply: '<|START_RESPONSE|>Paris is the capital of France.<|END_RESPONSE|>',
+    expected: { calls: [], content: 'Paris is the capital of France.' },
+  },
+  {
+    id: 'command-r-plus-action-fence',
+    tools: [getWeather],
+    reply: 'Action: ```json\n[\n    {\n        "tool_name": "get_weather",\n        "parameters": {\n            "city": "Toronto"\n        }\n    }\n]\n```',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Toronto' } }], content: null },
+  },
+  {
+    id: 'nemotron-toolcall-list',
+    tools: [getWeather, getTime],
+    reply: '<think>\nNeed both.\n</think>\n\n<TOOLCALL>[{"name": "get_weather", "arguments": {"city": "Austin"}}, {"name": "get_time", "arguments": {}}]</TOOLCALL>',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Austin' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: null,
+      reasoning: 'Need both.',
+    },
+  },
+  {
+    id: 'nemotron-unclosed-truncated',
+    tools: [searchWeb],
+    reply: 'Searching.\n<TOOLCALL>[{"name": "search_web", "arguments": {"query": "no',
+    expected: { calls: [], content: 'Searching.', diagnostic: 'unclosed' },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {

@@ -1,4 +1,5 @@
 /** Qwen3-Coder's XML calls: `<function=NAME>` blocks of `<parameter=KEY>` raw values, in `<tool_call>` or alone. */
+// Seed-OSS writes the same blocks inside `<seed:tool_call>`; `functionBlocksGrammar` takes its dialect.
 // Values are raw text (code keeps its quotes and indentation), converted with the tool's JSON Schema.
 // The format has no escaping: a value ends at its `</parameter>`, after the closes of any parameter
 // blocks it quotes (a line starting with `<parameter=`); when the model left that close out, at the
@@ -17,24 +18,36 @@ export const parameterOpen = '<parameter=';
 export const parameterClose = '</parameter>';
 /** A parameter block quoted inside a value starts a line; a structural one may follow `>` directly. */
 export const lineParameterOpen = '\n' + parameterOpen;
-const toolCallClose = '</tool_call>';
 
 /** What a model could mean as a function or parameter name; spaces, quotes and brackets mean prose or a template. */
 const namePattern = /^[^\s<>{}"'`=]+$/;
 
+/**
+ * How a family's function blocks differ: the wrapper's close tag (a cut-off reply may end inside it)
+ * and what of a raw value is the value (Qwen3-Coder trims the template's newlines; Seed-OSS keeps all).
+ */
+export type FunctionBlockDialect = { wrapperClose: string; valueText: (raw: string) => string };
+
+/** A grammar for one or more `<function=…>` blocks right inside a wrapper such as `<tool_call>`. */
+export function functionBlocksGrammar(id: string, dialect: FunctionBlockDialect): BodyGrammar {
+  return {
+    id,
+    accepts: (body) => body.startsWith(functionOpen),
+    decode: (body, context) => new FunctionBlockReader(body, context, dialect).read(functionOpen.length),
+  };
+}
+
+const qwen3CoderDialect: FunctionBlockDialect = { wrapperClose: '</tool_call>', valueText: trimParameterValue };
+
 /** Inside `<tool_call>`: one or more `<function=…>` blocks, each one call. */
-export const qwen3CoderToolCallGrammar: BodyGrammar = {
-  id: 'qwen3-coder-xml',
-  accepts: (body) => body.startsWith(functionOpen),
-  decode: (body, context) => new FunctionBlockReader(body, context).read(functionOpen.length),
-};
+export const qwen3CoderToolCallGrammar: BodyGrammar = functionBlocksGrammar('qwen3-coder-xml', qwen3CoderDialect);
 
 /** `<function=NAME>…` without `<tool_call>` (the envelope's start marker took `<function=`). */
 export const qwen3CoderFunctionGrammar: BodyGrammar = {
   id: 'qwen3-coder-function',
   // Llama's `<function=NAME>{json}` shares the marker; this grammar takes only XML parameters.
   accepts: (body) => /^[^\s<>{}"'`=]+>\s*(?:<parameter=|<\/function>|$)/.test(body),
-  decode: (body, context) => new FunctionBlockReader(body, context).read(0),
+  decode: (body, context) => new FunctionBlockReader(body, context, qwen3CoderDialect).read(0),
 };
 
 type Invalid = Extract<DecodedBody, { type: 'invalid' }>;
@@ -49,6 +62,7 @@ class FunctionBlockReader {
   constructor(
     private readonly body: string,
     private readonly context: DecodeContext,
+    private readonly dialect: FunctionBlockDialect,
   ) {
     this.parameterCloses = new NextOccurrence(body, parameterClose);
     this.lineParameterOpens = new NextOccurrence(body, lineParameterOpen);
@@ -70,11 +84,11 @@ class FunctionBlockReader {
       }
       calls.push(block.call);
       position = skipSpace(body, block.end);
-      if (position >= body.length || isMarkerRemnant(body, position, toolCallClose)) return { type: 'calls', calls };
-      if (this.context.framing === 'unclosed' && body.startsWith(toolCallClose, position)) {
-        // The scanner took this </tool_call> for text inside a value whose close was left out; the
+      if (position >= body.length || isMarkerRemnant(body, position, this.dialect.wrapperClose)) return { type: 'calls', calls };
+      if (this.context.framing === 'unclosed' && body.startsWith(this.dialect.wrapperClose, position)) {
+        // The scanner took this wrapper close for text inside a value whose close was left out; the
         // envelope reader finds it again and reads the text after it as text.
-        return { type: 'invalid', message: 'The call ended at a </tool_call> inside an unclosed value' };
+        return { type: 'invalid', message: `The call ended at a ${this.dialect.wrapperClose} inside an unclosed value` };
       }
       if (!body.startsWith(functionOpen, position)) {
         calls.push({ type: 'invalid', message: `Unexpected text after a function block: ${excerpt(body.slice(position))}` });
@@ -94,7 +108,7 @@ class FunctionBlockReader {
     let position = nameEnd + 1;
     for (;;) {
       position = skipSpace(body, position);
-      if (position >= body.length || isMarkerRemnant(body, position, toolCallClose)) {
+      if (position >= body.length || isMarkerRemnant(body, position, this.dialect.wrapperClose)) {
         // No </function>: in a closed envelope the function ends with it; at the end of a cut-off
         // reply more parameters may have been coming.
         if (this.context.framing === 'unclosed') return { type: 'invalid', message: `The call to "${name}" is cut off`, incomplete: true };
@@ -123,12 +137,12 @@ class FunctionBlockReader {
     if (!namePattern.test(key)) return { type: 'invalid', message: `Not a parameter name in the call to "${functionName}": "${excerpt(key, 40)}"` };
     const valueStart = keyEnd + 1;
     const close = this.findValueClose(valueStart);
-    if (close >= 0) return { type: 'parameter', key, value: trimParameterValue(body.slice(valueStart, close)), end: close + parameterClose.length };
+    if (close >= 0) return { type: 'parameter', key, value: this.dialect.valueText(body.slice(valueStart, close)), end: close + parameterClose.length };
     const implicitEnd = earliest([this.lineParameterOpens.from(valueStart), this.lineFunctionCloses.from(valueStart)]);
     // Never repaired up to the end of the body, even when the envelope closed: a value holding
     // `</tool_call>` may have hidden the real end, and the text before it is then a cut-off value.
     if (implicitEnd < 0) return { type: 'invalid', message: `The value of "${key}" in the call to "${functionName}" is not closed`, incomplete: true };
-    return { type: 'parameter', key, value: trimParameterValue(body.slice(valueStart, implicitEnd)), end: implicitEnd };
+    return { type: 'parameter', key, value: this.dialect.valueText(body.slice(valueStart, implicitEnd)), end: implicitEnd };
   }
 
   /** The `</parameter>` of the value at `valueStart`, after those of the blocks it quotes; -1 when it has none. */

@@ -1,0 +1,64 @@
+/** The cohere family (Command R7B, Command A): `<|START_ACTION|>[{"tool_call_id","tool_name","parameters"}]<|END_ACTION|>`. */
+// Read: one JSON list of calls per action; the model's `tool_call_id` is kept as the call id (the
+// template numbers calls over the conversation, "0", "1", …, and pairs each result with its call by
+// it); `<|START_THINKING|>…<|END_THINKING|>` is reasoning; the `<|START_RESPONSE|>…<|END_RESPONSE|>`
+// framing around the answer is dropped. Written: the template's action list and tool-result list,
+// with ids numbered over the conversation as the template's `tool_call_id_to_int` does.
+// @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja
+// @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/cohere_command_tool_parser.py
+import type { ToolCallPart } from '../../src/core/index.js';
+import { taggedEnvelope } from '../shared/envelope.js';
+import type { FamilySpec } from '../shared/family-spec.js';
+import { argumentsForRendering, formatJson } from '../shared/format-json.js';
+import { jsonCallGrammar } from '../shared/json-call-grammar.js';
+import { toolSignature } from '../shared/tool-prompt.js';
+import { endAction, endOfTurn, endResponse, endThinking, endToolResult, startAction, startResponse, startThinking, startToolResult } from './cohere-tokens.js';
+
+const family = 'cohere';
+
+/** The template's ids are the call's position in the conversation; a call without one (an example) is "0". */
+const cohereCallId = (_call: { id: string; name: string }, ordinal: number) => String(ordinal);
+
+function actionLine(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: string }): string {
+  return `    ${formatJson({ tool_call_id: call.id ?? '0', tool_name: call.name, parameters: argumentsForRendering(call.arguments) })}`;
+}
+
+const renderAction = (calls: readonly (Pick<ToolCallPart, 'name' | 'arguments'> & { id?: string })[]) => `${startAction}[\n${calls.map(actionLine).join(',\n')}\n]${endAction}`;
+
+export const cohereFamily: FamilySpec = {
+  family,
+  envelopes: [taggedEnvelope(family, startAction, endAction, [jsonCallGrammar])],
+  reasoningTags: [{ open: startThinking, close: endThinking }],
+  framingTokens: [startResponse, endResponse, endOfTurn],
+  prompt: {
+    introduction: [
+      '## Tool Use',
+      'Think about how you can make best use of the provided tools to help with the task and come up with a high level plan that you will execute first.',
+      '',
+      `0. Start by writing ${startThinking} followed by a detailed step by step plan of how you will solve the problem. For each step explain your thinking fully and give details of required tool calls (if needed). Unless specified otherwise, you write your plan in natural language. When you finish, close it out with ${endThinking}.`,
+      '    You can optionally choose to skip this step when the user request is so straightforward to address that only a trivial plan would be needed.',
+      '    NOTE: You MUST skip this step when you are directly responding to the user\'s request without using any tools.',
+      '',
+      'Then carry out your plan by repeatedly executing the following steps.',
+      `1. Action: write ${startAction} followed by a list of JSON-formatted tool calls, with each one containing "tool_name" and "parameters" fields.`,
+      `    When there are multiple tool calls which are completely independent of each other (i.e. they can be executed in parallel), you should list them out all together in one step. When you finish, close it out with ${endAction}.`,
+      `2. Observation: you will then receive results of those tool calls in JSON format in the very next turn, wrapped around by ${startToolResult} and ${endToolResult}. Carefully observe those results and think about what to do next. Note that these results will be provided to you in a separate turn. NEVER hallucinate results.`,
+      '    Every tool call produces a list of results (when a tool call produces no result or a single result, it\'ll still get wrapped inside a list). Each result is clearly linked to its originating tool call via its "tool_call_id".',
+      `3. Reflection: start the next turn by writing ${startThinking} followed by what you've figured out so far, any changes you need to make to your plan, and what you will do next. When you finish, close it out with ${endThinking}.`,
+      '',
+      `4. Response: then break out of the loop and write ${startResponse} followed by a piece of text which serves as a response to the user's last request. Use all previous tool calls and results to help you when formulating your response. When you finish, close it out with ${endResponse}.`,
+      '',
+      '## Available Tools',
+      'Here is the list of tools that you have available to you.',
+      'You can ONLY use the tools listed here. When a tool is not listed below, it is NOT available and you should NEVER attempt to use it.',
+      'Each tool is represented as a JSON object with fields like "name", "description", "parameters" (per JSON Schema), and optionally, "responses" (per JSON Schema).',
+    ].join('\n'),
+    renderToolList: (tools) => '```json\n[\n' + tools.map((tool) => `    ${formatJson({ ...toolSignature(tool), responses: null })}`).join(',\n') + '\n]\n```',
+    callInstructions: `A tool call looks like this:\n${renderAction([{ id: '0', name: 'tool_name', arguments: '{"parameter": "value"}' }])}`,
+  },
+  renderCall: (call) => renderAction([call]),
+  renderCalls: renderAction,
+  familyCallId: cohereCallId,
+  renderResults: (results) =>
+    `${startToolResult}${formatJson(results.map((result) => ({ tool_call_id: result.toolCallId, results: { '0': result.output }, is_error: result.isError === true ? true : null })))}${endToolResult}`,
+};

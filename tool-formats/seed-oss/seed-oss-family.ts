@@ -1,0 +1,44 @@
+/** The seed-oss family (ByteDance Seed-OSS): `<seed:tool_call><function=NAME><parameter=KEY>v</parameter>…` calls. */
+// Read: Qwen3-Coder's function blocks inside `<seed:tool_call>`, several blocks or wrappers for several
+// calls, `<seed:think>…</seed:think>` reasoning (a call quoted there is reasoning, not a call). Values
+// are raw text converted with the tool's schema; a string keeps all of its whitespace, as llama.cpp's
+// seed-oss parser keeps it (the template writes `<parameter=K>V</parameter>` with nothing around V).
+// vLLM's seed_oss parser drops one newline on each side, which would eat a value's own edge newlines.
+// Written: the template's layout; results as tagged blocks in a user turn, because the template gives
+// them a `tool` turn of their own, which a user turn cannot open.
+// @see https://github.com/ggml-org/llama.cpp/blob/master/common/chat-parsers/seed-oss.cpp
+// @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/seed_oss_tool_parser.py
+import { taggedEnvelope, type ValueSpan } from '../shared/envelope.js';
+import type { FamilySpec } from '../shared/family-spec.js';
+import { rawArgumentEntries } from '../shared/format-json.js';
+import type { CallRenderer } from '../shared/tool-prompt.js';
+import { taggedResults } from '../shared/tool-result-text.js';
+import { functionBlocksGrammar, functionClose, functionOpen, lineParameterOpen, parameterClose, parameterOpen } from '../qwen3-coder/function-block-grammar.js';
+import { seedOssPromptWording } from './seed-oss-prompt.js';
+
+const family = 'seed-oss';
+export const seedToolCallOpen = '<seed:tool_call>';
+export const seedToolCallClose = '</seed:tool_call>';
+
+/** Values are taken as they are; CRLF stays CRLF too, since the model wrote it. */
+const seedOssFunctionGrammar = functionBlocksGrammar('seed-oss-xml', { wrapperClose: seedToolCallClose, valueText: (raw) => raw });
+
+/** Code in a value may hold `</seed:tool_call>`; only its own `</parameter>` ends it. */
+const parameterValues: readonly ValueSpan[] = [{ open: parameterOpen, close: parameterClose, nested: lineParameterOpen }];
+
+/** The template's layout: strings as they are, other values as JSON, one parameter per line. */
+export const renderSeedOssCall: CallRenderer = (call) => {
+  const parameters = rawArgumentEntries(call.arguments).map(([key, value]) => `${parameterOpen}${key}>${value}${parameterClose}\n`);
+  return `${seedToolCallOpen}\n${functionOpen}${call.name}>\n${parameters.join('')}${functionClose}\n${seedToolCallClose}`;
+};
+
+export const seedOssFamily: FamilySpec = {
+  family,
+  envelopes: [taggedEnvelope(family, seedToolCallOpen, seedToolCallClose, [seedOssFunctionGrammar], { valueSpans: parameterValues })],
+  reasoningTags: [{ open: '<seed:think>', close: '</seed:think>' }],
+  // The end-of-turn token, when the server does not strip special tokens.
+  framingTokens: ['<seed:eos>'],
+  prompt: seedOssPromptWording,
+  renderCall: renderSeedOssCall,
+  renderResults: taggedResults('<tool_response>', '</tool_response>'),
+};
