@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { fetch as undiciFetch, Headers, type Dispatcher, type RequestInit as UndiciRequestInit } from 'undici';
 import type { GatewayError } from '../../src/core/index.js';
+import { headersForNonAnthropic } from '../../src/http/headers-for-non-anthropic.js';
 import { errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 
 export type OllamaRequestScope = {
@@ -56,7 +57,7 @@ function mergeHeaders(
 ): Headers {
   const headers = new Headers(packageHeaders as ConstructorParameters<typeof Headers>[0]);
   for (const [name, value] of Object.entries(providerHeaders)) headers.set(name, value);
-  for (const [name, value] of Object.entries(forwarded ?? {})) {
+  for (const [name, value] of Object.entries(headersForNonAnthropic(forwarded) ?? {})) {
     if (!headers.has(name)) headers.set(name, value);
   }
   return headers;
