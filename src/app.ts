@@ -12,6 +12,7 @@ import { registerHealthRoutes } from '../routes/health/index.js';
 import { registerMessagesRoutes } from '../routes/messages/index.js';
 import { registerModelsRoutes } from '../routes/models/index.js';
 import { registerResponsesRoutes } from '../routes/responses/index.js';
+import { ResponseStore } from '../routes/responses/response-store.js';
 import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import type { GatewayConfig } from './config/config-types.js';
@@ -60,7 +61,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerHealthRoutes(app, { providers: Object.keys(config.providers), version });
   registerModelsRoutes(app, { pipeline });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams });
-  registerResponsesRoutes(app, { pipeline, liveStreams });
+  registerResponsesRoutes(app, { pipeline, liveStreams, store: new ResponseStore() });
   registerMessagesRoutes(app, { pipeline, liveStreams });
   registerEmbeddingsRoutes(app, { pipeline });
 

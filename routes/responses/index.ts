@@ -13,13 +13,14 @@ import { foldResponse } from './fold-response.js';
 import { parseResponsesRequest } from './parse-responses-request.js';
 import { ResponseAssembler } from './response-assembler.js';
 import { ResponseStore } from './response-store.js';
+import { registerStoredResponseRoutes } from './stored-response-routes.js';
 import type { WireResponse } from './responses-wire.js';
 import { streamResponse } from './stream-response.js';
 
 export type ResponsesRouteOptions = {
   pipeline: ChatPipeline;
   liveStreams: LiveStreams;
-  /** Where finished responses (unless `store: false`) are kept for `previous_response_id`; a 200-entry, one-hour LRU by default. */
+  /** Where finished responses (unless `store: false`) are kept: previous_response_id, item_reference, GET/DELETE; built in app.ts. */
   store?: ResponseStore;
 };
 
@@ -60,7 +61,7 @@ export function registerResponsesRoutes(app: FastifyInstance, options: Responses
       );
     // `store: false` (what Codex sends, with its whole history every turn) is not kept, as at OpenAI.
     const remember = (response: WireResponse) => {
-      if (parsed.echo.store) store.save(response.id, [...parsed.conversation, ...response.output]);
+      if (parsed.echo.store) store.put({ response, input: parsed.conversation });
     };
     return runGeneration(request, reply, {
       pipeline,
@@ -87,4 +88,5 @@ export function registerResponsesRoutes(app: FastifyInstance, options: Responses
   app.post<{ Params: { provider: string } }>('/:provider/v1/responses', (request, reply) => handle(request, reply, request.params.provider));
   app.get('/v1/responses', async (request) => refuseWebSocket(request));
   app.get('/:provider/v1/responses', async (request) => refuseWebSocket(request));
+  registerStoredResponseRoutes(app, store);
 }

@@ -46,7 +46,7 @@ describe('bad requests', () => {
     ['an unknown role', { model: nativeModel, input: [{ type: 'message', role: 'robot', content: 'x' }] }, 'input[0].role'],
     ['a wrongly typed temperature', { model: nativeModel, input: 'x', temperature: 'hot' }, 'temperature'],
     ['a function tool without name', { model: nativeModel, input: 'x', tools: [{ type: 'function', parameters: {} }] }, 'tools[0].name'],
-    ['an item_reference', { model: nativeModel, input: [{ type: 'item_reference', id: 'msg_1' }] }, 'input[0].type'],
+    ['an item_reference without id', { model: nativeModel, input: [{ type: 'item_reference' }] }, 'input[0].id'],
     ['an uploaded image id', { model: nativeModel, input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1', detail: 'auto' }] }] }, 'input[0].content[0].file_id'],
     ['json_schema without name', { model: nativeModel, input: 'x', text: { format: { type: 'json_schema', schema: {} } } }, 'text.format.name'],
     [
