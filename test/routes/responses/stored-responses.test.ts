@@ -30,7 +30,7 @@ describe('item_reference', () => {
     harness.upstream.enqueue({ type: 'chat', content: 'Let me read it.', toolCalls: [{ id: 'call_read_1', name: 'read_file', arguments: { path: 'a.txt' } }] });
     const tools: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false }];
     const first = await client.responses.create({ model: nativeModel, input: 'Read a.txt', tools });
-    expect(first.store).toBe(true);
+    expect((first as unknown as { store: boolean }).store).toBe(true);
     const [message, call] = first.output;
 
     harness.upstream.enqueue({ type: 'chat', content: 'It says hello.' });
@@ -63,7 +63,7 @@ describe('item_reference', () => {
   it('does not resolve items of a response created with store: false', async () => {
     harness.upstream.enqueue({ type: 'chat', content: 'secret' });
     const unstored = await client.responses.create({ model: nativeModel, input: 'hi', store: false });
-    expect(unstored.store).toBe(false);
+    expect((unstored as unknown as { store: boolean }).store).toBe(false);
     const failure = await statusOf(client.responses.create({ model: nativeModel, input: [{ type: 'item_reference', id: unstored.output[0]!.id! }] }));
     expect(failure.status).toBe(404);
     expect((await statusOf(client.responses.retrieve(unstored.id))).status).toBe(404);
@@ -73,7 +73,8 @@ describe('item_reference', () => {
 describe('stored responses', () => {
   it('GET returns the response as created, input_items lists its input, DELETE forgets it', async () => {
     harness.upstream.enqueue({ type: 'chat', content: 'Paris.' });
-    const created = await client.responses.create({ model: nativeModel, input: [{ type: 'message', id: 'msg_in_1', role: 'user', content: 'Capital of France?' }] });
+    const input = [{ type: 'message', id: 'msg_in_1', role: 'user', content: 'Capital of France?' }] as unknown as OpenAI.Responses.ResponseInput;
+    const created = await client.responses.create({ model: nativeModel, input });
 
     const retrieved = await client.responses.retrieve(created.id);
     expect(retrieved).toEqual(created);
