@@ -3,6 +3,7 @@
  * formats together. Everything else depends on the neutral core.
  */
 import { randomHex } from './core/random-id.js';
+import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type Logger as PinoLogger } from 'pino';
 import { createProviderAdapter } from '../providers/index.js';
@@ -19,6 +20,7 @@ import type { GatewayConfig } from './config/config-types.js';
 import type { ProviderAdapter } from './core/provider-adapter.js';
 import { ChatPipeline } from './pipeline/chat-pipeline.js';
 import { registerClientAuth } from './plugins/client-auth.js';
+import { registerCloseRefusedUpgrades } from './plugins/close-refused-upgrades.js';
 import { registerErrorEnvelope } from './plugins/error-envelope.js';
 import { registerJsonBodyParser } from './plugins/json-body-parser.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
@@ -61,6 +63,9 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerHealthRoutes(app, { providers: Object.keys(config.providers), version });
   registerModelsRoutes(app, { pipeline });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams });
+  // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
+  await app.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
+  registerCloseRefusedUpgrades(app);
   registerResponsesRoutes(app, { pipeline, liveStreams, store: new ResponseStore() });
   registerMessagesRoutes(app, { pipeline, liveStreams });
   registerEmbeddingsRoutes(app, { pipeline });

@@ -7,6 +7,9 @@ import { ConversationBuilder } from './conversation-builder.js';
 import { parseResponsesToolChoice, parseResponsesTools, type ToolKinds, type WireTool, type WireToolChoice } from './parse-responses-tools.js';
 import type { ResponseEcho } from './response-object.js';
 import type { ResponseStore } from './response-store.js';
+
+/** Where earlier responses and their items are looked up (the shared store, or a WebSocket connection's first). */
+export type StoredResponseLookup = Pick<ResponseStore, 'get' | 'getItem'>;
 import { responsesRequestSchema } from './responses-request-schema.js';
 import type { WireInputItem } from './responses-wire.js';
 
@@ -67,14 +70,14 @@ function responseFormatOf(format: NonNullable<ResponsesBody['text']>['format']):
  * The request's input items with every `item_reference` replaced by the item it names (the AI SDK's
  * OpenAI provider sends earlier output items this way whenever `store` is on).
  */
-function inputItemsOf(input: ResponsesBody['input'], store: ResponseStore): WireInputItem[] {
+function inputItemsOf(input: ResponsesBody['input'], store: StoredResponseLookup): WireInputItem[] {
   if (input === undefined) return [];
   if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
   if (!input.some((item) => item.type === 'item_reference')) return input;
   return input.map((item, index) => (item.type === 'item_reference' ? referencedItem(item, `input[${index}]`, store) : item));
 }
 
-function referencedItem(reference: WireInputItem, param: string, store: ResponseStore): WireInputItem {
+function referencedItem(reference: WireInputItem, param: string, store: StoredResponseLookup): WireInputItem {
   const id = reference.id;
   if (typeof id !== 'string') throw invalidRequest(`Missing required parameter: '${param}.id'.`, `${param}.id`);
   const item = store.getItem(id);
@@ -88,7 +91,7 @@ function referencedItem(reference: WireInputItem, param: string, store: Response
   return item;
 }
 
-function historyOf(body: ResponsesBody, store: ResponseStore): readonly WireInputItem[] {
+function historyOf(body: ResponsesBody, store: StoredResponseLookup): readonly WireInputItem[] {
   const id = body.previous_response_id;
   if (typeof id !== 'string') return [];
   const stored = store.get(id);
@@ -122,7 +125,7 @@ function echoOf(body: ResponsesBody): ResponseEcho {
   };
 }
 
-export function parseResponsesRequest(raw: unknown, store: ResponseStore): ParsedResponsesRequest {
+export function parseResponsesRequest(raw: unknown, store: StoredResponseLookup): ParsedResponsesRequest {
   const body = validateBody(raw);
   const history = historyOf(body, store);
   const items = inputItemsOf(body.input, store);
