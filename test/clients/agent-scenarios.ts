@@ -2,7 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { cleanEnvironment, runProcess } from './run-process.js';
-import { checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
+import { check, checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
 import { scriptedReply } from './scripted-agent-upstream.js';
 
 export const models = { native: 'native/gpt-5.5', qwen3Coder: 'prompted/qwen3-coder-30b-a3b-instruct', hermes: 'prompted/hermes-3-llama-3.1-8b' } as const;
@@ -18,6 +18,7 @@ type CodexOptions = { model: string; baseUrl?: string; webSocket?: boolean; wire
 
 async function runCodex(context: ScenarioContext, options: CodexOptions): Promise<void> {
   const requestsBefore = context.upstream.chatRequests().length;
+  const socketsBefore = context.webSocketConnections();
   const provider = [
     'name="Interlingua"',
     `base_url="${options.baseUrl ?? `${context.gatewayUrl}/v1`}"`,
@@ -40,7 +41,8 @@ async function runCodex(context: ScenarioContext, options: CodexOptions): Promis
   checkAgentRun(context, result, requestsBefore);
   if (options.webSocket) {
     const output = result.stdout + result.stderr;
-    if (/Falling back from WebSockets|failed to connect to Responses WebSocket/i.test(output)) throw new Error('Codex fell back from the WebSocket transport to HTTP');
+    check(!/Falling back from WebSockets|failed to connect to Responses WebSocket/i.test(output), 'Codex fell back from the WebSocket transport to HTTP');
+    check(context.webSocketConnections() > socketsBefore, 'Codex opened no WebSocket connection to the gateway');
   }
 }
 

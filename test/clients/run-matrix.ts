@@ -57,6 +57,9 @@ async function main(): Promise<number> {
       prompted: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'prompted' }),
     },
   });
+  // Counted at the gateway, so the WebSocket scenario proves the transport Codex really used.
+  let webSocketConnections = 0;
+  (gateway.app as unknown as { websocketServer: { on(event: 'connection', listener: () => void): void } }).websocketServer.on('connection', () => webSocketConnections++);
   const counts = { passed: 0, failed: 0, skipped: 0 };
   try {
     for (const [index, scenario] of scenarios.entries()) {
@@ -70,7 +73,7 @@ async function main(): Promise<number> {
       const task = { kind: 'create' as const, file: `probe-${index}.txt`, marker: `M${index}x${Date.now().toString(36)}` };
       const started = Date.now();
       try {
-        await scenario.run({ gatewayUrl: gateway.baseUrl, upstream, prefix: group.prefix, workDir, task });
+        await scenario.run({ gatewayUrl: gateway.baseUrl, upstream, prefix: group.prefix, workDir, task, webSocketConnections: () => webSocketConnections });
         counts.passed++;
         console.log(`PASS     ${scenario.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       } catch (error) {

@@ -29,5 +29,6 @@ export function runProcess(command: string, args: string[], options: { cwd: stri
 
 /** An environment with only what a client needs: no keys, proxies or settings leak in from the caller. */
 export function cleanEnvironment(home: string, extra: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1', ...extra };
+  const debug: Record<string, string> = process.env.DEBUG_MATRIX ? { DEBUG_MATRIX: process.env.DEBUG_MATRIX } : {};
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1', ...debug, ...extra };
 }

@@ -13,6 +13,8 @@ export type ScenarioContext = {
   /** A fresh directory: the agent's working directory and HOME. */
   workDir: string;
   task: Task;
+  /** WebSocket connections the gateway accepted so far. */
+  webSocketConnections(): number;
 };
 
 export type Scenario = {
@@ -35,6 +37,7 @@ function tail(text: string): string {
 /** Exit code 0, the final text in the output, the file the agent's tool created, and the tool result sent upstream on the next turn. */
 export function checkAgentRun(context: ScenarioContext, result: ProcessResult, requestsBefore: number): void {
   const output = `${result.stdout}\n${result.stderr}`;
+  if (process.env.DEBUG_MATRIX) console.log(output);
   check(!result.timedOut, `timed out; output: ${tail(output)}`);
   check(result.exitCode === 0, `exit code ${result.exitCode}; output: ${tail(output)}`);
   check(output.includes(finalText(context.task)), `final text missing; output: ${tail(output)}`);

@@ -56,7 +56,8 @@ function callFor(task: Task, offered: string[]): { name: string; arguments: Reco
 function offeredTools(body: Body, promptText: string): string[] {
   if (body.tools?.length) return body.tools.flatMap((tool) => (tool.function?.name ? [tool.function.name] : []));
   const known = ['apply_patch', 'exec_command', 'shell', 'Bash', 'bash', 'run_shell', 'write_file'];
-  return known.filter((name) => new RegExp(`["<=>]${name}["<>]|"name":\\s*"${name}"|function=${name}\\b|\\b${name}\\b`).test(promptText));
+  // As the tool prompts name them: Hermes' JSON (`"name": "Bash"`, escaped inside the messages' JSON) or Qwen3-Coder's `<name>Bash</name>`.
+  return known.filter((name) => new RegExp(`<name>${name}</name>|\\\\?"name\\\\?":\\s*\\\\?"${name}\\\\?"`).test(promptText));
 }
 
 function renderPromptedCall(model: string, call: { name: string; arguments: Record<string, unknown> }): string {
@@ -77,12 +78,14 @@ export function scriptedReply(request: RecordedRequest, options: ScriptOptions =
   const text = JSON.stringify(messages);
   const task = taskOf(text);
   if (!task) return { type: 'chat', content: 'ok' };
-  const sawResult = messages.some((message) => message.role === 'tool') || text.includes(shellResultToken) || text.includes(patchResultText) || text.includes('tool_response');
+  // (Not `<tool_response>`: the prompted lane's tool instructions mention it before any result exists.)
+  const sawResult = messages.some((message) => message.role === 'tool') || text.includes(shellResultToken) || text.includes(patchResultText);
   const reasoning = options.reasoning === undefined ? {} : { reasoning: options.reasoning };
   if (sawResult) return { type: 'chat', content: finalText(task), ...reasoning };
   const call = callFor(task, offeredTools(body, text));
   if (!call) return { type: 'chat', content: `no known tool offered: ${JSON.stringify(offeredTools(body, text))}` };
-  if (body.tools?.length) return { type: 'chat', toolCalls: [{ id: `call_${task.marker}`, name: call.name, arguments: call.arguments }], ...reasoning };
+  // Text before the call, as real models write: the AI SDK then sends that message back as an item_reference.
+  if (body.tools?.length) return { type: 'chat', content: 'I will do that.', toolCalls: [{ id: `call_${task.marker}`, name: call.name, arguments: call.arguments }], ...reasoning };
   return { type: 'chat', content: renderPromptedCall(body.model ?? '', call), ...reasoning };
 }
 

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { models } from './agent-scenarios.js';
 import { cleanEnvironment, runProcess } from './run-process.js';
-import { checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
+import { check, checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
 import { sdkScripts } from './sdk-scripts.js';
 
 type SdkRun = { script: keyof typeof sdkScripts; model: string; env?: Record<string, string> };
@@ -24,6 +24,11 @@ async function runSdk(context: ScenarioContext, run: SdkRun): Promise<void> {
   const command = python ? path.join(context.prefix, 'venv/bin/python') : process.execPath;
   const result = await runProcess(command, [file], { cwd: context.prefix, env, timeoutMs: 120_000 });
   checkAgentRun(context, result, requestsBefore);
+  const references = /ITEM_REFERENCES=(\d+)/.exec(result.stdout)?.[1];
+  if (run.env?.API === 'responses') {
+    // The point of the store-on scenario: the provider really sent item_reference, and the gateway resolved it.
+    check(references !== undefined && (run.env.STORE === 'true') === Number(references) > 0, `store ${run.env.STORE} sent ${references} item_reference items`);
+  }
 }
 
 function bothLanes(name: string, group: string, run: Omit<SdkRun, 'model'>): Scenario[] {

@@ -19,7 +19,12 @@ export const sdkScripts = {
   aiSdk: `${writeFileTool}
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
-const provider = createOpenAI({ baseURL: GATEWAY + '/v1', apiKey: 'sk-matrix' });
+const sentBodies = [];
+const recordingFetch = (url, init) => {
+  sentBodies.push(String(init?.body ?? ''));
+  return fetch(url, init);
+};
+const provider = createOpenAI({ baseURL: GATEWAY + '/v1', apiKey: 'sk-matrix', fetch: recordingFetch });
 const model = process.env.API === 'chat' ? provider.chat(MODEL) : provider.responses(MODEL);
 const result = await generateText({
   model,
@@ -29,6 +34,10 @@ const result = await generateText({
   providerOptions: { openai: { store: process.env.STORE === 'true' } },
 });
 console.log(result.text);
+// What the provider sent on its last step: with store on, earlier output items go as item_reference.
+const lastBody = sentBodies.at(-1) ?? '';
+if (process.env.DEBUG_MATRIX) console.error(lastBody.slice(0, 1500));
+console.log('ITEM_REFERENCES=' + (lastBody.match(/"item_reference"/g) ?? []).length);
 `,
 
   /** LangChain JS (`@langchain/openai`): USE_RESPONSES is 'true' or 'false'. */
