@@ -1,5 +1,5 @@
 /** SDK scenarios: the AI SDK, LangChain, the Anthropic SDK and the OpenAI Node and Python SDKs, each with its own write_file tool. */
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { models } from './agent-scenarios.js';
 import { cleanEnvironment, runProcess } from './run-process.js';
@@ -22,7 +22,7 @@ async function runSdk(context: ScenarioContext, run: SdkRun): Promise<void> {
     ...run.env,
   });
   const command = python ? path.join(context.prefix, 'venv/bin/python') : process.execPath;
-  const result = await runProcess(command, [file], { cwd: context.prefix, env, timeoutMs: 120_000 });
+  const result = await runProcess(command, [file], { cwd: context.prefix, env, timeoutMs: 120_000 }).finally(() => rm(file, { force: true }));
   checkAgentRun(context, result, requestsBefore);
   const references = /ITEM_REFERENCES=(\d+)/.exec(result.stdout)?.[1];
   if (run.env?.API === 'responses') {
