@@ -1,19 +1,9 @@
 /** The Responses store as clients see it: item_reference, store on and off, GET/DELETE and input_items, driven by the openai SDK. */
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nativeModel, startResponsesHarness, type ResponsesHarness } from './responses-test-kit.js';
+import { describe, expect, it } from 'vitest';
+import { nativeModel, useResponsesHarness } from './responses-test-kit.js';
 
-let harness: ResponsesHarness;
-let client: OpenAI;
-
-beforeAll(async () => {
-  harness = await startResponsesHarness();
-  client = harness.gateway.client();
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
+const kit = useResponsesHarness();
 
 async function statusOf(promise: Promise<unknown>): Promise<{ status: number | undefined; message: string; param: string | null | undefined }> {
   try {
@@ -27,14 +17,14 @@ async function statusOf(promise: Promise<unknown>): Promise<{ status: number | u
 
 describe('item_reference', () => {
   it('resolves earlier output items by id, as the AI SDK sends them with store on', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'Let me read it.', toolCalls: [{ id: 'call_read_1', name: 'read_file', arguments: { path: 'a.txt' } }] });
+    kit.harness.upstream.enqueue({ type: 'chat', content: 'Let me read it.', toolCalls: [{ id: 'call_read_1', name: 'read_file', arguments: { path: 'a.txt' } }] });
     const tools: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false }];
-    const first = await client.responses.create({ model: nativeModel, input: 'Read a.txt', tools });
+    const first = await kit.client.responses.create({ model: nativeModel, input: 'Read a.txt', tools });
     expect((first as unknown as { store: boolean }).store).toBe(true);
     const [message, call] = first.output;
 
-    harness.upstream.enqueue({ type: 'chat', content: 'It says hello.' });
-    const second = await client.responses.create({
+    kit.harness.upstream.enqueue({ type: 'chat', content: 'It says hello.' });
+    const second = await kit.client.responses.create({
       model: nativeModel,
       tools,
       input: [
@@ -45,7 +35,7 @@ describe('item_reference', () => {
       ],
     });
     expect(second.output_text).toBe('It says hello.');
-    expect(harness.upstream.lastChatBody().messages).toEqual([
+    expect(kit.harness.upstream.lastChatBody().messages).toEqual([
       { role: 'user', content: 'Read a.txt' },
       { role: 'assistant', content: 'Let me read it.', tool_calls: [{ id: 'call_read_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }] },
       { role: 'tool', tool_call_id: 'call_read_1', content: 'hello' },
@@ -53,47 +43,47 @@ describe('item_reference', () => {
   });
 
   it('answers 404 naming the id when the item is unknown, without calling the upstream', async () => {
-    const before = harness.upstream.requests.length;
-    const failure = await statusOf(client.responses.create({ model: nativeModel, input: [{ role: 'user', content: 'hi' }, { type: 'item_reference', id: 'msg_nowhere' }] }));
+    const before = kit.harness.upstream.requests.length;
+    const failure = await statusOf(kit.client.responses.create({ model: nativeModel, input: [{ role: 'user', content: 'hi' }, { type: 'item_reference', id: 'msg_nowhere' }] }));
     expect(failure).toMatchObject({ status: 404, param: 'input[1].id' });
     expect(failure.message).toContain("'msg_nowhere'");
-    expect(harness.upstream.requests.length).toBe(before);
+    expect(kit.harness.upstream.requests.length).toBe(before);
   });
 
   it('does not resolve items of a response created with store: false', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'secret' });
-    const unstored = await client.responses.create({ model: nativeModel, input: 'hi', store: false });
+    kit.harness.upstream.enqueue({ type: 'chat', content: 'secret' });
+    const unstored = await kit.client.responses.create({ model: nativeModel, input: 'hi', store: false });
     expect((unstored as unknown as { store: boolean }).store).toBe(false);
-    const failure = await statusOf(client.responses.create({ model: nativeModel, input: [{ type: 'item_reference', id: unstored.output[0]!.id! }] }));
+    const failure = await statusOf(kit.client.responses.create({ model: nativeModel, input: [{ type: 'item_reference', id: unstored.output[0]!.id! }] }));
     expect(failure.status).toBe(404);
-    expect((await statusOf(client.responses.retrieve(unstored.id))).status).toBe(404);
+    expect((await statusOf(kit.client.responses.retrieve(unstored.id))).status).toBe(404);
   });
 });
 
 describe('stored responses', () => {
   it('GET returns the response as created, input_items lists its input, DELETE forgets it', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'Paris.' });
+    kit.harness.upstream.enqueue({ type: 'chat', content: 'Paris.' });
     const input = [{ type: 'message', id: 'msg_in_1', role: 'user', content: 'Capital of France?' }] as unknown as OpenAI.Responses.ResponseInput;
-    const created = await client.responses.create({ model: nativeModel, input });
+    const created = await kit.client.responses.create({ model: nativeModel, input });
 
-    const retrieved = await client.responses.retrieve(created.id);
+    const retrieved = await kit.client.responses.retrieve(created.id);
     expect(retrieved).toEqual(created);
 
-    const items = await client.responses.inputItems.list(created.id);
+    const items = await kit.client.responses.inputItems.list(created.id);
     expect(items.data).toEqual([{ type: 'message', id: 'msg_in_1', role: 'user', content: 'Capital of France?' }]);
 
-    await client.responses.delete(created.id);
-    expect((await statusOf(client.responses.retrieve(created.id))).status).toBe(404);
-    const deletedAgain = await statusOf(client.responses.delete(created.id));
+    await kit.client.responses.delete(created.id);
+    expect((await statusOf(kit.client.responses.retrieve(created.id))).status).toBe(404);
+    const deletedAgain = await statusOf(kit.client.responses.delete(created.id));
     expect(deletedAgain.status).toBe(404);
     expect(deletedAgain.message).toContain(created.id);
   });
 
   it('input_items pages newest first by default, oldest first with order=asc, after a cursor', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'ok' });
+    kit.harness.upstream.enqueue({ type: 'chat', content: 'ok' });
     const input = ['a', 'b', 'c'].map((name) => ({ type: 'message' as const, id: `msg_${name}`, role: 'user' as const, content: name }));
-    const created = await client.responses.create({ model: nativeModel, input });
-    const url = `${harness.gateway.baseUrl}/v1/responses/${created.id}/input_items`;
+    const created = await kit.client.responses.create({ model: nativeModel, input });
+    const url = `${kit.harness.gateway.baseUrl}/v1/responses/${created.id}/input_items`;
     const newest = (await (await fetch(`${url}?limit=2`)).json()) as { data: { id: string }[]; has_more: boolean; first_id: string; last_id: string };
     expect(newest).toMatchObject({ object: 'list', first_id: 'msg_c', last_id: 'msg_b', has_more: true });
     const rest = (await (await fetch(`${url}?limit=2&after=msg_b`)).json()) as { data: { id: string }[]; has_more: boolean };
