@@ -3,6 +3,7 @@
  * formats together. Everything else depends on the neutral core.
  */
 import { randomHex } from './core/random-id.js';
+import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
 import { createProviderAdapter } from '../providers/index.js';
@@ -12,6 +13,7 @@ import { registerHealthRoutes } from '../routes/health/index.js';
 import { registerMessagesRoutes } from '../routes/messages/index.js';
 import { registerModelsRoutes } from '../routes/models/index.js';
 import { registerResponsesRoutes } from '../routes/responses/index.js';
+import { ResponseStore } from '../routes/responses/response-store.js';
 import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import { repairJsonText } from '../tool-formats/shared/repair-json-text.js';
@@ -22,6 +24,7 @@ import { redactProviderErrors } from './pipeline/redacting-provider-adapter.js';
 import type { ProviderAdapter } from './core/provider-adapter.js';
 import { ChatPipeline } from './pipeline/chat-pipeline.js';
 import { registerClientAuth } from './plugins/client-auth.js';
+import { registerCloseRefusedUpgrades } from './plugins/close-refused-upgrades.js';
 import { writeClientErrorResponse } from './plugins/client-error-response.js';
 import { registerErrorEnvelope, sendFrameworkError } from './plugins/error-envelope.js';
 import { registerJsonBodyParser } from './plugins/json-body-parser.js';
@@ -91,7 +94,10 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerHealthRoutes(app, { providers: Object.keys(config.providers), version });
   registerModelsRoutes(app, { pipeline });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams });
-  registerResponsesRoutes(app, { pipeline, liveStreams });
+  // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
+  await app.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
+  registerCloseRefusedUpgrades(app);
+  registerResponsesRoutes(app, { pipeline, liveStreams, store: new ResponseStore() });
   registerMessagesRoutes(app, { pipeline, liveStreams });
   registerEmbeddingsRoutes(app, { pipeline });
 

@@ -9,6 +9,7 @@ import { fetch as undiciFetch, Headers, type Dispatcher, type RequestInit as Und
 import type { UpstreamLimitSettings } from '../../src/config/config-types.js';
 import { GatewayError } from '../../src/core/index.js';
 import { limitFetchResponse, type FetchResponseLimit } from '../../src/http/limit-fetch-response.js';
+import { headersForNonAnthropic } from '../../src/http/headers-for-non-anthropic.js';
 import { errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 
 export type OllamaRequestScope = {
@@ -68,7 +69,7 @@ function mergeHeaders(
 ): Headers {
   const headers = new Headers(packageHeaders as ConstructorParameters<typeof Headers>[0]);
   for (const [name, value] of Object.entries(providerHeaders)) headers.set(name, value);
-  for (const [name, value] of Object.entries(forwarded ?? {})) {
+  for (const [name, value] of Object.entries(headersForNonAnthropic(forwarded) ?? {})) {
     if (!headers.has(name)) headers.set(name, value);
   }
   return headers;

@@ -3,6 +3,7 @@ import type { ChatRequest, ResponseFormat } from '../../src/core/chat-request.js
 import { isDeeplyFrozen } from '../../src/core/immutable-values.js';
 import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
 import { convertToOpenAiMessages, type OpenAiMessage } from './convert-to-openai-messages.js';
+import { foldSystemMessages } from './fold-system-messages.js';
 import { LongTextJson } from './long-text-json.js';
 import { joinJsonPieces, stringifyWithRawMembers, type JsonPiece } from './stringify-with-raw-members.js';
 
@@ -38,7 +39,8 @@ function setIfGiven(body: Record<string, unknown>, key: string, value: unknown):
 function assembleBody(request: ChatRequest, flavour: OpenAiFlavour, options: OpenAiBodyOptions, wireTools: () => unknown): Record<string, unknown> {
   const body: Record<string, unknown> = { ...request.openaiExtras };
   body.model = request.model.model;
-  body.messages = convertToOpenAiMessages(request.messages);
+  // OpenAI itself takes system messages anywhere; the servers behind openai-compatible mostly do not.
+  body.messages = convertToOpenAiMessages(flavour === 'openai' ? request.messages : foldSystemMessages(request.messages));
   if (request.tools?.length) {
     body.tools = wireTools();
     if (request.toolChoice) body.tool_choice = convertToolChoice(request.toolChoice);

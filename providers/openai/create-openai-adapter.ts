@@ -11,6 +11,7 @@ import type { ChatRequest } from '../../src/core/chat-request.js';
 import type { EmbeddingRequest, EmbeddingResult, ModelInfo, ProviderAdapter, ProviderContext } from '../../src/core/provider-adapter.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import { limitFetchResponse } from '../../src/http/limit-fetch-response.js';
+import { headersForNonAnthropic } from '../../src/http/headers-for-non-anthropic.js';
 import { createUpstreamAgent } from '../../src/http/upstream-agent.js';
 import { serializeOpenAiRequestBody, type OpenAiFlavour } from './build-openai-request-body.js';
 import { mapOpenAiError } from './map-openai-error.js';
@@ -46,7 +47,7 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
       const cancellation = context.cancellation ?? context.signal;
       const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole });
       const readOptions = { provider: config.name, model: request.model.model, warnings: [], signal: cancellation };
-      const sendOptions = { signal: cancellation, forwardHeaders: request.forwardHeaders };
+      const sendOptions = { signal: cancellation, forwardHeaders: headersForNonAnthropic(request.forwardHeaders) };
       if (whole) {
         // Read before resolving: a non-streaming client has seen nothing yet, so a failure here is still a real HTTP error.
         const text = await fetchChatCompletion(connection, body, sendOptions);

@@ -49,12 +49,6 @@ export class ConversationBuilder {
         if (signed) this.assistantTurn().content.push(signed);
         return;
       }
-      case 'item_reference':
-        throw invalidRequest(
-          `Invalid value for '${param}.type': item_reference is not supported (this gateway keeps no item store); send the item itself or use previous_response_id.`,
-          `${param}.type`,
-          'unsupported_value',
-        );
       default:
         this.warnings.push({ code: 'unsupported-input-item', message: `'${param}' has type '${type}', which cannot be sent to another provider; it was dropped.` });
     }

@@ -7,6 +7,9 @@ import { ConversationBuilder } from './conversation-builder.js';
 import { parseResponsesToolChoice, parseResponsesTools, type ToolKinds, type WireTool, type WireToolChoice } from './parse-responses-tools.js';
 import type { ResponseEcho } from './response-object.js';
 import type { ResponseStore } from './response-store.js';
+
+/** Where earlier responses and their items are looked up (the shared store, or a WebSocket connection's first). */
+export type StoredResponseLookup = Pick<ResponseStore, 'get' | 'getItem'>;
 import { responsesRequestSchema } from './responses-request-schema.js';
 import type { WireInputItem } from './responses-wire.js';
 
@@ -63,23 +66,43 @@ function responseFormatOf(format: NonNullable<ResponsesBody['text']>['format']):
   }
 }
 
-function inputItemsOf(input: ResponsesBody['input']): WireInputItem[] {
+/**
+ * The request's input items with every `item_reference` replaced by the item it names (the AI SDK's
+ * OpenAI provider sends earlier output items this way whenever `store` is on).
+ */
+function inputItemsOf(input: ResponsesBody['input'], store: StoredResponseLookup): WireInputItem[] {
   if (input === undefined) return [];
-  return typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : input;
+  if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
+  if (!input.some((item) => item.type === 'item_reference')) return input;
+  return input.map((item, index) => (item.type === 'item_reference' ? referencedItem(item, `input[${index}]`, store) : item));
 }
 
-function historyOf(body: ResponsesBody, store: ResponseStore): readonly WireInputItem[] {
+function referencedItem(reference: WireInputItem, param: string, store: StoredResponseLookup): WireInputItem {
+  const id = reference.id;
+  if (typeof id !== 'string') throw invalidRequest(`Missing required parameter: '${param}.id'.`, `${param}.id`);
+  const item = store.getItem(id);
+  if (!item) {
+    throw notFound(
+      `Item with id '${id}' not found. This gateway resolves item_reference from the responses it keeps in memory for one hour (not those created with store: false).`,
+      'item_not_found',
+      `${param}.id`,
+    );
+  }
+  return item;
+}
+
+function historyOf(body: ResponsesBody, store: StoredResponseLookup): readonly WireInputItem[] {
   const id = body.previous_response_id;
   if (typeof id !== 'string') return [];
-  const items = store.get(id);
-  if (!items) {
+  const stored = store.get(id);
+  if (!stored) {
     throw notFound(
       `Previous response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) in memory for one hour.`,
       'previous_response_not_found',
       'previous_response_id',
     );
   }
-  return items;
+  return [...stored.input, ...(stored.response.output as WireInputItem[])];
 }
 
 function echoOf(body: ResponsesBody): ResponseEcho {
@@ -102,10 +125,10 @@ function echoOf(body: ResponsesBody): ResponseEcho {
   };
 }
 
-export function parseResponsesRequest(raw: unknown, store: ResponseStore): ParsedResponsesRequest {
+export function parseResponsesRequest(raw: unknown, store: StoredResponseLookup): ParsedResponsesRequest {
   const body = validateBody(raw);
   const history = historyOf(body, store);
-  const items = inputItemsOf(body.input);
+  const items = inputItemsOf(body.input, store);
   if (items.length === 0 && history.length === 0) throw invalidRequest("Missing required parameter: 'input'.", 'input');
 
   const conversation = new ConversationBuilder();

@@ -11,11 +11,14 @@ import type { WireStreamEvent } from './responses-wire.js';
 
 export type StreamOutcome = 'completed' | 'error' | 'client-closed';
 
-async function sendAll(writer: SseWriter, events: WireStreamEvent[]): Promise<void> {
+/** Where the events go: SSE frames on HTTP, text frames on a WebSocket. */
+export type EventWriter = Pick<SseWriter, 'isClosed' | 'send'>;
+
+export async function sendAll(writer: EventWriter, events: WireStreamEvent[]): Promise<void> {
   for (const event of events) await writer.send(JSON.stringify(event), event.type);
 }
 
-export async function streamResponse(events: AsyncIterable<StreamEvent>, writer: SseWriter, assembler: ResponseAssembler): Promise<StreamOutcome> {
+export async function streamResponse(events: AsyncIterable<StreamEvent>, writer: EventWriter, assembler: ResponseAssembler): Promise<StreamOutcome> {
   await sendAll(writer, assembler.start());
   try {
     for await (const event of events) {

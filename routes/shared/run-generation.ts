@@ -81,7 +81,7 @@ class RouteProviderContext implements ProviderContext {
   }
 }
 
-function providerContext(request: FastifyRequest, cancellation: Cancellation, wholeReply: boolean): ProviderContext {
+export function providerContext(request: FastifyRequest, cancellation: Cancellation, wholeReply: boolean): ProviderContext {
   return new RouteProviderContext(cancellation, request.id, request.log, wholeReply);
 }
 

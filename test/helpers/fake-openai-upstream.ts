@@ -90,6 +90,8 @@ export type FakeOpenAiUpstream = {
   lastChatBody(): Record<string, unknown>;
   /** Replies for the next chat requests, in order. */
   enqueue(...replies: FakeOpenAiReply[]): void;
+  /** Decides the reply to each chat request the queue has none for (scripted agent sessions). */
+  respondWith(responder: ((request: RecordedRequest) => FakeOpenAiReply) | undefined): void;
   /** Replies for the next `GET /v1/models` requests; an empty queue lists `models`. */
   enqueueModels(...replies: (FakeOpenAiErrorReply | FakeOpenAiRawReply)[]): void;
   /** Served by `GET /v1/models`. */
@@ -318,13 +320,13 @@ function writeEmbeddings(recorded: RecordedRequest, response: http.ServerRespons
 export async function startFakeOpenAiUpstream(options: { models?: string[] } = {}): Promise<FakeOpenAiUpstream> {
   const chatQueue: FakeOpenAiReply[] = [];
   const modelsQueue: (FakeOpenAiErrorReply | FakeOpenAiRawReply)[] = [];
-  const state = { models: options.models ?? ['gpt-fake-1', 'gpt-fake-2'] };
+  const state: { models: string[]; responder?: ((request: RecordedRequest) => FakeOpenAiReply) | undefined } = { models: options.models ?? ['gpt-fake-1', 'gpt-fake-2'] };
   const server = await startLoopbackServer(async (recorded, response) => {
     // Writes after the client went away must not crash the fake.
     response.on('error', () => undefined);
     const path = recorded.path.split('?')[0];
     if (recorded.method === 'POST' && path === '/v1/chat/completions') {
-      const reply = chatQueue.shift() ?? { type: 'http-error', status: 500, errorType: 'server_error', message: 'fake: no scripted reply left' };
+      const reply = chatQueue.shift() ?? state.responder?.(recorded) ?? { type: 'http-error', status: 500, errorType: 'server_error', message: 'fake: no scripted reply left' };
       await writeReply(reply, recorded, response);
       return;
     }
@@ -352,6 +354,9 @@ export async function startFakeOpenAiUpstream(options: { models?: string[] } = {
       return last.body as Record<string, unknown>;
     },
     enqueue: (...replies) => chatQueue.push(...replies),
+    respondWith: (responder) => {
+      state.responder = responder;
+    },
     enqueueModels: (...replies) => modelsQueue.push(...replies),
     get models() {
       return state.models;

@@ -96,7 +96,7 @@ describe('a multi-turn tool transcript to an OpenAI-compatible upstream', () => 
 });
 
 describe('system prompts', () => {
-  it('system blocks are joined (the billing header left out) and role:"system" messages stay in place', async () => {
+  it('system blocks are joined (the billing header left out) and a mid-conversation role:"system" message folds into the leading one', async () => {
     kit.openai.enqueue({ type: 'chat', content: 'ok' });
     await post(
       url,
@@ -113,11 +113,26 @@ describe('system prompts', () => {
       }),
     );
     const messages = kit.openai.lastChatBody().messages as Record<string, unknown>[];
-    expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'system']);
-    expect(messages[0]?.content).toBe('You are a Claude agent.\n\nHelp with code.');
+    // Chat templates of OpenAI-compatible servers take one system message, first (README: system messages).
+    expect(messages.map((message) => message.role)).toEqual(['system', 'user']);
+    expect(messages[0]?.content).toBe('You are a Claude agent.\n\nHelp with code.\n\nAvailable agent types: claude');
     // (How the two user text blocks are joined is the OpenAI adapter's business.)
     expect(JSON.stringify(messages[1]?.content)).toMatch(/<system-reminder>r<\/system-reminder>.*Create probe\.txt/);
-    expect(messages[2]?.content).toBe('Available agent types: claude');
+  });
+});
+
+describe('anthropic-* headers', () => {
+  const headers = { 'anthropic-beta': 'claude-code-20250219', 'anthropic-version': '2023-06-01', 'x-request-id': 'req_headers_1' };
+
+  it.each([
+    ['an OpenAI-compatible', () => kit.openai.enqueue({ type: 'chat', content: 'ok' }), `${providers.openai}/Qwen/Qwen3-8B`, () => kit.openai.chatRequests().at(-1)],
+    ['an Ollama', () => kit.ollama.enqueue({ type: 'chat', content: 'ok' }), `${providers.ollama}/qwen3:8b`, () => kit.ollama.requests.at(-1)],
+  ])('never reach %s upstream', async (_kind, enqueue, model, lastRequest) => {
+    enqueue();
+    const response = await post(url, messagesBody(model), headers);
+    expect(response.status).toBe(200);
+    const sent = lastRequest()?.headers ?? {};
+    expect(Object.keys(sent).filter((name) => name.startsWith('anthropic-'))).toEqual([]);
   });
 });
 

@@ -87,8 +87,8 @@ describe('first turn', () => {
 
     const body = harness.upstream.lastChatBody();
     expect(body.messages).toEqual([
-      { role: 'system', content: 'You are a coding agent running in the Codex CLI.' },
-      { role: 'system', content: '<skills_instructions>…<permissions instructions>…' },
+      // Two developer items fold into one leading system message for an OpenAI-compatible server.
+      { role: 'system', content: 'You are a coding agent running in the Codex CLI.\n\n<skills_instructions>…<permissions instructions>…' },
       { role: 'user', content: '<environment_context><cwd>/w</cwd></environment_context>' },
       { role: 'user', content: 'Create probe.txt' },
     ]);
@@ -156,7 +156,7 @@ describe('follow-up turn', () => {
     expect(response.output_text).toBe('Done.');
 
     const messages = harness.upstream.lastChatBody().messages as Record<string, unknown>[];
-    expect(messages.slice(4)).toEqual([
+    expect(messages.slice(3)).toEqual([
       {
         role: 'assistant',
         content: 'Running it.',

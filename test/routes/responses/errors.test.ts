@@ -1,5 +1,4 @@
-/** Errors on /v1/responses: 400s naming the field, 404 unknown model, upstream statuses kept, mid-stream failure, WebSocket refusal. */
-import http from 'node:http';
+/** Errors on /v1/responses: 400s naming the field, 404 unknown model, upstream statuses kept, mid-stream failure, a plain GET 404. */
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -46,7 +45,7 @@ describe('bad requests', () => {
     ['an unknown role', { model: nativeModel, input: [{ type: 'message', role: 'robot', content: 'x' }] }, 'input[0].role'],
     ['a wrongly typed temperature', { model: nativeModel, input: 'x', temperature: 'hot' }, 'temperature'],
     ['a function tool without name', { model: nativeModel, input: 'x', tools: [{ type: 'function', parameters: {} }] }, 'tools[0].name'],
-    ['an item_reference', { model: nativeModel, input: [{ type: 'item_reference', id: 'msg_1' }] }, 'input[0].type'],
+    ['an item_reference without id', { model: nativeModel, input: [{ type: 'item_reference' }] }, 'input[0].id'],
     ['an uploaded image id', { model: nativeModel, input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1', detail: 'auto' }] }] }, 'input[0].content[0].file_id'],
     ['json_schema without name', { model: nativeModel, input: 'x', text: { format: { type: 'json_schema', schema: {} } } }, 'text.format.name'],
     [
@@ -141,45 +140,8 @@ describe('unknown model and upstream errors', () => {
   });
 });
 
-describe('WebSocket mode', () => {
-  function upgrade(path: string): Promise<{ status: number | string; body: string }> {
-    const { port } = new URL(harness.gateway.baseUrl);
-    return new Promise((resolve, reject) => {
-      const request = http.request({
-        host: '127.0.0.1',
-        port,
-        path,
-        headers: {
-          connection: 'Upgrade',
-          upgrade: 'websocket',
-          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-          'sec-websocket-version': '13',
-          'openai-beta': 'responses_websockets=2026-02-06',
-        },
-      });
-      request.on('response', (response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      });
-      request.on('upgrade', (_response, socket) => {
-        socket.destroy();
-        resolve({ status: 'upgraded', body: '' });
-      });
-      request.on('error', reject);
-      request.end();
-    });
-  }
-
-  it('refuses the upgrade with a plain HTTP 426 so Codex falls back to SSE', async () => {
-    for (const path of ['/v1/responses?api-version=test', '/local/v1/responses']) {
-      const result = await upgrade(path);
-      expect(result.status).toBe(426);
-      expect(JSON.parse(result.body)).toMatchObject({ error: { code: 'websocket_not_supported', type: 'invalid_request_error' } });
-    }
-  });
-
-  it('answers a plain GET with 404', async () => {
+describe('GET /v1/responses', () => {
+  it('answers a plain GET (no WebSocket upgrade) with 404', async () => {
     const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`);
     expect(response.status).toBe(404);
   });

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { expect } from 'vitest';
+import type OpenAI from 'openai';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
 import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
 
@@ -37,6 +38,28 @@ export async function startResponsesHarness(): Promise<ResponsesHarness> {
     close: async () => {
       await gateway.close();
       await Promise.all([upstream.close(), promptedUpstream.close()]);
+    },
+  };
+}
+
+/** Starts the harness before the file's tests and closes it after them; read `harness` and `client` inside tests. */
+export function useResponsesHarness(): { readonly harness: ResponsesHarness; readonly client: OpenAI } {
+  const state: { harness?: ResponsesHarness; client?: OpenAI } = {};
+  beforeAll(async () => {
+    state.harness = await startResponsesHarness();
+    state.client = state.harness.gateway.client();
+  });
+  afterAll(async () => {
+    await state.harness?.close();
+  });
+  return {
+    get harness() {
+      if (!state.harness) throw new Error('the harness starts in beforeAll');
+      return state.harness;
+    },
+    get client() {
+      if (!state.client) throw new Error('the harness starts in beforeAll');
+      return state.client;
     },
   };
 }

@@ -1,0 +1,130 @@
+/**
+ * The Responses WebSocket mode (GET /v1/responses with `Upgrade: websocket`), as Codex uses it with
+ * `supports_websockets = true`: each `response.create` text frame is a Responses body; the server
+ * answers with the same `response.*` events as the SSE stream, one JSON text frame each. One response
+ * at a time per connection; `previous_response_id` chains on the connection even with `store: false`
+ * (Codex sends only the new items each turn); `generate: false` is a warm-up that returns a response
+ * id and generates nothing. https://developers.openai.com/api/docs/guides/websocket-mode
+ */
+import type { FastifyRequest } from 'fastify';
+import type { WebSocket } from '@fastify/websocket';
+import { Cancellation } from '../../src/core/cancellation.js';
+import { GatewayError, invalidRequest, toGatewayError } from '../../src/core/gateway-error.js';
+import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
+import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import { toOpenAiErrorBody } from '../shared/openai-wire.js';
+import { providerContext } from '../shared/run-generation.js';
+import { agentFormatFieldsOf, selectAgentFormat } from '../shared/select-agent-format.js';
+import type { StoredResponseLookup } from './parse-responses-request.js';
+import { prepareResponseTurn, type ResponseTurn } from './response-turn.js';
+import { ResponseStore, type StoredResponse } from './response-store.js';
+import { SocketEventWriter } from './socket-event-writer.js';
+import { sendAll, streamResponse } from './stream-response.js';
+
+export type ResponsesSocketOptions = {
+  pipeline: ChatPipeline;
+  liveStreams: LiveStreams;
+  /** The shared store: responses with `store` on go there too, and are found from any connection. */
+  store: ResponseStore;
+  /** Set on /{provider}/v1/responses. */
+  providerName?: string;
+};
+
+type CreateFrame = { body: Record<string, unknown>; generate: boolean; streamId: string | undefined };
+
+const streamIdPattern = /^[A-Za-z0-9_.-]{1,256}$/;
+
+function parseFrame(data: string): CreateFrame {
+  let frame: unknown;
+  try {
+    frame = JSON.parse(data);
+  } catch {
+    throw invalidRequest('A WebSocket frame must be one JSON object; this one is not valid JSON.', null, 'invalid_json');
+  }
+  if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) throw invalidRequest('A WebSocket frame must be one JSON object.', null, 'invalid_json');
+  const { type, generate, stream_id: streamId, ...body } = frame as Record<string, unknown>;
+  if (type !== 'response.create') {
+    throw invalidRequest(`Invalid value for 'type': ${JSON.stringify(type)}; this gateway accepts only 'response.create' frames.`, 'type', 'unsupported_event_type');
+  }
+  if (streamId !== undefined && (typeof streamId !== 'string' || !streamIdPattern.test(streamId))) {
+    throw invalidRequest("Invalid value for 'stream_id': 1 to 256 characters of A-Z, a-z, 0-9, '_', '.' and '-'.", 'stream_id');
+  }
+  if (generate !== undefined && typeof generate !== 'boolean') throw invalidRequest("Invalid type for 'generate': expected a boolean.", 'generate');
+  // The transport streams by nature: `stream` is implied, whatever the frame says.
+  body.stream = true;
+  return { body, generate: generate !== false, streamId };
+}
+
+/** OpenAI's WebSocket error event: the HTTP status it would have had, and the usual error object. */
+function errorFrame(error: GatewayError, streamId: string | undefined): string {
+  const frame: Record<string, unknown> = { type: 'error', status: error.status, ...toOpenAiErrorBody(error) };
+  if (streamId !== undefined) frame.stream_id = streamId;
+  return JSON.stringify(frame);
+}
+
+export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest, options: ResponsesSocketOptions): void {
+  // This connection's own responses, `store: false` ones included, for chaining; a few suffice
+  // (Codex continues from the latest one).
+  const connectionStore = new ResponseStore({ maxEntries: 8 });
+  const lookup: StoredResponseLookup = {
+    get: (id) => connectionStore.get(id) ?? options.store.get(id),
+    getItem: (id) => connectionStore.getItem(id) ?? options.store.getItem(id),
+  };
+  let current: Cancellation | undefined;
+  socket.on('close', () => current?.abort(new Error('client closed the connection')));
+
+  const keep = (turn: ResponseTurn, stored: StoredResponse) => {
+    connectionStore.put(stored);
+    if (turn.parsed.echo.store) options.store.put(stored);
+  };
+
+  async function run(frame: CreateFrame, cancellation: Cancellation): Promise<void> {
+    const turn = prepareResponseTurn(frame.body, lookup, options.providerName);
+    const writer = new SocketEventWriter(socket, frame.streamId);
+    if (!frame.generate) {
+      // Warm-up: a completed response with no output, whose id the next frame continues from.
+      const assembler = turn.assemblerFor(undefined);
+      await sendAll(writer, assembler.start());
+      await sendAll(writer, assembler.push({ type: 'finish', reason: { unified: 'stop' }, usage: {} }));
+      if (assembler.outcome?.type === 'response') keep(turn, turn.stored(assembler.outcome.response));
+      return;
+    }
+    const agentFormat = selectAgentFormat(options.pipeline, request.headers, agentFormatFieldsOf(frame.body));
+    const run = await options.pipeline.run(turn.parsed.input, providerContext(request, cancellation, false), { agentFormat: agentFormat.selection.format });
+    const assembler = turn.assemblerFor(run);
+    const outcome = await streamResponse(run.events, writer, assembler);
+    if (assembler.outcome?.type === 'response') keep(turn, turn.stored(assembler.outcome.response));
+    request.log.info({ responseId: assembler.outcome?.type === 'response' ? assembler.outcome.response.id : undefined, provider: run.model.provider, outcome }, 'websocket response');
+  }
+
+  socket.on('message', (data: Buffer, isBinary: boolean) => {
+    if (current) {
+      const busy = new GatewayError({
+        status: 409,
+        type: 'invalid_request_error',
+        code: 'response_in_progress',
+        message: 'A response is already being generated on this connection; send the next response.create after its response.completed (one response at a time per connection).',
+      });
+      socket.send(errorFrame(busy, undefined));
+      return;
+    }
+    const cancellation = new Cancellation();
+    current = cancellation;
+    const release = options.liveStreams.add(cancellation);
+    let streamId: string | undefined;
+    void (async () => {
+      try {
+        if (isBinary) throw invalidRequest('Frames must be text frames holding JSON, not binary.', null, 'invalid_frame');
+        const frame = parseFrame(data.toString('utf8'));
+        streamId = frame.streamId;
+        await run(frame, cancellation);
+      } catch (error) {
+        // Failures before the first event (bad frame, unknown model, upstream refused): an error frame, and the connection stays usable.
+        if (socket.readyState === socket.OPEN) socket.send(errorFrame(toGatewayError(error), streamId));
+      } finally {
+        release();
+        current = undefined;
+      }
+    })();
+  });
+}

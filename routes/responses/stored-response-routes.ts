@@ -1,0 +1,59 @@
+/** GET and DELETE /v1/responses/{id} and GET /v1/responses/{id}/input_items, read from the response store. */
+import type { FastifyInstance } from 'fastify';
+import { invalidRequest, notFound } from '../../src/core/gateway-error.js';
+import type { ResponseStore, StoredResponse } from './response-store.js';
+import type { WireInputItem } from './responses-wire.js';
+
+type IdParams = { id: string };
+type ListQuery = { limit?: string; order?: string; after?: string };
+
+function storedOrNotFound(store: ResponseStore, id: string): StoredResponse {
+  const stored = store.get(id);
+  if (!stored) {
+    throw notFound(
+      `Response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) in memory for one hour.`,
+      'response_not_found',
+      'response_id',
+    );
+  }
+  return stored;
+}
+
+function limitOf(raw: string | undefined): number {
+  if (raw === undefined) return 20;
+  const limit = Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidRequest(`Invalid 'limit': ${JSON.stringify(raw)}; expected an integer from 1 to 100.`, 'limit');
+  return limit;
+}
+
+/** OpenAI's cursor list: newest first by default, `after` the id of the last item already seen. */
+function listPage(items: readonly WireInputItem[], query: ListQuery) {
+  const order = query.order ?? 'desc';
+  if (order !== 'asc' && order !== 'desc') throw invalidRequest(`Invalid 'order': ${JSON.stringify(order)}; expected 'asc' or 'desc'.`, 'order');
+  const ordered = order === 'asc' ? [...items] : [...items].reverse();
+  let start = 0;
+  if (query.after !== undefined) {
+    const index = ordered.findIndex((item) => item.id === query.after);
+    if (index < 0) throw notFound(`Item with id '${query.after}' is not an input item of this response.`, 'item_not_found', 'after');
+    start = index + 1;
+  }
+  const limit = limitOf(query.limit);
+  const data = ordered.slice(start, start + limit);
+  const idOf = (item: WireInputItem | undefined) => (typeof item?.id === 'string' ? item.id : null);
+  return { object: 'list', data, first_id: idOf(data[0]), last_id: idOf(data.at(-1)), has_more: start + limit < ordered.length };
+}
+
+export function registerStoredResponseRoutes(app: FastifyInstance, store: ResponseStore): void {
+  for (const prefix of ['', '/:provider']) {
+    app.get<{ Params: IdParams }>(`${prefix}/v1/responses/:id`, async (request) => storedOrNotFound(store, request.params.id).response);
+    app.delete<{ Params: IdParams }>(`${prefix}/v1/responses/:id`, async (request) => {
+      const { id } = request.params;
+      storedOrNotFound(store, id);
+      store.delete(id);
+      return { id, object: 'response', deleted: true };
+    });
+    app.get<{ Params: IdParams; Querystring: ListQuery }>(`${prefix}/v1/responses/:id/input_items`, async (request) =>
+      listPage(storedOrNotFound(store, request.params.id).input, request.query),
+    );
+  }
+}
