@@ -46,9 +46,10 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   registerJsonBodyParser(app);
 
-  const providers = new Map<string, ProviderAdapter>();
-  for (const provider of Object.values(config.providers)) providers.set(provider.name, createProviderAdapter(provider));
   const toolFormats = createToolFormatRegistry();
+  const renderCall = (family: string, call: { name: string; arguments: string }) => (toolFormats.get(family) ?? toolFormats.get('generic-json'))?.renderCall(call) ?? JSON.stringify(call);
+  const providers = new Map<string, ProviderAdapter>();
+  for (const provider of Object.values(config.providers)) providers.set(provider.name, createProviderAdapter(provider, { renderCall }));
   const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes: createAgentSyntaxRegistry(toolFormats) });
   const liveStreams = new LiveStreams();
 

@@ -25,9 +25,14 @@ const timeouts = {
 const provider = {
   type: 'object',
   additionalProperties: false,
-  required: ['type', 'baseUrl'],
+  required: ['type'],
+  // Every kind but `scripted` (which has no upstream) talks to a URL.
+  if: { properties: { type: { not: { const: 'scripted' } } } },
+  then: { required: ['baseUrl'], properties: { baseUrl: true } },
   properties: {
-    type: { enum: ['openai', 'openai-compatible', 'anthropic', 'ollama'] },
+    type: { enum: ['openai', 'openai-compatible', 'anthropic', 'ollama', 'scripted'] },
+    /** `scripted` only: the turns to replay (YAML or JSON), relative to the config file. */
+    script: { type: 'string', minLength: 1 },
     baseUrl: { type: 'string', pattern: '^https?://[^\\s]+$' },
     apiKey: { type: 'string' },
     headers: { type: 'object', additionalProperties: { type: 'string' } },

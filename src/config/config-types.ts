@@ -32,6 +32,8 @@ export type ProviderConfig = {
   toolCalling: ToolCallingSetting;
   /** Per-model overrides, keyed by the upstream model id. */
   models: Record<string, ModelSettings>;
+  /** `scripted` only: the absolute path of the script it replays; absent: the demo model. */
+  script?: string;
   /** Anthropic requires max_tokens; used when the request gives none (with a warning). */
   defaultMaxTokens?: number;
   /**

@@ -39,7 +39,7 @@ export function normalizeProvider(name: string, settings: Record<string, unknown
   const provider: ProviderConfig = {
     name,
     type: settings.type as ProviderType,
-    baseUrl: String(settings.baseUrl).replace(/\/+$/, ''),
+    baseUrl: String(settings.baseUrl ?? '').replace(/\/+$/, ''),
     headers: (settings.headers ?? {}) as Record<string, string>,
     timeouts: { ...defaultTimeouts, ...timeouts },
     toolCalling: (settings.toolCalling ?? 'auto') as ToolCallingSetting,
@@ -47,6 +47,7 @@ export function normalizeProvider(name: string, settings: Record<string, unknown
   };
   if (typeof settings.maxConnections === 'number') provider.maxConnections = settings.maxConnections;
   if (typeof settings.apiKey === 'string' && settings.apiKey !== '') provider.apiKey = settings.apiKey;
+  if (typeof settings.script === 'string') provider.script = settings.script;
   if (typeof settings.defaultMaxTokens === 'number') provider.defaultMaxTokens = settings.defaultMaxTokens;
   return provider;
 }
