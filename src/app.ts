@@ -11,12 +11,17 @@ import { registerEmbeddingsRoutes } from '../routes/embeddings/index.js';
 import { registerHealthRoutes } from '../routes/health/index.js';
 import { registerMessagesRoutes } from '../routes/messages/index.js';
 import { registerModelsRoutes } from '../routes/models/index.js';
+import { inspectorPagePaths, registerInspectorPage } from '../routes/inspector/index.js';
 import { registerResponsesRoutes } from '../routes/responses/index.js';
+import { registerToolCallsRoutes } from '../routes/tool-calls/index.js';
 import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import type { GatewayConfig } from './config/config-types.js';
 import type { ProviderAdapter } from './core/provider-adapter.js';
+import { createSecretRedactor } from './config/secret-redactor.js';
 import { ChatPipeline } from './pipeline/chat-pipeline.js';
+import { RecentReplies } from './pipeline/recent-replies.js';
+import { ToolCallInspector } from './pipeline/tool-call-inspector.js';
 import { registerClientAuth } from './plugins/client-auth.js';
 import { registerErrorEnvelope } from './plugins/error-envelope.js';
 import { registerJsonBodyParser } from './plugins/json-body-parser.js';
@@ -50,12 +55,16 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const renderCall = (family: string, call: { name: string; arguments: string }) => (toolFormats.get(family) ?? toolFormats.get('generic-json'))?.renderCall(call) ?? JSON.stringify(call);
   const providers = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(config.providers)) providers.set(provider.name, createProviderAdapter(provider, { renderCall }));
-  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes: createAgentSyntaxRegistry(toolFormats) });
+  const agentSyntaxes = createAgentSyntaxRegistry(toolFormats);
+  const recentRepliesKept = config.debug?.recentReplies ?? 0;
+  const recentReplies = recentRepliesKept > 0 ? new RecentReplies(recentRepliesKept, createSecretRedactor(config)) : undefined;
+  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes, recentReplies });
+  const inspector = new ToolCallInspector({ config, toolFormats, agentSyntaxes });
   const liveStreams = new LiveStreams();
 
   registerRequestLog(app);
   registerErrorEnvelope(app);
-  registerClientAuth(app, config.server.apiKeys);
+  registerClientAuth(app, config.server.apiKeys, inspectorPagePaths);
   registerLiveStreams(app, liveStreams, options.shutdownGraceMs ?? 10_000);
 
   registerHealthRoutes(app, { providers: Object.keys(config.providers), version });
@@ -64,6 +73,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerResponsesRoutes(app, { pipeline, liveStreams });
   registerMessagesRoutes(app, { pipeline, liveStreams });
   registerEmbeddingsRoutes(app, { pipeline });
+  registerToolCallsRoutes(app, { inspector, recentReplies });
+  registerInspectorPage(app);
 
   app.addHook('onClose', async () => {
     await Promise.all([...providers.values()].map((adapter) => adapter.close?.()));

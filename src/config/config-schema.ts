@@ -86,5 +86,13 @@ export const configFileSchema = {
       additionalProperties: provider,
     },
     agentFormats,
+    debug: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        /** Keep the last N prompted-lane replies (raw text and result) for the inspector; 0 or absent: off. */
+        recentReplies: { type: 'integer', minimum: 0, maximum: 1000 },
+      },
+    },
   },
 } as const;

@@ -68,8 +68,14 @@ export type AgentFormatSettings = {
   default: string;
 };
 
+export type DebugSettings = {
+  /** How many prompted-lane replies the inspector keeps (in memory only); 0 is off. */
+  recentReplies: number;
+};
+
 export type GatewayConfig = {
   server: ServerConfig;
   providers: Record<string, ProviderConfig>;
   agentFormats: AgentFormatSettings;
+  debug?: DebugSettings;
 };

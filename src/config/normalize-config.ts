@@ -66,5 +66,6 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
     },
     providers,
     agentFormats: normalizeAgentFormats(file.agentFormats),
+    debug: { recentReplies: file.debug?.recentReplies ?? 0 },
   };
 }

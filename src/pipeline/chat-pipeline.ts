@@ -17,7 +17,8 @@ import { AgentFormatSelector } from './agent-format/agent-format-selector.js';
 import { applyAgentFormatToEvents, applyAgentFormatToRequest } from './agent-format/apply-agent-format.js';
 import { DiagnosticsCollector } from './diagnostics-collector.js';
 import { finalizeEvents } from './finalize-events.js';
-import { parseTextIntoCalls } from './parse-text-into-calls.js';
+import { parsePromptedReply } from './parse-prompted-reply.js';
+import { recordedReply, type RecentReplies } from './recent-replies.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
 import { validateChatInput } from './validate-chat-input.js';
 
@@ -27,6 +28,8 @@ export type ChatPipelineDependencies = {
   toolFormats: ReadonlyMap<string, ToolFormat>;
   /** Text syntaxes for agent_format; without it only openai, codex and passthrough exist. */
   agentSyntaxes?: AgentSyntaxRegistry;
+  /** The last prompted-lane replies for the inspector, when `debug.recentReplies` is set. */
+  recentReplies?: RecentReplies;
 };
 
 export type RunOptions = {
@@ -105,20 +108,11 @@ export class ChatPipeline {
     const prepared = preparePromptedRequest(request, format);
     for (const warning of prepared.warnings) diagnostics.warn(warning);
     const upstream = await adapter.stream(prepared.request, context);
-    const parsed = prepared.parse
-      ? parseTextIntoCalls(upstream, {
-          parser: format.createParser(request.tools ?? [], { startsInReasoning: model.startsInReasoning === true }),
-          diagnostics,
-          singleCall: request.parallelToolCalls === false,
-          keepRawText: agentFormat.type === 'passthrough',
-        })
-      : upstream;
-    return {
-      model,
-      toolCalling: 'prompted',
-      toolFormat: format.family,
-      events: finalizeEvents(applyAgentFormatToEvents(parsed, agentFormat), { warnings: [...routeWarnings, ...prepared.warnings], diagnostics, provider: model.provider }),
-    };
+    const warnings = [...routeWarnings, ...prepared.warnings];
+    const parse = (events: AsyncIterable<StreamEvent>) => parsePromptedReply(events, { format, request, parse: prepared.parse, agentFormat, diagnostics, warnings });
+    const { recentReplies } = this.dependencies;
+    const events = recentReplies ? recordedReply(recentReplies, { model: model.id, family: format.family }, upstream, parse) : parse(upstream);
+    return { model, toolCalling: 'prompted', toolFormat: format.family, events };
   }
 }
 
