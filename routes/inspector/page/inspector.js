@@ -89,6 +89,19 @@ function showCalls(calls, diagnostics) {
   if (!box.children.length) box.append(element('p', 'empty', 'No tool calls.'));
 }
 
+/** The result panes, from a parse answer or a recorded reply (the same wire shape). */
+async function showResult(result, tools) {
+  $('output-family').textContent = result.family;
+  showCalls(result.calls, result.diagnostics);
+  $('content').textContent = result.content ?? '';
+  $('reasoning').textContent = result.reasoning ?? '';
+  $('diagnostics').textContent = result.diagnostics ? JSON.stringify(result.diagnostics, null, 2) : '';
+  const calls = result.calls.map((item) => ({ name: item.function.name, arguments: item.function.arguments }));
+  const rendered = await call('POST', '/v1/tool-calls/render', { family: result.family, tools, calls });
+  showFormats(rendered);
+  $('prompt').textContent = rendered.system ?? '(no tools: nothing is added to the prompt)';
+}
+
 function showFormats(rendered) {
   const box = $('formats');
   box.replaceChildren();
@@ -118,15 +131,7 @@ async function inspect(text) {
   try {
     const tools = readTools();
     const parsed = await call('POST', '/v1/tool-calls/parse', { ...target(), text, tools, chunking: chunking() });
-    $('output-family').textContent = parsed.family;
-    showCalls(parsed.calls, parsed.diagnostics);
-    $('content').textContent = parsed.content ?? '';
-    $('reasoning').textContent = parsed.reasoning ?? '';
-    $('diagnostics').textContent = parsed.diagnostics ? JSON.stringify(parsed.diagnostics, null, 2) : '';
-    const calls = parsed.calls.map((item) => ({ name: item.function.name, arguments: item.function.arguments }));
-    const rendered = await call('POST', '/v1/tool-calls/render', { family: parsed.family, tools, calls });
-    showFormats(rendered);
-    $('prompt').textContent = rendered.system ?? '(no tools: nothing is added to the prompt)';
+    await showResult(parsed, tools);
     const count = parsed.calls.length;
     status.textContent = `${count} tool call${count === 1 ? '' : 's'} parsed in ${parsed.chunks} chunk${parsed.chunks === 1 ? '' : 's'}${tools.length ? '' : ' (no tools offered: nothing is parsed)'}.`;
   } catch (error) {
@@ -164,14 +169,20 @@ async function loadRecent() {
     $('recent-state').textContent = answer.enabled
       ? `The last ${answer.capacity} prompted-lane replies, newest first. Choose one to inspect it.`
       : 'Off. Set debug.recentReplies: N in the gateway config to keep the last N prompted-lane replies here (in memory only).';
+    if (answer.enabled && answer.data.length === 0) list.append(element('li', 'empty', 'No prompted-lane replies yet.'));
     for (const reply of answer.data) {
       const button = element('button');
       button.type = 'button';
       button.append(element('span', 'when', reply.time), element('span', '', reply.model), element('span', 'badge', reply.family), element('span', '', `${reply.calls.length} call(s)`));
+      // What the client got, as recorded (the request's own tools decided it); Parse re-reads it with the form's tools.
       button.addEventListener('click', () => {
         $('family').value = reply.family;
+        $('model').value = reply.model;
         $('reply').value = reply.raw;
-        void inspect(reply.raw);
+        void showModelFamily();
+        showResult(reply, [])
+          .then(() => ($('status').textContent = `Recorded reply ${reply.id} from ${reply.time}: what the client got.`))
+          .catch((error) => ($('status').textContent = error.message));
       });
       const item = element('li');
       item.append(button);
