@@ -6,8 +6,15 @@ import { createAnthropicAdapter } from './anthropic/index.js';
 import { createOllamaAdapter } from './ollama/index.js';
 import { createOpenAiProvider } from './openai/index.js';
 import { createOpenAiCompatibleProvider } from './openai-compatible/index.js';
+import { createScriptedAdapter, type RenderFamilyCall } from './scripted/index.js';
 
-export function createProviderAdapter(config: ProviderConfig): ProviderAdapter {
+/** What app.ts lends the adapters that need more than their config. */
+export type ProviderDependencies = {
+  /** The scripted provider writes its model's calls in the model family's syntax. */
+  renderCall: RenderFamilyCall;
+};
+
+export function createProviderAdapter(config: ProviderConfig, dependencies: ProviderDependencies): ProviderAdapter {
   switch (config.type) {
     case 'openai':
       return createOpenAiProvider(config);
@@ -17,6 +24,8 @@ export function createProviderAdapter(config: ProviderConfig): ProviderAdapter {
       return createAnthropicAdapter(config);
     case 'ollama':
       return createOllamaAdapter(config);
+    case 'scripted':
+      return createScriptedAdapter(config, dependencies.renderCall);
     default:
       return assertNever(config.type, 'provider type');
   }

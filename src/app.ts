@@ -12,8 +12,10 @@ import { registerEmbeddingsRoutes } from '../routes/embeddings/index.js';
 import { registerHealthRoutes } from '../routes/health/index.js';
 import { registerMessagesRoutes } from '../routes/messages/index.js';
 import { registerModelsRoutes } from '../routes/models/index.js';
+import { inspectorPagePaths, registerInspectorPage } from '../routes/inspector/index.js';
 import { registerResponsesRoutes } from '../routes/responses/index.js';
 import { ResponseStore } from '../routes/responses/response-store.js';
+import { registerToolCallsRoutes } from '../routes/tool-calls/index.js';
 import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import { repairJsonText } from '../tool-formats/shared/repair-json-text.js';
@@ -23,6 +25,8 @@ import { SecretRedactor } from './core/secret-redactor.js';
 import { redactProviderErrors } from './pipeline/redacting-provider-adapter.js';
 import type { ProviderAdapter } from './core/provider-adapter.js';
 import { ChatPipeline } from './pipeline/chat-pipeline.js';
+import { RecentReplies } from './pipeline/recent-replies.js';
+import { ToolCallInspector } from './pipeline/tool-call-inspector.js';
 import { registerClientAuth } from './plugins/client-auth.js';
 import { registerCloseRefusedUpgrades } from './plugins/close-refused-upgrades.js';
 import { writeClientErrorResponse } from './plugins/client-error-response.js';
@@ -79,16 +83,21 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   registerJsonBodyParser(app, { maxDepth: config.server.maxJsonDepth });
 
-  const providers = new Map<string, ProviderAdapter>();
-  for (const provider of Object.values(config.providers)) providers.set(provider.name, redactProviderErrors(createProviderAdapter(provider), redactor));
   const toolFormats = createToolFormatRegistry();
-  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes: createAgentSyntaxRegistry(toolFormats), redactor, repairJson: repairJsonText });
+  const renderCall = (family: string, call: { name: string; arguments: string }) => (toolFormats.get(family) ?? toolFormats.get('generic-json'))?.renderCall(call) ?? JSON.stringify(call);
+  const providers = new Map<string, ProviderAdapter>();
+  for (const provider of Object.values(config.providers)) providers.set(provider.name, redactProviderErrors(createProviderAdapter(provider, { renderCall }), redactor));
+  const agentSyntaxes = createAgentSyntaxRegistry(toolFormats);
+  const recentRepliesKept = config.debug?.recentReplies ?? 0;
+  const recentReplies = recentRepliesKept > 0 ? new RecentReplies(recentRepliesKept, (text) => redactor.redact(text)) : undefined;
+  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes, redactor, repairJson: repairJsonText, recentReplies });
+  const inspector = new ToolCallInspector({ config, toolFormats, agentSyntaxes });
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   registerRequestLog(app);
   registerErrorEnvelope(app);
   registerShutdownRefusal(app);
-  registerClientAuth(app, config.server.apiKeys);
+  registerClientAuth(app, config.server.apiKeys, inspectorPagePaths);
   registerLiveStreams(app, liveStreams, shutdownGraceMs);
 
   registerHealthRoutes(app, { providers: Object.keys(config.providers), version });
@@ -100,6 +109,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerResponsesRoutes(app, { pipeline, liveStreams, store: new ResponseStore() });
   registerMessagesRoutes(app, { pipeline, liveStreams });
   registerEmbeddingsRoutes(app, { pipeline });
+  registerToolCallsRoutes(app, { inspector, recentReplies });
+  registerInspectorPage(app);
 
   app.addHook('onClose', async () => {
     await Promise.all([...providers.values()].map((adapter) => adapter.close?.()));

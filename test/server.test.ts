@@ -104,6 +104,26 @@ describe('src/server.ts', { timeout: 90_000 }, () => {
     expect(await exitCode(started.child)).toBe(0);
   });
 
+  it('with no config and nothing found, serves the demo provider, and the README\'s first request gets a tool call back', async () => {
+    const port = await freePort();
+    const started = startServer(['--port', String(port)], {});
+    expect(await waitForHealth(started, port)).toMatchObject({ providers: ['demo'] });
+    expect(logMessages(started.output()).join('\n')).toContain('serving the demo provider');
+    const response = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'demo/qwen3-8b',
+        messages: [{ role: 'user', content: 'Weather in Paris?' }],
+        tools: [{ type: 'function', function: { name: 'get_weather', description: 'Get the weather for a city.', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }],
+      }),
+    });
+    const body = (await response.json()) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] };
+    expect(body.choices[0]?.message.tool_calls[0]?.function).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
+    started.child.kill('SIGTERM');
+    expect(await exitCode(started.child)).toBe(0);
+  });
+
   it('refuses a bad config, exiting non-zero with the bad path in the message', async () => {
     const configPath = join(directory, 'bad.yaml');
     await writeFile(configPath, 'providers:\n  local: { type: vllm, baseUrl: "http://127.0.0.1:8000/v1" }\n');

@@ -35,9 +35,14 @@ const limits = {
 const provider = {
   type: 'object',
   additionalProperties: false,
-  required: ['type', 'baseUrl'],
+  required: ['type'],
+  // Every kind but `scripted` (which has no upstream) talks to a URL.
+  if: { properties: { type: { not: { const: 'scripted' } } } },
+  then: { required: ['baseUrl'], properties: { baseUrl: true } },
   properties: {
-    type: { enum: ['openai', 'openai-compatible', 'anthropic', 'ollama'] },
+    type: { enum: ['openai', 'openai-compatible', 'anthropic', 'ollama', 'scripted'] },
+    /** `scripted` only: the turns to replay (YAML or JSON), relative to the config file. */
+    script: { type: 'string', minLength: 1 },
     baseUrl: { type: 'string', pattern: '^https?://[^\\s]+$' },
     apiKey: { type: 'string' },
     headers: { type: 'object', additionalProperties: { type: 'string' } },
@@ -97,5 +102,13 @@ export const configFileSchema = {
       additionalProperties: provider,
     },
     agentFormats,
+    debug: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        /** Keep the last N prompted-lane replies (raw text and result) for the inspector; 0 or absent: off. */
+        recentReplies: { type: 'integer', minimum: 0, maximum: 1000 },
+      },
+    },
   },
 } as const;

@@ -47,6 +47,8 @@ export type ProviderConfig = {
   toolCalling: ToolCallingSetting;
   /** Per-model overrides, keyed by the upstream model id. */
   models: Record<string, ModelSettings>;
+  /** `scripted` only: the absolute path of the script it replays; absent: the demo model. */
+  script?: string;
   /** Anthropic requires max_tokens; used when the request gives none (with a warning). */
   defaultMaxTokens?: number;
   /**
@@ -91,8 +93,14 @@ export type AgentFormatSettings = {
   default: string;
 };
 
+export type DebugSettings = {
+  /** How many prompted-lane replies the inspector keeps (in memory only); 0 is off. */
+  recentReplies: number;
+};
+
 export type GatewayConfig = {
   server: ServerConfig;
   providers: Record<string, ProviderConfig>;
   agentFormats: AgentFormatSettings;
+  debug?: DebugSettings;
 };

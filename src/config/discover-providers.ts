@@ -1,6 +1,7 @@
 /**
  * The configuration used when no file is given: providers found in the environment
- * (OPENAI_API_KEY, ANTHROPIC_API_KEY, OLLAMA_HOST) and a local Ollama when one answers.
+ * (OPENAI_API_KEY, ANTHROPIC_API_KEY, OLLAMA_HOST) and a local Ollama when one answers; with none of
+ * them, the scripted `demo` provider.
  */
 import type { ConfigFile } from './validate-config-file.js';
 
@@ -55,6 +56,13 @@ export async function discoverProviders(
     providers.ollama = { type: 'ollama', baseUrl: localOllamaUrl };
     notes.push(`provider "ollama": a local Ollama answered on ${localOllamaUrl}`);
   }
-  if (notes.length === 0) notes.push('no providers found: set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST, or pass --config FILE');
+  if (notes.length === 0) {
+    // A first run with nothing installed still has something to try: the prompted lane, end to end.
+    providers.demo = { type: 'scripted' };
+    notes.push(
+      'no providers found: serving the demo provider "demo" (a scripted model: try model "demo/qwen3-8b" with tools, and see its tool call parsed back). ' +
+        'For real models set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST, or pass --config FILE',
+    );
+  }
   return { file: { providers }, notes };
 }

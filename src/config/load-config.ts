@@ -1,5 +1,6 @@
 /** Loads the configuration: a YAML/JSON file (or the environment's providers), ${ENV}, validation, defaults. */
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.js';
 import type { GatewayConfig } from './config-types.js';
@@ -49,7 +50,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       throw error;
     }
     const file = validateConfigFile(interpolated);
-    return { config: normalizeConfig(file, overrides), notes: [`config from ${options.path}`] };
+    const config = normalizeConfig(file, overrides);
+    // A script is found next to the config that names it, wherever the gateway was started from.
+    for (const provider of Object.values(config.providers)) if (provider.script !== undefined) provider.script = resolve(dirname(options.path), provider.script);
+    return { config, notes: [`config from ${options.path}`] };
   }
   const discovered = await discoverProviders(options.environment, options.probeOllama);
   const file = validateConfigFile(discovered.file);

@@ -53,7 +53,7 @@ export function normalizeProvider(name: string, settings: Record<string, unknown
   const provider: ProviderConfig = {
     name,
     type: settings.type as ProviderType,
-    baseUrl: String(settings.baseUrl).replace(/\/+$/, ''),
+    baseUrl: String(settings.baseUrl ?? '').replace(/\/+$/, ''),
     headers: (settings.headers ?? {}) as Record<string, string>,
     timeouts: { ...defaultTimeouts, ...timeouts },
     limits: { ...defaultUpstreamLimits, ...((settings.limits ?? {}) as Partial<UpstreamLimitSettings>) },
@@ -62,6 +62,7 @@ export function normalizeProvider(name: string, settings: Record<string, unknown
   };
   if (typeof settings.maxConnections === 'number') provider.maxConnections = settings.maxConnections;
   if (typeof settings.apiKey === 'string' && settings.apiKey !== '') provider.apiKey = settings.apiKey;
+  if (typeof settings.script === 'string') provider.script = settings.script;
   if (typeof settings.defaultMaxTokens === 'number') provider.defaultMaxTokens = settings.defaultMaxTokens;
   return provider;
 }
@@ -96,5 +97,6 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
     },
     providers,
     agentFormats: normalizeAgentFormats(file.agentFormats),
+    debug: { recentReplies: file.debug?.recentReplies ?? 0 },
   };
 }

@@ -38,13 +38,16 @@ export type ConfigFile = {
   server?: Record<string, unknown>;
   providers?: Record<string, Record<string, unknown>>;
   agentFormats?: { default?: string; rules?: { header: string; contains: string; format: string }[] };
+  debug?: { recentReplies?: number };
 };
 
 export function validateConfigFile(value: unknown): ConfigFile {
   const copy = structuredClone(value ?? {});
   if (!validate(copy)) {
     // propertyNames errors come with a companion error on the same path; keep the clearer one only.
-    const problems = [...new Set((validate.errors ?? []).filter((error) => error.propertyName === undefined || error.keyword === 'propertyNames').map(describe))];
+    // An `if` error only repeats its `then` branch's own, clearer error.
+    const reported = (validate.errors ?? []).filter((error) => (error.propertyName === undefined || error.keyword === 'propertyNames') && error.keyword !== 'if');
+    const problems = [...new Set(reported.map(describe))];
     throw new ConfigError(problems);
   }
   return copy as ConfigFile;

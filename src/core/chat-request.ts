@@ -34,6 +34,11 @@ export type ChatRequest = GenerationOptions & {
   toolChoice?: ToolChoice;
   parallelToolCalls?: boolean | null;
   /**
+   * Prompted lane: the tools written into the system prompt (the upstream sees them as text only).
+   * Adapters of real upstreams ignore it; the scripted provider reads it to play a model that saw them.
+   */
+  promptedTools?: ToolDefinition[];
+  /**
    * OpenAI wire fields that have no neutral meaning (`logit_bias`, `logprobs`, `metadata`, `store`,
    * `service_tier`, …). OpenAI-kind providers forward them verbatim; others turn each into a warning.
    */
@@ -70,6 +75,7 @@ export function chatRequestFrom(source: Omit<ChatRequest, 'model'>, model: Resol
     tools: source.tools,
     toolChoice: source.toolChoice,
     parallelToolCalls: source.parallelToolCalls,
+    promptedTools: source.promptedTools,
     maxOutputTokens: source.maxOutputTokens,
     temperature: source.temperature,
     topP: source.topP,

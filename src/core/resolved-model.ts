@@ -1,8 +1,8 @@
 /** A request's model after resolution against the configuration. */
 
-export type ProviderType = 'openai' | 'openai-compatible' | 'anthropic' | 'ollama';
+export type ProviderType = 'openai' | 'openai-compatible' | 'anthropic' | 'ollama' | 'scripted';
 
-export const providerTypes: readonly ProviderType[] = ['openai', 'openai-compatible', 'anthropic', 'ollama'];
+export const providerTypes: readonly ProviderType[] = ['openai', 'openai-compatible', 'anthropic', 'ollama', 'scripted'];
 
 /** How tools reach the model: the provider's own tool API, or written into the prompt. */
 export type ToolCallingMode = 'native' | 'prompted';

@@ -19,7 +19,9 @@ import { AgentFormatSelector } from './agent-format/agent-format-selector.js';
 import { applyAgentFormatToEvents, applyAgentFormatToRequest } from './agent-format/apply-agent-format.js';
 import { DiagnosticsCollector } from './diagnostics-collector.js';
 import { finalizeEvents } from './finalize-events.js';
+import { parsePromptedReply } from './parse-prompted-reply.js';
 import { parseTextIntoCalls } from './parse-text-into-calls.js';
+import { recordedReply, type RecentReplies } from './recent-replies.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
 import { repairNativeArguments, type JsonRepair } from './repair-native-arguments.js';
@@ -35,6 +37,8 @@ export type ChatPipelineDependencies = {
   redactor?: SecretRedactor;
   /** Repairs native tool calls' broken JSON arguments (the prompted lane's lenient reader); without it they pass as received. */
   repairJson?: JsonRepair;
+  /** The last prompted-lane replies for the inspector, when `debug.recentReplies` is set. */
+  recentReplies?: RecentReplies;
 };
 
 export type RunOptions = {
@@ -121,25 +125,11 @@ export class ChatPipeline {
     const prepared = preparePromptedRequest(request, format);
     for (const warning of prepared.warnings) diagnostics.warn(warning);
     const upstream = await adapter.stream(prepared.request, context);
-    const tools = request.tools ?? [];
-    const startsInReasoning = replyStartsInReasoning(request);
-    // With no tools to parse, the text is still read for a reasoning block the template opened.
-    const parsed =
-      prepared.parse || startsInReasoning
-        ? parseTextIntoCalls(upstream, {
-            createParser: (inReasoning) => format.createParser(prepared.parse ? tools : [], { startsInReasoning: inReasoning }),
-            startsInReasoning,
-            diagnostics,
-            singleCall: request.parallelToolCalls === false,
-            keepRawText: agentFormat.type === 'passthrough',
-          })
-        : upstream;
-    return {
-      model,
-      toolCalling: 'prompted',
-      toolFormat: format.family,
-      events: finalizeEvents(applyAgentFormatToEvents(parsed, agentFormat), { warnings: [...routeWarnings, ...prepared.warnings], diagnostics, provider: model.provider, redactor: this.dependencies.redactor }),
-    };
+    const warnings = [...routeWarnings, ...prepared.warnings];
+    const { redactor, recentReplies } = this.dependencies;
+    const parse = (events: AsyncIterable<StreamEvent>) => parsePromptedReply(events, { format, request, parse: prepared.parse, agentFormat, diagnostics, warnings, ...(redactor ? { redactor } : {}) });
+    const events = recentReplies ? recordedReply(recentReplies, { model: model.id, family: format.family }, upstream, parse) : parse(upstream);
+    return { model, toolCalling: 'prompted', toolFormat: format.family, events };
   }
 }
 

@@ -29,5 +29,6 @@ export function preparePromptedRequest(request: ChatRequest, format: ToolFormat,
   prepared.tools = undefined;
   prepared.toolChoice = undefined;
   prepared.parallelToolCalls = undefined;
+  if (active.length > 0) prepared.promptedTools = active;
   return { request: prepared, warnings, parse: active.length > 0 };
 }

@@ -1,7 +1,7 @@
 /**
- * Client authentication: when `server.apiKeys` is set, every request except /health needs one of
- * them as `Authorization: Bearer …` (or `x-api-key`, as Anthropic clients send it), compared in
- * constant time.
+ * Client authentication: when `server.apiKeys` is set, every request except /health and the open
+ * pages needs one of them as `Authorization: Bearer …` (or `x-api-key`, as Anthropic clients send
+ * it), compared in constant time.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -35,11 +35,13 @@ function presentedKey(headers: Record<string, string | string[] | undefined>): s
   return typeof apiKey === 'string' ? apiKey : undefined;
 }
 
-const openPaths = new Set(['/health', '/']);
+/** Paths that never need a key: readiness probes, and pages that hold no data (the inspector's). */
+const alwaysOpen = ['/health', '/'];
 
-export function registerClientAuth(app: FastifyInstance, keys: string[]): void {
+export function registerClientAuth(app: FastifyInstance, keys: string[], extraOpenPaths: readonly string[] = []): void {
   if (keys.length === 0) return;
   const check = createKeyChecker(keys);
+  const openPaths = new Set([...alwaysOpen, ...extraOpenPaths]);
   app.addHook('onRequest', async (request, reply) => {
     if (openPaths.has(request.url.split('?')[0] ?? '')) return;
     if (check(presentedKey(request.headers))) return;

@@ -29,10 +29,11 @@ describe('discoverProviders', () => {
     });
   });
 
-  it('ignores empty keys', async () => {
+  it('ignores empty keys, and with nothing found serves the scripted demo provider', async () => {
     const { file, notes } = await discoverProviders({ OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' }, async () => false);
-    expect(file.providers).toEqual({});
+    expect(file.providers).toEqual({ demo: { type: 'scripted' } });
     expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain('demo/qwen3-8b');
   });
 
   it('probes the local Ollama address when OLLAMA_HOST is unset', async () => {

@@ -119,7 +119,7 @@ describe('config files', () => {
 
 describe('config errors name the bad path', () => {
   it.each([
-    ['a bad provider type', 'providers:\n  local: { type: vllm, baseUrl: "http://127.0.0.1:8000/v1" }\n', 'providers.local.type: must be one of openai, openai-compatible, anthropic, ollama'],
+    ['a bad provider type', 'providers:\n  local: { type: vllm, baseUrl: "http://127.0.0.1:8000/v1" }\n', 'providers.local.type: must be one of openai, openai-compatible, anthropic, ollama, scripted'],
     ['a missing baseUrl', 'providers:\n  local: { type: ollama }\n', 'providers.local.baseUrl: is required'],
     ['a baseUrl that is not a URL', 'providers:\n  local: { type: ollama, baseUrl: "127.0.0.1:11434" }\n', 'providers.local.baseUrl: must be an http(s) URL'],
     ['an unknown setting', 'providers:\n  local: { type: ollama, baseUrl: "http://h", tools: true }\n', 'providers.local.tools: is not a known setting'],
@@ -140,7 +140,7 @@ describe('config errors name the bad path', () => {
   it('reports every problem at once', async () => {
     const path = await configFile('yaml', 'providers:\n  a: { type: nope, baseUrl: "http://h" }\n  b: { type: ollama }\n');
     const error = await configError(loadConfig({ path, environment: {} }));
-    expect(error.problems).toEqual(expect.arrayContaining(['providers.a.type: must be one of openai, openai-compatible, anthropic, ollama', 'providers.b.baseUrl: is required']));
+    expect(error.problems).toEqual(expect.arrayContaining(['providers.a.type: must be one of openai, openai-compatible, anthropic, ollama, scripted', 'providers.b.baseUrl: is required']));
   });
 
   it('names a missing environment variable and where it is used', async () => {
@@ -184,9 +184,11 @@ describe('without a config file', () => {
     expect(notes.join('\n')).not.toContain('sk-openai');
   });
 
-  it('starts with no providers and no keys when nothing is found, saying how to add some', async () => {
+  it('starts with only the demo provider and no keys when nothing is found, saying how to add real ones', async () => {
     const { config, notes } = await loadConfig({ environment: {}, probeOllama: async () => false, overrides: { port: 0 } });
-    expect(config.providers).toEqual({});
+    expect(Object.keys(config.providers)).toEqual(['demo']);
+    expect(config.providers.demo).toMatchObject({ type: 'scripted', baseUrl: '' });
+    expect(config.server.apiKeys).toEqual([]);
     expect(config.server.port).toBe(0);
     expect(notes.join('\n')).toContain('no providers found');
   });

@@ -12,6 +12,7 @@ import { validateConfigFile } from '../../src/config/validate-config-file.js';
 export type TestConfigFile = {
   server?: Record<string, unknown>;
   providers: Record<string, Record<string, unknown>>;
+  debug?: Record<string, unknown>;
 };
 
 export type StartedGateway = {

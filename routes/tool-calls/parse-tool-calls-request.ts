@@ -1,0 +1,78 @@
+/** The inspector's request bodies → what the ToolCallInspector takes (the same readers as Chat Completions). */
+import type { Message } from '../../src/core/message.js';
+import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
+import type { InspectionTarget } from '../../src/pipeline/tool-call-inspector.js';
+import { parseChatMessages, type WireMessage } from '../chat-completions/parse-chat-messages.js';
+import { parseChatTool, parseChatToolChoice, type WireTool, type WireToolChoice } from '../chat-completions/parse-chat-tools.js';
+import { compileBodyValidator } from '../shared/body-validator.js';
+import { parseRequestSchema, renderRequestSchema } from './tool-calls-request-schema.js';
+
+type TargetBody = { model?: string; family?: string };
+type ParseBody = TargetBody & { text: string; tools?: WireTool[] | null; chunking?: number | number[]; parallel_tool_calls?: boolean | null };
+type WireCall = { name: string; arguments?: string | Record<string, unknown> };
+type RenderBody = TargetBody & { tools?: WireTool[] | null; tool_choice?: WireToolChoice; messages?: WireMessage[]; calls?: WireCall[] };
+
+const validateParseBody = compileBodyValidator<ParseBody>(parseRequestSchema);
+const validateRenderBody = compileBodyValidator<RenderBody>(renderRequestSchema);
+
+function targetOf(body: TargetBody): InspectionTarget {
+  const target: InspectionTarget = {};
+  if (body.family !== undefined) target.family = body.family;
+  if (body.model !== undefined) target.model = body.model;
+  return target;
+}
+
+function toolsOf(tools: WireTool[] | null | undefined): ToolDefinition[] {
+  return (tools ?? []).map(parseChatTool);
+}
+
+/** Splits at character (code point) boundaries, as an upstream's text deltas are. */
+export function chunkText(text: string, chunking: number | number[] | undefined): string[] {
+  if (chunking === undefined) return [text];
+  const characters = Array.from(text);
+  const sizes = typeof chunking === 'number' ? [chunking] : chunking;
+  const chunks: string[] = [];
+  for (let start = 0, turn = 0; start < characters.length; turn++) {
+    const size = sizes[turn % sizes.length] as number;
+    chunks.push(characters.slice(start, start + size).join(''));
+    start += size;
+  }
+  return chunks;
+}
+
+export type ParseInspectionRequest = { target: InspectionTarget; chunks: string[]; tools: ToolDefinition[]; parallelToolCalls?: boolean };
+
+export function parseParseRequest(raw: unknown): ParseInspectionRequest {
+  const body = validateParseBody(raw);
+  const request: ParseInspectionRequest = { target: targetOf(body), chunks: chunkText(body.text, body.chunking), tools: toolsOf(body.tools) };
+  if (typeof body.parallel_tool_calls === 'boolean') request.parallelToolCalls = body.parallel_tool_calls;
+  return request;
+}
+
+export type RenderInspectionRequest = {
+  target: InspectionTarget;
+  messages: Message[];
+  tools: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  calls: { name: string; arguments: string }[];
+};
+
+function argumentsText(value: WireCall['arguments']): string {
+  if (value === undefined) return '{}';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Without `calls`, the calls to show are the ones in the history's assistant turns. */
+function callsOf(body: RenderBody, messages: Message[]): { name: string; arguments: string }[] {
+  if (body.calls) return body.calls.map((call) => ({ name: call.name, arguments: argumentsText(call.arguments) }));
+  return messages.flatMap((message) => (message.role === 'assistant' ? message.content.flatMap((part) => (part.type === 'tool-call' ? [{ name: part.name, arguments: part.arguments }] : [])) : []));
+}
+
+export function parseRenderRequest(raw: unknown): RenderInspectionRequest {
+  const body = validateRenderBody(raw);
+  const messages = body.messages?.length ? parseChatMessages(body.messages) : [];
+  const request: RenderInspectionRequest = { target: targetOf(body), messages, tools: toolsOf(body.tools), calls: callsOf(body, messages) };
+  const toolChoice = parseChatToolChoice(body.tool_choice);
+  if (toolChoice) request.toolChoice = toolChoice;
+  return request;
+}

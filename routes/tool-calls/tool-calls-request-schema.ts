@@ -1,0 +1,44 @@
+/** JSON Schemas of the inspector's request bodies; tools, tool_choice and messages are Chat Completions' own. */
+import { chatCompletionRequestSchema } from '../chat-completions/chat-completion-request-schema.js';
+
+const { tools, tool_choice: toolChoice, messages, parallel_tool_calls: parallelToolCalls } = chatCompletionRequestSchema.properties;
+
+const target = {
+  model: { type: 'string', minLength: 1 },
+  family: { type: 'string', minLength: 1 },
+};
+
+/** A fixed chunk size, or sizes taken in turn (`[1, 5, 2]`), in characters. */
+const chunking = {
+  anyOf: [
+    { type: 'integer', minimum: 1 },
+    { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'integer', minimum: 1 } },
+  ],
+};
+
+export const parseRequestSchema = {
+  type: 'object',
+  required: ['text'],
+  additionalProperties: false,
+  properties: { ...target, text: { type: 'string' }, tools, chunking, parallel_tool_calls: parallelToolCalls },
+} as const;
+
+export const renderRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...target,
+    tools,
+    tool_choice: toolChoice,
+    messages: { ...messages, minItems: 0 },
+    calls: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
+        properties: { name: { type: 'string', minLength: 1 }, arguments: { type: ['string', 'object'] } },
+      },
+    },
+  },
+} as const;

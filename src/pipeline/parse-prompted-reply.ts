@@ -1,0 +1,46 @@
+/**
+ * The prompted lane's way back, in one place: the family parser over the upstream's text (also read for a
+ * reasoning block the template opened when there are no tools), the agent format, then the finalize stage.
+ * Chat replies and the inspector's parse route both run it, so what the inspector shows is what a reply gives.
+ */
+import type { ChatRequest } from '../core/chat-request.js';
+import type { SecretRedactor } from '../core/secret-redactor.js';
+import type { StreamEvent } from '../core/stream-event.js';
+import type { ToolFormat } from '../core/tool-format.js';
+import type { Warning } from '../core/warning.js';
+import type { AgentFormat } from './agent-format/agent-format.js';
+import { applyAgentFormatToEvents } from './agent-format/apply-agent-format.js';
+import type { DiagnosticsCollector } from './diagnostics-collector.js';
+import { finalizeEvents } from './finalize-events.js';
+import { parseTextIntoCalls } from './parse-text-into-calls.js';
+import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
+
+export type PromptedReplyOptions = {
+  format: ToolFormat;
+  /** The request as the client sent it (its tools are the roster), not the prepared one. */
+  request: ChatRequest;
+  /** Whether the reply is parsed for calls at all (tools offered and tool_choice not `none`). */
+  parse: boolean;
+  agentFormat: AgentFormat;
+  diagnostics: DiagnosticsCollector;
+  warnings: Warning[];
+  redactor?: SecretRedactor;
+};
+
+export function parsePromptedReply(upstream: AsyncIterable<StreamEvent>, options: PromptedReplyOptions): AsyncIterable<StreamEvent> {
+  const { format, request, agentFormat, diagnostics } = options;
+  const tools = request.tools ?? [];
+  const startsInReasoning = replyStartsInReasoning(request);
+  const parsed =
+    options.parse || startsInReasoning
+      ? parseTextIntoCalls(upstream, {
+          createParser: (inReasoning) => format.createParser(options.parse ? tools : [], { startsInReasoning: inReasoning }),
+          startsInReasoning,
+          diagnostics,
+          singleCall: request.parallelToolCalls === false,
+          keepRawText: agentFormat.type === 'passthrough',
+        })
+      : upstream;
+  const finalize = { warnings: options.warnings, diagnostics, provider: request.model.provider, ...(options.redactor ? { redactor: options.redactor } : {}) };
+  return finalizeEvents(applyAgentFormatToEvents(parsed, agentFormat), finalize);
+}

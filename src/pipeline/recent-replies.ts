@@ -1,0 +1,141 @@
+/**
+ * The last N prompted-lane replies, the model's raw text next to what the client got, for the inspector.
+ * Off by default (`debug.recentReplies`); kept in memory only, in a bounded ring, with configured secrets
+ * redacted as each reply is recorded.
+ */
+import type { Diagnostics } from '../core/diagnostics.js';
+import type { FinishReason } from '../core/finish-reason.js';
+import type { StreamEvent } from '../core/stream-event.js';
+import { applyStage, type EventStage } from './event-stage.js';
+
+export type RecordedCall = { id: string; name: string; arguments: string };
+
+export type RecentReply = {
+  id: string;
+  /** ISO time the reply finished. */
+  time: string;
+  /** As the client addressed it, e.g. `local/Qwen/Qwen3-8B`. */
+  model: string;
+  family: string;
+  /** What the model wrote, markup and all. */
+  raw: string;
+  content: string;
+  reasoning: string;
+  calls: RecordedCall[];
+  diagnostics?: Diagnostics;
+  finishReason?: FinishReason;
+  /** Set when the reply ended in an error instead of a finish. */
+  error?: string;
+};
+
+export type Redact = (text: string) => string;
+
+/** Bounded by count and by size: one reply's raw text is cut at this many characters. */
+const maximumRawCharacters = 64 * 1024;
+
+export class RecentReplies {
+  private readonly replies: RecentReply[] = [];
+
+  constructor(
+    readonly capacity: number,
+    private readonly redact: Redact,
+  ) {}
+
+  record(reply: RecentReply): void {
+    const raw = reply.raw.length > maximumRawCharacters ? `${reply.raw.slice(0, maximumRawCharacters)}… (cut at ${maximumRawCharacters} characters)` : reply.raw;
+    // One redaction over the serialised reply reaches every field, the calls' arguments included.
+    const redacted = JSON.parse(this.redact(JSON.stringify({ ...reply, raw }))) as RecentReply;
+    this.replies.push(redacted);
+    if (this.replies.length > this.capacity) this.replies.shift();
+  }
+
+  /** Newest first. */
+  list(): RecentReply[] {
+    return [...this.replies].reverse();
+  }
+}
+
+/** Collects the upstream's raw text as it passes (before parsing). */
+export class RawTextTap implements EventStage {
+  raw = '';
+  finished = false;
+
+  push(event: StreamEvent, out: StreamEvent[]): void {
+    if (event.type === 'text-delta') this.raw += event.delta;
+    out.push(event);
+  }
+
+  end(): void {}
+}
+
+/** Collects what the client gets (after every stage) and records it when the reply ends. */
+export class ClientReplyTap implements EventStage {
+  finished = false;
+  private readonly reply: RecentReply;
+
+  constructor(
+    private readonly replies: RecentReplies,
+    private readonly raw: RawTextTap,
+    meta: { model: string; family: string },
+  ) {
+    this.reply = { id: '', time: '', model: meta.model, family: meta.family, raw: '', content: '', reasoning: '', calls: [] };
+  }
+
+  push(event: StreamEvent, out: StreamEvent[]): void {
+    const { reply } = this;
+    switch (event.type) {
+      case 'response-start':
+        reply.id = event.id;
+        break;
+      case 'text-delta':
+        reply.content += event.delta;
+        break;
+      case 'reasoning-delta':
+        reply.reasoning += event.delta;
+        break;
+      case 'tool-call-start':
+        reply.calls[event.index] = { id: event.id, name: event.name, arguments: '' };
+        break;
+      case 'tool-call-end': {
+        const call = reply.calls[event.index];
+        if (call) call.arguments = event.arguments;
+        break;
+      }
+      case 'finish':
+        if (event.diagnostics) reply.diagnostics = event.diagnostics;
+        reply.finishReason = event.reason;
+        this.done();
+        break;
+      case 'error':
+        reply.error = event.error.message;
+        this.done();
+        break;
+      default:
+        break;
+    }
+    out.push(event);
+  }
+
+  end(): void {
+    this.done();
+  }
+
+  private done(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.reply.time = new Date().toISOString();
+    this.reply.raw = this.raw.raw;
+    this.replies.record(this.reply);
+  }
+}
+
+/** Runs `parse` over the upstream's events with both taps around it, so the reply is recorded when it ends. */
+export function recordedReply(
+  replies: RecentReplies,
+  meta: { model: string; family: string },
+  upstream: AsyncIterable<StreamEvent>,
+  parse: (upstream: AsyncIterable<StreamEvent>) => AsyncIterable<StreamEvent>,
+): AsyncIterable<StreamEvent> {
+  const raw = new RawTextTap();
+  return applyStage(parse(applyStage(upstream, raw)), new ClientReplyTap(replies, raw, meta));
+}

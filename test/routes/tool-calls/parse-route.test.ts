@@ -1,0 +1,109 @@
+/**
+ * POST /v1/tool-calls/parse: a model's text gives what a chat reply with that text gives (the same calls,
+ * content, reasoning and diagnostics), whatever the chunking; a family or model name picks the syntax.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import type OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type StartedGateway } from '../../helpers/start-gateway.js';
+
+const tools: OpenAI.ChatCompletionTool[] = [
+  { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] } } },
+  { type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
+];
+
+/** Replies in several families' syntax, each with something the parser must decide about. */
+const samples: { model: string; text: string }[] = [
+  { model: 'qwen3-8b', text: 'Checking.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Zürich", "days": 2}}\n</tool_call>' },
+  { model: 'qwen3-8b', text: '<think>The user wants files.</think>Reading.<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>' },
+  { model: 'qwen3-8b', text: 'Cut off: <tool_call>{"name": "get_weather", "arguments": {"city": "Par' },
+  { model: 'qwen3-coder-30b-a3b-instruct', text: '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>' },
+  { model: 'mistral-small-3.2', text: '[TOOL_CALLS]get_weather[ARGS]{"city": "Lyon"}' },
+  { model: 'gpt-oss-20b', text: '<|channel|>analysis<|message|>Need weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city":"Oslo"}<|call|>' },
+  { model: 'llama-3.1-8b-instruct', text: '{"name": "read_file", "parameters": {"path": "a.txt"}}' },
+  { model: 'qwen3-8b', text: 'Just an answer, no call: {"name": "x"} stays text.' },
+];
+
+let gateway: StartedGateway;
+
+beforeAll(async () => {
+  const directory = await mkdtemp(join(tmpdir(), 'parse-route-'));
+  const providers: Record<string, Record<string, unknown>> = {};
+  // One scripted provider per sample, replaying its text as the model's reply: the chat side of the comparison.
+  for (const [index, sample] of samples.entries()) {
+    const script = join(directory, `sample-${index}.json`);
+    await writeFile(script, JSON.stringify({ turns: [{ raw: sample.text }] }));
+    providers[`sample${index}`] = { type: 'scripted', script, toolCalling: 'prompted' };
+  }
+  gateway = await startGateway({ providers });
+});
+
+afterAll(async () => {
+  await gateway?.close();
+});
+
+async function post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${gateway.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** The parts of a reply the inspector shows, call ids left out (they are minted per reply). */
+function comparable(calls: unknown, content: unknown, reasoning: unknown, diagnostics: unknown) {
+  const named = ((calls as { function: { name: string; arguments: string } }[] | undefined) ?? []).map((call) => call.function);
+  return { calls: named, content: content ?? '', reasoning: reasoning ?? '', diagnostics: diagnostics ?? null };
+}
+
+describe('POST /v1/tool-calls/parse', () => {
+  it.each(samples.map((sample, index) => ({ ...sample, index })))('gives what a chat reply gives for $model: $text', async ({ model, text, index }) => {
+    const completion = await gateway.client().chat.completions.create({ model: `sample${index}/${model}`, messages: [{ role: 'user', content: 'go' }], tools });
+    const message = completion.choices[0]?.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
+    const diagnostics = (completion as unknown as { diagnostics?: unknown }).diagnostics;
+    const parsed = await post('/v1/tool-calls/parse', { model, text, tools });
+    expect(parsed.status).toBe(200);
+    expect(comparable(parsed.body.calls, parsed.body.content, parsed.body.reasoning, parsed.body.diagnostics)).toEqual(
+      comparable(message.tool_calls, message.content, message.reasoning_content, diagnostics),
+    );
+  });
+
+  it('gives the same result for any chunking of the text', async () => {
+    const sample = samples[5] as { model: string; text: string };
+    const whole = await post('/v1/tool-calls/parse', { ...sample, tools });
+    const expected = comparable(whole.body.calls, whole.body.content, whole.body.reasoning, whole.body.diagnostics);
+    expect(expected.calls).toEqual([{ name: 'get_weather', arguments: '{"city":"Oslo"}' }]);
+    expect(expected.reasoning).toBe('Need weather.');
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 12 }), async (chunking) => {
+        const split = await post('/v1/tool-calls/parse', { ...sample, tools, chunking });
+        expect(comparable(split.body.calls, split.body.content, split.body.reasoning, split.body.diagnostics)).toEqual(expected);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('says which family it used and why: named, from a configured model, or from the name', async () => {
+    const named = await post('/v1/tool-calls/parse', { family: 'mistral', text: 'hi', tools });
+    expect(named.body).toMatchObject({ family: 'mistral', family_source: 'family' });
+    const byName = await post('/v1/tool-calls/parse', { model: 'Qwen/Qwen3-Coder-480B-A35B-Instruct', text: 'hi', tools });
+    expect(byName.body).toMatchObject({ family: 'qwen3-coder', family_source: 'model-name' });
+    const configured = await post('/v1/tool-calls/parse', { model: 'sample0/gpt-oss-120b', text: 'hi', tools });
+    expect(configured.body).toMatchObject({ family: 'harmony', family_source: 'config', model: 'sample0/gpt-oss-120b' });
+  });
+
+  it('parses nothing without tools, as a reply would not', async () => {
+    const parsed = await post('/v1/tool-calls/parse', { model: 'qwen3-8b', text: samples[0]?.text });
+    expect(parsed.body.calls).toEqual([]);
+    expect(parsed.body.content).toBe(samples[0]?.text);
+  });
+
+  it('refuses bad input with a 400 naming the field', async () => {
+    expect(await post('/v1/tool-calls/parse', { model: 'qwen3-8b' })).toMatchObject({ status: 400, body: { error: { param: 'text' } } });
+    expect(await post('/v1/tool-calls/parse', { family: 'klingon', text: 'x' })).toMatchObject({ status: 400, body: { error: { code: 'unknown_family', param: 'family' } } });
+    expect(await post('/v1/tool-calls/parse', { text: 'x' })).toMatchObject({ status: 400, body: { error: { param: 'model' } } });
+    expect(await post('/v1/tool-calls/parse', { model: 'm', text: 'x', chunking: 0 })).toMatchObject({ status: 400, body: { error: { param: 'chunking' } } });
+    const duplicate = await post('/v1/tool-calls/parse', { model: 'm', text: 'x', tools: [tools[0], tools[0]] });
+    expect(duplicate).toMatchObject({ status: 400, body: { error: { code: 'duplicate_tool_name' } } });
+  });
+});
