@@ -16,12 +16,14 @@ import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import type { GatewayConfig } from './config/config-types.js';
 import type { ProviderAdapter } from './core/provider-adapter.js';
+import { AccessPolicy } from './pipeline/access-policy.js';
 import { ChatPipeline } from './pipeline/chat-pipeline.js';
 import { registerClientAuth } from './plugins/client-auth.js';
 import { registerErrorEnvelope } from './plugins/error-envelope.js';
 import { registerJsonBodyParser } from './plugins/json-body-parser.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
 import { createLazyChildLogger } from './plugins/lazy-child-logger.js';
+import { RateLimits, registerRateLimits } from './plugins/rate-limits.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { version } from './version.js';
 
@@ -54,7 +56,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
 
   registerRequestLog(app);
   registerErrorEnvelope(app);
-  registerClientAuth(app, config.server.apiKeys);
+  registerClientAuth(app, config.server.clientKeys.map((clientKey) => ({ key: clientKey.key, access: new AccessPolicy(clientKey) })));
+  registerRateLimits(app, new RateLimits(config.server.limits, new Map(config.server.clientKeys.map((clientKey) => [clientKey.name, clientKey.limits]))));
   registerLiveStreams(app, liveStreams, options.shutdownGraceMs ?? 10_000);
 
   registerHealthRoutes(app, { providers: Object.keys(config.providers), version });

@@ -7,7 +7,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cancellation } from '../../src/core/cancellation.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
 import type { ProviderContext } from '../../src/core/provider-adapter.js';
-import type { ChatPipeline, ChatRun } from '../../src/pipeline/chat-pipeline.js';
+import type { AgentFormat } from '../../src/pipeline/agent-format/agent-format.js';
+import type { ChatPipeline, ChatRun, RunOptions } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import { watchClientAbort } from './client-abort.js';
@@ -33,9 +34,11 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   const abort = watchClientAbort(reply);
   const release = options.liveStreams.add(abort.cancellation);
   try {
-    const run = await pipeline.run(input, providerContext(request, abort.cancellation, !options.stream), { agentFormat: agentFormat.selection.format });
+    const run = await pipeline.run(input, providerContext(request, abort.cancellation, !options.stream), runOptions(request, agentFormat.selection.format));
     annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: options.stream });
     const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header };
+    // A hijacked stream writes its own head: the rate-limit headers go into it.
+    if (options.stream && request.admission) Object.assign(headers, request.admission.headers);
     if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
 
     if (!options.stream) {
@@ -54,6 +57,15 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     release();
     abort.dispose();
   }
+}
+
+/** The key's policy, and its token count when a tokens-per-minute limit applies. */
+function runOptions(request: FastifyRequest, agentFormat: AgentFormat): RunOptions {
+  const options: RunOptions = { agentFormat };
+  if (request.access) options.access = request.access;
+  const { admission } = request;
+  if (admission) options.onUsage = (usage) => admission.recordTokens(usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
+  return options;
 }
 
 /**

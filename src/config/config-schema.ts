@@ -39,6 +39,42 @@ const provider = {
   },
 };
 
+const limits = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    requestsPerMinute: { type: 'integer', minimum: 1 },
+    tokensPerMinute: { type: 'integer', minimum: 1 },
+    concurrentStreams: { type: 'integer', minimum: 1 },
+  },
+};
+
+/** `provider/model` globs (`*` any run of characters, `?` one). */
+const globs = { type: 'array', items: { type: 'string', minLength: 1 } };
+
+/** A client key: a string (full access), or an object with a policy. */
+const apiKey = {
+  anyOf: [
+    { type: 'string', minLength: 1 },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['key'],
+      properties: {
+        key: { type: 'string', minLength: 1 },
+        name: { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9._-]+$' },
+        models: globs,
+        tools: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { allow: globs, deny: globs },
+        },
+        limits,
+      },
+    },
+  ],
+};
+
 /** An HTTP header name (RFC 9110 token). */
 const headerName = { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" };
 
@@ -69,7 +105,8 @@ export const configFileSchema = {
       properties: {
         host: { type: 'string', minLength: 1 },
         port: { type: 'integer', minimum: 0, maximum: 65535 },
-        apiKeys: { type: 'array', items: { type: 'string', minLength: 1 } },
+        apiKeys: { type: 'array', items: apiKey },
+        limits,
         bodyLimitBytes: { type: 'integer', minimum: 1024 },
         logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
       },
@@ -81,5 +118,7 @@ export const configFileSchema = {
       additionalProperties: provider,
     },
     agentFormats,
+    /** Model names clients hard-code (`claude-sonnet-4-5`) → the `provider/model` that answers them. */
+    aliases: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string', pattern: '^[^/]+/.+$' } },
   },
 } as const;

@@ -38,6 +38,7 @@ export type ConfigFile = {
   server?: Record<string, unknown>;
   providers?: Record<string, Record<string, unknown>>;
   agentFormats?: { default?: string; rules?: { header: string; contains: string; format: string }[] };
+  aliases?: Record<string, string>;
 };
 
 export function validateConfigFile(value: unknown): ConfigFile {

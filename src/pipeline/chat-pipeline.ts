@@ -15,7 +15,12 @@ import type { AgentSyntaxRegistry } from '../core/agent-text-syntax.js';
 import type { AgentFormat, AgentFormatRequest, AgentFormatSelection } from './agent-format/agent-format.js';
 import { AgentFormatSelector } from './agent-format/agent-format-selector.js';
 import { applyAgentFormatToEvents, applyAgentFormatToRequest } from './agent-format/apply-agent-format.js';
+import type { Usage } from '../core/usage.js';
+import type { Warning } from '../core/warning.js';
+import type { AccessPolicy } from './access-policy.js';
 import { DiagnosticsCollector } from './diagnostics-collector.js';
+import { dropDisallowedCalls } from './drop-disallowed-calls.js';
+import { tapUsage } from './tap-usage.js';
 import { finalizeEvents } from './finalize-events.js';
 import { parseTextIntoCalls } from './parse-text-into-calls.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
@@ -32,6 +37,10 @@ export type ChatPipelineDependencies = {
 export type RunOptions = {
   /** How calls reach the client (agent_format); structured `openai` when absent. */
   agentFormat?: AgentFormat;
+  /** The client key's policy (models, tools); absent: full access. */
+  access?: AccessPolicy;
+  /** Told the reply's usage when it finishes (token quotas). */
+  onUsage?: (usage: Usage) => void;
 };
 
 const noAgentSyntaxes: AgentSyntaxRegistry = {
@@ -87,17 +96,29 @@ export class ChatPipeline {
 
   /** Resolves after the upstream accepted the request (2xx headers); earlier failures reject. */
   async run(input: ChatInput, context: ProviderContext, options: RunOptions = {}): Promise<ChatRun> {
+    const run = await this.start(input, context, options);
+    if (options.onUsage) run.events = tapUsage(run.events, options.onUsage);
+    return run;
+  }
+
+  private async start(input: ChatInput, context: ProviderContext, options: RunOptions): Promise<ChatRun> {
     validateChatInput(input);
     const agentFormat: AgentFormat = options.agentFormat ?? { type: 'structured', name: 'openai' };
     const routeWarnings = input.warnings ?? [];
     const model = this.resolve(input.model, input.provider);
+    const { access } = options;
+    access?.checkModel(model);
     const request: ChatRequest = applyAgentFormatToRequest(chatRequestFrom(input, model), agentFormat);
+    const toolPolicy = access?.limitsTools ? access : undefined;
+    if (toolPolicy) restrictTools(request, toolPolicy, routeWarnings);
     const adapter = this.provider(model.provider);
     const diagnostics = new DiagnosticsCollector(request.tools ?? []);
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
     if (model.toolCalling === 'native') {
-      const events = applyAgentFormatToEvents(await adapter.stream(request, context), agentFormat);
+      const upstream = await adapter.stream(request, context);
+      const allowed = toolPolicy ? dropDisallowedCalls(upstream, (name) => toolPolicy.allowsTool(name), diagnostics) : upstream;
+      const events = applyAgentFormatToEvents(allowed, agentFormat);
       return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: routeWarnings, diagnostics, provider: model.provider }) };
     }
 
@@ -120,6 +141,19 @@ export class ChatPipeline {
       events: finalizeEvents(applyAgentFormatToEvents(parsed, agentFormat), { warnings: [...routeWarnings, ...prepared.warnings], diagnostics, provider: model.provider }),
     };
   }
+}
+
+/** Takes the tools the key may not use out of the request (with a warning); a tool_choice naming one is refused. */
+function restrictTools(request: ChatRequest, access: AccessPolicy, warnings: Warning[]): void {
+  if (!request.tools?.length) return;
+  const choice = request.toolChoice;
+  if (choice?.type === 'tool' && !access.allowsTool(choice.name)) {
+    throw new GatewayError({ status: 403, type: 'permission_error', code: 'tool_not_allowed', param: 'tool_choice', message: `The API key '${access.name}' may not use tool '${choice.name}'.` });
+  }
+  const filtered = access.filterTools(request.tools);
+  request.tools = filtered.tools.length ? filtered.tools : undefined;
+  if (!request.tools && choice?.type === 'required') request.toolChoice = undefined;
+  if (filtered.warning) warnings.push(filtered.warning);
 }
 
 function missingFormat(family: string): never {

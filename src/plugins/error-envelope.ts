@@ -45,6 +45,7 @@ function fromFastifyError(error: FastifyError): GatewayError {
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
   if (error.retryAfter) void reply.header('retry-after', error.retryAfter);
+  if (error.headers) void reply.headers(error.headers);
   const envelope = request.routeOptions.config?.errorEnvelope ?? 'openai';
   return reply.status(error.status).send(renderErrorBody(error, envelope));
 }

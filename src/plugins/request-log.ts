@@ -49,6 +49,8 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, statusC
     toolCalling: state?.toolCalling,
     toolFormat: state?.toolFormat,
     stream: state?.stream,
+    // The key's name, never the key.
+    key: request.access?.name,
     outcome: outcome || undefined,
   };
   if (state) state.written = true;
