@@ -3,7 +3,7 @@
  * /v1/models filtered), tool allow/deny (removed from what the model sees, calls to them never returned, in
  * both lanes), names in the request log, and aliases.
  */
-import OpenAI from 'openai';
+import OpenAI, { type APIError } from 'openai';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -54,13 +54,13 @@ describe('model policy', () => {
   it('refuses a model outside the key’s globs with 403 model_not_allowed naming it', async () => {
     const error = await client(teamKey).chat.completions.create({ model: 'native/o3', messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.PermissionDeniedError);
-    expect((error as OpenAI.APIError).code).toBe('model_not_allowed');
-    expect((error as OpenAI.APIError).message).toContain("'native/o3'");
+    expect((error as APIError).code).toBe('model_not_allowed');
+    expect((error as APIError).message).toContain("'native/o3'");
   });
 
   it('checks an alias by its target, so an alias cannot widen a key', async () => {
     const error = await client(teamKey).chat.completions.create({ model: 'sneaky', messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
-    expect((error as OpenAI.APIError).status).toBe(403);
+    expect((error as APIError).status).toBe(403);
   });
 
   it('lists only the models the key may use', async () => {
@@ -98,8 +98,8 @@ describe('tool policy', () => {
     const error = await client(teamKey)
       .chat.completions.create({ model: 'local/qwen3-8b', messages: [{ role: 'user', content: 'x' }], tools: [tool('delete_repo')], tool_choice: { type: 'function', function: { name: 'delete_repo' } } })
       .catch((caught: unknown) => caught);
-    expect((error as OpenAI.APIError).status).toBe(403);
-    expect((error as OpenAI.APIError).code).toBe('tool_not_allowed');
+    expect((error as APIError).status).toBe(403);
+    expect((error as APIError).code).toBe('tool_not_allowed');
   });
 
   it('leaves a key without a tool policy alone', async () => {
@@ -128,6 +128,6 @@ describe('names and aliases', () => {
 
   it('has no alias for a prototype member', async () => {
     const error = await client(adminKey).chat.completions.create({ model: 'constructor', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
-    expect((error as OpenAI.APIError).status).toBe(404);
+    expect((error as APIError).status).toBe(404);
   });
 });
