@@ -62,7 +62,7 @@ describe('config files', () => {
       environment: { GATEWAY_TEST_PORT: '9999', CLIENT_KEY: 'client-secret', LOCAL_KEY: 'sk-local' },
       probeOllama: noOllama,
     });
-    expect(config.server).toEqual({ host: '0.0.0.0', port: 9999, apiKeys: ['client-secret'], bodyLimitBytes: 32 * 1024 * 1024, logLevel: 'info' });
+    expect(config.server).toEqual({ host: '0.0.0.0', port: 9999, apiKeys: ['client-secret'], clientKeys: [{ key: 'client-secret', name: 'key-1' }], bodyLimitBytes: 32 * 1024 * 1024, logLevel: 'info' });
     expect(config.providers.local).toEqual({
       name: 'local',
       type: 'openai-compatible',
