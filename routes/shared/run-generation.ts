@@ -59,12 +59,19 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   }
 }
 
-/** The key's policy, and its token count when a tokens-per-minute limit applies. */
+/** The key's policy; how the reply ended goes to the key's token quota and to the metrics. */
 function runOptions(request: FastifyRequest, agentFormat: AgentFormat): RunOptions {
   const options: RunOptions = { agentFormat };
   if (request.access) options.access = request.access;
   const { admission } = request;
-  if (admission) options.onUsage = (usage) => admission.recordTokens(usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
+  const { metrics } = request.server;
+  if (!admission && !metrics) return options;
+  const startedAt = performance.now();
+  options.onFinish = (summary, run) => {
+    const { usage } = summary;
+    admission?.recordTokens(usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
+    metrics?.observeReply({ provider: run.model.provider, model: run.model.model, lane: run.toolCalling, family: run.toolFormat, key: request.access?.name, startedAt, summary });
+  };
   return options;
 }
 

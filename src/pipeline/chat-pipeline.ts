@@ -15,12 +15,11 @@ import type { AgentSyntaxRegistry } from '../core/agent-text-syntax.js';
 import type { AgentFormat, AgentFormatRequest, AgentFormatSelection } from './agent-format/agent-format.js';
 import { AgentFormatSelector } from './agent-format/agent-format-selector.js';
 import { applyAgentFormatToEvents, applyAgentFormatToRequest } from './agent-format/apply-agent-format.js';
-import type { Usage } from '../core/usage.js';
 import type { Warning } from '../core/warning.js';
 import type { AccessPolicy } from './access-policy.js';
 import { DiagnosticsCollector } from './diagnostics-collector.js';
 import { dropDisallowedCalls } from './drop-disallowed-calls.js';
-import { tapUsage } from './tap-usage.js';
+import { tapReply, type ReplySummary } from './tap-reply.js';
 import { finalizeEvents } from './finalize-events.js';
 import { parseTextIntoCalls } from './parse-text-into-calls.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
@@ -39,8 +38,8 @@ export type RunOptions = {
   agentFormat?: AgentFormat;
   /** The client key's policy (models, tools); absent: full access. */
   access?: AccessPolicy;
-  /** Told the reply's usage when it finishes (token quotas). */
-  onUsage?: (usage: Usage) => void;
+  /** Told how the reply ended, when it finishes (token quotas, metrics). */
+  onFinish?: (summary: ReplySummary, run: ChatRun) => void;
 };
 
 const noAgentSyntaxes: AgentSyntaxRegistry = {
@@ -97,7 +96,9 @@ export class ChatPipeline {
   /** Resolves after the upstream accepted the request (2xx headers); earlier failures reject. */
   async run(input: ChatInput, context: ProviderContext, options: RunOptions = {}): Promise<ChatRun> {
     const run = await this.start(input, context, options);
-    if (options.onUsage) run.events = tapUsage(run.events, options.onUsage);
+    const { onFinish } = options;
+    // A whole reply runs through its stages right here, so the listener is told the run it belongs to.
+    if (onFinish) run.events = tapReply(run.events, (summary) => onFinish(summary, run));
     return run;
   }
 

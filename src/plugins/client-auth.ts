@@ -48,7 +48,7 @@ function presentedKey(headers: Record<string, string | string[] | undefined>): s
   return typeof apiKey === 'string' ? apiKey : undefined;
 }
 
-const openPaths = new Set(['/health', '/']);
+const openPaths = new Set(['/health', '/ready', '/']);
 
 /** A configured key and what it may do. */
 export type KeyEntry = { key: string; access: AccessPolicy };
