@@ -23,7 +23,9 @@ import type { GatewayConfig } from './config/config-types.js';
 import { configuredSecrets } from './config/configured-secrets.js';
 import { SecretRedactor } from './core/secret-redactor.js';
 import { redactProviderErrors } from './pipeline/redacting-provider-adapter.js';
+import { silentLogger } from './core/logger.js';
 import type { ProviderAdapter } from './core/provider-adapter.js';
+import { AccessPolicy } from './pipeline/access-policy.js';
 import { ChatPipeline } from './pipeline/chat-pipeline.js';
 import { RecentReplies } from './pipeline/recent-replies.js';
 import { ToolCallInspector } from './pipeline/tool-call-inspector.js';
@@ -34,6 +36,8 @@ import { registerErrorEnvelope, sendFrameworkError } from './plugins/error-envel
 import { registerJsonBodyParser } from './plugins/json-body-parser.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
 import { createLazyChildLogger } from './plugins/lazy-child-logger.js';
+import { Metrics, registerMetricsRoute } from './plugins/metrics.js';
+import { RateLimits, registerRateLimits } from './plugins/rate-limits.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { serverTimeoutOptions } from './plugins/server-timeouts.js';
 import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
@@ -63,6 +67,20 @@ export function createGatewayLogger(config: GatewayConfig, redactor: SecretRedac
   return destination ? pino({ level: config.server.logLevel, hooks }, destination) : pino({ level: config.server.logLevel, hooks });
 }
 
+const requestIdPattern = /^[\w.:@+=-]{1,128}$/;
+
+function clientRequestId(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' && requestIdPattern.test(value) ? value : undefined;
+}
+
+/** A provider is reachable when it lists its models in time (one that cannot list is taken as reachable). */
+async function providerAnswers(adapter: ProviderAdapter | undefined): Promise<boolean> {
+  if (!adapter) return false;
+  if (!adapter.listModels) return true;
+  await adapter.listModels({ signal: AbortSignal.timeout(2_000), requestId: 'readiness', log: silentLogger });
+  return true;
+}
+
 export async function buildApp(config: GatewayConfig, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const redactor = options.redactor ?? createConfigRedactor(config);
   const logger = options.logger ?? createGatewayLogger(config, redactor);
@@ -73,8 +91,9 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     // Our own one-line-per-request log replaces fastify's two lines (see plugins/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.server.bodyLimitBytes,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => `req_${randomHex(16)}`,
+    // A client's x-request-id is kept when it is a sane token (it goes into logs and headers); else one is minted.
+    requestIdHeader: false,
+    genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? `req_${randomHex(16)}`,
     childLoggerFactory: (logger, bindings) => createLazyChildLogger(logger, bindings),
     // Refused by registerShutdownRefusal instead, in the API's envelope.
     return503OnClosing: false,
@@ -82,6 +101,11 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
   });
   registerJsonBodyParser(app, { maxDepth: config.server.maxJsonDepth });
+  // Every reply says which request it answers (streams write it in their own head).
+  app.addHook('onSend', (request, reply, payload, done) => {
+    void reply.header('x-request-id', request.id);
+    done(null, payload);
+  });
 
   const toolFormats = createToolFormatRegistry();
   const renderCall = (family: string, call: { name: string; arguments: string }) => (toolFormats.get(family) ?? toolFormats.get('generic-json'))?.renderCall(call) ?? JSON.stringify(call);
@@ -94,13 +118,16 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const inspector = new ToolCallInspector({ config, toolFormats, agentSyntaxes });
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
+  const metrics = new Metrics(() => liveStreams.size);
+  app.decorate('metrics', metrics);
   registerRequestLog(app);
   registerErrorEnvelope(app);
   registerShutdownRefusal(app);
-  registerClientAuth(app, config.server.apiKeys, inspectorPagePaths);
+  registerClientAuth(app, config.server.clientKeys.map((clientKey) => ({ key: clientKey.key, access: new AccessPolicy(clientKey) })), inspectorPagePaths);
+  registerRateLimits(app, new RateLimits(config.server.limits, new Map(config.server.clientKeys.map((clientKey) => [clientKey.name, clientKey.limits]))));
   registerLiveStreams(app, liveStreams, shutdownGraceMs);
 
-  registerHealthRoutes(app, { providers: Object.keys(config.providers), version });
+  registerHealthRoutes(app, { providers: Object.keys(config.providers), version, reachable: (name) => providerAnswers(providers.get(name)) });
   registerModelsRoutes(app, { pipeline });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams });
   // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
@@ -111,6 +138,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerEmbeddingsRoutes(app, { pipeline });
   registerToolCallsRoutes(app, { inspector, recentReplies });
   registerInspectorPage(app);
+  registerMetricsRoute(app, metrics);
 
   app.addHook('onClose', async () => {
     await Promise.all([...providers.values()].map((adapter) => adapter.close?.()));

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     bootLogger.fatal(`${(error as Error).message}. Usage: npm start -- [--config FILE] [--port PORT] [--host HOST]`);
     process.exit(2);
   }
+  if (commandLine.checkConfigPath) process.exit(await checkConfig(commandLine.checkConfigPath, bootLogger));
   let loaded;
   try {
     loaded = await loadConfig({
@@ -82,6 +83,21 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** `--check-config FILE`: everything a start checks (the file, then what only the built app can), without listening. */
+async function checkConfig(path: string, logger: pino.Logger): Promise<number> {
+  try {
+    const { config } = await loadConfig({ path, environment: process.env });
+    const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
+    await app.close();
+    logger.info(`config ${path} is valid: providers ${Object.keys(config.providers).join(', ') || '(none)'}`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    logger.fatal(error.message);
+    return 1;
+  }
 }
 
 await main();

@@ -34,14 +34,17 @@ export function registerModelsRoutes(app: FastifyInstance, options: { pipeline: 
 
   app.get('/v1/models', async (request) => {
     const lists = await Promise.all(pipeline.providerNames().map((provider) => listProvider(provider, request.id, request.log)));
-    return { object: 'list', data: lists.flat() };
+    // A key limited to some models sees only those.
+    const { access } = request;
+    const data = access ? lists.flat().filter((model) => access.allowsModel(model.id)) : lists.flat();
+    return { object: 'list', data };
   });
 
   app.get<{ Params: { '*': string } }>('/v1/models/*', async (request) => {
     const id = request.params['*'];
     const model = pipeline.resolve(id);
     const models = await listProvider(model.provider, request.id, request.log);
-    const found = models.find((candidate) => candidate.id === id);
+    const found = models.find((candidate) => candidate.id === id && (request.access?.allowsModel(candidate.id) ?? true));
     if (!found) throw notFound(`The model '${id}' does not exist.`, 'model_not_found', 'model');
     return found;
   });

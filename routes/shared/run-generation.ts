@@ -7,7 +7,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cancellation } from '../../src/core/cancellation.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
 import type { ProviderContext } from '../../src/core/provider-adapter.js';
-import type { ChatPipeline, ChatRun } from '../../src/pipeline/chat-pipeline.js';
+import type { AgentFormat } from '../../src/pipeline/agent-format/agent-format.js';
+import type { ChatPipeline, ChatRun, RunOptions } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import { watchClientAbort } from './client-abort.js';
@@ -35,9 +36,11 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   const abort = watchClientAbort(reply);
   const release = options.liveStreams.add(abort.cancellation);
   try {
-    const run = await pipeline.run(input, providerContext(request, abort.cancellation, !options.stream), { agentFormat: agentFormat.selection.format });
+    const run = await pipeline.run(input, providerContext(request, abort.cancellation, !options.stream), runOptions(request, agentFormat.selection.format));
     annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: options.stream });
     const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header };
+    // A hijacked stream writes its own head: the rate-limit headers go into it.
+    if (options.stream && request.admission) Object.assign(headers, request.admission.headers);
     if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
 
     if (!options.stream) {
@@ -62,6 +65,22 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     release();
     abort.dispose();
   }
+}
+
+/** The key's policy; how the reply ended goes to the key's token quota and to the metrics. */
+function runOptions(request: FastifyRequest, agentFormat: AgentFormat): RunOptions {
+  const options: RunOptions = { agentFormat };
+  if (request.access) options.access = request.access;
+  const { admission } = request;
+  const { metrics } = request.server;
+  if (!admission && !metrics) return options;
+  const startedAt = performance.now();
+  options.onFinish = (summary, run) => {
+    const { usage } = summary;
+    admission?.recordTokens(usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
+    metrics?.observeReply({ provider: run.model.provider, model: run.model.model, lane: run.toolCalling, family: run.toolFormat, key: request.access?.name, startedAt, summary });
+  };
+  return options;
 }
 
 /**

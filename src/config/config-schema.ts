@@ -22,7 +22,7 @@ const timeouts = {
   },
 };
 
-const limits = {
+const upstreamLimits = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -48,11 +48,47 @@ const provider = {
     headers: { type: 'object', additionalProperties: { type: 'string' } },
     toolCalling,
     timeouts,
-    limits,
+    limits: upstreamLimits,
     models: { type: 'object', additionalProperties: modelSettings },
     defaultMaxTokens: { type: 'integer', minimum: 1 },
     maxConnections: { type: 'integer', minimum: 1 },
   },
+};
+
+const limits = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    requestsPerMinute: { type: 'integer', minimum: 1 },
+    tokensPerMinute: { type: 'integer', minimum: 1 },
+    concurrentStreams: { type: 'integer', minimum: 1 },
+  },
+};
+
+/** `provider/model` globs (`*` any run of characters, `?` one). */
+const globs = { type: 'array', items: { type: 'string', minLength: 1 } };
+
+/** A client key: a string (full access), or an object with a policy. */
+const apiKey = {
+  anyOf: [
+    { type: 'string', minLength: 1 },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['key'],
+      properties: {
+        key: { type: 'string', minLength: 1 },
+        name: { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9._-]+$' },
+        models: globs,
+        tools: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { allow: globs, deny: globs },
+        },
+        limits,
+      },
+    },
+  ],
 };
 
 /** An HTTP header name (RFC 9110 token). */
@@ -85,7 +121,8 @@ export const configFileSchema = {
       properties: {
         host: { type: 'string', minLength: 1 },
         port: { type: 'integer', minimum: 0, maximum: 65535 },
-        apiKeys: { type: 'array', items: { type: 'string', minLength: 1 } },
+        apiKeys: { type: 'array', items: apiKey },
+        limits,
         bodyLimitBytes: { type: 'integer', minimum: 1024 },
         maxJsonDepth: { type: 'integer', minimum: 8, maximum: 1024 },
         logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
@@ -110,5 +147,7 @@ export const configFileSchema = {
         recentReplies: { type: 'integer', minimum: 0, maximum: 1000 },
       },
     },
+    /** Model names clients hard-code (`claude-sonnet-4-5`) → the `provider/model` that answers them. */
+    aliases: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string', pattern: '^[^/]+/.+$' } },
   },
 } as const;

@@ -58,11 +58,37 @@ export type ProviderConfig = {
   maxConnections?: number;
 };
 
+/** Limits per key or server-wide; an absent member is no limit. */
+export type LimitSettings = {
+  requestsPerMinute?: number;
+  /** Counted from the replies' usage. */
+  tokensPerMinute?: number;
+  concurrentStreams?: number;
+};
+
+/** Which tools a key may offer to models: `allow` (only these) and/or `deny` (never these), as name globs. */
+export type ToolPolicy = { allow?: string[]; deny?: string[] };
+
+/** One client key with its policy; a key given as a plain string has full access and no limits. */
+export type ClientKey = {
+  key: string;
+  /** In logs and metrics instead of the key (`key-1`, `key-2`, … when the config gives none). */
+  name: string;
+  /** `provider/model` globs the key may use; absent: every model. */
+  models?: string[];
+  tools?: ToolPolicy;
+  limits?: LimitSettings;
+};
+
 export type ServerConfig = {
   host: string;
   port: number;
-  /** Client bearer keys; empty means no client auth. */
+  /** Every client bearer key; empty means no client auth. */
   apiKeys: string[];
+  /** The same keys with their names and policies. */
+  clientKeys: ClientKey[];
+  /** Server-wide limits, shared by every client. */
+  limits?: LimitSettings;
   bodyLimitBytes: number;
   /** Deepest JSON nesting a request body may have (the body object is level 1); deeper is a 400. */
   maxJsonDepth: number;
@@ -103,4 +129,6 @@ export type GatewayConfig = {
   providers: Record<string, ProviderConfig>;
   agentFormats: AgentFormatSettings;
   debug?: DebugSettings;
+  /** Model aliases: a name as a client sends it → `provider/model`. A Map: names come from requests. */
+  aliases: ReadonlyMap<string, string>;
 };

@@ -1,6 +1,7 @@
 /** Fills defaults into a validated config file and produces the GatewayConfig the app runs on. */
 import type { ProviderType } from '../core/resolved-model.js';
-import type { AgentFormatRule, AgentFormatSettings, GatewayConfig, ModelSettings, ProviderConfig, TimeoutSettings, ToolCallingSetting, UpstreamLimitSettings } from './config-types.js';
+import { normalizeClientKeys, type RawClientKey } from './normalize-client-keys.js';
+import type { LimitSettings, AgentFormatRule, AgentFormatSettings, GatewayConfig, ModelSettings, ProviderConfig, TimeoutSettings, ToolCallingSetting, UpstreamLimitSettings } from './config-types.js';
 import type { ConfigFile } from './validate-config-file.js';
 
 export const defaultTimeouts: TimeoutSettings = {
@@ -83,20 +84,24 @@ function normalizeServerTimes(server: Record<string, unknown>): ServerTimes {
 
 export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): GatewayConfig {
   const server = file.server ?? {};
+  const clientKeys = normalizeClientKeys(server.apiKeys as RawClientKey[] | undefined);
   const providers: Record<string, ProviderConfig> = {};
   for (const [name, settings] of Object.entries(file.providers ?? {})) providers[name] = normalizeProvider(name, settings);
   return {
     server: {
       host: overrides.host ?? (server.host as string | undefined) ?? defaultServer.host,
       port: overrides.port ?? (server.port as number | undefined) ?? defaultServer.port,
-      apiKeys: (server.apiKeys as string[] | undefined) ?? [],
+      apiKeys: clientKeys.map((clientKey) => clientKey.key),
+      clientKeys,
       bodyLimitBytes: (server.bodyLimitBytes as number | undefined) ?? defaultServer.bodyLimitBytes,
       maxJsonDepth: (server.maxJsonDepth as number | undefined) ?? defaultServer.maxJsonDepth,
       logLevel: (server.logLevel as string | undefined) ?? defaultServer.logLevel,
       ...normalizeServerTimes(server),
+      ...(server.limits ? { limits: server.limits as LimitSettings } : {}),
     },
     providers,
     agentFormats: normalizeAgentFormats(file.agentFormats),
     debug: { recentReplies: file.debug?.recentReplies ?? 0 },
+    aliases: new Map(Object.entries(file.aliases ?? {})),
   };
 }

@@ -34,6 +34,9 @@ export function resolveModelFor(provider: ProviderConfig, model: string, id: str
   return resolved;
 }
 
+/** Aliases resolve once: a target is never itself looked up as an alias. */
+const noAliases: ReadonlyMap<string, string> = new Map();
+
 function unknownProvider(config: GatewayConfig, modelString: string, prefix: string | undefined): never {
   const names = Object.keys(config.providers);
   const listed = names.length ? names.join(', ') : '(none configured)';
@@ -50,6 +53,12 @@ export function resolveModel(config: GatewayConfig, modelString: string, provide
     const provider = ownValue(config.providers, providerName);
     if (!provider) unknownProvider(config, `${providerName}/${modelString}`, providerName);
     return resolveModelFor(provider, modelString, `${providerName}/${modelString}`);
+  }
+  const alias = config.aliases.get(modelString);
+  if (alias !== undefined) {
+    // The client keeps the name it asked for; the alias's target answers it.
+    const target = resolveModel({ ...config, aliases: noAliases }, alias);
+    return { ...target, id: modelString };
   }
   const slash = modelString.indexOf('/');
   const prefix = slash === -1 ? undefined : modelString.slice(0, slash);

@@ -39,6 +39,7 @@ export type ConfigFile = {
   providers?: Record<string, Record<string, unknown>>;
   agentFormats?: { default?: string; rules?: { header: string; contains: string; format: string }[] };
   debug?: { recentReplies?: number };
+  aliases?: Record<string, string>;
 };
 
 export function validateConfigFile(value: unknown): ConfigFile {

@@ -21,6 +21,8 @@ export type GatewayErrorOptions = {
   param?: string | null;
   /** Seconds, from an upstream `retry-after`, passed on to the client. */
   retryAfter?: string;
+  /** Further headers the error reply carries (a 429's `x-ratelimit-*`). */
+  headers?: Record<string, string>;
   /** The upstream's own error body when there was one (never shown if it could hold secrets). */
   upstreamBody?: unknown;
   cause?: unknown;
@@ -34,6 +36,7 @@ export class GatewayError extends Error {
   readonly code: string | null;
   readonly param: string | null;
   readonly retryAfter: string | undefined;
+  readonly headers: Record<string, string> | undefined;
   readonly upstreamBody: unknown;
   readonly [marker] = true;
 
@@ -45,6 +48,7 @@ export class GatewayError extends Error {
     this.code = options.code ?? null;
     this.param = options.param ?? null;
     this.retryAfter = options.retryAfter;
+    this.headers = options.headers;
     this.upstreamBody = options.upstreamBody;
   }
 

@@ -17,7 +17,11 @@ import type { SecretRedactor } from '../core/secret-redactor.js';
 import type { AgentFormat, AgentFormatRequest, AgentFormatSelection } from './agent-format/agent-format.js';
 import { AgentFormatSelector } from './agent-format/agent-format-selector.js';
 import { applyAgentFormatToEvents, applyAgentFormatToRequest } from './agent-format/apply-agent-format.js';
+import type { Warning } from '../core/warning.js';
+import type { AccessPolicy } from './access-policy.js';
 import { DiagnosticsCollector } from './diagnostics-collector.js';
+import { dropDisallowedCalls } from './drop-disallowed-calls.js';
+import { tapReply, type ReplySummary } from './tap-reply.js';
 import { finalizeEvents } from './finalize-events.js';
 import { parsePromptedReply } from './parse-prompted-reply.js';
 import { parseTextIntoCalls } from './parse-text-into-calls.js';
@@ -44,6 +48,10 @@ export type ChatPipelineDependencies = {
 export type RunOptions = {
   /** How calls reach the client (agent_format); structured `openai` when absent. */
   agentFormat?: AgentFormat;
+  /** The client key's policy (models, tools); absent: full access. */
+  access?: AccessPolicy;
+  /** Told how the reply ended, when it finishes (token quotas, metrics). */
+  onFinish?: (summary: ReplySummary, run: ChatRun) => void;
 };
 
 const noAgentSyntaxes: AgentSyntaxRegistry = {
@@ -99,11 +107,23 @@ export class ChatPipeline {
 
   /** Resolves after the upstream accepted the request (2xx headers); earlier failures reject. */
   async run(input: ChatInput, context: ProviderContext, options: RunOptions = {}): Promise<ChatRun> {
+    const run = await this.start(input, context, options);
+    const { onFinish } = options;
+    // A whole reply runs through its stages right here, so the listener is told the run it belongs to.
+    if (onFinish) run.events = tapReply(run.events, (summary) => onFinish(summary, run));
+    return run;
+  }
+
+  private async start(input: ChatInput, context: ProviderContext, options: RunOptions): Promise<ChatRun> {
     validateChatInput(input);
     const agentFormat: AgentFormat = options.agentFormat ?? { type: 'structured', name: 'openai' };
     const routeWarnings = input.warnings ?? [];
     const model = this.resolve(input.model, input.provider);
+    const { access } = options;
+    access?.checkModel(model);
     const request: ChatRequest = applyAgentFormatToRequest(chatRequestFrom(input, model), agentFormat);
+    const toolPolicy = access?.limitsTools ? access : undefined;
+    if (toolPolicy) restrictTools(request, toolPolicy, routeWarnings);
     const adapter = this.provider(model.provider);
     const diagnostics = new DiagnosticsCollector(request.tools ?? []);
     for (const warning of routeWarnings) diagnostics.warn(warning);
@@ -117,7 +137,8 @@ export class ChatPipeline {
         : upstream;
       const repairJson = this.dependencies.repairJson;
       const repaired = repairJson ? repairNativeArguments(read, { repair: repairJson, diagnostics }) : read;
-      const events = applyAgentFormatToEvents(repaired, agentFormat);
+      const allowed = toolPolicy ? dropDisallowedCalls(repaired, (name) => toolPolicy.allowsTool(name), diagnostics) : repaired;
+      const events = applyAgentFormatToEvents(allowed, agentFormat);
       return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: routeWarnings, diagnostics, provider: model.provider, redactor: this.dependencies.redactor }) };
     }
 
@@ -131,6 +152,19 @@ export class ChatPipeline {
     const events = recentReplies ? recordedReply(recentReplies, { model: model.id, family: format.family }, upstream, parse) : parse(upstream);
     return { model, toolCalling: 'prompted', toolFormat: format.family, events };
   }
+}
+
+/** Takes the tools the key may not use out of the request (with a warning); a tool_choice naming one is refused. */
+function restrictTools(request: ChatRequest, access: AccessPolicy, warnings: Warning[]): void {
+  if (!request.tools?.length) return;
+  const choice = request.toolChoice;
+  if (choice?.type === 'tool' && !access.allowsTool(choice.name)) {
+    throw new GatewayError({ status: 403, type: 'permission_error', code: 'tool_not_allowed', param: 'tool_choice', message: `The API key '${access.name}' may not use tool '${choice.name}'.` });
+  }
+  const filtered = access.filterTools(request.tools);
+  request.tools = filtered.tools.length ? filtered.tools : undefined;
+  if (!request.tools && choice?.type === 'required') request.toolChoice = undefined;
+  if (filtered.warning) warnings.push(filtered.warning);
 }
 
 function missingFormat(family: string): never {

@@ -1,28 +1,42 @@
 /**
- * Client authentication: when `server.apiKeys` is set, every request except /health and the open
- * pages needs one of them as `Authorization: Bearer …` (or `x-api-key`, as Anthropic clients send
- * it), compared in constant time.
+ * Client authentication: when `server.apiKeys` is set, every request except /health, /ready and the
+ * open pages needs one of them as `Authorization: Bearer …` (or `x-api-key`, as Anthropic clients send
+ * it), compared in constant time. The matching key's policy (its name, never the key itself) is kept on
+ * the request.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/gateway-error.js';
+import type { AccessPolicy } from '../pipeline/access-policy.js';
 import { sendError } from './error-envelope.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The policy of the client key the request presented; null when the gateway has no keys. */
+    access: AccessPolicy | null;
+  }
+}
 
 /** Hashing first gives equal-length buffers, so neither content nor length leaks through timing. */
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
-export function createKeyChecker(keys: string[]): (candidate: string | undefined) => boolean {
-  const digests = keys.map(digest);
+/** Finds the presented key among `keys`, comparing against every one (no early exit), so timing doesn't reveal which matched. */
+export function createKeyFinder<Key extends { key: string }>(keys: readonly Key[]): (candidate: string | undefined) => Key | undefined {
+  const digests = keys.map((entry) => digest(entry.key));
   return (candidate) => {
-    if (candidate === undefined) return false;
+    if (candidate === undefined) return undefined;
     const candidateDigest = digest(candidate);
-    let matched = false;
-    // Compare against every key (no early exit) so timing doesn't reveal which one matched.
-    for (const keyDigest of digests) matched = timingSafeEqual(candidateDigest, keyDigest) || matched;
+    let matched: Key | undefined;
+    for (const [index, keyDigest] of digests.entries()) if (timingSafeEqual(candidateDigest, keyDigest)) matched = keys[index];
     return matched;
   };
+}
+
+export function createKeyChecker(keys: string[]): (candidate: string | undefined) => boolean {
+  const find = createKeyFinder(keys.map((key) => ({ key })));
+  return (candidate) => find(candidate) !== undefined;
 }
 
 function presentedKey(headers: Record<string, string | string[] | undefined>): string | undefined {
@@ -35,16 +49,24 @@ function presentedKey(headers: Record<string, string | string[] | undefined>): s
   return typeof apiKey === 'string' ? apiKey : undefined;
 }
 
-/** Paths that never need a key: readiness probes, and pages that hold no data (the inspector's). */
-const alwaysOpen = ['/health', '/'];
+/** Paths that never need a key: liveness and readiness probes, and pages that hold no data (the inspector's). */
+const alwaysOpen = ['/health', '/ready', '/'];
 
-export function registerClientAuth(app: FastifyInstance, keys: string[], extraOpenPaths: readonly string[] = []): void {
+/** A configured key and what it may do. */
+export type KeyEntry = { key: string; access: AccessPolicy };
+
+export function registerClientAuth(app: FastifyInstance, keys: readonly KeyEntry[], extraOpenPaths: readonly string[] = []): void {
+  app.decorateRequest('access', null);
   if (keys.length === 0) return;
-  const check = createKeyChecker(keys);
+  const find = createKeyFinder(keys);
   const openPaths = new Set([...alwaysOpen, ...extraOpenPaths]);
   app.addHook('onRequest', async (request, reply) => {
     if (openPaths.has(request.url.split('?')[0] ?? '')) return;
-    if (check(presentedKey(request.headers))) return;
+    const entry = find(presentedKey(request.headers));
+    if (entry) {
+      request.access = entry.access;
+      return;
+    }
     void reply.header('www-authenticate', 'Bearer');
     const error = new GatewayError({ status: 401, type: 'authentication_error', code: 'invalid_api_key', message: 'Missing or invalid API key.' });
     return sendError(request, reply, error);

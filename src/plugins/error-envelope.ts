@@ -55,6 +55,7 @@ export function envelopeForUrl(url: string): ErrorEnvelope {
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
   if (error.retryAfter) void reply.header('retry-after', error.retryAfter);
+  if (error.headers) void reply.headers(error.headers);
   const envelope = request.routeOptions.config?.errorEnvelope ?? envelopeForUrl(request.url);
   return reply.status(error.status).send(renderErrorBody(error, envelope));
 }

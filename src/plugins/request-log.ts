@@ -3,6 +3,7 @@
  * Never a key or a prompt (headers and bodies are not logged).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Metrics } from './metrics.js';
 
 export type RequestLogFields = {
   provider?: string;
@@ -17,6 +18,10 @@ type RequestLogState = RequestLogFields & { written?: boolean };
 declare module 'fastify' {
   interface FastifyRequest {
     gatewayLog: RequestLogState | null;
+  }
+  interface FastifyInstance {
+    /** Where each request's end is counted, when metrics are on (app.ts decorates it). */
+    metrics?: Metrics;
   }
 }
 
@@ -49,10 +54,13 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, statusC
     toolCalling: state?.toolCalling,
     toolFormat: state?.toolFormat,
     stream: state?.stream,
+    // The key's name, never the key.
+    key: request.access?.name,
     outcome: outcome || undefined,
   };
   if (state) state.written = true;
   else request.gatewayLog = { written: true };
+  request.server.metrics?.observeRequest({ route: request.routeOptions.url ?? 'unknown', provider: line.provider, model: line.model, status: statusCode, key: line.key, durationMs: line.durationMs });
   // The root logger with the id as a field: no per-request child logger on the hot path.
   const logger = request.server.log;
   if (statusCode >= 500) logger.warn(line, 'request');

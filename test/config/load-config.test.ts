@@ -64,7 +64,7 @@ describe('config files', () => {
       probeOllama: noOllama,
     });
     // The file's values over the defaults (bodyLimitBytes 32 MiB, logLevel info, the time limits).
-    expect(config.server).toEqual({ ...defaultServer, host: '0.0.0.0', port: 9999, apiKeys: ['client-secret'] });
+    expect(config.server).toEqual({ ...defaultServer, host: '0.0.0.0', port: 9999, apiKeys: ['client-secret'], clientKeys: [{ key: 'client-secret', name: 'key-1' }] });
     expect(config.server.bodyLimitBytes).toBe(32 * 1024 * 1024);
     expect(config.providers.local).toEqual({
       name: 'local',

@@ -1,0 +1,15 @@
+/** `server.apiKeys` entries (strings or policy objects) → named ClientKeys. */
+import type { ClientKey, LimitSettings, ToolPolicy } from './config-types.js';
+
+export type RawClientKey = string | { key: string; name?: string; models?: string[]; tools?: ToolPolicy; limits?: LimitSettings };
+
+export function normalizeClientKeys(entries: readonly RawClientKey[] | undefined): ClientKey[] {
+  return (entries ?? []).map((entry, index) => {
+    if (typeof entry === 'string') return { key: entry, name: `key-${index + 1}` };
+    const clientKey: ClientKey = { key: entry.key, name: entry.name ?? `key-${index + 1}` };
+    if (entry.models) clientKey.models = entry.models;
+    if (entry.tools) clientKey.tools = entry.tools;
+    if (entry.limits) clientKey.limits = entry.limits;
+    return clientKey;
+  });
+}

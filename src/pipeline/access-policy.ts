@@ -1,0 +1,52 @@
+/**
+ * What one client key may do: which models it may use (403 `model_not_allowed` outside them) and which
+ * tools it may offer. A tool it may not use never reaches the model, and a call to one is never returned:
+ * the gateway's side of an agent runtime's approval hook.
+ */
+import type { ClientKey } from '../config/config-types.js';
+import { globToRegExp, matchesAny } from '../config/glob-pattern.js';
+import { GatewayError } from '../core/gateway-error.js';
+import type { ResolvedModel } from '../core/resolved-model.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
+import type { Warning } from '../core/warning.js';
+
+export class AccessPolicy {
+  readonly name: string;
+  private readonly models: readonly RegExp[] | undefined;
+  private readonly allowedTools: readonly RegExp[] | undefined;
+  private readonly deniedTools: readonly RegExp[];
+  /** Whether this key limits tools at all (most don't: their requests skip the tool filters). */
+  readonly limitsTools: boolean;
+
+  constructor(clientKey: ClientKey) {
+    this.name = clientKey.name;
+    this.models = clientKey.models?.map(globToRegExp);
+    this.allowedTools = clientKey.tools?.allow?.map(globToRegExp);
+    this.deniedTools = clientKey.tools?.deny?.map(globToRegExp) ?? [];
+    this.limitsTools = this.allowedTools !== undefined || this.deniedTools.length > 0;
+  }
+
+  /** `provider/model` as configured (an alias is checked by its target, so it cannot widen a key's reach). */
+  allowsModel(providerAndModel: string): boolean {
+    return this.models === undefined || matchesAny(this.models, providerAndModel);
+  }
+
+  checkModel(model: ResolvedModel): void {
+    const target = `${model.provider}/${model.model}`;
+    if (this.allowsModel(target)) return;
+    throw new GatewayError({ status: 403, type: 'permission_error', code: 'model_not_allowed', param: 'model', message: `The API key '${this.name}' may not use model '${target}'.` });
+  }
+
+  allowsTool(name: string): boolean {
+    if (matchesAny(this.deniedTools, name)) return false;
+    return this.allowedTools === undefined || matchesAny(this.allowedTools, name);
+  }
+
+  /** The tools the model may see, and a warning naming the ones removed. */
+  filterTools(tools: readonly ToolDefinition[]): { tools: ToolDefinition[]; warning?: Warning } {
+    const kept = tools.filter((tool) => this.allowsTool(tool.name));
+    if (kept.length === tools.length) return { tools: kept };
+    const removed = tools.filter((tool) => !this.allowsTool(tool.name)).map((tool) => tool.name);
+    return { tools: kept, warning: { code: 'tool-not-allowed', message: `Removed tools the API key '${this.name}' may not use: ${removed.join(', ')}.` } };
+  }
+}
