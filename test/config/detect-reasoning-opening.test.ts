@@ -15,6 +15,8 @@ describe('detectReasoningOpening', () => {
     'deepseek-r1-distill-qwen-32b',
     'moonshotai/Kimi-K2-Thinking',
     'MiniMaxAI/MiniMax-M2',
+    // Its template ends the generation prompt with 'Here are my reasoning steps:'; the answer follows [BEGIN FINAL RESPONSE].
+    'ServiceNow-AI/Apriel-1.6-15b-Thinker',
     'nvidia/NVIDIA-Nemotron-Nano-9B-v2',
     'zai-org/GLM-4.7',
     'glm-5',

@@ -92,6 +92,12 @@ describe('POST /v1/tool-calls/parse', () => {
     expect(configured.body).toMatchObject({ family: 'harmony', family_source: 'config', model: 'sample0/gpt-oss-120b' });
   });
 
+  it('starts inside reasoning for a model whose template opens it (Apriel: up to [BEGIN FINAL RESPONSE])', async () => {
+    const text = 'The user wants weather.\n[BEGIN FINAL RESPONSE]\n<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}}]</tool_calls>[END FINAL RESPONSE]';
+    const parsed = await post('/v1/tool-calls/parse', { model: 'ServiceNow-AI/Apriel-1.6-15b-Thinker', text, tools, chunking: 3 });
+    expect(parsed.body).toMatchObject({ family: 'apriel', opens_in_reasoning: 'by-default', reasoning: 'The user wants weather.', calls: [{ function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] });
+  });
+
   it('parses nothing without tools, as a reply would not', async () => {
     const parsed = await post('/v1/tool-calls/parse', { model: 'qwen3-8b', text: samples[0]?.text });
     expect(parsed.body.calls).toEqual([]);
