@@ -107,6 +107,8 @@ function pythonStyle(value: unknown): string {
   if (value === true) return 'True';
   if (value === false) return 'False';
   if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  // JSON.stringify writes -0 as 0; Python writes -0.0, which JSON reads back as -0.
+  if (Object.is(value, -0)) return '-0.0';
   if (Array.isArray(value)) return `[${value.map(pythonStyle).join(', ')}]`;
   if (typeof value === 'object') return `{${Object.entries(value).map(([key, member]) => `${pythonStyle(key)}: ${pythonStyle(member)}`).join(', ')}}`;
   return JSON.stringify(value);
