@@ -7,7 +7,7 @@ export function createInProcessState(): InProcessState {
     kind: 'in-process',
     createLimiter: ({ points, duration }) => new RateLimiterMemory({ points, duration }),
     problem: async () => undefined,
-    connect: () => undefined,
+    connect: async () => undefined,
     close: async () => undefined,
   };
 }

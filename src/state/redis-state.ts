@@ -83,9 +83,14 @@ export function createRedisState(settings: StateSettings & { redis: string }, lo
         return `Redis at ${address} does not answer: ${(error as Error).message}.`;
       }
     },
-    connect: () => {
-      // Failures surface through 'error' and the reconnect loop; the first one must not be an unhandled rejection.
-      client.connect().catch(() => undefined);
+    connect: async () => {
+      // Waits for the first connection, at most the connect timeout: a replica up before its Redis starts
+      // anyway (and says so on /ready). Failures surface through 'error' and the reconnect loop.
+      const connected = client.connect().catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, settings.connectTimeoutMs)));
+      await Promise.race([connected, waited]);
+      clearTimeout(timer);
     },
     close: async () => {
       client.disconnect();

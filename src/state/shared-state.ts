@@ -16,8 +16,11 @@ type CommonState = {
   createLimiter(options: LimiterOptions): RateLimiterAbstract;
   /** Why the state cannot serve now (for /ready), or undefined when it can. */
   problem(): Promise<string | undefined>;
-  /** Starts connecting (Redis); `--check-config` builds the app without it, so it never connects. */
-  connect(): void;
+  /**
+   * Connects (Redis), waiting for the first connection at most the connect timeout; `--check-config`
+   * builds the app without calling it, so it never connects.
+   */
+  connect(): Promise<void>;
   close(): Promise<void>;
 };
 

@@ -1,0 +1,93 @@
+/**
+ * Debian's `redis-server` on loopback, on a free port, with nothing on disk (`--save '' --appendonly no`),
+ * for the shared-state tests. It can be stopped and started again on the same port (an outage, then
+ * recovery). Without the binary, `redisServerPath` is undefined and the tests say SKIPPED and why.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { freePort } from './gateway-process.js';
+import { sleep } from './loopback-server.js';
+
+export const redisServerPath = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path));
+
+/** Call at the top of a test file that needs Redis: a loud line when its tests will be skipped. */
+export function warnWhenRedisIsMissing(what: string): void {
+  if (!redisServerPath) console.warn(`SKIPPED ${what}: no redis-server at /usr/bin/redis-server (apt-get install redis-server; .ci/run does this)`);
+}
+
+/** One PING over a raw socket: true when Redis answers PONG. */
+async function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.setTimeout(500, () => socket.destroy());
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => {
+      socket.destroy();
+      resolve(data.toString().startsWith('+PONG'));
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('close', () => resolve(false));
+  });
+}
+
+export class RedisServer {
+  private child: ChildProcess | undefined;
+  private output = '';
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<RedisServer> {
+    const server = new RedisServer(await freePort());
+    await server.start();
+    return server;
+  }
+
+  /** `redis://127.0.0.1:PORT/0`, or with a password when the test configures one. */
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}/0`;
+  }
+
+  /** Starts (again) on the same port and resolves once it answers PING. */
+  async start(): Promise<void> {
+    if (!redisServerPath) throw new Error('no redis-server binary');
+    const child = spawn(redisServerPath, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    const deadline = Date.now() + 20_000;
+    while (!(await answersPing(this.port))) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on ${this.port}:\n${this.output}`);
+      await sleep(50);
+    }
+  }
+
+  /** SIGKILL, as an outage looks to a client: connections reset, nothing answers. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** Starts a Redis before the suite's tests (hooks run in order: register this before what needs `server`) and stops it after. */
+export function useRedisServer(): { readonly server: RedisServer } {
+  let server: RedisServer | undefined;
+  beforeAll(async () => {
+    server = await RedisServer.start();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('Redis starts in beforeAll');
+      return server;
+    },
+  };
+}
