@@ -26,7 +26,8 @@ async function answersPing(port: number): Promise<boolean> {
     socket.once('connect', () => socket.write('PING\r\n'));
     socket.once('data', (data) => {
       socket.destroy();
-      resolve(data.toString().startsWith('+PONG'));
+      // Without AUTH a password-protected Redis answers -NOAUTH: it is up all the same.
+      resolve(/^(\+PONG|-NOAUTH)/.test(data.toString()));
     });
     socket.once('error', () => resolve(false));
     socket.once('close', () => resolve(false));
@@ -37,23 +38,28 @@ export class RedisServer {
   private child: ChildProcess | undefined;
   private output = '';
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly password: string | undefined,
+  ) {}
 
-  static async start(): Promise<RedisServer> {
-    const server = new RedisServer(await freePort());
+  /** `password`: Redis then requires it (`--requirepass`), and `url` carries it. */
+  static async start(options: { password?: string } = {}): Promise<RedisServer> {
+    const server = new RedisServer(await freePort(), options.password);
     await server.start();
     return server;
   }
 
-  /** `redis://127.0.0.1:PORT/0`, or with a password when the test configures one. */
+  /** `redis://127.0.0.1:PORT/0`, with the password when there is one. */
   get url(): string {
-    return `redis://127.0.0.1:${this.port}/0`;
+    return `redis://${this.password ? `:${encodeURIComponent(this.password)}@` : ''}127.0.0.1:${this.port}/0`;
   }
 
   /** Starts (again) on the same port and resolves once it answers PING. */
   async start(): Promise<void> {
     if (!redisServerPath) throw new Error('no redis-server binary');
-    const child = spawn(redisServerPath, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const settings = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...(this.password ? ['--requirepass', this.password] : [])];
+    const child = spawn(redisServerPath, settings, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
