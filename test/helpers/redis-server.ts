@@ -2,12 +2,12 @@
  * Debian's `redis-server` on loopback, on a free port, with nothing on disk (`--save '' --appendonly no`),
  * for the shared-state tests. It can be stopped and started again on the same port (an outage, then
  * recovery). Without the binary, `redisServerPath` is undefined and the tests say SKIPPED and why.
+ * No vitest in here: `npm run bench:state` and `npm run soak -- --replicas 2` start their Redis with it too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
 import { freePort } from './gateway-process.js';
 import { sleep } from './loopback-server.js';
 
@@ -50,6 +50,11 @@ export class RedisServer {
     return server;
   }
 
+  /** The running redis-server's pid (for CPU figures), undefined while stopped. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   /** `redis://127.0.0.1:PORT/0`, with the password when there is one. */
   get url(): string {
     return `redis://${this.password ? `:${encodeURIComponent(this.password)}@` : ''}127.0.0.1:${this.port}/0`;
@@ -79,21 +84,4 @@ export class RedisServer {
     child.kill('SIGKILL');
     await exited;
   }
-}
-
-/** Starts a Redis before the suite's tests (hooks run in order: register this before what needs `server`) and stops it after. */
-export function useRedisServer(): { readonly server: RedisServer } {
-  let server: RedisServer | undefined;
-  beforeAll(async () => {
-    server = await RedisServer.start();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  return {
-    get server() {
-      if (!server) throw new Error('Redis starts in beforeAll');
-      return server;
-    },
-  };
 }

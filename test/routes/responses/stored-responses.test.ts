@@ -4,7 +4,8 @@
  */
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { redisServerPath, useRedisServer, warnWhenRedisIsMissing } from '../../helpers/redis-server.js';
+import { redisServerPath, warnWhenRedisIsMissing } from '../../helpers/redis-server.js';
+import { useRedisServer } from '../../helpers/use-redis-server.js';
 import { nativeModel, useResponsesHarness } from './responses-test-kit.js';
 
 async function statusOf(promise: Promise<unknown>): Promise<{ status: number | undefined; message: string; param: string | null | undefined }> {
