@@ -80,7 +80,7 @@ async function soakOne(pools: Pool[], settings: SoakSettings, index: number, dea
     stage = `after HTTP ${response.statusCode} (${String(response.headers['x-request-id'])})`;
     const text = await response.body.text();
     const verdict = checkStream(scenario, response.statusCode, text);
-    if (verdict.violation !== undefined) violation(tally, scenario.kind, verdict.violation);
+    if (verdict.violation !== undefined) violation(tally, scenario.kind, `${verdict.violation} (HTTP ${response.statusCode}: ${text.slice(0, 160)})`);
     else count(tally, scenario.kind, verdict.outcome);
   } catch (error) {
     const name = (error as Error).name;
