@@ -75,6 +75,15 @@ export class RedisServer {
     }
   }
 
+  /** SIGSTOP: connections stay open and nothing answers (a stalled Redis); `resume` sends SIGCONT. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   /** SIGKILL, as an outage looks to a client: connections reset, nothing answers. */
   async stop(): Promise<void> {
     const child = this.child;

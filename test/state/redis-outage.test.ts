@@ -2,7 +2,7 @@
  * A Redis outage, seen by clients of gateways built in this process: what needs the shared state answers
  * 503 `state_unavailable` in the API's own envelope (never a hang), rate limits fail open or closed as
  * configured, /ready says Redis is down; once Redis is back, everything works again. A Redis that accepts
- * connections but never answers is bounded the same way.
+ * connections but never answers, or one that stalls while connected (SIGSTOP), is bounded the same way.
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,34 @@ describe.skipIf(!redisServerPath)('a Redis outage', () => {
     const counted = await call(closed, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] });
     expect(counted.status).toBe(200);
     expect(counted.headers.get('x-ratelimit-limit-requests')).toBe('100');
+  });
+});
+
+describe.skipIf(!redisServerPath)('a Redis that stalls while connected', () => {
+  let redis: RedisServer;
+  let closed: StartedGateway;
+
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    closed = await limitedGateway(redis.url, 'closed');
+  });
+
+  afterAll(async () => {
+    redis?.resume();
+    await closed?.close();
+    await redis?.stop();
+  });
+
+  it('is bounded by the command timeout: a 503, then service again once it answers', async () => {
+    const stored = await call(closed, 'POST', '/v1/responses', { model, input: 'hi' });
+    expect(stored.status).toBe(200);
+    redis.pause();
+    // The connection is still up (no 'close' yet), so only commandTimeoutMs (300 ms here) ends these.
+    expect(await call(closed, 'GET', `/v1/responses/${stored.body.id}`)).toMatchObject({ status: 503, body: { error: { code: 'state_unavailable' } } });
+    expect(await call(closed, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({ status: 503, body: { error: { code: 'state_unavailable' } } });
+    redis.resume();
+    await waitUntil(async () => (await call(closed, 'GET', `/v1/responses/${stored.body.id}`)).status === 200);
+    expect((await call(closed, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200);
   });
 });
 
