@@ -14,7 +14,9 @@ import { registerMessagesRoutes } from '../routes/messages/index.js';
 import { registerModelsRoutes } from '../routes/models/index.js';
 import { inspectorPagePaths, registerInspectorPage } from '../routes/inspector/index.js';
 import { registerResponsesRoutes } from '../routes/responses/index.js';
+import { DocumentResponseStore } from '../routes/responses/document-response-store.js';
 import { ResponseStore } from '../routes/responses/response-store.js';
+import { inProcessResponses, type StoredResponses } from '../routes/responses/stored-responses.js';
 import { registerToolCallsRoutes } from '../routes/tool-calls/index.js';
 import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
@@ -42,6 +44,9 @@ import { registerRequestLog } from './plugins/request-log.js';
 import { serverTimeoutOptions } from './plugins/server-timeouts.js';
 import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
 import { registerShutdownRefusal } from './plugins/shutdown-refusal.js';
+import { createInProcessState } from './state/in-process-state.js';
+import { createRedisState } from './state/redis-state.js';
+import type { SharedState } from './state/shared-state.js';
 import { version } from './version.js';
 
 export type BuildAppOptions = {
@@ -79,6 +84,18 @@ async function providerAnswers(adapter: ProviderAdapter | undefined): Promise<bo
   if (!adapter.listModels) return true;
   await adapter.listModels({ signal: AbortSignal.timeout(2_000), requestId: 'readiness', log: silentLogger });
   return true;
+}
+
+/** In-process unless the config names a Redis; then counters and stored responses are shared with every replica using it. */
+function createSharedState(config: GatewayConfig, logger: PinoLogger): SharedState {
+  const { redis } = config.state;
+  return redis === undefined ? createInProcessState() : createRedisState({ ...config.state, redis }, logger);
+}
+
+function createStoredResponses(config: GatewayConfig, state: SharedState): StoredResponses {
+  const ttlMs = config.state.responseTtlSeconds * 1000;
+  if (state.kind === 'in-process') return inProcessResponses(new ResponseStore({ ttlMs }));
+  return new DocumentResponseStore(state.documents, { keyPrefix: config.state.keyPrefix, ttlMs, maxBytes: config.state.maxResponseBytes });
 }
 
 export async function buildApp(config: GatewayConfig, options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -124,16 +141,21 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerErrorEnvelope(app);
   registerShutdownRefusal(app);
   registerClientAuth(app, config.server.clientKeys.map((clientKey) => ({ key: clientKey.key, access: new AccessPolicy(clientKey) })), inspectorPagePaths);
-  registerRateLimits(app, new RateLimits(config.server.limits, new Map(config.server.clientKeys.map((clientKey) => [clientKey.name, clientKey.limits]))));
+  const state = createSharedState(config, logger);
+  // Connects once the app is ready (listen or inject): `--check-config` builds the app without ever connecting.
+  app.addHook('onReady', async () => state.connect());
+  app.addHook('onClose', async () => state.close());
+  const keyLimits = new Map(config.server.clientKeys.map((clientKey) => [clientKey.name, clientKey.limits]));
+  registerRateLimits(app, new RateLimits(config.server.limits, keyLimits, { state, log: logger }));
   registerLiveStreams(app, liveStreams, shutdownGraceMs);
 
-  registerHealthRoutes(app, { providers: Object.keys(config.providers), version, reachable: (name) => providerAnswers(providers.get(name)) });
+  registerHealthRoutes(app, { providers: Object.keys(config.providers), version, reachable: (name) => providerAnswers(providers.get(name)), stateProblem: () => state.problem() });
   registerModelsRoutes(app, { pipeline });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams });
   // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
   await app.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
   registerCloseRefusedUpgrades(app);
-  registerResponsesRoutes(app, { pipeline, liveStreams, store: new ResponseStore() });
+  registerResponsesRoutes(app, { pipeline, liveStreams, store: createStoredResponses(config, state) });
   registerMessagesRoutes(app, { pipeline, liveStreams });
   registerEmbeddingsRoutes(app, { pipeline });
   registerToolCallsRoutes(app, { inspector, recentReplies });

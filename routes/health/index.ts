@@ -11,6 +11,8 @@ export type HealthRouteOptions = {
   version: string;
   /** Whether one provider answers now (its model list, within a short timeout). */
   reachable(provider: string): Promise<boolean>;
+  /** Why the shared state (Redis) cannot serve now, or undefined; in-process state always can. */
+  stateProblem?(): Promise<string | undefined>;
 };
 
 /** Orchestrators probe every few seconds: one answer serves the probes of this long. */
@@ -30,9 +32,15 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthRouteO
   };
 
   app.get('/ready', async (request, reply) => {
-    const providers = await probe();
-    if (Object.values(providers).some(Boolean)) return { status: 'ready', providers };
-    const message = options.providers.length ? `No provider is reachable: ${options.providers.join(', ')}.` : 'No provider is configured.';
+    // Not cached: a replica that lost Redis must leave the load balancer's rotation within one probe.
+    const [providers, stateProblem] = await Promise.all([probe(), options.stateProblem?.()]);
+    const providerReachable = Object.values(providers).some(Boolean);
+    if (providerReachable && stateProblem === undefined) return { status: 'ready', providers };
+    const message = !providerReachable
+      ? options.providers.length
+        ? `No provider is reachable: ${options.providers.join(', ')}.`
+        : 'No provider is configured.'
+      : `The shared state is unavailable: ${stateProblem}`;
     return sendError(request, reply, new GatewayError({ status: 503, type: 'server_error', code: 'not_ready', message }));
   });
 }

@@ -10,7 +10,7 @@ import { runGeneration } from '../shared/run-generation.js';
 import { agentFormatFieldsOf } from '../shared/select-agent-format.js';
 import { foldResponse } from './fold-response.js';
 import { prepareResponseTurn } from './response-turn.js';
-import type { ResponseStore } from './response-store.js';
+import type { StoredResponses } from './stored-responses.js';
 import { handleResponsesSocket } from './responses-socket.js';
 import { registerStoredResponseRoutes } from './stored-response-routes.js';
 import { streamResponse } from './stream-response.js';
@@ -19,7 +19,7 @@ export type ResponsesRouteOptions = {
   pipeline: ChatPipeline;
   liveStreams: LiveStreams;
   /** Where finished responses (unless `store: false`) are kept: previous_response_id, item_reference, GET/DELETE; built in app.ts. */
-  store: ResponseStore;
+  store: StoredResponses;
 };
 
 /** GET without an upgrade: the WebSocket route serves only upgrades. */
@@ -31,12 +31,16 @@ function plainGet(request: FastifyRequest): never {
 export function registerResponsesRoutes(app: FastifyInstance, options: ResponsesRouteOptions): void {
   const { pipeline, liveStreams, store } = options;
 
-  function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
-    const turn = prepareResponseTurn(request.body, store, providerName);
+  async function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
+    const turn = await prepareResponseTurn(request.body, store, providerName);
     const { parsed } = turn;
+    // Refused before generating: an answer that was to be kept but cannot be is tokens spent for nothing.
+    if (parsed.echo.store) store.assertWritable();
     // `store: false` (what Codex sends, with its whole history every turn) is not kept, as at OpenAI.
-    const remember = (response: Parameters<typeof turn.stored>[0]) => {
-      if (parsed.echo.store) store.put(turn.stored(response));
+    // A store failing after the answer was generated only costs a later previous_response_id: the answer still goes out.
+    const remember = async (response: Parameters<typeof turn.stored>[0]) => {
+      if (!parsed.echo.store) return;
+      await store.put(turn.stored(response)).catch((error: unknown) => request.log.warn({ err: error, responseId: response.id }, 'response not stored'));
     };
     return runGeneration(request, reply, {
       pipeline,
@@ -47,13 +51,13 @@ export function registerResponsesRoutes(app: FastifyInstance, options: Responses
       async renderBody(run) {
         const outcome = await foldResponse(run.events, turn.assemblerFor(run));
         if (outcome.type === 'error') throw outcome.error;
-        remember(outcome.response);
+        await remember(outcome.response);
         return outcome.response;
       },
       async renderStream(run, writer) {
         const assembler = turn.assemblerFor(run);
         const outcome = await streamResponse(run.events, writer, assembler);
-        if (assembler.outcome?.type === 'response') remember(assembler.outcome.response);
+        if (assembler.outcome?.type === 'response') await remember(assembler.outcome.response);
         return outcome;
       },
     });

@@ -6,10 +6,10 @@ import { compileBodyValidator } from '../shared/body-validator.js';
 import { ConversationBuilder } from './conversation-builder.js';
 import { parseResponsesToolChoice, parseResponsesTools, type ToolKinds, type WireTool, type WireToolChoice } from './parse-responses-tools.js';
 import type { ResponseEcho } from './response-object.js';
-import type { ResponseStore } from './response-store.js';
+import type { StoredResponses } from './stored-responses.js';
 
 /** Where earlier responses and their items are looked up (the shared store, or a WebSocket connection's first). */
-export type StoredResponseLookup = Pick<ResponseStore, 'get' | 'getItem'>;
+export type StoredResponseLookup = Pick<StoredResponses, 'get' | 'getItem'>;
 import { responsesRequestSchema } from './responses-request-schema.js';
 import type { WireInputItem } from './responses-wire.js';
 
@@ -70,20 +70,20 @@ function responseFormatOf(format: NonNullable<ResponsesBody['text']>['format']):
  * The request's input items with every `item_reference` replaced by the item it names (the AI SDK's
  * OpenAI provider sends earlier output items this way whenever `store` is on).
  */
-function inputItemsOf(input: ResponsesBody['input'], store: StoredResponseLookup): WireInputItem[] {
+async function inputItemsOf(input: ResponsesBody['input'], store: StoredResponseLookup): Promise<WireInputItem[]> {
   if (input === undefined) return [];
   if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
   if (!input.some((item) => item.type === 'item_reference')) return input;
-  return input.map((item, index) => (item.type === 'item_reference' ? referencedItem(item, `input[${index}]`, store) : item));
+  return Promise.all(input.map((item, index) => (item.type === 'item_reference' ? referencedItem(item, `input[${index}]`, store) : item)));
 }
 
-function referencedItem(reference: WireInputItem, param: string, store: StoredResponseLookup): WireInputItem {
+async function referencedItem(reference: WireInputItem, param: string, store: StoredResponseLookup): Promise<WireInputItem> {
   const id = reference.id;
   if (typeof id !== 'string') throw invalidRequest(`Missing required parameter: '${param}.id'.`, `${param}.id`);
-  const item = store.getItem(id);
+  const item = await store.getItem(id);
   if (!item) {
     throw notFound(
-      `Item with id '${id}' not found. This gateway resolves item_reference from the responses it keeps in memory for one hour (not those created with store: false).`,
+      `Item with id '${id}' not found. This gateway resolves item_reference from the responses it keeps (not those created with store: false) for state.responseTtlSeconds (one hour by default).`,
       'item_not_found',
       `${param}.id`,
     );
@@ -91,13 +91,13 @@ function referencedItem(reference: WireInputItem, param: string, store: StoredRe
   return item;
 }
 
-function historyOf(body: ResponsesBody, store: StoredResponseLookup): readonly WireInputItem[] {
+async function historyOf(body: ResponsesBody, store: StoredResponseLookup): Promise<readonly WireInputItem[]> {
   const id = body.previous_response_id;
   if (typeof id !== 'string') return [];
-  const stored = store.get(id);
+  const stored = await store.get(id);
   if (!stored) {
     throw notFound(
-      `Previous response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) in memory for one hour.`,
+      `Previous response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) for state.responseTtlSeconds (one hour by default).`,
       'previous_response_not_found',
       'previous_response_id',
     );
@@ -125,10 +125,9 @@ function echoOf(body: ResponsesBody): ResponseEcho {
   };
 }
 
-export function parseResponsesRequest(raw: unknown, store: StoredResponseLookup): ParsedResponsesRequest {
+export async function parseResponsesRequest(raw: unknown, store: StoredResponseLookup): Promise<ParsedResponsesRequest> {
   const body = validateBody(raw);
-  const history = historyOf(body, store);
-  const items = inputItemsOf(body.input, store);
+  const [history, items] = await Promise.all([historyOf(body, store), inputItemsOf(body.input, store)]);
   if (items.length === 0 && history.length === 0) throw invalidRequest("Missing required parameter: 'input'.", 'input');
 
   const conversation = new ConversationBuilder();

@@ -19,8 +19,8 @@ function responseId(): string {
   return `resp_${randomHex(32)}`;
 }
 
-export function prepareResponseTurn(body: unknown, lookup: StoredResponseLookup, providerName?: string): ResponseTurn {
-  const parsed = parseResponsesRequest(body, lookup);
+export async function prepareResponseTurn(body: unknown, lookup: StoredResponseLookup, providerName?: string): Promise<ResponseTurn> {
+  const parsed = await parseResponsesRequest(body, lookup);
   if (providerName !== undefined) parsed.input.provider = providerName;
   // Route warnings travel through the pipeline into diagnostics; the assembler keeps them for failures.
   if (parsed.warnings.length) parsed.input.warnings = parsed.warnings;

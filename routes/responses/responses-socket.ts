@@ -18,6 +18,7 @@ import { agentFormatFieldsOf, selectAgentFormat } from '../shared/select-agent-f
 import type { StoredResponseLookup } from './parse-responses-request.js';
 import { prepareResponseTurn, type ResponseTurn } from './response-turn.js';
 import { ResponseStore, type StoredResponse } from './response-store.js';
+import type { StoredResponses } from './stored-responses.js';
 import { SocketEventWriter } from './socket-event-writer.js';
 import { sendAll, streamResponse } from './stream-response.js';
 
@@ -25,7 +26,7 @@ export type ResponsesSocketOptions = {
   pipeline: ChatPipeline;
   liveStreams: LiveStreams;
   /** The shared store: responses with `store` on go there too, and are found from any connection. */
-  store: ResponseStore;
+  store: StoredResponses;
   /** Set on /{provider}/v1/responses. */
   providerName?: string;
 };
@@ -67,33 +68,36 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
   // (Codex continues from the latest one).
   const connectionStore = new ResponseStore({ maxEntries: 8 });
   const lookup: StoredResponseLookup = {
-    get: (id) => connectionStore.get(id) ?? options.store.get(id),
-    getItem: (id) => connectionStore.getItem(id) ?? options.store.getItem(id),
+    get: async (id) => connectionStore.get(id) ?? options.store.get(id),
+    getItem: async (id) => connectionStore.getItem(id) ?? options.store.getItem(id),
   };
   let current: Cancellation | undefined;
   socket.on('close', () => current?.abort(new Error('client closed the connection')));
 
-  const keep = (turn: ResponseTurn, stored: StoredResponse) => {
+  const keep = async (turn: ResponseTurn, stored: StoredResponse) => {
     connectionStore.put(stored);
-    if (turn.parsed.echo.store) options.store.put(stored);
+    if (!turn.parsed.echo.store) return;
+    // The connection still chains on it; only other connections and replicas miss it.
+    await options.store.put(stored).catch((error: unknown) => request.log.warn({ err: error, responseId: stored.response.id }, 'response not stored'));
   };
 
   async function run(frame: CreateFrame, cancellation: Cancellation): Promise<void> {
-    const turn = prepareResponseTurn(frame.body, lookup, options.providerName);
+    const turn = await prepareResponseTurn(frame.body, lookup, options.providerName);
+    if (turn.parsed.echo.store) options.store.assertWritable();
     const writer = new SocketEventWriter(socket, frame.streamId);
     if (!frame.generate) {
       // Warm-up: a completed response with no output, whose id the next frame continues from.
       const assembler = turn.assemblerFor(undefined);
       await sendAll(writer, assembler.start());
       await sendAll(writer, assembler.push({ type: 'finish', reason: { unified: 'stop' }, usage: {} }));
-      if (assembler.outcome?.type === 'response') keep(turn, turn.stored(assembler.outcome.response));
+      if (assembler.outcome?.type === 'response') await keep(turn, turn.stored(assembler.outcome.response));
       return;
     }
     const agentFormat = selectAgentFormat(options.pipeline, request.headers, agentFormatFieldsOf(frame.body));
     const run = await options.pipeline.run(turn.parsed.input, providerContext(request, cancellation, false), { agentFormat: agentFormat.selection.format });
     const assembler = turn.assemblerFor(run);
     const outcome = await streamResponse(run.events, writer, assembler);
-    if (assembler.outcome?.type === 'response') keep(turn, turn.stored(assembler.outcome.response));
+    if (assembler.outcome?.type === 'response') await keep(turn, turn.stored(assembler.outcome.response));
     request.log.info({ responseId: assembler.outcome?.type === 'response' ? assembler.outcome.response.id : undefined, provider: run.model.provider, outcome }, 'websocket response');
   }
 

@@ -1,21 +1,24 @@
 /** GET and DELETE /v1/responses/{id} and GET /v1/responses/{id}/input_items, read from the response store. */
 import type { FastifyInstance } from 'fastify';
 import { invalidRequest, notFound } from '../../src/core/gateway-error.js';
-import type { ResponseStore, StoredResponse } from './response-store.js';
+import type { StoredResponse } from './response-store.js';
+import type { StoredResponses } from './stored-responses.js';
 import type { WireInputItem } from './responses-wire.js';
 
 type IdParams = { id: string };
 type ListQuery = { limit?: string; order?: string; after?: string };
 
-function storedOrNotFound(store: ResponseStore, id: string): StoredResponse {
-  const stored = store.get(id);
-  if (!stored) {
-    throw notFound(
-      `Response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) in memory for one hour.`,
-      'response_not_found',
-      'response_id',
-    );
-  }
+function responseNotFound(id: string) {
+  return notFound(
+    `Response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) for state.responseTtlSeconds (one hour by default).`,
+    'response_not_found',
+    'response_id',
+  );
+}
+
+async function storedOrNotFound(store: StoredResponses, id: string): Promise<StoredResponse> {
+  const stored = await store.get(id);
+  if (!stored) throw responseNotFound(id);
   return stored;
 }
 
@@ -43,17 +46,16 @@ function listPage(items: readonly WireInputItem[], query: ListQuery) {
   return { object: 'list', data, first_id: idOf(data[0]), last_id: idOf(data.at(-1)), has_more: start + limit < ordered.length };
 }
 
-export function registerStoredResponseRoutes(app: FastifyInstance, store: ResponseStore): void {
+export function registerStoredResponseRoutes(app: FastifyInstance, store: StoredResponses): void {
   for (const prefix of ['', '/:provider']) {
-    app.get<{ Params: IdParams }>(`${prefix}/v1/responses/:id`, async (request) => storedOrNotFound(store, request.params.id).response);
+    app.get<{ Params: IdParams }>(`${prefix}/v1/responses/:id`, async (request) => (await storedOrNotFound(store, request.params.id)).response);
     app.delete<{ Params: IdParams }>(`${prefix}/v1/responses/:id`, async (request) => {
       const { id } = request.params;
-      storedOrNotFound(store, id);
-      store.delete(id);
+      if (!(await store.delete(id))) throw responseNotFound(id);
       return { id, object: 'response', deleted: true };
     });
     app.get<{ Params: IdParams; Querystring: ListQuery }>(`${prefix}/v1/responses/:id/input_items`, async (request) =>
-      listPage(storedOrNotFound(store, request.params.id).input, request.query),
+      listPage((await storedOrNotFound(store, request.params.id)).input, request.query),
     );
   }
 }

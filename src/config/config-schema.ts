@@ -147,6 +147,20 @@ export const configFileSchema = {
         recentReplies: { type: 'integer', minimum: 0, maximum: 1000 },
       },
     },
+    /** Shared state for replicas (rate-limit counters, stored responses); absent: in-process. */
+    state: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        redis: { type: 'string', pattern: '^rediss?://' },
+        onRedisError: { enum: ['open', 'closed'] },
+        keyPrefix: { type: 'string' },
+        responseTtlSeconds: { type: 'integer', minimum: 1 },
+        maxResponseBytes: { type: 'integer', minimum: 1024 },
+        connectTimeoutMs: { type: 'integer', minimum: 100 },
+        commandTimeoutMs: { type: 'integer', minimum: 10 },
+      },
+    },
     /** Model names clients hard-code (`claude-sonnet-4-5`) → the `provider/model` that answers them. */
     aliases: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string', pattern: '^[^/]+/.+$' } },
   },

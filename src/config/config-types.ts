@@ -124,6 +124,23 @@ export type DebugSettings = {
   recentReplies: number;
 };
 
+/** Where replicas keep what they share (src/state); without `redis`, in this process. */
+export type StateSettings = {
+  /** `redis://[user:password@]host:port/db`; absent: in-process state. */
+  redis?: string;
+  /** Rate limits while Redis is down: `open` (the default) admits uncounted, `closed` refuses with a 503. */
+  onRedisError: 'open' | 'closed';
+  /** Put before every Redis key, so that several deployments can share one Redis. */
+  keyPrefix: string;
+  /** How long a stored response is kept (both backends). */
+  responseTtlSeconds: number;
+  /** Redis only: a stored response whose JSON is larger is not kept (Redis holds each one whole). */
+  maxResponseBytes: number;
+  connectTimeoutMs: number;
+  /** Bounds every Redis command, so that a stalled Redis is an error, not a hang. */
+  commandTimeoutMs: number;
+};
+
 export type GatewayConfig = {
   server: ServerConfig;
   providers: Record<string, ProviderConfig>;
@@ -131,4 +148,5 @@ export type GatewayConfig = {
   debug?: DebugSettings;
   /** Model aliases: a name as a client sends it → `provider/model`. A Map: names come from requests. */
   aliases: ReadonlyMap<string, string>;
+  state: StateSettings;
 };

@@ -1,4 +1,4 @@
-/** Every secret a config holds, for the redactor: provider API keys, configured upstream header values, client keys. */
+/** Every secret a config holds, for the redactor: provider API keys, configured upstream header values, client keys, the Redis password. */
 import type { GatewayConfig } from './config-types.js';
 
 /** `Bearer abc…`, `Basic abc…`: the credential alone, which is what an upstream echoes as often as the whole value. */
@@ -23,5 +23,19 @@ export function configuredSecrets(config: GatewayConfig): string[] {
     if (typeof key === 'string') secrets.push(key);
     else if (key && typeof key === 'object' && typeof (key as { key?: unknown }).key === 'string') secrets.push((key as { key: string }).key);
   }
+  secrets.push(...redisPasswordForms(config.state?.redis));
   return secrets;
+}
+
+/** The password of a `redis://user:password@host` URL, as written (percent-encoded) and as sent to Redis. */
+function redisPasswordForms(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    const written = new URL(url).password;
+    if (!written) return [];
+    const sent = decodeURIComponent(written);
+    return sent === written ? [written] : [written, sent];
+  } catch {
+    return [];
+  }
 }

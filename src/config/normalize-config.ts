@@ -1,7 +1,7 @@
 /** Fills defaults into a validated config file and produces the GatewayConfig the app runs on. */
 import type { ProviderType } from '../core/resolved-model.js';
 import { normalizeClientKeys, type RawClientKey } from './normalize-client-keys.js';
-import type { LimitSettings, AgentFormatRule, AgentFormatSettings, GatewayConfig, ModelSettings, ProviderConfig, TimeoutSettings, ToolCallingSetting, UpstreamLimitSettings } from './config-types.js';
+import type { LimitSettings, StateSettings, AgentFormatRule, AgentFormatSettings, GatewayConfig, ModelSettings, ProviderConfig, TimeoutSettings, ToolCallingSetting, UpstreamLimitSettings } from './config-types.js';
 import type { ConfigFile } from './validate-config-file.js';
 
 export const defaultTimeouts: TimeoutSettings = {
@@ -46,6 +46,16 @@ export function normalizeAgentFormats(settings: ConfigFile['agentFormats']): Age
     default: settings?.default ?? 'openai',
   };
 }
+
+/** One hour, like the in-process store always kept; 8 MiB per stored response in Redis. */
+export const defaultState: StateSettings = {
+  onRedisError: 'open',
+  keyPrefix: 'interlingua:',
+  responseTtlSeconds: 3_600,
+  maxResponseBytes: 8 * 1024 * 1024,
+  connectTimeoutMs: 2_000,
+  commandTimeoutMs: 1_000,
+};
 
 export type ServerOverrides = { host?: string; port?: number };
 
@@ -103,5 +113,6 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
     agentFormats: normalizeAgentFormats(file.agentFormats),
     debug: { recentReplies: file.debug?.recentReplies ?? 0 },
     aliases: new Map(Object.entries(file.aliases ?? {})),
+    state: { ...defaultState, ...file.state },
   };
 }

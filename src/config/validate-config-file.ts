@@ -2,6 +2,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { ConfigError } from './config-error.js';
 import { configFileSchema } from './config-schema.js';
+import type { StateSettings } from './config-types.js';
 
 // coerceTypes lets `port: ${PORT}` (a string after interpolation) validate as an integer.
 const ajv = new Ajv({ allErrors: true, coerceTypes: true, strict: true });
@@ -40,6 +41,7 @@ export type ConfigFile = {
   agentFormats?: { default?: string; rules?: { header: string; contains: string; format: string }[] };
   debug?: { recentReplies?: number };
   aliases?: Record<string, string>;
+  state?: Partial<StateSettings>;
 };
 
 export function validateConfigFile(value: unknown): ConfigFile {

@@ -5,22 +5,26 @@
  * and every limited reply carries OpenAI's `x-ratelimit-*` headers.
  */
 import type { FastifyInstance } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { LimitSettings } from '../config/config-types.js';
 import { GatewayError } from '../core/gateway-error.js';
+import type { Logger } from '../core/logger.js';
+import type { SharedState } from '../state/shared-state.js';
+import { stateUnavailable } from '../state/state-unavailable.js';
 
 /** A minute, the window of the per-minute limits. */
 const windowSeconds = 60;
 
-type Limiters = { requests?: RateLimiterMemory; tokens?: RateLimiterMemory; streams?: RateLimiterMemory; settings: LimitSettings };
+type Limiters = { requests?: RateLimiterAbstract; tokens?: RateLimiterAbstract; streams?: RateLimiterAbstract; settings: LimitSettings };
 
-function limitersFor(settings: LimitSettings | undefined): Limiters | undefined {
+/** `scope` (`server` or `key`) keeps the server's counters apart from a key that happens to be named `server`. */
+function limitersFor(settings: LimitSettings | undefined, state: SharedState, scope: 'server' | 'key'): Limiters | undefined {
   if (!settings || (!settings.requestsPerMinute && !settings.tokensPerMinute && !settings.concurrentStreams)) return undefined;
   const limiters: Limiters = { settings };
-  if (settings.requestsPerMinute) limiters.requests = new RateLimiterMemory({ points: settings.requestsPerMinute, duration: windowSeconds });
-  if (settings.tokensPerMinute) limiters.tokens = new RateLimiterMemory({ points: settings.tokensPerMinute, duration: windowSeconds });
+  if (settings.requestsPerMinute) limiters.requests = state.createLimiter({ name: `${scope}:requests`, points: settings.requestsPerMinute, duration: windowSeconds });
+  if (settings.tokensPerMinute) limiters.tokens = state.createLimiter({ name: `${scope}:tokens`, points: settings.tokensPerMinute, duration: windowSeconds });
   // Duration 0: points never expire; each stream gives its point back when it ends.
-  if (settings.concurrentStreams) limiters.streams = new RateLimiterMemory({ points: settings.concurrentStreams, duration: 0 });
+  if (settings.concurrentStreams) limiters.streams = state.createLimiter({ name: `${scope}:streams`, points: settings.concurrentStreams, duration: 0 });
   return limiters;
 }
 
@@ -56,19 +60,47 @@ function tooMany(what: string, label: string, milliseconds: number, headers: Rec
   });
 }
 
-/** A refusal from rate-limiter-flexible is a RateLimiterRes; anything else is the store failing. */
-function refusal(error: unknown): RateLimiterRes {
-  if (error instanceof RateLimiterRes) return error;
-  throw error;
-}
+/** The limiters' store (Redis) failing, when limits fail open: the request goes on uncounted. */
+const storeFailed = Symbol('store failed');
+
+export type RateLimitsOptions = {
+  /** Where the counters live; in-process unless the config names a Redis. */
+  state: SharedState;
+  /** Where store failures are reported (they never reach a client when limits fail open). */
+  log: Logger;
+};
 
 export class RateLimits {
   private readonly server: Limiters | undefined;
   private readonly perKey = new Map<string, Limiters | undefined>();
+  private readonly failOpen: boolean;
+  private readonly log: Logger;
 
-  constructor(serverLimits: LimitSettings | undefined, keyLimits: ReadonlyMap<string, LimitSettings | undefined>) {
-    this.server = limitersFor(serverLimits);
-    for (const [name, limits] of keyLimits) this.perKey.set(name, limitersFor(limits));
+  constructor(serverLimits: LimitSettings | undefined, keyLimits: ReadonlyMap<string, LimitSettings | undefined>, options: RateLimitsOptions) {
+    this.server = limitersFor(serverLimits, options.state, 'server');
+    for (const [name, limits] of keyLimits) this.perKey.set(name, limitersFor(limits, options.state, 'key'));
+    this.failOpen = options.state.kind === 'in-process' || options.state.onError === 'open';
+    this.log = options.log;
+  }
+
+  /**
+   * Runs one counter operation. A refusal (a RateLimiterRes) is rethrown for the caller; the store
+   * failing is a 503 when limits fail closed, or `storeFailed` (and a debug line) when they fail open.
+   */
+  private async counted<T>(operation: () => Promise<T>): Promise<T | typeof storeFailed> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof RateLimiterRes) throw error;
+      if (!this.failOpen) throw stateUnavailable('rate limits cannot be checked (they fail closed)', error);
+      this.log.debug({ err: error }, 'rate limits: store failed; admitted uncounted');
+      return storeFailed;
+    }
+  }
+
+  /** A count made after the fact (tokens used, a stream slot given back): a failing store must not become an unhandled rejection. */
+  private background(operation: Promise<unknown> | undefined): void {
+    operation?.catch((error: unknown) => this.log.debug({ err: error }, 'rate limits: store failed to count'));
   }
 
   /** Refuses with a 429 (headers included) or admits; `keyName` is null when the gateway has no keys. */
@@ -88,13 +120,13 @@ export class RateLimits {
         const streams = scope.limiters.streams;
         if (!streams) continue;
         try {
-          await streams.consume(scope.key, 1);
-          held.push(scope);
+          // Uncounted (store failed, limits open): no slot is held, so none is given back.
+          if ((await this.counted(() => streams.consume(scope.key, 1))) !== storeFailed) held.push(scope);
         } catch (error) {
-          refusal(error);
+          for (const taken of held) this.background(taken.limiters.streams?.reward(taken.key, 1));
+          if (!(error instanceof RateLimiterRes)) throw error;
           // A refused consume still counts its point, and stream points never expire: give it back.
-          await streams.reward(scope.key, 1);
-          for (const taken of held) void taken.limiters.streams?.reward(taken.key, 1);
+          this.background(streams.reward(scope.key, 1));
           throw tooMany(`${scope.limiters.settings.concurrentStreams} concurrent streams`, scope.label, 1000, headers);
         }
       }
@@ -104,12 +136,12 @@ export class RateLimits {
       headers,
       recordTokens: (tokens) => {
         if (tokens <= 0) return;
-        for (const scope of scopes) void scope.limiters.tokens?.penalty(scope.key, tokens);
+        for (const scope of scopes) this.background(scope.limiters.tokens?.penalty(scope.key, tokens));
       },
       release: () => {
         if (released) return;
         released = true;
-        for (const scope of held) void scope.limiters.streams?.reward(scope.key, 1);
+        for (const scope of held) this.background(scope.limiters.streams?.reward(scope.key, 1));
       },
     };
   }
@@ -118,14 +150,15 @@ export class RateLimits {
     const requests = scope.limiters.requests;
     if (!requests) return;
     const limit = scope.limiters.settings.requestsPerMinute as number;
-    let result: RateLimiterRes;
+    let result: RateLimiterRes | typeof storeFailed;
     try {
-      result = await requests.consume(scope.key, 1);
+      result = await this.counted(() => requests.consume(scope.key, 1));
     } catch (error) {
-      const refused = refusal(error);
-      setTighter(headers, 'requests', limit, 0, refused.msBeforeNext);
-      throw tooMany(`${limit} requests per minute`, scope.label, refused.msBeforeNext, headers);
+      if (!(error instanceof RateLimiterRes)) throw error;
+      setTighter(headers, 'requests', limit, 0, error.msBeforeNext);
+      throw tooMany(`${limit} requests per minute`, scope.label, error.msBeforeNext, headers);
     }
+    if (result === storeFailed) return;
     setTighter(headers, 'requests', limit, result.remainingPoints, result.msBeforeNext);
   }
 
@@ -133,7 +166,8 @@ export class RateLimits {
     const tokens = scope.limiters.tokens;
     if (!tokens) return;
     const limit = scope.limiters.settings.tokensPerMinute as number;
-    const used = await tokens.get(scope.key);
+    const used = await this.counted(() => tokens.get(scope.key));
+    if (used === storeFailed) return;
     const remaining = Math.max(0, limit - (used?.consumedPoints ?? 0));
     const reset = used?.msBeforeNext ?? 0;
     setTighter(headers, 'tokens', limit, remaining, reset);

@@ -1,4 +1,4 @@
-/** configuredSecrets: provider keys, every configured header value (and the credential after its scheme), client keys. */
+/** configuredSecrets: provider keys, every configured header value (and the credential after its scheme), client keys, the Redis password. */
 import { describe, expect, it } from 'vitest';
 import { configuredSecrets } from '../../src/config/configured-secrets.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
@@ -17,5 +17,12 @@ describe('configuredSecrets', () => {
       {},
     );
     expect(configuredSecrets(config).sort()).toEqual(['Bearer token-in-header', 'My App', 'client-key-1', 'sk-provider-a', 'token-in-header'].sort());
+  });
+
+  it('collects the Redis URL password, as written and percent-decoded, and nothing from a URL without one', () => {
+    const withPassword = normalizeConfig(validateConfigFile({ providers: {}, state: { redis: 'redis://gateway:p%40ss-w0rd@127.0.0.1:6379/0' } }), {});
+    expect(configuredSecrets(withPassword).sort()).toEqual(['p%40ss-w0rd', 'p@ss-w0rd']);
+    const withoutPassword = normalizeConfig(validateConfigFile({ providers: {}, state: { redis: 'redis://127.0.0.1:6379/0' } }), {});
+    expect(configuredSecrets(withoutPassword)).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ export type TestConfigFile = {
   server?: Record<string, unknown>;
   providers: Record<string, Record<string, unknown>>;
   debug?: Record<string, unknown>;
+  state?: Record<string, unknown>;
 };
 
 export type StartedGateway = {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { freezeDeeply, isDeeplyFrozen } from '../../../src/core/immutable-values.js';
 import { parseResponsesRequest } from '../../../routes/responses/parse-responses-request.js';
 import { ResponseStore } from '../../../routes/responses/response-store.js';
+import { inProcessResponses } from '../../../routes/responses/stored-responses.js';
 
 const tools = freezeDeeply([
   { type: 'function', name: 'exec_command', parameters: { type: 'object', properties: { cmd: { type: 'string' } } } },
@@ -10,16 +11,16 @@ const tools = freezeDeeply([
   { type: 'custom', name: 'apply_patch' },
   { type: 'web_search' },
 ]);
-const store = new ResponseStore();
+const store = inProcessResponses(new ResponseStore());
 
 function body(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { model: 'local/m', input: 'Hi', tools, store: false, ...extra };
 }
 
 describe('parseResponsesRequest with a known tool list', () => {
-  it('gives every request the same frozen neutral tools, and each its own kinds and warnings', () => {
-    const first = parseResponsesRequest(body(), store);
-    const second = parseResponsesRequest(body({ tool_choice: { type: 'web_search' } }), store);
+  it('gives every request the same frozen neutral tools, and each its own kinds and warnings', async () => {
+    const first = await parseResponsesRequest(body(), store);
+    const second = await parseResponsesRequest(body({ tool_choice: { type: 'web_search' } }), store);
     expect(second.input.tools).toBe(first.input.tools);
     expect(isDeeplyFrozen(first.input.tools)).toBe(true);
     expect(first.toolKinds.custom.has('apply_patch')).toBe(true);
@@ -30,9 +31,9 @@ describe('parseResponsesRequest with a known tool list', () => {
     expect(first.echo.tools).toBe(tools);
   });
 
-  it('offers only the allowed tools of a request, leaving the shared list whole for the next', () => {
-    const allowed = parseResponsesRequest(body({ tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'read_file' }] } }), store);
-    const plain = parseResponsesRequest(body(), store);
+  it('offers only the allowed tools of a request, leaving the shared list whole for the next', async () => {
+    const allowed = await parseResponsesRequest(body({ tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'read_file' }] } }), store);
+    const plain = await parseResponsesRequest(body(), store);
     expect(allowed.input.tools?.map((tool) => tool.name)).toEqual(['read_file']);
     expect(allowed.input.toolChoice).toEqual({ type: 'required' });
     expect(plain.input.tools?.map((tool) => tool.name)).toEqual(['exec_command', 'read_file', 'apply_patch']);

@@ -22,7 +22,8 @@ export type ResponsesHarness = {
 export const nativeModel = 'local/gpt-fake-1';
 export const promptedModel = 'prompted/Qwen/Qwen3-8B';
 
-export async function startResponsesHarness(): Promise<ResponsesHarness> {
+/** `state`: the config's `state` section (a Redis URL), absent for in-process state. */
+export async function startResponsesHarness(state?: Record<string, unknown>): Promise<ResponsesHarness> {
   const upstream = await startFakeOpenAiUpstream();
   const promptedUpstream = await startFakeOpenAiUpstream();
   const gateway = await startGateway({
@@ -30,6 +31,7 @@ export async function startResponsesHarness(): Promise<ResponsesHarness> {
       local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
       prompted: testProvider('openai-compatible', `${promptedUpstream.url}/v1`, { toolCalling: 'prompted' }),
     },
+    ...(state ? { state } : {}),
   });
   return {
     gateway,
@@ -42,11 +44,14 @@ export async function startResponsesHarness(): Promise<ResponsesHarness> {
   };
 }
 
-/** Starts the harness before the file's tests and closes it after them; read `harness` and `client` inside tests. */
-export function useResponsesHarness(): { readonly harness: ResponsesHarness; readonly client: OpenAI } {
+/**
+ * Starts the harness before the file's tests and closes it after them; read `harness` and `client` inside tests.
+ * `stateSettings` is read when the harness starts (after earlier beforeAll hooks, such as one starting Redis).
+ */
+export function useResponsesHarness(stateSettings?: () => Record<string, unknown>): { readonly harness: ResponsesHarness; readonly client: OpenAI } {
   const state: { harness?: ResponsesHarness; client?: OpenAI } = {};
   beforeAll(async () => {
-    state.harness = await startResponsesHarness();
+    state.harness = await startResponsesHarness(stateSettings?.());
     state.client = state.harness.gateway.client();
   });
   afterAll(async () => {

@@ -1,0 +1,12 @@
+/** The error a request gets when the shared state (Redis) it needs does not answer: a 503, never a hang. */
+import { GatewayError } from '../core/gateway-error.js';
+
+export function stateUnavailable(what: string, cause?: unknown): GatewayError {
+  return new GatewayError({
+    status: 503,
+    type: 'server_error',
+    code: 'state_unavailable',
+    message: `The gateway's shared state (Redis) is unavailable, so ${what}. Try again shortly.`,
+    cause,
+  });
+}
