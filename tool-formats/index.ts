@@ -41,6 +41,7 @@ import { createToolFormat } from './shared/create-tool-format.js';
 import { createEnvelopeCatalogue } from './shared/envelope-catalogue.js';
 import type { FamilySpec } from './shared/family-spec.js';
 import { xlamFamily } from './xlam/xlam-family.js';
+import { solarOpenFamily } from './solar-open/solar-open-family.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
 export const familySpecs: readonly FamilySpec[] = [
@@ -49,6 +50,8 @@ export const familySpecs: readonly FamilySpec[] = [
   graniteFamily, granite20bFcFamily, granite4Family, internlmFamily, jambaFamily, hunyuanFamily, aprielFamily, minimaxM1Family, minimaxM2Family,
   seedOssFamily, step3Family, olmo3Family, gigachatFamily, apertusFamily, cohereFamily, commandRFamily, nemotronFamily,
   functoolsFamily, xlamFamily, functionaryV31Family, functionaryV32Family, longcatFamily, ernieFamily, deepseekV32Family, dotsFamily,
+  // The issue 11 sweep, continued.
+  solarOpenFamily,
 ];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {

@@ -666,6 +666,13 @@ const cases: Case[] = [
     reply: 'Searching.\n<TOOLCALL>[{"name": "search_web", "arguments": {"query": "no',
     expected: { calls: [], content: 'Searching.', diagnostic: 'unclosed' },
   },
+  // The issue 11 sweep, continued.
+  {
+    id: 'solar-open2-pairs',
+    tools: [getWeather, searchWeb],
+    reply: 'Checking.\n<|tool_call:start|>search_web\n<|tool_arg:start|>query<|tool_arg:value|>부산 맛집<|tool_arg:end|>\n<|tool_arg:start|>max_results<|tool_arg:value|>5<|tool_arg:end|>\n<|tool_call:end|>',
+    expected: { calls: [{ name: 'search_web', arguments: { query: '부산 맛집', max_results: 5 } }], content: 'Checking.' },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {
