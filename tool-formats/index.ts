@@ -42,6 +42,7 @@ import { createEnvelopeCatalogue } from './shared/envelope-catalogue.js';
 import type { FamilySpec } from './shared/family-spec.js';
 import { xlamFamily } from './xlam/xlam-family.js';
 import { solarOpenFamily } from './solar-open/solar-open-family.js';
+import { plamo3Family } from './plamo3/plamo3-family.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
 export const familySpecs: readonly FamilySpec[] = [
@@ -51,7 +52,7 @@ export const familySpecs: readonly FamilySpec[] = [
   seedOssFamily, step3Family, olmo3Family, gigachatFamily, apertusFamily, cohereFamily, commandRFamily, nemotronFamily,
   functoolsFamily, xlamFamily, functionaryV31Family, functionaryV32Family, longcatFamily, ernieFamily, deepseekV32Family, dotsFamily,
   // The issue 11 sweep, continued.
-  solarOpenFamily,
+  solarOpenFamily, plamo3Family,
 ];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {

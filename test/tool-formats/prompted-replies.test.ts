@@ -673,6 +673,12 @@ const cases: Case[] = [
     reply: 'Checking.\n<|tool_call:start|>search_web\n<|tool_arg:start|>query<|tool_arg:value|>부산 맛집<|tool_arg:end|>\n<|tool_arg:start|>max_results<|tool_arg:value|>5<|tool_arg:end|>\n<|tool_call:end|>',
     expected: { calls: [{ name: 'search_web', arguments: { query: '부산 맛집', max_results: 5 } }], content: 'Checking.' },
   },
+  {
+    id: 'plamo3-requests',
+    tools: [getWeather, getTime],
+    reply: '東京です。<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>get_weather<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{"city": "東京"}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: '東京' } }], content: '東京です。' },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {
