@@ -679,6 +679,13 @@ const cases: Case[] = [
     reply: '東京です。<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>get_weather<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{"city": "東京"}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>',
     expected: { calls: [{ name: 'get_weather', arguments: { city: '東京' } }], content: '東京です。' },
   },
+  {
+    id: 'kimi-k3-xtml-calls',
+    tools: [getWeather, searchWeb],
+    reply:
+      '<|open|>think<|sep|>Weather.<|close|>think<|sep|><|open|>response<|sep|>Checking.<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool="search_web" index="1"<|sep|><|open|>argument key="query" type="string"<|sep|>Paris<|close|>argument<|sep|><|open|>argument key="max_results" type="number"<|sep|>2<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|><|close|>message<|sep|><|end_of_msg|>',
+    expected: { calls: [{ name: 'search_web', arguments: { query: 'Paris', max_results: 2 } }], content: 'Checking.', reasoning: 'Weather.' },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {
