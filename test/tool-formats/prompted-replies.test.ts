@@ -686,6 +686,18 @@ const cases: Case[] = [
       '<|open|>think<|sep|>Weather.<|close|>think<|sep|><|open|>response<|sep|>Checking.<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool="search_web" index="1"<|sep|><|open|>argument key="query" type="string"<|sep|>Paris<|close|>argument<|sep|><|open|>argument key="max_results" type="number"<|sep|>2<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|><|close|>message<|sep|><|end_of_msg|>',
     expected: { calls: [{ name: 'search_web', arguments: { query: 'Paris', max_results: 2 } }], content: 'Checking.', reasoning: 'Weather.' },
   },
+  {
+    id: 'openpangu-reserved-markers',
+    tools: [getWeather, getTime],
+    reply: '查一下。[unused11][{"name": "get_weather", "arguments": {"city": "深圳"}}, {"name": "get_time", "arguments": {}}][unused12]',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: '深圳' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: '查一下。',
+    },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {
