@@ -698,6 +698,12 @@ const cases: Case[] = [
       content: '查一下。',
     },
   },
+  {
+    id: 'minicpm5-function-blocks',
+    tools: [getWeather, searchWeb],
+    reply: '查一下。\n<function name="search_web"><param name="query">北京</param><param name="max_results">3</param></function>',
+    expected: { calls: [{ name: 'search_web', arguments: { query: '北京', max_results: 3 } }], content: '查一下。' },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {
