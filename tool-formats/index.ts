@@ -47,6 +47,7 @@ import { qwen25CoderFamily } from './qwen25-coder/qwen25-coder-family.js';
 import { kimiK3Family } from './kimi-k3/kimi-k3-family.js';
 import { openPanguFamily } from './openpangu/openpangu-family.js';
 import { minicpmFamily } from './minicpm/minicpm-family.js';
+import { hy3Family } from './hy3/hy3-family.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
 export const familySpecs: readonly FamilySpec[] = [
@@ -56,7 +57,7 @@ export const familySpecs: readonly FamilySpec[] = [
   seedOssFamily, step3Family, olmo3Family, gigachatFamily, apertusFamily, cohereFamily, commandRFamily, nemotronFamily,
   functoolsFamily, xlamFamily, functionaryV31Family, functionaryV32Family, longcatFamily, ernieFamily, deepseekV32Family, dotsFamily,
   // The issue 11 sweep, continued.
-  solarOpenFamily, plamo3Family, qwen25CoderFamily, kimiK3Family, openPanguFamily, minicpmFamily,
+  solarOpenFamily, plamo3Family, qwen25CoderFamily, kimiK3Family, openPanguFamily, minicpmFamily, hy3Family,
 ];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {

@@ -704,6 +704,18 @@ const cases: Case[] = [
     reply: '查一下。\n<function name="search_web"><param name="query">北京</param><param name="max_results">3</param></function>',
     expected: { calls: [{ name: 'search_web', arguments: { query: '北京', max_results: 3 } }], content: '查一下。' },
   },
+  {
+    id: 'hy3-pair-calls',
+    tools: [getWeather, getTime],
+    reply: '查一下。<tool_calls><tool_call>get_weather<tool_sep><arg_key>city</arg_key><arg_value>深圳</arg_value></tool_call><tool_call>get_time<tool_sep></tool_call></tool_calls>',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: '深圳' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: '查一下。',
+    },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {
