@@ -5,13 +5,13 @@
 // Written: the same section, one per turn; results as tagged blocks in a user turn. The wording follows
 // the parser's documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/hy_v3_tool_parser.py
+import { hermesFamily } from '../hermes/hermes-family.js';
 import type { ToolCallPart } from '../../src/core/index.js';
 import { argumentKeyClose, argumentKeyOpen, argumentValueClose, argumentValueOpen } from '../glm/arg-pairs-grammar.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { rawArgumentEntries } from '../shared/format-json.js';
 import { toolCallsClose, toolCallsOpen } from '../shared/tool-calls-list.js';
-import { renderFunctionLines } from '../shared/tool-prompt.js';
 import { taggedResults } from '../shared/tool-result-text.js';
 import { hy3CallClose, hy3CallGrammar, hy3CallOpen, hy3Separator } from './hy3-call-grammar.js';
 
@@ -26,8 +26,9 @@ export const hy3Family: FamilySpec = {
   family,
   envelopes: [taggedEnvelope(family, toolCallsOpen, toolCallsClose, [hy3CallGrammar], { valueSpans: [{ open: argumentValueOpen, close: argumentValueClose }] })],
   prompt: {
-    introduction: '# Tools\n\nYou may call one or more functions to assist with the user query.',
-    renderToolList: (tools) => `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
+    // The Qwen-style words many templates share, for the tool list (see the note at the top).
+    introduction: hermesFamily.prompt.introduction,
+    renderToolList: hermesFamily.prompt.renderToolList,
     callInstructions: [
       'To call functions, write one tool-calls section holding one block per call:',
       `${toolCallsOpen}${hy3CallOpen}function_name${hy3Separator}${argumentKeyOpen}argument_name${argumentKeyClose}${argumentValueOpen}value${argumentValueClose}${hy3CallClose}${toolCallsClose}`,

@@ -5,11 +5,11 @@
 // Written: the same blocks, one per line; results as tagged blocks in a user turn. The wording follows
 // the parser's documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/minicpm5xml_tool_parser.py
+import { hermesFamily } from '../hermes/hermes-family.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { rawArgumentEntries } from '../shared/format-json.js';
 import type { CallRenderer } from '../shared/tool-prompt.js';
-import { renderFunctionLines } from '../shared/tool-prompt.js';
 import { taggedResults } from '../shared/tool-result-text.js';
 import { minicpmFunctionGrammar, paramClose, paramOpen } from './minicpm-function-grammar.js';
 
@@ -26,8 +26,9 @@ export const minicpmFamily: FamilySpec = {
   family,
   envelopes: [taggedEnvelope(family, [functionOpen, "<function name='"], functionClose, [minicpmFunctionGrammar], { valueSpans: [{ open: paramOpen, close: paramClose }] })],
   prompt: {
-    introduction: '# Tools\n\nYou may call one or more functions to assist with the user query.',
-    renderToolList: (tools) => `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
+    // The Qwen-style words many templates share, for the tool list (see the note at the top).
+    introduction: hermesFamily.prompt.introduction,
+    renderToolList: hermesFamily.prompt.renderToolList,
     callInstructions: [
       'For each function call, write one function block with its parameters:',
       `${functionOpen}function_name">${paramOpen}parameter_name">value${paramClose}${functionClose}`,

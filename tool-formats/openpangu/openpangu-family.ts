@@ -6,12 +6,12 @@
 // follows the parsers' documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/openpangu_v2_tool_parser.py
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/pangu_tool_parser.py
+import { hermesFamily } from '../hermes/hermes-family.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { renderJsonCallList } from '../shared/json-call-text.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 import { pythonicCallGrammar } from '../shared/pythonic-call-grammar.js';
-import { renderFunctionLines } from '../shared/tool-prompt.js';
 import { taggedResults } from '../shared/tool-result-text.js';
 
 const family = 'openpangu';
@@ -25,8 +25,9 @@ export const openPanguFamily: FamilySpec = {
     taggedEnvelope(family, '[unused11]', '[unused12]', [jsonCallGrammar]),
   ],
   prompt: {
-    introduction: '# Tools\n\nYou may call one or more functions to assist with the user query.',
-    renderToolList: (tools) => `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
+    // The Qwen-style words many templates share, for the tool list (see the note at the top).
+    introduction: hermesFamily.prompt.introduction,
+    renderToolList: hermesFamily.prompt.renderToolList,
     callInstructions: [
       `To call functions, write one JSON list of calls between ${callStart} and ${callEnd}:`,
       `${callStart}[{"name": "function_name", "arguments": {"argument_name": "value"}}]${callEnd}`,

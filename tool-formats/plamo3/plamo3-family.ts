@@ -4,11 +4,11 @@
 // Written: the same section, one per turn; results as tagged blocks in a user turn. The wording follows
 // the parser's documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/plamo3_tool_parser.py
+import { hermesFamily } from '../hermes/hermes-family.js';
 import type { ToolCallPart } from '../../src/core/index.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
-import { renderFunctionLines } from '../shared/tool-prompt.js';
 import { taggedResults } from '../shared/tool-result-text.js';
 import { plamo3RequestGrammar } from './plamo3-request-grammar.js';
 import { argumentsClose, argumentsOpen, nameClose, nameOpen, requestClose, requestOpen, requestsClose, requestsOpen } from './plamo3-tokens.js';
@@ -23,8 +23,9 @@ export const plamo3Family: FamilySpec = {
   family,
   envelopes: [taggedEnvelope(family, requestsOpen, requestsClose, [plamo3RequestGrammar], { valueSpans: [{ open: argumentsOpen, close: argumentsClose }] })],
   prompt: {
-    introduction: '# Tools\n\nYou may call one or more functions to assist with the user query.',
-    renderToolList: (tools) => `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
+    // The Qwen-style words many templates share, for the tool list (see the note at the top).
+    introduction: hermesFamily.prompt.introduction,
+    renderToolList: hermesFamily.prompt.renderToolList,
     callInstructions: [
       'To call functions, write one tool-requests block holding one request per call, its arguments as one JSON object:',
       `${requestsOpen}${requestOpen}${nameOpen}function_name${nameClose}${argumentsOpen}{"argument_name": "value"}${argumentsClose}${requestClose}${requestsClose}`,

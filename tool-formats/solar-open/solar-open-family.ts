@@ -7,12 +7,12 @@
 // Written: the same blocks, one per line; results as tagged blocks in a user turn. The wording follows
 // the parser's documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/solar_open2_tool_parser.py
+import { hermesFamily } from '../hermes/hermes-family.js';
 import { argumentPairsGrammar, type ArgumentPairTags } from '../glm/arg-pairs-grammar.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { rawArgumentEntries } from '../shared/format-json.js';
 import type { CallRenderer } from '../shared/tool-prompt.js';
-import { renderFunctionLines } from '../shared/tool-prompt.js';
 import { taggedResults } from '../shared/tool-result-text.js';
 
 const family = 'solar-open';
@@ -41,8 +41,9 @@ export const solarOpenFamily: FamilySpec = {
     }),
   ],
   prompt: {
-    introduction: '# Tools\n\nYou may call one or more functions to assist with the user query.',
-    renderToolList: (tools) => `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
+    // The Qwen-style words many templates share, for the tool list (see the note at the top).
+    introduction: hermesFamily.prompt.introduction,
+    renderToolList: hermesFamily.prompt.renderToolList,
     callInstructions: [
       'For each function call, write the function name and its arguments in the following format:',
       `${callStart}{function-name}`,
