@@ -41,6 +41,13 @@ import { createToolFormat } from './shared/create-tool-format.js';
 import { createEnvelopeCatalogue } from './shared/envelope-catalogue.js';
 import type { FamilySpec } from './shared/family-spec.js';
 import { xlamFamily } from './xlam/xlam-family.js';
+import { solarOpenFamily } from './solar-open/solar-open-family.js';
+import { plamo3Family } from './plamo3/plamo3-family.js';
+import { qwen25CoderFamily } from './qwen25-coder/qwen25-coder-family.js';
+import { kimiK3Family } from './kimi-k3/kimi-k3-family.js';
+import { openPanguFamily } from './openpangu/openpangu-family.js';
+import { minicpmFamily } from './minicpm/minicpm-family.js';
+import { hy3Family } from './hy3/hy3-family.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
 export const familySpecs: readonly FamilySpec[] = [
@@ -49,6 +56,8 @@ export const familySpecs: readonly FamilySpec[] = [
   graniteFamily, granite20bFcFamily, granite4Family, internlmFamily, jambaFamily, hunyuanFamily, aprielFamily, minimaxM1Family, minimaxM2Family,
   seedOssFamily, step3Family, olmo3Family, gigachatFamily, apertusFamily, cohereFamily, commandRFamily, nemotronFamily,
   functoolsFamily, xlamFamily, functionaryV31Family, functionaryV32Family, longcatFamily, ernieFamily, deepseekV32Family, dotsFamily,
+  // The issue 11 sweep, continued.
+  solarOpenFamily, plamo3Family, qwen25CoderFamily, kimiK3Family, openPanguFamily, minicpmFamily, hy3Family,
 ];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {

@@ -113,3 +113,41 @@ describe('detectModelFamily: Seed-OSS, Step3, OLMo 3, GigaChat, Apertus, Cohere,
     expect(detectModelFamily('command-light').family).toBe('generic-json');
   });
 });
+
+describe('detectModelFamily: names that reuse an existing syntax (issue 11 sweep)', () => {
+  it.each([
+    ['stepfun-ai/Step-3.5-Flash', 'qwen3-coder'],
+    ['step3p5', 'qwen3-coder'],
+    ['XiaomiMiMo/MiMo-V2-Flash', 'qwen3-coder'],
+    ['naver-hyperclovax/HyperCLOVAX-SEED-Think-14B', 'glm'],
+    ['inclusionAI/Ling-3-flash', 'glm'],
+    ['internlm/Intern-S1', 'internlm'],
+    ['internlm/Intern-S1-mini', 'internlm'],
+    ['LGAI-EXAONE/EXAONE-4.0-32B', 'hermes'],
+    ['LGAI-EXAONE/K-EXAONE-236B-A23B', 'hermes'],
+    ['LiquidAI/LFM2-1.2B-Tool', 'pythonic'],
+    ['LiquidAI/LFM2.5-8B-A1B', 'pythonic'],
+    ['upstage/Solar-Open2-250B', 'solar-open'],
+    ['pfnet/plamo-3-nict-31b-base', 'plamo3'],
+    ['Qwen/Qwen2.5-Coder-32B-Instruct', 'qwen25-coder'],
+    ['qwen2.5-coder:7b', 'qwen25-coder'],
+    ['moonshotai/Kimi-K3', 'kimi-k3'],
+    ['FreedomIntelligence/openPangu-Embedded-7B', 'openpangu'],
+    ['openbmb/MiniCPM5-8B', 'minicpm'],
+    ['tencent/Hy3', 'hy3'],
+    ['hy3-preview', 'hy3'],
+  ])('%s → %s', (model, family) => {
+    expect(detectModelFamily(model)).toEqual({ family, autoToolCalling: 'prompted' });
+  });
+
+  it('keeps the older names where they were', () => {
+    // MiMo-7B wrote Hermes' JSON; only MiMo-V2 moved to Qwen3-Coder's blocks. Ling 2 is no GLM.
+    expect(detectModelFamily('XiaomiMiMo/MiMo-7B-RL').family).toBe('hermes');
+    expect(detectModelFamily('stepfun-ai/step3').family).toBe('step3');
+    expect(detectModelFamily('internlm/internlm2_5-7b-chat').family).toBe('internlm');
+    expect(detectModelFamily('inclusionAI/Ling-lite').family).not.toBe('glm');
+    expect(detectModelFamily('Qwen/Qwen2.5-7B-Instruct').family).toBe('hermes');
+    expect(detectModelFamily('moonshotai/Kimi-K2-Instruct').family).toBe('kimi-k2');
+    expect(detectModelFamily('tencent/Hunyuan-A13B-Instruct').family).toBe('hunyuan');
+  });
+});

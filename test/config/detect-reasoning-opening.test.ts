@@ -20,6 +20,8 @@ describe('detectReasoningOpening', () => {
     'nvidia/NVIDIA-Nemotron-Nano-9B-v2',
     'zai-org/GLM-4.7',
     'glm-5',
+    // Its template ends the generation prompt with the think channel's <|open|>think<|sep|>.
+    'moonshotai/Kimi-K3',
   ])('%s opens reasoning unless the request turns it off', (name) => {
     expect(detectReasoningOpening(name)).toBe('by-default');
   });

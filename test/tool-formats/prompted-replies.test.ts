@@ -666,6 +666,56 @@ const cases: Case[] = [
     reply: 'Searching.\n<TOOLCALL>[{"name": "search_web", "arguments": {"query": "no',
     expected: { calls: [], content: 'Searching.', diagnostic: 'unclosed' },
   },
+  // The issue 11 sweep, continued.
+  {
+    id: 'solar-open2-pairs',
+    tools: [getWeather, searchWeb],
+    reply: 'Checking.\n<|tool_call:start|>search_web\n<|tool_arg:start|>query<|tool_arg:value|>부산 맛집<|tool_arg:end|>\n<|tool_arg:start|>max_results<|tool_arg:value|>5<|tool_arg:end|>\n<|tool_call:end|>',
+    expected: { calls: [{ name: 'search_web', arguments: { query: '부산 맛집', max_results: 5 } }], content: 'Checking.' },
+  },
+  {
+    id: 'plamo3-requests',
+    tools: [getWeather, getTime],
+    reply: '東京です。<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>get_weather<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{"city": "東京"}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: '東京' } }], content: '東京です。' },
+  },
+  {
+    id: 'kimi-k3-xtml-calls',
+    tools: [getWeather, searchWeb],
+    reply:
+      '<|open|>think<|sep|>Weather.<|close|>think<|sep|><|open|>response<|sep|>Checking.<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool="search_web" index="1"<|sep|><|open|>argument key="query" type="string"<|sep|>Paris<|close|>argument<|sep|><|open|>argument key="max_results" type="number"<|sep|>2<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|><|close|>message<|sep|><|end_of_msg|>',
+    expected: { calls: [{ name: 'search_web', arguments: { query: 'Paris', max_results: 2 } }], content: 'Checking.', reasoning: 'Weather.' },
+  },
+  {
+    id: 'openpangu-reserved-markers',
+    tools: [getWeather, getTime],
+    reply: '查一下。[unused11][{"name": "get_weather", "arguments": {"city": "深圳"}}, {"name": "get_time", "arguments": {}}][unused12]',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: '深圳' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: '查一下。',
+    },
+  },
+  {
+    id: 'minicpm5-function-blocks',
+    tools: [getWeather, searchWeb],
+    reply: '查一下。\n<function name="search_web"><param name="query">北京</param><param name="max_results">3</param></function>',
+    expected: { calls: [{ name: 'search_web', arguments: { query: '北京', max_results: 3 } }], content: '查一下。' },
+  },
+  {
+    id: 'hy3-pair-calls',
+    tools: [getWeather, getTime],
+    reply: '查一下。<tool_calls><tool_call>get_weather<tool_sep><arg_key>city</arg_key><arg_value>深圳</arg_value></tool_call><tool_call>get_time<tool_sep></tool_call></tool_calls>',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: '深圳' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: '查一下。',
+    },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {

@@ -168,7 +168,7 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
   const own = ordered[0] as FamilySyntax;
   const registrations = new Map<string, Envelope[]>();
   for (const family of ordered) {
-    for (const envelope of family.envelopes) {
+    for (const envelope of family.envelopes.filter((candidate) => family === own || candidate.scope !== 'family')) {
       for (const start of envelope.start) registrations.set(start, [...(registrations.get(start) ?? []), envelope]);
     }
   }

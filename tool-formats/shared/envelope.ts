@@ -60,6 +60,11 @@ export type Envelope = {
   endsAtReplyEnd?: boolean;
   /** Tried in order on the body; the first whose shape matches decodes it. */
   grammars: readonly BodyGrammar[];
+  /**
+   * `family`: only the family's own parser knows the envelope, for markers other families write as
+   * ordinary text (Qwen2.5-Coder answers in `<tools>`, the tag Hermes-style prompts put the tool list in).
+   */
+  scope?: 'family';
 };
 
 /**

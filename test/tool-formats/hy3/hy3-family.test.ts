@@ -1,0 +1,76 @@
+/** The hy3 family: Hy3's `<tool_calls>` section of `<tool_call>NAME<tool_sep>` blocks with GLM-style pairs. */
+import { describe, expect, it } from 'vitest';
+import type { ParsedEvent } from '../../../src/core/index.js';
+import { createToolFormatRegistry } from '../../../tool-formats/index.js';
+import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
+import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
+import { getWeather, standardTools } from '../helpers/tools.js';
+
+const format = createToolFormatRegistry().get('hy3')!;
+const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
+const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
+const pair = (key: string, value: string) => `<arg_key>${key}</arg_key><arg_value>${value}</arg_value>`;
+const block = (name: string, ...pairs: string[]) => `<tool_call>${name}<tool_sep>${pairs.join('')}</tool_call>`;
+const section = (...blocks: string[]) => `<tool_calls>${blocks.join('')}</tool_calls>`;
+
+testFamilyContract(format);
+
+describe('hy3: rendering', () => {
+  it('renders history with one section per turn and tagged results', () => {
+    expect(historyTranscript(format)).toMatchInlineSnapshot(`
+      "[system] You are terse.
+      [user] Weather in Oslo, and the time?
+      [assistant] (reasoning: Two tools.) Checking.
+      <tool_calls><tool_call>get_weather<tool_sep><arg_key>city</arg_key><arg_value>Oslo</arg_value></tool_call><tool_call>get_time<tool_sep></tool_call></tool_calls>
+      [user] <tool_response>
+      -3 C, snow
+      </tool_response>
+      <tool_response>
+      Error: error: clock unavailable
+      </tool_response>
+      [assistant] It is -3 C and snowing.
+      [user] Thanks"
+    `);
+  });
+});
+
+describe('hy3: parsing', () => {
+  it('reads text then a section of several calls, values typed by the schema', () => {
+    expect(parse(`查一下。\n${section(block('get_weather', pair('city', '深圳'), pair('unit', 'celsius')), block('search_web', pair('query', '42'), pair('max_results', '3')))}`)).toEqual([
+      { type: 'text', text: '查一下。\n' },
+      call('get_weather', { city: '深圳', unit: 'celsius' }),
+      call('search_web', { query: '42', max_results: 3 }),
+    ]);
+  });
+
+  it('reads a call without arguments and nested JSON values; Hunyuan-A13B’s JSON list still reads', () => {
+    expect(parse(section(block('get_time')))).toEqual([call('get_time', {})]);
+    expect(parse(section(block('create_event', pair('title', 'x'), pair('options', '{"remind": true}'))))).toEqual([call('create_event', { title: 'x', options: { remind: true } })]);
+    expect(parse('<tool_calls>[{"name": "get_time", "arguments": {}}]</tool_calls>')).toEqual([call('get_time', {})]);
+  });
+
+  it('reads reasoning first, also when the template opened it', () => {
+    expect(parse(`Time.</think>${section(block('get_time'))}`, { startsInReasoning: true })).toEqual([{ type: 'reasoning', text: 'Time.' }, call('get_time', {})]);
+  });
+
+  it('reports a cut-off call as unparsed and rejects unknown tools and malformed calls', () => {
+    expect(parse(`<tool_calls>${'<tool_call>search_web<tool_sep><arg_key>query</arg_key><arg_value>ha'}`)).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+    expect(parse(section(block('delete_all_files')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(parse(section(block('get_weather', 'city=Paris')))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+  });
+
+  it('keeps prose as text and only calls the request’s tools', () => {
+    for (const text of ['Hy3 writes tool_sep tokens.', 'a <tool_ b', '<tool_sep> alone']) expect(parse(text)).toEqual([{ type: 'text', text }]);
+    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(block('search_web', pair('query', 'x'))))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+  });
+});
+
+testChunkingInvariance({
+  name: 'hy3',
+  createParser: () => format.createParser(standardTools),
+  samples: [
+    `<think>maybe ${section(block('get_time'))}</think>${section(block('get_weather', pair('city', 'Paris')), block('get_time'))}`,
+    `${section(block('nope'))}<tool_calls><tool_call>get_ti`,
+  ],
+  fragments: ['<tool_calls>', '</tool_calls>', '<tool_call>', '<tool_sep>', '</tool_call>', pair('city', 'Rome'), block('get_time')],
+});
