@@ -88,6 +88,13 @@ function costTable(figures: BenchFigures): string {
   return renderMarkdownTable(['Contender', 'Connections', 'req/s', 'p50 ms', 'CPU µs/request', 'CPU × plain', 'Errors'], rows);
 }
 
+/** The cost rows with their target, for `npm run bench -- --cost`. */
+export function renderCostSection(figures: BenchFigures): string {
+  const target = checkTargets(figures).find((check) => check.target.startsWith('keyed + limited + metered'));
+  const verdict = target ? `Target: ${target.target}: ${target.measured} (goal ${target.goal}): ${target.verdict}` : '';
+  return [costTable(figures), verdict, ...figures.notes.map((note) => `- ${note}`)].join('\n\n');
+}
+
 function memoryTable(figures: BenchFigures): string {
   const rows = figures.memory.map((row) => [
     row.process,

@@ -45,19 +45,23 @@ function clientTrace(): { traceId: string; spanId: string; traceparent: string }
   return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
 }
 
-/** The trace's request span and its upstream children, once exported (the request span ends after the reply is sent). */
-async function spansOf(traceId: string, expectedUpstreamCalls = 1): Promise<{ request: ReceivedSpan; upstreamCalls: ReceivedSpan[] }> {
+/** The first exported request span that `matches` (the request span ends after the reply is sent, so it is waited for). */
+async function requestSpan(matches: (span: ReceivedSpan) => boolean): Promise<ReceivedSpan> {
   return vi.waitFor(
     async () => {
       await gateway.app.tracing?.flush();
-      const spans = receiver.spans.filter((span) => span.traceId === traceId);
-      const request = spans.find((span) => span.kind === serverKind);
-      const upstreamCalls = spans.filter((span) => span.kind === clientKind);
-      if (!request || upstreamCalls.length < expectedUpstreamCalls) throw new Error('spans not exported yet');
-      return { request, upstreamCalls };
+      const found = receiver.spans.find((span) => span.kind === serverKind && matches(span));
+      if (!found) throw new Error('not exported yet');
+      return found;
     },
     { timeout: 5_000, interval: 20 },
   );
+}
+
+/** The trace's request span and its upstream children (exported before it: they end first). */
+async function spansOf(traceId: string): Promise<{ request: ReceivedSpan; upstreamCalls: ReceivedSpan[] }> {
+  const request = await requestSpan((span) => span.traceId === traceId);
+  return { request, upstreamCalls: receiver.spans.filter((span) => span.traceId === traceId && span.kind === clientKind) };
 }
 
 const weatherTool = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
@@ -153,12 +157,7 @@ describe('one span per request, GenAI attributes', () => {
     const before = receiver.spans.length;
     const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, { method: 'POST', headers, body: JSON.stringify({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }) });
     expect(response.status).toBe(200);
-    const request = await vi.waitFor(async () => {
-      await gateway.app.tracing?.flush();
-      const found = receiver.spans.slice(before).find((span) => span.kind === serverKind && span.attributes['gen_ai.response.model'] === 'gpt-4o-mini-2024-07-18');
-      if (!found) throw new Error('not exported yet');
-      return found;
-    });
+    const request = await requestSpan((span) => receiver.spans.indexOf(span) >= before && span.attributes['gen_ai.response.model'] === 'gpt-4o-mini-2024-07-18');
     expect(request.parentSpanId).toBeUndefined();
     expect(request.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);
   });
@@ -195,12 +194,9 @@ describe('failures are error spans', () => {
     const trace = clientTrace();
     const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { ...headers, traceparent: trace.traceparent }, body: JSON.stringify({ model: 'nowhere/model', messages: [{ role: 'user', content: 'x' }] }) });
     expect(response.status).toBe(404);
-    const request = await vi.waitFor(async () => {
-      await gateway.app.tracing?.flush();
-      const found = receiver.spans.find((span) => span.traceId === trace.traceId);
-      if (!found) throw new Error('not exported yet');
-      return found;
-    });
+    const { request, upstreamCalls } = await spansOf(trace.traceId);
+    // Refused before any upstream call.
+    expect(upstreamCalls).toEqual([]);
     expect(request.attributes['http.response.status_code']).toBe(404);
     expect(request.attributes['error.type']).toEqual(expect.any(String));
     expect(request.status.code).toBe(0);
