@@ -53,6 +53,8 @@ export type BenchFigures = {
   requests: RequestFigures[];
   streams: StreamFigures[];
   growth: RequestFigures[];
+  /** The plain gateway's native lane beside keyed, rate-limited, metered (and traced) configs (cost-scenario.ts). */
+  cost: RequestFigures[];
   memory: MemoryFigures[];
   /** Contenders that were probed but not measured, or measured with a caveat. */
   notes: string[];

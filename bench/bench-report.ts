@@ -72,6 +72,29 @@ function growthTable(figures: BenchFigures): string {
   return renderMarkdownTable(['Contender', 'Tools', 'Tool list', 'p50 ms', 'p99 ms', 'p50 × 1 tool', 'CPU µs/request', 'Errors'], rows);
 }
 
+function costTable(figures: BenchFigures): string {
+  const rows = figures.cost.map((row) => {
+    const plain = figures.cost.find((other) => other.contender === 'gateway native' && other.connections === row.connections);
+    return [
+      row.contender,
+      String(row.connections),
+      formatNumber(row.requestsPerSecond),
+      formatNumber(row.p50Ms, 3),
+      formatNumber(row.cpuUsPerRequest),
+      formatRatio(plain ? row.cpuUsPerRequest / plain.cpuUsPerRequest : undefined),
+      String(row.errors),
+    ];
+  });
+  return renderMarkdownTable(['Contender', 'Connections', 'req/s', 'p50 ms', 'CPU µs/request', 'CPU × plain', 'Errors'], rows);
+}
+
+/** The cost rows with their target, for `npm run bench -- --cost`. */
+export function renderCostSection(figures: BenchFigures): string {
+  const target = checkTargets(figures).find((check) => check.target.startsWith('keyed + limited + metered'));
+  const verdict = target ? `Target: ${target.target}: ${target.measured} (goal ${target.goal}): ${target.verdict}` : '';
+  return [costTable(figures), verdict, ...figures.notes.map((note) => `- ${note}`)].join('\n\n');
+}
+
 function memoryTable(figures: BenchFigures): string {
   const rows = figures.memory.map((row) => [
     row.process,
@@ -85,7 +108,7 @@ function memoryTable(figures: BenchFigures): string {
 }
 
 function errorNotes(figures: BenchFigures): string[] {
-  return [...figures.requests, ...figures.growth, ...figures.streams]
+  return [...figures.requests, ...figures.growth, ...figures.cost, ...figures.streams]
     .filter((row) => row.firstError !== undefined)
     .map((row) => `- ${row.contender}: first error: ${row.firstError}`);
 }
@@ -103,6 +126,8 @@ export function renderBenchReport(machine: MachineInfo, settings: BenchSettings,
     streamTable(figures),
     '## Tool growth (non-streaming, 1 connection)',
     growthTable(figures),
+    '## Cost of keys, limits and metrics (and traces): the native lane, non-streaming (bench/cost-scenario.ts)',
+    costTable(figures),
     '## Memory with idle streams (held open by the upstream after their first chunk)',
     memoryTable(figures),
     '## Parsers (bench/parsers.ts)',
@@ -113,6 +138,7 @@ export function renderBenchReport(machine: MachineInfo, settings: BenchSettings,
       '- Every contender asks the upstream for what its client asked: the non-streaming rows read one JSON reply, the streaming rows an SSE stream. The gateway turns both into the same events (one code path after the adapter).',
       '- The fake upstream sends the 500-chunk reply one SSE frame per event-loop turn, like a server emitting tokens; short replies go out in one write. The direct streaming row is that pace: a ceiling for every contender, which the bare proxy nearly reaches, so the streaming ratio understates the gap in CPU µs/chunk.',
       '- Tool growth, "same every request": agents resend one list on every turn, and the gateway parses, translates and serialises a list it has seen before once (src/plugins/known-tool-lists.ts). "32 rotating": a different list on every request, the cost without that reuse.',
+      '- Cost rows: "keyed + limited + metered" is a gateway whose one client key has a policy object (model globs, a tool deny rule, per-key limits) under server-wide limits, requests/tokens per minute and concurrent streams counted in-process but never reached; metrics are on in every gateway row. "+ traced" also exports one span per request and one per upstream call over OTLP/HTTP to a loopback receiver (bench/otlp-sink.ts).',
       '- CPU µs/request and µs/chunk are the contender process\'s user+system time over the window (10 ms ticks), the least noise-sensitive figure on a shared machine.',
     ].join('\n'),
   ].join('\n\n');

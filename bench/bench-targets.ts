@@ -55,6 +55,16 @@ export function checkTargets(figures: BenchFigures): TargetCheck[] {
       (value) => `${formatNumber(value, 1)} KB`,
     ),
   );
+  const plainCpu = figures.cost.find((row) => row.contender === 'gateway native' && row.connections === 32)?.cpuUsPerRequest;
+  checks.push(
+    check(
+      'keyed + limited + metered: CPU per request ÷ plain gateway native, 32 connections',
+      ratio(figures.cost.find((row) => row.contender === 'gateway native, keyed + limited + metered' && row.connections === 32)?.cpuUsPerRequest, plainCpu),
+      '≤ 1.10 ×',
+      (value) => value <= 1.1,
+      formatRatio,
+    ),
+  );
   for (const lane of ['gateway native', 'gateway prompted']) {
     checks.push(
       check(`${lane}: p50 latency with 200 tools ÷ with 1 tool`, ratio(growth(figures, lane, 200)?.p50Ms, growth(figures, lane, 1)?.p50Ms), '≤ 2 ×', (value) => value <= 2, formatRatio),

@@ -5,7 +5,7 @@
 import { Pool } from 'undici';
 import { gatewayModels, nativeModel } from './gateway-config.js';
 
-export type ContenderName = 'direct' | 'bare proxy' | 'gateway native' | 'gateway prompted';
+export type ContenderName = 'direct' | 'bare proxy' | 'gateway native' | 'gateway prompted' | 'gateway native, keyed + limited + metered' | 'gateway native, keyed + limited + metered + traced';
 
 /** The process doing a contender's work between client and upstream, for CPU time per request. */
 export type MeasuredProcess = { cpuMs(): number };
@@ -14,6 +14,8 @@ export type Contender = {
   name: ContenderName;
   process?: MeasuredProcess;
   pool: Pool;
+  /** Sent with every request besides the content type (a client key). */
+  headers?: Record<string, string>;
   /** Non-streaming: one tool call in the reply. */
   reply: { path: string; model: string };
   /** Streaming: a 500-chunk text reply. */
@@ -52,6 +54,12 @@ export function gatewayContenders(origin: string, process?: MeasuredProcess): Co
     lane('gateway native', gatewayModels.native, gatewayModels.nativeStream),
     lane('gateway prompted', gatewayModels.prompted, gatewayModels.promptedStream),
   ];
+}
+
+/** The native lane through a gateway whose config has keys with policies and limits (and maybe traces): the cost rows. */
+export function keyedContender(name: ContenderName, origin: string, process: MeasuredProcess, clientKey: string): Contender {
+  const path = '/v1/chat/completions';
+  return { name, process, pool: createPool(origin), headers: { authorization: `Bearer ${clientKey}` }, reply: { path, model: gatewayModels.native }, stream: { path, model: gatewayModels.nativeStream } };
 }
 
 export async function closeContenders(contenders: Contender[]): Promise<void> {

@@ -28,16 +28,36 @@ const providers: Record<string, ProviderSetting> = {
   idle: { reply: 'hold', toolCalling: 'native', maxConnections: 4096 },
 };
 
-export function buildGatewayConfig(upstreamUrl: string, logLevel: string): Record<string, unknown> {
+/** The key the cost rows' client sends. */
+export const benchClientKey = 'sk-bench-0123456789abcdef';
+
+/** Limits far above what the bench can send in a minute: counted on every request, never refusing one. */
+const generousLimits = { requestsPerMinute: 1_000_000_000, tokensPerMinute: 1_000_000_000_000, concurrentStreams: 1_000_000 };
+
+/**
+ * The issue's "keyed, rate-limited, metered" setting: a key with a policy object (model globs, a
+ * tool rule, per-key limits) and server-wide limits, state in-process; metrics are always on.
+ */
+const meteredServer = {
+  apiKeys: [{ key: benchClientKey, name: 'bench-team', models: Object.keys(providers).map((name) => `${name}/*`), tools: { deny: ['delete_*'] }, limits: generousLimits }],
+  limits: generousLimits,
+};
+
+export type GatewayConfigVariant = { type: 'plain' } | { type: 'metered' } | { type: 'metered-traced'; otlpEndpoint: string };
+
+export function buildGatewayConfig(upstreamUrl: string, logLevel: string, variant: GatewayConfigVariant = { type: 'plain' }): Record<string, unknown> {
   const entries = Object.entries(providers).map(([name, setting]) => {
     const provider: Record<string, unknown> = { type: 'openai-compatible', baseUrl: `${upstreamUrl}/${setting.reply}/v1`, toolCalling: setting.toolCalling };
     if (setting.maxConnections) provider.maxConnections = setting.maxConnections;
     return [name, provider];
   });
-  return { server: { host: '127.0.0.1', apiKeys: [], logLevel }, providers: Object.fromEntries(entries) };
+  const config: Record<string, unknown> = { server: { host: '127.0.0.1', apiKeys: [], logLevel }, providers: Object.fromEntries(entries) };
+  if (variant.type !== 'plain') config.server = { host: '127.0.0.1', logLevel, ...meteredServer };
+  if (variant.type === 'metered-traced') config.telemetry = { otlpEndpoint: variant.otlpEndpoint, serviceName: 'interlingua-bench' };
+  return config;
 }
 
-export function writeGatewayConfig(path: string, upstreamUrl: string, logLevel: string): string {
-  writeFileSync(path, JSON.stringify(buildGatewayConfig(upstreamUrl, logLevel), null, 2));
+export function writeGatewayConfig(path: string, upstreamUrl: string, logLevel: string, variant?: GatewayConfigVariant): string {
+  writeFileSync(path, JSON.stringify(buildGatewayConfig(upstreamUrl, logLevel, variant), null, 2));
   return path;
 }

@@ -14,6 +14,8 @@ export type RequestLoadOptions = {
   body: Buffer | readonly Buffer[];
   connections: number;
   durationMs: number;
+  /** Sent besides the content type (a client key). */
+  headers?: Record<string, string>;
 };
 
 export type RequestLoadResult = {
@@ -33,12 +35,13 @@ export async function measureRequests(options: RequestLoadOptions): Promise<Requ
   const failures: Failures = { count: 0 };
   const bodies = Array.isArray(options.body) ? options.body : [options.body];
   let requestsSent = 0;
+  const requestHeaders = options.headers ? { ...headers, ...options.headers } : headers;
   const elapsedMs = await runClosedLoop(
     options.connections,
     options.durationMs,
     async () => {
       const sent = performance.now();
-      const response = await options.dispatcher.request({ method: 'POST', path: options.path, headers, body: bodies[requestsSent++ % bodies.length] });
+      const response = await options.dispatcher.request({ method: 'POST', path: options.path, headers: requestHeaders, body: bodies[requestsSent++ % bodies.length] });
       if (response.statusCode !== 200) return recordFailure(failures, response);
       await response.body.dump();
       latencies.push(performance.now() - sent);

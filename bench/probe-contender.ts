@@ -10,7 +10,7 @@ import { longReplyChunkCount } from './fake-replies.js';
 type ProbeAnswer = { status: number; text: string };
 
 async function post(contender: Contender, path: string, body: Buffer): Promise<ProbeAnswer> {
-  const response = await contender.pool.request({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body });
+  const response = await contender.pool.request({ method: 'POST', path, headers: { 'content-type': 'application/json', ...contender.headers }, body });
   return { status: response.statusCode, text: await response.body.text() };
 }
 

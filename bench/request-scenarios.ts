@@ -35,7 +35,7 @@ function rotatingUnitsFor(contenders: Contender[], tools: number): Unit[] {
 async function measureUnits(units: Unit[], connections: number, settings: BenchSettings, windowMs: number): Promise<RequestFigures[]> {
   const window = (unit: Unit, durationMs: number) =>
     cpuDuring(unit.contender.process, () =>
-      measureRequests({ dispatcher: unit.contender.pool, path: unit.contender.reply.path, body: unit.body, connections, durationMs }),
+      measureRequests({ dispatcher: unit.contender.pool, path: unit.contender.reply.path, body: unit.body, connections, durationMs, ...(unit.contender.headers ? { headers: unit.contender.headers } : {}) }),
     );
   const rounds = await alternateRounds(units, settings.rounds, (unit) => window(unit, settings.warmupMs), (unit) => window(unit, windowMs));
   return units.map((unit, index) => {
@@ -44,10 +44,11 @@ async function measureUnits(units: Unit[], connections: number, settings: BenchS
   });
 }
 
-export async function runRequestScenario(contenders: Contender[], settings: BenchSettings, progress: Progress): Promise<RequestFigures[]> {
+/** `connectionCounts`: the settings' (1, 32, 256) unless a scenario measures fewer. */
+export async function runRequestScenario(contenders: Contender[], settings: BenchSettings, progress: Progress, connectionCounts = settings.connections): Promise<RequestFigures[]> {
   const figures: RequestFigures[] = [];
   const units = unitsFor(contenders, [1]);
-  for (const connections of settings.connections) {
+  for (const connections of connectionCounts) {
     progress(`non-streaming, ${connections} connection(s): ${contenders.map((contender) => contender.name).join(', ')}`);
     figures.push(...(await measureUnits(units, connections, settings, settings.windowMs)));
   }

@@ -9,6 +9,7 @@ import type { BenchFigures } from './bench-figures.js';
 import type { BenchSettings } from './bench-settings.js';
 import { ChildProcesses } from './child-processes.js';
 import { spawnGateway, spawnServerProcess, type ChildServer } from './child-servers.js';
+import { runCostScenario } from './cost-scenario.js';
 import { closeContenders, gatewayContenders, upstreamContender, type Contender } from './contenders.js';
 import { gatewayModels, writeGatewayConfig } from './gateway-config.js';
 import { measureIdleStreamMemory } from './idle-stream-memory.js';
@@ -56,13 +57,16 @@ export async function runSuite(settings: BenchSettings, progress: Progress): Pro
     const requests = await runRequestScenario(measured, settings, progress);
     const streams = await runStreamScenario(measured, settings, progress);
     const growth = await runToolGrowthScenario(measured.filter((contender) => contender.name !== 'direct'), settings, progress);
+    const plain = measured.find((contender) => contender.name === 'gateway native');
+    const cost = plain ? await runCostScenario({ plain, upstream, directory, children }, settings, progress) : { figures: [], notes: ['cost rows: not measured: the plain gateway native contender was left out'] };
+    notes.push(...cost.notes);
     await closeContenders(contenders);
     await children.stop(gateway);
     await children.stop(bareProxy);
 
     const memory = await measureMemory(upstream, gatewayOptions, settings, children, progress);
     failed = false;
-    return { requests, streams, growth, memory, notes, skipped: [] };
+    return { requests, streams, growth, cost: cost.figures, memory, notes, skipped: [] };
   } finally {
     await children.stopAll();
     // Keep the gateway's log when something went wrong: it is the first place to look.

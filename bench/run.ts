@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: the performance suite of issue 5, printing a markdown report on stdout (progress
- * on stderr). `BENCH_QUICK=1` for a one-minute smoke run; `-- --profile` for CPU profiles instead.
+ * on stderr). `BENCH_QUICK=1` for a one-minute smoke run; `-- --profile` for CPU profiles instead; `-- --cost` for the Cost rows alone.
  */
-import { renderBenchReport } from './bench-report.js';
+import { renderBenchReport, renderCostSection } from './bench-report.js';
+import { runCostSuite } from './run-cost-suite.js';
 import { readBenchSettings } from './bench-settings.js';
 import { spawnServerProcess } from './child-servers.js';
 import { readMachineInfo } from './machine-info.js';
@@ -25,6 +26,11 @@ async function main(): Promise<void> {
     } finally {
       await upstream.stop();
     }
+    return;
+  }
+  if (process.argv.includes('--cost')) {
+    const figures = await runCostSuite(settings, progress);
+    process.stdout.write(`# Interlingua bench: cost rows\n\n- Node: ${machine.node} · CPU: ${machine.cpu} × ${machine.cores} · commit ${machine.commit}\n\n${renderCostSection(figures)}\n`);
     return;
   }
   const figures = await runSuite(settings, progress);

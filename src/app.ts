@@ -47,6 +47,8 @@ import { registerShutdownRefusal } from './plugins/shutdown-refusal.js';
 import { createInProcessState } from './state/in-process-state.js';
 import { createRedisState } from './state/redis-state.js';
 import type { SharedState } from './state/shared-state.js';
+import { reportUpstreamFailures } from './pipeline/report-upstream-failures.js';
+import { loadTracing } from './telemetry/load-tracing.js';
 import { version } from './version.js';
 
 export type BuildAppOptions = {
@@ -56,6 +58,8 @@ export type BuildAppOptions = {
   redactor?: SecretRedactor;
   /** How long shutdown waits for live streams before aborting them (default: server.shutdownGraceMs). */
   shutdownGraceMs?: number;
+  /** Where the OTEL_* variables are read (default: process.env). */
+  environment?: Record<string, string | undefined>;
 };
 
 /** The one redactor of a config's secrets, shared by the logger and the app (server.ts builds the logger first). */
@@ -126,8 +130,14 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
 
   const toolFormats = createToolFormatRegistry();
   const renderCall = (family: string, call: { name: string; arguments: string }) => (toolFormats.get(family) ?? toolFormats.get('generic-json'))?.renderCall(call) ?? JSON.stringify(call);
+  // Traces only when an endpoint is configured; otherwise no OpenTelemetry code is even loaded.
+  const tracing = await loadTracing(config.telemetry, options.environment ?? process.env, version, redactor);
+  const metrics = new Metrics(() => liveStreams.size);
   const providers = new Map<string, ProviderAdapter>();
-  for (const provider of Object.values(config.providers)) providers.set(provider.name, redactProviderErrors(createProviderAdapter(provider, { renderCall }), redactor));
+  for (const provider of Object.values(config.providers)) {
+    const adapter = reportUpstreamFailures(redactProviderErrors(createProviderAdapter(provider, { renderCall }), redactor), (error) => metrics.observeUpstreamError(provider.name, error));
+    providers.set(provider.name, tracing ? tracing.traceProvider(adapter, provider) : adapter);
+  }
   const agentSyntaxes = createAgentSyntaxRegistry(toolFormats);
   const recentRepliesKept = config.debug?.recentReplies ?? 0;
   const recentReplies = recentRepliesKept > 0 ? new RecentReplies(recentRepliesKept, (text) => redactor.redact(text)) : undefined;
@@ -135,8 +145,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const inspector = new ToolCallInspector({ config, toolFormats, agentSyntaxes });
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
-  const metrics = new Metrics(() => liveStreams.size);
   app.decorate('metrics', metrics);
+  if (tracing) app.decorate('tracing', tracing);
   registerRequestLog(app);
   registerErrorEnvelope(app);
   registerShutdownRefusal(app);
@@ -164,6 +174,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
 
   app.addHook('onClose', async () => {
     await Promise.all([...providers.values()].map((adapter) => adapter.close?.()));
+    // The last spans are exported (bounded: a dead collector must not hold shutdown).
+    await tracing?.shutdown();
   });
   return app;
 }

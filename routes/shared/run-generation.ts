@@ -11,6 +11,7 @@ import type { AgentFormat } from '../../src/pipeline/agent-format/agent-format.j
 import type { ChatPipeline, ChatRun, RunOptions } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
+import type { RequestTrace } from '../../src/telemetry/gateway-tracing.js';
 import { watchClientAbort } from './client-abort.js';
 import { selectAgentFormat, type AgentFormatFields } from './select-agent-format.js';
 import { SseWriter } from './sse-writer.js';
@@ -35,8 +36,12 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   // The client's disconnect aborts the upstream request (one cancellation down to undici).
   const abort = watchClientAbort(reply);
   const release = options.liveStreams.add(abort.cancellation);
+  const trace = startTrace(request, reply, options);
   try {
-    const run = await pipeline.run(input, providerContext(request, abort.cancellation, !options.stream), runOptions(request, agentFormat.selection.format));
+    const context = providerContext(request, abort.cancellation, !options.stream);
+    trace?.bind(context);
+    const run = await pipeline.run(input, context, runOptions(request, agentFormat.selection.format, trace));
+    trace?.started({ model: run.model, lane: run.toolCalling, family: run.toolFormat });
     annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: options.stream });
     const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header };
     // A hijacked stream writes its own head: the rate-limit headers go into it.
@@ -61,24 +66,50 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     writer.end();
     logRequest(request, reply, 200, outcome);
     return reply;
+  } catch (error) {
+    trace?.failed(error);
+    throw error;
   } finally {
     release();
     abort.dispose();
   }
 }
 
-/** The key's policy; how the reply ended goes to the key's token quota and to the metrics. */
-function runOptions(request: FastifyRequest, agentFormat: AgentFormat): RunOptions {
+/** The request's span when traces are on; the request log ends it with the reply. */
+function startTrace(request: FastifyRequest, reply: FastifyReply, options: GenerationOptions): RequestTrace | undefined {
+  const { tracing } = request.server;
+  if (!tracing) return undefined;
+  const trace = tracing.startRequest({
+    headers: request.headers,
+    route: request.routeOptions.url ?? request.url,
+    requestedModel: options.input.model,
+    stream: options.stream,
+    options: options.input,
+    ...(request.access?.name ? { keyName: request.access.name } : {}),
+    // The arrival, by fastify's clock on the reply.
+    startedAt: performance.now() - reply.elapsedTime,
+  });
+  request.trace = trace;
+  return trace;
+}
+
+/** The key's policy; how the reply ended goes to the key's token quota, to the metrics and to the trace. */
+function runOptions(request: FastifyRequest, agentFormat: AgentFormat, trace: RequestTrace | undefined): RunOptions {
   const options: RunOptions = { agentFormat };
   if (request.access) options.access = request.access;
   const { admission } = request;
   const { metrics } = request.server;
-  if (!admission && !metrics) return options;
+  if (!admission && !metrics && !trace) return options;
   const startedAt = performance.now();
   options.onFinish = (summary, run) => {
     const { usage } = summary;
     admission?.recordTokens(usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
     metrics?.observeReply({ provider: run.model.provider, model: run.model.model, lane: run.toolCalling, family: run.toolFormat, key: request.access?.name, startedAt, summary });
+    trace?.finished(summary);
+  };
+  options.onError = (error, run) => {
+    metrics?.observeUpstreamError(run.model.provider, error);
+    trace?.failed(error);
   };
   return options;
 }

@@ -161,6 +161,16 @@ export const configFileSchema = {
         commandTimeoutMs: { type: 'integer', minimum: 10 },
       },
     },
+    /** OpenTelemetry traces over OTLP/HTTP (GenAI conventions); off unless an endpoint is configured here or in OTEL_* variables. */
+    telemetry: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        otlpEndpoint: { type: 'string', pattern: '^https?://[^\\s]+$' },
+        serviceName: { type: 'string', minLength: 1 },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+    },
     /** Model names clients hard-code (`claude-sonnet-4-5`) → the `provider/model` that answers them. */
     aliases: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string', pattern: '^[^/]+/.+$' } },
   },

@@ -141,11 +141,21 @@ export type StateSettings = {
   commandTimeoutMs: number;
 };
 
+export type TelemetrySettings = {
+  /** The OTLP/HTTP base URL (`/v1/traces` is added); absent: the standard OTEL_EXPORTER_OTLP_* variables decide. */
+  otlpEndpoint?: string;
+  serviceName?: string;
+  /** Sent with every export (a vendor's API key): redacted from logs like every configured secret. */
+  headers: Record<string, string>;
+};
+
 export type GatewayConfig = {
   server: ServerConfig;
   providers: Record<string, ProviderConfig>;
   agentFormats: AgentFormatSettings;
   debug?: DebugSettings;
+  /** OpenTelemetry traces; absent: only the environment can turn them on. */
+  telemetry?: TelemetrySettings;
   /** Model aliases: a name as a client sends it → `provider/model`. A Map: names come from requests. */
   aliases: ReadonlyMap<string, string>;
   state: StateSettings;

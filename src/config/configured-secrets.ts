@@ -1,4 +1,4 @@
-/** Every secret a config holds, for the redactor: provider API keys, configured upstream header values, client keys, the Redis password. */
+/** Every secret a config holds, for the redactor: provider API keys, configured upstream and OTLP header values, client keys, the Redis password. */
 import type { GatewayConfig } from './config-types.js';
 
 /** `Bearer abc…`, `Basic abc…`: the credential alone, which is what an upstream echoes as often as the whole value. */
@@ -18,6 +18,8 @@ export function configuredSecrets(config: GatewayConfig): string[] {
       if (credential) secrets.push(credential);
     }
   }
+  // An OTLP vendor's key rides in an export header.
+  for (const value of Object.values(config.telemetry?.headers ?? {})) secrets.push(value);
   for (const key of config.server.apiKeys as unknown[]) {
     // A key with a policy is an object (`{ key, name, … }`) in configs that have client policies.
     if (typeof key === 'string') secrets.push(key);

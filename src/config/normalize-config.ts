@@ -112,6 +112,7 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
     providers,
     agentFormats: normalizeAgentFormats(file.agentFormats),
     debug: { recentReplies: file.debug?.recentReplies ?? 0 },
+    ...(file.telemetry ? { telemetry: { ...file.telemetry, headers: file.telemetry.headers ?? {} } } : {}),
     aliases: new Map(Object.entries(file.aliases ?? {})),
     state: { ...defaultState, ...file.state },
   };

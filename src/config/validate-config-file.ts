@@ -40,6 +40,7 @@ export type ConfigFile = {
   providers?: Record<string, Record<string, unknown>>;
   agentFormats?: { default?: string; rules?: { header: string; contains: string; format: string }[] };
   debug?: { recentReplies?: number };
+  telemetry?: { otlpEndpoint?: string; serviceName?: string; headers?: Record<string, string> };
   aliases?: Record<string, string>;
   state?: Partial<StateSettings>;
 };

@@ -6,12 +6,16 @@
 import type { ClientKey } from '../config/config-types.js';
 import { globToRegExp, matchesAny } from '../config/glob-pattern.js';
 import { GatewayError } from '../core/gateway-error.js';
+import { freezeDeeply } from '../core/immutable-values.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { Warning } from '../core/warning.js';
 
+export type ToolFilterResult = { readonly tools: ToolDefinition[]; readonly warning?: Warning };
+
 export class AccessPolicy {
   readonly name: string;
+  private readonly filtered = new WeakMap<readonly ToolDefinition[], ToolFilterResult>();
   private readonly models: readonly RegExp[] | undefined;
   private readonly allowedTools: readonly RegExp[] | undefined;
   private readonly deniedTools: readonly RegExp[];
@@ -42,8 +46,22 @@ export class AccessPolicy {
     return this.allowedTools === undefined || matchesAny(this.allowedTools, name);
   }
 
-  /** The tools the model may see, and a warning naming the ones removed. */
-  filterTools(tools: readonly ToolDefinition[]): { tools: ToolDefinition[]; warning?: Warning } {
+  /**
+   * The tools the model may see, and a warning naming the ones removed. Agents resend one list on every
+   * turn, and a list seen before is the same frozen array (plugins/known-tool-lists.ts): its answer is
+   * remembered by identity, weakly, so that a key's policy costs one lookup per request, not one glob test per tool.
+   */
+  filterTools(tools: readonly ToolDefinition[]): ToolFilterResult {
+    const known = this.filtered.get(tools);
+    if (known) return known;
+    const result = this.filterToolsNow(tools);
+    // Only a frozen list can be remembered (a list the request may still change is filtered every time),
+    // and what is shared between requests is frozen as the list was.
+    if (Object.isFrozen(tools)) this.filtered.set(tools, freezeDeeply(result));
+    return result;
+  }
+
+  private filterToolsNow(tools: readonly ToolDefinition[]): ToolFilterResult {
     const kept = tools.filter((tool) => this.allowsTool(tool.name));
     if (kept.length === tools.length) return { tools: kept };
     const removed = tools.filter((tool) => !this.allowsTool(tool.name)).map((tool) => tool.name);

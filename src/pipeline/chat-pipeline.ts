@@ -52,6 +52,8 @@ export type RunOptions = {
   access?: AccessPolicy;
   /** Told how the reply ended, when it finishes (token quotas, metrics). */
   onFinish?: (summary: ReplySummary, run: ChatRun) => void;
+  /** Told when the reply ends in an error event instead (metrics, traces). */
+  onError?: (error: GatewayError, run: ChatRun) => void;
 };
 
 const noAgentSyntaxes: AgentSyntaxRegistry = {
@@ -108,9 +110,9 @@ export class ChatPipeline {
   /** Resolves after the upstream accepted the request (2xx headers); earlier failures reject. */
   async run(input: ChatInput, context: ProviderContext, options: RunOptions = {}): Promise<ChatRun> {
     const run = await this.start(input, context, options);
-    const { onFinish } = options;
+    const { onFinish, onError } = options;
     // A whole reply runs through its stages right here, so the listener is told the run it belongs to.
-    if (onFinish) run.events = tapReply(run.events, (summary) => onFinish(summary, run));
+    if (onFinish || onError) run.events = tapReply(run.events, (summary) => onFinish?.(summary, run), onError && ((error) => onError(error, run)));
     return run;
   }
 

@@ -1,12 +1,18 @@
-/** Tells a listener how a reply ended (usage, calls, first-token time), passing every event on unchanged. */
+/** Tells a listener how a reply ended (usage, calls, first-token time) or that it failed, passing every event on unchanged. */
 import type { Diagnostics } from '../core/diagnostics.js';
+import type { FinishReason } from '../core/finish-reason.js';
+import type { GatewayError } from '../core/gateway-error.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import type { Usage } from '../core/usage.js';
 import { applyStage, type EventStage } from './event-stage.js';
 
 export type ReplySummary = {
   usage: Usage;
+  finishReason: FinishReason;
   toolCalls: number;
+  /** The upstream's response id and model, from its `response-start` (absent if it had none). */
+  responseId?: string;
+  responseModel?: string;
   diagnostics?: Diagnostics;
   /** `performance.now()` when the first text, reasoning or call reached the stage; undefined if none did. */
   firstTokenAt?: number;
@@ -16,11 +22,20 @@ class ReplyTap implements EventStage {
   finished = false;
   private toolCalls = 0;
   private firstTokenAt: number | undefined;
+  private responseId: string | undefined;
+  private responseModel: string | undefined;
 
-  constructor(private readonly listener: (summary: ReplySummary) => void) {}
+  constructor(
+    private readonly listener: (summary: ReplySummary) => void,
+    private readonly onError: ((error: GatewayError) => void) | undefined,
+  ) {}
 
   push(event: StreamEvent, out: StreamEvent[]): void {
     switch (event.type) {
+      case 'response-start':
+        this.responseId = event.id;
+        this.responseModel = event.model;
+        break;
       case 'text-delta':
       case 'reasoning-delta':
         this.firstTokenAt ??= performance.now();
@@ -31,7 +46,9 @@ class ReplyTap implements EventStage {
         break;
       case 'finish': {
         this.finished = true;
-        const summary: ReplySummary = { usage: event.usage, toolCalls: this.toolCalls };
+        const summary: ReplySummary = { usage: event.usage, finishReason: event.reason, toolCalls: this.toolCalls };
+        if (this.responseId) summary.responseId = this.responseId;
+        if (this.responseModel) summary.responseModel = this.responseModel;
         if (event.diagnostics) summary.diagnostics = event.diagnostics;
         if (this.firstTokenAt !== undefined) summary.firstTokenAt = this.firstTokenAt;
         this.listener(summary);
@@ -39,6 +56,7 @@ class ReplyTap implements EventStage {
       }
       case 'error':
         this.finished = true;
+        this.onError?.(event.error);
         break;
       default:
         break;
@@ -49,6 +67,6 @@ class ReplyTap implements EventStage {
   end(): void {}
 }
 
-export function tapReply(events: AsyncIterable<StreamEvent>, listener: (summary: ReplySummary) => void): AsyncIterable<StreamEvent> {
-  return applyStage(events, new ReplyTap(listener));
+export function tapReply(events: AsyncIterable<StreamEvent>, listener: (summary: ReplySummary) => void, onError?: (error: GatewayError) => void): AsyncIterable<StreamEvent> {
+  return applyStage(events, new ReplyTap(listener, onError));
 }

@@ -1,10 +1,11 @@
 /**
  * Prometheus metrics (prom-client, in a registry of the app's own): requests by route, provider, model,
- * status and key name; latency and time to first token; tokens in and out; tool calls per family and lane;
- * rate-limit refusals; live streams. Served as text at GET /metrics, behind the same keys as every route.
+ * status and key name; latency and time to first token; upstream errors; tokens in and out; tool calls
+ * per family and lane; live streams. Served as text at GET /metrics, behind the same keys as every route.
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { GatewayError } from '../core/gateway-error.js';
 import type { ReplySummary } from '../pipeline/tap-reply.js';
 
 export type RequestObservation = { route: string; provider?: string; model?: string; status: number; key?: string; durationMs: number };
@@ -20,6 +21,7 @@ export class Metrics {
   private readonly firstToken: Histogram<string>;
   private readonly tokens: Counter<string>;
   private readonly toolCalls: Counter<string>;
+  private readonly upstreamErrors: Counter<string>;
 
   constructor(liveStreams: () => number) {
     const registers = [this.registry];
@@ -28,6 +30,7 @@ export class Metrics {
     this.firstToken = new Histogram({ name: 'interlingua_time_to_first_token_seconds', help: 'Time from the request to the first text, reasoning or tool call.', labelNames: ['provider', 'model', 'lane'], buckets: latencyBuckets, registers });
     this.tokens = new Counter({ name: 'interlingua_tokens_total', help: "Tokens by direction (input, output), from the replies' usage.", labelNames: ['provider', 'model', 'direction', 'key'], registers });
     this.toolCalls = new Counter({ name: 'interlingua_tool_calls_total', help: 'Tool calls returned (parsed) or refused (rejected, unparsed), per family and lane.', labelNames: ['family', 'lane', 'outcome'], registers });
+    this.upstreamErrors = new Counter({ name: 'interlingua_upstream_errors_total', help: 'Upstream failures, by provider, status and error type: calls that failed before their first byte, and replies that ended in an error.', labelNames: ['provider', 'status', 'type'], registers });
     new Gauge({ name: 'interlingua_live_streams', help: 'Streams open now.', registers, collect() { this.set(liveStreams()); } });
   }
 
@@ -47,6 +50,11 @@ export class Metrics {
     if (summary.toolCalls) this.toolCalls.inc({ family, lane, outcome: 'parsed' }, summary.toolCalls);
     if (summary.diagnostics?.toolCallError) this.toolCalls.inc({ family, lane, outcome: 'rejected' });
     if (summary.diagnostics?.unparsedToolCall) this.toolCalls.inc({ family, lane, outcome: 'unparsed' });
+  }
+
+  /** By GatewayError's few types; the upstream's own code is left out (its values are the upstream's to choose, without bound). */
+  observeUpstreamError(provider: string, error: GatewayError): void {
+    this.upstreamErrors.inc({ provider, status: String(error.status), type: error.type });
   }
 }
 

@@ -3,6 +3,7 @@
  * Never a key or a prompt (headers and bodies are not logged).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayTracing, RequestTrace } from '../telemetry/gateway-tracing.js';
 import type { Metrics } from './metrics.js';
 
 export type RequestLogFields = {
@@ -22,6 +23,12 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Where each request's end is counted, when metrics are on (app.ts decorates it). */
     metrics?: Metrics;
+    /** Traces, when configured (app.ts decorates it); absent: no span is made. */
+    tracing?: GatewayTracing;
+  }
+  interface FastifyRequest {
+    /** The generation's span (routes/shared/run-generation.ts starts it; the request log ends it). */
+    trace: RequestTrace | null;
   }
 }
 
@@ -61,6 +68,7 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, statusC
   if (state) state.written = true;
   else request.gatewayLog = { written: true };
   request.server.metrics?.observeRequest({ route: request.routeOptions.url ?? 'unknown', provider: line.provider, model: line.model, status: statusCode, key: line.key, durationMs: line.durationMs });
+  request.trace?.end(statusCode, outcome);
   // The root logger with the id as a field: no per-request child logger on the hot path.
   const logger = request.server.log;
   if (statusCode >= 500) logger.warn(line, 'request');
@@ -69,6 +77,7 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, statusC
 
 export function registerRequestLog(app: FastifyInstance): void {
   app.decorateRequest('gatewayLog', null);
+  app.decorateRequest('trace', null);
   // A callback hook, not an async one: no promise per request.
   app.addHook('onResponse', (request, reply, done) => {
     logRequest(request, reply, reply.statusCode);

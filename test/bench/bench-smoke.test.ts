@@ -16,11 +16,12 @@ import { renderBenchReport } from '../../bench/bench-report.js';
 import { readBenchSettings } from '../../bench/bench-settings.js';
 import { benchRequestBody } from '../../bench/bench-requests.js';
 import { spawnServerProcess } from '../../bench/child-servers.js';
-import { gatewayContenders, upstreamContender, closeContenders, type Contender } from '../../bench/contenders.js';
+import { gatewayContenders, keyedContender, upstreamContender, closeContenders, type Contender } from '../../bench/contenders.js';
 import { summariseCpuProfile, type CpuProfile } from '../../bench/cpu-profile-summary.js';
 import { longReplyChunkCount } from '../../bench/fake-replies.js';
 import { startFakeUpstream } from '../../bench/fake-upstream.js';
-import { writeGatewayConfig } from '../../bench/gateway-config.js';
+import { benchClientKey, writeGatewayConfig } from '../../bench/gateway-config.js';
+import { startOtlpSink } from '../../bench/otlp-sink.js';
 import { measureIdleStreamMemory } from '../../bench/idle-stream-memory.js';
 import { measureRequests } from '../../bench/load-generator.js';
 import { readMachineInfo } from '../../bench/machine-info.js';
@@ -80,6 +81,7 @@ describe('bench building blocks', () => {
       requests: [summariseRequests('gateway native', 2, 20, [{ ...requests, cpuMs: Number.NaN }])],
       streams: [summariseStreams('bare proxy', 2, longReplyChunkCount, [{ ...streams, cpuMs: Number.NaN }])],
       growth: [],
+      cost: [summariseRequests('gateway native', 32, 1, [{ ...requests, cpuMs: 10 }]), summariseRequests('gateway native, keyed + limited + metered', 32, 1, [{ ...requests, cpuMs: 10.5 }])],
       memory,
       notes: [],
       skipped: [],
@@ -87,6 +89,31 @@ describe('bench building blocks', () => {
     const report = renderBenchReport(readMachineInfo(), readBenchSettings({ BENCH_QUICK: '1' }), figures, { status: 'missing', markdown: '(none)' });
     expect(report).toContain('| gateway native');
     expect(report).toContain('## Targets (issue 5)');
+    expect(report).toMatch(/\| keyed \+ limited \+ metered: CPU per request ÷ plain gateway native, 32 connections \|\s+1\.05 × \| ≤ 1\.10 × \| pass\s+\|/);
+  });
+
+  it('the cost rows’ keyed, limited, metered (and traced) gateways answer the probe with the bench key, and refuse a request without it', async () => {
+    const sink = await startOtlpSink();
+    const apps: FastifyInstance[] = [];
+    try {
+      for (const variant of [{ type: 'metered' }, { type: 'metered-traced', otlpEndpoint: sink.url }] as const) {
+        const { config } = await loadConfig({ path: writeGatewayConfig(path.join(directory, `${variant.type}.json`), upstream.url, 'silent', variant), environment: {} });
+        const app = await buildApp(config, { logger: pino({ level: 'silent' }), shutdownGraceMs: 100, environment: {} });
+        apps.push(app);
+        expect(app.tracing === undefined).toBe(variant.type === 'metered');
+        const url = await app.listen({ host: '127.0.0.1', port: 0 });
+        const keyed = keyedContender('gateway native, keyed + limited + metered', url, { cpuMs: () => 0 }, benchClientKey);
+        const keyless = { ...keyedContender('gateway native, keyed + limited + metered', url, { cpuMs: () => 0 }, 'not-the-key'), headers: {} };
+        await probeContender(keyed);
+        await probeContender(keyless);
+        await closeContenders([keyed, keyless]);
+        expect({ unavailable: keyed.unavailable, note: keyed.note }).toEqual({});
+        expect(keyless.unavailable).toMatch(/^HTTP 401/);
+      }
+    } finally {
+      await Promise.all(apps.map((app) => app.close()));
+      await sink.close();
+    }
   });
 
   it('runs the fake upstream and the bare proxy as child processes, with their CPU time and memory readable', async () => {

@@ -1,4 +1,4 @@
-/** configuredSecrets: provider keys, every configured header value (and the credential after its scheme), client keys, the Redis password. */
+/** configuredSecrets: provider keys, every configured header value (and the credential after its scheme), client keys, the Redis password, OTLP headers; and the telemetry section they come from. */
 import { describe, expect, it } from 'vitest';
 import { configuredSecrets } from '../../src/config/configured-secrets.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
@@ -24,5 +24,15 @@ describe('configuredSecrets', () => {
     expect(configuredSecrets(withPassword).sort()).toEqual(['p%40ss-w0rd', 'p@ss-w0rd']);
     const withoutPassword = normalizeConfig(validateConfigFile({ providers: {}, state: { redis: 'redis://127.0.0.1:6379/0' } }), {});
     expect(configuredSecrets(withoutPassword)).toEqual([]);
+  });
+
+  it('collects the OTLP export headers (a tracing vendor’s key)', () => {
+    const config = normalizeConfig(validateConfigFile({ providers: {}, telemetry: { otlpEndpoint: 'https://otlp.example.com', headers: { 'x-vendor-key': 'otlp-secret-1' } } }), {});
+    expect(configuredSecrets(config)).toEqual(['otlp-secret-1']);
+  });
+
+  it('refuses a telemetry endpoint that is not an http(s) URL, naming the path', () => {
+    expect(() => validateConfigFile({ providers: {}, telemetry: { otlpEndpoint: 'collector:4318' } })).toThrow(/telemetry\.otlpEndpoint/);
+    expect(() => validateConfigFile({ providers: {}, telemetry: { endpoint: 'http://127.0.0.1:4318' } })).toThrow(/telemetry\.endpoint: is not a known setting/);
   });
 });

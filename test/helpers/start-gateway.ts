@@ -14,6 +14,7 @@ export type TestConfigFile = {
   providers: Record<string, Record<string, unknown>>;
   debug?: Record<string, unknown>;
   state?: Record<string, unknown>;
+  telemetry?: Record<string, unknown>;
 };
 
 export type StartedGateway = {
@@ -25,9 +26,10 @@ export type StartedGateway = {
   close(): Promise<void>;
 };
 
-export async function startGateway(file: TestConfigFile, options: { shutdownGraceMs?: number } = {}): Promise<StartedGateway> {
+export async function startGateway(file: TestConfigFile, options: { shutdownGraceMs?: number; environment?: Record<string, string | undefined> } = {}): Promise<StartedGateway> {
   const config = normalizeConfig(validateConfigFile(file), { host: '127.0.0.1', port: 0 });
-  const app = await buildApp(config, { logger: pino({ level: 'silent' }), shutdownGraceMs: options.shutdownGraceMs ?? 2_000 });
+  // Never the test process's own OTEL_* variables: a test that wants them says so.
+  const app = await buildApp(config, { logger: pino({ level: 'silent' }), shutdownGraceMs: options.shutdownGraceMs ?? 2_000, environment: options.environment ?? {} });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -60,6 +60,31 @@ describe('GET /metrics', () => {
     expect(values.get('interlingua_live_streams')).toBe(0);
   });
 
+  it('counts upstream errors by provider, status and type: refused calls and errors mid-stream', async () => {
+    upstream.enqueue(
+      { type: 'http-error', status: 500, message: 'upstream fell over' },
+      { type: 'chat', content: 'It is sunny and warm in Paris today.', streamError: { afterChunks: 3, message: 'overloaded' } },
+    );
+    const client = gateway.client('sk-metrics-0123456789');
+    await expect(client.chat.completions.create({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 502 });
+    const stream = await client.chat.completions.create({ model: 'local/qwen3-8b', messages: [{ role: 'user', content: 'x' }], stream: true });
+    await expect(async () => {
+      for await (const chunk of stream) void chunk;
+    }).rejects.toThrow(/overloaded/);
+    const values = samples(await (await fetch(`${gateway.baseUrl}/metrics`, { headers: auth })).text());
+    expect(values.get('interlingua_upstream_errors_total{provider="native",status="502",type="upstream_error"}')).toBe(1);
+    const midStream = [...values].filter(([name]) => name.startsWith('interlingua_upstream_errors_total{provider="local",'));
+    expect(midStream.map(([, value]) => value)).toEqual([1]);
+  });
+
+  it('counts a call to a tool that was not offered as rejected, per family and lane', async () => {
+    upstream.enqueue({ type: 'chat', content: '<tool_call>{"name": "delete_everything", "arguments": {}}</tool_call>' });
+    const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object' } } }];
+    await gateway.client('sk-metrics-0123456789').chat.completions.create({ model: 'local/qwen3-8b', messages: [{ role: 'user', content: 'x' }], tools });
+    const values = samples(await (await fetch(`${gateway.baseUrl}/metrics`, { headers: auth })).text());
+    expect(values.get('interlingua_tool_calls_total{family="hermes",lane="prompted",outcome="rejected"}')).toBe(1);
+  });
+
   it('needs a key like every route', async () => {
     expect((await fetch(`${gateway.baseUrl}/metrics`)).status).toBe(401);
   });

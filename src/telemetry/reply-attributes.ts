@@ -1,0 +1,19 @@
+/** The GenAI attributes of a finished reply (usage, finish reason, response id and model), for either span. */
+import type { Attributes } from '@opentelemetry/api';
+import type { FinishReason } from '../core/finish-reason.js';
+import type { Usage } from '../core/usage.js';
+import { genAi } from './gen-ai-attributes.js';
+
+/** OpenAI's spelling (`tool_calls`, `content_filter`), which the GenAI examples use. */
+export function finishReasonValue(reason: FinishReason): string {
+  return reason.unified.replace('-', '_');
+}
+
+export function usageAttributes(usage: Usage): Attributes {
+  const attributes: Attributes = {};
+  if (usage.inputTokens !== undefined) attributes[genAi.usageInputTokens] = usage.inputTokens;
+  if (usage.outputTokens !== undefined) attributes[genAi.usageOutputTokens] = usage.outputTokens;
+  if (usage.cachedInputTokens !== undefined) attributes[genAi.usageCacheReadInputTokens] = usage.cachedInputTokens;
+  if (usage.reasoningTokens !== undefined) attributes[genAi.usageReasoningOutputTokens] = usage.reasoningTokens;
+  return attributes;
+}
