@@ -38,7 +38,7 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   try {
     const run = await pipeline.run(input, providerContext(request, abort.cancellation, !options.stream), runOptions(request, agentFormat.selection.format));
     annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: options.stream });
-    const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header };
+    const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header, 'x-interlingua-model': answeringModel(run), 'x-interlingua-attempts': String(run.attempts) };
     // A hijacked stream writes its own head: the rate-limit headers go into it.
     if (options.stream && request.admission) Object.assign(headers, request.admission.headers);
     if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
@@ -65,6 +65,18 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     release();
     abort.dispose();
   }
+}
+
+const headerSafe = /^[\x20-\x7e]*$/;
+
+/**
+ * Which target answered, as configured (after fallbacks and aliases), beside `x-interlingua-attempts`
+ * (upstream requests, retries and fallbacks included). A model name is the client's text: one a header
+ * cannot carry is percent-encoded rather than allowed to fail the reply.
+ */
+function answeringModel(run: ChatRun): string {
+  const address = `${run.model.provider}/${run.model.model}`;
+  return headerSafe.test(address) ? address : encodeURIComponent(address);
 }
 
 /** The key's policy; how the reply ended goes to the key's token quota and to the metrics. */

@@ -1,7 +1,8 @@
 /** Fills defaults into a validated config file and produces the GatewayConfig the app runs on. */
 import type { ProviderType } from '../core/resolved-model.js';
 import { normalizeClientKeys, type RawClientKey } from './normalize-client-keys.js';
-import type { LimitSettings, AgentFormatRule, AgentFormatSettings, GatewayConfig, ModelSettings, ProviderConfig, TimeoutSettings, ToolCallingSetting, UpstreamLimitSettings } from './config-types.js';
+import type { LimitSettings, AgentFormatRule, AgentFormatSettings, GatewayConfig, ModelSettings, ProviderConfig, RetrySettings, TimeoutSettings, ToolCallingSetting, UpstreamLimitSettings } from './config-types.js';
+import { defaultFallbackOn, normalizeFallbacks } from './normalize-fallbacks.js';
 import type { ConfigFile } from './validate-config-file.js';
 
 export const defaultTimeouts: TimeoutSettings = {
@@ -16,6 +17,12 @@ export const defaultUpstreamLimits: UpstreamLimitSettings = {
   maxResponseBytes: 64 * 1024 * 1024,
   maxEventBytes: 16 * 1024 * 1024,
 };
+
+/**
+ * Off unless configured: the SDKs clients use already retry (openai and anthropic: twice), and retries on
+ * both sides multiply. The delays apply once `count` is set: 250 ms, 500 ms, … up to 8 s per wait.
+ */
+export const defaultRetries: RetrySettings = { count: 0, initialDelayMs: 250, maxDelayMs: 8_000 };
 
 export const defaultServer = {
   host: '127.0.0.1',
@@ -61,6 +68,8 @@ export function normalizeProvider(name: string, settings: Record<string, unknown
     toolCalling: (settings.toolCalling ?? 'auto') as ToolCallingSetting,
     models: (settings.models ?? {}) as Record<string, ModelSettings>,
   };
+  // Only when configured: an absent `retries` is the default (off), and the provider stays as it was.
+  if (settings.retries) provider.retries = { ...defaultRetries, ...(settings.retries as Partial<RetrySettings>) };
   if (typeof settings.maxConnections === 'number') provider.maxConnections = settings.maxConnections;
   if (typeof settings.apiKey === 'string' && settings.apiKey !== '') provider.apiKey = settings.apiKey;
   if (typeof settings.script === 'string') provider.script = settings.script;
@@ -87,7 +96,7 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
   const clientKeys = normalizeClientKeys(server.apiKeys as RawClientKey[] | undefined);
   const providers: Record<string, ProviderConfig> = {};
   for (const [name, settings] of Object.entries(file.providers ?? {})) providers[name] = normalizeProvider(name, settings);
-  return {
+  const config: GatewayConfig = {
     server: {
       host: overrides.host ?? (server.host as string | undefined) ?? defaultServer.host,
       port: overrides.port ?? (server.port as number | undefined) ?? defaultServer.port,
@@ -103,5 +112,10 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
     agentFormats: normalizeAgentFormats(file.agentFormats),
     debug: { recentReplies: file.debug?.recentReplies ?? 0 },
     aliases: new Map(Object.entries(file.aliases ?? {})),
+    fallbacks: new Map(),
+    fallbackOn: file.fallbackOn ?? defaultFallbackOn,
   };
+  // Keys are resolved against the providers and aliases just built, so that `--check-config` names a bad one.
+  config.fallbacks = normalizeFallbacks(file.fallbacks, config);
+  return config;
 }

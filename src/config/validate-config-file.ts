@@ -40,6 +40,8 @@ export type ConfigFile = {
   agentFormats?: { default?: string; rules?: { header: string; contains: string; format: string }[] };
   debug?: { recentReplies?: number };
   aliases?: Record<string, string>;
+  fallbacks?: Record<string, string[]>;
+  fallbackOn?: (number | '5xx' | 'timeout' | 'connect')[];
 };
 
 export function validateConfigFile(value: unknown): ConfigFile {
