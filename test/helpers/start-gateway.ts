@@ -13,6 +13,9 @@ export type TestConfigFile = {
   server?: Record<string, unknown>;
   providers: Record<string, Record<string, unknown>>;
   debug?: Record<string, unknown>;
+  aliases?: Record<string, string>;
+  fallbacks?: Record<string, string[]>;
+  fallbackOn?: (number | string)[];
 };
 
 export type StartedGateway = {

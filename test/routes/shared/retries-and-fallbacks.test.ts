@@ -1,0 +1,330 @@
+/**
+ * Upstream retries and ordered fallbacks, end to end against fault-injecting fake upstreams: what is
+ * retried and what is not, the fallback order, a native model falling back to a prompted one with a tool
+ * call in flight (Chat, Responses and Messages), a client leaving during a backoff, headers and metrics.
+ */
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
+import { sleep } from '../../helpers/loopback-server.js';
+import { metricSamples } from '../../helpers/metric-samples.js';
+import { postJson, sseChunks, sseFrames } from '../../helpers/read-sse.js';
+import { startGateway, testProvider, type StartedGateway, type TestConfigFile } from '../../helpers/start-gateway.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function fakeUpstream(): Promise<FakeOpenAiUpstream> {
+  const upstream = await startFakeOpenAiUpstream();
+  cleanups.push(() => upstream.close());
+  return upstream;
+}
+
+async function gatewayFor(file: TestConfigFile): Promise<StartedGateway> {
+  const gateway = await startGateway(file);
+  cleanups.push(() => gateway.close());
+  return gateway;
+}
+
+/** A port nothing listens on: bound once, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Fast retries: these tests count attempts, never time them. */
+const quickRetries = { count: 2, initialDelayMs: 1, maxDelayMs: 50 };
+
+const weatherTool = { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } };
+
+/** The Qwen3-Coder XML a prompted model answers with. */
+const qwenCall = '<tool_call>\n<function=get_weather>\n<parameter=city>\nLyon\n</parameter>\n</function>\n</tool_call>';
+
+async function scrape(gateway: StartedGateway, headers: Record<string, string> = {}): Promise<Map<string, number>> {
+  return metricSamples(await (await fetch(`${gateway.baseUrl}/metrics`, { headers })).text());
+}
+
+function chat(gateway: StartedGateway, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return postJson(`${gateway.baseUrl}/v1/chat/completions`, { messages: [{ role: 'user', content: 'hi' }], ...body }, headers);
+}
+
+describe('retries', () => {
+  it('retries a 503 and answers from the second attempt, saying so in headers and metrics', async () => {
+    const upstream = await fakeUpstream();
+    upstream.enqueue({ type: 'http-error', status: 503, errorType: 'server_error', message: 'overloaded' }, { type: 'chat', content: 'fine now' });
+    const gateway = await gatewayFor({ providers: { main: testProvider('openai-compatible', `${upstream.url}/v1`, { retries: quickRetries }) } });
+
+    const response = await chat(gateway, { model: 'main/llama-3.1-8b' });
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.text).choices[0].message.content).toBe('fine now');
+    expect(upstream.chatRequests()).toHaveLength(2);
+    expect(response.headers.get('x-interlingua-model')).toBe('main/llama-3.1-8b');
+    expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+    const metrics = await scrape(gateway);
+    expect(metrics.get('interlingua_upstream_retries_total{provider="main",model="llama-3.1-8b",reason="http_503"}')).toBe(1);
+  });
+
+  it('retries a 429 after its retry-after-ms, and gives up on one that asks for longer than maxDelayMs', async () => {
+    const upstream = await fakeUpstream();
+    upstream.enqueue(
+      { type: 'http-error', status: 429, errorType: 'rate_limit_error', message: 'slow down', headers: { 'retry-after-ms': '5' } },
+      { type: 'http-error', status: 429, errorType: 'rate_limit_error', message: 'slow down', headers: { 'retry-after': '0' } },
+      { type: 'chat', content: 'third time' },
+    );
+    const gateway = await gatewayFor({ providers: { main: testProvider('openai-compatible', `${upstream.url}/v1`, { retries: quickRetries }) } });
+    const answered = await chat(gateway, { model: 'main/m' });
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('x-interlingua-attempts')).toBe('3');
+    expect(upstream.chatRequests()).toHaveLength(3);
+
+    // 120 s is beyond the 50 ms cap: no retry, and the client gets the upstream's 429 with its retry-after.
+    upstream.enqueue({ type: 'http-error', status: 429, errorType: 'rate_limit_error', message: 'come back later', headers: { 'retry-after': '120' } });
+    const refused = await chat(gateway, { model: 'main/m' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('120');
+    expect(upstream.chatRequests()).toHaveLength(4);
+    const metrics = await scrape(gateway);
+    expect(metrics.get('interlingua_upstream_retries_total{provider="main",model="m",reason="http_429"}')).toBe(2);
+  });
+
+  it('never retries a 400, which keeps its status and message', async () => {
+    const upstream = await fakeUpstream();
+    upstream.enqueue({ type: 'http-error', status: 400, message: 'context too long', code: 'context_length_exceeded' });
+    const gateway = await gatewayFor({ providers: { main: testProvider('openai-compatible', `${upstream.url}/v1`, { retries: quickRetries }) } });
+    const response = await chat(gateway, { model: 'main/m' });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.text).error).toMatchObject({ message: 'context too long', code: 'context_length_exceeded' });
+    expect(upstream.chatRequests()).toHaveLength(1);
+  });
+
+  it('never retries once the stream began: a mid-stream failure is one attempt and an error frame', async () => {
+    const upstream = await fakeUpstream();
+    upstream.enqueue({ type: 'chat', content: 'partial answer that breaks', streamError: { afterChunks: 3, message: 'engine died' } }, { type: 'chat', content: 'must not be used' });
+    const gateway = await gatewayFor({ providers: { main: testProvider('openai-compatible', `${upstream.url}/v1`, { retries: quickRetries }) }, fallbacks: { 'main/m': ['main/other'] } });
+    const response = await chat(gateway, { model: 'main/m', stream: true });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-interlingua-attempts')).toBe('1');
+    const frames = sseFrames(response.text);
+    expect(frames.at(-1)).not.toBe('[DONE]');
+    expect(JSON.parse(frames.at(-1) ?? '{}').error.message).toContain('engine died');
+    expect(upstream.chatRequests()).toHaveLength(1);
+  });
+
+  it('retries a connection reset before the response', async () => {
+    const upstream = await fakeUpstream();
+    upstream.enqueue({ type: 'reset' }, { type: 'chat', content: 'reconnected' });
+    const gateway = await gatewayFor({ providers: { main: testProvider('openai-compatible', `${upstream.url}/v1`, { retries: quickRetries }) } });
+    const response = await chat(gateway, { model: 'main/m', stream: true });
+    expect(response.status).toBe(200);
+    expect(sseChunks(response.text).map((chunk) => (chunk as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '').join('')).toBe('reconnected');
+    expect(upstream.chatRequests()).toHaveLength(2);
+    expect((await scrape(gateway)).get('interlingua_upstream_retries_total{provider="main",model="m",reason="connect"}')).toBe(1);
+  });
+
+  it('retries a refused connection up to its count, then falls back', async () => {
+    const upstream = await fakeUpstream();
+    upstream.enqueue({ type: 'chat', content: 'from the fallback' });
+    const gateway = await gatewayFor({
+      providers: { down: testProvider('openai-compatible', `http://127.0.0.1:${await closedPort()}/v1`, { retries: quickRetries }), up: testProvider('openai-compatible', `${upstream.url}/v1`) },
+      fallbacks: { 'down/m': ['up/m2'] },
+    });
+    const response = await chat(gateway, { model: 'down/m' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-interlingua-model')).toBe('up/m2');
+    // Three tries on the refused one, one on the fallback.
+    expect(response.headers.get('x-interlingua-attempts')).toBe('4');
+    const metrics = await scrape(gateway);
+    expect(metrics.get('interlingua_upstream_retries_total{provider="down",model="m",reason="connect"}')).toBe(2);
+    expect(metrics.get('interlingua_upstream_fallbacks_total{provider="down",model="m",reason="connect"}')).toBe(1);
+  });
+
+  it('stops waiting, and makes no further attempt, when the client leaves during a backoff', async () => {
+    const upstream = await fakeUpstream();
+    upstream.enqueue({ type: 'http-error', status: 503, errorType: 'server_error', message: 'busy', headers: { 'retry-after-ms': '60000' } }, { type: 'chat', content: 'too late' });
+    const gateway = await gatewayFor({ providers: { main: testProvider('openai-compatible', `${upstream.url}/v1`, { retries: { count: 1, maxDelayMs: 120_000 } }) } });
+    const controller = new AbortController();
+    const pending = fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'main/m', messages: [{ role: 'user', content: 'hi' }] }),
+      signal: controller.signal,
+    }).catch((error: unknown) => error);
+    // The retry counter moves just before the wait begins; the live request is still counted.
+    while ((await scrape(gateway)).get('interlingua_upstream_retries_total{provider="main",model="m",reason="http_503"}') !== 1) await sleep(5);
+    expect((await scrape(gateway)).get('interlingua_live_streams')).toBe(1);
+    controller.abort();
+    await pending;
+    // Without the cancellation this would wait the whole minute before its second attempt (and the test time out).
+    while ((await scrape(gateway)).get('interlingua_live_streams') !== 0) await sleep(5);
+    expect(upstream.chatRequests()).toHaveLength(1);
+  });
+});
+
+describe('fallbacks', () => {
+  it('tries the targets in order, skipping one the key may not use', async () => {
+    const [first, second, third] = await Promise.all([fakeUpstream(), fakeUpstream(), fakeUpstream()]);
+    const gateway = await gatewayFor({
+      server: { apiKeys: ['sk-admin-0123456789', { key: 'sk-team-0123456789', name: 'team', models: ['a/*', 'c/*'] }] },
+      providers: { a: testProvider('openai-compatible', `${first.url}/v1`), b: testProvider('openai-compatible', `${second.url}/v1`), c: testProvider('openai-compatible', `${third.url}/v1`) },
+      aliases: { fast: 'a/model-a' },
+      fallbacks: { fast: ['b/model-b', 'c/model-c'] },
+    });
+    const busy = { type: 'http-error', status: 503, errorType: 'server_error', message: 'busy' } as const;
+    first.enqueue(busy, busy);
+    second.enqueue({ type: 'http-error', status: 502, errorType: 'server_error', message: 'bad gateway' });
+    third.enqueue({ type: 'chat', content: 'third answered' }, { type: 'chat', content: 'third again' });
+
+    // The alias's key is its target: a/model-a falls back to b, then c.
+    const admin = { authorization: 'Bearer sk-admin-0123456789' };
+    const response = await chat(gateway, { model: 'fast' }, admin);
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.text).choices[0].message.content).toBe('third answered');
+    expect(response.headers.get('x-interlingua-model')).toBe('c/model-c');
+    expect(response.headers.get('x-interlingua-attempts')).toBe('3');
+    expect([first, second, third].map((upstream) => upstream.chatRequests().map((request) => (request.body as { model: string }).model))).toEqual([['model-a'], ['model-b'], ['model-c']]);
+
+    // team may not use b/*: its request goes from a straight to c.
+    const restricted = await chat(gateway, { model: 'a/model-a' }, { authorization: 'Bearer sk-team-0123456789' });
+    expect(restricted.status).toBe(200);
+    expect(restricted.headers.get('x-interlingua-model')).toBe('c/model-c');
+    expect(second.chatRequests()).toHaveLength(1);
+    const metrics = await scrape(gateway, admin);
+    expect(metrics.get('interlingua_upstream_fallbacks_total{provider="a",model="model-a",reason="http_503"}')).toBe(2);
+    expect(metrics.get('interlingua_upstream_fallbacks_total{provider="b",model="model-b",reason="http_502"}')).toBe(1);
+  });
+
+  it('does not fall back on a status outside fallbackOn, and the last target’s failure is the answer', async () => {
+    const [first, second] = await Promise.all([fakeUpstream(), fakeUpstream()]);
+    const gateway = await gatewayFor({
+      providers: { a: testProvider('openai-compatible', `${first.url}/v1`), b: testProvider('openai-compatible', `${second.url}/v1`) },
+      fallbacks: { 'a/m': ['b/m'] },
+      fallbackOn: [503],
+    });
+    first.enqueue({ type: 'http-error', status: 500, errorType: 'server_error', message: 'broken' });
+    expect((await chat(gateway, { model: 'a/m' })).status).toBe(502);
+    expect(second.chatRequests()).toHaveLength(0);
+
+    first.enqueue({ type: 'http-error', status: 503, errorType: 'server_error', message: 'busy' });
+    second.enqueue({ type: 'http-error', status: 404, message: 'no such model', code: 'model_not_found' });
+    const last = await chat(gateway, { model: 'a/m' });
+    expect(last.status).toBe(404);
+    expect(JSON.parse(last.text).error.message).toBe('no such model');
+  });
+});
+
+/** A native model (OpenAI) that is down, and a prompted Qwen3-Coder model behind it. */
+async function nativeToPrompted() {
+  const [native, prompted] = await Promise.all([fakeUpstream(), fakeUpstream()]);
+  native.enqueue({ type: 'http-error', status: 503, errorType: 'server_error', message: 'overloaded' });
+  prompted.enqueue({ type: 'chat', content: qwenCall });
+  const gateway = await gatewayFor({
+    providers: {
+      openai: testProvider('openai', `${native.url}/v1`, { apiKey: 'sk-upstream-native' }),
+      local: testProvider('openai-compatible', `${prompted.url}/v1`, { toolCalling: 'prompted' }),
+    },
+    fallbacks: { 'openai/gpt-4.1': ['local/qwen3-coder-30b-a3b-instruct'] },
+  });
+  return { native, prompted, gateway };
+}
+
+type WireMessage = { role: string; content: unknown; tool_calls?: unknown };
+
+/** What the prompted upstream must see: the tools in its prompt, the earlier call and its result in Qwen3-Coder XML, no native tool fields. */
+function expectRenderedForQwen(prompted: FakeOpenAiUpstream): void {
+  const body = prompted.lastChatBody() as { model: string; tools?: unknown; messages: WireMessage[] };
+  expect(body.model).toBe('qwen3-coder-30b-a3b-instruct');
+  expect(body.tools).toBeUndefined();
+  const texts = body.messages.map((message) => ({ role: message.role, text: typeof message.content === 'string' ? message.content : JSON.stringify(message.content) }));
+  expect(body.messages.every((message) => message.tool_calls === undefined && message.role !== 'tool')).toBe(true);
+  expect(texts[0]?.role).toBe('system');
+  expect(texts[0]?.text).toContain('get_weather');
+  expect(texts.find((message) => message.role === 'assistant')?.text).toContain('<function=get_weather>\n<parameter=city>\nParis\n</parameter>');
+  expect(texts.some((message) => message.role === 'user' && message.text.includes('<tool_response>\nsunny, 21 C\n</tool_response>'))).toBe(true);
+}
+
+describe('a native model falling back to a prompted one, with a tool call in flight', () => {
+  it('Chat Completions (streamed): the history re-rendered in Qwen3-Coder syntax, the reply’s call structured', async () => {
+    const { native, prompted, gateway } = await nativeToPrompted();
+    const response = await chat(gateway, {
+      model: 'openai/gpt-4.1',
+      stream: true,
+      tools: [weatherTool],
+      messages: [
+        { role: 'user', content: 'Weather in Paris, then Lyon?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'sunny, 21 C' },
+      ],
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-interlingua-model')).toBe('local/qwen3-coder-30b-a3b-instruct');
+    expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+    expect(response.headers.get('x-tool-calling')).toBe('prompted');
+    expect(native.chatRequests()).toHaveLength(1);
+    expect((native.lastChatBody() as { tools?: unknown[] }).tools).toHaveLength(1);
+    expectRenderedForQwen(prompted);
+    const chunks = sseChunks(response.text) as { choices: { delta: { content?: string; tool_calls?: { function: { name?: string; arguments?: string } }[] }; finish_reason: string | null }[] }[];
+    const calls = chunks.flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? []);
+    expect(calls[0]?.function.name).toBe('get_weather');
+    expect(JSON.parse(calls.map((call) => call.function.arguments ?? '').join(''))).toEqual({ city: 'Lyon' });
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).not.toContain('<tool_call>');
+    expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('tool_calls');
+  });
+
+  it('Responses: the same fall back, the call returned as a function_call item', async () => {
+    const { prompted, gateway } = await nativeToPrompted();
+    const response = await postJson(`${gateway.baseUrl}/v1/responses`, {
+      model: 'openai/gpt-4.1',
+      tools: [{ type: 'function', ...weatherTool.function }],
+      input: [
+        { type: 'message', role: 'user', content: 'Weather in Paris, then Lyon?' },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'sunny, 21 C' },
+      ],
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-interlingua-model')).toBe('local/qwen3-coder-30b-a3b-instruct');
+    expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+    expectRenderedForQwen(prompted);
+    const output = (JSON.parse(response.text) as { output: { type: string; name?: string; arguments?: string }[] }).output;
+    const call = output.find((item) => item.type === 'function_call');
+    expect(call?.name).toBe('get_weather');
+    expect(JSON.parse(call?.arguments ?? '{}')).toEqual({ city: 'Lyon' });
+  });
+
+  it('Messages (streamed): the same fall back, the call returned as a tool_use block', async () => {
+    const { prompted, gateway } = await nativeToPrompted();
+    const response = await postJson(
+      `${gateway.baseUrl}/v1/messages`,
+      {
+        model: 'openai/gpt-4.1',
+        max_tokens: 256,
+        stream: true,
+        tools: [{ name: 'get_weather', description: 'Weather for a city', input_schema: weatherTool.function.parameters }],
+        messages: [
+          { role: 'user', content: 'Weather in Paris, then Lyon?' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny, 21 C' }] },
+        ],
+      },
+      { 'anthropic-version': '2023-06-01' },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-interlingua-model')).toBe('local/qwen3-coder-30b-a3b-instruct');
+    expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+    expectRenderedForQwen(prompted);
+    const events = response.text
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice('data: '.length)) as { type: string; content_block?: { type: string; name?: string }; delta?: { type: string; partial_json?: string; stop_reason?: string } });
+    expect(events.find((event) => event.type === 'content_block_start' && event.content_block?.type === 'tool_use')?.content_block?.name).toBe('get_weather');
+    const input = events.map((event) => (event.delta?.type === 'input_json_delta' ? (event.delta.partial_json ?? '') : '')).join('');
+    expect(JSON.parse(input)).toEqual({ city: 'Lyon' });
+    expect(events.find((event) => event.type === 'message_delta')?.delta?.stop_reason).toBe('tool_use');
+  });
+});
