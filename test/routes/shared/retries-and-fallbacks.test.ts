@@ -328,3 +328,36 @@ describe('a native model falling back to a prompted one, with a tool call in fli
     expect(events.find((event) => event.type === 'message_delta')?.delta?.stop_reason).toBe('tool_use');
   });
 });
+
+describe('a prompted model falling back to a native one', () => {
+  it('re-plans for the native target: tools and the earlier call go natively, not as Hermes text', async () => {
+    const [prompted, native] = await Promise.all([fakeUpstream(), fakeUpstream()]);
+    prompted.enqueue({ type: 'http-error', status: 500, errorType: 'server_error', message: 'crashed' });
+    native.enqueue({ type: 'chat', toolCalls: [{ name: 'get_weather', arguments: { city: 'Lyon' } }] });
+    const gateway = await gatewayFor({
+      providers: {
+        local: testProvider('openai-compatible', `${prompted.url}/v1`, { toolCalling: 'prompted' }),
+        cloud: testProvider('openai-compatible', `${native.url}/v1`, { toolCalling: 'native' }),
+      },
+      fallbacks: { 'local/qwen3-8b': ['cloud/gpt-4.1-mini'] },
+    });
+    const history = [
+      { role: 'user', content: 'Weather in Paris, then Lyon?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'sunny, 21 C' },
+    ];
+    const response = await chat(gateway, { model: 'local/qwen3-8b', tools: [weatherTool], messages: history });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-tool-calling')).toBe('native');
+    expect(response.headers.get('x-interlingua-model')).toBe('cloud/gpt-4.1-mini');
+    // The prompted attempt was written in Hermes; the native one carries the client's structure.
+    expect(JSON.stringify((prompted.lastChatBody() as { messages: unknown }).messages)).toContain('<tool_call>');
+    const body = native.lastChatBody() as { tools?: { function: { name: string } }[]; messages: WireMessage[] };
+    expect(body.tools?.map((tool) => tool.function.name)).toEqual(['get_weather']);
+    expect(JSON.stringify(body.messages)).not.toContain('<tool_call>');
+    expect(body.messages[1]?.tool_calls).toEqual(history[1]?.tool_calls);
+    expect(body.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
+    const message = (JSON.parse(response.text) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] }).choices[0]?.message;
+    expect(message?.tool_calls[0]?.function).toEqual({ name: 'get_weather', arguments: '{"city":"Lyon"}' });
+  });
+});
