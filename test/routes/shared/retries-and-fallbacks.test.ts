@@ -4,7 +4,12 @@
  * call in flight (Chat, Responses and Messages), a client leaving during a backoff, headers and metrics.
  */
 import { createServer } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src/app.js';
+import { normalizeConfig } from '../../../src/config/normalize-config.js';
+import { validateConfigFile } from '../../../src/config/validate-config-file.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
 import { sleep } from '../../helpers/loopback-server.js';
 import { metricSamples } from '../../helpers/metric-samples.js';
@@ -359,5 +364,36 @@ describe('a prompted model falling back to a native one', () => {
     expect(body.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
     const message = (JSON.parse(response.text) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] }).choices[0]?.message;
     expect(message?.tool_calls[0]?.function).toEqual({ name: 'get_weather', arguments: '{"city":"Lyon"}' });
+  });
+});
+
+describe('log lines', () => {
+  it('says at info which target was retried or left, and how, without a secret', async () => {
+    const [first, second] = await Promise.all([fakeUpstream(), fakeUpstream()]);
+    first.enqueue({ type: 'http-error', status: 503, errorType: 'server_error', message: 'busy' }, { type: 'http-error', status: 503, errorType: 'server_error', message: 'still busy' });
+    second.enqueue({ type: 'chat', content: 'ok' });
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    const file = {
+      providers: {
+        a: testProvider('openai-compatible', `${first.url}/v1`, { apiKey: 'sk-upstream-secret-a1', retries: { count: 1, initialDelayMs: 1 } }),
+        b: testProvider('openai-compatible', `${second.url}/v1`, { apiKey: 'sk-upstream-secret-b2' }),
+      },
+      fallbacks: { 'a/m': ['b/m'] },
+    };
+    const app = await buildApp(normalizeConfig(validateConfigFile(file), {}), { logger: pino({ level: 'info' }, sink) });
+    cleanups.push(() => app.close());
+    const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+    expect((await postJson(`${baseUrl}/v1/chat/completions`, { model: 'a/m', messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200);
+    const retry = lines.find((line) => line.msg === 'retrying the upstream request');
+    const fallback = lines.find((line) => line.msg === 'falling back to the next target');
+    expect(retry).toMatchObject({ level: 30, provider: 'a', model: 'm', reason: 'http_503', attempt: 1 });
+    expect(fallback).toMatchObject({ level: 30, provider: 'a', model: 'm', reason: 'http_503', fallback: 'b/m', attempts: 2 });
+    expect(JSON.stringify(lines)).not.toMatch(/sk-upstream-secret/);
   });
 });
