@@ -47,6 +47,20 @@ describe('fallbacks', () => {
     expect(metrics.get('interlingua_upstream_fallbacks_total{provider="b",model="model-b",reason="http_502"}')).toBe(1);
   });
 
+  it('falls back when the primary sends no headers within its timeout', async () => {
+    const [slow, quick] = await Promise.all([fakeUpstream(), fakeUpstream()]);
+    slow.enqueue({ type: 'chat', content: 'too slow', headersDelayMs: 3_000 });
+    quick.enqueue({ type: 'chat', content: 'in time' });
+    const gateway = await gatewayFor({
+      providers: { slow: testProvider('openai-compatible', `${slow.url}/v1`, { timeouts: { connectMs: 2_000, headersMs: 100, bodyMs: 10_000 } }), quick: testProvider('openai-compatible', `${quick.url}/v1`) },
+      fallbacks: { 'slow/m': ['quick/m'] },
+    });
+    const response = await chat(gateway, { model: 'slow/m', stream: true });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-interlingua-model')).toBe('quick/m');
+    expect((await scrape(gateway)).get('interlingua_upstream_fallbacks_total{provider="slow",model="m",reason="timeout"}')).toBe(1);
+  });
+
   it('does not fall back on a status outside fallbackOn, and the last target’s failure is the answer', async () => {
     const [first, second] = await Promise.all([fakeUpstream(), fakeUpstream()]);
     const gateway = await gatewayFor({
