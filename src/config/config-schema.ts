@@ -32,15 +32,16 @@ const upstreamLimits = {
   },
 };
 
-const retries = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    count: { type: 'integer', minimum: 0, maximum: 10 },
-    initialDelayMs: { type: 'integer', minimum: 0, maximum: 60_000 },
-    maxDelayMs: { type: 'integer', minimum: 0, maximum: 300_000 },
-  },
-};
+/** An object of exactly these settings, each optional. */
+function settingsObject(properties: Record<string, object>) {
+  return { type: 'object', additionalProperties: false, properties } as const;
+}
+
+const retries = settingsObject({
+  count: { type: 'integer', minimum: 0, maximum: 10 },
+  initialDelayMs: { type: 'integer', minimum: 0, maximum: 60_000 },
+  maxDelayMs: { type: 'integer', minimum: 0, maximum: 300_000 },
+});
 
 const provider = {
   type: 'object',
