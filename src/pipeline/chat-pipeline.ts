@@ -133,11 +133,11 @@ export class ChatPipeline {
     options.access?.checkModel(primary);
     const fallbacks = this.fallbacks.after(primary, options.access);
     const attempts: AttemptCount = { count: 0 };
-    let target = primary;
-    for (const next of [...fallbacks, undefined]) {
+    for (let target = primary, position = 0; ; position++) {
       try {
         return await this.plan(target, input, context, options, attempts);
       } catch (error) {
+        const next = fallbacks[position];
         const failure = next && !(context.cancellation ?? context.signal).aborted ? classifyUpstreamFailure(error) : undefined;
         if (!next || !failure || !this.fallbacks.handsOver(failure)) throw error;
         const handover = { provider: target.provider, model: target.model, reason: failureReason(failure) };
@@ -146,7 +146,6 @@ export class ChatPipeline {
         target = next;
       }
     }
-    throw new Error('unreachable: the last target rethrows');
   }
 
   private async plan(model: ResolvedModel, input: ChatInput, context: ProviderContext, options: RunOptions, attempts: AttemptCount): Promise<ChatRun> {

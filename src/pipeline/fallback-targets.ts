@@ -14,6 +14,8 @@ export type FallbackSettings = {
   fallbackOn?: readonly FallbackCondition[] | undefined;
 };
 
+const noTargets: readonly ResolvedModel[] = [];
+
 export class FallbackTargets {
   private readonly fallbacks: ReadonlyMap<string, readonly string[]>;
   private readonly conditions: readonly FallbackCondition[];
@@ -24,9 +26,10 @@ export class FallbackTargets {
   }
 
   /** The targets after `primary`, in order, that the key may use (empty without fallbacks: the common case). */
-  after(primary: ResolvedModel, access: AccessPolicy | undefined): ResolvedModel[] {
+  after(primary: ResolvedModel, access: AccessPolicy | undefined): readonly ResolvedModel[] {
+    if (this.fallbacks.size === 0) return noTargets;
     const targets = this.fallbacks.get(fallbackKey(primary));
-    if (!targets) return [];
+    if (!targets) return noTargets;
     return targets.map(this.resolve).filter((target) => !access || access.allowsModel(fallbackKey(target)));
   }
 
