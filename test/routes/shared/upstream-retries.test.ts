@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.js';
 import { normalizeConfig } from '../../../src/config/normalize-config.js';
 import { validateConfigFile } from '../../../src/config/validate-config-file.js';
+import { startFakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
 import { sleep } from '../../helpers/loopback-server.js';
 import { postJson, sseChunks, sseFrames } from '../../helpers/read-sse.js';
 import { testProvider } from '../../helpers/start-gateway.js';
@@ -51,6 +52,24 @@ describe('retries', () => {
     expect(upstream.chatRequests()).toHaveLength(4);
     const metrics = await scrape(gateway);
     expect(metrics.get('interlingua_upstream_retries_total{provider="main",model="m",reason="http_429"}')).toBe(2);
+  });
+
+  it('reads retry-after-ms from Anthropic too: an overloaded 529 asking for 5 ms (and 600 s in retry-after) is retried', async () => {
+    const upstream = await startFakeAnthropicUpstream();
+    cleanups.push(() => upstream.close());
+    upstream.enqueue({ type: 'http-error', status: 529, message: 'Overloaded', headers: { 'retry-after-ms': '5', 'retry-after': '600' } }, { type: 'message', content: [{ type: 'text', text: 'here now' }] });
+    const gateway = await gatewayFor({ providers: { claude: testProvider('anthropic', upstream.url, { apiKey: 'sk-ant-upstream', retries: quickRetries }) } });
+    const response = await postJson(`${gateway.baseUrl}/v1/messages`, { model: 'claude/claude-sonnet-4-5', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] }, { 'anthropic-version': '2023-06-01' });
+    expect(response.status).toBe(200);
+    const text = response.text
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => (JSON.parse(line.slice('data: '.length)) as { delta?: { text?: string } }).delta?.text ?? '')
+      .join('');
+    expect(text).toBe('here now');
+    expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+    expect(upstream.messageRequests()).toHaveLength(2);
+    expect((await scrape(gateway)).get('interlingua_upstream_retries_total{provider="claude",model="claude-sonnet-4-5",reason="http_529"}')).toBe(1);
   });
 
   it('never retries a 400, which keeps its status and message', async () => {
