@@ -95,6 +95,13 @@ async function nativeToPrompted() {
   return { native, prompted, gateway };
 }
 
+/** A Chat Completions history with a tool call in flight: the call, its result, and the model's turn next. */
+const chatHistory = [
+  { role: 'user', content: 'Weather in Paris, then Lyon?' },
+  { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+  { role: 'tool', tool_call_id: 'call_1', content: 'sunny, 21 C' },
+];
+
 type WireMessage = { role: string; content: unknown; tool_calls?: unknown };
 
 /** What the prompted upstream must see: the tools in its prompt, the earlier call and its result in Qwen3-Coder XML, no native tool fields. */
@@ -117,11 +124,7 @@ describe('a native model falling back to a prompted one, with a tool call in fli
       model: 'openai/gpt-4.1',
       stream: true,
       tools: [weatherTool],
-      messages: [
-        { role: 'user', content: 'Weather in Paris, then Lyon?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
-        { role: 'tool', tool_call_id: 'call_1', content: 'sunny, 21 C' },
-      ],
+      messages: chatHistory,
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-interlingua-model')).toBe('local/qwen3-coder-30b-a3b-instruct');
@@ -191,6 +194,30 @@ describe('a native model falling back to a prompted one, with a tool call in fli
   });
 });
 
+describe('a prompted model falling back to another prompted family', () => {
+  it('re-renders the history from Hermes JSON tags into Qwen3-Coder XML', async () => {
+    const [hermes, qwen] = await Promise.all([fakeUpstream(), fakeUpstream()]);
+    hermes.enqueue({ type: 'http-error', status: 503, errorType: 'server_error', message: 'busy' });
+    qwen.enqueue({ type: 'chat', content: qwenCall });
+    const gateway = await gatewayFor({
+      providers: { small: testProvider('openai-compatible', `${hermes.url}/v1`, { toolCalling: 'prompted' }), coder: testProvider('openai-compatible', `${qwen.url}/v1`, { toolCalling: 'prompted' }) },
+      fallbacks: { 'small/qwen3-8b': ['coder/qwen3-coder-30b-a3b-instruct'] },
+    });
+    const response = await chat(gateway, {
+      model: 'small/qwen3-8b',
+      tools: [weatherTool],
+      messages: chatHistory,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-tool-format')).toBe('qwen3-coder');
+    expect(JSON.stringify((hermes.lastChatBody() as { messages: unknown }).messages)).toContain('<tool_call>\\n{\\"name\\": \\"get_weather\\"');
+    expectRenderedForQwen(qwen);
+    const call = (JSON.parse(response.text) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] }).choices[0]?.message.tool_calls[0];
+    expect(call?.function.name).toBe('get_weather');
+    expect(JSON.parse(call?.function.arguments ?? '{}')).toEqual({ city: 'Lyon' });
+  });
+});
+
 describe('a prompted model falling back to a native one', () => {
   it('re-plans for the native target: tools and the earlier call go natively, not as Hermes text', async () => {
     const [prompted, native] = await Promise.all([fakeUpstream(), fakeUpstream()]);
@@ -203,12 +230,7 @@ describe('a prompted model falling back to a native one', () => {
       },
       fallbacks: { 'local/qwen3-8b': ['cloud/gpt-4.1-mini'] },
     });
-    const history = [
-      { role: 'user', content: 'Weather in Paris, then Lyon?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
-      { role: 'tool', tool_call_id: 'call_1', content: 'sunny, 21 C' },
-    ];
-    const response = await chat(gateway, { model: 'local/qwen3-8b', tools: [weatherTool], messages: history });
+    const response = await chat(gateway, { model: 'local/qwen3-8b', tools: [weatherTool], messages: chatHistory });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-tool-calling')).toBe('native');
     expect(response.headers.get('x-interlingua-model')).toBe('cloud/gpt-4.1-mini');
@@ -217,7 +239,7 @@ describe('a prompted model falling back to a native one', () => {
     const body = native.lastChatBody() as { tools?: { function: { name: string } }[]; messages: WireMessage[] };
     expect(body.tools?.map((tool) => tool.function.name)).toEqual(['get_weather']);
     expect(JSON.stringify(body.messages)).not.toContain('<tool_call>');
-    expect(body.messages[1]?.tool_calls).toEqual(history[1]?.tool_calls);
+    expect(body.messages[1]?.tool_calls).toEqual(chatHistory[1]?.tool_calls);
     expect(body.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
     const message = (JSON.parse(response.text) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] }).choices[0]?.message;
     expect(message?.tool_calls[0]?.function).toEqual({ name: 'get_weather', arguments: '{"city":"Lyon"}' });
