@@ -144,10 +144,10 @@ export type GatewayConfig = {
   providers: Record<string, ProviderConfig>;
   agentFormats: AgentFormatSettings;
   debug?: DebugSettings;
-  /** Model aliases: a name as a client sends it → `provider/model`. A Map: names come from requests. */
-  aliases: ReadonlyMap<string, string>;
   /** Ordered fallbacks: a primary's `provider/model` (aliases resolved) → the targets tried after it, in order. */
   fallbacks?: ReadonlyMap<string, readonly string[]>;
   /** When a failed target hands over to its next fallback. */
   fallbackOn?: readonly FallbackCondition[];
+  /** Model aliases: a name as a client sends it → `provider/model`. A Map: names come from requests. */
+  aliases: ReadonlyMap<string, string>;
 };

@@ -1,9 +1,10 @@
 /** Fills defaults into a validated config file and produces the GatewayConfig the app runs on. */
 import type { ProviderType } from '../core/resolved-model.js';
 import { normalizeClientKeys, type RawClientKey } from './normalize-client-keys.js';
-import type { LimitSettings, AgentFormatRule, AgentFormatSettings, GatewayConfig, ModelSettings, ProviderConfig, RetrySettings, TimeoutSettings, ToolCallingSetting, UpstreamLimitSettings } from './config-types.js';
-import { defaultFallbackOn, normalizeFallbacks } from './normalize-fallbacks.js';
+import type { LimitSettings, AgentFormatRule, AgentFormatSettings, GatewayConfig, ModelSettings, ProviderConfig, TimeoutSettings, ToolCallingSetting, UpstreamLimitSettings } from './config-types.js';
 import type { ConfigFile } from './validate-config-file.js';
+import type { RetrySettings } from './config-types.js';
+import { defaultFallbackOn, normalizeFallbacks } from './normalize-fallbacks.js';
 
 export const defaultTimeouts: TimeoutSettings = {
   connectMs: 10_000,
@@ -96,7 +97,7 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
   const clientKeys = normalizeClientKeys(server.apiKeys as RawClientKey[] | undefined);
   const providers: Record<string, ProviderConfig> = {};
   for (const [name, settings] of Object.entries(file.providers ?? {})) providers[name] = normalizeProvider(name, settings);
-  const config: GatewayConfig = {
+  return {
     server: {
       host: overrides.host ?? (server.host as string | undefined) ?? defaultServer.host,
       port: overrides.port ?? (server.port as number | undefined) ?? defaultServer.port,
@@ -109,13 +110,11 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
       ...(server.limits ? { limits: server.limits as LimitSettings } : {}),
     },
     providers,
+    // Checked against the providers and aliases, so that `--check-config` names a bad key or target.
+    fallbacks: normalizeFallbacks(file.fallbacks, providers, file.aliases),
+    fallbackOn: file.fallbackOn ?? defaultFallbackOn,
     agentFormats: normalizeAgentFormats(file.agentFormats),
     debug: { recentReplies: file.debug?.recentReplies ?? 0 },
     aliases: new Map(Object.entries(file.aliases ?? {})),
-    fallbacks: new Map(),
-    fallbackOn: file.fallbackOn ?? defaultFallbackOn,
   };
-  // Keys are resolved against the providers and aliases just built, so that `--check-config` names a bad one.
-  config.fallbacks = normalizeFallbacks(file.fallbacks, config);
-  return config;
 }

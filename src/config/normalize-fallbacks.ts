@@ -1,7 +1,7 @@
 /** Checks the config's `fallbacks` against its providers and aliases, and keys them by the `provider/model` that fails. */
 import { GatewayError } from '../core/gateway-error.js';
 import { ConfigError } from './config-error.js';
-import type { FallbackCondition, GatewayConfig } from './config-types.js';
+import type { FallbackCondition, GatewayConfig, ProviderConfig } from './config-types.js';
 import { resolveModel } from './resolve-model.js';
 
 /** Rate limits, server errors, timeouts and refused connections: what another upstream may well not have. */
@@ -12,8 +12,11 @@ export function fallbackKey(model: { provider: string; model: string }): string 
   return `${model.provider}/${model.model}`;
 }
 
-export function normalizeFallbacks(fallbacks: Record<string, string[]> | undefined, config: GatewayConfig): Map<string, readonly string[]> {
+export function normalizeFallbacks(fallbacks: Record<string, string[]> | undefined, providers: Record<string, ProviderConfig>, aliases: Record<string, string> = {}): Map<string, readonly string[]> {
   const normalized = new Map<string, readonly string[]>();
+  if (!fallbacks) return normalized;
+  // Only what resolving a model reads: the providers and the aliases.
+  const config: Pick<GatewayConfig, 'providers' | 'aliases'> = { providers, aliases: new Map(Object.entries(aliases)) };
   const problems: string[] = [];
   const resolvedKey = (modelString: string, path: string): string | undefined => {
     try {
@@ -24,7 +27,7 @@ export function normalizeFallbacks(fallbacks: Record<string, string[]> | undefin
       return undefined;
     }
   };
-  for (const [primary, targets] of Object.entries(fallbacks ?? {})) {
+  for (const [primary, targets] of Object.entries(fallbacks)) {
     const key = resolvedKey(primary, `fallbacks.${primary}`);
     targets.forEach((target, index) => {
       const targetKey = resolvedKey(target, `fallbacks.${primary}.${index}`);

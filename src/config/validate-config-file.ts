@@ -39,9 +39,9 @@ export type ConfigFile = {
   providers?: Record<string, Record<string, unknown>>;
   agentFormats?: { default?: string; rules?: { header: string; contains: string; format: string }[] };
   debug?: { recentReplies?: number };
-  aliases?: Record<string, string>;
   fallbacks?: Record<string, string[]>;
   fallbackOn?: (number | '5xx' | 'timeout' | 'connect')[];
+  aliases?: Record<string, string>;
 };
 
 export function validateConfigFile(value: unknown): ConfigFile {

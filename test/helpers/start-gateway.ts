@@ -12,10 +12,10 @@ import { validateConfigFile } from '../../src/config/validate-config-file.js';
 export type TestConfigFile = {
   server?: Record<string, unknown>;
   providers: Record<string, Record<string, unknown>>;
-  debug?: Record<string, unknown>;
   aliases?: Record<string, string>;
   fallbacks?: Record<string, string[]>;
   fallbackOn?: (number | string)[];
+  debug?: Record<string, unknown>;
 };
 
 export type StartedGateway = {
