@@ -141,12 +141,12 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const agentSyntaxes = createAgentSyntaxRegistry(toolFormats);
   const recentRepliesKept = config.debug?.recentReplies ?? 0;
   const recentReplies = recentRepliesKept > 0 ? new RecentReplies(recentRepliesKept, (text) => redactor.redact(text)) : undefined;
-  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes, redactor, repairJson: repairJsonText, recentReplies });
   const inspector = new ToolCallInspector({ config, toolFormats, agentSyntaxes });
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   app.decorate('metrics', metrics);
   if (tracing) app.decorate('tracing', tracing);
+  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes, redactor, repairJson: repairJsonText, recentReplies, resilience: metrics });
   registerRequestLog(app);
   registerErrorEnvelope(app);
   registerShutdownRefusal(app);

@@ -69,5 +69,6 @@ export async function sendAnthropicRequest(
     body: parseJsonLoosely(text) ?? text,
     provider: config.name,
     retryAfter: firstHeader(response.headers['retry-after']),
+    retryAfterMs: firstHeader(response.headers['retry-after-ms']),
   });
 }

@@ -98,5 +98,5 @@ async function readUpstreamError(response: UndiciResponse, provider: string): Pr
     if (GatewayError.isInstance(error)) return error;
     body = undefined;
   }
-  return errorFromUpstreamStatus({ status: response.status, body, provider, retryAfter: response.headers.get('retry-after') });
+  return errorFromUpstreamStatus({ status: response.status, body, provider, retryAfter: response.headers.get('retry-after'), retryAfterMs: response.headers.get('retry-after-ms') });
 }

@@ -13,6 +13,7 @@ export function mapOpenAiError(error: unknown, provider: string): GatewayError {
       body: { error: error.error ?? error.message },
       provider,
       retryAfter: error.headers?.get('retry-after') ?? null,
+      retryAfterMs: error.headers?.get('retry-after-ms') ?? null,
     });
   }
   if (error instanceof APIError && error.error !== undefined && !(error.cause instanceof Error)) {

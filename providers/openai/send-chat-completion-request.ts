@@ -67,8 +67,8 @@ function wholeLimit(connection: ChatCompletionConnection): { maxBytes: number; p
   return { maxBytes: connection.config.limits.maxResponseBytes, provider: connection.config.name };
 }
 
-function statusError(connection: ChatCompletionConnection, status: number, retryAfter: string | undefined, text: string): GatewayError {
-  return errorFromUpstreamStatus({ status, body: parseLoosely(text), provider: connection.config.name, retryAfter });
+function statusError(connection: ChatCompletionConnection, status: number, header: (name: string) => string | undefined, text: string): GatewayError {
+  return errorFromUpstreamStatus({ status, body: parseLoosely(text), provider: connection.config.name, retryAfter: header('retry-after'), retryAfterMs: header('retry-after-ms') });
 }
 
 function firstValue(value: string | string[] | undefined): string | undefined {
@@ -92,7 +92,7 @@ export async function sendChatCompletionRequest(connection: ChatCompletionConnec
     if (GatewayError.isInstance(error)) throw error;
     return '';
   });
-  throw statusError(connection, response.statusCode, firstValue(response.headers['retry-after']), text);
+  throw statusError(connection, response.statusCode, (name) => firstValue(response.headers[name]), text);
 }
 
 /** A request for one whole reply (`"stream": false`): resolves with the 2xx body's text; otherwise throws a GatewayError. */
@@ -104,5 +104,5 @@ export async function fetchChatCompletion(connection: ChatCompletionConnection, 
     throw errorFromTransportFailure(error, connection.config.name, options.signal);
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
-  throw statusError(connection, response.statusCode, response.header('retry-after'), response.body);
+  throw statusError(connection, response.statusCode, (name) => response.header(name), response.body);
 }

@@ -43,7 +43,7 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     const run = await pipeline.run(input, context, runOptions(request, agentFormat.selection.format, trace));
     trace?.started({ model: run.model, lane: run.toolCalling, family: run.toolFormat });
     annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: options.stream });
-    const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header };
+    const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header, 'x-interlingua-model': answeringModel(run), 'x-interlingua-attempts': String(run.attempts) };
     // A hijacked stream writes its own head: the rate-limit headers go into it.
     if (options.stream && request.admission) Object.assign(headers, request.admission.headers);
     if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
@@ -91,6 +91,18 @@ function startTrace(request: FastifyRequest, reply: FastifyReply, options: Gener
   });
   request.trace = trace;
   return trace;
+}
+
+const headerSafe = /^[\x20-\x7e]*$/;
+
+/**
+ * Which target answered, as configured (after fallbacks and aliases), beside `x-interlingua-attempts`
+ * (upstream requests, retries and fallbacks included). A model name is the client's text: one a header
+ * cannot carry is percent-encoded rather than allowed to fail the reply.
+ */
+function answeringModel(run: ChatRun): string {
+  const address = `${run.model.provider}/${run.model.model}`;
+  return headerSafe.test(address) ? address : encodeURIComponent(address);
 }
 
 /** The key's policy; how the reply ended goes to the key's token quota, to the metrics and to the trace. */

@@ -32,6 +32,17 @@ const upstreamLimits = {
   },
 };
 
+/** An object of exactly these settings, each optional. */
+function settingsObject(properties: Record<string, object>) {
+  return { type: 'object', additionalProperties: false, properties } as const;
+}
+
+const retries = settingsObject({
+  count: { type: 'integer', minimum: 0, maximum: 10 },
+  initialDelayMs: { type: 'integer', minimum: 0, maximum: 60_000 },
+  maxDelayMs: { type: 'integer', minimum: 0, maximum: 300_000 },
+});
+
 const provider = {
   type: 'object',
   additionalProperties: false,
@@ -49,6 +60,7 @@ const provider = {
     toolCalling,
     timeouts,
     limits: upstreamLimits,
+    retries,
     models: { type: 'object', additionalProperties: modelSettings },
     defaultMaxTokens: { type: 'integer', minimum: 1 },
     maxConnections: { type: 'integer', minimum: 1 },
@@ -173,5 +185,8 @@ export const configFileSchema = {
     },
     /** Model names clients hard-code (`claude-sonnet-4-5`) → the `provider/model` that answers them. */
     aliases: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string', pattern: '^[^/]+/.+$' } },
+    /** A model (`provider/model` or an alias) → the targets tried in order when it fails before the first byte. */
+    fallbacks: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } } },
+    fallbackOn: { type: 'array', items: { anyOf: [{ type: 'integer', minimum: 400, maximum: 599 }, { enum: ['5xx', 'timeout', 'connect'] }] } },
   },
 } as const;

@@ -23,6 +23,19 @@ export type UpstreamLimitSettings = {
   maxEventBytes: number;
 };
 
+/** How often and how patiently one provider's failed requests are retried (before any byte reached the client). */
+export type RetrySettings = {
+  /** Retries after the first attempt; 0 is off. */
+  count: number;
+  /** The first backoff; each next one doubles, with jitter. */
+  initialDelayMs: number;
+  /** The longest single wait; an upstream's retry-after beyond it ends the retries instead. */
+  maxDelayMs: number;
+};
+
+/** What makes a request move on to its next fallback: an upstream status, `5xx` (any), a timeout or a connect error. */
+export type FallbackCondition = number | '5xx' | 'timeout' | 'connect';
+
 export type ModelSettings = {
   family?: string;
   toolCalling?: ToolCallingSetting;
@@ -44,6 +57,8 @@ export type ProviderConfig = {
   headers: Record<string, string>;
   timeouts: TimeoutSettings;
   limits: UpstreamLimitSettings;
+  /** Absent (configs built in code): no retries. */
+  retries?: RetrySettings;
   toolCalling: ToolCallingSetting;
   /** Per-model overrides, keyed by the upstream model id. */
   models: Record<string, ModelSettings>;
@@ -156,6 +171,10 @@ export type GatewayConfig = {
   debug?: DebugSettings;
   /** OpenTelemetry traces; absent: only the environment can turn them on. */
   telemetry?: TelemetrySettings;
+  /** Ordered fallbacks: a primary's `provider/model` (aliases resolved) → the targets tried after it, in order. */
+  fallbacks?: ReadonlyMap<string, readonly string[]>;
+  /** When a failed target hands over to its next fallback. */
+  fallbackOn?: readonly FallbackCondition[];
   /** Model aliases: a name as a client sends it → `provider/model`. A Map: names come from requests. */
   aliases: ReadonlyMap<string, string>;
   state: StateSettings;

@@ -3,6 +3,8 @@ import type { ProviderType } from '../core/resolved-model.js';
 import { normalizeClientKeys, type RawClientKey } from './normalize-client-keys.js';
 import type { LimitSettings, StateSettings, AgentFormatRule, AgentFormatSettings, GatewayConfig, ModelSettings, ProviderConfig, TimeoutSettings, ToolCallingSetting, UpstreamLimitSettings } from './config-types.js';
 import type { ConfigFile } from './validate-config-file.js';
+import type { RetrySettings } from './config-types.js';
+import { defaultFallbackOn, normalizeFallbacks } from './normalize-fallbacks.js';
 
 export const defaultTimeouts: TimeoutSettings = {
   connectMs: 10_000,
@@ -16,6 +18,12 @@ export const defaultUpstreamLimits: UpstreamLimitSettings = {
   maxResponseBytes: 64 * 1024 * 1024,
   maxEventBytes: 16 * 1024 * 1024,
 };
+
+/**
+ * Off unless configured: the SDKs clients use already retry (openai and anthropic: twice), and retries on
+ * both sides multiply. The delays apply once `count` is set: 250 ms, 500 ms, … up to 8 s per wait.
+ */
+export const defaultRetries: RetrySettings = { count: 0, initialDelayMs: 250, maxDelayMs: 8_000 };
 
 export const defaultServer = {
   host: '127.0.0.1',
@@ -71,6 +79,8 @@ export function normalizeProvider(name: string, settings: Record<string, unknown
     toolCalling: (settings.toolCalling ?? 'auto') as ToolCallingSetting,
     models: (settings.models ?? {}) as Record<string, ModelSettings>,
   };
+  // Only when configured: an absent `retries` is the default (off), and the provider stays as it was.
+  if (settings.retries) provider.retries = { ...defaultRetries, ...(settings.retries as Partial<RetrySettings>) };
   if (typeof settings.maxConnections === 'number') provider.maxConnections = settings.maxConnections;
   if (typeof settings.apiKey === 'string' && settings.apiKey !== '') provider.apiKey = settings.apiKey;
   if (typeof settings.script === 'string') provider.script = settings.script;
@@ -110,6 +120,9 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
       ...(server.limits ? { limits: server.limits as LimitSettings } : {}),
     },
     providers,
+    // Checked against the providers and aliases, so that `--check-config` names a bad key or target.
+    fallbacks: normalizeFallbacks(file.fallbacks, providers, file.aliases),
+    fallbackOn: file.fallbackOn ?? defaultFallbackOn,
     agentFormats: normalizeAgentFormats(file.agentFormats),
     debug: { recentReplies: file.debug?.recentReplies ?? 0 },
     ...(file.telemetry ? { telemetry: { ...file.telemetry, headers: file.telemetry.headers ?? {} } } : {}),

@@ -37,7 +37,10 @@ export function resolveModelFor(provider: ProviderConfig, model: string, id: str
 /** Aliases resolve once: a target is never itself looked up as an alias. */
 const noAliases: ReadonlyMap<string, string> = new Map();
 
-function unknownProvider(config: GatewayConfig, modelString: string, prefix: string | undefined): never {
+/** What resolving reads of the config (so the config's own normalisation can resolve before it is whole). */
+type ModelTable = Pick<GatewayConfig, 'providers' | 'aliases'>;
+
+function unknownProvider(config: ModelTable, modelString: string, prefix: string | undefined): never {
   const names = Object.keys(config.providers);
   const listed = names.length ? names.join(', ') : '(none configured)';
   const what = prefix === undefined ? `Model '${modelString}' has no provider prefix` : `Unknown provider '${prefix}' in model '${modelString}'`;
@@ -48,7 +51,7 @@ function unknownProvider(config: GatewayConfig, modelString: string, prefix: str
  * @param modelString the body's `model`, e.g. `local/Qwen/Qwen3-8B`
  * @param providerName set by `POST /{provider}/v1/…`: the model is then taken whole
  */
-export function resolveModel(config: GatewayConfig, modelString: string, providerName?: string): ResolvedModel {
+export function resolveModel(config: ModelTable, modelString: string, providerName?: string): ResolvedModel {
   if (providerName !== undefined) {
     const provider = ownValue(config.providers, providerName);
     if (!provider) unknownProvider(config, `${providerName}/${modelString}`, providerName);

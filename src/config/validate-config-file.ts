@@ -41,6 +41,8 @@ export type ConfigFile = {
   agentFormats?: { default?: string; rules?: { header: string; contains: string; format: string }[] };
   debug?: { recentReplies?: number };
   telemetry?: { otlpEndpoint?: string; serviceName?: string; headers?: Record<string, string> };
+  fallbacks?: Record<string, string[]>;
+  fallbackOn?: (number | '5xx' | 'timeout' | 'connect')[];
   aliases?: Record<string, string>;
   state?: Partial<StateSettings>;
 };

@@ -21,6 +21,10 @@ export type GatewayErrorOptions = {
   param?: string | null;
   /** Seconds, from an upstream `retry-after`, passed on to the client. */
   retryAfter?: string;
+  /** An upstream's `retry-after-ms` (milliseconds), read by the gateway's own retries only. */
+  retryAfterMs?: string;
+  /** The upstream's HTTP status, when the error is one (retries and fallbacks read it; `status` is what the client sees). */
+  upstreamStatus?: number;
   /** Further headers the error reply carries (a 429's `x-ratelimit-*`). */
   headers?: Record<string, string>;
   /** The upstream's own error body when there was one (never shown if it could hold secrets). */
@@ -36,6 +40,8 @@ export class GatewayError extends Error {
   readonly code: string | null;
   readonly param: string | null;
   readonly retryAfter: string | undefined;
+  readonly retryAfterMs: string | undefined;
+  readonly upstreamStatus: number | undefined;
   readonly headers: Record<string, string> | undefined;
   readonly upstreamBody: unknown;
   readonly [marker] = true;
@@ -48,6 +54,8 @@ export class GatewayError extends Error {
     this.code = options.code ?? null;
     this.param = options.param ?? null;
     this.retryAfter = options.retryAfter;
+    this.retryAfterMs = options.retryAfterMs;
+    this.upstreamStatus = options.upstreamStatus;
     this.headers = options.headers;
     this.upstreamBody = options.upstreamBody;
   }

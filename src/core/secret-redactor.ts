@@ -72,6 +72,8 @@ export class SecretRedactor {
       code: error.code,
       param: error.param,
       retryAfter: error.retryAfter,
+      retryAfterMs: error.retryAfterMs,
+      upstreamStatus: error.upstreamStatus,
       upstreamBody,
       cause: error.cause,
     });

@@ -48,6 +48,8 @@ export function errorFromUpstreamStatus(options: {
   body: unknown;
   provider: string;
   retryAfter?: string | null;
+  /** `retry-after-ms` (OpenAI and Azure send it): for the gateway's retries, not passed on. */
+  retryAfterMs?: string | null;
 }): GatewayError {
   const { status, body, provider } = options;
   const upstreamMessage = readUpstreamErrorMessage(body) ?? `HTTP ${status}`;
@@ -58,6 +60,8 @@ export function errorFromUpstreamStatus(options: {
     code: readUpstreamErrorCode(body) ?? (passThrough ? null : `upstream_http_${status}`),
     message: passThrough ? upstreamMessage : `Upstream provider '${provider}' failed with HTTP ${status}: ${upstreamMessage}`,
     retryAfter: options.retryAfter ?? undefined,
+    retryAfterMs: options.retryAfterMs ?? undefined,
+    upstreamStatus: status,
     upstreamBody: body,
   });
 }

@@ -1,8 +1,11 @@
 /**
- * Runs one chat: resolves the model, picks the lane (native or prompted), calls the provider,
- * and returns the neutral event stream every route renders. Streaming and non-streaming share it.
+ * Runs one chat: resolves the model, picks the lane (native or prompted), calls the provider (with its
+ * retries), and returns the neutral event stream every route renders. Streaming and non-streaming share it.
+ * A target that fails before its first byte hands over to its next fallback, planned again from the
+ * client's request: a prompted fallback of a native model gets the tools and history in its own syntax.
  */
-import { normalizeAgentFormats } from '../config/normalize-config.js';
+import { defaultRetries, normalizeAgentFormats } from '../config/normalize-config.js';
+import { fallbackKey } from '../config/normalize-fallbacks.js';
 import { resolveModel } from '../config/resolve-model.js';
 import type { GatewayConfig, ProviderConfig } from '../config/config-types.js';
 import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-request.js';
@@ -30,6 +33,9 @@ import { preparePromptedRequest } from './prepare-prompted-request.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
 import { repairNativeArguments, type JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
+import { classifyUpstreamFailure, failureReason } from '../http/upstream-failure.js';
+import { FallbackTargets } from './fallback-targets.js';
+import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
 
 export type ChatPipelineDependencies = {
   config: GatewayConfig;
@@ -43,6 +49,8 @@ export type ChatPipelineDependencies = {
   repairJson?: JsonRepair;
   /** The last prompted-lane replies for the inspector, when `debug.recentReplies` is set. */
   recentReplies?: RecentReplies;
+  /** Counts retries and fallbacks (the app's metrics). */
+  resilience?: ResilienceObserver;
 };
 
 export type RunOptions = {
@@ -69,13 +77,17 @@ export type ChatRun = {
   /** The family used in the prompted lane (absent in the native lane). */
   toolFormat?: string;
   events: AsyncIterable<StreamEvent>;
+  /** Upstream requests made, over every target tried (retries and fallbacks included). */
+  attempts: number;
 };
 
 export class ChatPipeline {
   private readonly agentFormats: AgentFormatSelector;
+  private readonly fallbacks: FallbackTargets;
 
   constructor(private readonly dependencies: ChatPipelineDependencies) {
     this.agentFormats = new AgentFormatSelector(dependencies.config.agentFormats ?? normalizeAgentFormats(undefined), dependencies.agentSyntaxes ?? noAgentSyntaxes);
+    this.fallbacks = new FallbackTargets(dependencies.config, (modelString) => this.resolve(modelString));
   }
 
   /** The request's agent format (body field, X-Agent-Format, config rules, default); an unknown one is a 400. */
@@ -116,22 +128,43 @@ export class ChatPipeline {
     return run;
   }
 
+  /** The fallback loop sits above planning: each target is planned from the client's own request. */
   private async start(input: ChatInput, context: ProviderContext, options: RunOptions): Promise<ChatRun> {
     validateChatInput(input);
+    const primary = this.resolve(input.model, input.provider);
+    options.access?.checkModel(primary);
+    const fallbacks = this.fallbacks.after(primary, options.access);
+    const attempts: AttemptCount = { count: 0 };
+    for (let target = primary, position = 0; ; position++) {
+      try {
+        return await this.plan(target, input, context, options, attempts);
+      } catch (error) {
+        const next = fallbacks[position];
+        const failure = next && !(context.cancellation ?? context.signal).aborted ? classifyUpstreamFailure(error) : undefined;
+        if (!next || !failure || !this.fallbacks.handsOver(failure)) throw error;
+        const handover = { provider: target.provider, model: target.model, reason: failureReason(failure) };
+        context.log.info({ ...handover, fallback: fallbackKey(next), attempts: attempts.count }, 'falling back to the next target');
+        this.dependencies.resilience?.observeFallback(handover);
+        target = next;
+      }
+    }
+  }
+
+  private async plan(model: ResolvedModel, input: ChatInput, context: ProviderContext, options: RunOptions, attempts: AttemptCount): Promise<ChatRun> {
     const agentFormat: AgentFormat = options.agentFormat ?? { type: 'structured', name: 'openai' };
-    const routeWarnings = input.warnings ?? [];
-    const model = this.resolve(input.model, input.provider);
+    // A copy: each target's plan adds its own warnings, and a fallback must not inherit the failed one's.
+    const routeWarnings = [...(input.warnings ?? [])];
     const { access } = options;
-    access?.checkModel(model);
     const request: ChatRequest = applyAgentFormatToRequest(chatRequestFrom(input, model), agentFormat);
     const toolPolicy = access?.limitsTools ? access : undefined;
     if (toolPolicy) restrictTools(request, toolPolicy, routeWarnings);
     const adapter = this.provider(model.provider);
+    const retries = { settings: this.providerConfig(model.provider).retries ?? defaultRetries, attempts, observer: this.dependencies.resilience };
     const diagnostics = new DiagnosticsCollector(request.tools ?? []);
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
     if (model.toolCalling === 'native') {
-      const upstream = await adapter.stream(request, context);
+      const upstream = await streamWithRetries(adapter, request, context, retries);
       // A server without a reasoning parser hands on the raw text of a template that opened reasoning:
       // only that block is read out of it (the calls are native already).
       const read = replyStartsInReasoning(request)
@@ -141,18 +174,19 @@ export class ChatPipeline {
       const repaired = repairJson ? repairNativeArguments(read, { repair: repairJson, diagnostics }) : read;
       const allowed = toolPolicy ? dropDisallowedCalls(repaired, (name) => toolPolicy.allowsTool(name), diagnostics) : repaired;
       const events = applyAgentFormatToEvents(allowed, agentFormat);
-      return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: routeWarnings, diagnostics, provider: model.provider, redactor: this.dependencies.redactor }) };
+      // The count is final here: the upstream answered.
+      return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: routeWarnings, diagnostics, provider: model.provider, redactor: this.dependencies.redactor }), attempts: attempts.count };
     }
 
     const format = this.toolFormat(model.family);
     const prepared = preparePromptedRequest(request, format);
     for (const warning of prepared.warnings) diagnostics.warn(warning);
-    const upstream = await adapter.stream(prepared.request, context);
+    const upstream = await streamWithRetries(adapter, prepared.request, context, retries);
     const warnings = [...routeWarnings, ...prepared.warnings];
     const { redactor, recentReplies } = this.dependencies;
     const parse = (events: AsyncIterable<StreamEvent>) => parsePromptedReply(events, { format, request, parse: prepared.parse, agentFormat, diagnostics, warnings, ...(redactor ? { redactor } : {}) });
     const events = recentReplies ? recordedReply(recentReplies, { model: model.id, family: format.family }, upstream, parse) : parse(upstream);
-    return { model, toolCalling: 'prompted', toolFormat: format.family, events };
+    return { model, toolCalling: 'prompted', toolFormat: format.family, events, attempts: attempts.count };
   }
 }
 

@@ -1,12 +1,14 @@
 /**
  * Prometheus metrics (prom-client, in a registry of the app's own): requests by route, provider, model,
- * status and key name; latency and time to first token; upstream errors; tokens in and out; tool calls
- * per family and lane; live streams. Served as text at GET /metrics, behind the same keys as every route.
+ * status and key name; latency and time to first token; upstream errors, retries and fallbacks; tokens in
+ * and out; tool calls per family and lane; rate-limit refusals; live streams. Served as text at GET /metrics,
+ * behind the same keys as every route.
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayError } from '../core/gateway-error.js';
 import type { ReplySummary } from '../pipeline/tap-reply.js';
+import type { ResilienceObserver, UpstreamHandover } from '../pipeline/stream-with-retries.js';
 
 export type RequestObservation = { route: string; provider?: string; model?: string; status: number; key?: string; durationMs: number };
 
@@ -14,7 +16,7 @@ export type ReplyObservation = { provider: string; model: string; lane: string; 
 
 const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
-export class Metrics {
+export class Metrics implements ResilienceObserver {
   readonly registry = new Registry();
   private readonly requests: Counter<string>;
   private readonly duration: Histogram<string>;
@@ -22,6 +24,8 @@ export class Metrics {
   private readonly tokens: Counter<string>;
   private readonly toolCalls: Counter<string>;
   private readonly upstreamErrors: Counter<string>;
+  private readonly retries: Counter<string>;
+  private readonly fallbacks: Counter<string>;
 
   constructor(liveStreams: () => number) {
     const registers = [this.registry];
@@ -31,6 +35,8 @@ export class Metrics {
     this.tokens = new Counter({ name: 'interlingua_tokens_total', help: "Tokens by direction (input, output), from the replies' usage.", labelNames: ['provider', 'model', 'direction', 'key'], registers });
     this.toolCalls = new Counter({ name: 'interlingua_tool_calls_total', help: 'Tool calls returned (parsed) or refused (rejected, unparsed), per family and lane.', labelNames: ['family', 'lane', 'outcome'], registers });
     this.upstreamErrors = new Counter({ name: 'interlingua_upstream_errors_total', help: 'Upstream failures, by provider, status and error type: calls that failed before their first byte, and replies that ended in an error.', labelNames: ['provider', 'status', 'type'], registers });
+    this.retries = new Counter({ name: 'interlingua_upstream_retries_total', help: 'Upstream requests retried, by the target that failed and how (http_503, connect, timeout).', labelNames: ['provider', 'model', 'reason'], registers });
+    this.fallbacks = new Counter({ name: 'interlingua_upstream_fallbacks_total', help: 'Requests handed to their next fallback, by the target that failed and how.', labelNames: ['provider', 'model', 'reason'], registers });
     new Gauge({ name: 'interlingua_live_streams', help: 'Streams open now.', registers, collect() { this.set(liveStreams()); } });
   }
 
@@ -38,6 +44,14 @@ export class Metrics {
     const status = String(observation.status);
     this.requests.inc({ route: observation.route, provider: observation.provider ?? '', model: observation.model ?? '', status, key: observation.key ?? '' });
     this.duration.observe({ route: observation.route, provider: observation.provider ?? '', status }, observation.durationMs / 1000);
+  }
+
+  observeRetry(handover: UpstreamHandover): void {
+    this.retries.inc(handover);
+  }
+
+  observeFallback(handover: UpstreamHandover): void {
+    this.fallbacks.inc(handover);
   }
 
   observeReply(observation: ReplyObservation): void {

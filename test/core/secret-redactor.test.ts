@@ -29,6 +29,9 @@ describe('SecretRedactor', () => {
     expect(redacted.message).toBe('key [REDACTED]');
     expect(redacted.upstreamBody).toEqual({ error: { message: 'key [REDACTED]' } });
     expect([redacted.status, redacted.type, redacted.code, redacted.retryAfter]).toEqual([401, 'authentication_error', 'bad_key', '3']);
+    // What the gateway's retries read survives redaction.
+    const overloaded = new GatewayError({ status: 502, type: 'upstream_error', message: 'busy, key sk-abcdefgh', upstreamStatus: 503, retryAfterMs: '250' });
+    expect([redactor.redactError(overloaded).upstreamStatus, redactor.redactError(overloaded).retryAfterMs]).toEqual([503, '250']);
   });
 
   it('is inactive, and returns errors as they are, with no secret long enough', () => {

@@ -76,7 +76,10 @@ export type FakeOpenAiErrorReply = {
 /** Any status and body, verbatim (a proxy's HTML page, a truncated JSON body). */
 export type FakeOpenAiRawReply = { type: 'raw'; status: number; contentType?: string; body: string; headersDelayMs?: number };
 
-export type FakeOpenAiReply = FakeOpenAiChatReply | FakeOpenAiErrorReply | FakeOpenAiRawReply;
+/** The connection is reset after the request arrived, before any status line (a crashed or restarting server). */
+export type FakeOpenAiResetReply = { type: 'reset' };
+
+export type FakeOpenAiReply = FakeOpenAiChatReply | FakeOpenAiErrorReply | FakeOpenAiRawReply | FakeOpenAiResetReply;
 
 export type FakeOpenAiUpstream = {
   /** The server root; OpenAI-kind providers are configured with `${url}/v1`. */
@@ -293,6 +296,11 @@ async function writeChat(reply: FakeOpenAiChatReply, recorded: RecordedRequest, 
 }
 
 async function writeReply(reply: FakeOpenAiReply, recorded: RecordedRequest, response: http.ServerResponse): Promise<void> {
+  if (reply.type === 'reset') {
+    // resetAndDestroy sends a TCP RST, so the gateway sees ECONNRESET rather than a clean close.
+    response.socket?.resetAndDestroy();
+    return;
+  }
   if (reply.headersDelayMs) await sleep(reply.headersDelayMs);
   if (!canWrite(response)) return;
   switch (reply.type) {

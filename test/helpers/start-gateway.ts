@@ -12,6 +12,9 @@ import { validateConfigFile } from '../../src/config/validate-config-file.js';
 export type TestConfigFile = {
   server?: Record<string, unknown>;
   providers: Record<string, Record<string, unknown>>;
+  aliases?: Record<string, string>;
+  fallbacks?: Record<string, string[]>;
+  fallbackOn?: (number | string)[];
   debug?: Record<string, unknown>;
   state?: Record<string, unknown>;
   telemetry?: Record<string, unknown>;

@@ -1,6 +1,7 @@
 /** GET /metrics (Prometheus text, scraped and parsed), GET /ready, and x-request-id on every reply. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
+import { metricSamples } from '../helpers/metric-samples.js';
 import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
 
 let upstream: FakeOpenAiUpstream;
@@ -24,16 +25,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-/** `name{labels} value` lines → value by `name{labels}`. */
-function samples(text: string): Map<string, number> {
-  const values = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const space = line.lastIndexOf(' ');
-    values.set(line.slice(0, space), Number(line.slice(space + 1)));
-  }
-  return values;
-}
+const samples = metricSamples;
 
 const auth = { authorization: 'Bearer sk-metrics-0123456789' };
 

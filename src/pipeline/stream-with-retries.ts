@@ -1,0 +1,56 @@
+/**
+ * One target's upstream call with its provider's retries: bounded in count and in each wait, only while
+ * the adapter has not resolved (it resolves on 2xx headers, before any byte goes to the client), and only
+ * for failures that another try may fix. After that, a failure ends the stream as usual: a tool call
+ * must never run twice.
+ */
+import type { RetrySettings } from '../config/config-types.js';
+import type { ChatRequest } from '../core/chat-request.js';
+import { GatewayError } from '../core/gateway-error.js';
+import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
+import type { ResolvedModel } from '../core/resolved-model.js';
+import type { StreamEvent } from '../core/stream-event.js';
+import { retryDelayMs } from '../http/retry-delay.js';
+import { classifyUpstreamFailure, failureReason, isRetryable } from '../http/upstream-failure.js';
+import { waitBeforeRetry } from '../http/wait-before-retry.js';
+
+/** One retry or fallback, as metrics count it: the target that failed, and how. */
+export type UpstreamHandover = { provider: string; model: string; reason: string };
+
+/** Told of each retry and fallback (the app's metrics); optional, like every observer of the pipeline. */
+export type ResilienceObserver = {
+  observeRetry(handover: UpstreamHandover): void;
+  observeFallback(handover: UpstreamHandover): void;
+};
+
+/** Upstream requests made for one client request, across its targets (the `x-interlingua-attempts` header). */
+export type AttemptCount = { count: number };
+
+export type RetryOptions = {
+  settings: RetrySettings | undefined;
+  attempts: AttemptCount;
+  observer?: ResilienceObserver | undefined;
+  /** Injected for tests of the jitter; Math.random otherwise. */
+  random?: () => number;
+};
+
+export async function streamWithRetries(adapter: ProviderAdapter, request: ChatRequest, context: ProviderContext, options: RetryOptions): Promise<AsyncIterable<StreamEvent>> {
+  const { attempts, settings } = options;
+  for (let retry = 1; ; retry++) {
+    attempts.count++;
+    try {
+      return await adapter.stream(request, context);
+    } catch (error) {
+      const failure = settings && retry <= settings.count ? classifyUpstreamFailure(error) : undefined;
+      const cancelled = (context.cancellation ?? context.signal).aborted;
+      if (!settings || !failure || !isRetryable(failure) || cancelled || !GatewayError.isInstance(error)) throw error;
+      const delayMs = retryDelayMs(error, retry, settings, { now: Date.now(), random: options.random ?? Math.random });
+      if (delayMs === undefined) throw error;
+      const model: ResolvedModel = request.model;
+      const handover = { provider: model.provider, model: model.model, reason: failureReason(failure) };
+      context.log.info({ ...handover, attempt: attempts.count, delayMs: Math.round(delayMs) }, 'retrying the upstream request');
+      options.observer?.observeRetry(handover);
+      await waitBeforeRetry(delayMs, context);
+    }
+  }
+}
