@@ -1,0 +1,37 @@
+/** Continue CLI (`cn`) scenarios: the real headless agent, its gateway an `openai` provider with `apiBase` in its config YAML. */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { agentTimeoutMs, models, prompt } from './agent-scenarios.js';
+import { cleanEnvironment, runProcess } from './run-process.js';
+import { check, checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
+import { finalText } from './scripted-agent-upstream.js';
+
+/** The configuration README "Clients: Continue CLI" documents (YAML is a superset of JSON, so JSON text is valid here). */
+function continueConfig(context: ScenarioContext, model: string): Record<string, unknown> {
+  return {
+    name: 'Interlingua',
+    version: '1.0.0',
+    schema: 'v1',
+    models: [{ name: 'interlingua', provider: 'openai', model, apiBase: `${context.gatewayUrl}/v1`, apiKey: 'sk-matrix', roles: ['chat'], capabilities: ['tool_use'] }],
+  };
+}
+
+async function runContinue(context: ScenarioContext, model: string): Promise<void> {
+  const requestsBefore = context.upstream.chatRequests().length;
+  const configFile = path.join(context.workDir, 'interlingua.yaml');
+  await writeFile(configFile, JSON.stringify(continueConfig(context, model), null, 2));
+  const env = cleanEnvironment(context.workDir, { CONTINUE_GLOBAL_DIR: path.join(context.workDir, '.continue'), CONTINUE_CLI_ENABLE_TELEMETRY: '0', CONTINUE_METRICS_ENABLED: '0' });
+  // Run by this Node, not the `#!/usr/bin/env node` of its bin, so the tested Node is the project's.
+  const cli = path.join(context.prefix, 'node_modules/@continuedev/cli/dist/cn.js');
+  const args = [cli, '-p', prompt(context), '--config', configFile, '--auto'];
+  const result = await runProcess(process.execPath, args, { cwd: context.workDir, env, timeoutMs: agentTimeoutMs });
+  checkAgentRun(context, result, requestsBefore);
+  // Headless `-p` prints only the final answer: anything else on stdout would break its use in pipes.
+  check(result.stdout.trim() === finalText(context.task), `stdout is not just the final text: ${JSON.stringify(result.stdout.slice(0, 300))}`);
+}
+
+export const continueCliScenarios: Scenario[] = [
+  { name: 'continue cn native', group: 'continue', run: (context) => runContinue(context, models.native) },
+  { name: 'continue cn prompted qwen3-coder', group: 'continue', run: (context) => runContinue(context, models.qwen3Coder) },
+  { name: 'continue cn prompted hermes', group: 'continue', run: (context) => runContinue(context, models.hermes) },
+];

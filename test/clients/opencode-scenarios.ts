@@ -1,0 +1,78 @@
+/** opencode scenarios: the real opencode agent, its gateway an `@ai-sdk/openai-compatible` provider in opencode.json. */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { agentTimeoutMs, models, prompt } from './agent-scenarios.js';
+import { cleanEnvironment, runProcess } from './run-process.js';
+import { check, checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
+
+const run = promisify(execFile);
+
+type OpencodeEvent = { type: string; part?: { reason?: string; state?: { status?: string } } };
+
+/**
+ * The package's postinstall links the platform binary (an optional dependency) to `bin/opencode.exe`;
+ * where install scripts are blocked that file stays a placeholder, so the platform packages are tried too.
+ */
+async function opencodeBinary(prefix: string): Promise<string> {
+  const candidates = ['opencode-ai/bin/opencode.exe', 'opencode-linux-x64/bin/opencode', 'opencode-linux-x64-baseline/bin/opencode'].map((file) => path.join(prefix, 'node_modules', file));
+  for (const candidate of candidates) {
+    if (!existsSync(candidate)) continue;
+    try {
+      await run(candidate, ['--version'], { timeout: 30_000 });
+      return candidate;
+    } catch {
+      // Not runnable here (a placeholder, or a CPU without AVX2): try the next one.
+    }
+  }
+  check(false, `no runnable opencode binary among ${candidates.join(', ')}`);
+  return '';
+}
+
+/** The configuration README "Clients: opencode" documents. */
+function opencodeConfig(context: ScenarioContext, model: string): Record<string, unknown> {
+  return {
+    $schema: 'https://opencode.ai/config.json',
+    autoupdate: false,
+    share: 'disabled',
+    provider: {
+      interlingua: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Interlingua',
+        options: { baseURL: `${context.gatewayUrl}/v1`, apiKey: 'sk-matrix' },
+        models: { [model]: { name: model, tool_call: true } },
+      },
+    },
+    permission: { bash: 'allow', edit: 'allow', write: 'allow' },
+  };
+}
+
+async function runOpencode(context: ScenarioContext, model: string): Promise<void> {
+  const requestsBefore = context.upstream.chatRequests().length;
+  await writeFile(path.join(context.workDir, 'opencode.json'), JSON.stringify(opencodeConfig(context, model), null, 2));
+  const env = cleanEnvironment(context.workDir, {
+    XDG_CONFIG_HOME: path.join(context.workDir, '.config'),
+    XDG_DATA_HOME: path.join(context.workDir, '.local/share'),
+    XDG_CACHE_HOME: path.join(context.workDir, '.cache'),
+    XDG_STATE_HOME: path.join(context.workDir, '.local/state'),
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    OPENCODE_DISABLE_SHARE: '1',
+  });
+  const args = ['run', '--pure', '--format', 'json', '-m', `interlingua/${model}`, prompt(context)];
+  const result = await runProcess(await opencodeBinary(context.prefix), args, { cwd: context.workDir, env, timeoutMs: agentTimeoutMs });
+  checkAgentRun(context, result, requestsBefore);
+  // Its own JSON events: the tool ran to completion and the last step stopped (not a tool-call or error step).
+  const events = result.stdout.split('\n').flatMap((line) => (line.startsWith('{') ? [JSON.parse(line) as OpencodeEvent] : []));
+  check(events.some((event) => event.type === 'tool_use' && event.part?.state?.status === 'completed'), 'no completed tool_use event');
+  check(events.filter((event) => event.type === 'step_finish').at(-1)?.part?.reason === 'stop', 'the last step did not finish with reason stop');
+}
+
+export const opencodeScenarios: Scenario[] = [
+  { name: 'opencode native', group: 'opencode', run: (context) => runOpencode(context, models.native) },
+  { name: 'opencode prompted qwen3-coder', group: 'opencode', run: (context) => runOpencode(context, models.qwen3Coder) },
+  { name: 'opencode prompted hermes', group: 'opencode', run: (context) => runOpencode(context, models.hermes) },
+];
