@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { agentTimeoutMs, models, prompt } from './agent-scenarios.js';
 import { cleanEnvironment, runProcess } from './run-process.js';
-import { check, checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
+import { check, checkAgentRun, ScenarioFailure, type Scenario, type ScenarioContext } from './scenario.js';
 
 const run = promisify(execFile);
 
@@ -27,14 +27,12 @@ async function opencodeBinary(prefix: string): Promise<string> {
       // Not runnable here (a placeholder, or a CPU without AVX2): try the next one.
     }
   }
-  check(false, `no runnable opencode binary among ${candidates.join(', ')}`);
-  return '';
+  throw new ScenarioFailure(`no runnable opencode binary among ${candidates.join(', ')}`);
 }
 
 /** The configuration README "Clients: opencode" documents. */
 function opencodeConfig(context: ScenarioContext, model: string): Record<string, unknown> {
   return {
-    $schema: 'https://opencode.ai/config.json',
     autoupdate: false,
     share: 'disabled',
     provider: {
