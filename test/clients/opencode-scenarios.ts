@@ -31,13 +31,13 @@ async function opencodeBinary(prefix: string): Promise<string> {
 }
 
 /** The configuration README "Clients: opencode" documents. */
-function opencodeConfig(context: ScenarioContext, model: string): Record<string, unknown> {
+function opencodeConfig(context: ScenarioContext, model: string, providerPackage: OpencodeProviderPackage): Record<string, unknown> {
   return {
     autoupdate: false,
     share: 'disabled',
     provider: {
       interlingua: {
-        npm: '@ai-sdk/openai-compatible',
+        npm: providerPackage,
         name: 'Interlingua',
         options: { baseURL: `${context.gatewayUrl}/v1`, apiKey: 'sk-matrix' },
         models: { [model]: { name: model, tool_call: true } },
@@ -47,9 +47,12 @@ function opencodeConfig(context: ScenarioContext, model: string): Record<string,
   };
 }
 
-async function runOpencode(context: ScenarioContext, model: string): Promise<void> {
+/** The AI SDK provider opencode loads for the gateway: Chat Completions, Responses, or Anthropic Messages. */
+type OpencodeProviderPackage = '@ai-sdk/openai-compatible' | '@ai-sdk/openai' | '@ai-sdk/anthropic';
+
+async function runOpencode(context: ScenarioContext, model: string, providerPackage: OpencodeProviderPackage = '@ai-sdk/openai-compatible'): Promise<void> {
   const requestsBefore = context.upstream.chatRequests().length;
-  await writeFile(path.join(context.workDir, 'opencode.json'), JSON.stringify(opencodeConfig(context, model), null, 2));
+  await writeFile(path.join(context.workDir, 'opencode.json'), JSON.stringify(opencodeConfig(context, model, providerPackage), null, 2));
   const env = cleanEnvironment(context.workDir, {
     XDG_CONFIG_HOME: path.join(context.workDir, '.config'),
     XDG_DATA_HOME: path.join(context.workDir, '.local/share'),
@@ -73,4 +76,8 @@ export const opencodeScenarios: Scenario[] = [
   { name: 'opencode native', group: 'opencode', run: (context) => runOpencode(context, models.native) },
   { name: 'opencode prompted qwen3-coder', group: 'opencode', run: (context) => runOpencode(context, models.qwen3Coder) },
   { name: 'opencode prompted hermes', group: 'opencode', run: (context) => runOpencode(context, models.hermes) },
+  { name: 'opencode responses (@ai-sdk/openai) native', group: 'opencode', run: (context) => runOpencode(context, models.native, '@ai-sdk/openai') },
+  { name: 'opencode responses (@ai-sdk/openai) prompted qwen3-coder', group: 'opencode', run: (context) => runOpencode(context, models.qwen3Coder, '@ai-sdk/openai') },
+  { name: 'opencode messages (@ai-sdk/anthropic) native', group: 'opencode', run: (context) => runOpencode(context, models.native, '@ai-sdk/anthropic') },
+  { name: 'opencode messages (@ai-sdk/anthropic) prompted hermes', group: 'opencode', run: (context) => runOpencode(context, models.hermes, '@ai-sdk/anthropic') },
 ];
