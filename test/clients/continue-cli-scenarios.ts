@@ -7,19 +7,22 @@ import { check, checkAgentRun, type Scenario, type ScenarioContext } from './sce
 import { finalText } from './scripted-agent-upstream.js';
 
 /** The configuration README "Clients: Continue CLI" documents (YAML is a superset of JSON, so JSON text is valid here). */
-function continueConfig(context: ScenarioContext, model: string): Record<string, unknown> {
+function continueConfig(context: ScenarioContext, model: string, provider: ContinueProvider): Record<string, unknown> {
   return {
     name: 'Interlingua',
     version: '1.0.0',
     schema: 'v1',
-    models: [{ name: 'interlingua', provider: 'openai', model, apiBase: `${context.gatewayUrl}/v1`, apiKey: 'sk-matrix', roles: ['chat'], capabilities: ['tool_use'] }],
+    models: [{ name: 'interlingua', provider, model, apiBase: `${context.gatewayUrl}/v1/`, apiKey: 'sk-matrix', roles: ['chat'], capabilities: ['tool_use'] }],
   };
 }
 
-async function runContinue(context: ScenarioContext, model: string): Promise<void> {
+/** `openai` speaks Chat Completions, `anthropic` Messages (both resolve paths against `apiBase`, hence its trailing slash). */
+type ContinueProvider = 'openai' | 'anthropic';
+
+async function runContinue(context: ScenarioContext, model: string, provider: ContinueProvider = 'openai'): Promise<void> {
   const requestsBefore = context.upstream.chatRequests().length;
   const configFile = path.join(context.workDir, 'interlingua.yaml');
-  await writeFile(configFile, JSON.stringify(continueConfig(context, model), null, 2));
+  await writeFile(configFile, JSON.stringify(continueConfig(context, model, provider), null, 2));
   const env = cleanEnvironment(context.workDir, { CONTINUE_GLOBAL_DIR: path.join(context.workDir, '.continue'), CONTINUE_CLI_ENABLE_TELEMETRY: '0', CONTINUE_METRICS_ENABLED: '0' });
   // Run by this Node, not the `#!/usr/bin/env node` of its bin, so the tested Node is the project's.
   const cli = path.join(context.prefix, 'node_modules/@continuedev/cli/dist/cn.js');
@@ -34,4 +37,6 @@ export const continueCliScenarios: Scenario[] = [
   { name: 'continue cn native', group: 'continue', run: (context) => runContinue(context, models.native) },
   { name: 'continue cn prompted qwen3-coder', group: 'continue', run: (context) => runContinue(context, models.qwen3Coder) },
   { name: 'continue cn prompted hermes', group: 'continue', run: (context) => runContinue(context, models.hermes) },
+  { name: 'continue cn anthropic provider native', group: 'continue', run: (context) => runContinue(context, models.native, 'anthropic') },
+  { name: 'continue cn anthropic provider prompted qwen3-coder', group: 'continue', run: (context) => runContinue(context, models.qwen3Coder, 'anthropic') },
 ];
