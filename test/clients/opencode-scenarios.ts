@@ -4,13 +4,14 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { defaultUsage } from '../helpers/fake-openai-upstream.js';
 import { agentTimeoutMs, models, prompt } from './agent-scenarios.js';
 import { cleanEnvironment, runProcess } from './run-process.js';
 import { check, checkAgentRun, ScenarioFailure, type Scenario, type ScenarioContext } from './scenario.js';
 
 const run = promisify(execFile);
 
-type OpencodeEvent = { type: string; part?: { reason?: string; state?: { status?: string } } };
+type OpencodeEvent = { type: string; part?: { reason?: string; state?: { status?: string }; tokens?: { input?: number; output?: number } } };
 
 /**
  * The package's postinstall links the platform binary (an optional dependency) to `bin/opencode.exe`;
@@ -69,7 +70,10 @@ async function runOpencode(context: ScenarioContext, model: string, providerPack
   // Its own JSON events: the tool ran to completion and the last step stopped (not a tool-call or error step).
   const events = result.stdout.split('\n').flatMap((line) => (line.startsWith('{') ? [JSON.parse(line) as OpencodeEvent] : []));
   check(events.some((event) => event.type === 'tool_use' && event.part?.state?.status === 'completed'), 'no completed tool_use event');
-  check(events.filter((event) => event.type === 'step_finish').at(-1)?.part?.reason === 'stop', 'the last step did not finish with reason stop');
+  const lastStep = events.filter((event) => event.type === 'step_finish').at(-1)?.part;
+  check(lastStep?.reason === 'stop', 'the last step did not finish with reason stop');
+  // The upstream's token counts reached the client unchanged, whichever API surface carried them.
+  check(lastStep.tokens?.input === defaultUsage.prompt_tokens && lastStep.tokens.output === defaultUsage.completion_tokens, `the last step counted ${JSON.stringify(lastStep.tokens)} tokens`);
 }
 
 export const opencodeScenarios: Scenario[] = [
