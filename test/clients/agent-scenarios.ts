@@ -2,12 +2,21 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { cleanEnvironment, runProcess } from './run-process.js';
-import { check, checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
+import { breakNextAnswer, check, checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
 import { offeredTools, scriptedReply, type ChatRequestBody } from './scripted-agent-upstream.js';
 
 export const models = { native: 'native/gpt-5.5', qwen3Coder: 'prompted/qwen3-coder-30b-a3b-instruct', hermes: 'prompted/hermes-3-llama-3.1-8b' } as const;
 
 export const agentTimeoutMs = 180_000;
+
+/** One scenario per lane: native, prompted Qwen3-Coder XML and prompted Hermes JSON. */
+export function everyLane(name: string, group: string, run: (context: ScenarioContext, model: string) => Promise<void>): Scenario[] {
+  return [
+    { name: `${name} native`, group, run: (context) => run(context, models.native) },
+    { name: `${name} prompted qwen3-coder`, group, run: (context) => run(context, models.qwen3Coder) },
+    { name: `${name} prompted hermes`, group, run: (context) => run(context, models.hermes) },
+  ];
+}
 
 /** The task as the user types it; the scripted upstream recognises it (scripted-agent-upstream.ts). */
 export function prompt(context: ScenarioContext): string {
@@ -87,9 +96,7 @@ export const agentScenarios: Scenario[] = [
   { name: 'codex 0.77 chat wire', group: 'codex-chat', run: (context) => runCodex(context, { model: models.native, wireApi: 'chat' }) },
   { name: 'claude code native', group: 'claude-code', run: (context) => runClaude(context, { model: models.native }) },
   { name: 'claude code prompted qwen3-coder', group: 'claude-code', run: (context) => runClaude(context, { model: models.qwen3Coder }) },
-  { name: 'claude code bare native', group: 'claude-code', run: (context) => runClaude(context, { model: models.native, bare: true }) },
-  { name: 'claude code bare prompted qwen3-coder', group: 'claude-code', run: (context) => runClaude(context, { model: models.qwen3Coder, bare: true }) },
-  { name: 'claude code bare prompted hermes', group: 'claude-code', run: (context) => runClaude(context, { model: models.hermes, bare: true }) },
+  ...everyLane('claude code bare', 'claude-code', (context, model) => runClaude(context, { model, bare: true })),
   {
     name: 'claude code with thinking on',
     group: 'claude-code',
@@ -107,7 +114,7 @@ export const agentScenarios: Scenario[] = [
     group: 'claude-code',
     run: async (context) => {
       // The first answer breaks off after a few chunks; Claude Code retries and the session completes.
-      context.upstream.enqueue({ type: 'chat', content: 'partial answer that breaks', streamError: { afterChunks: 3, message: 'upstream lost its GPU' } });
+      breakNextAnswer(context);
       await runClaude(context, { model: models.native });
     },
   },

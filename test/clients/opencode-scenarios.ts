@@ -5,9 +5,9 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { defaultUsage } from '../helpers/fake-openai-upstream.js';
-import { agentTimeoutMs, models, prompt } from './agent-scenarios.js';
+import { agentTimeoutMs, everyLane, models, prompt } from './agent-scenarios.js';
 import { cleanEnvironment, runProcess } from './run-process.js';
-import { check, checkAgentRun, ScenarioFailure, type Scenario, type ScenarioContext } from './scenario.js';
+import { breakNextAnswer, check, checkAgentRun, ScenarioFailure, type Scenario, type ScenarioContext } from './scenario.js';
 
 const run = promisify(execFile);
 
@@ -78,9 +78,9 @@ async function runOpencode(context: ScenarioContext, model: string, providerPack
 
 // The prompted lane on Responses and Messages is covered by Codex, Claude Code and the SDKs; these two prove opencode's other providers.
 export const opencodeScenarios: Scenario[] = [
-  { name: 'opencode native', group: 'opencode', run: (context) => runOpencode(context, models.native) },
-  { name: 'opencode prompted qwen3-coder', group: 'opencode', run: (context) => runOpencode(context, models.qwen3Coder) },
-  { name: 'opencode prompted hermes', group: 'opencode', run: (context) => runOpencode(context, models.hermes) },
+  ...everyLane('opencode', 'opencode', (context, model) => runOpencode(context, model)),
   { name: 'opencode responses (@ai-sdk/openai) native', group: 'opencode', run: (context) => runOpencode(context, models.native, '@ai-sdk/openai') },
   { name: 'opencode messages (@ai-sdk/anthropic) native', group: 'opencode', run: (context) => runOpencode(context, models.native, '@ai-sdk/anthropic') },
+  // The first answer breaks off after a few chunks; opencode retries the step and the session completes.
+  { name: 'opencode with a mid-stream upstream failure (retried)', group: 'opencode', run: (context) => (breakNextAnswer(context), runOpencode(context, models.native)) },
 ];
