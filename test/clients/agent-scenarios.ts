@@ -2,14 +2,24 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { cleanEnvironment, runProcess } from './run-process.js';
-import { check, checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
-import { scriptedReply } from './scripted-agent-upstream.js';
+import { breakNextAnswer, check, checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
+import { offeredTools, scriptedReply, type ChatRequestBody } from './scripted-agent-upstream.js';
 
 export const models = { native: 'native/gpt-5.5', qwen3Coder: 'prompted/qwen3-coder-30b-a3b-instruct', hermes: 'prompted/hermes-3-llama-3.1-8b' } as const;
 
-const agentTimeoutMs = 180_000;
+export const agentTimeoutMs = 180_000;
 
-function prompt(context: ScenarioContext): string {
+/** One scenario per lane: native, prompted Qwen3-Coder XML and prompted Hermes JSON. */
+export function everyLane(name: string, group: string, run: (context: ScenarioContext, model: string) => Promise<void>): Scenario[] {
+  return [
+    { name: `${name} native`, group, run: (context) => run(context, models.native) },
+    { name: `${name} prompted qwen3-coder`, group, run: (context) => run(context, models.qwen3Coder) },
+    { name: `${name} prompted hermes`, group, run: (context) => run(context, models.hermes) },
+  ];
+}
+
+/** The task as the user types it; the scripted upstream recognises it (scripted-agent-upstream.ts). */
+export function prompt(context: ScenarioContext): string {
   const verb = context.task.kind === 'patch' ? 'PATCH' : 'CREATE';
   return `${verb} ${context.task.file} WITH ${context.task.marker}`;
 }
@@ -46,13 +56,14 @@ async function runCodex(context: ScenarioContext, options: CodexOptions): Promis
   }
 }
 
-type ClaudeOptions = { model: string; thinking?: boolean };
+/** `bare`: Claude Code's minimal mode (no hooks, plugins, MCP, auto-memory, CLAUDE.md discovery); it reads only ANTHROPIC_API_KEY (sent as x-api-key). */
+type ClaudeOptions = { model: string; thinking?: boolean; bare?: boolean };
 
 async function runClaude(context: ScenarioContext, options: ClaudeOptions): Promise<void> {
   const requestsBefore = context.upstream.chatRequests().length;
   const env = cleanEnvironment(context.workDir, {
     ANTHROPIC_BASE_URL: context.gatewayUrl,
-    ANTHROPIC_AUTH_TOKEN: 'sk-matrix',
+    ...(options.bare ? { ANTHROPIC_API_KEY: 'sk-matrix' } : { ANTHROPIC_AUTH_TOKEN: 'sk-matrix' }),
     ANTHROPIC_MODEL: options.model,
     ANTHROPIC_SMALL_FAST_MODEL: options.model,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -61,9 +72,15 @@ async function runClaude(context: ScenarioContext, options: ClaudeOptions): Prom
     DISABLE_ERROR_REPORTING: '1',
     ...(options.thinking ? { MAX_THINKING_TOKENS: '2048' } : {}),
   });
-  const args = ['-p', prompt(context), '--allowedTools', 'Bash', '--output-format', 'text', '--max-turns', '6'];
+  const args = ['-p', prompt(context), ...(options.bare ? ['--bare'] : []), '--allowedTools', 'Bash', '--output-format', 'text', '--max-turns', '6'];
   const result = await runProcess(path.join(context.prefix, 'node_modules/.bin/claude'), args, { cwd: context.workDir, env, timeoutMs: agentTimeoutMs });
   checkAgentRun(context, result, requestsBefore);
+  if (options.bare) {
+    // Proof that minimal mode was on: it offers Bash, Edit and Read, none of the full mode's Agent, Skill or Write.
+    const body = (context.upstream.chatRequests()[requestsBefore]?.body ?? {}) as ChatRequestBody;
+    const offered = offeredTools(body, JSON.stringify(body.messages ?? []), ['Agent', 'Bash', 'Skill', 'Write']);
+    check(offered.includes('Bash') && !offered.some((name) => ['Agent', 'Skill', 'Write'].includes(name)), `bare mode offered ${offered.join(', ')}`);
+  }
 }
 
 export const agentScenarios: Scenario[] = [
@@ -79,6 +96,7 @@ export const agentScenarios: Scenario[] = [
   { name: 'codex 0.77 chat wire', group: 'codex-chat', run: (context) => runCodex(context, { model: models.native, wireApi: 'chat' }) },
   { name: 'claude code native', group: 'claude-code', run: (context) => runClaude(context, { model: models.native }) },
   { name: 'claude code prompted qwen3-coder', group: 'claude-code', run: (context) => runClaude(context, { model: models.qwen3Coder }) },
+  ...everyLane('claude code bare', 'claude-code', (context, model) => runClaude(context, { model, bare: true })),
   {
     name: 'claude code with thinking on',
     group: 'claude-code',
@@ -96,7 +114,7 @@ export const agentScenarios: Scenario[] = [
     group: 'claude-code',
     run: async (context) => {
       // The first answer breaks off after a few chunks; Claude Code retries and the session completes.
-      context.upstream.enqueue({ type: 'chat', content: 'partial answer that breaks', streamError: { afterChunks: 3, message: 'upstream lost its GPU' } });
+      breakNextAnswer(context);
       await runClaude(context, { model: models.native });
     },
   },

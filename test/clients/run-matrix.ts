@@ -13,6 +13,8 @@ import { startGateway, testProvider } from '../helpers/start-gateway.js';
 import { agentScenarios } from './agent-scenarios.js';
 import { installGroup, registryReachable, type InstalledGroup } from './client-cache.js';
 import { installPythonGroup } from './python-venv.js';
+import { continueCliScenarios } from './continue-cli-scenarios.js';
+import { opencodeScenarios } from './opencode-scenarios.js';
 import { ScenarioFailure, type Scenario } from './scenario.js';
 import { scriptedReply } from './scripted-agent-upstream.js';
 import { sdkScenarios } from './sdk-scenarios.js';
@@ -21,6 +23,8 @@ const groups: Record<string, string[]> = {
   codex: ['@openai/codex@0.171.0'],
   'codex-chat': ['@openai/codex@0.77.0'],
   'claude-code': ['@anthropic-ai/claude-code@2.1.332'],
+  opencode: ['opencode-ai@1.18.33'],
+  continue: ['@continuedev/cli@1.5.47'],
   sdks: ['ai@7.0.173', '@ai-sdk/openai@4.0.118', '@langchain/openai@1.6.0', '@langchain/core@1.4.0', '@anthropic-ai/sdk@1.15.0', 'openai@6.49.0'],
 };
 const pythonPackages = ['openai==3.22.1'];
@@ -45,7 +49,7 @@ async function prepareGroups(names: Set<string>): Promise<Map<string, InstalledG
 
 async function main(): Promise<number> {
   const only = argumentAfter('--only');
-  const scenarios: Scenario[] = [...agentScenarios, ...sdkScenarios].filter((scenario) => !only || scenario.name.includes(only));
+  const scenarios: Scenario[] = [...agentScenarios, ...opencodeScenarios, ...continueCliScenarios, ...sdkScenarios].filter((scenario) => !only || scenario.name.includes(only));
   const matrixStarted = Date.now();
   const installed = await prepareGroups(new Set(scenarios.map((scenario) => scenario.group)));
 

@@ -26,6 +26,14 @@ export type Scenario = {
 
 export class ScenarioFailure extends Error {}
 
+/** What the broken answer of `breakNextAnswer` says, for the scenarios that expect the client to show it. */
+export const brokenStreamMessage = 'upstream lost its GPU';
+
+/** The next upstream answer breaks off after a few chunks with a mid-stream error (retry and failure scenarios). */
+export function breakNextAnswer(context: ScenarioContext): void {
+  context.upstream.enqueue({ type: 'chat', content: 'partial answer that breaks', streamError: { afterChunks: 3, message: brokenStreamMessage } });
+}
+
 export function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new ScenarioFailure(message);
 }

@@ -14,7 +14,7 @@ export type Task = { kind: 'create' | 'patch'; file: string; marker: string };
 export const shellResultToken = 'result-42';
 const patchResultText = 'Updated the following files';
 
-type Body = { model?: string; tools?: { function?: { name?: string } }[]; messages?: { role: string; content: unknown }[] };
+export type ChatRequestBody = { model?: string; tools?: { function?: { name?: string } }[]; messages?: { role: string; content: unknown }[] };
 
 export function taskOf(text: string): Task | undefined {
   const match = /\b(CREATE|PATCH) ([\w.-]+) WITH ([\w-]+)/.exec(text);
@@ -52,10 +52,11 @@ function callFor(task: Task, offered: string[]): { name: string; arguments: Reco
   return undefined;
 }
 
-/** Tool names offered natively, or, in the prompted lane, named in the system prompt. */
-function offeredTools(body: Body, promptText: string): string[] {
+const scriptedTools = ['apply_patch', 'exec_command', 'shell', 'Bash', 'bash', 'run_shell', 'write_file'];
+
+/** Tool names offered natively, or, in the prompted lane, those of `known` named in the system prompt. */
+export function offeredTools(body: ChatRequestBody, promptText: string, known = scriptedTools): string[] {
   if (body.tools?.length) return body.tools.flatMap((tool) => (tool.function?.name ? [tool.function.name] : []));
-  const known = ['apply_patch', 'exec_command', 'shell', 'Bash', 'bash', 'run_shell', 'write_file'];
   // As the tool prompts name them: Hermes' JSON (`"name": "Bash"`, escaped inside the messages' JSON) or Qwen3-Coder's `<name>Bash</name>`.
   return known.filter((name) => new RegExp(`<name>${name}</name>|\\\\?"name\\\\?":\\s*\\\\?"${name}\\\\?"`).test(promptText));
 }
@@ -73,7 +74,7 @@ function renderPromptedCall(model: string, call: { name: string; arguments: Reco
 export type ScriptOptions = { reasoning?: string };
 
 export function scriptedReply(request: RecordedRequest, options: ScriptOptions = {}): FakeOpenAiChatReply {
-  const body = (request.body ?? {}) as Body;
+  const body = (request.body ?? {}) as ChatRequestBody;
   const messages = body.messages ?? [];
   const text = JSON.stringify(messages);
   const task = taskOf(text);
@@ -92,7 +93,7 @@ export function scriptedReply(request: RecordedRequest, options: ScriptOptions =
 /** The first request that carried the tool's result back: what the upstream received on the next turn. */
 export function resultTurn(requests: RecordedRequest[], task: Task): RecordedRequest | undefined {
   return requests.find((request) => {
-    const text = JSON.stringify((request.body as Body | undefined)?.messages ?? []);
+    const text = JSON.stringify((request.body as ChatRequestBody | undefined)?.messages ?? []);
     return text.includes(task.marker) && (text.includes(`${shellResultToken}-${task.marker}`) || text.includes(patchResultText));
   });
 }

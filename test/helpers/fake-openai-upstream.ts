@@ -105,7 +105,7 @@ export type FakeOpenAiUpstream = {
   close(): Promise<void>;
 };
 
-const defaultUsage: FakeOpenAiUsage = { prompt_tokens: 11, completion_tokens: 7 };
+export const defaultUsage: FakeOpenAiUsage = { prompt_tokens: 11, completion_tokens: 7 };
 let replyCounter = 0;
 
 /** Deterministic, so tests can assert exact vectors. */
