@@ -11,21 +11,31 @@ export type MarkerHit<T> =
 
 const none = { type: 'none' } as const;
 
+/** One character of some markers: the marker ending here, and the characters that may follow. */
+type TrieNode<T> = { entry: MarkerEntry<T> | undefined; next: Map<number, TrieNode<T>> | undefined };
+
 export class MarkerMatcher<T> {
   readonly firstCodes: CharCodeSet;
-  private readonly byFirstCode = new Map<number, MarkerEntry<T>[]>();
+  /** The markers as a trie, so a match costs one step per character instead of one comparison per marker. */
+  private readonly byFirstCode = new Map<number, TrieNode<T>>();
 
   constructor(entries: readonly MarkerEntry<T>[]) {
     for (const entry of entries) {
       if (entry.marker.length === 0) throw new Error('Empty marker');
-      const code = entry.marker.charCodeAt(0);
-      const list = this.byFirstCode.get(code) ?? [];
-      if (list.some((existing) => existing.marker === entry.marker)) continue;
-      list.push(entry);
-      this.byFirstCode.set(code, list);
+      let level = this.byFirstCode;
+      let node: TrieNode<T> | undefined;
+      for (let index = 0; index < entry.marker.length; index++) {
+        if (node !== undefined) level = node.next ??= new Map();
+        const code = entry.marker.charCodeAt(index);
+        node = level.get(code);
+        if (node === undefined) {
+          node = { entry: undefined, next: undefined };
+          level.set(code, node);
+        }
+      }
+      // The first registration of a marker wins.
+      if (node !== undefined) node.entry ??= entry;
     }
-    // Longest first, so that `<|tool_call|>` wins over a shorter marker sharing its start.
-    for (const list of this.byFirstCode.values()) list.sort((left, right) => right.marker.length - left.marker.length);
     this.firstCodes = new CharCodeSet(this.byFirstCode.keys());
   }
 
@@ -34,17 +44,16 @@ export class MarkerMatcher<T> {
    * match once more text arrives, the answer is `partial`, so results never depend on chunking.
    */
   matchAt(text: string, index: number): MarkerHit<T> {
-    const candidates = this.byFirstCode.get(text.charCodeAt(index));
-    if (candidates === undefined) return none;
-    const remaining = text.length - index;
-    for (const entry of candidates) {
-      if (entry.marker.length > remaining) {
-        if (entry.marker.startsWith(text.slice(index))) return { type: 'partial', index };
-      } else if (text.startsWith(entry.marker, index)) {
-        return { type: 'found', index, marker: entry.marker, value: entry.value };
-      }
+    let node = this.byFirstCode.get(text.charCodeAt(index));
+    if (node === undefined) return none;
+    let longest = node.entry;
+    for (let position = index + 1; node.next !== undefined; position++) {
+      if (position >= text.length) return { type: 'partial', index };
+      node = node.next.get(text.charCodeAt(position));
+      if (node === undefined) break;
+      if (node.entry !== undefined) longest = node.entry;
     }
-    return none;
+    return longest === undefined ? none : { type: 'found', index, marker: longest.marker, value: longest.value };
   }
 
   /** The first marker at or after `from`; a possible partial marker at the end of `text` stops the search. */

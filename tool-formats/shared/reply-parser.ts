@@ -43,12 +43,15 @@ class ReplyParser implements ToolCallParser {
   /** Nothing of the reply has been read yet: the family's reply-start markers may match. */
   private atReplyStart: boolean;
   private readonly events = new ParsedEventBuffer();
+  /** A new line is a boundary again: a bare call (`{"name": …}`, `[f(x=1)]`) may follow text on its own line. */
+  private readonly textStopCode: number;
 
   constructor(
     private readonly syntax: ReplySyntax,
     private readonly roster: ToolRoster,
     options: ParserOptions,
   ) {
+    this.textStopCode = syntax.bareGrammars.length > 0 ? newlineCode : -1;
     this.atReplyStart = options.startsInReasoning !== true && syntax.replyStartMarkers !== undefined;
     const inside = syntax.replyStartsInside;
     this.mode =
@@ -61,8 +64,22 @@ class ReplyParser implements ToolCallParser {
 
   push(text: string): ParsedEvent[] {
     if (this.finished) throw new Error('push() after finish()');
+    // Most chunks of prose hold no character a marker (or a boundary) could start with: they are text
+    // as they stand, without the state machine's steps.
+    if (this.mode.type === 'text' && this.pending === '' && this.isPlainText(text)) return text === '' ? [] : [{ type: 'text', text }];
     this.consume(this.pending + text);
     return this.events.drain();
+  }
+
+  /** Whether `text` holds no newline the text state stops at and no character a text marker starts with. */
+  private isPlainText(text: string): boolean {
+    const firstCodes = this.syntax.textMarkers.firstCodes;
+    const stopCode = this.textStopCode;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (code === stopCode || firstCodes.has(code)) return false;
+    }
+    return true;
   }
 
   finish(): ParsedEvent[] {
@@ -114,9 +131,7 @@ class ReplyParser implements ToolCallParser {
   }
 
   private stepText(input: string, position: number): Step {
-    // A new line is a boundary again: a bare call (`{"name": …}`, `[f(x=1)]`) may follow text on its own line.
-    const stopCode = this.syntax.bareGrammars.length > 0 ? newlineCode : -1;
-    const hit = this.syntax.textMarkers.findBefore(input, position, stopCode);
+    const hit = this.syntax.textMarkers.findBefore(input, position, this.textStopCode);
     switch (hit.type) {
       case 'stop':
         this.events.text(input.slice(position, hit.index + 1));
