@@ -84,10 +84,19 @@ export class MarkerMatcher<T> {
  */
 export function partialMarkerStart(text: string, from: number, marker: string): number {
   const longest = Math.min(marker.length - 1, text.length - from);
+  const first = marker.charCodeAt(0);
+  // Compared in place: this runs on every streamed chunk, and slicing the marker each time would allocate.
   for (let length = longest; length > 0; length--) {
-    if (text.endsWith(marker.slice(0, length))) return text.length - length;
+    const start = text.length - length;
+    if (text.charCodeAt(start) === first && endsWithPrefix(text, start, marker, length)) return start;
   }
   return text.length;
+}
+
+/** Whether `text[start..]` (`length` characters, up to its end) equals the first `length` characters of `marker`. */
+function endsWithPrefix(text: string, start: number, marker: string, length: number): boolean {
+  for (let offset = 1; offset < length; offset++) if (text.charCodeAt(start + offset) !== marker.charCodeAt(offset)) return false;
+  return true;
 }
 
 /** Whether `text[position..]` is all that is left of `marker` at the end of a cut-off body (a proper prefix of it). */

@@ -7,6 +7,7 @@ import { isSpaceCode } from './body-scanner.js';
 import type { ReasoningTag } from './envelope.js';
 import { MarkerMatcher, partialMarkerStart } from './marker-matcher.js';
 import type { ParsedEventBuffer } from './parsed-event-buffer.js';
+import { TextPieces } from './text-pieces.js';
 
 export type ReasoningScan =
   /** The block goes on; `input[keepFrom..]` must be scanned again with more text. */
@@ -49,10 +50,12 @@ export class ReasoningReader {
   /** The template opened the block: an open tag the model writes anyway at the very start is dropped. */
   private openerRedundant: boolean;
   /** Raw text of a template-opened block, read again as the reply if no close tag comes. */
-  private replay: string[] | undefined;
+  private replay: TextPieces | undefined;
   /** Whitespace held while the block has said nothing else (a blank block leaves no trace). */
   private blank = '';
   private spoke = false;
+  /** Looked up once: `read` runs on every chunk. */
+  private readonly ends: MarkerMatcher<ReasoningEnd> | undefined;
 
   constructor(
     readonly tag: ReasoningTag,
@@ -60,12 +63,13 @@ export class ReasoningReader {
   ) {
     this.atStart = start.type === 'tag';
     this.openerRedundant = start.type === 'template';
-    this.replay = start.type === 'template' ? [] : undefined;
+    this.replay = start.type === 'template' ? new TextPieces() : undefined;
+    this.ends = reasoningEnds(tag);
   }
 
   scan(input: string, position: number, events: ParsedEventBuffer): ReasoningScan {
     const scan = this.read(input, position, events);
-    if (scan.type === 'more') this.replay?.push(input.slice(position, scan.keepFrom));
+    if (scan.type === 'more') this.replay?.add(input.slice(position, scan.keepFrom));
     return scan;
   }
 
@@ -76,7 +80,7 @@ export class ReasoningReader {
   finish(rest: string, events: ParsedEventBuffer): string | undefined {
     // No close tag came, so a held newline or partial tag is reasoning text like any other.
     this.emit(rest, events);
-    return this.replay === undefined ? undefined : this.replay.join('') + rest;
+    return this.replay === undefined ? undefined : this.replay.join() + rest;
   }
 
   private read(input: string, position: number, events: ParsedEventBuffer): ReasoningScan {
@@ -101,7 +105,7 @@ export class ReasoningReader {
       if (input.startsWith(newline, start)) start += newline.length;
       this.atStart = false;
     }
-    const ends = reasoningEnds(this.tag);
+    const ends = this.ends;
     if (ends === undefined) {
       const close = input.indexOf(this.tag.close, start);
       if (close >= 0) return this.close(input, start, close, close + this.tag.close.length, events);
