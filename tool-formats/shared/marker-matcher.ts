@@ -11,32 +11,49 @@ export type MarkerHit<T> =
 
 const none = { type: 'none' } as const;
 
-/** One character of some markers: the marker ending here, and the characters that may follow. */
-type TrieNode<T> = { entry: MarkerEntry<T> | undefined; next: Map<number, TrieNode<T>> | undefined };
+/**
+ * One character of some markers: the marker ending here, and the characters that may follow with
+ * their nodes, side by side. Nodes have one or a few children, so a linear search beats a Map lookup.
+ */
+type TrieNode<T> = { entry: MarkerEntry<T> | undefined; codes: number[]; children: TrieNode<T>[] };
+
+function childOf<T>(node: TrieNode<T>, code: number): TrieNode<T> | undefined {
+  const codes = node.codes;
+  for (let index = 0; index < codes.length; index++) if (codes[index] === code) return node.children[index];
+  return undefined;
+}
+
+/** The trie of `entries`; the first registration of a marker wins. */
+function buildTrie<T>(entries: readonly MarkerEntry<T>[]): TrieNode<T> {
+  const root: TrieNode<T> = { entry: undefined, codes: [], children: [] };
+  for (const entry of entries) {
+    let node = root;
+    for (let index = 0; index < entry.marker.length; index++) {
+      const code = entry.marker.charCodeAt(index);
+      let child = childOf(node, code);
+      if (child === undefined) {
+        child = { entry: undefined, codes: [], children: [] };
+        node.codes.push(code);
+        node.children.push(child);
+      }
+      node = child;
+    }
+    node.entry ??= entry;
+  }
+  return root;
+}
 
 export class MarkerMatcher<T> {
   readonly firstCodes: CharCodeSet;
-  /** The markers as a trie, so a match costs one step per character instead of one comparison per marker. */
-  private readonly byFirstCode = new Map<number, TrieNode<T>>();
+  /**
+   * The markers as a trie, so a match costs one step per character instead of one comparison per
+   * marker. Built on first use: a registry builds thousands of matchers, and most parsers use few.
+   */
+  private trie: TrieNode<T> | undefined;
 
-  constructor(entries: readonly MarkerEntry<T>[]) {
-    for (const entry of entries) {
-      if (entry.marker.length === 0) throw new Error('Empty marker');
-      let level = this.byFirstCode;
-      let node: TrieNode<T> | undefined;
-      for (let index = 0; index < entry.marker.length; index++) {
-        if (node !== undefined) level = node.next ??= new Map();
-        const code = entry.marker.charCodeAt(index);
-        node = level.get(code);
-        if (node === undefined) {
-          node = { entry: undefined, next: undefined };
-          level.set(code, node);
-        }
-      }
-      // The first registration of a marker wins.
-      if (node !== undefined) node.entry ??= entry;
-    }
-    this.firstCodes = new CharCodeSet(this.byFirstCode.keys());
+  constructor(private readonly entries: readonly MarkerEntry<T>[]) {
+    for (const entry of entries) if (entry.marker.length === 0) throw new Error('Empty marker');
+    this.firstCodes = CharCodeSet.ofFirstCharacters(entries.map((entry) => entry.marker));
   }
 
   /**
@@ -44,12 +61,13 @@ export class MarkerMatcher<T> {
    * match once more text arrives, the answer is `partial`, so results never depend on chunking.
    */
   matchAt(text: string, index: number): MarkerHit<T> {
-    let node = this.byFirstCode.get(text.charCodeAt(index));
+    this.trie ??= buildTrie(this.entries);
+    let node = childOf(this.trie, text.charCodeAt(index));
     if (node === undefined) return none;
     let longest = node.entry;
-    for (let position = index + 1; node.next !== undefined; position++) {
+    for (let position = index + 1; node.codes.length > 0; position++) {
       if (position >= text.length) return { type: 'partial', index };
-      node = node.next.get(text.charCodeAt(position));
+      node = childOf(node, text.charCodeAt(position));
       if (node === undefined) break;
       if (node.entry !== undefined) longest = node.entry;
     }
