@@ -7,6 +7,7 @@ import { callEvents, isOfferedCallBatch, stripEnvelopeNoise } from './call-event
 import { classifyCallPrefix } from './call-prefix-classifier.js';
 import { CharCodeSet } from './char-code-set.js';
 import { advanceJsonScan, JsonScanState } from './json-scan-state.js';
+import { TextPieces } from './text-pieces.js';
 import type { ToolRoster } from './tool-roster.js';
 
 export type CandidateScan =
@@ -33,8 +34,7 @@ export type CandidateSource =
 
 export class CandidateReader {
   /** Data from earlier pushes (after the fence opener). */
-  private readonly earlier: string[] = [];
-  private earlierLength = 0;
+  private readonly earlier = new TextPieces();
   /** The first `headLimit` characters of data, for the classifier. */
   private head = '';
   private callLike = false;
@@ -54,11 +54,10 @@ export class CandidateReader {
     const verdict = this.classify();
     if (verdict !== undefined) return this.release(verdict, input, position);
     if (boundary.type === 'more') {
-      this.earlier.push(fresh);
-      this.earlierLength += fresh.length;
+      this.earlier.add(fresh);
       return boundary;
     }
-    const data = this.earlier.join('') + fresh;
+    const data = this.earlier.join() + fresh;
     const raw = this.opener() + data + input.slice(boundary.bodyEnd, boundary.end);
     const decoded = decodeWithGrammars(this.body(data), this.grammars, { roster: this.roster, framing: 'bare' });
     if (isOfferedCallBatch(decoded, this.roster)) return { type: 'calls', end: boundary.end, events: callEvents(decoded, this.roster, raw) };
@@ -68,7 +67,7 @@ export class CandidateReader {
   /** The reply ended first; `rest` is text the parser still held back. */
   finish(rest: string): CandidateFinish {
     this.growHead(rest);
-    const data = this.earlier.join('') + rest;
+    const data = this.earlier.join() + rest;
     const verdict = this.classify();
     if (verdict !== undefined) return { type: 'release', text: this.opener() + data.slice(0, verdict), replay: data.slice(verdict) };
     if (this.source.type === 'fence') {
@@ -107,11 +106,11 @@ export class CandidateReader {
   }
 
   private release(end: number, input: string, position: number): CandidateScan {
-    if (end >= this.earlierLength) {
-      const resume = position + (end - this.earlierLength);
-      return { type: 'release', text: this.opener() + this.earlier.join('') + input.slice(position, resume), resume: { type: 'position', position: resume } };
+    if (end >= this.earlier.length) {
+      const resume = position + (end - this.earlier.length);
+      return { type: 'release', text: this.opener() + this.earlier.join() + input.slice(position, resume), resume: { type: 'position', position: resume } };
     }
-    const earlier = this.earlier.join('');
+    const earlier = this.earlier.join();
     return { type: 'release', text: this.opener() + earlier.slice(0, end), resume: { type: 'input', input: earlier.slice(end) + input.slice(position) } };
   }
 

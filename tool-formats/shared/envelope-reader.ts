@@ -4,6 +4,7 @@ import { decodeWithGrammars, type BodyFraming, type DecodedBody } from './body-g
 import type { BodyScanner } from './body-scanner.js';
 import { callEvents, stripEnvelopeNoise } from './call-events.js';
 import type { EnvelopeEntry } from './envelope-catalogue.js';
+import { TextPieces } from './text-pieces.js';
 import type { ToolRoster } from './tool-roster.js';
 
 export type EnvelopeScan =
@@ -16,8 +17,8 @@ export type EnvelopeScan =
 export type EnvelopeFinish = { events: ParsedEvent[]; replay?: string };
 
 export class EnvelopeReader {
-  /** Body text, kept as pieces and joined once, so a long body costs linear time. */
-  private readonly parts: string[] = [];
+  /** Body text so far, kept as pieces and joined once, so a long body costs linear time. */
+  private readonly parts = new TextPieces();
   private readonly scanner: BodyScanner;
 
   constructor(
@@ -32,12 +33,12 @@ export class EnvelopeReader {
   scan(input: string, position: number): EnvelopeScan {
     const step = this.scanner.scan(input, position);
     if (step.type === 'more') {
-      if (step.keepFrom > position) this.parts.push(input.slice(position, step.keepFrom));
+      if (step.keepFrom > position) this.parts.add(input.slice(position, step.keepFrom));
       return step;
     }
     if (step.type === 'declined') return { type: 'declined', end: step.resume, text: step.markerIsText ? this.opener : '' };
-    this.parts.push(input.slice(position, step.bodyEnd));
-    const body = this.parts.join('');
+    this.parts.add(input.slice(position, step.bodyEnd));
+    const body = this.parts.join();
     const raw = this.opener + body + input.slice(step.bodyEnd, step.end);
     const events = callEvents(this.decode(body, 'closed'), this.roster, raw);
     // Without a written marker (the reply starts inside the envelope) nothing says the text is markup:
@@ -52,12 +53,12 @@ export class EnvelopeReader {
     if (this.scanner.undecidedAtEnd?.() === true) return { events: [{ type: 'text', text: this.opener }], replay: rest };
     const closer = this.heldEndMarker(rest);
     if (closer !== undefined) {
-      const body = this.parts.join('');
+      const body = this.parts.join();
       const events = callEvents(this.decode(body, 'closed'), this.roster, this.opener + body + closer);
       const after = rest.slice(closer.length);
       return after === '' ? { events } : { events, replay: after };
     }
-    const body = this.parts.join('') + rest;
+    const body = this.parts.join() + rest;
     const raw = this.opener + body;
     const decoded = this.decode(body, 'unclosed');
     if (hasCall(decoded)) return { events: callEvents(decoded, this.roster, raw) };

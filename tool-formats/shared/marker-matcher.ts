@@ -11,22 +11,49 @@ export type MarkerHit<T> =
 
 const none = { type: 'none' } as const;
 
+/**
+ * One character of some markers: the marker ending here, and the characters that may follow with
+ * their nodes, side by side. Nodes have one or a few children, so a linear search beats a Map lookup.
+ */
+type TrieNode<T> = { entry: MarkerEntry<T> | undefined; codes: number[]; children: TrieNode<T>[] };
+
+function childOf<T>(node: TrieNode<T>, code: number): TrieNode<T> | undefined {
+  const codes = node.codes;
+  for (let index = 0; index < codes.length; index++) if (codes[index] === code) return node.children[index];
+  return undefined;
+}
+
+/** The trie of `entries`; the first registration of a marker wins. */
+function buildTrie<T>(entries: readonly MarkerEntry<T>[]): TrieNode<T> {
+  const root: TrieNode<T> = { entry: undefined, codes: [], children: [] };
+  for (const entry of entries) {
+    let node = root;
+    for (let index = 0; index < entry.marker.length; index++) {
+      const code = entry.marker.charCodeAt(index);
+      let child = childOf(node, code);
+      if (child === undefined) {
+        child = { entry: undefined, codes: [], children: [] };
+        node.codes.push(code);
+        node.children.push(child);
+      }
+      node = child;
+    }
+    node.entry ??= entry;
+  }
+  return root;
+}
+
 export class MarkerMatcher<T> {
   readonly firstCodes: CharCodeSet;
-  private readonly byFirstCode = new Map<number, MarkerEntry<T>[]>();
+  /**
+   * The markers as a trie, so a match costs one step per character instead of one comparison per
+   * marker. Built on first use: a registry builds thousands of matchers, and most parsers use few.
+   */
+  private trie: TrieNode<T> | undefined;
 
-  constructor(entries: readonly MarkerEntry<T>[]) {
-    for (const entry of entries) {
-      if (entry.marker.length === 0) throw new Error('Empty marker');
-      const code = entry.marker.charCodeAt(0);
-      const list = this.byFirstCode.get(code) ?? [];
-      if (list.some((existing) => existing.marker === entry.marker)) continue;
-      list.push(entry);
-      this.byFirstCode.set(code, list);
-    }
-    // Longest first, so that `<|tool_call|>` wins over a shorter marker sharing its start.
-    for (const list of this.byFirstCode.values()) list.sort((left, right) => right.marker.length - left.marker.length);
-    this.firstCodes = new CharCodeSet(this.byFirstCode.keys());
+  constructor(private readonly entries: readonly MarkerEntry<T>[]) {
+    for (const entry of entries) if (entry.marker.length === 0) throw new Error('Empty marker');
+    this.firstCodes = CharCodeSet.ofFirstCharacters(entries.map((entry) => entry.marker));
   }
 
   /**
@@ -34,17 +61,17 @@ export class MarkerMatcher<T> {
    * match once more text arrives, the answer is `partial`, so results never depend on chunking.
    */
   matchAt(text: string, index: number): MarkerHit<T> {
-    const candidates = this.byFirstCode.get(text.charCodeAt(index));
-    if (candidates === undefined) return none;
-    const remaining = text.length - index;
-    for (const entry of candidates) {
-      if (entry.marker.length > remaining) {
-        if (entry.marker.startsWith(text.slice(index))) return { type: 'partial', index };
-      } else if (text.startsWith(entry.marker, index)) {
-        return { type: 'found', index, marker: entry.marker, value: entry.value };
-      }
+    this.trie ??= buildTrie(this.entries);
+    let node = childOf(this.trie, text.charCodeAt(index));
+    if (node === undefined) return none;
+    let longest = node.entry;
+    for (let position = index + 1; node.codes.length > 0; position++) {
+      if (position >= text.length) return { type: 'partial', index };
+      node = childOf(node, text.charCodeAt(position));
+      if (node === undefined) break;
+      if (node.entry !== undefined) longest = node.entry;
     }
-    return none;
+    return longest === undefined ? none : { type: 'found', index, marker: longest.marker, value: longest.value };
   }
 
   /** The first marker at or after `from`; a possible partial marker at the end of `text` stops the search. */
@@ -75,10 +102,19 @@ export class MarkerMatcher<T> {
  */
 export function partialMarkerStart(text: string, from: number, marker: string): number {
   const longest = Math.min(marker.length - 1, text.length - from);
+  const first = marker.charCodeAt(0);
+  // Compared in place: this runs on every streamed chunk, and slicing the marker each time would allocate.
   for (let length = longest; length > 0; length--) {
-    if (text.endsWith(marker.slice(0, length))) return text.length - length;
+    const start = text.length - length;
+    if (text.charCodeAt(start) === first && endsWithPrefix(text, start, marker, length)) return start;
   }
   return text.length;
+}
+
+/** Whether `text[start..]` (`length` characters, up to its end) equals the first `length` characters of `marker`. */
+function endsWithPrefix(text: string, start: number, marker: string, length: number): boolean {
+  for (let offset = 1; offset < length; offset++) if (text.charCodeAt(start + offset) !== marker.charCodeAt(offset)) return false;
+  return true;
 }
 
 /** Whether `text[position..]` is all that is left of `marker` at the end of a cut-off body (a proper prefix of it). */

@@ -7,6 +7,7 @@ import { isSpaceCode } from './body-scanner.js';
 import type { ReasoningTag } from './envelope.js';
 import { MarkerMatcher, partialMarkerStart } from './marker-matcher.js';
 import type { ParsedEventBuffer } from './parsed-event-buffer.js';
+import { TextPieces } from './text-pieces.js';
 
 export type ReasoningScan =
   /** The block goes on; `input[keepFrom..]` must be scanned again with more text. */
@@ -21,6 +22,7 @@ export type ReasoningStart =
   | { type: 'template' };
 
 const newline = '\n';
+const newlineCode = 0x0a;
 
 /** How a reasoning block with `endsBefore` markers ends: at its close tag (consumed) or before another marker. */
 type ReasoningEnd = 'close' | 'before';
@@ -49,10 +51,12 @@ export class ReasoningReader {
   /** The template opened the block: an open tag the model writes anyway at the very start is dropped. */
   private openerRedundant: boolean;
   /** Raw text of a template-opened block, read again as the reply if no close tag comes. */
-  private replay: string[] | undefined;
+  private replay: TextPieces | undefined;
   /** Whitespace held while the block has said nothing else (a blank block leaves no trace). */
   private blank = '';
   private spoke = false;
+  /** Looked up once: `read` runs on every chunk. */
+  private readonly ends: MarkerMatcher<ReasoningEnd> | undefined;
 
   constructor(
     readonly tag: ReasoningTag,
@@ -60,12 +64,13 @@ export class ReasoningReader {
   ) {
     this.atStart = start.type === 'tag';
     this.openerRedundant = start.type === 'template';
-    this.replay = start.type === 'template' ? [] : undefined;
+    this.replay = start.type === 'template' ? new TextPieces() : undefined;
+    this.ends = reasoningEnds(tag);
   }
 
   scan(input: string, position: number, events: ParsedEventBuffer): ReasoningScan {
     const scan = this.read(input, position, events);
-    if (scan.type === 'more') this.replay?.push(input.slice(position, scan.keepFrom));
+    if (scan.type === 'more') this.replay?.add(input.slice(position, scan.keepFrom));
     return scan;
   }
 
@@ -76,7 +81,7 @@ export class ReasoningReader {
   finish(rest: string, events: ParsedEventBuffer): string | undefined {
     // No close tag came, so a held newline or partial tag is reasoning text like any other.
     this.emit(rest, events);
-    return this.replay === undefined ? undefined : this.replay.join('') + rest;
+    return this.replay === undefined ? undefined : this.replay.join() + rest;
   }
 
   private read(input: string, position: number, events: ParsedEventBuffer): ReasoningScan {
@@ -101,7 +106,7 @@ export class ReasoningReader {
       if (input.startsWith(newline, start)) start += newline.length;
       this.atStart = false;
     }
-    const ends = reasoningEnds(this.tag);
+    const ends = this.ends;
     if (ends === undefined) {
       const close = input.indexOf(this.tag.close, start);
       if (close >= 0) return this.close(input, start, close, close + this.tag.close.length, events);
@@ -114,7 +119,7 @@ export class ReasoningReader {
 
   /** The block's text is `input[start..closeAt)`, less one newline right before the close. */
   private close(input: string, start: number, closeAt: number, end: number, events: ParsedEventBuffer): ReasoningScan {
-    this.emit(input.slice(start, closeAt > start && input.endsWith(newline, closeAt) ? closeAt - 1 : closeAt), events);
+    this.emit(input.slice(start, closeAt > start && input.charCodeAt(closeAt - 1) === newlineCode ? closeAt - 1 : closeAt), events);
     this.replay = undefined;
     return { type: 'closed', end };
   }
@@ -122,7 +127,8 @@ export class ReasoningReader {
   /** Emits up to `cut`, holding a possible partial close tag and a newline that may sit right before it. */
   private more(input: string, start: number, cut: number, events: ParsedEventBuffer): ReasoningScan {
     let keepFrom = cut;
-    if (keepFrom > start && input.endsWith(newline, keepFrom)) keepFrom--;
+    // Compared by code: `endsWith` with a position is slow, and this runs on every chunk.
+    if (keepFrom > start && input.charCodeAt(keepFrom - 1) === newlineCode) keepFrom--;
     this.emit(input.slice(start, keepFrom), events);
     return { type: 'more', keepFrom };
   }

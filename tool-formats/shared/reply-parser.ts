@@ -16,18 +16,26 @@ const newlineCode = 0x0a;
 
 type Mode =
   /** The start of the reply, or just after reasoning or a call: bare JSON may be a call here. */
-  | { type: 'boundary'; afterCall: boolean }
-  | { type: 'text' }
+  | { readonly type: 'boundary'; readonly afterCall: boolean }
+  | { readonly type: 'text' }
   | { type: 'reasoning'; reader: ReasoningReader }
   | { type: 'envelope'; reader: EnvelopeReader }
   | { type: 'candidate'; reader: CandidateReader };
 
-type Step =
-  | { type: 'advance'; position: number }
-  /** Keep `input[from..]` for the next push. */
-  | { type: 'hold'; from: number }
-  /** Go on with a rebuilt input (text released by a candidate, to be read again as text). */
-  | { type: 'switch'; input: string };
+// The modes without a reader are shared constants: entering one happens at every line and call.
+const textMode: Mode = { type: 'text' };
+const boundaryMode: Mode = { type: 'boundary', afterCall: false };
+const afterCallMode: Mode = { type: 'boundary', afterCall: true };
+
+/**
+ * What a step did, as a number so that the step per chunk allocates nothing: the position to go on
+ * from (advance), or one of these two.
+ */
+type Step = number;
+/** Keep the rest of the input for the next push (`pending` holds it). */
+const held = -1;
+/** Go on with a rebuilt input (`switchedInput`: text released by a candidate, to be read again as text). */
+const switched = -2;
 
 const semicolon = 0x3b;
 
@@ -38,17 +46,22 @@ export function createReplyParser(syntax: ReplySyntax, roster: ToolRoster, optio
 class ReplyParser implements ToolCallParser {
   private mode: Mode;
   private pending = '';
+  /** The input a `switched` step goes on with. */
+  private switchedInput = '';
   private finished = false;
   private orphanCloseReported = false;
   /** Nothing of the reply has been read yet: the family's reply-start markers may match. */
   private atReplyStart: boolean;
   private readonly events = new ParsedEventBuffer();
+  /** A new line is a boundary again: a bare call (`{"name": …}`, `[f(x=1)]`) may follow text on its own line. */
+  private readonly textStopCode: number;
 
   constructor(
     private readonly syntax: ReplySyntax,
     private readonly roster: ToolRoster,
     options: ParserOptions,
   ) {
+    this.textStopCode = syntax.bareGrammars.length > 0 ? newlineCode : -1;
     this.atReplyStart = options.startsInReasoning !== true && syntax.replyStartMarkers !== undefined;
     const inside = syntax.replyStartsInside;
     this.mode =
@@ -56,13 +69,27 @@ class ReplyParser implements ToolCallParser {
         ? { type: 'reasoning', reader: new ReasoningReader(syntax.reasoningTag, { type: 'template' }) }
         : inside !== undefined
           ? { type: 'envelope', reader: new EnvelopeReader(inside, '', roster) }
-          : { type: 'boundary', afterCall: false };
+          : boundaryMode;
   }
 
   push(text: string): ParsedEvent[] {
     if (this.finished) throw new Error('push() after finish()');
+    // Most chunks of prose hold no character a marker (or a boundary) could start with: they are text
+    // as they stand, without the state machine's steps.
+    if (this.mode.type === 'text' && this.pending === '' && this.isPlainText(text)) return text === '' ? [] : [{ type: 'text', text }];
     this.consume(this.pending + text);
     return this.events.drain();
+  }
+
+  /** Whether `text` holds no newline the text state stops at and no character a text marker starts with. */
+  private isPlainText(text: string): boolean {
+    const firstCodes = this.syntax.textMarkers.firstCodes;
+    const stopCode = this.textStopCode;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (code === stopCode || firstCodes.has(code)) return false;
+    }
+    return true;
   }
 
   finish(): ParsedEvent[] {
@@ -78,21 +105,26 @@ class ReplyParser implements ToolCallParser {
     this.pending = '';
     while (position < input.length) {
       const step = this.step(input, position);
-      switch (step.type) {
-        case 'advance':
-          position = step.position;
-          break;
-        case 'hold':
-          this.pending = input.slice(step.from);
-          return;
-        case 'switch':
-          input = step.input;
-          position = 0;
-          break;
-        default:
-          assertNever(step, 'parser step');
+      if (step >= 0) {
+        position = step;
+      } else if (step === switched) {
+        input = this.switchedInput;
+        this.switchedInput = '';
+        position = 0;
+      } else {
+        return;
       }
     }
+  }
+
+  private hold(input: string, from: number): Step {
+    this.pending = input.slice(from);
+    return held;
+  }
+
+  private switchTo(input: string): Step {
+    this.switchedInput = input;
+    return switched;
   }
 
   private step(input: string, position: number): Step {
@@ -114,20 +146,18 @@ class ReplyParser implements ToolCallParser {
   }
 
   private stepText(input: string, position: number): Step {
-    // A new line is a boundary again: a bare call (`{"name": …}`, `[f(x=1)]`) may follow text on its own line.
-    const stopCode = this.syntax.bareGrammars.length > 0 ? newlineCode : -1;
-    const hit = this.syntax.textMarkers.findBefore(input, position, stopCode);
+    const hit = this.syntax.textMarkers.findBefore(input, position, this.textStopCode);
     switch (hit.type) {
       case 'stop':
         this.events.text(input.slice(position, hit.index + 1));
-        this.mode = { type: 'boundary', afterCall: false };
-        return { type: 'advance', position: hit.index + 1 };
+        this.mode = boundaryMode;
+        return hit.index + 1;
       case 'none':
         this.events.text(input.slice(position));
-        return { type: 'advance', position: input.length };
+        return input.length;
       case 'partial':
         this.events.text(input.slice(position, hit.index));
-        return { type: 'hold', from: hit.index };
+        return this.hold(input, hit.index);
       case 'found':
         this.events.text(input.slice(position, hit.index));
         return this.open(hit);
@@ -137,70 +167,70 @@ class ReplyParser implements ToolCallParser {
   private stepBoundary(input: string, position: number, afterCall: boolean): Step {
     if (this.atReplyStart && this.syntax.replyStartMarkers !== undefined) {
       const start = this.syntax.replyStartMarkers.matchAt(input, position);
-      if (start.type === 'partial') return { type: 'hold', from: position };
+      if (start.type === 'partial') return this.hold(input, position);
       this.atReplyStart = false;
       if (start.type === 'found') return this.open(start);
     }
     let index = position;
     while (index < input.length && isSpaceCode(input.charCodeAt(index))) index++;
     this.events.text(input.slice(position, index));
-    if (index >= input.length) return { type: 'advance', position: index };
+    if (index >= input.length) return index;
     const code = input.charCodeAt(index);
     if (afterCall && code === semicolon && this.syntax.bareGrammars.length > 0) {
       // Llama's `{…}; {…}`: the separator goes with the next JSON, and back to the text if that is no call.
       let next = index + 1;
       while (next < input.length && isSpaceCode(input.charCodeAt(next))) next++;
-      if (next >= input.length) return { type: 'hold', from: index };
+      if (next >= input.length) return this.hold(input, index);
       if (isJsonOpenerCode(input.charCodeAt(next))) return this.openBare(input.slice(index, next), next);
     }
     const hit = this.syntax.textMarkers.matchAt(input, index);
-    if (hit.type === 'partial') return { type: 'hold', from: index };
+    if (hit.type === 'partial') return this.hold(input, index);
     if (hit.type === 'found') return this.open(hit);
     if (isJsonOpenerCode(code) && this.syntax.bareGrammars.length > 0) return this.openBare('', index);
-    this.mode = { type: 'text' };
-    return { type: 'advance', position: index };
+    this.mode = textMode;
+    return index;
   }
 
   /** Bare JSON starting at `position`, with `opener` (a separator already read) in front of it. */
   private openBare(opener: string, position: number): Step {
     const source = { type: 'bare', family: this.syntax.family, opener } as const;
     this.mode = { type: 'candidate', reader: new CandidateReader(source, this.syntax.bareGrammars, this.roster) };
-    return { type: 'advance', position };
+    return position;
   }
 
   private stepReasoning(input: string, position: number, reader: ReasoningReader): Step {
     const scan = reader.scan(input, position, this.events);
-    if (scan.type === 'more') return scan.keepFrom < input.length ? { type: 'hold', from: scan.keepFrom } : { type: 'advance', position: input.length };
-    this.mode = { type: 'boundary', afterCall: false };
-    return { type: 'advance', position: scan.end };
+    if (scan.type === 'more') return scan.keepFrom < input.length ? this.hold(input, scan.keepFrom) : input.length;
+    this.mode = boundaryMode;
+    return scan.end;
   }
 
   private stepEnvelope(input: string, position: number, reader: EnvelopeReader): Step {
     const scan = reader.scan(input, position);
-    if (scan.type === 'more') return scan.keepFrom < input.length ? { type: 'hold', from: scan.keepFrom } : { type: 'advance', position: input.length };
+    if (scan.type === 'more') return scan.keepFrom < input.length ? this.hold(input, scan.keepFrom) : input.length;
     if (scan.type === 'declined') {
       this.events.text(scan.text);
-      this.mode = { type: 'boundary', afterCall: false };
-      return { type: 'advance', position: scan.end };
+      this.mode = boundaryMode;
+      return scan.end;
     }
     for (const event of scan.events) this.events.add(event);
-    this.mode = { type: 'boundary', afterCall: false };
-    return { type: 'advance', position: scan.end };
+    this.mode = boundaryMode;
+    return scan.end;
   }
 
   private stepCandidate(input: string, position: number, reader: CandidateReader): Step {
     const scan = reader.scan(input, position);
     switch (scan.type) {
       case 'more':
-        return scan.keepFrom < input.length ? { type: 'hold', from: scan.keepFrom } : { type: 'advance', position: input.length };
+        return scan.keepFrom < input.length ? this.hold(input, scan.keepFrom) : input.length;
       case 'release':
         this.events.text(scan.text);
-        this.mode = { type: 'text' };
-        return scan.resume.type === 'position' ? { type: 'advance', position: scan.resume.position } : { type: 'switch', input: scan.resume.input };
+        this.mode = textMode;
+        return scan.resume.type === 'position' ? scan.resume.position : this.switchTo(scan.resume.input);
       case 'calls':
         for (const event of scan.events) this.events.add(event);
-        this.mode = { type: 'boundary', afterCall: true };
-        return { type: 'advance', position: scan.end };
+        this.mode = afterCallMode;
+        return scan.end;
     }
   }
 
@@ -218,7 +248,7 @@ class ReplyParser implements ToolCallParser {
         // content (it may have been streamed), so only the tag goes, and the client is told.
         if (!this.orphanCloseReported) this.events.add(orphanCloseWarning(marker.tag));
         this.orphanCloseReported = true;
-        this.mode = { type: 'boundary', afterCall: false };
+        this.mode = boundaryMode;
         break;
       case 'envelope':
         this.mode =
@@ -229,7 +259,7 @@ class ReplyParser implements ToolCallParser {
       default:
         assertNever(marker, 'text marker');
     }
-    return { type: 'advance', position: hit.index + hit.marker.length };
+    return hit.index + hit.marker.length;
   }
 
   /** Settles whatever the reply ended inside; envelopes and candidates may hand back text to read again. */
@@ -248,7 +278,7 @@ class ReplyParser implements ToolCallParser {
           // An empty reply has nothing to say about reasoning.
           if (replay === undefined || replay === '') return;
           this.events.add(unclosedReasoningWarning(mode.reader.tag));
-          this.mode = { type: 'boundary', afterCall: false };
+          this.mode = boundaryMode;
           this.atReplyStart = this.syntax.replyStartMarkers !== undefined;
           this.consume(replay);
           break;
@@ -257,7 +287,7 @@ class ReplyParser implements ToolCallParser {
           const outcome = mode.reader.finish(rest);
           for (const event of outcome.events) this.events.add(event);
           if (outcome.replay === undefined) return;
-          this.mode = { type: 'boundary', afterCall: false };
+          this.mode = boundaryMode;
           this.consume(outcome.replay);
           break;
         }
@@ -268,7 +298,7 @@ class ReplyParser implements ToolCallParser {
             return;
           }
           this.events.text(outcome.text);
-          this.mode = { type: 'text' };
+          this.mode = textMode;
           this.consume(outcome.replay);
           break;
         }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { MarkerMatcher, partialMarkerStart } from '../../../tool-formats/shared/marker-matcher.js';
 
 const matcher = new MarkerMatcher([
@@ -42,5 +43,59 @@ describe('partialMarkerStart', () => {
     expect(partialMarkerStart('abc<', 0, '</think>')).toBe(3);
     expect(partialMarkerStart('abc', 0, '</think>')).toBe(3);
     expect(partialMarkerStart('ab</think', 3, '</think>')).toBe(9);
+  });
+});
+
+/** The matcher's rules stated directly: longest marker first; a longer one that could still match makes it partial. */
+function referenceMatchAt(markers: readonly string[], text: string, index: number): { type: 'found'; marker: string } | { type: 'partial' } | { type: 'none' } {
+  const rest = text.slice(index);
+  if (markers.some((marker) => marker.length > rest.length && marker.startsWith(rest) && rest.length > 0)) return { type: 'partial' };
+  const found = markers.filter((marker) => rest.startsWith(marker)).sort((left, right) => right.length - left.length)[0];
+  return found === undefined ? { type: 'none' } : { type: 'found', marker: found };
+}
+
+describe('MarkerMatcher against its rules', () => {
+  // A small alphabet, so that markers share prefixes and texts run into them often.
+  const piece = fc.string({ unit: fc.constantFrom('<', '|', 'a', 'b', '>'), minLength: 1, maxLength: 5 });
+
+  it('matches at a position as the rules say, for markers sharing prefixes', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(piece, { minLength: 1, maxLength: 6 }), fc.string({ unit: fc.constantFrom('<', '|', 'a', 'b', '>', 'x'), maxLength: 8 }), (markers, text) => {
+        const matcher = new MarkerMatcher(markers.map((marker) => ({ marker, value: marker })));
+        for (let index = 0; index < text.length; index++) {
+          const hit = matcher.matchAt(text, index);
+          const expected = referenceMatchAt(markers, text, index);
+          expect(hit.type).toBe(expected.type);
+          if (hit.type === 'found' && expected.type === 'found') expect(hit).toEqual({ type: 'found', index, marker: expected.marker, value: expected.marker });
+          if (hit.type === 'partial') expect(hit).toEqual({ type: 'partial', index });
+        }
+      }),
+    );
+  });
+
+  it('keeps the first registration of a marker given twice', () => {
+    const twice = new MarkerMatcher([
+      { marker: '<a>', value: 'first' },
+      { marker: '<a>', value: 'second' },
+    ]);
+    expect(twice.matchAt('<a>', 0)).toEqual({ type: 'found', index: 0, marker: '<a>', value: 'first' });
+  });
+});
+
+describe('partialMarkerStart against its rule', () => {
+  it('is where the longest proper prefix of the marker that ends the text begins', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('<', '/', 't', 'h', '>', 'x'), maxLength: 12 }), fc.nat(12), (text, from) => {
+        const marker = '</th>';
+        let expected = text.length;
+        for (let length = Math.min(marker.length - 1, text.length - from); length > 0; length--) {
+          if (text.endsWith(marker.slice(0, length))) {
+            expected = text.length - length;
+            break;
+          }
+        }
+        expect(partialMarkerStart(text, Math.min(from, text.length), marker)).toBe(expected);
+      }),
+    );
   });
 });
