@@ -5,18 +5,13 @@
  */
 import { toGatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ProviderAdapter } from '../core/provider-adapter.js';
+import { withStream } from './with-stream.js';
 
 export function reportUpstreamFailures(adapter: ProviderAdapter, report: (error: GatewayError) => void): ProviderAdapter {
-  const reporting: ProviderAdapter = {
-    stream: (request, context) =>
-      adapter.stream(request, context).catch((error: unknown) => {
-        report(toGatewayError(error));
-        throw error;
-      }),
-  };
-  const { listModels, embed, close } = adapter;
-  if (listModels) reporting.listModels = (context) => listModels.call(adapter, context);
-  if (embed) reporting.embed = (request, context) => embed.call(adapter, request, context);
-  if (close) reporting.close = () => close.call(adapter);
-  return reporting;
+  return withStream(adapter, (request, context) =>
+    adapter.stream(request, context).catch((error: unknown) => {
+      report(toGatewayError(error));
+      throw error;
+    }),
+  );
 }

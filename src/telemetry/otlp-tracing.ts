@@ -13,7 +13,7 @@ import type { ProviderConfig } from '../config/config-types.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
 import type { GatewayTracing, RequestTrace, RequestTraceStart } from './gateway-tracing.js';
 import { RequestSpan } from './request-span.js';
-import { TracedProviderAdapter } from './traced-provider-adapter.js';
+import { traceProviderAdapter } from './trace-provider-adapter.js';
 import { upstreamEndpoint, type UpstreamEndpoint } from './upstream-endpoint.js';
 import type { TracingSettings } from './tracing-settings.js';
 
@@ -40,7 +40,7 @@ class OtlpTracing implements GatewayTracing {
   traceProvider(adapter: ProviderAdapter, provider: ProviderConfig): ProviderAdapter {
     const endpoint = upstreamEndpoint(provider);
     this.endpoints.set(provider.name, endpoint);
-    return new TracedProviderAdapter(adapter, endpoint, { tracer: this.tracer, redact: this.redact }, (context: ProviderContext) => this.requestSpans.get(context));
+    return traceProviderAdapter(adapter, endpoint, { tracer: this.tracer, redact: this.redact }, (context: ProviderContext) => this.requestSpans.get(context));
   }
 
   flush(): Promise<void> {
