@@ -171,6 +171,7 @@ export const configFileSchema = {
         maxResponseBytes: { type: 'integer', minimum: 1024 },
         connectTimeoutMs: { type: 'integer', minimum: 100 },
         commandTimeoutMs: { type: 'integer', minimum: 10 },
+        streamLeaseSeconds: { type: 'integer', minimum: 1, maximum: 3_600 },
       },
     },
     /** OpenTelemetry traces over OTLP/HTTP (GenAI conventions); off unless an endpoint is configured here or in OTEL_* variables. */

@@ -154,6 +154,11 @@ export type StateSettings = {
   connectTimeoutMs: number;
   /** Bounds every Redis command, so that a stalled Redis is an error, not a hang. */
   commandTimeoutMs: number;
+  /**
+   * Redis only: a concurrent-stream slot is a lease that expires this long after its last heartbeat
+   * (sent every third of it while the stream lives), so a replica that dies frees its slots.
+   */
+  streamLeaseSeconds: number;
 };
 
 export type TelemetrySettings = {

@@ -63,6 +63,7 @@ export const defaultState: StateSettings = {
   maxResponseBytes: 8 * 1024 * 1024,
   connectTimeoutMs: 2_000,
   commandTimeoutMs: 1_000,
+  streamLeaseSeconds: 30,
 };
 
 export type ServerOverrides = { host?: string; port?: number };

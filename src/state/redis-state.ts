@@ -1,14 +1,15 @@
 /**
- * Shared state in Redis (ioredis): rate-limit counters through rate-limiter-flexible's RateLimiterRedis,
- * stored responses as keyed JSON with a TTL. Every command is bounded so that an outage is a quick
+ * Shared state in Redis (ioredis): rate-limit windows through rate-limiter-flexible's RateLimiterRedis,
+ * concurrent-stream slots as leases with a heartbeat, stored responses as keyed JSON with a TTL. Every command is bounded so that an outage is a quick
  * error, never a hang: no offline queue (a command while disconnected fails at once), no retry of a
  * command whose connection dropped, a command timeout; the client itself reconnects forever.
  */
 import { Redis } from 'ioredis';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { StateSettings } from '../config/config-types.js';
 import type { Logger } from '../core/logger.js';
 import type { DocumentStore } from './document-store.js';
+import { defineLeaseCommands, LeaseKeeper, RedisStreamSlots } from './redis-stream-leases.js';
+import { RedisWindowCounter } from './redis-window-counter.js';
 import type { RedisState } from './shared-state.js';
 
 /** Reconnect soon after a blip, then every two seconds at most while Redis stays down. */
@@ -68,12 +69,14 @@ export function createRedisState(settings: StateSettings & { redis: string }, lo
     down = false;
   });
 
+  const leases = new LeaseKeeper(defineLeaseCommands(client), settings.streamLeaseSeconds * 1000, logger);
+
   return {
     kind: 'redis',
     onError: settings.onRedisError,
     documents: new RedisDocuments(client),
-    createLimiter: ({ name, points, duration }) =>
-      new RateLimiterRedis({ storeClient: client, keyPrefix: `${settings.keyPrefix}limits:${name}`, points, duration, rejectIfRedisNotReady: true }),
+    windowCounter: ({ name, points, durationSeconds }) => new RedisWindowCounter(client, `${settings.keyPrefix}limits:${name}`, points, durationSeconds),
+    streamSlots: (name) => new RedisStreamSlots(leases, `${settings.keyPrefix}leases:${name}:`),
     problem: async () => {
       if (client.status !== 'ready') return `Redis at ${address} is not connected (${client.status}).`;
       try {
@@ -93,6 +96,7 @@ export function createRedisState(settings: StateSettings & { redis: string }, lo
       clearTimeout(timer);
     },
     close: async () => {
+      leases.stop();
       client.disconnect();
     },
   };

@@ -2,18 +2,20 @@
  * The state replicas must share: rate-limit counters and stored Responses. In-process by default;
  * Redis when `state.redis` is set, so that several gateway processes behind one load balancer agree.
  */
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { DocumentStore } from './document-store.js';
+import type { StreamSlots, WindowCounter } from './limit-counters.js';
 
 /** One rate-limit counter family: `name` keeps families apart in a shared store (`server:requests`, `key:tokens`). */
-export type LimiterOptions = { name: string; points: number; duration: number };
+export type WindowCounterOptions = { name: string; points: number; durationSeconds: number };
 
 /** What a rate limit does when its store fails: `open` admits uncounted, `closed` refuses with a 503. */
 export type StateErrorPolicy = 'open' | 'closed';
 
 type CommonState = {
-  /** A rate-limiter-flexible limiter whose counters live in this state. */
-  createLimiter(options: LimiterOptions): RateLimiterAbstract;
+  /** Per-window counters (requests, tokens per minute) that live in this state. */
+  windowCounter(options: WindowCounterOptions): WindowCounter;
+  /** Concurrent-stream slots (`name`: `server:streams`, `key:streams`) that live in this state. */
+  streamSlots(name: string): StreamSlots;
   /** Why the state cannot serve now (for /ready), or undefined when it can. */
   problem(): Promise<string | undefined>;
   /**

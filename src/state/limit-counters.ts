@@ -1,0 +1,34 @@
+/**
+ * What rate limits count with, behind one interface for both stores: per-window counters (requests and
+ * tokens per minute) and concurrent-stream slots. Results are "maybe promises": the in-process store
+ * answers synchronously, so a request pays no promise for its limits; Redis answers with a promise.
+ */
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/** A key's window after an operation: points counted in it so far, and milliseconds until it resets (rate-limiter-flexible's names). */
+export type WindowCount = { readonly consumedPoints: number; readonly msBeforeNext: number };
+
+/** One family of fixed-window counters (`server:requests`, `key:tokens`), a window per key. */
+export interface WindowCounter {
+  /** Adds `points` (negative gives them back) to `key`'s window, opening one when none is open. */
+  add(key: string, points: number): MaybePromise<WindowCount>;
+  /** The window as it stands: nothing consumed when none is open. */
+  read(key: string): MaybePromise<WindowCount>;
+}
+
+/** A concurrent-stream slot held by one live stream. */
+export interface SlotLease {
+  /** Gives the slot back (idempotent). */
+  release(): MaybePromise<void>;
+}
+
+/** One family of concurrent-stream slots (`server:streams`, `key:streams`), `limit` per key. */
+export interface StreamSlots {
+  /** Takes one of `limit` slots for `key`, or undefined when all are held. */
+  acquire(key: string, limit: number): MaybePromise<SlotLease | undefined>;
+}
+
+export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
