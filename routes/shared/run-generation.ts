@@ -8,7 +8,8 @@ import type { Cancellation } from '../../src/core/cancellation.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
 import type { ProviderContext } from '../../src/core/provider-adapter.js';
 import type { AgentFormat } from '../../src/pipeline/agent-format/agent-format.js';
-import type { ChatPipeline, ChatRun, RunOptions } from '../../src/pipeline/chat-pipeline.js';
+import type { ResolvedModel } from '../../src/core/resolved-model.js';
+import type { ChatPipeline, ChatRun, RunOptions, RunProgress } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import type { RequestTrace } from '../../src/telemetry/gateway-tracing.js';
@@ -37,20 +38,22 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   const abort = watchClientAbort(reply);
   const release = options.liveStreams.add(abort.cancellation);
   const trace = startTrace(request, reply, options);
+  const progress: RunProgress = { count: 0 };
   try {
     const context = providerContext(request, abort.cancellation, !options.stream);
     trace?.bind(context);
-    const run = await pipeline.run(input, context, runOptions(request, agentFormat.selection.format, trace));
+    const run = await pipeline.run(input, context, runOptions(request, agentFormat.selection.format, trace, progress));
     trace?.started({ model: run.model, lane: run.toolCalling, family: run.toolFormat });
     annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: options.stream });
-    const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header, 'x-interlingua-model': answeringModel(run), 'x-interlingua-attempts': String(run.attempts) };
+    const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header, 'x-interlingua-model': headerModel(run.model), 'x-interlingua-attempts': String(run.attempts) };
     // A hijacked stream writes its own head: the rate-limit headers go into it.
     if (options.stream && request.admission) Object.assign(headers, request.admission.headers);
     if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
 
     if (!options.stream) {
-      const body = await options.renderBody(run);
-      return reply.headers(headers).send(body);
+      // Set before rendering: a reply that ends in an error is answered with them too.
+      void reply.headers(headers);
+      return reply.send(await options.renderBody(run));
     }
 
     reply.hijack();
@@ -68,6 +71,7 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     return reply;
   } catch (error) {
     trace?.failed(error);
+    if (!reply.raw.headersSent) setFailedRunHeaders(reply, progress);
     throw error;
   } finally {
     release();
@@ -100,14 +104,23 @@ const headerSafe = /^[\x20-\x7e]*$/;
  * (upstream requests, retries and fallbacks included). A model name is the client's text: one a header
  * cannot carry is percent-encoded rather than allowed to fail the reply.
  */
-function answeringModel(run: ChatRun): string {
-  const address = `${run.model.provider}/${run.model.model}`;
+function headerModel(model: ResolvedModel): string {
+  const address = `${model.provider}/${model.model}`;
   return headerSafe.test(address) ? address : encodeURIComponent(address);
 }
 
+/**
+ * A run that failed before it answered (the upstream refused, every fallback failed, a bad request):
+ * its error reply still says how many upstream requests were made and which target was tried last.
+ */
+function setFailedRunHeaders(reply: FastifyReply, progress: RunProgress): void {
+  void reply.header('x-interlingua-attempts', String(progress.count));
+  if (progress.target) void reply.header('x-interlingua-model', headerModel(progress.target));
+}
+
 /** The key's policy; how the reply ended goes to the key's token quota, to the metrics and to the trace. */
-function runOptions(request: FastifyRequest, agentFormat: AgentFormat, trace: RequestTrace | undefined): RunOptions {
-  const options: RunOptions = { agentFormat };
+function runOptions(request: FastifyRequest, agentFormat: AgentFormat, trace: RequestTrace | undefined, progress: RunProgress): RunOptions {
+  const options: RunOptions = { agentFormat, progress };
   if (request.access) options.access = request.access;
   const { admission } = request;
   const { metrics } = request.server;

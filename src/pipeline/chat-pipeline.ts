@@ -62,7 +62,12 @@ export type RunOptions = {
   onFinish?: (summary: ReplySummary, run: ChatRun) => void;
   /** Told when the reply ends in an error event instead (metrics, traces). */
   onError?: (error: GatewayError, run: ChatRun) => void;
+  /** Filled in as the run goes, so that a run that fails still says what it tried (the error reply's headers). */
+  progress?: RunProgress;
 };
+
+/** Upstream requests made so far, and the target tried last (absent until one is planned). */
+export type RunProgress = AttemptCount & { target?: ResolvedModel };
 
 const noAgentSyntaxes: AgentSyntaxRegistry = {
   syntaxes: new Map(),
@@ -134,8 +139,9 @@ export class ChatPipeline {
     const primary = this.resolve(input.model, input.provider);
     options.access?.checkModel(primary);
     const fallbacks = this.fallbacks.after(primary, options.access);
-    const attempts: AttemptCount = { count: 0 };
+    const attempts: RunProgress = options.progress ?? { count: 0 };
     for (let target = primary, position = 0; ; position++) {
+      attempts.target = target;
       try {
         return await this.plan(target, input, context, options, attempts);
       } catch (error) {

@@ -72,7 +72,8 @@ function tooMany(what: string, label: string, milliseconds: number, tally: Heade
     code: 'rate_limit_exceeded',
     message: `Rate limit reached for ${label}: ${what}. Try again in ${seconds}s.`,
     retryAfter: String(seconds),
-    headers: tally.headers(),
+    // Refused before any upstream was asked.
+    headers: { ...tally.headers(), 'x-interlingua-attempts': '0' },
   });
 }
 
