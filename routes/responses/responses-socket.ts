@@ -13,13 +13,14 @@ import { GatewayError, invalidRequest, toGatewayError } from '../../src/core/gat
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import { toOpenAiErrorBody } from '../shared/openai-wire.js';
-import { providerContext } from '../shared/run-generation.js';
+import { generationRunOptions, providerContext } from '../shared/run-generation.js';
 import { agentFormatFieldsOf, selectAgentFormat } from '../shared/select-agent-format.js';
 import type { StoredResponseLookup } from './parse-responses-request.js';
 import { prepareResponseTurn, type ResponseTurn } from './response-turn.js';
 import { ResponseStore, type StoredResponse } from './response-store.js';
 import type { StoredResponses } from './stored-responses.js';
 import { SocketEventWriter } from './socket-event-writer.js';
+import { SocketTurnObserver } from './socket-turn-observer.js';
 import { sendAll, streamResponse } from './stream-response.js';
 
 export type ResponsesSocketOptions = {
@@ -94,11 +95,23 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
       return;
     }
     const agentFormat = selectAgentFormat(options.pipeline, request.headers, agentFormatFieldsOf(frame.body));
-    const run = await options.pipeline.run(turn.parsed.input, providerContext(request, cancellation, false), { agentFormat: agentFormat.selection.format });
-    const assembler = turn.assemblerFor(run);
-    const outcome = await streamResponse(run.events, writer, assembler);
-    if (assembler.outcome?.type === 'response') await keep(turn, turn.stored(assembler.outcome.response));
-    request.log.info({ responseId: assembler.outcome?.type === 'response' ? assembler.outcome.response.id : undefined, provider: run.model.provider, outcome }, 'websocket response');
+    // Each turn is limited, traced and counted like an HTTP request, under the key's policy.
+    const observer = new SocketTurnObserver(request, turn.parsed.input);
+    try {
+      await observer.admit();
+      const context = providerContext(request, cancellation, false);
+      observer.trace?.bind(context);
+      const run = await options.pipeline.run(turn.parsed.input, context, generationRunOptions(request, agentFormat.selection.format, observer));
+      observer.started(run);
+      const assembler = turn.assemblerFor(run);
+      const outcome = await streamResponse(run.events, writer, assembler);
+      if (assembler.outcome?.type === 'response') await keep(turn, turn.stored(assembler.outcome.response));
+      observer.ended(outcome);
+      request.log.info({ responseId: assembler.outcome?.type === 'response' ? assembler.outcome.response.id : undefined, provider: run.model.provider, outcome }, 'websocket response');
+    } catch (error) {
+      observer.ended('failed', error);
+      throw error;
+    }
   }
 
   socket.on('message', (data: Buffer, isBinary: boolean) => {

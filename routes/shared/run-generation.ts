@@ -11,6 +11,7 @@ import type { AgentFormat } from '../../src/pipeline/agent-format/agent-format.j
 import type { ResolvedModel } from '../../src/core/resolved-model.js';
 import type { ChatPipeline, ChatRun, RunOptions, RunProgress } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import type { Admission } from '../../src/plugins/rate-limits.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import type { RequestTrace } from '../../src/telemetry/gateway-tracing.js';
 import { watchClientAbort } from './client-abort.js';
@@ -37,12 +38,14 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   // The client's disconnect aborts the upstream request (one cancellation down to undici).
   const abort = watchClientAbort(reply);
   const release = options.liveStreams.add(abort.cancellation);
-  const trace = startTrace(request, reply, options);
+  // The arrival, by fastify's clock on the reply.
+  const trace = startGenerationTrace(request, input, options.stream, performance.now() - reply.elapsedTime);
+  request.trace = trace ?? null;
   const progress: RunProgress = { count: 0 };
   try {
     const context = providerContext(request, abort.cancellation, !options.stream);
     trace?.bind(context);
-    const run = await pipeline.run(input, context, runOptions(request, agentFormat.selection.format, trace, progress));
+    const run = await pipeline.run(input, context, generationRunOptions(request, agentFormat.selection.format, { trace, progress, admission: request.admission }));
     trace?.started({ model: run.model, lane: run.toolCalling, family: run.toolFormat });
     annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: options.stream });
     const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header, 'x-interlingua-model': headerModel(run.model), 'x-interlingua-attempts': String(run.attempts) };
@@ -79,22 +82,17 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   }
 }
 
-/** The request's span when traces are on; the request log ends it with the reply. */
-function startTrace(request: FastifyRequest, reply: FastifyReply, options: GenerationOptions): RequestTrace | undefined {
-  const { tracing } = request.server;
-  if (!tracing) return undefined;
-  const trace = tracing.startRequest({
+/** A generation's span when traces are on (an HTTP request's, or one WebSocket turn's); whoever answers ends it. */
+export function startGenerationTrace(request: FastifyRequest, input: ChatInput, stream: boolean, startedAt: number): RequestTrace | undefined {
+  return request.server.tracing?.startRequest({
     headers: request.headers,
     route: request.routeOptions.url ?? request.url,
-    requestedModel: options.input.model,
-    stream: options.stream,
-    options: options.input,
+    requestedModel: input.model,
+    stream,
+    options: input,
     ...(request.access?.name ? { keyName: request.access.name } : {}),
-    // The arrival, by fastify's clock on the reply.
-    startedAt: performance.now() - reply.elapsedTime,
+    startedAt,
   });
-  request.trace = trace;
-  return trace;
 }
 
 const headerSafe = /^[\x20-\x7e]*$/;
@@ -118,11 +116,14 @@ function setFailedRunHeaders(reply: FastifyReply, progress: RunProgress): void {
   if (progress.target) void reply.header('x-interlingua-model', headerModel(progress.target));
 }
 
+/** What one generation is observed by: its span, its progress (for the error reply), its rate-limit admission. */
+export type GenerationObservers = { trace: RequestTrace | undefined; progress: RunProgress; admission: Admission | null };
+
 /** The key's policy; how the reply ended goes to the key's token quota, to the metrics and to the trace. */
-function runOptions(request: FastifyRequest, agentFormat: AgentFormat, trace: RequestTrace | undefined, progress: RunProgress): RunOptions {
+export function generationRunOptions(request: FastifyRequest, agentFormat: AgentFormat, observers: GenerationObservers): RunOptions {
+  const { trace, progress, admission } = observers;
   const options: RunOptions = { agentFormat, progress };
   if (request.access) options.access = request.access;
-  const { admission } = request;
   const { metrics } = request.server;
   if (!admission && !metrics && !trace) return options;
   const startedAt = performance.now();

@@ -261,6 +261,10 @@ declare module 'fastify' {
     /** The rate-limit admission of a generating request (null elsewhere, or with no limits). */
     admission: Admission | null;
   }
+  interface FastifyInstance {
+    /** The limits, for generations that are no HTTP request of their own (a WebSocket turn). */
+    rateLimits?: RateLimits;
+  }
 }
 
 /** The routes that generate (and so count): Chat Completions, Responses, Messages, embeddings, on /v1 and /{provider}/v1. */
@@ -276,6 +280,7 @@ function holdAdmission(request: FastifyRequest, reply: FastifyReply, admission: 
 
 export function registerRateLimits(app: FastifyInstance, limits: RateLimits): void {
   app.decorateRequest('admission', null);
+  app.decorate('rateLimits', limits);
   // A callback hook, not an async one: in-process limits answer synchronously, and then no promise is made.
   app.addHook('preHandler', (request, reply, done) => {
     if (request.method !== 'POST' || !limitedRoute.test(request.routeOptions.url ?? '')) return done();

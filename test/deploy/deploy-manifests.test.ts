@@ -43,6 +43,12 @@ describe('deploy/docker-compose.yml', async () => {
     expect(Object.keys(gateway.depends_on).sort()).toEqual(['ollama', 'redis']);
   });
 
+  it('pins every image it pulls to an exact release', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (name !== 'gateway') expect(service.image, name).toMatch(/^[\w./-]+:\d+\.\d+\.\d+(-[\w.]+)?$/);
+    }
+  });
+
   it('mounts a config that the gateway accepts, on its port, reaching Redis and Ollama by their service names', async () => {
     const [source, target] = (gateway.volumes as string[])[0]!.split(':');
     expect(target).toBe(gateway.environment.GATEWAY_CONFIG);
