@@ -56,6 +56,8 @@ export function createRedisState(settings: StateSettings & { redis: string }, lo
     commandTimeout: settings.commandTimeoutMs,
     connectTimeout: settings.connectTimeoutMs,
     retryStrategy: reconnectDelay,
+    // A request's limit checks are sent in the same tick: one write to Redis for all of them.
+    enableAutoPipelining: true,
   });
   // Log the transitions, not every failed reconnect (one every two seconds while Redis is down).
   let down = false;
