@@ -4,6 +4,7 @@
 // leaves no trace. A block the chat template opened (the reply begins inside reasoning) keeps its raw
 // text: when the reply ends without the close tag, that text is read again as the reply itself.
 import { isSpaceCode } from './body-scanner.js';
+import { CharCodeSet } from './char-code-set.js';
 import type { ReasoningTag } from './envelope.js';
 import { MarkerMatcher, partialMarkerStart } from './marker-matcher.js';
 import type { ParsedEventBuffer } from './parsed-event-buffer.js';
@@ -57,6 +58,8 @@ export class ReasoningReader {
   private spoke = false;
   /** Looked up once: `read` runs on every chunk. */
   private readonly ends: MarkerMatcher<ReasoningEnd> | undefined;
+  /** The first characters of the close tag and `endsBefore` markers, for `takeWhole`. */
+  private readonly endCodes: CharCodeSet;
 
   constructor(
     readonly tag: ReasoningTag,
@@ -66,6 +69,21 @@ export class ReasoningReader {
     this.openerRedundant = start.type === 'template';
     this.replay = start.type === 'template' ? new TextPieces() : undefined;
     this.ends = reasoningEnds(tag);
+    this.endCodes = this.ends?.firstCodes ?? CharCodeSet.ofFirstCharacters([tag.close]);
+  }
+
+  /**
+   * Takes a whole chunk as reasoning when nothing in it needs the full scan: no character an end marker
+   * starts with, no trailing newline (it may sit before the close tag), past the block's start. Most
+   * chunks of a long block are such; the answer is false, with nothing read, for the others.
+   */
+  takeWhole(text: string, events: ParsedEventBuffer): boolean {
+    if (this.openerRedundant || this.atStart || text === '' || text.charCodeAt(text.length - 1) === newlineCode) return false;
+    const endCodes = this.endCodes;
+    for (let index = 0; index < text.length; index++) if (endCodes.has(text.charCodeAt(index))) return false;
+    this.emit(text, events);
+    this.replay?.add(text);
+    return true;
   }
 
   scan(input: string, position: number, events: ParsedEventBuffer): ReasoningScan {

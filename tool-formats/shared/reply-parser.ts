@@ -76,9 +76,30 @@ class ReplyParser implements ToolCallParser {
     if (this.finished) throw new Error('push() after finish()');
     // Most chunks of prose hold no character a marker (or a boundary) could start with: they are text
     // as they stand, without the state machine's steps.
-    if (this.mode.type === 'text' && this.pending === '' && this.isPlainText(text)) return text === '' ? [] : [{ type: 'text', text }];
+    // Likewise most chunks inside a long reasoning block or call body: taken whole by their reader.
+    if (this.pending === '' && this.takenWhole(text)) return this.events.drain();
     this.consume(this.pending + text);
     return this.events.drain();
+  }
+
+  /** Whether the chunk `text` (nothing held before it) was read whole by a fast path; nothing was read when not. */
+  private takenWhole(text: string): boolean {
+    const mode = this.mode;
+    switch (mode.type) {
+      case 'text':
+        if (!this.isPlainText(text)) return false;
+        this.events.text(text);
+        return true;
+      case 'reasoning':
+        return mode.reader.takeWhole(text, this.events);
+      case 'envelope':
+        return mode.reader.takeWhole(text);
+      case 'candidate':
+      case 'boundary':
+        return false;
+      default:
+        return assertNever(mode, 'parser mode');
+    }
   }
 
   /** Whether `text` holds no newline the text state stops at and no character a text marker starts with. */

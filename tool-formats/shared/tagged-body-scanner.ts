@@ -1,6 +1,7 @@
 /** Body scanning for `tagged` envelopes: up to an end marker, ignoring markers inside JSON strings and raw values. */
 import { isJsonOpenerCode, isSpaceCode, type BodyScanner, type BodyScanStep } from './body-scanner.js';
 import type { ValueSpan } from './envelope.js';
+import { hasCodeOf } from './char-code-set.js';
 import { advanceJsonScan, JsonScanState } from './json-scan-state.js';
 import { MarkerMatcher, type MarkerEntry } from './marker-matcher.js';
 
@@ -64,6 +65,20 @@ export class TaggedBodyScanner implements BodyScanner {
       index = sniffed;
     }
     return this.phase === 'json' ? this.scanJson(input, index) : this.scanRaw(input, index);
+  }
+
+  takeWhole(text: string): boolean {
+    switch (this.phase) {
+      case 'sniff':
+        return false;
+      case 'json':
+        // With no stop character at all, the JSON scan cannot stop before the end.
+        if (hasCodeOf(text, this.terminators.firstCodes)) return false;
+        advanceJsonScan(this.state, text, 0, undefined, false);
+        return true;
+      case 'raw':
+        return !hasCodeOf(text, (this.openSpan ?? this.layout.rawMarkers).firstCodes);
+    }
   }
 
   /** Skips whitespace, stray `>` and doubled start markers (`<tool_call>>`, `<tool_call><tool_call>`). */
