@@ -4,7 +4,6 @@
 // leaves no trace. A block the chat template opened (the reply begins inside reasoning) keeps its raw
 // text: when the reply ends without the close tag, that text is read again as the reply itself.
 import { isSpaceCode } from './body-scanner.js';
-import { CharCodeSet } from './char-code-set.js';
 import type { ReasoningTag } from './envelope.js';
 import { MarkerMatcher, partialMarkerStart } from './marker-matcher.js';
 import type { ParsedEventBuffer } from './parsed-event-buffer.js';
@@ -30,12 +29,11 @@ type ReasoningEnd = 'close' | 'before';
 
 const reasoningEndMatchers = new WeakMap<ReasoningTag, MarkerMatcher<ReasoningEnd>>();
 
-/** The close tag and `endsBefore` markers of a tag that has some; undefined for a plain tag. */
-function reasoningEnds(tag: ReasoningTag): MarkerMatcher<ReasoningEnd> | undefined {
-  if (tag.endsBefore === undefined || tag.endsBefore.length === 0) return undefined;
+/** The close tag and `endsBefore` markers of a tag. */
+function reasoningEnds(tag: ReasoningTag): MarkerMatcher<ReasoningEnd> {
   let matcher = reasoningEndMatchers.get(tag);
   if (matcher === undefined) {
-    matcher = new MarkerMatcher<ReasoningEnd>([{ marker: tag.close, value: 'close' }, ...tag.endsBefore.map((marker) => ({ marker, value: 'before' as const }))]);
+    matcher = new MarkerMatcher<ReasoningEnd>([{ marker: tag.close, value: 'close' }, ...(tag.endsBefore ?? []).map((marker) => ({ marker, value: 'before' as const }))]);
     reasoningEndMatchers.set(tag, matcher);
   }
   return matcher;
@@ -57,9 +55,9 @@ export class ReasoningReader {
   private blank = '';
   private spoke = false;
   /** Looked up once: `read` runs on every chunk. */
+  private readonly endMarkers: MarkerMatcher<ReasoningEnd>;
+  /** The end markers when there are `endsBefore` ones; a plain close tag is searched with `indexOf`. */
   private readonly ends: MarkerMatcher<ReasoningEnd> | undefined;
-  /** The first characters of the close tag and `endsBefore` markers, for `takeWhole`. */
-  private readonly endCodes: CharCodeSet;
 
   constructor(
     readonly tag: ReasoningTag,
@@ -68,8 +66,8 @@ export class ReasoningReader {
     this.atStart = start.type === 'tag';
     this.openerRedundant = start.type === 'template';
     this.replay = start.type === 'template' ? new TextPieces() : undefined;
-    this.ends = reasoningEnds(tag);
-    this.endCodes = this.ends?.firstCodes ?? CharCodeSet.ofFirstCharacters([tag.close]);
+    this.endMarkers = reasoningEnds(tag);
+    this.ends = tag.endsBefore === undefined || tag.endsBefore.length === 0 ? undefined : this.endMarkers;
   }
 
   /**
@@ -79,8 +77,7 @@ export class ReasoningReader {
    */
   takeWhole(text: string, events: ParsedEventBuffer): boolean {
     if (this.openerRedundant || this.atStart || text === '' || text.charCodeAt(text.length - 1) === newlineCode) return false;
-    const endCodes = this.endCodes;
-    for (let index = 0; index < text.length; index++) if (endCodes.has(text.charCodeAt(index))) return false;
+    if (this.endMarkers.mayHoldMarker(text)) return false;
     this.emit(text, events);
     this.replay?.add(text);
     return true;

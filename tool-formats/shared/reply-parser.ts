@@ -77,7 +77,13 @@ class ReplyParser implements ToolCallParser {
     // Most chunks of prose hold no character a marker (or a boundary) could start with: they are text
     // as they stand, without the state machine's steps.
     // Likewise most chunks inside a long reasoning block or call body: taken whole by their reader.
-    if (this.pending === '' && this.takenWhole(text)) return this.events.drain();
+    if (this.pending === '') {
+      if (this.mode.type === 'text') {
+        if (this.isPlainText(text)) return text === '' ? [] : [{ type: 'text', text }];
+      } else if (this.takenWhole(text)) {
+        return this.events.drain();
+      }
+    }
     this.consume(this.pending + text);
     return this.events.drain();
   }
@@ -86,14 +92,11 @@ class ReplyParser implements ToolCallParser {
   private takenWhole(text: string): boolean {
     const mode = this.mode;
     switch (mode.type) {
-      case 'text':
-        if (!this.isPlainText(text)) return false;
-        this.events.text(text);
-        return true;
       case 'reasoning':
         return mode.reader.takeWhole(text, this.events);
       case 'envelope':
         return mode.reader.takeWhole(text);
+      case 'text':
       case 'candidate':
       case 'boundary':
         return false;
@@ -102,15 +105,11 @@ class ReplyParser implements ToolCallParser {
     }
   }
 
-  /** Whether `text` holds no newline the text state stops at and no character a text marker starts with. */
+  /** Whether `text` holds no newline the text state stops at and nothing that may start a text marker. */
   private isPlainText(text: string): boolean {
-    const firstCodes = this.syntax.textMarkers.firstCodes;
     const stopCode = this.textStopCode;
-    for (let index = 0; index < text.length; index++) {
-      const code = text.charCodeAt(index);
-      if (code === stopCode || firstCodes.has(code)) return false;
-    }
-    return true;
+    if (stopCode >= 0) for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) === stopCode) return false;
+    return !this.syntax.textMarkers.mayHoldMarker(text);
   }
 
   finish(): ParsedEvent[] {

@@ -77,7 +77,7 @@ export class TaggedBodyScanner implements BodyScanner {
         advanceJsonScan(this.state, text, 0, undefined, false);
         return true;
       case 'raw':
-        return !hasCodeOf(text, (this.openSpan ?? this.layout.rawMarkers).firstCodes);
+        return !(this.openSpan ?? this.layout.rawMarkers).mayHoldMarker(text);
     }
   }
 
