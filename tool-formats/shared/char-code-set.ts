@@ -22,9 +22,3 @@ export class CharCodeSet {
     return code < 128 ? this.ascii[code] === 1 : this.other.size > 0 && this.other.has(code);
   }
 }
-
-/** Whether some character of `text` is in `codes`. */
-export function hasCodeOf(text: string, codes: CharCodeSet): boolean {
-  for (let index = 0; index < text.length; index++) if (codes.has(text.charCodeAt(index))) return true;
-  return false;
-}

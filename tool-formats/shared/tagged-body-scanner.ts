@@ -1,7 +1,6 @@
 /** Body scanning for `tagged` envelopes: up to an end marker, ignoring markers inside JSON strings and raw values. */
 import { isJsonOpenerCode, isSpaceCode, type BodyScanner, type BodyScanStep } from './body-scanner.js';
 import type { ValueSpan } from './envelope.js';
-import { hasCodeOf } from './char-code-set.js';
 import { advanceJsonScan, JsonScanState } from './json-scan-state.js';
 import { MarkerMatcher, type MarkerEntry } from './marker-matcher.js';
 
@@ -72,8 +71,9 @@ export class TaggedBodyScanner implements BodyScanner {
       case 'sniff':
         return false;
       case 'json':
-        // With no stop character at all, the JSON scan cannot stop before the end.
-        if (hasCodeOf(text, this.terminators.firstCodes)) return false;
+        // With no marker to stop at, the JSON scan goes to the end (stepping over a stop character that
+        // starts no marker, as `scanJson` does).
+        if (this.terminators.mayHoldMarker(text)) return false;
         advanceJsonScan(this.state, text, 0, undefined, false);
         return true;
       case 'raw':
