@@ -16,6 +16,12 @@ export type BodyScanStep =
 export interface BodyScanner {
   /** Scans `input` from `position`. Must not advance its state over text it asks to see again. */
   scan(input: string, position: number): BodyScanStep;
+  /**
+   * Takes all of `text` (the next chunk, nothing held before it) as body when no character in it needs
+   * the full scan, advancing the state over it; false, with nothing read, otherwise. A fast path for the
+   * many small chunks inside a long body.
+   */
+  takeWhole?(text: string): boolean;
   /** Whether the reply ending now leaves the envelope undecided, its marker then being text (scanners that may decline). */
   undecidedAtEnd?(): boolean;
 }

@@ -30,6 +30,13 @@ export class EnvelopeReader {
     this.scanner = entry.createScanner();
   }
 
+  /** Takes all of the next chunk as body when the scanner can (see `BodyScanner.takeWhole`). */
+  takeWhole(text: string): boolean {
+    if (this.scanner.takeWhole?.(text) !== true) return false;
+    this.parts.add(text);
+    return true;
+  }
+
   scan(input: string, position: number): EnvelopeScan {
     const step = this.scanner.scan(input, position);
     if (step.type === 'more') {

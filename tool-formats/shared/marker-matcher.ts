@@ -23,6 +23,29 @@ function childOf<T>(node: TrieNode<T>, code: number): TrieNode<T> | undefined {
   return undefined;
 }
 
+/** Slots of the table of first-two-character pairs (a power of two: the key is masked). */
+const pairSlots = 4096;
+
+function pairKey(first: number, second: number): number {
+  return (first * 31 + second) & (pairSlots - 1);
+}
+
+/**
+ * The first two characters of every marker, hashed into a table: a character a marker starts with is
+ * a marker start only when the next one fits too. Prose is full of them (`f` of `functools[`, `A` of
+ * `Action:`, `<` of a comparison), and this rules most out without walking the trie. A marker one
+ * character long fills every slot of its first character's row, so it is never ruled out.
+ */
+function buildPairs(entries: readonly MarkerEntry<unknown>[]): Uint8Array {
+  const pairs = new Uint8Array(pairSlots);
+  for (const { marker } of entries) {
+    const first = marker.charCodeAt(0);
+    if (marker.length === 1) for (let second = 0; second < pairSlots; second++) pairs[pairKey(first, second)] = 1;
+    else pairs[pairKey(first, marker.charCodeAt(1))] = 1;
+  }
+  return pairs;
+}
+
 /** The trie of `entries`; the first registration of a marker wins. */
 function buildTrie<T>(entries: readonly MarkerEntry<T>[]): TrieNode<T> {
   const root: TrieNode<T> = { entry: undefined, codes: [], children: [] };
@@ -50,6 +73,8 @@ export class MarkerMatcher<T> {
    * marker. Built on first use: a registry builds thousands of matchers, and most parsers use few.
    */
   private trie: TrieNode<T> | undefined;
+  /** See `buildPairs`; built with the trie. */
+  private pairs: Uint8Array | undefined;
 
   constructor(private readonly entries: readonly MarkerEntry<T>[]) {
     for (const entry of entries) if (entry.marker.length === 0) throw new Error('Empty marker');
@@ -74,6 +99,29 @@ export class MarkerMatcher<T> {
     return longest === undefined ? none : { type: 'found', index, marker: longest.marker, value: longest.value };
   }
 
+  /**
+   * Whether a marker (or, at the very end, a proper prefix of one) may start at `index`, whose
+   * character `code` is one of `firstCodes`: false only when the next character rules every marker out.
+   */
+  private mayStartAt(text: string, index: number, code: number): boolean {
+    if (index + 1 >= text.length) return true;
+    this.pairs ??= buildPairs(this.entries);
+    return this.pairs[pairKey(code, text.charCodeAt(index + 1))] === 1;
+  }
+
+  /**
+   * Whether some marker, or a proper prefix of one at the end, may start in `text` at or after `from`
+   * (false means none does; true is only a may). For fast paths over whole chunks.
+   */
+  mayHoldMarker(text: string, from = 0): boolean {
+    const firstCodes = this.firstCodes;
+    for (let index = from; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (firstCodes.has(code) && this.mayStartAt(text, index, code)) return true;
+    }
+    return false;
+  }
+
   /** The first marker at or after `from`; a possible partial marker at the end of `text` stops the search. */
   find(text: string, from: number): MarkerHit<T> {
     return this.findBefore(text, from, -1) as MarkerHit<T>;
@@ -88,7 +136,7 @@ export class MarkerMatcher<T> {
     for (let index = from; index < text.length; index++) {
       const code = text.charCodeAt(index);
       if (code === stopCode) return { type: 'stop', index };
-      if (!firstCodes.has(code)) continue;
+      if (!firstCodes.has(code) || !this.mayStartAt(text, index, code)) continue;
       const hit = this.matchAt(text, index);
       if (hit.type !== 'none') return hit;
     }

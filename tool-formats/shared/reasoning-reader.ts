@@ -29,12 +29,11 @@ type ReasoningEnd = 'close' | 'before';
 
 const reasoningEndMatchers = new WeakMap<ReasoningTag, MarkerMatcher<ReasoningEnd>>();
 
-/** The close tag and `endsBefore` markers of a tag that has some; undefined for a plain tag. */
-function reasoningEnds(tag: ReasoningTag): MarkerMatcher<ReasoningEnd> | undefined {
-  if (tag.endsBefore === undefined || tag.endsBefore.length === 0) return undefined;
+/** The close tag and `endsBefore` markers of a tag. */
+function reasoningEnds(tag: ReasoningTag): MarkerMatcher<ReasoningEnd> {
   let matcher = reasoningEndMatchers.get(tag);
   if (matcher === undefined) {
-    matcher = new MarkerMatcher<ReasoningEnd>([{ marker: tag.close, value: 'close' }, ...tag.endsBefore.map((marker) => ({ marker, value: 'before' as const }))]);
+    matcher = new MarkerMatcher<ReasoningEnd>([{ marker: tag.close, value: 'close' }, ...(tag.endsBefore ?? []).map((marker) => ({ marker, value: 'before' as const }))]);
     reasoningEndMatchers.set(tag, matcher);
   }
   return matcher;
@@ -56,6 +55,8 @@ export class ReasoningReader {
   private blank = '';
   private spoke = false;
   /** Looked up once: `read` runs on every chunk. */
+  private readonly endMarkers: MarkerMatcher<ReasoningEnd>;
+  /** The end markers when there are `endsBefore` ones; a plain close tag is searched with `indexOf`. */
   private readonly ends: MarkerMatcher<ReasoningEnd> | undefined;
 
   constructor(
@@ -65,7 +66,21 @@ export class ReasoningReader {
     this.atStart = start.type === 'tag';
     this.openerRedundant = start.type === 'template';
     this.replay = start.type === 'template' ? new TextPieces() : undefined;
-    this.ends = reasoningEnds(tag);
+    this.endMarkers = reasoningEnds(tag);
+    this.ends = tag.endsBefore === undefined || tag.endsBefore.length === 0 ? undefined : this.endMarkers;
+  }
+
+  /**
+   * Takes a whole chunk as reasoning when nothing in it needs the full scan: no character an end marker
+   * starts with, no trailing newline (it may sit before the close tag), past the block's start. Most
+   * chunks of a long block are such; the answer is false, with nothing read, for the others.
+   */
+  takeWhole(text: string, events: ParsedEventBuffer): boolean {
+    if (this.openerRedundant || this.atStart || text === '' || text.charCodeAt(text.length - 1) === newlineCode) return false;
+    if (this.endMarkers.mayHoldMarker(text)) return false;
+    this.emit(text, events);
+    this.replay?.add(text);
+    return true;
   }
 
   scan(input: string, position: number, events: ParsedEventBuffer): ReasoningScan {

@@ -76,20 +76,40 @@ class ReplyParser implements ToolCallParser {
     if (this.finished) throw new Error('push() after finish()');
     // Most chunks of prose hold no character a marker (or a boundary) could start with: they are text
     // as they stand, without the state machine's steps.
-    if (this.mode.type === 'text' && this.pending === '' && this.isPlainText(text)) return text === '' ? [] : [{ type: 'text', text }];
+    // Likewise most chunks inside a long reasoning block or call body: taken whole by their reader.
+    if (this.pending === '') {
+      if (this.mode.type === 'text') {
+        if (this.isPlainText(text)) return text === '' ? [] : [{ type: 'text', text }];
+      } else if (this.takenWhole(text)) {
+        return this.events.drain();
+      }
+    }
     this.consume(this.pending + text);
     return this.events.drain();
   }
 
-  /** Whether `text` holds no newline the text state stops at and no character a text marker starts with. */
-  private isPlainText(text: string): boolean {
-    const firstCodes = this.syntax.textMarkers.firstCodes;
-    const stopCode = this.textStopCode;
-    for (let index = 0; index < text.length; index++) {
-      const code = text.charCodeAt(index);
-      if (code === stopCode || firstCodes.has(code)) return false;
+  /** Whether the chunk `text` (nothing held before it) was read whole by a fast path; nothing was read when not. */
+  private takenWhole(text: string): boolean {
+    const mode = this.mode;
+    switch (mode.type) {
+      case 'reasoning':
+        return mode.reader.takeWhole(text, this.events);
+      case 'envelope':
+        return mode.reader.takeWhole(text);
+      case 'text':
+      case 'candidate':
+      case 'boundary':
+        return false;
+      default:
+        return assertNever(mode, 'parser mode');
     }
-    return true;
+  }
+
+  /** Whether `text` holds no newline the text state stops at and nothing that may start a text marker. */
+  private isPlainText(text: string): boolean {
+    const stopCode = this.textStopCode;
+    if (stopCode >= 0) for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) === stopCode) return false;
+    return !this.syntax.textMarkers.mayHoldMarker(text);
   }
 
   finish(): ParsedEvent[] {

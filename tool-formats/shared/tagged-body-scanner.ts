@@ -66,6 +66,21 @@ export class TaggedBodyScanner implements BodyScanner {
     return this.phase === 'json' ? this.scanJson(input, index) : this.scanRaw(input, index);
   }
 
+  takeWhole(text: string): boolean {
+    switch (this.phase) {
+      case 'sniff':
+        return false;
+      case 'json':
+        // With no marker to stop at, the JSON scan goes to the end (stepping over a stop character that
+        // starts no marker, as `scanJson` does).
+        if (this.terminators.mayHoldMarker(text)) return false;
+        advanceJsonScan(this.state, text, 0, undefined, false);
+        return true;
+      case 'raw':
+        return !(this.openSpan ?? this.layout.rawMarkers).mayHoldMarker(text);
+    }
+  }
+
   /** Skips whitespace, stray `>` and doubled start markers (`<tool_call>>`, `<tool_call><tool_call>`). */
   private sniff(input: string, from: number): BodyScanStep | number {
     let index = from;

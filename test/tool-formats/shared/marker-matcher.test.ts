@@ -73,6 +73,31 @@ describe('MarkerMatcher against its rules', () => {
     );
   });
 
+  it('finds what matching at every position finds, and says a chunk may hold a marker whenever one (or a prefix at its end) starts in it', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(piece, { minLength: 1, maxLength: 6 }), fc.string({ unit: fc.constantFrom('<', '|', 'a', 'b', '>', 'x'), maxLength: 8 }), (markers, text) => {
+        const matcher = new MarkerMatcher(markers.map((marker) => ({ marker, value: marker })));
+        const first = [...text].findIndex((_, index) => referenceMatchAt(markers, text, index).type !== 'none');
+        const found = matcher.find(text, 0);
+        expect(found.type === 'none' ? -1 : found.index).toBe(first);
+        // Never a false "no": the chunk fast paths skip the full scan on it.
+        if (first >= 0) expect(matcher.mayHoldMarker(text)).toBe(true);
+      }),
+    );
+  });
+
+  it('rules a chunk out by the character after a marker\'s first one, and never at the chunk\'s end', () => {
+    const markers = new MarkerMatcher([
+      { marker: 'functools[', value: 1 },
+      { marker: '<|tool_call|>', value: 2 },
+    ]);
+    expect(markers.mayHoldMarker('if a < b, of it')).toBe(false);
+    expect(markers.mayHoldMarker('then f')).toBe(true);
+    expect(markers.mayHoldMarker('x <|y')).toBe(true);
+    expect(markers.mayHoldMarker('a fun')).toBe(true);
+    expect(new MarkerMatcher([{ marker: '>', value: 1 }]).mayHoldMarker('a>b')).toBe(true);
+  });
+
   it('keeps the first registration of a marker given twice', () => {
     const twice = new MarkerMatcher([
       { marker: '<a>', value: 'first' },

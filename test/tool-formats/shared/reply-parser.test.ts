@@ -80,6 +80,19 @@ describe('reply parser: reasoning', () => {
     ]);
   });
 
+  it('streams a template-opened block that never closes as reasoning, then reads it again as the reply, calls and all', () => {
+    // Long enough for most chunks to be taken whole, with a newline and a `<` near many chunk ends.
+    const text = 'I will look it up first, then f\nanswer a < b.\n'.repeat(6) + '<tool_call>{"name": "get_time", "arguments": {}}</tool_call>\nDone <|x';
+    const events = expectChunkingInvariant(() => parser(true), text);
+    expect(events).toEqual([
+      { type: 'reasoning', text },
+      { type: 'warning', code: 'reasoning-unclosed', message: expect.any(String) },
+      { type: 'text', text: 'I will look it up first, then f\nanswer a < b.\n'.repeat(6) },
+      call('get_time', {}),
+      { type: 'text', text: '\nDone <|x' },
+    ]);
+  });
+
   it('reports unterminated reasoning as reasoning', () => {
     expect(parse('<think>\nstill thinking\n')).toEqual([{ type: 'reasoning', text: 'still thinking\n' }]);
   });
