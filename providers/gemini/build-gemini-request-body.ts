@@ -1,6 +1,7 @@
 /** Builds the `generateContent` body for a neutral ChatRequest, with the warnings it produced. */
 import type { ChatRequest, ToolChoice, Warning } from '../../src/core/index.js';
 import { convertToGeminiContents } from './convert-to-gemini-contents.js';
+import { isGemmaModel } from './is-gemma-model.js';
 import type { GeminiFunctionCallingConfig, GeminiGenerationConfig, GeminiRequestBody, GeminiThinkingConfig } from './gemini-wire-types.js';
 
 export type GeminiRequestPlan = { body: GeminiRequestBody; warnings: Warning[] };
@@ -74,14 +75,11 @@ function collectWarnings(request: ChatRequest, provider: string): Warning[] {
   return warnings;
 }
 
-/** Gemma models on the Gemini API refuse `systemInstruction` ("Developer instruction is not enabled"). */
-const takesNoSystemInstruction = /(?:^|[/_\-.])gemma/i;
-
 export function buildGeminiRequestBody(request: ChatRequest, provider: string): GeminiRequestPlan {
   const conversation = convertToGeminiContents(request.messages);
   const body: GeminiRequestBody = { contents: conversation.contents };
   const system = conversation.systemInstruction;
-  if (system && takesNoSystemInstruction.test(request.model.model)) {
+  if (system && isGemmaModel(request.model.model)) {
     // As Gemma's own chat template does: the instructions open the first user turn.
     const first = body.contents[0];
     if (first?.role === 'user') first.parts.unshift(...system.parts);

@@ -1,5 +1,5 @@
 /** The `openai` provider kind: the OpenAI API itself. */
-import { alwaysNative, type ProviderKind } from '../provider-kind.js';
+import { alwaysNative, discoverFromApiKey, type ProviderKind } from '../provider-kind.js';
 import { createOpenAiAdapter } from './create-openai-adapter.js';
 
 export const openAiKind: ProviderKind<'openai'> = {
@@ -9,13 +9,6 @@ export const openAiKind: ProviderKind<'openai'> = {
   detectsReasoningOpening: false,
   genAiProviderName: 'openai',
   discoveryHint: 'OPENAI_API_KEY',
-  discover(environment) {
-    if (!environment.OPENAI_API_KEY) return undefined;
-    return {
-      name: 'openai',
-      settings: { type: 'openai', baseUrl: environment.OPENAI_BASE_URL || 'https://api.openai.com/v1', apiKey: environment.OPENAI_API_KEY },
-      note: 'provider "openai" from OPENAI_API_KEY',
-    };
-  },
+  discover: discoverFromApiKey({ name: 'openai', type: 'openai', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', defaultBaseUrl: 'https://api.openai.com/v1' }),
   createAdapter: (config) => createOpenAiAdapter(config, 'openai'),
 };

@@ -1,22 +1,14 @@
 /** The gemini adapter against a fake Gemini: what it sends, the events it yields streamed and whole, errors, models. */
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type StreamEvent } from '../../../src/core/index.js';
+import type { StreamEvent } from '../../../src/core/index.js';
 import { decodeGeminiCallId } from '../../../providers/gemini/gemini-tool-call-id.js';
+import { gatewayErrorOf } from '../anthropic/anthropic-test-kit.js';
 import { collectEvents, testContext, testRequest, useFakeGemini } from './gemini-test-kit.js';
 
 const fixture = useFakeGemini();
 
 async function run(wholeReply: boolean): Promise<StreamEvent[]> {
   return collectEvents(await fixture.adapter().stream(testRequest({ tools: [{ name: 'get_weather', parameters: { type: 'object' } }] }), testContext({ wholeReply })));
-}
-
-async function rejection(promise: Promise<unknown>): Promise<GatewayError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!GatewayError.isInstance(error)) throw new Error(`expected a GatewayError, got ${String(error)}`);
-  return error;
 }
 
 const signedTurn = {
@@ -83,7 +75,7 @@ describe.each([
     [503, 502, 'upstream_error', 'unavailable'],
   ])("keeps a %i's meaning (status %i, %s, code %s) with Google's message", async (status, expectedStatus, type, code) => {
     fixture.upstream().enqueue({ type: 'http-error', status, message: 'API key not valid. Please pass a valid API key.', headers: { 'retry-after': '9' } });
-    const error = await rejection(fixture.adapter().stream(testRequest(), testContext({ wholeReply })));
+    const error = await gatewayErrorOf(fixture.adapter().stream(testRequest(), testContext({ wholeReply })));
     expect(error).toMatchObject({ status: expectedStatus, type, code });
     expect(error.message).toContain('API key not valid.');
     if (status === 429) expect(error.retryAfter).toBe('9');

@@ -7,6 +7,7 @@ import { GeminiReplyReader } from '../../../providers/gemini/gemini-reply-reader
 import { readGeminiStream } from '../../../providers/gemini/read-gemini-stream.js';
 import type { GeminiStreamBody } from '../../../providers/gemini/send-gemini-request.js';
 import { renderGeminiChunks } from '../../helpers/fake-gemini-upstream.js';
+import { splitAt } from '../../tool-formats/helpers/chunking-invariance.js';
 import { collectEvents } from './gemini-test-kit.js';
 
 const wire = renderGeminiChunks(
@@ -32,15 +33,9 @@ async function eventsFor(pieces: Buffer[]): Promise<StreamEvent[]> {
   return collectEvents(readGeminiStream(Readable.from(pieces) as unknown as GeminiStreamBody, reader, 'google', 1 << 20));
 }
 
+/** Splits the bytes anywhere, inside a UTF-8 character too (latin1 maps each byte to one character). */
 function split(cuts: number[]): Buffer[] {
-  const points = [...new Set(cuts.map((cut) => cut % bytes.length))].sort((left, right) => left - right);
-  const pieces: Buffer[] = [];
-  let start = 0;
-  for (const point of [...points, bytes.length]) {
-    if (point > start) pieces.push(bytes.subarray(start, point));
-    start = point;
-  }
-  return pieces;
+  return splitAt(bytes.toString('latin1'), cuts.map((cut) => cut % bytes.length)).map((piece) => Buffer.from(piece, 'latin1'));
 }
 
 describe('readGeminiStream', () => {
