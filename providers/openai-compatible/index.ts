@@ -1,8 +1,14 @@
 /** The `openai-compatible` provider kind: vLLM, llama.cpp, LM Studio, OpenRouter and other /v1 servers. */
-import type { ProviderConfig } from '../../src/config/config-types.js';
-import type { ProviderAdapter } from '../../src/core/provider-adapter.js';
 import { createOpenAiAdapter } from '../openai/create-openai-adapter.js';
+import { byModelFamily, type ProviderKind } from '../provider-kind.js';
 
-export function createOpenAiCompatibleProvider(config: ProviderConfig): ProviderAdapter {
-  return createOpenAiAdapter(config, 'openai-compatible');
-}
+export const openAiCompatibleKind: ProviderKind<'openai-compatible'> = {
+  type: 'openai-compatible',
+  hasUpstream: true,
+  autoToolCalling: byModelFamily,
+  // These servers may hand a template's opening `<think>` on as text.
+  detectsReasoningOpening: true,
+  // A vLLM, llama.cpp or LM Studio server: its own name is unknown, and it speaks OpenAI's API.
+  genAiProviderName: 'openai_compatible',
+  createAdapter: (config) => createOpenAiAdapter(config, 'openai-compatible'),
+};

@@ -1,4 +1,5 @@
 /** JSON Schema (for ajv) of the configuration file, after ${ENV} interpolation. */
+import { providerKinds, providerTypeNames } from '../../providers/index.js';
 
 const toolCalling = { enum: ['auto', 'native', 'prompted'] };
 
@@ -47,13 +48,13 @@ const provider = {
   type: 'object',
   additionalProperties: false,
   required: ['type'],
-  // Every kind but `scripted` (which has no upstream) talks to a URL.
-  if: { properties: { type: { not: { const: 'scripted' } } } },
+  // Every kind with an upstream talks to a URL.
+  if: { properties: { type: { enum: providerKinds.filter((kind) => kind.hasUpstream).map((kind) => kind.type) } } },
   then: { required: ['baseUrl'], properties: { baseUrl: true } },
   properties: {
-    type: { enum: ['openai', 'openai-compatible', 'anthropic', 'ollama', 'scripted'] },
-    /** `scripted` only: the turns to replay (YAML or JSON), relative to the config file. */
-    script: { type: 'string', minLength: 1 },
+    type: { enum: providerTypeNames },
+    // Each kind's own settings (the scripted kind's `script`).
+    ...Object.assign({}, ...providerKinds.map((kind) => kind.configProperties ?? {})),
     baseUrl: { type: 'string', pattern: '^https?://[^\\s]+$' },
     apiKey: { type: 'string' },
     headers: { type: 'object', additionalProperties: { type: 'string' } },

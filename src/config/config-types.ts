@@ -1,5 +1,5 @@
 /** The validated configuration, as the rest of the gateway sees it (after defaults and ${ENV}). */
-import type { ProviderType } from '../core/resolved-model.js';
+import type { ProviderType } from '../../providers/index.js';
 
 export type ToolCallingSetting = 'auto' | 'native' | 'prompted';
 

@@ -1,31 +1,17 @@
 /**
- * The configuration used when no file is given: providers found in the environment
- * (OPENAI_API_KEY, ANTHROPIC_API_KEY, OLLAMA_HOST) and a local Ollama when one answers; with none of
- * them, the scripted `demo` provider.
+ * The configuration used when no file is given: the providers each kind finds in the environment
+ * (OPENAI_API_KEY, ANTHROPIC_API_KEY, OLLAMA_HOST or a local Ollama that answers, GEMINI_API_KEY); with none
+ * of them, the scripted `demo` provider.
  */
+import { providerKinds } from '../../providers/index.js';
+import { probeOllama } from '../../providers/ollama/discover-ollama.js';
+import type { ServerProbe } from '../../providers/provider-kind.js';
 import type { ConfigFile } from './validate-config-file.js';
 
-export type OllamaProbe = (baseUrl: string) => Promise<boolean>;
+export { localOllamaUrl, probeOllama } from '../../providers/ollama/discover-ollama.js';
 
-export const localOllamaUrl = 'http://127.0.0.1:11434';
-
-/** Asks Ollama for its version with a short timeout; any answer means it is there. */
-export const probeOllama: OllamaProbe = async (baseUrl) => {
-  try {
-    const response = await fetch(`${baseUrl}/api/version`, { signal: AbortSignal.timeout(500) });
-    await response.body?.cancel();
-    return response.ok;
-  } catch {
-    return false;
-  }
-};
-
-function withScheme(host: string): string {
-  const trimmed = host.trim().replace(/\/+$/, '');
-  if (/^https?:\/\//.test(trimmed)) return trimmed;
-  // OLLAMA_HOST is often written as `0.0.0.0:11434` or `host:port`.
-  return `http://${trimmed.replace(/^0\.0\.0\.0/, '127.0.0.1')}`;
-}
+/** Ollama is the one kind found by asking a local server; tests pass their own probe. */
+export type OllamaProbe = ServerProbe;
 
 export async function discoverProviders(
   environment: NodeJS.ProcessEnv,
@@ -33,35 +19,19 @@ export async function discoverProviders(
 ): Promise<{ file: ConfigFile; notes: string[] }> {
   const providers: Record<string, Record<string, unknown>> = {};
   const notes: string[] = [];
-  if (environment.OPENAI_API_KEY) {
-    providers.openai = {
-      type: 'openai',
-      baseUrl: environment.OPENAI_BASE_URL || 'https://api.openai.com/v1',
-      apiKey: environment.OPENAI_API_KEY,
-    };
-    notes.push('provider "openai" from OPENAI_API_KEY');
-  }
-  if (environment.ANTHROPIC_API_KEY) {
-    providers.anthropic = {
-      type: 'anthropic',
-      baseUrl: environment.ANTHROPIC_BASE_URL || 'https://api.anthropic.com',
-      apiKey: environment.ANTHROPIC_API_KEY,
-    };
-    notes.push('provider "anthropic" from ANTHROPIC_API_KEY');
-  }
-  if (environment.OLLAMA_HOST) {
-    providers.ollama = { type: 'ollama', baseUrl: withScheme(environment.OLLAMA_HOST) };
-    notes.push(`provider "ollama" from OLLAMA_HOST (${providers.ollama.baseUrl as string})`);
-  } else if (await probe(localOllamaUrl)) {
-    providers.ollama = { type: 'ollama', baseUrl: localOllamaUrl };
-    notes.push(`provider "ollama": a local Ollama answered on ${localOllamaUrl}`);
+  for (const kind of providerKinds) {
+    const found = await kind.discover?.(environment, probe);
+    if (found === undefined) continue;
+    providers[found.name] = found.settings;
+    notes.push(found.note);
   }
   if (notes.length === 0) {
+    const hints = providerKinds.flatMap((kind) => (kind.discoveryHint === undefined ? [] : [kind.discoveryHint]));
     // A first run with nothing installed still has something to try: the prompted lane, end to end.
     providers.demo = { type: 'scripted' };
     notes.push(
       'no providers found: serving the demo provider "demo" (a scripted model: try model "demo/qwen3-8b" with tools, and see its tool call parsed back). ' +
-        'For real models set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST, or pass --config FILE',
+        `For real models set ${hints.slice(0, -1).join(', ')} or ${hints.at(-1) ?? ''}, or pass --config FILE`,
     );
   }
   return { file: { providers }, notes };

@@ -2,6 +2,7 @@
  * Resolves a request's model string against the configuration: the provider prefix (split only at a
  * configured provider name), the upstream model id, its family and the tool-calling strategy.
  */
+import { providerKind } from '../../providers/index.js';
 import { notFound } from '../core/gateway-error.js';
 import { ownValue } from '../core/own-value.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
@@ -12,9 +13,7 @@ import { detectReasoningOpening } from './detect-reasoning-opening.js';
 function chooseToolCalling(provider: ProviderConfig, model: string, autoToolCalling: ToolCallingMode): ToolCallingMode {
   const setting = ownValue(provider.models, model)?.toolCalling ?? provider.toolCalling;
   if (setting !== 'auto') return setting;
-  // The first-party APIs always have working native tools.
-  if (provider.type === 'openai' || provider.type === 'anthropic') return 'native';
-  return autoToolCalling;
+  return providerKind(provider.type).autoToolCalling(model, autoToolCalling);
 }
 
 export function resolveModelFor(provider: ProviderConfig, model: string, id: string): ResolvedModel {
@@ -28,8 +27,7 @@ export function resolveModelFor(provider: ProviderConfig, model: string, id: str
     family: settings?.family ?? detected.family,
     toolCalling: chooseToolCalling(provider, model, detected.autoToolCalling),
   };
-  // Ollama applies its own template and reads reasoning itself; the others may hand the raw text on.
-  const opening = settings?.startsInReasoning === undefined ? (provider.type === 'openai-compatible' ? detectReasoningOpening(model) : undefined) : settings.startsInReasoning ? 'by-default' : undefined;
+  const opening = settings?.startsInReasoning === undefined ? (providerKind(provider.type).detectsReasoningOpening ? detectReasoningOpening(model) : undefined) : settings.startsInReasoning ? 'by-default' : undefined;
   if (opening !== undefined) resolved.opensInReasoning = opening;
   return resolved;
 }

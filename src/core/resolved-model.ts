@@ -1,9 +1,5 @@
 /** A request's model after resolution against the configuration. */
 
-export type ProviderType = 'openai' | 'openai-compatible' | 'anthropic' | 'ollama' | 'scripted';
-
-export const providerTypes: readonly ProviderType[] = ['openai', 'openai-compatible', 'anthropic', 'ollama', 'scripted'];
-
 /** How tools reach the model: the provider's own tool API, or written into the prompt. */
 export type ToolCallingMode = 'native' | 'prompted';
 
@@ -12,7 +8,8 @@ export type ResolvedModel = {
   id: string;
   /** The configured provider name (the prefix), e.g. `local`. */
   provider: string;
-  providerType: ProviderType;
+  /** The provider's kind (`openai`, `ollama`, …): one of the registry's in `providers/index.ts`, which core cannot import. */
+  providerType: string;
   /** The model id sent upstream, e.g. `Qwen/Qwen3-8B`. */
   model: string;
   /** Tool-format family used in the prompted lane and by parsers, e.g. `hermes`. */

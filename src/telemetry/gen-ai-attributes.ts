@@ -5,8 +5,7 @@
  * unstable names rather than importing its `incubating` entry, whose exports may change in a minor release.
  * https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/
  */
-import { assertNever } from '../core/assert-never.js';
-import type { ProviderType } from '../core/resolved-model.js';
+import { providerKind } from '../../providers/index.js';
 
 export const genAi = {
   operationName: 'gen_ai.operation.name',
@@ -49,21 +48,7 @@ export const gateway = {
   outcome: 'interlingua.outcome',
 } as const;
 
-/** `gen_ai.provider.name` by provider kind: the convention's well-known values where one fits. */
-export function genAiProviderName(type: ProviderType): string {
-  switch (type) {
-    case 'openai':
-      return 'openai';
-    case 'anthropic':
-      return 'anthropic';
-    case 'ollama':
-      return 'ollama';
-    case 'openai-compatible':
-      // A vLLM, llama.cpp or LM Studio server: its own name is unknown, and it speaks OpenAI's API.
-      return 'openai_compatible';
-    case 'scripted':
-      return 'interlingua.scripted';
-    default:
-      return assertNever(type, 'provider type');
-  }
+/** `gen_ai.provider.name` by provider kind: each kind's descriptor names it. */
+export function genAiProviderName(type: string): string {
+  return providerKind(type).genAiProviderName;
 }

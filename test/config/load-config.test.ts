@@ -119,7 +119,7 @@ describe('config files', () => {
 
 describe('config errors name the bad path', () => {
   it.each([
-    ['a bad provider type', 'providers:\n  local: { type: vllm, baseUrl: "http://127.0.0.1:8000/v1" }\n', 'providers.local.type: must be one of openai, openai-compatible, anthropic, ollama, scripted'],
+    ['a bad provider type', 'providers:\n  local: { type: vllm, baseUrl: "http://127.0.0.1:8000/v1" }\n', 'providers.local.type: must be one of openai, openai-compatible, anthropic, ollama, gemini, scripted'],
     ['a missing baseUrl', 'providers:\n  local: { type: ollama }\n', 'providers.local.baseUrl: is required'],
     ['a baseUrl that is not a URL', 'providers:\n  local: { type: ollama, baseUrl: "127.0.0.1:11434" }\n', 'providers.local.baseUrl: must be an http(s) URL'],
     ['an unknown setting', 'providers:\n  local: { type: ollama, baseUrl: "http://h", tools: true }\n', 'providers.local.tools: is not a known setting'],
@@ -140,7 +140,7 @@ describe('config errors name the bad path', () => {
   it('reports every problem at once', async () => {
     const path = await configFile('yaml', 'providers:\n  a: { type: nope, baseUrl: "http://h" }\n  b: { type: ollama }\n');
     const error = await configError(loadConfig({ path, environment: {} }));
-    expect(error.problems).toEqual(expect.arrayContaining(['providers.a.type: must be one of openai, openai-compatible, anthropic, ollama, scripted', 'providers.b.baseUrl: is required']));
+    expect(error.problems).toEqual(expect.arrayContaining(['providers.a.type: must be one of openai, openai-compatible, anthropic, ollama, gemini, scripted', 'providers.b.baseUrl: is required']));
   });
 
   it('names a missing environment variable and where it is used', async () => {

@@ -10,6 +10,11 @@ describe('createToolFormatRegistry', () => {
     for (const [family, format] of registry) expect(format.family).toBe(family);
   });
 
+  it('has name patterns for every registered family: a family is one folder, one familySpecs line and one model-families.json line', () => {
+    const detectable = new Set(knownFamilies);
+    for (const family of createToolFormatRegistry().keys()) expect(detectable.has(family), `family '${family}' is registered but no model name detects it`).toBe(true);
+  });
+
   it('builds independent parsers', () => {
     const format = createToolFormatRegistry().get('hermes')!;
     const tools = [{ name: 'get_time', parameters: {} }];

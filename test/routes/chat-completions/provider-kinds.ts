@@ -1,10 +1,11 @@
 /**
- * One scripting surface over the four fake upstreams (OpenAI SSE, OpenAI-compatible SSE, Anthropic SSE,
- * Ollama NDJSON), so end-to-end tests can run the same scenario through every provider kind.
+ * One scripting surface over the five fake upstreams (OpenAI SSE, OpenAI-compatible SSE, Anthropic SSE,
+ * Ollama NDJSON, Gemini SSE), so end-to-end tests can run the same scenario through every provider kind.
  */
 import type OpenAI from 'openai';
 import { afterAll, beforeAll } from 'vitest';
 import { startFakeAnthropicUpstream, type FakeAnthropicBlock, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
+import { startFakeGeminiUpstream, type FakeGeminiUpstream } from '../../helpers/fake-gemini-upstream.js';
 import { startFakeOllamaUpstream, type FakeOllamaUpstream } from '../../helpers/fake-ollama-upstream.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
 import { sleep, type RecordedRequest } from '../../helpers/loopback-server.js';
@@ -16,7 +17,7 @@ export type ScriptedCall = { id: string; name: string; arguments: Record<string,
 export type ExpectedUsage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 
 export type ProviderKind = {
-  type: 'openai' | 'openai-compatible' | 'anthropic' | 'ollama';
+  type: 'openai' | 'openai-compatible' | 'anthropic' | 'ollama' | 'gemini';
   /** The configured provider name, i.e. the model prefix. */
   name: string;
   /** The upstream model id. */
@@ -153,6 +154,42 @@ function ollamaKind(): ProviderKind {
   };
 }
 
+function geminiKind(): ProviderKind {
+  let upstream: FakeGeminiUpstream | undefined;
+  const fake = () => {
+    if (!upstream) throw new Error('gemini: fake upstream not started');
+    return upstream;
+  };
+  const usage = { promptTokenCount: usageCounts.input, candidatesTokenCount: usageCounts.output };
+  const preamble = [[{ text: 'Work' }], [{ text: 'ing ' }], [{ text: 'on ' }], [{ text: 'it' }]];
+  return {
+    type: 'gemini',
+    name: 'google',
+    model: 'gemini-2.5-flash',
+    start: async () => {
+      upstream = await startFakeGeminiUpstream();
+    },
+    close: async () => upstream?.close(),
+    providerEntry: (extra = {}) => testProvider('gemini', fake().url, { apiKey: 'upstream-key', ...extra }),
+    // Gemini sends each call whole, one part per call (signatures: test/providers/gemini).
+    scriptToolCalls: (calls) =>
+      fake().enqueue({
+        type: 'generate',
+        chunks: [calls.map((call) => ({ functionCall: { id: call.id, name: call.name, args: typeof call.arguments === 'string' ? { raw: call.arguments } : call.arguments } }))],
+        usage,
+      }),
+    scriptText: (pieces) => fake().enqueue({ type: 'generate', chunks: pieces.map((piece) => [{ text: piece }]), usage }),
+    scriptReasoning: (reasoning, text) => fake().enqueue({ type: 'generate', chunks: [[{ text: reasoning, thought: true }], [{ text }]], usage }),
+    usage: expectedUsage,
+    chatRequests: () => fake().generateRequests(),
+    scriptHttpError: (status, message, headers) => fake().enqueue({ type: 'http-error', status, message, ...(headers ? { headers } : {}) }),
+    scriptSlowHeaders: (delayMs) => fake().enqueue({ type: 'generate', chunks: [[{ text: 'late' }]], headersDelayMs: delayMs }),
+    scriptMidStreamError: (message) => fake().enqueue({ type: 'generate', chunks: [...preamble, [{ text: '!' }]], interruption: { type: 'error-event', afterChunks: 3, message } }),
+    scriptCutStream: () => fake().enqueue({ type: 'generate', chunks: [...preamble, [{ text: '!' }]], interruption: { type: 'destroy', afterChunks: 3 } }),
+    scriptHeldStream: () => fake().enqueue({ type: 'generate', chunks: [...preamble, [{ text: '!' }]], interruption: { type: 'hold', afterChunks: 3 } }),
+  };
+}
+
 /** Resolves once the kind's latest chat request was abandoned by the gateway before its response ended. */
 export async function waitForUpstreamAbort(kind: ProviderKind, timeoutMs = 3_000): Promise<RecordedRequest> {
   const deadline = Date.now() + timeoutMs;
@@ -166,7 +203,7 @@ export async function waitForUpstreamAbort(kind: ProviderKind, timeoutMs = 3_000
 
 /** A fresh set of kinds (each test file starts its own fakes). */
 export function providerKinds(): ProviderKind[] {
-  return [openAiKind('openai', 'oai'), openAiKind('openai-compatible', 'local'), anthropicKind(), ollamaKind()];
+  return [openAiKind('openai', 'oai'), openAiKind('openai-compatible', 'local'), anthropicKind(), ollamaKind(), geminiKind()];
 }
 
 /**

@@ -1,0 +1,14 @@
+/** The `openai` provider kind: the OpenAI API itself. */
+import { alwaysNative, discoverFromApiKey, type ProviderKind } from '../provider-kind.js';
+import { createOpenAiAdapter } from './create-openai-adapter.js';
+
+export const openAiKind: ProviderKind<'openai'> = {
+  type: 'openai',
+  hasUpstream: true,
+  autoToolCalling: alwaysNative,
+  detectsReasoningOpening: false,
+  genAiProviderName: 'openai',
+  discoveryHint: 'OPENAI_API_KEY',
+  discover: discoverFromApiKey({ name: 'openai', type: 'openai', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', defaultBaseUrl: 'https://api.openai.com/v1' }),
+  createAdapter: (config) => createOpenAiAdapter(config, 'openai'),
+};

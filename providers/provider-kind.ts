@@ -1,0 +1,60 @@
+/** What a provider kind is: everything the gateway knows about one kind of upstream, in one value per folder. */
+import type { ProviderConfig } from '../src/config/config-types.js';
+import type { ProviderAdapter } from '../src/core/provider-adapter.js';
+import type { ToolCallingMode } from '../src/core/resolved-model.js';
+import type { RenderFamilyCall } from './scripted/scripted-events.js';
+
+/** What app.ts lends the adapters that need more than their config. */
+export type ProviderDependencies = {
+  /** The scripted provider writes its model's calls in the model family's syntax. */
+  renderCall: RenderFamilyCall;
+};
+
+/** Whether a server answers at a base URL (injectable, so discovery is testable without one). */
+export type ServerProbe = (baseUrl: string) => Promise<boolean>;
+
+/** A provider found in the environment: its name in the config, its settings, and a line for the startup log. */
+export type DiscoveredProvider = { name: string; settings: Record<string, unknown>; note: string };
+
+export type ProviderKind<Type extends string = string> = {
+  /** The config's `type`. */
+  type: Type;
+  /** `false` for kinds with no upstream (`scripted`): `baseUrl` is then not required. */
+  hasUpstream: boolean;
+  /** Config settings only this kind reads, as JSON Schema properties of a provider entry. */
+  configProperties?: Record<string, object>;
+  /**
+   * What `toolCalling: auto` picks for a model: `byFamily` is the model-families table's answer from
+   * the name. First-party APIs answer `native` whatever the name.
+   */
+  autoToolCalling(model: string, byFamily: ToolCallingMode): ToolCallingMode;
+  /** The upstream hands the raw text on, so a template that opens `<think>` must be detected from the name. */
+  detectsReasoningOpening: boolean;
+  /** `gen_ai.provider.name`: the OpenTelemetry convention's well-known value where one fits. */
+  genAiProviderName: string;
+  /** The environment variable(s) that discovery reads, for the first-run hint. */
+  discoveryHint?: string;
+  /** Finds a provider of this kind in the environment when no config file is given. */
+  discover?(environment: NodeJS.ProcessEnv, probe: ServerProbe): DiscoveredProvider | undefined | Promise<DiscoveredProvider | undefined>;
+  createAdapter(config: ProviderConfig, dependencies: ProviderDependencies): ProviderAdapter;
+};
+
+/** Every model of a first-party API has working native tools. */
+export function alwaysNative(): ToolCallingMode {
+  return 'native';
+}
+
+/** The model-families table decides: a server of open models may serve one without a tool parser. */
+export function byModelFamily(_model: string, byFamily: ToolCallingMode): ToolCallingMode {
+  return byFamily;
+}
+
+/** The usual discovery of a hosted API: a provider when its key variable is set, at its base-URL variable or the public URL. */
+export function discoverFromApiKey(found: { name: string; type: string; keyVariable: string; baseUrlVariable: string; defaultBaseUrl: string }) {
+  return (environment: NodeJS.ProcessEnv): DiscoveredProvider | undefined => {
+    const apiKey = environment[found.keyVariable];
+    if (!apiKey) return undefined;
+    const baseUrl = environment[found.baseUrlVariable] || found.defaultBaseUrl;
+    return { name: found.name, settings: { type: found.type, baseUrl, apiKey }, note: `provider "${found.name}" from ${found.keyVariable}` };
+  };
+}

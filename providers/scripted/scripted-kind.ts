@@ -1,0 +1,15 @@
+/** The `scripted` provider kind: no upstream; a replayed script, or the first-run demo model. */
+import { byModelFamily, type ProviderKind } from '../provider-kind.js';
+import { createScriptedAdapter } from './index.js';
+
+export const scriptedKind: ProviderKind<'scripted'> = {
+  type: 'scripted',
+  hasUpstream: false,
+  /** The turns to replay (YAML or JSON), relative to the config file. */
+  configProperties: { script: { type: 'string', minLength: 1 } },
+  // The demo writes its calls in the family's syntax, so the prompted lane can be seen working.
+  autoToolCalling: byModelFamily,
+  detectsReasoningOpening: false,
+  genAiProviderName: 'interlingua.scripted',
+  createAdapter: (config, dependencies) => createScriptedAdapter(config, dependencies.renderCall),
+};

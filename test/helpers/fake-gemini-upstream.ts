@@ -1,0 +1,163 @@
+/**
+ * A scripted fake of Google's Gemini API on 127.0.0.1:0: `POST /v1beta/models/{model}:streamGenerateContent?alt=sse`
+ * streams one `data: {GenerateContentResponse}` event per chunk (CRLF-separated, as Google's servers write
+ * them, with running `usageMetadata` on each and `finishReason` on the last); `:generateContent` answers the
+ * same reply as one object; `GET /v1beta/models` lists models. Every request is recorded.
+ * Wire formats: https://ai.google.dev/api/generate-content and https://ai.google.dev/api/models
+ */
+import type http from 'node:http';
+import { sleep, startLoopbackServer, type RecordedRequest } from './loopback-server.js';
+
+/** One part as Gemini sends it; each chunk of a streamed reply carries the parts listed for it. */
+export type FakeGeminiPart =
+  | { text: string; thought?: boolean; thoughtSignature?: string }
+  | { functionCall: { id?: string; name: string; args: Record<string, unknown> }; thoughtSignature?: string };
+
+export type FakeGeminiUsage = { promptTokenCount: number; candidatesTokenCount: number; thoughtsTokenCount?: number; cachedContentTokenCount?: number };
+
+export type FakeGeminiGenerateReply = {
+  type: 'generate';
+  /** Each inner array is one streamed chunk (one SSE event); a whole reply joins them. */
+  chunks: FakeGeminiPart[][];
+  /** Defaults to STOP. */
+  finishReason?: string;
+  usage?: FakeGeminiUsage;
+  modelVersion?: string;
+  promptFeedback?: { blockReason: string };
+  headers?: Record<string, string>;
+  headersDelayMs?: number;
+  /** After this many chunks: an error event (`data: {"error":…}`), a destroyed socket, or silence until the client leaves. */
+  interruption?: { type: 'error-event'; afterChunks: number; message: string } | { type: 'destroy'; afterChunks: number } | { type: 'hold'; afterChunks: number };
+};
+
+export type FakeGeminiErrorReply = { type: 'http-error'; status: number; message: string; headers?: Record<string, string> };
+
+export type FakeGeminiReply = FakeGeminiGenerateReply | FakeGeminiErrorReply;
+
+export type FakeGeminiUpstream = {
+  url: string;
+  requests: RecordedRequest[];
+  /** Only the generateContent and streamGenerateContent requests. */
+  generateRequests(): RecordedRequest[];
+  enqueue(...replies: FakeGeminiReply[]): void;
+  /** Served by GET /v1beta/models (with `models/` prefixed, as Google names them). */
+  models: string[];
+  close(): Promise<void>;
+};
+
+/** Google's canonical status names, as its error bodies carry them. */
+const statusNames: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
+
+export function googleErrorBody(status: number, message: string) {
+  return { error: { code: status, message, status: statusNames[status] ?? 'UNKNOWN' } };
+}
+
+const defaultUsage: FakeGeminiUsage = { promptTokenCount: 10, candidatesTokenCount: 5 };
+
+function usageMetadata(usage: FakeGeminiUsage): Record<string, unknown> {
+  const total = usage.promptTokenCount + usage.candidatesTokenCount + (usage.thoughtsTokenCount ?? 0);
+  return { ...usage, totalTokenCount: total };
+}
+
+/** The GenerateContentResponse objects of a streamed reply, in wire order. */
+export function renderGeminiChunks(reply: FakeGeminiGenerateReply, model: string, responseId: string): Record<string, unknown>[] {
+  const usage = reply.usage ?? defaultUsage;
+  const chunks = reply.chunks.length > 0 ? reply.chunks : [[]];
+  return chunks.map((parts, index) => {
+    const last = index === chunks.length - 1;
+    const candidate: Record<string, unknown> = { content: { parts, role: 'model' }, index: 0 };
+    if (last) candidate.finishReason = reply.finishReason ?? 'STOP';
+    const chunk: Record<string, unknown> = {
+      candidates: [candidate],
+      usageMetadata: usageMetadata(last ? usage : { ...usage, candidatesTokenCount: index + 1 }),
+      modelVersion: reply.modelVersion ?? model,
+      responseId,
+    };
+    if (reply.promptFeedback) {
+      chunk.promptFeedback = reply.promptFeedback;
+      delete chunk.candidates;
+    }
+    return chunk;
+  });
+}
+
+/** The whole `generateContent` reply: every chunk's parts in one candidate. */
+function renderGeminiReply(reply: FakeGeminiGenerateReply, model: string, responseId: string): Record<string, unknown> {
+  const [last] = renderGeminiChunks({ ...reply, chunks: [reply.chunks.flat()] }, model, responseId);
+  return last as Record<string, unknown>;
+}
+
+let replyCounter = 0;
+
+async function sendGenerate(reply: FakeGeminiGenerateReply, streamed: boolean, model: string, response: http.ServerResponse): Promise<void> {
+  if (reply.headersDelayMs) await sleep(reply.headersDelayMs);
+  const responseId = `fake-response-${++replyCounter}`;
+  const interruption = reply.interruption;
+  if (!streamed) {
+    response.writeHead(200, { 'content-type': 'application/json; charset=UTF-8', ...reply.headers });
+    const body = JSON.stringify(renderGeminiReply(reply, model, responseId));
+    // A whole reply breaks off the way a stream would: an error object for the body, half a body, or silence.
+    if (interruption?.type === 'error-event') response.end(JSON.stringify(googleErrorBody(500, interruption.message)));
+    else if (interruption?.type === 'destroy') response.write(body.slice(0, body.length / 2), () => response.destroy());
+    else if (interruption?.type !== 'hold') response.end(body);
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/event-stream', ...reply.headers });
+  const chunks = renderGeminiChunks(reply, model, responseId);
+  for (const [index, chunk] of chunks.entries()) {
+    if (interruption && index === interruption.afterChunks) {
+      if (interruption.type === 'error-event') response.end(`data: ${JSON.stringify(googleErrorBody(500, interruption.message))}\r\n\r\n`);
+      else if (interruption.type === 'destroy') response.destroy();
+      // hold: nothing more, until the client goes away.
+      return;
+    }
+    response.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+    await sleep(1);
+  }
+  response.end();
+}
+
+const generatePath = /^\/v1beta\/models\/([^/:?]+):(generateContent|streamGenerateContent)(\?.*)?$/;
+
+export async function startFakeGeminiUpstream(): Promise<FakeGeminiUpstream> {
+  const queue: FakeGeminiReply[] = [];
+  const fake: Pick<FakeGeminiUpstream, 'models'> = { models: ['gemini-2.5-flash', 'gemini-2.5-pro'] };
+  const server = await startLoopbackServer(async (request, response) => {
+    if (request.method === 'GET' && request.path.startsWith('/v1beta/models')) {
+      const models = fake.models.map((id) => ({ name: `models/${id}`, displayName: id, supportedGenerationMethods: ['generateContent', 'countTokens'] }));
+      models.push({ name: 'models/text-embedding-004', displayName: 'embedding', supportedGenerationMethods: ['embedContent'] });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ models }));
+      return;
+    }
+    const match = generatePath.exec(request.path);
+    if (request.method !== 'POST' || !match) {
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(googleErrorBody(404, `no route ${request.method} ${request.path}`)));
+      return;
+    }
+    const reply = queue.shift() ?? { type: 'generate', chunks: [[{ text: 'Hello' }], [{ text: ' there' }]] };
+    if (reply.type === 'http-error') {
+      response.writeHead(reply.status, { 'content-type': 'application/json; charset=UTF-8', ...reply.headers });
+      response.end(JSON.stringify(googleErrorBody(reply.status, reply.message)));
+      return;
+    }
+    const streamed = match[2] === 'streamGenerateContent';
+    await sendGenerate(reply, streamed, decodeURIComponent(match[1] ?? ''), response);
+  });
+  return Object.assign(fake, {
+    url: server.url,
+    requests: server.requests,
+    generateRequests: () => server.requests.filter((request) => generatePath.test(request.path)),
+    enqueue: (...replies: FakeGeminiReply[]) => void queue.push(...replies),
+    close: () => server.close(),
+  });
+}

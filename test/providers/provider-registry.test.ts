@@ -1,0 +1,56 @@
+/** The provider registry: one list of kinds, from which the config enum, discovery, tool-calling defaults, telemetry names and dispatch derive. */
+import { describe, expect, it } from 'vitest';
+import { discoverProviders } from '../../src/config/discover-providers.js';
+import { normalizeConfig } from '../../src/config/normalize-config.js';
+import { resolveModel } from '../../src/config/resolve-model.js';
+import { validateConfigFile } from '../../src/config/validate-config-file.js';
+import { genAiProviderName } from '../../src/telemetry/gen-ai-attributes.js';
+import { createProviderAdapter, providerKind, providerKinds, providerTypeNames } from '../../providers/index.js';
+
+const noDependencies = { renderCall: () => '' };
+
+describe('the provider registry', () => {
+  it('lists each kind once, and the config accepts exactly those types', () => {
+    expect(new Set(providerTypeNames).size).toBe(providerKinds.length);
+    for (const type of providerTypeNames) {
+      const entry = providerKind(type).hasUpstream ? { type, baseUrl: 'http://127.0.0.1:1' } : { type };
+      expect(() => validateConfigFile({ providers: { one: entry } })).not.toThrow();
+    }
+    expect(() => validateConfigFile({ providers: { one: { type: 'vertex', baseUrl: 'http://127.0.0.1:1' } } })).toThrow(/must be one of/);
+  });
+
+  it('requires a baseUrl of every kind with an upstream only', () => {
+    expect(() => validateConfigFile({ providers: { one: { type: 'gemini' } } })).toThrow(/baseUrl: is required/);
+    expect(() => validateConfigFile({ providers: { one: { type: 'scripted' } } })).not.toThrow();
+  });
+
+  it('builds each kind’s adapter from its descriptor', async () => {
+    for (const type of providerTypeNames) {
+      const config = normalizeConfig(validateConfigFile({ providers: { one: { type, baseUrl: 'http://127.0.0.1:1' } } }), {});
+      const adapter = createProviderAdapter(config.providers.one!, noDependencies);
+      expect(typeof adapter.stream).toBe('function');
+      await adapter.close?.();
+    }
+  });
+
+  it('names each kind for telemetry, Gemini as the GenAI convention does', () => {
+    expect(providerTypeNames.map((type) => genAiProviderName(type))).toEqual(['openai', 'openai_compatible', 'anthropic', 'ollama', 'gcp.gemini', 'interlingua.scripted']);
+  });
+
+  it('picks native tools for Gemini models and the prompted lane for Gemma on the same provider', () => {
+    const config = normalizeConfig(validateConfigFile({ providers: { google: { type: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com' } } }), {});
+    expect(resolveModel(config, 'google/gemini-2.5-flash')).toMatchObject({ providerType: 'gemini', toolCalling: 'native', family: 'generic-json' });
+    expect(resolveModel(config, 'google/gemma-3-27b-it')).toMatchObject({ toolCalling: 'prompted', family: 'gemma' });
+  });
+
+  it('finds Gemini from GEMINI_API_KEY when no config is given', async () => {
+    const { file, notes } = await discoverProviders({ GEMINI_API_KEY: 'g-key' }, async () => false);
+    expect(file.providers).toEqual({ gemini: { type: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com', apiKey: 'g-key' } });
+    expect(notes).toEqual(['provider "gemini" from GEMINI_API_KEY']);
+  });
+
+  it('names every kind’s variable in the first-run hint', async () => {
+    const { notes } = await discoverProviders({}, async () => false);
+    expect(notes[0]).toContain('For real models set OPENAI_API_KEY, ANTHROPIC_API_KEY, OLLAMA_HOST or GEMINI_API_KEY, or pass --config FILE');
+  });
+});
