@@ -7,8 +7,8 @@
  * came in: never re-joined or rescanned per chunk (the `ollama` package split its whole pending text at
  * every chunk, quadratic in the length of a long line).
  */
-import { GatewayError } from '../core/gateway-error.js';
 import type { SseDecoderOptions } from './sse-decoder.js';
+import { errorFromUnreadableJson } from './upstream-error.js';
 import { upstreamResponseTooLarge } from './upstream-response-too-large.js';
 
 const lineFeed = 0x0a;
@@ -79,13 +79,7 @@ export class NdjsonDecoder {
     try {
       values.push(JSON.parse(text));
     } catch (error) {
-      throw new GatewayError({
-        status: 502,
-        type: 'upstream_error',
-        code: 'upstream_bad_response',
-        message: `Upstream provider '${this.options.provider}' sent a reply that is not JSON: ${(error as Error).message}`,
-        cause: error,
-      });
+      throw errorFromUnreadableJson(this.options.provider, error);
     }
   }
 }

@@ -25,7 +25,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import { readCappedText } from './read-capped-text.js';
 import { requestWholeBody, type WholeResponse } from './request-whole-body.js';
 import { createUpstreamAgent } from './upstream-agent.js';
-import { errorFromTransportFailure, errorFromUpstreamStatus } from './upstream-error.js';
+import { errorFromTransportFailure, errorFromUnreadableJson, errorFromUpstreamStatus } from './upstream-error.js';
 import { UpstreamStream } from './upstream-stream.js';
 
 export type UpstreamCall = {
@@ -90,13 +90,7 @@ export class UpstreamClient {
     try {
       return JSON.parse(text);
     } catch (error) {
-      throw new GatewayError({
-        status: 502,
-        type: 'upstream_error',
-        code: 'upstream_bad_response',
-        message: `Upstream provider '${this.provider}' sent a reply that is not JSON: ${(error as Error).message}`,
-        cause: error,
-      });
+      throw errorFromUnreadableJson(this.provider, error);
     }
   }
 

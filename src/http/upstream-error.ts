@@ -66,6 +66,17 @@ export function errorFromUpstreamStatus(options: {
   });
 }
 
+/** A 2xx body (or one NDJSON line of it) that JSON.parse refused: the upstream broke its own protocol. */
+export function errorFromUnreadableJson(provider: string, error: unknown): GatewayError {
+  return new GatewayError({
+    status: 502,
+    type: 'upstream_error',
+    code: 'upstream_bad_response',
+    message: `Upstream provider '${provider}' sent a reply that is not JSON: ${(error as Error).message}`,
+    cause: error,
+  });
+}
+
 const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
 function errorCode(error: unknown): string | undefined {
