@@ -21,6 +21,8 @@ function midStreamFailure(provider: string, detail: string, upstreamBody?: unkno
   return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_stream_error', message: `Upstream provider '${provider}' failed mid-stream: ${detail}`, upstreamBody });
 }
 
+const endedEarly = 'the stream ended without a done chunk';
+
 function errorLine(value: unknown, provider: string): GatewayError | undefined {
   if (typeof value !== 'object' || value === null || !('error' in value)) return undefined;
   return midStreamFailure(provider, readUpstreamErrorMessage(value) ?? 'unknown error', (value as { error: unknown }).error);
@@ -35,11 +37,13 @@ export async function streamOllamaChat(options: StreamOllamaChatOptions): Promis
   const { body, warnings } = convertToOllamaChatRequest(request, { stream: true });
   const stream = await connection.client.openStream({ path: '/api/chat', headers: ollamaHeaders(connection, request.forwardHeaders), json: body, cancellation: context.cancellation });
   const batches = stream.jsonLines();
-  let first: IteratorResult<unknown[]>;
+  let first: unknown[];
   try {
-    first = await batches.next();
-    const failure = first.done ? undefined : errorLine(first.value[0], connection.provider);
+    const next = await batches.next();
+    if (next.done) throw midStreamFailure(connection.provider, endedEarly);
+    const failure = errorLine(next.value[0], connection.provider);
     if (failure) throw failure;
+    first = next.value;
   } catch (error) {
     await batches.return(undefined);
     throw error;
@@ -50,18 +54,20 @@ export async function streamOllamaChat(options: StreamOllamaChatOptions): Promis
 async function* translateChunks(options: {
   stream: UpstreamStream;
   batches: AsyncGenerator<unknown[]>;
-  first: IteratorResult<unknown[]>;
+  /** The first read's values (at least one). */
+  first: unknown[];
   warnings: Warning[];
   provider: string;
   model: string;
 }): AsyncGenerator<StreamEvent> {
   const { stream, batches, provider } = options;
   const translator = new OllamaChunkTranslator();
-  const echoedModel = options.first.done ? undefined : (options.first.value[0] as { model?: unknown } | undefined)?.model;
+  const head = options.first[0];
+  const echoedModel = typeof head === 'object' && head !== null ? (head as { model?: unknown }).model : undefined;
   try {
     // Inside the try: a consumer may stop right after this event, and `finally` must still run.
     yield ollamaResponseStart(echoedModel, options.model, options.warnings);
-    for (let next = options.first; !next.done; next = await batches.next()) {
+    for (let next: IteratorResult<unknown[]> = { done: false, value: options.first }; !next.done; next = await batches.next()) {
       for (const chunk of next.value) {
         const failure = errorLine(chunk, provider);
         if (failure) {
@@ -75,7 +81,7 @@ async function* translateChunks(options: {
         }
       }
     }
-    yield { type: 'error', error: midStreamFailure(provider, 'the stream ended without a done chunk') };
+    yield { type: 'error', error: midStreamFailure(provider, endedEarly) };
   } catch (error) {
     yield { type: 'error', error: toGatewayError(error) };
   } finally {
