@@ -50,6 +50,14 @@ function parseLoosely(text: string): unknown {
   }
 }
 
+function serialise(call: UpstreamCall): string | Buffer | undefined {
+  return call.body ?? (call.json === undefined ? undefined : JSON.stringify(call.json));
+}
+
+function methodOf(call: UpstreamCall, body: unknown): 'GET' | 'POST' {
+  return call.method ?? (body === undefined ? 'GET' : 'POST');
+}
+
 function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -73,10 +81,11 @@ export class UpstreamClient {
   /** The 2xx body's text, read whole (the fast path: no Readable, no header object); otherwise a GatewayError. */
   async readText(call: UpstreamCall): Promise<string> {
     // Serialised before the try: a body that cannot be is the gateway's own failure (a 500), never "upstream unreachable".
-    const options = this.options(call);
+    const body = serialise(call);
+    const request = { origin: this.origin, path: `${this.basePath}${call.path}`, method: methodOf(call, body), headers: call.headers, body, signal: call.cancellation, limit: this.limit };
     let response: WholeResponse;
     try {
-      response = await requestWholeBody(this.agent, { ...options, signal: call.cancellation, limit: this.limit });
+      response = await requestWholeBody(this.agent, request);
     } catch (error) {
       throw errorFromTransportFailure(error, this.provider, call.cancellation);
     }
@@ -97,19 +106,20 @@ export class UpstreamClient {
   /** Resolves once 2xx headers arrived; otherwise reads the error body (capped) and rejects with a GatewayError. */
   async openStream(call: UpstreamCall): Promise<UpstreamStream> {
     const { cancellation } = call;
-    const options = this.options(call);
+    const body = serialise(call);
+    // undici takes the Cancellation itself as the signal (an EventEmitter-like one).
+    const request = { origin: this.origin, path: `${this.basePath}${call.path}`, method: methodOf(call, body), headers: call.headers, body, signal: cancellation };
     let response;
     try {
-      // undici takes the Cancellation itself as the signal (an EventEmitter-like one).
-      response = await this.agent.request({ ...options, signal: cancellation });
+      response = await this.agent.request(request);
     } catch (error) {
       throw errorFromTransportFailure(error, this.provider, cancellation);
     }
-    const { statusCode, headers, body } = response;
+    const { statusCode, headers } = response;
     if (statusCode >= 200 && statusCode < 300) {
-      return new UpstreamStream(body, { provider: this.provider, maxEventBytes: this.config.limits.maxEventBytes, cancellation });
+      return new UpstreamStream(response.body, { provider: this.provider, maxEventBytes: this.config.limits.maxEventBytes, cancellation });
     }
-    const text = await readCappedText(body, this.limit).catch((error: unknown) => {
+    const text = await readCappedText(response.body, this.limit).catch((error: unknown) => {
       if (GatewayError.isInstance(error)) throw error;
       // The status alone still tells the client what happened.
       return '';
@@ -119,12 +129,6 @@ export class UpstreamClient {
 
   close(): Promise<void> {
     return this.agent.close();
-  }
-
-  private options(call: UpstreamCall) {
-    const body = call.body ?? (call.json === undefined ? undefined : JSON.stringify(call.json));
-    const method = call.method ?? (body === undefined ? 'GET' : 'POST');
-    return { origin: this.origin, path: `${this.basePath}${call.path}`, method, headers: call.headers, body };
   }
 
   private statusError(status: number, header: (name: string) => string | undefined, text: string): GatewayError {
