@@ -1,11 +1,10 @@
 /**
  * Upstream stream decoding micro-benchmarks: one long SSE event and one long NDJSON line (Ollama), in
  * 16 KB reads as a socket delivers them, 1 MB against 10 MB. Linear decoding gives a 10 MB / 1 MB time
- * ratio near 10; the quadratic decoding this replaced gave about 100. Standalone: `node --import tsx bench/stream-decoders.ts`.
+ * ratio near 10; the quadratic decoding these replaced gave about 100. Standalone: `node --import tsx bench/stream-decoders.ts`.
  */
 import { pathToFileURL } from 'node:url';
-import { Response } from 'undici';
-import { limitFetchResponse } from '../src/http/limit-fetch-response.js';
+import { NdjsonDecoder } from '../src/http/ndjson-decoder.js';
 import { SseDecoder } from '../src/http/sse-decoder.js';
 
 export type StreamDecoderRow = { decoder: string; oneMegabyteMs: number; tenMegabytesMs: number; tenToOneRatio: number };
@@ -34,37 +33,11 @@ function decodeSse(chunks: readonly Buffer[]): number {
   return events;
 }
 
-/** The `ollama` package's own NDJSON loop (ollama 0.6 `parseJSON`): it re-splits its whole pending text at every chunk. */
-async function packageStyleLines(body: ReadableStream<Uint8Array>): Promise<number> {
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  let buffer = '';
-  let lines = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    const parts = buffer.split('\n');
-    buffer = parts.pop() ?? '';
-    for (const part of parts) lines += JSON.parse(part) ? 1 : 0;
-  }
-  return lines;
-}
-
-function streamOf(chunks: readonly Buffer[]): ReadableStream<Uint8Array> {
-  let index = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (index < chunks.length) controller.enqueue(chunks[index++] as Buffer);
-      else controller.close();
-    },
-  });
-}
-
-/** The gateway's path: the metered body hands the package whole lines. */
-function decodeNdjson(chunks: readonly Buffer[]): Promise<number> {
-  const limited = limitFetchResponse(new Response(streamOf(chunks)), { type: 'lines', maxBytes: 64 * megabyte, provider: 'bench' });
-  return packageStyleLines(limited.body as ReadableStream<Uint8Array>);
+function decodeNdjson(chunks: readonly Buffer[]): number {
+  const decoder = new NdjsonDecoder({ maxEventBytes: 64 * megabyte, provider: 'bench' });
+  let values = 0;
+  for (const chunk of chunks) values += decoder.push(chunk).length;
+  return values + decoder.finish().length;
 }
 
 /** The best of `runs` CPU timings in milliseconds (on a shared machine wall time measures the neighbours). */
@@ -92,7 +65,7 @@ async function row(decoder: string, make: (length: number) => Buffer[], run: (ch
 export async function runStreamDecoderBenchmarks(): Promise<StreamDecoderRow[]> {
   return [
     await row('SSE: one long event (SseDecoder)', sseEvent, decodeSse),
-    await row('NDJSON: one long line (metered body + the ollama package loop)', ndjsonLine, decodeNdjson),
+    await row('NDJSON: one long line (NdjsonDecoder)', ndjsonLine, decodeNdjson),
   ];
 }
 

@@ -2,6 +2,7 @@
  * buildApp(config): the composition root, and the only file that sees routes, providers and tool
  * formats together. Everything else depends on the neutral core.
  */
+import { cancellationFromSignal } from './core/cancellation.js';
 import { randomHex } from './core/random-id.js';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -86,7 +87,7 @@ function clientRequestId(value: string | string[] | undefined): string | undefin
 async function providerAnswers(adapter: ProviderAdapter | undefined): Promise<boolean> {
   if (!adapter) return false;
   if (!adapter.listModels) return true;
-  await adapter.listModels({ signal: AbortSignal.timeout(2_000), requestId: 'readiness', log: silentLogger });
+  await adapter.listModels({ cancellation: cancellationFromSignal(AbortSignal.timeout(2_000)), requestId: 'readiness', log: silentLogger });
   return true;
 }
 

@@ -4,13 +4,13 @@
  */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest, ProviderAdapter, ProviderContext, StreamEvent } from '../../src/core/index.js';
-import { createUpstreamAgent } from '../../src/http/upstream-agent.js';
+import { UpstreamClient } from '../../src/http/upstream-client.js';
 import { AnthropicStreamReader } from './anthropic-stream-reader.js';
+import { buildAnthropicHeaders } from './build-anthropic-headers.js';
 import { buildAnthropicRequestBody } from './build-anthropic-request-body.js';
 import { listAnthropicModels } from './list-anthropic-models.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
 import { readAnthropicStream } from './read-anthropic-stream.js';
-import { sendAnthropicRequest, wholeBodyLimit, type AnthropicConnection } from './send-anthropic-request.js';
 
 /** Anthropic has no embeddings endpoint, so the adapter has no `embed`. */
 /**
@@ -23,28 +23,24 @@ import { sendAnthropicRequest, wholeBodyLimit, type AnthropicConnection } from '
 const longestWholeReplyTokens = 21_333;
 
 export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter {
-  const connection: AnthropicConnection = {
-    config,
-    agent: createUpstreamAgent(config),
-    baseUrl: config.baseUrl.replace(/\/+$/, ''),
-  };
+  const client = new UpstreamClient(config);
 
   async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
     const { body, warnings } = buildAnthropicRequestBody(request, config, { stream: true });
     const whole = context.wholeReply === true && body.max_tokens <= longestWholeReplyTokens;
     body.stream = !whole;
     if (warnings.length > 0) context.log.debug({ warnings, provider: config.name }, 'anthropic request warnings');
-    // The request's emitter when the route gave one: no AbortSignal made on the hot path.
-    const cancellation = context.cancellation ?? context.signal;
-    const response = await sendAnthropicRequest(connection, { method: 'POST', path: '/v1/messages', body, forwardHeaders: request.forwardHeaders, signal: cancellation });
+    const { cancellation } = context;
+    const call = { path: '/v1/messages', headers: buildAnthropicHeaders(config, { forwardHeaders: request.forwardHeaders, json: true }), json: body, cancellation };
     const reader = new AnthropicStreamReader({ provider: config.name, model: request.model.model, warnings });
-    if (whole) return readAnthropicMessage(response.body, reader, wholeBodyLimit(connection), cancellation);
-    return readAnthropicStream(response.body, reader, config.name, config.limits.maxEventBytes);
+    // Read before resolving: a non-streaming client has seen nothing yet, so a failure here is still a real HTTP error.
+    if (whole) return readAnthropicMessage(await client.readText(call), reader, config.name);
+    return readAnthropicStream(await client.openStream(call), reader);
   }
 
   return {
     stream,
-    listModels: (context) => listAnthropicModels(connection, context),
-    close: () => connection.agent.close(),
+    listModels: (context) => listAnthropicModels(client, config, context),
+    close: () => client.close(),
   };
 }

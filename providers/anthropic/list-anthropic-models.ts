@@ -1,8 +1,9 @@
 /** Lists the models of an Anthropic upstream (GET /v1/models, following its cursor pages). */
+import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ModelInfo, ProviderContext } from '../../src/core/index.js';
-import { readCappedText } from '../../src/http/read-capped-text.js';
+import type { UpstreamClient } from '../../src/http/upstream-client.js';
+import { buildAnthropicHeaders } from './build-anthropic-headers.js';
 import { asRecord, parseJsonLoosely, readString } from './read-loose-json.js';
-import { sendAnthropicRequest, wholeBodyLimit, type AnthropicConnection } from './send-anthropic-request.js';
 
 /** A guard against an upstream whose `has_more` never turns false. */
 const maximumPages = 20;
@@ -18,18 +19,15 @@ function toModelInfo(entry: unknown): ModelInfo | undefined {
   return info;
 }
 
-export async function listAnthropicModels(connection: AnthropicConnection, context: ProviderContext): Promise<ModelInfo[]> {
+export async function listAnthropicModels(client: UpstreamClient, config: ProviderConfig, context: ProviderContext): Promise<ModelInfo[]> {
+  const headers = buildAnthropicHeaders(config, { json: false });
   const models: ModelInfo[] = [];
   let afterId: string | undefined;
   for (let page = 0; page < maximumPages; page++) {
     const query = new URLSearchParams({ limit: '1000' });
     if (afterId) query.set('after_id', afterId);
-    const response = await sendAnthropicRequest(connection, {
-      method: 'GET',
-      path: `/v1/models?${query.toString()}`,
-      signal: context.signal,
-    });
-    const payload = asRecord(parseJsonLoosely(await readCappedText(response.body, wholeBodyLimit(connection))));
+    const text = await client.readText({ path: `/v1/models?${query.toString()}`, headers, cancellation: context.cancellation });
+    const payload = asRecord(parseJsonLoosely(text));
     const data = Array.isArray(payload?.data) ? payload.data : [];
     for (const entry of data) {
       const info = toModelInfo(entry);

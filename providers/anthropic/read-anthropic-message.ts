@@ -4,14 +4,10 @@
  * Wire formats: https://docs.anthropic.com/en/api/messages (the `message` object) and
  * https://docs.anthropic.com/en/api/messages-streaming (the events).
  */
-import type { Dispatcher } from 'undici';
 import { GatewayError, replayEvents, type StreamEvent } from '../../src/core/index.js';
-import { readCappedText, type ReadLimit } from '../../src/http/read-capped-text.js';
-import { errorFromTransportFailure } from '../../src/http/upstream-error.js';
 import type { AnthropicStreamReader } from './anthropic-stream-reader.js';
 import { mapAnthropicStreamError } from './map-anthropic-stream-error.js';
 import { asRecord, parseJsonLoosely, readString, type JsonRecord } from './read-loose-json.js';
-import type { AbortState } from '../../src/core/cancellation.js';
 
 function badReply(provider: string, detail: string, upstreamBody?: unknown): GatewayError {
   return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Upstream provider '${provider}' ${detail}`, upstreamBody });
@@ -30,17 +26,8 @@ export function messageAsStreamPayloads(message: JsonRecord): JsonRecord[] {
   return payloads;
 }
 
-/** Parses the body; a 2xx body that is an error envelope, not JSON or not a message rejects with a GatewayError. */
-async function readMessage(body: Dispatcher.ResponseData['body'], limit: ReadLimit, cancellation: AbortState): Promise<JsonRecord> {
-  const { provider } = limit;
-  let text: string;
-  try {
-    text = await readCappedText(body, limit);
-  } catch (error) {
-    if (GatewayError.isInstance(error)) throw error;
-    // Reset connection, body timeout or abort: the reply is cut, not complete.
-    throw errorFromTransportFailure(error, provider, cancellation);
-  }
+/** Parses the body's text; a 2xx body that is an error envelope, not JSON or not a message is a GatewayError. */
+function readMessage(text: string, provider: string): JsonRecord {
   const parsed = parseJsonLoosely(text);
   if (parsed === undefined) throw badReply(provider, 'sent a reply that is not JSON.');
   const payload = asRecord(parsed);
@@ -50,18 +37,8 @@ async function readMessage(body: Dispatcher.ResponseData['body'], limit: ReadLim
   return payload;
 }
 
-/**
- * Reads the whole body before resolving: a non-streaming client has seen nothing yet, so a failure
- * here is still a real HTTP error. The events come out exactly as the streamed reader yields them,
- * each text, thinking and argument run as one delta.
- */
-export async function readAnthropicMessage(
-  body: Dispatcher.ResponseData['body'],
-  reader: AnthropicStreamReader,
-  limit: ReadLimit,
-  cancellation: AbortState,
-): Promise<AsyncIterable<StreamEvent>> {
-  const message = await readMessage(body, limit, cancellation);
-  const events = messageAsStreamPayloads(message).flatMap((payload) => reader.pushPayload(payload));
+/** The events come out exactly as the streamed reader yields them, each text, thinking and argument run as one delta. */
+export function readAnthropicMessage(text: string, reader: AnthropicStreamReader, provider: string): AsyncIterable<StreamEvent> {
+  const events = messageAsStreamPayloads(readMessage(text, provider)).flatMap((payload) => reader.pushPayload(payload));
   return replayEvents(events);
 }

@@ -1,44 +1,29 @@
-/** Reads an Anthropic SSE body into neutral events, owning the body until it is consumed or destroyed. */
-import type { Readable } from 'node:stream';
-import type { StreamEvent } from '../../src/core/index.js';
-import { SseDecoder } from '../../src/http/sse-decoder.js';
-import { UpstreamBody } from '../../src/http/upstream-body.js';
-import { errorFromTransportFailure } from '../../src/http/upstream-error.js';
+/** Reads an Anthropic SSE stream into neutral events, completing the stream once the reply is whole. */
+import { toGatewayError, type StreamEvent } from '../../src/core/index.js';
+import type { UpstreamStream } from '../../src/http/upstream-stream.js';
 import type { AnthropicStreamReader } from './anthropic-stream-reader.js';
-
 
 /**
  * Yields events until exactly one `finish` or `error`. A complete body is drained before the terminal
- * event is yielded (a consumer may stop calling `next()` right after it); in `finally`, when the
- * consumer returns early, it is destroyed: undici keeps an unread body, and its connection, open otherwise.
+ * event is yielded (a consumer may stop calling `next()` right after it); when the consumer returns
+ * early, leaving the loop releases the stream: undici keeps an unread body, and its connection, open otherwise.
  */
-export async function* readAnthropicStream(
-  body: Readable & AsyncIterable<Uint8Array | string>,
-  reader: AnthropicStreamReader,
-  provider: string,
-  maxEventBytes: number,
-): AsyncGenerator<StreamEvent, void, undefined> {
-  const decoder = new SseDecoder({ maxEventBytes, provider });
-  const upstream = new UpstreamBody(body);
+export async function* readAnthropicStream(stream: UpstreamStream, reader: AnthropicStreamReader): AsyncGenerator<StreamEvent, void, undefined> {
+  const batches = stream.serverSentEvents('flush');
   try {
-    try {
-      for await (const chunk of upstream.chunks()) {
-        const events = decoder.push(chunk).flatMap((event) => reader.push(event));
-        if (reader.done) {
-          upstream.complete();
-          yield* events;
-          return;
-        }
+    for await (const batch of batches) {
+      const events = batch.flatMap((event) => reader.push(event));
+      if (reader.done) {
+        stream.complete();
         yield* events;
+        return;
       }
-    } catch (error) {
-      // Body timeout, reset connection, abort or an event past the cap: the reply is cut, not complete.
-      upstream.release();
-      yield* reader.fail(errorFromTransportFailure(error, provider));
-      return;
+      yield* events;
     }
-    yield* [...decoder.finish().flatMap((event) => reader.push(event)), ...reader.end()];
-  } finally {
-    upstream.release();
+  } catch (error) {
+    // Body timeout, reset connection, abort or an event past the cap (the stream's GatewayErrors): the reply is cut, not complete.
+    yield* reader.fail(toGatewayError(error));
+    return;
   }
+  yield* reader.end();
 }

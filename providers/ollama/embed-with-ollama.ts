@@ -1,23 +1,19 @@
 /** `/api/embed` behind the neutral embedding request: text inputs only, floats or OpenAI-style base64. */
 import { invalidRequest, type EmbeddingRequest, type EmbeddingResult, type ProviderContext } from '../../src/core/index.js';
-import { callOllama } from './call-ollama.js';
-import type { OllamaClient } from './ollama-client.js';
+import type { OllamaConnection } from './ollama-connection.js';
 
 export async function embedWithOllama(options: {
-  client: OllamaClient;
-  provider: string;
+  connection: OllamaConnection;
   request: EmbeddingRequest;
   context: ProviderContext;
 }): Promise<EmbeddingResult> {
-  const { client, provider, request, context } = options;
+  const { connection, request, context } = options;
   const input = readTextInput(request.input);
-  const response = await callOllama({ provider, signal: context.signal }, () =>
-    client.embed({
-      model: request.model,
-      input,
-      ...(request.dimensions !== undefined ? { dimensions: request.dimensions } : {}),
-    }),
-  );
+  const body = { model: request.model, input, ...(request.dimensions !== undefined ? { dimensions: request.dimensions } : {}) };
+  const response = (await connection.client.readJson({ path: '/api/embed', headers: connection.headers, json: body, cancellation: context.cancellation })) as {
+    embeddings?: unknown;
+    prompt_eval_count?: unknown;
+  } | null;
   const embeddings: unknown[] = Array.isArray(response?.embeddings) ? response.embeddings : [];
   const result: EmbeddingResult = {
     data: embeddings.map((embedding, index) => ({

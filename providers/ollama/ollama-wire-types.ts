@@ -1,9 +1,19 @@
 /**
- * The `/api/chat` request shapes we send. The `ollama` package's own types lag the server: they lack
- * tool-call `id` and `tool_call_id`, and narrow tool parameters to a subset of JSON Schema.
- * See https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion
+ * The `/api/chat` request shapes we send (written here rather than taken from the `ollama` package,
+ * whose types lag the server: they lack tool-call `id` and `tool_call_id`, and narrow tool parameters
+ * to a subset of JSON Schema). See https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion
  */
-import type { Options } from 'ollama';
+
+/** The `options` members the gateway sets (https://github.com/ollama/ollama/blob/main/docs/modelfile.md#valid-parameters-and-values). */
+export type OllamaWireOptions = {
+  temperature?: number;
+  top_p?: number;
+  stop?: string[];
+  seed?: number;
+  num_predict?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+};
 
 export type OllamaWireToolCall = {
   id?: string;
@@ -33,7 +43,7 @@ export type OllamaWireChatRequest = {
   tools?: OllamaWireTool[];
   format?: 'json' | Record<string, unknown>;
   think?: OllamaThink;
-  options?: Partial<Options>;
+  options?: OllamaWireOptions;
   /** NDJSON chunks for streaming clients; one whole reply (shaped like the final chunk) otherwise. */
   stream: boolean;
 };

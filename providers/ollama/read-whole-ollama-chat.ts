@@ -3,12 +3,11 @@
  * with one object shaped like the final NDJSON chunk but holding the whole message, which the chunk
  * translator reads like any chunk. See https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-no-streaming
  */
-import type { ChatRequest as PackageChatRequest } from 'ollama';
 import { GatewayError, replayEvents, type StreamEvent } from '../../src/core/index.js';
 import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
-import { callOllama, type OllamaCallScope } from './call-ollama.js';
 import { convertToOllamaChatRequest } from './convert-to-ollama-chat-request.js';
 import { OllamaChunkTranslator } from './ollama-chunk-translator.js';
+import { ollamaHeaders } from './ollama-connection.js';
 import { ollamaResponseStart } from './ollama-response-start.js';
 import type { StreamOllamaChatOptions } from './stream-ollama-chat.js';
 
@@ -26,14 +25,12 @@ function notAReply(reply: unknown, provider: string): GatewayError {
  * yet, so every failure (error status, cut or non-JSON body, abort) is still a real HTTP error.
  */
 export async function readWholeOllamaChat(options: StreamOllamaChatOptions): Promise<AsyncIterable<StreamEvent>> {
-  const { client, provider, request, context } = options;
+  const { connection, request, context } = options;
   const { body, warnings } = convertToOllamaChatRequest(request, { stream: false });
-  const scope: OllamaCallScope = { provider, signal: context.signal, headers: request.forwardHeaders };
-  // The package's types narrow tool schemas and lack tool-call ids; the server takes what we send.
-  const reply: unknown = await callOllama(scope, () => client.chat(body as PackageChatRequest & { stream: false }));
+  const reply = await connection.client.readJson({ path: '/api/chat', headers: ollamaHeaders(connection, request.forwardHeaders), json: body, cancellation: context.cancellation });
   const translator = new OllamaChunkTranslator();
   const echoedModel = typeof reply === 'object' && reply !== null ? (reply as { model?: unknown }).model : undefined;
   const events = [ollamaResponseStart(echoedModel, request.model.model, warnings), ...translator.translate(reply)];
-  if (!translator.finished) throw notAReply(reply, provider);
+  if (!translator.finished) throw notAReply(reply, connection.provider);
   return replayEvents(events);
 }

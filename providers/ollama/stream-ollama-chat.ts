@@ -1,65 +1,91 @@
-/** One `/api/chat` generation: sends the converted request, waits for the first chunk, streams events. */
-import type { AbortableAsyncIterator, ChatRequest as PackageChatRequest, ChatResponse } from 'ollama';
-import type { ChatRequest, ProviderContext, StreamEvent, Warning } from '../../src/core/index.js';
-import { callOllama, type OllamaCallScope } from './call-ollama.js';
+/**
+ * One `/api/chat` generation, streamed as NDJSON: sends the converted request, waits for the first
+ * chunk, streams events. See https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion
+ */
+import { GatewayError, toGatewayError, type ChatRequest, type ProviderContext, type StreamEvent, type Warning } from '../../src/core/index.js';
+import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
+import type { UpstreamStream } from '../../src/http/upstream-stream.js';
 import { convertToOllamaChatRequest } from './convert-to-ollama-chat-request.js';
-import { mapOllamaError } from './map-ollama-error.js';
-import type { OllamaClient } from './ollama-client.js';
 import { OllamaChunkTranslator } from './ollama-chunk-translator.js';
+import { ollamaHeaders, type OllamaConnection } from './ollama-connection.js';
 import { ollamaResponseStart } from './ollama-response-start.js';
 
 export type StreamOllamaChatOptions = {
-  client: OllamaClient;
-  provider: string;
+  connection: OllamaConnection;
   request: ChatRequest;
   context: ProviderContext;
 };
+
+/** Ollama reports a failure after its 200 as a line `{"error": "…"}`; a stream may also just stop short of `done`. */
+function midStreamFailure(provider: string, detail: string, upstreamBody?: unknown): GatewayError {
+  return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_stream_error', message: `Upstream provider '${provider}' failed mid-stream: ${detail}`, upstreamBody });
+}
+
+const endedEarly = 'the stream ended without a done chunk';
+
+function errorLine(value: unknown, provider: string): GatewayError | undefined {
+  if (typeof value !== 'object' || value === null || !('error' in value)) return undefined;
+  return midStreamFailure(provider, readUpstreamErrorMessage(value) ?? 'unknown error', (value as { error: unknown }).error);
+}
 
 /**
  * Resolves once the first chunk arrived. Ollama sends its headers together with the first chunk, and
  * an in-stream error can be that first chunk, so this is where a failure can still be a real HTTP error.
  */
 export async function streamOllamaChat(options: StreamOllamaChatOptions): Promise<AsyncIterable<StreamEvent>> {
-  const { client, provider, request, context } = options;
+  const { connection, request, context } = options;
   const { body, warnings } = convertToOllamaChatRequest(request, { stream: true });
-  const scope: OllamaCallScope = { provider, signal: context.signal, headers: request.forwardHeaders };
-  // The package's types narrow tool schemas and lack tool-call ids; the server takes what we send.
-  const stream = await callOllama(scope, () => client.chat(body as PackageChatRequest & { stream: true }));
-  const chunks = stream[Symbol.asyncIterator]();
-  const first = await callOllama(scope, () => chunks.next()).catch((error: unknown) => {
-    stream.abort();
-    client.release(stream);
+  const stream = await connection.client.openStream({ path: '/api/chat', headers: ollamaHeaders(connection, request.forwardHeaders), json: body, cancellation: context.cancellation });
+  const batches = stream.jsonLines();
+  let first: unknown[];
+  try {
+    const next = await batches.next();
+    if (next.done) throw midStreamFailure(connection.provider, endedEarly);
+    const failure = errorLine(next.value[0], connection.provider);
+    if (failure) throw failure;
+    first = next.value;
+  } catch (error) {
+    await batches.return(undefined);
     throw error;
-  });
-  return translateChunks({ client, stream, chunks, first, warnings, scope, model: request.model.model });
+  }
+  return translateChunks({ stream, batches, first, warnings, provider: connection.provider, model: request.model.model });
 }
 
 async function* translateChunks(options: {
-  client: OllamaClient;
-  stream: AbortableAsyncIterator<ChatResponse>;
-  chunks: AsyncIterator<ChatResponse>;
-  first: IteratorResult<ChatResponse>;
+  stream: UpstreamStream;
+  batches: AsyncGenerator<unknown[]>;
+  /** The first read's values (at least one). */
+  first: unknown[];
   warnings: Warning[];
-  scope: OllamaCallScope;
+  provider: string;
   model: string;
 }): AsyncGenerator<StreamEvent> {
-  const { client, stream, chunks, scope } = options;
+  const { stream, batches, provider } = options;
   const translator = new OllamaChunkTranslator();
-  const echoedModel = options.first.done ? undefined : (options.first.value as { model?: unknown }).model;
+  const head = options.first[0];
+  const echoedModel = typeof head === 'object' && head !== null ? (head as { model?: unknown }).model : undefined;
   try {
     // Inside the try: a consumer may stop right after this event, and `finally` must still run.
     yield ollamaResponseStart(echoedModel, options.model, options.warnings);
-    for (let next = options.first; !next.done; next = await chunks.next()) {
-      yield* translator.translate(next.value);
-      if (translator.finished) return;
+    for (let next: IteratorResult<unknown[]> = { done: false, value: options.first }; !next.done; next = await batches.next()) {
+      for (const chunk of next.value) {
+        const failure = errorLine(chunk, provider);
+        if (failure) {
+          yield { type: 'error', error: failure };
+          return;
+        }
+        yield* translator.translate(chunk);
+        if (translator.finished) {
+          stream.complete();
+          return;
+        }
+      }
     }
-    // The package throws before this point when `done` never came; kept so the contract holds regardless.
-    yield { type: 'error', error: mapOllamaError(new Error('the stream ended without a done chunk'), scope) };
+    yield { type: 'error', error: midStreamFailure(provider, endedEarly) };
   } catch (error) {
-    yield { type: 'error', error: mapOllamaError(error, scope) };
+    yield { type: 'error', error: toGatewayError(error) };
   } finally {
     // Also reached when the consumer stops early: the upstream body must not be left open.
-    if (!translator.finished) stream.abort();
-    client.release(stream);
+    await batches.return(undefined);
   }
 }

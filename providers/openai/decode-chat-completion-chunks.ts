@@ -1,11 +1,9 @@
 /**
- * An upstream SSE body → parsed `chat.completion.chunk` objects. It stops at `data: [DONE]`, turns an
- * in-band `data: {"error": …}` frame into a GatewayError, and releases the body whatever happens.
+ * An upstream SSE stream → parsed `chat.completion.chunk` objects. It stops at `data: [DONE]` and turns
+ * an in-band `data: {"error": …}` frame into a GatewayError; the stream releases its body whatever happens.
  */
-import type { Readable } from 'node:stream';
 import { GatewayError } from '../../src/core/gateway-error.js';
-import { SseDecoder } from '../../src/http/sse-decoder.js';
-import { UpstreamBody } from '../../src/http/upstream-body.js';
+import type { UpstreamStream } from '../../src/http/upstream-stream.js';
 import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 
 export type DecodeState = { sawDone: boolean };
@@ -21,42 +19,31 @@ function inBandError(provider: string, payload: Record<string, unknown>): Gatewa
   });
 }
 
-/**
- * Yields the chunks of each body read as one batch: a read often carries many SSE events, and one
- * generator step per read (not per event) keeps the per-chunk cost down.
- */
-export async function* decodeChatCompletionChunks(body: Readable, provider: string, state: DecodeState, maxEventBytes: number): AsyncGenerator<Record<string, unknown>[]> {
-  // Past the cap push() throws; `finally` then destroys the body, so nothing more is read.
-  const decoder = new SseDecoder({ maxEventBytes, provider });
-  const upstream = new UpstreamBody(body);
-  try {
-    for await (const bytes of upstream.chunks()) {
-      const batch: Record<string, unknown>[] = [];
-      for (const event of decoder.push(bytes)) {
-        if (event.data === '[DONE]') {
-          state.sawDone = true;
-          upstream.complete();
-          if (batch.length) yield batch;
-          return;
-        }
-        if (event.data === '') continue;
-        let chunk: Record<string, unknown>;
-        try {
-          chunk = JSON.parse(event.data) as Record<string, unknown>;
-        } catch {
-          throw new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_chunk', message: `Upstream provider '${provider}' sent a malformed stream chunk.` });
-        }
-        if (chunk.error !== undefined && chunk.choices === undefined) {
-          // Chunks before the error still count (text the client should see before the failure).
-          if (batch.length) yield batch;
-          throw inBandError(provider, chunk);
-        }
-        batch.push(chunk);
+/** Yields the chunks of each upstream read as one batch (see UpstreamStream). */
+export async function* decodeChatCompletionChunks(stream: UpstreamStream, provider: string, state: DecodeState): AsyncGenerator<Record<string, unknown>[]> {
+  for await (const events of stream.serverSentEvents('drop')) {
+    const batch: Record<string, unknown>[] = [];
+    for (const event of events) {
+      if (event.data === '[DONE]') {
+        state.sawDone = true;
+        stream.complete();
+        if (batch.length) yield batch;
+        return;
       }
-      if (batch.length) yield batch;
+      if (event.data === '') continue;
+      let chunk: Record<string, unknown>;
+      try {
+        chunk = JSON.parse(event.data) as Record<string, unknown>;
+      } catch {
+        throw new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_chunk', message: `Upstream provider '${provider}' sent a malformed stream chunk.` });
+      }
+      if (chunk.error !== undefined && chunk.choices === undefined) {
+        // Chunks before the error still count (text the client should see before the failure).
+        if (batch.length) yield batch;
+        throw inBandError(provider, chunk);
+      }
+      batch.push(chunk);
     }
-    decoder.end();
-  } finally {
-    upstream.release();
+    if (batch.length) yield batch;
   }
 }

@@ -1,15 +1,14 @@
 /** OpenAI Chat Completions stream chunks → neutral StreamEvents (tolerant of compatible servers). */
-import type { AbortState } from '../../src/core/cancellation.js';
+import type { Cancellation } from '../../src/core/cancellation.js';
 import type { FinishReason } from '../../src/core/finish-reason.js';
 import { upstreamFailure } from '../../src/core/gateway-error.js';
 import { EventList, type StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { DecodeState } from './decode-chat-completion-chunks.js';
-import { mapOpenAiError } from './map-openai-error.js';
 import { mapOpenAiFinishReason } from './map-openai-finish-reason.js';
 import { OpenAiToolCallTracker, type ToolCallFragment } from './openai-tool-call-tracker.js';
-import { errorFromAbort } from '../../src/http/upstream-error.js';
+import { errorFromAbort, errorFromTransportFailure } from '../../src/http/upstream-error.js';
 
 type LooseDelta = {
   content?: string | null;
@@ -38,7 +37,7 @@ export function convertOpenAiUsage(raw: Record<string, unknown>): Usage {
 }
 
 
-type ReadOptions = { provider: string; model: string; warnings: Warning[]; signal?: AbortState; state?: DecodeState };
+type ReadOptions = { provider: string; model: string; warnings: Warning[]; cancellation?: Cancellation | undefined; state?: DecodeState };
 
 /** The reader's state across batches: chunks in, events out (an array per batch, no generator per chunk). */
 class ChunkReader {
@@ -74,7 +73,7 @@ class ChunkReader {
   end(): StreamEvent[] {
     const { options } = this;
     // An aborted request (client gone, or shutdown after the grace period) must not pass for a complete reply.
-    if (options.signal?.aborted) return [{ type: 'error', error: errorFromAbort(options.signal.reason) }];
+    if (options.cancellation?.aborted) return [{ type: 'error', error: errorFromAbort(options.cancellation.reason) }];
     const events: StreamEvent[] = [];
     if (!this.started) events.push({ type: 'response-start', id: '', model: options.model, warnings: options.warnings });
     // A body that ends with neither finish_reason nor [DONE] was cut off, not finished.
@@ -100,7 +99,7 @@ async function* readBatches(batches: AsyncIterable<readonly unknown[]>, reader: 
     }
   } catch (error) {
     for (const event of events) yield event;
-    yield { type: 'error', error: mapOpenAiError(error, options.provider) };
+    yield { type: 'error', error: errorFromTransportFailure(error, options.provider) };
     return;
   }
   for (const event of reader.end()) yield event;
@@ -117,7 +116,7 @@ export function readOpenAiStream(batches: AsyncIterable<readonly unknown[]> | re
   try {
     for (const batch of batches as readonly (readonly unknown[])[]) reader.read(batch, events);
   } catch (error) {
-    events.push({ type: 'error', error: mapOpenAiError(error, options.provider) });
+    events.push({ type: 'error', error: errorFromTransportFailure(error, options.provider) });
     return new EventList(events);
   }
   events.push(...reader.end());

@@ -48,7 +48,7 @@ export function registerEmbeddingsRoutes(app: FastifyInstance, options: { pipeli
     if (body.user !== undefined) embeddingRequest.user = body.user;
     const abort = watchClientAbort(reply);
     const result = await adapter
-      .embed(embeddingRequest, { signal: abort.cancellation.signal, requestId: request.id, log: request.log })
+      .embed(embeddingRequest, { cancellation: abort.cancellation, requestId: request.id, log: request.log })
       .finally(() => abort.dispose());
     const response: Record<string, unknown> = {
       object: 'list',

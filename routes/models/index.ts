@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../src/core/gateway-error.js';
+import { cancellationFromSignal } from '../../src/core/cancellation.js';
 import type { ModelInfo } from '../../src/core/provider-adapter.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 
@@ -23,7 +24,7 @@ export function registerModelsRoutes(app: FastifyInstance, options: { pipeline: 
     const configured = Object.keys(pipeline.providerConfig(provider).models).map((id) => ({ id }));
     if (!adapter.listModels) return configured.map((model) => toWireModel(provider, model));
     try {
-      const listed = await adapter.listModels({ signal: AbortSignal.timeout(listTimeoutMs), requestId, log });
+      const listed = await adapter.listModels({ cancellation: cancellationFromSignal(AbortSignal.timeout(listTimeoutMs)), requestId, log });
       const ids = new Set(listed.map((model) => model.id));
       return [...listed, ...configured.filter((model) => !ids.has(model.id))].map((model) => toWireModel(provider, model));
     } catch (error) {

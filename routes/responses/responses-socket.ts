@@ -8,7 +8,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from '@fastify/websocket';
-import { Cancellation } from '../../src/core/cancellation.js';
+import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
 import { GatewayError, invalidRequest, toGatewayError } from '../../src/core/gateway-error.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
@@ -72,7 +72,7 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
     get: async (id) => connectionStore.get(id) ?? options.store.get(id),
     getItem: async (id) => connectionStore.getItem(id) ?? options.store.getItem(id),
   };
-  let current: Cancellation | undefined;
+  let current: RequestCancellation | undefined;
   socket.on('close', () => current?.abort(new Error('client closed the connection')));
 
   const keep = async (turn: ResponseTurn, stored: StoredResponse) => {
@@ -82,7 +82,7 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
     await options.store.put(stored).catch((error: unknown) => request.log.warn({ err: error, responseId: stored.response.id }, 'response not stored'));
   };
 
-  async function run(frame: CreateFrame, cancellation: Cancellation): Promise<void> {
+  async function run(frame: CreateFrame, cancellation: RequestCancellation): Promise<void> {
     const turn = await prepareResponseTurn(frame.body, lookup, options.providerName);
     if (turn.parsed.echo.store) options.store.assertWritable();
     const writer = new SocketEventWriter(socket, frame.streamId);
@@ -125,7 +125,7 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
       socket.send(errorFrame(busy, undefined));
       return;
     }
-    const cancellation = new Cancellation();
+    const cancellation = new RequestCancellation();
     current = cancellation;
     const release = options.liveStreams.add(cancellation);
     let streamId: string | undefined;

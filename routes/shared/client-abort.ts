@@ -4,11 +4,11 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { Cancellation } from '../../src/core/cancellation.js';
+import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
 
 /** One object per request, its listener a prototype method bound once (no closures per request). */
 export class ClientAbort {
-  readonly cancellation = new Cancellation();
+  readonly cancellation = new RequestCancellation();
   private readonly onClose: () => void;
 
   constructor(private readonly response: ServerResponse) {

@@ -140,10 +140,7 @@ export function generationRunOptions(request: FastifyRequest, agentFormat: Agent
   return options;
 }
 
-/**
- * The AbortSignal is made only if an adapter asks for it; undici takes the cancellation itself.
- * A class, not an object literal: a literal with a getter is built through V8's slow path, every request.
- */
+/** A class, so that every request's context has one shape. */
 class RouteProviderContext implements ProviderContext {
   constructor(
     readonly cancellation: Cancellation,
@@ -151,10 +148,6 @@ class RouteProviderContext implements ProviderContext {
     readonly log: ProviderContext['log'],
     readonly wholeReply: boolean,
   ) {}
-
-  get signal(): AbortSignal {
-    return this.cancellation.signal;
-  }
 }
 
 export function providerContext(request: FastifyRequest, cancellation: Cancellation, wholeReply: boolean): ProviderContext {

@@ -5,13 +5,8 @@ import type { Logger } from './logger.js';
 import type { StreamEvent } from './stream-event.js';
 
 export type ProviderContext = {
-  signal: AbortSignal;
-  /**
-   * The same cancellation as an emitter, for undici's `signal` option: cheaper per request than the
-   * AbortSignal, which routes create only when an adapter reads `signal`. Absent in contexts built
-   * from a bare AbortSignal (tests, model listing).
-   */
-  cancellation?: Cancellation;
+  /** The client going away, a shutdown or a deadline: adapters hand it to the upstream client as it is. */
+  cancellation: Cancellation;
   requestId: string;
   log: Logger;
   /**

@@ -39,20 +39,10 @@ export type WholeRequest = {
   headers: Record<string, string>;
   body?: string | Buffer;
   /** Aborting it aborts the request, before or after the connection was made. */
-  signal?: AbortSignal | Cancellation;
+  signal?: Cancellation;
   /** Past `maxBytes` of body the request is aborted (nothing more is read) and rejects with a 502 naming `provider`. */
   limit?: { maxBytes: number; provider: string };
 };
-
-/** Subscribes to an AbortSignal or a Cancellation alike; returns the unsubscribe. */
-function onAbort(signal: AbortSignal | Cancellation, listener: () => void): () => void {
-  if ('addEventListener' in signal) {
-    signal.addEventListener('abort', listener, { once: true });
-    return () => signal.removeEventListener('abort', listener);
-  }
-  signal.once('abort', listener);
-  return () => signal.removeListener('abort', listener);
-}
 
 function decode(chunks: Buffer[]): string {
   if (chunks.length === 1) return (chunks[0] as Buffer).toString('utf8');
@@ -74,14 +64,18 @@ class WholeBodyHandler {
   private unsubscribe: (() => void) | undefined;
 
   constructor(
-    private readonly signal: AbortSignal | Cancellation | undefined,
+    private readonly signal: Cancellation | undefined,
     private readonly resolve: (response: WholeResponse) => void,
     private readonly reject: (reason: unknown) => void,
     private readonly limit: WholeRequest['limit'],
   ) {
     // An abort while the request still waits for a connection rejects at once; the abort function
     // undici hands over when the request starts then cancels it before anything is sent.
-    if (signal) this.unsubscribe = onAbort(signal, () => this.onCancel());
+    if (signal) {
+      const listener = () => this.onCancel();
+      signal.once('abort', listener);
+      this.unsubscribe = () => signal.removeListener('abort', listener);
+    }
   }
 
   private onCancel(): void {

@@ -3,7 +3,7 @@
  * and message (and retry-after), 5xx become 502, connection failures 502, timeouts 504.
  */
 import { GatewayError, upstreamFailure, upstreamTimeout, type GatewayErrorType } from '../core/gateway-error.js';
-import type { AbortState } from '../core/cancellation.js';
+import type { Cancellation } from '../core/cancellation.js';
 
 /** Reads the human message out of OpenAI, Anthropic or Ollama error bodies. */
 export function readUpstreamErrorMessage(body: unknown): string | undefined {
@@ -66,6 +66,17 @@ export function errorFromUpstreamStatus(options: {
   });
 }
 
+/** A 2xx body (or one NDJSON line of it) that JSON.parse refused: the upstream broke its own protocol. */
+export function errorFromUnreadableJson(provider: string, error: unknown): GatewayError {
+  return new GatewayError({
+    status: 502,
+    type: 'upstream_error',
+    code: 'upstream_bad_response',
+    message: `Upstream provider '${provider}' sent a reply that is not JSON: ${(error as Error).message}`,
+    cause: error,
+  });
+}
+
 const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
 function errorCode(error: unknown): string | undefined {
@@ -111,8 +122,7 @@ export function errorFromAbort(reason: unknown): GatewayError {
  * Maps a transport failure (no HTTP status) to 502, or 504 for timeouts. Keeps GatewayErrors. When the
  * caller's cancellation fired, whatever undici threw is its consequence, not an upstream failure.
  */
-/** `cancellation`: an AbortSignal or the request's Cancellation. */
-export function errorFromTransportFailure(error: unknown, provider: string, cancellation?: AbortState): GatewayError {
+export function errorFromTransportFailure(error: unknown, provider: string, cancellation?: Cancellation): GatewayError {
   if (GatewayError.isInstance(error)) return error;
   if (cancellation?.aborted) return errorFromAbort(cancellation.reason);
   const detail = errorCode(error) ?? (error instanceof Error ? error.message : String(error));

@@ -2,24 +2,20 @@
 import type { Cancellation } from '../core/cancellation.js';
 import { errorFromAbort } from './upstream-error.js';
 
-/** Prefers the request's Cancellation (an emitter, cheap) and falls back to its AbortSignal. */
-export type RetryWaitContext = { cancellation?: Cancellation; signal: AbortSignal };
+export type RetryWaitContext = { cancellation: Cancellation };
 
 export function waitBeforeRetry(milliseconds: number, context: RetryWaitContext): Promise<void> {
   const { cancellation } = context;
-  const state = cancellation ?? context.signal;
-  if (state.aborted) return Promise.reject(errorFromAbort(state.reason));
+  if (cancellation.aborted) return Promise.reject(errorFromAbort(cancellation.reason));
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
-      reject(errorFromAbort(state.reason));
+      reject(errorFromAbort(cancellation.reason));
     };
     const timer = setTimeout(() => {
-      if (cancellation) cancellation.off('abort', onAbort);
-      else context.signal.removeEventListener('abort', onAbort);
+      cancellation.removeListener('abort', onAbort);
       resolve();
     }, milliseconds);
-    if (cancellation) cancellation.once('abort', onAbort);
-    else context.signal.addEventListener('abort', onAbort, { once: true });
+    cancellation.once('abort', onAbort);
   });
 }

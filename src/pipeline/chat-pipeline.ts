@@ -146,7 +146,7 @@ export class ChatPipeline {
         return await this.plan(target, input, context, options, attempts);
       } catch (error) {
         const next = fallbacks[position];
-        const failure = next && !(context.cancellation ?? context.signal).aborted ? classifyUpstreamFailure(error) : undefined;
+        const failure = next && !context.cancellation.aborted ? classifyUpstreamFailure(error) : undefined;
         if (!next || !failure || !this.fallbacks.handsOver(failure)) throw error;
         const handover = { provider: target.provider, model: target.model, reason: failureReason(failure) };
         context.log.info({ ...handover, fallback: fallbackKey(next), attempts: attempts.count }, 'falling back to the next target');

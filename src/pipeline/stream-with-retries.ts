@@ -42,7 +42,7 @@ export async function streamWithRetries(adapter: ProviderAdapter, request: ChatR
       return await adapter.stream(request, context);
     } catch (error) {
       const failure = settings && retry <= settings.count ? classifyUpstreamFailure(error) : undefined;
-      const cancelled = (context.cancellation ?? context.signal).aborted;
+      const cancelled = context.cancellation.aborted;
       if (!settings || !failure || !isRetryable(failure) || cancelled || !GatewayError.isInstance(error)) throw error;
       const delayMs = retryDelayMs(error, retry, settings, { now: Date.now(), random: options.random ?? Math.random });
       if (delayMs === undefined) throw error;

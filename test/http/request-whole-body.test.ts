@@ -1,7 +1,8 @@
 /** requestWholeBody: one upstream request read whole on undici's dispatch API, with aborts before and after the connection. */
 import { Agent, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cancellation } from '../../src/core/cancellation.js';
+import { cancellationFromSignal, type Cancellation } from '../../src/core/cancellation.js';
+import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import { requestWholeBody } from '../../src/http/request-whole-body.js';
 import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
@@ -46,7 +47,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const post = (path: string, signal?: AbortSignal | Cancellation) =>
+const post = (path: string, signal?: Cancellation) =>
   requestWholeBody(agent, { origin: server.url, path, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}', signal });
 
 describe('requestWholeBody', () => {
@@ -70,31 +71,31 @@ describe('requestWholeBody', () => {
   });
 
   it('rejects at once, with the reason, when the cancellation already fired', async () => {
-    const cancellation = new Cancellation();
+    const cancellation = new RequestCancellation();
     const reason = new Error('client closed the connection');
     cancellation.abort(reason);
     await expect(post('/echo', cancellation)).rejects.toBe(reason);
   });
 
   it.each([
-    ['a Cancellation', () => new Cancellation()],
-    ['an AbortController', () => new AbortController()],
+    ['a RequestCancellation', () => new RequestCancellation()],
+    ['an AbortController seen as a Cancellation', () => new AbortController()],
   ] as const)('aborts a request in flight through %s, down to the upstream', async (_name, make) => {
     const source = make();
     const arrived = server.nextRequest();
-    const pending = post('/hold', 'signal' in source ? source.signal : source).catch((error: unknown) => error);
+    const pending = post('/hold', 'signal' in source ? cancellationFromSignal(source.signal) : source).catch((error: unknown) => error);
     const recorded = await arrived;
     source.abort(new Error('client closed the connection'));
     expect(await pending).toBeInstanceOf(Error);
     while (!recorded.aborted) await new Promise((resolve) => setTimeout(resolve, 5));
-    if (source instanceof Cancellation) expect(source.listenerCount('abort')).toBe(0);
+    if (source instanceof RequestCancellation) expect(source.listenerCount('abort')).toBe(0);
   });
 
   it('aborts a request still queued behind a busy connection', async () => {
-    const holder = new Cancellation();
+    const holder = new RequestCancellation();
     const held = post('/hold', holder).catch((error: unknown) => error);
     await server.nextRequest();
-    const queued = new Cancellation();
+    const queued = new RequestCancellation();
     const waiting = post('/echo', queued).catch((error: unknown) => error);
     queued.abort(new Error('gone while queued'));
     expect(await waiting).toBeInstanceOf(Error);

@@ -1,6 +1,6 @@
 /** Which errors are upstream failures (and which of those a retry may fix); the gateway's own refusals never are. */
 import { describe, expect, it } from 'vitest';
-import { Cancellation } from '../../src/core/cancellation.js';
+import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
 import { GatewayError, invalidRequest, shuttingDown } from '../../src/core/gateway-error.js';
 import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 import { classifyUpstreamFailure, failureReason, isRetryable } from '../../src/http/upstream-failure.js';
@@ -21,7 +21,7 @@ describe('classifyUpstreamFailure', () => {
   });
 
   it('is nothing for the gateway’s own errors: bad input, a shutdown, a client that left', () => {
-    const leaving = new Cancellation();
+    const leaving = new RequestCancellation();
     leaving.abort(new Error('client closed the connection'));
     expect(classifyUpstreamFailure(invalidRequest('bad'))).toBeUndefined();
     expect(classifyUpstreamFailure(shuttingDown())).toBeUndefined();

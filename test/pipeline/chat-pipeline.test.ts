@@ -9,6 +9,7 @@ import type { ProviderAdapter, ProviderContext } from '../../src/core/provider-a
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import type { ParsedEvent, ToolCallParser, ToolFormat } from '../../src/core/tool-format.js';
 import { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
+import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
 
 /** An adapter that records each request and replays scripted events. */
 class ScriptedAdapter implements ProviderAdapter {
@@ -99,7 +100,7 @@ function setup(formats: ToolFormat[] = [stubFormat('hermes'), stubFormat('generi
   return { pipeline, native, prompted };
 }
 
-const context: ProviderContext = { signal: new AbortController().signal, requestId: 'request-1', log: silentLogger };
+const context: ProviderContext = { cancellation: new RequestCancellation(), requestId: 'request-1', log: silentLogger };
 
 const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
 const time = { name: 'get_time', parameters: { type: 'object' } };

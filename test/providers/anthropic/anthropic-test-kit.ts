@@ -1,4 +1,5 @@
 /** Shared builders for the anthropic adapter tests: config, request, context, event collection. */
+import { cancellationFromSignal } from '../../../src/core/cancellation.js';
 import type { ProviderConfig } from '../../../src/config/config-types.js';
 import { defaultUpstreamLimits } from '../../../src/config/normalize-config.js';
 import { GatewayError, silentLogger, type ChatRequest, type ProviderContext, type ResolvedModel, type StreamEvent } from '../../../src/core/index.js';
@@ -38,7 +39,7 @@ export function testRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
 }
 
 export function testContext(signal: AbortSignal = new AbortController().signal): ProviderContext {
-  return { signal, requestId: 'request-1', log: silentLogger };
+  return { cancellation: cancellationFromSignal(signal), requestId: 'request-1', log: silentLogger };
 }
 
 export async function collectEvents(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {

@@ -47,6 +47,13 @@ describe('ollama adapter: errors before the first chunk reject stream()', () => 
     expect(log).not.toHaveBeenCalled();
   });
 
+  it('rejects with 502 when a 200 stream ends before its first line', async () => {
+    upstream.enqueue({ type: 'chat', content: 'never', endAfterChunks: 0 });
+    const error = await rejectionOf(adapter.stream(chatRequest(), providerContext()));
+    expect(error).toMatchObject({ status: 502, code: 'upstream_stream_error' });
+    expect(error.message).toMatch(/without a done chunk/);
+  });
+
   it('rejects with 502 when the first line is an in-stream error', async () => {
     upstream.enqueue({ type: 'chat', content: 'never', streamError: { afterChunks: 0, message: 'out of memory' } });
     const error = await rejectionOf(adapter.stream(chatRequest(), providerContext()));

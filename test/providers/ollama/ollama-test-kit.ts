@@ -1,4 +1,5 @@
 /** Shared builders for the Ollama adapter tests: config, resolved model, context, event collection. */
+import { cancellationFromSignal } from '../../../src/core/cancellation.js';
 import type { ProviderConfig } from '../../../src/config/config-types.js';
 import { defaultUpstreamLimits } from '../../../src/config/normalize-config.js';
 import {
@@ -38,7 +39,7 @@ export function chatRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
 }
 
 export function providerContext(signal: AbortSignal = new AbortController().signal): ProviderContext {
-  return { signal, requestId: 'request-1', log: silentLogger };
+  return { cancellation: cancellationFromSignal(signal), requestId: 'request-1', log: silentLogger };
 }
 
 export async function collectEvents(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {

@@ -1,4 +1,5 @@
 /** The OpenAI adapter against the fake OpenAI upstream: events, headers, model listing, embeddings and error mapping. */
+import { cancellationFromSignal } from '../../../src/core/cancellation.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderConfig } from '../../../src/config/config-types.js';
 import { defaultUpstreamLimits } from '../../../src/config/normalize-config.js';
@@ -45,7 +46,7 @@ const request: ChatRequest = {
 };
 
 function context(signal = new AbortController().signal): ProviderContext {
-  return { signal, requestId: 'request-1', log: silentLogger };
+  return { cancellation: cancellationFromSignal(signal), requestId: 'request-1', log: silentLogger };
 }
 
 async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {

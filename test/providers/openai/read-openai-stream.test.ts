@@ -1,5 +1,5 @@
 /** OpenAI stream chunks → neutral events: text, reasoning, tool calls, finish, usage, errors and aborts. */
-import { APIError } from 'openai';
+import { cancellationFromSignal } from '../../../src/core/cancellation.js';
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../../src/core/stream-event.js';
 import { convertOpenAiUsage, readOpenAiStream } from '../../../providers/openai/read-openai-stream.js';
@@ -13,7 +13,7 @@ async function* chunksOf(chunks: unknown[], failure?: unknown): AsyncGenerator<u
 
 async function read(chunks: unknown[], options: { failure?: unknown; signal?: AbortSignal } = {}): Promise<StreamEvent[]> {
   const events: StreamEvent[] = [];
-  const stream = readOpenAiStream(chunksOf(chunks, options.failure), { provider: 'up', model: 'requested-model', warnings: [{ code: 'w', message: 'm' }], signal: options.signal });
+  const stream = readOpenAiStream(chunksOf(chunks, options.failure), { provider: 'up', model: 'requested-model', warnings: [{ code: 'w', message: 'm' }], cancellation: options.signal && cancellationFromSignal(options.signal) });
   for await (const event of stream) events.push(event);
   return events;
 }
@@ -75,11 +75,16 @@ describe('readOpenAiStream', () => {
     expect(convertOpenAiUsage({ prompt_tokens: 3 })).toEqual({ raw: { prompt_tokens: 3 }, inputTokens: 3 });
   });
 
-  it('turns a mid-stream upstream error into an error event', async () => {
-    const failure = new APIError(undefined, { message: 'overloaded', type: 'server_error' }, undefined, new Headers());
+  it('turns a mid-stream upstream error into an error event, keeping the GatewayError the stream gave', async () => {
+    const failure = new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_stream_error', message: "Upstream provider 'up' failed mid-stream: overloaded" });
     const events = await read([delta({ content: 'partial' })], { failure });
     expect(events.map((event) => event.type)).toEqual(['response-start', 'text-delta', 'error']);
-    expect(events.at(-1)).toMatchObject({ error: { status: 502, code: 'upstream_stream_error' } });
+    expect(events.at(-1)).toEqual({ type: 'error', error: failure });
+  });
+
+  it('turns any other failure while reading into a 502 naming the provider', async () => {
+    const events = await read([delta({ content: 'partial' })], { failure: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+    expect(events.at(-1)).toMatchObject({ type: 'error', error: { status: 502, message: expect.stringContaining("'up'") } });
   });
 
   it('turns a transport failure into a 502 error event', async () => {

@@ -1,0 +1,43 @@
+/**
+ * The bodies of `GET /models` and `POST /embeddings`, read loosely into the neutral shapes.
+ * Wire formats: https://platform.openai.com/docs/api-reference/models/list and
+ * https://platform.openai.com/docs/api-reference/embeddings/object
+ */
+import { GatewayError } from '../../src/core/gateway-error.js';
+import type { EmbeddingResult, ModelInfo } from '../../src/core/provider-adapter.js';
+
+type LooseRecord = Record<string, unknown>;
+
+function asRecord(value: unknown): LooseRecord | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as LooseRecord) : undefined;
+}
+
+/** The `data` array of a list body; a body without one is not the answer asked for. */
+function listData(body: unknown, provider: string, what: string): unknown[] {
+  const data = asRecord(body)?.data;
+  if (Array.isArray(data)) return data;
+  throw new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Upstream provider '${provider}' sent a reply that is not ${what}.`, upstreamBody: body });
+}
+
+export function readOpenAiModels(body: unknown, provider: string): ModelInfo[] {
+  return listData(body, provider, 'a model list').flatMap((entry): ModelInfo[] => {
+    const model = asRecord(entry);
+    if (typeof model?.id !== 'string') return [];
+    const info: ModelInfo = { id: model.id };
+    if (typeof model.created === 'number') info.created = model.created;
+    if (typeof model.owned_by === 'string') info.ownedBy = model.owned_by;
+    return [info];
+  });
+}
+
+export function readOpenAiEmbeddings(body: unknown, provider: string): EmbeddingResult {
+  const data = listData(body, provider, 'a list of embeddings').map((entry, position) => {
+    const item = asRecord(entry);
+    const embedding = item?.embedding;
+    return { index: typeof item?.index === 'number' ? item.index : position, embedding: Array.isArray(embedding) || typeof embedding === 'string' ? (embedding as number[] | string) : [] };
+  });
+  const result: EmbeddingResult = { data };
+  const usage = asRecord(asRecord(body)?.usage);
+  if (typeof usage?.prompt_tokens === 'number' && typeof usage.total_tokens === 'number') result.usage = { promptTokens: usage.prompt_tokens, totalTokens: usage.total_tokens };
+  return result;
+}
