@@ -1,7 +1,7 @@
 /** Lists a Gemini upstream's models (GET /v1beta/models, following its page tokens). https://ai.google.dev/api/models#method:-models.list */
 import type { ModelInfo, ProviderContext } from '../../src/core/index.js';
 import { asRecord, parseJsonLoosely, readString } from '../anthropic/read-loose-json.js';
-import { requestGeminiWhole, type GeminiConnection } from './send-gemini-request.js';
+import type { GeminiUpstream } from './send-gemini-request.js';
 
 /** A guard against an upstream whose `nextPageToken` never runs out. */
 const maximumPages = 20;
@@ -16,13 +16,13 @@ function toModelInfo(entry: unknown): ModelInfo | undefined {
   return { id: name.replace(/^models\//, ''), ownedBy: 'google' };
 }
 
-export async function listGeminiModels(connection: GeminiConnection, context: ProviderContext): Promise<ModelInfo[]> {
+export async function listGeminiModels(upstream: GeminiUpstream, context: ProviderContext): Promise<ModelInfo[]> {
   const models: ModelInfo[] = [];
   let pageToken: string | undefined;
   for (let page = 0; page < maximumPages; page++) {
     const query = new URLSearchParams({ pageSize: '1000' });
     if (pageToken) query.set('pageToken', pageToken);
-    const text = await requestGeminiWhole(connection, { path: `/v1beta/models?${query.toString()}`, signal: context.signal });
+    const text = await upstream.readText({ path: `/v1beta/models?${query.toString()}`, cancellation: context.cancellation });
     const payload = asRecord(parseJsonLoosely(text));
     for (const entry of Array.isArray(payload?.models) ? payload.models : []) {
       const info = toModelInfo(entry);

@@ -5,10 +5,9 @@
  * https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
  */
 import { GatewayError } from '../../src/core/index.js';
+import type { UpstreamStatusReply } from '../../src/http/upstream-client.js';
 import { errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 import { asRecord, readNumber, readString } from '../anthropic/read-loose-json.js';
-
-type StatusReply = { status: number; body: unknown; provider: string; retryAfter?: string };
 
 /** Google names its errors in `error.status`; the shared mapper reads a string code from `error.code`. */
 function withGoogleCode(body: unknown): unknown {
@@ -18,8 +17,8 @@ function withGoogleCode(body: unknown): unknown {
   return { error: { ...error, code: status.toLowerCase() } };
 }
 
-export function mapGeminiStatusError(reply: StatusReply): GatewayError {
-  return errorFromUpstreamStatus({ status: reply.status, body: withGoogleCode(reply.body), provider: reply.provider, retryAfter: reply.retryAfter });
+export function mapGeminiStatusError(reply: UpstreamStatusReply): GatewayError {
+  return errorFromUpstreamStatus({ ...reply, body: withGoogleCode(reply.body) });
 }
 
 export function mapGeminiStreamError(error: unknown, provider: string): GatewayError {

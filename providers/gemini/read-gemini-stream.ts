@@ -1,36 +1,30 @@
-/** Reads a `streamGenerateContent?alt=sse` body into neutral events, owning the body until it is consumed or destroyed. */
-import type { StreamEvent } from '../../src/core/index.js';
-import { SseDecoder } from '../../src/http/sse-decoder.js';
-import { UpstreamBody } from '../../src/http/upstream-body.js';
-import { errorFromTransportFailure } from '../../src/http/upstream-error.js';
+/** Reads a `streamGenerateContent?alt=sse` stream into neutral events. */
+import { toGatewayError, type StreamEvent } from '../../src/core/index.js';
+import type { UpstreamStream } from '../../src/http/upstream-stream.js';
 import { parseJsonLoosely } from '../anthropic/read-loose-json.js';
 import type { GeminiReplyReader } from './gemini-reply-reader.js';
-import type { GeminiStreamBody } from './send-gemini-request.js';
 
 /**
  * Yields events until exactly one `finish` or `error`. Gemini's last event carries the finish reason but
- * no end marker, so the reply is finished when the body ends. In `finally`, when the consumer returns
- * early, the body is destroyed: undici keeps an unread body, and its connection, open otherwise.
+ * no end marker, so the reply is finished when the body ends (an event left without its blank line
+ * still counts). When the consumer returns early, leaving the loop releases the stream: undici keeps
+ * an unread body, and its connection, open otherwise.
  */
-export async function* readGeminiStream(body: GeminiStreamBody, reader: GeminiReplyReader, provider: string, maxEventBytes: number): AsyncGenerator<StreamEvent, void, undefined> {
-  const decoder = new SseDecoder({ maxEventBytes, provider });
-  const upstream = new UpstreamBody(body);
+export async function* readGeminiStream(stream: UpstreamStream, reader: GeminiReplyReader): AsyncGenerator<StreamEvent, void, undefined> {
   try {
-    try {
-      for await (const chunk of upstream.chunks()) {
-        const events = decoder.push(chunk).flatMap((event) => reader.push(parseJsonLoosely(event.data)));
+    for await (const batch of stream.serverSentEvents('flush')) {
+      const events = batch.flatMap((event) => reader.push(parseJsonLoosely(event.data)));
+      if (reader.done) {
+        stream.complete();
         yield* events;
-        if (reader.done) return;
+        return;
       }
-    } catch (error) {
-      // Body timeout, reset connection, abort or an event past the cap: the reply is cut, not complete.
-      upstream.release();
-      yield* reader.fail(errorFromTransportFailure(error, provider));
-      return;
+      yield* events;
     }
-    upstream.complete();
-    yield* [...decoder.finish().flatMap((event) => reader.push(parseJsonLoosely(event.data))), ...reader.end()];
-  } finally {
-    upstream.release();
+  } catch (error) {
+    // Body timeout, reset connection, abort or an event past the cap (the stream's GatewayErrors): the reply is cut, not complete.
+    yield* reader.fail(toGatewayError(error));
+    return;
   }
+  yield* reader.end();
 }

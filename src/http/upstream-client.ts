@@ -58,6 +58,14 @@ function methodOf(call: UpstreamCall, body: unknown): 'GET' | 'POST' {
   return call.method ?? (body === undefined ? 'GET' : 'POST');
 }
 
+/** What an error status carries; a provider whose error bodies differ (Gemini) maps them itself. */
+export type UpstreamStatusReply = Parameters<typeof errorFromUpstreamStatus>[0];
+
+export type UpstreamClientOptions = {
+  /** Defaults to errorFromUpstreamStatus (OpenAI-style `{"error":{"message","code"}}` bodies). */
+  errorFromStatus?: (reply: UpstreamStatusReply) => GatewayError;
+};
+
 function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -68,8 +76,13 @@ export class UpstreamClient {
   private readonly origin: string;
   private readonly basePath: string;
   private readonly limit: { maxBytes: number; provider: string };
+  private readonly errorFromStatus: (reply: UpstreamStatusReply) => GatewayError;
 
-  constructor(private readonly config: ProviderConfig) {
+  constructor(
+    private readonly config: ProviderConfig,
+    options: UpstreamClientOptions = {},
+  ) {
+    this.errorFromStatus = options.errorFromStatus ?? errorFromUpstreamStatus;
     const url = new URL(config.baseUrl);
     this.provider = config.name;
     this.agent = createUpstreamAgent(config);
@@ -132,6 +145,6 @@ export class UpstreamClient {
   }
 
   private statusError(status: number, header: (name: string) => string | undefined, text: string): GatewayError {
-    return errorFromUpstreamStatus({ status, body: parseLoosely(text), provider: this.provider, retryAfter: header('retry-after'), retryAfterMs: header('retry-after-ms') });
+    return this.errorFromStatus({ status, body: parseLoosely(text), provider: this.provider, retryAfter: header('retry-after'), retryAfterMs: header('retry-after-ms') });
   }
 }

@@ -1,4 +1,5 @@
 /** Shared builders for the gemini adapter tests: config, request, context, event collection, a fake per file. */
+import { cancellationFromSignal } from '../../../src/core/cancellation.js';
 import { afterAll, beforeAll } from 'vitest';
 import type { ProviderConfig } from '../../../src/config/config-types.js';
 import { defaultUpstreamLimits } from '../../../src/config/normalize-config.js';
@@ -28,7 +29,7 @@ export function testRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
 }
 
 export function testContext(options: { wholeReply?: boolean; signal?: AbortSignal } = {}): ProviderContext {
-  const context: ProviderContext = { signal: options.signal ?? new AbortController().signal, requestId: 'request-1', log: silentLogger };
+  const context: ProviderContext = { cancellation: cancellationFromSignal(options.signal ?? new AbortController().signal), requestId: 'request-1', log: silentLogger };
   if (options.wholeReply) context.wholeReply = true;
   return context;
 }

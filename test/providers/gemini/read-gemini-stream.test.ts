@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../../src/core/index.js';
 import { GeminiReplyReader } from '../../../providers/gemini/gemini-reply-reader.js';
 import { readGeminiStream } from '../../../providers/gemini/read-gemini-stream.js';
-import type { GeminiStreamBody } from '../../../providers/gemini/send-gemini-request.js';
+import { UpstreamStream } from '../../../src/http/upstream-stream.js';
 import { renderGeminiChunks } from '../../helpers/fake-gemini-upstream.js';
 import { splitAt } from '../../tool-formats/helpers/chunking-invariance.js';
 import { collectEvents } from './gemini-test-kit.js';
@@ -30,7 +30,7 @@ const bytes = Buffer.from(wire, 'utf8');
 
 async function eventsFor(pieces: Buffer[]): Promise<StreamEvent[]> {
   const reader = new GeminiReplyReader({ provider: 'google', model: 'gemini-2.5-flash', warnings: [] });
-  return collectEvents(readGeminiStream(Readable.from(pieces) as unknown as GeminiStreamBody, reader, 'google', 1 << 20));
+  return collectEvents(readGeminiStream(new UpstreamStream(Readable.from(pieces), { provider: 'google', maxEventBytes: 1 << 20, cancellation: undefined }), reader));
 }
 
 /** Splits the bytes anywhere, inside a UTF-8 character too (latin1 maps each byte to one character). */
