@@ -48,6 +48,9 @@ import { kimiK3Family } from './kimi-k3/kimi-k3-family.js';
 import { openPanguFamily } from './openpangu/openpangu-family.js';
 import { minicpmFamily } from './minicpm/minicpm-family.js';
 import { hy3Family } from './hy3/hy3-family.js';
+import { gigachat35Family } from './gigachat35/gigachat35-family.js';
+import { k2HorizonFamily } from './k2-horizon/k2-horizon-family.js';
+import { iquestCoderV2Family } from './iquest-coder-v2/iquest-coder-v2-family.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
 export const familySpecs: readonly FamilySpec[] = [
@@ -58,6 +61,8 @@ export const familySpecs: readonly FamilySpec[] = [
   functoolsFamily, xlamFamily, functionaryV31Family, functionaryV32Family, longcatFamily, ernieFamily, deepseekV32Family, dotsFamily,
   // The issue 11 sweep, continued.
   solarOpenFamily, plamo3Family, qwen25CoderFamily, kimiK3Family, openPanguFamily, minicpmFamily, hy3Family,
+  // The issue 11 sweep, last formats.
+  gigachat35Family, k2HorizonFamily, iquestCoderV2Family,
 ];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {
