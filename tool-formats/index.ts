@@ -51,6 +51,7 @@ import { hy3Family } from './hy3/hy3-family.js';
 import { gigachat35Family } from './gigachat35/gigachat35-family.js';
 import { k2HorizonFamily } from './k2-horizon/k2-horizon-family.js';
 import { iquestCoderV2Family } from './iquest-coder-v2/iquest-coder-v2-family.js';
+import { minimaxM3Family } from './minimax-m3/minimax-m3-family.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
 export const familySpecs: readonly FamilySpec[] = [
@@ -62,7 +63,7 @@ export const familySpecs: readonly FamilySpec[] = [
   // The issue 11 sweep, continued.
   solarOpenFamily, plamo3Family, qwen25CoderFamily, kimiK3Family, openPanguFamily, minicpmFamily, hy3Family,
   // The issue 11 sweep, last formats.
-  gigachat35Family, k2HorizonFamily, iquestCoderV2Family,
+  gigachat35Family, k2HorizonFamily, iquestCoderV2Family, minimaxM3Family,
 ];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {

@@ -146,6 +146,8 @@ describe('detectModelFamily: names that reuse an existing syntax (issue 11 sweep
     ['poolside/Laguna-XS-2.1', 'glm'],
     ['tencent/Hy4-preview-FP8', 'hy3'],
     ['nvidia/NVIDIA-Nemotron-Nano-12B-v2', 'nemotron'],
+    ['MiniMaxAI/MiniMax-M3', 'minimax-m3'],
+    ['minimax-m3:latest', 'minimax-m3'],
   ])('%s → %s', (model, family) => {
     expect(detectModelFamily(model)).toEqual({ family, autoToolCalling: 'prompted' });
   });
@@ -162,5 +164,6 @@ describe('detectModelFamily: names that reuse an existing syntax (issue 11 sweep
     expect(detectModelFamily('ai-sage/GigaChat3-10B-A1.8B').family).toBe('gigachat');
     expect(detectModelFamily('moonshotai/Kimi-K2-Instruct').family).not.toBe('k2-horizon');
     expect(detectModelFamily('tencent/Hy3').family).toBe('hy3');
+    expect(detectModelFamily('MiniMaxAI/MiniMax-M2.5').family).toBe('minimax-m2');
   });
 });
