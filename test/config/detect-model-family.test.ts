@@ -148,6 +148,10 @@ describe('detectModelFamily: names that reuse an existing syntax (issue 11 sweep
     ['nvidia/NVIDIA-Nemotron-Nano-12B-v2', 'nemotron'],
     ['MiniMaxAI/MiniMax-M3', 'minimax-m3'],
     ['minimax-m3:latest', 'minimax-m3'],
+    ['stepfun-ai/Step-Audio-2-mini', 'step-audio-2'],
+    ['facebook/cwm', 'cwm'],
+    ['BlinkDL/rwkv7-g1a-2.9b', 'rwkv'],
+    ['RWKV/RWKV7-Goose-World3-2.9B-HF', 'rwkv'],
   ])('%s → %s', (model, family) => {
     expect(detectModelFamily(model)).toEqual({ family, autoToolCalling: 'prompted' });
   });
@@ -165,5 +169,6 @@ describe('detectModelFamily: names that reuse an existing syntax (issue 11 sweep
     expect(detectModelFamily('moonshotai/Kimi-K2-Instruct').family).not.toBe('k2-horizon');
     expect(detectModelFamily('tencent/Hy3').family).toBe('hy3');
     expect(detectModelFamily('MiniMaxAI/MiniMax-M2.5').family).toBe('minimax-m2');
+    expect(detectModelFamily('stepfun-ai/step3').family).toBe('step3');
   });
 });
