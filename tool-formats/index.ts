@@ -56,6 +56,7 @@ import { stepAudio2Family } from './step-audio-2/step-audio-2-family.js';
 import { cwmFamily } from './cwm/cwm-family.js';
 import { rwkvFamily } from './rwkv/rwkv-family.js';
 import { museGlimmerFamily } from './muse-glimmer/muse-glimmer-family.js';
+import { inklingFamily } from './inkling/inkling-family.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
 export const familySpecs: readonly FamilySpec[] = [
@@ -67,7 +68,7 @@ export const familySpecs: readonly FamilySpec[] = [
   // The issue 11 sweep, continued.
   solarOpenFamily, plamo3Family, qwen25CoderFamily, kimiK3Family, openPanguFamily, minicpmFamily, hy3Family,
   // The issue 11 sweep, last formats.
-  gigachat35Family, k2HorizonFamily, iquestCoderV2Family, minimaxM3Family, stepAudio2Family, cwmFamily, rwkvFamily, museGlimmerFamily,
+  gigachat35Family, k2HorizonFamily, iquestCoderV2Family, minimaxM3Family, stepAudio2Family, cwmFamily, rwkvFamily, museGlimmerFamily, inklingFamily,
 ];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {

@@ -153,6 +153,7 @@ describe('detectModelFamily: names that reuse an existing syntax (issue 11 sweep
     ['BlinkDL/rwkv7-g1a-2.9b', 'rwkv'],
     ['RWKV/RWKV7-Goose-World3-2.9B-HF', 'rwkv'],
     ['muse-glimmer', 'muse-glimmer'],
+    ['inkling-small', 'inkling'],
   ])('%s → %s', (model, family) => {
     expect(detectModelFamily(model)).toEqual({ family, autoToolCalling: 'prompted' });
   });

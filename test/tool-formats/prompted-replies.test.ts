@@ -770,6 +770,18 @@ const cases: Case[] = [
     reply: '<tool_calls:6124c78e><tool_call:6124c78e>get_weather<arg_key:6124c78e>city</arg_key:6124c78e><arg_value:6124c78e>深圳</arg_value:6124c78e></tool_call:6124c78e></tool_calls:6124c78e>',
     expected: { calls: [{ name: 'get_weather', arguments: { city: '深圳' } }], content: null },
   },
+  {
+    id: 'muse-glimmer-atem-message',
+    tools: [getWeather],
+    reply: '<|start|>assistant to=get_weather<|message|><atem:function_calls>\n<atem:invoke name="get_weather">\n<atem:parameter name="city">Paris</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], content: null },
+  },
+  {
+    id: 'inkling-tool-block',
+    tools: [getWeather],
+    reply: '<|message_model|>get_weather<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Paris"}}<|end_message|>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], content: null },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {
