@@ -8,6 +8,7 @@
 import { type BodyGrammar } from '../shared/body-grammar.js';
 import type { BodyScanner, BodyScanStep } from '../shared/body-scanner.js';
 import type { Envelope } from '../shared/envelope.js';
+import { MarkerMatcher } from '../shared/marker-matcher.js';
 import { hy3CallGrammar } from './hy3-call-grammar.js';
 
 export const suffixedSectionStart = '<tool_calls:';
@@ -17,23 +18,24 @@ const suffixHead = /^([^\s<>]+)>/;
 
 class SuffixedSectionScanner implements BodyScanner {
   private suffix: string | undefined;
-  private close = '';
-  private valueOpen = '';
+  private structure = new MarkerMatcher<'close' | 'value'>([]);
   private valueClose = '';
   private inValue = false;
 
   scan(input: string, position: number): BodyScanStep {
     let index = position;
     if (this.suffix === undefined) {
-      const head = suffixHead.exec(input.slice(position, position + longestSuffix + 1));
+      const pending = input.slice(position, position + longestSuffix + 1);
+      const head = suffixHead.exec(pending);
       if (head === null) {
-        const pending = input.slice(position);
         const mayGrow = pending.length <= longestSuffix && /^[^\s<>]*$/.test(pending);
         return mayGrow ? { type: 'more', keepFrom: position } : { type: 'declined', resume: position, markerIsText: true };
       }
       this.suffix = head[1];
-      this.close = `</tool_calls:${this.suffix}>`;
-      this.valueOpen = `<arg_value:${this.suffix}>`;
+      this.structure = new MarkerMatcher<'close' | 'value'>([
+        { marker: `</tool_calls:${this.suffix}>`, value: 'close' },
+        { marker: `<arg_value:${this.suffix}>`, value: 'value' },
+      ]);
       this.valueClose = `</arg_value:${this.suffix}>`;
       index = position + head[0].length;
     }
@@ -44,12 +46,19 @@ class SuffixedSectionScanner implements BodyScanner {
         index = valueEnd + this.valueClose.length;
         this.inValue = false;
       }
-      const close = input.indexOf(this.close, index);
-      const value = input.indexOf(this.valueOpen, index);
-      if (close >= 0 && (value < 0 || close < value)) return { type: 'closed', bodyEnd: close, end: close + this.close.length };
-      if (value < 0) return { type: 'more', keepFrom: Math.max(index, input.length - Math.max(this.close.length, this.valueOpen.length) + 1) };
-      index = value + this.valueOpen.length;
-      this.inValue = true;
+      // One pass finds the nearer of the close and a value (searching each on its own would read to the
+      // reply's end for the one that is not there).
+      const hit = this.structure.find(input, index);
+      switch (hit.type) {
+        case 'none':
+          return { type: 'more', keepFrom: input.length };
+        case 'partial':
+          return { type: 'more', keepFrom: hit.index };
+        case 'found':
+          if (hit.value === 'close') return { type: 'closed', bodyEnd: hit.index, end: hit.index + hit.marker.length };
+          index = hit.index + hit.marker.length;
+          this.inValue = true;
+      }
     }
   }
 

@@ -3,19 +3,25 @@
 // thinking blocks: anything but a bare name followed by `<|content_invoke_tool_json|>` is declined, the
 // marker dropped as framing and the text read as usual.
 import { isSpaceCode, type BodyScanner, type BodyScanStep } from '../shared/body-scanner.js';
+import { MarkerMatcher } from '../shared/marker-matcher.js';
 
 export const inklingInvokeToken = '<|content_invoke_tool_json|>';
 export const inklingEndTokens = ['<|end_message|>', '<|content_model_end_sampling|>'];
 const longestName = 128;
 const lessThan = 0x3c;
-const longestEnd = Math.max(...inklingEndTokens.map((token) => token.length));
 
-export function createInklingBlockScanner(): BodyScanner {
-  return new InklingBlockScanner();
+/** The scanner factory for the custom body: the end matcher is built once, not per block. */
+export function inklingBlockScanning(): () => BodyScanner {
+  // One pass finds the nearest end token (searching each token on its own would read to the reply's end
+  // for the one that is not there, once per block).
+  const ends = new MarkerMatcher(inklingEndTokens.map((marker) => ({ marker, value: 'end' as const })));
+  return () => new InklingBlockScanner(ends);
 }
 
 class InklingBlockScanner implements BodyScanner {
   private inCall = false;
+
+  constructor(private readonly ends: MarkerMatcher<'end'>) {}
 
   scan(input: string, position: number): BodyScanStep {
     let index = position;
@@ -31,13 +37,15 @@ class InklingBlockScanner implements BodyScanner {
       this.inCall = true;
       index += inklingInvokeToken.length;
     }
-    let end: { at: number; token: string } | undefined;
-    for (const token of inklingEndTokens) {
-      const at = input.indexOf(token, index);
-      if (at >= 0 && (end === undefined || at < end.at)) end = { at, token };
+    const end = this.ends.find(input, index);
+    switch (end.type) {
+      case 'found':
+        return { type: 'closed', bodyEnd: end.index, end: end.index + end.marker.length };
+      case 'partial':
+        return { type: 'more', keepFrom: end.index };
+      case 'none':
+        return { type: 'more', keepFrom: input.length };
     }
-    if (end !== undefined) return { type: 'closed', bodyEnd: end.at, end: end.at + end.token.length };
-    return { type: 'more', keepFrom: Math.max(index, input.length - longestEnd + 1) };
   }
 
   undecidedAtEnd(): boolean {

@@ -16,7 +16,7 @@ import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { parseLenientJson } from '../shared/lenient-json.js';
-import { createInklingBlockScanner, inklingEndTokens, inklingInvokeToken } from './inkling-block-scanner.js';
+import { inklingBlockScanning, inklingEndTokens, inklingInvokeToken } from './inkling-block-scanner.js';
 
 const family = 'inkling';
 const blockOpen = '<|message_model|>';
@@ -45,7 +45,7 @@ function renderBlock(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
 export const inklingFamily: FamilySpec = {
   family,
   envelopes: [
-    { family, start: [blockOpen], end: [], kind: 'explicit', body: { type: 'custom', createScanner: createInklingBlockScanner }, grammars: [inklingCallGrammar] },
+    { family, start: [blockOpen], end: [], kind: 'explicit', body: { type: 'custom', createScanner: inklingBlockScanning() }, grammars: [inklingCallGrammar] },
     taggedEnvelope(family, inklingInvokeToken, [endOfBlock, endOfTurn], [inklingCallGrammar]),
   ],
   replyStartsInside: blockOpen,
