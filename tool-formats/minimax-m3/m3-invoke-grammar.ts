@@ -8,7 +8,7 @@
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/frontend/processing/tool_parsers/minimax_m3_tool_parser.py
 import { excerpt, type BodyFraming, type DecodeContext, type DecodedBody } from '../shared/body-grammar.js';
 import { isPlainObject } from '../shared/call-arguments.js';
-import { callSectionGrammar } from '../shared/call-section-grammar.js';
+import { invokeBlocksGrammar } from '../minimax-m2/invoke-grammar.js';
 import { coerceBySchema } from '../shared/coerce-by-schema.js';
 import { defineKey, skipSpace } from '../shared/lenient-json.js';
 
@@ -20,26 +20,16 @@ export const m3InvokeOpen = `${m3Namespace}<invoke name=`;
 export const m3InvokeClose = `${m3Namespace}</invoke>`;
 export const m3ItemTag = 'item';
 
-const nameTag = /^\s*(?:"([^"<>]*)"|'([^'<>]*)'|([^\s"'<>]+))\s*>/;
 const elementOpen = /^([^\s<>/]+)>/;
 
 type Read<T> = { type: 'value'; value: T; end: number } | { type: 'invalid'; message: string };
 
-export const m3InvokeGrammar = callSectionGrammar({
-  id: 'minimax-m3-invokes',
-  callStart: m3InvokeOpen,
-  callEnd: m3InvokeClose,
-  acceptsCall: () => false,
-  readCall: readInvoke,
-});
+export const m3InvokeGrammar = invokeBlocksGrammar('minimax-m3-invokes', m3InvokeOpen, m3InvokeClose, readElements);
 
-function readInvoke(call: string, framing: BodyFraming, context: DecodeContext): DecodedBody {
-  const head = nameTag.exec(call);
-  if (head === null) return { type: 'invalid', message: `Unreadable invoke: ${excerpt(call)}`, incomplete: framing === 'unclosed' };
-  const name = head[1] ?? head[2] ?? head[3] ?? '';
+function readElements(call: string, name: string, start: number, framing: BodyFraming, context: DecodeContext): DecodedBody {
   // Nothing marks the last argument but the invoke's close: a reply cut off before it may have had more.
   if (framing === 'unclosed') return { type: 'invalid', message: `The call to "${name}" is cut off before ${m3InvokeClose}`, incomplete: true };
-  const members = readMembers(call, head[0].length, call.length, context.roster.resolve(name)?.parameters ?? {});
+  const members = readMembers(call, start, call.length, context.roster.resolve(name)?.parameters ?? {});
   if (members.type === 'invalid') return { type: 'invalid', message: `In the call to "${name}": ${members.message}` };
   return { type: 'calls', calls: [{ type: 'call', name, arguments: members.value }] };
 }
