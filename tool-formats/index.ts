@@ -48,6 +48,15 @@ import { kimiK3Family } from './kimi-k3/kimi-k3-family.js';
 import { openPanguFamily } from './openpangu/openpangu-family.js';
 import { minicpmFamily } from './minicpm/minicpm-family.js';
 import { hy3Family } from './hy3/hy3-family.js';
+import { gigachat35Family } from './gigachat35/gigachat35-family.js';
+import { k2HorizonFamily } from './k2-horizon/k2-horizon-family.js';
+import { iquestCoderV2Family } from './iquest-coder-v2/iquest-coder-v2-family.js';
+import { minimaxM3Family } from './minimax-m3/minimax-m3-family.js';
+import { stepAudio2Family } from './step-audio-2/step-audio-2-family.js';
+import { cwmFamily } from './cwm/cwm-family.js';
+import { rwkvFamily } from './rwkv/rwkv-family.js';
+import { museGlimmerFamily } from './muse-glimmer/muse-glimmer-family.js';
+import { inklingFamily } from './inkling/inkling-family.js';
 
 /** Registration order is also the fallback order between families sharing a start marker. */
 export const familySpecs: readonly FamilySpec[] = [
@@ -58,6 +67,8 @@ export const familySpecs: readonly FamilySpec[] = [
   functoolsFamily, xlamFamily, functionaryV31Family, functionaryV32Family, longcatFamily, ernieFamily, deepseekV32Family, dotsFamily,
   // The issue 11 sweep, continued.
   solarOpenFamily, plamo3Family, qwen25CoderFamily, kimiK3Family, openPanguFamily, minicpmFamily, hy3Family,
+  // The issue 11 sweep, last formats.
+  gigachat35Family, k2HorizonFamily, iquestCoderV2Family, minimaxM3Family, stepAudio2Family, cwmFamily, rwkvFamily, museGlimmerFamily, inklingFamily,
 ];
 
 export function createToolFormatRegistry(specs: readonly FamilySpec[] = familySpecs): Map<string, ToolFormat> {

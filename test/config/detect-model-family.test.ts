@@ -136,6 +136,24 @@ describe('detectModelFamily: names that reuse an existing syntax (issue 11 sweep
     ['openbmb/MiniCPM5-8B', 'minicpm'],
     ['tencent/Hy3', 'hy3'],
     ['hy3-preview', 'hy3'],
+    // The last formats of the sweep: new families, and names that reuse a syntax.
+    ['ai-sage/GigaChat3.5-Lightning', 'gigachat35'],
+    ['gigachat-3.5', 'gigachat35'],
+    ['LLM360/K2-Horizon', 'k2-horizon'],
+    ['IQuestLab/IQuest-Coder-V2-32B', 'iquest-coder-v2'],
+    ['IQuestLab/IQuest-Coder-V1-40B-Instruct', 'qwen3-coder'],
+    ['Qwen/Qwen3.5-Coder-480B-A35B-Instruct', 'qwen3-coder'],
+    ['poolside/Laguna-XS-2.1', 'glm'],
+    ['tencent/Hy4-preview-FP8', 'hy3'],
+    ['nvidia/NVIDIA-Nemotron-Nano-12B-v2', 'nemotron'],
+    ['MiniMaxAI/MiniMax-M3', 'minimax-m3'],
+    ['minimax-m3:latest', 'minimax-m3'],
+    ['stepfun-ai/Step-Audio-2-mini', 'step-audio-2'],
+    ['facebook/cwm', 'cwm'],
+    ['BlinkDL/rwkv7-g1a-2.9b', 'rwkv'],
+    ['RWKV/RWKV7-Goose-World3-2.9B-HF', 'rwkv'],
+    ['muse-glimmer', 'muse-glimmer'],
+    ['inkling-small', 'inkling'],
   ])('%s → %s', (model, family) => {
     expect(detectModelFamily(model)).toEqual({ family, autoToolCalling: 'prompted' });
   });
@@ -149,5 +167,10 @@ describe('detectModelFamily: names that reuse an existing syntax (issue 11 sweep
     expect(detectModelFamily('Qwen/Qwen2.5-7B-Instruct').family).toBe('hermes');
     expect(detectModelFamily('moonshotai/Kimi-K2-Instruct').family).toBe('kimi-k2');
     expect(detectModelFamily('tencent/Hunyuan-A13B-Instruct').family).toBe('hunyuan');
+    expect(detectModelFamily('ai-sage/GigaChat3-10B-A1.8B').family).toBe('gigachat');
+    expect(detectModelFamily('moonshotai/Kimi-K2-Instruct').family).not.toBe('k2-horizon');
+    expect(detectModelFamily('tencent/Hy3').family).toBe('hy3');
+    expect(detectModelFamily('MiniMaxAI/MiniMax-M2.5').family).toBe('minimax-m2');
+    expect(detectModelFamily('stepfun-ai/step3').family).toBe('step3');
   });
 });

@@ -716,6 +716,72 @@ const cases: Case[] = [
       content: '查一下。',
     },
   },
+  {
+    id: 'gigachat35-gcml-invokes',
+    tools: [getWeather, searchWeb],
+    reply: 'Сейчас.\n<｜GCML｜tool_calls>\n<｜GCML｜invoke name="search_web">\n<｜GCML｜parameter name="query" string="true">Москва</｜GCML｜parameter>\n<｜GCML｜parameter name="max_results" string="false">3</｜GCML｜parameter>\n</｜GCML｜invoke>\n</｜GCML｜tool_calls>',
+    expected: { calls: [{ name: 'search_web', arguments: { query: 'Москва', max_results: 3 } }], content: 'Сейчас.' },
+  },
+  {
+    id: 'k2-horizon-ifm-pairs',
+    tools: [getWeather, getTime],
+    reply: 'Checking.<ifm|tool_calls><ifm|tool_call>get_weather\n<ifm|arg_key>city</ifm|arg_key><ifm|arg_value>Dubai</ifm|arg_value></ifm|tool_call><ifm|tool_call>get_time\n</ifm|tool_call></ifm|tool_calls>',
+    expected: {
+      calls: [
+        { name: 'get_weather', arguments: { city: 'Dubai' } },
+        { name: 'get_time', arguments: {} },
+      ],
+      content: 'Checking.',
+    },
+  },
+  {
+    id: 'iquest-coder-v2-pairs',
+    tools: [readFile],
+    reply: '<iquestcoder_tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>a.py</arg_value>\n<arg_key>start_line</arg_key>\n<arg_value>3</arg_value>\n</iquestcoder_tool_call>',
+    expected: { calls: [{ name: 'read_file', arguments: { path: 'a.py', start_line: 3 } }], content: null },
+  },
+  {
+    id: 'minimax-m3-elements',
+    tools: [createEvent],
+    reply: 'Booking.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name="create_event">\n]<]minimax[>[<title>Sync]<]minimax[>[</title>\n]<]minimax[>[<attendees>]<]minimax[>[<item>a@x.io]<]minimax[>[</item>]<]minimax[>[</attendees>\n]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>',
+    expected: { calls: [{ name: 'create_event', arguments: { title: 'Sync', attendees: ['a@x.io'] } }], content: 'Booking.' },
+  },
+  {
+    id: 'step-audio-2-typed-call',
+    tools: [getWeather],
+    reply: '<tool_call>function\nget_weather\n{"city": "上海"}</tool_call>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: '上海' } }], content: null },
+  },
+  {
+    id: 'cwm-tool-block',
+    tools: [readFile],
+    reply: 'Reading.\n<tool: function>\nread_file {"path": "a.py"}\n</tool>',
+    expected: { calls: [{ name: 'read_file', arguments: { path: 'a.py' } }], content: 'Reading.' },
+  },
+  {
+    id: 'rwkv-marked-fence',
+    tools: [getWeather],
+    reply: '**Tool Call:**\n```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], content: null },
+  },
+  {
+    id: 'hy4-suffixed-section',
+    tools: [getWeather],
+    reply: '<tool_calls:6124c78e><tool_call:6124c78e>get_weather<arg_key:6124c78e>city</arg_key:6124c78e><arg_value:6124c78e>深圳</arg_value:6124c78e></tool_call:6124c78e></tool_calls:6124c78e>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: '深圳' } }], content: null },
+  },
+  {
+    id: 'muse-glimmer-atem-message',
+    tools: [getWeather],
+    reply: '<|start|>assistant to=get_weather<|message|><atem:function_calls>\n<atem:invoke name="get_weather">\n<atem:parameter name="city">Paris</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], content: null },
+  },
+  {
+    id: 'inkling-tool-block',
+    tools: [getWeather],
+    reply: '<|message_model|>get_weather<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Paris"}}<|end_message|>',
+    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], content: null },
+  },
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {

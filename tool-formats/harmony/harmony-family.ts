@@ -35,7 +35,7 @@ function renderHarmonyResults(results: readonly ToolResultPart[]): string {
 }
 
 /** A message addressed to a function: its header from the recipient to `<|message|>`, then JSON arguments. */
-const functionMessage: Envelope = {
+export const functionMessage: Envelope = {
   family,
   // Function calls belong on commentary, but gpt-oss sometimes sends them on analysis (vLLM and
   // llama.cpp accept both). Built-in tools (`to=browser.search`, `to=python`) land here too and are

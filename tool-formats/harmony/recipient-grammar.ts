@@ -14,10 +14,12 @@ import { messageMarker } from './harmony-message-scanner.js';
 
 const recipientPattern = /^[^\s<]+/;
 const namespacePrefix = 'functions.';
+const atemContent = /^[^\s<]+<\|message\|>\s*<atem:/;
 
 export const harmonyRecipientGrammar: BodyGrammar = {
   id: 'harmony-recipient',
-  accepts: (body) => recipientPattern.test(body),
+  // MuseGlimmer's tool messages share the role header; their ATEM content is that family's to read.
+  accepts: (body) => recipientPattern.test(body) && !atemContent.test(body),
   decode(body: string, context: DecodeContext): DecodedBody {
     const recipient = recipientPattern.exec(body)?.[0] ?? '';
     const messageAt = body.indexOf(messageMarker);

@@ -1,7 +1,8 @@
-/** The hy3 family (Tencent Hy3, Hunyuan's third line): `<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>`. */
+/** The hy3 family (Tencent Hy3 and Hy4): `<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>`. */
 // Read: the shared `<tool_calls>` envelope (Jamba's, Hunyuan-A13B's JSON lists) with Hy3's call blocks
 // as another grammar, so one marker scans one way everywhere; `<think>` reasoning. Tokenizers may carry a
-// `token_suffix` on every tag (vLLM reads it from the tokenizer config); only the plain tags are read.
+// `token_suffix` on every tag (Hy4): the section's open tag tells it (`hy4-suffixed-section.ts`); a
+// suffixed `<think:…>` is not read as reasoning (no fixed marker to register).
 // Written: the same section, one per turn; results as tagged blocks in a user turn. The wording follows
 // the parser's documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/hy_v3_tool_parser.py
@@ -14,6 +15,7 @@ import { rawArgumentEntries } from '../shared/format-json.js';
 import { toolCallsClose, toolCallsOpen } from '../shared/tool-calls-list.js';
 import { taggedResults } from '../shared/tool-result-text.js';
 import { hy3CallClose, hy3CallGrammar, hy3CallOpen, hy3Separator } from './hy3-call-grammar.js';
+import { suffixedSectionEnvelope } from './hy4-suffixed-section.js';
 
 const family = 'hy3';
 
@@ -24,7 +26,11 @@ function renderHy3Call(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
 
 export const hy3Family: FamilySpec = {
   family,
-  envelopes: [taggedEnvelope(family, toolCallsOpen, toolCallsClose, [hy3CallGrammar], { valueSpans: [{ open: argumentValueOpen, close: argumentValueClose }] })],
+  envelopes: [
+    taggedEnvelope(family, toolCallsOpen, toolCallsClose, [hy3CallGrammar], { valueSpans: [{ open: argumentValueOpen, close: argumentValueClose }] }),
+    // Hy4 (vLLM's hy_v4 parser) drops `<tool_sep>` and may suffix every tag: `<tool_calls:6124c78e>`.
+    suffixedSectionEnvelope(family),
+  ],
   prompt: {
     // The Qwen-style words many templates share, for the tool list (see the note at the top).
     introduction: hermesFamily.prompt.introduction,

@@ -5,7 +5,7 @@
 // vLLM's minimax_m2 parser strips all surrounding whitespace. Names may be quoted with " or '.
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/minimax_m2_tool_parser.py
 // @see https://github.com/MiniMax-AI/MiniMax-M2/blob/main/docs/tool_calling_guide.md
-import { excerpt, type BodyFraming, type DecodeContext, type DecodedBody } from '../shared/body-grammar.js';
+import { excerpt, type BodyFraming, type BodyGrammar, type DecodeContext, type DecodedBody } from '../shared/body-grammar.js';
 import { callSectionGrammar } from '../shared/call-section-grammar.js';
 import { coerceArgumentsBySchema } from '../shared/coerce-by-schema.js';
 import { defineKey, skipSpace } from '../shared/lenient-json.js';
@@ -20,21 +20,30 @@ const nameTag = /^\s*(?:"([^"<>]*)"|'([^'<>]*)'|([^\s"'<>]+))\s*>/;
 
 type Invalid = Extract<DecodedBody, { type: 'invalid' }>;
 
-export const minimaxInvokeGrammar = callSectionGrammar({
-  id: 'minimax-m2-invokes',
-  callStart: invokeOpen,
-  callEnd: invokeClose,
-  // Only whole invokes: nothing else is MiniMax's.
-  acceptsCall: () => false,
-  readCall: readInvoke,
-});
+/** Reads what follows an invoke's `name="F">`, from `start`. */
+export type InvokeArgumentsReader = (call: string, name: string, start: number, framing: BodyFraming, context: DecodeContext) => DecodedBody;
 
-function readInvoke(call: string, framing: BodyFraming, context: DecodeContext): DecodedBody {
-  const head = nameTag.exec(call);
-  if (head === null) return { type: 'invalid', message: `Unreadable invoke: ${excerpt(call)}`, incomplete: framing === 'unclosed' };
-  const name = head[1] ?? head[2] ?? head[3] ?? '';
+/** A section of `<invoke name="F">…</invoke>` blocks (MiniMax-M2's; M3 spells the tags with its namespace token). */
+export function invokeBlocksGrammar(id: string, callStart: string, callEnd: string, readArguments: InvokeArgumentsReader): BodyGrammar {
+  return callSectionGrammar({
+    id,
+    callStart,
+    callEnd,
+    // Only whole invokes: nothing else is MiniMax's.
+    acceptsCall: () => false,
+    readCall: (call, framing, context) => {
+      const head = nameTag.exec(call);
+      if (head === null) return { type: 'invalid', message: `Unreadable invoke: ${excerpt(call)}`, incomplete: framing === 'unclosed' };
+      return readArguments(call, head[1] ?? head[2] ?? head[3] ?? '', head[0].length, framing, context);
+    },
+  });
+}
+
+export const minimaxInvokeGrammar = invokeBlocksGrammar('minimax-m2-invokes', invokeOpen, invokeClose, readParameters);
+
+function readParameters(call: string, name: string, start: number, framing: BodyFraming, context: DecodeContext): DecodedBody {
   const raw: Record<string, string> = {};
-  let position = head[0].length;
+  let position = start;
   for (;;) {
     position = skipSpace(call, position);
     if (position >= call.length) break;

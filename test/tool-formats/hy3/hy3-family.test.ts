@@ -65,6 +65,44 @@ describe('hy3: parsing', () => {
   });
 });
 
+const suffix = ':6124c78e';
+const tag = (name: string) => `<${name}${suffix}>`;
+const closeTag = (name: string) => `</${name}${suffix}>`;
+const hy4Pair = (key: string, value: string) => `${tag('arg_key')}${key}${closeTag('arg_key')}${tag('arg_value')}${value}${closeTag('arg_value')}`;
+const hy4Block = (name: string, ...pairs: string[]) => `${tag('tool_call')}${name}${pairs.join('')}${closeTag('tool_call')}`;
+const hy4Section = (...blocks: string[]) => `${tag('tool_calls')}${blocks.join('')}${closeTag('tool_calls')}`;
+
+describe('hy3: Hy4 replies (vLLM hy_v4 parser)', () => {
+  it('reads sections without <tool_sep>, plain or with the checkpoint’s tag suffix', () => {
+    expect(parse(`<tool_calls><tool_call>get_weather<arg_key>city</arg_key><arg_value>深圳</arg_value></tool_call></tool_calls>`)).toEqual([call('get_weather', { city: '深圳' })]);
+    expect(parse(`好的。${hy4Section(hy4Block('get_weather', hy4Pair('city', '深圳')), hy4Block('search_web', hy4Pair('query', 'x'), hy4Pair('max_results', '3')))}`)).toEqual([
+      { type: 'text', text: '好的。' },
+      call('get_weather', { city: '深圳' }),
+      call('search_web', { query: 'x', max_results: 3 }),
+    ]);
+    expect(parse(hy4Section(hy4Block('get_time')))).toEqual([call('get_time', {})]);
+  });
+
+  it('keeps a value holding the suffixed section close, and reports cut-off and unknown calls', () => {
+    expect(parse(hy4Section(hy4Block('write_file', hy4Pair('path', 'a'), hy4Pair('content', `x${closeTag('tool_calls')}y`))))).toEqual([
+      call('write_file', { path: 'a', content: `x${closeTag('tool_calls')}y` }),
+    ]);
+    expect(parse(`${tag('tool_calls')}${tag('tool_call')}search_web${tag('arg_key')}query`)).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+    expect(parse(hy4Section(hy4Block('delete_all_files')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+  });
+
+  it('leaves prose that only looks like the suffixed tag as text', () => {
+    for (const text of ['<tool_calls: none here>', 'see <tool_calls:', 'a <tool_calls:x y> b']) expect(parse(text)).toEqual([{ type: 'text', text }]);
+  });
+});
+
+testChunkingInvariance({
+  name: 'hy3 (Hy4 suffixed tags)',
+  createParser: () => format.createParser(standardTools),
+  samples: [`ok ${hy4Section(hy4Block('get_weather', hy4Pair('city', 'Paris')), hy4Block('get_time'))} done`, `${tag('tool_calls')}${tag('tool_call')}get_ti`, '<tool_calls: x> y'],
+  fragments: [tag('tool_calls'), closeTag('tool_calls'), hy4Block('get_time'), hy4Pair('city', 'Rome'), '<tool_calls:', ' ', '>'],
+});
+
 testChunkingInvariance({
   name: 'hy3',
   createParser: () => format.createParser(standardTools),
