@@ -7,7 +7,7 @@ import type { ServerSentEvent } from '../../src/http/sse-decoder.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicStreamError } from './map-anthropic-stream-error.js';
 import { mapAnthropicUsage, mergeAnthropicUsage } from './map-anthropic-usage.js';
-import { asRecord, parseJsonLoosely, readNumber, readString, type JsonRecord } from './read-loose-json.js';
+import { asRecord, parseJsonLoosely, readNumber, readString, type JsonRecord } from '../../src/http/read-loose-json.js';
 
 export type AnthropicStreamReaderOptions = {
   provider: string;

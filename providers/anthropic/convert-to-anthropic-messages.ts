@@ -16,7 +16,7 @@ import type {
   AnthropicUserBlock,
 } from './anthropic-messages-body.js';
 import { convertToAnthropicFileBlock } from './convert-to-anthropic-file-block.js';
-import { asRecord } from './read-loose-json.js';
+import { asRecord } from '../../src/http/read-loose-json.js';
 
 export type AnthropicConversation = {
   system?: string;

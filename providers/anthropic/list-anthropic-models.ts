@@ -3,7 +3,7 @@ import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ModelInfo, ProviderContext } from '../../src/core/index.js';
 import type { UpstreamClient } from '../../src/http/upstream-client.js';
 import { buildAnthropicHeaders } from './build-anthropic-headers.js';
-import { asRecord, parseJsonLoosely, readString } from './read-loose-json.js';
+import { asRecord, parseJsonLoosely, readString } from '../../src/http/read-loose-json.js';
 
 /** A guard against an upstream whose `has_more` never turns false. */
 const maximumPages = 20;

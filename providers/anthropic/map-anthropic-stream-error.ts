@@ -1,6 +1,6 @@
 /** Turns an Anthropic `error` payload that came with a 200 (an SSE event, or a whole body) into a GatewayError with an honest status. */
 import { GatewayError } from '../../src/core/index.js';
-import { asRecord, readString } from './read-loose-json.js';
+import { asRecord, readString } from '../../src/http/read-loose-json.js';
 
 /**
  * Errors after the 200 arrive as `event: error` with the HTTP error envelope

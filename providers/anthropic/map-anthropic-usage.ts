@@ -1,6 +1,6 @@
 /** Normalises Anthropic usage (message_start + message_delta, merged) while keeping the raw object. */
 import type { Usage } from '../../src/core/index.js';
-import { readNumber, type JsonRecord } from './read-loose-json.js';
+import { readNumber, type JsonRecord } from '../../src/http/read-loose-json.js';
 
 /**
  * Anthropic counts cache writes and cache reads apart from `input_tokens`

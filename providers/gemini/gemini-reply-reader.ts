@@ -5,7 +5,7 @@
  * `finishReason` on the last. https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse
  */
 import { generateCallId, upstreamFailure, type GatewayError, type StreamEvent, type Warning } from '../../src/core/index.js';
-import { asRecord, readString, type JsonRecord } from '../anthropic/read-loose-json.js';
+import { asRecord, readString, type JsonRecord } from '../../src/http/read-loose-json.js';
 import { mapGeminiStreamError } from './map-gemini-error.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { mapGeminiUsage } from './map-gemini-usage.js';

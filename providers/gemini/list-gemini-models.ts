@@ -1,6 +1,6 @@
 /** Lists a Gemini upstream's models (GET /v1beta/models, following its page tokens). https://ai.google.dev/api/models#method:-models.list */
 import type { ModelInfo, ProviderContext } from '../../src/core/index.js';
-import { asRecord, parseJsonLoosely, readString } from '../anthropic/read-loose-json.js';
+import { asRecord, parseJsonLoosely, readString } from '../../src/http/read-loose-json.js';
 import type { GeminiUpstream } from './send-gemini-request.js';
 
 /** A guard against an upstream whose `nextPageToken` never runs out. */

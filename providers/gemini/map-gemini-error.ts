@@ -7,7 +7,7 @@
 import { GatewayError } from '../../src/core/index.js';
 import type { UpstreamStatusReply } from '../../src/http/upstream-client.js';
 import { errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
-import { asRecord, readNumber, readString } from '../anthropic/read-loose-json.js';
+import { asRecord, readNumber, readString } from '../../src/http/read-loose-json.js';
 
 /** Google names its errors in `error.status`; the shared mapper reads a string code from `error.code`. */
 function withGoogleCode(body: unknown): unknown {

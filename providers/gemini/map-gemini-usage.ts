@@ -4,7 +4,7 @@
  * https://ai.google.dev/api/generate-content#UsageMetadata
  */
 import type { Usage } from '../../src/core/index.js';
-import { readNumber, type JsonRecord } from '../anthropic/read-loose-json.js';
+import { readNumber, type JsonRecord } from '../../src/http/read-loose-json.js';
 
 export function mapGeminiUsage(metadata: JsonRecord | undefined): Usage {
   if (!metadata) return {};

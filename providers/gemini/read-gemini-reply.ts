@@ -1,6 +1,6 @@
 /** Reads a whole `generateContent` reply into the same neutral events as its streamed form, through the one reader. */
 import { GatewayError, replayEvents, type StreamEvent } from '../../src/core/index.js';
-import { parseJsonLoosely } from '../anthropic/read-loose-json.js';
+import { parseJsonLoosely } from '../../src/http/read-loose-json.js';
 import type { GeminiReplyReader } from './gemini-reply-reader.js';
 
 export function readGeminiReply(text: string, reader: GeminiReplyReader, provider: string): AsyncIterable<StreamEvent> {

@@ -1,7 +1,7 @@
 /** Reads a `streamGenerateContent?alt=sse` stream into neutral events. */
 import { toGatewayError, type StreamEvent } from '../../src/core/index.js';
 import type { UpstreamStream } from '../../src/http/upstream-stream.js';
-import { parseJsonLoosely } from '../anthropic/read-loose-json.js';
+import { parseJsonLoosely } from '../../src/http/read-loose-json.js';
 import type { GeminiReplyReader } from './gemini-reply-reader.js';
 
 /**

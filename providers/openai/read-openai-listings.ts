@@ -5,12 +5,7 @@
  */
 import { GatewayError } from '../../src/core/gateway-error.js';
 import type { EmbeddingResult, ModelInfo } from '../../src/core/provider-adapter.js';
-
-type LooseRecord = Record<string, unknown>;
-
-function asRecord(value: unknown): LooseRecord | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as LooseRecord) : undefined;
-}
+import { asRecord } from '../../src/http/read-loose-json.js';
 
 /** The `data` array of a list body; a body without one is not the answer asked for. */
 function listData(body: unknown, provider: string, what: string): unknown[] {
