@@ -13,14 +13,14 @@ import type { StreamEvent } from '../../src/core/stream-event.js';
 import { limitFetchResponse } from '../../src/http/limit-fetch-response.js';
 import { headersForNonAnthropic } from '../../src/http/headers-for-non-anthropic.js';
 import { createUpstreamAgent } from '../../src/http/upstream-agent.js';
-import { serializeOpenAiRequestBody, type OpenAiFlavour } from './build-openai-request-body.js';
+import { serializeOpenAiRequestBody, type OpenAiBodyCaches, type OpenAiFlavour } from './build-openai-request-body.js';
 import { mapOpenAiError } from './map-openai-error.js';
 import { decodeChatCompletionChunks, type DecodeState } from './decode-chat-completion-chunks.js';
 import { parseChatCompletion } from './read-chat-completion.js';
 import { readOpenAiStream } from './read-openai-stream.js';
 import { createChatCompletionConnection, fetchChatCompletion, sendChatCompletionRequest } from './send-chat-completion-request.js';
 
-export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavour): ProviderAdapter {
+export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavour, caches?: OpenAiBodyCaches): ProviderAdapter {
   const agent = createUpstreamAgent(config);
   const connection = createChatCompletionConnection(config, agent);
   const headers: Record<string, string | null> = { ...config.headers };
@@ -45,7 +45,7 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
       const whole = context.wholeReply === true;
       // The request's emitter when the route gave one: no AbortSignal made on the hot path.
       const cancellation = context.cancellation ?? context.signal;
-      const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole });
+      const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole }, caches);
       const readOptions = { provider: config.name, model: request.model.model, warnings: [], signal: cancellation };
       const sendOptions = { signal: cancellation, forwardHeaders: headersForNonAnthropic(request.forwardHeaders) };
       if (whole) {

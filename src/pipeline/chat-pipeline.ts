@@ -12,6 +12,7 @@ import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-
 import { GatewayError } from '../core/gateway-error.js';
 import { ownValue } from '../core/own-value.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
+import { RequestCaches } from '../core/request-caches.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import type { ToolFormat } from '../core/tool-format.js';
@@ -30,6 +31,7 @@ import { parsePromptedReply } from './parse-prompted-reply.js';
 import { parseTextIntoCalls } from './parse-text-into-calls.js';
 import { recordedReply, type RecentReplies } from './recent-replies.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
+import { ToolPromptCache } from './tool-prompt-cache.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
 import { repairNativeArguments, type JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
@@ -51,6 +53,8 @@ export type ChatPipelineDependencies = {
   recentReplies?: RecentReplies;
   /** Counts retries and fallbacks (the app's metrics). */
   resilience?: ResilienceObserver;
+  /** The app's caches (src/core/request-caches.ts); fresh ones when absent. */
+  caches?: RequestCaches;
 };
 
 export type RunOptions = {
@@ -84,8 +88,12 @@ export type ChatRun = {
 export class ChatPipeline {
   private readonly agentFormats: AgentFormatSelector;
   private readonly fallbacks: FallbackTargets;
+  private readonly caches: RequestCaches;
+  private readonly toolPrompts: ToolPromptCache;
 
   constructor(private readonly dependencies: ChatPipelineDependencies) {
+    this.caches = dependencies.caches ?? new RequestCaches();
+    this.toolPrompts = new ToolPromptCache(this.caches);
     this.agentFormats = new AgentFormatSelector(dependencies.config.agentFormats ?? normalizeAgentFormats(undefined), dependencies.agentSyntaxes ?? noAgentSyntaxes);
     this.fallbacks = new FallbackTargets(dependencies.config, (modelString) => this.resolve(modelString));
   }
@@ -96,7 +104,7 @@ export class ChatPipeline {
   }
 
   resolve(modelString: string, providerName?: string): ResolvedModel {
-    return resolveModel(this.dependencies.config, modelString, providerName);
+    return resolveModel(this.dependencies.config, modelString, providerName, this.caches.modelFamilies);
   }
 
   providerNames(): string[] {
@@ -130,7 +138,7 @@ export class ChatPipeline {
 
   /** The fallback loop sits above planning: each target is planned from the client's own request. */
   private async start(input: ChatInput, context: ProviderContext, options: RunOptions): Promise<ChatRun> {
-    validateChatInput(input);
+    validateChatInput(input, this.caches);
     const primary = this.resolve(input.model, input.provider);
     options.access?.checkModel(primary);
     const fallbacks = this.fallbacks.after(primary, options.access);
@@ -179,7 +187,7 @@ export class ChatPipeline {
     }
 
     const format = this.toolFormat(model.family);
-    const prepared = preparePromptedRequest(request, format);
+    const prepared = preparePromptedRequest(request, format, this.toolPrompts);
     for (const warning of prepared.warnings) diagnostics.warn(warning);
     const upstream = await streamWithRetries(adapter, prepared.request, context, retries);
     const warnings = [...routeWarnings, ...prepared.warnings];

@@ -7,7 +7,7 @@ import type { ToolChoice } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { Warning } from '../core/warning.js';
 import { insertToolPrompt } from './insert-tool-prompt.js';
-import { ToolPromptCache } from './tool-prompt-cache.js';
+import type { ToolPromptCache } from './tool-prompt-cache.js';
 
 export type PreparedPromptedRequest = {
   request: ChatRequest;
@@ -16,9 +16,7 @@ export type PreparedPromptedRequest = {
   parse: boolean;
 };
 
-const sharedCache = new ToolPromptCache();
-
-export function preparePromptedRequest(request: ChatRequest, format: ToolFormat, cache: ToolPromptCache = sharedCache): PreparedPromptedRequest {
+export function preparePromptedRequest(request: ChatRequest, format: ToolFormat, cache: ToolPromptCache): PreparedPromptedRequest {
   const choice: ToolChoice = request.toolChoice ?? { type: 'auto' };
   const offered = request.tools ?? [];
   const active = choice.type === 'none' ? [] : offered;

@@ -1,6 +1,7 @@
 /** Family detection from the model part of the name, with boundary-aware patterns from the data table. */
 import { describe, expect, it } from 'vitest';
-import { detectModelFamily, knownFamilies } from '../../src/config/detect-model-family.js';
+import { detectModelFamily, knownFamilies, type FamilyMatch } from '../../src/config/detect-model-family.js';
+import { RecentMemo } from '../../src/core/recent-memo.js';
 
 describe('detectModelFamily', () => {
   it.each([
@@ -149,5 +150,16 @@ describe('detectModelFamily: names that reuse an existing syntax (issue 11 sweep
     expect(detectModelFamily('Qwen/Qwen2.5-7B-Instruct').family).toBe('hermes');
     expect(detectModelFamily('moonshotai/Kimi-K2-Instruct').family).toBe('kimi-k2');
     expect(detectModelFamily('tencent/Hunyuan-A13B-Instruct').family).toBe('hunyuan');
+  });
+});
+
+describe('detectModelFamily with a memory (RequestCaches.modelFamilies)', () => {
+  it('answers as without one, and looks each name up once', () => {
+    const memory = new RecentMemo<string, FamilyMatch>(8);
+    for (const model of ['Qwen/Qwen3-8B', 'gpt-oss-120b', 'something-unknown']) {
+      expect(detectModelFamily(model, memory)).toEqual(detectModelFamily(model));
+      expect(detectModelFamily(model, memory)).toBe(detectModelFamily(model, memory));
+    }
+    expect(memory.size).toBe(3);
   });
 });
