@@ -30,6 +30,7 @@ import { silentLogger } from './core/logger.js';
 import type { ProviderAdapter } from './core/provider-adapter.js';
 import { AccessPolicy } from './pipeline/access-policy.js';
 import { ChatPipeline } from './pipeline/chat-pipeline.js';
+import { ProviderDirectory } from './pipeline/provider-directory.js';
 import { RecentReplies } from './pipeline/recent-replies.js';
 import { ToolCallInspector } from './pipeline/tool-call-inspector.js';
 import { registerClientAuth } from './plugins/client-auth.js';
@@ -164,14 +165,15 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerLiveStreams(app, liveStreams, shutdownGraceMs);
 
   registerHealthRoutes(app, { providers: Object.keys(config.providers), version, reachable: (name) => providerAnswers(providers.get(name)), stateProblem: () => state.problem() });
-  registerModelsRoutes(app, { pipeline });
+  const providerDirectory = new ProviderDirectory(config, providers);
+  registerModelsRoutes(app, { pipeline, providers: providerDirectory });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches });
   // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
   await app.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
   registerCloseRefusedUpgrades(app);
   registerResponsesRoutes(app, { pipeline, liveStreams, store: createStoredResponses(config, state), caches });
   registerMessagesRoutes(app, { pipeline, liveStreams, caches });
-  registerEmbeddingsRoutes(app, { pipeline });
+  registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory });
   registerToolCallsRoutes(app, { inspector, recentReplies });
   registerInspectorPage(app);
   registerMetricsRoute(app, metrics);

@@ -1,5 +1,5 @@
 /**
- * Runs one chat: resolves the model, picks the lane (native or prompted), calls the provider (with its
+ * Runs one chat (and only that: providers by name are src/pipeline/provider-directory.ts): resolves the model, picks the lane (native or prompted), calls the provider (with its
  * retries), and returns the neutral event stream every route renders. Streaming and non-streaming share it.
  * A target that fails before its first byte hands over to its next fallback, planned again from the
  * client's request: a prompted fallback of a native model gets the tools and history in its own syntax.
@@ -7,10 +7,9 @@
 import { defaultRetries, normalizeAgentFormats } from '../config/normalize-config.js';
 import { fallbackKey } from '../config/normalize-fallbacks.js';
 import { resolveModel } from '../config/resolve-model.js';
-import type { GatewayConfig, ProviderConfig } from '../config/config-types.js';
+import type { GatewayConfig } from '../config/config-types.js';
 import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-request.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { ownValue } from '../core/own-value.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
 import { RequestCaches } from '../core/request-caches.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
@@ -37,6 +36,7 @@ import { repairNativeArguments, type JsonRepair } from './repair-native-argument
 import { validateChatInput } from './validate-chat-input.js';
 import { classifyUpstreamFailure, failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
+import { ProviderDirectory } from './provider-directory.js';
 import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
 
 export type ChatPipelineDependencies = {
@@ -89,10 +89,12 @@ export class ChatPipeline {
   private readonly agentFormats: AgentFormatSelector;
   private readonly fallbacks: FallbackTargets;
   private readonly caches: RequestCaches;
+  private readonly providers: ProviderDirectory;
   private readonly toolPrompts: ToolPromptCache;
 
   constructor(private readonly dependencies: ChatPipelineDependencies) {
     this.caches = dependencies.caches ?? new RequestCaches();
+    this.providers = new ProviderDirectory(dependencies.config, dependencies.providers);
     this.toolPrompts = new ToolPromptCache(this.caches);
     this.agentFormats = new AgentFormatSelector(dependencies.config.agentFormats ?? normalizeAgentFormats(undefined), dependencies.agentSyntaxes ?? noAgentSyntaxes);
     this.fallbacks = new FallbackTargets(dependencies.config, (modelString) => this.resolve(modelString));
@@ -107,23 +109,7 @@ export class ChatPipeline {
     return resolveModel(this.dependencies.config, modelString, providerName, this.caches.modelFamilies);
   }
 
-  providerNames(): string[] {
-    return Object.keys(this.dependencies.config.providers);
-  }
-
-  providerConfig(name: string): ProviderConfig {
-    const config = ownValue(this.dependencies.config.providers, name);
-    if (!config) throw new GatewayError({ status: 500, type: 'server_error', message: `Provider '${name}' is not configured.` });
-    return config;
-  }
-
-  provider(name: string): ProviderAdapter {
-    const adapter = this.dependencies.providers.get(name);
-    if (!adapter) throw new GatewayError({ status: 500, type: 'server_error', message: `Provider '${name}' has no adapter.` });
-    return adapter;
-  }
-
-  toolFormat(family: string): ToolFormat {
+  private toolFormat(family: string): ToolFormat {
     return this.dependencies.toolFormats.get(family) ?? this.dependencies.toolFormats.get('generic-json') ?? missingFormat(family);
   }
 
@@ -166,8 +152,8 @@ export class ChatPipeline {
     const request: ChatRequest = applyAgentFormatToRequest(chatRequestFrom(input, model), agentFormat);
     const toolPolicy = access?.limitsTools ? access : undefined;
     if (toolPolicy) restrictTools(request, toolPolicy, routeWarnings);
-    const adapter = this.provider(model.provider);
-    const retries = { settings: this.providerConfig(model.provider).retries ?? defaultRetries, attempts, observer: this.dependencies.resilience };
+    const adapter = this.providers.adapter(model.provider);
+    const retries = { settings: this.providers.config(model.provider).retries ?? defaultRetries, attempts, observer: this.dependencies.resilience };
     const diagnostics = new DiagnosticsCollector(request.tools ?? []);
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
