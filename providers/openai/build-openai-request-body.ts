@@ -108,7 +108,7 @@ function messagesJsonWithLongTexts(messages: OpenAiMessage[], longTexts: OpenAiB
 export function serializeOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlavour, options: OpenAiBodyOptions = { stream: true }, caches?: OpenAiBodyCaches): string | Buffer {
   if (caches === undefined) return JSON.stringify(buildOpenAiRequestBody(request, flavour, options));
   const knownTools = request.tools?.length && isSharedToolList(request.tools) ? request.tools : undefined;
-  // A known list's stand-in only holds the member's place in the key order; its text comes from the cache.
+  // A shared list's stand-in only holds the member's place in the key order; its text comes from the cache.
   const body = assembleBody(request, flavour, options, () => (knownTools ? null : convertTools(request.tools ?? [])));
   const messagesJson = messagesJsonWithLongTexts(body.messages as OpenAiMessage[], caches.longTextJson);
   if (!knownTools && messagesJson === undefined) return JSON.stringify(body);

@@ -55,7 +55,7 @@ function translateTools(tools: WireTool[]): TranslatedTools {
   return { definitions, warnings };
 }
 
-/** Claude Code resends ~50 KB of tools every turn: a known list is translated once (see memoise-known-list.ts). */
+/** Claude Code resends ~50 KB of tools every turn: a shared list is translated once (see memoise-known-list.ts). */
 const translateKnownOrNew = memoiseKnownList(translateTools, (translated) =>
   freezeDeeply({ ...translated, definitions: shareToolList(translated.definitions) }),
 );

@@ -68,7 +68,7 @@ function customDefinition(tool: WireTool): ToolDefinition {
 }
 
 /**
- * The part of the translation that depends on the list alone, so a known list's is shared by every
+ * The part of the translation that depends on the list alone, so a shared list's is shared by every
  * request that resends it. The kinds are kept as plain lists: a Set or Map cannot be frozen.
  */
 type TranslatedTools = { tools: ToolDefinition[]; custom: string[]; namespaces: [name: string, namespace: string][]; warnings: Warning[] };
@@ -110,7 +110,7 @@ function translateTools(wireTools: WireTool[]): TranslatedTools {
   return { tools, custom, namespaces, warnings };
 }
 
-/** Codex resends its tools every turn: a known list is translated once (see memoise-known-list.ts). */
+/** Codex resends its tools every turn: a shared list is translated once (see memoise-known-list.ts). */
 const translateKnownOrNew = memoiseKnownList(translateTools, (translated) =>
   freezeDeeply({ ...translated, tools: shareToolList(translated.tools) }),
 );

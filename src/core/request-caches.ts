@@ -20,6 +20,7 @@
  * Values are shared by every request that hits them, so they are frozen (or never written).
  */
 import { LongTextJson } from './long-text-json.js';
+import { RecentCombinations } from './recent-combinations.js';
 import { RecentMemo } from './recent-memo.js';
 import type { ToolCallingMode } from './resolved-model.js';
 import { KeyedSharedListMemo, SharedListMemo } from './shared-list-memo.js';
@@ -55,6 +56,8 @@ export class RequestCaches {
   readonly sharedToolPrompts = new KeyedSharedListMemo<string, RenderedToolPrompt>();
   /** Pipeline: the rendered tool prompt of any other list, by family, tool_choice and the tools' JSON. */
   readonly toolPrompts: RecentMemo<string, RenderedToolPrompt>;
+  /** Pipeline: system texts with the tool prompt appended, the same string each turn. src/pipeline/insert-tool-prompt.ts. */
+  readonly systemsWithToolPrompt = new RecentCombinations(8);
   /** OpenAI providers: a shared list's `tools` member as UTF-8 JSON. providers/openai/build-openai-request-body.ts. */
   readonly upstreamToolsJson = new SharedListMemo<Buffer>();
   /** OpenAI providers: long message texts (the prompted lane's system prompt) as JSON string literals. */

@@ -173,7 +173,7 @@ export class ChatPipeline {
     }
 
     const format = this.toolFormat(model.family);
-    const prepared = preparePromptedRequest(request, format, this.toolPrompts);
+    const prepared = preparePromptedRequest(request, format, this.toolPrompts, this.caches);
     for (const warning of prepared.warnings) diagnostics.warn(warning);
     const upstream = await streamWithRetries(adapter, prepared.request, context, retries);
     const warnings = [...routeWarnings, ...prepared.warnings];

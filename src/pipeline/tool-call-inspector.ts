@@ -103,7 +103,7 @@ export class ToolCallInspector {
     const choice = this.choose(target);
     const format = this.format(choice.family);
     const request = this.request(choice.model, messages, tools, toolChoice);
-    const prepared = preparePromptedRequest(request, format, this.toolPrompts);
+    const prepared = preparePromptedRequest(request, format, this.toolPrompts, this.caches);
     const syntaxes = [...this.dependencies.agentSyntaxes.syntaxes.values()];
     const rendered = calls.map((call) => ({
       name: call.name,
