@@ -1,16 +1,18 @@
 /**
  * The fixed bodies the fake upstream answers with, rendered once at start-up: a native tool call, a
- * Hermes tool call written as text (the prompted lane), a 500-chunk text reply, and an idle stream.
+ * Hermes tool call written as text (the prompted lane), 500- and 1,000-chunk text replies (the second
+ * answers the agent-turn scenario), and an idle stream.
  * Wire format: https://platform.openai.com/docs/api-reference/chat-streaming
  */
 
 /** The first path segment of an upstream URL picks the reply: `/<kind>/v1/chat/completions`. */
-export const replyKinds = ['tool-call', 'hermes', 'chunks-500', 'hold'] as const;
+export const replyKinds = ['tool-call', 'hermes', 'chunks-500', 'chunks-1000', 'hold'] as const;
 export type ReplyKind = (typeof replyKinds)[number];
 
 export const hermesReplyText = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
 export const weatherArguments = '{"city": "Paris"}';
 export const longReplyChunkCount = 500;
+export const agentTurnReplyChunkCount = 1000;
 
 /** Both JSON and SSE forms of one reply; `frames` are whole SSE events, `[DONE]` included. */
 export type RenderedReply = { kind: ReplyKind; json: Buffer; frames: Buffer[]; sse: Buffer };
@@ -68,10 +70,10 @@ function toolCallReply(): RenderedReply {
   return { kind: 'tool-call', json: completionJson({ content: null, tool_calls: [call] }, 'tool_calls'), frames, sse: Buffer.concat(frames) };
 }
 
-/** 500 one-word chunks: a long answer streamed token by token. */
-function longTextPieces(): string[] {
+/** One-word chunks (500 by default): a long answer streamed token by token. */
+function longTextPieces(count = longReplyChunkCount): string[] {
   const words = ['The', 'forecast', 'for', 'Paris', 'is', 'mild', 'with', 'light', 'rain', 'later.'];
-  return Array.from({ length: longReplyChunkCount }, (_, index) => ` ${words[index % words.length]}`);
+  return Array.from({ length: count }, (_, index) => ` ${words[index % words.length]}`);
 }
 
 /** An idle stream: the role chunk and one word, then nothing until the client leaves. */
@@ -85,6 +87,7 @@ export function renderReplies(): Map<ReplyKind, RenderedReply> {
     ['tool-call', toolCallReply()],
     ['hermes', textReply('hermes', pieces(hermesReplyText))],
     ['chunks-500', textReply('chunks-500', longTextPieces())],
+    ['chunks-1000', textReply('chunks-1000', longTextPieces(agentTurnReplyChunkCount))],
     ['hold', holdReply()],
   ]);
 }

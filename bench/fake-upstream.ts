@@ -42,6 +42,7 @@ function answer(reply: RenderedReply, stream: boolean, response: http.ServerResp
   startSse(response);
   switch (reply.kind) {
     case 'chunks-500':
+    case 'chunks-1000':
       return writePaced(response, reply.frames);
     case 'hold':
       // Held open until the client goes away: the idle-stream memory figure.

@@ -15,6 +15,8 @@ export const gatewayModels = {
   nativeStream: `native-stream/${nativeModel}`,
   promptedStream: `prompted-stream/${promptedModel}`,
   idle: `idle/${nativeModel}`,
+  nativeAgentTurn: `native-agent/${nativeModel}`,
+  promptedAgentTurn: `prompted-agent/${promptedModel}`,
 } as const;
 
 type ProviderSetting = { reply: ReplyKind; toolCalling: 'native' | 'prompted'; maxConnections?: number };
@@ -24,6 +26,8 @@ const providers: Record<string, ProviderSetting> = {
   prompted: { reply: 'hermes', toolCalling: 'prompted' },
   'native-stream': { reply: 'chunks-500', toolCalling: 'native' },
   'prompted-stream': { reply: 'chunks-500', toolCalling: 'prompted' },
+  'native-agent': { reply: 'chunks-1000', toolCalling: 'native' },
+  'prompted-agent': { reply: 'chunks-1000', toolCalling: 'prompted' },
   // 1,000 idle streams hold 1,000 upstream connections: above the default pool of 256.
   idle: { reply: 'hold', toolCalling: 'native', maxConnections: 4096 },
 };

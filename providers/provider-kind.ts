@@ -1,4 +1,5 @@
 /** What a provider kind is: everything the gateway knows about one kind of upstream, in one value per folder. */
+import type { RequestCaches } from '../src/core/request-caches.js';
 import type { ProviderConfig } from '../src/config/config-types.js';
 import type { ProviderAdapter } from '../src/core/provider-adapter.js';
 import type { ToolCallingMode } from '../src/core/resolved-model.js';
@@ -8,6 +9,8 @@ import type { RenderFamilyCall } from './scripted/scripted-events.js';
 export type ProviderDependencies = {
   /** The scripted provider writes its model's calls in the model family's syntax. */
   renderCall: RenderFamilyCall;
+  /** What the OpenAI kinds remember between requests (their tools' and long texts' JSON); nothing without it. */
+  caches?: RequestCaches;
 };
 
 /** Whether a server answers at a base URL (injectable, so discovery is testable without one). */

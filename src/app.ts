@@ -24,12 +24,14 @@ import { createToolFormatRegistry } from '../tool-formats/index.js';
 import { repairJsonText } from '../tool-formats/shared/repair-json-text.js';
 import type { GatewayConfig } from './config/config-types.js';
 import { configuredSecrets } from './config/configured-secrets.js';
+import { RequestCaches } from './core/request-caches.js';
 import { SecretRedactor } from './core/secret-redactor.js';
 import { redactProviderErrors } from './pipeline/redacting-provider-adapter.js';
 import { silentLogger } from './core/logger.js';
 import type { ProviderAdapter } from './core/provider-adapter.js';
 import { AccessPolicy } from './pipeline/access-policy.js';
 import { ChatPipeline } from './pipeline/chat-pipeline.js';
+import { ProviderDirectory } from './pipeline/provider-directory.js';
 import { RecentReplies } from './pipeline/recent-replies.js';
 import { ToolCallInspector } from './pipeline/tool-call-inspector.js';
 import { registerClientAuth } from './plugins/client-auth.js';
@@ -37,6 +39,7 @@ import { registerCloseRefusedUpgrades } from './plugins/close-refused-upgrades.j
 import { writeClientErrorResponse } from './plugins/client-error-response.js';
 import { registerErrorEnvelope, sendFrameworkError } from './plugins/error-envelope.js';
 import { registerJsonBodyParser } from './plugins/json-body-parser.js';
+import { KnownToolLists } from './plugins/known-tool-lists.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
 import { createLazyChildLogger } from './plugins/lazy-child-logger.js';
 import { Metrics, registerMetricsRoute } from './plugins/metrics.js';
@@ -122,7 +125,9 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     clientErrorHandler: writeClientErrorResponse,
     frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
   });
-  registerJsonBodyParser(app, { maxDepth: config.server.maxJsonDepth });
+  // What requests share (resent tool lists) and what is cached from them: src/core/request-caches.ts.
+  const caches = new RequestCaches();
+  registerJsonBodyParser(app, { maxDepth: config.server.maxJsonDepth, knownToolLists: new KnownToolLists({ maximumDepth: config.server.maxJsonDepth }) });
   // Every reply says which request it answers (streams write it in their own head).
   app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
@@ -136,18 +141,18 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const metrics = new Metrics(() => liveStreams.size);
   const providers = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(config.providers)) {
-    const adapter = reportUpstreamFailures(redactProviderErrors(createProviderAdapter(provider, { renderCall }), redactor), (error) => metrics.observeUpstreamError(provider.name, error));
+    const adapter = reportUpstreamFailures(redactProviderErrors(createProviderAdapter(provider, { renderCall, caches }), redactor), (error) => metrics.observeUpstreamError(provider.name, error));
     providers.set(provider.name, tracing ? tracing.traceProvider(adapter, provider) : adapter);
   }
   const agentSyntaxes = createAgentSyntaxRegistry(toolFormats);
   const recentRepliesKept = config.debug?.recentReplies ?? 0;
   const recentReplies = recentRepliesKept > 0 ? new RecentReplies(recentRepliesKept, (text) => redactor.redact(text)) : undefined;
-  const inspector = new ToolCallInspector({ config, toolFormats, agentSyntaxes });
+  const inspector = new ToolCallInspector({ config, toolFormats, agentSyntaxes, caches });
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   app.decorate('metrics', metrics);
   if (tracing) app.decorate('tracing', tracing);
-  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes, redactor, repairJson: repairJsonText, recentReplies, resilience: metrics });
+  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes, redactor, repairJson: repairJsonText, recentReplies, resilience: metrics, caches });
   registerRequestLog(app);
   registerErrorEnvelope(app);
   registerShutdownRefusal(app);
@@ -161,14 +166,15 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerLiveStreams(app, liveStreams, shutdownGraceMs);
 
   registerHealthRoutes(app, { providers: Object.keys(config.providers), version, reachable: (name) => providerAnswers(providers.get(name)), stateProblem: () => state.problem() });
-  registerModelsRoutes(app, { pipeline });
-  registerChatCompletionsRoutes(app, { pipeline, liveStreams });
+  const providerDirectory = new ProviderDirectory(config, providers);
+  registerModelsRoutes(app, { pipeline, providers: providerDirectory });
+  registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches });
   // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
   await app.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
   registerCloseRefusedUpgrades(app);
-  registerResponsesRoutes(app, { pipeline, liveStreams, store: createStoredResponses(config, state) });
-  registerMessagesRoutes(app, { pipeline, liveStreams });
-  registerEmbeddingsRoutes(app, { pipeline });
+  registerResponsesRoutes(app, { pipeline, liveStreams, store: createStoredResponses(config, state), caches });
+  registerMessagesRoutes(app, { pipeline, liveStreams, caches });
+  registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory });
   registerToolCallsRoutes(app, { inspector, recentReplies });
   registerInspectorPage(app);
   registerMetricsRoute(app, metrics);

@@ -10,5 +10,5 @@ export const openAiCompatibleKind: ProviderKind<'openai-compatible'> = {
   detectsReasoningOpening: true,
   // A vLLM, llama.cpp or LM Studio server: its own name is unknown, and it speaks OpenAI's API.
   genAiProviderName: 'openai_compatible',
-  createAdapter: (config) => createOpenAiAdapter(config, 'openai-compatible'),
+  createAdapter: (config, dependencies) => createOpenAiAdapter(config, 'openai-compatible', dependencies.caches),
 };

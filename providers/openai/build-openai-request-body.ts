@@ -1,14 +1,16 @@
 /** Neutral ChatRequest → the JSON body of an OpenAI Chat Completions request (streamed, or whole for non-streaming clients). */
 import type { ChatRequest, ResponseFormat } from '../../src/core/chat-request.js';
-import { isDeeplyFrozen } from '../../src/core/immutable-values.js';
+import type { RequestCaches } from '../../src/core/request-caches.js';
+import { isSharedToolList, type SharedToolList } from '../../src/core/shared-tool-list.js';
 import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
 import { convertToOpenAiMessages, type OpenAiMessage } from './convert-to-openai-messages.js';
 import { foldSystemMessages } from './fold-system-messages.js';
-import { LongTextJson } from './long-text-json.js';
 import { joinJsonPieces, stringifyWithRawMembers, type JsonPiece } from './stringify-with-raw-members.js';
 
 export type OpenAiFlavour = 'openai' | 'openai-compatible';
 export type OpenAiBodyOptions = { stream: boolean };
+/** What the serialiser remembers between requests (see src/core/request-caches.ts). */
+export type OpenAiBodyCaches = Pick<RequestCaches, 'upstreamToolsJson' | 'longTextJson'>;
 
 function convertToolChoice(choice: ToolChoice): unknown {
   return choice.type === 'tool' ? { type: 'function', function: { name: choice.name } } : choice.type;
@@ -71,22 +73,12 @@ export function buildOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlav
   return assembleBody(request, flavour, options, () => convertTools(request.tools ?? []));
 }
 
-/** The wire JSON (as UTF-8) of known tool lists (deeply frozen, shared between requests), kept as long as the list lives. */
-const knownToolsJson = new WeakMap<readonly ToolDefinition[], Buffer>();
-
-function toolsJsonOf(tools: readonly ToolDefinition[]): Buffer {
-  let json = knownToolsJson.get(tools);
-  if (json === undefined) {
-    json = Buffer.from(JSON.stringify(convertTools(tools)), 'utf8');
-    knownToolsJson.set(tools, json);
-  }
-  return json;
+function toolsJsonOf(tools: SharedToolList<ToolDefinition>, caches: OpenAiBodyCaches): Buffer {
+  return caches.upstreamToolsJson.get(tools, () => Buffer.from(JSON.stringify(convertTools(tools)), 'utf8'));
 }
 
-const longTexts = new LongTextJson();
-
 /** The messages' JSON when one of them has a long text worth remembering; undefined otherwise (plain JSON.stringify is faster). */
-function messagesJsonWithLongTexts(messages: OpenAiMessage[]): JsonPiece[] | undefined {
+function messagesJsonWithLongTexts(messages: OpenAiMessage[], longTexts: OpenAiBodyCaches['longTextJson']): JsonPiece[] | undefined {
   // Most bodies have no long text: find that out without allocating anything.
   let contents: (Buffer | undefined)[] | undefined;
   for (const [index, message] of messages.entries()) {
@@ -110,17 +102,18 @@ function messagesJsonWithLongTexts(messages: OpenAiMessage[]): JsonPiece[] | und
 /**
  * The request body as JSON: JSON.stringify(buildOpenAiRequestBody(…)), byte for byte, as a string,
  * or as UTF-8 bytes when parts were spliced in. What agents resend on every turn is serialised (and
- * encoded) once and spliced in: a known tool list (native lane), and long message texts such as a
- * system prompt carrying the rendered tools (prompted lane).
+ * encoded) once and spliced in: a shared tool list (native lane), and long message texts such as a
+ * system prompt carrying the rendered tools (prompted lane). Without caches, nothing is remembered.
  */
-export function serializeOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlavour, options: OpenAiBodyOptions = { stream: true }): string | Buffer {
-  const knownTools = request.tools?.length && isDeeplyFrozen(request.tools) ? request.tools : undefined;
-  // A known list's stand-in only holds the member's place in the key order; its text comes from the cache.
+export function serializeOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlavour, options: OpenAiBodyOptions = { stream: true }, caches?: OpenAiBodyCaches): string | Buffer {
+  if (caches === undefined) return JSON.stringify(buildOpenAiRequestBody(request, flavour, options));
+  const knownTools = request.tools?.length && isSharedToolList(request.tools) ? request.tools : undefined;
+  // A shared list's stand-in only holds the member's place in the key order; its text comes from the cache.
   const body = assembleBody(request, flavour, options, () => (knownTools ? null : convertTools(request.tools ?? [])));
-  const messagesJson = messagesJsonWithLongTexts(body.messages as OpenAiMessage[]);
+  const messagesJson = messagesJsonWithLongTexts(body.messages as OpenAiMessage[], caches.longTextJson);
   if (!knownTools && messagesJson === undefined) return JSON.stringify(body);
   const rawMembers = new Map<string, readonly JsonPiece[]>();
-  if (knownTools) rawMembers.set('tools', [toolsJsonOf(knownTools)]);
+  if (knownTools) rawMembers.set('tools', [toolsJsonOf(knownTools, caches)]);
   if (messagesJson !== undefined) rawMembers.set('messages', messagesJson);
   return joinJsonPieces(stringifyWithRawMembers(body, rawMembers));
 }

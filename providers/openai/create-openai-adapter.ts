@@ -10,7 +10,7 @@ import type { StreamEvent } from '../../src/core/stream-event.js';
 import { headersForNonAnthropic } from '../../src/http/headers-for-non-anthropic.js';
 import { UpstreamClient } from '../../src/http/upstream-client.js';
 import { version } from '../../src/version.js';
-import { serializeOpenAiRequestBody, type OpenAiFlavour } from './build-openai-request-body.js';
+import { serializeOpenAiRequestBody, type OpenAiBodyCaches, type OpenAiFlavour } from './build-openai-request-body.js';
 import { decodeChatCompletionChunks, type DecodeState } from './decode-chat-completion-chunks.js';
 import { readOpenAiEmbeddings, readOpenAiModels } from './read-openai-listings.js';
 import { parseChatCompletion } from './read-chat-completion.js';
@@ -30,7 +30,7 @@ function withForwarded(shared: Record<string, string>, forwarded: Record<string,
   return kept ? { ...kept, ...shared } : shared;
 }
 
-export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavour): ProviderAdapter {
+export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavour, caches?: OpenAiBodyCaches): ProviderAdapter {
   const client = new UpstreamClient(config);
   const streamHeaders = sharedHeaders(config, 'text/event-stream');
   const wholeHeaders = sharedHeaders(config, 'application/json');
@@ -39,7 +39,7 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
     async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
       const whole = context.wholeReply === true;
       const { cancellation } = context;
-      const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole });
+      const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole }, caches);
       const readOptions = { provider: config.name, model: request.model.model, warnings: [], cancellation };
       const call = { path: '/chat/completions', headers: withForwarded(whole ? wholeHeaders : streamHeaders, request.forwardHeaders), body, cancellation };
       if (whole) {

@@ -10,5 +10,5 @@ export const openAiKind: ProviderKind<'openai'> = {
   genAiProviderName: 'openai',
   discoveryHint: 'OPENAI_API_KEY',
   discover: discoverFromApiKey({ name: 'openai', type: 'openai', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', defaultBaseUrl: 'https://api.openai.com/v1' }),
-  createAdapter: (config) => createOpenAiAdapter(config, 'openai'),
+  createAdapter: (config, dependencies) => createOpenAiAdapter(config, 'openai', dependencies.caches),
 };

@@ -2,7 +2,7 @@
 import type { Cancellation } from '../../src/core/cancellation.js';
 import type { FinishReason } from '../../src/core/finish-reason.js';
 import { upstreamFailure } from '../../src/core/gateway-error.js';
-import { EventList, type StreamEvent } from '../../src/core/stream-event.js';
+import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { DecodeState } from './decode-chat-completion-chunks.js';
@@ -107,7 +107,7 @@ async function* readBatches(batches: AsyncIterable<readonly unknown[]>, reader: 
 
 /**
  * `batches`: the chunks of each upstream read together (see decodeChatCompletionChunks), or one whole
- * reply's, already in hand: those are read at once into an EventList (see src/core/stream-event.ts).
+ * reply's, already in hand: those are read at once into events in hand (replayEvents).
  */
 export function readOpenAiStream(batches: AsyncIterable<readonly unknown[]> | readonly (readonly unknown[])[], options: ReadOptions): AsyncIterable<StreamEvent> {
   const reader = new ChunkReader(options);
@@ -117,8 +117,8 @@ export function readOpenAiStream(batches: AsyncIterable<readonly unknown[]> | re
     for (const batch of batches as readonly (readonly unknown[])[]) reader.read(batch, events);
   } catch (error) {
     events.push({ type: 'error', error: errorFromTransportFailure(error, options.provider) });
-    return new EventList(events);
+    return replayEvents(events);
   }
   events.push(...reader.end());
-  return new EventList(events);
+  return replayEvents(events);
 }

@@ -2,6 +2,7 @@
 import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
 import { invalidRequest } from '../../src/core/gateway-error.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
+import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { chatCompletionRequestSchema } from './chat-completion-request-schema.js';
 import { parseChatMessages, type WireMessage } from './parse-chat-messages.js';
 import { parseChatToolChoice, parseChatTools, type WireTool, type WireToolChoice } from './parse-chat-tools.js';
@@ -63,11 +64,11 @@ function responseFormatOf(value: ChatCompletionBody['response_format']): Respons
   return { type: value.type as 'text' | 'json_object' };
 }
 
-export function parseChatCompletionRequest(raw: unknown): ParsedChatCompletionRequest {
-  const body = validateBody(raw);
+export function parseChatCompletionRequest(raw: unknown, caches?: RouteToolCaches): ParsedChatCompletionRequest {
+  const body = validateBody(raw, caches);
   if (typeof body.n === 'number' && body.n !== 1) throw invalidRequest('Only n = 1 is supported.', 'n', 'unsupported_value');
   const input: ChatInput = { model: body.model, messages: parseChatMessages(body.messages) };
-  if (body.tools?.length) input.tools = parseChatTools(body.tools);
+  if (body.tools?.length) input.tools = parseChatTools(body.tools, caches?.toolTranslations);
   const toolChoice = parseChatToolChoice(body.tool_choice);
   if (toolChoice) input.toolChoice = toolChoice;
   if (body.parallel_tool_calls !== undefined) input.parallelToolCalls = body.parallel_tool_calls;

@@ -1,4 +1,5 @@
 /** OpenAI tools and tool_choice (wrapped or flat shapes, with optional prompt metadata) → neutral. */
+import { shareToolList } from '../../src/core/shared-tool-list.js';
 import type { ToolChoice, ToolDefinition, ToolExample } from '../../src/core/tool-definition.js';
 import { memoiseKnownList } from '../shared/memoise-known-list.js';
 
@@ -45,10 +46,13 @@ export function parseChatTool(tool: WireTool): ToolDefinition {
 }
 
 /**
- * The request's tools in neutral form. A known list (one the body parser reused) is translated once,
- * and every request that resends it gets the same frozen array.
+ * The request's tools in neutral form. A shared list (one the body parser reused) is translated once,
+ * and every request that resends it gets the same shared list.
  */
-export const parseChatTools: (tools: WireTool[]) => ToolDefinition[] = memoiseKnownList((tools: WireTool[]) => tools.map(parseChatTool));
+export const parseChatTools = memoiseKnownList(
+  (tools: WireTool[]): ToolDefinition[] => tools.map(parseChatTool),
+  shareToolList,
+);
 
 export function parseChatToolChoice(choice: WireToolChoice | undefined): ToolChoice | undefined {
   if (choice === undefined || choice === null) return undefined;

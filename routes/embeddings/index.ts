@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { invalidRequest } from '../../src/core/gateway-error.js';
 import type { EmbeddingRequest } from '../../src/core/provider-adapter.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
+import type { ProviderDirectory } from '../../src/pipeline/provider-directory.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
 import { watchClientAbort } from '../shared/client-abort.js';
 
@@ -33,12 +34,12 @@ const validateBody = compileBodyValidator<EmbeddingBody>({
   },
 });
 
-export function registerEmbeddingsRoutes(app: FastifyInstance, options: { pipeline: ChatPipeline }): void {
-  const { pipeline } = options;
+export function registerEmbeddingsRoutes(app: FastifyInstance, options: { pipeline: ChatPipeline; providers: ProviderDirectory }): void {
+  const { pipeline, providers } = options;
   app.post('/v1/embeddings', async (request, reply) => {
     const body = validateBody(request.body);
     const model = pipeline.resolve(body.model);
-    const adapter = pipeline.provider(model.provider);
+    const adapter = providers.adapter(model.provider);
     if (!adapter.embed) {
       throw invalidRequest(`Provider '${model.provider}' (${model.providerType}) has no embeddings endpoint.`, 'model', 'embeddings_unsupported');
     }

@@ -7,6 +7,7 @@ import { randomHex } from '../../src/core/random-id.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import type { Warning } from '../../src/core/warning.js';
+import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { runGeneration } from '../shared/run-generation.js';
 import { agentFormatFieldsOf } from '../shared/select-agent-format.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
@@ -14,7 +15,8 @@ import { foldMessage } from './fold-message.js';
 import { parseConversation, parseMessagesRequest, validateCountTokensBody } from './parse-messages-request.js';
 import { streamMessage } from './stream-message.js';
 
-export type MessagesRouteOptions = { pipeline: ChatPipeline; liveStreams: LiveStreams };
+/** `caches`: the app's (src/core/request-caches.ts): a resent tool list is validated and translated once. */
+export type MessagesRouteOptions = { pipeline: ChatPipeline; liveStreams: LiveStreams; caches: RouteToolCaches };
 
 type ProviderParams = { Params: { provider: string } };
 
@@ -29,10 +31,10 @@ function messageId(): string {
 }
 
 export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRouteOptions): void {
-  const { pipeline, liveStreams } = options;
+  const { pipeline, liveStreams, caches } = options;
 
   function createMessage(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
-    const parsed = parseMessagesRequest(request.body, request.headers);
+    const parsed = parseMessagesRequest(request.body, request.headers, caches);
     if (providerName !== undefined) parsed.input.provider = providerName;
     if (parsed.warnings.length) parsed.input.warnings = parsed.warnings;
     // The client sees these in `diagnostics`; the log keeps them for operators at debug level.
@@ -57,10 +59,10 @@ export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRo
 
   /** Resolving the model first gives count_tokens the same 404 for an unknown model as a real call. */
   function countTokens(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
-    const body = validateCountTokensBody(request.body);
+    const body = validateCountTokensBody(request.body, caches);
     pipeline.resolve(body.model, providerName);
     const warnings: Warning[] = [];
-    const input = parseConversation(body, warnings);
+    const input = parseConversation(body, warnings, caches);
     return reply.headers({ 'x-request-id': request.id, 'x-token-count': 'estimate' }).send({ input_tokens: estimateInputTokens(input) });
   }
 

@@ -1,5 +1,8 @@
 /** Anthropic `tools` and `tool_choice` (wire) → neutral tool definitions, choice and parallelism. */
 import { assertNever } from '../../src/core/assert-never.js';
+import { freezeDeeply } from '../../src/core/immutable-values.js';
+import type { RequestCaches } from '../../src/core/request-caches.js';
+import { shareToolList } from '../../src/core/shared-tool-list.js';
 import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
 import type { Warning } from '../../src/core/warning.js';
 import { memoiseKnownList } from '../shared/memoise-known-list.js';
@@ -52,12 +55,14 @@ function translateTools(tools: WireTool[]): TranslatedTools {
   return { definitions, warnings };
 }
 
-/** Claude Code resends ~50 KB of tools every turn: a known list is translated once (see memoise-known-list.ts). */
-const translateKnownOrNew = memoiseKnownList(translateTools);
+/** Claude Code resends ~50 KB of tools every turn: a shared list is translated once (see memoise-known-list.ts). */
+const translateKnownOrNew = memoiseKnownList(translateTools, (translated) =>
+  freezeDeeply({ ...translated, definitions: shareToolList(translated.definitions) }),
+);
 
 /** The custom tools in neutral form; the dropped ones are reported into `warnings`, on every request. */
-export function parseAnthropicTools(tools: WireTool[], warnings: Warning[]): ToolDefinition[] {
-  const translated = translateKnownOrNew(tools);
+export function parseAnthropicTools(tools: WireTool[], warnings: Warning[], caches?: Pick<RequestCaches, 'toolTranslations'>): ToolDefinition[] {
+  const translated = translateKnownOrNew(tools, caches?.toolTranslations);
   warnings.push(...translated.warnings);
   return translated.definitions;
 }

@@ -4,6 +4,7 @@ import type { ChatInput } from '../../src/core/chat-request.js';
 import { invalidRequest } from '../../src/core/gateway-error.js';
 import type { Warning } from '../../src/core/warning.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
+import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { countTokensRequestSchema, messagesRequestSchema } from './messages-request-schema.js';
 import { parseAnthropicMessages, type WireMessage, type WireSystem } from './parse-anthropic-messages.js';
 import { parseAnthropicToolChoice, parseAnthropicTools, type WireTool, type WireToolChoice } from './parse-anthropic-tools.js';
@@ -63,9 +64,9 @@ function reasoningEffortOf(thinking: ConversationBody['thinking']): string | und
 }
 
 /** The conversation (system, messages, tools, tool_choice) into `input`; shared with count_tokens. */
-export function parseConversation(body: ConversationBody, warnings: Warning[]): ChatInput {
+export function parseConversation(body: ConversationBody, warnings: Warning[], caches?: RouteToolCaches): ChatInput {
   const input: ChatInput = { model: body.model, messages: parseAnthropicMessages(body.system, body.messages, warnings) };
-  const tools = parseAnthropicTools(body.tools ?? [], warnings);
+  const tools = parseAnthropicTools(body.tools ?? [], warnings, caches);
   if (tools.length) input.tools = tools;
   const { toolChoice, parallelToolCalls } = parseAnthropicToolChoice(body.tool_choice);
   // Checked here to say it in Anthropic's terms (`any`, not the neutral `required`).
@@ -77,10 +78,10 @@ export function parseConversation(body: ConversationBody, warnings: Warning[]): 
   return input;
 }
 
-export function parseMessagesRequest(raw: unknown, headers: IncomingHttpHeaders): ParsedMessagesRequest {
-  const body = validateMessagesBody(raw);
+export function parseMessagesRequest(raw: unknown, headers: IncomingHttpHeaders, caches?: RouteToolCaches): ParsedMessagesRequest {
+  const body = validateMessagesBody(raw, caches);
   const warnings: Warning[] = [];
-  const input = parseConversation(body, warnings);
+  const input = parseConversation(body, warnings, caches);
   input.maxOutputTokens = body.max_tokens;
   if (body.temperature !== undefined) input.temperature = body.temperature;
   if (body.top_p !== undefined) input.topP = body.top_p;

@@ -7,6 +7,7 @@ import { notFound } from '../../src/core/gateway-error.js';
 import { cancellationFromSignal } from '../../src/core/cancellation.js';
 import type { ModelInfo } from '../../src/core/provider-adapter.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
+import type { ProviderDirectory } from '../../src/pipeline/provider-directory.js';
 
 type WireModel = { id: string; object: 'model'; created: number; owned_by: string };
 
@@ -16,12 +17,12 @@ function toWireModel(provider: string, model: ModelInfo): WireModel {
   return { id: `${provider}/${model.id}`, object: 'model', created: model.created ?? 0, owned_by: model.ownedBy ?? provider };
 }
 
-export function registerModelsRoutes(app: FastifyInstance, options: { pipeline: ChatPipeline }): void {
-  const { pipeline } = options;
+export function registerModelsRoutes(app: FastifyInstance, options: { pipeline: ChatPipeline; providers: ProviderDirectory }): void {
+  const { pipeline, providers } = options;
 
   async function listProvider(provider: string, requestId: string, log: FastifyInstance['log']): Promise<WireModel[]> {
-    const adapter = pipeline.provider(provider);
-    const configured = Object.keys(pipeline.providerConfig(provider).models).map((id) => ({ id }));
+    const adapter = providers.adapter(provider);
+    const configured = Object.keys(providers.config(provider).models).map((id) => ({ id }));
     if (!adapter.listModels) return configured.map((model) => toWireModel(provider, model));
     try {
       const listed = await adapter.listModels({ cancellation: cancellationFromSignal(AbortSignal.timeout(listTimeoutMs)), requestId, log });
@@ -34,7 +35,7 @@ export function registerModelsRoutes(app: FastifyInstance, options: { pipeline: 
   }
 
   app.get('/v1/models', async (request) => {
-    const lists = await Promise.all(pipeline.providerNames().map((provider) => listProvider(provider, request.id, request.log)));
+    const lists = await Promise.all(providers.names().map((provider) => listProvider(provider, request.id, request.log)));
     // A key limited to some models sees only those.
     const { access } = request;
     const data = access ? lists.flat().filter((model) => access.allowsModel(model.id)) : lists.flat();

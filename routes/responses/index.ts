@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../src/core/gateway-error.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { runGeneration } from '../shared/run-generation.js';
 import { agentFormatFieldsOf } from '../shared/select-agent-format.js';
 import { foldResponse } from './fold-response.js';
@@ -20,6 +21,8 @@ export type ResponsesRouteOptions = {
   liveStreams: LiveStreams;
   /** Where finished responses (unless `store: false`) are kept: previous_response_id, item_reference, GET/DELETE; built in app.ts. */
   store: StoredResponses;
+  /** The app's caches (src/core/request-caches.ts): a resent tool list is validated and translated once. */
+  caches: RouteToolCaches;
 };
 
 /** GET without an upgrade: the WebSocket route serves only upgrades. */
@@ -29,10 +32,10 @@ function plainGet(request: FastifyRequest): never {
 
 /** Needs `@fastify/websocket` registered on `app` first (app.ts does). */
 export function registerResponsesRoutes(app: FastifyInstance, options: ResponsesRouteOptions): void {
-  const { pipeline, liveStreams, store } = options;
+  const { pipeline, liveStreams, store, caches } = options;
 
   async function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
-    const turn = await prepareResponseTurn(request.body, store, providerName);
+    const turn = await prepareResponseTurn(request.body, store, providerName, caches);
     const { parsed } = turn;
     // Refused before generating: an answer that was to be kept but cannot be is tokens spent for nothing.
     if (parsed.echo.store) store.assertWritable();
@@ -65,7 +68,7 @@ export function registerResponsesRoutes(app: FastifyInstance, options: Responses
 
   app.post('/v1/responses', (request, reply) => handle(request, reply));
   app.post<{ Params: { provider: string } }>('/:provider/v1/responses', (request, reply) => handle(request, reply, request.params.provider));
-  const socketOptions = { pipeline, liveStreams, store };
+  const socketOptions = { pipeline, liveStreams, store, caches };
   app.route({ method: 'GET', url: '/v1/responses', handler: async (request) => plainGet(request), wsHandler: (socket, request) => handleResponsesSocket(socket, request, socketOptions) });
   app.route<{ Params: { provider: string } }>({
     method: 'GET',

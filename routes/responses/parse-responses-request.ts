@@ -3,6 +3,7 @@ import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
 import { invalidRequest, notFound } from '../../src/core/gateway-error.js';
 import type { Warning } from '../../src/core/warning.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
+import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { ConversationBuilder } from './conversation-builder.js';
 import { parseResponsesToolChoice, parseResponsesTools, type ToolKinds, type WireTool, type WireToolChoice } from './parse-responses-tools.js';
 import type { ResponseEcho } from './response-object.js';
@@ -125,8 +126,8 @@ function echoOf(body: ResponsesBody): ResponseEcho {
   };
 }
 
-export async function parseResponsesRequest(raw: unknown, store: StoredResponseLookup): Promise<ParsedResponsesRequest> {
-  const body = validateBody(raw);
+export async function parseResponsesRequest(raw: unknown, store: StoredResponseLookup, caches?: RouteToolCaches): Promise<ParsedResponsesRequest> {
+  const body = validateBody(raw, caches);
   const [history, items] = await Promise.all([historyOf(body, store), inputItemsOf(body.input, store)]);
   if (items.length === 0 && history.length === 0) throw invalidRequest("Missing required parameter: 'input'.", 'input');
 
@@ -137,7 +138,7 @@ export async function parseResponsesRequest(raw: unknown, store: StoredResponseL
   // Instructions are not inherited through previous_response_id (OpenAI's rule): only this request's count.
   if (typeof body.instructions === 'string' && body.instructions !== '') conversation.prepend({ role: 'system', content: body.instructions });
 
-  const tools = parseResponsesTools(body.tools);
+  const tools = parseResponsesTools(body.tools, caches);
   const choice = parseResponsesToolChoice(body.tool_choice);
   const input: ChatInput = { model: body.model, messages: conversation.result() };
   const offered = choice.allowedTools ? tools.tools.filter((tool) => choice.allowedTools?.has(tool.name)) : tools.tools;

@@ -5,6 +5,9 @@
  * meaning and are dropped with a warning.
  */
 import { invalidRequest } from '../../src/core/gateway-error.js';
+import { freezeDeeply } from '../../src/core/immutable-values.js';
+import type { RequestCaches } from '../../src/core/request-caches.js';
+import { shareToolList } from '../../src/core/shared-tool-list.js';
 import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
 import type { Warning } from '../../src/core/warning.js';
 import { memoiseKnownList } from '../shared/memoise-known-list.js';
@@ -65,7 +68,7 @@ function customDefinition(tool: WireTool): ToolDefinition {
 }
 
 /**
- * The part of the translation that depends on the list alone, so a known list's is shared by every
+ * The part of the translation that depends on the list alone, so a shared list's is shared by every
  * request that resends it. The kinds are kept as plain lists: a Set or Map cannot be frozen.
  */
 type TranslatedTools = { tools: ToolDefinition[]; custom: string[]; namespaces: [name: string, namespace: string][]; warnings: Warning[] };
@@ -107,12 +110,14 @@ function translateTools(wireTools: WireTool[]): TranslatedTools {
   return { tools, custom, namespaces, warnings };
 }
 
-/** Codex resends its tools every turn: a known list is translated once (see memoise-known-list.ts). */
-const translateKnownOrNew = memoiseKnownList(translateTools);
+/** Codex resends its tools every turn: a shared list is translated once (see memoise-known-list.ts). */
+const translateKnownOrNew = memoiseKnownList(translateTools, (translated) =>
+  freezeDeeply({ ...translated, tools: shareToolList(translated.tools) }),
+);
 
 /** The neutral tools (shared when the list is known); the kinds and warnings are this request's own. */
-export function parseResponsesTools(wireTools: WireTool[] | null | undefined): ParsedTools {
-  const translated = translateKnownOrNew(wireTools ?? []);
+export function parseResponsesTools(wireTools: WireTool[] | null | undefined, caches?: Pick<RequestCaches, 'toolTranslations'>): ParsedTools {
+  const translated = translateKnownOrNew(wireTools ?? [], caches?.toolTranslations);
   return {
     tools: translated.tools,
     kinds: { custom: new Set(translated.custom), namespaces: new Map(translated.namespaces) },

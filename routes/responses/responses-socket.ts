@@ -12,6 +12,7 @@ import { RequestCancellation } from '../../src/pipeline/request-cancellation.js'
 import { GatewayError, invalidRequest, toGatewayError } from '../../src/core/gateway-error.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { toOpenAiErrorBody } from '../shared/openai-wire.js';
 import { generationRunOptions, providerContext } from '../shared/run-generation.js';
 import { agentFormatFieldsOf, selectAgentFormat } from '../shared/select-agent-format.js';
@@ -30,6 +31,7 @@ export type ResponsesSocketOptions = {
   store: StoredResponses;
   /** Set on /{provider}/v1/responses. */
   providerName?: string;
+  caches: RouteToolCaches;
 };
 
 type CreateFrame = { body: Record<string, unknown>; generate: boolean; streamId: string | undefined };
@@ -83,7 +85,7 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
   };
 
   async function run(frame: CreateFrame, cancellation: RequestCancellation): Promise<void> {
-    const turn = await prepareResponseTurn(frame.body, lookup, options.providerName);
+    const turn = await prepareResponseTurn(frame.body, lookup, options.providerName, options.caches);
     if (turn.parsed.echo.store) options.store.assertWritable();
     const writer = new SocketEventWriter(socket, frame.streamId);
     if (!frame.generate) {

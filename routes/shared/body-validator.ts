@@ -1,9 +1,11 @@
 /**
  * Compiles a request-body JSON Schema once and turns its first error into a 400 naming the field.
- * A body carrying a known tool list skips re-validating the list (see known-list-check.ts).
+ * A body carrying a shared tool list skips re-validating the list (see known-list-check.ts) when the
+ * caller passes the app's caches.
  */
 import { Ajv, type ErrorObject } from 'ajv';
 import { invalidRequest } from '../../src/core/gateway-error.js';
+import type { RequestCaches } from '../../src/core/request-caches.js';
 import { compileKnownListCheck } from './known-list-check.js';
 
 const ajv = new Ajv({ allErrors: false, strict: false });
@@ -29,13 +31,14 @@ function describe(error: ErrorObject): { message: string; param: string } {
   return { message: `Invalid value for '${param}': ${error.message ?? 'invalid'}.`, param };
 }
 
-export function compileBodyValidator<T>(schema: object): (body: unknown) => T {
+export function compileBodyValidator<T>(schema: object): (body: unknown, caches?: Pick<RequestCaches, 'toolListVerdicts'>) => T {
   const validate = ajv.compile(schema);
   const knownListCheck = compileKnownListCheck(ajv, schema);
-  return (body: unknown): T => {
+  return (body: unknown, caches?: Pick<RequestCaches, 'toolListVerdicts'>): T => {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.', null);
     // The shortcut only ever says "valid"; anything else gets the full validator and its usual error.
-    if (knownListCheck?.(body as Record<string, unknown>) !== true && !validate(body)) {
+    const valid = knownListCheck !== undefined && caches !== undefined && knownListCheck(body as Record<string, unknown>, caches.toolListVerdicts);
+    if (!valid && !validate(body)) {
       // With anyOf, ajv reports each branch; the deepest error says most about what is wrong.
       const errors = validate.errors ?? [];
       const deepest = errors.reduce<ErrorObject | undefined>(

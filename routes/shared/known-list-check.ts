@@ -1,12 +1,13 @@
 /**
- * Validates a body whose `tools` is a known list (deeply frozen and shared by every request that
- * resends it, see src/core/immutable-values.ts) without walking the list each time: the list is
- * checked against its own schema once, and the rest of the body against the schema without it.
+ * Validates a body whose `tools` is a shared tool list (src/core/shared-tool-list.ts) without walking
+ * the list each time: the list is checked against its own schema once (RequestCaches.toolListVerdicts,
+ * keyed also by that schema's validator), and the rest of the body against the schema without it.
  * That is the whole schema's verdict only when the top-level schema constrains each property on its
  * own (no combinators, no additionalProperties), so other schemas get no shortcut.
  */
 import type { Ajv } from 'ajv';
-import { isDeeplyFrozen } from '../../src/core/immutable-values.js';
+import type { RequestCaches } from '../../src/core/request-caches.js';
+import { isSharedToolList } from '../../src/core/shared-tool-list.js';
 
 const knownListMember = 'tools';
 
@@ -16,7 +17,7 @@ const independentKeywords = new Set(['type', 'required', 'properties', 'title', 
 type PlainSchema = { properties?: Record<string, object> } & Record<string, unknown>;
 
 /** True when the body is valid; false means "not known, or not valid": ask the full validator. */
-export type KnownListCheck = (body: Record<string, unknown>) => boolean;
+export type KnownListCheck = (body: Record<string, unknown>, verdicts: RequestCaches['toolListVerdicts']) => boolean;
 
 export function compileKnownListCheck(ajv: Ajv, schema: object): KnownListCheck | undefined {
   const plain = schema as PlainSchema;
@@ -27,16 +28,10 @@ export function compileKnownListCheck(ajv: Ajv, schema: object): KnownListCheck 
   const { [knownListMember]: _list, ...otherProperties } = plain.properties!;
   const validateRest = ajv.compile({ ...plain, properties: otherProperties });
   const validateList = ajv.compile(listSchema);
-  // A known list cannot change, so its verdict holds for as long as the list lives.
-  const verdicts = new WeakMap<object, boolean>();
-  return (body) => {
+  return (body, verdicts) => {
     const list = body[knownListMember];
-    if (!isDeeplyFrozen(list)) return false;
-    let valid = verdicts.get(list as object);
-    if (valid === undefined) {
-      valid = validateList(list);
-      verdicts.set(list as object, valid);
-    }
-    return valid && validateRest(body);
+    if (!isSharedToolList(list)) return false;
+    // A shared list cannot change, so its verdict holds for as long as the list lives.
+    return verdicts.get(list, validateList, () => validateList(list)) && validateRest(body);
   };
 }

@@ -3,9 +3,11 @@
  * Patterns are anchored at name boundaries so `dolphin` never matches `phi` and `ollama` never `llama`.
  */
 import table from './model-families.json' with { type: 'json' };
+import type { RecentMemo } from '../core/recent-memo.js';
+import type { FamilyMatch } from '../core/request-caches.js';
 import type { ToolCallingMode } from '../core/resolved-model.js';
 
-export type FamilyMatch = { family: string; autoToolCalling: ToolCallingMode };
+export type { FamilyMatch } from '../core/request-caches.js';
 
 type FamilyEntry = { family: string; patterns: string[]; autoToolCalling: string };
 
@@ -21,22 +23,17 @@ const fallback: FamilyMatch = {
   autoToolCalling: table.default.autoToolCalling as ToolCallingMode,
 };
 
-/**
- * Every request names its model, and a name that matches no family runs every pattern: answers are
- * remembered. Model names come from clients, so the memory is bounded (and simply starts over).
- */
-const remembered = new Map<string, FamilyMatch>();
-const rememberedLimit = 1024;
+function findModelFamily(model: string): FamilyMatch {
+  return compiled.find((entry) => entry.expression.test(model))?.match ?? fallback;
+}
 
-/** `model` is the upstream model id only (e.g. `Qwen/Qwen3-8B`), never `provider/model`. */
-export function detectModelFamily(model: string): FamilyMatch {
-  let match = remembered.get(model);
-  if (match === undefined) {
-    match = compiled.find((entry) => entry.expression.test(model))?.match ?? fallback;
-    if (remembered.size >= rememberedLimit) remembered.clear();
-    remembered.set(model, match);
-  }
-  return match;
+/**
+ * `model` is the upstream model id only (e.g. `Qwen/Qwen3-8B`), never `provider/model`. Every request
+ * names its model, and a name that matches no family runs every pattern (tens of microseconds), so
+ * requests pass `memory` (RequestCaches.modelFamilies, bounded: model names come from clients).
+ */
+export function detectModelFamily(model: string, memory?: RecentMemo<string, FamilyMatch>): FamilyMatch {
+  return memory ? memory.get(model, () => findModelFamily(model)) : findModelFamily(model);
 }
 
 export const knownFamilies: readonly string[] = [...new Set([...compiled.map((entry) => entry.match.family), fallback.family])];

@@ -5,6 +5,8 @@
 import { providerKind } from '../../providers/index.js';
 import { notFound } from '../core/gateway-error.js';
 import { ownValue } from '../core/own-value.js';
+import type { RecentMemo } from '../core/recent-memo.js';
+import type { FamilyMatch } from '../core/request-caches.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { GatewayConfig, ProviderConfig } from './config-types.js';
 import { detectModelFamily } from './detect-model-family.js';
@@ -16,8 +18,9 @@ function chooseToolCalling(provider: ProviderConfig, model: string, autoToolCall
   return providerKind(provider.type).autoToolCalling(model, autoToolCalling);
 }
 
-export function resolveModelFor(provider: ProviderConfig, model: string, id: string): ResolvedModel {
-  const detected = detectModelFamily(model);
+/** `families`: the requests' memory of model families (RequestCaches.modelFamilies). */
+export function resolveModelFor(provider: ProviderConfig, model: string, id: string, families?: RecentMemo<string, FamilyMatch>): ResolvedModel {
+  const detected = detectModelFamily(model, families);
   const settings = ownValue(provider.models, model);
   const resolved: ResolvedModel = {
     id,
@@ -49,16 +52,16 @@ function unknownProvider(config: ModelTable, modelString: string, prefix: string
  * @param modelString the body's `model`, e.g. `local/Qwen/Qwen3-8B`
  * @param providerName set by `POST /{provider}/v1/…`: the model is then taken whole
  */
-export function resolveModel(config: ModelTable, modelString: string, providerName?: string): ResolvedModel {
+export function resolveModel(config: ModelTable, modelString: string, providerName?: string, families?: RecentMemo<string, FamilyMatch>): ResolvedModel {
   if (providerName !== undefined) {
     const provider = ownValue(config.providers, providerName);
     if (!provider) unknownProvider(config, `${providerName}/${modelString}`, providerName);
-    return resolveModelFor(provider, modelString, `${providerName}/${modelString}`);
+    return resolveModelFor(provider, modelString, `${providerName}/${modelString}`, families);
   }
   const alias = config.aliases.get(modelString);
   if (alias !== undefined) {
     // The client keeps the name it asked for; the alias's target answers it.
-    const target = resolveModel({ ...config, aliases: noAliases }, alias);
+    const target = resolveModel({ ...config, aliases: noAliases }, alias, undefined, families);
     return { ...target, id: modelString };
   }
   const slash = modelString.indexOf('/');
@@ -67,5 +70,5 @@ export function resolveModel(config: ModelTable, modelString: string, providerNa
   if (!provider || prefix === undefined) return unknownProvider(config, modelString, prefix);
   const model = modelString.slice(slash + 1);
   if (!model) throw notFound(`Model '${modelString}' names provider '${prefix}' but no model.`, 'model_not_found', 'model');
-  return resolveModelFor(provider, model, modelString);
+  return resolveModelFor(provider, model, modelString, families);
 }

@@ -23,39 +23,6 @@ export type StreamEvent =
 
 export type StreamEventType = StreamEvent['type'];
 
-/**
- * Events already in hand (a whole reply, read before the adapter resolved). It is an event stream like
- * any other, and the pipeline's stages and the routes' folds may also read its array directly: an async
- * generator step per event per stage costs more than the rest of a small reply's handling.
- */
-export class EventList implements AsyncIterable<StreamEvent> {
-  constructor(readonly events: readonly StreamEvent[]) {}
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<StreamEvent> {
-    for (const event of this.events) yield event;
-  }
-}
-
-/** Events already in hand as the AsyncIterable an adapter returns (a whole reply, read before resolving). */
-export function replayEvents(events: readonly StreamEvent[]): EventList {
-  return new EventList(events);
-}
-
-/**
- * Feeds events to `step` until it returns a result (a fold's answer), and closes the stream then.
- * An EventList is read without an await per event.
- */
-export async function foldEvents<Result>(events: AsyncIterable<StreamEvent>, step: (event: StreamEvent) => Result | undefined): Promise<Result | undefined> {
-  if (events instanceof EventList) {
-    for (const event of events.events) {
-      const result = step(event);
-      if (result !== undefined) return result;
-    }
-    return undefined;
-  }
-  for await (const event of events) {
-    const result = step(event);
-    if (result !== undefined) return result;
-  }
-  return undefined;
-}
+// Events already in hand travel as an EventList, which only core and the pipeline's stages look inside
+// (src/core/event-list.ts); everyone else makes one with replayEvents and reads one with foldEvents.
+export { foldEvents, replayEvents } from './event-list.js';

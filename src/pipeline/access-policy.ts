@@ -7,6 +7,7 @@ import type { ClientKey } from '../config/config-types.js';
 import { globToRegExp, matchesAny } from '../config/glob-pattern.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { freezeDeeply } from '../core/immutable-values.js';
+import { isSharedToolList, shareToolList } from '../core/shared-tool-list.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { Warning } from '../core/warning.js';
@@ -48,17 +49,19 @@ export class AccessPolicy {
 
   /**
    * The tools the model may see, and a warning naming the ones removed. Agents resend one list on every
-   * turn, and a list seen before is the same frozen array (plugins/known-tool-lists.ts): its answer is
+   * turn, and a list seen before is the same shared list (src/core/shared-tool-list.ts): its answer is
    * remembered by identity, weakly, so that a key's policy costs one lookup per request, not one glob test per tool.
    */
   filterTools(tools: readonly ToolDefinition[]): ToolFilterResult {
     const known = this.filtered.get(tools);
     if (known) return known;
     const result = this.filterToolsNow(tools);
-    // Only a frozen list can be remembered (a list the request may still change is filtered every time),
-    // and what is shared between requests is frozen as the list was.
-    if (Object.isFrozen(tools)) this.filtered.set(tools, freezeDeeply(result));
-    return result;
+    // Only a shared list can be remembered (a list the request may still change is filtered every time),
+    // and the filtered list is shared in turn, so what is derived from it downstream is cached too.
+    if (!isSharedToolList(tools)) return result;
+    const shared = freezeDeeply({ ...result, tools: shareToolList(result.tools) });
+    this.filtered.set(tools, shared);
+    return shared;
   }
 
   private filterToolsNow(tools: readonly ToolDefinition[]): ToolFilterResult {

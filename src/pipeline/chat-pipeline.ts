@@ -1,5 +1,5 @@
 /**
- * Runs one chat: resolves the model, picks the lane (native or prompted), calls the provider (with its
+ * Runs one chat (and only that: providers by name are src/pipeline/provider-directory.ts): resolves the model, picks the lane (native or prompted), calls the provider (with its
  * retries), and returns the neutral event stream every route renders. Streaming and non-streaming share it.
  * A target that fails before its first byte hands over to its next fallback, planned again from the
  * client's request: a prompted fallback of a native model gets the tools and history in its own syntax.
@@ -7,11 +7,11 @@
 import { defaultRetries, normalizeAgentFormats } from '../config/normalize-config.js';
 import { fallbackKey } from '../config/normalize-fallbacks.js';
 import { resolveModel } from '../config/resolve-model.js';
-import type { GatewayConfig, ProviderConfig } from '../config/config-types.js';
+import type { GatewayConfig } from '../config/config-types.js';
 import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-request.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { ownValue } from '../core/own-value.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
+import { RequestCaches } from '../core/request-caches.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import type { ToolFormat } from '../core/tool-format.js';
@@ -30,11 +30,13 @@ import { parsePromptedReply } from './parse-prompted-reply.js';
 import { parseTextIntoCalls } from './parse-text-into-calls.js';
 import { recordedReply, type RecentReplies } from './recent-replies.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
+import { ToolPromptCache } from './tool-prompt-cache.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
 import { repairNativeArguments, type JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
 import { classifyUpstreamFailure, failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
+import { ProviderDirectory } from './provider-directory.js';
 import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
 
 export type ChatPipelineDependencies = {
@@ -51,6 +53,8 @@ export type ChatPipelineDependencies = {
   recentReplies?: RecentReplies;
   /** Counts retries and fallbacks (the app's metrics). */
   resilience?: ResilienceObserver;
+  /** The app's caches (src/core/request-caches.ts); fresh ones when absent. */
+  caches?: RequestCaches;
 };
 
 export type RunOptions = {
@@ -89,8 +93,14 @@ export type ChatRun = {
 export class ChatPipeline {
   private readonly agentFormats: AgentFormatSelector;
   private readonly fallbacks: FallbackTargets;
+  private readonly caches: RequestCaches;
+  private readonly providers: ProviderDirectory;
+  private readonly toolPrompts: ToolPromptCache;
 
   constructor(private readonly dependencies: ChatPipelineDependencies) {
+    this.caches = dependencies.caches ?? new RequestCaches();
+    this.providers = new ProviderDirectory(dependencies.config, dependencies.providers);
+    this.toolPrompts = new ToolPromptCache(this.caches);
     this.agentFormats = new AgentFormatSelector(dependencies.config.agentFormats ?? normalizeAgentFormats(undefined), dependencies.agentSyntaxes ?? noAgentSyntaxes);
     this.fallbacks = new FallbackTargets(dependencies.config, (modelString) => this.resolve(modelString));
   }
@@ -101,26 +111,10 @@ export class ChatPipeline {
   }
 
   resolve(modelString: string, providerName?: string): ResolvedModel {
-    return resolveModel(this.dependencies.config, modelString, providerName);
+    return resolveModel(this.dependencies.config, modelString, providerName, this.caches.modelFamilies);
   }
 
-  providerNames(): string[] {
-    return Object.keys(this.dependencies.config.providers);
-  }
-
-  providerConfig(name: string): ProviderConfig {
-    const config = ownValue(this.dependencies.config.providers, name);
-    if (!config) throw new GatewayError({ status: 500, type: 'server_error', message: `Provider '${name}' is not configured.` });
-    return config;
-  }
-
-  provider(name: string): ProviderAdapter {
-    const adapter = this.dependencies.providers.get(name);
-    if (!adapter) throw new GatewayError({ status: 500, type: 'server_error', message: `Provider '${name}' has no adapter.` });
-    return adapter;
-  }
-
-  toolFormat(family: string): ToolFormat {
+  private toolFormat(family: string): ToolFormat {
     return this.dependencies.toolFormats.get(family) ?? this.dependencies.toolFormats.get('generic-json') ?? missingFormat(family);
   }
 
@@ -135,7 +129,7 @@ export class ChatPipeline {
 
   /** The fallback loop sits above planning: each target is planned from the client's own request. */
   private async start(input: ChatInput, context: ProviderContext, options: RunOptions): Promise<ChatRun> {
-    validateChatInput(input);
+    validateChatInput(input, this.caches);
     const primary = this.resolve(input.model, input.provider);
     options.access?.checkModel(primary);
     const fallbacks = this.fallbacks.after(primary, options.access);
@@ -164,8 +158,8 @@ export class ChatPipeline {
     const request: ChatRequest = applyAgentFormatToRequest(chatRequestFrom(input, model), agentFormat);
     const toolPolicy = access?.limitsTools ? access : undefined;
     if (toolPolicy) restrictTools(request, toolPolicy, routeWarnings);
-    const adapter = this.provider(model.provider);
-    const retries = { settings: this.providerConfig(model.provider).retries ?? defaultRetries, attempts, observer: this.dependencies.resilience };
+    const adapter = this.providers.adapter(model.provider);
+    const retries = { settings: this.providers.config(model.provider).retries ?? defaultRetries, attempts, observer: this.dependencies.resilience };
     const diagnostics = new DiagnosticsCollector(request.tools ?? []);
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
@@ -185,7 +179,7 @@ export class ChatPipeline {
     }
 
     const format = this.toolFormat(model.family);
-    const prepared = preparePromptedRequest(request, format);
+    const prepared = preparePromptedRequest(request, format, this.toolPrompts, this.caches);
     for (const warning of prepared.warnings) diagnostics.warn(warning);
     const upstream = await streamWithRetries(adapter, prepared.request, context, retries);
     const warnings = [...routeWarnings, ...prepared.warnings];

@@ -4,7 +4,8 @@
  * generator, or over an EventList (a whole reply already in hand) in one synchronous pass, which
  * spares the async generator step per event that would otherwise dominate a small reply's cost.
  */
-import { EventList, type StreamEvent } from '../core/stream-event.js';
+import { EventList } from '../core/event-list.js';
+import type { StreamEvent } from '../core/stream-event.js';
 
 export interface EventStage {
   /** Appends to `out` what this event becomes (nothing, itself, or several events). */

@@ -3,11 +3,12 @@
  * earlier calls and results rendered as text, and no native tool fields left for the upstream.
  */
 import { chatRequestFrom, type ChatRequest } from '../core/chat-request.js';
+import type { RequestCaches } from '../core/request-caches.js';
 import type { ToolChoice } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { Warning } from '../core/warning.js';
 import { insertToolPrompt } from './insert-tool-prompt.js';
-import { ToolPromptCache } from './tool-prompt-cache.js';
+import type { ToolPromptCache } from './tool-prompt-cache.js';
 
 export type PreparedPromptedRequest = {
   request: ChatRequest;
@@ -16,14 +17,12 @@ export type PreparedPromptedRequest = {
   parse: boolean;
 };
 
-const sharedCache = new ToolPromptCache();
-
-export function preparePromptedRequest(request: ChatRequest, format: ToolFormat, cache: ToolPromptCache = sharedCache): PreparedPromptedRequest {
+export function preparePromptedRequest(request: ChatRequest, format: ToolFormat, cache: ToolPromptCache, caches?: Pick<RequestCaches, 'systemsWithToolPrompt'>): PreparedPromptedRequest {
   const choice: ToolChoice = request.toolChoice ?? { type: 'auto' };
   const offered = request.tools ?? [];
   const active = choice.type === 'none' ? [] : offered;
   const { prompt: toolPrompt, warnings } = active.length ? cache.render(format, active, choice) : { prompt: '', warnings: [] };
-  const messages = insertToolPrompt(format.renderHistory(request.messages), toolPrompt);
+  const messages = insertToolPrompt(format.renderHistory(request.messages), toolPrompt, caches?.systemsWithToolPrompt);
   const prepared = chatRequestFrom(request, request.model, messages);
   // Emptied rather than deleted: `delete` would turn the copy into a slow dictionary-mode object.
   prepared.tools = undefined;

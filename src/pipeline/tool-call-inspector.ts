@@ -9,6 +9,7 @@ import type { AgentSyntaxRegistry } from '../core/agent-text-syntax.js';
 import { chatRequestFrom, type ChatRequest } from '../core/chat-request.js';
 import { GatewayError, invalidRequest } from '../core/gateway-error.js';
 import type { Message } from '../core/message.js';
+import { RequestCaches } from '../core/request-caches.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
 import { replayEvents, type StreamEvent } from '../core/stream-event.js';
 import type { ToolChoice, ToolDefinition } from '../core/tool-definition.js';
@@ -17,6 +18,7 @@ import type { Warning } from '../core/warning.js';
 import { DiagnosticsCollector } from './diagnostics-collector.js';
 import { parsePromptedReply } from './parse-prompted-reply.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
+import { ToolPromptCache } from './tool-prompt-cache.js';
 import { validateChatInput } from './validate-chat-input.js';
 
 /** Which syntax to use: a family by id, or a model name whose family is looked up as a request's would be. */
@@ -39,13 +41,21 @@ export type InspectorDependencies = {
   config: GatewayConfig;
   toolFormats: ReadonlyMap<string, ToolFormat>;
   agentSyntaxes: AgentSyntaxRegistry;
+  /** The app's caches (src/core/request-caches.ts); fresh ones when absent. */
+  caches?: RequestCaches;
 };
 
 /** Stands in for a provider when a bare model name is inspected: the prompted lane, no per-model settings. */
 const namesOnly: ProviderConfig = { name: 'inspector', type: 'openai-compatible', baseUrl: '', headers: {}, timeouts: defaultTimeouts, limits: defaultUpstreamLimits, toolCalling: 'prompted', models: {} };
 
 export class ToolCallInspector {
-  constructor(private readonly dependencies: InspectorDependencies) {}
+  private readonly caches: RequestCaches;
+  private readonly toolPrompts: ToolPromptCache;
+
+  constructor(private readonly dependencies: InspectorDependencies) {
+    this.caches = dependencies.caches ?? new RequestCaches();
+    this.toolPrompts = new ToolPromptCache(this.caches);
+  }
 
   families(): string[] {
     return [...this.dependencies.toolFormats.keys()];
@@ -65,7 +75,7 @@ export class ToolCallInspector {
     }
     if (target.model === undefined) throw invalidRequest("Give 'model' or 'family'.", 'model');
     const configured = this.configuredModel(target.model);
-    const model = configured ?? resolveModelFor(namesOnly, target.model, target.model);
+    const model = configured ?? resolveModelFor(namesOnly, target.model, target.model, this.caches.modelFamilies);
     // A family with no registered format runs as generic JSON, exactly as a chat request would.
     const family = this.dependencies.toolFormats.has(model.family) ? model.family : 'generic-json';
     return { family, source: configured ? 'config' : 'model-name', model: { ...model, family, toolCalling: 'prompted' } };
@@ -93,7 +103,7 @@ export class ToolCallInspector {
     const choice = this.choose(target);
     const format = this.format(choice.family);
     const request = this.request(choice.model, messages, tools, toolChoice);
-    const prepared = preparePromptedRequest(request, format);
+    const prepared = preparePromptedRequest(request, format, this.toolPrompts, this.caches);
     const syntaxes = [...this.dependencies.agentSyntaxes.syntaxes.values()];
     const rendered = calls.map((call) => ({
       name: call.name,
@@ -107,7 +117,7 @@ export class ToolCallInspector {
   /** `provider/model` of a configured provider resolves as a request's would; anything else is a bare name. */
   private configuredModel(model: string): ResolvedModel | undefined {
     try {
-      return resolveModel(this.dependencies.config, model);
+      return resolveModel(this.dependencies.config, model, undefined, this.caches.modelFamilies);
     } catch (error) {
       if (GatewayError.isInstance(error) && error.status === 404) return undefined;
       throw error;
@@ -122,7 +132,7 @@ export class ToolCallInspector {
 
   private request(model: ResolvedModel, messages: Message[], tools: ToolDefinition[], toolChoice?: ToolChoice, parallelToolCalls?: boolean): ChatRequest {
     const input = { model: model.id, messages, tools, toolChoice, parallelToolCalls };
-    validateChatInput(input);
+    validateChatInput(input, this.caches);
     return chatRequestFrom(input, model);
   }
 }

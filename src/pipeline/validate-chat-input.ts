@@ -1,16 +1,11 @@
 /** Checks that no schema can express: unique tool names, and a named tool_choice that exists. */
 import { invalidRequest } from '../core/gateway-error.js';
 import type { ChatInput } from '../core/chat-request.js';
-import { isDeeplyFrozen } from '../core/immutable-values.js';
+import type { RequestCaches } from '../core/request-caches.js';
+import { isSharedToolList } from '../core/shared-tool-list.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 
-/** A known list's names (deeply frozen, shared between requests: see immutable-values.ts), checked once. */
-const knownListNames = new WeakMap<readonly ToolDefinition[], ReadonlySet<string>>();
-
 function uniqueToolNames(tools: readonly ToolDefinition[]): ReadonlySet<string> {
-  const known = isDeeplyFrozen(tools);
-  const remembered = known ? knownListNames.get(tools) : undefined;
-  if (remembered) return remembered;
   const seen = new Set<string>();
   for (const [index, tool] of tools.entries()) {
     if (seen.has(tool.name)) {
@@ -18,12 +13,13 @@ function uniqueToolNames(tools: readonly ToolDefinition[]): ReadonlySet<string> 
     }
     seen.add(tool.name);
   }
-  if (known) knownListNames.set(tools, seen);
   return seen;
 }
 
-export function validateChatInput(input: ChatInput): void {
-  const seen = uniqueToolNames(input.tools ?? []);
+/** A shared list's names are checked once (`caches.toolNames`). */
+export function validateChatInput(input: ChatInput, caches: Pick<RequestCaches, 'toolNames'>): void {
+  const tools = input.tools ?? [];
+  const seen = isSharedToolList(tools) ? caches.toolNames.get(tools, () => uniqueToolNames(tools)) : uniqueToolNames(tools);
   const choice = input.toolChoice;
   if (choice?.type === 'tool' && !seen.has(choice.name)) {
     const offered = [...seen].join(', ') || '(no tools)';

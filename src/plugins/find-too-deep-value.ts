@@ -2,7 +2,7 @@
  * Finds a JSON value nested deeper than a limit, without recursion (the point is values too deep to
  * recurse over: 100,000 nested objects overflow the stack in JSON.stringify and every other recursive walk).
  */
-import { isDeeplyFrozen } from '../core/immutable-values.js';
+import { isSharedToolList } from '../core/shared-tool-list.js';
 
 /** Where a too-deep value sits: keys and array indices from the root. */
 export type JsonPath = (string | number)[];
@@ -17,7 +17,7 @@ function pathOf(visit: Visit): JsonPath {
 
 /**
  * The path to the first object or array nested deeper than `maximumDepth` (the root container is depth 1),
- * or undefined when there is none. Deeply frozen values are not entered: they are shared tool lists that
+ * or undefined when there is none. Shared tool lists are not entered: they that
  * were checked when they were learnt (see known-tool-lists.ts), so a resent list costs nothing here.
  */
 export function findTooDeepValue(root: unknown, maximumDepth: number): JsonPath | undefined {
@@ -25,7 +25,7 @@ export function findTooDeepValue(root: unknown, maximumDepth: number): JsonPath 
   const pending: Visit[] = [{ value: root, depth: 1, parent: undefined, key: '' }];
   for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
     if (visit.depth > maximumDepth) return pathOf(visit);
-    if (isDeeplyFrozen(visit.value)) continue;
+    if (isSharedToolList(visit.value)) continue;
     if (Array.isArray(visit.value)) {
       for (let index = visit.value.length - 1; index >= 0; index--) {
         const child: unknown = visit.value[index];

@@ -2,7 +2,7 @@
  * JSON.parse for request bodies that reuses recently seen tool lists. Agents (Claude Code, Codex,
  * opencode) resend the same `tools` array, often 50–100 KB of schemas, on every turn; parsing it is
  * most of a request's cost. The raw text of a top-level `tools` value (one tool's worth or more) is remembered with its
- * parsed (deeply frozen) value the second time a list opening like it arrives; when a later body
+ * parsed value, made a shared tool list (src/core/shared-tool-list.ts), the second time a list opening like it arrives; when a later body
  * carries the same text at its top-level `tools`, only the rest of the body is parsed and the
  * remembered value is put in.
  *
@@ -13,7 +13,7 @@
  * object, a duplicate `tools` key or invalid JSON fails the check and falls back to a plain JSON.parse,
  * so errors are JSON.parse's own.
  */
-import { freezeDeeply } from '../core/immutable-values.js';
+import { shareToolList } from '../core/shared-tool-list.js';
 import { randomHex } from '../core/random-id.js';
 import { findTooDeepValue } from './find-too-deep-value.js';
 import { findJsonContainerEnd } from './json-container-end.js';
@@ -188,7 +188,8 @@ export class KnownToolLists {
     }
     // The list sits at depth 2 (inside the body object); the body parser reports it.
     if (findTooDeepValue(value, this.options.maximumDepth - 1) !== undefined) return undefined;
-    freezeDeeply(value);
+    // An array: it starts with `[` and parsed whole.
+    value = shareToolList(value as unknown[]);
     this.lists.unshift({ raw: detach(raw), value });
     if (this.lists.length > this.options.capacity) this.lists.pop();
     parsed.tools = value;

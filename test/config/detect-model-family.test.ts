@@ -1,6 +1,7 @@
 /** Family detection from the model part of the name, with boundary-aware patterns from the data table. */
 import { describe, expect, it } from 'vitest';
-import { detectModelFamily, knownFamilies } from '../../src/config/detect-model-family.js';
+import { detectModelFamily, knownFamilies, type FamilyMatch } from '../../src/config/detect-model-family.js';
+import { RecentMemo } from '../../src/core/recent-memo.js';
 
 describe('detectModelFamily', () => {
   it.each([
@@ -172,5 +173,16 @@ describe('detectModelFamily: names that reuse an existing syntax (issue 11 sweep
     expect(detectModelFamily('tencent/Hy3').family).toBe('hy3');
     expect(detectModelFamily('MiniMaxAI/MiniMax-M2.5').family).toBe('minimax-m2');
     expect(detectModelFamily('stepfun-ai/step3').family).toBe('step3');
+  });
+});
+
+describe('detectModelFamily with a memory (RequestCaches.modelFamilies)', () => {
+  it('answers as without one, and looks each name up once', () => {
+    const memory = new RecentMemo<string, FamilyMatch>(8);
+    for (const model of ['Qwen/Qwen3-8B', 'gpt-oss-120b', 'something-unknown']) {
+      expect(detectModelFamily(model, memory)).toEqual(detectModelFamily(model));
+      expect(detectModelFamily(model, memory)).toBe(detectModelFamily(model, memory));
+    }
+    expect(memory.size).toBe(3);
   });
 });

@@ -1,5 +1,6 @@
-/** AccessPolicy.filterTools: a frozen (known) list's answer is remembered and shared frozen; a list that may change is filtered anew. */
+/** AccessPolicy.filterTools: a shared list's answer is remembered and shared in turn; a list that may change is filtered anew. */
 import { describe, expect, it } from 'vitest';
+import { isSharedToolList, shareToolList } from '../../src/core/shared-tool-list.js';
 import type { ToolDefinition } from '../../src/core/tool-definition.js';
 import { AccessPolicy } from '../../src/pipeline/access-policy.js';
 
@@ -13,12 +14,17 @@ describe('AccessPolicy.filterTools', () => {
     expect(result.warning).toMatchObject({ code: 'tool-not-allowed', message: expect.stringContaining('delete_file') });
   });
 
-  it('answers a frozen list once, frozen, and the same way every time', () => {
-    const list = Object.freeze([Object.freeze(tool('get_weather')), Object.freeze(tool('delete_file'))]);
+  it('answers a shared list once, as a shared list, and the same way every time', () => {
+    const list = shareToolList([tool('get_weather'), tool('delete_file')]);
     const first = policy.filterTools(list);
     expect(policy.filterTools(list)).toBe(first);
-    expect(Object.isFrozen(first.tools)).toBe(true);
+    expect(isSharedToolList(first.tools)).toBe(true);
     expect(first.tools.map((kept) => kept.name)).toEqual(['get_weather']);
+  });
+
+  it('filters a list frozen only shallowly every time: its tools may still change', () => {
+    const list = Object.freeze([tool('get_weather')]);
+    expect(policy.filterTools(list)).not.toBe(policy.filterTools(list));
   });
 
   it('filters a list that is not frozen every time (it may have changed)', () => {

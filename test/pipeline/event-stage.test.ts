@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EventList, foldEvents, type StreamEvent } from '../../src/core/stream-event.js';
+import { EventList } from '../../src/core/event-list.js';
+import { foldEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import { DiagnosticsCollector } from '../../src/pipeline/diagnostics-collector.js';
 import { applyStage, type EventStage } from '../../src/pipeline/event-stage.js';
 import { finalizeEvents } from '../../src/pipeline/finalize-events.js';

@@ -1,6 +1,7 @@
 /** The native lane's argument repair as a stage: interleaved calls, mid-stream repairs, calls a stream leaves open. */
 import { describe, expect, it } from 'vitest';
-import { EventList, type StreamEvent } from '../../src/core/stream-event.js';
+import { EventList } from '../../src/core/event-list.js';
+import type { StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import { DiagnosticsCollector } from '../../src/pipeline/diagnostics-collector.js';
 import { repairNativeArguments } from '../../src/pipeline/repair-native-arguments.js';

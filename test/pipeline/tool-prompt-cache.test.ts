@@ -1,7 +1,8 @@
 /** The tool-prompt cache: renders once per family, choice and tools; evicts the least recently used. */
 import { describe, expect, it } from 'vitest';
 import type { ToolChoice, ToolDefinition, ToolFormat } from '../../src/core/index.js';
-import { freezeDeeply } from '../../src/core/immutable-values.js';
+import { RequestCaches } from '../../src/core/request-caches.js';
+import { shareToolList } from '../../src/core/shared-tool-list.js';
 import { ToolPromptCache } from '../../src/pipeline/tool-prompt-cache.js';
 
 function countingFormat(family: string): ToolFormat & { renders: number } {
@@ -24,7 +25,7 @@ const time: ToolDefinition = { name: 'get_time', parameters: {} };
 
 describe('ToolPromptCache', () => {
   it('renders equal tools once, and again when the family, the choice or the tools differ', () => {
-    const cache = new ToolPromptCache();
+    const cache = new ToolPromptCache(new RequestCaches());
     const hermes = countingFormat('hermes');
     const first = cache.render(hermes, [weather, time], { type: 'auto' });
     const again = cache.render(hermes, [{ ...weather }, { ...time }], { type: 'auto' });
@@ -39,7 +40,7 @@ describe('ToolPromptCache', () => {
   });
 
   it('renders only the named tool for a named tool_choice, and keeps the budget warnings', () => {
-    const cache = new ToolPromptCache();
+    const cache = new ToolPromptCache(new RequestCaches());
     const format = countingFormat('hermes');
     const long: ToolDefinition = { name: 'long', description: `${'Explains things. '.repeat(30)}`, parameters: {} };
     const rendered = cache.render(format, [weather, long], { type: 'tool', name: 'get_weather' });
@@ -48,7 +49,7 @@ describe('ToolPromptCache', () => {
   });
 
   it('evicts the least recently used entry beyond its capacity', () => {
-    const cache = new ToolPromptCache(2);
+    const cache = new ToolPromptCache(new RequestCaches({ toolPromptCapacity: 2 }));
     const format = countingFormat('hermes');
     cache.render(format, [weather], { type: 'auto' });
     cache.render(format, [time], { type: 'auto' });
@@ -65,8 +66,8 @@ describe('ToolPromptCache', () => {
     let serialisations = 0;
     // JSON.stringify calls toJSON: it counts how often the list is turned into a text key.
     const parameters = { type: 'object', toJSON: () => ((serialisations += 1), { type: 'object' }) };
-    const known = freezeDeeply([{ name: 'get_weather', parameters }]) as ToolDefinition[];
-    const cache = new ToolPromptCache(1);
+    const known = shareToolList<ToolDefinition>([{ name: 'get_weather', parameters }]);
+    const cache = new ToolPromptCache(new RequestCaches({ toolPromptCapacity: 1 }));
     const format = countingFormat('hermes');
     const first = cache.render(format, known, { type: 'auto' });
     expect(serialisations).toBe(1);

@@ -1,7 +1,7 @@
 /** The depth finder behind the body parser's nesting limit: same answer as a recursive walk, and no recursion of its own. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { freezeDeeply } from '../../src/core/immutable-values.js';
+import { shareToolList } from '../../src/core/shared-tool-list.js';
 import { findTooDeepValue, formatJsonPath } from '../../src/plugins/find-too-deep-value.js';
 
 /** Containers count; the root container is level 1, a scalar root level 0. */
@@ -43,8 +43,8 @@ describe('findTooDeepValue', () => {
     expect(formatJsonPath(path ?? [])).toBe('tools[0].function.parameters.properties');
   });
 
-  it('does not enter deeply frozen values (known tool lists, checked when they were learnt)', () => {
-    const list = freezeDeeply(JSON.parse(`[${nestedText(10)}]`) as unknown);
+  it('does not enter shared tool lists (, checked when they were learnt)', () => {
+    const list = shareToolList(JSON.parse(`[${nestedText(10)}]`) as unknown[]);
     expect(findTooDeepValue({ tools: list }, 3)).toBeUndefined();
     expect(findTooDeepValue({ tools: JSON.parse(`[${nestedText(10)}]`) as unknown }, 3)).toEqual(['tools', 0, 'a']);
   });

@@ -3,7 +3,7 @@
  * remembered list reused (frozen) only at the top-level `tools`, learnt on its second sighting.
  */
 import { describe, expect, it } from 'vitest';
-import { isDeeplyFrozen } from '../../src/core/immutable-values.js';
+import { isSharedToolList } from '../../src/core/shared-tool-list.js';
 import { KnownToolLists } from '../../src/plugins/known-tool-lists.js';
 
 /** A list of about 6 KB: above the default 4 KB threshold. */
@@ -37,14 +37,14 @@ describe('KnownToolLists', () => {
     const body = chatBody(toolList());
     const first = lists.parse(body) as Record<string, unknown>;
     expect(lists.size).toBe(0);
-    expect(isDeeplyFrozen(first.tools)).toBe(false);
+    expect(isSharedToolList(first.tools)).toBe(false);
     const second = lists.parse(body) as Record<string, unknown>;
     expect(lists.size).toBe(1);
     const third = lists.parse(body) as Record<string, unknown>;
     expect(third).toEqual(JSON.parse(body));
     expect(third.tools).toBe(second.tools);
     expect(third).not.toBe(second);
-    expect(isDeeplyFrozen(third.tools)).toBe(true);
+    expect(isSharedToolList(third.tools)).toBe(true);
     expect(Object.isFrozen((third.tools as { function: { parameters: object } }[])[5]!.function.parameters)).toBe(true);
   });
 
@@ -78,7 +78,7 @@ describe('KnownToolLists', () => {
     const parsed = parseKnown(lists, body);
     expect(lists.size).toBe(1);
     expect(parsed).toEqual(JSON.parse(body));
-    expect(isDeeplyFrozen(parsed.tools)).toBe(true);
+    expect(isSharedToolList(parsed.tools)).toBe(true);
   });
 
   it('never reuses a list for a nested `tools` key, even one with a known list as its value', () => {
@@ -89,7 +89,7 @@ describe('KnownToolLists', () => {
     const body = JSON.stringify({ model: 'local/m', metadata: { tools }, messages, tools: small });
     const parsed = lists.parse(body) as Record<string, unknown>;
     expect(parsed).toEqual(JSON.parse(body));
-    expect(isDeeplyFrozen((parsed.metadata as Record<string, unknown>).tools)).toBe(false);
+    expect(isSharedToolList((parsed.metadata as Record<string, unknown>).tools)).toBe(false);
     const nestedOnly = JSON.stringify({ model: 'local/m', metadata: { tools }, messages });
     expect(lists.parse(nestedOnly)).toEqual(JSON.parse(nestedOnly));
     expect((lists.parse(nestedOnly) as Record<string, unknown>).tools).toBeUndefined();
@@ -106,7 +106,7 @@ describe('KnownToolLists', () => {
     const knownLast = `{"model":"local/m","tools":${other},"messages":[],"tools":${known}}`;
     const parsed = lists.parse(knownLast) as Record<string, unknown>;
     expect(parsed).toEqual(JSON.parse(knownLast));
-    expect(isDeeplyFrozen(parsed.tools)).toBe(true);
+    expect(isSharedToolList(parsed.tools)).toBe(true);
   });
 
   it('does not take a longer list that starts like a known one for it', () => {
@@ -121,7 +121,7 @@ describe('KnownToolLists', () => {
     const body = JSON.stringify({ model: 'local/m', messages: [{ role: 'user', content: 'hi', extra: { tools: [1, 2] } }], tools: toolList() });
     const parsed = parseKnown(lists, body);
     expect(parsed).toEqual(JSON.parse(body));
-    expect(isDeeplyFrozen(parsed.tools)).toBe(true);
+    expect(isSharedToolList(parsed.tools)).toBe(true);
   });
 
   it('tries one substitution per body: a large nested list met first keeps the body on the plain parse', () => {
@@ -129,18 +129,18 @@ describe('KnownToolLists', () => {
     const body = JSON.stringify({ model: 'local/m', messages: [{ role: 'user', content: 'hi', input: { tools: toolList('nested') } }], tools: toolList() });
     const parsed = parseKnown(lists, body);
     expect(parsed).toEqual(JSON.parse(body));
-    expect(isDeeplyFrozen(parsed.tools)).toBe(false);
+    expect(isSharedToolList(parsed.tools)).toBe(false);
   });
 
   it('looks at no more than four `"tools"` keys per body', () => {
     const lists = new KnownToolLists();
     const nested = (count: number) => Array.from({ length: count }, () => ({ role: 'user', content: 'hi', extra: { tools: [1] } }));
     const reachable = JSON.stringify({ model: 'local/m', messages: nested(3), tools: toolList() });
-    expect(isDeeplyFrozen(parseKnown(lists, reachable).tools)).toBe(true);
+    expect(isSharedToolList(parseKnown(lists, reachable).tools)).toBe(true);
     const beyond = JSON.stringify({ model: 'local/m', messages: nested(4), tools: toolList('b') });
     const parsed = parseKnown(lists, beyond);
     expect(parsed).toEqual(JSON.parse(beyond));
-    expect(isDeeplyFrozen(parsed.tools)).toBe(false);
+    expect(isSharedToolList(parsed.tools)).toBe(false);
   });
 
   it('leaves lists and bodies below its minimum length alone', () => {

@@ -1,6 +1,5 @@
 /** The tools offered in one request: only names that resolve here may become calls (the roster rule). */
 import type { ToolDefinition } from '../../src/core/index.js';
-import { isDeeplyFrozen } from '../../src/core/immutable-values.js';
 
 export type ToolRoster = {
   readonly tools: readonly ToolDefinition[];
@@ -11,20 +10,8 @@ export type ToolRoster = {
 /** OpenAI-trained models often write the namespace of their native tool channel (`functions.get_weather`). */
 const namespacePrefix = 'functions.';
 
-/** A known list's roster (deeply frozen, shared between requests: see src/core/immutable-values.ts), built once. */
-const knownRosters = new WeakMap<readonly ToolDefinition[], ToolRoster>();
-
+/** Built per reply: a map of the tools' names costs about a microsecond per 25 tools, less than a cache lookup is worth keeping for. */
 export function createToolRoster(tools: readonly ToolDefinition[]): ToolRoster {
-  const known = isDeeplyFrozen(tools);
-  let roster = known ? knownRosters.get(tools) : undefined;
-  if (roster === undefined) {
-    roster = buildToolRoster(tools);
-    if (known) knownRosters.set(tools, roster);
-  }
-  return roster;
-}
-
-function buildToolRoster(tools: readonly ToolDefinition[]): ToolRoster {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
   return {

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat-request.js';
-import { freezeDeeply } from '../../../src/core/immutable-values.js';
+import { RequestCaches } from '../../../src/core/request-caches.js';
+import { shareToolList } from '../../../src/core/shared-tool-list.js';
 import type { ResolvedModel } from '../../../src/core/resolved-model.js';
 import type { ToolDefinition } from '../../../src/core/tool-definition.js';
 import { buildOpenAiRequestBody, serializeOpenAiRequestBody, type OpenAiFlavour } from '../../../providers/openai/build-openai-request-body.js';
@@ -126,8 +127,11 @@ describe('buildOpenAiRequestBody', () => {
 });
 
 /** The serialised body as text, whether it came back as a string or as UTF-8 bytes. */
+/** One set for the file, as the app has one: a list's JSON is cached on its first request and spliced in on the next. */
+const caches = new RequestCaches();
+
 function serializedText(request: ChatRequest, flavour: OpenAiFlavour, options?: { stream: boolean }): string {
-  const body = serializeOpenAiRequestBody(request, flavour, options);
+  const body = serializeOpenAiRequestBody(request, flavour, options, caches);
   return typeof body === 'string' ? body : body.toString('utf8');
 }
 
@@ -137,7 +141,7 @@ describe('serializeOpenAiRequestBody', () => {
     { name: 'g', parameters: {}, strict: null, examples: [{ arguments: { a: 1 } }] },
     { name: 'h', parameters: { type: 'object' } },
   ];
-  const known = freezeDeeply(structuredClone(tools));
+  const known = shareToolList(structuredClone(tools));
 
   const variants: [string, Partial<ChatRequest>][] = [
     ['tools only', {}],
@@ -180,7 +184,7 @@ describe('serializeOpenAiRequestBody', () => {
 
   it('serialises lists that are not known, and requests without tools, as JSON.stringify does', () => {
     expect(serializedText(request({ tools }), 'openai')).toBe(JSON.stringify(buildOpenAiRequestBody(request({ tools }), 'openai')));
-    expect(serializedText(request({ tools: freezeDeeply([]) }), 'openai')).toBe(JSON.stringify(buildOpenAiRequestBody(request(), 'openai')));
+    expect(serializedText(request({ tools: shareToolList([]) }), 'openai')).toBe(JSON.stringify(buildOpenAiRequestBody(request(), 'openai')));
     expect(serializedText(request(), 'openai-compatible', { stream: false })).toBe(JSON.stringify(buildOpenAiRequestBody(request(), 'openai-compatible', { stream: false })));
   });
 });

@@ -1,6 +1,10 @@
 /** Chat Completions tools → neutral definitions; a known (deeply frozen) wire list is translated once. */
 import { describe, expect, it } from 'vitest';
-import { freezeDeeply, isDeeplyFrozen } from '../../../src/core/immutable-values.js';
+import { isSharedToolList, shareToolList } from '../../../src/core/shared-tool-list.js';
+import { RequestCaches } from '../../../src/core/request-caches.js';
+
+/** One set for the file, as the app has one. */
+const caches = new RequestCaches();
 import { parseChatTools, type WireTool } from '../../../routes/chat-completions/parse-chat-tools.js';
 
 function wireTools(): WireTool[] {
@@ -12,25 +16,25 @@ function wireTools(): WireTool[] {
 
 describe('parseChatTools', () => {
   it('translates both shapes, with prompt metadata from the wrapper', () => {
-    expect(parseChatTools(wireTools())).toEqual([
+    expect(parseChatTools(wireTools(), caches.toolTranslations)).toEqual([
       { name: 'get_weather', description: 'Weather.', parameters: { type: 'object' }, strict: true, examples: [{ arguments: { city: 'Paris' } }] },
       { name: 'flat', description: 'The flat shape', parameters: { type: 'object', properties: {} }, tags: ['a'] },
     ]);
   });
 
   it('translates a known list once into a deeply frozen result shared by every request', () => {
-    const known = freezeDeeply(wireTools());
-    const first = parseChatTools(known);
-    expect(parseChatTools(known)).toBe(first);
-    expect(isDeeplyFrozen(first)).toBe(true);
+    const known = shareToolList(wireTools());
+    const first = parseChatTools(known, caches.toolTranslations);
+    expect(parseChatTools(known, caches.toolTranslations)).toBe(first);
+    expect(isSharedToolList(first)).toBe(true);
     expect(Object.isFrozen(first[0]!.examples![0])).toBe(true);
-    expect(first).toEqual(parseChatTools(wireTools()));
+    expect(first).toEqual(parseChatTools(wireTools(), caches.toolTranslations));
   });
 
   it('translates a list that is not known afresh each time, leaving it mutable', () => {
     const tools = wireTools();
-    const first = parseChatTools(tools);
-    expect(parseChatTools(tools)).not.toBe(first);
-    expect(isDeeplyFrozen(first)).toBe(false);
+    const first = parseChatTools(tools, caches.toolTranslations);
+    expect(parseChatTools(tools, caches.toolTranslations)).not.toBe(first);
+    expect(isSharedToolList(first)).toBe(false);
   });
 });

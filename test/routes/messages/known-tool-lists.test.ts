@@ -5,7 +5,7 @@
  * the fake upstreams keep the exact body text.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { isDeeplyFrozen } from '../../../src/core/immutable-values.js';
+import { isSharedToolList } from '../../../src/core/shared-tool-list.js';
 import { ToolPromptCache } from '../../../src/pipeline/tool-prompt-cache.js';
 import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
@@ -111,9 +111,9 @@ describe('/v1/messages with a known tool list', () => {
     // The body parser learns the list on its second sighting; from then on the prompt cache is handed
     // the same frozen array, so it finds the prompt by identity.
     expect(rendered).toHaveLength(4);
-    expect(isDeeplyFrozen(rendered[0])).toBe(false);
+    expect(isSharedToolList(rendered[0])).toBe(false);
     for (const neutralTools of rendered.slice(2)) expect(neutralTools).toBe(rendered[1]);
-    expect(isDeeplyFrozen(rendered[1])).toBe(true);
+    expect(isSharedToolList(rendered[1])).toBe(true);
     for (const body of bodies) expect(body).toBe(bodies[0]);
     expect(bodies[0]).toContain('prompted_Tool39');
     expect(bodies[0]).not.toContain(schemaMarker);

@@ -1,6 +1,10 @@
 /** Anthropic tools → neutral definitions; a known (deeply frozen) wire list is translated once, its warnings given to every request. */
 import { describe, expect, it } from 'vitest';
-import { freezeDeeply, isDeeplyFrozen } from '../../../src/core/immutable-values.js';
+import { isSharedToolList, shareToolList } from '../../../src/core/shared-tool-list.js';
+import { RequestCaches } from '../../../src/core/request-caches.js';
+
+/** One set for the file, as the app has one. */
+const caches = new RequestCaches();
 import type { Warning } from '../../../src/core/warning.js';
 import { parseAnthropicTools, type WireTool } from '../../../routes/messages/parse-anthropic-tools.js';
 
@@ -22,23 +26,23 @@ const expected = [
 describe('parseAnthropicTools', () => {
   it('keeps custom tools without the schema dialect marker and reports the server tool it leaves out', () => {
     const warnings: Warning[] = [];
-    expect(parseAnthropicTools(wireTools(), warnings)).toEqual(expected);
+    expect(parseAnthropicTools(wireTools(), warnings, caches)).toEqual(expected);
     expect(warnings).toEqual([{ code: 'unsupported-tool', message: expect.stringContaining("'web_search' of type 'web_search_20250305'") }]);
   });
 
   it('translates a known list once into one deeply frozen array shared by every request', () => {
-    const known = freezeDeeply(wireTools());
-    const first = parseAnthropicTools(known, []);
-    expect(parseAnthropicTools(known, [])).toBe(first);
+    const known = shareToolList(wireTools());
+    const first = parseAnthropicTools(known, [], caches);
+    expect(parseAnthropicTools(known, [], caches)).toBe(first);
     expect(first).toEqual(expected);
-    expect(isDeeplyFrozen(first)).toBe(true);
+    expect(isSharedToolList(first)).toBe(true);
     expect(Object.isFrozen(first[0]!.parameters)).toBe(true);
   });
 
   it('reports a known list’s warnings on every request, into that request’s own list', () => {
-    const known = freezeDeeply(wireTools());
+    const known = shareToolList(wireTools());
     const requests = [[{ code: 'earlier', message: 'from the messages' }], [], []] as Warning[][];
-    for (const warnings of requests) parseAnthropicTools(known, warnings);
+    for (const warnings of requests) parseAnthropicTools(known, warnings, caches);
     expect(requests[0]!.map((warning) => warning.code)).toEqual(['earlier', 'unsupported-tool']);
     expect(requests[1]!.map((warning) => warning.code)).toEqual(['unsupported-tool']);
     expect(requests[2]).toEqual(requests[1]);
@@ -46,9 +50,9 @@ describe('parseAnthropicTools', () => {
 
   it('translates a list that is not known afresh each time, leaving the result mutable', () => {
     const tools = wireTools();
-    const first = parseAnthropicTools(tools, []);
-    expect(parseAnthropicTools(tools, [])).not.toBe(first);
-    expect(isDeeplyFrozen(first)).toBe(false);
+    const first = parseAnthropicTools(tools, [], caches);
+    expect(parseAnthropicTools(tools, [], caches)).not.toBe(first);
+    expect(isSharedToolList(first)).toBe(false);
     expect(Object.isFrozen(first)).toBe(false);
   });
 });

@@ -1,9 +1,13 @@
 /** parseMessagesRequest around a known tool list: the shared neutral tools, and what stays per request. */
 import { describe, expect, it } from 'vitest';
-import { freezeDeeply, isDeeplyFrozen } from '../../../src/core/immutable-values.js';
+import { isSharedToolList, shareToolList } from '../../../src/core/shared-tool-list.js';
+import { RequestCaches } from '../../../src/core/request-caches.js';
+
+/** One set for the file, as the app has one. */
+const caches = new RequestCaches();
 import { parseMessagesRequest } from '../../../routes/messages/parse-messages-request.js';
 
-const tools = freezeDeeply([
+const tools = shareToolList([
   { name: 'Read', description: 'Reads a file.', input_schema: { type: 'object', properties: { file_path: { type: 'string' } } } },
   { name: 'Write', input_schema: { type: 'object', properties: { file_path: { type: 'string' }, content: { type: 'string' } } } },
   { name: 'web_search', type: 'web_search_20250305' },
@@ -15,18 +19,18 @@ function body(extra: Record<string, unknown> = {}): Record<string, unknown> {
 
 describe('parseMessagesRequest with a known tool list', () => {
   it('gives every request the same frozen neutral tools, and each its own warnings', () => {
-    const first = parseMessagesRequest(body(), {});
-    const second = parseMessagesRequest(body({ top_k: 5 }), {});
+    const first = parseMessagesRequest(body(), {}, caches);
+    const second = parseMessagesRequest(body({ top_k: 5 }), {}, caches);
     expect(second.input.tools).toBe(first.input.tools);
-    expect(isDeeplyFrozen(first.input.tools)).toBe(true);
+    expect(isSharedToolList(first.input.tools)).toBe(true);
     expect(first.input.tools?.map((tool) => tool.name)).toEqual(['Read', 'Write']);
     expect(first.warnings.map((warning) => warning.code)).toEqual(['unsupported-tool']);
     expect(second.warnings.map((warning) => warning.code)).toEqual(['unsupported-tool', 'unsupported-parameter']);
   });
 
   it('takes tool_choice from each request, leaving the shared tools as they were', () => {
-    const named = parseMessagesRequest(body({ tool_choice: { type: 'tool', name: 'Write', disable_parallel_tool_use: true } }), {});
-    const plain = parseMessagesRequest(body(), {});
+    const named = parseMessagesRequest(body({ tool_choice: { type: 'tool', name: 'Write', disable_parallel_tool_use: true } }), {}, caches);
+    const plain = parseMessagesRequest(body(), {}, caches);
     expect(named.input.toolChoice).toEqual({ type: 'tool', name: 'Write' });
     expect(named.input.parallelToolCalls).toBe(false);
     expect(plain.input.toolChoice).toBeUndefined();
@@ -35,9 +39,9 @@ describe('parseMessagesRequest with a known tool list', () => {
   });
 
   it('still refuses tool_choice any when a known list holds only server tools, on every request', () => {
-    const serverOnly = freezeDeeply([{ name: 'web_search', type: 'web_search_20250305' }]);
+    const serverOnly = shareToolList([{ name: 'web_search', type: 'web_search_20250305' }]);
     for (let turn = 0; turn < 2; turn++) {
-      expect(() => parseMessagesRequest(body({ tools: serverOnly, tool_choice: { type: 'any' } }), {})).toThrow(/needs at least one custom tool/);
+      expect(() => parseMessagesRequest(body({ tools: serverOnly, tool_choice: { type: 'any' } }), {}, caches)).toThrow(/needs at least one custom tool/);
     }
   });
 });

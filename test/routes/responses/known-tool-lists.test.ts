@@ -5,7 +5,7 @@
  * A recording proxy in front of the fake upstream keeps the exact body text.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { isDeeplyFrozen } from '../../../src/core/immutable-values.js';
+import { isSharedToolList } from '../../../src/core/shared-tool-list.js';
 import { ToolPromptCache } from '../../../src/pipeline/tool-prompt-cache.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
 import { postJson } from '../../helpers/read-sse.js';
@@ -111,7 +111,7 @@ describe('/v1/responses with a known tool list', () => {
     // Learnt on the second sighting; from then on the prompt cache is handed the same frozen array.
     expect(rendered).toHaveLength(4);
     for (const neutralTools of rendered.slice(2)) expect(neutralTools).toBe(rendered[1]);
-    expect(isDeeplyFrozen(rendered[1])).toBe(true);
+    expect(isSharedToolList(rendered[1])).toBe(true);
   });
 
   it('keeps one request’s tool_choice and allowed tools out of the next request', async () => {

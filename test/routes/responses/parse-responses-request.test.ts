@@ -1,11 +1,15 @@
 /** parseResponsesRequest around a known tool list: the shared neutral tools, and what stays per request. */
 import { describe, expect, it } from 'vitest';
-import { freezeDeeply, isDeeplyFrozen } from '../../../src/core/immutable-values.js';
+import { isSharedToolList, shareToolList } from '../../../src/core/shared-tool-list.js';
+import { RequestCaches } from '../../../src/core/request-caches.js';
+
+/** One set for the file, as the app has one. */
+const caches = new RequestCaches();
 import { parseResponsesRequest } from '../../../routes/responses/parse-responses-request.js';
 import { ResponseStore } from '../../../routes/responses/response-store.js';
 import { inProcessResponses } from '../../../routes/responses/stored-responses.js';
 
-const tools = freezeDeeply([
+const tools = shareToolList([
   { type: 'function', name: 'exec_command', parameters: { type: 'object', properties: { cmd: { type: 'string' } } } },
   { type: 'function', name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
   { type: 'custom', name: 'apply_patch' },
@@ -19,10 +23,10 @@ function body(extra: Record<string, unknown> = {}): Record<string, unknown> {
 
 describe('parseResponsesRequest with a known tool list', () => {
   it('gives every request the same frozen neutral tools, and each its own kinds and warnings', async () => {
-    const first = await parseResponsesRequest(body(), store);
-    const second = await parseResponsesRequest(body({ tool_choice: { type: 'web_search' } }), store);
+    const first = await parseResponsesRequest(body(), store, caches);
+    const second = await parseResponsesRequest(body({ tool_choice: { type: 'web_search' } }), store, caches);
     expect(second.input.tools).toBe(first.input.tools);
-    expect(isDeeplyFrozen(first.input.tools)).toBe(true);
+    expect(isSharedToolList(first.input.tools)).toBe(true);
     expect(first.toolKinds.custom.has('apply_patch')).toBe(true);
     expect(second.toolKinds.custom).not.toBe(first.toolKinds.custom);
     expect(first.warnings.map((warning) => warning.code)).toEqual(['unsupported-tool']);
@@ -32,8 +36,8 @@ describe('parseResponsesRequest with a known tool list', () => {
   });
 
   it('offers only the allowed tools of a request, leaving the shared list whole for the next', async () => {
-    const allowed = await parseResponsesRequest(body({ tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'read_file' }] } }), store);
-    const plain = await parseResponsesRequest(body(), store);
+    const allowed = await parseResponsesRequest(body({ tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'read_file' }] } }), store, caches);
+    const plain = await parseResponsesRequest(body(), store, caches);
     expect(allowed.input.tools?.map((tool) => tool.name)).toEqual(['read_file']);
     expect(allowed.input.toolChoice).toEqual({ type: 'required' });
     expect(plain.input.tools?.map((tool) => tool.name)).toEqual(['exec_command', 'read_file', 'apply_patch']);

@@ -4,7 +4,8 @@
  */
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { freezeDeeply } from '../../../src/core/immutable-values.js';
+import { RequestCaches } from '../../../src/core/request-caches.js';
+import { shareToolList } from '../../../src/core/shared-tool-list.js';
 import { compileBodyValidator } from '../../../routes/shared/body-validator.js';
 import { compileKnownListCheck } from '../../../routes/shared/known-list-check.js';
 import { chatCompletionRequestSchema } from '../../../routes/chat-completions/chat-completion-request-schema.js';
@@ -33,21 +34,23 @@ describe('compileKnownListCheck', () => {
   it('validates a known list once and the rest of the body every time', () => {
     const { ajv, counter } = countingAjv();
     const check = compileKnownListCheck(ajv, schema)!;
-    const tools = freezeDeeply([{ a: 1 }]);
-    expect(check({ model: 'm', tools })).toBe(true);
-    expect(check({ model: 'n', tools })).toBe(true);
+    const verdicts = new RequestCaches().toolListVerdicts;
+    const tools = shareToolList([{ a: 1 }]);
+    expect(check({ model: 'm', tools }, verdicts)).toBe(true);
+    expect(check({ model: 'n', tools }, verdicts)).toBe(true);
     expect(counter.lists).toBe(1);
-    expect(check({ model: 1, tools })).toBe(false);
-    expect(check({ tools })).toBe(false);
+    expect(check({ model: 1, tools }, verdicts)).toBe(false);
+    expect(check({ tools }, verdicts)).toBe(false);
   });
 
   it('says no for a list that is not known or not valid, and remembers the latter', () => {
     const { ajv, counter } = countingAjv();
     const check = compileKnownListCheck(ajv, schema)!;
-    expect(check({ model: 'm', tools: [{ a: 1 }] })).toBe(false);
-    const invalid = freezeDeeply([1]);
-    expect(check({ model: 'm', tools: invalid })).toBe(false);
-    expect(check({ model: 'm', tools: invalid })).toBe(false);
+    const verdicts = new RequestCaches().toolListVerdicts;
+    expect(check({ model: 'm', tools: [{ a: 1 }] }, verdicts)).toBe(false);
+    const invalid = shareToolList([1]);
+    expect(check({ model: 'm', tools: invalid }, verdicts)).toBe(false);
+    expect(check({ model: 'm', tools: invalid }, verdicts)).toBe(false);
     expect(counter.lists).toBe(1);
   });
 
@@ -74,7 +77,7 @@ describe('compileBodyValidator with a known tool list', () => {
       { model: 'local/m', messages, tools: [tool('a')], temperature: 'hot' },
     ];
     for (const body of bodies) {
-      const known = { ...body, tools: freezeDeeply(structuredClone(body.tools)) };
+      const known = { ...body, tools: shareToolList(structuredClone(body.tools)) };
       expect(errorOf(validate, known)).toEqual(errorOf(validate, body));
       expect(errorOf(validate, known)).toEqual(errorOf(validate, body));
     }

@@ -1,6 +1,6 @@
 /** JSON text of long message texts, remembered by content in a small LRU. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LongTextJson } from '../../../providers/openai/long-text-json.js';
+import { LongTextJson } from '../../src/core/long-text-json.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
