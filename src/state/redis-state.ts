@@ -61,11 +61,15 @@ export function createRedisState(settings: StateSettings & { redis: string }, lo
   });
   // Log the transitions, not every failed reconnect (one every two seconds while Redis is down).
   let down = false;
-  client.on('error', (error: Error) => {
-    if (down) return;
+  let closing = false;
+  const reportDown = (error?: Error): void => {
+    if (down || closing) return;
     down = true;
     logger.warn({ err: error, redis: address }, 'shared state: Redis unreachable; stored responses answer 503 and limits fail ' + settings.onRedisError);
-  });
+  };
+  client.on('error', reportDown);
+  // A Redis that goes away is not always an 'error' (a clean close, or a reconnect that has not failed yet).
+  client.on('close', () => reportDown());
   client.on('ready', () => {
     if (down) logger.info({ redis: address }, 'shared state: Redis reachable again');
     down = false;
@@ -98,6 +102,7 @@ export function createRedisState(settings: StateSettings & { redis: string }, lo
       clearTimeout(timer);
     },
     close: async () => {
+      closing = true;
       leases.stop();
       client.disconnect();
     },
