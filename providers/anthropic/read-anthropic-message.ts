@@ -5,7 +5,7 @@
  * https://docs.anthropic.com/en/api/messages-streaming (the events).
  */
 import type { Dispatcher } from 'undici';
-import { GatewayError, replayEvents, type StreamEvent } from '../../src/core/index.js';
+import { GatewayError, gatewayError, replayEvents, type StreamEvent } from '../../src/core/index.js';
 import { readCappedText, type ReadLimit } from '../../src/http/read-capped-text.js';
 import { errorFromTransportFailure } from '../../src/http/upstream-error.js';
 import type { AnthropicStreamReader } from './anthropic-stream-reader.js';
@@ -14,7 +14,7 @@ import { asRecord, parseJsonLoosely, readString, type JsonRecord } from './read-
 import type { AbortState } from '../../src/core/cancellation.js';
 
 function badReply(provider: string, detail: string, upstreamBody?: unknown): GatewayError {
-  return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Upstream provider '${provider}' ${detail}`, upstreamBody });
+  return gatewayError('upstream_bad_response', { message: `Upstream provider '${provider}' ${detail}`, upstreamBody });
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Anything thrown while talking to Ollama → the GatewayError the client sees. */
-import { GatewayError, toGatewayError } from '../../src/core/index.js';
+import { GatewayError, gatewayError, toGatewayError } from '../../src/core/index.js';
 import { errorFromAbort, errorFromTransportFailure, errorFromUpstreamStatus, isTimeoutError } from '../../src/http/upstream-error.js';
 
 export type OllamaErrorContext = { provider: string; signal: AbortSignal };
@@ -15,23 +15,11 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): Gat
   if (isTransportError(error)) return errorFromTransportFailure(error, provider);
   // The package parses bodies and NDJSON lines with JSON.parse: a reply cut mid-JSON, or not JSON at all.
   if (error instanceof SyntaxError) {
-    return new GatewayError({
-      status: 502,
-      type: 'upstream_error',
-      code: 'upstream_bad_response',
-      message: `Upstream provider '${provider}' sent a reply that is not JSON: ${error.message}`,
-      cause: error,
-    });
+    return gatewayError('upstream_bad_response', { message: `Upstream provider '${provider}' sent a reply that is not JSON: ${error.message}`, cause: error });
   }
   // The package turns an in-stream `{"error": …}` line, and a body that ends without `done`, into a plain Error.
   if (error instanceof Error && error.constructor === Error) {
-    return new GatewayError({
-      status: 502,
-      type: 'upstream_error',
-      code: 'upstream_stream_error',
-      message: `Upstream provider '${provider}' failed mid-stream: ${error.message}`,
-      cause: error,
-    });
+    return gatewayError('upstream_stream_error', { message: `Upstream provider '${provider}' failed mid-stream: ${error.message}`, cause: error });
   }
   return toGatewayError(error);
 }

@@ -3,7 +3,7 @@
  * in-band `data: {"error": …}` frame into a GatewayError, and releases the body whatever happens.
  */
 import type { Readable } from 'node:stream';
-import { GatewayError } from '../../src/core/gateway-error.js';
+import { gatewayError, type GatewayError } from '../../src/core/gateway-error.js';
 import { SseDecoder } from '../../src/http/sse-decoder.js';
 import { UpstreamBody } from '../../src/http/upstream-body.js';
 import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
@@ -12,13 +12,7 @@ export type DecodeState = { sawDone: boolean };
 
 function inBandError(provider: string, payload: Record<string, unknown>): GatewayError {
   const message = readUpstreamErrorMessage(payload) ?? 'unknown error';
-  return new GatewayError({
-    status: 502,
-    type: 'upstream_error',
-    code: 'upstream_stream_error',
-    message: `Upstream provider '${provider}' failed mid-stream: ${message}`,
-    upstreamBody: payload.error,
-  });
+  return gatewayError('upstream_stream_error', { message: `Upstream provider '${provider}' failed mid-stream: ${message}`, upstreamBody: payload.error });
 }
 
 /**
@@ -44,7 +38,7 @@ export async function* decodeChatCompletionChunks(body: Readable, provider: stri
         try {
           chunk = JSON.parse(event.data) as Record<string, unknown>;
         } catch {
-          throw new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_chunk', message: `Upstream provider '${provider}' sent a malformed stream chunk.` });
+          throw gatewayError('upstream_bad_chunk', { message: `Upstream provider '${provider}' sent a malformed stream chunk.` });
         }
         if (chunk.error !== undefined && chunk.choices === undefined) {
           // Chunks before the error still count (text the client should see before the failure).

@@ -1,11 +1,11 @@
 /** Errors thrown by the `openai` package → GatewayErrors with honest statuses. */
 import { APIConnectionTimeoutError, APIError } from 'openai';
-import { GatewayError, upstreamTimeout } from '../../src/core/gateway-error.js';
+import { GatewayError, gatewayError } from '../../src/core/gateway-error.js';
 import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 
 export function mapOpenAiError(error: unknown, provider: string): GatewayError {
   if (GatewayError.isInstance(error)) return error;
-  if (error instanceof APIConnectionTimeoutError) return upstreamTimeout(`Upstream provider '${provider}' timed out`, error);
+  if (error instanceof APIConnectionTimeoutError) return gatewayError('upstream_timeout', { message: `Upstream provider '${provider}' timed out`, cause: error });
   if (error instanceof APIError && typeof error.status === 'number') {
     return errorFromUpstreamStatus({
       status: error.status,
@@ -18,13 +18,7 @@ export function mapOpenAiError(error: unknown, provider: string): GatewayError {
   }
   if (error instanceof APIError && error.error !== undefined && !(error.cause instanceof Error)) {
     // An in-band `data: {"error": …}` frame: the upstream failed mid-stream.
-    return new GatewayError({
-      status: 502,
-      type: 'upstream_error',
-      code: 'upstream_stream_error',
-      message: `Upstream provider '${provider}' failed mid-stream: ${error.message}`,
-      upstreamBody: error.error,
-    });
+    return gatewayError('upstream_stream_error', { message: `Upstream provider '${provider}' failed mid-stream: ${error.message}`, upstreamBody: error.error });
   }
   return errorFromTransportFailure(error instanceof APIError && error.cause ? error.cause : error, provider);
 }

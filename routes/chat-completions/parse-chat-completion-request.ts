@@ -1,6 +1,6 @@
 /** A validated Chat Completions body → the neutral ChatInput plus the route's own settings. */
 import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
-import { invalidRequest } from '../../src/core/gateway-error.js';
+import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
 import { chatCompletionRequestSchema } from './chat-completion-request-schema.js';
 import { parseChatMessages, type WireMessage } from './parse-chat-messages.js';
@@ -65,7 +65,7 @@ function responseFormatOf(value: ChatCompletionBody['response_format']): Respons
 
 export function parseChatCompletionRequest(raw: unknown): ParsedChatCompletionRequest {
   const body = validateBody(raw);
-  if (typeof body.n === 'number' && body.n !== 1) throw invalidRequest('Only n = 1 is supported.', 'n', 'unsupported_value');
+  if (typeof body.n === 'number' && body.n !== 1) throw gatewayError('unsupported_value', { message: 'Only n = 1 is supported.', param: 'n' });
   const input: ChatInput = { model: body.model, messages: parseChatMessages(body.messages) };
   if (body.tools?.length) input.tools = parseChatTools(body.tools);
   const toolChoice = parseChatToolChoice(body.tool_choice);

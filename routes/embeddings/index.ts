@@ -1,6 +1,6 @@
 /** POST /v1/embeddings: passed to providers that have embeddings (openai, openai-compatible, ollama). */
 import type { FastifyInstance } from 'fastify';
-import { invalidRequest } from '../../src/core/gateway-error.js';
+import { gatewayError } from '../../src/core/gateway-error.js';
 import type { EmbeddingRequest } from '../../src/core/provider-adapter.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
@@ -40,7 +40,7 @@ export function registerEmbeddingsRoutes(app: FastifyInstance, options: { pipeli
     const model = pipeline.resolve(body.model);
     const adapter = pipeline.provider(model.provider);
     if (!adapter.embed) {
-      throw invalidRequest(`Provider '${model.provider}' (${model.providerType}) has no embeddings endpoint.`, 'model', 'embeddings_unsupported');
+      throw gatewayError('embeddings_unsupported', { message: `Provider '${model.provider}' (${model.providerType}) has no embeddings endpoint.`, param: 'model' });
     }
     const embeddingRequest: EmbeddingRequest = { model: model.model, input: body.input };
     if (body.dimensions !== undefined) embeddingRequest.dimensions = body.dimensions;

@@ -2,7 +2,7 @@
  * Resolves a request's model string against the configuration: the provider prefix (split only at a
  * configured provider name), the upstream model id, its family and the tool-calling strategy.
  */
-import { notFound } from '../core/gateway-error.js';
+import { gatewayError } from '../core/gateway-error.js';
 import { ownValue } from '../core/own-value.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { GatewayConfig, ProviderConfig } from './config-types.js';
@@ -44,7 +44,7 @@ function unknownProvider(config: ModelTable, modelString: string, prefix: string
   const names = Object.keys(config.providers);
   const listed = names.length ? names.join(', ') : '(none configured)';
   const what = prefix === undefined ? `Model '${modelString}' has no provider prefix` : `Unknown provider '${prefix}' in model '${modelString}'`;
-  throw notFound(`${what}. Address models as provider/model; configured providers: ${listed}.`, 'model_not_found', 'model');
+  throw gatewayError('model_not_found', { message: `${what}. Address models as provider/model; configured providers: ${listed}.`, param: 'model' });
 }
 
 /**
@@ -68,6 +68,6 @@ export function resolveModel(config: ModelTable, modelString: string, providerNa
   const provider = prefix === undefined ? undefined : ownValue(config.providers, prefix);
   if (!provider || prefix === undefined) return unknownProvider(config, modelString, prefix);
   const model = modelString.slice(slash + 1);
-  if (!model) throw notFound(`Model '${modelString}' names provider '${prefix}' but no model.`, 'model_not_found', 'model');
+  if (!model) throw gatewayError('model_not_found', { message: `Model '${modelString}' names provider '${prefix}' but no model.`, param: 'model' });
   return resolveModelFor(provider, model, modelString);
 }

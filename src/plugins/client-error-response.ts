@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { GatewayError } from '../core/gateway-error.js';
+import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 import { envelopeForUrl, renderErrorBody } from './error-envelope.js';
 
 /** Node's parse error; `rawPacket` is the Buffer it failed on (fastify's types describe its JSON form). */
@@ -15,11 +15,11 @@ type ClientError = Error & { code?: string; rawPacket?: unknown };
 function gatewayErrorFor(error: ClientError): GatewayError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new GatewayError({ status: 431, type: 'invalid_request_error', code: 'request_header_fields_too_large', message: 'The request headers are larger than the gateway accepts.' });
+      return gatewayError('request_header_fields_too_large', { message: 'The request headers are larger than the gateway accepts.' });
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new GatewayError({ status: 408, type: 'invalid_request_error', code: 'request_timeout', message: 'The request did not arrive in time.' });
+      return gatewayError('request_timeout', { message: 'The request did not arrive in time.' });
     default:
-      return new GatewayError({ status: 400, type: 'invalid_request_error', code: 'malformed_http_request', message: `The request is not valid HTTP (${error.code ?? error.message}).` });
+      return gatewayError('malformed_http_request', { message: `The request is not valid HTTP (${error.code ?? error.message}).` });
   }
 }
 

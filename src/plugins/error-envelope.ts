@@ -4,7 +4,7 @@
  * config says `errorEnvelope: 'anthropic'`, with an honest status.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayError, toGatewayError, type GatewayErrorType } from '../core/gateway-error.js';
+import { GatewayError, gatewayError, toGatewayError, type GatewayErrorType } from '../core/gateway-error.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,7 +38,7 @@ function fromFastifyError(error: FastifyError): GatewayError {
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const message = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? `Malformed JSON body: ${error.message}` : error.message;
-    return new GatewayError({ status, type: 'invalid_request_error', message, code: error.code ?? null });
+    return gatewayError('request_rejected', { status, message, code: error.code ?? null });
   }
   return toGatewayError(error);
 }
@@ -65,8 +65,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: G
  * parameter over its length limit, which fastify would answer in its own `{"error","statusCode"}` shape.
  */
 export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const gatewayError = new GatewayError({ status: error.statusCode ?? 400, type: 'invalid_request_error', code: error.code, message: error.message });
-  return reply.status(gatewayError.status).send(renderErrorBody(gatewayError, envelopeForUrl(request.url)));
+  const rejected = gatewayError('request_rejected', { status: error.statusCode ?? 400, code: error.code, message: error.message });
+  return reply.status(rejected.status).send(renderErrorBody(rejected, envelopeForUrl(request.url)));
 }
 
 export function registerErrorEnvelope(app: FastifyInstance): void {
@@ -76,7 +76,7 @@ export function registerErrorEnvelope(app: FastifyInstance): void {
     return sendError(request, reply, gatewayError);
   });
   app.setNotFoundHandler((request, reply) => {
-    const error = new GatewayError({ status: 404, type: 'not_found_error', code: 'not_found', message: `Unknown route: ${request.method} ${request.url.split('?')[0]}` });
+    const error = gatewayError('unknown_route', { message: `Unknown route: ${request.method} ${request.url.split('?')[0]}` });
     return reply.status(404).send(renderErrorBody(error, envelopeForUrl(request.url)));
   });
 }

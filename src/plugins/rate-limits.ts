@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { LimitSettings } from '../config/config-types.js';
-import { GatewayError } from '../core/gateway-error.js';
+import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { Logger } from '../core/logger.js';
 import type { SharedState } from '../state/shared-state.js';
 import { stateUnavailable } from '../state/state-unavailable.js';
@@ -50,14 +50,7 @@ type Scope = { key: string; limiters: Limiters; label: string };
 
 function tooMany(what: string, label: string, milliseconds: number, headers: Record<string, string>): GatewayError {
   const seconds = Math.max(1, Math.ceil(milliseconds / 1000));
-  return new GatewayError({
-    status: 429,
-    type: 'rate_limit_error',
-    code: 'rate_limit_exceeded',
-    message: `Rate limit reached for ${label}: ${what}. Try again in ${seconds}s.`,
-    retryAfter: String(seconds),
-    headers,
-  });
+  return gatewayError('rate_limit_exceeded', { message: `Rate limit reached for ${label}: ${what}. Try again in ${seconds}s.`, retryAfter: String(seconds), headers });
 }
 
 /** The limiters' store (Redis) failing, when limits fail open: the request goes on uncounted. */
