@@ -8,6 +8,7 @@ import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import type { Warning } from '../../src/core/warning.js';
 import { runGeneration } from '../shared/run-generation.js';
+import { toAnthropicErrorBody } from './anthropic-wire.js';
 import { agentFormatFieldsOf } from '../shared/select-agent-format.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
 import { foldMessage } from './fold-message.js';
@@ -19,7 +20,10 @@ export type MessagesRouteOptions = { pipeline: ChatPipeline; liveStreams: LiveSt
 type ProviderParams = { Params: { provider: string } };
 
 /** Errors on these routes use Anthropic's envelope (see src/plugins/error-envelope.ts). */
-const routeConfig = { config: { errorEnvelope: 'anthropic' as const } };
+const routeConfig = { config: { renderError: toAnthropicErrorBody } };
+
+/** `/v1/messages…` and `/{provider}/v1/messages…`: requests there that no route matched get Anthropic's envelope too. */
+const messagesPath = /^(?:\/[^/?#]+)?\/v1\/messages(?:[/?#]|$)/;
 
 /** Anthropic's own keep-alive event, which its SDKs skip (https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types). */
 const anthropicPingFrame = 'event: ping\ndata: {"type": "ping"}\n\n';
@@ -30,6 +34,7 @@ function messageId(): string {
 
 export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRouteOptions): void {
   const { pipeline, liveStreams } = options;
+  app.errorEnvelopes.claim(messagesPath, toAnthropicErrorBody);
 
   function createMessage(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const parsed = parseMessagesRequest(request.body, request.headers);
