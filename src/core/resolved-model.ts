@@ -2,8 +2,6 @@
 
 export type ProviderType = 'openai' | 'openai-compatible' | 'anthropic' | 'ollama' | 'scripted';
 
-export const providerTypes: readonly ProviderType[] = ['openai', 'openai-compatible', 'anthropic', 'ollama', 'scripted'];
-
 /** How tools reach the model: the provider's own tool API, or written into the prompt. */
 export type ToolCallingMode = 'native' | 'prompted';
 

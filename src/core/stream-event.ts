@@ -21,8 +21,6 @@ export type StreamEvent =
   | { type: 'finish'; reason: FinishReason; usage: Usage; diagnostics?: Diagnostics }
   | { type: 'error'; error: GatewayError };
 
-export type StreamEventType = StreamEvent['type'];
-
 /**
  * Events already in hand (a whole reply, read before the adapter resolved). It is an event stream like
  * any other, and the pipeline's stages and the routes' folds may also read its array directly: an async
