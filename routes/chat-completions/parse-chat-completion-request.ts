@@ -2,33 +2,9 @@
 import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
 import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
-import { chatCompletionRequestSchema } from './chat-completion-request-schema.js';
-import { parseChatMessages, type WireMessage } from './parse-chat-messages.js';
-import { parseChatToolChoice, parseChatTools, type WireTool, type WireToolChoice } from './parse-chat-tools.js';
-
-type ChatCompletionBody = {
-  model: string;
-  messages: WireMessage[];
-  tools?: WireTool[] | null;
-  tool_choice?: WireToolChoice;
-  parallel_tool_calls?: boolean | null;
-  stream?: boolean | null;
-  stream_options?: { include_usage?: boolean | null } | null;
-  temperature?: number | null;
-  top_p?: number | null;
-  max_tokens?: number | null;
-  max_completion_tokens?: number | null;
-  n?: number | null;
-  seed?: number | null;
-  presence_penalty?: number | null;
-  frequency_penalty?: number | null;
-  stop?: string | string[] | null;
-  response_format?: ResponseFormat | (Record<string, unknown> & { type: string }) | null;
-  reasoning_effort?: string | null;
-  user?: string | null;
-  agent_format?: string | null;
-  tool_call_tags?: string | null;
-} & Record<string, unknown>;
+import { chatCompletionRequestSchema, type ChatCompletionBody } from './chat-completion-request-schema.js';
+import { parseChatMessages } from './parse-chat-messages.js';
+import { parseChatToolChoice, parseChatTools } from './parse-chat-tools.js';
 
 /** OpenAI fields with no neutral meaning: forwarded to OpenAI-kind upstreams, a warning elsewhere. */
 const openaiOnlyFields = [

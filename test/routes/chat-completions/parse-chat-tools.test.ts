@@ -1,7 +1,8 @@
 /** Chat Completions tools → neutral definitions; a known (deeply frozen) wire list is translated once. */
 import { describe, expect, it } from 'vitest';
 import { freezeDeeply, isDeeplyFrozen } from '../../../src/core/immutable-values.js';
-import { parseChatTools, type WireTool } from '../../../routes/chat-completions/parse-chat-tools.js';
+import type { WireTool } from '../../../routes/chat-completions/chat-completion-request-schema.js';
+import { parseChatTools } from '../../../routes/chat-completions/parse-chat-tools.js';
 
 function wireTools(): WireTool[] {
   return [
