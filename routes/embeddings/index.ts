@@ -1,20 +1,14 @@
 /** POST /v1/embeddings: passed to providers that have embeddings (openai, openai-compatible, ollama). */
 import type { FastifyInstance } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import { gatewayError } from '../../src/core/gateway-error.js';
 import type { EmbeddingRequest } from '../../src/core/provider-adapter.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
 import { watchClientAbort } from '../shared/client-abort.js';
 
-type EmbeddingBody = {
-  model: string;
-  input: EmbeddingRequest['input'];
-  dimensions?: number;
-  encoding_format?: 'float' | 'base64';
-  user?: string;
-};
-
-const validateBody = compileBodyValidator<EmbeddingBody>({
+/** The body's one source: its type is derived from it. */
+const embeddingRequestSchema = {
   type: 'object',
   required: ['model', 'input'],
   properties: {
@@ -31,7 +25,9 @@ const validateBody = compileBodyValidator<EmbeddingBody>({
     encoding_format: { enum: ['float', 'base64'] },
     user: { type: 'string' },
   },
-});
+} as const;
+
+const validateBody = compileBodyValidator<FromSchema<typeof embeddingRequestSchema>>(embeddingRequestSchema);
 
 export function registerEmbeddingsRoutes(app: FastifyInstance, options: { pipeline: ChatPipeline }): void {
   const { pipeline } = options;
