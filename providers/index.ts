@@ -4,15 +4,17 @@
  */
 import type { ProviderConfig } from '../src/config/config-types.js';
 import type { ProviderAdapter } from '../src/core/provider-adapter.js';
-import { anthropicKind } from './anthropic/anthropic-kind.js';
-import { geminiKind } from './gemini/gemini-kind.js';
-import { ollamaKind } from './ollama/ollama-kind.js';
-import { openAiKind } from './openai/openai-kind.js';
+import { anthropicKind } from './anthropic/index.js';
+import { geminiKind } from './gemini/index.js';
+import { ollamaKind } from './ollama/index.js';
+import { openAiKind } from './openai/index.js';
 import { openAiCompatibleKind } from './openai-compatible/index.js';
 import type { ProviderDependencies, ProviderKind } from './provider-kind.js';
 import { scriptedKind } from './scripted/scripted-kind.js';
 
 export type { ProviderDependencies } from './provider-kind.js';
+/** Discovery's default probe (a local Ollama answering), named here so config sees providers only through this registry. */
+export { localOllamaUrl, probeOllama } from './ollama/discover-ollama.js';
 
 /** Discovery runs in this order, so it is also the order of the no-config providers. */
 export const providerKinds = [openAiKind, openAiCompatibleKind, anthropicKind, ollamaKind, geminiKind, scriptedKind] as const;

@@ -18,6 +18,7 @@ import { registerResponsesRoutes } from '../routes/responses/index.js';
 import { DocumentResponseStore } from '../routes/responses/document-response-store.js';
 import { ResponseStore } from '../routes/responses/response-store.js';
 import { inProcessResponses, type StoredResponses } from '../routes/responses/stored-responses.js';
+import { toOpenAiErrorBody } from '../routes/shared/openai-wire.js';
 import { registerToolCallsRoutes } from '../routes/tool-calls/index.js';
 import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
@@ -36,8 +37,8 @@ import { RecentReplies } from './pipeline/recent-replies.js';
 import { ToolCallInspector } from './pipeline/tool-call-inspector.js';
 import { registerClientAuth } from './plugins/client-auth.js';
 import { registerCloseRefusedUpgrades } from './plugins/close-refused-upgrades.js';
-import { writeClientErrorResponse } from './plugins/client-error-response.js';
-import { registerErrorEnvelope, sendFrameworkError } from './plugins/error-envelope.js';
+import { createClientErrorResponder } from './plugins/client-error-response.js';
+import { ErrorEnvelopes, registerErrorEnvelope, sendFrameworkError } from './plugins/error-envelope.js';
 import { registerJsonBodyParser } from './plugins/json-body-parser.js';
 import { KnownToolLists } from './plugins/known-tool-lists.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
@@ -110,6 +111,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const redactor = options.redactor ?? createConfigRedactor(config);
   const logger = options.logger ?? createGatewayLogger(config, redactor);
   const shutdownGraceMs = options.shutdownGraceMs ?? config.server.shutdownGraceMs;
+  // OpenAI's envelope unless a route family claims a path for its own (the Messages routes do).
+  const errorEnvelopes = new ErrorEnvelopes(toOpenAiErrorBody);
   const app = Fastify({
     ...serverTimeoutOptions(config.server, shutdownGraceMs),
     loggerInstance: logger as FastifyBaseLogger,
@@ -122,8 +125,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     childLoggerFactory: (logger, bindings) => createLazyChildLogger(logger, bindings),
     // Refused by registerShutdownRefusal instead, in the API's envelope.
     return503OnClosing: false,
-    clientErrorHandler: writeClientErrorResponse,
-    frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
+    clientErrorHandler: createClientErrorResponder(errorEnvelopes),
+    frameworkErrors: (error, request, reply) => sendFrameworkError(errorEnvelopes, error, request, reply),
   });
   // What requests share (resent tool lists) and what is cached from them: src/core/request-caches.ts.
   const caches = new RequestCaches();
@@ -154,7 +157,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   if (tracing) app.decorate('tracing', tracing);
   const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes, redactor, repairJson: repairJsonText, recentReplies, resilience: metrics, caches });
   registerRequestLog(app);
-  registerErrorEnvelope(app);
+  registerErrorEnvelope(app, errorEnvelopes);
   registerShutdownRefusal(app);
   registerClientAuth(app, config.server.clientKeys.map((clientKey) => ({ key: clientKey.key, access: new AccessPolicy(clientKey) })), inspectorPagePaths);
   const state = createSharedState(config, logger);

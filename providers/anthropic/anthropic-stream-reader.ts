@@ -2,7 +2,7 @@
  * A synchronous state machine from Anthropic Messages SSE events to neutral StreamEvents.
  * Event flow: https://docs.anthropic.com/en/api/messages-streaming
  */
-import { upstreamFailure, type GatewayError, type StreamEvent, type Warning } from '../../src/core/index.js';
+import { gatewayError, type GatewayError, type StreamEvent, type Warning } from '../../src/core/index.js';
 import type { ServerSentEvent } from '../../src/http/sse-decoder.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicStreamError } from './map-anthropic-stream-error.js';
@@ -50,7 +50,7 @@ export class AnthropicStreamReader {
     if (this.finished) return [];
     const payload = asRecord(parsed);
     if (!payload) {
-      return this.fail(upstreamFailure(`Upstream provider '${this.options.provider}' sent an unreadable stream event`));
+      return this.fail(gatewayError('upstream_unavailable', { message: `Upstream provider '${this.options.provider}' sent an unreadable stream event` }));
     }
     const type = readString(payload, 'type') ?? eventName;
     switch (type) {
@@ -77,7 +77,7 @@ export class AnthropicStreamReader {
   /** The body ended. Without `message_stop` the reply is incomplete, which is an upstream failure. */
   end(): StreamEvent[] {
     if (this.finished) return [];
-    return this.fail(upstreamFailure(`Upstream provider '${this.options.provider}' stream ended early (no message_stop)`));
+    return this.fail(gatewayError('upstream_unavailable', { message: `Upstream provider '${this.options.provider}' stream ended early (no message_stop)` }));
   }
 
   /** Ends the stream with an error (transport failure, timeout, upstream error event). */

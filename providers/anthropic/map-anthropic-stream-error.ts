@@ -1,5 +1,5 @@
 /** Turns an Anthropic `error` payload that came with a 200 (an SSE event, or a whole body) into a GatewayError with an honest status. */
-import { GatewayError } from '../../src/core/index.js';
+import { gatewayError, type GatewayError } from '../../src/core/index.js';
 import { asRecord, readString } from '../../src/http/read-loose-json.js';
 
 /**
@@ -13,15 +13,9 @@ export function mapAnthropicStreamError(payload: unknown, provider: string, wher
   const upstreamMessage = readString(error, 'message') ?? 'stream error';
   switch (errorType) {
     case 'overloaded_error':
-      return new GatewayError({
-        status: 502,
-        type: 'upstream_error',
-        code: 'overloaded',
-        message: `Upstream provider '${provider}' is overloaded: ${upstreamMessage}`,
-        upstreamBody: payload,
-      });
+      return gatewayError('overloaded', { message: `Upstream provider '${provider}' is overloaded: ${upstreamMessage}`, upstreamBody: payload });
     case 'rate_limit_error':
-      return new GatewayError({
+      return gatewayError('upstream_event_error', {
         status: 429,
         type: 'rate_limit_error',
         code: errorType,
@@ -29,9 +23,7 @@ export function mapAnthropicStreamError(payload: unknown, provider: string, wher
         upstreamBody: payload,
       });
     default:
-      return new GatewayError({
-        status: 502,
-        type: 'upstream_error',
+      return gatewayError('upstream_event_error', {
         code: errorType,
         message: `Upstream provider '${provider}' failed ${where} (${errorType}): ${upstreamMessage}`,
         upstreamBody: payload,

@@ -4,13 +4,13 @@
  * Wire formats: https://docs.anthropic.com/en/api/messages (the `message` object) and
  * https://docs.anthropic.com/en/api/messages-streaming (the events).
  */
-import { GatewayError, replayEvents, type StreamEvent } from '../../src/core/index.js';
+import { GatewayError, gatewayError, replayEvents, type StreamEvent } from '../../src/core/index.js';
 import type { AnthropicStreamReader } from './anthropic-stream-reader.js';
 import { mapAnthropicStreamError } from './map-anthropic-stream-error.js';
 import { asRecord, parseJsonLoosely, readString, type JsonRecord } from '../../src/http/read-loose-json.js';
 
 function badReply(provider: string, detail: string, upstreamBody?: unknown): GatewayError {
-  return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Upstream provider '${provider}' ${detail}`, upstreamBody });
+  return gatewayError('upstream_bad_response', { message: `Upstream provider '${provider}' ${detail}`, upstreamBody });
 }
 
 /**

@@ -4,7 +4,7 @@
  * summaries as parts with `thought: true`, `usageMetadata` (running totals) on every chunk and
  * `finishReason` on the last. https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse
  */
-import { generateCallId, upstreamFailure, type GatewayError, type StreamEvent, type Warning } from '../../src/core/index.js';
+import { gatewayError, generateCallId, type GatewayError, type StreamEvent, type Warning } from '../../src/core/index.js';
 import { asRecord, readString, type JsonRecord } from '../../src/http/read-loose-json.js';
 import { mapGeminiStreamError } from './map-gemini-error.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
@@ -38,7 +38,7 @@ export class GeminiReplyReader {
   push(parsed: unknown): StreamEvent[] {
     if (this.finished) return [];
     const payload = asRecord(parsed);
-    if (!payload) return this.fail(upstreamFailure(`Upstream provider '${this.options.provider}' sent an unreadable stream event`));
+    if (!payload) return this.fail(gatewayError('upstream_unavailable', { message: `Upstream provider '${this.options.provider}' sent an unreadable stream event` }));
     if (payload.error !== undefined) return this.fail(mapGeminiStreamError(payload.error, this.options.provider));
     const events = this.start(payload);
     const usage = asRecord(payload.usageMetadata);
@@ -56,7 +56,7 @@ export class GeminiReplyReader {
   end(): StreamEvent[] {
     if (this.finished) return [];
     if (this.finishReason === undefined && this.blockReason === undefined) {
-      return this.fail(upstreamFailure(`Upstream provider '${this.options.provider}' ended the stream before the reply finished`));
+      return this.fail(gatewayError('upstream_unavailable', { message: `Upstream provider '${this.options.provider}' ended the stream before the reply finished` }));
     }
     this.finished = true;
     const reason = this.blockReason !== undefined && this.finishReason === undefined ? { unified: 'content-filter' as const, raw: this.blockReason } : mapGeminiFinishReason(this.finishReason, this.nextToolIndex > 0);

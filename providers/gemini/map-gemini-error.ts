@@ -4,7 +4,7 @@
  * …) becomes the code. An error inside a 200 stream is the upstream failing mid-reply: a 502.
  * https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
  */
-import { GatewayError } from '../../src/core/index.js';
+import { gatewayError, type GatewayError } from '../../src/core/index.js';
 import type { UpstreamStatusReply } from '../../src/http/upstream-client.js';
 import { errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 import { asRecord, readNumber, readString } from '../../src/http/read-loose-json.js';
@@ -26,9 +26,8 @@ export function mapGeminiStreamError(error: unknown, provider: string): GatewayE
   const status = readString(record, 'status');
   const message = readString(record, 'message') ?? 'unknown error';
   const code = readNumber(record, 'code');
-  return new GatewayError({
-    status: 502,
-    type: 'upstream_error',
+  // Google's own `status` names the error, as the Anthropic reader passes on an in-band error's type.
+  return gatewayError('upstream_event_error', {
     code: status?.toLowerCase() ?? 'upstream_stream_error',
     message: `Upstream provider '${provider}' failed mid-reply${code === undefined ? '' : ` (${code})`}: ${message}`,
     upstreamBody: error,

@@ -3,7 +3,7 @@
  * with one object shaped like the final NDJSON chunk but holding the whole message, which the chunk
  * translator reads like any chunk. See https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-no-streaming
  */
-import { GatewayError, replayEvents, type StreamEvent } from '../../src/core/index.js';
+import { gatewayError, replayEvents, type GatewayError, type StreamEvent } from '../../src/core/index.js';
 import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 import { convertToOllamaChatRequest } from './convert-to-ollama-chat-request.js';
 import { OllamaChunkTranslator } from './ollama-chunk-translator.js';
@@ -15,9 +15,9 @@ import type { StreamOllamaChatOptions } from './stream-ollama-chat.js';
 function notAReply(reply: unknown, provider: string): GatewayError {
   const upstreamMessage = typeof reply === 'object' && reply !== null && 'error' in reply ? readUpstreamErrorMessage(reply) : undefined;
   if (upstreamMessage !== undefined) {
-    return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_error', message: `Upstream provider '${provider}' failed: ${upstreamMessage}`, upstreamBody: reply });
+    return gatewayError('upstream_error', { message: `Upstream provider '${provider}' failed: ${upstreamMessage}`, upstreamBody: reply });
   }
-  return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Upstream provider '${provider}' sent a reply that is not a finished chat reply.`, upstreamBody: reply });
+  return gatewayError('upstream_bad_response', { message: `Upstream provider '${provider}' sent a reply that is not a finished chat reply.`, upstreamBody: reply });
 }
 
 /**

@@ -2,7 +2,7 @@
  * One `/api/chat` generation, streamed as NDJSON: sends the converted request, waits for the first
  * chunk, streams events. See https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion
  */
-import { GatewayError, toGatewayError, type ChatRequest, type ProviderContext, type StreamEvent, type Warning } from '../../src/core/index.js';
+import { gatewayError, GatewayError, toGatewayError, type ChatRequest, type ProviderContext, type StreamEvent, type Warning } from '../../src/core/index.js';
 import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 import type { UpstreamStream } from '../../src/http/upstream-stream.js';
 import { convertToOllamaChatRequest } from './convert-to-ollama-chat-request.js';
@@ -18,7 +18,7 @@ export type StreamOllamaChatOptions = {
 
 /** Ollama reports a failure after its 200 as a line `{"error": "…"}`; a stream may also just stop short of `done`. */
 function midStreamFailure(provider: string, detail: string, upstreamBody?: unknown): GatewayError {
-  return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_stream_error', message: `Upstream provider '${provider}' failed mid-stream: ${detail}`, upstreamBody });
+  return gatewayError('upstream_stream_error', { message: `Upstream provider '${provider}' failed mid-stream: ${detail}`, upstreamBody });
 }
 
 const endedEarly = 'the stream ended without a done chunk';

@@ -2,7 +2,7 @@
  * An upstream SSE stream → parsed `chat.completion.chunk` objects. It stops at `data: [DONE]` and turns
  * an in-band `data: {"error": …}` frame into a GatewayError; the stream releases its body whatever happens.
  */
-import { GatewayError } from '../../src/core/gateway-error.js';
+import { gatewayError, type GatewayError } from '../../src/core/gateway-error.js';
 import type { UpstreamStream } from '../../src/http/upstream-stream.js';
 import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 
@@ -10,13 +10,7 @@ export type DecodeState = { sawDone: boolean };
 
 function inBandError(provider: string, payload: Record<string, unknown>): GatewayError {
   const message = readUpstreamErrorMessage(payload) ?? 'unknown error';
-  return new GatewayError({
-    status: 502,
-    type: 'upstream_error',
-    code: 'upstream_stream_error',
-    message: `Upstream provider '${provider}' failed mid-stream: ${message}`,
-    upstreamBody: payload.error,
-  });
+  return gatewayError('upstream_stream_error', { message: `Upstream provider '${provider}' failed mid-stream: ${message}`, upstreamBody: payload.error });
 }
 
 /** Yields the chunks of each upstream read as one batch (see UpstreamStream). */
@@ -35,7 +29,7 @@ export async function* decodeChatCompletionChunks(stream: UpstreamStream, provid
       try {
         chunk = JSON.parse(event.data) as Record<string, unknown>;
       } catch {
-        throw new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_chunk', message: `Upstream provider '${provider}' sent a malformed stream chunk.` });
+        throw gatewayError('upstream_bad_chunk', { message: `Upstream provider '${provider}' sent a malformed stream chunk.` });
       }
       if (chunk.error !== undefined && chunk.choices === undefined) {
         // Chunks before the error still count (text the client should see before the failure).

@@ -3,7 +3,7 @@
  * that one reader (readOpenAiStream) turns both into neutral events.
  * Wire format: https://platform.openai.com/docs/api-reference/chat/object
  */
-import { GatewayError } from '../../src/core/gateway-error.js';
+import { gatewayError, type GatewayError } from '../../src/core/gateway-error.js';
 import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 
 type LooseToolCall = { id?: unknown; type?: unknown; function?: unknown };
@@ -11,7 +11,7 @@ type LooseMessage = Record<string, unknown> & { tool_calls?: LooseToolCall[] | n
 type LooseChoice = { message?: LooseMessage | null; finish_reason?: unknown };
 
 function badReply(provider: string, detail: string, upstreamBody?: unknown): GatewayError {
-  return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Upstream provider '${provider}' ${detail}`, upstreamBody });
+  return gatewayError('upstream_bad_response', { message: `Upstream provider '${provider}' ${detail}`, upstreamBody });
 }
 
 /**
@@ -50,7 +50,7 @@ export function parseChatCompletion(text: string, provider: string): Record<stri
   const completion = parsed as Record<string, unknown>;
   if (completion.error !== undefined && completion.choices === undefined) {
     const message = readUpstreamErrorMessage(completion) ?? 'unknown error';
-    throw new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_error', message: `Upstream provider '${provider}' failed: ${message}`, upstreamBody: completion.error });
+    throw gatewayError('upstream_error', { message: `Upstream provider '${provider}' failed: ${message}`, upstreamBody: completion.error });
   }
   return [completionAsChunk(completion)];
 }

@@ -3,7 +3,7 @@
  * Wire formats: https://platform.openai.com/docs/api-reference/models/list and
  * https://platform.openai.com/docs/api-reference/embeddings/object
  */
-import { GatewayError } from '../../src/core/gateway-error.js';
+import { gatewayError } from '../../src/core/gateway-error.js';
 import type { EmbeddingResult, ModelInfo } from '../../src/core/provider-adapter.js';
 import { asRecord } from '../../src/http/read-loose-json.js';
 
@@ -11,7 +11,7 @@ import { asRecord } from '../../src/http/read-loose-json.js';
 function listData(body: unknown, provider: string, what: string): unknown[] {
   const data = asRecord(body)?.data;
   if (Array.isArray(data)) return data;
-  throw new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Upstream provider '${provider}' sent a reply that is not ${what}.`, upstreamBody: body });
+  throw gatewayError('upstream_bad_response', { message: `Upstream provider '${provider}' sent a reply that is not ${what}.`, upstreamBody: body });
 }
 
 export function readOpenAiModels(body: unknown, provider: string): ModelInfo[] {

@@ -1,7 +1,7 @@
 /** OpenAI Chat Completions stream chunks → neutral StreamEvents (tolerant of compatible servers). */
 import type { Cancellation } from '../../src/core/cancellation.js';
 import type { FinishReason } from '../../src/core/finish-reason.js';
-import { upstreamFailure } from '../../src/core/gateway-error.js';
+import { gatewayError } from '../../src/core/gateway-error.js';
 import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import type { Warning } from '../../src/core/warning.js';
@@ -78,7 +78,7 @@ class ChunkReader {
     if (!this.started) events.push({ type: 'response-start', id: '', model: options.model, warnings: options.warnings });
     // A body that ends with neither finish_reason nor [DONE] was cut off, not finished.
     if (options.state && !options.state.sawDone && !this.finishReason) {
-      events.push({ type: 'error', error: upstreamFailure(`Upstream provider '${options.provider}' ended the stream before finishing.`) });
+      events.push({ type: 'error', error: gatewayError('upstream_unavailable', { message: `Upstream provider '${options.provider}' ended the stream before finishing.` }) });
       return events;
     }
     events.push(...this.tracker.finish());

@@ -5,7 +5,7 @@
  */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest } from '../../src/core/chat-request.js';
-import { GatewayError } from '../../src/core/gateway-error.js';
+import { gatewayError } from '../../src/core/gateway-error.js';
 import type { ModelInfo, ProviderAdapter } from '../../src/core/provider-adapter.js';
 import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import { scriptedEvents, type RenderFamilyCall } from './scripted-events.js';
@@ -26,7 +26,7 @@ export function createScriptedAdapter(config: ProviderConfig, renderCall: Render
     async stream(request: ChatRequest, context) {
       const turn = chooseTurn(script, request);
       if (turn.error) {
-        throw new GatewayError({ status: turn.error.status, type: turn.error.status >= 500 ? 'upstream_error' : 'invalid_request_error', code: 'scripted_error', message: turn.error.message });
+        throw gatewayError('scripted_error', { status: turn.error.status, type: turn.error.status >= 500 ? 'upstream_error' : 'invalid_request_error', message: turn.error.message });
       }
       const events = scriptedEvents(turn, request, renderCall);
       return context.wholeReply ? replayEvents(events) : oneByOne(events);

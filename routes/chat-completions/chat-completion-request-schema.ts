@@ -1,17 +1,19 @@
 /**
  * JSON Schema for the Chat Completions request body: loose on purpose (unknown top-level fields
  * are ignored, as real clients send extras such as Codex's client_metadata), strict where a wrong
- * type would otherwise turn into a confusing upstream error.
+ * type would otherwise turn into a confusing upstream error. The body's TypeScript type is derived
+ * from it (FromSchema), so the schema is the one source of the wire shape.
  */
+import type { FromSchema } from 'json-schema-to-ts';
 
-const nullableNumber = { type: ['number', 'null'] };
-const nullableInteger = { type: ['integer', 'null'] };
+const nullableNumber = { type: ['number', 'null'] } as const;
+const nullableInteger = { type: ['integer', 'null'] } as const;
 
 const textPart = {
   type: 'object',
   required: ['type'],
   properties: { type: { type: 'string' } },
-};
+} as const;
 
 const toolCall = {
   type: 'object',
@@ -28,7 +30,7 @@ const toolCall = {
       },
     },
   },
-};
+} as const;
 
 const message = {
   type: 'object',
@@ -45,7 +47,7 @@ const message = {
   // `required` keeps the condition false for a message without a role, which must be reported as such.
   if: { required: ['role'], properties: { role: { const: 'tool' } } },
   then: { required: ['tool_call_id'] },
-};
+} as const;
 
 const functionDefinition = {
   type: 'object',
@@ -56,7 +58,7 @@ const functionDefinition = {
     parameters: { type: 'object' },
     strict: { type: ['boolean', 'null'] },
   },
-};
+} as const;
 
 const tool = {
   type: 'object',
@@ -65,7 +67,7 @@ const tool = {
     // The flat shape {name, description, parameters} some clients send.
     functionDefinition,
   ],
-};
+} as const;
 
 export const chatCompletionRequestSchema = {
   type: 'object',
@@ -104,3 +106,9 @@ export const chatCompletionRequestSchema = {
     tool_call_tags: { type: ['string', 'null'] },
   },
 } as const;
+
+export type ChatCompletionBody = FromSchema<typeof chatCompletionRequestSchema>;
+export type WireMessage = ChatCompletionBody['messages'][number];
+export type WireTool = NonNullable<ChatCompletionBody['tools']>[number];
+export type WireFunction = FromSchema<typeof functionDefinition>;
+export type WireToolChoice = ChatCompletionBody['tool_choice'];

@@ -1,35 +1,11 @@
 /** A validated Chat Completions body → the neutral ChatInput plus the route's own settings. */
 import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
-import { invalidRequest } from '../../src/core/gateway-error.js';
+import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
-import { chatCompletionRequestSchema } from './chat-completion-request-schema.js';
-import { parseChatMessages, type WireMessage } from './parse-chat-messages.js';
-import { parseChatToolChoice, parseChatTools, type WireTool, type WireToolChoice } from './parse-chat-tools.js';
-
-type ChatCompletionBody = {
-  model: string;
-  messages: WireMessage[];
-  tools?: WireTool[] | null;
-  tool_choice?: WireToolChoice;
-  parallel_tool_calls?: boolean | null;
-  stream?: boolean | null;
-  stream_options?: { include_usage?: boolean | null } | null;
-  temperature?: number | null;
-  top_p?: number | null;
-  max_tokens?: number | null;
-  max_completion_tokens?: number | null;
-  n?: number | null;
-  seed?: number | null;
-  presence_penalty?: number | null;
-  frequency_penalty?: number | null;
-  stop?: string | string[] | null;
-  response_format?: ResponseFormat | (Record<string, unknown> & { type: string }) | null;
-  reasoning_effort?: string | null;
-  user?: string | null;
-  agent_format?: string | null;
-  tool_call_tags?: string | null;
-} & Record<string, unknown>;
+import { chatCompletionRequestSchema, type ChatCompletionBody } from './chat-completion-request-schema.js';
+import { parseChatMessages } from './parse-chat-messages.js';
+import { parseChatToolChoice, parseChatTools } from './parse-chat-tools.js';
 
 /** OpenAI fields with no neutral meaning: forwarded to OpenAI-kind upstreams, a warning elsewhere. */
 const openaiOnlyFields = [
@@ -66,7 +42,7 @@ function responseFormatOf(value: ChatCompletionBody['response_format']): Respons
 
 export function parseChatCompletionRequest(raw: unknown, caches?: RouteToolCaches): ParsedChatCompletionRequest {
   const body = validateBody(raw, caches);
-  if (typeof body.n === 'number' && body.n !== 1) throw invalidRequest('Only n = 1 is supported.', 'n', 'unsupported_value');
+  if (typeof body.n === 'number' && body.n !== 1) throw gatewayError('unsupported_value', { message: 'Only n = 1 is supported.', param: 'n' });
   const input: ChatInput = { model: body.model, messages: parseChatMessages(body.messages) };
   if (body.tools?.length) input.tools = parseChatTools(body.tools, caches?.toolTranslations);
   const toolChoice = parseChatToolChoice(body.tool_choice);

@@ -2,16 +2,9 @@
 import { invalidRequest } from '../../src/core/gateway-error.js';
 import type { AssistantMessage, FilePart, Message, TextPart, ToolCallPart } from '../../src/core/message.js';
 
-type WirePart = Record<string, unknown> & { type: string };
-type WireToolCall = { id?: string; function: { name: string; arguments?: string | Record<string, unknown> } };
-export type WireMessage = {
-  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
-  content?: string | null | WirePart[];
-  tool_calls?: WireToolCall[] | null;
-  tool_call_id?: string;
-  reasoning_content?: string | null;
-  reasoning?: string | null;
-};
+import type { WireMessage } from './chat-completion-request-schema.js';
+
+type WirePart = Extract<NonNullable<WireMessage['content']>, readonly unknown[]>[number];
 
 function mediaTypeOfDataUrl(url: string, fallback: string): string {
   const match = /^data:([^;,]+)/.exec(url);

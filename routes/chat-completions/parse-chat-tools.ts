@@ -3,9 +3,7 @@ import { shareToolList } from '../../src/core/shared-tool-list.js';
 import type { ToolChoice, ToolDefinition, ToolExample } from '../../src/core/tool-definition.js';
 import { memoiseKnownList } from '../shared/memoise-known-list.js';
 
-type WireFunction = Record<string, unknown> & { name: string };
-export type WireTool = Record<string, unknown> & { function?: WireFunction };
-export type WireToolChoice = 'auto' | 'none' | 'required' | null | { type: 'function'; function?: { name: string }; name?: string };
+import type { WireFunction, WireTool, WireToolChoice } from './chat-completion-request-schema.js';
 
 function examplesOf(value: unknown): ToolExample[] | undefined {
   if (!Array.isArray(value)) return undefined;
@@ -29,13 +27,14 @@ function pick(definition: WireFunction, tool: WireTool, key: string): unknown {
 }
 
 export function parseChatTool(tool: WireTool): ToolDefinition {
-  const definition = tool.function ?? (tool as WireFunction);
+  // The wrapped shape {type, function} or the flat one (the function itself).
+  const definition = (tool.function ?? tool) as WireFunction;
   const result: ToolDefinition = {
     name: definition.name,
-    parameters: (definition.parameters as Record<string, unknown> | undefined) ?? { type: 'object', properties: {} },
+    parameters: definition.parameters ?? { type: 'object', properties: {} },
   };
   if (typeof definition.description === 'string') result.description = definition.description;
-  if (typeof definition.strict === 'boolean' || definition.strict === null) result.strict = definition.strict as boolean | null;
+  if (typeof definition.strict === 'boolean' || definition.strict === null) result.strict = definition.strict;
   const whenToUse = pick(definition, tool, 'when_to_use');
   if (typeof whenToUse === 'string') result.whenToUse = whenToUse;
   const tags = pick(definition, tool, 'tags');
@@ -50,13 +49,14 @@ export function parseChatTool(tool: WireTool): ToolDefinition {
  * and every request that resends it gets the same shared list.
  */
 export const parseChatTools = memoiseKnownList(
-  (tools: WireTool[]): ToolDefinition[] => tools.map(parseChatTool),
+  (tools: readonly WireTool[]): ToolDefinition[] => tools.map(parseChatTool),
   shareToolList,
 );
 
 export function parseChatToolChoice(choice: WireToolChoice | undefined): ToolChoice | undefined {
   if (choice === undefined || choice === null) return undefined;
   if (typeof choice === 'string') return { type: choice };
-  const name = choice.function?.name ?? choice.name;
+  // `{type: 'function', name}`: the Responses shape, which some clients send here too.
+  const name = choice.function?.name ?? (typeof choice.name === 'string' ? choice.name : undefined);
   return name === undefined ? undefined : { type: 'tool', name };
 }

@@ -1,21 +1,15 @@
 /** POST /v1/embeddings: passed to providers that have embeddings (openai, openai-compatible, ollama). */
 import type { FastifyInstance } from 'fastify';
-import { invalidRequest } from '../../src/core/gateway-error.js';
+import type { FromSchema } from 'json-schema-to-ts';
+import { gatewayError } from '../../src/core/gateway-error.js';
 import type { EmbeddingRequest } from '../../src/core/provider-adapter.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { ProviderDirectory } from '../../src/pipeline/provider-directory.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
 import { watchClientAbort } from '../shared/client-abort.js';
 
-type EmbeddingBody = {
-  model: string;
-  input: EmbeddingRequest['input'];
-  dimensions?: number;
-  encoding_format?: 'float' | 'base64';
-  user?: string;
-};
-
-const validateBody = compileBodyValidator<EmbeddingBody>({
+/** The body's one source: its type is derived from it. */
+const embeddingRequestSchema = {
   type: 'object',
   required: ['model', 'input'],
   properties: {
@@ -32,7 +26,9 @@ const validateBody = compileBodyValidator<EmbeddingBody>({
     encoding_format: { enum: ['float', 'base64'] },
     user: { type: 'string' },
   },
-});
+} as const;
+
+const validateBody = compileBodyValidator<FromSchema<typeof embeddingRequestSchema>>(embeddingRequestSchema);
 
 export function registerEmbeddingsRoutes(app: FastifyInstance, options: { pipeline: ChatPipeline; providers: ProviderDirectory }): void {
   const { pipeline, providers } = options;
@@ -41,7 +37,7 @@ export function registerEmbeddingsRoutes(app: FastifyInstance, options: { pipeli
     const model = pipeline.resolve(body.model);
     const adapter = providers.adapter(model.provider);
     if (!adapter.embed) {
-      throw invalidRequest(`Provider '${model.provider}' (${model.providerType}) has no embeddings endpoint.`, 'model', 'embeddings_unsupported');
+      throw gatewayError('embeddings_unsupported', { message: `Provider '${model.provider}' (${model.providerType}) has no embeddings endpoint.`, param: 'model' });
     }
     const embeddingRequest: EmbeddingRequest = { model: model.model, input: body.input };
     if (body.dimensions !== undefined) embeddingRequest.dimensions = body.dimensions;

@@ -3,7 +3,7 @@
  * provider reachable) and HEAD / (Claude Code's probe). None needs a key.
  */
 import type { FastifyInstance } from 'fastify';
-import { GatewayError } from '../../src/core/gateway-error.js';
+import { gatewayError } from '../../src/core/gateway-error.js';
 import { sendError } from '../../src/plugins/error-envelope.js';
 
 export type HealthRouteOptions = {
@@ -41,6 +41,6 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthRouteO
         ? `No provider is reachable: ${options.providers.join(', ')}.`
         : 'No provider is configured.'
       : `The shared state is unavailable: ${stateProblem}`;
-    return sendError(request, reply, new GatewayError({ status: 503, type: 'server_error', code: 'not_ready', message }));
+    return sendError(request, reply, gatewayError('not_ready', { message }));
   });
 }

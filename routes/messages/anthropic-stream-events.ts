@@ -31,7 +31,7 @@ export type AnthropicStreamEvent =
       type: 'message_delta';
       delta: { stop_reason: AnthropicStopReason; stop_sequence: null };
       usage: AnthropicUsage;
-      /** Gateway extension (DESIGN.md §5), present only when there is something to report. */
+      /** Gateway extension (README: What the gateway adds to responses), present only when there is something to report. */
       diagnostics?: WireDiagnostics;
     }
   | { type: 'message_stop' }

@@ -1,9 +1,8 @@
 /** Neutral finish reasons, usage and errors → their Anthropic Messages wire shapes. */
 import { assertNever } from '../../src/core/assert-never.js';
 import type { FinishReason } from '../../src/core/finish-reason.js';
-import type { GatewayError } from '../../src/core/gateway-error.js';
+import type { GatewayError, GatewayErrorType } from '../../src/core/gateway-error.js';
 import type { Usage } from '../../src/core/usage.js';
-import { renderErrorBody } from '../../src/plugins/error-envelope.js';
 
 export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal';
 
@@ -52,12 +51,25 @@ export function toAnthropicUsage(usage: Usage): AnthropicUsage {
 
 export type AnthropicErrorBody = { type: 'error'; error: { type: string; message: string } };
 
+/** Anthropic's error types (https://docs.anthropic.com/en/api/errors) for the gateway's. */
+const anthropicTypes: Record<GatewayErrorType, string> = {
+  invalid_request_error: 'invalid_request_error',
+  authentication_error: 'authentication_error',
+  permission_error: 'permission_error',
+  not_found_error: 'not_found_error',
+  rate_limit_error: 'rate_limit_error',
+  upstream_error: 'api_error',
+  timeout_error: 'api_error',
+  server_error: 'api_error',
+};
+
 /**
- * The same envelope as the HTTP error handler, except that an overloaded upstream is reported as
- * `overloaded_error`, the stream form of HTTP 529 that Anthropic clients retry on.
+ * The Messages routes' error envelope, for HTTP replies and stream `error` events alike. An overloaded
+ * upstream keeps its meaning (`overloaded_error`, the stream form of HTTP 529), so Anthropic clients
+ * back off as they should.
  */
 export function toAnthropicErrorBody(error: GatewayError): AnthropicErrorBody {
-  const body = renderErrorBody(error, 'anthropic') as AnthropicErrorBody;
-  if (error.code === 'overloaded' || error.code === 'overloaded_error') body.error.type = 'overloaded_error';
-  return body;
+  const overloaded = error.code === 'overloaded' || error.code === 'overloaded_error';
+  const type = overloaded ? 'overloaded_error' : error.status === 404 ? 'not_found_error' : anthropicTypes[error.type];
+  return { type: 'error', error: { type, message: error.message } };
 }

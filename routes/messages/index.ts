@@ -9,6 +9,7 @@ import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { runGeneration } from '../shared/run-generation.js';
+import { toAnthropicErrorBody } from './anthropic-wire.js';
 import { agentFormatFieldsOf } from '../shared/select-agent-format.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
 import { foldMessage } from './fold-message.js';
@@ -21,7 +22,10 @@ export type MessagesRouteOptions = { pipeline: ChatPipeline; liveStreams: LiveSt
 type ProviderParams = { Params: { provider: string } };
 
 /** Errors on these routes use Anthropic's envelope (see src/plugins/error-envelope.ts). */
-const routeConfig = { config: { errorEnvelope: 'anthropic' as const } };
+const routeConfig = { config: { renderError: toAnthropicErrorBody } };
+
+/** `/v1/messages…` and `/{provider}/v1/messages…`: requests there that no route matched get Anthropic's envelope too. */
+const messagesPath = /^(?:\/[^/?#]+)?\/v1\/messages(?:[/?#]|$)/;
 
 /** Anthropic's own keep-alive event, which its SDKs skip (https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types). */
 const anthropicPingFrame = 'event: ping\ndata: {"type": "ping"}\n\n';
@@ -32,6 +36,7 @@ function messageId(): string {
 
 export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRouteOptions): void {
   const { pipeline, liveStreams, caches } = options;
+  app.errorEnvelopes.claim(messagesPath, toAnthropicErrorBody);
 
   function createMessage(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const parsed = parseMessagesRequest(request.body, request.headers, caches);

@@ -3,7 +3,7 @@
  * to list does not fail the list) and GET /v1/models/{provider/model}.
  */
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../src/core/gateway-error.js';
+import { gatewayError } from '../../src/core/gateway-error.js';
 import { cancellationFromSignal } from '../../src/core/cancellation.js';
 import type { ModelInfo } from '../../src/core/provider-adapter.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
@@ -47,7 +47,7 @@ export function registerModelsRoutes(app: FastifyInstance, options: { pipeline: 
     const model = pipeline.resolve(id);
     const models = await listProvider(model.provider, request.id, request.log);
     const found = models.find((candidate) => candidate.id === id && (request.access?.allowsModel(candidate.id) ?? true));
-    if (!found) throw notFound(`The model '${id}' does not exist.`, 'model_not_found', 'model');
+    if (!found) throw gatewayError('model_not_found', { message: `The model '${id}' does not exist.`, param: 'model' });
     return found;
   });
 }

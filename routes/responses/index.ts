@@ -3,7 +3,7 @@
  * the WebSocket mode on GET of the same paths, and the stored responses' GET/DELETE routes.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { notFound } from '../../src/core/gateway-error.js';
+import { gatewayError } from '../../src/core/gateway-error.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
@@ -27,7 +27,7 @@ export type ResponsesRouteOptions = {
 
 /** GET without an upgrade: the WebSocket route serves only upgrades. */
 function plainGet(request: FastifyRequest): never {
-  throw notFound(`Unknown route: GET ${request.url.split('?')[0]} (this path serves the Responses WebSocket mode: connect with Upgrade: websocket).`, 'not_found');
+  throw gatewayError('websocket_only_route', { message: `Unknown route: GET ${request.url.split('?')[0]} (this path serves the Responses WebSocket mode: connect with Upgrade: websocket).` });
 }
 
 /** Needs `@fastify/websocket` registered on `app` first (app.ts does). */

@@ -1,5 +1,5 @@
 /** Content of Responses input messages and tool outputs (`input_text`, `input_image`, `input_file`, …) → neutral parts. */
-import { invalidRequest } from '../../src/core/gateway-error.js';
+import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import type { FilePart, TextPart } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { WireContentPart } from './responses-wire.js';
@@ -12,7 +12,7 @@ function mediaTypeOf(data: string, filename: string | undefined, fallback: strin
 }
 
 function uploadedFileError(param: string): never {
-  throw invalidRequest(`'${param}.file_id' refers to an uploaded file; this gateway has no file store, send the data inline instead.`, `${param}.file_id`, 'unsupported_value');
+  throw gatewayError('unsupported_value', { message: `'${param}.file_id' refers to an uploaded file; this gateway has no file store, send the data inline instead.`, param: `${param}.file_id` });
 }
 
 function imagePart(part: WireContentPart, param: string): FilePart {
@@ -59,7 +59,7 @@ export function parseUserContent(content: string | WireContentPart[], param: str
     if (part.type === 'input_image') return imagePart(part, partParam);
     if (part.type === 'input_file') return filePart(part, partParam);
     const text = textOfPart(part);
-    if (text === undefined) throw invalidRequest(`Content part type '${part.type}' is not supported here.`, `${partParam}.type`, 'unsupported_value');
+    if (text === undefined) throw gatewayError('unsupported_value', { message: `Content part type '${part.type}' is not supported here.`, param: `${partParam}.type` });
     return { type: 'text', text };
   });
 }
@@ -70,7 +70,7 @@ export function parseTextContent(content: string | WireContentPart[], param: str
   return content
     .map((part, index) => {
       const text = textOfPart(part);
-      if (text === undefined) throw invalidRequest(`Content part type '${part.type}' is not allowed in this message.`, `${param}[${index}].type`, 'unsupported_value');
+      if (text === undefined) throw gatewayError('unsupported_value', { message: `Content part type '${part.type}' is not allowed in this message.`, param: `${param}[${index}].type` });
       return text;
     })
     .join('');

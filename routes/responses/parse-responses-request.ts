@@ -1,6 +1,6 @@
 /** A validated Responses body → the neutral ChatInput, the fields the Response object echoes, and the conversation to store. */
 import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
-import { invalidRequest, notFound } from '../../src/core/gateway-error.js';
+import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import type { Warning } from '../../src/core/warning.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
@@ -83,11 +83,7 @@ async function referencedItem(reference: WireInputItem, param: string, store: St
   if (typeof id !== 'string') throw invalidRequest(`Missing required parameter: '${param}.id'.`, `${param}.id`);
   const item = await store.getItem(id);
   if (!item) {
-    throw notFound(
-      `Item with id '${id}' not found. This gateway resolves item_reference from the responses it keeps (not those created with store: false) for state.responseTtlSeconds (one hour by default).`,
-      'item_not_found',
-      `${param}.id`,
-    );
+    throw gatewayError('item_not_found', { message: `Item with id '${id}' not found. This gateway resolves item_reference from the responses it keeps (not those created with store: false) for state.responseTtlSeconds (one hour by default).`, param: `${param}.id` });
   }
   return item;
 }
@@ -97,11 +93,7 @@ async function historyOf(body: ResponsesBody, store: StoredResponseLookup): Prom
   if (typeof id !== 'string') return [];
   const stored = await store.get(id);
   if (!stored) {
-    throw notFound(
-      `Previous response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) for state.responseTtlSeconds (one hour by default).`,
-      'previous_response_not_found',
-      'previous_response_id',
-    );
+    throw gatewayError('previous_response_not_found', { message: `Previous response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) for state.responseTtlSeconds (one hour by default).`, param: 'previous_response_id' });
   }
   return [...stored.input, ...(stored.response.output as WireInputItem[])];
 }

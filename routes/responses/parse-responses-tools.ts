@@ -4,7 +4,7 @@
  * are flattened; hosted tools (web_search, tool_search, file_search, mcp, …) have no neutral
  * meaning and are dropped with a warning.
  */
-import { invalidRequest } from '../../src/core/gateway-error.js';
+import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import { freezeDeeply } from '../../src/core/immutable-values.js';
 import type { RequestCaches } from '../../src/core/request-caches.js';
 import { shareToolList } from '../../src/core/shared-tool-list.js';
@@ -83,7 +83,7 @@ function translateTools(wireTools: WireTool[]): TranslatedTools {
   const add = (tool: WireTool, param: string, namespace?: string) => {
     const definition = tool.type === 'custom' ? customDefinition(tool) : functionDefinition(tool);
     if (seen.has(definition.name)) {
-      throw invalidRequest(`Duplicate tool name '${definition.name}' at '${param}.name': each tool needs a unique name.`, `${param}.name`, 'duplicate_tool_name');
+      throw gatewayError('duplicate_tool_name', { message: `Duplicate tool name '${definition.name}' at '${param}.name': each tool needs a unique name.`, param: `${param}.name` });
     }
     seen.add(definition.name);
     tools.push(definition);

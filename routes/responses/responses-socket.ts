@@ -9,7 +9,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from '@fastify/websocket';
 import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
-import { GatewayError, invalidRequest, toGatewayError } from '../../src/core/gateway-error.js';
+import { gatewayError, invalidRequest, toGatewayError, type GatewayError } from '../../src/core/gateway-error.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
@@ -43,12 +43,12 @@ function parseFrame(data: string): CreateFrame {
   try {
     frame = JSON.parse(data);
   } catch {
-    throw invalidRequest('A WebSocket frame must be one JSON object; this one is not valid JSON.', null, 'invalid_json');
+    throw gatewayError('invalid_json', { message: 'A WebSocket frame must be one JSON object; this one is not valid JSON.', param: null });
   }
-  if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) throw invalidRequest('A WebSocket frame must be one JSON object.', null, 'invalid_json');
+  if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) throw gatewayError('invalid_json', { message: 'A WebSocket frame must be one JSON object.', param: null });
   const { type, generate, stream_id: streamId, ...body } = frame as Record<string, unknown>;
   if (type !== 'response.create') {
-    throw invalidRequest(`Invalid value for 'type': ${JSON.stringify(type)}; this gateway accepts only 'response.create' frames.`, 'type', 'unsupported_event_type');
+    throw gatewayError('unsupported_event_type', { message: `Invalid value for 'type': ${JSON.stringify(type)}; this gateway accepts only 'response.create' frames.`, param: 'type' });
   }
   if (streamId !== undefined && (typeof streamId !== 'string' || !streamIdPattern.test(streamId))) {
     throw invalidRequest("Invalid value for 'stream_id': 1 to 256 characters of A-Z, a-z, 0-9, '_', '.' and '-'.", 'stream_id');
@@ -118,12 +118,7 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
 
   socket.on('message', (data: Buffer, isBinary: boolean) => {
     if (current) {
-      const busy = new GatewayError({
-        status: 409,
-        type: 'invalid_request_error',
-        code: 'response_in_progress',
-        message: 'A response is already being generated on this connection; send the next response.create after its response.completed (one response at a time per connection).',
-      });
+      const busy = gatewayError('response_in_progress', { message: 'A response is already being generated on this connection; send the next response.create after its response.completed (one response at a time per connection).' });
       socket.send(errorFrame(busy, undefined));
       return;
     }
@@ -133,7 +128,7 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
     let streamId: string | undefined;
     void (async () => {
       try {
-        if (isBinary) throw invalidRequest('Frames must be text frames holding JSON, not binary.', null, 'invalid_frame');
+        if (isBinary) throw gatewayError('invalid_frame', { message: 'Frames must be text frames holding JSON, not binary.', param: null });
         const frame = parseFrame(data.toString('utf8'));
         streamId = frame.streamId;
         await run(frame, cancellation);

@@ -91,7 +91,7 @@ export type WireResponse = {
   /** Absent unless the request gave one (the spec has no null here). */
   user?: string;
   metadata: Record<string, unknown>;
-  /** Gateway extension (DESIGN.md §5). */
+  /** Gateway extension (README: What the gateway adds to responses). */
   diagnostics?: unknown;
 };
 

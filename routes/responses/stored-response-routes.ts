@@ -1,6 +1,6 @@
 /** GET and DELETE /v1/responses/{id} and GET /v1/responses/{id}/input_items, read from the response store. */
 import type { FastifyInstance } from 'fastify';
-import { invalidRequest, notFound } from '../../src/core/gateway-error.js';
+import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import type { StoredResponse } from './response-store.js';
 import type { StoredResponses } from './stored-responses.js';
 import type { WireInputItem } from './responses-wire.js';
@@ -9,11 +9,7 @@ type IdParams = { id: string };
 type ListQuery = { limit?: string; order?: string; after?: string };
 
 function responseNotFound(id: string) {
-  return notFound(
-    `Response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) for state.responseTtlSeconds (one hour by default).`,
-    'response_not_found',
-    'response_id',
-  );
+  return gatewayError('response_not_found', { message: `Response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) for state.responseTtlSeconds (one hour by default).`, param: 'response_id' });
 }
 
 async function storedOrNotFound(store: StoredResponses, id: string): Promise<StoredResponse> {
@@ -37,7 +33,7 @@ function listPage(items: readonly WireInputItem[], query: ListQuery) {
   let start = 0;
   if (query.after !== undefined) {
     const index = ordered.findIndex((item) => item.id === query.after);
-    if (index < 0) throw notFound(`Item with id '${query.after}' is not an input item of this response.`, 'item_not_found', 'after');
+    if (index < 0) throw gatewayError('item_not_found', { message: `Item with id '${query.after}' is not an input item of this response.`, param: 'after' });
     start = index + 1;
   }
   const limit = limitOf(query.limit);

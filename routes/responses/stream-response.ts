@@ -3,7 +3,7 @@
  * `data: <json>` frames, ending with `response.completed`, `response.incomplete` or
  * `response.failed`. No `data: [DONE]`: the Responses API does not send one.
  */
-import { GatewayError, toGatewayError } from '../../src/core/gateway-error.js';
+import { gatewayError, toGatewayError } from '../../src/core/gateway-error.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import type { SseWriter } from '../shared/sse-writer.js';
 import type { ResponseAssembler } from './response-assembler.js';
@@ -34,7 +34,7 @@ export async function streamResponse(events: AsyncIterable<StreamEvent>, writer:
     return 'error';
   }
   if (writer.isClosed) return 'client-closed';
-  const error = new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_incomplete', message: 'The event stream ended without finishing.' });
+  const error = gatewayError('upstream_incomplete', { message: 'The event stream ended without finishing.' });
   await sendAll(writer, assembler.push({ type: 'error', error }));
   return 'error';
 }

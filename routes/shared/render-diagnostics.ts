@@ -1,4 +1,4 @@
-/** Neutral diagnostics → the `diagnostics` extension object on the wire (snake_case, DESIGN.md §5). */
+/** Neutral diagnostics → the `diagnostics` extension object on the wire (snake_case; README: What the gateway adds to responses). */
 import type { Diagnostics } from '../../src/core/diagnostics.js';
 
 export type WireDiagnostics = {

@@ -2,15 +2,14 @@
 import type { Message } from '../../src/core/message.js';
 import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
 import type { InspectionTarget } from '../../src/pipeline/tool-call-inspector.js';
-import { parseChatMessages, type WireMessage } from '../chat-completions/parse-chat-messages.js';
-import { parseChatTool, parseChatToolChoice, type WireTool, type WireToolChoice } from '../chat-completions/parse-chat-tools.js';
+import type { WireTool } from '../chat-completions/chat-completion-request-schema.js';
+import { parseChatMessages } from '../chat-completions/parse-chat-messages.js';
+import { parseChatTool, parseChatToolChoice } from '../chat-completions/parse-chat-tools.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
-import { parseRequestSchema, renderRequestSchema } from './tool-calls-request-schema.js';
+import { parseRequestSchema, renderRequestSchema, type ParseBody, type RenderBody } from './tool-calls-request-schema.js';
 
 type TargetBody = { model?: string; family?: string };
-type ParseBody = TargetBody & { text: string; tools?: WireTool[] | null; chunking?: number | number[]; parallel_tool_calls?: boolean | null };
-type WireCall = { name: string; arguments?: string | Record<string, unknown> };
-type RenderBody = TargetBody & { tools?: WireTool[] | null; tool_choice?: WireToolChoice; messages?: WireMessage[]; calls?: WireCall[] };
+type WireCall = NonNullable<RenderBody['calls']>[number];
 
 const validateParseBody = compileBodyValidator<ParseBody>(parseRequestSchema);
 const validateRenderBody = compileBodyValidator<RenderBody>(renderRequestSchema);

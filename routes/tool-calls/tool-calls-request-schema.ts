@@ -1,4 +1,8 @@
-/** JSON Schemas of the inspector's request bodies; tools, tool_choice and messages are Chat Completions' own. */
+/**
+ * JSON Schemas of the inspector's request bodies; tools, tool_choice and messages are Chat Completions' own.
+ * The bodies' types are derived from them (FromSchema).
+ */
+import type { FromSchema } from 'json-schema-to-ts';
 import { chatCompletionRequestSchema } from '../chat-completions/chat-completion-request-schema.js';
 
 const { tools, tool_choice: toolChoice, messages, parallel_tool_calls: parallelToolCalls } = chatCompletionRequestSchema.properties;
@@ -6,7 +10,7 @@ const { tools, tool_choice: toolChoice, messages, parallel_tool_calls: parallelT
 const target = {
   model: { type: 'string', minLength: 1 },
   family: { type: 'string', minLength: 1 },
-};
+} as const;
 
 /** A fixed chunk size, or sizes taken in turn (`[1, 5, 2]`), in characters. */
 const chunking = {
@@ -14,7 +18,7 @@ const chunking = {
     { type: 'integer', minimum: 1 },
     { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'integer', minimum: 1 } },
   ],
-};
+} as const;
 
 export const parseRequestSchema = {
   type: 'object',
@@ -42,3 +46,6 @@ export const renderRequestSchema = {
     },
   },
 } as const;
+
+export type ParseBody = FromSchema<typeof parseRequestSchema>;
+export type RenderBody = FromSchema<typeof renderRequestSchema>;

@@ -3,12 +3,9 @@
  * (OPENAI_API_KEY, ANTHROPIC_API_KEY, OLLAMA_HOST or a local Ollama that answers, GEMINI_API_KEY); with none
  * of them, the scripted `demo` provider.
  */
-import { providerKinds } from '../../providers/index.js';
-import { probeOllama } from '../../providers/ollama/discover-ollama.js';
+import { probeOllama, providerKinds } from '../../providers/index.js';
 import type { ServerProbe } from '../../providers/provider-kind.js';
 import type { ConfigFile } from './validate-config-file.js';
-
-export { localOllamaUrl, probeOllama } from '../../providers/ollama/discover-ollama.js';
 
 /** Ollama is the one kind found by asking a local server; tests pass their own probe. */
 export type OllamaProbe = ServerProbe;

@@ -40,7 +40,7 @@ export const defaultServer = {
   shutdownGraceMs: 10_000,
 };
 
-/** Codex CLI names itself in both (`codex_exec/0.171.0 …`, `originator: codex_cli_rs`); see clients.md §1.5. */
+/** Codex CLI names itself in both (`codex_exec/0.171.0 …`, `originator: codex_cli_rs`), as captured on the wire. */
 export const defaultAgentFormatRules: readonly AgentFormatRule[] = [
   { header: 'user-agent', contains: 'codex', format: 'codex' },
   { header: 'originator', contains: 'codex', format: 'codex' },

@@ -3,7 +3,7 @@
  * configured provider name), the upstream model id, its family and the tool-calling strategy.
  */
 import { providerKind } from '../../providers/index.js';
-import { notFound } from '../core/gateway-error.js';
+import { gatewayError } from '../core/gateway-error.js';
 import { ownValue } from '../core/own-value.js';
 import type { RecentMemo } from '../core/recent-memo.js';
 import type { FamilyMatch } from '../core/request-caches.js';
@@ -45,7 +45,7 @@ function unknownProvider(config: ModelTable, modelString: string, prefix: string
   const names = Object.keys(config.providers);
   const listed = names.length ? names.join(', ') : '(none configured)';
   const what = prefix === undefined ? `Model '${modelString}' has no provider prefix` : `Unknown provider '${prefix}' in model '${modelString}'`;
-  throw notFound(`${what}. Address models as provider/model; configured providers: ${listed}.`, 'model_not_found', 'model');
+  throw gatewayError('model_not_found', { message: `${what}. Address models as provider/model; configured providers: ${listed}.`, param: 'model' });
 }
 
 /**
@@ -69,6 +69,6 @@ export function resolveModel(config: ModelTable, modelString: string, providerNa
   const provider = prefix === undefined ? undefined : ownValue(config.providers, prefix);
   if (!provider || prefix === undefined) return unknownProvider(config, modelString, prefix);
   const model = modelString.slice(slash + 1);
-  if (!model) throw notFound(`Model '${modelString}' names provider '${prefix}' but no model.`, 'model_not_found', 'model');
+  if (!model) throw gatewayError('model_not_found', { message: `Model '${modelString}' names provider '${prefix}' but no model.`, param: 'model' });
   return resolveModelFor(provider, model, modelString, families);
 }

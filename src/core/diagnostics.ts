@@ -1,6 +1,6 @@
 /**
  * Tool-call diagnostics reported beside a response (the `diagnostics` extension field).
- * Rendered to the wire as snake_case by each route; see DESIGN.md §5.
+ * Rendered to the wire as snake_case by each route (README: What the gateway adds to responses).
  */
 import type { Warning } from './warning.js';
 
@@ -24,7 +24,3 @@ export type Diagnostics = {
   unparsedToolCall?: UnparsedToolCall;
   warnings?: Warning[];
 };
-
-export function isEmptyDiagnostics(diagnostics: Diagnostics): boolean {
-  return !diagnostics.toolCallError && !diagnostics.unparsedToolCall && !diagnostics.warnings?.length;
-}

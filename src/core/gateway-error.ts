@@ -2,16 +2,9 @@
  * The one error type that crosses layers. Routes render it in their API's envelope;
  * `status` is the honest HTTP status, `type`/`code`/`param` follow OpenAI's error object.
  */
+import { errorCatalogue, type ErrorCatalogueEntry, type ErrorName, type GatewayErrorType } from './error-catalogue.js';
 
-export type GatewayErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'not_found_error'
-  | 'rate_limit_error'
-  | 'upstream_error'
-  | 'timeout_error'
-  | 'server_error';
+export type { GatewayErrorType } from './error-catalogue.js';
 
 export type GatewayErrorOptions = {
   status: number;
@@ -66,30 +59,34 @@ export class GatewayError extends Error {
   }
 }
 
-export function invalidRequest(message: string, param: string | null = null, code: string | null = null): GatewayError {
-  return new GatewayError({ status: 400, type: 'invalid_request_error', message, param, code });
+type ErrorDetails = Omit<GatewayErrorOptions, 'status' | 'type' | 'code'>;
+type EntryOf<Name extends ErrorName> = (typeof errorCatalogue)[Name];
+/** A message unless the entry has one; status, type and code only where the entry says they are passed on. */
+export type GatewayErrorDetails<Name extends ErrorName> = Omit<ErrorDetails, 'message'> &
+  (EntryOf<Name> extends { message: string } ? { message?: string } : { message: string }) &
+  (EntryOf<Name> extends { passedOn: true } ? { status?: number; type?: GatewayErrorType; code?: string | null } : unknown);
+
+/** Builds the error `name` from the catalogue (src/core/error-catalogue.ts). */
+export function gatewayError<Name extends ErrorName>(name: Name, details: GatewayErrorDetails<Name>): GatewayError {
+  const entry: ErrorCatalogueEntry = errorCatalogue[name];
+  const given = details as ErrorDetails & { message?: string; status?: number; type?: GatewayErrorType; code?: string | null };
+  return new GatewayError({
+    ...given,
+    status: given.status ?? entry.status,
+    type: given.type ?? entry.type,
+    code: given.code !== undefined ? given.code : entry.code !== undefined ? entry.code : name,
+    message: given.message ?? entry.message ?? name,
+  });
 }
 
-export function notFound(message: string, code: string | null = null, param: string | null = null): GatewayError {
-  return new GatewayError({ status: 404, type: 'invalid_request_error', message, code, param });
-}
-
-export function upstreamFailure(message: string, cause?: unknown): GatewayError {
-  return new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_unavailable', message, cause });
-}
-
-export function upstreamTimeout(message: string, cause?: unknown): GatewayError {
-  return new GatewayError({ status: 504, type: 'timeout_error', code: 'upstream_timeout', message, cause });
-}
-
-/** What a request gets, or an aborted generation ends with, while the gateway shuts down. */
-export function shuttingDown(): GatewayError {
-  return new GatewayError({ status: 503, type: 'server_error', code: 'server_shutting_down', message: 'The gateway is shutting down.' });
+/** The common case: a field of the request is wrong (no code, as OpenAI sends none). */
+export function invalidRequest(message: string, param: string | null = null): GatewayError {
+  return gatewayError('invalid_request', { message, param });
 }
 
 /** Wraps anything thrown into a GatewayError without losing an existing one. */
 export function toGatewayError(error: unknown): GatewayError {
   if (GatewayError.isInstance(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new GatewayError({ status: 500, type: 'server_error', message: `Internal error: ${message}`, cause: error });
+  return gatewayError('internal_error', { message: `Internal error: ${message}`, cause: error });
 }

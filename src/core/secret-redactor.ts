@@ -93,6 +93,3 @@ export class SecretRedactor {
     return redacted === json ? value : (JSON.parse(redacted) as unknown);
   }
 }
-
-/** For code paths built without a config (tests, tools): nothing is redacted. */
-export const noSecrets = new SecretRedactor([]);

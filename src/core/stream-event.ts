@@ -21,8 +21,6 @@ export type StreamEvent =
   | { type: 'finish'; reason: FinishReason; usage: Usage; diagnostics?: Diagnostics }
   | { type: 'error'; error: GatewayError };
 
-export type StreamEventType = StreamEvent['type'];
-
 // Events already in hand travel as an EventList, which only core and the pipeline's stages look inside
 // (src/core/event-list.ts); everyone else makes one with replayEvents and reads one with foldEvents.
 export { foldEvents, replayEvents } from './event-list.js';

@@ -184,10 +184,3 @@ export class SseDecoder {
     return undefined;
   }
 }
-
-/** Decodes a byte stream into SSE events. */
-export async function* decodeSse(body: AsyncIterable<Uint8Array | string>, options?: SseDecoderOptions): AsyncGenerator<ServerSentEvent> {
-  const decoder = new SseDecoder(options);
-  for await (const chunk of body) yield* decoder.push(chunk);
-  yield* decoder.finish();
-}

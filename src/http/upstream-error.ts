@@ -2,7 +2,7 @@
  * Turns upstream failures into GatewayErrors with honest statuses: 4xx and 429 keep their status
  * and message (and retry-after), 5xx become 502, connection failures 502, timeouts 504.
  */
-import { GatewayError, upstreamFailure, upstreamTimeout, type GatewayErrorType } from '../core/gateway-error.js';
+import { GatewayError, gatewayError, type GatewayErrorType } from '../core/gateway-error.js';
 import type { Cancellation } from '../core/cancellation.js';
 
 /** Reads the human message out of OpenAI, Anthropic or Ollama error bodies. */
@@ -54,7 +54,7 @@ export function errorFromUpstreamStatus(options: {
   const { status, body, provider } = options;
   const upstreamMessage = readUpstreamErrorMessage(body) ?? `HTTP ${status}`;
   const passThrough = status >= 400 && status < 500;
-  return new GatewayError({
+  return gatewayError('upstream_http_error', {
     status: passThrough ? status : 502,
     type: typeForStatus(status),
     code: readUpstreamErrorCode(body) ?? (passThrough ? null : `upstream_http_${status}`),
@@ -68,13 +68,7 @@ export function errorFromUpstreamStatus(options: {
 
 /** A 2xx body (or one NDJSON line of it) that JSON.parse refused: the upstream broke its own protocol. */
 export function errorFromUnreadableJson(provider: string, error: unknown): GatewayError {
-  return new GatewayError({
-    status: 502,
-    type: 'upstream_error',
-    code: 'upstream_bad_response',
-    message: `Upstream provider '${provider}' sent a reply that is not JSON: ${(error as Error).message}`,
-    cause: error,
-  });
+  return gatewayError('upstream_bad_response', { message: `Upstream provider '${provider}' sent a reply that is not JSON: ${(error as Error).message}`, cause: error });
 }
 
 const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
@@ -108,14 +102,8 @@ export function isTimeoutError(error: unknown): boolean {
  */
 export function errorFromAbort(reason: unknown): GatewayError {
   if (GatewayError.isInstance(reason)) return reason;
-  if (isTimeoutError(reason)) return upstreamTimeout('The request timed out before the upstream finished', reason);
-  return new GatewayError({
-    status: 499,
-    type: 'invalid_request_error',
-    code: 'client_closed_request',
-    message: 'The client closed the request before the upstream finished',
-    cause: reason,
-  });
+  if (isTimeoutError(reason)) return gatewayError('upstream_timeout', { message: 'The request timed out before the upstream finished', cause: reason });
+  return gatewayError('client_closed_request', { message: 'The client closed the request before the upstream finished', cause: reason });
 }
 
 /**
@@ -126,6 +114,6 @@ export function errorFromTransportFailure(error: unknown, provider: string, canc
   if (GatewayError.isInstance(error)) return error;
   if (cancellation?.aborted) return errorFromAbort(cancellation.reason);
   const detail = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
-  if (isTimeoutError(error)) return upstreamTimeout(`Upstream provider '${provider}' timed out (${detail})`, error);
-  return upstreamFailure(`Upstream provider '${provider}' is unreachable (${detail})`, error);
+  if (isTimeoutError(error)) return gatewayError('upstream_timeout', { message: `Upstream provider '${provider}' timed out (${detail})`, cause: error });
+  return gatewayError('upstream_unavailable', { message: `Upstream provider '${provider}' is unreachable (${detail})`, cause: error });
 }

@@ -5,7 +5,7 @@
  */
 import type { ClientKey } from '../config/config-types.js';
 import { globToRegExp, matchesAny } from '../config/glob-pattern.js';
-import { GatewayError } from '../core/gateway-error.js';
+import { gatewayError } from '../core/gateway-error.js';
 import { freezeDeeply } from '../core/immutable-values.js';
 import { isSharedToolList, shareToolList } from '../core/shared-tool-list.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
@@ -39,7 +39,7 @@ export class AccessPolicy {
   checkModel(model: ResolvedModel): void {
     const target = `${model.provider}/${model.model}`;
     if (this.allowsModel(target)) return;
-    throw new GatewayError({ status: 403, type: 'permission_error', code: 'model_not_allowed', param: 'model', message: `The API key '${this.name}' may not use model '${target}'.` });
+    throw gatewayError('model_not_allowed', { param: 'model', message: `The API key '${this.name}' may not use model '${target}'.` });
   }
 
   allowsTool(name: string): boolean {

@@ -9,7 +9,7 @@ import { fallbackKey } from '../config/normalize-fallbacks.js';
 import { resolveModel } from '../config/resolve-model.js';
 import type { GatewayConfig } from '../config/config-types.js';
 import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-request.js';
-import { GatewayError } from '../core/gateway-error.js';
+import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
 import { RequestCaches } from '../core/request-caches.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
@@ -195,7 +195,7 @@ function restrictTools(request: ChatRequest, access: AccessPolicy, warnings: War
   if (!request.tools?.length) return;
   const choice = request.toolChoice;
   if (choice?.type === 'tool' && !access.allowsTool(choice.name)) {
-    throw new GatewayError({ status: 403, type: 'permission_error', code: 'tool_not_allowed', param: 'tool_choice', message: `The API key '${access.name}' may not use tool '${choice.name}'.` });
+    throw gatewayError('tool_not_allowed', { param: 'tool_choice', message: `The API key '${access.name}' may not use tool '${choice.name}'.` });
   }
   const filtered = access.filterTools(request.tools);
   request.tools = filtered.tools.length ? filtered.tools : undefined;
@@ -204,5 +204,5 @@ function restrictTools(request: ChatRequest, access: AccessPolicy, warnings: War
 }
 
 function missingFormat(family: string): never {
-  throw new GatewayError({ status: 500, type: 'server_error', message: `No tool format is registered for family '${family}'.` });
+  throw gatewayError('internal_error', { message: `No tool format is registered for family '${family}'.` });
 }

@@ -4,7 +4,7 @@
  * diagnostics, turns a stream that ends without finish into an in-band error, and redacts configured
  * secrets from in-band errors (an upstream may echo its key in a mid-stream error).
  */
-import { GatewayError } from '../core/gateway-error.js';
+import { gatewayError } from '../core/gateway-error.js';
 import type { FinishReason } from '../core/finish-reason.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import type { Warning } from '../core/warning.js';
@@ -58,12 +58,7 @@ class FinalizeStage implements EventStage {
   end(out: StreamEvent[]): void {
     out.push({
       type: 'error',
-      error: new GatewayError({
-        status: 502,
-        type: 'upstream_error',
-        code: 'upstream_incomplete',
-        message: `Upstream provider '${this.options.provider}' ended the stream without finishing.`,
-      }),
+      error: gatewayError('upstream_incomplete', { message: `Upstream provider '${this.options.provider}' ended the stream without finishing.` }),
     });
   }
 }

@@ -4,7 +4,7 @@
  * only runs generations.
  */
 import type { GatewayConfig, ProviderConfig } from '../config/config-types.js';
-import { GatewayError } from '../core/gateway-error.js';
+import { gatewayError } from '../core/gateway-error.js';
 import { ownValue } from '../core/own-value.js';
 import type { ProviderAdapter } from '../core/provider-adapter.js';
 
@@ -20,13 +20,13 @@ export class ProviderDirectory {
 
   config(name: string): ProviderConfig {
     const config = ownValue(this.gatewayConfig.providers, name);
-    if (!config) throw new GatewayError({ status: 500, type: 'server_error', message: `Provider '${name}' is not configured.` });
+    if (!config) throw gatewayError('internal_error', { message: `Provider '${name}' is not configured.` });
     return config;
   }
 
   adapter(name: string): ProviderAdapter {
     const adapter = this.adapters.get(name);
-    if (!adapter) throw new GatewayError({ status: 500, type: 'server_error', message: `Provider '${name}' has no adapter.` });
+    if (!adapter) throw gatewayError('internal_error', { message: `Provider '${name}' has no adapter.` });
     return adapter;
   }
 }

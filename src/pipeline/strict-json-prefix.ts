@@ -68,6 +68,7 @@ export class StrictJsonPrefix {
   private pendingComma = false;
   private topLevelDone = false;
   /** What ends a run of plain string content: a quote, an escape, a control character (not allowed raw). */
+  // eslint-disable-next-line no-control-regex -- the control characters are what this looks for
   private readonly stringSpecial = /["'\\\u0000-\u001f]/g;
 
   get broken(): boolean {

@@ -7,7 +7,7 @@ import { resolveModel, resolveModelFor } from '../config/resolve-model.js';
 import type { GatewayConfig, ProviderConfig } from '../config/config-types.js';
 import type { AgentSyntaxRegistry } from '../core/agent-text-syntax.js';
 import { chatRequestFrom, type ChatRequest } from '../core/chat-request.js';
-import { GatewayError, invalidRequest } from '../core/gateway-error.js';
+import { GatewayError, gatewayError, invalidRequest } from '../core/gateway-error.js';
 import type { Message } from '../core/message.js';
 import { RequestCaches } from '../core/request-caches.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
@@ -68,7 +68,7 @@ export class ToolCallInspector {
   choose(target: InspectionTarget): FamilyChoice {
     if (target.family !== undefined) {
       if (!this.dependencies.toolFormats.has(target.family)) {
-        throw invalidRequest(`Unknown family '${target.family}'. Known families: ${this.families().join(', ')}.`, 'family', 'unknown_family');
+        throw gatewayError('unknown_family', { message: `Unknown family '${target.family}'. Known families: ${this.families().join(', ')}.`, param: 'family' });
       }
       const model: ResolvedModel = { id: target.family, provider: namesOnly.name, providerType: namesOnly.type, model: target.family, family: target.family, toolCalling: 'prompted' };
       return { family: target.family, source: 'family', model };
@@ -126,7 +126,7 @@ export class ToolCallInspector {
 
   private format(family: string): ToolFormat {
     const format = this.dependencies.toolFormats.get(family);
-    if (!format) throw new GatewayError({ status: 500, type: 'server_error', message: `No tool format is registered for family '${family}'.` });
+    if (!format) throw gatewayError('internal_error', { message: `No tool format is registered for family '${family}'.` });
     return format;
   }
 

@@ -6,7 +6,7 @@
  */
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { GatewayError } from '../core/gateway-error.js';
+import { gatewayError } from '../core/gateway-error.js';
 import type { AccessPolicy } from '../pipeline/access-policy.js';
 import { sendError } from './error-envelope.js';
 
@@ -71,7 +71,7 @@ export function registerClientAuth(app: FastifyInstance, keys: readonly KeyEntry
       return;
     }
     void reply.header('www-authenticate', 'Bearer');
-    const error = new GatewayError({ status: 401, type: 'authentication_error', code: 'invalid_api_key', message: 'Missing or invalid API key.' });
+    const error = gatewayError('invalid_api_key', { message: 'Missing or invalid API key.' });
     return sendError(request, reply, error);
   });
 }

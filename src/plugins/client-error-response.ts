@@ -6,8 +6,8 @@
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { GatewayError } from '../core/gateway-error.js';
-import { envelopeForUrl, renderErrorBody } from './error-envelope.js';
+import { gatewayError, type GatewayError } from '../core/gateway-error.js';
+import type { ErrorEnvelopes } from './error-envelope.js';
 
 /** Node's parse error; `rawPacket` is the Buffer it failed on (fastify's types describe its JSON form). */
 type ClientError = Error & { code?: string; rawPacket?: unknown };
@@ -15,11 +15,11 @@ type ClientError = Error & { code?: string; rawPacket?: unknown };
 function gatewayErrorFor(error: ClientError): GatewayError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new GatewayError({ status: 431, type: 'invalid_request_error', code: 'request_header_fields_too_large', message: 'The request headers are larger than the gateway accepts.' });
+      return gatewayError('request_header_fields_too_large', { message: 'The request headers are larger than the gateway accepts.' });
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new GatewayError({ status: 408, type: 'invalid_request_error', code: 'request_timeout', message: 'The request did not arrive in time.' });
+      return gatewayError('request_timeout', { message: 'The request did not arrive in time.' });
     default:
-      return new GatewayError({ status: 400, type: 'invalid_request_error', code: 'malformed_http_request', message: `The request is not valid HTTP (${error.code ?? error.message}).` });
+      return gatewayError('malformed_http_request', { message: `The request is not valid HTTP (${error.code ?? error.message}).` });
   }
 }
 
@@ -36,17 +36,19 @@ function responseInFlight(socket: Socket): boolean {
   return message !== undefined && message !== null && message.headersSent;
 }
 
-/** Fastify's `clientErrorHandler` option. */
-export function writeClientErrorResponse(error: ClientError, socket: Socket): void {
-  // A reset connection has nobody left to answer.
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable && !responseInFlight(socket)) {
-    const gatewayError = gatewayErrorFor(error);
-    const body = JSON.stringify(renderErrorBody(gatewayError, envelopeForUrl(requestPath(error.rawPacket))));
-    socket.write(
-      `HTTP/1.1 ${gatewayError.status} ${STATUS_CODES[gatewayError.status] ?? ''}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy(error);
+/** Fastify's `clientErrorHandler` option, answering in the envelope of the API the request line names. */
+export function createClientErrorResponder(envelopes: ErrorEnvelopes): (error: ClientError, socket: Socket) => void {
+  return (error, socket) => {
+    // A reset connection has nobody left to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    if (socket.writable && !responseInFlight(socket)) {
+      const refusal = gatewayErrorFor(error);
+      const body = JSON.stringify(envelopes.forUrl(requestPath(error.rawPacket))(refusal));
+      socket.write(
+        `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
 }

@@ -1,36 +1,43 @@
 /**
  * One error envelope per API: every error leaving a route (validation, auth, upstream, not found,
- * malformed JSON) is rendered in OpenAI's `{"error":{…}}` shape, or Anthropic's for routes whose
- * config says `errorEnvelope: 'anthropic'`, with an honest status.
+ * malformed JSON) is rendered by the renderer its route family owns, with an honest status. This
+ * plugin only dispatches: a matched route names its renderer in its config (`renderError`); a request
+ * no route matched (or that never reached routing) gets the renderer of the route family that claimed
+ * its path, else the default one.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayError, toGatewayError, type GatewayErrorType } from '../core/gateway-error.js';
+import { GatewayError, gatewayError, toGatewayError } from '../core/gateway-error.js';
+
+/** An API's error body for a GatewayError. */
+export type ErrorRenderer = (error: GatewayError) => object;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    errorEnvelope?: ErrorEnvelope;
+    renderError?: ErrorRenderer;
+  }
+  interface FastifyInstance {
+    errorEnvelopes: ErrorEnvelopes;
   }
 }
 
-const anthropicTypes: Record<GatewayErrorType, string> = {
-  invalid_request_error: 'invalid_request_error',
-  authentication_error: 'authentication_error',
-  permission_error: 'permission_error',
-  not_found_error: 'not_found_error',
-  rate_limit_error: 'rate_limit_error',
-  upstream_error: 'api_error',
-  timeout_error: 'api_error',
-  server_error: 'api_error',
-};
+/** Which renderer answers which path: built in app.ts, claimed by route families as they register. */
+export class ErrorEnvelopes {
+  private readonly claims: { path: RegExp; render: ErrorRenderer }[] = [];
 
-export function renderErrorBody(error: GatewayError, envelope: ErrorEnvelope): Record<string, unknown> {
-  if (envelope === 'anthropic') {
-    // An upstream 529/overloaded keeps its meaning, so Anthropic clients back off as they should.
-    const overloaded = error.code === 'overloaded' || error.code === 'overloaded_error';
-    const type = overloaded ? 'overloaded_error' : error.status === 404 ? 'not_found_error' : anthropicTypes[error.type];
-    return { type: 'error', error: { type, message: error.message } };
+  constructor(private readonly fallback: ErrorRenderer) {}
+
+  /** The route family that serves `path` renders the errors of requests there that no route matched. */
+  claim(path: RegExp, render: ErrorRenderer): void {
+    this.claims.push({ path, render });
   }
-  return { error: { message: error.message, type: error.type, param: error.param, code: error.code } };
+
+  forUrl(url: string): ErrorRenderer {
+    return this.claims.find((claim) => claim.path.test(url))?.render ?? this.fallback;
+  }
+
+  forRequest(request: FastifyRequest): ErrorRenderer {
+    return request.routeOptions.config?.renderError ?? this.forUrl(request.url);
+  }
 }
 
 /** Fastify's own errors (bad JSON, body too large, wrong content type) keep their 4xx status. */
@@ -38,45 +45,35 @@ function fromFastifyError(error: FastifyError): GatewayError {
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const message = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? `Malformed JSON body: ${error.message}` : error.message;
-    return new GatewayError({ status, type: 'invalid_request_error', message, code: error.code ?? null });
+    return gatewayError('request_rejected', { status, message, code: error.code ?? null });
   }
   return toGatewayError(error);
-}
-
-export type ErrorEnvelope = 'openai' | 'anthropic';
-
-/** `/v1/messages…` and `/{provider}/v1/messages…`: the Messages API, whose clients read Anthropic's envelope. */
-const messagesPath = /^(?:\/[^/?#]+)?\/v1\/messages(?:[/?#]|$)/;
-
-/** The envelope for a request that matched no route (or never reached routing), judged by its path. */
-export function envelopeForUrl(url: string): ErrorEnvelope {
-  return messagesPath.test(url) ? 'anthropic' : 'openai';
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
   if (error.retryAfter) void reply.header('retry-after', error.retryAfter);
   if (error.headers) void reply.headers(error.headers);
-  const envelope = request.routeOptions.config?.errorEnvelope ?? envelopeForUrl(request.url);
-  return reply.status(error.status).send(renderErrorBody(error, envelope));
+  return reply.status(error.status).send(request.server.errorEnvelopes.forRequest(request)(error));
 }
 
 /**
  * Fastify's `frameworkErrors` option: a URL it cannot decode (`/%zz`, FST_ERR_BAD_URL) or a path
  * parameter over its length limit, which fastify would answer in its own `{"error","statusCode"}` shape.
  */
-export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const gatewayError = new GatewayError({ status: error.statusCode ?? 400, type: 'invalid_request_error', code: error.code, message: error.message });
-  return reply.status(gatewayError.status).send(renderErrorBody(gatewayError, envelopeForUrl(request.url)));
+export function sendFrameworkError(envelopes: ErrorEnvelopes, error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const rejected = gatewayError('request_rejected', { status: error.statusCode ?? 400, code: error.code, message: error.message });
+  return reply.status(rejected.status).send(envelopes.forUrl(request.url)(rejected));
 }
 
-export function registerErrorEnvelope(app: FastifyInstance): void {
+export function registerErrorEnvelope(app: FastifyInstance, envelopes: ErrorEnvelopes): void {
+  app.decorate('errorEnvelopes', envelopes);
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const gatewayError = GatewayError.isInstance(error) ? error : fromFastifyError(error);
-    if (gatewayError.status >= 500) request.log.error({ err: error }, 'request failed');
-    return sendError(request, reply, gatewayError);
+    const failure = GatewayError.isInstance(error) ? error : fromFastifyError(error);
+    if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, failure);
   });
   app.setNotFoundHandler((request, reply) => {
-    const error = new GatewayError({ status: 404, type: 'not_found_error', code: 'not_found', message: `Unknown route: ${request.method} ${request.url.split('?')[0]}` });
-    return reply.status(404).send(renderErrorBody(error, envelopeForUrl(request.url)));
+    const error = gatewayError('unknown_route', { message: `Unknown route: ${request.method} ${request.url.split('?')[0]}` });
+    return reply.status(404).send(envelopes.forUrl(request.url)(error));
   });
 }

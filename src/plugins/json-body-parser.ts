@@ -4,7 +4,7 @@
  * is a 400, and so is JSON nested deeper than the configured depth.
  */
 import type { FastifyInstance } from 'fastify';
-import { invalidRequest, type GatewayError } from '../core/gateway-error.js';
+import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 import { findTooDeepValue, formatJsonPath, type JsonPath } from './find-too-deep-value.js';
 import { KnownToolLists } from './known-tool-lists.js';
 
@@ -24,7 +24,7 @@ const namedPathSegments = 4;
 function tooDeepError(path: JsonPath, maxDepth: number): GatewayError {
   const param = formatJsonPath(path.slice(0, namedPathSegments));
   const more = path.length > namedPathSegments ? '…' : '';
-  return invalidRequest(`The request body nests deeper than ${maxDepth} levels, at '${param}${more}'.`, param, 'json_too_deep');
+  return gatewayError('json_too_deep', { message: `The request body nests deeper than ${maxDepth} levels, at '${param}${more}'.`, param });
 }
 
 /**

@@ -4,7 +4,7 @@
  * the same registry's sweep.
  */
 import type { FastifyInstance } from 'fastify';
-import { shuttingDown } from '../core/gateway-error.js';
+import { gatewayError } from '../core/gateway-error.js';
 import { StreamKeepAlive } from './stream-keep-alive.js';
 
 /** Anything a shutdown can abort (a request's Cancellation). */
@@ -50,7 +50,7 @@ export class LiveStreams {
     await this.waitForIdle(graceMs);
     if (this.generations.size === 0) return;
     // A GatewayError as the reason: whatever the abort interrupts reports the shutdown, not a client that left.
-    const reason = shuttingDown();
+    const reason = gatewayError('server_shutting_down', {});
     for (const generation of this.generations) generation.abort(reason);
     // Aborted streams still write their last frame and end. Waiting for that lets server.close(), which
     // runs next, find their connections idle and close them, instead of waiting out each client's keep-alive.

@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LimitSettings } from '../config/config-types.js';
-import { GatewayError } from '../core/gateway-error.js';
+import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { Logger } from '../core/logger.js';
 import { isPromise, type MaybePromise, type SlotLease, type StreamSlots, type WindowCount, type WindowCounter } from '../state/limit-counters.js';
 import type { SharedState } from '../state/shared-state.js';
@@ -66,15 +66,8 @@ const noLimits: Admission = { headers: {}, holdsSlots: false, recordTokens: () =
 
 function tooMany(what: string, label: string, milliseconds: number, tally: HeaderTally): GatewayError {
   const seconds = Math.max(1, Math.ceil(milliseconds / 1000));
-  return new GatewayError({
-    status: 429,
-    type: 'rate_limit_error',
-    code: 'rate_limit_exceeded',
-    message: `Rate limit reached for ${label}: ${what}. Try again in ${seconds}s.`,
-    retryAfter: String(seconds),
-    // Refused before any upstream was asked.
-    headers: { ...tally.headers(), 'x-interlingua-attempts': '0' },
-  });
+  // Refused before any upstream was asked.
+  return gatewayError('rate_limit_exceeded', { message: `Rate limit reached for ${label}: ${what}. Try again in ${seconds}s.`, retryAfter: String(seconds), headers: { ...tally.headers(), 'x-interlingua-attempts': '0' } });
 }
 
 /** One unit's tightest window over the scopes: the headers speak of the tighter of the server's and the key's limits. */

@@ -4,7 +4,7 @@
  * (`return503OnClosing`, which app.ts turns off for this).
  */
 import type { FastifyInstance } from 'fastify';
-import { shuttingDown } from '../core/gateway-error.js';
+import { gatewayError } from '../core/gateway-error.js';
 import { sendError } from './error-envelope.js';
 
 export function registerShutdownRefusal(app: FastifyInstance): void {
@@ -16,6 +16,6 @@ export function registerShutdownRefusal(app: FastifyInstance): void {
   // A callback hook, not an async one: it runs on every request and almost always only returns.
   app.addHook('onRequest', (request, reply, done) => {
     if (!state.closing) return done();
-    sendError(request, reply.header('connection', 'close'), shuttingDown());
+    sendError(request, reply.header('connection', 'close'), gatewayError('server_shutting_down', {}));
   });
 }

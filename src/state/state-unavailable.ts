@@ -1,12 +1,6 @@
 /** The error a request gets when the shared state (Redis) it needs does not answer: a 503, never a hang. */
-import { GatewayError } from '../core/gateway-error.js';
+import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 
 export function stateUnavailable(what: string, cause?: unknown): GatewayError {
-  return new GatewayError({
-    status: 503,
-    type: 'server_error',
-    code: 'state_unavailable',
-    message: `The gateway's shared state (Redis) is unavailable, so ${what}. Try again shortly.`,
-    cause,
-  });
+  return gatewayError('state_unavailable', { message: `The gateway's shared state (Redis) is unavailable, so ${what}. Try again shortly.`, cause });
 }

@@ -1,6 +1,7 @@
 /** The no-config default: providers from OPENAI_API_KEY, ANTHROPIC_API_KEY, OLLAMA_HOST, or a local Ollama that answers. */
 import { describe, expect, it, vi } from 'vitest';
-import { discoverProviders, localOllamaUrl, probeOllama } from '../../src/config/discover-providers.js';
+import { localOllamaUrl, probeOllama } from '../../providers/index.js';
+import { discoverProviders } from '../../src/config/discover-providers.js';
 import { startFakeOllamaUpstream } from '../helpers/fake-ollama-upstream.js';
 import { startLoopbackServer } from '../helpers/loopback-server.js';
 

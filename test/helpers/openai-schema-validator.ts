@@ -1,4 +1,4 @@
-/** Validates gateway output against OpenAI's official Chat Completions schemas (a fixture copied from openai-openapi). */
+/** Validates gateway output against OpenAI's official Chat Completions schemas (a fixture copied from OpenAI's OpenAPI document). */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 

@@ -1,7 +1,7 @@
 /** Which errors are upstream failures (and which of those a retry may fix); the gateway's own refusals never are. */
 import { describe, expect, it } from 'vitest';
 import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
-import { GatewayError, invalidRequest, shuttingDown } from '../../src/core/gateway-error.js';
+import { GatewayError, gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 import { classifyUpstreamFailure, failureReason, isRetryable } from '../../src/http/upstream-failure.js';
 
@@ -24,7 +24,7 @@ describe('classifyUpstreamFailure', () => {
     const leaving = new RequestCancellation();
     leaving.abort(new Error('client closed the connection'));
     expect(classifyUpstreamFailure(invalidRequest('bad'))).toBeUndefined();
-    expect(classifyUpstreamFailure(shuttingDown())).toBeUndefined();
+    expect(classifyUpstreamFailure(gatewayError('server_shutting_down', {}))).toBeUndefined();
     expect(classifyUpstreamFailure(errorFromTransportFailure(refused, 'up', leaving))).toBeUndefined();
     expect(classifyUpstreamFailure(new Error('plain'))).toBeUndefined();
     expect(classifyUpstreamFailure(new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_stream_error', message: 'mid-stream' }))).toBeUndefined();

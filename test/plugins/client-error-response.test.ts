@@ -1,7 +1,14 @@
 /** The raw response written for Node's clientError, for the cases a test cannot provoke quickly over HTTP (408). */
 import { createServer, connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { writeClientErrorResponse } from '../../src/plugins/client-error-response.js';
+import { toAnthropicErrorBody } from '../../routes/messages/anthropic-wire.js';
+import { toOpenAiErrorBody } from '../../routes/shared/openai-wire.js';
+import { createClientErrorResponder } from '../../src/plugins/client-error-response.js';
+import { ErrorEnvelopes } from '../../src/plugins/error-envelope.js';
+
+const envelopes = new ErrorEnvelopes(toOpenAiErrorBody);
+envelopes.claim(/^\/v1\/messages/, toAnthropicErrorBody);
+const writeClientErrorResponse = createClientErrorResponder(envelopes);
 
 /** Hands `respond` the server side of a loopback connection and returns what the client side read. */
 async function exchange(respond: (socket: Socket) => void): Promise<string> {
@@ -26,7 +33,7 @@ function timeoutError(): Error {
   return Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
 }
 
-describe('writeClientErrorResponse', () => {
+describe('createClientErrorResponder', () => {
   it('writes a request timeout as a whole 408 response in OpenAI’s envelope and closes', async () => {
     const text = await exchange((socket) => writeClientErrorResponse(timeoutError(), socket));
     const [head = '', body = ''] = text.split('\r\n\r\n');

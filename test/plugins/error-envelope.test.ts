@@ -1,8 +1,10 @@
 /** One error envelope per API, with honest statuses, for errors from anywhere (fastify itself included). */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toAnthropicErrorBody } from '../../routes/messages/anthropic-wire.js';
+import { toOpenAiErrorBody } from '../../routes/shared/openai-wire.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
-import { renderErrorBody } from '../../src/plugins/error-envelope.js';
+import { ErrorEnvelopes } from '../../src/plugins/error-envelope.js';
 import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
 
 let gateway: StartedGateway;
@@ -15,17 +17,52 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-describe('renderErrorBody', () => {
+describe('the envelope renderers the route families own', () => {
   const error = new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_unavailable', param: null, message: 'down' });
 
   it('renders OpenAI’s envelope with all four fields', () => {
-    expect(renderErrorBody(error, 'openai')).toEqual({ error: { message: 'down', type: 'upstream_error', param: null, code: 'upstream_unavailable' } });
+    expect(toOpenAiErrorBody(error)).toEqual({ error: { message: 'down', type: 'upstream_error', param: null, code: 'upstream_unavailable' } });
   });
 
   it('renders Anthropic’s envelope with Anthropic’s type names', () => {
-    expect(renderErrorBody(error, 'anthropic')).toEqual({ type: 'error', error: { type: 'api_error', message: 'down' } });
+    expect(toAnthropicErrorBody(error)).toEqual({ type: 'error', error: { type: 'api_error', message: 'down' } });
     const notFound = new GatewayError({ status: 404, type: 'invalid_request_error', code: 'model_not_found', message: 'no such model' });
-    expect(renderErrorBody(notFound, 'anthropic')).toEqual({ type: 'error', error: { type: 'not_found_error', message: 'no such model' } });
+    expect(toAnthropicErrorBody(notFound)).toEqual({ type: 'error', error: { type: 'not_found_error', message: 'no such model' } });
+    const overloaded = new GatewayError({ status: 502, type: 'upstream_error', code: 'overloaded', message: 'busy' });
+    expect(toAnthropicErrorBody(overloaded)).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'busy' } });
+  });
+});
+
+describe('ErrorEnvelopes', () => {
+  it('gives a path the renderer of the route family that claimed it, else the default', () => {
+    const envelopes = new ErrorEnvelopes(toOpenAiErrorBody);
+    envelopes.claim(/^\/v1\/messages/, toAnthropicErrorBody);
+    expect(envelopes.forUrl('/v1/messages/nope')).toBe(toAnthropicErrorBody);
+    expect(envelopes.forUrl('/v1/chat/completions')).toBe(toOpenAiErrorBody);
+  });
+});
+
+describe('errors fastify raises on the Messages routes', () => {
+  it('a body over the limit on a Messages route is a 413 in Anthropic’s envelope', async () => {
+    const response = await fetch(`${gateway.baseUrl}/local/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'local/m', messages: [{ role: 'user', content: 'x'.repeat(4096) }] }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) } });
+  });
+
+  it('a wrong method on /v1/messages is a 404 in Anthropic’s envelope', async () => {
+    const response = await fetch(`${gateway.baseUrl}/v1/messages`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ type: 'error', error: { type: 'not_found_error', message: 'Unknown route: GET /v1/messages' } });
+  });
+
+  it('malformed JSON on /v1/messages is a 400 in Anthropic’s envelope', async () => {
+    const response = await fetch(`${gateway.baseUrl}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('Malformed JSON body') } });
   });
 });
 

@@ -2,7 +2,7 @@
 // Never from the model name: a model says nothing about what the client parses (AbstractCore W-7 gave
 // every `ollama/…` model LLaMA tags).
 import type { AgentSyntaxRegistry } from '../../core/agent-text-syntax.js';
-import { invalidRequest } from '../../core/gateway-error.js';
+import { gatewayError, invalidRequest } from '../../core/gateway-error.js';
 import { ConfigError } from '../../config/config-error.js';
 import type { AgentFormatSettings } from '../../config/config-types.js';
 import { structuredFormatNames, type AgentFormat, type AgentFormatRequest, type AgentFormatSelection } from './agent-format.js';
@@ -39,7 +39,7 @@ export class AgentFormatSelector {
     const fieldName = field === undefined ? undefined : normalize(field);
     if (tags !== undefined) {
       if (fieldName !== undefined && fieldName !== custom && fieldName !== auto) {
-        throw invalidRequest(`tool_call_tags goes with agent_format '${custom}' (or no agent_format), not '${field}'.`, 'tool_call_tags', 'invalid_tool_call_tags');
+        throw gatewayError('invalid_tool_call_tags', { message: `tool_call_tags goes with agent_format '${custom}' (or no agent_format), not '${field}'.`, param: 'tool_call_tags' });
       }
       return { format: this.customFormat(tags), source: 'field' };
     }
@@ -63,10 +63,10 @@ export class AgentFormatSelector {
       case passthrough:
         return { type: 'passthrough', name };
       case custom:
-        throw invalidRequest(`agent_format '${custom}' needs tool_call_tags ("START,END" or a tag name).`, 'tool_call_tags', 'invalid_tool_call_tags');
+        throw gatewayError('invalid_tool_call_tags', { message: `agent_format '${custom}' needs tool_call_tags ("START,END" or a tag name).`, param: 'tool_call_tags' });
       default: {
         const syntax = this.registry.syntaxes.get(name);
-        if (!syntax) throw invalidRequest(`${what} ${this.validText('request')}`, 'agent_format', 'unknown_agent_format');
+        if (!syntax) throw gatewayError('unknown_agent_format', { message: `${what} ${this.validText('request')}`, param: 'agent_format' });
         return { type: 'text', name, syntax };
       }
     }
@@ -77,7 +77,7 @@ export class AgentFormatSelector {
     try {
       return { type: 'text', name: custom, syntax: this.registry.custom(tags.start, tags.end) };
     } catch (error) {
-      throw invalidRequest(`tool_call_tags ${JSON.stringify(value)} cannot be used: ${(error as Error).message}`, 'tool_call_tags', 'invalid_tool_call_tags');
+      throw gatewayError('invalid_tool_call_tags', { message: `tool_call_tags ${JSON.stringify(value)} cannot be used: ${(error as Error).message}`, param: 'tool_call_tags' });
     }
   }
 

@@ -1,5 +1,5 @@
 /** Reads `tool_call_tags`: `"START,END"` taken as written, or one bare name `x` meaning `<x>` and `</x>`. */
-import { invalidRequest } from '../../core/gateway-error.js';
+import { gatewayError } from '../../core/gateway-error.js';
 
 export type ToolCallTags = { start: string; end: string };
 
@@ -9,9 +9,5 @@ export function parseToolCallTags(value: string): ToolCallTags {
   const parts = value.split(',').map((part) => part.trim());
   if (parts.length === 2 && parts[0] && parts[1]) return { start: parts[0], end: parts[1] };
   if (parts.length === 1 && parts[0] && bareName.test(parts[0])) return { start: `<${parts[0]}>`, end: `</${parts[0]}>` };
-  throw invalidRequest(
-    `tool_call_tags must be "START,END" (two non-empty tags, one comma) or a single name such as "tool_call" (meaning <tool_call> and </tool_call>); got ${JSON.stringify(value)}.`,
-    'tool_call_tags',
-    'invalid_tool_call_tags',
-  );
+  throw gatewayError('invalid_tool_call_tags', { message: `tool_call_tags must be "START,END" (two non-empty tags, one comma) or a single name such as "tool_call" (meaning <tool_call> and </tool_call>); got ${JSON.stringify(value)}.`, param: 'tool_call_tags' });
 }

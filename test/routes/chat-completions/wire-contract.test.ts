@@ -1,5 +1,5 @@
 /**
- * The OpenAI streaming wire contract, read as raw SSE (DESIGN.md §4 rule 1): role first, one full first
+ * The OpenAI streaming wire contract, read as raw SSE: role first, one full first
  * fragment per call then index + arguments only, finish_reason on the last choice chunk, usage chunk, [DONE].
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -26,7 +26,7 @@ const bashTool = {
   },
 };
 
-/** Claude Code's follow-up turn (clients.md §2.5), with a second call and an error result. */
+/** Claude Code's follow-up turn (as captured on the wire), with a second call and an error result. */
 const transcript = [
   { role: 'user', content: [{ type: 'text', text: 'Create probe.txt', cache_control: { type: 'ephemeral' } }] },
   {

@@ -1,5 +1,5 @@
 /**
- * Codex-shaped traffic (clients.md §1.6-1.8): developer message items, function + custom + namespace
+ * Codex-shaped traffic (as Codex sends it on the wire): developer message items, function + custom + namespace
  * + hosted tools, unknown top-level fields, and the follow-up turn carrying tool results back.
  */
 import type OpenAI from 'openai';

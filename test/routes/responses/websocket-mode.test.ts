@@ -1,4 +1,4 @@
-/** The Responses WebSocket mode, driven the way Codex drives it (clients.md §1.9), with the real `ws` client. */
+/** The Responses WebSocket mode, driven the way Codex drives it, with the real `ws` client. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
 import { ResponsesSocketClient, type SocketEvent } from '../../helpers/responses-socket-client.js';
