@@ -10,7 +10,7 @@ const historyTurns = 22;
 
 /** Sentences that read like an agent's instructions; repeated to the sizes above. */
 const prose =
-  'You are an interactive coding agent working in the user\'s repository. Read files before you change them, keep edits small, run the tests you touch, and explain what you did in a sentence or two. ';
+  "You are an interactive coding agent working in the user's repository. Read files before you change them, keep edits small, run the tests you touch, and explain what you did in a sentence or two. ";
 
 function repeatTo(text: string, length: number): string {
   return text.repeat(Math.ceil(length / text.length)).slice(0, length);
@@ -20,11 +20,18 @@ function repeatTo(text: string, length: number): string {
 function agentTool(index: number): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const [position, name] of ['file_path', 'pattern', 'content', 'offset', 'limit', 'recursive'].entries()) {
-    properties[name] = { type: position >= 3 ? (position === 5 ? 'boolean' : 'integer') : 'string', description: repeatTo(`The ${name.replace('_', ' ')} this action works on. `, 180) };
+    properties[name] = {
+      type: position >= 3 ? (position === 5 ? 'boolean' : 'integer') : 'string',
+      description: repeatTo(`The ${name.replace('_', ' ')} this action works on. `, 180),
+    };
   }
   return {
     type: 'function',
-    function: { name: `agent_tool_${index}`, description: repeatTo(prose, 900), parameters: { type: 'object', properties, required: ['file_path'], additionalProperties: false } },
+    function: {
+      name: `agent_tool_${index}`,
+      description: repeatTo(prose, 900),
+      parameters: { type: 'object', properties, required: ['file_path'], additionalProperties: false },
+    },
   };
 }
 
@@ -36,9 +43,25 @@ function historyTurn(index: number): Record<string, unknown>[] {
     {
       role: 'assistant',
       content: `Reading part ${index}.`,
-      tool_calls: [{ id, type: 'function', function: { name: `agent_tool_${index % toolCount}`, arguments: JSON.stringify({ file_path: `src/module_${index}.ts`, offset: 0, limit: 400 }) } }],
+      tool_calls: [
+        {
+          id,
+          type: 'function',
+          function: {
+            name: `agent_tool_${index % toolCount}`,
+            arguments: JSON.stringify({ file_path: `src/module_${index}.ts`, offset: 0, limit: 400 }),
+          },
+        },
+      ],
     },
-    { role: 'tool', tool_call_id: id, content: repeatTo(`export function step${index}(input: string): string {\n  return input.trim(); // "quoted" and \\escaped\n}\n`, 3_000) },
+    {
+      role: 'tool',
+      tool_call_id: id,
+      content: repeatTo(
+        `export function step${index}(input: string): string {\n  return input.trim(); // "quoted" and \\escaped\n}\n`,
+        3_000,
+      ),
+    },
   ];
 }
 

@@ -21,14 +21,35 @@ import { alternateRounds } from './round-robin.js';
 import { median } from './statistics.js';
 import { measureStreams } from './stream-load.js';
 
-export type AgentTurnFigures = { contender: string; requestBytes: number; requests: number; errors: number; cpuUsPerRequest: number; overBareProxy: number };
+export type AgentTurnFigures = {
+  contender: string;
+  requestBytes: number;
+  requests: number;
+  errors: number;
+  cpuUsPerRequest: number;
+  overBareProxy: number;
+};
 
 type Unit = { name: string; process: MeasuredProcess; pool: ReturnType<typeof createPool>; path: string; body: Buffer };
 
 async function measure(units: Unit[], settings: BenchSettings): Promise<AgentTurnFigures[]> {
   const window = (unit: Unit, durationMs: number) =>
-    cpuDuring(unit.process, () => measureStreams({ dispatcher: unit.pool, path: unit.path, body: unit.body, streams: 1, durationMs, chunksPerReply: agentTurnReplyChunkCount }));
-  const rounds = await alternateRounds(units, settings.rounds, (unit) => window(unit, settings.warmupMs), (unit) => window(unit, settings.windowMs * 2));
+    cpuDuring(unit.process, () =>
+      measureStreams({
+        dispatcher: unit.pool,
+        path: unit.path,
+        body: unit.body,
+        streams: 1,
+        durationMs,
+        chunksPerReply: agentTurnReplyChunkCount,
+      }),
+    );
+  const rounds = await alternateRounds(
+    units,
+    settings.rounds,
+    (unit) => window(unit, settings.warmupMs),
+    (unit) => window(unit, settings.windowMs * 2),
+  );
   const perRequest = rounds.map((results) => median(results.map((result) => (result.cpuMs * 1000) / Math.max(1, result.completed))));
   const bare = perRequest[0]!;
   return units.map((unit, index) => ({
@@ -49,14 +70,39 @@ export async function runAgentTurnScenario(settings: BenchSettings, progress: Pr
     progress('agent turn: starting the fake upstream, the bare proxy and the gateway');
     const upstream = await children.add(spawnServerProcess('fake-upstream'));
     const bareProxy = await children.add(spawnServerProcess('bare-proxy', upstream.url));
-    const gateway = await children.add(spawnGateway({ configPath: writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, settings.gatewayLogLevel), logPath: path.join(directory, 'gateway.log') }));
+    const gateway = await children.add(
+      spawnGateway({
+        configPath: writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, settings.gatewayLogLevel),
+        logPath: path.join(directory, 'gateway.log'),
+      }),
+    );
     const gatewayPath = '/v1/chat/completions';
     const units: Unit[] = [
-      { name: 'bare proxy', process: bareProxy, pool: createPool(bareProxy.url), path: '/chunks-1000/v1/chat/completions', body: agentTurnRequestBody(nativeModel) },
-      { name: 'gateway native', process: gateway, pool: createPool(gateway.url), path: gatewayPath, body: agentTurnRequestBody(gatewayModels.nativeAgentTurn) },
-      { name: 'gateway prompted', process: gateway, pool: createPool(gateway.url), path: gatewayPath, body: agentTurnRequestBody(gatewayModels.promptedAgentTurn) },
+      {
+        name: 'bare proxy',
+        process: bareProxy,
+        pool: createPool(bareProxy.url),
+        path: '/chunks-1000/v1/chat/completions',
+        body: agentTurnRequestBody(nativeModel),
+      },
+      {
+        name: 'gateway native',
+        process: gateway,
+        pool: createPool(gateway.url),
+        path: gatewayPath,
+        body: agentTurnRequestBody(gatewayModels.nativeAgentTurn),
+      },
+      {
+        name: 'gateway prompted',
+        process: gateway,
+        pool: createPool(gateway.url),
+        path: gatewayPath,
+        body: agentTurnRequestBody(gatewayModels.promptedAgentTurn),
+      },
     ];
-    progress(`agent turn (${Math.round(units[0]!.body.length / 1024)} KB request, ${agentTurnReplyChunkCount}-chunk reply, 1 stream): ${units.map((unit) => unit.name).join(', ')}`);
+    progress(
+      `agent turn (${Math.round(units[0]!.body.length / 1024)} KB request, ${agentTurnReplyChunkCount}-chunk reply, 1 stream): ${units.map((unit) => unit.name).join(', ')}`,
+    );
     try {
       return await measure(units, settings);
     } finally {
@@ -71,7 +117,14 @@ export async function runAgentTurnScenario(settings: BenchSettings, progress: Pr
 export function renderAgentTurnSection(figures: AgentTurnFigures[]): string {
   const table = renderMarkdownTable(
     ['Contender', 'Request KB', 'Requests', 'CPU µs/request', 'CPU × bare proxy', 'Errors'],
-    figures.map((row) => [row.contender, String(Math.round(row.requestBytes / 1024)), String(row.requests), Math.round(row.cpuUsPerRequest).toLocaleString('en-US'), `${row.overBareProxy.toFixed(2)} ×`, String(row.errors)]),
+    figures.map((row) => [
+      row.contender,
+      String(Math.round(row.requestBytes / 1024)),
+      String(row.requests),
+      Math.round(row.cpuUsPerRequest).toLocaleString('en-US'),
+      `${row.overBareProxy.toFixed(2)} ×`,
+      String(row.errors),
+    ]),
   );
   return `## Agent turn (bench/agent-turn-scenario.ts: 24 tools, 15 KB system prompt, 22 tool-call turns of history; ${agentTurnReplyChunkCount}-chunk streamed reply; 1 stream)\n\n${table}\n`;
 }

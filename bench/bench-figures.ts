@@ -70,7 +70,12 @@ function firstErrorOf(rounds: { firstError?: string }[]): { firstError?: string 
   return found === undefined ? {} : { firstError: found };
 }
 
-export function summariseRequests(contender: string, connections: number, tools: number, rounds: (RequestLoadResult & { cpuMs: number })[]): RequestFigures {
+export function summariseRequests(
+  contender: string,
+  connections: number,
+  tools: number,
+  rounds: (RequestLoadResult & { cpuMs: number })[],
+): RequestFigures {
   const rates = rounds.map((round) => round.requestsPerSecond);
   return {
     contender,
@@ -86,7 +91,12 @@ export function summariseRequests(contender: string, connections: number, tools:
   };
 }
 
-export function summariseStreams(contender: string, streams: number, chunksPerReply: number, rounds: (StreamLoadResult & { cpuMs: number })[]): StreamFigures {
+export function summariseStreams(
+  contender: string,
+  streams: number,
+  chunksPerReply: number,
+  rounds: (StreamLoadResult & { cpuMs: number })[],
+): StreamFigures {
   const rates = rounds.map((round) => round.chunksPerSecond);
   return {
     contender,

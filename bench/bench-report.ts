@@ -19,7 +19,8 @@ function header(machine: MachineInfo, settings: BenchSettings): string {
 }
 
 function requestTable(figures: BenchFigures): string {
-  const find = (contender: string, connections: number) => figures.requests.find((row) => row.contender === contender && row.connections === connections);
+  const find = (contender: string, connections: number) =>
+    figures.requests.find((row) => row.contender === contender && row.connections === connections);
   const rows = figures.requests.map((row) => {
     const bare = find('bare proxy', row.connections);
     const direct = find('direct', row.connections);
@@ -36,7 +37,21 @@ function requestTable(figures: BenchFigures): string {
       String(row.errors),
     ];
   });
-  return renderMarkdownTable(['Contender', 'Connections', 'req/s', 'req/s min–max', '× bare proxy', 'p50 ms', 'p99 ms', 'p50 added vs direct, ms', 'CPU µs/request', 'Errors'], rows);
+  return renderMarkdownTable(
+    [
+      'Contender',
+      'Connections',
+      'req/s',
+      'req/s min–max',
+      '× bare proxy',
+      'p50 ms',
+      'p99 ms',
+      'p50 added vs direct, ms',
+      'CPU µs/request',
+      'Errors',
+    ],
+    rows,
+  );
 }
 
 function streamTable(figures: BenchFigures): string {
@@ -54,11 +69,15 @@ function streamTable(figures: BenchFigures): string {
       String(row.errors),
     ];
   });
-  return renderMarkdownTable(['Contender', 'Streams', 'chunks/s', 'chunks/s min–max', '× bare proxy', 'TTFB p50 ms', 'TTFB p99 ms', 'CPU µs/chunk', 'Errors'], rows);
+  return renderMarkdownTable(
+    ['Contender', 'Streams', 'chunks/s', 'chunks/s min–max', '× bare proxy', 'TTFB p50 ms', 'TTFB p99 ms', 'CPU µs/chunk', 'Errors'],
+    rows,
+  );
 }
 
 function growthTable(figures: BenchFigures): string {
-  const oneTool = (row: RequestFigures) => figures.growth.find((other) => other.contender === row.contender && other.tools === 1 && other.toolLists === undefined);
+  const oneTool = (row: RequestFigures) =>
+    figures.growth.find((other) => other.contender === row.contender && other.tools === 1 && other.toolLists === undefined);
   const rows = figures.growth.map((row) => [
     row.contender,
     String(row.tools),
@@ -115,7 +134,11 @@ function errorNotes(figures: BenchFigures): string[] {
 
 export function renderBenchReport(machine: MachineInfo, settings: BenchSettings, figures: BenchFigures, parsers: ParserSection): string {
   const targets = checkTargets(figures).map((check) => [check.target, check.measured, check.goal, check.verdict]);
-  const notes = [...figures.notes.map((note) => `- ${note}`), ...figures.skipped.map((skip) => `- ${skip.section}: not measured: ${skip.reason}`), ...errorNotes(figures)];
+  const notes = [
+    ...figures.notes.map((note) => `- ${note}`),
+    ...figures.skipped.map((skip) => `- ${skip.section}: not measured: ${skip.reason}`),
+    ...errorNotes(figures),
+  ];
   return [
     header(machine, settings),
     '## Targets (issue 5)',
@@ -139,7 +162,7 @@ export function renderBenchReport(machine: MachineInfo, settings: BenchSettings,
       '- The fake upstream sends the 500-chunk reply one SSE frame per event-loop turn, like a server emitting tokens; short replies go out in one write. The direct streaming row is that pace: a ceiling for every contender, which the bare proxy nearly reaches, so the streaming ratio understates the gap in CPU µs/chunk.',
       '- Tool growth, "same every request": agents resend one list on every turn, and the gateway parses, translates and serialises a list it has seen before once (src/plugins/known-tool-lists.ts). "32 rotating": a different list on every request, the cost without that reuse.',
       '- Cost rows: "keyed + limited + metered" is a gateway whose one client key has a policy object (model globs, a tool deny rule, per-key limits) under server-wide limits, requests/tokens per minute and concurrent streams counted in-process but never reached; metrics are on in every gateway row. "+ traced" also exports one span per request and one per upstream call over OTLP/HTTP to a loopback receiver (bench/otlp-sink.ts).',
-      '- CPU µs/request and µs/chunk are the contender process\'s user+system time over the window (10 ms ticks), the least noise-sensitive figure on a shared machine.',
+      "- CPU µs/request and µs/chunk are the contender process's user+system time over the window (10 ms ticks), the least noise-sensitive figure on a shared machine.",
     ].join('\n'),
   ].join('\n\n');
 }

@@ -17,7 +17,13 @@ function growth(figures: BenchFigures, contender: string, tools: number): Reques
   return figures.growth.find((row) => row.contender === contender && row.tools === tools && row.toolLists === undefined);
 }
 
-function check(target: string, value: number | undefined, goal: string, passes: (value: number) => boolean, format: (value: number) => string): TargetCheck {
+function check(
+  target: string,
+  value: number | undefined,
+  goal: string,
+  passes: (value: number) => boolean,
+  format: (value: number) => string,
+): TargetCheck {
   if (value === undefined || !Number.isFinite(value)) return { target, measured: '–', goal, verdict: 'not measured' };
   return { target, measured: format(value), goal, verdict: passes(value) ? 'pass' : 'FAIL' };
 }
@@ -31,19 +37,43 @@ export function checkTargets(figures: BenchFigures): TargetCheck[] {
   const direct1 = requestsAt(figures, 'direct', 1)?.p50Ms;
   const largestIdle = figures.memory.filter((row) => row.process === 'gateway').sort((left, right) => right.streams - left.streams)[0];
   const checks: TargetCheck[] = [
-    check('native req/s ÷ bare proxy req/s, 32 connections', ratio(requestsAt(figures, 'gateway native', 32)?.requestsPerSecond, bare32), '≥ 0.6 ×', (value) => value >= 0.6, formatRatio),
-    check('prompted req/s ÷ bare proxy req/s, 32 connections', ratio(requestsAt(figures, 'gateway prompted', 32)?.requestsPerSecond, bare32), '≥ 0.5 ×', (value) => value >= 0.5, formatRatio),
+    check(
+      'native req/s ÷ bare proxy req/s, 32 connections',
+      ratio(requestsAt(figures, 'gateway native', 32)?.requestsPerSecond, bare32),
+      '≥ 0.6 ×',
+      (value) => value >= 0.6,
+      formatRatio,
+    ),
+    check(
+      'prompted req/s ÷ bare proxy req/s, 32 connections',
+      ratio(requestsAt(figures, 'gateway prompted', 32)?.requestsPerSecond, bare32),
+      '≥ 0.5 ×',
+      (value) => value >= 0.5,
+      formatRatio,
+    ),
   ];
   for (const streams of [1, 64]) {
     const bare = streamsAt(figures, 'bare proxy', streams)?.chunksPerSecond;
     checks.push(
-      check(`native chunks/s ÷ bare proxy chunks/s, ${streams} stream(s)`, ratio(streamsAt(figures, 'gateway native', streams)?.chunksPerSecond, bare), '≥ 0.5 ×', (value) => value >= 0.5, formatRatio),
+      check(
+        `native chunks/s ÷ bare proxy chunks/s, ${streams} stream(s)`,
+        ratio(streamsAt(figures, 'gateway native', streams)?.chunksPerSecond, bare),
+        '≥ 0.5 ×',
+        (value) => value >= 0.5,
+        formatRatio,
+      ),
     );
   }
   for (const lane of ['gateway native', 'gateway prompted']) {
     const p50 = requestsAt(figures, lane, 1)?.p50Ms;
     checks.push(
-      check(`${lane}: p50 added latency over direct, 1 connection`, p50 === undefined || direct1 === undefined ? undefined : p50 - direct1, '< 1 ms', (value) => value < 1, (value) => `${formatNumber(value, 3)} ms`),
+      check(
+        `${lane}: p50 added latency over direct, 1 connection`,
+        p50 === undefined || direct1 === undefined ? undefined : p50 - direct1,
+        '< 1 ms',
+        (value) => value < 1,
+        (value) => `${formatNumber(value, 3)} ms`,
+      ),
     );
   }
   checks.push(
@@ -59,7 +89,11 @@ export function checkTargets(figures: BenchFigures): TargetCheck[] {
   checks.push(
     check(
       'keyed + limited + metered: CPU per request ÷ plain gateway native, 32 connections',
-      ratio(figures.cost.find((row) => row.contender === 'gateway native, keyed + limited + metered' && row.connections === 32)?.cpuUsPerRequest, plainCpu),
+      ratio(
+        figures.cost.find((row) => row.contender === 'gateway native, keyed + limited + metered' && row.connections === 32)
+          ?.cpuUsPerRequest,
+        plainCpu,
+      ),
       '≤ 1.10 ×',
       (value) => value <= 1.1,
       formatRatio,
@@ -67,7 +101,13 @@ export function checkTargets(figures: BenchFigures): TargetCheck[] {
   );
   for (const lane of ['gateway native', 'gateway prompted']) {
     checks.push(
-      check(`${lane}: p50 latency with 200 tools ÷ with 1 tool`, ratio(growth(figures, lane, 200)?.p50Ms, growth(figures, lane, 1)?.p50Ms), '≤ 2 ×', (value) => value <= 2, formatRatio),
+      check(
+        `${lane}: p50 latency with 200 tools ÷ with 1 tool`,
+        ratio(growth(figures, lane, 200)?.p50Ms, growth(figures, lane, 1)?.p50Ms),
+        '≤ 2 ×',
+        (value) => value <= 2,
+        formatRatio,
+      ),
     );
   }
   return checks;

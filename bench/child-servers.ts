@@ -40,7 +40,10 @@ function childServer(child: ChildProcess, url: string): ChildServer {
 /** `argument`: the bare proxy's upstream URL, or the fault upstream's seed. */
 export async function spawnServerProcess(kind: ServerProcessKind, argument?: string): Promise<ChildServer> {
   const entry = fileURLToPath(new URL('./server-process.ts', import.meta.url));
-  const child = fork(entry, argument ? [kind, argument] : [kind], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(entry, argument ? [kind, argument] : [kind], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (message) => resolve((message as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`${kind} exited with code ${code} before listening`)));

@@ -17,7 +17,12 @@ export async function recordFailure(failures: Failures, failure: Dispatcher.Resp
 }
 
 /** Runs the loops and returns the elapsed time in ms (the last iterations may end after the window). */
-export async function runClosedLoop(workers: number, durationMs: number, iteration: () => Promise<void>, failures: Failures): Promise<number> {
+export async function runClosedLoop(
+  workers: number,
+  durationMs: number,
+  iteration: () => Promise<void>,
+  failures: Failures,
+): Promise<number> {
   const started = performance.now();
   const deadline = started + durationMs;
   async function worker(): Promise<void> {

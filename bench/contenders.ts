@@ -5,7 +5,13 @@
 import { Pool } from 'undici';
 import { gatewayModels, nativeModel } from './gateway-config.js';
 
-export type ContenderName = 'direct' | 'bare proxy' | 'gateway native' | 'gateway prompted' | 'gateway native, keyed + limited + metered' | 'gateway native, keyed + limited + metered + traced';
+export type ContenderName =
+  | 'direct'
+  | 'bare proxy'
+  | 'gateway native'
+  | 'gateway prompted'
+  | 'gateway native, keyed + limited + metered'
+  | 'gateway native, keyed + limited + metered + traced';
 
 /** The process doing a contender's work between client and upstream, for CPU time per request. */
 export type MeasuredProcess = { cpuMs(): number };
@@ -46,7 +52,12 @@ export function upstreamContender(name: 'direct' | 'bare proxy', origin: string,
 export function gatewayContenders(origin: string, process?: MeasuredProcess): Contender[] {
   const path = '/v1/chat/completions';
   const lane = (name: ContenderName, replyModel: string, streamModel: string): Contender => {
-    const contender: Contender = { name, pool: createPool(origin), reply: { path, model: replyModel }, stream: { path, model: streamModel } };
+    const contender: Contender = {
+      name,
+      pool: createPool(origin),
+      reply: { path, model: replyModel },
+      stream: { path, model: streamModel },
+    };
     if (process) contender.process = process;
     return contender;
   };
@@ -59,7 +70,14 @@ export function gatewayContenders(origin: string, process?: MeasuredProcess): Co
 /** The native lane through a gateway whose config has keys with policies and limits (and maybe traces): the cost rows. */
 export function keyedContender(name: ContenderName, origin: string, process: MeasuredProcess, clientKey: string): Contender {
   const path = '/v1/chat/completions';
-  return { name, process, pool: createPool(origin), headers: { authorization: `Bearer ${clientKey}` }, reply: { path, model: gatewayModels.native }, stream: { path, model: gatewayModels.nativeStream } };
+  return {
+    name,
+    process,
+    pool: createPool(origin),
+    headers: { authorization: `Bearer ${clientKey}` },
+    reply: { path, model: gatewayModels.native },
+    stream: { path, model: gatewayModels.nativeStream },
+  };
 }
 
 export async function closeContenders(contenders: Contender[]): Promise<void> {

@@ -25,17 +25,31 @@ export type CostSetting = {
 /** The connection counts of the cost rows: one client, and the throughput targets' 32. */
 export const costConnections = [1, 32];
 
-export async function runCostScenario(setting: CostSetting, settings: BenchSettings, progress: Progress): Promise<{ figures: RequestFigures[]; notes: string[] }> {
+export async function runCostScenario(
+  setting: CostSetting,
+  settings: BenchSettings,
+  progress: Progress,
+): Promise<{ figures: RequestFigures[]; notes: string[] }> {
   const { upstream, directory, children } = setting;
   progress('cost rows: starting a keyed, rate-limited, metered gateway, and one that also exports traces');
   const sink = await children.add(spawnServerProcess('otlp-sink'));
   const gatewayOf = (name: string, variant: Parameters<typeof writeGatewayConfig>[3]) =>
-    children.add(spawnGateway({ configPath: writeGatewayConfig(path.join(directory, `${name}.json`), upstream.url, settings.gatewayLogLevel, variant), logPath: path.join(directory, `${name}.log`) }));
+    children.add(
+      spawnGateway({
+        configPath: writeGatewayConfig(path.join(directory, `${name}.json`), upstream.url, settings.gatewayLogLevel, variant),
+        logPath: path.join(directory, `${name}.log`),
+      }),
+    );
   const metered = await gatewayOf('gateway-metered', { type: 'metered' });
   const traced = await gatewayOf('gateway-traced', { type: 'metered-traced', otlpEndpoint: sink.url });
-  const costContenders = [keyedContender('gateway native, keyed + limited + metered', metered.url, metered, benchClientKey), keyedContender('gateway native, keyed + limited + metered + traced', traced.url, traced, benchClientKey)];
+  const costContenders = [
+    keyedContender('gateway native, keyed + limited + metered', metered.url, metered, benchClientKey),
+    keyedContender('gateway native, keyed + limited + metered + traced', traced.url, traced, benchClientKey),
+  ];
   for (const contender of costContenders) await probeContender(contender);
-  const notes = costContenders.filter((contender) => contender.unavailable).map((contender) => `${contender.name}: left out: ${contender.unavailable}`);
+  const notes = costContenders
+    .filter((contender) => contender.unavailable)
+    .map((contender) => `${contender.name}: left out: ${contender.unavailable}`);
   const measured = [setting.plain, ...costContenders.filter((contender) => !contender.unavailable)];
   // More rounds than elsewhere: a 10 % difference must stand out of the shared machine's noise.
   const figures = await runRequestScenario(measured, { ...settings, rounds: Math.max(settings.rounds, 4) }, progress, costConnections);

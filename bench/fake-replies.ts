@@ -27,7 +27,9 @@ export function frame(data: string): Buffer {
 }
 
 export function chunkFrame(delta: Delta, finishReason: string | null = null): Buffer {
-  return frame(`${chunkPrefix},"choices":[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}`);
+  return frame(
+    `${chunkPrefix},"choices":[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}`,
+  );
 }
 
 /** Real servers stream a few tokens per chunk; 16 characters keeps short replies at a handful of chunks. */
@@ -55,7 +57,11 @@ function closingFrames(finishReason: string): Buffer[] {
 }
 
 function textReply(kind: ReplyKind, contentPieces: string[]): RenderedReply {
-  const frames = [chunkFrame({ role: 'assistant', content: '' }), ...contentPieces.map((piece) => chunkFrame({ content: piece })), ...closingFrames('stop')];
+  const frames = [
+    chunkFrame({ role: 'assistant', content: '' }),
+    ...contentPieces.map((piece) => chunkFrame({ content: piece })),
+    ...closingFrames('stop'),
+  ];
   return { kind, json: completionJson({ content: contentPieces.join('') }, 'stop'), frames, sse: Buffer.concat(frames) };
 }
 
@@ -67,7 +73,12 @@ function toolCallReply(): RenderedReply {
     ...pieces(weatherArguments).map((piece) => chunkFrame({ tool_calls: [{ index: 0, function: { arguments: piece } }] })),
     ...closingFrames('tool_calls'),
   ];
-  return { kind: 'tool-call', json: completionJson({ content: null, tool_calls: [call] }, 'tool_calls'), frames, sse: Buffer.concat(frames) };
+  return {
+    kind: 'tool-call',
+    json: completionJson({ content: null, tool_calls: [call] }, 'tool_calls'),
+    frames,
+    sse: Buffer.concat(frames),
+  };
 }
 
 /** One-word chunks (500 by default): a long answer streamed token by token. */

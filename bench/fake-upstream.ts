@@ -62,7 +62,9 @@ export function startFakeUpstream(port = 0): Promise<RunningServer> {
       const kind = replyKindOf(request.url);
       const reply = kind && request.method === 'POST' ? replies.get(kind) : undefined;
       if (!reply) {
-        response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"unknown bench route","type":"not_found"}}');
+        response
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end('{"error":{"message":"unknown bench route","type":"not_found"}}');
         return;
       }
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);

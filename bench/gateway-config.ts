@@ -43,15 +43,31 @@ const generousLimits = { requestsPerMinute: 1_000_000_000, tokensPerMinute: 1_00
  * tool rule, per-key limits) and server-wide limits, state in-process; metrics are always on.
  */
 const meteredServer = {
-  apiKeys: [{ key: benchClientKey, name: 'bench-team', models: Object.keys(providers).map((name) => `${name}/*`), tools: { deny: ['delete_*'] }, limits: generousLimits }],
+  apiKeys: [
+    {
+      key: benchClientKey,
+      name: 'bench-team',
+      models: Object.keys(providers).map((name) => `${name}/*`),
+      tools: { deny: ['delete_*'] },
+      limits: generousLimits,
+    },
+  ],
   limits: generousLimits,
 };
 
 export type GatewayConfigVariant = { type: 'plain' } | { type: 'metered' } | { type: 'metered-traced'; otlpEndpoint: string };
 
-export function buildGatewayConfig(upstreamUrl: string, logLevel: string, variant: GatewayConfigVariant = { type: 'plain' }): Record<string, unknown> {
+export function buildGatewayConfig(
+  upstreamUrl: string,
+  logLevel: string,
+  variant: GatewayConfigVariant = { type: 'plain' },
+): Record<string, unknown> {
   const entries = Object.entries(providers).map(([name, setting]) => {
-    const provider: Record<string, unknown> = { type: 'openai-compatible', baseUrl: `${upstreamUrl}/${setting.reply}/v1`, toolCalling: setting.toolCalling };
+    const provider: Record<string, unknown> = {
+      type: 'openai-compatible',
+      baseUrl: `${upstreamUrl}/${setting.reply}/v1`,
+      toolCalling: setting.toolCalling,
+    };
     if (setting.maxConnections) provider.maxConnections = setting.maxConnections;
     return [name, provider];
   });

@@ -19,7 +19,8 @@ export type IdleStreamTarget = {
 /** Opens one stream and resolves once its first body bytes arrived; the body is kept open, unread. */
 async function openIdleStream(pool: ReturnType<typeof createPool>, path: string, body: Buffer): Promise<Readable> {
   const response = await pool.request({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body });
-  if (response.statusCode !== 200) throw new Error(`idle stream: HTTP ${response.statusCode}: ${(await response.body.text()).slice(0, 200)}`);
+  if (response.statusCode !== 200)
+    throw new Error(`idle stream: HTTP ${response.statusCode}: ${(await response.body.text()).slice(0, 200)}`);
   await new Promise((resolve, reject) => response.body.once('data', resolve).once('error', reject));
   return response.body;
 }
@@ -45,7 +46,14 @@ export async function measureIdleStreamMemory(target: IdleStreamTarget, counts: 
       await sleep(settleMs);
       const rssKb = target.rssKb();
       const marginalKbPerStream = (rssKb - previous.rssKb) / (count - previous.streams);
-      figures.push({ process: target.name, streams: count, baselineRssKb, rssKb, kbPerStream: (rssKb - baselineRssKb) / count, marginalKbPerStream });
+      figures.push({
+        process: target.name,
+        streams: count,
+        baselineRssKb,
+        rssKb,
+        kbPerStream: (rssKb - baselineRssKb) / count,
+        marginalKbPerStream,
+      });
       previous = { streams: count, rssKb };
     }
     return figures;

@@ -41,7 +41,12 @@ export async function measureRequests(options: RequestLoadOptions): Promise<Requ
     options.durationMs,
     async () => {
       const sent = performance.now();
-      const response = await options.dispatcher.request({ method: 'POST', path: options.path, headers: requestHeaders, body: bodies[requestsSent++ % bodies.length] });
+      const response = await options.dispatcher.request({
+        method: 'POST',
+        path: options.path,
+        headers: requestHeaders,
+        body: bodies[requestsSent++ % bodies.length],
+      });
       if (response.statusCode !== 200) return recordFailure(failures, response);
       await response.body.dump();
       latencies.push(performance.now() - sent);

@@ -18,12 +18,18 @@ function gitCommit(): string {
 export function readMachineInfo(): MachineInfo {
   const cpus = os.cpus();
   return {
-    date: new Date().toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'),
+    date: new Date()
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' UTC'),
     node: process.version,
     cpu: cpus[0]?.model.trim() ?? 'unknown',
     cores: cpus.length,
     system: `${os.type()} ${os.release()} ${os.arch()}`,
-    loadAverage: os.loadavg().map((load) => load.toFixed(2)).join(' '),
+    loadAverage: os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' '),
     commit: gitCommit(),
   };
 }

@@ -17,7 +17,10 @@ function render(result: unknown): string {
   if (Array.isArray(result) && result.length > 0 && result.every((row) => row && typeof row === 'object')) {
     const rows = result as Record<string, unknown>[];
     const headers = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-    return renderMarkdownTable(headers, rows.map((row) => headers.map((header) => String(row[header] ?? ''))));
+    return renderMarkdownTable(
+      headers,
+      rows.map((row) => headers.map((header) => String(row[header] ?? ''))),
+    );
   }
   if (result === undefined) return '(runParserBenchmarks printed its own output above)';
   return '```json\n' + JSON.stringify(result, null, 2) + '\n```';

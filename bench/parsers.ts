@@ -29,8 +29,16 @@ const megabyte = 1_000_000;
 const chunkSize = 4;
 
 const tools: ToolDefinition[] = [
-  { name: 'get_weather', description: 'Get the weather.', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } } },
-  { name: 'write_file', description: 'Write a file.', parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } } },
+  {
+    name: 'get_weather',
+    description: 'Get the weather.',
+    parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } },
+  },
+  {
+    name: 'write_file',
+    description: 'Write a file.',
+    parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } },
+  },
 ];
 
 /** How each family's calls appear in the middle of prose. */
@@ -63,7 +71,10 @@ export function buildReply(format: ToolFormat, targetLength: number): string {
               ? format.renderCall({ name: 'get_weather', arguments: JSON.stringify({ city: `City ${index}`, days: index % 7 }) })
               : format.renderCall({
                   name: 'write_file',
-                  arguments: JSON.stringify({ path: `src/file-${index}.ts`, content: 'export const answer = "</tool_call>";\nconsole.log(`x < y`);\n'.repeat(4) }),
+                  arguments: JSON.stringify({
+                    path: `src/file-${index}.ts`,
+                    content: 'export const answer = "</tool_call>";\nconsole.log(`x < y`);\n'.repeat(4),
+                  }),
                 }),
           ) + '\n'
         : (prose[index % prose.length] as string);
@@ -109,10 +120,23 @@ function bestTime(runs: number, run: () => unknown): number {
 
 function subjects(): Subject[] {
   const registry = createToolFormatRegistry();
-  const families: Subject[] = [...registry.values()].map((format) => ({ name: format.family, format, options: {}, build: (length) => buildReply(format, length) }));
+  const families: Subject[] = [...registry.values()].map((format) => ({
+    name: format.family,
+    format,
+    options: {},
+    build: (length) => buildReply(format, length),
+  }));
   const hermes = registry.get('hermes');
   if (hermes === undefined) return families;
-  return [...families, { name: 'hermes, unclosed opened reasoning', format: hermes, options: { startsInReasoning: true }, build: (length) => buildReply(hermes, length) }];
+  return [
+    ...families,
+    {
+      name: 'hermes, unclosed opened reasoning',
+      format: hermes,
+      options: { startsInReasoning: true },
+      build: (length) => buildReply(hermes, length),
+    },
+  ];
 }
 
 export async function runParserBenchmarks(): Promise<Row[]> {

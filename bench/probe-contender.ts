@@ -10,7 +10,12 @@ import { longReplyChunkCount } from './fake-replies.js';
 type ProbeAnswer = { status: number; text: string };
 
 async function post(contender: Contender, path: string, body: Buffer): Promise<ProbeAnswer> {
-  const response = await contender.pool.request({ method: 'POST', path, headers: { 'content-type': 'application/json', ...contender.headers }, body });
+  const response = await contender.pool.request({
+    method: 'POST',
+    path,
+    headers: { 'content-type': 'application/json', ...contender.headers },
+    body,
+  });
   return { status: response.statusCode, text: await response.body.text() };
 }
 
@@ -46,7 +51,8 @@ export async function probeContender(contender: Contender): Promise<void> {
       return;
     }
     const name = firstCallName(reply.text);
-    if (name !== 'get_weather') contender.note = `answered without a parsed tool call (got ${name ?? 'none'}): parser work is not in these figures`;
+    if (name !== 'get_weather')
+      contender.note = `answered without a parsed tool call (got ${name ?? 'none'}): parser work is not in these figures`;
     const stream = await post(contender, contender.stream.path, benchRequestBody({ model: contender.stream.model, stream: true }));
     if (stream.status !== 200) {
       contender.unavailable = `streaming: ${errorMessage(stream)}`;

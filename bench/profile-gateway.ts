@@ -45,9 +45,20 @@ const streamLoad: ProfiledLoad = {
   async run(gateway, durationMs) {
     const pool = createPool(gateway.url);
     const body = benchRequestBody({ model: gatewayModels.nativeStream, stream: true });
-    const result = await measureStreams({ dispatcher: pool, path: '/v1/chat/completions', body, streams: 64, durationMs, chunksPerReply: longReplyChunkCount });
+    const result = await measureStreams({
+      dispatcher: pool,
+      path: '/v1/chat/completions',
+      body,
+      streams: 64,
+      durationMs,
+      chunksPerReply: longReplyChunkCount,
+    });
     await pool.destroy();
-    return { description: `${formatNumber(result.chunksPerSecond)} chunks/s, ${result.errors} errors, 64 streams`, units: result.completed * longReplyChunkCount, unit: 'chunk' };
+    return {
+      description: `${formatNumber(result.chunksPerSecond)} chunks/s, ${result.errors} errors, 64 streams`,
+      units: result.completed * longReplyChunkCount,
+      unit: 'chunk',
+    };
   },
 };
 
@@ -99,7 +110,11 @@ export async function profileGateway(upstreamUrl: string, settings: BenchSetting
     const profileDirectory = path.join(directory, load.name);
     rmSync(profileDirectory, { recursive: true, force: true });
     progress(`profiling the gateway: ${load.name}, ${durationMs} ms`);
-    const gateway = await spawnGateway({ configPath, logPath: path.join(directory, `${load.name}.log`), nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] });
+    const gateway = await spawnGateway({
+      configPath,
+      logPath: path.join(directory, `${load.name}.log`),
+      nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`],
+    });
     await load.run(gateway, Math.min(1000, durationMs / 3));
     const window = { startUs: nowUs(), endUs: 0 };
     const outcome = await load.run(gateway, durationMs);

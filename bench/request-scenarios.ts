@@ -19,7 +19,11 @@ const rotatingToolLists = 32;
 
 function unitsFor(contenders: Contender[], toolCounts: number[]): Unit[] {
   return toolCounts.flatMap((tools) =>
-    contenders.map((contender) => ({ contender, tools, body: benchRequestBody({ model: contender.reply.model, stream: false, toolCount: tools }) })),
+    contenders.map((contender) => ({
+      contender,
+      tools,
+      body: benchRequestBody({ model: contender.reply.model, stream: false, toolCount: tools }),
+    })),
   );
 }
 
@@ -35,9 +39,21 @@ function rotatingUnitsFor(contenders: Contender[], tools: number): Unit[] {
 async function measureUnits(units: Unit[], connections: number, settings: BenchSettings, windowMs: number): Promise<RequestFigures[]> {
   const window = (unit: Unit, durationMs: number) =>
     cpuDuring(unit.contender.process, () =>
-      measureRequests({ dispatcher: unit.contender.pool, path: unit.contender.reply.path, body: unit.body, connections, durationMs, ...(unit.contender.headers ? { headers: unit.contender.headers } : {}) }),
+      measureRequests({
+        dispatcher: unit.contender.pool,
+        path: unit.contender.reply.path,
+        body: unit.body,
+        connections,
+        durationMs,
+        ...(unit.contender.headers ? { headers: unit.contender.headers } : {}),
+      }),
     );
-  const rounds = await alternateRounds(units, settings.rounds, (unit) => window(unit, settings.warmupMs), (unit) => window(unit, windowMs));
+  const rounds = await alternateRounds(
+    units,
+    settings.rounds,
+    (unit) => window(unit, settings.warmupMs),
+    (unit) => window(unit, windowMs),
+  );
   return units.map((unit, index) => {
     const figures = summariseRequests(unit.contender.name, connections, unit.tools, rounds[index]!);
     return unit.toolLists === undefined ? figures : { ...figures, toolLists: unit.toolLists };
@@ -45,7 +61,12 @@ async function measureUnits(units: Unit[], connections: number, settings: BenchS
 }
 
 /** `connectionCounts`: the settings' (1, 32, 256) unless a scenario measures fewer. */
-export async function runRequestScenario(contenders: Contender[], settings: BenchSettings, progress: Progress, connectionCounts = settings.connections): Promise<RequestFigures[]> {
+export async function runRequestScenario(
+  contenders: Contender[],
+  settings: BenchSettings,
+  progress: Progress,
+  connectionCounts = settings.connections,
+): Promise<RequestFigures[]> {
   const figures: RequestFigures[] = [];
   const units = unitsFor(contenders, [1]);
   for (const connections of connectionCounts) {
@@ -59,9 +80,15 @@ export async function runRequestScenario(contenders: Contender[], settings: Benc
  * Each (contender, tool count) pair is its own unit, so the 200-tool and 1-tool windows alternate too;
  * the largest count is measured a second time with a different list on every request.
  */
-export async function runToolGrowthScenario(contenders: Contender[], settings: BenchSettings, progress: Progress): Promise<RequestFigures[]> {
+export async function runToolGrowthScenario(
+  contenders: Contender[],
+  settings: BenchSettings,
+  progress: Progress,
+): Promise<RequestFigures[]> {
   const largest = Math.max(...settings.toolCounts);
-  progress(`tool growth (${settings.toolCounts.join(', ')} tools, and ${largest} from ${rotatingToolLists} rotating lists, 1 connection): ${contenders.map((contender) => contender.name).join(', ')}`);
+  progress(
+    `tool growth (${settings.toolCounts.join(', ')} tools, and ${largest} from ${rotatingToolLists} rotating lists, 1 connection): ${contenders.map((contender) => contender.name).join(', ')}`,
+  );
   const units = [...unitsFor(contenders, settings.toolCounts), ...rotatingUnitsFor(contenders, largest)];
   return measureUnits(units, 1, settings, settings.growthWindowMs);
 }

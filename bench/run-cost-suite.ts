@@ -21,7 +21,12 @@ export async function runCostSuite(settings: BenchSettings, progress: Progress):
   try {
     progress('starting the fake upstream and the plain gateway');
     const upstream = await children.add(spawnServerProcess('fake-upstream'));
-    const gateway = await children.add(spawnGateway({ configPath: writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, settings.gatewayLogLevel), logPath: path.join(directory, 'gateway.log') }));
+    const gateway = await children.add(
+      spawnGateway({
+        configPath: writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, settings.gatewayLogLevel),
+        logPath: path.join(directory, 'gateway.log'),
+      }),
+    );
     const contenders = gatewayContenders(gateway.url, gateway);
     const plain = contenders[0]!;
     await probeContender(plain);

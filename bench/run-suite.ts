@@ -24,15 +24,29 @@ function describeContender(contender: Contender): string | undefined {
   return undefined;
 }
 
-async function measureMemory(upstream: ChildServer, gatewayOptions: { configPath: string; logPath: string }, settings: BenchSettings, children: ChildProcesses, progress: Progress): Promise<BenchFigures['memory']> {
+async function measureMemory(
+  upstream: ChildServer,
+  gatewayOptions: { configPath: string; logPath: string },
+  settings: BenchSettings,
+  children: ChildProcesses,
+  progress: Progress,
+): Promise<BenchFigures['memory']> {
   // Fresh processes, so that the heap left by the load runs does not blur the per-stream figure.
   progress(`idle streams memory (${settings.idleStreamCounts.join(', ')} streams): bare proxy`);
   const bareProxy = await children.add(spawnServerProcess('bare-proxy', upstream.url));
-  const figures = await measureIdleStreamMemory({ name: 'bare proxy', url: bareProxy.url, path: '/hold/v1/chat/completions', model: 'hold', rssKb: bareProxy.rssKb }, settings.idleStreamCounts);
+  const figures = await measureIdleStreamMemory(
+    { name: 'bare proxy', url: bareProxy.url, path: '/hold/v1/chat/completions', model: 'hold', rssKb: bareProxy.rssKb },
+    settings.idleStreamCounts,
+  );
   await children.stop(bareProxy);
   progress(`idle streams memory (${settings.idleStreamCounts.join(', ')} streams): gateway`);
   const gateway = await children.add(spawnGateway(gatewayOptions));
-  figures.push(...(await measureIdleStreamMemory({ name: 'gateway', url: gateway.url, path: '/v1/chat/completions', model: gatewayModels.idle, rssKb: gateway.rssKb }, settings.idleStreamCounts)));
+  figures.push(
+    ...(await measureIdleStreamMemory(
+      { name: 'gateway', url: gateway.url, path: '/v1/chat/completions', model: gatewayModels.idle, rssKb: gateway.rssKb },
+      settings.idleStreamCounts,
+    )),
+  );
   await children.stop(gateway);
   return figures;
 }
@@ -45,10 +59,17 @@ export async function runSuite(settings: BenchSettings, progress: Progress): Pro
     progress('starting the fake upstream, the bare proxy and the gateway');
     const upstream = await children.add(spawnServerProcess('fake-upstream'));
     const bareProxy = await children.add(spawnServerProcess('bare-proxy', upstream.url));
-    const gatewayOptions = { configPath: writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, settings.gatewayLogLevel), logPath: path.join(directory, 'gateway.log') };
+    const gatewayOptions = {
+      configPath: writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, settings.gatewayLogLevel),
+      logPath: path.join(directory, 'gateway.log'),
+    };
     const gateway = await children.add(spawnGateway(gatewayOptions));
 
-    const contenders = [upstreamContender('direct', upstream.url), upstreamContender('bare proxy', bareProxy.url, bareProxy), ...gatewayContenders(gateway.url, gateway)];
+    const contenders = [
+      upstreamContender('direct', upstream.url),
+      upstreamContender('bare proxy', bareProxy.url, bareProxy),
+      ...gatewayContenders(gateway.url, gateway),
+    ];
     for (const contender of contenders) await probeContender(contender);
     const measured = contenders.filter((contender) => !contender.unavailable);
     const notes = contenders.map(describeContender).filter((note): note is string => note !== undefined);
@@ -56,9 +77,15 @@ export async function runSuite(settings: BenchSettings, progress: Progress): Pro
 
     const requests = await runRequestScenario(measured, settings, progress);
     const streams = await runStreamScenario(measured, settings, progress);
-    const growth = await runToolGrowthScenario(measured.filter((contender) => contender.name !== 'direct'), settings, progress);
+    const growth = await runToolGrowthScenario(
+      measured.filter((contender) => contender.name !== 'direct'),
+      settings,
+      progress,
+    );
     const plain = measured.find((contender) => contender.name === 'gateway native');
-    const cost = plain ? await runCostScenario({ plain, upstream, directory, children }, settings, progress) : { figures: [], notes: ['cost rows: not measured: the plain gateway native contender was left out'] };
+    const cost = plain
+      ? await runCostScenario({ plain, upstream, directory, children }, settings, progress)
+      : { figures: [], notes: ['cost rows: not measured: the plain gateway native contender was left out'] };
     notes.push(...cost.notes);
     await closeContenders(contenders);
     await children.stop(gateway);

@@ -23,7 +23,9 @@ async function main(): Promise<void> {
     const upstream = await spawnServerProcess('fake-upstream');
     try {
       const report = await profileGateway(upstream.url, settings, progress);
-      process.stdout.write(`# Interlingua gateway profile\n\n- Date: ${machine.date}\n- Node: ${machine.node} · CPU: ${machine.cpu} × ${machine.cores} · commit ${machine.commit}\n\n${report}\n`);
+      process.stdout.write(
+        `# Interlingua gateway profile\n\n- Date: ${machine.date}\n- Node: ${machine.node} · CPU: ${machine.cpu} × ${machine.cores} · commit ${machine.commit}\n\n${report}\n`,
+      );
     } finally {
       await upstream.stop();
     }
@@ -31,12 +33,16 @@ async function main(): Promise<void> {
   }
   if (process.argv.includes('--cost')) {
     const figures = await runCostSuite(settings, progress);
-    process.stdout.write(`# Interlingua bench: cost rows\n\n- Node: ${machine.node} · CPU: ${machine.cpu} × ${machine.cores} · commit ${machine.commit}\n\n${renderCostSection(figures)}\n`);
+    process.stdout.write(
+      `# Interlingua bench: cost rows\n\n- Node: ${machine.node} · CPU: ${machine.cpu} × ${machine.cores} · commit ${machine.commit}\n\n${renderCostSection(figures)}\n`,
+    );
     return;
   }
   if (process.argv.includes('--agent-turn')) {
     const agentTurn = await runAgentTurnScenario(settings, progress);
-    process.stdout.write(`# Interlingua bench: agent turn\n\n- Node: ${machine.node} · CPU: ${machine.cpu} × ${machine.cores} · commit ${machine.commit}\n\n${renderAgentTurnSection(agentTurn)}\n`);
+    process.stdout.write(
+      `# Interlingua bench: agent turn\n\n- Node: ${machine.node} · CPU: ${machine.cpu} × ${machine.cores} · commit ${machine.commit}\n\n${renderAgentTurnSection(agentTurn)}\n`,
+    );
     return;
   }
   const figures = await runSuite(settings, progress);
@@ -50,7 +56,9 @@ async function main(): Promise<void> {
     ['Decoder (16 KB reads)', '1 MB ms CPU', '10 MB ms CPU', '10 MB ÷ 1 MB (linear ≈ 10)'],
     decoders.map((row) => [row.decoder, String(row.oneMegabyteMs), String(row.tenMegabytesMs), String(row.tenToOneRatio)]),
   );
-  process.stdout.write(`${renderBenchReport(machine, settings, figures, parsers)}\n\n${renderAgentTurnSection(agentTurn)}\n## Stream decoders (bench/stream-decoders.ts)\n\n${decoderTable}\n`);
+  process.stdout.write(
+    `${renderBenchReport(machine, settings, figures, parsers)}\n\n${renderAgentTurnSection(agentTurn)}\n## Stream decoders (bench/stream-decoders.ts)\n\n${decoderTable}\n`,
+  );
 }
 
 await main();

@@ -41,7 +41,12 @@ function writeConfig(directory: string, name: string, upstreamUrl: string, redis
 type Workload = 'chat' | 'responses';
 
 async function post(pool: Pool, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await pool.request({ method: 'POST', path, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  const response = await pool.request({
+    method: 'POST',
+    path,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
   const text = await response.body.text();
   if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}: ${text.slice(0, 300)}`);
   return JSON.parse(text) as Record<string, unknown>;
@@ -69,7 +74,14 @@ async function drive(pool: Pool, workload: Workload, requests: number, concurren
 
 type Row = { state: string; workload: Workload; gatewayUs: number; redisUs: number | undefined; perSecond: number };
 
-async function measure(gateway: ChildServer, redis: RedisServer | undefined, state: string, workload: Workload, requests: number, concurrency: number): Promise<Row> {
+async function measure(
+  gateway: ChildServer,
+  redis: RedisServer | undefined,
+  state: string,
+  workload: Workload,
+  requests: number,
+  concurrency: number,
+): Promise<Row> {
   const pool = new Pool(gateway.url, { connections: concurrency });
   try {
     await drive(pool, workload, Math.min(1000, requests), concurrency);
@@ -79,7 +91,13 @@ async function measure(gateway: ChildServer, redis: RedisServer | undefined, sta
     await drive(pool, workload, requests, concurrency);
     const elapsedMs = performance.now() - started;
     const redisUs = redis?.pid && redisBefore !== undefined ? ((readCpuMs(redis.pid) - redisBefore) * 1000) / requests : undefined;
-    return { state, workload, gatewayUs: ((gateway.cpuMs() - gatewayBefore) * 1000) / requests, redisUs, perSecond: (requests * 1000) / elapsedMs };
+    return {
+      state,
+      workload,
+      gatewayUs: ((gateway.cpuMs() - gatewayBefore) * 1000) / requests,
+      redisUs,
+      perSecond: (requests * 1000) / elapsedMs,
+    };
   } finally {
     await pool.close();
   }
@@ -113,7 +131,13 @@ async function main(): Promise<void> {
   }
   const table = renderMarkdownTable(
     ['State', 'Workload', 'Gateway CPU µs/request', 'Redis CPU µs/request', 'Requests/s'],
-    rows.map((row) => [row.state, row.workload, row.gatewayUs.toFixed(0), row.redisUs === undefined ? '-' : row.redisUs.toFixed(0), row.perSecond.toFixed(0)]),
+    rows.map((row) => [
+      row.state,
+      row.workload,
+      row.gatewayUs.toFixed(0),
+      row.redisUs === undefined ? '-' : row.redisUs.toFixed(0),
+      row.perSecond.toFixed(0),
+    ]),
   );
   process.stdout.write(`# Shared state cost: ${requests} requests per row, ${concurrency} in flight, keyed and rate-limited\n\n${table}\n`);
 }

@@ -59,7 +59,12 @@ async function row(decoder: string, make: (length: number) => Buffer[], run: (ch
   const oneMegabyteMs = await bestTime(5, () => run(small));
   const tenMegabytesMs = await bestTime(3, () => run(large));
   const round = (value: number) => Math.round(value * 10) / 10;
-  return { decoder, oneMegabyteMs: round(oneMegabyteMs), tenMegabytesMs: round(tenMegabytesMs), tenToOneRatio: round(tenMegabytesMs / oneMegabyteMs) };
+  return {
+    decoder,
+    oneMegabyteMs: round(oneMegabyteMs),
+    tenMegabytesMs: round(tenMegabytesMs),
+    tenToOneRatio: round(tenMegabytesMs / oneMegabyteMs),
+  };
 }
 
 export async function runStreamDecoderBenchmarks(): Promise<StreamDecoderRow[]> {

@@ -25,7 +25,12 @@ export async function runStreamScenario(contenders: Contender[], settings: Bench
           chunksPerReply: longReplyChunkCount,
         }),
       );
-    const rounds = await alternateRounds(contenders, settings.rounds, (contender) => window(contender, settings.warmupMs), (contender) => window(contender, settings.windowMs));
+    const rounds = await alternateRounds(
+      contenders,
+      settings.rounds,
+      (contender) => window(contender, settings.warmupMs),
+      (contender) => window(contender, settings.windowMs),
+    );
     contenders.forEach((contender, index) => figures.push(summariseStreams(contender.name, streams, longReplyChunkCount, rounds[index]!)));
   }
   return figures;

@@ -53,11 +53,21 @@ export function byModelFamily(_model: string, byFamily: ToolCallingMode): ToolCa
 }
 
 /** The usual discovery of a hosted API: a provider when its key variable is set, at its base-URL variable or the public URL. */
-export function discoverFromApiKey(found: { name: string; type: string; keyVariable: string; baseUrlVariable: string; defaultBaseUrl: string }) {
+export function discoverFromApiKey(found: {
+  name: string;
+  type: string;
+  keyVariable: string;
+  baseUrlVariable: string;
+  defaultBaseUrl: string;
+}) {
   return (environment: NodeJS.ProcessEnv): DiscoveredProvider | undefined => {
     const apiKey = environment[found.keyVariable];
     if (!apiKey) return undefined;
     const baseUrl = environment[found.baseUrlVariable] || found.defaultBaseUrl;
-    return { name: found.name, settings: { type: found.type, baseUrl, apiKey }, note: `provider "${found.name}" from ${found.keyVariable}` };
+    return {
+      name: found.name,
+      settings: { type: found.type, baseUrl, apiKey },
+      note: `provider "${found.name}" from ${found.keyVariable}`,
+    };
   };
 }

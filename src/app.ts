@@ -130,7 +130,10 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   // What requests share (resent tool lists) and what is cached from them: src/core/request-caches.ts.
   const caches = new RequestCaches();
-  registerJsonBodyParser(app, { maxDepth: config.server.maxJsonDepth, knownToolLists: new KnownToolLists({ maximumDepth: config.server.maxJsonDepth }) });
+  registerJsonBodyParser(app, {
+    maxDepth: config.server.maxJsonDepth,
+    knownToolLists: new KnownToolLists({ maximumDepth: config.server.maxJsonDepth }),
+  });
   // Every reply says which request it answers (streams write it in their own head).
   app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
@@ -138,13 +141,17 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
 
   const toolFormats = createToolFormatRegistry();
-  const renderCall = (family: string, call: { name: string; arguments: string }) => (toolFormats.get(family) ?? toolFormats.get('generic-json'))?.renderCall(call) ?? JSON.stringify(call);
+  const renderCall = (family: string, call: { name: string; arguments: string }) =>
+    (toolFormats.get(family) ?? toolFormats.get('generic-json'))?.renderCall(call) ?? JSON.stringify(call);
   // Traces only when an endpoint is configured; otherwise no OpenTelemetry code is even loaded.
   const tracing = await loadTracing(config.telemetry, options.environment ?? process.env, version, redactor);
   const metrics = new Metrics(() => liveStreams.size);
   const providers = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(config.providers)) {
-    const adapter = reportUpstreamFailures(redactProviderErrors(createProviderAdapter(provider, { renderCall, caches }), redactor), (error) => metrics.observeUpstreamError(provider.name, error));
+    const adapter = reportUpstreamFailures(
+      redactProviderErrors(createProviderAdapter(provider, { renderCall, caches }), redactor),
+      (error) => metrics.observeUpstreamError(provider.name, error),
+    );
     providers.set(provider.name, tracing ? tracing.traceProvider(adapter, provider) : adapter);
   }
   const agentSyntaxes = createAgentSyntaxRegistry(toolFormats);
@@ -155,11 +162,25 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
 
   app.decorate('metrics', metrics);
   if (tracing) app.decorate('tracing', tracing);
-  const pipeline = new ChatPipeline({ config, providers, toolFormats, agentSyntaxes, redactor, repairJson: repairJsonText, recentReplies, resilience: metrics, caches });
+  const pipeline = new ChatPipeline({
+    config,
+    providers,
+    toolFormats,
+    agentSyntaxes,
+    redactor,
+    repairJson: repairJsonText,
+    recentReplies,
+    resilience: metrics,
+    caches,
+  });
   registerRequestLog(app);
   registerErrorEnvelope(app, errorEnvelopes);
   registerShutdownRefusal(app);
-  registerClientAuth(app, config.server.clientKeys.map((clientKey) => ({ key: clientKey.key, access: new AccessPolicy(clientKey) })), inspectorPagePaths);
+  registerClientAuth(
+    app,
+    config.server.clientKeys.map((clientKey) => ({ key: clientKey.key, access: new AccessPolicy(clientKey) })),
+    inspectorPagePaths,
+  );
   const state = createSharedState(config, logger);
   // Connects once the app is ready (listen or inject): `--check-config` builds the app without ever connecting.
   app.addHook('onReady', async () => state.connect());
@@ -168,7 +189,12 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerRateLimits(app, new RateLimits(config.server.limits, keyLimits, { state, log: logger }));
   registerLiveStreams(app, liveStreams, shutdownGraceMs);
 
-  registerHealthRoutes(app, { providers: Object.keys(config.providers), version, reachable: (name) => providerAnswers(providers.get(name)), stateProblem: () => state.problem() });
+  registerHealthRoutes(app, {
+    providers: Object.keys(config.providers),
+    version,
+    reachable: (name) => providerAnswers(providers.get(name)),
+    stateProblem: () => state.problem(),
+  });
   const providerDirectory = new ProviderDirectory(config, providers);
   registerModelsRoutes(app, { pipeline, providers: providerDirectory });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches });

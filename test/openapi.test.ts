@@ -39,7 +39,10 @@ function servedRoutes(tree: string): string[] {
 
 describe('openapi.yaml', () => {
   it('documents only routes the gateway serves, and every route it serves', async () => {
-    const config = normalizeConfig(validateConfigFile({ providers: { local: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' } } }), { host: '127.0.0.1', port: 0 });
+    const config = normalizeConfig(
+      validateConfigFile({ providers: { local: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' } } }),
+      { host: '127.0.0.1', port: 0 },
+    );
     const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
     try {
       const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
@@ -47,7 +50,8 @@ describe('openapi.yaml', () => {
           .filter((key) => methods.includes(key))
           .map((method) => ({ method: method.toUpperCase(), url: fastifyPath(path) })),
       );
-      for (const route of documented) expect(app.hasRoute(route as { method: 'GET'; url: string }), `${route.method} ${route.url}`).toBe(true);
+      for (const route of documented)
+        expect(app.hasRoute(route as { method: 'GET'; url: string }), `${route.method} ${route.url}`).toBe(true);
       const documentedKeys = new Set(documented.map((route) => `${route.method} ${route.url}`));
       // The /{provider}/… copies of each API are described once, on their /v1/… route.
       const served = servedRoutes(app.printRoutes({ commonPrefix: false })).filter(

@@ -10,8 +10,11 @@ const semver = createRequire(import.meta.url)('semver') as {
 };
 
 type LockedPackage = { version?: string; engines?: { node?: string } | string[] };
-const lock = JSON.parse(readFileSync(new URL('../package-lock.json', import.meta.url), 'utf8')) as { packages: Record<string, LockedPackage> };
-const promised = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }).engines.node;
+const lock = JSON.parse(readFileSync(new URL('../package-lock.json', import.meta.url), 'utf8')) as {
+  packages: Record<string, LockedPackage>;
+};
+const promised = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }).engines
+  .node;
 
 /** The locked packages whose engines.node excludes `nodeVersion`, as `path@version wants node RANGE`. */
 function packagesExcluding(nodeVersion: string): string[] {

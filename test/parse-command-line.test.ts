@@ -14,11 +14,21 @@ describe('parseCommandLine', () => {
   });
 
   it('falls back to GATEWAY_CONFIG, PORT and HOST', () => {
-    expect(parseCommandLine([], { GATEWAY_CONFIG: 'env.yaml', PORT: '8081', HOST: '127.0.0.2' })).toEqual({ configPath: 'env.yaml', port: 8081, host: '127.0.0.2' });
+    expect(parseCommandLine([], { GATEWAY_CONFIG: 'env.yaml', PORT: '8081', HOST: '127.0.0.2' })).toEqual({
+      configPath: 'env.yaml',
+      port: 8081,
+      host: '127.0.0.2',
+    });
   });
 
   it('prefers the flags over the environment', () => {
-    expect(parseCommandLine(['--config', 'flag.yaml', '--port', '1', '--host', 'flag-host'], { GATEWAY_CONFIG: 'env.yaml', PORT: '2', HOST: 'env-host' })).toEqual({
+    expect(
+      parseCommandLine(['--config', 'flag.yaml', '--port', '1', '--host', 'flag-host'], {
+        GATEWAY_CONFIG: 'env.yaml',
+        PORT: '2',
+        HOST: 'env-host',
+      }),
+    ).toEqual({
       configPath: 'flag.yaml',
       port: 1,
       host: 'flag-host',

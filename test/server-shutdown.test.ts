@@ -89,8 +89,13 @@ describe('SIGTERM with live streams', () => {
     expect(chatFrames).not.toContain('[DONE]');
     expect(JSON.parse(chatFrames.at(-1) as string)).toMatchObject({ error: { code: 'server_shutting_down' } });
 
-    const responsesEvents = sseFrames((await responses.text).replace(/^event: .*\n/gm, '')).map((frame) => JSON.parse(frame) as Record<string, unknown>);
-    expect(responsesEvents.at(-1)).toMatchObject({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error', message: 'The gateway is shutting down.' } } });
+    const responsesEvents = sseFrames((await responses.text).replace(/^event: .*\n/gm, '')).map(
+      (frame) => JSON.parse(frame) as Record<string, unknown>,
+    );
+    expect(responsesEvents.at(-1)).toMatchObject({
+      type: 'response.failed',
+      response: { status: 'failed', error: { code: 'server_error', message: 'The gateway is shutting down.' } },
+    });
 
     const messageEvents = anthropicEvents(await messages.text);
     expect(messageEvents.at(-1)).toMatchObject({ type: 'error', error: { type: 'api_error' } });
@@ -107,7 +112,9 @@ describe('SIGTERM with live streams', () => {
     const chat = await openStream(port, '/v1/chat/completions', conversation);
     const stalled = net.connect(port, '127.0.0.1');
     stalled.on('error', () => undefined);
-    stalled.write('POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"model":');
+    stalled.write(
+      'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"model":',
+    );
     const stalledClosed = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
     await sleep(100);
 
@@ -119,25 +126,29 @@ describe('SIGTERM with live streams', () => {
 });
 
 describe('npm start', () => {
-  it('stops the server when npm itself gets SIGTERM (the script execs node instead of leaving it under a shell)', { timeout: 90_000 }, async () => {
-    const configPath = await writeConfig('npm-start.json', {});
-    const port = await freePort();
-    // Detached: npm leads its own process group, so that afterAll can clean up whatever it left behind.
-    const started = processes.start(['start', '--', '--config', configPath, '--port', String(port)], {}, { file: 'npm', detached: true });
-    await waitForHealth(started, port);
-    started.child.kill('SIGTERM');
-    expect(await exitCode(started.child)).toBe(0);
-    // npm has exited; the server must have too (before the fix, sh died and node kept listening).
-    const deadline = Date.now() + 10_000;
-    let listening = true;
-    while (listening && Date.now() < deadline) {
-      listening = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1_000) }).then(
-        () => true,
-        () => false,
-      );
-      if (listening) await sleep(100);
-    }
-    expect(listening).toBe(false);
-    expect(logMessages(started.output())).toContain('SIGTERM: closing');
-  });
+  it(
+    'stops the server when npm itself gets SIGTERM (the script execs node instead of leaving it under a shell)',
+    { timeout: 90_000 },
+    async () => {
+      const configPath = await writeConfig('npm-start.json', {});
+      const port = await freePort();
+      // Detached: npm leads its own process group, so that afterAll can clean up whatever it left behind.
+      const started = processes.start(['start', '--', '--config', configPath, '--port', String(port)], {}, { file: 'npm', detached: true });
+      await waitForHealth(started, port);
+      started.child.kill('SIGTERM');
+      expect(await exitCode(started.child)).toBe(0);
+      // npm has exited; the server must have too (before the fix, sh died and node kept listening).
+      const deadline = Date.now() + 10_000;
+      let listening = true;
+      while (listening && Date.now() < deadline) {
+        listening = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1_000) }).then(
+          () => true,
+          () => false,
+        );
+        if (listening) await sleep(100);
+      }
+      expect(listening).toBe(false);
+      expect(logMessages(started.output())).toContain('SIGTERM: closing');
+    },
+  );
 });

@@ -45,7 +45,10 @@ function postChat(port: number, content: string): Promise<Response> {
 describe('src/server.ts', { timeout: 90_000 }, () => {
   it('starts from --config and --port, serves a completion, and exits 0 on SIGTERM', async () => {
     const configPath = join(directory, 'gateway.yaml');
-    await writeFile(configPath, `providers:\n  local:\n    type: openai-compatible\n    baseUrl: ${openai.url}/v1\n    apiKey: \${LOCAL_TEST_KEY}\n    toolCalling: native\n`);
+    await writeFile(
+      configPath,
+      `providers:\n  local:\n    type: openai-compatible\n    baseUrl: ${openai.url}/v1\n    apiKey: \${LOCAL_TEST_KEY}\n    toolCalling: native\n`,
+    );
     const port = await freePort();
     const started = startServer(['--config', configPath, '--port', String(port)], { LOCAL_TEST_KEY: 'sk-from-env' });
     expect(await waitForHealth(started, port)).toMatchObject({ status: 'ok', providers: ['local'] });
@@ -53,7 +56,9 @@ describe('src/server.ts', { timeout: 90_000 }, () => {
     openai.enqueue({ type: 'chat', content: 'from a real process' });
     const response = await postChat(port, 'secret prompt text');
     expect(response.status).toBe(200);
-    expect(((await response.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content).toBe('from a real process');
+    expect(((await response.json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content).toBe(
+      'from a real process',
+    );
     expect(openai.chatRequests().at(-1)?.headers.authorization).toBe('Bearer sk-from-env');
 
     started.child.kill('SIGTERM');
@@ -62,14 +67,23 @@ describe('src/server.ts', { timeout: 90_000 }, () => {
     expect(logMessages(output)).toContain('SIGTERM: closing');
     // One line per request, with its fields, and never the key or the prompt.
     const requestLine = logLines(output).find((line) => line.msg === 'request' && line.url === '/v1/chat/completions');
-    expect(requestLine).toMatchObject({ status: 200, provider: 'local', model: 'm', reqId: expect.any(String), durationMs: expect.any(Number) });
+    expect(requestLine).toMatchObject({
+      status: 200,
+      provider: 'local',
+      model: 'm',
+      reqId: expect.any(String),
+      durationMs: expect.any(Number),
+    });
     expect(output).not.toContain('sk-from-env');
     expect(output).not.toContain('secret prompt text');
   });
 
   it('writes request lines while it runs (the log is written in blocks, flushed within 200 ms)', async () => {
     const configPath = join(directory, 'gateway-log.json');
-    await writeFile(configPath, JSON.stringify({ providers: { local: { type: 'openai-compatible', baseUrl: `${openai.url}/v1`, toolCalling: 'native' } } }));
+    await writeFile(
+      configPath,
+      JSON.stringify({ providers: { local: { type: 'openai-compatible', baseUrl: `${openai.url}/v1`, toolCalling: 'native' } } }),
+    );
     const port = await freePort();
     const started = startServer(['--config', configPath, '--port', String(port)]);
     await waitForHealth(started, port);
@@ -104,7 +118,7 @@ describe('src/server.ts', { timeout: 90_000 }, () => {
     expect(await exitCode(started.child)).toBe(0);
   });
 
-  it('with no config and nothing found, serves the demo provider, and the README\'s first request gets a tool call back', async () => {
+  it("with no config and nothing found, serves the demo provider, and the README's first request gets a tool call back", async () => {
     const port = await freePort();
     const started = startServer(['--port', String(port)], {});
     expect(await waitForHealth(started, port)).toMatchObject({ providers: ['demo'] });
@@ -115,7 +129,16 @@ describe('src/server.ts', { timeout: 90_000 }, () => {
       body: JSON.stringify({
         model: 'demo/qwen3-8b',
         messages: [{ role: 'user', content: 'Weather in Paris?' }],
-        tools: [{ type: 'function', function: { name: 'get_weather', description: 'Get the weather for a city.', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }],
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'get_weather',
+              description: 'Get the weather for a city.',
+              parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+            },
+          },
+        ],
       }),
     });
     const body = (await response.json()) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] };
@@ -129,7 +152,9 @@ describe('src/server.ts', { timeout: 90_000 }, () => {
     await writeFile(configPath, 'providers:\n  local: { type: vllm, baseUrl: "http://127.0.0.1:8000/v1" }\n');
     const started = startServer(['--config', configPath, '--port', String(await freePort())]);
     expect(await exitCode(started.child)).toBe(1);
-    expect(logMessages(started.output()).join('\n')).toContain('providers.local.type: must be one of openai, openai-compatible, anthropic, ollama');
+    expect(logMessages(started.output()).join('\n')).toContain(
+      'providers.local.type: must be one of openai, openai-compatible, anthropic, ollama',
+    );
   });
 
   it('refuses a bad command line with exit status 2 and the usage', async () => {

@@ -9,7 +9,10 @@ export type Verdict = { outcome: Outcome; violation?: undefined } | { outcome?: 
 
 type Chunk = {
   error?: { message?: unknown; type?: unknown };
-  choices?: { delta?: { content?: string | null; tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[] }; finish_reason?: string | null }[];
+  choices?: {
+    delta?: { content?: string | null; tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[] };
+    finish_reason?: string | null;
+  }[];
 };
 
 type Collected = { content: string; calls: Map<number, { id: string; name: string; arguments: string }>; finish: string | undefined };
@@ -51,7 +54,8 @@ function collect(chunks: Chunk[]): Collected {
 
 function judgeComplete(scenario: Scenario, collected: Collected): Verdict {
   const expected = scenario.contentPieces.join('');
-  if (collected.content !== expected) return { violation: `content differs: ${JSON.stringify(collected.content.slice(0, 80))} for ${JSON.stringify(expected.slice(0, 80))}` };
+  if (collected.content !== expected)
+    return { violation: `content differs: ${JSON.stringify(collected.content.slice(0, 80))} for ${JSON.stringify(expected.slice(0, 80))}` };
   const call = scenario.toolCall;
   const calls = [...collected.calls.values()];
   if (call) {
@@ -74,7 +78,9 @@ function classify(scenario: Scenario, status: number, text: string): Verdict {
     } catch {
       return { violation: `HTTP ${status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 80))}` };
     }
-    return isErrorEnvelope(body) && status >= 400 ? { outcome: 'http-error' } : { violation: `HTTP ${status} without OpenAI's error envelope` };
+    return isErrorEnvelope(body) && status >= 400
+      ? { outcome: 'http-error' }
+      : { violation: `HTTP ${status} without OpenAI's error envelope` };
   }
   const frames = dataFrames(text);
   if (typeof frames === 'string') return { violation: frames };
@@ -95,7 +101,8 @@ function classify(scenario: Scenario, status: number, text: string): Verdict {
       if (!last) return { violation: 'frames after an error frame' };
       if (!isErrorEnvelope(chunk)) return { violation: `an error frame without message and type: ${data.slice(0, 120)}` };
       const content = collect(chunks).content;
-      if (!scenario.contentPieces.join('').startsWith(content)) return { violation: `text before the error frame is not the upstream's: ${JSON.stringify(content.slice(0, 80))}` };
+      if (!scenario.contentPieces.join('').startsWith(content))
+        return { violation: `text before the error frame is not the upstream's: ${JSON.stringify(content.slice(0, 80))}` };
       return { outcome: 'error-frame' };
     }
     chunks.push(chunk);
@@ -106,6 +113,7 @@ function classify(scenario: Scenario, status: number, text: string): Verdict {
 export function checkStream(scenario: Scenario, status: number, text: string): Verdict {
   const verdict = classify(scenario, status, text);
   if (verdict.violation !== undefined) return verdict;
-  if (!allowedOutcomes[scenario.kind].includes(verdict.outcome)) return { outcome: verdict.outcome, violation: `${verdict.outcome} is not an honest ending for ${scenario.kind}` };
+  if (!allowedOutcomes[scenario.kind].includes(verdict.outcome))
+    return { outcome: verdict.outcome, violation: `${verdict.outcome} is not an honest ending for ${scenario.kind}` };
   return verdict;
 }

@@ -46,7 +46,9 @@ async function actOut(scenario: Scenario, request: http.IncomingMessage, respons
       request.socket.destroy();
       return;
     case 'http-500':
-      response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"soak: injected upstream failure","type":"server_error","param":null,"code":null}}');
+      response
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end('{"error":{"message":"soak: injected upstream failure","type":"server_error","param":null,"code":null}}');
       return;
     case 'healthy':
     case 'garbage':
@@ -70,9 +72,14 @@ export function startFaultUpstream(seed: number, port = 0): Promise<RunningServe
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const index = request.method === 'POST' && request.url === '/v1/chat/completions' ? indexFromMarker(userText(Buffer.concat(chunks).toString('utf8'))) : undefined;
+      const index =
+        request.method === 'POST' && request.url === '/v1/chat/completions'
+          ? indexFromMarker(userText(Buffer.concat(chunks).toString('utf8')))
+          : undefined;
       if (index === undefined) {
-        response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"unknown soak route","type":"not_found"}}');
+        response
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end('{"error":{"message":"unknown soak route","type":"not_found"}}');
         return;
       }
       void actOut(scenarioFor(seed, index), request, response);

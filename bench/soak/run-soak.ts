@@ -32,10 +32,25 @@ function setting(name: string, environmentName: string, fallback: number): numbe
 function readSettings(): SoakSettings {
   const streams = Math.max(1, setting('streams', 'SOAK_STREAMS', 1000));
   const replicas = Math.max(1, setting('replicas', 'SOAK_REPLICAS', 1));
-  return { streams, requests: Math.max(streams, setting('requests', 'SOAK_REQUESTS', streams * 3)), seed: setting('seed', 'SOAK_SEED', 1), maxSeconds: setting('max-seconds', 'SOAK_MAX_SECONDS', 300), replicas };
+  return {
+    streams,
+    requests: Math.max(streams, setting('requests', 'SOAK_REQUESTS', streams * 3)),
+    seed: setting('seed', 'SOAK_SEED', 1),
+    maxSeconds: setting('max-seconds', 'SOAK_MAX_SECONDS', 300),
+    replicas,
+  };
 }
 
-const tools = [{ type: 'function', function: { name: 'lookup', description: 'Looks a query up.', parameters: { type: 'object', properties: { query: { type: 'string' }, index: { type: 'integer' } }, required: ['query'] } } }];
+const tools = [
+  {
+    type: 'function',
+    function: {
+      name: 'lookup',
+      description: 'Looks a query up.',
+      parameters: { type: 'object', properties: { query: { type: 'string' }, index: { type: 'integer' } }, required: ['query'] },
+    },
+  },
+];
 
 /**
  * What the gateway needs for the soak: the fault upstream, a body timeout short enough to end stalls soon.
@@ -43,9 +58,20 @@ const tools = [{ type: 'function', function: { name: 'lookup', description: 'Loo
  */
 function writeConfig(directory: string, upstreamUrl: string, redisUrl?: string): string {
   const path = join(directory, 'soak-gateway.json');
-  const provider = { type: 'openai-compatible', baseUrl: `${upstreamUrl}/v1`, toolCalling: 'native', timeouts: { connectMs: 5_000, headersMs: 30_000, bodyMs: 2_000 } };
-  const shared = redisUrl ? { limits: { requestsPerMinute: 100_000_000, tokensPerMinute: 1_000_000_000, concurrentStreams: 1_000_000 } } : {};
-  const config = { server: { host: '127.0.0.1', logLevel: 'warn', ...shared }, providers: { soak: provider }, ...(redisUrl ? { state: { redis: redisUrl } } : {}) };
+  const provider = {
+    type: 'openai-compatible',
+    baseUrl: `${upstreamUrl}/v1`,
+    toolCalling: 'native',
+    timeouts: { connectMs: 5_000, headersMs: 30_000, bodyMs: 2_000 },
+  };
+  const shared = redisUrl
+    ? { limits: { requestsPerMinute: 100_000_000, tokensPerMinute: 1_000_000_000, concurrentStreams: 1_000_000 } }
+    : {};
+  const config = {
+    server: { host: '127.0.0.1', logLevel: 'warn', ...shared },
+    providers: { soak: provider },
+    ...(redisUrl ? { state: { redis: redisUrl } } : {}),
+  };
   writeFileSync(path, JSON.stringify(config));
   return path;
 }
@@ -80,16 +106,28 @@ async function soakOne(pools: Pool[], settings: SoakSettings, index: number, dea
     stage = `after HTTP ${response.statusCode} (${String(response.headers['x-request-id'])})`;
     const text = await response.body.text();
     const verdict = checkStream(scenario, response.statusCode, text);
-    if (verdict.violation !== undefined) violation(tally, scenario.kind, `${verdict.violation} (HTTP ${response.statusCode}: ${text.slice(0, 160)})`);
+    if (verdict.violation !== undefined)
+      violation(tally, scenario.kind, `${verdict.violation} (HTTP ${response.statusCode}: ${text.slice(0, 160)})`);
     else count(tally, scenario.kind, verdict.outcome);
   } catch (error) {
     const name = (error as Error).name;
-    violation(tally, scenario.kind, name === 'TimeoutError' || name === 'AbortError' ? `no end before the soak's time bound (${settings.maxSeconds} s)` : `client error ${stage}, ${Math.round((Date.now() - sent) / 1000)} s in: ${(error as Error).message}`);
+    violation(
+      tally,
+      scenario.kind,
+      name === 'TimeoutError' || name === 'AbortError'
+        ? `no end before the soak's time bound (${settings.maxSeconds} s)`
+        : `client error ${stage}, ${Math.round((Date.now() - sent) / 1000)} s in: ${(error as Error).message}`,
+    );
   }
   tally.finished++;
 }
 
-function report(settings: SoakSettings, tally: Tally, elapsedMs: number, gateways: { peakRssKb: number; sampledPeakRssKb: number; cpuMs: number }[]): string {
+function report(
+  settings: SoakSettings,
+  tally: Tally,
+  elapsedMs: number,
+  gateways: { peakRssKb: number; sampledPeakRssKb: number; cpuMs: number }[],
+): string {
   const outcomes: (Outcome | 'violation')[] = ['complete', 'error-frame', 'http-error', 'violation'];
   const through = settings.replicas > 1 ? `, through ${settings.replicas} replicas sharing Redis` : '';
   const lines = [
@@ -135,10 +173,13 @@ async function main(): Promise<void> {
       process.stderr.write(`soak: gateway pid ${gateway.pid} on ${gateway.url}, log ${logPath}\n`);
     }
 
-    const pools = gateways.map((gateway) => new Pool(gateway.url, { connections: Math.ceil(settings.streams / gateways.length), pipelining: 1 }));
+    const pools = gateways.map(
+      (gateway) => new Pool(gateway.url, { connections: Math.ceil(settings.streams / gateways.length), pipelining: 1 }),
+    );
     const tally: Tally = { outcomes: new Map(), violations: new Map(), finished: 0 };
     const sampledPeakRssKb = gateways.map(() => 0);
-    const sampleRss = () => gateways.forEach((gateway, index) => (sampledPeakRssKb[index] = Math.max(sampledPeakRssKb[index]!, readRssKb(gateway.pid))));
+    const sampleRss = () =>
+      gateways.forEach((gateway, index) => (sampledPeakRssKb[index] = Math.max(sampledPeakRssKb[index]!, readRssKb(gateway.pid))));
     const cpuBefore = gateways.map((gateway) => gateway.cpuMs());
     const sampler = setInterval(sampleRss, 250);
     const progress = setInterval(() => process.stderr.write(`soak: ${tally.finished}/${settings.requests}\n`), 5_000);
@@ -153,7 +194,11 @@ async function main(): Promise<void> {
     clearInterval(sampler);
     clearInterval(progress);
     sampleRss();
-    const figures = gateways.map((gateway, index) => ({ peakRssKb: readPeakRssKb(gateway.pid), sampledPeakRssKb: sampledPeakRssKb[index]!, cpuMs: gateway.cpuMs() - cpuBefore[index]! }));
+    const figures = gateways.map((gateway, index) => ({
+      peakRssKb: readPeakRssKb(gateway.pid),
+      sampledPeakRssKb: sampledPeakRssKb[index]!,
+      cpuMs: gateway.cpuMs() - cpuBefore[index]!,
+    }));
     await Promise.all(pools.map((pool) => pool.close()));
     process.stdout.write(`${report(settings, tally, elapsedMs, figures)}\n`);
     if (tally.violations.size > 0) {

@@ -57,7 +57,22 @@ const mix: readonly [FaultKind, number][] = [
   ['http-500', 4],
 ];
 
-const words = ['The', 'gateway', 'keeps', 'every', 'stream', 'whole', 'or', 'says', 'why', 'not.', 'Émile', '🙂', '"quoted"', 'back\\slash'];
+const words = [
+  'The',
+  'gateway',
+  'keeps',
+  'every',
+  'stream',
+  'whole',
+  'or',
+  'says',
+  'why',
+  'not.',
+  'Émile',
+  '🙂',
+  '"quoted"',
+  'back\\slash',
+];
 
 /** mulberry32: a small, fast, well-mixed PRNG; the same seed gives the same sequence everywhere. */
 function random(seed: number): () => number {
@@ -85,9 +100,19 @@ export function scenarioFor(seed: number, index: number): Scenario {
   const kind = pick(next);
   const pieceCount = 8 + Math.floor(next() * 16);
   const contentPieces = Array.from({ length: pieceCount }, () => ` ${words[Math.floor(next() * words.length)]}`);
-  const scenario: Scenario = { index, kind, contentPieces, framesBeforeFault: 1 + Math.floor(next() * 4), frameDelayMs: 10 + Math.floor(next() * 30) };
+  const scenario: Scenario = {
+    index,
+    kind,
+    contentPieces,
+    framesBeforeFault: 1 + Math.floor(next() * 4),
+    frameDelayMs: 10 + Math.floor(next() * 30),
+  };
   if ((kind === 'healthy' || kind === 'garbage') && next() < 0.3) {
-    scenario.toolCall = { id: `call_soak_${index}`, name: 'lookup', arguments: JSON.stringify({ query: contentPieces.join('').trim(), index }) };
+    scenario.toolCall = {
+      id: `call_soak_${index}`,
+      name: 'lookup',
+      arguments: JSON.stringify({ query: contentPieces.join('').trim(), index }),
+    };
   }
   return scenario;
 }

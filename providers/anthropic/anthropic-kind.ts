@@ -9,6 +9,12 @@ export const anthropicKind: ProviderKind<'anthropic'> = {
   detectsReasoningOpening: false,
   genAiProviderName: 'anthropic',
   discoveryHint: 'ANTHROPIC_API_KEY',
-  discover: discoverFromApiKey({ name: 'anthropic', type: 'anthropic', keyVariable: 'ANTHROPIC_API_KEY', baseUrlVariable: 'ANTHROPIC_BASE_URL', defaultBaseUrl: 'https://api.anthropic.com' }),
+  discover: discoverFromApiKey({
+    name: 'anthropic',
+    type: 'anthropic',
+    keyVariable: 'ANTHROPIC_API_KEY',
+    baseUrlVariable: 'ANTHROPIC_BASE_URL',
+    defaultBaseUrl: 'https://api.anthropic.com',
+  }),
   createAdapter: (config) => createAnthropicAdapter(config),
 };

@@ -25,9 +25,7 @@ export type AnthropicToolResultBlock = {
 export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock | AnthropicToolResultBlock;
 export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicThinkingBlock | AnthropicToolUseBlock;
 
-export type AnthropicMessage =
-  | { role: 'user'; content: AnthropicUserBlock[] }
-  | { role: 'assistant'; content: AnthropicAssistantBlock[] };
+export type AnthropicMessage = { role: 'user'; content: AnthropicUserBlock[] } | { role: 'assistant'; content: AnthropicAssistantBlock[] };
 
 export type AnthropicTool = { name: string; description?: string; input_schema: Record<string, unknown> };
 

@@ -50,7 +50,9 @@ export class AnthropicStreamReader {
     if (this.finished) return [];
     const payload = asRecord(parsed);
     if (!payload) {
-      return this.fail(gatewayError('upstream_unavailable', { message: `Upstream provider '${this.options.provider}' sent an unreadable stream event` }));
+      return this.fail(
+        gatewayError('upstream_unavailable', { message: `Upstream provider '${this.options.provider}' sent an unreadable stream event` }),
+      );
     }
     const type = readString(payload, 'type') ?? eventName;
     switch (type) {
@@ -77,7 +79,11 @@ export class AnthropicStreamReader {
   /** The body ended. Without `message_stop` the reply is incomplete, which is an upstream failure. */
   end(): StreamEvent[] {
     if (this.finished) return [];
-    return this.fail(gatewayError('upstream_unavailable', { message: `Upstream provider '${this.options.provider}' stream ended early (no message_stop)` }));
+    return this.fail(
+      gatewayError('upstream_unavailable', {
+        message: `Upstream provider '${this.options.provider}' stream ended early (no message_stop)`,
+      }),
+    );
   }
 
   /** Ends the stream with an error (transport failure, timeout, upstream error event). */
@@ -122,9 +128,7 @@ export class AnthropicStreamReader {
         const input = asRecord(block.input);
         const initialInput = input && Object.keys(input).length > 0 ? JSON.stringify(input) : undefined;
         this.blocks.set(index, { type: 'tool-use', toolIndex, arguments: '', initialInput });
-        return [
-          { type: 'tool-call-start', index: toolIndex, id: readString(block, 'id') ?? '', name: readString(block, 'name') ?? '' },
-        ];
+        return [{ type: 'tool-call-start', index: toolIndex, id: readString(block, 'id') ?? '', name: readString(block, 'name') ?? '' }];
       }
       default:
         this.blocks.set(index, { type: 'ignored' });

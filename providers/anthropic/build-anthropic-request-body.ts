@@ -43,7 +43,8 @@ type MaxTokens = { value: number; defaulted: boolean };
 
 /** `max_tokens` is required by Anthropic (https://docs.anthropic.com/en/api/messages#body-max-tokens). */
 function resolveMaxTokens(request: ChatRequest, config: ProviderConfig): MaxTokens {
-  if (request.maxOutputTokens !== undefined && request.maxOutputTokens !== null) return { value: request.maxOutputTokens, defaulted: false };
+  if (request.maxOutputTokens !== undefined && request.maxOutputTokens !== null)
+    return { value: request.maxOutputTokens, defaulted: false };
   return { value: config.defaultMaxTokens ?? fallbackMaxTokens, defaulted: true };
 }
 
@@ -51,10 +52,17 @@ function resolveMaxTokens(request: ChatRequest, config: ProviderConfig): MaxToke
 function defaultedMaxTokensWarning(config: ProviderConfig, answerTokens: number, total: number): Warning {
   const source = config.defaultMaxTokens !== undefined ? `defaultMaxTokens of provider '${config.name}'` : 'the gateway default';
   const thinking = total !== answerTokens ? ` Thinking (reasoning_effort) adds its budget on top: max_tokens ${total}.` : '';
-  return { code: 'max-tokens-defaulted', message: `Anthropic requires max_tokens and the request gave none; used ${answerTokens} (${source}).${thinking}` };
+  return {
+    code: 'max-tokens-defaulted',
+    message: `Anthropic requires max_tokens and the request gave none; used ${answerTokens} (${source}).${thinking}`,
+  };
 }
 
-export function buildAnthropicRequestBody(request: ChatRequest, config: ProviderConfig, options: { stream: boolean }): AnthropicRequestPlan {
+export function buildAnthropicRequestBody(
+  request: ChatRequest,
+  config: ProviderConfig,
+  options: { stream: boolean },
+): AnthropicRequestPlan {
   const conversation = convertToAnthropicMessages(request.messages);
   const warnings: Warning[] = [];
   const maxTokens = resolveMaxTokens(request, config);

@@ -1,11 +1,6 @@
 /** Converts a neutral file part into an Anthropic `image` or `document` block. */
 import type { FilePart, Warning } from '../../src/core/index.js';
-import type {
-  AnthropicBase64Source,
-  AnthropicDocumentBlock,
-  AnthropicImageBlock,
-  AnthropicUrlSource,
-} from './anthropic-messages-body.js';
+import type { AnthropicBase64Source, AnthropicDocumentBlock, AnthropicImageBlock, AnthropicUrlSource } from './anthropic-messages-body.js';
 
 const dataUrlPattern = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
 
@@ -26,10 +21,7 @@ function toSource(part: FilePart): { source: AnthropicBase64Source | AnthropicUr
  * (https://docs.anthropic.com/en/docs/build-with-claude/vision, …/pdf-support); anything else
  * (audio, arbitrary files) has no block, so it is dropped with a warning rather than failing the request.
  */
-export function convertToAnthropicFileBlock(
-  part: FilePart,
-  warnings: Warning[],
-): AnthropicImageBlock | AnthropicDocumentBlock | undefined {
+export function convertToAnthropicFileBlock(part: FilePart, warnings: Warning[]): AnthropicImageBlock | AnthropicDocumentBlock | undefined {
   const { source, mediaType } = toSource(part);
   const normalized = mediaType.toLowerCase();
   if (normalized.startsWith('image/')) return { type: 'image', source };

@@ -31,7 +31,12 @@ export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter 
     body.stream = !whole;
     if (warnings.length > 0) context.log.debug({ warnings, provider: config.name }, 'anthropic request warnings');
     const { cancellation } = context;
-    const call = { path: '/v1/messages', headers: buildAnthropicHeaders(config, { forwardHeaders: request.forwardHeaders, json: true }), json: body, cancellation };
+    const call = {
+      path: '/v1/messages',
+      headers: buildAnthropicHeaders(config, { forwardHeaders: request.forwardHeaders, json: true }),
+      json: body,
+      cancellation,
+    };
     const reader = new AnthropicStreamReader({ provider: config.name, model: request.model.model, warnings });
     // Read before resolving: a non-streaming client has seen nothing yet, so a failure here is still a real HTTP error.
     if (whole) return readAnthropicMessage(await client.readText(call), reader, config.name);

@@ -50,20 +50,29 @@ export function mapReasoningEffortToThinking(request: ChatRequest, context: Thin
   const effort = request.reasoningEffort;
   if (effort === undefined || effort === null || effort === 'none' || effort === 'minimal') return { warnings: [] };
   const skip = (reason: string): ThinkingPlan => ({
-    warnings: [{ code: 'unsupported-parameter', message: `reasoning_effort '${effort}' was not applied on Anthropic provider '${provider}': ${reason}.` }],
+    warnings: [
+      {
+        code: 'unsupported-parameter',
+        message: `reasoning_effort '${effort}' was not applied on Anthropic provider '${provider}': ${reason}.`,
+      },
+    ],
   });
   const wanted = budgets.get(effort);
   if (wanted === undefined) return skip(`unknown effort (use low, medium or high)`);
-  if ((request.temperature ?? 1) !== 1 || (request.topP ?? 1) < 0.95) return skip('extended thinking cannot be combined with the requested temperature/top_p');
+  if ((request.temperature ?? 1) !== 1 || (request.topP ?? 1) < 0.95)
+    return skip('extended thinking cannot be combined with the requested temperature/top_p');
   const forced = context.tool_choice?.type;
   if (forced === 'any' || forced === 'tool') return skip('extended thinking cannot be combined with a tool_choice that forces a tool call');
   if (lastToolTurnLacksThinking(context.messages)) {
-    return skip('the last assistant turn has tool calls without the signed thinking block Anthropic requires before them (Chat Completions and Responses clients cannot send it back); thinking resumes once no tool results are pending');
+    return skip(
+      'the last assistant turn has tool calls without the signed thinking block Anthropic requires before them (Chat Completions and Responses clients cannot send it back); thinking resumes once no tool results are pending',
+    );
   }
   // max_tokens counts thinking too. A defaulted one is the answer's share, so the budget goes on top
   // (squeezing it instead left a 4,096 default with one token to answer in); a client's own cap is
   // kept, and the budget shrinks to stay below it.
-  if (context.maxTokensDefaulted) return { thinking: { type: 'enabled', budget_tokens: wanted }, maxTokens: maxTokens + wanted, warnings: [] };
+  if (context.maxTokensDefaulted)
+    return { thinking: { type: 'enabled', budget_tokens: wanted }, maxTokens: maxTokens + wanted, warnings: [] };
   const budget = Math.min(wanted, maxTokens - 1);
   if (budget < minimumBudget) return skip(`max_tokens ${maxTokens} leaves no room for the minimum thinking budget of ${minimumBudget}`);
   return { thinking: { type: 'enabled', budget_tokens: budget }, warnings: [] };

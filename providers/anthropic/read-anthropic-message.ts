@@ -21,8 +21,13 @@ function badReply(provider: string, detail: string, upstreamBody?: unknown): Gat
 export function messageAsStreamPayloads(message: JsonRecord): JsonRecord[] {
   const blocks: unknown[] = Array.isArray(message.content) ? message.content : [];
   const payloads: JsonRecord[] = [{ type: 'message_start', message: { ...message, content: [] } }];
-  blocks.forEach((block, index) => payloads.push({ type: 'content_block_start', index, content_block: block }, { type: 'content_block_stop', index }));
-  payloads.push({ type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence } }, { type: 'message_stop' });
+  blocks.forEach((block, index) =>
+    payloads.push({ type: 'content_block_start', index, content_block: block }, { type: 'content_block_stop', index }),
+  );
+  payloads.push(
+    { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence } },
+    { type: 'message_stop' },
+  );
   return payloads;
 }
 

@@ -8,7 +8,10 @@ import type { AnthropicStreamReader } from './anthropic-stream-reader.js';
  * event is yielded (a consumer may stop calling `next()` right after it); when the consumer returns
  * early, leaving the loop releases the stream: undici keeps an unread body, and its connection, open otherwise.
  */
-export async function* readAnthropicStream(stream: UpstreamStream, reader: AnthropicStreamReader): AsyncGenerator<StreamEvent, void, undefined> {
+export async function* readAnthropicStream(
+  stream: UpstreamStream,
+  reader: AnthropicStreamReader,
+): AsyncGenerator<StreamEvent, void, undefined> {
   const batches = stream.serverSentEvents('flush');
   try {
     for await (const batch of batches) {

@@ -16,7 +16,8 @@ function thinkingConfigFor(request: ChatRequest): GeminiThinkingConfig | undefin
   if (request.thinkingDisabled) return { thinkingBudget: 0 };
   const effort = request.reasoningEffort;
   if (effort === undefined || effort === null) return undefined;
-  if (/(?:^|[/-])gemini-[3-9]/.test(request.model.model)) return effort === 'none' ? { thinkingLevel: 'minimal' } : { thinkingLevel: effort, includeThoughts: true };
+  if (/(?:^|[/-])gemini-[3-9]/.test(request.model.model))
+    return effort === 'none' ? { thinkingLevel: 'minimal' } : { thinkingLevel: effort, includeThoughts: true };
   const budget = thinkingBudgets[effort];
   if (budget === undefined) return undefined;
   return budget === 0 ? { thinkingBudget: 0 } : { thinkingBudget: budget, includeThoughts: true };
@@ -63,7 +64,10 @@ function generationConfigFor(request: ChatRequest): GeminiGenerationConfig {
 }
 
 function unsupportedParameter(name: string, provider: string): Warning {
-  return { code: 'unsupported-parameter', message: `Parameter '${name}' is not supported by Gemini provider '${provider}' and was ignored.` };
+  return {
+    code: 'unsupported-parameter',
+    message: `Parameter '${name}' is not supported by Gemini provider '${provider}' and was ignored.`,
+  };
 }
 
 function collectWarnings(request: ChatRequest, provider: string): Warning[] {

@@ -92,7 +92,11 @@ export function convertToGeminiContents(messages: readonly Message[]): GeminiCon
         system.push({ text: message.content });
         break;
       case 'user':
-        append(contents, 'user', message.content.map((part) => (part.type === 'text' ? { text: part.text } : filePartOf(part))));
+        append(
+          contents,
+          'user',
+          message.content.map((part) => (part.type === 'text' ? { text: part.text } : filePartOf(part))),
+        );
         break;
       case 'assistant':
         append(contents, 'model', modelParts(message, callNames));

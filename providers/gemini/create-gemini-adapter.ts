@@ -21,7 +21,8 @@ export function createGeminiAdapter(config: ProviderConfig): ProviderAdapter {
     const reader = new GeminiReplyReader({ provider: config.name, model: request.model.model, warnings });
     const model = `/v1beta/models/${encodeURIComponent(request.model.model)}`;
     const call = { body, forwardHeaders: request.forwardHeaders, cancellation: context.cancellation };
-    if (context.wholeReply === true) return readGeminiReply(await upstream.readText({ ...call, path: `${model}:generateContent` }), reader, config.name);
+    if (context.wholeReply === true)
+      return readGeminiReply(await upstream.readText({ ...call, path: `${model}:generateContent` }), reader, config.name);
     return readGeminiStream(await upstream.openStream({ ...call, path: `${model}:streamGenerateContent?alt=sse` }), reader);
   }
 

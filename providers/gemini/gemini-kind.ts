@@ -17,6 +17,12 @@ export const geminiKind: ProviderKind<'gemini'> = {
   // The OpenTelemetry GenAI convention's value for the Gemini API (AI Studio), beside `gcp.vertex_ai`.
   genAiProviderName: 'gcp.gemini',
   discoveryHint: 'GEMINI_API_KEY',
-  discover: discoverFromApiKey({ name: 'gemini', type: 'gemini', keyVariable: 'GEMINI_API_KEY', baseUrlVariable: 'GEMINI_BASE_URL', defaultBaseUrl: 'https://generativelanguage.googleapis.com' }),
+  discover: discoverFromApiKey({
+    name: 'gemini',
+    type: 'gemini',
+    keyVariable: 'GEMINI_API_KEY',
+    baseUrlVariable: 'GEMINI_BASE_URL',
+    defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+  }),
   createAdapter: (config) => createGeminiAdapter(config),
 };

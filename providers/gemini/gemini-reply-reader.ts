@@ -38,7 +38,10 @@ export class GeminiReplyReader {
   push(parsed: unknown): StreamEvent[] {
     if (this.finished) return [];
     const payload = asRecord(parsed);
-    if (!payload) return this.fail(gatewayError('upstream_unavailable', { message: `Upstream provider '${this.options.provider}' sent an unreadable stream event` }));
+    if (!payload)
+      return this.fail(
+        gatewayError('upstream_unavailable', { message: `Upstream provider '${this.options.provider}' sent an unreadable stream event` }),
+      );
     if (payload.error !== undefined) return this.fail(mapGeminiStreamError(payload.error, this.options.provider));
     const events = this.start(payload);
     const usage = asRecord(payload.usageMetadata);
@@ -56,10 +59,17 @@ export class GeminiReplyReader {
   end(): StreamEvent[] {
     if (this.finished) return [];
     if (this.finishReason === undefined && this.blockReason === undefined) {
-      return this.fail(gatewayError('upstream_unavailable', { message: `Upstream provider '${this.options.provider}' ended the stream before the reply finished` }));
+      return this.fail(
+        gatewayError('upstream_unavailable', {
+          message: `Upstream provider '${this.options.provider}' ended the stream before the reply finished`,
+        }),
+      );
     }
     this.finished = true;
-    const reason = this.blockReason !== undefined && this.finishReason === undefined ? { unified: 'content-filter' as const, raw: this.blockReason } : mapGeminiFinishReason(this.finishReason, this.nextToolIndex > 0);
+    const reason =
+      this.blockReason !== undefined && this.finishReason === undefined
+        ? { unified: 'content-filter' as const, raw: this.blockReason }
+        : mapGeminiFinishReason(this.finishReason, this.nextToolIndex > 0);
     return [{ type: 'finish', reason, usage: mapGeminiUsage(this.usage) }];
   }
 
@@ -73,7 +83,9 @@ export class GeminiReplyReader {
     if (this.started) return [];
     this.started = true;
     const id = readString(payload, 'responseId') ?? `gemini-${generateCallId().slice(5)}`;
-    return [{ type: 'response-start', id, model: readString(payload, 'modelVersion') ?? this.options.model, warnings: this.options.warnings }];
+    return [
+      { type: 'response-start', id, model: readString(payload, 'modelVersion') ?? this.options.model, warnings: this.options.warnings },
+    ];
   }
 
   private readPart(part: JsonRecord | undefined, events: StreamEvent[]): void {
@@ -85,7 +97,8 @@ export class GeminiReplyReader {
       return;
     }
     const text = readString(part, 'text');
-    if (text !== undefined && text !== '') events.push(part.thought === true ? { type: 'reasoning-delta', delta: text } : { type: 'text-delta', delta: text });
+    if (text !== undefined && text !== '')
+      events.push(part.thought === true ? { type: 'reasoning-delta', delta: text } : { type: 'text-delta', delta: text });
     // A thought's signature goes where clients keep reasoning signatures (Messages, Responses). A text
     // part's is optional to send back (the docs): it is not kept, as no client field could carry it.
     if (part.thought === true && signature !== undefined && signature !== this.lastSignature) {

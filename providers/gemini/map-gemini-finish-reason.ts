@@ -5,7 +5,16 @@
  */
 import type { FinishReason } from '../../src/core/index.js';
 
-const contentFilterReasons = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION']);
+const contentFilterReasons = new Set([
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+  'IMAGE_RECITATION',
+]);
 
 export function mapGeminiFinishReason(raw: string | undefined, madeCalls: boolean): FinishReason {
   if (raw === undefined) return { unified: madeCalls ? 'tool-calls' : 'stop' };

@@ -37,12 +37,22 @@ export class GeminiUpstream {
 
   /** The 2xx body's text; otherwise a GatewayError. */
   readText(call: GeminiCall): Promise<string> {
-    return this.client.readText({ path: call.path, headers: withForwarded(this.wholeHeaders, call), json: call.body, cancellation: call.cancellation });
+    return this.client.readText({
+      path: call.path,
+      headers: withForwarded(this.wholeHeaders, call),
+      json: call.body,
+      cancellation: call.cancellation,
+    });
   }
 
   /** A streamed POST: resolves once 2xx headers arrived; otherwise a GatewayError. */
   openStream(call: GeminiCall): Promise<UpstreamStream> {
-    return this.client.openStream({ path: call.path, headers: withForwarded(this.streamHeaders, call), json: call.body, cancellation: call.cancellation });
+    return this.client.openStream({
+      path: call.path,
+      headers: withForwarded(this.streamHeaders, call),
+      json: call.body,
+      cancellation: call.cancellation,
+    });
   }
 
   close(): Promise<void> {

@@ -24,9 +24,7 @@ export function convertToOllamaTools(options: {
       warnings.push(unsupportedParameterWarning('tool_choice', "'required' cannot be enforced; the model may answer without a tool call"));
       break;
     case 'tool':
-      warnings.push(
-        unsupportedParameterWarning('tool_choice', `forcing '${toolChoice.name}' cannot be enforced; all tools were offered`),
-      );
+      warnings.push(unsupportedParameterWarning('tool_choice', `forcing '${toolChoice.name}' cannot be enforced; all tools were offered`));
       break;
     default:
       assertNever(toolChoice, 'tool choice');

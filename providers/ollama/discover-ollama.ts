@@ -27,7 +27,11 @@ export async function discoverOllama(environment: NodeJS.ProcessEnv, probe: Serv
     return { name: 'ollama', settings: { type: 'ollama', baseUrl }, note: `provider "ollama" from OLLAMA_HOST (${baseUrl})` };
   }
   if (await probe(localOllamaUrl)) {
-    return { name: 'ollama', settings: { type: 'ollama', baseUrl: localOllamaUrl }, note: `provider "ollama": a local Ollama answered on ${localOllamaUrl}` };
+    return {
+      name: 'ollama',
+      settings: { type: 'ollama', baseUrl: localOllamaUrl },
+      note: `provider "ollama": a local Ollama answered on ${localOllamaUrl}`,
+    };
   }
   return undefined;
 }

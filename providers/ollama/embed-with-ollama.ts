@@ -10,7 +10,12 @@ export async function embedWithOllama(options: {
   const { connection, request, context } = options;
   const input = readTextInput(request.input);
   const body = { model: request.model, input, ...(request.dimensions !== undefined ? { dimensions: request.dimensions } : {}) };
-  const response = (await connection.client.readJson({ path: '/api/embed', headers: connection.headers, json: body, cancellation: context.cancellation })) as {
+  const response = (await connection.client.readJson({
+    path: '/api/embed',
+    headers: connection.headers,
+    json: body,
+    cancellation: context.cancellation,
+  })) as {
     embeddings?: unknown;
     prompt_eval_count?: unknown;
   } | null;

@@ -2,12 +2,13 @@
 import type { ModelInfo, ProviderContext } from '../../src/core/index.js';
 import type { OllamaConnection } from './ollama-connection.js';
 
-export async function listOllamaModels(options: {
-  connection: OllamaConnection;
-  context: ProviderContext;
-}): Promise<ModelInfo[]> {
+export async function listOllamaModels(options: { connection: OllamaConnection; context: ProviderContext }): Promise<ModelInfo[]> {
   const { connection, context } = options;
-  const response = (await connection.client.readJson({ path: '/api/tags', headers: connection.headers, cancellation: context.cancellation })) as { models?: unknown } | null;
+  const response = (await connection.client.readJson({
+    path: '/api/tags',
+    headers: connection.headers,
+    cancellation: context.cancellation,
+  })) as { models?: unknown } | null;
   const models: unknown[] = Array.isArray(response?.models) ? response.models : [];
   return models.flatMap((entry): ModelInfo[] => {
     const model = entry as { name?: unknown; modified_at?: unknown };

@@ -12,7 +12,11 @@ export type OllamaConnection = {
 };
 
 export function createOllamaConnection(config: ProviderConfig): OllamaConnection {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', 'user-agent': `interlingua/${version}` };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'user-agent': `interlingua/${version}`,
+  };
   for (const [name, value] of Object.entries(config.headers)) headers[name.toLowerCase()] = value;
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
   return { client: new UpstreamClient(config), provider: config.name, headers };

@@ -17,7 +17,10 @@ function notAReply(reply: unknown, provider: string): GatewayError {
   if (upstreamMessage !== undefined) {
     return gatewayError('upstream_error', { message: `Upstream provider '${provider}' failed: ${upstreamMessage}`, upstreamBody: reply });
   }
-  return gatewayError('upstream_bad_response', { message: `Upstream provider '${provider}' sent a reply that is not a finished chat reply.`, upstreamBody: reply });
+  return gatewayError('upstream_bad_response', {
+    message: `Upstream provider '${provider}' sent a reply that is not a finished chat reply.`,
+    upstreamBody: reply,
+  });
 }
 
 /**
@@ -27,7 +30,12 @@ function notAReply(reply: unknown, provider: string): GatewayError {
 export async function readWholeOllamaChat(options: StreamOllamaChatOptions): Promise<AsyncIterable<StreamEvent>> {
   const { connection, request, context } = options;
   const { body, warnings } = convertToOllamaChatRequest(request, { stream: false });
-  const reply = await connection.client.readJson({ path: '/api/chat', headers: ollamaHeaders(connection, request.forwardHeaders), json: body, cancellation: context.cancellation });
+  const reply = await connection.client.readJson({
+    path: '/api/chat',
+    headers: ollamaHeaders(connection, request.forwardHeaders),
+    json: body,
+    cancellation: context.cancellation,
+  });
   const translator = new OllamaChunkTranslator();
   const echoedModel = typeof reply === 'object' && reply !== null ? (reply as { model?: unknown }).model : undefined;
   const events = [ollamaResponseStart(echoedModel, request.model.model, warnings), ...translator.translate(reply)];

@@ -2,7 +2,15 @@
  * One `/api/chat` generation, streamed as NDJSON: sends the converted request, waits for the first
  * chunk, streams events. See https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion
  */
-import { gatewayError, GatewayError, toGatewayError, type ChatRequest, type ProviderContext, type StreamEvent, type Warning } from '../../src/core/index.js';
+import {
+  gatewayError,
+  GatewayError,
+  toGatewayError,
+  type ChatRequest,
+  type ProviderContext,
+  type StreamEvent,
+  type Warning,
+} from '../../src/core/index.js';
 import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 import type { UpstreamStream } from '../../src/http/upstream-stream.js';
 import { convertToOllamaChatRequest } from './convert-to-ollama-chat-request.js';
@@ -35,7 +43,12 @@ function errorLine(value: unknown, provider: string): GatewayError | undefined {
 export async function streamOllamaChat(options: StreamOllamaChatOptions): Promise<AsyncIterable<StreamEvent>> {
   const { connection, request, context } = options;
   const { body, warnings } = convertToOllamaChatRequest(request, { stream: true });
-  const stream = await connection.client.openStream({ path: '/api/chat', headers: ollamaHeaders(connection, request.forwardHeaders), json: body, cancellation: context.cancellation });
+  const stream = await connection.client.openStream({
+    path: '/api/chat',
+    headers: ollamaHeaders(connection, request.forwardHeaders),
+    json: body,
+    cancellation: context.cancellation,
+  });
   const batches = stream.jsonLines();
   let first: unknown[];
   try {

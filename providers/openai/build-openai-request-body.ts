@@ -38,7 +38,12 @@ function setIfGiven(body: Record<string, unknown>, key: string, value: unknown):
 }
 
 /** The body with `wireTools` as its `tools` (set only when the request has tools). */
-function assembleBody(request: ChatRequest, flavour: OpenAiFlavour, options: OpenAiBodyOptions, wireTools: () => unknown): Record<string, unknown> {
+function assembleBody(
+  request: ChatRequest,
+  flavour: OpenAiFlavour,
+  options: OpenAiBodyOptions,
+  wireTools: () => unknown,
+): Record<string, unknown> {
   const body: Record<string, unknown> = { ...request.openaiExtras };
   body.model = request.model.model;
   // OpenAI itself takes system messages anywhere; the servers behind openai-compatible mostly do not.
@@ -69,7 +74,11 @@ function assembleBody(request: ChatRequest, flavour: OpenAiFlavour, options: Ope
   return body;
 }
 
-export function buildOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlavour, options: OpenAiBodyOptions = { stream: true }): Record<string, unknown> {
+export function buildOpenAiRequestBody(
+  request: ChatRequest,
+  flavour: OpenAiFlavour,
+  options: OpenAiBodyOptions = { stream: true },
+): Record<string, unknown> {
   return assembleBody(request, flavour, options, () => convertTools(request.tools ?? []));
 }
 
@@ -105,7 +114,12 @@ function messagesJsonWithLongTexts(messages: OpenAiMessage[], longTexts: OpenAiB
  * encoded) once and spliced in: a shared tool list (native lane), and long message texts such as a
  * system prompt carrying the rendered tools (prompted lane). Without caches, nothing is remembered.
  */
-export function serializeOpenAiRequestBody(request: ChatRequest, flavour: OpenAiFlavour, options: OpenAiBodyOptions = { stream: true }, caches?: OpenAiBodyCaches): string | Buffer {
+export function serializeOpenAiRequestBody(
+  request: ChatRequest,
+  flavour: OpenAiFlavour,
+  options: OpenAiBodyOptions = { stream: true },
+  caches?: OpenAiBodyCaches,
+): string | Buffer {
   if (caches === undefined) return JSON.stringify(buildOpenAiRequestBody(request, flavour, options));
   const knownTools = request.tools?.length && isSharedToolList(request.tools) ? request.tools : undefined;
   // A shared list's stand-in only holds the member's place in the key order; its text comes from the cache.

@@ -41,7 +41,12 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
       const { cancellation } = context;
       const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole }, caches);
       const readOptions = { provider: config.name, model: request.model.model, warnings: [], cancellation };
-      const call = { path: '/chat/completions', headers: withForwarded(whole ? wholeHeaders : streamHeaders, request.forwardHeaders), body, cancellation };
+      const call = {
+        path: '/chat/completions',
+        headers: withForwarded(whole ? wholeHeaders : streamHeaders, request.forwardHeaders),
+        body,
+        cancellation,
+      };
       if (whole) {
         // Read before resolving: a non-streaming client has seen nothing yet, so a failure here is still a real HTTP error.
         const text = await client.readText(call);
@@ -53,7 +58,10 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
     },
 
     async listModels(context: ProviderContext): Promise<ModelInfo[]> {
-      return readOpenAiModels(await client.readJson({ path: '/models', headers: wholeHeaders, cancellation: context.cancellation }), config.name);
+      return readOpenAiModels(
+        await client.readJson({ path: '/models', headers: wholeHeaders, cancellation: context.cancellation }),
+        config.name,
+      );
     },
 
     async embed(request: EmbeddingRequest, context: ProviderContext): Promise<EmbeddingResult> {
@@ -61,7 +69,10 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
       if (request.dimensions !== undefined) body.dimensions = request.dimensions;
       if (request.encodingFormat !== undefined) body.encoding_format = request.encodingFormat;
       if (request.user !== undefined) body.user = request.user;
-      return readOpenAiEmbeddings(await client.readJson({ path: '/embeddings', headers: wholeHeaders, json: body, cancellation: context.cancellation }), config.name);
+      return readOpenAiEmbeddings(
+        await client.readJson({ path: '/embeddings', headers: wholeHeaders, json: body, cancellation: context.cancellation }),
+        config.name,
+      );
     },
 
     close: () => client.close(),

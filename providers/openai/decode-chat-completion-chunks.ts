@@ -10,11 +10,18 @@ export type DecodeState = { sawDone: boolean };
 
 function inBandError(provider: string, payload: Record<string, unknown>): GatewayError {
   const message = readUpstreamErrorMessage(payload) ?? 'unknown error';
-  return gatewayError('upstream_stream_error', { message: `Upstream provider '${provider}' failed mid-stream: ${message}`, upstreamBody: payload.error });
+  return gatewayError('upstream_stream_error', {
+    message: `Upstream provider '${provider}' failed mid-stream: ${message}`,
+    upstreamBody: payload.error,
+  });
 }
 
 /** Yields the chunks of each upstream read as one batch (see UpstreamStream). */
-export async function* decodeChatCompletionChunks(stream: UpstreamStream, provider: string, state: DecodeState): AsyncGenerator<Record<string, unknown>[]> {
+export async function* decodeChatCompletionChunks(
+  stream: UpstreamStream,
+  provider: string,
+  state: DecodeState,
+): AsyncGenerator<Record<string, unknown>[]> {
   for await (const events of stream.serverSentEvents('drop')) {
     const batch: Record<string, unknown>[] = [];
     for (const event of events) {

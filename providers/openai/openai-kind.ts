@@ -9,6 +9,12 @@ export const openAiKind: ProviderKind<'openai'> = {
   detectsReasoningOpening: false,
   genAiProviderName: 'openai',
   discoveryHint: 'OPENAI_API_KEY',
-  discover: discoverFromApiKey({ name: 'openai', type: 'openai', keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', defaultBaseUrl: 'https://api.openai.com/v1' }),
+  discover: discoverFromApiKey({
+    name: 'openai',
+    type: 'openai',
+    keyVariable: 'OPENAI_API_KEY',
+    baseUrlVariable: 'OPENAI_BASE_URL',
+    defaultBaseUrl: 'https://api.openai.com/v1',
+  }),
   createAdapter: (config, dependencies) => createOpenAiAdapter(config, 'openai', dependencies.caches),
 };

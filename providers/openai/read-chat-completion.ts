@@ -31,7 +31,12 @@ export function completionAsChunk(completion: Record<string, unknown>): Record<s
     reasoning: message.reasoning,
     tool_calls: Array.isArray(message.tool_calls) ? message.tool_calls.map(asFragment) : undefined,
   };
-  return { id: completion.id, model: completion.model, usage: completion.usage, choices: [{ delta, finish_reason: choice.finish_reason ?? null }] };
+  return {
+    id: completion.id,
+    model: completion.model,
+    usage: completion.usage,
+    choices: [{ delta, finish_reason: choice.finish_reason ?? null }],
+  };
 }
 
 function asFragment(call: LooseToolCall, index: number): Record<string, unknown> {
@@ -46,7 +51,8 @@ export function parseChatCompletion(text: string, provider: string): Record<stri
   } catch {
     throw badReply(provider, 'sent a reply that is not JSON.');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badReply(provider, 'sent a reply that is not a chat completion.');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw badReply(provider, 'sent a reply that is not a chat completion.');
   const completion = parsed as Record<string, unknown>;
   if (completion.error !== undefined && completion.choices === undefined) {
     const message = readUpstreamErrorMessage(completion) ?? 'unknown error';

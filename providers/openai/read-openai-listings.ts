@@ -11,7 +11,10 @@ import { asRecord } from '../../src/http/read-loose-json.js';
 function listData(body: unknown, provider: string, what: string): unknown[] {
   const data = asRecord(body)?.data;
   if (Array.isArray(data)) return data;
-  throw gatewayError('upstream_bad_response', { message: `Upstream provider '${provider}' sent a reply that is not ${what}.`, upstreamBody: body });
+  throw gatewayError('upstream_bad_response', {
+    message: `Upstream provider '${provider}' sent a reply that is not ${what}.`,
+    upstreamBody: body,
+  });
 }
 
 export function readOpenAiModels(body: unknown, provider: string): ModelInfo[] {
@@ -29,10 +32,14 @@ export function readOpenAiEmbeddings(body: unknown, provider: string): Embedding
   const data = listData(body, provider, 'a list of embeddings').map((entry, position) => {
     const item = asRecord(entry);
     const embedding = item?.embedding;
-    return { index: typeof item?.index === 'number' ? item.index : position, embedding: Array.isArray(embedding) || typeof embedding === 'string' ? (embedding as number[] | string) : [] };
+    return {
+      index: typeof item?.index === 'number' ? item.index : position,
+      embedding: Array.isArray(embedding) || typeof embedding === 'string' ? (embedding as number[] | string) : [],
+    };
   });
   const result: EmbeddingResult = { data };
   const usage = asRecord(asRecord(body)?.usage);
-  if (typeof usage?.prompt_tokens === 'number' && typeof usage.total_tokens === 'number') result.usage = { promptTokens: usage.prompt_tokens, totalTokens: usage.total_tokens };
+  if (typeof usage?.prompt_tokens === 'number' && typeof usage.total_tokens === 'number')
+    result.usage = { promptTokens: usage.prompt_tokens, totalTokens: usage.total_tokens };
   return result;
 }

@@ -36,7 +36,6 @@ export function convertOpenAiUsage(raw: Record<string, unknown>): Usage {
   return usage;
 }
 
-
 type ReadOptions = { provider: string; model: string; warnings: Warning[]; cancellation?: Cancellation | undefined; state?: DecodeState };
 
 /** The reader's state across batches: chunks in, events out (an array per batch, no generator per chunk). */
@@ -53,7 +52,12 @@ class ChunkReader {
       const chunk = value as LooseChunk;
       if (!this.started) {
         this.started = true;
-        events.push({ type: 'response-start', id: chunk.id ?? '', model: chunk.model ?? this.options.model, warnings: this.options.warnings });
+        events.push({
+          type: 'response-start',
+          id: chunk.id ?? '',
+          model: chunk.model ?? this.options.model,
+          warnings: this.options.warnings,
+        });
       }
       if (chunk.usage) this.usage = convertOpenAiUsage(chunk.usage);
       const choice = chunk.choices?.[0];
@@ -78,18 +82,31 @@ class ChunkReader {
     if (!this.started) events.push({ type: 'response-start', id: '', model: options.model, warnings: options.warnings });
     // A body that ends with neither finish_reason nor [DONE] was cut off, not finished.
     if (options.state && !options.state.sawDone && !this.finishReason) {
-      events.push({ type: 'error', error: gatewayError('upstream_unavailable', { message: `Upstream provider '${options.provider}' ended the stream before finishing.` }) });
+      events.push({
+        type: 'error',
+        error: gatewayError('upstream_unavailable', {
+          message: `Upstream provider '${options.provider}' ended the stream before finishing.`,
+        }),
+      });
       return events;
     }
     events.push(...this.tracker.finish());
     // Some servers end without finish_reason; an ended stream with calls still means tool calls.
-    events.push({ type: 'finish', reason: this.finishReason ?? { unified: this.tracker.count ? 'tool-calls' : 'stop' }, usage: this.usage });
+    events.push({
+      type: 'finish',
+      reason: this.finishReason ?? { unified: this.tracker.count ? 'tool-calls' : 'stop' },
+      usage: this.usage,
+    });
     return events;
   }
 }
 
 /** The events of a live stream, batch by batch. */
-async function* readBatches(batches: AsyncIterable<readonly unknown[]>, reader: ChunkReader, options: ReadOptions): AsyncGenerator<StreamEvent> {
+async function* readBatches(
+  batches: AsyncIterable<readonly unknown[]>,
+  reader: ChunkReader,
+  options: ReadOptions,
+): AsyncGenerator<StreamEvent> {
   const events: StreamEvent[] = [];
   try {
     for await (const batch of batches) {
@@ -109,7 +126,10 @@ async function* readBatches(batches: AsyncIterable<readonly unknown[]>, reader: 
  * `batches`: the chunks of each upstream read together (see decodeChatCompletionChunks), or one whole
  * reply's, already in hand: those are read at once into events in hand (replayEvents).
  */
-export function readOpenAiStream(batches: AsyncIterable<readonly unknown[]> | readonly (readonly unknown[])[], options: ReadOptions): AsyncIterable<StreamEvent> {
+export function readOpenAiStream(
+  batches: AsyncIterable<readonly unknown[]> | readonly (readonly unknown[])[],
+  options: ReadOptions,
+): AsyncIterable<StreamEvent> {
   const reader = new ChunkReader(options);
   if (!Array.isArray(batches)) return readBatches(batches as AsyncIterable<readonly unknown[]>, reader, options);
   const events: StreamEvent[] = [];

@@ -17,7 +17,10 @@ function membersOf(run: Record<string, unknown>): string {
   return JSON.stringify(run).slice(1, -1);
 }
 
-export function stringifyWithRawMembers(object: Record<string, unknown>, rawMembers: ReadonlyMap<string, readonly JsonPiece[]>): JsonPiece[] {
+export function stringifyWithRawMembers(
+  object: Record<string, unknown>,
+  rawMembers: ReadonlyMap<string, readonly JsonPiece[]>,
+): JsonPiece[] {
   const pieces: JsonPiece[] = ['{'];
   let written = false;
   // Null prototypes, so that a member named `__proto__` stays a member.

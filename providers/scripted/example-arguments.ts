@@ -54,8 +54,13 @@ export function exampleValue(schema: unknown, name = '', depth = 0): unknown {
 
 /** The required properties (all of them when none is marked required), each with an example value. */
 export function exampleArguments(schema: Schema, depth = 0): Record<string, unknown> {
-  const properties = (typeof schema.properties === 'object' && schema.properties !== null ? schema.properties : {}) as Record<string, unknown>;
-  const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string' && Object.hasOwn(properties, name)) : [];
+  const properties = (typeof schema.properties === 'object' && schema.properties !== null ? schema.properties : {}) as Record<
+    string,
+    unknown
+  >;
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((name): name is string => typeof name === 'string' && Object.hasOwn(properties, name))
+    : [];
   const names = required.length > 0 ? required : Object.keys(properties);
   const result: Record<string, unknown> = {};
   for (const name of names) result[name] = exampleValue(properties[name], name, depth);

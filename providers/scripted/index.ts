@@ -26,7 +26,11 @@ export function createScriptedAdapter(config: ProviderConfig, renderCall: Render
     async stream(request: ChatRequest, context) {
       const turn = chooseTurn(script, request);
       if (turn.error) {
-        throw gatewayError('scripted_error', { status: turn.error.status, type: turn.error.status >= 500 ? 'upstream_error' : 'invalid_request_error', message: turn.error.message });
+        throw gatewayError('scripted_error', {
+          status: turn.error.status,
+          type: turn.error.status >= 500 ? 'upstream_error' : 'invalid_request_error',
+          message: turn.error.message,
+        });
       }
       const events = scriptedEvents(turn, request, renderCall);
       return context.wholeReply ? replayEvents(events) : oneByOne(events);

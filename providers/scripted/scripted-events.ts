@@ -40,10 +40,10 @@ export function scriptedEvents(turn: ScriptedTurn, request: ChatRequest, renderC
   const events: StreamEvent[] = [{ type: 'response-start', id: `scripted-${randomHex(24)}`, model: request.model.model, warnings: [] }];
   if (turn.reasoning) pushChunks(turn.reasoning, events, (delta) => ({ type: 'reasoning-delta', delta }));
   const prompted = request.model.toolCalling === 'prompted';
-  const text = prompted ? promptedText(turn, request, renderCall) : turn.raw ?? turn.content ?? '';
+  const text = prompted ? promptedText(turn, request, renderCall) : (turn.raw ?? turn.content ?? '');
   pushChunks(text, events, (delta) => ({ type: 'text-delta', delta }));
   let generated = text.length + (turn.reasoning?.length ?? 0);
-  const nativeCalls = prompted || turn.raw !== undefined ? [] : turn.toolCalls ?? [];
+  const nativeCalls = prompted || turn.raw !== undefined ? [] : (turn.toolCalls ?? []);
   nativeCalls.forEach((call, index) => {
     const argumentsJson = argumentsText(call);
     generated += argumentsJson.length;
@@ -54,6 +54,10 @@ export function scriptedEvents(turn: ScriptedTurn, request: ChatRequest, renderC
   const unified = turn.finish ?? (nativeCalls.length > 0 ? 'tool-calls' : 'stop');
   const inputTokens = estimateTokens(promptCharacters(request));
   const outputTokens = estimateTokens(generated);
-  events.push({ type: 'finish', reason: { unified, raw: unified }, usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } });
+  events.push({
+    type: 'finish',
+    reason: { unified, raw: unified },
+    usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+  });
   return events;
 }

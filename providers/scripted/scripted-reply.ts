@@ -4,7 +4,14 @@ import type { ToolDefinition } from '../../src/core/tool-definition.js';
 import { exampleArguments } from './example-arguments.js';
 import type { Script, ScriptedTurn } from './scripted-script.js';
 
-export const demoModels: readonly string[] = ['qwen3-8b', 'qwen3-coder-30b-a3b-instruct', 'gpt-oss-20b', 'llama-3.1-8b-instruct', 'mistral-small-3.2', 'gpt-4o-mini'];
+export const demoModels: readonly string[] = [
+  'qwen3-8b',
+  'qwen3-coder-30b-a3b-instruct',
+  'gpt-oss-20b',
+  'llama-3.1-8b-instruct',
+  'mistral-small-3.2',
+  'gpt-4o-mini',
+];
 
 const introduction =
   "Hello from Interlingua's demo provider. No model server is configured, so this reply is scripted: " +
@@ -27,8 +34,10 @@ function assistantTurns(request: ChatRequest): number {
 
 function demoTurn(request: ChatRequest): ScriptedTurn {
   const tools = offeredTools(request);
-  const chosen = request.toolChoice?.type === 'tool' ? tools.find((tool) => tool.name === (request.toolChoice as { name: string }).name) : tools[0];
-  if (!chosen || request.toolChoice?.type === 'none') return { content: tools.length > 0 && assistantTurns(request) > 0 ? afterResult : introduction };
+  const chosen =
+    request.toolChoice?.type === 'tool' ? tools.find((tool) => tool.name === (request.toolChoice as { name: string }).name) : tools[0];
+  if (!chosen || request.toolChoice?.type === 'none')
+    return { content: tools.length > 0 && assistantTurns(request) > 0 ? afterResult : introduction };
   if (assistantTurns(request) > 0) return { content: afterResult };
   return { content: `I'll call ${chosen.name}.`, toolCalls: [{ name: chosen.name, arguments: exampleArguments(chosen.parameters) }] };
 }

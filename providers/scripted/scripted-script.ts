@@ -71,7 +71,9 @@ export function loadScript(path: string, providerName: string): Script {
   }
   const validate = new Ajv({ allErrors: true, strict: true }).compile(scriptSchema);
   if (!validate(parsed)) {
-    const problems = (validate.errors ?? []).map((error) => `${where} (${path})${error.instancePath.replace(/\//g, '.')}: ${error.message ?? 'is invalid'}`);
+    const problems = (validate.errors ?? []).map(
+      (error) => `${where} (${path})${error.instancePath.replace(/\//g, '.')}: ${error.message ?? 'is invalid'}`,
+    );
     throw new ConfigError(problems);
   }
   return parsed as Script;

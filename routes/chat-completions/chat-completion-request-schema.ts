@@ -83,7 +83,10 @@ export const chatCompletionRequestSchema = {
         {
           type: 'object',
           required: ['type'],
-          properties: { type: { const: 'function' }, function: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+          properties: {
+            type: { const: 'function' },
+            function: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+          },
         },
       ],
     },
@@ -99,7 +102,11 @@ export const chatCompletionRequestSchema = {
     presence_penalty: nullableNumber,
     frequency_penalty: nullableNumber,
     stop: { anyOf: [{ type: 'string' }, { type: 'null' }, { type: 'array', items: { type: 'string' } }] },
-    response_format: { type: ['object', 'null'], required: ['type'], properties: { type: { enum: ['text', 'json_object', 'json_schema'] } } },
+    response_format: {
+      type: ['object', 'null'],
+      required: ['type'],
+      properties: { type: { enum: ['text', 'json_object', 'json_schema'] } },
+    },
     reasoning_effort: { type: ['string', 'null'] },
     user: { type: ['string', 'null'] },
     agent_format: { type: ['string', 'null'] },

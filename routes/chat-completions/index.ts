@@ -45,5 +45,7 @@ export function registerChatCompletionsRoutes(app: FastifyInstance, options: Cha
   }
 
   app.post('/v1/chat/completions', (request, reply) => handle(request, reply));
-  app.post<{ Params: { provider: string } }>('/:provider/v1/chat/completions', (request, reply) => handle(request, reply, request.params.provider));
+  app.post<{ Params: { provider: string } }>('/:provider/v1/chat/completions', (request, reply) =>
+    handle(request, reply, request.params.provider),
+  );
 }

@@ -9,8 +9,18 @@ import { parseChatToolChoice, parseChatTools } from './parse-chat-tools.js';
 
 /** OpenAI fields with no neutral meaning: forwarded to OpenAI-kind upstreams, a warning elsewhere. */
 const openaiOnlyFields = [
-  'logit_bias', 'metadata', 'store', 'service_tier', 'prediction', 'modalities', 'audio',
-  'web_search_options', 'verbosity', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier',
+  'logit_bias',
+  'metadata',
+  'store',
+  'service_tier',
+  'prediction',
+  'modalities',
+  'audio',
+  'web_search_options',
+  'verbosity',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+  'safety_identifier',
   // vLLM, SGLang and llama.cpp's switch for template variables (enable_thinking); it also tells the
   // prompted lane whether the reply begins inside reasoning.
   'chat_template_kwargs',
@@ -30,7 +40,8 @@ function responseFormatOf(value: ChatCompletionBody['response_format']): Respons
   if (value === undefined || value === null) return value;
   if (value.type === 'json_schema') {
     const schema = (value as { json_schema?: Record<string, unknown> }).json_schema;
-    if (!schema || typeof schema.name !== 'string') throw invalidRequest("response_format.json_schema.name is required.", 'response_format.json_schema');
+    if (!schema || typeof schema.name !== 'string')
+      throw invalidRequest('response_format.json_schema.name is required.', 'response_format.json_schema');
     const format: ResponseFormat = { type: 'json_schema', name: schema.name };
     if (schema.schema && typeof schema.schema === 'object') format.schema = schema.schema as Record<string, unknown>;
     if (typeof schema.description === 'string') format.description = schema.description;
@@ -42,7 +53,8 @@ function responseFormatOf(value: ChatCompletionBody['response_format']): Respons
 
 export function parseChatCompletionRequest(raw: unknown, caches?: RouteToolCaches): ParsedChatCompletionRequest {
   const body = validateBody(raw, caches);
-  if (typeof body.n === 'number' && body.n !== 1) throw gatewayError('unsupported_value', { message: 'Only n = 1 is supported.', param: 'n' });
+  if (typeof body.n === 'number' && body.n !== 1)
+    throw gatewayError('unsupported_value', { message: 'Only n = 1 is supported.', param: 'n' });
   const input: ChatInput = { model: body.model, messages: parseChatMessages(body.messages) };
   if (body.tools?.length) input.tools = parseChatTools(body.tools, caches?.toolTranslations);
   const toolChoice = parseChatToolChoice(body.tool_choice);
@@ -65,7 +77,9 @@ export function parseChatCompletionRequest(raw: unknown, caches?: RouteToolCache
   // Log probabilities have no place in the neutral event stream, so asking an upstream for them would be
   // paid for and then lost: say so instead.
   if (body.logprobs === true || (typeof body.top_logprobs === 'number' && body.top_logprobs > 0)) {
-    input.warnings = [{ code: 'unsupported-parameter', message: 'logprobs/top_logprobs are not returned by this gateway (choices[].logprobs is null).' }];
+    input.warnings = [
+      { code: 'unsupported-parameter', message: 'logprobs/top_logprobs are not returned by this gateway (choices[].logprobs is null).' },
+    ];
   }
   if (Object.keys(extras).length) input.openaiExtras = extras;
   const parsed: ParsedChatCompletionRequest = {

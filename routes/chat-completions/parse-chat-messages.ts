@@ -38,7 +38,8 @@ function userPart(part: WirePart, param: string): TextPart | FilePart {
     }
     case 'input_audio': {
       const audio = part.input_audio as { data?: unknown; format?: unknown } | undefined;
-      if (typeof audio?.data !== 'string') throw invalidRequest(`'${param}.input_audio.data' must be a string.`, `${param}.input_audio.data`);
+      if (typeof audio?.data !== 'string')
+        throw invalidRequest(`'${param}.input_audio.data' must be a string.`, `${param}.input_audio.data`);
       return { type: 'file', mediaType: `audio/${typeof audio.format === 'string' ? audio.format : 'wav'}`, data: audio.data };
     }
     case 'file': {
@@ -46,7 +47,11 @@ function userPart(part: WirePart, param: string): TextPart | FilePart {
       if (typeof file?.file_data !== 'string') {
         throw invalidRequest(`'${param}.file' needs file_data; uploaded file ids are not supported by this gateway.`, `${param}.file`);
       }
-      const result: FilePart = { type: 'file', mediaType: mediaTypeOfDataUrl(file.file_data, 'application/octet-stream'), data: file.file_data };
+      const result: FilePart = {
+        type: 'file',
+        mediaType: mediaTypeOfDataUrl(file.file_data, 'application/octet-stream'),
+        data: file.file_data,
+      };
       if (typeof file.filename === 'string') result.filename = file.filename;
       return result;
     }

@@ -48,10 +48,7 @@ export function parseChatTool(tool: WireTool): ToolDefinition {
  * The request's tools in neutral form. A shared list (one the body parser reused) is translated once,
  * and every request that resends it gets the same shared list.
  */
-export const parseChatTools = memoiseKnownList(
-  (tools: readonly WireTool[]): ToolDefinition[] => tools.map(parseChatTool),
-  shareToolList,
-);
+export const parseChatTools = memoiseKnownList((tools: readonly WireTool[]): ToolDefinition[] => tools.map(parseChatTool), shareToolList);
 
 export function parseChatToolChoice(choice: WireToolChoice | undefined): ToolChoice | undefined {
   if (choice === undefined || choice === null) return undefined;

@@ -37,7 +37,10 @@ export function registerEmbeddingsRoutes(app: FastifyInstance, options: { pipeli
     const model = pipeline.resolve(body.model);
     const adapter = providers.adapter(model.provider);
     if (!adapter.embed) {
-      throw gatewayError('embeddings_unsupported', { message: `Provider '${model.provider}' (${model.providerType}) has no embeddings endpoint.`, param: 'model' });
+      throw gatewayError('embeddings_unsupported', {
+        message: `Provider '${model.provider}' (${model.providerType}) has no embeddings endpoint.`,
+        param: 'model',
+      });
     }
     const embeddingRequest: EmbeddingRequest = { model: model.model, input: body.input };
     if (body.dimensions !== undefined) embeddingRequest.dimensions = body.dimensions;

@@ -25,7 +25,9 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthRouteO
   let cached: { at: number; providers: Promise<Record<string, boolean>> } | undefined;
   const probe = () => {
     if (!cached || Date.now() - cached.at > readinessCacheMs) {
-      const providers = Promise.all(options.providers.map(async (name) => [name, await options.reachable(name).catch(() => false)] as const)).then(Object.fromEntries);
+      const providers = Promise.all(
+        options.providers.map(async (name) => [name, await options.reachable(name).catch(() => false)] as const),
+      ).then(Object.fromEntries);
       cached = { at: Date.now(), providers };
     }
     return cached.providers;

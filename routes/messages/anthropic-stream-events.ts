@@ -8,7 +8,14 @@
 import { assertNever } from '../../src/core/assert-never.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import { renderDiagnostics, type WireDiagnostics } from '../shared/render-diagnostics.js';
-import { toAnthropicErrorBody, toAnthropicStopReason, toAnthropicUsage, type AnthropicErrorBody, type AnthropicStopReason, type AnthropicUsage } from './anthropic-wire.js';
+import {
+  toAnthropicErrorBody,
+  toAnthropicStopReason,
+  toAnthropicUsage,
+  type AnthropicErrorBody,
+  type AnthropicStopReason,
+  type AnthropicUsage,
+} from './anthropic-wire.js';
 
 export type AnthropicContentBlockStart =
   | { type: 'text'; text: '' }
@@ -179,7 +186,8 @@ export class AnthropicStreamEvents {
   private appendSignature(signature: string): void {
     const last = this.blocks.at(-1);
     const block = last && last.kind === 'thinking' && !last.sealed ? last : this.openBlock('thinking');
-    if (this.isStreaming(block)) this.emit({ type: 'content_block_delta', index: block.index, delta: { type: 'signature_delta', signature } });
+    if (this.isStreaming(block))
+      this.emit({ type: 'content_block_delta', index: block.index, delta: { type: 'signature_delta', signature } });
     else block.pendingSignature += signature;
     block.sealed = true;
     block.complete = true;
@@ -201,7 +209,11 @@ export class AnthropicStreamEvents {
         block.pending = '';
       }
       if (block.pendingSignature !== '') {
-        this.emit({ type: 'content_block_delta', index: block.index, delta: { type: 'signature_delta', signature: block.pendingSignature } });
+        this.emit({
+          type: 'content_block_delta',
+          index: block.index,
+          delta: { type: 'signature_delta', signature: block.pendingSignature },
+        });
         block.pendingSignature = '';
       }
       if (!block.complete) return;

@@ -23,7 +23,10 @@ function parseToolInput(json: string, block: { id: string; name: string }, warni
   } catch {
     // reported below
   }
-  warnings.push({ code: 'invalid-tool-arguments', message: `The arguments of tool call '${block.id}' (${block.name}) are not a JSON object; returned as {}.` });
+  warnings.push({
+    code: 'invalid-tool-arguments',
+    message: `The arguments of tool call '${block.id}' (${block.name}) are not a JSON object; returned as {}.`,
+  });
   return {};
 }
 
@@ -45,7 +48,8 @@ export async function foldMessage(events: AsyncIterable<StreamEvent>, meta: { id
         if (block?.type === 'text' && delta.type === 'text_delta') block.text += delta.text;
         else if (block?.type === 'thinking' && delta.type === 'thinking_delta') block.thinking += delta.thinking;
         else if (block?.type === 'thinking' && delta.type === 'signature_delta') block.signature += delta.signature;
-        else if (block?.type === 'tool_use' && delta.type === 'input_json_delta') toolJson.set(event.index, (toolJson.get(event.index) ?? '') + delta.partial_json);
+        else if (block?.type === 'tool_use' && delta.type === 'input_json_delta')
+          toolJson.set(event.index, (toolJson.get(event.index) ?? '') + delta.partial_json);
         return undefined;
       }
       case 'content_block_stop': {

@@ -72,7 +72,11 @@ export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRo
   }
 
   app.post('/v1/messages', routeConfig, (request, reply) => createMessage(request, reply));
-  app.post<ProviderParams>('/:provider/v1/messages', routeConfig, (request, reply) => createMessage(request, reply, request.params.provider));
+  app.post<ProviderParams>('/:provider/v1/messages', routeConfig, (request, reply) =>
+    createMessage(request, reply, request.params.provider),
+  );
   app.post('/v1/messages/count_tokens', routeConfig, (request, reply) => countTokens(request, reply));
-  app.post<ProviderParams>('/:provider/v1/messages/count_tokens', routeConfig, (request, reply) => countTokens(request, reply, request.params.provider));
+  app.post<ProviderParams>('/:provider/v1/messages/count_tokens', routeConfig, (request, reply) =>
+    countTokens(request, reply, request.params.provider),
+  );
 }

@@ -22,7 +22,11 @@ const contentBlock = {
     whenType('text', ['text'], { text: { type: 'string' } }),
     whenType('image', ['source'], { source }),
     whenType('document', ['source'], { source }),
-    whenType('tool_use', ['id', 'name', 'input'], { id: { type: 'string' }, name: { type: 'string', minLength: 1 }, input: { type: 'object' } }),
+    whenType('tool_use', ['id', 'name', 'input'], {
+      id: { type: 'string' },
+      name: { type: 'string', minLength: 1 },
+      input: { type: 'object' },
+    }),
     whenType('tool_result', ['tool_use_id'], {
       tool_use_id: { type: 'string' },
       content: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'object', required: ['type'] } }] },
@@ -45,7 +49,10 @@ const message = {
 const system = {
   anyOf: [
     { type: 'string' },
-    { type: 'array', items: { type: 'object', required: ['type', 'text'], properties: { type: { const: 'text' }, text: { type: 'string' } } } },
+    {
+      type: 'array',
+      items: { type: 'object', required: ['type', 'text'], properties: { type: { const: 'text' }, text: { type: 'string' } } },
+    },
   ],
 };
 

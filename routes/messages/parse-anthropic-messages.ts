@@ -30,7 +30,10 @@ function fileFromSource(source: Source, fallbackMediaType: string, param: string
       return { type: 'file', mediaType: fallbackMediaType, data: source.url };
     default:
       // `file` sources point into Anthropic's Files API, which no other upstream can read.
-      throw invalidRequest(`Invalid value for '${param}.type': source type '${source.type}' is not supported by this gateway (use base64 or url).`, `${param}.type`);
+      throw invalidRequest(
+        `Invalid value for '${param}.type': source type '${source.type}' is not supported by this gateway (use base64 or url).`,
+        `${param}.type`,
+      );
   }
 }
 
@@ -124,7 +127,11 @@ function assistantMessage(blocks: WireBlock[], param: string, callNames: Map<str
         break;
       case 'thinking': {
         const signature = block.signature;
-        content.push(typeof signature === 'string' && signature !== '' ? { type: 'reasoning', text: block.thinking as string, signature } : { type: 'reasoning', text: block.thinking as string });
+        content.push(
+          typeof signature === 'string' && signature !== ''
+            ? { type: 'reasoning', text: block.thinking as string, signature }
+            : { type: 'reasoning', text: block.thinking as string },
+        );
         break;
       }
       case 'redacted_thinking':

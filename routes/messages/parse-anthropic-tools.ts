@@ -48,7 +48,10 @@ function translateTools(tools: WireTool[]): TranslatedTools {
       });
       continue;
     }
-    const definition: ToolDefinition = { name: tool.name, parameters: withoutSchemaMarker(tool.input_schema ?? { type: 'object', properties: {} }) };
+    const definition: ToolDefinition = {
+      name: tool.name,
+      parameters: withoutSchemaMarker(tool.input_schema ?? { type: 'object', properties: {} }),
+    };
     if (typeof tool.description === 'string') definition.description = tool.description;
     definitions.push(definition);
   }
@@ -61,7 +64,11 @@ const translateKnownOrNew = memoiseKnownList(translateTools, (translated) =>
 );
 
 /** The custom tools in neutral form; the dropped ones are reported into `warnings`, on every request. */
-export function parseAnthropicTools(tools: WireTool[], warnings: Warning[], caches?: Pick<RequestCaches, 'toolTranslations'>): ToolDefinition[] {
+export function parseAnthropicTools(
+  tools: WireTool[],
+  warnings: Warning[],
+  caches?: Pick<RequestCaches, 'toolTranslations'>,
+): ToolDefinition[] {
   const translated = translateKnownOrNew(tools, caches?.toolTranslations);
   warnings.push(...translated.warnings);
   return translated.definitions;

@@ -71,7 +71,10 @@ export function parseConversation(body: ConversationBody, warnings: Warning[], c
   const { toolChoice, parallelToolCalls } = parseAnthropicToolChoice(body.tool_choice);
   // Checked here to say it in Anthropic's terms (`any`, not the neutral `required`).
   if ((toolChoice?.type === 'required' || toolChoice?.type === 'tool') && tools.length === 0) {
-    throw invalidRequest(`tool_choice '${body.tool_choice?.type ?? ''}' needs at least one custom tool in 'tools' (server tools are not offered to this model).`, 'tool_choice');
+    throw invalidRequest(
+      `tool_choice '${body.tool_choice?.type ?? ''}' needs at least one custom tool in 'tools' (server tools are not offered to this model).`,
+      'tool_choice',
+    );
   }
   if (toolChoice) input.toolChoice = toolChoice;
   if (parallelToolCalls !== undefined) input.parallelToolCalls = parallelToolCalls;

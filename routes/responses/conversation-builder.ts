@@ -50,7 +50,10 @@ export class ConversationBuilder {
         return;
       }
       default:
-        this.warnings.push({ code: 'unsupported-input-item', message: `'${param}' has type '${type}', which cannot be sent to another provider; it was dropped.` });
+        this.warnings.push({
+          code: 'unsupported-input-item',
+          message: `'${param}' has type '${type}', which cannot be sent to another provider; it was dropped.`,
+        });
     }
   }
 

@@ -37,7 +37,8 @@ export class DocumentResponseStore implements StoredResponses {
   }
 
   assertWritable(): void {
-    if (!this.documents.available) throw stateUnavailable('a response with store on cannot be kept (send store: false to generate without keeping it)');
+    if (!this.documents.available)
+      throw stateUnavailable('a response with store on cannot be kept (send store: false to generate without keeping it)');
   }
 
   async put(stored: StoredResponse): Promise<void> {

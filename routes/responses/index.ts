@@ -27,7 +27,9 @@ export type ResponsesRouteOptions = {
 
 /** GET without an upgrade: the WebSocket route serves only upgrades. */
 function plainGet(request: FastifyRequest): never {
-  throw gatewayError('websocket_only_route', { message: `Unknown route: GET ${request.url.split('?')[0]} (this path serves the Responses WebSocket mode: connect with Upgrade: websocket).` });
+  throw gatewayError('websocket_only_route', {
+    message: `Unknown route: GET ${request.url.split('?')[0]} (this path serves the Responses WebSocket mode: connect with Upgrade: websocket).`,
+  });
 }
 
 /** Needs `@fastify/websocket` registered on `app` first (app.ts does). */
@@ -43,7 +45,9 @@ export function registerResponsesRoutes(app: FastifyInstance, options: Responses
     // A store failing after the answer was generated only costs a later previous_response_id: the answer still goes out.
     const remember = async (response: Parameters<typeof turn.stored>[0]) => {
       if (!parsed.echo.store) return;
-      await store.put(turn.stored(response)).catch((error: unknown) => request.log.warn({ err: error, responseId: response.id }, 'response not stored'));
+      await store
+        .put(turn.stored(response))
+        .catch((error: unknown) => request.log.warn({ err: error, responseId: response.id }, 'response not stored'));
     };
     return runGeneration(request, reply, {
       pipeline,
@@ -67,9 +71,16 @@ export function registerResponsesRoutes(app: FastifyInstance, options: Responses
   }
 
   app.post('/v1/responses', (request, reply) => handle(request, reply));
-  app.post<{ Params: { provider: string } }>('/:provider/v1/responses', (request, reply) => handle(request, reply, request.params.provider));
+  app.post<{ Params: { provider: string } }>('/:provider/v1/responses', (request, reply) =>
+    handle(request, reply, request.params.provider),
+  );
   const socketOptions = { pipeline, liveStreams, store, caches };
-  app.route({ method: 'GET', url: '/v1/responses', handler: async (request) => plainGet(request), wsHandler: (socket, request) => handleResponsesSocket(socket, request, socketOptions) });
+  app.route({
+    method: 'GET',
+    url: '/v1/responses',
+    handler: async (request) => plainGet(request),
+    wsHandler: (socket, request) => handleResponsesSocket(socket, request, socketOptions),
+  });
   app.route<{ Params: { provider: string } }>({
     method: 'GET',
     url: '/:provider/v1/responses',

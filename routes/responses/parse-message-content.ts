@@ -12,7 +12,10 @@ function mediaTypeOf(data: string, filename: string | undefined, fallback: strin
 }
 
 function uploadedFileError(param: string): never {
-  throw gatewayError('unsupported_value', { message: `'${param}.file_id' refers to an uploaded file; this gateway has no file store, send the data inline instead.`, param: `${param}.file_id` });
+  throw gatewayError('unsupported_value', {
+    message: `'${param}.file_id' refers to an uploaded file; this gateway has no file store, send the data inline instead.`,
+    param: `${param}.file_id`,
+  });
 }
 
 function imagePart(part: WireContentPart, param: string): FilePart {
@@ -59,7 +62,11 @@ export function parseUserContent(content: string | WireContentPart[], param: str
     if (part.type === 'input_image') return imagePart(part, partParam);
     if (part.type === 'input_file') return filePart(part, partParam);
     const text = textOfPart(part);
-    if (text === undefined) throw gatewayError('unsupported_value', { message: `Content part type '${part.type}' is not supported here.`, param: `${partParam}.type` });
+    if (text === undefined)
+      throw gatewayError('unsupported_value', {
+        message: `Content part type '${part.type}' is not supported here.`,
+        param: `${partParam}.type`,
+      });
     return { type: 'text', text };
   });
 }
@@ -70,7 +77,11 @@ export function parseTextContent(content: string | WireContentPart[], param: str
   return content
     .map((part, index) => {
       const text = textOfPart(part);
-      if (text === undefined) throw gatewayError('unsupported_value', { message: `Content part type '${part.type}' is not allowed in this message.`, param: `${param}[${index}].type` });
+      if (text === undefined)
+        throw gatewayError('unsupported_value', {
+          message: `Content part type '${part.type}' is not allowed in this message.`,
+          param: `${param}[${index}].type`,
+        });
       return text;
     })
     .join('');
@@ -86,7 +97,11 @@ export function parseToolOutput(output: string | WireContentPart[], param: strin
   for (const [index, part] of output.entries()) {
     const text = textOfPart(part);
     if (text !== undefined) texts.push(text);
-    else warnings.push({ code: 'unsupported-content', message: `'${param}[${index}]' (${part.type}) cannot be sent as a tool result and was dropped.` });
+    else
+      warnings.push({
+        code: 'unsupported-content',
+        message: `'${param}[${index}]' (${part.type}) cannot be sent as a tool result and was dropped.`,
+      });
   }
   return texts.join('');
 }

@@ -5,7 +5,13 @@ import type { Warning } from '../../src/core/warning.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { ConversationBuilder } from './conversation-builder.js';
-import { parseResponsesToolChoice, parseResponsesTools, type ToolKinds, type WireTool, type WireToolChoice } from './parse-responses-tools.js';
+import {
+  parseResponsesToolChoice,
+  parseResponsesTools,
+  type ToolKinds,
+  type WireTool,
+  type WireToolChoice,
+} from './parse-responses-tools.js';
 import type { ResponseEcho } from './response-object.js';
 import type { StoredResponses } from './stored-responses.js';
 
@@ -83,7 +89,10 @@ async function referencedItem(reference: WireInputItem, param: string, store: St
   if (typeof id !== 'string') throw invalidRequest(`Missing required parameter: '${param}.id'.`, `${param}.id`);
   const item = await store.getItem(id);
   if (!item) {
-    throw gatewayError('item_not_found', { message: `Item with id '${id}' not found. This gateway resolves item_reference from the responses it keeps (not those created with store: false) for state.responseTtlSeconds (one hour by default).`, param: `${param}.id` });
+    throw gatewayError('item_not_found', {
+      message: `Item with id '${id}' not found. This gateway resolves item_reference from the responses it keeps (not those created with store: false) for state.responseTtlSeconds (one hour by default).`,
+      param: `${param}.id`,
+    });
   }
   return item;
 }
@@ -93,7 +102,10 @@ async function historyOf(body: ResponsesBody, store: StoredResponseLookup): Prom
   if (typeof id !== 'string') return [];
   const stored = await store.get(id);
   if (!stored) {
-    throw gatewayError('previous_response_not_found', { message: `Previous response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) for state.responseTtlSeconds (one hour by default).`, param: 'previous_response_id' });
+    throw gatewayError('previous_response_not_found', {
+      message: `Previous response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) for state.responseTtlSeconds (one hour by default).`,
+      param: 'previous_response_id',
+    });
   }
   return [...stored.input, ...(stored.response.output as WireInputItem[])];
 }
@@ -118,7 +130,11 @@ function echoOf(body: ResponsesBody): ResponseEcho {
   };
 }
 
-export async function parseResponsesRequest(raw: unknown, store: StoredResponseLookup, caches?: RouteToolCaches): Promise<ParsedResponsesRequest> {
+export async function parseResponsesRequest(
+  raw: unknown,
+  store: StoredResponseLookup,
+  caches?: RouteToolCaches,
+): Promise<ParsedResponsesRequest> {
   const body = validateBody(raw, caches);
   const [history, items] = await Promise.all([historyOf(body, store), inputItemsOf(body.input, store)]);
   if (items.length === 0 && history.length === 0) throw invalidRequest("Missing required parameter: 'input'.", 'input');
@@ -128,7 +144,8 @@ export async function parseResponsesRequest(raw: unknown, store: StoredResponseL
   for (const item of history) conversation.add(item, 'previous_response_id');
   for (const [index, item] of items.entries()) conversation.add(item, `input[${index}]`);
   // Instructions are not inherited through previous_response_id (OpenAI's rule): only this request's count.
-  if (typeof body.instructions === 'string' && body.instructions !== '') conversation.prepend({ role: 'system', content: body.instructions });
+  if (typeof body.instructions === 'string' && body.instructions !== '')
+    conversation.prepend({ role: 'system', content: body.instructions });
 
   const tools = parseResponsesTools(body.tools, caches);
   const choice = parseResponsesToolChoice(body.tool_choice);

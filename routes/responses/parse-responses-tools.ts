@@ -83,7 +83,10 @@ function translateTools(wireTools: WireTool[]): TranslatedTools {
   const add = (tool: WireTool, param: string, namespace?: string) => {
     const definition = tool.type === 'custom' ? customDefinition(tool) : functionDefinition(tool);
     if (seen.has(definition.name)) {
-      throw gatewayError('duplicate_tool_name', { message: `Duplicate tool name '${definition.name}' at '${param}.name': each tool needs a unique name.`, param: `${param}.name` });
+      throw gatewayError('duplicate_tool_name', {
+        message: `Duplicate tool name '${definition.name}' at '${param}.name': each tool needs a unique name.`,
+        param: `${param}.name`,
+      });
     }
     seen.add(definition.name);
     tools.push(definition);
@@ -116,7 +119,10 @@ const translateKnownOrNew = memoiseKnownList(translateTools, (translated) =>
 );
 
 /** The neutral tools (shared when the list is known); the kinds and warnings are this request's own. */
-export function parseResponsesTools(wireTools: WireTool[] | null | undefined, caches?: Pick<RequestCaches, 'toolTranslations'>): ParsedTools {
+export function parseResponsesTools(
+  wireTools: WireTool[] | null | undefined,
+  caches?: Pick<RequestCaches, 'toolTranslations'>,
+): ParsedTools {
   const translated = translateKnownOrNew(wireTools ?? [], caches?.toolTranslations);
   return {
     tools: translated.tools,
@@ -149,7 +155,12 @@ export function parseResponsesToolChoice(choice: WireToolChoice | undefined): Pa
     default:
       // A hosted tool (`{type:"web_search"}`, `{type:"mcp"}`, …): its tool was dropped, so let the model choose.
       return {
-        warnings: [{ code: 'unsupported-tool-choice', message: `tool_choice type '${choice.type}' names a hosted tool this gateway cannot run; it was ignored.` }],
+        warnings: [
+          {
+            code: 'unsupported-tool-choice',
+            message: `tool_choice type '${choice.type}' names a hosted tool this gateway cannot run; it was ignored.`,
+          },
+        ],
       };
   }
 }

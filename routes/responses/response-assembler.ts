@@ -35,7 +35,8 @@ type OpenCall = {
   closed: boolean;
 };
 
-export type AssemblerOutcome = { type: 'response'; response: WireResponse } | { type: 'error'; error: GatewayError; response: WireResponse };
+export type AssemblerOutcome =
+  { type: 'response'; response: WireResponse } | { type: 'error'; error: GatewayError; response: WireResponse };
 
 function itemId(prefix: string): string {
   return `${prefix}_${randomHex(24)}`;
@@ -164,11 +165,24 @@ export class ResponseAssembler {
       const item: WireMessageItem = { id: itemId('msg'), type: 'message', status: 'in_progress', role: 'assistant', content: [] };
       const outputIndex = this.addItem(events, item);
       this.message = { outputIndex, id: item.id, text: '' };
-      this.emit(events, { type: 'response.content_part.added', item_id: item.id, output_index: outputIndex, content_index: 0, part: outputText('') });
+      this.emit(events, {
+        type: 'response.content_part.added',
+        item_id: item.id,
+        output_index: outputIndex,
+        content_index: 0,
+        part: outputText(''),
+      });
     }
     this.message.text += delta;
     const { id, outputIndex } = this.message;
-    this.emit(events, { type: 'response.output_text.delta', item_id: id, output_index: outputIndex, content_index: 0, delta, logprobs: [] });
+    this.emit(events, {
+      type: 'response.output_text.delta',
+      item_id: id,
+      output_index: outputIndex,
+      content_index: 0,
+      delta,
+      logprobs: [],
+    });
   }
 
   private reasoningDelta(events: WireStreamEvent[], delta: string): void {
@@ -176,7 +190,13 @@ export class ResponseAssembler {
     if (this.reasoning?.signature) this.closeReasoning(events, 'completed');
     const open = this.reasoning ?? this.openReasoning(events);
     open.text += delta;
-    this.emit(events, { type: 'response.reasoning_summary_text.delta', item_id: open.id, output_index: open.outputIndex, summary_index: 0, delta });
+    this.emit(events, {
+      type: 'response.reasoning_summary_text.delta',
+      item_id: open.id,
+      output_index: open.outputIndex,
+      summary_index: 0,
+      delta,
+    });
   }
 
   private openReasoning(events: WireStreamEvent[]): OpenReasoning {
@@ -184,7 +204,13 @@ export class ResponseAssembler {
     const item: WireReasoningItem = { id: itemId('rs'), type: 'reasoning', summary: [] };
     const outputIndex = this.addItem(events, item);
     this.reasoning = { outputIndex, id: item.id, text: '' };
-    this.emit(events, { type: 'response.reasoning_summary_part.added', item_id: item.id, output_index: outputIndex, summary_index: 0, part: summaryText('') });
+    this.emit(events, {
+      type: 'response.reasoning_summary_part.added',
+      item_id: item.id,
+      output_index: outputIndex,
+      summary_index: 0,
+      part: summaryText(''),
+    });
     return this.reasoning;
   }
 

@@ -20,7 +20,12 @@ function responseId(): string {
   return `resp_${randomHex(32)}`;
 }
 
-export async function prepareResponseTurn(body: unknown, lookup: StoredResponseLookup, providerName: string | undefined, caches: RouteToolCaches): Promise<ResponseTurn> {
+export async function prepareResponseTurn(
+  body: unknown,
+  lookup: StoredResponseLookup,
+  providerName: string | undefined,
+  caches: RouteToolCaches,
+): Promise<ResponseTurn> {
   const parsed = await parseResponsesRequest(body, lookup, caches);
   if (providerName !== undefined) parsed.input.provider = providerName;
   // Route warnings travel through the pipeline into diagnostics; the assembler keeps them for failures.

@@ -13,7 +13,10 @@ const contentPart = {
   required: ['type'],
   properties: { type: { type: 'string' } },
   allOf: [
-    { if: { properties: { type: { enum: ['input_text', 'output_text'] } } }, then: { required: ['text'], properties: { text: { type: 'string' } } } },
+    {
+      if: { properties: { type: { enum: ['input_text', 'output_text'] } } },
+      then: { required: ['text'], properties: { text: { type: 'string' } } },
+    },
     { if: { properties: { type: { const: 'refusal' } } }, then: { required: ['refusal'], properties: { refusal: { type: 'string' } } } },
   ],
 };
@@ -31,20 +34,29 @@ const inputItem = {
   properties: { type: { type: 'string' } },
   allOf: [
     // An item without `type` is an easy message: `{role, content}`.
-    { if: { anyOf: [{ not: { required: ['type'] } }, { properties: { type: { const: 'message' } } }] }, then: {
-      required: ['role', 'content'],
-      properties: { role: { enum: ['user', 'assistant', 'system', 'developer'] }, content: messageContent },
-    } },
+    {
+      if: { anyOf: [{ not: { required: ['type'] } }, { properties: { type: { const: 'message' } } }] },
+      then: {
+        required: ['role', 'content'],
+        properties: { role: { enum: ['user', 'assistant', 'system', 'developer'] }, content: messageContent },
+      },
+    },
     whenType('function_call', {
       required: ['call_id', 'name', 'arguments'],
       properties: { call_id: { type: 'string', minLength: 1 }, name: { type: 'string', minLength: 1 }, arguments: { type: 'string' } },
     }),
-    whenType('function_call_output', { required: ['call_id', 'output'], properties: { call_id: { type: 'string', minLength: 1 }, output: toolOutput } }),
+    whenType('function_call_output', {
+      required: ['call_id', 'output'],
+      properties: { call_id: { type: 'string', minLength: 1 }, output: toolOutput },
+    }),
     whenType('custom_tool_call', {
       required: ['call_id', 'name', 'input'],
       properties: { call_id: { type: 'string', minLength: 1 }, name: { type: 'string', minLength: 1 }, input: { type: 'string' } },
     }),
-    whenType('custom_tool_call_output', { required: ['call_id', 'output'], properties: { call_id: { type: 'string', minLength: 1 }, output: toolOutput } }),
+    whenType('custom_tool_call_output', {
+      required: ['call_id', 'output'],
+      properties: { call_id: { type: 'string', minLength: 1 }, output: toolOutput },
+    }),
   ],
 };
 
@@ -77,7 +89,10 @@ const tool = {
   allOf: [
     whenType('function', functionTool),
     whenType('custom', customTool),
-    whenType('namespace', { required: ['name', 'tools'], properties: { name: { type: 'string' }, tools: { type: 'array', items: namespacedTool } } }),
+    whenType('namespace', {
+      required: ['name', 'tools'],
+      properties: { name: { type: 'string' }, tools: { type: 'array', items: namespacedTool } },
+    }),
   ],
 };
 

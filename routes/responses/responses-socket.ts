@@ -45,15 +45,20 @@ function parseFrame(data: string): CreateFrame {
   } catch {
     throw gatewayError('invalid_json', { message: 'A WebSocket frame must be one JSON object; this one is not valid JSON.', param: null });
   }
-  if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) throw gatewayError('invalid_json', { message: 'A WebSocket frame must be one JSON object.', param: null });
+  if (typeof frame !== 'object' || frame === null || Array.isArray(frame))
+    throw gatewayError('invalid_json', { message: 'A WebSocket frame must be one JSON object.', param: null });
   const { type, generate, stream_id: streamId, ...body } = frame as Record<string, unknown>;
   if (type !== 'response.create') {
-    throw gatewayError('unsupported_event_type', { message: `Invalid value for 'type': ${JSON.stringify(type)}; this gateway accepts only 'response.create' frames.`, param: 'type' });
+    throw gatewayError('unsupported_event_type', {
+      message: `Invalid value for 'type': ${JSON.stringify(type)}; this gateway accepts only 'response.create' frames.`,
+      param: 'type',
+    });
   }
   if (streamId !== undefined && (typeof streamId !== 'string' || !streamIdPattern.test(streamId))) {
     throw invalidRequest("Invalid value for 'stream_id': 1 to 256 characters of A-Z, a-z, 0-9, '_', '.' and '-'.", 'stream_id');
   }
-  if (generate !== undefined && typeof generate !== 'boolean') throw invalidRequest("Invalid type for 'generate': expected a boolean.", 'generate');
+  if (generate !== undefined && typeof generate !== 'boolean')
+    throw invalidRequest("Invalid type for 'generate': expected a boolean.", 'generate');
   // The transport streams by nature: `stream` is implied, whatever the frame says.
   body.stream = true;
   return { body, generate: generate !== false, streamId };
@@ -81,7 +86,9 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
     connectionStore.put(stored);
     if (!turn.parsed.echo.store) return;
     // The connection still chains on it; only other connections and replicas miss it.
-    await options.store.put(stored).catch((error: unknown) => request.log.warn({ err: error, responseId: stored.response.id }, 'response not stored'));
+    await options.store
+      .put(stored)
+      .catch((error: unknown) => request.log.warn({ err: error, responseId: stored.response.id }, 'response not stored'));
   };
 
   async function run(frame: CreateFrame, cancellation: RequestCancellation): Promise<void> {
@@ -103,13 +110,24 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
       await observer.admit();
       const context = providerContext(request, cancellation, false);
       observer.trace?.bind(context);
-      const run = await options.pipeline.run(turn.parsed.input, context, generationRunOptions(request, agentFormat.selection.format, observer));
+      const run = await options.pipeline.run(
+        turn.parsed.input,
+        context,
+        generationRunOptions(request, agentFormat.selection.format, observer),
+      );
       observer.started(run);
       const assembler = turn.assemblerFor(run);
       const outcome = await streamResponse(run.events, writer, assembler);
       if (assembler.outcome?.type === 'response') await keep(turn, turn.stored(assembler.outcome.response));
       observer.ended(outcome);
-      request.log.info({ responseId: assembler.outcome?.type === 'response' ? assembler.outcome.response.id : undefined, provider: run.model.provider, outcome }, 'websocket response');
+      request.log.info(
+        {
+          responseId: assembler.outcome?.type === 'response' ? assembler.outcome.response.id : undefined,
+          provider: run.model.provider,
+          outcome,
+        },
+        'websocket response',
+      );
     } catch (error) {
       observer.ended('failed', error);
       throw error;
@@ -118,7 +136,10 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
 
   socket.on('message', (data: Buffer, isBinary: boolean) => {
     if (current) {
-      const busy = gatewayError('response_in_progress', { message: 'A response is already being generated on this connection; send the next response.create after its response.completed (one response at a time per connection).' });
+      const busy = gatewayError('response_in_progress', {
+        message:
+          'A response is already being generated on this connection; send the next response.create after its response.completed (one response at a time per connection).',
+      });
       socket.send(errorFrame(busy, undefined));
       return;
     }

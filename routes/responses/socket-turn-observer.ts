@@ -47,6 +47,13 @@ export class SocketTurnObserver implements GenerationObservers {
     this.trace?.end(status, outcome);
     this.admission?.release();
     const model = this.run?.model ?? this.progress.target;
-    this.request.server.metrics?.observeRequest({ route: socketRoute(this.request), provider: model?.provider, model: model?.model, status, key: this.request.access?.name, durationMs: performance.now() - this.startedAt });
+    this.request.server.metrics?.observeRequest({
+      route: socketRoute(this.request),
+      provider: model?.provider,
+      model: model?.model,
+      status,
+      key: this.request.access?.name,
+      durationMs: performance.now() - this.startedAt,
+    });
   }
 }

@@ -9,7 +9,10 @@ type IdParams = { id: string };
 type ListQuery = { limit?: string; order?: string; after?: string };
 
 function responseNotFound(id: string) {
-  return gatewayError('response_not_found', { message: `Response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) for state.responseTtlSeconds (one hour by default).`, param: 'response_id' });
+  return gatewayError('response_not_found', {
+    message: `Response with id '${id}' not found. This gateway keeps recent responses (not those created with store: false) for state.responseTtlSeconds (one hour by default).`,
+    param: 'response_id',
+  });
 }
 
 async function storedOrNotFound(store: StoredResponses, id: string): Promise<StoredResponse> {
@@ -21,19 +24,25 @@ async function storedOrNotFound(store: StoredResponses, id: string): Promise<Sto
 function limitOf(raw: string | undefined): number {
   if (raw === undefined) return 20;
   const limit = Number(raw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidRequest(`Invalid 'limit': ${JSON.stringify(raw)}; expected an integer from 1 to 100.`, 'limit');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw invalidRequest(`Invalid 'limit': ${JSON.stringify(raw)}; expected an integer from 1 to 100.`, 'limit');
   return limit;
 }
 
 /** OpenAI's cursor list: newest first by default, `after` the id of the last item already seen. */
 function listPage(items: readonly WireInputItem[], query: ListQuery) {
   const order = query.order ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') throw invalidRequest(`Invalid 'order': ${JSON.stringify(order)}; expected 'asc' or 'desc'.`, 'order');
+  if (order !== 'asc' && order !== 'desc')
+    throw invalidRequest(`Invalid 'order': ${JSON.stringify(order)}; expected 'asc' or 'desc'.`, 'order');
   const ordered = order === 'asc' ? [...items] : [...items].reverse();
   let start = 0;
   if (query.after !== undefined) {
     const index = ordered.findIndex((item) => item.id === query.after);
-    if (index < 0) throw gatewayError('item_not_found', { message: `Item with id '${query.after}' is not an input item of this response.`, param: 'after' });
+    if (index < 0)
+      throw gatewayError('item_not_found', {
+        message: `Item with id '${query.after}' is not an input item of this response.`,
+        param: 'after',
+      });
     start = index + 1;
   }
   const limit = limitOf(query.limit);
@@ -44,7 +53,10 @@ function listPage(items: readonly WireInputItem[], query: ListQuery) {
 
 export function registerStoredResponseRoutes(app: FastifyInstance, store: StoredResponses): void {
   for (const prefix of ['', '/:provider']) {
-    app.get<{ Params: IdParams }>(`${prefix}/v1/responses/:id`, async (request) => (await storedOrNotFound(store, request.params.id)).response);
+    app.get<{ Params: IdParams }>(
+      `${prefix}/v1/responses/:id`,
+      async (request) => (await storedOrNotFound(store, request.params.id)).response,
+    );
     app.delete<{ Params: IdParams }>(`${prefix}/v1/responses/:id`, async (request) => {
       const { id } = request.params;
       if (!(await store.delete(id))) throw responseNotFound(id);

@@ -18,7 +18,11 @@ export async function sendAll(writer: EventWriter, events: WireStreamEvent[]): P
   for (const event of events) await writer.send(JSON.stringify(event), event.type);
 }
 
-export async function streamResponse(events: AsyncIterable<StreamEvent>, writer: EventWriter, assembler: ResponseAssembler): Promise<StreamOutcome> {
+export async function streamResponse(
+  events: AsyncIterable<StreamEvent>,
+  writer: EventWriter,
+  assembler: ResponseAssembler,
+): Promise<StreamOutcome> {
   await sendAll(writer, assembler.start());
   try {
     for await (const event of events) {

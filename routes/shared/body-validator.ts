@@ -25,7 +25,10 @@ function describe(error: ErrorObject): { message: string; param: string } {
   }
   const param = paramFromPath(error.instancePath) || '(body)';
   if (error.keyword === 'enum') {
-    return { message: `Invalid value for '${param}': must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}.`, param };
+    return {
+      message: `Invalid value for '${param}': must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}.`,
+      param,
+    };
   }
   if (error.keyword === 'const') return { message: `Invalid value for '${param}': must be ${JSON.stringify(params.allowedValue)}.`, param };
   return { message: `Invalid value for '${param}': ${error.message ?? 'invalid'}.`, param };
@@ -35,9 +38,11 @@ export function compileBodyValidator<T>(schema: object): (body: unknown, caches?
   const validate = ajv.compile(schema);
   const knownListCheck = compileKnownListCheck(ajv, schema);
   return (body: unknown, caches?: Pick<RequestCaches, 'toolListVerdicts'>): T => {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.', null);
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw invalidRequest('The request body must be a JSON object.', null);
     // The shortcut only ever says "valid"; anything else gets the full validator and its usual error.
-    const valid = knownListCheck !== undefined && caches !== undefined && knownListCheck(body as Record<string, unknown>, caches.toolListVerdicts);
+    const valid =
+      knownListCheck !== undefined && caches !== undefined && knownListCheck(body as Record<string, unknown>, caches.toolListVerdicts);
     if (!valid && !validate(body)) {
       // With anyOf, ajv reports each branch; the deepest error says most about what is wrong.
       const errors = validate.errors ?? [];

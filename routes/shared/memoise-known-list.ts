@@ -25,6 +25,8 @@ export function memoiseKnownList<Item, Result extends object>(
 ): (list: Item[], translations?: ToolTranslations) => Result {
   const memoised = (list: Item[], translations?: ToolTranslations): Result =>
     // The memo's key besides the list is this function: each route's translation is its own.
-    translations !== undefined && isSharedToolList(list) ? (translations.get(list, memoised, () => share(translate(list))) as Result) : translate(list);
+    translations !== undefined && isSharedToolList(list)
+      ? (translations.get(list, memoised, () => share(translate(list))) as Result)
+      : translate(list);
   return memoised;
 }

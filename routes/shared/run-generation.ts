@@ -45,10 +45,26 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   try {
     const context = providerContext(request, abort.cancellation, !options.stream);
     trace?.bind(context);
-    const run = await pipeline.run(input, context, generationRunOptions(request, agentFormat.selection.format, { trace, progress, admission: request.admission }));
+    const run = await pipeline.run(
+      input,
+      context,
+      generationRunOptions(request, agentFormat.selection.format, { trace, progress, admission: request.admission }),
+    );
     trace?.started({ model: run.model, lane: run.toolCalling, family: run.toolFormat });
-    annotateRequest(request, { provider: run.model.provider, model: run.model.model, toolCalling: run.toolCalling, toolFormat: run.toolFormat, stream: options.stream });
-    const headers: Record<string, string> = { 'x-request-id': request.id, 'x-tool-calling': run.toolCalling, 'x-agent-format': agentFormat.header, 'x-interlingua-model': headerModel(run.model), 'x-interlingua-attempts': String(run.attempts) };
+    annotateRequest(request, {
+      provider: run.model.provider,
+      model: run.model.model,
+      toolCalling: run.toolCalling,
+      toolFormat: run.toolFormat,
+      stream: options.stream,
+    });
+    const headers: Record<string, string> = {
+      'x-request-id': request.id,
+      'x-tool-calling': run.toolCalling,
+      'x-agent-format': agentFormat.header,
+      'x-interlingua-model': headerModel(run.model),
+      'x-interlingua-attempts': String(run.attempts),
+    };
     // A hijacked stream writes its own head: the rate-limit headers go into it.
     if (options.stream && request.admission) Object.assign(headers, request.admission.headers);
     if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
@@ -83,7 +99,12 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
 }
 
 /** A generation's span when traces are on (an HTTP request's, or one WebSocket turn's); whoever answers ends it. */
-export function startGenerationTrace(request: FastifyRequest, input: ChatInput, stream: boolean, startedAt: number): RequestTrace | undefined {
+export function startGenerationTrace(
+  request: FastifyRequest,
+  input: ChatInput,
+  stream: boolean,
+  startedAt: number,
+): RequestTrace | undefined {
   return request.server.tracing?.startRequest({
     headers: request.headers,
     route: request.routeOptions.url ?? request.url,
@@ -130,7 +151,15 @@ export function generationRunOptions(request: FastifyRequest, agentFormat: Agent
   options.onFinish = (summary, run) => {
     const { usage } = summary;
     admission?.recordTokens(usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
-    metrics?.observeReply({ provider: run.model.provider, model: run.model.model, lane: run.toolCalling, family: run.toolFormat, key: request.access?.name, startedAt, summary });
+    metrics?.observeReply({
+      provider: run.model.provider,
+      model: run.model.model,
+      lane: run.toolCalling,
+      family: run.toolFormat,
+      key: request.access?.name,
+      startedAt,
+      summary,
+    });
     trace?.finished(summary);
   };
   options.onError = (error, run) => {

@@ -15,7 +15,12 @@ import { parseParseRequest, parseRenderRequest } from './parse-tool-calls-reques
 export type ToolCallsRouteOptions = { inspector: ToolCallInspector; recentReplies?: RecentReplies };
 
 function choiceFields(choice: FamilyChoice) {
-  return { family: choice.family, family_source: choice.source, model: choice.model.id, opens_in_reasoning: choice.model.opensInReasoning ?? null };
+  return {
+    family: choice.family,
+    family_source: choice.source,
+    model: choice.model.id,
+    opens_in_reasoning: choice.model.opensInReasoning ?? null,
+  };
 }
 
 /** A message as plain text, the way a prompted model reads it. */
@@ -87,12 +92,21 @@ export function registerToolCallsRoutes(app: FastifyInstance, options: ToolCalls
       system: messages[0]?.role === 'system' ? messages[0].content : null,
       messages,
       warnings: rendered.warnings,
-      calls: rendered.calls.map((call) => ({ name: call.name, arguments: call.arguments, family: call.family, agent_formats: call.agentFormats })),
+      calls: rendered.calls.map((call) => ({
+        name: call.name,
+        arguments: call.arguments,
+        family: call.family,
+        agent_formats: call.agentFormats,
+      })),
     };
   });
 
   app.get<{ Querystring: { model?: string } }>('/v1/tool-calls/families', async (request) => {
-    const body: Record<string, unknown> = { object: 'tool_calls.families', families: inspector.families(), agent_formats: inspector.agentFormats() };
+    const body: Record<string, unknown> = {
+      object: 'tool_calls.families',
+      families: inspector.families(),
+      agent_formats: inspector.agentFormats(),
+    };
     const model = request.query.model;
     if (typeof model === 'string' && model !== '') body.resolved = choiceFields(inspector.choose({ model }));
     return body;

@@ -43,7 +43,11 @@ export type ParseInspectionRequest = { target: InspectionTarget; chunks: string[
 
 export function parseParseRequest(raw: unknown): ParseInspectionRequest {
   const body = validateParseBody(raw);
-  const request: ParseInspectionRequest = { target: targetOf(body), chunks: chunkText(body.text, body.chunking), tools: toolsOf(body.tools) };
+  const request: ParseInspectionRequest = {
+    target: targetOf(body),
+    chunks: chunkText(body.text, body.chunking),
+    tools: toolsOf(body.tools),
+  };
   if (typeof body.parallel_tool_calls === 'boolean') request.parallelToolCalls = body.parallel_tool_calls;
   return request;
 }
@@ -64,7 +68,11 @@ function argumentsText(value: WireCall['arguments']): string {
 /** Without `calls`, the calls to show are the ones in the history's assistant turns. */
 function callsOf(body: RenderBody, messages: Message[]): { name: string; arguments: string }[] {
   if (body.calls) return body.calls.map((call) => ({ name: call.name, arguments: argumentsText(call.arguments) }));
-  return messages.flatMap((message) => (message.role === 'assistant' ? message.content.flatMap((part) => (part.type === 'tool-call' ? [{ name: part.name, arguments: part.arguments }] : [])) : []));
+  return messages.flatMap((message) =>
+    message.role === 'assistant'
+      ? message.content.flatMap((part) => (part.type === 'tool-call' ? [{ name: part.name, arguments: part.arguments }] : []))
+      : [],
+  );
 }
 
 export function parseRenderRequest(raw: unknown): RenderInspectionRequest {

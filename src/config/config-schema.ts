@@ -188,7 +188,14 @@ export const configFileSchema = {
     /** Model names clients hard-code (`claude-sonnet-4-5`) → the `provider/model` that answers them. */
     aliases: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string', pattern: '^[^/]+/.+$' } },
     /** A model (`provider/model` or an alias) → the targets tried in order when it fails before the first byte. */
-    fallbacks: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } } },
-    fallbackOn: { type: 'array', items: { anyOf: [{ type: 'integer', minimum: 400, maximum: 599 }, { enum: ['5xx', 'timeout', 'connect'] }] } },
+    fallbacks: {
+      type: 'object',
+      propertyNames: { minLength: 1 },
+      additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } },
+    },
+    fallbackOn: {
+      type: 'array',
+      items: { anyOf: [{ type: 'integer', minimum: 400, maximum: 599 }, { enum: ['5xx', 'timeout', 'connect'] }] },
+    },
   },
 } as const;

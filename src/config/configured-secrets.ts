@@ -23,7 +23,8 @@ export function configuredSecrets(config: GatewayConfig): string[] {
   for (const key of config.server.apiKeys as unknown[]) {
     // A key with a policy is an object (`{ key, name, … }`) in configs that have client policies.
     if (typeof key === 'string') secrets.push(key);
-    else if (key && typeof key === 'object' && typeof (key as { key?: unknown }).key === 'string') secrets.push((key as { key: string }).key);
+    else if (key && typeof key === 'object' && typeof (key as { key?: unknown }).key === 'string')
+      secrets.push((key as { key: string }).key);
   }
   secrets.push(...redisPasswordForms(config.state?.redis));
   return secrets;

@@ -52,7 +52,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     const file = validateConfigFile(interpolated);
     const config = normalizeConfig(file, overrides);
     // A script is found next to the config that names it, wherever the gateway was started from.
-    for (const provider of Object.values(config.providers)) if (provider.script !== undefined) provider.script = resolve(dirname(options.path), provider.script);
+    for (const provider of Object.values(config.providers))
+      if (provider.script !== undefined) provider.script = resolve(dirname(options.path), provider.script);
     return { config, notes: [`config from ${options.path}`] };
   }
   const discovered = await discoverProviders(options.environment, options.probeOllama);

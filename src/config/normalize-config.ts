@@ -1,7 +1,18 @@
 /** Fills defaults into a validated config file and produces the GatewayConfig the app runs on. */
 import type { ProviderType } from '../../providers/index.js';
 import { normalizeClientKeys, type RawClientKey } from './normalize-client-keys.js';
-import type { LimitSettings, StateSettings, AgentFormatRule, AgentFormatSettings, GatewayConfig, ModelSettings, ProviderConfig, TimeoutSettings, ToolCallingSetting, UpstreamLimitSettings } from './config-types.js';
+import type {
+  LimitSettings,
+  StateSettings,
+  AgentFormatRule,
+  AgentFormatSettings,
+  GatewayConfig,
+  ModelSettings,
+  ProviderConfig,
+  TimeoutSettings,
+  ToolCallingSetting,
+  UpstreamLimitSettings,
+} from './config-types.js';
 import type { ConfigFile } from './validate-config-file.js';
 import type { RetrySettings } from './config-types.js';
 import { defaultFallbackOn, normalizeFallbacks } from './normalize-fallbacks.js';

@@ -12,7 +12,11 @@ export function fallbackKey(model: { provider: string; model: string }): string 
   return `${model.provider}/${model.model}`;
 }
 
-export function normalizeFallbacks(fallbacks: Record<string, string[]> | undefined, providers: Record<string, ProviderConfig>, aliases: Record<string, string> = {}): Map<string, readonly string[]> {
+export function normalizeFallbacks(
+  fallbacks: Record<string, string[]> | undefined,
+  providers: Record<string, ProviderConfig>,
+  aliases: Record<string, string> = {},
+): Map<string, readonly string[]> {
   const normalized = new Map<string, readonly string[]>();
   if (!fallbacks) return normalized;
   // Only what resolving a model reads: the providers and the aliases.

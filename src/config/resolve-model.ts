@@ -19,7 +19,12 @@ function chooseToolCalling(provider: ProviderConfig, model: string, autoToolCall
 }
 
 /** `families`: the requests' memory of model families (RequestCaches.modelFamilies). */
-export function resolveModelFor(provider: ProviderConfig, model: string, id: string, families?: RecentMemo<string, FamilyMatch>): ResolvedModel {
+export function resolveModelFor(
+  provider: ProviderConfig,
+  model: string,
+  id: string,
+  families?: RecentMemo<string, FamilyMatch>,
+): ResolvedModel {
   const detected = detectModelFamily(model, families);
   const settings = ownValue(provider.models, model);
   const resolved: ResolvedModel = {
@@ -30,7 +35,14 @@ export function resolveModelFor(provider: ProviderConfig, model: string, id: str
     family: settings?.family ?? detected.family,
     toolCalling: chooseToolCalling(provider, model, detected.autoToolCalling),
   };
-  const opening = settings?.startsInReasoning === undefined ? (providerKind(provider.type).detectsReasoningOpening ? detectReasoningOpening(model) : undefined) : settings.startsInReasoning ? 'by-default' : undefined;
+  const opening =
+    settings?.startsInReasoning === undefined
+      ? providerKind(provider.type).detectsReasoningOpening
+        ? detectReasoningOpening(model)
+        : undefined
+      : settings.startsInReasoning
+        ? 'by-default'
+        : undefined;
   if (opening !== undefined) resolved.opensInReasoning = opening;
   return resolved;
 }
@@ -44,15 +56,24 @@ type ModelTable = Pick<GatewayConfig, 'providers' | 'aliases'>;
 function unknownProvider(config: ModelTable, modelString: string, prefix: string | undefined): never {
   const names = Object.keys(config.providers);
   const listed = names.length ? names.join(', ') : '(none configured)';
-  const what = prefix === undefined ? `Model '${modelString}' has no provider prefix` : `Unknown provider '${prefix}' in model '${modelString}'`;
-  throw gatewayError('model_not_found', { message: `${what}. Address models as provider/model; configured providers: ${listed}.`, param: 'model' });
+  const what =
+    prefix === undefined ? `Model '${modelString}' has no provider prefix` : `Unknown provider '${prefix}' in model '${modelString}'`;
+  throw gatewayError('model_not_found', {
+    message: `${what}. Address models as provider/model; configured providers: ${listed}.`,
+    param: 'model',
+  });
 }
 
 /**
  * @param modelString the body's `model`, e.g. `local/Qwen/Qwen3-8B`
  * @param providerName set by `POST /{provider}/v1/…`: the model is then taken whole
  */
-export function resolveModel(config: ModelTable, modelString: string, providerName?: string, families?: RecentMemo<string, FamilyMatch>): ResolvedModel {
+export function resolveModel(
+  config: ModelTable,
+  modelString: string,
+  providerName?: string,
+  families?: RecentMemo<string, FamilyMatch>,
+): ResolvedModel {
   if (providerName !== undefined) {
     const provider = ownValue(config.providers, providerName);
     if (!provider) unknownProvider(config, `${providerName}/${modelString}`, providerName);
@@ -69,6 +90,7 @@ export function resolveModel(config: ModelTable, modelString: string, providerNa
   const provider = prefix === undefined ? undefined : ownValue(config.providers, prefix);
   if (!provider || prefix === undefined) return unknownProvider(config, modelString, prefix);
   const model = modelString.slice(slash + 1);
-  if (!model) throw gatewayError('model_not_found', { message: `Model '${modelString}' names provider '${prefix}' but no model.`, param: 'model' });
+  if (!model)
+    throw gatewayError('model_not_found', { message: `Model '${modelString}' names provider '${prefix}' but no model.`, param: 'model' });
   return resolveModelFor(provider, model, modelString, families);
 }

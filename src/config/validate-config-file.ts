@@ -52,7 +52,9 @@ export function validateConfigFile(value: unknown): ConfigFile {
   if (!validate(copy)) {
     // propertyNames errors come with a companion error on the same path; keep the clearer one only.
     // An `if` error only repeats its `then` branch's own, clearer error.
-    const reported = (validate.errors ?? []).filter((error) => (error.propertyName === undefined || error.keyword === 'propertyNames') && error.keyword !== 'if');
+    const reported = (validate.errors ?? []).filter(
+      (error) => (error.propertyName === undefined || error.keyword === 'propertyNames') && error.keyword !== 'if',
+    );
     const problems = [...new Set(reported.map(describe))];
     throw new ConfigError(problems);
   }

@@ -68,7 +68,11 @@ type EveryMember<T> = { [K in keyof Required<T>]: T[K] };
  * (V8 copies them key by key into a new shape); a literal of known shape costs next to nothing, and
  * `EveryMember` keeps it complete when ChatRequest grows. Absent members become `undefined`.
  */
-export function chatRequestFrom(source: Omit<ChatRequest, 'model'>, model: ResolvedModel, messages: Message[] = source.messages): ChatRequest {
+export function chatRequestFrom(
+  source: Omit<ChatRequest, 'model'>,
+  model: ResolvedModel,
+  messages: Message[] = source.messages,
+): ChatRequest {
   const request: EveryMember<ChatRequest> = {
     model,
     messages,

@@ -56,10 +56,18 @@ export const errorCatalogue = {
   websocket_only_route: { status: 404, type: 'invalid_request_error', code: 'not_found' },
   request_timeout: { status: 408, type: 'invalid_request_error', message: 'The request did not arrive in time.' },
   response_in_progress: { status: 409, type: 'invalid_request_error' },
-  request_header_fields_too_large: { status: 431, type: 'invalid_request_error', message: 'The request headers are larger than the gateway accepts.' },
+  request_header_fields_too_large: {
+    status: 431,
+    type: 'invalid_request_error',
+    message: 'The request headers are larger than the gateway accepts.',
+  },
   rate_limit_exceeded: { status: 429, type: 'rate_limit_error' },
   // nginx's 499: nobody reads it but the log.
-  client_closed_request: { status: 499, type: 'invalid_request_error', message: 'The client closed the request before the upstream finished' },
+  client_closed_request: {
+    status: 499,
+    type: 'invalid_request_error',
+    message: 'The client closed the request before the upstream finished',
+  },
   internal_error: { status: 500, type: 'server_error', code: null },
   // Upstream failures: 502 with the gateway's own code, or the upstream's own 4xx/429 passed on.
   upstream_unavailable: { status: 502, type: 'upstream_error' },

@@ -29,7 +29,10 @@ export function replayEvents(events: readonly StreamEvent[]): AsyncIterable<Stre
  * Feeds events to `step` until it returns a result (a fold's answer), and closes the stream then.
  * An EventList is read without an await per event.
  */
-export async function foldEvents<Result>(events: AsyncIterable<StreamEvent>, step: (event: StreamEvent) => Result | undefined): Promise<Result | undefined> {
+export async function foldEvents<Result>(
+  events: AsyncIterable<StreamEvent>,
+  step: (event: StreamEvent) => Result | undefined,
+): Promise<Result | undefined> {
   if (events instanceof EventList) {
     for (const event of events.events) {
       const result = step(event);

@@ -26,7 +26,8 @@ export class WholeResponse {
     const wanted = name.toLowerCase();
     // undici's raw headers: name, value, name, value, … as bytes.
     for (let index = 0; index + 1 < this.rawHeaders.length; index += 2) {
-      if ((this.rawHeaders[index] as Buffer).toString('latin1').toLowerCase() === wanted) return (this.rawHeaders[index + 1] as Buffer).toString('latin1');
+      if ((this.rawHeaders[index] as Buffer).toString('latin1').toLowerCase() === wanted)
+        return (this.rawHeaders[index + 1] as Buffer).toString('latin1');
     }
     return undefined;
   }

@@ -30,7 +30,12 @@ export function backoffDelayMs(retry: number, settings: RetrySettings, random: (
 }
 
 /** The wait before retry number `retry`, or undefined when the upstream asked for longer than the cap. */
-export function retryDelayMs(error: GatewayError, retry: number, settings: RetrySettings, options: { now: number; random: () => number }): number | undefined {
+export function retryDelayMs(
+  error: GatewayError,
+  retry: number,
+  settings: RetrySettings,
+  options: { now: number; random: () => number },
+): number | undefined {
   const requested = upstreamRetryAfterMs(error, options.now);
   if (requested === undefined) return backoffDelayMs(retry, settings, options.random);
   return requested <= settings.maxDelayMs ? requested : undefined;

@@ -95,7 +95,15 @@ export class UpstreamClient {
   async readText(call: UpstreamCall): Promise<string> {
     // Serialised before the try: a body that cannot be is the gateway's own failure (a 500), never "upstream unreachable".
     const body = serialise(call);
-    const request = { origin: this.origin, path: `${this.basePath}${call.path}`, method: methodOf(call, body), headers: call.headers, body, signal: call.cancellation, limit: this.limit };
+    const request = {
+      origin: this.origin,
+      path: `${this.basePath}${call.path}`,
+      method: methodOf(call, body),
+      headers: call.headers,
+      body,
+      signal: call.cancellation,
+      limit: this.limit,
+    };
     let response: WholeResponse;
     try {
       response = await requestWholeBody(this.agent, request);
@@ -121,7 +129,14 @@ export class UpstreamClient {
     const { cancellation } = call;
     const body = serialise(call);
     // undici takes the Cancellation itself as the signal (an EventEmitter-like one).
-    const request = { origin: this.origin, path: `${this.basePath}${call.path}`, method: methodOf(call, body), headers: call.headers, body, signal: cancellation };
+    const request = {
+      origin: this.origin,
+      path: `${this.basePath}${call.path}`,
+      method: methodOf(call, body),
+      headers: call.headers,
+      body,
+      signal: cancellation,
+    };
     let response;
     try {
       response = await this.agent.request(request);
@@ -145,6 +160,12 @@ export class UpstreamClient {
   }
 
   private statusError(status: number, header: (name: string) => string | undefined, text: string): GatewayError {
-    return this.errorFromStatus({ status, body: parseLoosely(text), provider: this.provider, retryAfter: header('retry-after'), retryAfterMs: header('retry-after-ms') });
+    return this.errorFromStatus({
+      status,
+      body: parseLoosely(text),
+      provider: this.provider,
+      retryAfter: header('retry-after'),
+      retryAfterMs: header('retry-after-ms'),
+    });
   }
 }

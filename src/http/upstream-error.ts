@@ -68,7 +68,10 @@ export function errorFromUpstreamStatus(options: {
 
 /** A 2xx body (or one NDJSON line of it) that JSON.parse refused: the upstream broke its own protocol. */
 export function errorFromUnreadableJson(provider: string, error: unknown): GatewayError {
-  return gatewayError('upstream_bad_response', { message: `Upstream provider '${provider}' sent a reply that is not JSON: ${(error as Error).message}`, cause: error });
+  return gatewayError('upstream_bad_response', {
+    message: `Upstream provider '${provider}' sent a reply that is not JSON: ${(error as Error).message}`,
+    cause: error,
+  });
 }
 
 const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
@@ -102,7 +105,8 @@ export function isTimeoutError(error: unknown): boolean {
  */
 export function errorFromAbort(reason: unknown): GatewayError {
   if (GatewayError.isInstance(reason)) return reason;
-  if (isTimeoutError(reason)) return gatewayError('upstream_timeout', { message: 'The request timed out before the upstream finished', cause: reason });
+  if (isTimeoutError(reason))
+    return gatewayError('upstream_timeout', { message: 'The request timed out before the upstream finished', cause: reason });
   return gatewayError('client_closed_request', { message: 'The client closed the request before the upstream finished', cause: reason });
 }
 
@@ -114,6 +118,7 @@ export function errorFromTransportFailure(error: unknown, provider: string, canc
   if (GatewayError.isInstance(error)) return error;
   if (cancellation?.aborted) return errorFromAbort(cancellation.reason);
   const detail = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
-  if (isTimeoutError(error)) return gatewayError('upstream_timeout', { message: `Upstream provider '${provider}' timed out (${detail})`, cause: error });
+  if (isTimeoutError(error))
+    return gatewayError('upstream_timeout', { message: `Upstream provider '${provider}' timed out (${detail})`, cause: error });
   return gatewayError('upstream_unavailable', { message: `Upstream provider '${provider}' is unreachable (${detail})`, cause: error });
 }

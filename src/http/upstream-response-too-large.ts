@@ -12,5 +12,7 @@ function describeBytes(bytes: number): string {
 export function upstreamResponseTooLarge(provider: string, kind: UpstreamLimitKind, limitBytes: number): GatewayError {
   const what = kind === 'reply' ? 'a reply' : 'a stream event';
   const setting = kind === 'reply' ? 'maxResponseBytes' : 'maxEventBytes';
-  return gatewayError('upstream_response_too_large', { message: `Upstream provider '${provider}' sent ${what} larger than ${describeBytes(limitBytes)}, the gateway's limit (providers.${provider}.limits.${setting}); it was not read further.` });
+  return gatewayError('upstream_response_too_large', {
+    message: `Upstream provider '${provider}' sent ${what} larger than ${describeBytes(limitBytes)}, the gateway's limit (providers.${provider}.limits.${setting}); it was not read further.`,
+  });
 }

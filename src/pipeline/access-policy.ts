@@ -68,6 +68,9 @@ export class AccessPolicy {
     const kept = tools.filter((tool) => this.allowsTool(tool.name));
     if (kept.length === tools.length) return { tools: kept };
     const removed = tools.filter((tool) => !this.allowsTool(tool.name)).map((tool) => tool.name);
-    return { tools: kept, warning: { code: 'tool-not-allowed', message: `Removed tools the API key '${this.name}' may not use: ${removed.join(', ')}.` } };
+    return {
+      tools: kept,
+      warning: { code: 'tool-not-allowed', message: `Removed tools the API key '${this.name}' may not use: ${removed.join(', ')}.` },
+    };
   }
 }

@@ -30,7 +30,11 @@ export function applyPromptBudget(tools: ToolDefinition[]): { tools: ToolDefinit
     const changes: string[] = [];
     const result: ToolDefinition = { ...tool };
     // Checking the raw length first skips the whitespace collapse for the (usual) short texts.
-    if (tool.description && tool.description.length > promptBudget.description && collapsedLength(tool.description) > promptBudget.description) {
+    if (
+      tool.description &&
+      tool.description.length > promptBudget.description &&
+      collapsedLength(tool.description) > promptBudget.description
+    ) {
       result.description = trimAtSentence(tool.description, promptBudget.description);
       changes.push(`description (${tool.description.length} characters, limit ${promptBudget.description})`);
     }

@@ -101,7 +101,10 @@ export class ChatPipeline {
     this.caches = dependencies.caches ?? new RequestCaches();
     this.providers = new ProviderDirectory(dependencies.config, dependencies.providers);
     this.toolPrompts = new ToolPromptCache(this.caches);
-    this.agentFormats = new AgentFormatSelector(dependencies.config.agentFormats ?? normalizeAgentFormats(undefined), dependencies.agentSyntaxes ?? noAgentSyntaxes);
+    this.agentFormats = new AgentFormatSelector(
+      dependencies.config.agentFormats ?? normalizeAgentFormats(undefined),
+      dependencies.agentSyntaxes ?? noAgentSyntaxes,
+    );
     this.fallbacks = new FallbackTargets(dependencies.config, (modelString) => this.resolve(modelString));
   }
 
@@ -123,7 +126,8 @@ export class ChatPipeline {
     const run = await this.start(input, context, options);
     const { onFinish, onError } = options;
     // A whole reply runs through its stages right here, so the listener is told the run it belongs to.
-    if (onFinish || onError) run.events = tapReply(run.events, (summary) => onFinish?.(summary, run), onError && ((error) => onError(error, run)));
+    if (onFinish || onError)
+      run.events = tapReply(run.events, (summary) => onFinish?.(summary, run), onError && ((error) => onError(error, run)));
     return run;
   }
 
@@ -150,7 +154,13 @@ export class ChatPipeline {
     }
   }
 
-  private async plan(model: ResolvedModel, input: ChatInput, context: ProviderContext, options: RunOptions, attempts: AttemptCount): Promise<ChatRun> {
+  private async plan(
+    model: ResolvedModel,
+    input: ChatInput,
+    context: ProviderContext,
+    options: RunOptions,
+    attempts: AttemptCount,
+  ): Promise<ChatRun> {
     const agentFormat: AgentFormat = options.agentFormat ?? { type: 'structured', name: 'openai' };
     // A copy: each target's plan adds its own warnings, and a fallback must not inherit the failed one's.
     const routeWarnings = [...(input.warnings ?? [])];
@@ -159,7 +169,11 @@ export class ChatPipeline {
     const toolPolicy = access?.limitsTools ? access : undefined;
     if (toolPolicy) restrictTools(request, toolPolicy, routeWarnings);
     const adapter = this.providers.adapter(model.provider);
-    const retries = { settings: this.providers.config(model.provider).retries ?? defaultRetries, attempts, observer: this.dependencies.resilience };
+    const retries = {
+      settings: this.providers.config(model.provider).retries ?? defaultRetries,
+      attempts,
+      observer: this.dependencies.resilience,
+    };
     const diagnostics = new DiagnosticsCollector(request.tools ?? []);
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
@@ -168,14 +182,29 @@ export class ChatPipeline {
       // A server without a reasoning parser hands on the raw text of a template that opened reasoning:
       // only that block is read out of it (the calls are native already).
       const read = replyStartsInReasoning(request)
-        ? parseTextIntoCalls(upstream, { createParser: (inReasoning) => this.toolFormat(model.family).createParser([], { startsInReasoning: inReasoning }), startsInReasoning: true, diagnostics, singleCall: false })
+        ? parseTextIntoCalls(upstream, {
+            createParser: (inReasoning) => this.toolFormat(model.family).createParser([], { startsInReasoning: inReasoning }),
+            startsInReasoning: true,
+            diagnostics,
+            singleCall: false,
+          })
         : upstream;
       const repairJson = this.dependencies.repairJson;
       const repaired = repairJson ? repairNativeArguments(read, { repair: repairJson, diagnostics }) : read;
       const allowed = toolPolicy ? dropDisallowedCalls(repaired, (name) => toolPolicy.allowsTool(name), diagnostics) : repaired;
       const events = applyAgentFormatToEvents(allowed, agentFormat);
       // The count is final here: the upstream answered.
-      return { model, toolCalling: 'native', events: finalizeEvents(events, { warnings: routeWarnings, diagnostics, provider: model.provider, redactor: this.dependencies.redactor }), attempts: attempts.count };
+      return {
+        model,
+        toolCalling: 'native',
+        events: finalizeEvents(events, {
+          warnings: routeWarnings,
+          diagnostics,
+          provider: model.provider,
+          redactor: this.dependencies.redactor,
+        }),
+        attempts: attempts.count,
+      };
     }
 
     const format = this.toolFormat(model.family);
@@ -184,8 +213,19 @@ export class ChatPipeline {
     const upstream = await streamWithRetries(adapter, prepared.request, context, retries);
     const warnings = [...routeWarnings, ...prepared.warnings];
     const { redactor, recentReplies } = this.dependencies;
-    const parse = (events: AsyncIterable<StreamEvent>) => parsePromptedReply(events, { format, request, parse: prepared.parse, agentFormat, diagnostics, warnings, ...(redactor ? { redactor } : {}) });
-    const events = recentReplies ? recordedReply(recentReplies, { model: model.id, family: format.family }, upstream, parse) : parse(upstream);
+    const parse = (events: AsyncIterable<StreamEvent>) =>
+      parsePromptedReply(events, {
+        format,
+        request,
+        parse: prepared.parse,
+        agentFormat,
+        diagnostics,
+        warnings,
+        ...(redactor ? { redactor } : {}),
+      });
+    const events = recentReplies
+      ? recordedReply(recentReplies, { model: model.id, family: format.family }, upstream, parse)
+      : parse(upstream);
     return { model, toolCalling: 'prompted', toolFormat: format.family, events, attempts: attempts.count };
   }
 }
@@ -195,7 +235,10 @@ function restrictTools(request: ChatRequest, access: AccessPolicy, warnings: War
   if (!request.tools?.length) return;
   const choice = request.toolChoice;
   if (choice?.type === 'tool' && !access.allowsTool(choice.name)) {
-    throw gatewayError('tool_not_allowed', { param: 'tool_choice', message: `The API key '${access.name}' may not use tool '${choice.name}'.` });
+    throw gatewayError('tool_not_allowed', {
+      param: 'tool_choice',
+      message: `The API key '${access.name}' may not use tool '${choice.name}'.`,
+    });
   }
   const filtered = access.filterTools(request.tools);
   request.tools = filtered.tools.length ? filtered.tools : undefined;

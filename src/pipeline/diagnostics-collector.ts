@@ -21,7 +21,11 @@ export class DiagnosticsCollector {
   report(problem: Problem): void {
     if (problem.type === 'tool-call-rejected') {
       if (!this.diagnostics.toolCallError) {
-        this.diagnostics.toolCallError = { code: problem.code, message: problem.message, availableTools: this.offeredTools.map((tool) => tool.name) };
+        this.diagnostics.toolCallError = {
+          code: problem.code,
+          message: problem.message,
+          availableTools: this.offeredTools.map((tool) => tool.name),
+        };
       } else this.warn({ code: problem.code, message: problem.message });
       return;
     }

@@ -25,7 +25,12 @@ class DropDisallowedCalls implements EventStage {
           this.indexes.set(event.index, this.kept);
           out.push({ ...event, index: this.kept++ });
         } else {
-          this.diagnostics.report({ type: 'tool-call-rejected', code: 'unavailable_tool', message: `The model called "${event.name}", which this API key may not use`, text: event.name });
+          this.diagnostics.report({
+            type: 'tool-call-rejected',
+            code: 'unavailable_tool',
+            message: `The model called "${event.name}", which this API key may not use`,
+            text: event.name,
+          });
         }
         return;
       case 'tool-call-delta':
@@ -47,6 +52,10 @@ class DropDisallowedCalls implements EventStage {
   end(): void {}
 }
 
-export function dropDisallowedCalls(events: AsyncIterable<StreamEvent>, allows: (name: string) => boolean, diagnostics: DiagnosticsCollector): AsyncIterable<StreamEvent> {
+export function dropDisallowedCalls(
+  events: AsyncIterable<StreamEvent>,
+  allows: (name: string) => boolean,
+  diagnostics: DiagnosticsCollector,
+): AsyncIterable<StreamEvent> {
   return applyStage(events, new DropDisallowedCalls(allows, diagnostics));
 }

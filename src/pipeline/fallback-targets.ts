@@ -20,7 +20,10 @@ export class FallbackTargets {
   private readonly fallbacks: ReadonlyMap<string, readonly string[]>;
   private readonly conditions: readonly FallbackCondition[];
 
-  constructor(settings: FallbackSettings, private readonly resolve: (modelString: string) => ResolvedModel) {
+  constructor(
+    settings: FallbackSettings,
+    private readonly resolve: (modelString: string) => ResolvedModel,
+  ) {
     this.fallbacks = settings.fallbacks ?? new Map();
     this.conditions = settings.fallbackOn ?? defaultFallbackOn;
   }

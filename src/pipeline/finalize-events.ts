@@ -58,7 +58,9 @@ class FinalizeStage implements EventStage {
   end(out: StreamEvent[]): void {
     out.push({
       type: 'error',
-      error: gatewayError('upstream_incomplete', { message: `Upstream provider '${this.options.provider}' ended the stream without finishing.` }),
+      error: gatewayError('upstream_incomplete', {
+        message: `Upstream provider '${this.options.provider}' ended the stream without finishing.`,
+      }),
     });
   }
 }

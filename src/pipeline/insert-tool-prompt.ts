@@ -18,6 +18,13 @@ export function insertToolPrompt(messages: Message[], toolPrompt: string, system
   if (index === -1) return [{ role: 'system', content: toolPrompt }, ...messages];
   const system = messages[index] as Extract<Message, { role: 'system' }>;
   const result = messages.slice();
-  result[index] = { role: 'system', content: system.content ? (systems ? systems.join(system.content, toolPrompt, joinWithPrompt) : joinWithPrompt(system.content, toolPrompt)) : toolPrompt };
+  result[index] = {
+    role: 'system',
+    content: system.content
+      ? systems
+        ? systems.join(system.content, toolPrompt, joinWithPrompt)
+        : joinWithPrompt(system.content, toolPrompt)
+      : toolPrompt,
+  };
   return result;
 }

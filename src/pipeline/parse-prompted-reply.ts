@@ -41,6 +41,11 @@ export function parsePromptedReply(upstream: AsyncIterable<StreamEvent>, options
           keepRawText: agentFormat.type === 'passthrough',
         })
       : upstream;
-  const finalize = { warnings: options.warnings, diagnostics, provider: request.model.provider, ...(options.redactor ? { redactor: options.redactor } : {}) };
+  const finalize = {
+    warnings: options.warnings,
+    diagnostics,
+    provider: request.model.provider,
+    ...(options.redactor ? { redactor: options.redactor } : {}),
+  };
   return finalizeEvents(applyAgentFormatToEvents(parsed, agentFormat), finalize);
 }

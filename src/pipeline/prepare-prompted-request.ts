@@ -17,7 +17,12 @@ export type PreparedPromptedRequest = {
   parse: boolean;
 };
 
-export function preparePromptedRequest(request: ChatRequest, format: ToolFormat, cache: ToolPromptCache, caches?: Pick<RequestCaches, 'systemsWithToolPrompt'>): PreparedPromptedRequest {
+export function preparePromptedRequest(
+  request: ChatRequest,
+  format: ToolFormat,
+  cache: ToolPromptCache,
+  caches?: Pick<RequestCaches, 'systemsWithToolPrompt'>,
+): PreparedPromptedRequest {
   const choice: ToolChoice = request.toolChoice ?? { type: 'auto' };
   const offered = request.tools ?? [];
   const active = choice.type === 'none' ? [] : offered;

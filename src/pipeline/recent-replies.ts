@@ -42,7 +42,10 @@ export class RecentReplies {
   ) {}
 
   record(reply: RecentReply): void {
-    const raw = reply.raw.length > maximumRawCharacters ? `${reply.raw.slice(0, maximumRawCharacters)}… (cut at ${maximumRawCharacters} characters)` : reply.raw;
+    const raw =
+      reply.raw.length > maximumRawCharacters
+        ? `${reply.raw.slice(0, maximumRawCharacters)}… (cut at ${maximumRawCharacters} characters)`
+        : reply.raw;
     // One redaction over the serialised reply reaches every field, the calls' arguments included.
     const redacted = JSON.parse(this.redact(JSON.stringify({ ...reply, raw }))) as RecentReply;
     this.replies.push(redacted);

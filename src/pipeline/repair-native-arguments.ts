@@ -63,7 +63,8 @@ class RepairStage implements EventStage {
       case 'error':
         this.finished = true;
         // A call left open has its held text as received: nothing may go missing.
-        for (const [index, call] of this.calls) if (call.prefix.held !== '') out.push({ type: 'tool-call-delta', index, argumentsDelta: call.prefix.held });
+        for (const [index, call] of this.calls)
+          if (call.prefix.held !== '') out.push({ type: 'tool-call-delta', index, argumentsDelta: call.prefix.held });
         out.push(event);
         return;
       default:
@@ -101,12 +102,18 @@ class RepairStage implements EventStage {
       out.push({ type: 'tool-call-end', index, arguments: repaired });
       return;
     }
-    this.options.diagnostics.warn({ code: 'invalid-tool-arguments', message: `The arguments of the call to "${call.name}" are not valid JSON and could not be repaired; they are passed on as received.` });
+    this.options.diagnostics.warn({
+      code: 'invalid-tool-arguments',
+      message: `The arguments of the call to "${call.name}" are not valid JSON and could not be repaired; they are passed on as received.`,
+    });
     out.push({ type: 'tool-call-end', index, arguments: received });
   }
 
   private warn(call: OpenCall, what: string): void {
-    this.options.diagnostics.warn({ code: 'repaired-tool-arguments', message: `The upstream's arguments for the call to "${call.name}" were not valid JSON and ${what}.` });
+    this.options.diagnostics.warn({
+      code: 'repaired-tool-arguments',
+      message: `The upstream's arguments for the call to "${call.name}" were not valid JSON and ${what}.`,
+    });
   }
 }
 

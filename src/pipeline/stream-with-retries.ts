@@ -34,7 +34,12 @@ export type RetryOptions = {
   random?: () => number;
 };
 
-export async function streamWithRetries(adapter: ProviderAdapter, request: ChatRequest, context: ProviderContext, options: RetryOptions): Promise<AsyncIterable<StreamEvent>> {
+export async function streamWithRetries(
+  adapter: ProviderAdapter,
+  request: ChatRequest,
+  context: ProviderContext,
+  options: RetryOptions,
+): Promise<AsyncIterable<StreamEvent>> {
   const { attempts, settings } = options;
   for (let retry = 1; ; retry++) {
     attempts.count++;

@@ -67,6 +67,10 @@ class ReplyTap implements EventStage {
   end(): void {}
 }
 
-export function tapReply(events: AsyncIterable<StreamEvent>, listener: (summary: ReplySummary) => void, onError?: (error: GatewayError) => void): AsyncIterable<StreamEvent> {
+export function tapReply(
+  events: AsyncIterable<StreamEvent>,
+  listener: (summary: ReplySummary) => void,
+  onError?: (error: GatewayError) => void,
+): AsyncIterable<StreamEvent> {
   return applyStage(events, new ReplyTap(listener, onError));
 }

@@ -46,7 +46,16 @@ export type InspectorDependencies = {
 };
 
 /** Stands in for a provider when a bare model name is inspected: the prompted lane, no per-model settings. */
-const namesOnly: ProviderConfig = { name: 'inspector', type: 'openai-compatible', baseUrl: '', headers: {}, timeouts: defaultTimeouts, limits: defaultUpstreamLimits, toolCalling: 'prompted', models: {} };
+const namesOnly: ProviderConfig = {
+  name: 'inspector',
+  type: 'openai-compatible',
+  baseUrl: '',
+  headers: {},
+  timeouts: defaultTimeouts,
+  limits: defaultUpstreamLimits,
+  toolCalling: 'prompted',
+  models: {},
+};
 
 export class ToolCallInspector {
   private readonly caches: RequestCaches;
@@ -68,9 +77,19 @@ export class ToolCallInspector {
   choose(target: InspectionTarget): FamilyChoice {
     if (target.family !== undefined) {
       if (!this.dependencies.toolFormats.has(target.family)) {
-        throw gatewayError('unknown_family', { message: `Unknown family '${target.family}'. Known families: ${this.families().join(', ')}.`, param: 'family' });
+        throw gatewayError('unknown_family', {
+          message: `Unknown family '${target.family}'. Known families: ${this.families().join(', ')}.`,
+          param: 'family',
+        });
       }
-      const model: ResolvedModel = { id: target.family, provider: namesOnly.name, providerType: namesOnly.type, model: target.family, family: target.family, toolCalling: 'prompted' };
+      const model: ResolvedModel = {
+        id: target.family,
+        provider: namesOnly.name,
+        providerType: namesOnly.type,
+        model: target.family,
+        family: target.family,
+        toolCalling: 'prompted',
+      };
       return { family: target.family, source: 'family', model };
     }
     if (target.model === undefined) throw invalidRequest("Give 'model' or 'family'.", 'model');
@@ -99,7 +118,13 @@ export class ToolCallInspector {
     return { ...choice, events };
   }
 
-  render(target: InspectionTarget, messages: Message[], tools: ToolDefinition[], toolChoice: ToolChoice | undefined, calls: readonly { name: string; arguments: string }[]): RenderInspection {
+  render(
+    target: InspectionTarget,
+    messages: Message[],
+    tools: ToolDefinition[],
+    toolChoice: ToolChoice | undefined,
+    calls: readonly { name: string; arguments: string }[],
+  ): RenderInspection {
     const choice = this.choose(target);
     const format = this.format(choice.family);
     const request = this.request(choice.model, messages, tools, toolChoice);
@@ -130,7 +155,13 @@ export class ToolCallInspector {
     return format;
   }
 
-  private request(model: ResolvedModel, messages: Message[], tools: ToolDefinition[], toolChoice?: ToolChoice, parallelToolCalls?: boolean): ChatRequest {
+  private request(
+    model: ResolvedModel,
+    messages: Message[],
+    tools: ToolDefinition[],
+    toolChoice?: ToolChoice,
+    parallelToolCalls?: boolean,
+  ): ChatRequest {
     const input = { model: model.id, messages, tools, toolChoice, parallelToolCalls };
     validateChatInput(input, this.caches);
     return chatRequestFrom(input, model);

@@ -18,7 +18,8 @@ export class ToolPromptCache {
 
   render(format: ToolFormat, tools: ToolDefinition[], choice: ToolChoice): RenderedToolPrompt {
     const settings = `${format.family}\u0000${JSON.stringify(choice)}`;
-    if (isSharedToolList(tools)) return this.caches.sharedToolPrompts.get(tools, settings, () => this.renderByText(format, tools, choice, settings));
+    if (isSharedToolList(tools))
+      return this.caches.sharedToolPrompts.get(tools, settings, () => this.renderByText(format, tools, choice, settings));
     return this.renderByText(format, tools, choice, settings);
   }
 

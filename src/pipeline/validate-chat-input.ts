@@ -9,7 +9,10 @@ function uniqueToolNames(tools: readonly ToolDefinition[]): ReadonlySet<string> 
   const seen = new Set<string>();
   for (const [index, tool] of tools.entries()) {
     if (seen.has(tool.name)) {
-      throw gatewayError('duplicate_tool_name', { message: `Duplicate tool name '${tool.name}': each tool needs a unique name.`, param: `tools[${index}].function.name` });
+      throw gatewayError('duplicate_tool_name', {
+        message: `Duplicate tool name '${tool.name}': each tool needs a unique name.`,
+        param: `tools[${index}].function.name`,
+      });
     }
     seen.add(tool.name);
   }
@@ -23,7 +26,10 @@ export function validateChatInput(input: ChatInput, caches: Pick<RequestCaches, 
   const choice = input.toolChoice;
   if (choice?.type === 'tool' && !seen.has(choice.name)) {
     const offered = [...seen].join(', ') || '(no tools)';
-    throw gatewayError('unknown_tool', { message: `tool_choice names '${choice.name}', which is not among the request's tools: ${offered}.`, param: 'tool_choice' });
+    throw gatewayError('unknown_tool', {
+      message: `tool_choice names '${choice.name}', which is not among the request's tools: ${offered}.`,
+      param: 'tool_choice',
+    });
   }
   if ((choice?.type === 'required' || choice?.type === 'tool') && seen.size === 0) {
     throw invalidRequest(`tool_choice '${choice.type === 'tool' ? choice.name : 'required'}' needs at least one tool.`, 'tool_choice');

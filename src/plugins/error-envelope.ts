@@ -44,7 +44,10 @@ export class ErrorEnvelopes {
 function fromFastifyError(error: FastifyError): GatewayError {
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    const message = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? `Malformed JSON body: ${error.message}` : error.message;
+    const message =
+      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+        ? `Malformed JSON body: ${error.message}`
+        : error.message;
     return gatewayError('request_rejected', { status, message, code: error.code ?? null });
   }
   return toGatewayError(error);
@@ -60,7 +63,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: G
  * Fastify's `frameworkErrors` option: a URL it cannot decode (`/%zz`, FST_ERR_BAD_URL) or a path
  * parameter over its length limit, which fastify would answer in its own `{"error","statusCode"}` shape.
  */
-export function sendFrameworkError(envelopes: ErrorEnvelopes, error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function sendFrameworkError(
+  envelopes: ErrorEnvelopes,
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
   const rejected = gatewayError('request_rejected', { status: error.statusCode ?? 400, code: error.code, message: error.message });
   return reply.status(rejected.status).send(envelopes.forUrl(request.url)(rejected));
 }

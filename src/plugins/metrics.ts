@@ -12,7 +12,15 @@ import type { ResilienceObserver, UpstreamHandover } from '../pipeline/stream-wi
 
 export type RequestObservation = { route: string; provider?: string; model?: string; status: number; key?: string; durationMs: number };
 
-export type ReplyObservation = { provider: string; model: string; lane: string; family?: string; key?: string; startedAt: number; summary: ReplySummary };
+export type ReplyObservation = {
+  provider: string;
+  model: string;
+  lane: string;
+  family?: string;
+  key?: string;
+  startedAt: number;
+  summary: ReplySummary;
+};
 
 const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
@@ -29,20 +37,75 @@ export class Metrics implements ResilienceObserver {
 
   constructor(liveStreams: () => number) {
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'interlingua_requests_total', help: 'Requests answered, by route, provider, model, status and key name.', labelNames: ['route', 'provider', 'model', 'status', 'key'], registers });
-    this.duration = new Histogram({ name: 'interlingua_request_duration_seconds', help: 'Time to the end of the reply (streams: to their last byte).', labelNames: ['route', 'provider', 'status'], buckets: latencyBuckets, registers });
-    this.firstToken = new Histogram({ name: 'interlingua_time_to_first_token_seconds', help: 'Time from the request to the first text, reasoning or tool call.', labelNames: ['provider', 'model', 'lane'], buckets: latencyBuckets, registers });
-    this.tokens = new Counter({ name: 'interlingua_tokens_total', help: "Tokens by direction (input, output), from the replies' usage.", labelNames: ['provider', 'model', 'direction', 'key'], registers });
-    this.toolCalls = new Counter({ name: 'interlingua_tool_calls_total', help: 'Tool calls returned (parsed) or refused (rejected, unparsed), per family and lane.', labelNames: ['family', 'lane', 'outcome'], registers });
-    this.upstreamErrors = new Counter({ name: 'interlingua_upstream_errors_total', help: 'Upstream failures, by provider, status and error type: calls that failed before their first byte, and replies that ended in an error.', labelNames: ['provider', 'status', 'type'], registers });
-    this.retries = new Counter({ name: 'interlingua_upstream_retries_total', help: 'Upstream requests retried, by the target that failed and how (http_503, connect, timeout).', labelNames: ['provider', 'model', 'reason'], registers });
-    this.fallbacks = new Counter({ name: 'interlingua_upstream_fallbacks_total', help: 'Requests handed to their next fallback, by the target that failed and how.', labelNames: ['provider', 'model', 'reason'], registers });
-    new Gauge({ name: 'interlingua_live_streams', help: 'Streams open now.', registers, collect() { this.set(liveStreams()); } });
+    this.requests = new Counter({
+      name: 'interlingua_requests_total',
+      help: 'Requests answered, by route, provider, model, status and key name.',
+      labelNames: ['route', 'provider', 'model', 'status', 'key'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'interlingua_request_duration_seconds',
+      help: 'Time to the end of the reply (streams: to their last byte).',
+      labelNames: ['route', 'provider', 'status'],
+      buckets: latencyBuckets,
+      registers,
+    });
+    this.firstToken = new Histogram({
+      name: 'interlingua_time_to_first_token_seconds',
+      help: 'Time from the request to the first text, reasoning or tool call.',
+      labelNames: ['provider', 'model', 'lane'],
+      buckets: latencyBuckets,
+      registers,
+    });
+    this.tokens = new Counter({
+      name: 'interlingua_tokens_total',
+      help: "Tokens by direction (input, output), from the replies' usage.",
+      labelNames: ['provider', 'model', 'direction', 'key'],
+      registers,
+    });
+    this.toolCalls = new Counter({
+      name: 'interlingua_tool_calls_total',
+      help: 'Tool calls returned (parsed) or refused (rejected, unparsed), per family and lane.',
+      labelNames: ['family', 'lane', 'outcome'],
+      registers,
+    });
+    this.upstreamErrors = new Counter({
+      name: 'interlingua_upstream_errors_total',
+      help: 'Upstream failures, by provider, status and error type: calls that failed before their first byte, and replies that ended in an error.',
+      labelNames: ['provider', 'status', 'type'],
+      registers,
+    });
+    this.retries = new Counter({
+      name: 'interlingua_upstream_retries_total',
+      help: 'Upstream requests retried, by the target that failed and how (http_503, connect, timeout).',
+      labelNames: ['provider', 'model', 'reason'],
+      registers,
+    });
+    this.fallbacks = new Counter({
+      name: 'interlingua_upstream_fallbacks_total',
+      help: 'Requests handed to their next fallback, by the target that failed and how.',
+      labelNames: ['provider', 'model', 'reason'],
+      registers,
+    });
+    new Gauge({
+      name: 'interlingua_live_streams',
+      help: 'Streams open now.',
+      registers,
+      collect() {
+        this.set(liveStreams());
+      },
+    });
   }
 
   observeRequest(observation: RequestObservation): void {
     const status = String(observation.status);
-    this.requests.inc({ route: observation.route, provider: observation.provider ?? '', model: observation.model ?? '', status, key: observation.key ?? '' });
+    this.requests.inc({
+      route: observation.route,
+      provider: observation.provider ?? '',
+      model: observation.model ?? '',
+      status,
+      key: observation.key ?? '',
+    });
     this.duration.observe({ route: observation.route, provider: observation.provider ?? '', status }, observation.durationMs / 1000);
   }
 
@@ -57,7 +120,8 @@ export class Metrics implements ResilienceObserver {
   observeReply(observation: ReplyObservation): void {
     const { summary, provider, model, lane } = observation;
     const family = observation.family ?? 'native';
-    if (summary.firstTokenAt !== undefined) this.firstToken.observe({ provider, model, lane }, (summary.firstTokenAt - observation.startedAt) / 1000);
+    if (summary.firstTokenAt !== undefined)
+      this.firstToken.observe({ provider, model, lane }, (summary.firstTokenAt - observation.startedAt) / 1000);
     const key = observation.key ?? '';
     if (summary.usage.inputTokens) this.tokens.inc({ provider, model, direction: 'input', key }, summary.usage.inputTokens);
     if (summary.usage.outputTokens) this.tokens.inc({ provider, model, direction: 'output', key }, summary.usage.outputTokens);

@@ -13,7 +13,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LimitSettings } from '../config/config-types.js';
 import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { Logger } from '../core/logger.js';
-import { isPromise, type MaybePromise, type SlotLease, type StreamSlots, type WindowCount, type WindowCounter } from '../state/limit-counters.js';
+import {
+  isPromise,
+  type MaybePromise,
+  type SlotLease,
+  type StreamSlots,
+  type WindowCount,
+  type WindowCounter,
+} from '../state/limit-counters.js';
 import type { SharedState } from '../state/shared-state.js';
 import { stateUnavailable } from '../state/state-unavailable.js';
 
@@ -21,7 +28,14 @@ import { stateUnavailable } from '../state/state-unavailable.js';
 const windowSeconds = 60;
 
 /** The counters of one scope (the server, or one key), and what the client is told it is. */
-type Scope = { key: string; label: string; settings: LimitSettings; requests?: WindowCounter; tokens?: WindowCounter; streams?: StreamSlots };
+type Scope = {
+  key: string;
+  label: string;
+  settings: LimitSettings;
+  requests?: WindowCounter;
+  tokens?: WindowCounter;
+  streams?: StreamSlots;
+};
 
 type Step = { type: 'tokens' | 'requests' | 'streams'; scope: Scope };
 
@@ -38,8 +52,14 @@ type CounterFamilies = { requests?: WindowCounter; tokens?: WindowCounter; strea
 function countersFor(settings: LimitSettings | undefined, state: SharedState, scope: 'server' | 'key'): CounterFamilies | undefined {
   if (!settings || (!settings.requestsPerMinute && !settings.tokensPerMinute && !settings.concurrentStreams)) return undefined;
   const families: CounterFamilies = {};
-  if (settings.requestsPerMinute) families.requests = state.windowCounter({ name: `${scope}:requests`, points: settings.requestsPerMinute, durationSeconds: windowSeconds });
-  if (settings.tokensPerMinute) families.tokens = state.windowCounter({ name: `${scope}:tokens`, points: settings.tokensPerMinute, durationSeconds: windowSeconds });
+  if (settings.requestsPerMinute)
+    families.requests = state.windowCounter({
+      name: `${scope}:requests`,
+      points: settings.requestsPerMinute,
+      durationSeconds: windowSeconds,
+    });
+  if (settings.tokensPerMinute)
+    families.tokens = state.windowCounter({ name: `${scope}:tokens`, points: settings.tokensPerMinute, durationSeconds: windowSeconds });
   if (settings.concurrentStreams) families.streams = state.streamSlots(`${scope}:streams`);
   return families;
 }
@@ -67,7 +87,11 @@ const noLimits: Admission = { headers: {}, holdsSlots: false, recordTokens: () =
 function tooMany(what: string, label: string, milliseconds: number, tally: HeaderTally): GatewayError {
   const seconds = Math.max(1, Math.ceil(milliseconds / 1000));
   // Refused before any upstream was asked.
-  return gatewayError('rate_limit_exceeded', { message: `Rate limit reached for ${label}: ${what}. Try again in ${seconds}s.`, retryAfter: String(seconds), headers: { ...tally.headers(), 'x-interlingua-attempts': '0' } });
+  return gatewayError('rate_limit_exceeded', {
+    message: `Rate limit reached for ${label}: ${what}. Try again in ${seconds}s.`,
+    retryAfter: String(seconds),
+    headers: { ...tally.headers(), 'x-interlingua-attempts': '0' },
+  });
 }
 
 /** One unit's tightest window over the scopes: the headers speak of the tighter of the server's and the key's limits. */
@@ -143,20 +167,27 @@ export class RateLimits {
     return storeFailed;
   };
 
-  constructor(serverLimits: LimitSettings | undefined, keyLimits: ReadonlyMap<string, LimitSettings | undefined>, options: RateLimitsOptions) {
+  constructor(
+    serverLimits: LimitSettings | undefined,
+    keyLimits: ReadonlyMap<string, LimitSettings | undefined>,
+    options: RateLimitsOptions,
+  ) {
     this.failOpen = options.state.kind === 'in-process' || options.state.onError === 'open';
     this.log = options.log;
     const server = countersFor(serverLimits, options.state, 'server');
-    const serverScope: Scope | undefined = server && serverLimits ? { key: 'server', label: 'the gateway', settings: serverLimits, ...server } : undefined;
+    const serverScope: Scope | undefined =
+      server && serverLimits ? { key: 'server', label: 'the gateway', settings: serverLimits, ...server } : undefined;
     const stepsOf = (scopes: Scope[]) => {
       const steps: Step[] = [];
-      for (const type of ['tokens', 'requests', 'streams'] as const) for (const scope of scopes) if (scope[type]) steps.push({ type, scope });
+      for (const type of ['tokens', 'requests', 'streams'] as const)
+        for (const scope of scopes) if (scope[type]) steps.push({ type, scope });
       return { scopes, steps };
     };
     this.stepsByKey.set(null, stepsOf(serverScope ? [serverScope] : []));
     for (const [name, limits] of keyLimits) {
       const families = countersFor(limits, options.state, 'key');
-      const keyScope: Scope | undefined = families && limits ? { key: name, label: `the API key '${name}'`, settings: limits, ...families } : undefined;
+      const keyScope: Scope | undefined =
+        families && limits ? { key: name, label: `the API key '${name}'`, settings: limits, ...families } : undefined;
       this.stepsByKey.set(name, stepsOf([...(serverScope ? [serverScope] : []), ...(keyScope ? [keyScope] : [])]));
     }
   }

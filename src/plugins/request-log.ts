@@ -67,7 +67,14 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, statusC
   };
   if (state) state.written = true;
   else request.gatewayLog = { written: true };
-  request.server.metrics?.observeRequest({ route: request.routeOptions.url ?? 'unknown', provider: line.provider, model: line.model, status: statusCode, key: line.key, durationMs: line.durationMs });
+  request.server.metrics?.observeRequest({
+    route: request.routeOptions.url ?? 'unknown',
+    provider: line.provider,
+    model: line.model,
+    status: statusCode,
+    key: line.key,
+    durationMs: line.durationMs,
+  });
   request.trace?.end(statusCode, outcome);
   // The root logger with the id as a field: no per-request child logger on the hot path.
   const logger = request.server.log;

@@ -65,7 +65,10 @@ export function createRedisState(settings: StateSettings & { redis: string }, lo
   const reportDown = (error?: Error): void => {
     if (down || closing) return;
     down = true;
-    logger.warn({ err: error, redis: address }, 'shared state: Redis unreachable; stored responses answer 503 and limits fail ' + settings.onRedisError);
+    logger.warn(
+      { err: error, redis: address },
+      'shared state: Redis unreachable; stored responses answer 503 and limits fail ' + settings.onRedisError,
+    );
   };
   client.on('error', reportDown);
   // A Redis that goes away is not always an 'error' (a clean close, or a reconnect that has not failed yet).
@@ -81,7 +84,8 @@ export function createRedisState(settings: StateSettings & { redis: string }, lo
     kind: 'redis',
     onError: settings.onRedisError,
     documents: new RedisDocuments(client),
-    windowCounter: ({ name, points, durationSeconds }) => new RedisWindowCounter(client, `${settings.keyPrefix}limits:${name}`, points, durationSeconds),
+    windowCounter: ({ name, points, durationSeconds }) =>
+      new RedisWindowCounter(client, `${settings.keyPrefix}limits:${name}`, points, durationSeconds),
     streamSlots: (name) => new RedisStreamSlots(leases, `${settings.keyPrefix}leases:${name}:`),
     problem: async () => {
       if (client.status !== 'ready') return `Redis at ${address} is not connected (${client.status}).`;

@@ -93,7 +93,9 @@ export class LeaseKeeper {
   /** A failed renewal is only logged: the stream goes on, and its slot frees itself at the lease's end. */
   private renew(): void {
     for (const [setKey, members] of this.held) {
-      this.client.interlinguaRenewLeases(setKey, this.leaseMs, ...members).catch((error: unknown) => this.log.debug({ err: error }, 'stream slots: heartbeat failed'));
+      this.client
+        .interlinguaRenewLeases(setKey, this.leaseMs, ...members)
+        .catch((error: unknown) => this.log.debug({ err: error }, 'stream slots: heartbeat failed'));
     }
   }
 

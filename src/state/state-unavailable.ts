@@ -2,5 +2,8 @@
 import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 
 export function stateUnavailable(what: string, cause?: unknown): GatewayError {
-  return gatewayError('state_unavailable', { message: `The gateway's shared state (Redis) is unavailable, so ${what}. Try again shortly.`, cause });
+  return gatewayError('state_unavailable', {
+    message: `The gateway's shared state (Redis) is unavailable, so ${what}. Try again shortly.`,
+    cause,
+  });
 }

@@ -7,7 +7,12 @@ import type { SecretRedactor } from '../core/secret-redactor.js';
 import type { GatewayTracing } from './gateway-tracing.js';
 import { resolveTracingSettings } from './tracing-settings.js';
 
-export async function loadTracing(telemetry: TelemetrySettings | undefined, environment: Record<string, string | undefined>, serviceVersion: string, redactor: SecretRedactor): Promise<GatewayTracing | undefined> {
+export async function loadTracing(
+  telemetry: TelemetrySettings | undefined,
+  environment: Record<string, string | undefined>,
+  serviceVersion: string,
+  redactor: SecretRedactor,
+): Promise<GatewayTracing | undefined> {
   const settings = resolveTracingSettings(telemetry, environment);
   if (!settings) return undefined;
   const { createOtlpTracing } = await import('./otlp-tracing.js');

@@ -34,13 +34,19 @@ class OtlpTracing implements GatewayTracing {
 
   startRequest(start: RequestTraceStart): RequestTrace {
     const parent = this.propagator.extract(ROOT_CONTEXT, start.headers, defaultTextMapGetter);
-    return new RequestSpan({ tracer: this.tracer, bindings: this.requestSpans, endpoints: this.endpoints, redact: this.redact }, parent, start);
+    return new RequestSpan(
+      { tracer: this.tracer, bindings: this.requestSpans, endpoints: this.endpoints, redact: this.redact },
+      parent,
+      start,
+    );
   }
 
   traceProvider(adapter: ProviderAdapter, provider: ProviderConfig): ProviderAdapter {
     const endpoint = upstreamEndpoint(provider);
     this.endpoints.set(provider.name, endpoint);
-    return traceProviderAdapter(adapter, endpoint, { tracer: this.tracer, redact: this.redact }, (context: ProviderContext) => this.requestSpans.get(context));
+    return traceProviderAdapter(adapter, endpoint, { tracer: this.tracer, redact: this.redact }, (context: ProviderContext) =>
+      this.requestSpans.get(context),
+    );
   }
 
   flush(): Promise<void> {

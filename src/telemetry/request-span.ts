@@ -16,7 +16,12 @@ import type { UpstreamEndpoint } from './upstream-endpoint.js';
 
 /** The generation options the client gave (null and absent ones are left out), as GenAI request attributes. */
 function requestAttributes(start: RequestTraceStart): Attributes {
-  const attributes: Attributes = { [genAi.operationName]: 'chat', [genAi.requestModel]: start.requestedModel, [genAi.requestStream]: start.stream, [gateway.route]: start.route };
+  const attributes: Attributes = {
+    [genAi.operationName]: 'chat',
+    [genAi.requestModel]: start.requestedModel,
+    [genAi.requestStream]: start.stream,
+    [gateway.route]: start.route,
+  };
   const options: GenerationOptions = start.options;
   if (typeof options.maxOutputTokens === 'number') attributes[genAi.requestMaxTokens] = options.maxOutputTokens;
   if (typeof options.temperature === 'number') attributes[genAi.requestTemperature] = options.temperature;
@@ -54,7 +59,11 @@ export class RequestSpan implements RequestTrace {
     parent: Context,
     private readonly start: RequestTraceStart,
   ) {
-    this.span = setting.tracer.startSpan(`chat ${start.requestedModel}`, { kind: SpanKind.SERVER, startTime: start.startedAt, attributes: requestAttributes(start) }, parent);
+    this.span = setting.tracer.startSpan(
+      `chat ${start.requestedModel}`,
+      { kind: SpanKind.SERVER, startTime: start.startedAt, attributes: requestAttributes(start) },
+      parent,
+    );
     this.context = trace.setSpan(parent, this.span);
   }
 
@@ -77,7 +86,11 @@ export class RequestSpan implements RequestTrace {
   }
 
   finished(summary: ReplySummary): void {
-    const attributes: Attributes = { ...usageAttributes(summary.usage), [genAi.responseFinishReasons]: [finishReasonValue(summary.finishReason)], [gateway.toolCallsParsed]: summary.toolCalls };
+    const attributes: Attributes = {
+      ...usageAttributes(summary.usage),
+      [genAi.responseFinishReasons]: [finishReasonValue(summary.finishReason)],
+      [gateway.toolCallsParsed]: summary.toolCalls,
+    };
     if (summary.responseId) attributes[genAi.responseId] = summary.responseId;
     if (summary.responseModel) attributes[genAi.responseModel] = summary.responseModel;
     if (summary.diagnostics?.toolCallError) attributes[gateway.toolCallsRejected] = 1;
@@ -109,7 +122,12 @@ export class RequestSpan implements RequestTrace {
     if (failure) this.span.setAttribute(ATTR_ERROR_TYPE, failure.code ?? failure.type);
     // As for HTTP server spans, a 4xx is the client's and leaves the status unset.
     if (statusCode >= 500 || outcome === 'error') {
-      this.span.setStatus({ code: SpanStatusCode.ERROR, message: failure ? this.setting.redact(failure.message) : `The reply ended with ${outcome === 'error' ? 'an error' : `status ${statusCode}`}.` });
+      this.span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: failure
+          ? this.setting.redact(failure.message)
+          : `The reply ended with ${outcome === 'error' ? 'an error' : `status ${statusCode}`}.`,
+      });
       if (!failure) this.span.setAttribute(ATTR_ERROR_TYPE, outcome === 'error' ? 'stream_error' : String(statusCode));
     }
     for (const call of this.upstreamCalls) call.close();
@@ -118,7 +136,13 @@ export class RequestSpan implements RequestTrace {
 }
 
 /** An upstream call's span, under `parent` (a request's span, or the incoming context of a call made outside one). */
-export function startUpstreamSpan(setting: SpanSetting, parent: Context, model: string, endpoint: UpstreamEndpoint, onError: (error: GatewayError) => void): UpstreamSpan {
+export function startUpstreamSpan(
+  setting: SpanSetting,
+  parent: Context,
+  model: string,
+  endpoint: UpstreamEndpoint,
+  onError: (error: GatewayError) => void,
+): UpstreamSpan {
   const startedAt = performance.now();
   const attributes: Attributes = { [genAi.operationName]: 'chat', [genAi.requestModel]: model, ...endpoint.attributes };
   const span = setting.tracer.startSpan(`chat ${model}`, { kind: SpanKind.CLIENT, startTime: startedAt, attributes }, parent);

@@ -16,7 +16,9 @@ export function traceProviderAdapter(
 ): ProviderAdapter {
   return withStream(adapter, async (request, context) => {
     const parent = requestOf(context);
-    const call = parent ? parent.startUpstream(request.model.model, endpoint) : startUpstreamSpan(setting, ROOT_CONTEXT, request.model.model, endpoint, () => {});
+    const call = parent
+      ? parent.startUpstream(request.model.model, endpoint)
+      : startUpstreamSpan(setting, ROOT_CONTEXT, request.model.model, endpoint, () => {});
     let events: AsyncIterable<StreamEvent>;
     try {
       events = await adapter.stream(request, context);

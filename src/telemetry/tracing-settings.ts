@@ -25,7 +25,8 @@ export function resolveTracingSettings(telemetry: TelemetrySettings | undefined,
   if (!telemetry?.otlpEndpoint && environment.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return undefined;
   const url = telemetry?.otlpEndpoint
     ? tracesUrl(telemetry.otlpEndpoint)
-    : environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (environment.OTEL_EXPORTER_OTLP_ENDPOINT ? tracesUrl(environment.OTEL_EXPORTER_OTLP_ENDPOINT) : undefined);
+    : environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ||
+      (environment.OTEL_EXPORTER_OTLP_ENDPOINT ? tracesUrl(environment.OTEL_EXPORTER_OTLP_ENDPOINT) : undefined);
   if (!url) return undefined;
   return { url, serviceName: telemetry?.serviceName ?? environment.OTEL_SERVICE_NAME ?? 'interlingua', headers: telemetry?.headers ?? {} };
 }

@@ -24,7 +24,10 @@ const directory = mkdtempSync(path.join(os.tmpdir(), 'interlingua-agent-turn-tes
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
-  const { config } = await loadConfig({ path: writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, 'silent'), environment: {} });
+  const { config } = await loadConfig({
+    path: writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, 'silent'),
+    environment: {},
+  });
   gateway = await buildApp(config, { logger: pino({ level: 'silent' }), shutdownGraceMs: 100 });
 });
 
@@ -36,7 +39,10 @@ afterAll(async () => {
 
 describe('agent-turn scenario', () => {
   it('sends a request the size of a Claude Code turn', () => {
-    const body = JSON.parse(agentTurnRequestBody('m').toString('utf8')) as { tools: unknown[]; messages: { role: string; content: string; tool_calls?: unknown[] }[] };
+    const body = JSON.parse(agentTurnRequestBody('m').toString('utf8')) as {
+      tools: unknown[];
+      messages: { role: string; content: string; tool_calls?: unknown[] }[];
+    };
     const bytes = agentTurnRequestBody('m').length;
     expect(bytes).toBeGreaterThan(140_000);
     expect(bytes).toBeLessThan(160_000);
@@ -47,19 +53,27 @@ describe('agent-turn scenario', () => {
     expect(body.messages.filter((message) => message.role === 'tool').length).toBeGreaterThanOrEqual(20);
   });
 
-  it.each([gatewayModels.nativeAgentTurn, gatewayModels.promptedAgentTurn])('is answered by the gateway with the whole 1,000-chunk reply: %s', async (model) => {
-    for (let turn = 0; turn < 2; turn++) {
-      const response = await gateway.inject({ method: 'POST', url: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, payload: agentTurnRequestBody(model) });
-      expect(response.statusCode).toBe(200);
-      const contents = response.body
-        .split('\n\n')
-        .filter((frame) => frame.startsWith('data: {'))
-        .map((frame) => (JSON.parse(frame.slice(6)) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '')
-        .join('');
-      expect(contents.trim().split(' ')).toHaveLength(agentTurnReplyChunkCount);
-      expect(response.body.endsWith('data: [DONE]\n\n')).toBe(true);
-    }
-  });
+  it.each([gatewayModels.nativeAgentTurn, gatewayModels.promptedAgentTurn])(
+    'is answered by the gateway with the whole 1,000-chunk reply: %s',
+    async (model) => {
+      for (let turn = 0; turn < 2; turn++) {
+        const response = await gateway.inject({
+          method: 'POST',
+          url: '/v1/chat/completions',
+          headers: { 'content-type': 'application/json' },
+          payload: agentTurnRequestBody(model),
+        });
+        expect(response.statusCode).toBe(200);
+        const contents = response.body
+          .split('\n\n')
+          .filter((frame) => frame.startsWith('data: {'))
+          .map((frame) => (JSON.parse(frame.slice(6)) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '')
+          .join('');
+        expect(contents.trim().split(' ')).toHaveLength(agentTurnReplyChunkCount);
+        expect(response.body.endsWith('data: [DONE]\n\n')).toBe(true);
+      }
+    },
+  );
 
   it('reports CPU per request over the bare proxy', () => {
     const section = renderAgentTurnSection([

@@ -40,10 +40,17 @@ const directory = mkdtempSync(path.join(os.tmpdir(), 'interlingua-bench-test-'))
 beforeAll(async () => {
   upstream = await startFakeUpstream();
   bareProxy = await startBareProxy(upstream.url);
-  const { config } = await loadConfig({ path: writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, 'silent'), environment: {} });
+  const { config } = await loadConfig({
+    path: writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, 'silent'),
+    environment: {},
+  });
   gateway = await buildApp(config, { logger: pino({ level: 'silent' }), shutdownGraceMs: 100 });
   const gatewayUrl = await gateway.listen({ host: '127.0.0.1', port: 0 });
-  contenders = [upstreamContender('direct', upstream.url), upstreamContender('bare proxy', bareProxy.url), ...gatewayContenders(gatewayUrl)];
+  contenders = [
+    upstreamContender('direct', upstream.url),
+    upstreamContender('bare proxy', bareProxy.url),
+    ...gatewayContenders(gatewayUrl),
+  ];
 });
 
 afterAll(async () => {
@@ -57,21 +64,41 @@ afterAll(async () => {
 describe('bench building blocks', () => {
   it('every contender answers the probe (the prompted lane may lack its parser: then it says so)', async () => {
     for (const contender of contenders) await probeContender(contender);
-    for (const contender of contenders.slice(0, 3)) expect({ name: contender.name, unavailable: contender.unavailable, note: contender.note }).toEqual({ name: contender.name });
+    for (const contender of contenders.slice(0, 3))
+      expect({ name: contender.name, unavailable: contender.unavailable, note: contender.note }).toEqual({ name: contender.name });
     const prompted = contenders[3]!;
     expect(prompted.unavailable === undefined || prompted.note === undefined).toBe(true);
   });
 
   it('measures requests, streams and idle-stream memory through the bare proxy and the gateway', async () => {
     const [, bare, native] = contenders as [Contender, Contender, Contender];
-    const requests = await measureRequests({ dispatcher: native.pool, path: native.reply.path, body: benchRequestBody({ model: native.reply.model, stream: false, toolCount: 20 }), connections: 2, durationMs: 200 });
+    const requests = await measureRequests({
+      dispatcher: native.pool,
+      path: native.reply.path,
+      body: benchRequestBody({ model: native.reply.model, stream: false, toolCount: 20 }),
+      connections: 2,
+      durationMs: 200,
+    });
     expect(requests.errors).toBe(0);
     expect(requests.requests).toBeGreaterThan(0);
-    const streams = await measureStreams({ dispatcher: bare.pool, path: bare.stream.path, body: benchRequestBody({ model: bare.stream.model, stream: true }), streams: 2, durationMs: 200, chunksPerReply: longReplyChunkCount });
+    const streams = await measureStreams({
+      dispatcher: bare.pool,
+      path: bare.stream.path,
+      body: benchRequestBody({ model: bare.stream.model, stream: true }),
+      streams: 2,
+      durationMs: 200,
+      chunksPerReply: longReplyChunkCount,
+    });
     expect(streams.errors).toBe(0);
     expect(streams.completed).toBeGreaterThan(0);
     const memory = await measureIdleStreamMemory(
-      { name: 'bare proxy', url: bareProxy.url, path: '/hold/v1/chat/completions', model: 'hold', rssKb: () => process.memoryUsage().rss / 1024 },
+      {
+        name: 'bare proxy',
+        url: bareProxy.url,
+        path: '/hold/v1/chat/completions',
+        model: 'hold',
+        rssKb: () => process.memoryUsage().rss / 1024,
+      },
       [4, 8],
       20,
     );
@@ -81,15 +108,23 @@ describe('bench building blocks', () => {
       requests: [summariseRequests('gateway native', 2, 20, [{ ...requests, cpuMs: Number.NaN }])],
       streams: [summariseStreams('bare proxy', 2, longReplyChunkCount, [{ ...streams, cpuMs: Number.NaN }])],
       growth: [],
-      cost: [summariseRequests('gateway native', 32, 1, [{ ...requests, cpuMs: 10 }]), summariseRequests('gateway native, keyed + limited + metered', 32, 1, [{ ...requests, cpuMs: 10.5 }])],
+      cost: [
+        summariseRequests('gateway native', 32, 1, [{ ...requests, cpuMs: 10 }]),
+        summariseRequests('gateway native, keyed + limited + metered', 32, 1, [{ ...requests, cpuMs: 10.5 }]),
+      ],
       memory,
       notes: [],
       skipped: [],
     };
-    const report = renderBenchReport(readMachineInfo(), readBenchSettings({ BENCH_QUICK: '1' }), figures, { status: 'missing', markdown: '(none)' });
+    const report = renderBenchReport(readMachineInfo(), readBenchSettings({ BENCH_QUICK: '1' }), figures, {
+      status: 'missing',
+      markdown: '(none)',
+    });
     expect(report).toContain('| gateway native');
     expect(report).toContain('## Targets (issue 5)');
-    expect(report).toMatch(/\| keyed \+ limited \+ metered: CPU per request ÷ plain gateway native, 32 connections \|\s+1\.05 × \| ≤ 1\.10 × \| pass\s+\|/);
+    expect(report).toMatch(
+      /\| keyed \+ limited \+ metered: CPU per request ÷ plain gateway native, 32 connections \|\s+1\.05 × \| ≤ 1\.10 × \| pass\s+\|/,
+    );
   });
 
   it('the cost rows’ keyed, limited, metered (and traced) gateways answer the probe with the bench key, and refuse a request without it', async () => {
@@ -97,13 +132,19 @@ describe('bench building blocks', () => {
     const apps: FastifyInstance[] = [];
     try {
       for (const variant of [{ type: 'metered' }, { type: 'metered-traced', otlpEndpoint: sink.url }] as const) {
-        const { config } = await loadConfig({ path: writeGatewayConfig(path.join(directory, `${variant.type}.json`), upstream.url, 'silent', variant), environment: {} });
+        const { config } = await loadConfig({
+          path: writeGatewayConfig(path.join(directory, `${variant.type}.json`), upstream.url, 'silent', variant),
+          environment: {},
+        });
         const app = await buildApp(config, { logger: pino({ level: 'silent' }), shutdownGraceMs: 100, environment: {} });
         apps.push(app);
         expect(app.tracing === undefined).toBe(variant.type === 'metered');
         const url = await app.listen({ host: '127.0.0.1', port: 0 });
         const keyed = keyedContender('gateway native, keyed + limited + metered', url, { cpuMs: () => 0 }, benchClientKey);
-        const keyless = { ...keyedContender('gateway native, keyed + limited + metered', url, { cpuMs: () => 0 }, 'not-the-key'), headers: {} };
+        const keyless = {
+          ...keyedContender('gateway native, keyed + limited + metered', url, { cpuMs: () => 0 }, 'not-the-key'),
+          headers: {},
+        };
         await probeContender(keyed);
         await probeContender(keyless);
         await closeContenders([keyed, keyless]);

@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { parserCheckReport } from '../../bench/parser-speed-check.js';
 
-const row = (family: string, streamMegabytesPerSecond: number, streamTenToOneRatio: number, wholeTenToOneRatio = 10) => ({ family, streamMegabytesPerSecond, streamTenToOneRatio, wholeTenToOneRatio });
+const row = (family: string, streamMegabytesPerSecond: number, streamTenToOneRatio: number, wholeTenToOneRatio = 10) => ({
+  family,
+  streamMegabytesPerSecond,
+  streamTenToOneRatio,
+  wholeTenToOneRatio,
+});
 
 describe('parserCheckReport', () => {
   it('passes linear, fast parsers with one line each and a summary', () => {
@@ -14,9 +19,19 @@ describe('parserCheckReport', () => {
   });
 
   it('fails a parser that is slow or not linear, streamed or whole, and names it', () => {
-    const report = parserCheckReport([row('slow', 14.9, 10), row('quadratic', 50, 98), row('whole-quadratic', 50, 10, 30), row('fine', 20, 10)]);
+    const report = parserCheckReport([
+      row('slow', 14.9, 10),
+      row('quadratic', 50, 98),
+      row('whole-quadratic', 50, 10, 30),
+      row('fine', 20, 10),
+    ]);
     expect(report.pass).toBe(false);
-    expect(report.lines.slice(0, 4).map((line) => line.split(':')[0])).toEqual(['FAIL slow', 'FAIL quadratic', 'FAIL whole-quadratic', 'PASS fine']);
+    expect(report.lines.slice(0, 4).map((line) => line.split(':')[0])).toEqual([
+      'FAIL slow',
+      'FAIL quadratic',
+      'FAIL whole-quadratic',
+      'PASS fine',
+    ]);
     expect(report.lines[1]).toContain('NOT linear');
     expect(report.lines.at(-1)).toBe('parsers: FAIL, 3 of 4 (slow, quadratic, whole-quadratic)');
   });

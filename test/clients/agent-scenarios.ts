@@ -5,7 +5,11 @@ import { cleanEnvironment, runProcess } from './run-process.js';
 import { breakNextAnswer, check, checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
 import { offeredTools, scriptedReply, type ChatRequestBody } from './scripted-agent-upstream.js';
 
-export const models = { native: 'native/gpt-5.5', qwen3Coder: 'prompted/qwen3-coder-30b-a3b-instruct', hermes: 'prompted/hermes-3-llama-3.1-8b' } as const;
+export const models = {
+  native: 'native/gpt-5.5',
+  qwen3Coder: 'prompted/qwen3-coder-30b-a3b-instruct',
+  hermes: 'prompted/hermes-3-llama-3.1-8b',
+} as const;
 
 export const agentTimeoutMs = 180_000;
 
@@ -39,19 +43,40 @@ async function runCodex(context: ScenarioContext, options: CodexOptions): Promis
     `supports_websockets=${options.webSocket === true}`,
   ].join(',');
   const args = [
-    'exec', '--skip-git-repo-check', '--sandbox', 'danger-full-access', '--json',
-    '-m', options.model, '-c', 'model_provider=gw', '-c', `model_providers.gw={${provider}}`,
-    '-c', 'check_for_update_on_startup=false', '-c', 'analytics.enabled=false', '-c', 'feedback.enabled=false',
+    'exec',
+    '--skip-git-repo-check',
+    '--sandbox',
+    'danger-full-access',
+    '--json',
+    '-m',
+    options.model,
+    '-c',
+    'model_provider=gw',
+    '-c',
+    `model_providers.gw={${provider}}`,
+    '-c',
+    'check_for_update_on_startup=false',
+    '-c',
+    'analytics.enabled=false',
+    '-c',
+    'feedback.enabled=false',
     prompt(context),
   ];
   const codexHome = path.join(context.workDir, '.codex');
   await mkdir(codexHome, { recursive: true });
   const env = cleanEnvironment(context.workDir, { GW_API_KEY: 'sk-matrix', CODEX_HOME: codexHome });
-  const result = await runProcess(path.join(context.prefix, 'node_modules/.bin/codex'), args, { cwd: context.workDir, env, timeoutMs: agentTimeoutMs });
+  const result = await runProcess(path.join(context.prefix, 'node_modules/.bin/codex'), args, {
+    cwd: context.workDir,
+    env,
+    timeoutMs: agentTimeoutMs,
+  });
   checkAgentRun(context, result, requestsBefore);
   if (options.webSocket) {
     const output = result.stdout + result.stderr;
-    check(!/Falling back from WebSockets|failed to connect to Responses WebSocket/i.test(output), 'Codex fell back from the WebSocket transport to HTTP');
+    check(
+      !/Falling back from WebSockets|failed to connect to Responses WebSocket/i.test(output),
+      'Codex fell back from the WebSocket transport to HTTP',
+    );
     check(context.webSocketConnections() > socketsBefore, 'Codex opened no WebSocket connection to the gateway');
   }
 }
@@ -72,14 +97,31 @@ async function runClaude(context: ScenarioContext, options: ClaudeOptions): Prom
     DISABLE_ERROR_REPORTING: '1',
     ...(options.thinking ? { MAX_THINKING_TOKENS: '2048' } : {}),
   });
-  const args = ['-p', prompt(context), ...(options.bare ? ['--bare'] : []), '--allowedTools', 'Bash', '--output-format', 'text', '--max-turns', '6'];
-  const result = await runProcess(path.join(context.prefix, 'node_modules/.bin/claude'), args, { cwd: context.workDir, env, timeoutMs: agentTimeoutMs });
+  const args = [
+    '-p',
+    prompt(context),
+    ...(options.bare ? ['--bare'] : []),
+    '--allowedTools',
+    'Bash',
+    '--output-format',
+    'text',
+    '--max-turns',
+    '6',
+  ];
+  const result = await runProcess(path.join(context.prefix, 'node_modules/.bin/claude'), args, {
+    cwd: context.workDir,
+    env,
+    timeoutMs: agentTimeoutMs,
+  });
   checkAgentRun(context, result, requestsBefore);
   if (options.bare) {
     // Proof that minimal mode was on: it offers Bash, Edit and Read, none of the full mode's Agent, Skill or Write.
     const body = (context.upstream.chatRequests()[requestsBefore]?.body ?? {}) as ChatRequestBody;
     const offered = offeredTools(body, JSON.stringify(body.messages ?? []), ['Agent', 'Bash', 'Skill', 'Write']);
-    check(offered.includes('Bash') && !offered.some((name) => ['Agent', 'Skill', 'Write'].includes(name)), `bare mode offered ${offered.join(', ')}`);
+    check(
+      offered.includes('Bash') && !offered.some((name) => ['Agent', 'Skill', 'Write'].includes(name)),
+      `bare mode offered ${offered.join(', ')}`,
+    );
   }
 }
 
@@ -90,7 +132,8 @@ export const agentScenarios: Scenario[] = [
   {
     name: 'codex 0.171 apply_patch (known slug on /native/v1)',
     group: 'codex',
-    run: (context) => runCodex({ ...context, task: { ...context.task, kind: 'patch' } }, { model: 'gpt-5.5', baseUrl: `${context.gatewayUrl}/native/v1` }),
+    run: (context) =>
+      runCodex({ ...context, task: { ...context.task, kind: 'patch' } }, { model: 'gpt-5.5', baseUrl: `${context.gatewayUrl}/native/v1` }),
   },
   { name: 'codex 0.171 over WebSocket', group: 'codex', run: (context) => runCodex(context, { model: models.native, webSocket: true }) },
   { name: 'codex 0.77 chat wire', group: 'codex-chat', run: (context) => runCodex(context, { model: models.native, wireApi: 'chat' }) },

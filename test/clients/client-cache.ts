@@ -14,7 +14,8 @@ const run = promisify(execFile);
 
 export type ClientGroup = { name: string; packages: string[] };
 
-export type InstalledGroup = { type: 'installed'; prefix: string; fromCache: boolean; seconds: number } | { type: 'unavailable'; reason: string };
+export type InstalledGroup =
+  { type: 'installed'; prefix: string; fromCache: boolean; seconds: number } | { type: 'unavailable'; reason: string };
 
 export function cacheRoot(): string {
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
@@ -27,7 +28,11 @@ export async function registryReachable(probe: string): Promise<{ ok: true } | {
     await run('npm', ['view', probe, 'version'], { timeout: 60_000 });
     return { ok: true };
   } catch (error) {
-    const detail = String((error as { stderr?: string }).stderr || (error as Error).message).trim().split('\n').slice(0, 3).join(' ');
+    const detail = String((error as { stderr?: string }).stderr || (error as Error).message)
+      .trim()
+      .split('\n')
+      .slice(0, 3)
+      .join(' ');
     return { ok: false, reason: `npm view ${probe} failed: ${detail}` };
   }
 }
@@ -54,11 +59,18 @@ export async function installGroup(group: ClientGroup, attempts = 3): Promise<In
     // A package.json of its own, so npm installs here and never walks up into the repository.
     await writeFile(path.join(prefix, 'package.json'), JSON.stringify({ name: `clients-${group.name}`, private: true }));
     try {
-      await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, ...group.packages], { timeout: 20 * 60_000, maxBuffer: 16 * 1024 * 1024 });
+      await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, ...group.packages], {
+        timeout: 20 * 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      });
       await writeFile(marker, `${new Date().toISOString()}\n`);
       return { type: 'installed', prefix, fromCache: false, seconds: Math.round((Date.now() - started) / 1000) };
     } catch (error) {
-      lastError = String((error as { stderr?: string }).stderr || (error as Error).message).trim().split('\n').slice(-3).join(' ');
+      lastError = String((error as { stderr?: string }).stderr || (error as Error).message)
+        .trim()
+        .split('\n')
+        .slice(-3)
+        .join(' ');
       if (attempt < attempts) await sleep(5_000 * attempt);
     }
   }

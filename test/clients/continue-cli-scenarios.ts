@@ -13,7 +13,17 @@ function continueConfig(context: ScenarioContext, model: string, provider: Conti
     name: 'Interlingua',
     version: '1.0.0',
     schema: 'v1',
-    models: [{ name: 'interlingua', provider, model, apiBase: `${context.gatewayUrl}/v1/`, apiKey: 'sk-matrix', roles: ['chat'], capabilities: ['tool_use'] }],
+    models: [
+      {
+        name: 'interlingua',
+        provider,
+        model,
+        apiBase: `${context.gatewayUrl}/v1/`,
+        apiKey: 'sk-matrix',
+        roles: ['chat'],
+        capabilities: ['tool_use'],
+      },
+    ],
   };
 }
 
@@ -23,7 +33,11 @@ type ContinueProvider = 'openai' | 'anthropic';
 async function runCn(context: ScenarioContext, model: string, provider: ContinueProvider): Promise<ProcessResult> {
   const configFile = path.join(context.workDir, 'interlingua.yaml');
   await writeFile(configFile, JSON.stringify(continueConfig(context, model, provider), null, 2));
-  const env = cleanEnvironment(context.workDir, { CONTINUE_GLOBAL_DIR: path.join(context.workDir, '.continue'), CONTINUE_CLI_ENABLE_TELEMETRY: '0', CONTINUE_METRICS_ENABLED: '0' });
+  const env = cleanEnvironment(context.workDir, {
+    CONTINUE_GLOBAL_DIR: path.join(context.workDir, '.continue'),
+    CONTINUE_CLI_ENABLE_TELEMETRY: '0',
+    CONTINUE_METRICS_ENABLED: '0',
+  });
   // Run by this Node, not the `#!/usr/bin/env node` of its bin, so the tested Node is the project's.
   const cli = path.join(context.prefix, 'node_modules/@continuedev/cli/dist/cn.js');
   const args = [cli, '-p', prompt(context), '--config', configFile, '--auto'];
@@ -35,13 +49,20 @@ async function runContinue(context: ScenarioContext, model: string, provider: Co
   const result = await runCn(context, model, provider);
   checkAgentRun(context, result, requestsBefore);
   // Headless `-p` prints only the final answer: anything else on stdout would break its use in pipes.
-  check(result.stdout.trim() === finalText(context.task), `stdout is not just the final text: ${JSON.stringify(result.stdout.slice(0, 300))}`);
+  check(
+    result.stdout.trim() === finalText(context.task),
+    `stdout is not just the final text: ${JSON.stringify(result.stdout.slice(0, 300))}`,
+  );
 }
 
 export const continueCliScenarios: Scenario[] = [
   ...everyLane('continue cn', 'continue', (context, model) => runContinue(context, model)),
   { name: 'continue cn anthropic provider native', group: 'continue', run: (context) => runContinue(context, models.native, 'anthropic') },
-  { name: 'continue cn anthropic provider prompted qwen3-coder', group: 'continue', run: (context) => runContinue(context, models.qwen3Coder, 'anthropic') },
+  {
+    name: 'continue cn anthropic provider prompted qwen3-coder',
+    group: 'continue',
+    run: (context) => runContinue(context, models.qwen3Coder, 'anthropic'),
+  },
   {
     name: 'continue cn with a mid-stream upstream failure (reported)',
     group: 'continue',

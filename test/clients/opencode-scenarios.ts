@@ -11,14 +11,19 @@ import { breakNextAnswer, check, checkAgentRun, ScenarioFailure, type Scenario, 
 
 const run = promisify(execFile);
 
-type OpencodeEvent = { type: string; part?: { reason?: string; state?: { status?: string }; tokens?: { input?: number; output?: number } } };
+type OpencodeEvent = {
+  type: string;
+  part?: { reason?: string; state?: { status?: string }; tokens?: { input?: number; output?: number } };
+};
 
 /**
  * The package's postinstall links the platform binary (an optional dependency) to `bin/opencode.exe`;
  * where install scripts are blocked that file stays a placeholder, so the platform packages are tried too.
  */
 async function opencodeBinary(prefix: string): Promise<string> {
-  const candidates = ['opencode-ai/bin/opencode.exe', 'opencode-linux-x64/bin/opencode', 'opencode-linux-x64-baseline/bin/opencode'].map((file) => path.join(prefix, 'node_modules', file));
+  const candidates = ['opencode-ai/bin/opencode.exe', 'opencode-linux-x64/bin/opencode', 'opencode-linux-x64-baseline/bin/opencode'].map(
+    (file) => path.join(prefix, 'node_modules', file),
+  );
   for (const candidate of candidates) {
     if (!existsSync(candidate)) continue;
     try {
@@ -51,7 +56,11 @@ function opencodeConfig(context: ScenarioContext, model: string, providerPackage
 /** The AI SDK provider opencode loads for the gateway: Chat Completions, Responses, or Anthropic Messages. */
 type OpencodeProviderPackage = '@ai-sdk/openai-compatible' | '@ai-sdk/openai' | '@ai-sdk/anthropic';
 
-async function runOpencode(context: ScenarioContext, model: string, providerPackage: OpencodeProviderPackage = '@ai-sdk/openai-compatible'): Promise<void> {
+async function runOpencode(
+  context: ScenarioContext,
+  model: string,
+  providerPackage: OpencodeProviderPackage = '@ai-sdk/openai-compatible',
+): Promise<void> {
   const requestsBefore = context.upstream.chatRequests().length;
   await writeFile(path.join(context.workDir, 'opencode.json'), JSON.stringify(opencodeConfig(context, model, providerPackage), null, 2));
   const env = cleanEnvironment(context.workDir, {
@@ -69,18 +78,36 @@ async function runOpencode(context: ScenarioContext, model: string, providerPack
   checkAgentRun(context, result, requestsBefore);
   // Its own JSON events: the tool ran to completion and the last step stopped (not a tool-call or error step).
   const events = result.stdout.split('\n').flatMap((line) => (line.startsWith('{') ? [JSON.parse(line) as OpencodeEvent] : []));
-  check(events.some((event) => event.type === 'tool_use' && event.part?.state?.status === 'completed'), 'no completed tool_use event');
+  check(
+    events.some((event) => event.type === 'tool_use' && event.part?.state?.status === 'completed'),
+    'no completed tool_use event',
+  );
   const lastStep = events.filter((event) => event.type === 'step_finish').at(-1)?.part;
   check(lastStep?.reason === 'stop', 'the last step did not finish with reason stop');
   // The upstream's token counts reached the client unchanged, whichever API surface carried them.
-  check(lastStep.tokens?.input === defaultUsage.prompt_tokens && lastStep.tokens.output === defaultUsage.completion_tokens, `the last step counted ${JSON.stringify(lastStep.tokens)} tokens`);
+  check(
+    lastStep.tokens?.input === defaultUsage.prompt_tokens && lastStep.tokens.output === defaultUsage.completion_tokens,
+    `the last step counted ${JSON.stringify(lastStep.tokens)} tokens`,
+  );
 }
 
 // The prompted lane on Responses and Messages is covered by Codex, Claude Code and the SDKs; these two prove opencode's other providers.
 export const opencodeScenarios: Scenario[] = [
   ...everyLane('opencode', 'opencode', (context, model) => runOpencode(context, model)),
-  { name: 'opencode responses (@ai-sdk/openai) native', group: 'opencode', run: (context) => runOpencode(context, models.native, '@ai-sdk/openai') },
-  { name: 'opencode messages (@ai-sdk/anthropic) native', group: 'opencode', run: (context) => runOpencode(context, models.native, '@ai-sdk/anthropic') },
+  {
+    name: 'opencode responses (@ai-sdk/openai) native',
+    group: 'opencode',
+    run: (context) => runOpencode(context, models.native, '@ai-sdk/openai'),
+  },
+  {
+    name: 'opencode messages (@ai-sdk/anthropic) native',
+    group: 'opencode',
+    run: (context) => runOpencode(context, models.native, '@ai-sdk/anthropic'),
+  },
   // The first answer breaks off after a few chunks; opencode retries the step and the session completes.
-  { name: 'opencode with a mid-stream upstream failure (retried)', group: 'opencode', run: (context) => (breakNextAnswer(context), runOpencode(context, models.native)) },
+  {
+    name: 'opencode with a mid-stream upstream failure (retried)',
+    group: 'opencode',
+    run: (context) => (breakNextAnswer(context), runOpencode(context, models.native)),
+  },
 ];

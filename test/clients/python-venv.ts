@@ -9,7 +9,11 @@ import { cacheRoot, type InstalledGroup } from './client-cache.js';
 const run = promisify(execFile);
 
 function reasonOf(error: unknown): string {
-  return String((error as { stderr?: string }).stderr || (error as Error).message).trim().split('\n').slice(-2).join(' ');
+  return String((error as { stderr?: string }).stderr || (error as Error).message)
+    .trim()
+    .split('\n')
+    .slice(-2)
+    .join(' ');
 }
 
 export async function installPythonGroup(packages: string[], attempts = 3): Promise<InstalledGroup> {
@@ -22,7 +26,9 @@ export async function installPythonGroup(packages: string[], attempts = 3): Prom
     try {
       await rm(prefix, { recursive: true, force: true });
       await run('python3', ['-m', 'venv', path.join(prefix, 'venv')], { timeout: 120_000 });
-      await run(path.join(prefix, 'venv/bin/pip'), ['install', '--disable-pip-version-check', '--quiet', ...packages], { timeout: 600_000 });
+      await run(path.join(prefix, 'venv/bin/pip'), ['install', '--disable-pip-version-check', '--quiet', ...packages], {
+        timeout: 600_000,
+      });
       await writeFile(marker, `${new Date().toISOString()}\n`);
       return { type: 'installed', prefix, fromCache: false, seconds: Math.round((Date.now() - started) / 1000) };
     } catch (error) {
@@ -30,5 +36,8 @@ export async function installPythonGroup(packages: string[], attempts = 3): Prom
       if (attempt < attempts) await new Promise((resolve) => setTimeout(resolve, 5_000 * attempt));
     }
   }
-  return { type: 'unavailable', reason: `pip install ${packages.join(' ')} failed ${attempts} times (no Python package index reachable?): ${reason}` };
+  return {
+    type: 'unavailable',
+    reason: `pip install ${packages.join(' ')} failed ${attempts} times (no Python package index reachable?): ${reason}`,
+  };
 }

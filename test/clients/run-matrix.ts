@@ -25,7 +25,14 @@ const groups: Record<string, string[]> = {
   'claude-code': ['@anthropic-ai/claude-code@2.1.332'],
   opencode: ['opencode-ai@1.18.33'],
   continue: ['@continuedev/cli@1.5.47'],
-  sdks: ['ai@7.0.173', '@ai-sdk/openai@4.0.118', '@langchain/openai@1.6.0', '@langchain/core@1.4.0', '@anthropic-ai/sdk@1.15.0', 'openai@6.49.0'],
+  sdks: [
+    'ai@7.0.173',
+    '@ai-sdk/openai@4.0.118',
+    '@langchain/openai@1.6.0',
+    '@langchain/core@1.4.0',
+    '@anthropic-ai/sdk@1.15.0',
+    'openai@6.49.0',
+  ],
 };
 const pythonPackages = ['openai==3.22.1'];
 
@@ -39,17 +46,28 @@ async function prepareGroups(names: Set<string>): Promise<Map<string, InstalledG
   const registry = await registryReachable(groups.codex![0]!);
   for (const name of names) {
     const started = Date.now();
-    const result = name === 'python' ? await installPythonGroup(pythonPackages) : registry.ok ? await installGroup({ name, packages: groups[name]! }) : { type: 'unavailable' as const, reason: registry.reason };
+    const result =
+      name === 'python'
+        ? await installPythonGroup(pythonPackages)
+        : registry.ok
+          ? await installGroup({ name, packages: groups[name]! })
+          : { type: 'unavailable' as const, reason: registry.reason };
     installed.set(name, result);
     const seconds = Math.round((Date.now() - started) / 1000);
-    console.log(result.type === 'installed' ? `install ${name}: ${result.fromCache ? 'cached' : `installed in ${seconds} s`}` : `install ${name}: UNAVAILABLE (${result.reason})`);
+    console.log(
+      result.type === 'installed'
+        ? `install ${name}: ${result.fromCache ? 'cached' : `installed in ${seconds} s`}`
+        : `install ${name}: UNAVAILABLE (${result.reason})`,
+    );
   }
   return installed;
 }
 
 async function main(): Promise<number> {
   const only = argumentAfter('--only');
-  const scenarios: Scenario[] = [...agentScenarios, ...opencodeScenarios, ...continueCliScenarios, ...sdkScenarios].filter((scenario) => !only || scenario.name.includes(only));
+  const scenarios: Scenario[] = [...agentScenarios, ...opencodeScenarios, ...continueCliScenarios, ...sdkScenarios].filter(
+    (scenario) => !only || scenario.name.includes(only),
+  );
   const matrixStarted = Date.now();
   const installed = await prepareGroups(new Set(scenarios.map((scenario) => scenario.group)));
 
@@ -63,7 +81,10 @@ async function main(): Promise<number> {
   });
   // Counted at the gateway, so the WebSocket scenario proves the transport Codex really used.
   let webSocketConnections = 0;
-  (gateway.app as unknown as { websocketServer: { on(event: 'connection', listener: () => void): void } }).websocketServer.on('connection', () => webSocketConnections++);
+  (gateway.app as unknown as { websocketServer: { on(event: 'connection', listener: () => void): void } }).websocketServer.on(
+    'connection',
+    () => webSocketConnections++,
+  );
   const counts = { passed: 0, failed: 0, skipped: 0 };
   try {
     for (const [index, scenario] of scenarios.entries()) {
@@ -77,7 +98,14 @@ async function main(): Promise<number> {
       const task = { kind: 'create' as const, file: `probe-${index}.txt`, marker: `M${index}x${Date.now().toString(36)}` };
       const started = Date.now();
       try {
-        await scenario.run({ gatewayUrl: gateway.baseUrl, upstream, prefix: group.prefix, workDir, task, webSocketConnections: () => webSocketConnections });
+        await scenario.run({
+          gatewayUrl: gateway.baseUrl,
+          upstream,
+          prefix: group.prefix,
+          workDir,
+          task,
+          webSocketConnections: () => webSocketConnections,
+        });
         counts.passed++;
         console.log(`PASS     ${scenario.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       } catch (error) {

@@ -3,7 +3,11 @@ import { spawn } from 'node:child_process';
 
 export type ProcessResult = { exitCode: number | null; stdout: string; stderr: string; timedOut: boolean };
 
-export function runProcess(command: string, args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<ProcessResult> {
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; timeoutMs: number },
+): Promise<ProcessResult> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';

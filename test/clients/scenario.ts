@@ -31,7 +31,11 @@ export const brokenStreamMessage = 'upstream lost its GPU';
 
 /** The next upstream answer breaks off after a few chunks with a mid-stream error (retry and failure scenarios). */
 export function breakNextAnswer(context: ScenarioContext): void {
-  context.upstream.enqueue({ type: 'chat', content: 'partial answer that breaks', streamError: { afterChunks: 3, message: brokenStreamMessage } });
+  context.upstream.enqueue({
+    type: 'chat',
+    content: 'partial answer that breaks',
+    streamError: { afterChunks: 3, message: brokenStreamMessage },
+  });
 }
 
 export function check(condition: unknown, message: string): asserts condition {
@@ -52,5 +56,8 @@ export function checkAgentRun(context: ScenarioContext, result: ProcessResult, r
   const file = path.join(context.workDir, context.task.file);
   check(existsSync(file), `${context.task.file} was not created; output: ${tail(output)}`);
   check(readFileSync(file, 'utf8').includes(context.task.marker), `${context.task.file} lacks the marker`);
-  check(resultTurn(context.upstream.chatRequests().slice(requestsBefore), context.task), 'no upstream request carried the tool result back');
+  check(
+    resultTurn(context.upstream.chatRequests().slice(requestsBefore), context.task),
+    'no upstream request carried the tool result back',
+  );
 }

@@ -14,7 +14,11 @@ export type Task = { kind: 'create' | 'patch'; file: string; marker: string };
 export const shellResultToken = 'result-42';
 const patchResultText = 'Updated the following files';
 
-export type ChatRequestBody = { model?: string; tools?: { function?: { name?: string } }[]; messages?: { role: string; content: unknown }[] };
+export type ChatRequestBody = {
+  model?: string;
+  tools?: { function?: { name?: string } }[];
+  messages?: { role: string; content: unknown }[];
+};
 
 export function taskOf(text: string): Task | undefined {
   const match = /\b(CREATE|PATCH) ([\w.-]+) WITH ([\w-]+)/.exec(text);
@@ -80,13 +84,20 @@ export function scriptedReply(request: RecordedRequest, options: ScriptOptions =
   const task = taskOf(text);
   if (!task) return { type: 'chat', content: 'ok' };
   // (Not `<tool_response>`: the prompted lane's tool instructions mention it before any result exists.)
-  const sawResult = messages.some((message) => message.role === 'tool') || text.includes(shellResultToken) || text.includes(patchResultText);
+  const sawResult =
+    messages.some((message) => message.role === 'tool') || text.includes(shellResultToken) || text.includes(patchResultText);
   const reasoning = options.reasoning === undefined ? {} : { reasoning: options.reasoning };
   if (sawResult) return { type: 'chat', content: finalText(task), ...reasoning };
   const call = callFor(task, offeredTools(body, text));
   if (!call) return { type: 'chat', content: `no known tool offered: ${JSON.stringify(offeredTools(body, text))}` };
   // Text before the call, as real models write: the AI SDK then sends that message back as an item_reference.
-  if (body.tools?.length) return { type: 'chat', content: 'I will do that.', toolCalls: [{ id: `call_${task.marker}`, name: call.name, arguments: call.arguments }], ...reasoning };
+  if (body.tools?.length)
+    return {
+      type: 'chat',
+      content: 'I will do that.',
+      toolCalls: [{ id: `call_${task.marker}`, name: call.name, arguments: call.arguments }],
+      ...reasoning,
+    };
   return { type: 'chat', content: renderPromptedCall(body.model ?? '', call), ...reasoning };
 }
 

@@ -22,12 +22,17 @@ async function runSdk(context: ScenarioContext, run: SdkRun): Promise<void> {
     ...run.env,
   });
   const command = python ? path.join(context.prefix, 'venv/bin/python') : process.execPath;
-  const result = await runProcess(command, [file], { cwd: context.prefix, env, timeoutMs: 120_000 }).finally(() => rm(file, { force: true }));
+  const result = await runProcess(command, [file], { cwd: context.prefix, env, timeoutMs: 120_000 }).finally(() =>
+    rm(file, { force: true }),
+  );
   checkAgentRun(context, result, requestsBefore);
   const references = /ITEM_REFERENCES=(\d+)/.exec(result.stdout)?.[1];
   if (run.env?.API === 'responses') {
     // The point of the store-on scenario: the provider really sent item_reference, and the gateway resolved it.
-    check(references !== undefined && (run.env.STORE === 'true') === Number(references) > 0, `store ${run.env.STORE} sent ${references} item_reference items`);
+    check(
+      references !== undefined && (run.env.STORE === 'true') === Number(references) > 0,
+      `store ${run.env.STORE} sent ${references} item_reference items`,
+    );
   }
 }
 
@@ -40,7 +45,10 @@ function bothLanes(name: string, group: string, run: Omit<SdkRun, 'model'>): Sce
 
 export const sdkScenarios: Scenario[] = [
   ...bothLanes('ai sdk chat provider', 'sdks', { script: 'aiSdk', env: { API: 'chat', STORE: 'false' } }),
-  ...bothLanes('ai sdk responses provider, store on (item_reference)', 'sdks', { script: 'aiSdk', env: { API: 'responses', STORE: 'true' } }),
+  ...bothLanes('ai sdk responses provider, store on (item_reference)', 'sdks', {
+    script: 'aiSdk',
+    env: { API: 'responses', STORE: 'true' },
+  }),
   ...bothLanes('ai sdk responses provider, store off', 'sdks', { script: 'aiSdk', env: { API: 'responses', STORE: 'false' } }),
   ...bothLanes('langchain chat', 'sdks', { script: 'langchain', env: { USE_RESPONSES: 'false' } }),
   ...bothLanes('langchain responses', 'sdks', { script: 'langchain', env: { USE_RESPONSES: 'true' } }),

@@ -36,13 +36,28 @@ describe('agentFormats in the config file', () => {
   });
 
   it('takes rules (which replace the defaults, header names lower-cased) and a default', async () => {
-    const { config } = await load(['providers: {}', 'agentFormats:', '  default: passthrough', '  rules:', '    - { header: X-Harness, contains: qwen-agent, format: qwen3 }'].join('\n'));
-    expect(config.agentFormats).toEqual({ rules: [{ header: 'x-harness', contains: 'qwen-agent', format: 'qwen3' }], default: 'passthrough' });
+    const { config } = await load(
+      [
+        'providers: {}',
+        'agentFormats:',
+        '  default: passthrough',
+        '  rules:',
+        '    - { header: X-Harness, contains: qwen-agent, format: qwen3 }',
+      ].join('\n'),
+    );
+    expect(config.agentFormats).toEqual({
+      rules: [{ header: 'x-harness', contains: 'qwen-agent', format: 'qwen3' }],
+      default: 'passthrough',
+    });
   });
 
   it.each([
     ['an unknown key', 'agentFormats: { rulez: [] }', 'agentFormats.rulez: is not a known setting'],
-    ['a rule without a format', 'agentFormats: { rules: [{ header: user-agent, contains: x }] }', 'agentFormats.rules.0.format: is required'],
+    [
+      'a rule without a format',
+      'agentFormats: { rules: [{ header: user-agent, contains: x }] }',
+      'agentFormats.rules.0.format: is required',
+    ],
     ['an empty contains', 'agentFormats: { rules: [{ header: user-agent, contains: "", format: xml }] }', 'agentFormats.rules.0.contains'],
   ])('rejects %s', async (_name, yaml, problem) => {
     const error = await load(`providers: {}\n${yaml}\n`).then(
@@ -63,12 +78,19 @@ describe('a configured rule, end to end', () => {
         const response = await fetch(`${kit.gateway.baseUrl}/v1/chat/completions`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...headers },
-          body: JSON.stringify({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'time?' }], tools: [{ type: 'function', function: { name: 'get_time', parameters: { type: 'object' } } }] }),
+          body: JSON.stringify({
+            model: 'native/gpt-4o-mini',
+            messages: [{ role: 'user', content: 'time?' }],
+            tools: [{ type: 'function', function: { name: 'get_time', parameters: { type: 'object' } } }],
+          }),
         });
         const body = (await response.json()) as { choices: { message: { content: string | null } }[] };
         return { header: response.headers.get('x-agent-format'), content: body.choices[0]?.message.content };
       };
-      expect(await ask({ 'x-harness': 'my-qwen-harness/2' })).toMatchObject({ header: 'qwen3; source=rule', content: expect.stringContaining('<|tool_call|>') });
+      expect(await ask({ 'x-harness': 'my-qwen-harness/2' })).toMatchObject({
+        header: 'qwen3; source=rule',
+        content: expect.stringContaining('<|tool_call|>'),
+      });
       expect((await ask({ 'x-harness': 'my-qwen-harness/2', 'x-agent-format': 'openai' })).header).toBe('openai; source=header');
       // The configured rules replace the Codex defaults.
       expect((await ask({ 'user-agent': 'codex_exec/1.0' })).header).toBe('openai; source=default');
@@ -78,6 +100,8 @@ describe('a configured rule, end to end', () => {
   });
 
   it('refuses to start with a rule naming an unknown format', async () => {
-    await expect(startAgentFormatKit({ rules: [{ header: 'x-harness', contains: 'a', format: 'klingon' }] })).rejects.toThrow(/agentFormats\.rules\.0\.format: 'klingon' is not an agent format/);
+    await expect(startAgentFormatKit({ rules: [{ header: 'x-harness', contains: 'a', format: 'klingon' }] })).rejects.toThrow(
+      /agentFormats\.rules\.0\.format: 'klingon' is not an agent format/,
+    );
   });
 });

@@ -30,19 +30,30 @@ describe('detectReasoningOpening', () => {
     expect(detectReasoningOpening('deepseek-ai/DeepSeek-V3.1-Terminus')).toBe('when-enabled');
   });
 
-  it.each(['Qwen/Qwen3-8B', 'Qwen/Qwen3-30B-A3B-Instruct-2507', 'Qwen/QwQ-32B-Preview', 'qwen3-coder-30b-a3b', 'deepseek-v3-0324', 'kimi-k2-instruct', 'glm-4.5-air', 'gpt-oss-20b', 'llama3.1:8b'])(
-    '%s does not',
-    (name) => {
-      expect(detectReasoningOpening(name)).toBeUndefined();
-    },
-  );
+  it.each([
+    'Qwen/Qwen3-8B',
+    'Qwen/Qwen3-30B-A3B-Instruct-2507',
+    'Qwen/QwQ-32B-Preview',
+    'qwen3-coder-30b-a3b',
+    'deepseek-v3-0324',
+    'kimi-k2-instruct',
+    'glm-4.5-air',
+    'gpt-oss-20b',
+    'llama3.1:8b',
+  ])('%s does not', (name) => {
+    expect(detectReasoningOpening(name)).toBeUndefined();
+  });
 });
 
 describe('resolveModel: opensInReasoning', () => {
   const config = normalizeConfig(
     {
       providers: {
-        local: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:8000/v1', models: { 'Qwen/QwQ-32B': { startsInReasoning: false }, 'my-thinker': { startsInReasoning: true } } },
+        local: {
+          type: 'openai-compatible',
+          baseUrl: 'http://127.0.0.1:8000/v1',
+          models: { 'Qwen/QwQ-32B': { startsInReasoning: false }, 'my-thinker': { startsInReasoning: true } },
+        },
         home: { type: 'ollama', baseUrl: 'http://127.0.0.1:11434' },
       },
     },

@@ -7,7 +7,10 @@ describe('interpolateEnvironment', () => {
 
   it('replaces variables anywhere in strings, several per string, deep in objects and arrays', () => {
     expect(
-      interpolateEnvironment({ a: 'https://${HOST}:${PORT}/v1', list: ['${HOST}', 3, true, null], nested: { b: 'x-${PORT}-y' } }, environment),
+      interpolateEnvironment(
+        { a: 'https://${HOST}:${PORT}/v1', list: ['${HOST}', 3, true, null], nested: { b: 'x-${PORT}-y' } },
+        environment,
+      ),
     ).toEqual({ a: 'https://example.org:8443/v1', list: ['example.org', 3, true, null], nested: { b: 'x-8443-y' } });
   });
 
@@ -34,7 +37,9 @@ describe('interpolateEnvironment', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(MissingEnvironmentVariableError);
-    expect((caught as MissingEnvironmentVariableError).message).toBe('providers.local.headers[1]: environment variable MISSING_ONE is not set');
+    expect((caught as MissingEnvironmentVariableError).message).toBe(
+      'providers.local.headers[1]: environment variable MISSING_ONE is not set',
+    );
     expect(caught).toMatchObject({ variable: 'MISSING_ONE', path: 'providers.local.headers[1]' });
   });
 

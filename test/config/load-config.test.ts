@@ -64,7 +64,13 @@ describe('config files', () => {
       probeOllama: noOllama,
     });
     // The file's values over the defaults (bodyLimitBytes 32 MiB, logLevel info, the time limits).
-    expect(config.server).toEqual({ ...defaultServer, host: '0.0.0.0', port: 9999, apiKeys: ['client-secret'], clientKeys: [{ key: 'client-secret', name: 'key-1' }] });
+    expect(config.server).toEqual({
+      ...defaultServer,
+      host: '0.0.0.0',
+      port: 9999,
+      apiKeys: ['client-secret'],
+      clientKeys: [{ key: 'client-secret', name: 'key-1' }],
+    });
     expect(config.server.bodyLimitBytes).toBe(32 * 1024 * 1024);
     expect(config.providers.local).toEqual({
       name: 'local',
@@ -111,7 +117,10 @@ describe('config files', () => {
   });
 
   it('uses an empty ${VAR:-} default as an empty value (so an optional key is simply absent)', async () => {
-    const path = await configFile('yaml', 'providers:\n  local: { type: openai-compatible, baseUrl: "http://127.0.0.1:1/v1", apiKey: "${UNSET_KEY:-}" }\n');
+    const path = await configFile(
+      'yaml',
+      'providers:\n  local: { type: openai-compatible, baseUrl: "http://127.0.0.1:1/v1", apiKey: "${UNSET_KEY:-}" }\n',
+    );
     const { config } = await loadConfig({ path, environment: {} });
     expect(config.providers.local).not.toHaveProperty('apiKey');
   });
@@ -119,17 +128,45 @@ describe('config files', () => {
 
 describe('config errors name the bad path', () => {
   it.each([
-    ['a bad provider type', 'providers:\n  local: { type: vllm, baseUrl: "http://127.0.0.1:8000/v1" }\n', 'providers.local.type: must be one of openai, openai-compatible, anthropic, ollama, gemini, scripted'],
+    [
+      'a bad provider type',
+      'providers:\n  local: { type: vllm, baseUrl: "http://127.0.0.1:8000/v1" }\n',
+      'providers.local.type: must be one of openai, openai-compatible, anthropic, ollama, gemini, scripted',
+    ],
     ['a missing baseUrl', 'providers:\n  local: { type: ollama }\n', 'providers.local.baseUrl: is required'],
-    ['a baseUrl that is not a URL', 'providers:\n  local: { type: ollama, baseUrl: "127.0.0.1:11434" }\n', 'providers.local.baseUrl: must be an http(s) URL'],
-    ['an unknown setting', 'providers:\n  local: { type: ollama, baseUrl: "http://h", tools: true }\n', 'providers.local.tools: is not a known setting'],
+    [
+      'a baseUrl that is not a URL',
+      'providers:\n  local: { type: ollama, baseUrl: "127.0.0.1:11434" }\n',
+      'providers.local.baseUrl: must be an http(s) URL',
+    ],
+    [
+      'an unknown setting',
+      'providers:\n  local: { type: ollama, baseUrl: "http://h", tools: true }\n',
+      'providers.local.tools: is not a known setting',
+    ],
     ['an unknown server setting', 'server: { prot: 80 }\n', 'server.prot: is not a known setting'],
-    ['a bad toolCalling', 'providers:\n  local: { type: ollama, baseUrl: "http://h", toolCalling: always }\n', 'providers.local.toolCalling: must be one of auto, native, prompted'],
-    ['a bad per-model toolCalling', 'providers:\n  local: { type: ollama, baseUrl: "http://h", models: { "m:1": { toolCalling: maybe } } }\n', 'providers.local.models.m:1.toolCalling: must be one of auto, native, prompted'],
+    [
+      'a bad toolCalling',
+      'providers:\n  local: { type: ollama, baseUrl: "http://h", toolCalling: always }\n',
+      'providers.local.toolCalling: must be one of auto, native, prompted',
+    ],
+    [
+      'a bad per-model toolCalling',
+      'providers:\n  local: { type: ollama, baseUrl: "http://h", models: { "m:1": { toolCalling: maybe } } }\n',
+      'providers.local.models.m:1.toolCalling: must be one of auto, native, prompted',
+    ],
     ['a port out of range', 'server: { port: 70000 }\n', 'server.port: must be <= 65535'],
     ['a port that is not a number', 'server: { port: eighty }\n', 'server.port: must be integer'],
-    ['a provider name with a slash', 'providers:\n  "a/b": { type: ollama, baseUrl: "http://h" }\n', "providers.a/b: provider names use letters, digits, '.', '_' and '-' (no '/')"],
-    ['a negative timeout', 'providers:\n  local: { type: ollama, baseUrl: "http://h", timeouts: { headersMs: -1 } }\n', 'providers.local.timeouts.headersMs: must be >= 1'],
+    [
+      'a provider name with a slash',
+      'providers:\n  "a/b": { type: ollama, baseUrl: "http://h" }\n',
+      "providers.a/b: provider names use letters, digits, '.', '_' and '-' (no '/')",
+    ],
+    [
+      'a negative timeout',
+      'providers:\n  local: { type: ollama, baseUrl: "http://h", timeouts: { headersMs: -1 } }\n',
+      'providers.local.timeouts.headersMs: must be >= 1',
+    ],
   ])('%s', async (_title, yaml, problem) => {
     const path = await configFile('yaml', yaml);
     const error = await configError(loadConfig({ path, environment: {} }));
@@ -140,7 +177,12 @@ describe('config errors name the bad path', () => {
   it('reports every problem at once', async () => {
     const path = await configFile('yaml', 'providers:\n  a: { type: nope, baseUrl: "http://h" }\n  b: { type: ollama }\n');
     const error = await configError(loadConfig({ path, environment: {} }));
-    expect(error.problems).toEqual(expect.arrayContaining(['providers.a.type: must be one of openai, openai-compatible, anthropic, ollama, gemini, scripted', 'providers.b.baseUrl: is required']));
+    expect(error.problems).toEqual(
+      expect.arrayContaining([
+        'providers.a.type: must be one of openai, openai-compatible, anthropic, ollama, gemini, scripted',
+        'providers.b.baseUrl: is required',
+      ]),
+    );
   });
 
   it('names a missing environment variable and where it is used', async () => {

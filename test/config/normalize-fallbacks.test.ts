@@ -4,7 +4,10 @@ import { ConfigError } from '../../src/config/config-error.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import { validateConfigFile } from '../../src/config/validate-config-file.js';
 
-const providers = { a: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1' }, b: { type: 'ollama', baseUrl: 'http://127.0.0.1:2' } };
+const providers = {
+  a: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1' },
+  b: { type: 'ollama', baseUrl: 'http://127.0.0.1:2' },
+};
 
 function load(file: Record<string, unknown>) {
   return normalizeConfig(validateConfigFile({ providers, ...file }), {});
@@ -50,6 +53,8 @@ describe('retries', () => {
     expect(plain.providers.a?.retries).toBeUndefined();
     const configured = normalizeConfig(validateConfigFile({ providers: { a: { ...providers.a, retries: { count: 2 } } } }), {});
     expect(configured.providers.a?.retries).toEqual({ count: 2, initialDelayMs: 250, maxDelayMs: 8_000 });
-    expect(() => normalizeConfig(validateConfigFile({ providers: { a: { ...providers.a, retries: { count: 2, forever: true } } } }), {})).toThrow(ConfigError);
+    expect(() =>
+      normalizeConfig(validateConfigFile({ providers: { a: { ...providers.a, retries: { count: 2, forever: true } } } }), {}),
+    ).toThrow(ConfigError);
   });
 });

@@ -7,8 +7,17 @@ import { GatewayError } from '../../src/core/gateway-error.js';
 const config = normalizeConfig(
   {
     providers: {
-      local: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:8000/v1', models: { 'my-org/custom': { family: 'mistral', toolCalling: 'native' } } },
-      ollama: { type: 'ollama', baseUrl: 'http://127.0.0.1:11434', toolCalling: 'native', models: { 'dolphin3:8b': { toolCalling: 'prompted' } } },
+      local: {
+        type: 'openai-compatible',
+        baseUrl: 'http://127.0.0.1:8000/v1',
+        models: { 'my-org/custom': { family: 'mistral', toolCalling: 'native' } },
+      },
+      ollama: {
+        type: 'ollama',
+        baseUrl: 'http://127.0.0.1:11434',
+        toolCalling: 'native',
+        models: { 'dolphin3:8b': { toolCalling: 'prompted' } },
+      },
       oai: { type: 'openai', baseUrl: 'https://api.openai.com/v1' },
       claude: { type: 'anthropic', baseUrl: 'https://api.anthropic.com' },
       'local.v2': { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:8001/v1', toolCalling: 'prompted' },
@@ -40,7 +49,11 @@ describe('resolveModel', () => {
   });
 
   it('takes the model whole when the route fixes the provider', () => {
-    expect(resolveModel(config, 'ollama/llama3.1:8b', 'local')).toMatchObject({ provider: 'local', model: 'ollama/llama3.1:8b', id: 'local/ollama/llama3.1:8b' });
+    expect(resolveModel(config, 'ollama/llama3.1:8b', 'local')).toMatchObject({
+      provider: 'local',
+      model: 'ollama/llama3.1:8b',
+      id: 'local/ollama/llama3.1:8b',
+    });
   });
 
   it('splits at the first slash only, and only at a configured name', () => {

@@ -29,7 +29,10 @@ describe('state settings', () => {
     expect(config.state).toEqual(defaultState);
     expect(config.state.redis).toBeUndefined();
     expect(config.state).toMatchObject({ onRedisError: 'open', responseTtlSeconds: 3600 });
-    const shared = normalizeConfig(validateConfigFile({ providers: {}, state: { redis: 'redis://127.0.0.1:6379/0', onRedisError: 'closed' } }), {});
+    const shared = normalizeConfig(
+      validateConfigFile({ providers: {}, state: { redis: 'redis://127.0.0.1:6379/0', onRedisError: 'closed' } }),
+      {},
+    );
     expect(shared.state).toEqual({ ...defaultState, redis: 'redis://127.0.0.1:6379/0', onRedisError: 'closed' });
   });
 

@@ -9,10 +9,25 @@ const entries = Object.entries(errorCatalogue) as [keyof typeof errorCatalogue, 
 describe('gatewayError', () => {
   it('takes status and type from the catalogue, and the code from the entry name unless the entry says otherwise', () => {
     const error = gatewayError('model_not_found', { message: "The model 'x' does not exist.", param: 'model' });
-    expect([error.status, error.type, error.code, error.param, error.message]).toEqual([404, 'invalid_request_error', 'model_not_found', 'model', "The model 'x' does not exist."]);
-    expect(gatewayError('unknown_route', { message: 'Unknown route: GET /x' })).toMatchObject({ status: 404, type: 'not_found_error', code: 'not_found' });
+    expect([error.status, error.type, error.code, error.param, error.message]).toEqual([
+      404,
+      'invalid_request_error',
+      'model_not_found',
+      'model',
+      "The model 'x' does not exist.",
+    ]);
+    expect(gatewayError('unknown_route', { message: 'Unknown route: GET /x' })).toMatchObject({
+      status: 404,
+      type: 'not_found_error',
+      code: 'not_found',
+    });
     expect(invalidRequest('bad', 'messages')).toMatchObject({ status: 400, type: 'invalid_request_error', code: null, param: 'messages' });
-    expect(toGatewayError(new Error('boom'))).toMatchObject({ status: 500, type: 'server_error', code: null, message: 'Internal error: boom' });
+    expect(toGatewayError(new Error('boom'))).toMatchObject({
+      status: 500,
+      type: 'server_error',
+      code: null,
+      message: 'Internal error: boom',
+    });
   });
 
   it('uses the default message of entries that have one', () => {
@@ -21,9 +36,19 @@ describe('gatewayError', () => {
   });
 
   it('lets passed-on errors carry the status, type and code they were given', () => {
-    const passed = gatewayError('upstream_http_error', { status: 422, type: 'invalid_request_error', code: null, message: 'no', upstreamStatus: 422 });
+    const passed = gatewayError('upstream_http_error', {
+      status: 422,
+      type: 'invalid_request_error',
+      code: null,
+      message: 'no',
+      upstreamStatus: 422,
+    });
     expect([passed.status, passed.type, passed.code, passed.upstreamStatus]).toEqual([422, 'invalid_request_error', null, 422]);
-    expect(gatewayError('scripted_error', { status: 503, message: 'overloaded' })).toMatchObject({ status: 503, type: 'upstream_error', code: 'scripted_error' });
+    expect(gatewayError('scripted_error', { status: 503, message: 'overloaded' })).toMatchObject({
+      status: 503,
+      type: 'upstream_error',
+      code: 'scripted_error',
+    });
   });
 
   it('gives every entry an error status and every passed-on entry a usual one', () => {
@@ -40,7 +65,9 @@ describe('the README error table', () => {
     for (const [name, entry] of entries) {
       if (entry.passedOn) continue;
       const code = entry.code === undefined ? name : entry.code;
-      const listed = rows.some((row) => row.includes(`| ${entry.status} |`) && row.includes(`\`${entry.type}\``) && row.includes(`\`${String(code)}\``));
+      const listed = rows.some(
+        (row) => row.includes(`| ${entry.status} |`) && row.includes(`\`${entry.type}\``) && row.includes(`\`${String(code)}\``),
+      );
       expect(listed, `${name}: ${entry.status} ${entry.type} ${String(code)}`).toBe(true);
     }
   });

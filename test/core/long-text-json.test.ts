@@ -33,7 +33,8 @@ describe('LongTextJson', () => {
 
   it('escapes lone surrogates as JSON.stringify does', () => {
     const memo = new LongTextJson({ minimumLength: 1 });
-    for (const text of ['\ud800 lone high', 'lone low \udc00', 'pair \ud83d\ude00']) expect(memo.of(text)?.toString('utf8')).toBe(JSON.stringify(text));
+    for (const text of ['\ud800 lone high', 'lone low \udc00', 'pair \ud83d\ude00'])
+      expect(memo.of(text)?.toString('utf8')).toBe(JSON.stringify(text));
   });
 
   it('keeps the most recently used texts up to its capacity', () => {

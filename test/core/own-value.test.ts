@@ -6,7 +6,8 @@ describe('ownValue', () => {
   it('finds own properties and nothing from Object.prototype', () => {
     const record: Record<string, number> = { local: 1 };
     expect(ownValue(record, 'local')).toBe(1);
-    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf']) expect(ownValue(record, name)).toBeUndefined();
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf'])
+      expect(ownValue(record, name)).toBeUndefined();
   });
 
   it('finds a configured key even when it is spelled like a prototype member', () => {

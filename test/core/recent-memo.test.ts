@@ -20,7 +20,11 @@ describe('RecentMemo', () => {
 
   it('keeps nothing when the computation throws', () => {
     const memo = new RecentMemo<string, number>(4);
-    expect(() => memo.get('x', () => { throw new Error('no'); })).toThrow('no');
+    expect(() =>
+      memo.get('x', () => {
+        throw new Error('no');
+      }),
+    ).toThrow('no');
     expect(memo.size).toBe(0);
   });
 });

@@ -24,13 +24,26 @@ describe('SecretRedactor', () => {
   it('copies an error only when its message or upstream body holds a secret', () => {
     const clean = new GatewayError({ status: 401, type: 'authentication_error', message: 'nope', upstreamBody: { error: 'nope' } });
     expect(redactor.redactError(clean)).toBe(clean);
-    const leaking = new GatewayError({ status: 401, type: 'authentication_error', code: 'bad_key', message: 'key sk-abcdefgh', retryAfter: '3', upstreamBody: { error: { message: 'key sk-abcdefgh' } } });
+    const leaking = new GatewayError({
+      status: 401,
+      type: 'authentication_error',
+      code: 'bad_key',
+      message: 'key sk-abcdefgh',
+      retryAfter: '3',
+      upstreamBody: { error: { message: 'key sk-abcdefgh' } },
+    });
     const redacted = redactor.redactError(leaking);
     expect(redacted.message).toBe('key [REDACTED]');
     expect(redacted.upstreamBody).toEqual({ error: { message: 'key [REDACTED]' } });
     expect([redacted.status, redacted.type, redacted.code, redacted.retryAfter]).toEqual([401, 'authentication_error', 'bad_key', '3']);
     // What the gateway's retries read survives redaction.
-    const overloaded = new GatewayError({ status: 502, type: 'upstream_error', message: 'busy, key sk-abcdefgh', upstreamStatus: 503, retryAfterMs: '250' });
+    const overloaded = new GatewayError({
+      status: 502,
+      type: 'upstream_error',
+      message: 'busy, key sk-abcdefgh',
+      upstreamStatus: 503,
+      retryAfterMs: '250',
+    });
     expect([redactor.redactError(overloaded).upstreamStatus, redactor.redactError(overloaded).retryAfterMs]).toEqual([503, '250']);
   });
 

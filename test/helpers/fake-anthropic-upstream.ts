@@ -153,7 +153,8 @@ export function renderAnthropicStreamEvents(reply: FakeAnthropicMessageReply, re
   };
   const events: Record<string, unknown>[] = [{ type: 'message_start', message }, { type: 'ping' }];
   reply.content.forEach((block, index) => {
-    const start = (contentBlock: Record<string, unknown>) => events.push({ type: 'content_block_start', index, content_block: contentBlock });
+    const start = (contentBlock: Record<string, unknown>) =>
+      events.push({ type: 'content_block_start', index, content_block: contentBlock });
     const delta = (value: Record<string, unknown>) => events.push({ type: 'content_block_delta', index, delta: value });
     switch (block.type) {
       case 'text':
@@ -231,7 +232,10 @@ async function sendHttpError(reply: FakeAnthropicErrorReply, response: http.Serv
 }
 
 /** Ends a reply that breaks off without an error: cleanly, by dropping the connection, or by falling silent. */
-async function breakOff(response: http.ServerResponse, interruption: Exclude<FakeStreamInterruption, { type: 'error-event' }>): Promise<void> {
+async function breakOff(
+  response: http.ServerResponse,
+  interruption: Exclude<FakeStreamInterruption, { type: 'error-event' }>,
+): Promise<void> {
   switch (interruption.type) {
     case 'end':
       response.end();
@@ -265,11 +269,7 @@ async function sendWholeMessage(reply: FakeAnthropicMessageReply, model: string,
   await breakOff(response, interruption);
 }
 
-async function sendMessage(
-  scripted: FakeAnthropicMessageReply,
-  recorded: RecordedRequest,
-  response: http.ServerResponse,
-): Promise<void> {
+async function sendMessage(scripted: FakeAnthropicMessageReply, recorded: RecordedRequest, response: http.ServerResponse): Promise<void> {
   const reply = withIds(scripted);
   if (reply.delayMs) await sleep(reply.delayMs);
   if (!canWrite(response)) return;

@@ -13,7 +13,12 @@ export type FakeGeminiPart =
   | { text: string; thought?: boolean; thoughtSignature?: string }
   | { functionCall: { id?: string; name: string; args: Record<string, unknown> }; thoughtSignature?: string };
 
-export type FakeGeminiUsage = { promptTokenCount: number; candidatesTokenCount: number; thoughtsTokenCount?: number; cachedContentTokenCount?: number };
+export type FakeGeminiUsage = {
+  promptTokenCount: number;
+  candidatesTokenCount: number;
+  thoughtsTokenCount?: number;
+  cachedContentTokenCount?: number;
+};
 
 export type FakeGeminiGenerateReply = {
   type: 'generate';
@@ -27,7 +32,10 @@ export type FakeGeminiGenerateReply = {
   headers?: Record<string, string>;
   headersDelayMs?: number;
   /** After this many chunks: an error event (`data: {"error":…}`), a destroyed socket, or silence until the client leaves. */
-  interruption?: { type: 'error-event'; afterChunks: number; message: string } | { type: 'destroy'; afterChunks: number } | { type: 'hold'; afterChunks: number };
+  interruption?:
+    | { type: 'error-event'; afterChunks: number; message: string }
+    | { type: 'destroy'; afterChunks: number }
+    | { type: 'hold'; afterChunks: number };
 };
 
 export type FakeGeminiErrorReply = { type: 'http-error'; status: number; message: string; headers?: Record<string, string> };
@@ -97,7 +105,12 @@ function renderGeminiReply(reply: FakeGeminiGenerateReply, model: string, respon
 
 let replyCounter = 0;
 
-async function sendGenerate(reply: FakeGeminiGenerateReply, streamed: boolean, model: string, response: http.ServerResponse): Promise<void> {
+async function sendGenerate(
+  reply: FakeGeminiGenerateReply,
+  streamed: boolean,
+  model: string,
+  response: http.ServerResponse,
+): Promise<void> {
   if (reply.headersDelayMs) await sleep(reply.headersDelayMs);
   const responseId = `fake-response-${++replyCounter}`;
   const interruption = reply.interruption;
@@ -132,7 +145,11 @@ export async function startFakeGeminiUpstream(): Promise<FakeGeminiUpstream> {
   const fake: Pick<FakeGeminiUpstream, 'models'> = { models: ['gemini-2.5-flash', 'gemini-2.5-pro'] };
   const server = await startLoopbackServer(async (request, response) => {
     if (request.method === 'GET' && request.path.startsWith('/v1beta/models')) {
-      const models = fake.models.map((id) => ({ name: `models/${id}`, displayName: id, supportedGenerationMethods: ['generateContent', 'countTokens'] }));
+      const models = fake.models.map((id) => ({
+        name: `models/${id}`,
+        displayName: id,
+        supportedGenerationMethods: ['generateContent', 'countTokens'],
+      }));
       models.push({ name: 'models/text-embedding-004', displayName: 'embedding', supportedGenerationMethods: ['embedContent'] });
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ models }));

@@ -22,7 +22,13 @@ async function clientOf(): Promise<{ client: Ollama; fake: FakeOllamaUpstream }>
 describe('fake Ollama upstream, read by the ollama package', () => {
   it('streams thinking, content and a whole tool call, ending with done and its counts', async () => {
     const { client, fake } = await clientOf();
-    fake.enqueue({ type: 'chat', thinking: 'Let me look.', content: 'Checking.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], promptEvalCount: 7 });
+    fake.enqueue({
+      type: 'chat',
+      thinking: 'Let me look.',
+      content: 'Checking.',
+      toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }],
+      promptEvalCount: 7,
+    });
     const stream = await client.chat({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'Weather?' }], stream: true });
     let thinking = '';
     let content = '';
@@ -34,7 +40,11 @@ describe('fake Ollama upstream, read by the ollama package', () => {
       calls.push(...(part.message.tool_calls ?? []));
       last = part;
     }
-    expect({ thinking, content, calls }).toEqual({ thinking: 'Let me look.', content: 'Checking.', calls: [{ function: { index: 0, name: 'get_weather', arguments: { city: 'Paris' } } }] });
+    expect({ thinking, content, calls }).toEqual({
+      thinking: 'Let me look.',
+      content: 'Checking.',
+      calls: [{ function: { index: 0, name: 'get_weather', arguments: { city: 'Paris' } } }],
+    });
     expect(last?.done).toBe(true);
     expect(last?.prompt_eval_count).toBe(7);
     expect(fake.requests[0]?.body).toMatchObject({ model: 'qwen3:8b', stream: true });
@@ -54,6 +64,9 @@ describe('fake Ollama upstream, read by the ollama package', () => {
   it('reports an error status with Ollama body shape as the package surfaces it', async () => {
     const { client, fake } = await clientOf();
     fake.enqueue({ type: 'error', status: 404, message: 'model "nope" not found, try pulling it first' });
-    await expect(client.chat({ model: 'nope', messages: [{ role: 'user', content: 'Hi' }] })).rejects.toMatchObject({ status_code: 404, error: expect.stringContaining('not found') });
+    await expect(client.chat({ model: 'nope', messages: [{ role: 'user', content: 'Hi' }] })).rejects.toMatchObject({
+      status_code: 404,
+      error: expect.stringContaining('not found'),
+    });
   });
 });

@@ -62,12 +62,7 @@ export type FakeOllamaEmbedReply = ReplyBase & { type: 'embed'; embeddings: numb
 
 export type FakeOllamaTagsReply = ReplyBase & { type: 'tags'; models: string[] };
 
-export type FakeOllamaReply =
-  | FakeOllamaChatReply
-  | FakeOllamaErrorReply
-  | FakeOllamaRawReply
-  | FakeOllamaEmbedReply
-  | FakeOllamaTagsReply;
+export type FakeOllamaReply = FakeOllamaChatReply | FakeOllamaErrorReply | FakeOllamaRawReply | FakeOllamaEmbedReply | FakeOllamaTagsReply;
 
 export type FakeOllamaUpstream = {
   url: string;

@@ -184,7 +184,13 @@ function usageOf(reply: FakeOpenAiChatReply): Record<string, unknown> | null {
 export function renderOpenAiChunks(reply: FakeOpenAiChatReply, model: string, includeUsage: boolean): Record<string, unknown>[] {
   const size = reply.fragmentSize ?? 3;
   const quirks = new Set(reply.quirks ?? []);
-  const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1_700_000_000, model: reply.model ?? model, system_fingerprint: 'fp_fake' };
+  const base = {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: reply.model ?? model,
+    system_fingerprint: 'fp_fake',
+  };
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
     ...base,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
@@ -208,7 +214,12 @@ function renderOpenAiCompletion(reply: FakeOpenAiChatReply, model: string): Reco
   const message: Record<string, unknown> = { role: 'assistant', content: content ?? (calls.length ? null : ''), refusal: null };
   const reasoning = Array.isArray(reply.reasoning) ? reply.reasoning.join('') : reply.reasoning;
   if (reasoning !== undefined) message[reply.reasoningField ?? 'reasoning_content'] = reasoning;
-  if (calls.length) message.tool_calls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: argumentsText(call) } }));
+  if (calls.length)
+    message.tool_calls = calls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: argumentsText(call) },
+    }));
   const body: Record<string, unknown> = {
     id: 'chatcmpl-fake',
     object: 'chat.completion',
@@ -236,7 +247,12 @@ function writeJson(response: http.ServerResponse, status: number, body: unknown,
 }
 
 function writeError(reply: FakeOpenAiErrorReply, response: http.ServerResponse): void {
-  const error = { message: reply.message, type: reply.errorType ?? 'invalid_request_error', param: reply.param ?? null, code: reply.code ?? null };
+  const error = {
+    message: reply.message,
+    type: reply.errorType ?? 'invalid_request_error',
+    param: reply.param ?? null,
+    code: reply.code ?? null,
+  };
   writeJson(response, reply.status, { error }, reply.headers);
 }
 
@@ -317,31 +333,49 @@ async function writeReply(reply: FakeOpenAiReply, recorded: RecordedRequest, res
 
 function writeEmbeddings(recorded: RecordedRequest, response: http.ServerResponse): void {
   const body = (recorded.body ?? {}) as { model?: string; input?: unknown; dimensions?: number; encoding_format?: string };
-  const inputs = Array.isArray(body.input) && (typeof body.input[0] === 'string' || Array.isArray(body.input[0])) ? body.input : [body.input];
+  const inputs =
+    Array.isArray(body.input) && (typeof body.input[0] === 'string' || Array.isArray(body.input[0])) ? body.input : [body.input];
   const data = inputs.map((input, index) => {
     const vector = fakeOpenAiEmbedding(input, body.dimensions ?? 3);
     return { object: 'embedding', index, embedding: body.encoding_format === 'base64' ? encodeFloat32Base64(vector) : vector };
   });
-  writeJson(response, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: inputs.length * 2, total_tokens: inputs.length * 2 } });
+  writeJson(response, 200, {
+    object: 'list',
+    data,
+    model: body.model,
+    usage: { prompt_tokens: inputs.length * 2, total_tokens: inputs.length * 2 },
+  });
 }
 
 export async function startFakeOpenAiUpstream(options: { models?: string[] } = {}): Promise<FakeOpenAiUpstream> {
   const chatQueue: FakeOpenAiReply[] = [];
   const modelsQueue: (FakeOpenAiErrorReply | FakeOpenAiRawReply)[] = [];
-  const state: { models: string[]; responder?: ((request: RecordedRequest) => FakeOpenAiReply) | undefined } = { models: options.models ?? ['gpt-fake-1', 'gpt-fake-2'] };
+  const state: { models: string[]; responder?: ((request: RecordedRequest) => FakeOpenAiReply) | undefined } = {
+    models: options.models ?? ['gpt-fake-1', 'gpt-fake-2'],
+  };
   const server = await startLoopbackServer(async (recorded, response) => {
     // Writes after the client went away must not crash the fake.
     response.on('error', () => undefined);
     const path = recorded.path.split('?')[0];
     if (recorded.method === 'POST' && path === '/v1/chat/completions') {
-      const reply = chatQueue.shift() ?? state.responder?.(recorded) ?? { type: 'http-error', status: 500, errorType: 'server_error', message: 'fake: no scripted reply left' };
+      const reply = chatQueue.shift() ??
+        state.responder?.(recorded) ?? {
+          type: 'http-error',
+          status: 500,
+          errorType: 'server_error',
+          message: 'fake: no scripted reply left',
+        };
       await writeReply(reply, recorded, response);
       return;
     }
     if (recorded.method === 'GET' && path === '/v1/models') {
       const reply = modelsQueue.shift();
       if (reply) await writeReply(reply, recorded, response);
-      else writeJson(response, 200, { object: 'list', data: state.models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake-org' })) });
+      else
+        writeJson(response, 200, {
+          object: 'list',
+          data: state.models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake-org' })),
+        });
       return;
     }
     if (recorded.method === 'POST' && path === '/v1/embeddings') {
@@ -350,7 +384,8 @@ export async function startFakeOpenAiUpstream(options: { models?: string[] } = {
     }
     writeError({ type: 'http-error', status: 404, message: `fake: no route ${recorded.method} ${path}`, code: 'unknown_url' }, response);
   });
-  const chatRequests = () => server.requests.filter((request) => request.method === 'POST' && request.path.split('?')[0] === '/v1/chat/completions');
+  const chatRequests = () =>
+    server.requests.filter((request) => request.method === 'POST' && request.path.split('?')[0] === '/v1/chat/completions');
   return {
     url: server.url,
     port: server.port,

@@ -25,7 +25,16 @@ export type StartedProcess = { child: ChildProcess; output: () => string };
 /** An environment without the caller's provider keys, so discovery sees only what a test sets. */
 function cleanEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
   const environment: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  for (const key of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OLLAMA_HOST', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'GATEWAY_CONFIG', 'PORT', 'HOST']) {
+  for (const key of [
+    'OPENAI_API_KEY',
+    'ANTHROPIC_API_KEY',
+    'OLLAMA_HOST',
+    'OPENAI_BASE_URL',
+    'ANTHROPIC_BASE_URL',
+    'GATEWAY_CONFIG',
+    'PORT',
+    'HOST',
+  ]) {
     if (!(key in extra)) delete environment[key];
   }
   return environment;
@@ -39,8 +48,15 @@ export class GatewayProcesses {
   private readonly started: { child: ChildProcess; detached: boolean }[] = [];
 
   start(commandLine: string[], environment: Record<string, string> = {}, command?: StartCommand): StartedProcess {
-    const options: SpawnOptions = { cwd: projectRoot, env: cleanEnvironment(environment), stdio: ['ignore', 'pipe', 'pipe'], detached: command?.detached ?? false };
-    const child = command ? spawn(command.file, commandLine, options) : spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...commandLine], options);
+    const options: SpawnOptions = {
+      cwd: projectRoot,
+      env: cleanEnvironment(environment),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: command?.detached ?? false,
+    };
+    const child = command
+      ? spawn(command.file, commandLine, options)
+      : spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...commandLine], options);
     this.started.push({ child, detached: options.detached === true });
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -14,7 +14,12 @@ export type GatewayWithOpenAiUpstream = {
 export async function startGatewayWithOpenAiUpstream(providers: Record<string, string>): Promise<GatewayWithOpenAiUpstream> {
   const upstream = await startFakeOpenAiUpstream();
   const gateway = await startGateway({
-    providers: Object.fromEntries(Object.entries(providers).map(([name, toolCalling]) => [name, testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling })])),
+    providers: Object.fromEntries(
+      Object.entries(providers).map(([name, toolCalling]) => [
+        name,
+        testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling }),
+      ]),
+    ),
   });
   return {
     upstream,

@@ -12,11 +12,7 @@ export type RecordedRequest = {
   aborted: boolean;
 };
 
-export type LoopbackHandler = (
-  request: RecordedRequest,
-  response: http.ServerResponse,
-  raw: http.IncomingMessage,
-) => void | Promise<void>;
+export type LoopbackHandler = (request: RecordedRequest, response: http.ServerResponse, raw: http.IncomingMessage) => void | Promise<void>;
 
 export type LoopbackServer = {
   url: string;

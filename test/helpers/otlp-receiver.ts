@@ -31,9 +31,19 @@ export type OtlpReceiver = {
   close(): Promise<void>;
 };
 
-type OtlpAnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: OtlpAnyValue[] } };
+type OtlpAnyValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: number;
+  boolValue?: boolean;
+  arrayValue?: { values?: OtlpAnyValue[] };
+};
 type OtlpKeyValue = { key: string; value: OtlpAnyValue };
-type OtlpSpan = Omit<ReceivedSpan, 'attributes' | 'resource' | 'events' | 'status'> & { attributes?: OtlpKeyValue[]; events?: { name: string; timeUnixNano: string }[]; status?: { code?: number; message?: string } };
+type OtlpSpan = Omit<ReceivedSpan, 'attributes' | 'resource' | 'events' | 'status'> & {
+  attributes?: OtlpKeyValue[];
+  events?: { name: string; timeUnixNano: string }[];
+  status?: { code?: number; message?: string };
+};
 type OtlpExport = { resourceSpans?: { resource?: { attributes?: OtlpKeyValue[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[] };
 
 function decodeValue(value: OtlpAnyValue): AttributeValue {
@@ -52,7 +62,11 @@ function decodeAttributes(attributes: OtlpKeyValue[] = []): Record<string, Attri
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const server = await startLoopbackServer((request, response) => {
-    if (request.method !== 'POST' || request.path !== '/v1/traces' || !String(request.headers['content-type']).startsWith('application/json')) {
+    if (
+      request.method !== 'POST' ||
+      request.path !== '/v1/traces' ||
+      !String(request.headers['content-type']).startsWith('application/json')
+    ) {
       response.writeHead(415).end();
       return;
     }

@@ -31,7 +31,15 @@ function firstEvent(path: string, model: string): string {
     return `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model, choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] })}\n\n`;
   }
   if (path === '/v1/messages') {
-    const message = { id: 'm1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 0 } };
+    const message = {
+      id: 'm1',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: 1, output_tokens: 0 },
+    };
     return [
       `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message })}\n\n`,
       `event: content_block_start\ndata: ${JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })}\n\n`,
@@ -45,7 +53,8 @@ function firstEvent(path: string, model: string): string {
 function endlessStart(path: string, streamed: boolean): string {
   if (!streamed) return '{"id":"whole","choices":[{"message":{"role":"assistant","content":"';
   if (path === '/v1/chat/completions') return 'data: {"choices":[{"index":0,"delta":{"content":"';
-  if (path === '/v1/messages') return 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"';
+  if (path === '/v1/messages')
+    return 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"';
   return '{"message":{"role":"assistant","content":"';
 }
 

@@ -23,7 +23,13 @@ export async function startRecordingProxy(targetRoot: string): Promise<Recording
     const body = Buffer.concat(chunks);
     bodies.push({ path: incoming.url ?? '/', text: body.toString('utf8') });
     const forwarded = http.request(
-      { host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: { ...incoming.headers, host: target.host } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: incoming.url,
+        method: incoming.method,
+        headers: { ...incoming.headers, host: target.host },
+      },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);

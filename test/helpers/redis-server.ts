@@ -15,7 +15,8 @@ export const redisServerPath = ['/usr/bin/redis-server', '/usr/local/bin/redis-s
 
 /** Call at the top of a test file that needs Redis: a loud line when its tests will be skipped. */
 export function warnWhenRedisIsMissing(what: string): void {
-  if (!redisServerPath) console.warn(`SKIPPED ${what}: no redis-server at /usr/bin/redis-server (apt-get install redis-server; .ci/run does this)`);
+  if (!redisServerPath)
+    console.warn(`SKIPPED ${what}: no redis-server at /usr/bin/redis-server (apt-get install redis-server; .ci/run does this)`);
 }
 
 /** One PING over a raw socket: true when Redis answers PONG. */
@@ -63,7 +64,17 @@ export class RedisServer {
   /** Starts (again) on the same port and resolves once it answers PING. */
   async start(): Promise<void> {
     if (!redisServerPath) throw new Error('no redis-server binary');
-    const settings = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...(this.password ? ['--requirepass', this.password] : [])];
+    const settings = [
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      ...(this.password ? ['--requirepass', this.password] : []),
+    ];
     const child = spawn(redisServerPath, settings, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));

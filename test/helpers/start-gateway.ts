@@ -29,10 +29,17 @@ export type StartedGateway = {
   close(): Promise<void>;
 };
 
-export async function startGateway(file: TestConfigFile, options: { shutdownGraceMs?: number; environment?: Record<string, string | undefined> } = {}): Promise<StartedGateway> {
+export async function startGateway(
+  file: TestConfigFile,
+  options: { shutdownGraceMs?: number; environment?: Record<string, string | undefined> } = {},
+): Promise<StartedGateway> {
   const config = normalizeConfig(validateConfigFile(file), { host: '127.0.0.1', port: 0 });
   // Never the test process's own OTEL_* variables: a test that wants them says so.
-  const app = await buildApp(config, { logger: pino({ level: 'silent' }), shutdownGraceMs: options.shutdownGraceMs ?? 2_000, environment: options.environment ?? {} });
+  const app = await buildApp(config, {
+    logger: pino({ level: 'silent' }),
+    shutdownGraceMs: options.shutdownGraceMs ?? 2_000,
+    environment: options.environment ?? {},
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

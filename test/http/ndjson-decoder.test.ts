@@ -54,7 +54,9 @@ describe('NdjsonDecoder', () => {
 
   it('fails with the event cap once one line passes it, finished or not, without waiting for its end', () => {
     const finished = new NdjsonDecoder(options);
-    expect(() => finished.push(`"${'x'.repeat(2000)}"\n`)).toThrow(expect.objectContaining({ status: 502, code: 'upstream_response_too_large' }));
+    expect(() => finished.push(`"${'x'.repeat(2000)}"\n`)).toThrow(
+      expect.objectContaining({ status: 502, code: 'upstream_response_too_large' }),
+    );
     const unfinished = new NdjsonDecoder(options);
     unfinished.push('"');
     expect(() => {

@@ -48,7 +48,14 @@ afterAll(async () => {
 });
 
 const post = (path: string, signal?: Cancellation) =>
-  requestWholeBody(agent, { origin: server.url, path, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}', signal });
+  requestWholeBody(agent, {
+    origin: server.url,
+    path,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"a":1}',
+    signal,
+  });
 
 describe('requestWholeBody', () => {
   it('sends the body and resolves with status, headers and the decoded body', async () => {
@@ -106,14 +113,23 @@ describe('requestWholeBody', () => {
   it('rejects when the connection is refused', async () => {
     const closed = new Agent();
     try {
-      await expect(requestWholeBody(closed, { origin: 'http://127.0.0.1:1', path: '/', method: 'GET', headers: {} })).rejects.toBeInstanceOf(Error);
+      await expect(
+        requestWholeBody(closed, { origin: 'http://127.0.0.1:1', path: '/', method: 'GET', headers: {} }),
+      ).rejects.toBeInstanceOf(Error);
     } finally {
       await closed.close();
     }
   });
 
   it('rejects past limit.maxBytes with a 502 upstream_response_too_large naming the provider', async () => {
-    const error = await requestWholeBody(agent, { origin: server.url, path: '/large', method: 'POST', headers: {}, body: '{}', limit: { maxBytes: 32 * 1024, provider: 'up' } }).catch((reason: unknown) => reason);
+    const error = await requestWholeBody(agent, {
+      origin: server.url,
+      path: '/large',
+      method: 'POST',
+      headers: {},
+      body: '{}',
+      limit: { maxBytes: 32 * 1024, provider: 'up' },
+    }).catch((reason: unknown) => reason);
     expect(GatewayError.isInstance(error) && error.code).toBe('upstream_response_too_large');
     expect((error as GatewayError).message).toContain("'up'");
     // The one connection is free again for the next request.
@@ -121,7 +137,14 @@ describe('requestWholeBody', () => {
   });
 
   it('reads a body of exactly limit.maxBytes', async () => {
-    const response = await requestWholeBody(agent, { origin: server.url, path: '/large', method: 'POST', headers: {}, body: '{}', limit: { maxBytes: 1024 * 1024, provider: 'up' } });
+    const response = await requestWholeBody(agent, {
+      origin: server.url,
+      path: '/large',
+      method: 'POST',
+      headers: {},
+      body: '{}',
+      limit: { maxBytes: 1024 * 1024, provider: 'up' },
+    });
     expect(response.body.length).toBe(1024 * 1024);
   });
 
@@ -134,7 +157,16 @@ describe('requestWholeBody', () => {
     };
     // Calls the handler as undici does: an exception from onComplete is handed to onError.
     const dispatcher = {
-      dispatch(_options: unknown, handler: { onConnect(abort: () => void): void; onHeaders(status: number, headers: Buffer[]): boolean; onData(chunk: Buffer): boolean; onComplete(trailers: Buffer[]): void; onError(error: Error): void }) {
+      dispatch(
+        _options: unknown,
+        handler: {
+          onConnect(abort: () => void): void;
+          onHeaders(status: number, headers: Buffer[]): boolean;
+          onData(chunk: Buffer): boolean;
+          onComplete(trailers: Buffer[]): void;
+          onError(error: Error): void;
+        },
+      ) {
         handler.onConnect(() => undefined);
         handler.onHeaders(200, []);
         handler.onData(chunk);

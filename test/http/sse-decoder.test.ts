@@ -13,7 +13,8 @@ function referenceEvents(text: string): ServerSentEvent[] {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   for (const line of [...body.split(/\r\n|\r|\n/), '']) {
     if (line === '') {
-      if (data.length > 0) events.push({ data: data.join('\n'), ...(name !== undefined ? { event: name } : {}), ...(id !== undefined ? { id } : {}) });
+      if (data.length > 0)
+        events.push({ data: data.join('\n'), ...(name !== undefined ? { event: name } : {}), ...(id !== undefined ? { id } : {}) });
       data = [];
       name = undefined;
       continue;
@@ -42,7 +43,13 @@ function decodeInPieces(bytes: Buffer, cuts: number[], options?: SseDecoderOptio
 }
 
 /** Text without line ends: ASCII, accents, CJK, emoji (four UTF-8 bytes, two UTF-16 units). */
-const lineText = fc.string({ unit: fc.oneof(fc.constantFrom('a', ' ', ':', '{', '"', 'é', '中', '🌍', '\u2028'), fc.string({ unit: 'binary', maxLength: 1 }).filter((c) => c !== '\r' && c !== '\n')) , maxLength: 12 });
+const lineText = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom('a', ' ', ':', '{', '"', 'é', '中', '🌍', '\u2028'),
+    fc.string({ unit: 'binary', maxLength: 1 }).filter((c) => c !== '\r' && c !== '\n'),
+  ),
+  maxLength: 12,
+});
 const line = fc.oneof(
   lineText.map((text) => `data: ${text}`),
   lineText.map((text) => `data:${text}`),
@@ -54,12 +61,10 @@ const line = fc.oneof(
   fc.constant(''),
 );
 const lineEnd = fc.constantFrom('\n', '\r\n', '\r');
-const stream = fc
-  .tuple(fc.boolean(), fc.array(fc.tuple(line, lineEnd), { maxLength: 20 }), fc.boolean())
-  .map(([bom, lines, cutLast]) => {
-    const text = (bom ? '\uFEFF' : '') + lines.map(([content, end]) => content + end).join('');
-    return cutLast && lines.length > 0 ? text.slice(0, -1) : text;
-  });
+const stream = fc.tuple(fc.boolean(), fc.array(fc.tuple(line, lineEnd), { maxLength: 20 }), fc.boolean()).map(([bom, lines, cutLast]) => {
+  const text = (bom ? '\uFEFF' : '') + lines.map(([content, end]) => content + end).join('');
+  return cutLast && lines.length > 0 ? text.slice(0, -1) : text;
+});
 const cuts = fc.array(fc.nat(), { maxLength: 12 });
 
 describe('SseDecoder', () => {
@@ -95,7 +100,8 @@ describe('SseDecoder', () => {
     const bytes = Buffer.from(`data: ${payload}\n\n`);
     const decoder = new SseDecoder();
     const events: ServerSentEvent[] = [];
-    for (let offset = 0; offset < bytes.length; offset += 16 * 1024) events.push(...decoder.push(bytes.subarray(offset, offset + 16 * 1024)));
+    for (let offset = 0; offset < bytes.length; offset += 16 * 1024)
+      events.push(...decoder.push(bytes.subarray(offset, offset + 16 * 1024)));
     expect(events).toHaveLength(1);
     expect(events[0]?.data.length).toBe(payload.length);
     expect(decoder.scannedBytes).toBe(bytes.length);
@@ -147,7 +153,11 @@ describe('SseDecoder failures after events of the same chunk', () => {
   it('returns the finished events first, then throws on the next push, finish or end', () => {
     const options: SseDecoderOptions = { maxEventBytes: 1024, provider: 'up' };
     const chunk = Buffer.from(`data: first\n\ndata: ${'x'.repeat(2000)}`);
-    for (const next of [(decoder: SseDecoder) => decoder.push('more'), (decoder: SseDecoder) => decoder.finish(), (decoder: SseDecoder) => decoder.end()]) {
+    for (const next of [
+      (decoder: SseDecoder) => decoder.push('more'),
+      (decoder: SseDecoder) => decoder.finish(),
+      (decoder: SseDecoder) => decoder.end(),
+    ]) {
       const decoder = new SseDecoder(options);
       expect(decoder.push(chunk)).toEqual([{ data: 'first' }]);
       expect(() => next(decoder)).toThrow(/limits\.maxEventBytes/);

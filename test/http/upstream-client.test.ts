@@ -27,10 +27,14 @@ beforeAll(async () => {
   server = await startLoopbackServer(async (request, response) => {
     switch (request.path) {
       case '/v1/echo':
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: request.method, body: request.body ?? null, auth: request.headers.authorization ?? null }));
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ method: request.method, body: request.body ?? null, auth: request.headers.authorization ?? null }));
         return;
       case '/v1/limited':
-        response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7', 'retry-after-ms': '7000' }).end('{"error":{"message":"slow down","code":"rate_limited"}}');
+        response
+          .writeHead(429, { 'content-type': 'application/json', 'retry-after': '7', 'retry-after-ms': '7000' })
+          .end('{"error":{"message":"slow down","code":"rate_limited"}}');
         return;
       case '/v1/broken':
         response.writeHead(500, { 'content-type': 'text/plain' }).end('runner crashed');
@@ -84,22 +88,43 @@ async function rejection(promise: Promise<unknown>): Promise<GatewayError> {
 
 describe('UpstreamClient whole bodies', () => {
   it('posts JSON under the base path and reads the reply; GET without a body', async () => {
-    const posted = await client.readJson({ path: '/echo', headers: { 'content-type': 'application/json', authorization: 'Bearer k' }, json: { a: 1 } });
+    const posted = await client.readJson({
+      path: '/echo',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+      json: { a: 1 },
+    });
     expect(posted).toEqual({ method: 'POST', body: { a: 1 }, auth: 'Bearer k' });
     expect(JSON.parse(await client.readText({ path: '/echo', headers: {} }))).toMatchObject({ method: 'GET', body: null });
-    expect(JSON.parse(await client.readText({ path: '/echo', headers: { 'content-type': 'application/json' }, body: Buffer.from('{"spliced":true}') }))).toMatchObject({ body: { spliced: true } });
+    expect(
+      JSON.parse(
+        await client.readText({ path: '/echo', headers: { 'content-type': 'application/json' }, body: Buffer.from('{"spliced":true}') }),
+      ),
+    ).toMatchObject({ body: { spliced: true } });
   });
 
   it('keeps a 4xx status, its message, code and retry-after; a 5xx becomes 502 naming the provider', async () => {
-    expect(await rejection(client.readText({ path: '/limited', headers: {} }))).toMatchObject({ status: 429, message: 'slow down', code: 'rate_limited', retryAfter: '7', retryAfterMs: '7000', upstreamStatus: 429 });
+    expect(await rejection(client.readText({ path: '/limited', headers: {} }))).toMatchObject({
+      status: 429,
+      message: 'slow down',
+      code: 'rate_limited',
+      retryAfter: '7',
+      retryAfterMs: '7000',
+      upstreamStatus: 429,
+    });
     const broken = await rejection(client.readText({ path: '/broken', headers: {} }));
     expect(broken).toMatchObject({ status: 502, upstreamStatus: 500 });
     expect(broken.message).toMatch(/'up'.*HTTP 500.*runner crashed/);
   });
 
   it('is a 502 for a 2xx body that is not JSON or passes maxResponseBytes', async () => {
-    expect(await rejection(client.readJson({ path: '/not-json', headers: {} }))).toMatchObject({ status: 502, code: 'upstream_bad_response' });
-    expect(await rejection(client.readText({ path: '/large', headers: {} }))).toMatchObject({ status: 502, code: 'upstream_response_too_large' });
+    expect(await rejection(client.readJson({ path: '/not-json', headers: {} }))).toMatchObject({
+      status: 502,
+      code: 'upstream_bad_response',
+    });
+    expect(await rejection(client.readText({ path: '/large', headers: {} }))).toMatchObject({
+      status: 502,
+      code: 'upstream_response_too_large',
+    });
   });
 
   it('is the gateway own 500-class failure, not an unreachable upstream, when the body cannot be serialised', async () => {
@@ -118,7 +143,10 @@ describe('UpstreamClient whole bodies', () => {
     }
     const cancellation = new RequestCancellation();
     cancellation.abort(new Error('client closed the connection'));
-    expect(await rejection(client.readText({ path: '/echo', headers: {}, cancellation }))).toMatchObject({ status: 499, code: 'client_closed_request' });
+    expect(await rejection(client.readText({ path: '/echo', headers: {}, cancellation }))).toMatchObject({
+      status: 499,
+      code: 'client_closed_request',
+    });
   });
 });
 
@@ -142,7 +170,11 @@ describe('UpstreamClient streams', () => {
   });
 
   it('rejects an error status before any stream, with the error body read', async () => {
-    expect(await rejection(client.openStream({ path: '/limited', headers: {}, json: {} }))).toMatchObject({ status: 429, message: 'slow down', retryAfter: '7' });
+    expect(await rejection(client.openStream({ path: '/limited', headers: {}, json: {} }))).toMatchObject({
+      status: 429,
+      message: 'slow down',
+      retryAfter: '7',
+    });
   });
 
   it('fails the loop with a 502 when one event passes maxEventBytes', async () => {

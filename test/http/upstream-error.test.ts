@@ -20,9 +20,17 @@ describe('errorFromTransportFailure', () => {
     expect(errorFromTransportFailure(socketError, 'up', leaving)).toMatchObject({ status: 499, code: 'client_closed_request' });
 
     const signal = AbortSignal.abort(new DOMException('timed out', 'TimeoutError'));
-    expect(errorFromTransportFailure(socketError, 'up', cancellationFromSignal(signal))).toMatchObject({ status: 504, type: 'timeout_error' });
+    expect(errorFromTransportFailure(socketError, 'up', cancellationFromSignal(signal))).toMatchObject({
+      status: 504,
+      type: 'timeout_error',
+    });
 
-    const shutdown = new GatewayError({ status: 503, type: 'server_error', code: 'server_shutting_down', message: 'The gateway is shutting down.' });
+    const shutdown = new GatewayError({
+      status: 503,
+      type: 'server_error',
+      code: 'server_shutting_down',
+      message: 'The gateway is shutting down.',
+    });
     expect(errorFromAbort(shutdown)).toBe(shutdown);
   });
 });

@@ -27,7 +27,11 @@ describe('classifyUpstreamFailure', () => {
     expect(classifyUpstreamFailure(gatewayError('server_shutting_down', {}))).toBeUndefined();
     expect(classifyUpstreamFailure(errorFromTransportFailure(refused, 'up', leaving))).toBeUndefined();
     expect(classifyUpstreamFailure(new Error('plain'))).toBeUndefined();
-    expect(classifyUpstreamFailure(new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_stream_error', message: 'mid-stream' }))).toBeUndefined();
+    expect(
+      classifyUpstreamFailure(
+        new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_stream_error', message: 'mid-stream' }),
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -40,6 +44,8 @@ describe('isRetryable', () => {
   });
 
   it('labels failures for metrics and logs', () => {
-    expect([{ type: 'status', status: 503 } as const, { type: 'connect' } as const, { type: 'timeout' } as const].map(failureReason)).toEqual(['http_503', 'connect', 'timeout']);
+    expect(
+      [{ type: 'status', status: 503 } as const, { type: 'connect' } as const, { type: 'timeout' } as const].map(failureReason),
+    ).toEqual(['http_503', 'connect', 'timeout']);
   });
 });

@@ -42,13 +42,21 @@ const kinds = [
 /** The upstream request was cut by the gateway: closed before its end, with most of it never sent. */
 async function expectStoppedReading(key: string): Promise<void> {
   await upstream.closed(key);
-  const recorded = upstream.server.requests.filter((request) => `${request.method} ${request.path.split('?')[0]}${(request.body as { model?: string } | undefined)?.model ? ` ${(request.body as { model: string }).model}` : ''}` === key);
+  const recorded = upstream.server.requests.filter(
+    (request) =>
+      `${request.method} ${request.path.split('?')[0]}${(request.body as { model?: string } | undefined)?.model ? ` ${(request.body as { model: string }).model}` : ''}` ===
+      key,
+  );
   expect(recorded.at(-1)?.aborted).toBe(true);
   expect(upstream.written.get(key)).toBeLessThan(readAtMost);
 }
 
 function chat(provider: string, model: string, stream: boolean) {
-  return postJson(`${gateway.baseUrl}/v1/chat/completions`, { model: `${provider}/${model}`, stream, messages: [{ role: 'user', content: 'Hello' }] });
+  return postJson(`${gateway.baseUrl}/v1/chat/completions`, {
+    model: `${provider}/${model}`,
+    stream,
+    messages: [{ role: 'user', content: 'Hello' }],
+  });
 }
 
 async function expectHealthy(): Promise<void> {
@@ -112,7 +120,12 @@ describe('bodies read whole besides chat replies', () => {
 
 describe('the stream formats of the other APIs', () => {
   it('a Messages stream ends with an Anthropic error event', async () => {
-    const response = await postJson(`${gateway.baseUrl}/v1/messages`, { model: 'claude/streamed-messages', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'Hello' }] });
+    const response = await postJson(`${gateway.baseUrl}/v1/messages`, {
+      model: 'claude/streamed-messages',
+      max_tokens: 100,
+      stream: true,
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
     expect(response.status).toBe(200);
     const blocks = response.text.trim().split('\n\n');
     const last = blocks.at(-1) as string;

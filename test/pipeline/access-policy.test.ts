@@ -5,7 +5,9 @@ import type { ToolDefinition } from '../../src/core/tool-definition.js';
 import { AccessPolicy } from '../../src/pipeline/access-policy.js';
 
 const tool = (name: string): ToolDefinition => ({ name, parameters: { type: 'object' } }) as ToolDefinition;
-const policy = new AccessPolicy({ key: 'k', name: 'team-a', tools: { deny: ['delete_*'] } } as ConstructorParameters<typeof AccessPolicy>[0]);
+const policy = new AccessPolicy({ key: 'k', name: 'team-a', tools: { deny: ['delete_*'] } } as ConstructorParameters<
+  typeof AccessPolicy
+>[0]);
 
 describe('AccessPolicy.filterTools', () => {
   it('removes denied tools with a warning naming them', () => {

@@ -39,10 +39,22 @@ function stubFormat(family: string): ToolFormat {
     renderHistory: (messages: Message[]) =>
       messages.map((message): Message => {
         if (message.role === 'assistant') {
-          const text = message.content.map((part) => (part.type === 'tool-call' ? `<call>${JSON.stringify({ name: part.name, arguments: JSON.parse(part.arguments) })}</call>` : part.type === 'text' ? part.text : '')).join('');
+          const text = message.content
+            .map((part) =>
+              part.type === 'tool-call'
+                ? `<call>${JSON.stringify({ name: part.name, arguments: JSON.parse(part.arguments) })}</call>`
+                : part.type === 'text'
+                  ? part.text
+                  : '',
+            )
+            .join('');
           return { role: 'assistant', content: [{ type: 'text', text }] };
         }
-        if (message.role === 'tool') return { role: 'user', content: message.content.map((part) => ({ type: 'text', text: `RESULT ${part.toolCallId}: ${part.output}` })) };
+        if (message.role === 'tool')
+          return {
+            role: 'user',
+            content: message.content.map((part) => ({ type: 'text', text: `RESULT ${part.toolCallId}: ${part.output}` })),
+          };
         return message;
       }),
     renderCall: (call) => `<call>${JSON.stringify({ name: call.name, arguments: JSON.parse(call.arguments) })}</call>`,
@@ -115,8 +127,17 @@ async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[
   return collected;
 }
 
-const start = (warnings: { code: string; message: string }[] = []): StreamEvent => ({ type: 'response-start', id: 'r1', model: 'm', warnings });
-const finish = (unified: 'stop' | 'tool-calls' | 'length', raw?: string): StreamEvent => ({ type: 'finish', reason: raw === undefined ? { unified } : { unified, raw }, usage: { inputTokens: 3, outputTokens: 2 } });
+const start = (warnings: { code: string; message: string }[] = []): StreamEvent => ({
+  type: 'response-start',
+  id: 'r1',
+  model: 'm',
+  warnings,
+});
+const finish = (unified: 'stop' | 'tool-calls' | 'length', raw?: string): StreamEvent => ({
+  type: 'finish',
+  reason: raw === undefined ? { unified } : { unified, raw },
+  usage: { inputTokens: 3, outputTokens: 2 },
+});
 
 describe('native lane', () => {
   it('hands the resolved request to the adapter with tools intact and passes the events through', async () => {
@@ -129,11 +150,20 @@ describe('native lane', () => {
       finish('tool-calls', 'tool_calls'),
     ];
     native.script(events);
-    const run = await pipeline.run(input({ tools: [weather], toolChoice: { type: 'auto' }, parallelToolCalls: false, temperature: 0 }), context);
+    const run = await pipeline.run(
+      input({ tools: [weather], toolChoice: { type: 'auto' }, parallelToolCalls: false, temperature: 0 }),
+      context,
+    );
     expect(run).toMatchObject({ toolCalling: 'native', model: { provider: 'native', model: 'gpt-test', id: 'native/gpt-test' } });
     expect(run.toolFormat).toBeUndefined();
     expect(await collect(run.events)).toEqual(events);
-    expect(native.requests[0]).toMatchObject({ tools: [weather], toolChoice: { type: 'auto' }, parallelToolCalls: false, temperature: 0, model: { model: 'gpt-test' } });
+    expect(native.requests[0]).toMatchObject({
+      tools: [weather],
+      toolChoice: { type: 'auto' },
+      parallelToolCalls: false,
+      temperature: 0,
+      model: { model: 'gpt-test' },
+    });
     expect(native.requests[0]).not.toHaveProperty('provider');
   });
 
@@ -141,7 +171,10 @@ describe('native lane', () => {
     const { pipeline, native } = setup();
     native.script([start([{ code: 'unsupported-parameter', message: "no 'seed'" }]), { type: 'text-delta', delta: 'ok' }, finish('stop')]);
     const events = await collect((await pipeline.run(input(), context)).events);
-    expect(events.at(-1)).toMatchObject({ type: 'finish', diagnostics: { warnings: [{ code: 'unsupported-parameter', message: "no 'seed'" }] } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'finish',
+      diagnostics: { warnings: [{ code: 'unsupported-parameter', message: "no 'seed'" }] },
+    });
   });
 
   it('makes finish honest: tool-calls when calls were returned, stop when none were', async () => {
@@ -150,7 +183,11 @@ describe('native lane', () => {
       { type: 'tool-call-start', index: 0, id: 'c', name: 'get_time' },
       { type: 'tool-call-end', index: 0, arguments: '{}' },
     ];
-    native.script([start(), ...call, finish('stop', 'stop')], [start(), { type: 'text-delta', delta: 'x' }, finish('tool-calls', 'tool_calls')], [start(), ...call, finish('length', 'length')]);
+    native.script(
+      [start(), ...call, finish('stop', 'stop')],
+      [start(), { type: 'text-delta', delta: 'x' }, finish('tool-calls', 'tool_calls')],
+      [start(), ...call, finish('length', 'length')],
+    );
     const last = async () => (await collect((await pipeline.run(input({ tools: [time] }), context)).events)).at(-1);
     expect(await last()).toMatchObject({ type: 'finish', reason: { unified: 'tool-calls', raw: 'stop' } });
     expect(await last()).toMatchObject({ type: 'finish', reason: { unified: 'stop', raw: 'tool_calls' } });
@@ -185,9 +222,19 @@ describe('native lane', () => {
 
   it('validates tools before calling any adapter', async () => {
     const { pipeline, native } = setup();
-    await expect(pipeline.run(input({ tools: [weather, { ...weather }] }), context)).rejects.toMatchObject({ status: 400, code: 'duplicate_tool_name', param: 'tools[1].function.name' });
-    await expect(pipeline.run(input({ tools: [weather], toolChoice: { type: 'tool', name: 'nope' } }), context)).rejects.toMatchObject({ status: 400, param: 'tool_choice' });
-    await expect(pipeline.run(input({ toolChoice: { type: 'required' } }), context)).rejects.toMatchObject({ status: 400, param: 'tool_choice' });
+    await expect(pipeline.run(input({ tools: [weather, { ...weather }] }), context)).rejects.toMatchObject({
+      status: 400,
+      code: 'duplicate_tool_name',
+      param: 'tools[1].function.name',
+    });
+    await expect(pipeline.run(input({ tools: [weather], toolChoice: { type: 'tool', name: 'nope' } }), context)).rejects.toMatchObject({
+      status: 400,
+      param: 'tool_choice',
+    });
+    await expect(pipeline.run(input({ toolChoice: { type: 'required' } }), context)).rejects.toMatchObject({
+      status: 400,
+      param: 'tool_choice',
+    });
     expect(native.requests).toHaveLength(0);
   });
 
@@ -209,7 +256,16 @@ describe('prompted lane', () => {
   it('writes the tools into the system prompt, renders history as text, and sends no native tool fields', async () => {
     const { pipeline, prompted } = setup();
     prompted.script([start(), { type: 'text-delta', delta: 'ok' }, finish('stop')]);
-    const run = await pipeline.run(input({ model: 'prompted/Qwen/Qwen3-8B', messages: conversation, tools: [weather, time], toolChoice: { type: 'auto' }, parallelToolCalls: true }), context);
+    const run = await pipeline.run(
+      input({
+        model: 'prompted/Qwen/Qwen3-8B',
+        messages: conversation,
+        tools: [weather, time],
+        toolChoice: { type: 'auto' },
+        parallelToolCalls: true,
+      }),
+      context,
+    );
     expect(run).toMatchObject({ toolCalling: 'prompted', toolFormat: 'hermes' });
     const sent = prompted.requests[0] as ChatRequest;
     // The adapter sees no native tool fields (left undefined, which no adapter sends).
@@ -222,7 +278,11 @@ describe('prompted lane', () => {
       { role: 'assistant', content: [{ type: 'text', text: '<call>{"name":"get_weather","arguments":{"city":"Rome"}}</call>' }] },
       { role: 'user', content: [{ type: 'text', text: 'RESULT call_old: sunny' }] },
     ]);
-    expect(await collect(run.events)).toMatchObject([{ type: 'response-start' }, { type: 'text-delta', delta: 'ok' }, { type: 'finish', reason: { unified: 'stop' } }]);
+    expect(await collect(run.events)).toMatchObject([
+      { type: 'response-start' },
+      { type: 'text-delta', delta: 'ok' },
+      { type: 'finish', reason: { unified: 'stop' } },
+    ]);
   });
 
   it('parses calls out of the text into start/delta/end events with fresh ids and indexes 0..n', async () => {
@@ -263,8 +323,14 @@ describe('prompted lane', () => {
 
   it('keeps only the first call when parallel_tool_calls is false, with a warning', async () => {
     const { pipeline, prompted } = setup();
-    prompted.script([start(), { type: 'text-delta', delta: '<call>{"name":"get_time","arguments":{}}</call><call>{"name":"get_weather","arguments":{}}</call>' }, finish('stop')]);
-    const events = await collect((await pipeline.run(input({ model: 'prompted/Qwen/Qwen3-8B', tools: [weather, time], parallelToolCalls: false }), context)).events);
+    prompted.script([
+      start(),
+      { type: 'text-delta', delta: '<call>{"name":"get_time","arguments":{}}</call><call>{"name":"get_weather","arguments":{}}</call>' },
+      finish('stop'),
+    ]);
+    const events = await collect(
+      (await pipeline.run(input({ model: 'prompted/Qwen/Qwen3-8B', tools: [weather, time], parallelToolCalls: false }), context)).events,
+    );
     expect(events.filter((event) => event.type === 'tool-call-start')).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ diagnostics: { warnings: [{ code: 'parallel-tool-calls-dropped' }] } });
   });
@@ -273,7 +339,9 @@ describe('prompted lane', () => {
     const { pipeline, prompted } = setup();
     const text = '<call>{"name":"get_time","arguments":{}}</call>';
     prompted.script([start(), { type: 'text-delta', delta: text }, finish('stop')]);
-    const events = await collect((await pipeline.run(input({ model: 'prompted/Qwen/Qwen3-8B', tools: [time], toolChoice: { type: 'none' } }), context)).events);
+    const events = await collect(
+      (await pipeline.run(input({ model: 'prompted/Qwen/Qwen3-8B', tools: [time], toolChoice: { type: 'none' } }), context)).events,
+    );
     expect((prompted.requests[0] as ChatRequest).messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'hi' }] });
     expect(events.find((event) => event.type === 'text-delta')).toEqual({ type: 'text-delta', delta: text });
   });
@@ -283,6 +351,8 @@ describe('prompted lane', () => {
     prompted.script([start(), finish('stop')]);
     expect((await pipeline.run(input({ model: 'prompted/Qwen/Qwen3-8B', tools: [time] }), context)).toolFormat).toBe('generic-json');
     const bare = setup([]);
-    await expect(bare.pipeline.run(input({ model: 'prompted/Qwen/Qwen3-8B', tools: [time] }), context)).rejects.toMatchObject({ status: 500 });
+    await expect(bare.pipeline.run(input({ model: 'prompted/Qwen/Qwen3-8B', tools: [time] }), context)).rejects.toMatchObject({
+      status: 500,
+    });
   });
 });

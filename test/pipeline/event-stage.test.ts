@@ -56,13 +56,25 @@ if (!hermes) throw new Error('the hermes family is registered');
 const tool = { name: 'get_weather', parameters: { type: 'object' } };
 
 const pipelines: [string, () => Pipeline][] = [
-  ['finalize', () => (events) => finalizeEvents(events, { warnings: [{ code: 'route', message: 'r' }], diagnostics: new DiagnosticsCollector([{ name: 'get_weather' }]), provider: 'p' })],
+  [
+    'finalize',
+    () => (events) =>
+      finalizeEvents(events, {
+        warnings: [{ code: 'route', message: 'r' }],
+        diagnostics: new DiagnosticsCollector([{ name: 'get_weather' }]),
+        provider: 'p',
+      }),
+  ],
   [
     'prompted parsing then finalize',
     () => {
       const diagnostics = new DiagnosticsCollector([{ name: 'get_weather' }]);
       return (events) =>
-        finalizeEvents(parseTextIntoCalls(events, { createParser: () => hermes.createParser([tool]), diagnostics, singleCall: false }), { warnings: [], diagnostics, provider: 'p' });
+        finalizeEvents(parseTextIntoCalls(events, { createParser: () => hermes.createParser([tool]), diagnostics, singleCall: false }), {
+          warnings: [],
+          diagnostics,
+          provider: 'p',
+        });
     },
   ],
 ];
@@ -111,7 +123,11 @@ describe('applyStage', () => {
 
 describe('foldEvents', () => {
   it('answers with the first result, over a list or a live stream, and closes the stream', async () => {
-    const events: StreamEvent[] = [{ type: 'text-delta', delta: 'a' }, { type: 'text-delta', delta: 'b' }, { type: 'text-delta', delta: 'c' }];
+    const events: StreamEvent[] = [
+      { type: 'text-delta', delta: 'a' },
+      { type: 'text-delta', delta: 'b' },
+      { type: 'text-delta', delta: 'c' },
+    ];
     const step = (event: StreamEvent) => (event.type === 'text-delta' && event.delta === 'b' ? 'found' : undefined);
     expect(await foldEvents(new EventList(events), step)).toBe('found');
     const closed = { value: false };

@@ -12,7 +12,10 @@ const user: Message = { role: 'user', content: [{ type: 'text', text: 'hi' }] };
 
 describe('insertToolPrompt', () => {
   it('appends the prompt to the system text, or adds a system message first', () => {
-    expect(insertToolPrompt([{ role: 'system', content: 'Be terse.' }, user], 'TOOLS')).toEqual([{ role: 'system', content: 'Be terse.\n\nTOOLS' }, user]);
+    expect(insertToolPrompt([{ role: 'system', content: 'Be terse.' }, user], 'TOOLS')).toEqual([
+      { role: 'system', content: 'Be terse.\n\nTOOLS' },
+      user,
+    ]);
     expect(insertToolPrompt([user], 'TOOLS')).toEqual([{ role: 'system', content: 'TOOLS' }, user]);
     expect(insertToolPrompt([{ role: 'system', content: '' }, user], 'TOOLS')).toEqual([{ role: 'system', content: 'TOOLS' }, user]);
     expect(insertToolPrompt([user], '')).toEqual([user]);

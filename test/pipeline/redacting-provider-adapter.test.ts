@@ -41,23 +41,34 @@ function answer(request: RecordedRequest, response: http.ServerResponse): void {
   const message = `Invalid credentials: ${echoed(request)}`;
   const anthropic = path === '/v1/messages';
   const ollama = path?.startsWith('/api/') === true;
-  const errorBody = anthropic ? { type: 'error', error: { type: 'authentication_error', message } } : ollama ? { error: message } : { error: { message, type: 'invalid_request_error' } };
+  const errorBody = anthropic
+    ? { type: 'error', error: { type: 'authentication_error', message } }
+    : ollama
+      ? { error: message }
+      : { error: { message, type: 'invalid_request_error' } };
   if (model !== 'stream-error') return sendJson(response, model === 'status-500' ? 500 : 401, errorBody);
   if (path === '/v1/chat/completions') {
     response.writeHead(200, { 'content-type': 'text/event-stream' });
-    response.write(`data: ${JSON.stringify({ id: 'c', model, choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] })}\n\n`);
+    response.write(
+      `data: ${JSON.stringify({ id: 'c', model, choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] })}\n\n`,
+    );
     response.end(`data: ${JSON.stringify({ error: { message } })}\n\n`);
     return;
   }
   if (anthropic) {
-    const start = { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', model, content: [], usage: { input_tokens: 1, output_tokens: 0 } } };
+    const start = {
+      type: 'message_start',
+      message: { id: 'm', type: 'message', role: 'assistant', model, content: [], usage: { input_tokens: 1, output_tokens: 0 } },
+    };
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     response.write(`event: message_start\ndata: ${JSON.stringify(start)}\n\n`);
     response.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`);
     return;
   }
   response.writeHead(200, { 'content-type': 'application/x-ndjson' });
-  response.write(`${JSON.stringify({ model, created_at: '2025-01-01T00:00:00Z', message: { role: 'assistant', content: 'Hi' }, done: false })}\n`);
+  response.write(
+    `${JSON.stringify({ model, created_at: '2025-01-01T00:00:00Z', message: { role: 'assistant', content: 'Hi' }, done: false })}\n`,
+  );
   response.end(`${JSON.stringify({ error: message })}\n`);
 }
 
@@ -72,7 +83,11 @@ beforeAll(async () => {
     validateConfigFile({
       server: { apiKeys: [secrets.clientKey], logLevel: 'debug' },
       providers: {
-        compatible: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native', apiKey: secrets.compatibleKey, headers: { 'x-org': secrets.organisationHeader, 'x-short': 'abc123' } }),
+        compatible: testProvider('openai-compatible', `${upstream.url}/v1`, {
+          toolCalling: 'native',
+          apiKey: secrets.compatibleKey,
+          headers: { 'x-org': secrets.organisationHeader, 'x-short': 'abc123' },
+        }),
         claude: testProvider('anthropic', upstream.url, { apiKey: secrets.anthropicKey, defaultMaxTokens: 256 }),
         local: testProvider('ollama', upstream.url, { toolCalling: 'native', apiKey: secrets.ollamaKey }),
       },
@@ -106,14 +121,22 @@ const kinds = [
 
 describe.each(kinds)('an upstream ($provider) that echoes its credentials', ({ provider, credential }) => {
   it.each(['status-401', 'status-500'])('in a %s error body: the client message is redacted', async (model) => {
-    const response = await postJson(`${baseUrl}/v1/chat/completions`, { model: `${provider}/${model}`, messages: [{ role: 'user', content: 'Hi' }] }, authorized);
+    const response = await postJson(
+      `${baseUrl}/v1/chat/completions`,
+      { model: `${provider}/${model}`, messages: [{ role: 'user', content: 'Hi' }] },
+      authorized,
+    );
     expect(response.status).toBe(model === 'status-401' ? 401 : 502);
     expectRedacted(response.text);
     expect(response.text).toContain(`Invalid credentials: ${credential}`);
   });
 
   it('in a mid-stream error: the in-band error frame is redacted', async () => {
-    const response = await postJson(`${baseUrl}/v1/chat/completions`, { model: `${provider}/stream-error`, stream: true, messages: [{ role: 'user', content: 'Hi' }] }, authorized);
+    const response = await postJson(
+      `${baseUrl}/v1/chat/completions`,
+      { model: `${provider}/stream-error`, stream: true, messages: [{ role: 'user', content: 'Hi' }] },
+      authorized,
+    );
     expect(response.status).toBe(200);
     expect(response.text).toContain('"error"');
     expectRedacted(response.text);
@@ -122,10 +145,18 @@ describe.each(kinds)('an upstream ($provider) that echoes its credentials', ({ p
 
 describe('other routes and APIs', () => {
   it('redacts a Messages error in the Anthropic envelope, and its in-band error event', async () => {
-    const whole = await postJson(`${baseUrl}/v1/messages`, { model: 'claude/status-401', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] }, authorized);
+    const whole = await postJson(
+      `${baseUrl}/v1/messages`,
+      { model: 'claude/status-401', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] },
+      authorized,
+    );
     expect(JSON.parse(whole.text).type).toBe('error');
     expectRedacted(whole.text);
-    const streamed = await postJson(`${baseUrl}/v1/messages`, { model: 'claude/stream-error', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'Hi' }] }, authorized);
+    const streamed = await postJson(
+      `${baseUrl}/v1/messages`,
+      { model: 'claude/stream-error', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'Hi' }] },
+      authorized,
+    );
     expect(streamed.text).toContain('event: error');
     expectRedacted(streamed.text);
   });
@@ -137,7 +168,11 @@ describe('other routes and APIs', () => {
   });
 
   it('keeps a configured value shorter than 8 characters (not redacted, as documented)', async () => {
-    const response = await postJson(`${baseUrl}/v1/chat/completions`, { model: 'compatible/status-401', messages: [{ role: 'user', content: 'Hi' }] }, authorized);
+    const response = await postJson(
+      `${baseUrl}/v1/chat/completions`,
+      { model: 'compatible/status-401', messages: [{ role: 'user', content: 'Hi' }] },
+      authorized,
+    );
     expect(response.text).not.toContain('abc123'); // not echoed by the upstream at all: x-short is not a credential header here
     app.log.info({ note: 'short value abc123' }, 'short');
     expect(lines.some((line) => line.includes('short value abc123'))).toBe(true);

@@ -18,7 +18,11 @@ function run(events: StreamEvent[]): { events: StreamEvent[]; warnings: string[]
 }
 
 function call(index: number, deltas: string[], end = deltas.join('')): StreamEvent[] {
-  return [{ type: 'tool-call-start', index, id: `call_${index}`, name: 'f' }, ...deltas.map((delta): StreamEvent => ({ type: 'tool-call-delta', index, argumentsDelta: delta })), { type: 'tool-call-end', index, arguments: end }];
+  return [
+    { type: 'tool-call-start', index, id: `call_${index}`, name: 'f' },
+    ...deltas.map((delta): StreamEvent => ({ type: 'tool-call-delta', index, argumentsDelta: delta })),
+    { type: 'tool-call-end', index, arguments: end },
+  ];
 }
 
 /** Per call index: the accumulated deltas and the end's arguments. */

@@ -12,7 +12,12 @@ import type { StartedGateway } from '../helpers/start-gateway.js';
 type Message = OpenAI.ChatCompletionMessage & { reasoning_content?: string };
 type WithDiagnostics = { diagnostics?: { warnings?: { code: string }[] } };
 
-const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_time', description: 'Get the current UTC time.', parameters: { type: 'object', properties: {} } } }];
+const tools: OpenAI.ChatCompletionTool[] = [
+  {
+    type: 'function',
+    function: { name: 'get_time', description: 'Get the current UTC time.', parameters: { type: 'object', properties: {} } },
+  },
+];
 const anthropicTools = [{ name: 'get_time', description: 'Get the current UTC time.', input_schema: { type: 'object', properties: {} } }];
 const thinking = 'The user wants the time.';
 /** Qwen3.5 writes Qwen3-Coder XML calls after the reasoning its template opened. */
@@ -93,15 +98,18 @@ describe('Chat Completions', () => {
     expect(streamed.warnings).toEqual(['reasoning-unclosed']);
   });
 
-  it.each([{ reasoning_effort: 'none' }, { chat_template_kwargs: { enable_thinking: false } }])('assumes nothing when the request turns thinking off (%j)', async (fields) => {
-    upstream.enqueue({ type: 'chat', content: thinkThenCall });
-    const completion = await client.chat.completions.create({ model, messages: user, tools, ...(fields as object) });
-    const message = completion.choices[0]!.message as Message;
-    expect(message.reasoning_content).toBeUndefined();
-    // The orphan tag itself is removed, and the client is told what happened to the text before it.
-    expect(message.content).toBe(`${thinking}\n\n\n`);
-    expect(warningCodes(completion as WithDiagnostics)).toEqual(['reasoning-orphan-close']);
-  });
+  it.each([{ reasoning_effort: 'none' }, { chat_template_kwargs: { enable_thinking: false } }])(
+    'assumes nothing when the request turns thinking off (%j)',
+    async (fields) => {
+      upstream.enqueue({ type: 'chat', content: thinkThenCall });
+      const completion = await client.chat.completions.create({ model, messages: user, tools, ...(fields as object) });
+      const message = completion.choices[0]!.message as Message;
+      expect(message.reasoning_content).toBeUndefined();
+      // The orphan tag itself is removed, and the client is told what happened to the text before it.
+      expect(message.content).toBe(`${thinking}\n\n\n`);
+      expect(warningCodes(completion as WithDiagnostics)).toEqual(['reasoning-orphan-close']);
+    },
+  );
 
   it('assumes nothing when the upstream separates reasoning itself (its server has a reasoning parser)', async () => {
     upstream.enqueue({ type: 'chat', reasoning: thinking, content: 'It is noon.' });
@@ -152,12 +160,21 @@ describe('Responses', () => {
     upstream.enqueue({ type: 'chat', content: thinkThenCall, fragmentSize: 2 });
     const response = await postJson(`${gateway.baseUrl}/v1/responses`, { ...body, stream: true });
     const frames = dataFrames(response.text);
-    const reasoning = frames.filter((frame) => frame['type'] === 'response.reasoning_summary_text.delta').map((frame) => frame['delta']).join('');
+    const reasoning = frames
+      .filter((frame) => frame['type'] === 'response.reasoning_summary_text.delta')
+      .map((frame) => frame['delta'])
+      .join('');
     expect(reasoning).toBe(thinking);
-    const text = frames.filter((frame) => frame['type'] === 'response.output_text.delta').map((frame) => frame['delta']).join('');
+    const text = frames
+      .filter((frame) => frame['type'] === 'response.output_text.delta')
+      .map((frame) => frame['delta'])
+      .join('');
     expect(text.trim()).toBe('');
     const completed = frames.find((frame) => frame['type'] === 'response.completed')!;
-    expect(withoutBlankMessages(completed['response'].output as Record<string, any>[]).map((item) => item['type'])).toEqual(['reasoning', 'function_call']);
+    expect(withoutBlankMessages(completed['response'].output as Record<string, any>[]).map((item) => item['type'])).toEqual([
+      'reasoning',
+      'function_call',
+    ]);
   });
 });
 
@@ -168,7 +185,10 @@ describe('Messages', () => {
     upstream.enqueue({ type: 'chat', content: thinkThenCall });
     const response = await postJson(`${gateway.baseUrl}/v1/messages`, body);
     const content = JSON.parse(response.text).content as Record<string, any>[];
-    expect(content.filter((block) => block['type'] !== 'text' || block['text'].trim() !== '').map((block) => block['type'])).toEqual(['thinking', 'tool_use']);
+    expect(content.filter((block) => block['type'] !== 'text' || block['text'].trim() !== '').map((block) => block['type'])).toEqual([
+      'thinking',
+      'tool_use',
+    ]);
     expect(content[0]!['thinking']).toBe(thinking);
   });
 
@@ -177,8 +197,18 @@ describe('Messages', () => {
     const response = await postJson(`${gateway.baseUrl}/v1/messages`, { ...body, stream: true });
     const frames = dataFrames(response.text);
     const deltas = frames.filter((frame) => frame['type'] === 'content_block_delta').map((frame) => frame['delta']);
-    expect(deltas.filter((delta) => delta.type === 'thinking_delta').map((delta) => delta.thinking).join('')).toBe(thinking);
-    expect(deltas.filter((delta) => delta.type === 'text_delta').map((delta) => delta.text).join('')).not.toContain('</think>');
+    expect(
+      deltas
+        .filter((delta) => delta.type === 'thinking_delta')
+        .map((delta) => delta.thinking)
+        .join(''),
+    ).toBe(thinking);
+    expect(
+      deltas
+        .filter((delta) => delta.type === 'text_delta')
+        .map((delta) => delta.text)
+        .join(''),
+    ).not.toContain('</think>');
     expect(frames.some((frame) => frame['type'] === 'content_block_start' && frame['content_block'].type === 'tool_use')).toBe(true);
   });
 

@@ -5,7 +5,15 @@ import type { ReasoningOpening } from '../../src/core/resolved-model.js';
 import { replyStartsInReasoning } from '../../src/pipeline/reply-starts-in-reasoning.js';
 
 const request = (opensInReasoning: ReasoningOpening | undefined, fields: Partial<ChatRequest> = {}): ChatRequest => ({
-  model: { id: 'p/m', provider: 'p', providerType: 'openai-compatible', model: 'm', family: 'hermes', toolCalling: 'prompted', ...(opensInReasoning ? { opensInReasoning } : {}) },
+  model: {
+    id: 'p/m',
+    provider: 'p',
+    providerType: 'openai-compatible',
+    model: 'm',
+    family: 'hermes',
+    toolCalling: 'prompted',
+    ...(opensInReasoning ? { opensInReasoning } : {}),
+  },
   messages: [],
   ...fields,
 });

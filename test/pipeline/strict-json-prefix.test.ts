@@ -71,7 +71,9 @@ describe('StrictJsonPrefix', () => {
 
   it('writes single quotes, Python literals and raw control characters as JSON, token by token', () => {
     expect(complete("{'city': 'Paris', 'note': 'say \\'hi\\' \"now\"'}")).toBe('{"city": "Paris", "note": "say \'hi\' \\"now\\""}');
-    expect(complete('{"ok": True, "no": False, "none": None, "text": "True"}')).toBe('{"ok": true, "no": false, "none": null, "text": "True"}');
+    expect(complete('{"ok": True, "no": False, "none": None, "text": "True"}')).toBe(
+      '{"ok": true, "no": false, "none": null, "text": "True"}',
+    );
     expect(complete('{"text": "line\none\ttab"}')).toBe('{"text": "line\\none\\ttab"}');
   });
 
@@ -110,6 +112,9 @@ function pythonStyle(value: unknown): string {
   // JSON.stringify writes -0 as 0; Python writes -0.0, which JSON reads back as -0.
   if (Object.is(value, -0)) return '-0.0';
   if (Array.isArray(value)) return `[${value.map(pythonStyle).join(', ')}]`;
-  if (typeof value === 'object') return `{${Object.entries(value).map(([key, member]) => `${pythonStyle(key)}: ${pythonStyle(member)}`).join(', ')}}`;
+  if (typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([key, member]) => `${pythonStyle(key)}: ${pythonStyle(member)}`)
+      .join(', ')}}`;
   return JSON.stringify(value);
 }

@@ -83,10 +83,15 @@ describe('with server.apiKeys configured', () => {
   });
 
   it('works with the SDK: AuthenticationError for a wrong key, success for a right one', async () => {
-    const error = await gateway.client('wrong').chat.completions.create({ model: 'local/m', messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+    const error = await gateway
+      .client('wrong')
+      .chat.completions.create({ model: 'local/m', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
     upstream.enqueue({ type: 'chat', content: 'welcome' });
-    const completion = await gateway.client('key-two').chat.completions.create({ model: 'local/m', messages: [{ role: 'user', content: 'hi' }] });
+    const completion = await gateway
+      .client('key-two')
+      .chat.completions.create({ model: 'local/m', messages: [{ role: 'user', content: 'hi' }] });
     expect(completion.choices[0]?.message.content).toBe('welcome');
   });
 });

@@ -37,8 +37,15 @@ describe('createClientErrorResponder', () => {
   it('writes a request timeout as a whole 408 response in OpenAI’s envelope and closes', async () => {
     const text = await exchange((socket) => writeClientErrorResponse(timeoutError(), socket));
     const [head = '', body = ''] = text.split('\r\n\r\n');
-    expect(head.split('\r\n')).toEqual(['HTTP/1.1 408 Request Timeout', 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close']);
-    expect(JSON.parse(body)).toEqual({ error: { message: 'The request did not arrive in time.', type: 'invalid_request_error', param: null, code: 'request_timeout' } });
+    expect(head.split('\r\n')).toEqual([
+      'HTTP/1.1 408 Request Timeout',
+      'Content-Type: application/json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+    ]);
+    expect(JSON.parse(body)).toEqual({
+      error: { message: 'The request did not arrive in time.', type: 'invalid_request_error', param: null, code: 'request_timeout' },
+    });
   });
 
   it('writes nothing on a connection reset', async () => {

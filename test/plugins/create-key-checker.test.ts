@@ -24,7 +24,8 @@ describe('createKeyChecker', () => {
   });
 
   it('rejects anything else, including prefixes, suffixes, case changes and nothing', () => {
-    for (const candidate of ['alpha', 'alpha-key ', 'ALPHA-KEY', 'alpha-keyX', '', 'beta-key\n']) expect(check(candidate), JSON.stringify(candidate)).toBe(false);
+    for (const candidate of ['alpha', 'alpha-key ', 'ALPHA-KEY', 'alpha-keyX', '', 'beta-key\n'])
+      expect(check(candidate), JSON.stringify(candidate)).toBe(false);
     expect(check(undefined)).toBe(false);
   });
 

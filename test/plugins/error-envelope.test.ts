@@ -10,7 +10,10 @@ import { startGateway, testProvider, type StartedGateway } from '../helpers/star
 let gateway: StartedGateway;
 
 beforeAll(async () => {
-  gateway = await startGateway({ server: { bodyLimitBytes: 2048 }, providers: { local: testProvider('openai-compatible', 'http://127.0.0.1:9/v1') } });
+  gateway = await startGateway({
+    server: { bodyLimitBytes: 2048 },
+    providers: { local: testProvider('openai-compatible', 'http://127.0.0.1:9/v1') },
+  });
 });
 
 afterAll(async () => {
@@ -21,7 +24,9 @@ describe('the envelope renderers the route families own', () => {
   const error = new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_unavailable', param: null, message: 'down' });
 
   it('renders OpenAI’s envelope with all four fields', () => {
-    expect(toOpenAiErrorBody(error)).toEqual({ error: { message: 'down', type: 'upstream_error', param: null, code: 'upstream_unavailable' } });
+    expect(toOpenAiErrorBody(error)).toEqual({
+      error: { message: 'down', type: 'upstream_error', param: null, code: 'upstream_unavailable' },
+    });
   });
 
   it('renders Anthropic’s envelope with Anthropic’s type names', () => {
@@ -56,13 +61,23 @@ describe('errors fastify raises on the Messages routes', () => {
   it('a wrong method on /v1/messages is a 404 in Anthropic’s envelope', async () => {
     const response = await fetch(`${gateway.baseUrl}/v1/messages`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ type: 'error', error: { type: 'not_found_error', message: 'Unknown route: GET /v1/messages' } });
+    expect(await response.json()).toEqual({
+      type: 'error',
+      error: { type: 'not_found_error', message: 'Unknown route: GET /v1/messages' },
+    });
   });
 
   it('malformed JSON on /v1/messages is a 400 in Anthropic’s envelope', async () => {
-    const response = await fetch(`${gateway.baseUrl}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":' });
+    const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"model":',
+    });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('Malformed JSON body') } });
+    expect(await response.json()).toEqual({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringContaining('Malformed JSON body') },
+    });
   });
 });
 
@@ -74,13 +89,17 @@ describe('errors from fastify itself', () => {
       body: JSON.stringify({ model: 'local/m', messages: [{ role: 'user', content: 'x'.repeat(4096) }] }),
     });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: 'FST_ERR_CTP_BODY_TOO_LARGE' } });
+    expect(await response.json()).toEqual({
+      error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: 'FST_ERR_CTP_BODY_TOO_LARGE' },
+    });
   });
 
   it('an unknown route is a 404 in OpenAI’s envelope', async () => {
     const response = await fetch(`${gateway.baseUrl}/v2/chat/completions`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: { message: 'Unknown route: POST /v2/chat/completions', type: 'not_found_error', param: null, code: 'not_found' } });
+    expect(await response.json()).toEqual({
+      error: { message: 'Unknown route: POST /v2/chat/completions', type: 'not_found_error', param: null, code: 'not_found' },
+    });
   });
 
   it('a wrong method on a known path is a 404 in the envelope too', async () => {
@@ -111,14 +130,20 @@ function parseRawResponse(text: string): { status: number; headers: string; body
 
 describe('errors Node raises before a request exists (clientError)', () => {
   it('answers headers over the size limit with a 431 in OpenAI’s envelope', async () => {
-    const response = parseRawResponse(await rawExchange(`POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+    const response = parseRawResponse(
+      await rawExchange(`POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+    );
     expect(response.status).toBe(431);
     expect(response.headers).toContain('content-type: application/json');
-    expect(response.body).toEqual({ error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: 'request_header_fields_too_large' } });
+    expect(response.body).toEqual({
+      error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: 'request_header_fields_too_large' },
+    });
   });
 
   it('answers in Anthropic’s envelope when the failed request was for /v1/messages', async () => {
-    const response = parseRawResponse(await rawExchange(`POST /claude/v1/messages HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+    const response = parseRawResponse(
+      await rawExchange(`POST /claude/v1/messages HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+    );
     expect(response.status).toBe(431);
     expect(response.body).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) } });
   });
@@ -126,7 +151,14 @@ describe('errors Node raises before a request exists (clientError)', () => {
   it('answers a malformed request with a 400 in the envelope', async () => {
     const response = parseRawResponse(await rawExchange('NOT HTTP AT ALL\r\n\r\n'));
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ error: { message: expect.stringContaining('not valid HTTP'), type: 'invalid_request_error', param: null, code: 'malformed_http_request' } });
+    expect(response.body).toEqual({
+      error: {
+        message: expect.stringContaining('not valid HTTP'),
+        type: 'invalid_request_error',
+        param: null,
+        code: 'malformed_http_request',
+      },
+    });
   });
 });
 
@@ -134,7 +166,9 @@ describe('errors fastify raises before routing (frameworkErrors)', () => {
   it('answers a URL it cannot decode with a 400 in the envelope', async () => {
     const response = await fetch(`${gateway.baseUrl}/v1/models/%zz`);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: 'FST_ERR_BAD_URL' } });
+    expect(await response.json()).toEqual({
+      error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: 'FST_ERR_BAD_URL' },
+    });
   });
 
   it('answers a path parameter over the length limit in the envelope', async () => {
@@ -145,10 +179,17 @@ describe('errors fastify raises before routing (frameworkErrors)', () => {
 });
 
 describe('bodies are JSON whatever the content type says', () => {
-  it.each(['', 'json', ';', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-8'])('reads the body with Content-Type %j', async (contentType) => {
-    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': contentType }, body: '{"messages":[]}' });
-    // The body was read: the error is about its content, not its media type.
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { type: 'invalid_request_error', param: 'model' } });
-  });
+  it.each(['', 'json', ';', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-8'])(
+    'reads the body with Content-Type %j',
+    async (contentType) => {
+      const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: '{"messages":[]}',
+      });
+      // The body was read: the error is about its content, not its media type.
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { type: 'invalid_request_error', param: 'model' } });
+    },
+  );
 });

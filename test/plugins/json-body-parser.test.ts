@@ -36,7 +36,11 @@ function agentTools(variant: string): OpenAI.ChatCompletionFunctionTool[] {
     function: {
       name: `${variant}_action_${index}`,
       description: `Performs action ${index} (${variant}). Use it when the user asks for it; it never deletes anything. Long enough to be realistic.`,
-      parameters: { type: 'object', properties: { path: { type: 'string', description: 'A path' }, limit: { type: 'integer' } }, required: ['path'] },
+      parameters: {
+        type: 'object',
+        properties: { path: { type: 'string', description: 'A path' }, limit: { type: 'integer' } },
+        required: ['path'],
+      },
     },
   }));
 }
@@ -48,13 +52,19 @@ function lastUpstreamText(): string {
   return JSON.stringify(upstream.lastChatBody());
 }
 
-async function nativeTurn(tools: OpenAI.ChatCompletionTool[], extra: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming> = {}): Promise<string> {
+async function nativeTurn(
+  tools: OpenAI.ChatCompletionTool[],
+  extra: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming> = {},
+): Promise<string> {
   upstream.enqueue({ type: 'chat', content: 'done' });
   await client.chat.completions.create({ model: 'native/gpt-4o-mini', messages: question, tools, ...extra });
   return lastUpstreamText();
 }
 
-async function promptedTurn(tools: OpenAI.ChatCompletionTool[], extra: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming> = {}): Promise<string> {
+async function promptedTurn(
+  tools: OpenAI.ChatCompletionTool[],
+  extra: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming> = {},
+): Promise<string> {
   upstream.enqueue({ type: 'chat', content: 'done' });
   await client.chat.completions.create({ model: 'prompted/qwen2.5-7b-instruct', messages: question, tools, ...extra });
   return lastUpstreamText();
@@ -122,17 +132,35 @@ describe('known tool lists through the gateway', () => {
   });
 
   it('serves the Responses and Messages APIs from a known list too', async () => {
-    const responsesTools = agentTools('responses').map((tool) => ({ type: 'function', name: tool.function.name, description: tool.function.description, parameters: tool.function.parameters }));
-    const messagesTools = agentTools('messages').map((tool) => ({ name: tool.function.name, description: tool.function.description, input_schema: tool.function.parameters }));
+    const responsesTools = agentTools('responses').map((tool) => ({
+      type: 'function',
+      name: tool.function.name,
+      description: tool.function.description,
+      parameters: tool.function.parameters,
+    }));
+    const messagesTools = agentTools('messages').map((tool) => ({
+      name: tool.function.name,
+      description: tool.function.description,
+      input_schema: tool.function.parameters,
+    }));
     const sent = { responses: [] as string[], messages: [] as string[] };
     for (let turn = 0; turn < 3; turn++) {
       upstream.enqueue({ type: 'chat', content: 'done' });
-      const response = await postJson(`${gateway.baseUrl}/v1/responses`, { model: 'native/gpt-4o-mini', input: 'Do it.', tools: responsesTools, store: false });
+      const response = await postJson(`${gateway.baseUrl}/v1/responses`, {
+        model: 'native/gpt-4o-mini',
+        input: 'Do it.',
+        tools: responsesTools,
+        store: false,
+      });
       expect(response.status).toBe(200);
       expect(JSON.parse(response.text).tools).toEqual(responsesTools);
       sent.responses.push(lastUpstreamText());
       upstream.enqueue({ type: 'chat', content: 'done' });
-      const message = await postJson(`${gateway.baseUrl}/v1/messages`, { model: 'native/gpt-4o-mini', max_tokens: 100, messages: [{ role: 'user', content: 'Do it.' }], tools: messagesTools }, { 'anthropic-version': '2023-06-01' });
+      const message = await postJson(
+        `${gateway.baseUrl}/v1/messages`,
+        { model: 'native/gpt-4o-mini', max_tokens: 100, messages: [{ role: 'user', content: 'Do it.' }], tools: messagesTools },
+        { 'anthropic-version': '2023-06-01' },
+      );
       expect(message.status).toBe(200);
       sent.messages.push(lastUpstreamText());
     }

@@ -46,7 +46,9 @@ function expectTooDeep(response: { status: number; text: string }, param: string
   expect(response.status).toBe(400);
   const body = JSON.parse(response.text) as Record<string, unknown>;
   if (envelope === 'openai') {
-    expect(body).toEqual({ error: { message: expect.stringContaining('deeper than'), type: 'invalid_request_error', param, code: 'json_too_deep' } });
+    expect(body).toEqual({
+      error: { message: expect.stringContaining('deeper than'), type: 'invalid_request_error', param, code: 'json_too_deep' },
+    });
   } else {
     expect(body).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining(`'${param}`) } });
   }
@@ -85,9 +87,15 @@ describe('nesting deeper than server.maxJsonDepth (128 by default)', () => {
   it('accepts a body exactly at the limit and refuses one level more', async () => {
     // body 1, tools 2, tool 3, function 4: parameters adds its own levels from 5 on.
     openai.enqueue({ type: 'chat', content: 'ok' });
-    const atLimit = await postJson(`${gateway.baseUrl}/v1/chat/completions`, `{"model":"native/m","messages":${userTurn},"tools":${chatTools(nestedObject(124))}}`);
+    const atLimit = await postJson(
+      `${gateway.baseUrl}/v1/chat/completions`,
+      `{"model":"native/m","messages":${userTurn},"tools":${chatTools(nestedObject(124))}}`,
+    );
     expect(atLimit.status).toBe(200);
-    const over = await postJson(`${gateway.baseUrl}/v1/chat/completions`, `{"model":"native/m","messages":${userTurn},"tools":${chatTools(nestedObject(125))}}`);
+    const over = await postJson(
+      `${gateway.baseUrl}/v1/chat/completions`,
+      `{"model":"native/m","messages":${userTurn},"tools":${chatTools(nestedObject(125))}}`,
+    );
     expectTooDeep(over, 'tools[0].function.parameters');
   });
 

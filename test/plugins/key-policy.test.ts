@@ -16,7 +16,10 @@ import type { FastifyInstance } from 'fastify';
 
 const adminKey = 'sk-admin-0123456789';
 const teamKey = 'sk-team-a-0123456789';
-const tool = (name: string): OpenAI.ChatCompletionTool => ({ type: 'function', function: { name, parameters: { type: 'object', properties: {} } } });
+const tool = (name: string): OpenAI.ChatCompletionTool => ({
+  type: 'function',
+  function: { name, parameters: { type: 'object', properties: {} } },
+});
 
 let upstream: FakeOpenAiUpstream;
 let app: FastifyInstance;
@@ -34,7 +37,7 @@ beforeAll(async () => {
       local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'prompted' }),
       native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
     },
-    aliases: { 'claude-sonnet-4-5': 'local/qwen3-8b', 'sneaky': 'native/o3' },
+    aliases: { 'claude-sonnet-4-5': 'local/qwen3-8b', sneaky: 'native/o3' },
   };
   const config = normalizeConfig(validateConfigFile(file), { host: '127.0.0.1', port: 0 });
   const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) });
@@ -52,14 +55,18 @@ const client = (key: string) => new OpenAI({ baseURL: `${baseUrl}/v1`, apiKey: k
 
 describe('model policy', () => {
   it('refuses a model outside the key’s globs with 403 model_not_allowed naming it', async () => {
-    const error = await client(teamKey).chat.completions.create({ model: 'native/o3', messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+    const error = await client(teamKey)
+      .chat.completions.create({ model: 'native/o3', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.PermissionDeniedError);
     expect((error as APIError).code).toBe('model_not_allowed');
     expect((error as APIError).message).toContain("'native/o3'");
   });
 
   it('checks an alias by its target, so an alias cannot widen a key', async () => {
-    const error = await client(teamKey).chat.completions.create({ model: 'sneaky', messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+    const error = await client(teamKey)
+      .chat.completions.create({ model: 'sneaky', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
     expect((error as APIError).status).toBe(403);
   });
 
@@ -74,19 +81,37 @@ describe('model policy', () => {
 describe('tool policy', () => {
   it('removes a denied tool from what a prompted model sees, with a warning, and never returns a call to it', async () => {
     upstream.enqueue({ type: 'chat', content: '<tool_call>{"name": "delete_repo", "arguments": {}}</tool_call>' });
-    const completion = await client(teamKey).chat.completions.create({ model: 'local/qwen3-8b', messages: [{ role: 'user', content: 'clean up' }], tools: [tool('read_file'), tool('delete_repo')] });
+    const completion = await client(teamKey).chat.completions.create({
+      model: 'local/qwen3-8b',
+      messages: [{ role: 'user', content: 'clean up' }],
+      tools: [tool('read_file'), tool('delete_repo')],
+    });
     const system = (upstream.lastChatBody().messages as { content: string }[])[0]?.content ?? '';
     expect(system).toContain('read_file');
     expect(system).not.toContain('delete_repo');
     expect(completion.choices[0]?.message.tool_calls ?? []).toEqual([]);
-    const diagnostics = (completion as unknown as { diagnostics: { tool_call_error: { code: string }; warnings: { code: string; message: string }[] } }).diagnostics;
+    const diagnostics = (
+      completion as unknown as { diagnostics: { tool_call_error: { code: string }; warnings: { code: string; message: string }[] } }
+    ).diagnostics;
     expect(diagnostics.tool_call_error.code).toBe('unavailable_tool');
-    expect(diagnostics.warnings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'tool-not-allowed', message: expect.stringContaining('delete_repo') })]));
+    expect(diagnostics.warnings).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: 'tool-not-allowed', message: expect.stringContaining('delete_repo') })]),
+    );
   });
 
   it('drops a native call to a denied tool and renumbers the rest', async () => {
-    upstream.enqueue({ type: 'chat', toolCalls: [{ name: 'delete_repo', arguments: {} }, { name: 'read_file', arguments: { path: 'a' } }] });
-    const stream = client(teamKey).chat.completions.stream({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], tools: [tool('read_file'), tool('delete_repo')] });
+    upstream.enqueue({
+      type: 'chat',
+      toolCalls: [
+        { name: 'delete_repo', arguments: {} },
+        { name: 'read_file', arguments: { path: 'a' } },
+      ],
+    });
+    const stream = client(teamKey).chat.completions.stream({
+      model: 'native/gpt-4o-mini',
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [tool('read_file'), tool('delete_repo')],
+    });
     const completion = await stream.finalChatCompletion();
     const sentTools = (upstream.lastChatBody().tools as { function: { name: string } }[]).map((sent) => sent.function.name);
     expect(sentTools).toEqual(['read_file']);
@@ -96,7 +121,12 @@ describe('tool policy', () => {
 
   it('refuses a tool_choice naming a denied tool', async () => {
     const error = await client(teamKey)
-      .chat.completions.create({ model: 'local/qwen3-8b', messages: [{ role: 'user', content: 'x' }], tools: [tool('delete_repo')], tool_choice: { type: 'function', function: { name: 'delete_repo' } } })
+      .chat.completions.create({
+        model: 'local/qwen3-8b',
+        messages: [{ role: 'user', content: 'x' }],
+        tools: [tool('delete_repo')],
+        tool_choice: { type: 'function', function: { name: 'delete_repo' } },
+      })
       .catch((caught: unknown) => caught);
     expect((error as APIError).status).toBe(403);
     expect((error as APIError).code).toBe('tool_not_allowed');
@@ -104,8 +134,14 @@ describe('tool policy', () => {
 
   it('leaves a key without a tool policy alone', async () => {
     upstream.enqueue({ type: 'chat', content: '<tool_call>{"name": "delete_repo", "arguments": {}}</tool_call>' });
-    const completion = await client(adminKey).chat.completions.create({ model: 'local/qwen3-8b', messages: [{ role: 'user', content: 'x' }], tools: [tool('delete_repo')] });
-    expect((completion.choices[0]?.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.name).toBe('delete_repo');
+    const completion = await client(adminKey).chat.completions.create({
+      model: 'local/qwen3-8b',
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [tool('delete_repo')],
+    });
+    expect((completion.choices[0]?.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.name).toBe(
+      'delete_repo',
+    );
   });
 });
 
@@ -120,14 +156,19 @@ describe('names and aliases', () => {
 
   it('routes an alias to its target and echoes the name the client asked for', async () => {
     upstream.enqueue({ type: 'chat', content: 'from qwen' });
-    const completion = await client(adminKey).chat.completions.create({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'x' }] });
+    const completion = await client(adminKey).chat.completions.create({
+      model: 'claude-sonnet-4-5',
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(upstream.lastChatBody().model).toBe('qwen3-8b');
     expect(completion.model).toBe('claude-sonnet-4-5');
     expect(completion.choices[0]?.message.content).toBe('from qwen');
   });
 
   it('has no alias for a prototype member', async () => {
-    const error = await client(adminKey).chat.completions.create({ model: 'constructor', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
+    const error = await client(adminKey)
+      .chat.completions.create({ model: 'constructor', messages: [{ role: 'user', content: 'x' }] })
+      .catch((caught: unknown) => caught);
     expect((error as APIError).status).toBe(404);
   });
 });

@@ -52,7 +52,13 @@ describe('KnownToolLists', () => {
     const lists = new KnownToolLists();
     const tools = toolList();
     parseKnown(lists, chatBody(tools));
-    const body = JSON.stringify({ temperature: 0, tools, model: 'local/other', messages: [{ role: 'user', content: 'again' }], stream: true });
+    const body = JSON.stringify({
+      temperature: 0,
+      tools,
+      model: 'local/other',
+      messages: [{ role: 'user', content: 'again' }],
+      stream: true,
+    });
     const parsed = lists.parse(body);
     expect(JSON.stringify(parsed)).toBe(body);
   });
@@ -102,7 +108,7 @@ describe('KnownToolLists', () => {
     parseKnown(lists, chatBody(toolList()));
     const knownFirst = `{"model":"local/m","tools":${known},"messages":[],"tools":${other}}`;
     expect(lists.parse(knownFirst)).toEqual(JSON.parse(knownFirst));
-    expect(((lists.parse(knownFirst) as Record<string, unknown>).tools as unknown[])).toEqual(toolList('b'));
+    expect((lists.parse(knownFirst) as Record<string, unknown>).tools as unknown[]).toEqual(toolList('b'));
     const knownLast = `{"model":"local/m","tools":${other},"messages":[],"tools":${known}}`;
     const parsed = lists.parse(knownLast) as Record<string, unknown>;
     expect(parsed).toEqual(JSON.parse(knownLast));
@@ -118,7 +124,11 @@ describe('KnownToolLists', () => {
 
   it('skips a small nested list to reach the top-level one', () => {
     const lists = new KnownToolLists();
-    const body = JSON.stringify({ model: 'local/m', messages: [{ role: 'user', content: 'hi', extra: { tools: [1, 2] } }], tools: toolList() });
+    const body = JSON.stringify({
+      model: 'local/m',
+      messages: [{ role: 'user', content: 'hi', extra: { tools: [1, 2] } }],
+      tools: toolList(),
+    });
     const parsed = parseKnown(lists, body);
     expect(parsed).toEqual(JSON.parse(body));
     expect(isSharedToolList(parsed.tools)).toBe(true);
@@ -126,7 +136,11 @@ describe('KnownToolLists', () => {
 
   it('tries one substitution per body: a large nested list met first keeps the body on the plain parse', () => {
     const lists = new KnownToolLists();
-    const body = JSON.stringify({ model: 'local/m', messages: [{ role: 'user', content: 'hi', input: { tools: toolList('nested') } }], tools: toolList() });
+    const body = JSON.stringify({
+      model: 'local/m',
+      messages: [{ role: 'user', content: 'hi', input: { tools: toolList('nested') } }],
+      tools: toolList(),
+    });
     const parsed = parseKnown(lists, body);
     expect(parsed).toEqual(JSON.parse(body));
     expect(isSharedToolList(parsed.tools)).toBe(false);

@@ -143,7 +143,12 @@ describe.each(providerKinds())('app.close() aborting a live stream from $type', 
     const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: `${kind.name}/${kind.model}`, messages: [{ role: 'user', content: 'hi' }], max_tokens: 20, stream: true }),
+      body: JSON.stringify({
+        model: `${kind.name}/${kind.model}`,
+        messages: [{ role: 'user', content: 'hi' }],
+        max_tokens: 20,
+        stream: true,
+      }),
     });
     const text = response.text();
     await waitForUpstreamRequest(kind);

@@ -38,13 +38,21 @@ describe('GET /metrics', () => {
     const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object' } } }];
     const client = gateway.client('sk-metrics-0123456789');
     await client.chat.completions.create({ model: 'local/qwen3-8b', messages: [{ role: 'user', content: 'x' }], tools });
-    await client.chat.completions.stream({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], tools }).finalChatCompletion();
+    await client.chat.completions
+      .stream({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], tools })
+      .finalChatCompletion();
     const response = await fetch(`${gateway.baseUrl}/metrics`, { headers: auth });
     expect(response.headers.get('content-type')).toContain('text/plain');
     const text = await response.text();
     const values = samples(text);
-    expect(values.get('interlingua_requests_total{route="/v1/chat/completions",provider="local",model="qwen3-8b",status="200",key="team-m"}')).toBe(1);
-    expect(values.get('interlingua_requests_total{route="/v1/chat/completions",provider="native",model="gpt-4o-mini",status="200",key="team-m"}')).toBe(1);
+    expect(
+      values.get('interlingua_requests_total{route="/v1/chat/completions",provider="local",model="qwen3-8b",status="200",key="team-m"}'),
+    ).toBe(1);
+    expect(
+      values.get(
+        'interlingua_requests_total{route="/v1/chat/completions",provider="native",model="gpt-4o-mini",status="200",key="team-m"}',
+      ),
+    ).toBe(1);
     expect(values.get('interlingua_tool_calls_total{family="hermes",lane="prompted",outcome="parsed"}')).toBe(1);
     expect(values.get('interlingua_tool_calls_total{family="native",lane="native",outcome="parsed"}')).toBe(1);
     expect(values.get('interlingua_tokens_total{provider="local",model="qwen3-8b",direction="input",key="team-m"}')).toBe(11);
@@ -58,8 +66,14 @@ describe('GET /metrics', () => {
       { type: 'chat', content: 'It is sunny and warm in Paris today.', streamError: { afterChunks: 3, message: 'overloaded' } },
     );
     const client = gateway.client('sk-metrics-0123456789');
-    await expect(client.chat.completions.create({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 502 });
-    const stream = await client.chat.completions.create({ model: 'local/qwen3-8b', messages: [{ role: 'user', content: 'x' }], stream: true });
+    await expect(
+      client.chat.completions.create({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toMatchObject({ status: 502 });
+    const stream = await client.chat.completions.create({
+      model: 'local/qwen3-8b',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+    });
     await expect(async () => {
       for await (const chunk of stream) void chunk;
     }).rejects.toThrow(/overloaded/);
@@ -72,7 +86,9 @@ describe('GET /metrics', () => {
   it('counts a call to a tool that was not offered as rejected, per family and lane', async () => {
     upstream.enqueue({ type: 'chat', content: '<tool_call>{"name": "delete_everything", "arguments": {}}</tool_call>' });
     const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object' } } }];
-    await gateway.client('sk-metrics-0123456789').chat.completions.create({ model: 'local/qwen3-8b', messages: [{ role: 'user', content: 'x' }], tools });
+    await gateway
+      .client('sk-metrics-0123456789')
+      .chat.completions.create({ model: 'local/qwen3-8b', messages: [{ role: 'user', content: 'x' }], tools });
     const values = samples(await (await fetch(`${gateway.baseUrl}/metrics`, { headers: auth })).text());
     expect(values.get('interlingua_tool_calls_total{family="hermes",lane="prompted",outcome="rejected"}')).toBe(1);
   });

@@ -32,7 +32,12 @@ function refusal(run: () => unknown): GatewayError {
 describe('rate limits, one pass', () => {
   it('answers synchronously with in-process state, headers included', () => {
     const admission = admitted(limits({ requestsPerMinute: 10 }, { team: { tokensPerMinute: 100 } }).admit('team', false));
-    expect(admission.headers).toMatchObject({ 'x-ratelimit-limit-requests': '10', 'x-ratelimit-remaining-requests': '9', 'x-ratelimit-limit-tokens': '100', 'x-ratelimit-remaining-tokens': '100' });
+    expect(admission.headers).toMatchObject({
+      'x-ratelimit-limit-requests': '10',
+      'x-ratelimit-remaining-requests': '9',
+      'x-ratelimit-limit-tokens': '100',
+      'x-ratelimit-remaining-tokens': '100',
+    });
   });
 
   it('takes no request point for a request refused for its tokens', () => {
@@ -59,7 +64,10 @@ describe('rate limits, one pass', () => {
 
   it('counts a refused request in the window that refused it, and tells the tighter limit', () => {
     const rateLimits = limits({ requestsPerMinute: 100 }, { tight: { requestsPerMinute: 1 } });
-    expect(admitted(rateLimits.admit('tight', false)).headers).toMatchObject({ 'x-ratelimit-limit-requests': '1', 'x-ratelimit-remaining-requests': '0' });
+    expect(admitted(rateLimits.admit('tight', false)).headers).toMatchObject({
+      'x-ratelimit-limit-requests': '1',
+      'x-ratelimit-remaining-requests': '0',
+    });
     const refused = refusal(() => rateLimits.admit('tight', false));
     expect(refused.status).toBe(429);
     expect(refused.retryAfter).toMatch(/^\d+$/);

@@ -41,7 +41,11 @@ afterAll(async () => {
 });
 
 async function post(path: string, key: string, body: Record<string, unknown>) {
-  const response = await fetch(`${gateway.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  const response = await fetch(`${gateway.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, headers: response.headers, body: await response.text() };
 }
 
@@ -58,7 +62,9 @@ describe('rate limits', () => {
     const refused = await post('/v1/chat/completions', requestsKey, { model: 'local/m', messages: ask });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(JSON.parse(refused.body)).toMatchObject({ error: { type: 'rate_limit_error', code: 'rate_limit_exceeded', message: expect.stringContaining("'requests'") } });
+    expect(JSON.parse(refused.body)).toMatchObject({
+      error: { type: 'rate_limit_error', code: 'rate_limit_exceeded', message: expect.stringContaining("'requests'") },
+    });
     const messages = await post('/v1/messages', requestsKey, { model: 'local/m', max_tokens: 10, messages: ask });
     expect(messages.status).toBe(429);
     expect(JSON.parse(messages.body)).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });

@@ -17,7 +17,10 @@ const lines: Record<string, unknown>[] = [];
 beforeAll(async () => {
   upstream = await startFakeOpenAiUpstream();
   const config = normalizeConfig(
-    { server: { apiKeys: ['client-key-123'] }, providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { apiKey: 'sk-upstream-456', toolCalling: 'native' }) } },
+    {
+      server: { apiKeys: ['client-key-123'] },
+      providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { apiKey: 'sk-upstream-456', toolCalling: 'native' }) },
+    },
     {},
   );
   const sink = new Writable({
@@ -48,7 +51,11 @@ async function settle(): Promise<void> {
 describe('request log', () => {
   it('writes exactly one line for a JSON completion, with its fields', async () => {
     upstream.enqueue({ type: 'chat', content: 'ok' });
-    const response = await postJson(`${baseUrl}/v1/chat/completions?trace=1`, { model: 'local/Qwen/Qwen3-8B', messages: [{ role: 'user', content: 'the secret prompt' }] }, headers);
+    const response = await postJson(
+      `${baseUrl}/v1/chat/completions?trace=1`,
+      { model: 'local/Qwen/Qwen3-8B', messages: [{ role: 'user', content: 'the secret prompt' }] },
+      headers,
+    );
     expect(response.status).toBe(200);
     await settle();
     const logged = requestLines('/v1/chat/completions');
@@ -69,7 +76,11 @@ describe('request log', () => {
   it('writes one line for a stream too, with its outcome', async () => {
     upstream.enqueue({ type: 'chat', content: 'streamed' });
     const before = requestLines('/v1/chat/completions').length;
-    await postJson(`${baseUrl}/v1/chat/completions`, { model: 'local/m', messages: [{ role: 'user', content: 'hi' }], stream: true }, headers);
+    await postJson(
+      `${baseUrl}/v1/chat/completions`,
+      { model: 'local/m', messages: [{ role: 'user', content: 'hi' }], stream: true },
+      headers,
+    );
     await settle();
     const logged = requestLines('/v1/chat/completions').slice(before);
     expect(logged).toHaveLength(1);

@@ -76,7 +76,9 @@ describe('a client that stops sending', () => {
   }
 
   it('answers 408 and closes the connection when the body stops mid-way', async () => {
-    const result = await sendAndStall('POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"model":"local/m",');
+    const result = await sendAndStall(
+      'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"model":"local/m",',
+    );
     expect(result.closed).toBe(true);
     expect(result.received).toMatch(/^HTTP\/1\.1 408 /);
     expect(upstream.chatRequests()).toHaveLength(0);
@@ -98,7 +100,9 @@ describe('a client that stops sending', () => {
     });
     expect(response.status).toBe(200);
     const chunks = sseChunks(await response.text());
-    const content = chunks.map((chunk) => (chunk as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '').join('');
+    const content = chunks
+      .map((chunk) => (chunk as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '')
+      .join('');
     expect(content).toBe('a reply that takes its time');
   });
 });

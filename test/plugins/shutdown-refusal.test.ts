@@ -9,7 +9,10 @@ let gateway: StartedGateway;
 
 beforeAll(async () => {
   upstream = await startFakeOpenAiUpstream();
-  gateway = await startGateway({ providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) } }, { shutdownGraceMs: 1_000 });
+  gateway = await startGateway(
+    { providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) } },
+    { shutdownGraceMs: 1_000 },
+  );
 });
 
 afterAll(async () => {
@@ -35,7 +38,9 @@ describe('a request during shutdown', () => {
     const chat = await postJson(`${gateway.baseUrl}/v1/chat/completions`, { model: 'local/m', messages: userTurn });
     expect(chat.status).toBe(503);
     expect(chat.headers.get('connection')).toBe('close');
-    expect(JSON.parse(chat.text)).toEqual({ error: { message: 'The gateway is shutting down.', type: 'server_error', param: null, code: 'server_shutting_down' } });
+    expect(JSON.parse(chat.text)).toEqual({
+      error: { message: 'The gateway is shutting down.', type: 'server_error', param: null, code: 'server_shutting_down' },
+    });
 
     const messages = await postJson(`${gateway.baseUrl}/v1/messages`, { model: 'local/m', max_tokens: 8, messages: userTurn });
     expect(messages.status).toBe(503);

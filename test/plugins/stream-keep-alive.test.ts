@@ -98,11 +98,15 @@ describe('keep-alives on live streams through the gateway', () => {
     const text = await rawStream('/v1/chat/completions', { model: 'local/m', messages: [{ role: 'user', content: 'hi' }] });
     expect(text).toContain('\n\n: ping\n\n');
     const chunks = sseChunks(text.replaceAll(': ping\n\n', ''));
-    const content = chunks.map((chunk) => (chunk as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '').join('');
+    const content = chunks
+      .map((chunk) => (chunk as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '')
+      .join('');
     expect(content).toBe('Hello there');
 
     upstream.enqueue(quietReply());
-    const stream = await gateway.client().chat.completions.create({ model: 'local/m', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await gateway
+      .client()
+      .chat.completions.create({ model: 'local/m', messages: [{ role: 'user', content: 'hi' }], stream: true });
     const deltas: string[] = [];
     let finish: string | null | undefined;
     for await (const chunk of stream) {

@@ -34,12 +34,26 @@ describe('the provider registry', () => {
   });
 
   it('names each kind for telemetry, Gemini as the GenAI convention does', () => {
-    expect(providerTypeNames.map((type) => genAiProviderName(type))).toEqual(['openai', 'openai_compatible', 'anthropic', 'ollama', 'gcp.gemini', 'interlingua.scripted']);
+    expect(providerTypeNames.map((type) => genAiProviderName(type))).toEqual([
+      'openai',
+      'openai_compatible',
+      'anthropic',
+      'ollama',
+      'gcp.gemini',
+      'interlingua.scripted',
+    ]);
   });
 
   it('picks native tools for Gemini models and the prompted lane for Gemma on the same provider', () => {
-    const config = normalizeConfig(validateConfigFile({ providers: { google: { type: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com' } } }), {});
-    expect(resolveModel(config, 'google/gemini-2.5-flash')).toMatchObject({ providerType: 'gemini', toolCalling: 'native', family: 'generic-json' });
+    const config = normalizeConfig(
+      validateConfigFile({ providers: { google: { type: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com' } } }),
+      {},
+    );
+    expect(resolveModel(config, 'google/gemini-2.5-flash')).toMatchObject({
+      providerType: 'gemini',
+      toolCalling: 'native',
+      family: 'generic-json',
+    });
     expect(resolveModel(config, 'google/gemma-3-27b-it')).toMatchObject({ toolCalling: 'prompted', family: 'gemma' });
   });
 
@@ -51,6 +65,8 @@ describe('the provider registry', () => {
 
   it('names every kind’s variable in the first-run hint', async () => {
     const { notes } = await discoverProviders({}, async () => false);
-    expect(notes[0]).toContain('For real models set OPENAI_API_KEY, ANTHROPIC_API_KEY, OLLAMA_HOST or GEMINI_API_KEY, or pass --config FILE');
+    expect(notes[0]).toContain(
+      'For real models set OPENAI_API_KEY, ANTHROPIC_API_KEY, OLLAMA_HOST or GEMINI_API_KEY, or pass --config FILE',
+    );
   });
 });

@@ -46,7 +46,11 @@ async function streamedChatCall(model: string): Promise<{ arguments: string; dia
 
 /** Streams a Responses reply with the real SDK: the finished call's arguments and its accumulated argument deltas. */
 async function streamedResponsesCall(model: string): Promise<{ arguments: string; deltas: string }> {
-  const stream = fixture.client().responses.stream({ model, input: 'Weather in Paris?', tools: [{ type: 'function', name: 'get_weather', parameters: weather, strict: false }] });
+  const stream = fixture.client().responses.stream({
+    model,
+    input: 'Weather in Paris?',
+    tools: [{ type: 'function', name: 'get_weather', parameters: weather, strict: false }],
+  });
   let deltas = '';
   stream.on('response.function_call_arguments.delta', (event) => (deltas += event.delta));
   const final = await stream.finalResponse();
@@ -56,7 +60,13 @@ async function streamedResponsesCall(model: string): Promise<{ arguments: string
 
 /** Streams a Messages reply as raw SSE and accumulates the tool_use block's partial_json, as Anthropic's SDK does. */
 async function streamedMessagesInput(model: string): Promise<string> {
-  const response = await postJson(`${fixture.gateway().baseUrl}/v1/messages`, { model, max_tokens: 256, stream: true, messages: question, tools: [{ name: 'get_weather', input_schema: weather }] });
+  const response = await postJson(`${fixture.gateway().baseUrl}/v1/messages`, {
+    model,
+    max_tokens: 256,
+    stream: true,
+    messages: question,
+    tools: [{ name: 'get_weather', input_schema: weather }],
+  });
   expect(response.status).toBe(200);
   let input = '';
   for (const line of response.text.split('\n')) {

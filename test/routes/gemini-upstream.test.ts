@@ -26,14 +26,32 @@ afterAll(async () => {
 });
 
 const tools: OpenAI.ChatCompletionTool[] = [
-  { type: 'function', function: { name: 'get_weather', description: 'Weather now', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'Weather now',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  },
 ];
 const signature = 'Q2lRQlZLaG5hdHVyZS1mcm9tLWdlbWluaQ==';
 
 function scriptCallThenAnswer(): void {
   upstream.enqueue(
-    { type: 'generate', chunks: [[{ text: 'The user wants weather.', thought: true }], [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: signature }]], usage: { promptTokenCount: 20, candidatesTokenCount: 6, thoughtsTokenCount: 10 } },
-    { type: 'generate', chunks: [[{ text: 'It is ' }], [{ text: 'sunny in Paris.' }]], usage: { promptTokenCount: 40, candidatesTokenCount: 5 } },
+    {
+      type: 'generate',
+      chunks: [
+        [{ text: 'The user wants weather.', thought: true }],
+        [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: signature }],
+      ],
+      usage: { promptTokenCount: 20, candidatesTokenCount: 6, thoughtsTokenCount: 10 },
+    },
+    {
+      type: 'generate',
+      chunks: [[{ text: 'It is ' }], [{ text: 'sunny in Paris.' }]],
+      usage: { promptTokenCount: 40, candidatesTokenCount: 5 },
+    },
   );
 }
 
@@ -62,24 +80,45 @@ describe.each([
     const call = choice?.message.tool_calls?.[0];
     expect(call?.type === 'function' ? call.function : undefined).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
     // A streamed reply has usage only when stream_options asks for it.
-    if (!stream) expect(first.usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 16, completion_tokens_details: { reasoning_tokens: 10 } });
+    if (!stream)
+      expect(first.usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 16, completion_tokens_details: { reasoning_tokens: 10 } });
     const sent = upstream.generateRequests().at(-1);
-    expect(sent?.body).toMatchObject({ systemInstruction: { parts: [{ text: 'Be brief.' }] }, tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'Weather now' }] }] });
+    expect(sent?.body).toMatchObject({
+      systemInstruction: { parts: [{ text: 'Be brief.' }] },
+      tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'Weather now' }] }],
+    });
 
-    const second = await complete([question, choice?.message as OpenAI.ChatCompletionMessageParam, { role: 'tool', tool_call_id: call?.id ?? '', content: '22 °C, sunny' }]);
+    const second = await complete([
+      question,
+      choice?.message as OpenAI.ChatCompletionMessageParam,
+      { role: 'tool', tool_call_id: call?.id ?? '', content: '22 °C, sunny' },
+    ]);
     expect(second.choices[0]?.message.content).toBe('It is sunny in Paris.');
     expect(second.choices[0]?.finish_reason).toBe('stop');
     const [, modelTurn, resultTurn] = lastSentContents();
-    expect(modelTurn).toEqual({ role: 'model', parts: [{ functionCall: { id: expect.stringMatching(/^call_/), name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: signature }] });
+    expect(modelTurn).toEqual({
+      role: 'model',
+      parts: [
+        {
+          functionCall: { id: expect.stringMatching(/^call_/), name: 'get_weather', args: { city: 'Paris' } },
+          thoughtSignature: signature,
+        },
+      ],
+    });
     const callId = (modelTurn?.parts[0]?.functionCall as { id: string }).id;
-    expect(resultTurn).toEqual({ role: 'user', parts: [{ functionResponse: { id: callId, name: 'get_weather', response: { result: '22 °C, sunny' } } }] });
+    expect(resultTurn).toEqual({
+      role: 'user',
+      parts: [{ functionResponse: { id: callId, name: 'get_weather', response: { result: '22 °C, sunny' } } }],
+    });
   });
 });
 
 describe('other clients to Gemini', () => {
   it('a Responses client gets a function call, and its output goes back as a functionResponse with the signature kept', async () => {
     scriptCallThenAnswer();
-    const responsesTools: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false }];
+    const responsesTools: OpenAI.Responses.Tool[] = [
+      { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false },
+    ];
     const first = await client.responses.create({ model: 'google/gemini-2.5-flash', input: 'Weather in Paris?', tools: responsesTools });
     const call = first.output.find((item) => item.type === 'function_call');
     expect(call?.type === 'function_call' ? [call.name, call.arguments] : undefined).toEqual(['get_weather', '{"city":"Paris"}']);
@@ -87,7 +126,11 @@ describe('other clients to Gemini', () => {
     const second = await client.responses.create({
       model: 'google/gemini-2.5-flash',
       tools: responsesTools,
-      input: [{ role: 'user', content: 'Weather in Paris?' }, call, { type: 'function_call_output', call_id: call.call_id, output: 'sunny' }],
+      input: [
+        { role: 'user', content: 'Weather in Paris?' },
+        call,
+        { type: 'function_call_output', call_id: call.call_id, output: 'sunny' },
+      ],
     });
     expect(second.output_text).toBe('It is sunny in Paris.');
     expect(lastSentContents()[1]?.parts[0]).toMatchObject({ functionCall: { name: 'get_weather' }, thoughtSignature: signature });
@@ -96,12 +139,22 @@ describe('other clients to Gemini', () => {
   it('a Messages client gets thinking and a tool_use block, streamed, and its tool_result goes back', async () => {
     scriptCallThenAnswer();
     const anthropicTools = [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }];
-    const response = await postJson(`${gateway.baseUrl}/v1/messages`, { model: 'google/gemini-2.5-flash', max_tokens: 512, stream: true, messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: anthropicTools });
+    const response = await postJson(`${gateway.baseUrl}/v1/messages`, {
+      model: 'google/gemini-2.5-flash',
+      max_tokens: 512,
+      stream: true,
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: anthropicTools,
+    });
     expect(response.status).toBe(200);
     const events = anthropicEvents(response.text);
-    const blocks = events.filter((event) => event.type === 'content_block_start').map((event) => (event.content_block as { type: string }).type);
+    const blocks = events
+      .filter((event) => event.type === 'content_block_start')
+      .map((event) => (event.content_block as { type: string }).type);
     expect(blocks).toEqual(['thinking', 'tool_use']);
-    const toolUse = events.map((event) => event.content_block as { type: string; id: string } | undefined).find((block) => block?.type === 'tool_use');
+    const toolUse = events
+      .map((event) => event.content_block as { type: string; id: string } | undefined)
+      .find((block) => block?.type === 'tool_use');
     expect(toolUse?.id).toMatch(/^[a-zA-Z0-9_-]+$/);
     const stop = events.find((event) => event.type === 'message_delta') as { delta: { stop_reason: string } } | undefined;
     expect(stop?.delta.stop_reason).toBe('tool_use');
@@ -118,15 +171,25 @@ describe('other clients to Gemini', () => {
     expect(second.status).toBe(200);
     expect(JSON.parse(second.text)).toMatchObject({ content: [{ type: 'text', text: 'It is sunny in Paris.' }], stop_reason: 'end_turn' });
     const [, modelTurn, resultTurn] = lastSentContents();
-    expect(modelTurn?.parts[0]).toMatchObject({ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: signature });
+    expect(modelTurn?.parts[0]).toMatchObject({
+      functionCall: { name: 'get_weather', args: { city: 'Paris' } },
+      thoughtSignature: signature,
+    });
     expect(resultTurn?.parts[0]).toMatchObject({ functionResponse: { name: 'get_weather', response: { result: 'sunny' } } });
   });
 
   it('an upstream 429 reaches a Messages client in the Anthropic envelope with its status', async () => {
     upstream.enqueue({ type: 'http-error', status: 429, message: 'Resource has been exhausted (e.g. check quota).' });
-    const response = await postJson(`${gateway.baseUrl}/v1/messages`, { model: 'google/gemini-2.5-flash', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
+    const response = await postJson(`${gateway.baseUrl}/v1/messages`, {
+      model: 'google/gemini-2.5-flash',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     expect(response.status).toBe(429);
-    expect(JSON.parse(response.text)).toMatchObject({ type: 'error', error: { type: 'rate_limit_error', message: 'Resource has been exhausted (e.g. check quota).' } });
+    expect(JSON.parse(response.text)).toMatchObject({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'Resource has been exhausted (e.g. check quota).' },
+    });
   });
 
   it('lists Gemini models under the provider prefix on /v1/models', async () => {
@@ -138,7 +201,11 @@ describe('other clients to Gemini', () => {
 
   it('runs a Gemma model in the prompted lane: tools written into the first user turn, its tool_code call parsed back', async () => {
     upstream.enqueue({ type: 'generate', chunks: [[{ text: '```tool_code\nget_weather(city="Paris")\n```' }]] });
-    const completion = await client.chat.completions.create({ model: 'google/gemma-3-27b-it', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools });
+    const completion = await client.chat.completions.create({
+      model: 'google/gemma-3-27b-it',
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools,
+    });
     const call = completion.choices[0]?.message.tool_calls?.[0];
     expect(call?.type === 'function' ? call.function : undefined).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
     expect(completion.choices[0]?.finish_reason).toBe('tool_calls');

@@ -17,7 +17,8 @@ async function startAnsweringUpstream(): Promise<LoopbackServer> {
     const model = typeof body.model === 'string' ? body.model : 'm';
     if (body.stream === true) {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const chunk of renderOpenAiChunks({ type: 'chat', content, fragmentSize: 7 }, model, true)) response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      for (const chunk of renderOpenAiChunks({ type: 'chat', content, fragmentSize: 7 }, model, true))
+        response.write(`data: ${JSON.stringify(chunk)}\n\n`);
       response.end('data: [DONE]\n\n');
       return;
     }
@@ -64,7 +65,11 @@ const chatBody = {
   messages: [
     { role: 'system', content: 'Be brief.' },
     { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+    },
     { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
   ],
   tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather for a city.', parameters: weatherSchema } }],
@@ -109,9 +114,24 @@ const messagesBody = {
 type Envelope = 'openai' | 'anthropic';
 
 const apis: { path: string; body: Record<string, unknown>; envelope: Envelope; models: string[] }[] = [
-  { path: '/v1/chat/completions', body: chatBody, envelope: 'openai', models: ['native/gpt-4.1', 'prompted/Qwen/Qwen3-8B', 'claude/claude-sonnet-4-5', 'home/llama3.1:8b'] },
-  { path: '/v1/responses', body: responsesBody, envelope: 'openai', models: ['native/gpt-4.1', 'prompted/mistral-small', 'claude/claude-sonnet-4-5', 'home/qwen3:8b'] },
-  { path: '/v1/messages', body: messagesBody, envelope: 'anthropic', models: ['claude/claude-sonnet-4-5', 'native/gpt-4.1', 'prompted/Qwen/Qwen3-8B', 'home/llama3.1:8b'] },
+  {
+    path: '/v1/chat/completions',
+    body: chatBody,
+    envelope: 'openai',
+    models: ['native/gpt-4.1', 'prompted/Qwen/Qwen3-8B', 'claude/claude-sonnet-4-5', 'home/llama3.1:8b'],
+  },
+  {
+    path: '/v1/responses',
+    body: responsesBody,
+    envelope: 'openai',
+    models: ['native/gpt-4.1', 'prompted/mistral-small', 'claude/claude-sonnet-4-5', 'home/qwen3:8b'],
+  },
+  {
+    path: '/v1/messages',
+    body: messagesBody,
+    envelope: 'anthropic',
+    models: ['claude/claude-sonnet-4-5', 'native/gpt-4.1', 'prompted/Qwen/Qwen3-8B', 'home/llama3.1:8b'],
+  },
 ];
 
 /** Deep values are spliced into the text after JSON.stringify (which would overflow on them). */
@@ -120,11 +140,30 @@ const deepMarker = (levels: number) => `\u0000deep:${levels}\u0000`;
 const prototypeKeys = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype'];
 
 /** An object with an own `__proto__` key, as JSON.parse makes one (a literal would set the prototype). */
-const prototypeObject = fc.constantFrom(...prototypeKeys).chain((key) => fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.parse(`{${JSON.stringify(key)}: ${JSON.stringify(value)}}`) as unknown));
+const prototypeObject = fc
+  .constantFrom(...prototypeKeys)
+  .chain((key) =>
+    fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.parse(`{${JSON.stringify(key)}: ${JSON.stringify(value)}}`) as unknown),
+  );
 
 const oddString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\u0000', '\ud800', '\udfff', '😀'.repeat(50), 'constructor/x', '__proto__/x', 'native/', '/', 'claude/toString', '{"a":', '</tool_call>', '<tool_call>'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    '\ud800',
+    '\udfff',
+    '😀'.repeat(50),
+    'constructor/x',
+    '__proto__/x',
+    'native/',
+    '/',
+    'claude/toString',
+    '{"a":',
+    '</tool_call>',
+    '<tool_call>',
+  ),
   fc.integer({ min: 1, max: 300_000 }).map((length) => 'x'.repeat(length)),
 );
 
@@ -149,7 +188,12 @@ const mutation = (models: string[]): fc.Arbitrary<Mutation> =>
   fc.oneof(
     fc.record({ type: fc.constant('replace' as const), at: fc.nat(), value: replacement }),
     fc.record({ type: fc.constant('delete' as const), at: fc.nat() }),
-    fc.record({ type: fc.constant('add-key' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom(...prototypeKeys), fc.string({ maxLength: 8 })), value: replacement }),
+    fc.record({
+      type: fc.constant('add-key' as const),
+      at: fc.nat(),
+      key: fc.oneof(fc.constantFrom(...prototypeKeys), fc.string({ maxLength: 8 })),
+      value: replacement,
+    }),
     fc.record({ type: fc.constant('model' as const), model: fc.oneof(fc.constantFrom(...models), oddString) }),
   );
 
@@ -191,7 +235,12 @@ function applyMutation(body: Record<string, unknown>, change: Mutation): void {
       return;
     }
     case 'add-key': {
-      const objects = [body, ...slots.map((slot) => (slot.parent as Record<string | number, unknown>)[slot.key]).filter((value) => typeof value === 'object' && value !== null && !Array.isArray(value))];
+      const objects = [
+        body,
+        ...slots
+          .map((slot) => (slot.parent as Record<string | number, unknown>)[slot.key])
+          .filter((value) => typeof value === 'object' && value !== null && !Array.isArray(value)),
+      ];
       const target = objects[change.at % objects.length] as Record<string, unknown>;
       setSlot({ parent: target, key: change.key }, change.value);
       return;
@@ -203,13 +252,23 @@ function bodyText(base: Record<string, unknown>, changes: Mutation[], stream: bo
   const body = structuredClone(base);
   body.stream = stream;
   for (const change of changes) applyMutation(body, change);
-  const text = JSON.stringify(body).replace(/"\\u0000deep:(\d+)\\u0000"/g, (_match, levels: string) => `${'{"a":'.repeat(Number(levels))}1${'}'.repeat(Number(levels))}`);
+  const text = JSON.stringify(body).replace(
+    /"\\u0000deep:(\d+)\\u0000"/g,
+    (_match, levels: string) => `${'{"a":'.repeat(Number(levels))}1${'}'.repeat(Number(levels))}`,
+  );
   return cutAt === undefined ? text : text.slice(0, cutAt % (text.length + 1));
 }
 
 function expectEnvelope(body: unknown, envelope: Envelope): void {
   if (envelope === 'openai') {
-    expect(body).toEqual({ error: { message: expect.any(String), type: expect.any(String), param: expect.toSatisfy((value) => value === null || typeof value === 'string'), code: expect.toSatisfy((value) => value === null || typeof value === 'string') } });
+    expect(body).toEqual({
+      error: {
+        message: expect.any(String),
+        type: expect.any(String),
+        param: expect.toSatisfy((value) => value === null || typeof value === 'string'),
+        code: expect.toSatisfy((value) => value === null || typeof value === 'string'),
+      },
+    });
   } else {
     expect(body).toEqual({ type: 'error', error: { type: expect.any(String), message: expect.any(String) } });
   }
@@ -227,17 +286,27 @@ function expectWellFormedStream(text: string): void {
 describe.each(apis)('fuzzing POST $path', (api) => {
   it('never answers 500, never hangs, and always uses the envelope', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(mutation(api.models), { minLength: 1, maxLength: 4 }), fc.boolean(), fc.option(fc.nat(), { freq: 8 }), async (changes, stream, cutAt) => {
-        const text = bodyText(api.body, changes, stream, cutAt ?? undefined);
-        const response = await fetch(`${gateway.baseUrl}${api.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text, signal: AbortSignal.timeout(10_000) });
-        const reply = await response.text();
-        expect(response.status, reply).not.toBe(500);
-        expect(response.status, reply).toBeLessThan(600);
-        if (response.headers.get('content-type')?.startsWith('text/event-stream')) return expectWellFormedStream(reply);
-        const body = JSON.parse(reply) as unknown;
-        if (response.status >= 400) expectEnvelope(body, api.envelope);
-        else expect(JSON.stringify(body)).not.toContain('Internal error');
-      }),
+      fc.asyncProperty(
+        fc.array(mutation(api.models), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        fc.option(fc.nat(), { freq: 8 }),
+        async (changes, stream, cutAt) => {
+          const text = bodyText(api.body, changes, stream, cutAt ?? undefined);
+          const response = await fetch(`${gateway.baseUrl}${api.path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: text,
+            signal: AbortSignal.timeout(10_000),
+          });
+          const reply = await response.text();
+          expect(response.status, reply).not.toBe(500);
+          expect(response.status, reply).toBeLessThan(600);
+          if (response.headers.get('content-type')?.startsWith('text/event-stream')) return expectWellFormedStream(reply);
+          const body = JSON.parse(reply) as unknown;
+          if (response.status >= 400) expectEnvelope(body, api.envelope);
+          else expect(JSON.stringify(body)).not.toContain('Internal error');
+        },
+      ),
       { numRuns: 100 },
     );
   }, 120_000);

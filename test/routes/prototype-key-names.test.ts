@@ -28,13 +28,18 @@ const apis = [
 ] as const;
 
 async function post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${gateway.baseUrl}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${gateway.baseUrl}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 function expectNotFound(reply: { status: number; body: Record<string, unknown> }, envelope: 'openai' | 'anthropic'): void {
   expect(reply.status).toBe(404);
-  if (envelope === 'openai') expect(reply.body).toMatchObject({ error: { type: 'invalid_request_error', code: 'model_not_found', param: 'model' } });
+  if (envelope === 'openai')
+    expect(reply.body).toMatchObject({ error: { type: 'invalid_request_error', code: 'model_not_found', param: 'model' } });
   else expect(reply.body).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
 }
 

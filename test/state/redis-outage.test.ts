@@ -20,7 +20,9 @@ let upstream: FakeOpenAiUpstream;
 
 function limitedGateway(redisUrl: string, onRedisError: 'open' | 'closed'): Promise<StartedGateway> {
   return startGateway({
-    server: { apiKeys: [{ key: limitedKey, name: 'limited', limits: { requestsPerMinute: 100, tokensPerMinute: 100_000, concurrentStreams: 5 } }] },
+    server: {
+      apiKeys: [{ key: limitedKey, name: 'limited', limits: { requestsPerMinute: 100, tokensPerMinute: 100_000, concurrentStreams: 5 } }],
+    },
     providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) },
     state: { redis: redisUrl, onRedisError, commandTimeoutMs: 300, connectTimeoutMs: 500 },
   });
@@ -33,7 +35,11 @@ async function call(gateway: StartedGateway, method: string, path: string, body?
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (text.startsWith('{') ? JSON.parse(text) : text) as Record<string, any> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (text.startsWith('{') ? JSON.parse(text) : text) as Record<string, any>,
+  };
 }
 
 beforeAll(async () => {
@@ -73,7 +79,9 @@ describe.skipIf(!redisServerPath)('a Redis outage', () => {
     const continued = await call(open, 'POST', '/v1/responses', { model, input: 'more', previous_response_id: id, store: false });
     expect(continued).toMatchObject({ status: 503, body: unavailable });
     expect(continued.body.error.message).toContain('Redis');
-    expect(await call(open, 'POST', '/v1/responses', { model, input: [{ type: 'item_reference', id: itemId }], store: false })).toMatchObject({ status: 503, body: unavailable });
+    expect(
+      await call(open, 'POST', '/v1/responses', { model, input: [{ type: 'item_reference', id: itemId }], store: false }),
+    ).toMatchObject({ status: 503, body: unavailable });
     expect(await call(open, 'GET', `/v1/responses/${id}`)).toMatchObject({ status: 503, body: unavailable });
     expect(await call(open, 'GET', `/v1/responses/${id}/input_items`)).toMatchObject({ status: 503, body: unavailable });
     expect(await call(open, 'DELETE', `/v1/responses/${id}`)).toMatchObject({ status: 503, body: unavailable });
@@ -88,7 +96,10 @@ describe.skipIf(!redisServerPath)('a Redis outage', () => {
     expect(admitted.headers.get('x-ratelimit-limit-requests')).toBeNull();
     expect((await call(open, 'POST', '/v1/responses', { model, input: 'hi', store: false, stream: true })).status).toBe(200);
     // Closed: refused with a 503, in each API's envelope.
-    expect(await call(closed, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({ status: 503, body: unavailable });
+    expect(await call(closed, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({
+      status: 503,
+      body: unavailable,
+    });
     const messages = await call(closed, 'POST', '/v1/messages', { model, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
     expect(messages).toMatchObject({ status: 503, body: { type: 'error', error: { type: 'api_error' } } });
     expect(messages.body.error.message).toContain('Redis');
@@ -104,7 +115,9 @@ describe.skipIf(!redisServerPath)('a Redis outage', () => {
 
     const again = await call(open, 'POST', '/v1/responses', { model, input: 'hi again' });
     expect(again.status).toBe(200);
-    expect((await call(closed, 'POST', '/v1/responses', { model, input: 'and more', previous_response_id: again.body.id })).status).toBe(200);
+    expect((await call(closed, 'POST', '/v1/responses', { model, input: 'and more', previous_response_id: again.body.id })).status).toBe(
+      200,
+    );
     expect(upstream.lastChatBody().messages).toHaveLength(3);
     const counted = await call(closed, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] });
     expect(counted.status).toBe(200);
@@ -132,8 +145,14 @@ describe.skipIf(!redisServerPath)('a Redis that stalls while connected', () => {
     expect(stored.status).toBe(200);
     redis.pause();
     // The connection is still up (no 'close' yet), so only commandTimeoutMs (300 ms here) ends these.
-    expect(await call(closed, 'GET', `/v1/responses/${stored.body.id}`)).toMatchObject({ status: 503, body: { error: { code: 'state_unavailable' } } });
-    expect(await call(closed, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({ status: 503, body: { error: { code: 'state_unavailable' } } });
+    expect(await call(closed, 'GET', `/v1/responses/${stored.body.id}`)).toMatchObject({
+      status: 503,
+      body: { error: { code: 'state_unavailable' } },
+    });
+    expect(await call(closed, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({
+      status: 503,
+      body: { error: { code: 'state_unavailable' } },
+    });
     redis.resume();
     await waitUntil(async () => (await call(closed, 'GET', `/v1/responses/${stored.body.id}`)).status === 200);
     expect((await call(closed, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200);
@@ -164,8 +183,13 @@ describe('a Redis that accepts connections but never answers', () => {
   });
 
   it('answers 503 for what needs it, promptly, and /ready says not ready', async () => {
-    expect(await call(gateway, 'GET', '/v1/responses/resp_nowhere')).toMatchObject({ status: 503, body: { error: { code: 'state_unavailable' } } });
-    expect(await call(gateway, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({ status: 503 });
+    expect(await call(gateway, 'GET', '/v1/responses/resp_nowhere')).toMatchObject({
+      status: 503,
+      body: { error: { code: 'state_unavailable' } },
+    });
+    expect(await call(gateway, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({
+      status: 503,
+    });
     expect(await call(gateway, 'GET', '/ready')).toMatchObject({ status: 503, body: { error: { code: 'not_ready' } } });
   });
 });

@@ -98,7 +98,11 @@ describe.skipIf(!redisServerPath)('two replicas sharing one Redis', () => {
     const fetched = await call(b, 'GET', `/v1/responses/${created.body.id}`);
     expect(fetched).toMatchObject({ status: 200, body: { id: created.body.id, output: created.body.output } });
     const items = await call(a, 'GET', `/v1/responses/${continued.body.id}/input_items?order=asc`);
-    expect(items.body.data.map((item: { content: unknown }) => item.content)).toEqual(['Remember: 42.', created.body.output[0].content, 'What was it?']);
+    expect(items.body.data.map((item: { content: unknown }) => item.content)).toEqual([
+      'Remember: 42.',
+      created.body.output[0].content,
+      'What was it?',
+    ]);
     expect(await call(b, 'DELETE', `/v1/responses/${created.body.id}`)).toMatchObject({ status: 200, body: { deleted: true } });
     expect((await call(a, 'GET', `/v1/responses/${created.body.id}`)).status).toBe(404);
   });
@@ -108,12 +112,20 @@ describe.skipIf(!redisServerPath)('two replicas sharing one Redis', () => {
     await redis.stop();
 
     for (const replica of [a, b]) {
-      const continued = await call(replica, 'POST', '/v1/responses', { model, input: 'next', previous_response_id: before.body.id, store: false });
+      const continued = await call(replica, 'POST', '/v1/responses', {
+        model,
+        input: 'next',
+        previous_response_id: before.body.id,
+        store: false,
+      });
       expect(continued, replica.name).toMatchObject({ status: 503, body: { error: { code: 'state_unavailable' } } });
       expect((await call(replica, 'GET', '/ready')).status).toBe(503);
     }
     expect((await call(a, 'POST', '/v1/chat/completions', chat('open'))).status).toBe(200);
-    expect(await call(b, 'POST', '/v1/chat/completions', chat('closed'))).toMatchObject({ status: 503, body: { error: { code: 'state_unavailable' } } });
+    expect(await call(b, 'POST', '/v1/chat/completions', chat('closed'))).toMatchObject({
+      status: 503,
+      body: { error: { code: 'state_unavailable' } },
+    });
 
     await redis.start();
     while ((await call(a, 'GET', '/ready')).status !== 200 || (await call(b, 'GET', '/ready')).status !== 200) await sleep(100);

@@ -72,28 +72,78 @@ type Api = 'chat' | 'responses' | 'messages';
 function requestFor(api: Api, model: string, stream: boolean): { path: string; body: Record<string, unknown> } {
   switch (api) {
     case 'chat':
-      return { path: '/v1/chat/completions', body: { model, stream, max_tokens: 64, temperature: 0.2, top_p: 0.9, messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [{ type: 'function', function: weatherTool }] } };
+      return {
+        path: '/v1/chat/completions',
+        body: {
+          model,
+          stream,
+          max_tokens: 64,
+          temperature: 0.2,
+          top_p: 0.9,
+          messages: [{ role: 'user', content: 'Weather in Paris?' }],
+          tools: [{ type: 'function', function: weatherTool }],
+        },
+      };
     case 'responses':
-      return { path: '/v1/responses', body: { model, stream, max_output_tokens: 64, temperature: 0.2, top_p: 0.9, input: 'Weather in Paris?', tools: [{ type: 'function', ...weatherTool }] } };
+      return {
+        path: '/v1/responses',
+        body: {
+          model,
+          stream,
+          max_output_tokens: 64,
+          temperature: 0.2,
+          top_p: 0.9,
+          input: 'Weather in Paris?',
+          tools: [{ type: 'function', ...weatherTool }],
+        },
+      };
     case 'messages':
-      return { path: '/v1/messages', body: { model, stream, max_tokens: 64, temperature: 0.2, top_p: 0.9, messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [{ name: weatherTool.name, input_schema: weatherTool.parameters }] } };
+      return {
+        path: '/v1/messages',
+        body: {
+          model,
+          stream,
+          max_tokens: 64,
+          temperature: 0.2,
+          top_p: 0.9,
+          messages: [{ role: 'user', content: 'Weather in Paris?' }],
+          tools: [{ name: weatherTool.name, input_schema: weatherTool.parameters }],
+        },
+      };
   }
 }
 
 async function send(api: Api, model: string, stream: boolean, traceparent: string): Promise<Response> {
   const { path, body } = requestFor(api, model, stream);
-  const response = await fetch(`${gateway.baseUrl}${path}`, { method: 'POST', headers: { ...headers, traceparent }, body: JSON.stringify(body) });
+  const response = await fetch(`${gateway.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { ...headers, traceparent },
+    body: JSON.stringify(body),
+  });
   // The whole body (streams to their end), so the request is over.
   await response.text();
   return response;
 }
 
 const lanes = [
-  { lane: 'native', model: 'native/gpt-4o-mini', upstreamModel: 'gpt-4o-mini', reply: { type: 'chat', toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] } },
-  { lane: 'prompted', model: 'local/qwen3-8b', upstreamModel: 'qwen3-8b', family: 'hermes', reply: { type: 'chat', content: '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>' } },
+  {
+    lane: 'native',
+    model: 'native/gpt-4o-mini',
+    upstreamModel: 'gpt-4o-mini',
+    reply: { type: 'chat', toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] },
+  },
+  {
+    lane: 'prompted',
+    model: 'local/qwen3-8b',
+    upstreamModel: 'qwen3-8b',
+    family: 'hermes',
+    reply: { type: 'chat', content: '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>' },
+  },
 ] as const;
 
-const cases = (['chat', 'responses', 'messages'] as const).flatMap((api) => lanes.flatMap((lane) => [false, true].map((stream) => ({ api, stream, ...lane }))));
+const cases = (['chat', 'responses', 'messages'] as const).flatMap((api) =>
+  lanes.flatMap((lane) => [false, true].map((stream) => ({ api, stream, ...lane }))),
+);
 
 describe('one span per request, GenAI attributes', () => {
   it.each(cases)('$api, $lane lane, stream $stream', async ({ api, stream, lane, model, upstreamModel, reply, ...rest }) => {
@@ -137,7 +187,13 @@ describe('one span per request, GenAI attributes', () => {
     const [call] = upstreamCalls;
     expect(call?.parentSpanId).toBe(request.spanId);
     expect(call?.name).toBe(`chat ${upstreamModel}`);
-    expect(call?.attributes).toMatchObject({ 'gen_ai.provider.name': 'openai_compatible', 'gen_ai.request.model': upstreamModel, 'server.address': '127.0.0.1', 'server.port': upstream.port, 'gen_ai.usage.output_tokens': 7 });
+    expect(call?.attributes).toMatchObject({
+      'gen_ai.provider.name': 'openai_compatible',
+      'gen_ai.request.model': upstreamModel,
+      'server.address': '127.0.0.1',
+      'server.port': upstream.port,
+      'gen_ai.usage.output_tokens': 7,
+    });
     expect(call?.events.map((event) => event.name)).toContain('gen_ai.first_chunk');
   });
 
@@ -155,9 +211,15 @@ describe('one span per request, GenAI attributes', () => {
   it('starts a trace of its own without a traceparent', async () => {
     upstream.enqueue({ type: 'chat', content: 'Sunny.', model: 'gpt-4o-mini-2024-07-18' });
     const before = receiver.spans.length;
-    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, { method: 'POST', headers, body: JSON.stringify({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }) });
+    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }),
+    });
     expect(response.status).toBe(200);
-    const request = await requestSpan((span) => receiver.spans.indexOf(span) >= before && span.attributes['gen_ai.response.model'] === 'gpt-4o-mini-2024-07-18');
+    const request = await requestSpan(
+      (span) => receiver.spans.indexOf(span) >= before && span.attributes['gen_ai.response.model'] === 'gpt-4o-mini-2024-07-18',
+    );
     expect(request.parentSpanId).toBeUndefined();
     expect(request.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);
   });
@@ -179,7 +241,11 @@ describe('failures are error spans', () => {
   });
 
   it('an upstream error mid-stream', async () => {
-    upstream.enqueue({ type: 'chat', content: 'It is sunny and warm in Paris today.', streamError: { afterChunks: 3, message: 'overloaded' } });
+    upstream.enqueue({
+      type: 'chat',
+      content: 'It is sunny and warm in Paris today.',
+      streamError: { afterChunks: 3, message: 'overloaded' },
+    });
     const trace = clientTrace();
     const response = await send('chat', 'native/gpt-4o-mini', true, trace.traceparent);
     expect(response.status).toBe(200);
@@ -192,7 +258,11 @@ describe('failures are error spans', () => {
 
   it('a refused request (an unknown model) is a span with its 4xx status, not an error', async () => {
     const trace = clientTrace();
-    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { ...headers, traceparent: trace.traceparent }, body: JSON.stringify({ model: 'nowhere/model', messages: [{ role: 'user', content: 'x' }] }) });
+    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...headers, traceparent: trace.traceparent },
+      body: JSON.stringify({ model: 'nowhere/model', messages: [{ role: 'user', content: 'x' }] }),
+    });
     expect(response.status).toBe(404);
     const { request, upstreamCalls } = await spansOf(trace.traceId);
     // Refused before any upstream call.
@@ -205,12 +275,18 @@ describe('failures are error spans', () => {
 
 describe('configuration', () => {
   it('exports nothing and loads no tracer when no endpoint is configured', async () => {
-    const quiet = await startGateway({ providers: { native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) } });
+    const quiet = await startGateway({
+      providers: { native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) },
+    });
     try {
       expect(quiet.app.tracing).toBeUndefined();
       upstream.enqueue({ type: 'chat', content: 'Sunny.' });
       const before = receiver.server.requests.length;
-      const response = await fetch(`${quiet.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', traceparent: clientTrace().traceparent }, body: JSON.stringify({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }) });
+      const response = await fetch(`${quiet.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', traceparent: clientTrace().traceparent },
+        body: JSON.stringify({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }),
+      });
       expect(response.status).toBe(200);
       expect(receiver.server.requests.length).toBe(before);
     } finally {
@@ -225,7 +301,11 @@ describe('configuration', () => {
     );
     upstream.enqueue({ type: 'chat', content: 'Sunny.' });
     const trace = clientTrace();
-    const response = await fetch(`${fromEnvironment.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', traceparent: trace.traceparent }, body: JSON.stringify({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }) });
+    const response = await fetch(`${fromEnvironment.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', traceparent: trace.traceparent },
+      body: JSON.stringify({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }),
+    });
     expect(response.status).toBe(200);
     // No flush: closing the app exports the buffered spans.
     await fromEnvironment.close();
@@ -235,9 +315,16 @@ describe('configuration', () => {
   });
 
   it('closes even when the collector is unreachable', async () => {
-    const unreachable = await startGateway({ providers: { native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) }, telemetry: { otlpEndpoint: 'http://127.0.0.1:9' } });
+    const unreachable = await startGateway({
+      providers: { native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) },
+      telemetry: { otlpEndpoint: 'http://127.0.0.1:9' },
+    });
     upstream.enqueue({ type: 'chat', content: 'Sunny.' });
-    const response = await fetch(`${unreachable.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }) });
+    const response = await fetch(`${unreachable.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }),
+    });
     expect(response.status).toBe(200);
     await expect(unreachable.close()).resolves.toBeUndefined();
   });

@@ -12,7 +12,8 @@ describe('createToolFormatRegistry', () => {
 
   it('has name patterns for every registered family: a family is one folder, one familySpecs line and one model-families.json line', () => {
     const detectable = new Set(knownFamilies);
-    for (const family of createToolFormatRegistry().keys()) expect(detectable.has(family), `family '${family}' is registered but no model name detects it`).toBe(true);
+    for (const family of createToolFormatRegistry().keys())
+      expect(detectable.has(family), `family '${family}' is registered but no model name detects it`).toBe(true);
   });
 
   it('builds independent parsers', () => {

@@ -26,13 +26,15 @@ const cases: Case[] = [
   {
     id: 'hermes-text-then-call',
     tools: [getWeather],
-    reply: 'Let me check that for you.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}\n</tool_call>',
+    reply:
+      'Let me check that for you.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}\n</tool_call>',
     expected: { calls: [{ name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } }], content: 'Let me check that for you.' },
   },
   {
     id: 'hermes-two-calls',
     tools: [getWeather, searchWeb],
-    reply: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "search_web", "arguments": {"query": "Louvre hours"}}\n</tool_call>',
+    reply:
+      '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "search_web", "arguments": {"query": "Louvre hours"}}\n</tool_call>',
     expected: {
       calls: [
         { name: 'get_weather', arguments: { city: 'Paris' } },
@@ -50,8 +52,13 @@ const cases: Case[] = [
   {
     id: 'qwen3-think-then-call',
     tools: [searchWeb],
-    reply: '<think>\nI should search for this.\n</think>\n\n<tool_call>\n{"name": "search_web", "arguments": {"query": "node 20 release date"}}\n</tool_call>',
-    expected: { calls: [{ name: 'search_web', arguments: { query: 'node 20 release date' } }], content: null, reasoning: 'I should search for this.' },
+    reply:
+      '<think>\nI should search for this.\n</think>\n\n<tool_call>\n{"name": "search_web", "arguments": {"query": "node 20 release date"}}\n</tool_call>',
+    expected: {
+      calls: [{ name: 'search_web', arguments: { query: 'node 20 release date' } }],
+      content: null,
+      reasoning: 'I should search for this.',
+    },
   },
   {
     id: 'llama3-function-call-tag',
@@ -98,9 +105,15 @@ const cases: Case[] = [
   {
     id: 'nested-arguments',
     tools: [createEvent],
-    reply: '<tool_call>\n{"name": "create_event", "arguments": {"title": "Sync {weekly}", "attendees": ["a@x.io", "b@x.io"], "options": {"remind": true, "minutes": 10}}}\n</tool_call>',
+    reply:
+      '<tool_call>\n{"name": "create_event", "arguments": {"title": "Sync {weekly}", "attendees": ["a@x.io", "b@x.io"], "options": {"remind": true, "minutes": 10}}}\n</tool_call>',
     expected: {
-      calls: [{ name: 'create_event', arguments: { title: 'Sync {weekly}', attendees: ['a@x.io', 'b@x.io'], options: { remind: true, minutes: 10 } } }],
+      calls: [
+        {
+          name: 'create_event',
+          arguments: { title: 'Sync {weekly}', attendees: ['a@x.io', 'b@x.io'], options: { remind: true, minutes: 10 } },
+        },
+      ],
       content: null,
     },
   },
@@ -137,19 +150,25 @@ const cases: Case[] = [
   {
     id: 'qwen3-coder-xml',
     tools: [readFile],
-    reply: '<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/app.ts\n</parameter>\n<parameter=start_line>\n10\n</parameter>\n</function>\n</tool_call>',
+    reply:
+      '<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/app.ts\n</parameter>\n<parameter=start_line>\n10\n</parameter>\n</function>\n</tool_call>',
     expected: { calls: [{ name: 'read_file', arguments: { path: 'src/app.ts', start_line: 10 } }], content: null },
   },
   {
     id: 'qwen3-coder-multiline-value',
     tools: [writeFile],
-    reply: "I'll create it.\n<tool_call>\n<function=write_file>\n<parameter=path>\nhello.py\n</parameter>\n<parameter=content>\ndef main():\n    print(\"hi\")\n\nmain()\n</parameter>\n</function>\n</tool_call>",
-    expected: { calls: [{ name: 'write_file', arguments: { path: 'hello.py', content: 'def main():\n    print("hi")\n\nmain()' } }], content: "I'll create it." },
+    reply:
+      'I\'ll create it.\n<tool_call>\n<function=write_file>\n<parameter=path>\nhello.py\n</parameter>\n<parameter=content>\ndef main():\n    print("hi")\n\nmain()\n</parameter>\n</function>\n</tool_call>',
+    expected: {
+      calls: [{ name: 'write_file', arguments: { path: 'hello.py', content: 'def main():\n    print("hi")\n\nmain()' } }],
+      content: "I'll create it.",
+    },
   },
   {
     id: 'qwen3-coder-two-functions-one-envelope',
     tools: [getWeather, getTime],
-    reply: '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n<function=get_time>\n</function>\n</tool_call>',
+    reply:
+      '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n<function=get_time>\n</function>\n</tool_call>',
     expected: {
       calls: [
         { name: 'get_weather', arguments: { city: 'Paris' } },
@@ -161,7 +180,8 @@ const cases: Case[] = [
   {
     id: 'qwen3-coder-value-holding-end-tag',
     tools: [writeFile],
-    reply: '<tool_call>\n<function=write_file>\n<parameter=path>\na.ts\n</parameter>\n<parameter=content>\nconst end = "</tool_call>";\n</parameter>\n</function>\n</tool_call>',
+    reply:
+      '<tool_call>\n<function=write_file>\n<parameter=path>\na.ts\n</parameter>\n<parameter=content>\nconst end = "</tool_call>";\n</parameter>\n</function>\n</tool_call>',
     expected: { calls: [{ name: 'write_file', arguments: { path: 'a.ts', content: 'const end = "</tool_call>";' } }], content: null },
   },
   {
@@ -185,13 +205,15 @@ const cases: Case[] = [
   {
     id: 'glm45-arg-key-value',
     tools: [getWeather],
-    reply: '<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n<arg_key>unit</arg_key>\n<arg_value>celsius</arg_value>\n</tool_call>',
+    reply:
+      '<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n<arg_key>unit</arg_key>\n<arg_value>celsius</arg_value>\n</tool_call>',
     expected: { calls: [{ name: 'get_weather', arguments: { city: 'Beijing', unit: 'celsius' } }], content: null },
   },
   {
     id: 'glm47-compact-with-typed-value',
     tools: [searchWeb],
-    reply: '<tool_call>search_web<arg_key>query</arg_key><arg_value>42</arg_value><arg_key>max_results</arg_key><arg_value>3</arg_value></tool_call>',
+    reply:
+      '<tool_call>search_web<arg_key>query</arg_key><arg_value>42</arg_value><arg_key>max_results</arg_key><arg_value>3</arg_value></tool_call>',
     expected: { calls: [{ name: 'search_web', arguments: { query: '42', max_results: 3 } }], content: null },
   },
   {
@@ -245,19 +267,22 @@ const cases: Case[] = [
   {
     id: 'deepseek-v3-fenced',
     tools: [getWeather],
-    reply: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Hangzhou"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    reply:
+      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Hangzhou"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
     expected: { calls: [{ name: 'get_weather', arguments: { city: 'Hangzhou' } }], content: null },
   },
   {
     id: 'deepseek-r1-think-then-call',
     tools: [searchWeb],
-    reply: '<think>Need fresh data.</think>\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search_web\n```json\n{"query": "latest LTS"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    reply:
+      '<think>Need fresh data.</think>\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search_web\n```json\n{"query": "latest LTS"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
     expected: { calls: [{ name: 'search_web', arguments: { query: 'latest LTS' } }], content: null, reasoning: 'Need fresh data.' },
   },
   {
     id: 'deepseek-v31-two-calls',
     tools: [getWeather, getTime],
-    reply: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Shenzhen"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>get_time<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    reply:
+      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Shenzhen"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>get_time<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
     expected: {
       calls: [
         { name: 'get_weather', arguments: { city: 'Shenzhen' } },
@@ -275,13 +300,15 @@ const cases: Case[] = [
   {
     id: 'kimi-k2-sections',
     tools: [getWeather],
-    reply: '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Osaka"}<|tool_call_end|><|tool_calls_section_end|>',
+    reply:
+      '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Osaka"}<|tool_call_end|><|tool_calls_section_end|>',
     expected: { calls: [{ name: 'get_weather', arguments: { city: 'Osaka' } }], content: null },
   },
   {
     id: 'kimi-k2-thinking-section-before-think-end',
     tools: [getWeather, getTime],
-    reply: '<think>Two lookups.\n<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Kobe"}<|tool_call_end|><|tool_call_begin|>functions.get_time:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>',
+    reply:
+      '<think>Two lookups.\n<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Kobe"}<|tool_call_end|><|tool_call_begin|>functions.get_time:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>',
     expected: {
       calls: [
         { name: 'get_weather', arguments: { city: 'Kobe' } },
@@ -294,7 +321,8 @@ const cases: Case[] = [
   {
     id: 'kimi-k2-unknown-tool-rejected',
     tools: [getWeather],
-    reply: 'Sure.\n<|tool_calls_section_begin|><|tool_call_begin|>functions.delete_all_files:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>',
+    reply:
+      'Sure.\n<|tool_calls_section_begin|><|tool_call_begin|>functions.delete_all_files:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>',
     expected: { calls: [], content: 'Sure.', diagnostic: 'unavailable_tool' },
   },
   {
@@ -302,7 +330,11 @@ const cases: Case[] = [
     tools: [getWeather],
     reply:
       '<|channel|>analysis<|message|>User asks weather; call tool.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Seattle"}<|call|>',
-    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Seattle' } }], content: null, reasoning: 'User asks weather; call tool.' },
+    expected: {
+      calls: [{ name: 'get_weather', arguments: { city: 'Seattle' } }],
+      content: null,
+      reasoning: 'User asks weather; call tool.',
+    },
   },
   {
     id: 'harmony-final',
@@ -356,8 +388,14 @@ const cases: Case[] = [
   {
     id: 'gemma4-delimited-strings',
     tools: [createEvent],
-    reply: '<|tool_call>call:create_event{title:<|"|>Sync "weekly" 🗓️<|"|>,attendees:[<|"|>a@x.io<|"|>],options:{remind:true,minutes:10}}<tool_call|>',
-    expected: { calls: [{ name: 'create_event', arguments: { title: 'Sync "weekly" 🗓️', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } } }], content: null },
+    reply:
+      '<|tool_call>call:create_event{title:<|"|>Sync "weekly" 🗓️<|"|>,attendees:[<|"|>a@x.io<|"|>],options:{remind:true,minutes:10}}<tool_call|>',
+    expected: {
+      calls: [
+        { name: 'create_event', arguments: { title: 'Sync "weekly" 🗓️', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } } },
+      ],
+      content: null,
+    },
   },
   {
     id: 'functiongemma-escape-strings',
@@ -387,7 +425,8 @@ const cases: Case[] = [
   {
     id: 'granite-20b-fc-repeated-function-call',
     tools: [getWeather, searchWeb],
-    reply: '<function_call> {"name": "get_weather", "arguments": {"city": "Austin"}} <function_call> {"name": "search_web", "arguments": {"query": "Austin BBQ"}}',
+    reply:
+      '<function_call> {"name": "get_weather", "arguments": {"city": "Austin"}} <function_call> {"name": "search_web", "arguments": {"query": "Austin BBQ"}}',
     expected: {
       calls: [
         { name: 'get_weather', arguments: { city: 'Austin' } },
@@ -399,13 +438,18 @@ const cases: Case[] = [
   {
     id: 'internlm-plugin-action',
     tools: [getWeather],
-    reply: 'Sure, I will search for the weather of Shanghai.<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "Shanghai"}}<|action_end|>',
-    expected: { calls: [{ name: 'get_weather', arguments: { city: 'Shanghai' } }], content: 'Sure, I will search for the weather of Shanghai.' },
+    reply:
+      'Sure, I will search for the weather of Shanghai.<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "Shanghai"}}<|action_end|>',
+    expected: {
+      calls: [{ name: 'get_weather', arguments: { city: 'Shanghai' } }],
+      content: 'Sure, I will search for the weather of Shanghai.',
+    },
   },
   {
     id: 'tool-calls-list-jamba-hunyuan-apriel',
     tools: [getWeather, readFile],
-    reply: 'Checking.\n<tool_calls>[{"name": "get_weather", "arguments": {"city": "Haifa"}}, {"name": "read_file", "arguments": {"path": "</tool_calls>.md"}}]</tool_calls>',
+    reply:
+      'Checking.\n<tool_calls>[{"name": "get_weather", "arguments": {"city": "Haifa"}}, {"name": "read_file", "arguments": {"path": "</tool_calls>.md"}}]</tool_calls>',
     expected: {
       calls: [
         { name: 'get_weather', arguments: { city: 'Haifa' } },
@@ -417,7 +461,8 @@ const cases: Case[] = [
   {
     id: 'minimax-m1-call-per-line',
     tools: [searchWeb],
-    reply: '<think>\nTwo searches.\n</think>\n<tool_calls>\n{"name": "search_web", "arguments": {"query": "OpenAI release"}}\n{"name": "search_web", "arguments": {"query": "Gemini release"}}\n</tool_calls>',
+    reply:
+      '<think>\nTwo searches.\n</think>\n<tool_calls>\n{"name": "search_web", "arguments": {"query": "OpenAI release"}}\n{"name": "search_web", "arguments": {"query": "Gemini release"}}\n</tool_calls>',
     expected: {
       calls: [
         { name: 'search_web', arguments: { query: 'OpenAI release' } },
@@ -430,7 +475,8 @@ const cases: Case[] = [
   {
     id: 'minimax-m2-invokes-typed-by-schema',
     tools: [readFile],
-    reply: '<minimax:tool_call>\n<invoke name="read_file">\n<parameter name="path">src/app.ts</parameter>\n<parameter name="start_line">10</parameter>\n</invoke>\n</minimax:tool_call>',
+    reply:
+      '<minimax:tool_call>\n<invoke name="read_file">\n<parameter name="path">src/app.ts</parameter>\n<parameter name="start_line">10</parameter>\n</invoke>\n</minimax:tool_call>',
     expected: { calls: [{ name: 'read_file', arguments: { path: 'src/app.ts', start_line: 10 } }], content: null },
   },
   {
@@ -521,7 +567,8 @@ const cases: Case[] = [
   {
     id: 'longcat-arg-pairs',
     tools: [readFile],
-    reply: '<longcat_tool_call>read_file\n<longcat_arg_key>path</longcat_arg_key>\n<longcat_arg_value>src/app.ts</longcat_arg_value>\n<longcat_arg_key>start_line</longcat_arg_key>\n<longcat_arg_value>10</longcat_arg_value>\n</longcat_tool_call>',
+    reply:
+      '<longcat_tool_call>read_file\n<longcat_arg_key>path</longcat_arg_key>\n<longcat_arg_value>src/app.ts</longcat_arg_value>\n<longcat_arg_key>start_line</longcat_arg_key>\n<longcat_arg_value>10</longcat_arg_value>\n</longcat_tool_call>',
     expected: { calls: [{ name: 'read_file', arguments: { path: 'src/app.ts', start_line: 10 } }], content: null },
   },
   {
@@ -558,14 +605,20 @@ const cases: Case[] = [
   {
     id: 'dots-invoke-block',
     tools: [searchWeb],
-    reply: 'ok<dots_function_call>\n<invoke name="search_web">\n<parameter name="query">weather in Shanghai</parameter>\n<parameter name="max_results">3</parameter>\n</invoke>\n</dots_function_call>',
+    reply:
+      'ok<dots_function_call>\n<invoke name="search_web">\n<parameter name="query">weather in Shanghai</parameter>\n<parameter name="max_results">3</parameter>\n</invoke>\n</dots_function_call>',
     expected: { calls: [{ name: 'search_web', arguments: { query: 'weather in Shanghai', max_results: 3 } }], content: 'ok' },
   },
   {
     id: 'seed-oss-think-then-call',
     tools: [writeFile],
-    reply: '<seed:think>Write the file; do not call <seed:tool_call> here.</seed:think>Writing it.\n<seed:tool_call>\n<function=write_file>\n<parameter=path>a.py</parameter>\n<parameter=content>\n    x = 1\n</parameter>\n</function>\n</seed:tool_call><seed:eos>',
-    expected: { calls: [{ name: 'write_file', arguments: { path: 'a.py', content: '\n    x = 1\n' } }], content: 'Writing it.', reasoning: 'Write the file; do not call <seed:tool_call> here.' },
+    reply:
+      '<seed:think>Write the file; do not call <seed:tool_call> here.</seed:think>Writing it.\n<seed:tool_call>\n<function=write_file>\n<parameter=path>a.py</parameter>\n<parameter=content>\n    x = 1\n</parameter>\n</function>\n</seed:tool_call><seed:eos>',
+    expected: {
+      calls: [{ name: 'write_file', arguments: { path: 'a.py', content: '\n    x = 1\n' } }],
+      content: 'Writing it.',
+      reasoning: 'Write the file; do not call <seed:tool_call> here.',
+    },
   },
   {
     id: 'seed-oss-unclosed-truncated',
@@ -589,7 +642,8 @@ const cases: Case[] = [
   {
     id: 'step3-unknown-tool-rejected',
     tools: [getWeather],
-    reply: 'Sure.<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="delete_all_files">\n</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>',
+    reply:
+      'Sure.<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="delete_all_files">\n</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>',
     expected: { calls: [], content: 'Sure.', diagnostic: 'unavailable_tool' },
   },
   {
@@ -619,7 +673,8 @@ const cases: Case[] = [
   {
     id: 'apertus-name-keyed-list',
     tools: [getWeather, getTime],
-    reply: '<|inner_prefix|>Two lookups.<|inner_suffix|>Let me see. <|tools_prefix|>[{"get_weather": {"city": "Lugano"}}, {"get_time": {}}]<|tools_suffix|>',
+    reply:
+      '<|inner_prefix|>Two lookups.<|inner_suffix|>Let me see. <|tools_prefix|>[{"get_weather": {"city": "Lugano"}}, {"get_time": {}}]<|tools_suffix|>',
     expected: {
       calls: [
         { name: 'get_weather', arguments: { city: 'Lugano' } },
@@ -632,7 +687,8 @@ const cases: Case[] = [
   {
     id: 'command-r7b-thinking-action',
     tools: [searchWeb],
-    reply: '<|START_THINKING|>I will search for it.<|END_THINKING|><|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "search_web", "parameters": {"query": "command a"}}\n]<|END_ACTION|>',
+    reply:
+      '<|START_THINKING|>I will search for it.<|END_THINKING|><|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "search_web", "parameters": {"query": "command a"}}\n]<|END_ACTION|>',
     expected: { calls: [{ name: 'search_web', arguments: { query: 'command a' } }], content: null, reasoning: 'I will search for it.' },
   },
   {
@@ -644,13 +700,15 @@ const cases: Case[] = [
   {
     id: 'command-r-plus-action-fence',
     tools: [getWeather],
-    reply: 'Action: ```json\n[\n    {\n        "tool_name": "get_weather",\n        "parameters": {\n            "city": "Toronto"\n        }\n    }\n]\n```',
+    reply:
+      'Action: ```json\n[\n    {\n        "tool_name": "get_weather",\n        "parameters": {\n            "city": "Toronto"\n        }\n    }\n]\n```',
     expected: { calls: [{ name: 'get_weather', arguments: { city: 'Toronto' } }], content: null },
   },
   {
     id: 'nemotron-toolcall-list',
     tools: [getWeather, getTime],
-    reply: '<think>\nNeed both.\n</think>\n\n<TOOLCALL>[{"name": "get_weather", "arguments": {"city": "Austin"}}, {"name": "get_time", "arguments": {}}]</TOOLCALL>',
+    reply:
+      '<think>\nNeed both.\n</think>\n\n<TOOLCALL>[{"name": "get_weather", "arguments": {"city": "Austin"}}, {"name": "get_time", "arguments": {}}]</TOOLCALL>',
     expected: {
       calls: [
         { name: 'get_weather', arguments: { city: 'Austin' } },
@@ -670,13 +728,15 @@ const cases: Case[] = [
   {
     id: 'solar-open2-pairs',
     tools: [getWeather, searchWeb],
-    reply: 'Checking.\n<|tool_call:start|>search_web\n<|tool_arg:start|>query<|tool_arg:value|>부산 맛집<|tool_arg:end|>\n<|tool_arg:start|>max_results<|tool_arg:value|>5<|tool_arg:end|>\n<|tool_call:end|>',
+    reply:
+      'Checking.\n<|tool_call:start|>search_web\n<|tool_arg:start|>query<|tool_arg:value|>부산 맛집<|tool_arg:end|>\n<|tool_arg:start|>max_results<|tool_arg:value|>5<|tool_arg:end|>\n<|tool_call:end|>',
     expected: { calls: [{ name: 'search_web', arguments: { query: '부산 맛집', max_results: 5 } }], content: 'Checking.' },
   },
   {
     id: 'plamo3-requests',
     tools: [getWeather, getTime],
-    reply: '東京です。<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>get_weather<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{"city": "東京"}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>',
+    reply:
+      '東京です。<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>get_weather<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{"city": "東京"}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>',
     expected: { calls: [{ name: 'get_weather', arguments: { city: '東京' } }], content: '東京です。' },
   },
   {
@@ -684,7 +744,11 @@ const cases: Case[] = [
     tools: [getWeather, searchWeb],
     reply:
       '<|open|>think<|sep|>Weather.<|close|>think<|sep|><|open|>response<|sep|>Checking.<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool="search_web" index="1"<|sep|><|open|>argument key="query" type="string"<|sep|>Paris<|close|>argument<|sep|><|open|>argument key="max_results" type="number"<|sep|>2<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|><|close|>message<|sep|><|end_of_msg|>',
-    expected: { calls: [{ name: 'search_web', arguments: { query: 'Paris', max_results: 2 } }], content: 'Checking.', reasoning: 'Weather.' },
+    expected: {
+      calls: [{ name: 'search_web', arguments: { query: 'Paris', max_results: 2 } }],
+      content: 'Checking.',
+      reasoning: 'Weather.',
+    },
   },
   {
     id: 'openpangu-reserved-markers',
@@ -707,7 +771,8 @@ const cases: Case[] = [
   {
     id: 'hy3-pair-calls',
     tools: [getWeather, getTime],
-    reply: '查一下。<tool_calls><tool_call>get_weather<tool_sep><arg_key>city</arg_key><arg_value>深圳</arg_value></tool_call><tool_call>get_time<tool_sep></tool_call></tool_calls>',
+    reply:
+      '查一下。<tool_calls><tool_call>get_weather<tool_sep><arg_key>city</arg_key><arg_value>深圳</arg_value></tool_call><tool_call>get_time<tool_sep></tool_call></tool_calls>',
     expected: {
       calls: [
         { name: 'get_weather', arguments: { city: '深圳' } },
@@ -719,13 +784,15 @@ const cases: Case[] = [
   {
     id: 'gigachat35-gcml-invokes',
     tools: [getWeather, searchWeb],
-    reply: 'Сейчас.\n<｜GCML｜tool_calls>\n<｜GCML｜invoke name="search_web">\n<｜GCML｜parameter name="query" string="true">Москва</｜GCML｜parameter>\n<｜GCML｜parameter name="max_results" string="false">3</｜GCML｜parameter>\n</｜GCML｜invoke>\n</｜GCML｜tool_calls>',
+    reply:
+      'Сейчас.\n<｜GCML｜tool_calls>\n<｜GCML｜invoke name="search_web">\n<｜GCML｜parameter name="query" string="true">Москва</｜GCML｜parameter>\n<｜GCML｜parameter name="max_results" string="false">3</｜GCML｜parameter>\n</｜GCML｜invoke>\n</｜GCML｜tool_calls>',
     expected: { calls: [{ name: 'search_web', arguments: { query: 'Москва', max_results: 3 } }], content: 'Сейчас.' },
   },
   {
     id: 'k2-horizon-ifm-pairs',
     tools: [getWeather, getTime],
-    reply: 'Checking.<ifm|tool_calls><ifm|tool_call>get_weather\n<ifm|arg_key>city</ifm|arg_key><ifm|arg_value>Dubai</ifm|arg_value></ifm|tool_call><ifm|tool_call>get_time\n</ifm|tool_call></ifm|tool_calls>',
+    reply:
+      'Checking.<ifm|tool_calls><ifm|tool_call>get_weather\n<ifm|arg_key>city</ifm|arg_key><ifm|arg_value>Dubai</ifm|arg_value></ifm|tool_call><ifm|tool_call>get_time\n</ifm|tool_call></ifm|tool_calls>',
     expected: {
       calls: [
         { name: 'get_weather', arguments: { city: 'Dubai' } },
@@ -737,13 +804,15 @@ const cases: Case[] = [
   {
     id: 'iquest-coder-v2-pairs',
     tools: [readFile],
-    reply: '<iquestcoder_tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>a.py</arg_value>\n<arg_key>start_line</arg_key>\n<arg_value>3</arg_value>\n</iquestcoder_tool_call>',
+    reply:
+      '<iquestcoder_tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>a.py</arg_value>\n<arg_key>start_line</arg_key>\n<arg_value>3</arg_value>\n</iquestcoder_tool_call>',
     expected: { calls: [{ name: 'read_file', arguments: { path: 'a.py', start_line: 3 } }], content: null },
   },
   {
     id: 'minimax-m3-elements',
     tools: [createEvent],
-    reply: 'Booking.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name="create_event">\n]<]minimax[>[<title>Sync]<]minimax[>[</title>\n]<]minimax[>[<attendees>]<]minimax[>[<item>a@x.io]<]minimax[>[</item>]<]minimax[>[</attendees>\n]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>',
+    reply:
+      'Booking.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name="create_event">\n]<]minimax[>[<title>Sync]<]minimax[>[</title>\n]<]minimax[>[<attendees>]<]minimax[>[<item>a@x.io]<]minimax[>[</item>]<]minimax[>[</attendees>\n]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>',
     expected: { calls: [{ name: 'create_event', arguments: { title: 'Sync', attendees: ['a@x.io'] } }], content: 'Booking.' },
   },
   {
@@ -767,13 +836,15 @@ const cases: Case[] = [
   {
     id: 'hy4-suffixed-section',
     tools: [getWeather],
-    reply: '<tool_calls:6124c78e><tool_call:6124c78e>get_weather<arg_key:6124c78e>city</arg_key:6124c78e><arg_value:6124c78e>深圳</arg_value:6124c78e></tool_call:6124c78e></tool_calls:6124c78e>',
+    reply:
+      '<tool_calls:6124c78e><tool_call:6124c78e>get_weather<arg_key:6124c78e>city</arg_key:6124c78e><arg_value:6124c78e>深圳</arg_value:6124c78e></tool_call:6124c78e></tool_calls:6124c78e>',
     expected: { calls: [{ name: 'get_weather', arguments: { city: '深圳' } }], content: null },
   },
   {
     id: 'muse-glimmer-atem-message',
     tools: [getWeather],
-    reply: '<|start|>assistant to=get_weather<|message|><atem:function_calls>\n<atem:invoke name="get_weather">\n<atem:parameter name="city">Paris</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>',
+    reply:
+      '<|start|>assistant to=get_weather<|message|><atem:function_calls>\n<atem:invoke name="get_weather">\n<atem:parameter name="city">Paris</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>',
     expected: { calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], content: null },
   },
   {
@@ -785,11 +856,18 @@ const cases: Case[] = [
 ];
 
 function summarize(events: readonly ParsedEvent[]): Expected {
-  const text = events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('').trim();
+  const text = events
+    .flatMap((event) => (event.type === 'text' ? [event.text] : []))
+    .join('')
+    .trim();
   const reasoning = events.flatMap((event) => (event.type === 'reasoning' ? [event.text] : [])).join('');
-  const diagnostics = events.flatMap((event) => (event.type === 'tool-call-rejected' ? [event.code] : event.type === 'tool-call-unparsed' ? [event.reason] : []));
+  const diagnostics = events.flatMap((event) =>
+    event.type === 'tool-call-rejected' ? [event.code] : event.type === 'tool-call-unparsed' ? [event.reason] : [],
+  );
   return {
-    calls: events.flatMap((event) => (event.type === 'tool-call' ? [{ name: event.name, arguments: JSON.parse(event.arguments) as Record<string, unknown> }] : [])),
+    calls: events.flatMap((event) =>
+      event.type === 'tool-call' ? [{ name: event.name, arguments: JSON.parse(event.arguments) as Record<string, unknown> }] : [],
+    ),
     content: text === '' ? null : text,
     ...(reasoning === '' ? {} : { reasoning }),
     ...(diagnostics[0] === undefined ? {} : { diagnostic: diagnostics[0] as Expected['diagnostic'] }),

@@ -2,7 +2,14 @@
 // Each comes with the convention its agents use to send tool results back.
 import type { AgentSyntaxRegistry, AgentTextSyntax, ToolFormat } from '../../src/core/index.js';
 import { familyAgentSyntax } from './family-agent-syntax.js';
-import { gemmaResults, harmonyResults, llamaIpythonResults, mistralResults, taggedResults, type ResultSplitter } from './result-splitters.js';
+import {
+  gemmaResults,
+  harmonyResults,
+  llamaIpythonResults,
+  mistralResults,
+  taggedResults,
+  type ResultSplitter,
+} from './result-splitters.js';
 import { wrappedJsonSyntax } from './wrapped-json-syntax.js';
 
 /** Qwen's and Hermes' chat templates wrap each result this way; custom tags use it too. */

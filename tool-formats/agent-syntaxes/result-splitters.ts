@@ -38,7 +38,9 @@ function wholeObject(text: string): Record<string, unknown> | undefined {
   if (text[start] !== '{') return undefined;
   const read = readLenientJson(text, start);
   if (read.type === 'error' || skipSpace(text, read.end) !== text.length) return undefined;
-  return typeof read.value === 'object' && read.value !== null && !Array.isArray(read.value) ? (read.value as Record<string, unknown>) : undefined;
+  return typeof read.value === 'object' && read.value !== null && !Array.isArray(read.value)
+    ? (read.value as Record<string, unknown>)
+    : undefined;
 }
 
 /** `{"name", <key>, "is_error"?}`, as the gateway's families write results, taken apart; undefined for anything else. */
@@ -76,7 +78,10 @@ export const llamaIpythonResults: ResultSplitter = (text) => {
   return jsonOutputResults(text) ?? [{ type: 'text', text }];
 };
 
-const ipythonHeaderResults = patternResults(/<\|start_header_id\|>ipython<\|end_header_id\|>\s*([\s\S]*?)\s*(?:<\|eot_id\|>|$)/g, (match) => ({ output: match[1] ?? '' }));
+const ipythonHeaderResults = patternResults(
+  /<\|start_header_id\|>ipython<\|end_header_id\|>\s*([\s\S]*?)\s*(?:<\|eot_id\|>|$)/g,
+  (match) => ({ output: match[1] ?? '' }),
+);
 
 /** The whole turn as JSON objects each holding `output` (separated by space, `;` or `,`), or undefined. */
 function jsonOutputResults(text: string): AgentResultSegment[] | undefined {
@@ -85,7 +90,10 @@ function jsonOutputResults(text: string): AgentResultSegment[] | undefined {
   while (position < text.length) {
     const read = readLenientJson(text, position);
     if (read.type === 'error') return undefined;
-    const value = typeof read.value === 'object' && read.value !== null && !Array.isArray(read.value) ? (read.value as Record<string, unknown>) : undefined;
+    const value =
+      typeof read.value === 'object' && read.value !== null && !Array.isArray(read.value)
+        ? (read.value as Record<string, unknown>)
+        : undefined;
     const result = resultObject(value, 'output');
     if (result === undefined) return undefined;
     segments.push({ type: 'result', raw: text.slice(position, read.end), ...result });

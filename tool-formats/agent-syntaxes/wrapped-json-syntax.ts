@@ -21,7 +21,8 @@ export function wrappedJsonSyntax(options: WrappedJsonOptions): AgentTextSyntax 
   const syntax = createEnvelopeCatalogue([{ family: id, envelopes: [taggedEnvelope(id, start, end, [jsonCallGrammar])] }]).syntaxFor(id);
   return {
     id,
-    renderCall: (call) => `${start}\n${JSON.stringify({ name: call.name, arguments: argumentsForRendering(call.arguments) }, null, 2)}\n${end}`,
+    renderCall: (call) =>
+      `${start}\n${JSON.stringify({ name: call.name, arguments: argumentsForRendering(call.arguments) }, null, 2)}\n${end}`,
     createParser: (tools) => (tools.length === 0 ? createPassThroughParser() : createReplyParser(syntax, createToolRoster(tools))),
     splitResults: options.results,
   };

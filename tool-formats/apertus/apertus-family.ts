@@ -32,7 +32,8 @@ export const apertusFamily: FamilySpec = {
       `${toolsPrefix}[{"function_name": {"argument": "value"}}, {"other_function": {}}]${toolsSuffix}`,
       'When no function is needed, answer directly.',
     ].join('\n'),
-    resultInstructions: 'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
+    resultInstructions:
+      'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
   },
   renderCall: (call) => `${toolsPrefix}${formatJson([callObject(call)])}${toolsSuffix}`,
   // Parallel calls share one list, as the template writes them.

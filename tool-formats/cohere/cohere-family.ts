@@ -12,7 +12,17 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 import { toolSignature } from '../shared/tool-prompt.js';
-import { endAction, endOfTurn, endResponse, endThinking, endToolResult, startAction, startResponse, startThinking, startToolResult } from './cohere-tokens.js';
+import {
+  endAction,
+  endOfTurn,
+  endResponse,
+  endThinking,
+  endToolResult,
+  startAction,
+  startResponse,
+  startThinking,
+  startToolResult,
+} from './cohere-tokens.js';
 
 const family = 'cohere';
 
@@ -23,7 +33,8 @@ function actionLine(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: stri
   return `    ${formatJson({ tool_call_id: call.id ?? '0', tool_name: call.name, parameters: argumentsForRendering(call.arguments) })}`;
 }
 
-const renderAction = (calls: readonly (Pick<ToolCallPart, 'name' | 'arguments'> & { id?: string })[]) => `${startAction}[\n${calls.map(actionLine).join(',\n')}\n]${endAction}`;
+const renderAction = (calls: readonly (Pick<ToolCallPart, 'name' | 'arguments'> & { id?: string })[]) =>
+  `${startAction}[\n${calls.map(actionLine).join(',\n')}\n]${endAction}`;
 
 export const cohereFamily: FamilySpec = {
   family,
@@ -37,7 +48,7 @@ export const cohereFamily: FamilySpec = {
       '',
       `0. Start by writing ${startThinking} followed by a detailed step by step plan of how you will solve the problem. For each step explain your thinking fully and give details of required tool calls (if needed). Unless specified otherwise, you write your plan in natural language. When you finish, close it out with ${endThinking}.`,
       '    You can optionally choose to skip this step when the user request is so straightforward to address that only a trivial plan would be needed.',
-      '    NOTE: You MUST skip this step when you are directly responding to the user\'s request without using any tools.',
+      "    NOTE: You MUST skip this step when you are directly responding to the user's request without using any tools.",
       '',
       'Then carry out your plan by repeatedly executing the following steps.',
       `1. Action: write ${startAction} followed by a list of JSON-formatted tool calls, with each one containing "tool_name" and "parameters" fields.`,
@@ -53,7 +64,8 @@ export const cohereFamily: FamilySpec = {
       'You can ONLY use the tools listed here. When a tool is not listed below, it is NOT available and you should NEVER attempt to use it.',
       'Each tool is represented as a JSON object with fields like "name", "description", "parameters" (per JSON Schema), and optionally, "responses" (per JSON Schema).',
     ].join('\n'),
-    renderToolList: (tools) => '```json\n[\n' + tools.map((tool) => `    ${formatJson({ ...toolSignature(tool), responses: null })}`).join(',\n') + '\n]\n```',
+    renderToolList: (tools) =>
+      '```json\n[\n' + tools.map((tool) => `    ${formatJson({ ...toolSignature(tool), responses: null })}`).join(',\n') + '\n]\n```',
     callInstructions: `A tool call looks like this:\n${renderAction([{ id: '0', name: 'tool_name', arguments: '{"parameter": "value"}' }])}`,
   },
   renderCall: (call) => renderAction([call]),

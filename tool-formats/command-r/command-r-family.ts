@@ -16,11 +16,22 @@ const family = 'command-r';
 /** The template shows `Action: ```json`; models also break the line after `Action:`. */
 export const actionStarts = ['Action: ```json', 'Action:\n```json'];
 
-const actionEnvelope: Envelope = { family, start: actionStarts, end: ['```'], kind: 'explicit', body: { type: 'tagged' }, grammars: [jsonCallGrammar] };
+const actionEnvelope: Envelope = {
+  family,
+  start: actionStarts,
+  end: ['```'],
+  kind: 'explicit',
+  body: { type: 'tagged' },
+  grammars: [jsonCallGrammar],
+};
 
-const actionObject = (call: Pick<ToolCallPart, 'name' | 'arguments'>) => ({ tool_name: call.name, parameters: argumentsForRendering(call.arguments) });
+const actionObject = (call: Pick<ToolCallPart, 'name' | 'arguments'>) => ({
+  tool_name: call.name,
+  parameters: argumentsForRendering(call.arguments),
+});
 
-const renderAction = (calls: readonly Pick<ToolCallPart, 'name' | 'arguments'>[]) => `Action: \`\`\`json\n${JSON.stringify(calls.map(actionObject), null, 4)}\n\`\`\``;
+const renderAction = (calls: readonly Pick<ToolCallPart, 'name' | 'arguments'>[]) =>
+  `Action: \`\`\`json\n${JSON.stringify(calls.map(actionObject), null, 4)}\n\`\`\``;
 
 /** JSON Schema types as the Python annotations of the template's signatures. */
 function pythonType(schema: unknown): string {
@@ -32,7 +43,11 @@ function pythonType(schema: unknown): string {
 function renderSignature(tool: ToolDefinition): string {
   const properties = isPlainObject(tool.parameters['properties']) ? tool.parameters['properties'] : {};
   const entries = Object.entries(properties);
-  const lines = ['```python', `def ${tool.name}(${entries.map(([name, schema]) => `${name}: ${pythonType(schema)}`).join(', ')}) -> List[Dict]:`, `    """${(tool.description ?? '').trim()}`];
+  const lines = [
+    '```python',
+    `def ${tool.name}(${entries.map(([name, schema]) => `${name}: ${pythonType(schema)}`).join(', ')}) -> List[Dict]:`,
+    `    """${(tool.description ?? '').trim()}`,
+  ];
   if (entries.length > 0) {
     lines.push('', '    Args:');
     for (const [name, schema] of entries) {

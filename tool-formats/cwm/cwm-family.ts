@@ -28,7 +28,8 @@ export const cwmBlockGrammar: BodyGrammar = {
     if (match === null) return { type: 'invalid', message: `Unreadable tool block: ${excerpt(body)}`, incomplete: framing === 'unclosed' };
     const name = match[1] ?? '';
     // The input has no end of its own: a block the reply ended in may have lost some of it.
-    if (framing === 'unclosed') return { type: 'invalid', message: `The call to "${name}" is cut off before ${blockClose}`, incomplete: true };
+    if (framing === 'unclosed')
+      return { type: 'invalid', message: `The call to "${name}" is cut off before ${blockClose}`, incomplete: true };
     const input = (match[2] ?? '').trim();
     const parsed = input.startsWith('{') ? parseLenientJson(input) : undefined;
     const callArguments = parsed?.type === 'value' && isPlainObject(parsed.value) ? parsed.value : { command: input };

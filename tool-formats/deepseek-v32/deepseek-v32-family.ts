@@ -13,7 +13,17 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { formatJson, argumentsForRendering } from '../shared/format-json.js';
 import { toolSignature } from '../shared/tool-prompt.js';
 import { resultText } from '../shared/tool-result-text.js';
-import { dsmlInvokeGrammar, functionCallsClose, functionCallsOpen, invokeClose, invokeOpen, parameterClose, parameterOpen, toolCallsClose, toolCallsOpen } from './dsml-tokens.js';
+import {
+  dsmlInvokeGrammar,
+  functionCallsClose,
+  functionCallsOpen,
+  invokeClose,
+  invokeOpen,
+  parameterClose,
+  parameterOpen,
+  toolCallsClose,
+  toolCallsOpen,
+} from './dsml-tokens.js';
 
 const family = 'deepseek-v32';
 /** A value may hold code with the section's end tag in it; only its own close ends it. */
@@ -22,9 +32,12 @@ const valueSpans = [{ open: parameterOpen, close: parameterClose }];
 /** One invoke, as the template's `encode_arguments_to_dsml` writes it: strings as they are, other values as JSON. */
 function renderInvoke(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
   const value = argumentsForRendering(call.arguments);
-  const entries = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [];
+  const entries =
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [];
   const parameters = entries.map(([key, member]) =>
-    typeof member === 'string' ? `${parameterOpen} name="${key}" string="true">${member}${parameterClose}` : `${parameterOpen} name="${key}" string="false">${formatJson(member)}${parameterClose}`,
+    typeof member === 'string'
+      ? `${parameterOpen} name="${key}" string="true">${member}${parameterClose}`
+      : `${parameterOpen} name="${key}" string="false">${formatJson(member)}${parameterClose}`,
   );
   return `${invokeOpen} name="${call.name}">\n${parameters.join('\n')}\n${invokeClose}`;
 }
@@ -58,12 +71,15 @@ export const deepseekV32Family: FamilySpec = {
       '',
       'String and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The "string" attribute should be set to "true" for string type parameters and "false" for other types (numbers, booleans, arrays, objects).',
     ].join('\n'),
-    renderToolList: (tools) => `Here are the functions available in JSONSchema format:\n<functions>\n${tools.map((tool) => formatJson(toolSignature(tool))).join('\n')}\n</functions>`,
+    renderToolList: (tools) =>
+      `Here are the functions available in JSONSchema format:\n<functions>\n${tools.map((tool) => formatJson(toolSignature(tool))).join('\n')}\n</functions>`,
     callInstructions: '',
-    resultInstructions: 'Function results come back to you in the next user turn, inside <function_results></function_results>, each result in <result></result>. When no function is needed, answer directly.',
+    resultInstructions:
+      'Function results come back to you in the next user turn, inside <function_results></function_results>, each result in <result></result>. When no function is needed, answer directly.',
   },
   renderCall: (call) => renderSection([call]),
   // One section for the turn's calls, as the template writes them.
   renderCalls: renderSection,
-  renderResults: (results) => `<function_results>\n${results.map((result) => `<result>${resultText(result)}</result>`).join('\n')}\n</function_results>`,
+  renderResults: (results) =>
+    `<function_results>\n${results.map((result) => `<result>${resultText(result)}</result>`).join('\n')}\n</function_results>`,
 };

@@ -40,7 +40,8 @@ function readDeepSeekCall(call: string, framing: BodyFraming): DecodedBody {
     name = (nameEnd < 0 ? rest : rest.slice(0, nameEnd)).trim();
     argumentsText = nameEnd < 0 ? '' : rest.slice(nameEnd);
   }
-  if (name === '' || !headShape.test(name)) return { type: 'invalid', message: `Unreadable tool name "${name}"`, incomplete: framing === 'unclosed' && name === '' };
+  if (name === '' || !headShape.test(name))
+    return { type: 'invalid', message: `Unreadable tool name "${name}"`, incomplete: framing === 'unclosed' && name === '' };
   const read = readArgumentsObject(withoutFence(argumentsText), name, framing);
   if (read.type === 'invalid') return read;
   return { type: 'calls', calls: [{ type: 'call', name, arguments: read.value }] };

@@ -28,7 +28,13 @@ import {
 const family = 'deepseek';
 
 function renderDeepSeekCall(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
-  return `${toolCallBegin}function${toolSeparator}${call.name}\n` + '```json\n' + formatJson(argumentsForRendering(call.arguments)) + '\n```' + toolCallEnd;
+  return (
+    `${toolCallBegin}function${toolSeparator}${call.name}\n` +
+    '```json\n' +
+    formatJson(argumentsForRendering(call.arguments)) +
+    '\n```' +
+    toolCallEnd
+  );
 }
 
 function renderToolSection(tool: ToolDefinition): string {
@@ -64,5 +70,6 @@ export const deepseekFamily: FamilySpec = {
   renderCall: (call) => toolCallsBegin + renderDeepSeekCall(call) + toolCallsEnd,
   // One section for the turn's calls, separated by newlines as the R1 template does.
   renderCalls: (calls) => toolCallsBegin + calls.map(renderDeepSeekCall).join('\n') + toolCallsEnd,
-  renderResults: (results) => toolOutputsBegin + results.map((result) => toolOutputBegin + resultText(result) + toolOutputEnd).join('\n') + toolOutputsEnd,
+  renderResults: (results) =>
+    toolOutputsBegin + results.map((result) => toolOutputBegin + resultText(result) + toolOutputEnd).join('\n') + toolOutputsEnd,
 };

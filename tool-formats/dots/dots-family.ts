@@ -17,10 +17,18 @@ import { taggedResults } from '../shared/tool-result-text.js';
 const family = 'dots';
 const blockOpen = '<dots_function_call>';
 const blockClose = '</dots_function_call>';
-const tags: InvokeTags = { id: 'dots-invoke', invokeOpen: '<invoke', invokeClose: '</invoke>', parameterOpen: '<parameter', parameterClose: '</parameter>' };
+const tags: InvokeTags = {
+  id: 'dots-invoke',
+  invokeOpen: '<invoke',
+  invokeClose: '</invoke>',
+  parameterOpen: '<parameter',
+  parameterClose: '</parameter>',
+};
 
 function renderInvoke(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
-  const parameters = rawArgumentEntries(call.arguments).map(([key, value]) => `${tags.parameterOpen} name="${key}">${value}${tags.parameterClose}\n`);
+  const parameters = rawArgumentEntries(call.arguments).map(
+    ([key, value]) => `${tags.parameterOpen} name="${key}">${value}${tags.parameterClose}\n`,
+  );
   return `${tags.invokeOpen} name="${call.name}">\n${parameters.join('')}${tags.invokeClose}`;
 }
 
@@ -32,7 +40,9 @@ export const dotsFamily: FamilySpec = {
   family,
   envelopes: [
     // Only `</parameter>` ends a value, so a value may hold code with the block's close tag in it.
-    taggedEnvelope(family, blockOpen, blockClose, [invokeParametersGrammar(tags), jsonCallGrammar], { valueSpans: [{ open: tags.parameterOpen, close: tags.parameterClose }] }),
+    taggedEnvelope(family, blockOpen, blockClose, [invokeParametersGrammar(tags), jsonCallGrammar], {
+      valueSpans: [{ open: tags.parameterOpen, close: tags.parameterClose }],
+    }),
   ],
   prompt: {
     introduction: '# Tools\n\nYou may call one or more tools to assist with the user query.',
@@ -48,7 +58,8 @@ export const dotsFamily: FamilySpec = {
       blockClose,
       'Write string values as they are, without quotes or escaping, and other values (numbers, booleans, arrays, objects) as JSON.',
     ].join('\n'),
-    resultInstructions: 'Tool results come back to you in the next user turn, each inside <tool_response></tool_response> tags. When no tool is needed, answer directly.',
+    resultInstructions:
+      'Tool results come back to you in the next user turn, each inside <tool_response></tool_response> tags. When no tool is needed, answer directly.',
   },
   renderCall: (call) => renderBlock([call]),
   renderCalls: renderBlock,

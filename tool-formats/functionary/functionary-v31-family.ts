@@ -18,7 +18,10 @@ export const functionaryV31Family: FamilySpec = {
   envelopes: [taggedEnvelope(family, '<function=', '</function>', [functionTagGrammar])],
   prompt: {
     introduction: 'You have access to the following functions:',
-    renderToolList: (tools) => tools.map((tool) => `Use the function '${tool.name}' to '${tool.description ?? ''}'\n${formatJson(toolSignature(tool))}`).join('\n\n'),
+    renderToolList: (tools) =>
+      tools
+        .map((tool) => `Use the function '${tool.name}' to '${tool.description ?? ''}'\n${formatJson(toolSignature(tool))}`)
+        .join('\n\n'),
     callInstructions: [
       'Think very carefully before calling functions.',
       'If a you choose to call a function ONLY reply in the following format:',
@@ -37,10 +40,12 @@ export const functionaryV31Family: FamilySpec = {
       '- Required parameters MUST be specified',
       '- Put the entire function call reply on one line',
     ].join('\n'),
-    resultInstructions: 'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
+    resultInstructions:
+      'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
   },
   renderCall: (call) => `<function=${call.name}>${formatJson(argumentsForRendering(call.arguments))}</function>`,
   // The template writes a turn's calls one after another, without a separator.
-  renderCalls: (calls) => calls.map((call) => `<function=${call.name}>${formatJson(argumentsForRendering(call.arguments))}</function>`).join(''),
+  renderCalls: (calls) =>
+    calls.map((call) => `<function=${call.name}>${formatJson(argumentsForRendering(call.arguments))}</function>`).join(''),
   renderResults: jsonResultLines,
 };

@@ -44,9 +44,12 @@ export const functionaryV32Family: FamilySpec = {
       '>>>${recipient}',
       '${content}',
     ].join('\n'),
-    renderToolList: (tools) => `Available functions:\n// Supported function definitions that should be called when necessary.\n${renderFunctionsNamespace(tools).replace(/^## functions\n\n/, '')}`,
-    callInstructions: 'Write >>>all and a new line before text for the user; write >>> with the function name and a new line before the JSON arguments of each call.',
-    resultInstructions: 'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
+    renderToolList: (tools) =>
+      `Available functions:\n// Supported function definitions that should be called when necessary.\n${renderFunctionsNamespace(tools).replace(/^## functions\n\n/, '')}`,
+    callInstructions:
+      'Write >>>all and a new line before text for the user; write >>> with the function name and a new line before the JSON arguments of each call.',
+    resultInstructions:
+      'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
   },
   renderCall: renderRecipientCall,
   renderCalls: (calls) => calls.map(renderRecipientCall).join(''),

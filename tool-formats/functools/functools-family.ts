@@ -61,7 +61,8 @@ export const functoolsFamily: FamilySpec = {
       '  * respect the argument type formatting. E.g., if the type is number and format is float, write value 7 as 7.0',
       '  * make sure you pick the right functions that match the user intent',
     ].join('\n'),
-    resultInstructions: 'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
+    resultInstructions:
+      'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
   },
   renderCall: (call) => `${functoolsStart}${formatJson(callObject(call))}${listEnd}`,
   // One list for the turn's calls, as the templates join them.

@@ -24,7 +24,8 @@ export function delimitedCallGrammar(id: string, delimiter: string): BodyGrammar
 
 function decodeDelimitedCalls(body: string, delimiter: string, context: DecodeContext): DecodedBody {
   const json = quoteDelimitedStrings(body, delimiter);
-  if (json === undefined) return { type: 'invalid', message: `Unterminated ${delimiter} string`, incomplete: context.framing === 'unclosed' };
+  if (json === undefined)
+    return { type: 'invalid', message: `Unterminated ${delimiter} string`, incomplete: context.framing === 'unclosed' };
   const calls: CandidateCall[] = [];
   let position = 0;
   for (;;) {
@@ -36,7 +37,8 @@ function decodeDelimitedCalls(body: string, delimiter: string, context: DecodeCo
     if (head === null) break;
     const name = head[1] as string;
     const read = readLenientJson(json, position + head[0].length, { closeOpenBrackets: context.framing === 'closed' });
-    if (read.type === 'error') return { type: 'invalid', message: `Unreadable arguments for "${name}": ${read.message}`, incomplete: read.incomplete };
+    if (read.type === 'error')
+      return { type: 'invalid', message: `Unreadable arguments for "${name}": ${read.message}`, incomplete: read.incomplete };
     if (!isPlainObject(read.value)) return { type: 'invalid', message: `The arguments for "${name}" are not an object` };
     calls.push({ type: 'call', name, arguments: read.value });
     position = read.end;

@@ -45,7 +45,8 @@ function renderNonNullable(schema: Record<string, unknown>): string {
   if (Array.isArray(schema['enum']) && schema['enum'].length > 0) return `Literal[${schema['enum'].map(formatPythonValue).join(', ')}]`;
   if ('const' in schema) return `Literal[${formatPythonValue(schema['const'])}]`;
   const type = schema['type'];
-  if (Array.isArray(type) && type.length > 0) return union(type.map((member) => renderPythonType({ ...schema, type: member, nullable: false })));
+  if (Array.isArray(type) && type.length > 0)
+    return union(type.map((member) => renderPythonType({ ...schema, type: member, nullable: false })));
   switch (type) {
     case 'string':
       return 'str';
@@ -73,7 +74,9 @@ function describeParameter(schema: unknown): string {
   const properties = schema['properties'];
   if (!isPlainObject(properties) || Object.keys(properties).length === 0) return description;
   const required = requiredNames(schema);
-  const keys = Object.entries(properties).map(([key, member]) => `${JSON.stringify(key)}${required.has(key) ? '' : ' (optional)'}: ${renderPythonType(member)}`);
+  const keys = Object.entries(properties).map(
+    ([key, member]) => `${JSON.stringify(key)}${required.has(key) ? '' : ' (optional)'}: ${renderPythonType(member)}`,
+  );
   const shape = `A dict {${keys.join(', ')}}.`;
   return description === '' ? shape : `${description} ${shape}`;
 }

@@ -15,7 +15,9 @@ export const toolCodeGrammar: BodyGrammar = {
     if (decoded.type === 'invalid') return decoded;
     return {
       type: 'calls',
-      calls: decoded.calls.map((call) => (call.type === 'call' && call.name.startsWith(apiPrefix) ? { ...call, name: call.name.slice(apiPrefix.length) } : call)),
+      calls: decoded.calls.map((call) =>
+        call.type === 'call' && call.name.startsWith(apiPrefix) ? { ...call, name: call.name.slice(apiPrefix.length) } : call,
+      ),
     };
   },
 };

@@ -36,7 +36,7 @@ export const gigachatFamily: FamilySpec = {
   prompt: {
     introduction: [
       '`function descriptions`',
-      'Function descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user\'s task.',
+      "Function descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task.",
     ].join('\n'),
     renderToolList: (tools) => `namespace functions {\n${tools.map(renderFunctionType).join('\n')}\n} // namespace functions`,
     callInstructions: [
@@ -47,7 +47,8 @@ export const gigachatFamily: FamilySpec = {
       '',
       'Only call those functions that are described in `function descriptions`. Fill in function arguments using information from the dialog context. If a required argument is missing from the context, ask the user for the missing data before calling the function.',
     ].join('\n'),
-    resultInstructions: '`function result`\nThe results of your function calls come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
+    resultInstructions:
+      '`function result`\nThe results of your function calls come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
   },
   renderCall: (call) => `${functionCallRole}\n${formatJson({ name: call.name, arguments: argumentsForRendering(call.arguments) })}`,
   renderResults: jsonResultLines,

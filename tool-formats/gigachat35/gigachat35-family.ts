@@ -34,7 +34,8 @@ function renderParameter([key, value]: [string, unknown]): string {
 /** The template's `render_gcml_invoke`: the head, one parameter per line, the close. */
 function renderInvoke(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
   const value = argumentsForRendering(call.arguments);
-  const entries = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [];
+  const entries =
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [];
   return [`${invokeOpen} name="${call.name}">`, ...entries.map(renderParameter), invokeClose].join('\n');
 }
 
@@ -44,7 +45,11 @@ function renderSection(calls: readonly Pick<ToolCallPart, 'name' | 'arguments'>[
 
 export const gigachat35Family: FamilySpec = {
   family,
-  envelopes: [taggedEnvelope(family, gcmlSectionOpen, gcmlSectionClose, [gcmlInvokeGrammar], { valueSpans: [{ open: parameterOpen, close: parameterClose }] })],
+  envelopes: [
+    taggedEnvelope(family, gcmlSectionOpen, gcmlSectionClose, [gcmlInvokeGrammar], {
+      valueSpans: [{ open: parameterOpen, close: parameterClose }],
+    }),
+  ],
   prompt: {
     // The function descriptions are GigaChat 3's words and TypeScript namespace; 3.5 keeps them.
     introduction: gigachatFamily.prompt.introduction,
@@ -60,9 +65,11 @@ export const gigachat35Family: FamilySpec = {
       '',
       'Only call those functions that are described in `function descriptions`. Fill in function arguments using information from the dialog context. If a required argument is missing from the context, ask the user for the missing data before calling the function.',
     ].join('\n'),
-    resultInstructions: '`function result`\nThe results of your function calls come back to you in the next user turn, each inside <function_response name="function_name"></function_response> tags.',
+    resultInstructions:
+      '`function result`\nThe results of your function calls come back to you in the next user turn, each inside <function_response name="function_name"></function_response> tags.',
   },
   renderCall: (call) => renderSection([call]),
   renderCalls: renderSection,
-  renderResults: (results) => results.map((result) => `<function_response name="${result.toolName ?? ''}">${resultText(result)}</function_response>`).join('\n'),
+  renderResults: (results) =>
+    results.map((result) => `<function_response name="${result.toolName ?? ''}">${resultText(result)}</function_response>`).join('\n'),
 };

@@ -49,7 +49,8 @@ function decodeArgumentPairs(body: string, context: DecodeContext, tags: Argumen
   for (;;) {
     position = skipSpace(body, position);
     if (position >= body.length || isMarkerRemnant(body, position, tags.callClose)) break;
-    if (!body.startsWith(tags.keyOpen, position)) return invalid(`Unexpected text in the call to "${name}": ${excerpt(body.slice(position))}`);
+    if (!body.startsWith(tags.keyOpen, position))
+      return invalid(`Unexpected text in the call to "${name}": ${excerpt(body.slice(position))}`);
     const pair = readPair(body, position + tags.keyOpen.length, name, tags);
     if (pair.type === 'invalid') return pair;
     defineKey(raw, pair.key, pair.value);
@@ -66,7 +67,8 @@ function readPair(body: string, keyStart: number, name: string, tags: ArgumentPa
   if (keyEnd < 0) return invalid(`An argument name in the call to "${name}" is not closed`);
   const key = body.slice(keyStart, keyEnd).trim();
   const valueOpen = skipSpace(body, keyEnd + tags.keyClose.length);
-  if (!body.startsWith(tags.valueOpen, valueOpen)) return invalid(`The argument "${key}" in the call to "${name}" has no ${tags.valueOpen}`);
+  if (!body.startsWith(tags.valueOpen, valueOpen))
+    return invalid(`The argument "${key}" in the call to "${name}" has no ${tags.valueOpen}`);
   const valueStart = valueOpen + tags.valueOpen.length;
   const valueEnd = body.indexOf(tags.valueClose, valueStart);
   // Never repaired, even when the envelope closed: a value holding the call's end marker may have

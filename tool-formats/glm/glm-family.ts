@@ -14,7 +14,9 @@ const family = 'glm';
 
 /** The GLM-4.5 layout (4.7 drops the newlines, and reads this too): strings as they are, other values as JSON. */
 export const renderGlmCall: CallRenderer = (call) => {
-  const pairs = rawArgumentEntries(call.arguments).map(([key, value]) => `${argumentKeyOpen}${key}${argumentKeyClose}\n${argumentValueOpen}${value}${argumentValueClose}\n`);
+  const pairs = rawArgumentEntries(call.arguments).map(
+    ([key, value]) => `${argumentKeyOpen}${key}${argumentKeyClose}\n${argumentValueOpen}${value}${argumentValueClose}\n`,
+  );
   return `<tool_call>${call.name}\n${pairs.join('')}</tool_call>`;
 };
 
@@ -22,11 +24,14 @@ export const glmFamily: FamilySpec = {
   family,
   envelopes: [
     // A string value may hold code with `</tool_call>` in it; only `</arg_value>` ends it.
-    taggedEnvelope(family, '<tool_call>', '</tool_call>', [glmArgumentPairsGrammar], { valueSpans: [{ open: argumentValueOpen, close: argumentValueClose }] }),
+    taggedEnvelope(family, '<tool_call>', '</tool_call>', [glmArgumentPairsGrammar], {
+      valueSpans: [{ open: argumentValueOpen, close: argumentValueClose }],
+    }),
   ],
   prompt: {
     introduction: '# Tools\n\nYou may call one or more functions to assist with the user query.',
-    renderToolList: (tools) => `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
+    renderToolList: (tools) =>
+      `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
     callInstructions: [
       'For each function call, output the function name and arguments within the following XML format:',
       '<tool_call>{function-name}',
@@ -39,7 +44,8 @@ export const glmFamily: FamilySpec = {
       // Not in the template, whose examples only show it: what a value looks like.
       'Write string values as they are, without quotes or escaping, and other values (numbers, booleans, arrays, objects) as JSON.',
     ].join('\n'),
-    resultInstructions: 'Function results come back to you in the next user turn, each inside <tool_response></tool_response> XML tags. When no function is needed, answer directly.',
+    resultInstructions:
+      'Function results come back to you in the next user turn, each inside <tool_response></tool_response> XML tags. When no function is needed, answer directly.',
   },
   renderCall: renderGlmCall,
   renderResults: taggedResults('<tool_response>', '</tool_response>'),

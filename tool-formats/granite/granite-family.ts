@@ -20,7 +20,7 @@ const family = 'granite';
 const toolCallToken = '<|tool_call|>';
 
 /** Both spellings of Granite 3.2's reasoning phrases; a reply uses one of them throughout. */
-const thoughtProcess: readonly ReasoningTag[] = ["Here is", "Here's"].map((lead) => ({
+const thoughtProcess: readonly ReasoningTag[] = ['Here is', "Here's"].map((lead) => ({
   open: `${lead} my thought process:`,
   close: `${lead} my response:`,
   scope: 'family' as const,

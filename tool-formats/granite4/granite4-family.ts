@@ -17,15 +17,18 @@ export const granite4Family: FamilySpec = {
   family,
   envelopes: [taggedEnvelope(family, '<tool_call>', '</tool_call>', [jsonCallGrammar])],
   prompt: {
-    introduction: 'You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.',
-    renderToolList: (tools) => `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
+    introduction:
+      'You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.',
+    renderToolList: (tools) =>
+      `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
     callInstructions: [
       'For each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:',
       '<tool_call>',
       '{"name": <function-name>, "arguments": <args-json-object>}',
       '</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.',
     ].join('\n'),
-    resultInstructions: 'Tool results come back to you in the next user turn, each inside <tool_response></tool_response> XML tags. When no tool is needed, answer directly.',
+    resultInstructions:
+      'Tool results come back to you in the next user turn, each inside <tool_response></tool_response> XML tags. When no tool is needed, answer directly.',
   },
   renderCall: (call) => `<tool_call>\n${formatJson(jsonCallObject(call))}\n</tool_call>`,
   renderResults: taggedResults('<tool_response>', '</tool_response>'),

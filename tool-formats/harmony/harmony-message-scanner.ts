@@ -49,7 +49,10 @@ export function harmonyMessageScanning(): (envelope: Envelope) => BodyScanner {
   return (envelope) => {
     let matchers = built.get(envelope);
     if (matchers === undefined) {
-      const terminators = [...envelope.end.map((marker) => ({ marker, value: 'end' as const })), { marker: startMarker, value: 'restart' as const }];
+      const terminators = [
+        ...envelope.end.map((marker) => ({ marker, value: 'end' as const })),
+        { marker: startMarker, value: 'restart' as const },
+      ];
       matchers = {
         header: new MarkerMatcher<HeaderMarker>([...terminators, { marker: messageMarker, value: 'message' }]),
         content: new MarkerMatcher<Terminator>(terminators),

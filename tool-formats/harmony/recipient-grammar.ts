@@ -24,7 +24,11 @@ export const harmonyRecipientGrammar: BodyGrammar = {
     const recipient = recipientPattern.exec(body)?.[0] ?? '';
     const messageAt = body.indexOf(messageMarker);
     if (messageAt < 0) {
-      return { type: 'invalid', message: `The message to "${recipient}" has no ${messageMarker}`, incomplete: context.framing === 'unclosed' };
+      return {
+        type: 'invalid',
+        message: `The message to "${recipient}" has no ${messageMarker}`,
+        incomplete: context.framing === 'unclosed',
+      };
     }
     // An unknown recipient (a built-in tool such as `browser.search`) is reported as unavailable,
     // whatever its content looks like.
@@ -34,7 +38,8 @@ export const harmonyRecipientGrammar: BodyGrammar = {
     const start = skipSpace(content, 0);
     if (start >= content.length) return { type: 'calls', calls: [{ type: 'call', name: recipient, arguments: {} }] };
     const read = readLenientJson(content, start, { closeOpenBrackets: context.framing === 'closed' });
-    if (read.type === 'value') return { type: 'calls', calls: [{ type: 'call', name: recipient, arguments: unwrapCallPayload(read.value, recipient) }] };
+    if (read.type === 'value')
+      return { type: 'calls', calls: [{ type: 'call', name: recipient, arguments: unwrapCallPayload(read.value, recipient) }] };
     // gpt-oss writes code, not JSON, to a `python`-like tool (`to=python code<|message|>print(1)`):
     // with one parameter there is no doubt where it goes. Only a closed message, never a cut-off one.
     const [only, ...others] = parameterNames(tool);

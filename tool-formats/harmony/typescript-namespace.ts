@@ -34,10 +34,12 @@ export function renderSchemaType(schema: unknown, indent: string): string {
 function renderNonNullable(schema: Record<string, unknown>, indent: string): string {
   const variants = schema['oneOf'] ?? schema['anyOf'];
   if (Array.isArray(variants) && variants.length > 0) return union(variants.map((variant) => renderSchemaType(variant, indent)));
-  if (Array.isArray(schema['enum']) && schema['enum'].length > 0) return union(schema['enum'].map((value) => JSON.stringify(value) ?? 'null'));
+  if (Array.isArray(schema['enum']) && schema['enum'].length > 0)
+    return union(schema['enum'].map((value) => JSON.stringify(value) ?? 'null'));
   if ('const' in schema) return JSON.stringify(schema['const']) ?? 'any';
   const type = schema['type'];
-  if (Array.isArray(type) && type.length > 0) return union(type.map((member) => renderSchemaType({ ...schema, type: member, nullable: false }, indent)));
+  if (Array.isArray(type) && type.length > 0)
+    return union(type.map((member) => renderSchemaType({ ...schema, type: member, nullable: false }, indent)));
   switch (type) {
     case 'string':
       return 'string';

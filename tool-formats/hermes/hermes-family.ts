@@ -20,7 +20,8 @@ export const hermesFamily: FamilySpec = {
   bareGrammars: [jsonCallGrammar],
   prompt: {
     introduction: '# Tools\n\nYou may call one or more functions to assist with the user query.',
-    renderToolList: (tools) => `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
+    renderToolList: (tools) =>
+      `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
     callInstructions: [
       'For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:',
       '<tool_call>',

@@ -36,7 +36,11 @@ function decodeCalls(body: string, context: DecodeContext): DecodedBody {
     if (decoded.type === 'calls') calls.push(...decoded.calls);
     else {
       problem = decoded;
-      calls.push({ type: 'invalid', message: framing === 'unclosed' && decoded.incomplete === true ? `The reply ended inside a call: ${decoded.message}` : decoded.message });
+      calls.push({
+        type: 'invalid',
+        message:
+          framing === 'unclosed' && decoded.incomplete === true ? `The reply ended inside a call: ${decoded.message}` : decoded.message,
+      });
     }
     position = end === undefined ? body.length : skipSpace(body, end + hy3CallClose.length);
   }

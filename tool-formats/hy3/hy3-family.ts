@@ -20,14 +20,18 @@ import { suffixedSectionEnvelope } from './hy4-suffixed-section.js';
 const family = 'hy3';
 
 function renderHy3Call(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
-  const pairs = rawArgumentEntries(call.arguments).map(([key, value]) => `${argumentKeyOpen}${key}${argumentKeyClose}${argumentValueOpen}${value}${argumentValueClose}`);
+  const pairs = rawArgumentEntries(call.arguments).map(
+    ([key, value]) => `${argumentKeyOpen}${key}${argumentKeyClose}${argumentValueOpen}${value}${argumentValueClose}`,
+  );
   return `${hy3CallOpen}${call.name}${hy3Separator}${pairs.join('')}${hy3CallClose}`;
 }
 
 export const hy3Family: FamilySpec = {
   family,
   envelopes: [
-    taggedEnvelope(family, toolCallsOpen, toolCallsClose, [hy3CallGrammar], { valueSpans: [{ open: argumentValueOpen, close: argumentValueClose }] }),
+    taggedEnvelope(family, toolCallsOpen, toolCallsClose, [hy3CallGrammar], {
+      valueSpans: [{ open: argumentValueOpen, close: argumentValueClose }],
+    }),
     // Hy4 (vLLM's hy_v4 parser) drops `<tool_sep>` and may suffix every tag: `<tool_calls:6124c78e>`.
     suffixedSectionEnvelope(family),
   ],

@@ -75,7 +75,9 @@ export const suffixedSectionGrammar: BodyGrammar = {
     const head = suffixHead.exec(body);
     const suffix = head?.[1] ?? '';
     const calls = withoutSuffix(body.slice(head?.[0].length ?? 0), suffix).trim();
-    return hy3CallGrammar.accepts(calls) ? hy3CallGrammar.decode(calls, context) : { type: 'invalid', message: `The tool-call section holds no <tool_call:${suffix}> block` };
+    return hy3CallGrammar.accepts(calls)
+      ? hy3CallGrammar.decode(calls, context)
+      : { type: 'invalid', message: `The tool-call section holds no <tool_call:${suffix}> block` };
   },
 };
 

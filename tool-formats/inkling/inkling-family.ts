@@ -31,7 +31,8 @@ export const inklingCallGrammar: BodyGrammar = {
     const echo = body.slice(0, at);
     const json = body.slice(at + inklingInvokeToken.length).trim();
     const parsed = parseLenientJson(json);
-    if (parsed.type !== 'value' || !isPlainObject(parsed.value)) return { type: 'invalid', message: `The tool block holds no JSON object: ${excerpt(json)}`, incomplete: framing === 'unclosed' };
+    if (parsed.type !== 'value' || !isPlainObject(parsed.value))
+      return { type: 'invalid', message: `The tool block holds no JSON object: ${excerpt(json)}`, incomplete: framing === 'unclosed' };
     const call = parsed.value;
     const name = typeof call['name'] === 'string' ? call['name'] : echo;
     return { type: 'calls', calls: [{ type: 'call', name, arguments: call['args'] ?? call['arguments'] ?? {} }] };
@@ -45,7 +46,14 @@ function renderBlock(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
 export const inklingFamily: FamilySpec = {
   family,
   envelopes: [
-    { family, start: [blockOpen], end: [], kind: 'explicit', body: { type: 'custom', createScanner: inklingBlockScanning() }, grammars: [inklingCallGrammar] },
+    {
+      family,
+      start: [blockOpen],
+      end: [],
+      kind: 'explicit',
+      body: { type: 'custom', createScanner: inklingBlockScanning() },
+      grammars: [inklingCallGrammar],
+    },
     taggedEnvelope(family, inklingInvokeToken, [endOfBlock, endOfTurn], [inklingCallGrammar]),
   ],
   replyStartsInside: blockOpen,

@@ -6,7 +6,14 @@
 // not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/iquest_coder_v2_tool_parser.py
 import type { ToolCallPart } from '../../src/core/index.js';
-import { argumentKeyClose, argumentKeyOpen, argumentPairsGrammar, argumentValueClose, argumentValueOpen, glmArgumentTags } from '../glm/arg-pairs-grammar.js';
+import {
+  argumentKeyClose,
+  argumentKeyOpen,
+  argumentPairsGrammar,
+  argumentValueClose,
+  argumentValueOpen,
+  glmArgumentTags,
+} from '../glm/arg-pairs-grammar.js';
 import { hermesFamily } from '../hermes/hermes-family.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
@@ -18,16 +25,24 @@ const callOpen = '<iquestcoder_tool_call>';
 const callClose = '</iquestcoder_tool_call>';
 
 function renderIquestCall(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
-  const pairs = rawArgumentEntries(call.arguments).map(([key, value]) => `${argumentKeyOpen}${key}${argumentKeyClose}${argumentValueOpen}${value}${argumentValueClose}\n`);
+  const pairs = rawArgumentEntries(call.arguments).map(
+    ([key, value]) => `${argumentKeyOpen}${key}${argumentKeyClose}${argumentValueOpen}${value}${argumentValueClose}\n`,
+  );
   return `${callOpen}${call.name}\n${pairs.join('')}${callClose}`;
 }
 
 export const iquestCoderV2Family: FamilySpec = {
   family,
   envelopes: [
-    taggedEnvelope(family, callOpen, callClose, [argumentPairsGrammar({ ...glmArgumentTags, id: 'iquest-coder-v2-arg-pairs', callClose })], {
-      valueSpans: [{ open: argumentValueOpen, close: argumentValueClose }],
-    }),
+    taggedEnvelope(
+      family,
+      callOpen,
+      callClose,
+      [argumentPairsGrammar({ ...glmArgumentTags, id: 'iquest-coder-v2-arg-pairs', callClose })],
+      {
+        valueSpans: [{ open: argumentValueOpen, close: argumentValueClose }],
+      },
+    ),
   ],
   prompt: {
     introduction: hermesFamily.prompt.introduction,

@@ -34,5 +34,7 @@ export const ifmCallGrammar = callSectionGrammar({
   callEnd: ifmCallClose,
   acceptsCall: () => false,
   readCall: (call, framing, context) =>
-    call.startsWith('{') ? jsonCallGrammar.decode(call, { ...context, framing }) : pairsGrammar.decode(call.replace(typeTag, '$1'), { ...context, framing }),
+    call.startsWith('{')
+      ? jsonCallGrammar.decode(call, { ...context, framing })
+      : pairsGrammar.decode(call.replace(typeTag, '$1'), { ...context, framing }),
 });

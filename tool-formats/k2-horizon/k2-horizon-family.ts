@@ -26,7 +26,9 @@ const thinkTag = (name: string) => ({ open: `<${name}>`, close: `</${name}>` });
 
 export const k2HorizonFamily: FamilySpec = {
   family,
-  envelopes: [taggedEnvelope(family, ifmSectionOpen, ifmSectionClose, [ifmCallGrammar], { valueSpans: [{ open: valueOpen, close: valueClose }] })],
+  envelopes: [
+    taggedEnvelope(family, ifmSectionOpen, ifmSectionClose, [ifmCallGrammar], { valueSpans: [{ open: valueOpen, close: valueClose }] }),
+  ],
   reasoningTags: [thinkTag('ifm|think'), thinkTag('ifm|think_fast'), thinkTag('ifm|think_faster')],
   prompt: {
     introduction: hermesFamily.prompt.introduction,

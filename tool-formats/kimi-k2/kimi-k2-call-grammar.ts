@@ -29,5 +29,12 @@ function readKimiCall(call: string, framing: BodyFraming): DecodedBody {
   const name = nameInCallHeader(header);
   const read = readArgumentsObject(call.slice(argumentBegin + toolCallArgumentBegin.length), name, framing);
   if (read.type === 'invalid') return read;
-  return { type: 'calls', calls: [isIndexedCallHeader(header) ? { type: 'call', name, arguments: read.value, id: header } : { type: 'call', name, arguments: read.value }] };
+  return {
+    type: 'calls',
+    calls: [
+      isIndexedCallHeader(header)
+        ? { type: 'call', name, arguments: read.value, id: header }
+        : { type: 'call', name, arguments: read.value },
+    ],
+  };
 }

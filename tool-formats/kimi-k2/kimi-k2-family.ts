@@ -20,7 +20,9 @@ const family = 'kimi-k2';
 
 /** One call block; `ordinal` numbers it when the call has no Kimi id yet. */
 function renderKimiCall(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: string }, ordinal: number): string {
-  return toolCallBegin + kimiCallId(call, ordinal) + toolCallArgumentBegin + formatJson(argumentsForRendering(call.arguments)) + toolCallEnd;
+  return (
+    toolCallBegin + kimiCallId(call, ordinal) + toolCallArgumentBegin + formatJson(argumentsForRendering(call.arguments)) + toolCallEnd
+  );
 }
 
 export const kimiK2Family: FamilySpec = {
@@ -44,11 +46,17 @@ export const kimiK2Family: FamilySpec = {
       `${toolCallsSectionBegin}${toolCallBegin}functions.NAME:IDX${toolCallArgumentBegin}{"argument": "value"}${toolCallEnd}${toolCallsSectionEnd}`,
       'NAME is the function name, IDX numbers the calls of the conversation from 0, and the arguments are one JSON object. Put several calls one after another inside the same section. When no function is needed, answer directly.',
     ].join('\n'),
-    resultInstructions: 'Function results come back to you in the next user turn, each under a "## Return of functions.NAME:IDX" line with the id of its call.',
+    resultInstructions:
+      'Function results come back to you in the next user turn, each under a "## Return of functions.NAME:IDX" line with the id of its call.',
   },
   renderCall: (call) => toolCallsSectionBegin + renderKimiCall(call, 0) + toolCallsSectionEnd,
   renderCalls: (calls) => toolCallsSectionBegin + calls.map(renderKimiCall).join('') + toolCallsSectionEnd,
   familyCallId: kimiCallId,
   renderResults: (results) =>
-    results.map((result, index) => `## Return of ${kimiCallId({ id: result.toolCallId, name: result.toolName ?? '' }, index)}\n${resultText(result)}`).join('\n\n'),
+    results
+      .map(
+        (result, index) =>
+          `## Return of ${kimiCallId({ id: result.toolCallId, name: result.toolName ?? '' }, index)}\n${resultText(result)}`,
+      )
+      .join('\n\n'),
 };

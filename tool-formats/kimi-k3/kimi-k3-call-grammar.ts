@@ -44,7 +44,12 @@ function readCall(call: string, framing: BodyFraming, roster: ToolRoster): Decod
     if (position >= call.length) break;
     const rest = call.slice(position);
     if (rest.startsWith(jsonOpen)) return readJsonBlock(rest, name, cutOff);
-    if (!rest.startsWith(argumentOpen)) return { type: 'invalid', message: `Unexpected text in the call to "${name}": ${excerpt(rest)}`, incomplete: cutOff && (argumentOpen.startsWith(rest) || callClose.startsWith(rest)) };
+    if (!rest.startsWith(argumentOpen))
+      return {
+        type: 'invalid',
+        message: `Unexpected text in the call to "${name}": ${excerpt(rest)}`,
+        incomplete: cutOff && (argumentOpen.startsWith(rest) || callClose.startsWith(rest)),
+      };
     const argument = readArgument(rest, name, schema);
     if (argument.type === 'invalid') return argument;
     defineKey(values, argument.key, argument.value);
@@ -60,13 +65,15 @@ type ArgumentRead = { type: 'argument'; key: string; value: unknown; end: number
 function readArgument(text: string, name: string, schema: Record<string, unknown>): ArgumentRead {
   const headerEnd = text.indexOf(separator);
   const valueEnd = text.indexOf(argumentClose);
-  if (headerEnd < 0 || valueEnd < 0 || valueEnd < headerEnd) return { type: 'invalid', message: `An argument of "${name}" is not closed`, incomplete: true };
+  if (headerEnd < 0 || valueEnd < 0 || valueEnd < headerEnd)
+    return { type: 'invalid', message: `An argument of "${name}" is not closed`, incomplete: true };
   const attributes = readAttributes(text.slice(argumentOpen.length, headerEnd));
   const key = attributes.get('key') ?? '';
   if (key === '') return { type: 'invalid', message: `An argument of "${name}" has no key` };
   const raw = text.slice(headerEnd + separator.length, valueEnd);
   const value = typedValue(raw, attributes.get('type'), propertySchema(schema, key));
-  if (value.type === 'invalid') return { type: 'invalid', message: `The value of "${key}" in the call to "${name}" is not ${attributes.get('type')} JSON` };
+  if (value.type === 'invalid')
+    return { type: 'invalid', message: `The value of "${key}" in the call to "${name}" is not ${attributes.get('type')} JSON` };
   return { type: 'argument', key, value: value.value, end: valueEnd + argumentClose.length };
 }
 
@@ -86,7 +93,8 @@ function propertySchema(schema: Record<string, unknown>, key: string): unknown {
 function readJsonBlock(text: string, name: string, cutOff: boolean): DecodedBody {
   const headerEnd = text.indexOf(separator);
   const end = text.indexOf(jsonClose);
-  if (headerEnd < 0 || end < 0 || cutOff) return { type: 'invalid', message: `The JSON arguments of "${name}" are not closed`, incomplete: true };
+  if (headerEnd < 0 || end < 0 || cutOff)
+    return { type: 'invalid', message: `The JSON arguments of "${name}" are not closed`, incomplete: true };
   const read = readArgumentsObject(text.slice(headerEnd + separator.length, end), name, 'closed');
   return read.type === 'invalid' ? read : { type: 'calls', calls: [{ type: 'call', name, arguments: read.value }] };
 }

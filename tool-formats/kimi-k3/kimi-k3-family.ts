@@ -33,10 +33,19 @@ function renderK3Call(call: Pick<ToolCallPart, 'name' | 'arguments'>, index: num
   const body =
     typeof value === 'object' && value !== null && !Array.isArray(value)
       ? Object.entries(value as Record<string, unknown>)
-          .map(([key, member]) => `${openTagWith('argument', [['key', key], ['type', xtmlType(member)]])}${typeof member === 'string' ? member : JSON.stringify(member)}${argumentClose}`)
+          .map(
+            ([key, member]) =>
+              `${openTagWith('argument', [
+                ['key', key],
+                ['type', xtmlType(member)],
+              ])}${typeof member === 'string' ? member : JSON.stringify(member)}${argumentClose}`,
+          )
           .join('')
       : `${openTagWith('json', [['type', 'object']])}${call.arguments}${jsonClose}`;
-  return `${openTagWith('call', [['tool', call.name], ['index', index]])}${body}${callClose}`;
+  return `${openTagWith('call', [
+    ['tool', call.name],
+    ['index', index],
+  ])}${body}${callClose}`;
 }
 
 /** The template's `json_sorted`: keys sorted at every level, no spaces. */
@@ -51,7 +60,14 @@ function sortedJson(value: unknown): string {
 
 export const kimiK3Family: FamilySpec = {
   family,
-  envelopes: [taggedEnvelope(family, toolsOpen, toolsClose, [kimiK3CallGrammar], { valueSpans: [{ open: argumentOpen, close: argumentClose }, { open: jsonOpen, close: jsonClose }] })],
+  envelopes: [
+    taggedEnvelope(family, toolsOpen, toolsClose, [kimiK3CallGrammar], {
+      valueSpans: [
+        { open: argumentOpen, close: argumentClose },
+        { open: jsonOpen, close: jsonClose },
+      ],
+    }),
+  ],
   reasoningTags: [{ open: openTag('think'), close: closeTag('think') }],
   framingTokens: [openTag('response'), closeTag('response'), closeTag('message'), endOfMessage],
   prompt: {
@@ -59,7 +75,13 @@ export const kimiK3Family: FamilySpec = {
     renderToolList: (tools: readonly ToolDefinition[]) => `\`\`\`json\n${sortedJson(tools.map(toolAsFunction))}\n\`\`\``,
     callInstructions: [
       `To call tools, write after your response one ${toolsOpen} section holding one call tag per call, numbered from 1:`,
-      `${toolsOpen}${openTagWith('call', [['tool', 'tool_name'], ['index', 1]])}${openTagWith('argument', [['key', 'argument_name'], ['type', 'string']])}value${argumentClose}${callClose}${toolsClose}`,
+      `${toolsOpen}${openTagWith('call', [
+        ['tool', 'tool_name'],
+        ['index', 1],
+      ])}${openTagWith('argument', [
+        ['key', 'argument_name'],
+        ['type', 'string'],
+      ])}value${argumentClose}${callClose}${toolsClose}`,
       'Give each argument its type (string, number, boolean, null, object or array); write string values as they are, and every other value as JSON.',
     ].join('\n'),
     resultInstructions: 'Tool results come back to you in the next user turn, each in a message block with role="tool".',
@@ -67,5 +89,14 @@ export const kimiK3Family: FamilySpec = {
   renderCall: (call) => toolsOpen + renderK3Call(call, 1) + toolsClose,
   renderCalls: (calls) => toolsOpen + calls.map((call, index) => renderK3Call(call, index + 1)).join('') + toolsClose,
   renderResults: (results) =>
-    results.map((result, index) => `${openTagWith('message', [['role', 'tool'], ['tool', result.toolName ?? 'tool'], ['index', index + 1]])}${resultText(result)}${closeTag('message')}${endOfMessage}`).join(''),
+    results
+      .map(
+        (result, index) =>
+          `${openTagWith('message', [
+            ['role', 'tool'],
+            ['tool', result.toolName ?? 'tool'],
+            ['index', index + 1],
+          ])}${resultText(result)}${closeTag('message')}${endOfMessage}`,
+      )
+      .join(''),
 };

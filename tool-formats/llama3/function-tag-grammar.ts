@@ -11,7 +11,8 @@ export const functionTagGrammar: BodyGrammar = {
   decode(body: string, context: DecodeContext): DecodedBody {
     const [, name = '', json = ''] = functionTagShape.exec(body) ?? [];
     const parsed = parseLenientJson(json, { closeOpenBrackets: context.framing === 'closed' });
-    if (parsed.type === 'error') return { type: 'invalid', message: `Unreadable arguments for "${name}": ${parsed.message}`, incomplete: parsed.incomplete };
+    if (parsed.type === 'error')
+      return { type: 'invalid', message: `Unreadable arguments for "${name}": ${parsed.message}`, incomplete: parsed.incomplete };
     if (!isPlainObject(parsed.value)) return { type: 'invalid', message: `The arguments for "${name}" are not an object` };
     return { type: 'calls', calls: [{ type: 'call', name, arguments: parsed.value }] };
   },

@@ -43,8 +43,10 @@ export const llama3Family: FamilySpec = {
       'Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}. Do not use variables.',
     ].join('\n'),
     renderToolList: (tools) => tools.map((tool) => formatJson(toolAsFunction(tool))).join('\n\n'),
-    callInstructions: 'To call several functions, write one JSON object per call, separated by "; ". When no function is needed, answer in plain text instead.',
-    resultInstructions: 'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
+    callInstructions:
+      'To call several functions, write one JSON object per call, separated by "; ". When no function is needed, answer in plain text instead.',
+    resultInstructions:
+      'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
   },
   renderCall: renderLlamaCall,
   // Llama separates parallel calls with "; ", as its prompt asks.

@@ -37,7 +37,8 @@ export const longcatFamily: FamilySpec = {
   ],
   prompt: {
     introduction: '# Tools\n\nYou may call one or more functions to assist with the user query.',
-    renderToolList: (tools) => `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
+    renderToolList: (tools) =>
+      `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
     callInstructions: [
       `For each function call, return a json object with function name and arguments within ${longcatCallOpen}${longcatCallClose} XML tags:`,
       longcatCallOpen,
@@ -47,6 +48,7 @@ export const longcatFamily: FamilySpec = {
     resultInstructions:
       'Function results come back to you in the next user turn, each inside <longcat_tool_response></longcat_tool_response> XML tags. When no function is needed, answer directly.',
   },
-  renderCall: (call) => `${longcatCallOpen}\n${formatJson({ name: call.name, arguments: argumentsForRendering(call.arguments) })}\n${longcatCallClose}`,
+  renderCall: (call) =>
+    `${longcatCallOpen}\n${formatJson({ name: call.name, arguments: argumentsForRendering(call.arguments) })}\n${longcatCallClose}`,
   renderResults: taggedResults('<longcat_tool_response>', '</longcat_tool_response>'),
 };

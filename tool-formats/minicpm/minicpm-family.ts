@@ -24,7 +24,11 @@ export const renderMinicpmCall: CallRenderer = (call) => {
 
 export const minicpmFamily: FamilySpec = {
   family,
-  envelopes: [taggedEnvelope(family, [functionOpen, "<function name='"], functionClose, [minicpmFunctionGrammar], { valueSpans: [{ open: paramOpen, close: paramClose }] })],
+  envelopes: [
+    taggedEnvelope(family, [functionOpen, "<function name='"], functionClose, [minicpmFunctionGrammar], {
+      valueSpans: [{ open: paramOpen, close: paramClose }],
+    }),
+  ],
   prompt: {
     // The Qwen-style words many templates share, for the tool list (see the note at the top).
     introduction: hermesFamily.prompt.introduction,

@@ -32,9 +32,11 @@ function decode(body: string, context: DecodeContext): DecodedBody {
   let position = header[0].length;
   for (;;) {
     position = skipSpace(body, position);
-    for (const wrapper of [argumentsOpen, argumentsClose]) if (body.startsWith(wrapper, position)) position = skipSpace(body, position + wrapper.length);
+    for (const wrapper of [argumentsOpen, argumentsClose])
+      if (body.startsWith(wrapper, position)) position = skipSpace(body, position + wrapper.length);
     if (position >= body.length) break;
-    if (!body.startsWith(paramOpen, position)) return { type: 'invalid', message: `Unexpected text in the call to "${name}": ${excerpt(body.slice(position))}` };
+    if (!body.startsWith(paramOpen, position))
+      return { type: 'invalid', message: `Unexpected text in the call to "${name}": ${excerpt(body.slice(position))}` };
     const keyEnd = body.indexOf('">', position + paramOpen.length);
     if (keyEnd < 0) return { type: 'invalid', message: `A parameter name in the call to "${name}" is not closed` };
     const key = body.slice(position + paramOpen.length, keyEnd);
@@ -43,7 +45,10 @@ function decode(body: string, context: DecodeContext): DecodedBody {
     defineKey(raw, key, withoutCdata(body.slice(keyEnd + 2, valueEnd)));
     position = valueEnd + paramClose.length;
   }
-  return { type: 'calls', calls: [{ type: 'call', name, arguments: coerceArgumentsBySchema(raw, context.roster.resolve(name)?.parameters ?? {}) }] };
+  return {
+    type: 'calls',
+    calls: [{ type: 'call', name, arguments: coerceArgumentsBySchema(raw, context.roster.resolve(name)?.parameters ?? {}) }],
+  };
 }
 
 function withoutCdata(value: string): string {

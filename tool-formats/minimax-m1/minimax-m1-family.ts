@@ -35,5 +35,6 @@ export const minimaxM1Family: FamilySpec = {
   },
   renderCall: (call) => renderCallLines([call]),
   renderCalls: renderCallLines,
-  renderResults: (results) => results.map((result) => `tool name: ${result.toolName ?? ''}\ntool result: ${resultText(result)}`).join('\n\n'),
+  renderResults: (results) =>
+    results.map((result) => `tool name: ${result.toolName ?? ''}\ntool result: ${resultText(result)}`).join('\n\n'),
 };

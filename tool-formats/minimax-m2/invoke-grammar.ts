@@ -21,7 +21,13 @@ const nameTag = /^\s*(?:"([^"<>]*)"|'([^'<>]*)'|([^\s"'<>]+))\s*>/;
 type Invalid = Extract<DecodedBody, { type: 'invalid' }>;
 
 /** Reads what follows an invoke's `name="F">`, from `start`. */
-export type InvokeArgumentsReader = (call: string, name: string, start: number, framing: BodyFraming, context: DecodeContext) => DecodedBody;
+export type InvokeArgumentsReader = (
+  call: string,
+  name: string,
+  start: number,
+  framing: BodyFraming,
+  context: DecodeContext,
+) => DecodedBody;
 
 /** A section of `<invoke name="F">…</invoke>` blocks (MiniMax-M2's; M3 spells the tags with its namespace token). */
 export function invokeBlocksGrammar(id: string, callStart: string, callEnd: string, readArguments: InvokeArgumentsReader): BodyGrammar {
@@ -47,15 +53,20 @@ function readParameters(call: string, name: string, start: number, framing: Body
   for (;;) {
     position = skipSpace(call, position);
     if (position >= call.length) break;
-    if (!call.startsWith(parameterOpen, position)) return invalid(`Unexpected text in the call to "${name}": ${excerpt(call.slice(position))}`);
+    if (!call.startsWith(parameterOpen, position))
+      return invalid(`Unexpected text in the call to "${name}": ${excerpt(call.slice(position))}`);
     const parameter = readParameter(call, position + parameterOpen.length, name);
     if (parameter.type === 'invalid') return parameter;
     defineKey(raw, parameter.key, parameter.value);
     position = parameter.end;
   }
   // Nothing marks the last parameter but </invoke>: a reply cut off before it may have had more to say.
-  if (framing === 'unclosed') return { type: 'invalid', message: `The call to "${name}" is cut off before ${invokeClose}`, incomplete: true };
-  return { type: 'calls', calls: [{ type: 'call', name, arguments: coerceArgumentsBySchema(raw, context.roster.resolve(name)?.parameters ?? {}) }] };
+  if (framing === 'unclosed')
+    return { type: 'invalid', message: `The call to "${name}" is cut off before ${invokeClose}`, incomplete: true };
+  return {
+    type: 'calls',
+    calls: [{ type: 'call', name, arguments: coerceArgumentsBySchema(raw, context.roster.resolve(name)?.parameters ?? {}) }],
+  };
 }
 
 type ParameterRead = { type: 'parameter'; key: string; value: string; end: number } | Invalid;

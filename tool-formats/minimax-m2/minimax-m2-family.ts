@@ -24,15 +24,22 @@ function renderValue(value: string): string {
 }
 
 function renderInvoke(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
-  const parameters = rawArgumentEntries(call.arguments).map(([key, value]) => `${parameterOpen}"${key}">${renderValue(value)}${parameterClose}\n`);
+  const parameters = rawArgumentEntries(call.arguments).map(
+    ([key, value]) => `${parameterOpen}"${key}">${renderValue(value)}${parameterClose}\n`,
+  );
   return `${invokeOpen}"${call.name}">\n${parameters.join('')}${invokeClose}\n`;
 }
 
 export const minimaxM2Family: FamilySpec = {
   family,
-  envelopes: [taggedEnvelope(family, sectionOpen, sectionClose, [minimaxInvokeGrammar], { valueSpans: [{ open: parameterOpen, close: parameterClose }] })],
+  envelopes: [
+    taggedEnvelope(family, sectionOpen, sectionClose, [minimaxInvokeGrammar], {
+      valueSpans: [{ open: parameterOpen, close: parameterClose }],
+    }),
+  ],
   prompt: {
-    introduction: '# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:',
+    introduction:
+      '# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:',
     renderToolList: (tools) => `<tools>\n${tools.map((tool) => `<tool>${formatJson(toolSignature(tool))}</tool>`).join('\n')}\n</tools>`,
     callInstructions: [
       'When making tool calls, use XML format to invoke tools and pass parameters:',

@@ -28,7 +28,8 @@ export const m3InvokeGrammar = invokeBlocksGrammar('minimax-m3-invokes', m3Invok
 
 function readElements(call: string, name: string, start: number, framing: BodyFraming, context: DecodeContext): DecodedBody {
   // Nothing marks the last argument but the invoke's close: a reply cut off before it may have had more.
-  if (framing === 'unclosed') return { type: 'invalid', message: `The call to "${name}" is cut off before ${m3InvokeClose}`, incomplete: true };
+  if (framing === 'unclosed')
+    return { type: 'invalid', message: `The call to "${name}" is cut off before ${m3InvokeClose}`, incomplete: true };
   const members = readMembers(call, start, call.length, context.roster.resolve(name)?.parameters ?? {});
   if (members.type === 'invalid') return { type: 'invalid', message: `In the call to "${name}": ${members.message}` };
   return { type: 'calls', calls: [{ type: 'call', name, arguments: members.value }] };
@@ -59,7 +60,8 @@ function readItems(text: string, start: number, end: number, schema: unknown): R
     if (position >= end) return { type: 'value', value: items, end: position };
     const element = readElement(text, position, end, () => itemSchema);
     if (element.type === 'invalid') return element;
-    if (element.value.key !== m3ItemTag) return { type: 'invalid', message: `An array holds a <${element.value.key}> element, not <${m3ItemTag}>` };
+    if (element.value.key !== m3ItemTag)
+      return { type: 'invalid', message: `An array holds a <${element.value.key}> element, not <${m3ItemTag}>` };
     items.push(element.value.value);
     position = element.end;
   }
@@ -73,7 +75,10 @@ function readElement(text: string, start: number, end: number, schemaOf: (key: s
   const valueStart = tagStart + 1 + open[0].length;
   const schema = schemaOf(key);
   const close = `${m3Namespace}</${key}>`;
-  const value = allowsString(schema) || !text.startsWith(`${m3Namespace}<`, skipSpace(text, valueStart)) ? readText(text, valueStart, end, close, schema) : readNested(text, valueStart, end, close, schema);
+  const value =
+    allowsString(schema) || !text.startsWith(`${m3Namespace}<`, skipSpace(text, valueStart))
+      ? readText(text, valueStart, end, close, schema)
+      : readNested(text, valueStart, end, close, schema);
   return value.type === 'invalid' ? value : { type: 'value', value: { key, value: value.value }, end: value.end };
 }
 
@@ -88,14 +93,22 @@ function readText(text: string, start: number, end: number, close: string, schem
 function readNested(text: string, start: number, end: number, close: string, schema: unknown): Read<unknown> {
   const first = skipSpace(text, start);
   const isArray = schemaTypes(schema).includes('array') || text.startsWith(`${m3Namespace}<${m3ItemTag}>`, first);
-  return readUntilClose(text, start, end, close, (limit) => (isArray ? readItems(text, start, limit, schema) : readMembers(text, start, limit, schema)));
+  return readUntilClose(text, start, end, close, (limit) =>
+    isArray ? readItems(text, start, limit, schema) : readMembers(text, start, limit, schema),
+  );
 }
 
 /**
  * Children are read up to the first `close` that is not inside one of them: each candidate close is
  * tried in order (an object holding an element of its own name closes later).
  */
-function readUntilClose(text: string, start: number, end: number, close: string, readChildren: (limit: number) => Read<unknown>): Read<unknown> {
+function readUntilClose(
+  text: string,
+  start: number,
+  end: number,
+  close: string,
+  readChildren: (limit: number) => Read<unknown>,
+): Read<unknown> {
   let search = start;
   let problem: Read<unknown> = { type: 'invalid', message: `An element is not closed by ${close}` };
   for (;;) {

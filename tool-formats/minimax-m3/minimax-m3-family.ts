@@ -14,7 +14,15 @@ import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { resultText } from '../shared/tool-result-text.js';
-import { m3InvokeClose, m3InvokeGrammar, m3InvokeOpen, m3ItemTag, m3Namespace, m3SectionClose, m3SectionOpen } from './m3-invoke-grammar.js';
+import {
+  m3InvokeClose,
+  m3InvokeGrammar,
+  m3InvokeOpen,
+  m3ItemTag,
+  m3Namespace,
+  m3SectionClose,
+  m3SectionOpen,
+} from './m3-invoke-grammar.js';
 
 const family = 'minimax-m3';
 
@@ -22,7 +30,10 @@ const family = 'minimax-m3';
 function renderValue(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && value.length > 0) return value.map((item) => renderElement(m3ItemTag, item)).join('');
-  if (isPlainObject(value) && Object.keys(value).length > 0) return Object.entries(value).map(([key, member]) => renderElement(key, member)).join('');
+  if (isPlainObject(value) && Object.keys(value).length > 0)
+    return Object.entries(value)
+      .map(([key, member]) => renderElement(key, member))
+      .join('');
   return formatJson(value);
 }
 

@@ -22,7 +22,10 @@ const markersByEnvelope = new WeakMap<Envelope, Markers>();
 export function createMistralCallsScanner(envelope: Envelope): BodyScanner {
   let markers = markersByEnvelope.get(envelope);
   if (markers === undefined) {
-    const stops = [...envelope.start.map((marker) => ({ marker, value: 'restart' as const })), ...envelope.end.map((marker) => ({ marker, value: 'end' as const }))];
+    const stops = [
+      ...envelope.start.map((marker) => ({ marker, value: 'restart' as const })),
+      ...envelope.end.map((marker) => ({ marker, value: 'end' as const })),
+    ];
     const segments = [argumentsMarker, callIdMarker].map((marker) => ({ marker, value: 'segment' as const }));
     markers = { all: new MarkerMatcher<BodyMarker>([...stops, ...segments]), stops: new MarkerMatcher<BodyMarker>(stops) };
     markersByEnvelope.set(envelope, markers);
@@ -33,7 +36,13 @@ export function createMistralCallsScanner(envelope: Envelope): BodyScanner {
 /** Letters, digits, `_`, `-`, `.` and `:`: what tool names and call ids are made of. */
 function isNameCode(code: number): boolean {
   return (
-    (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d || code === 0x2e || code === 0x3a
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x5f ||
+    code === 0x2d ||
+    code === 0x2e ||
+    code === 0x3a
   );
 }
 

@@ -40,7 +40,8 @@ export const mistralFamily: FamilySpec = {
   ],
   reasoningTags: [{ open: '[THINK]', close: '[/THINK]' }],
   prompt: {
-    introduction: 'You are a helpful assistant that can call tools. The tools you may call are listed between [AVAILABLE_TOOLS] and [/AVAILABLE_TOOLS] as JSON function signatures.',
+    introduction:
+      'You are a helpful assistant that can call tools. The tools you may call are listed between [AVAILABLE_TOOLS] and [/AVAILABLE_TOOLS] as JSON function signatures.',
     renderToolList: (tools) => `[AVAILABLE_TOOLS] [${tools.map((tool) => formatJson(toolAsFunction(tool))).join(', ')}][/AVAILABLE_TOOLS]`,
     callInstructions: [
       'If you call one or more tools, write [TOOL_CALLS] followed by a single JSON array, where each object is a tool call:',
@@ -54,5 +55,10 @@ export const mistralFamily: FamilySpec = {
   // Parallel calls share one array, as the template writes them.
   renderCalls: (calls) => toolCallsMarker + formatJson(calls.map(callObject)),
   renderResults: (results) =>
-    results.map((result) => `[TOOL_RESULTS] ${formatJson({ content: resultText(result), call_id: mistralCallId(result.toolCallId) })}[/TOOL_RESULTS]`).join('\n'),
+    results
+      .map(
+        (result) =>
+          `[TOOL_RESULTS] ${formatJson({ content: resultText(result), call_id: mistralCallId(result.toolCallId) })}[/TOOL_RESULTS]`,
+      )
+      .join('\n'),
 };

@@ -19,6 +19,9 @@ export const mistralNamedCallGrammar: BodyGrammar = {
     const id = match?.[2] ?? '';
     const read = readArgumentsObject(body.slice(match?.[0].length ?? 0), name, context.framing);
     if (read.type === 'invalid') return read;
-    return { type: 'calls', calls: [id === '' ? { type: 'call', name, arguments: read.value } : { type: 'call', name, arguments: read.value, id }] };
+    return {
+      type: 'calls',
+      calls: [id === '' ? { type: 'call', name, arguments: read.value } : { type: 'call', name, arguments: read.value, id }],
+    };
   },
 };

@@ -16,7 +16,15 @@ import type { Envelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { isPlainObject } from '../shared/call-arguments.js';
-import { atemInvokeClose, atemInvokeOpen, atemMessageGrammar, atemParameterClose, atemParameterOpen, atemSectionClose, atemSectionOpen } from './atem-message-grammar.js';
+import {
+  atemInvokeClose,
+  atemInvokeOpen,
+  atemMessageGrammar,
+  atemParameterClose,
+  atemParameterOpen,
+  atemSectionClose,
+  atemSectionOpen,
+} from './atem-message-grammar.js';
 
 const family = 'muse-glimmer';
 const messageStart = '<|start|>assistant';
@@ -24,7 +32,13 @@ const endOfMessage = '<|eom|>';
 const endOfTurn = '<|eot|>';
 
 /** A tool message, scanned as Harmony's role-header recipients are. */
-const toolMessage: Envelope = { ...functionMessage, family, start: [`${messageStart} to=`], end: [endOfMessage, endOfTurn], grammars: [atemMessageGrammar] };
+const toolMessage: Envelope = {
+  ...functionMessage,
+  family,
+  start: [`${messageStart} to=`],
+  end: [endOfMessage, endOfTurn],
+  grammars: [atemMessageGrammar],
+};
 
 function renderParameter([key, value]: [string, unknown]): string {
   return `${atemParameterOpen} name="${key}">${typeof value === 'string' ? value : formatJson(value)}${atemParameterClose}`;

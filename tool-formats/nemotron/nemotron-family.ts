@@ -17,7 +17,10 @@ const family = 'nemotron';
 const toolCallOpen = '<TOOLCALL>';
 const toolCallClose = '</TOOLCALL>';
 
-const callObject = (call: Pick<ToolCallPart, 'name' | 'arguments'>) => ({ name: call.name, arguments: argumentsForRendering(call.arguments) });
+const callObject = (call: Pick<ToolCallPart, 'name' | 'arguments'>) => ({
+  name: call.name,
+  arguments: argumentsForRendering(call.arguments),
+});
 
 export const nemotronFamily: FamilySpec = {
   family,

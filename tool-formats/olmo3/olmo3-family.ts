@@ -34,7 +34,8 @@ export const olmo3Family: FamilySpec = {
       'function_name(parameter_1="value", parameter_2=3)',
       functionCallsClose,
     ].join('\n'),
-    resultInstructions: 'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}. When no function is needed, answer directly.',
+    resultInstructions:
+      'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}. When no function is needed, answer directly.',
   },
   renderCall: (call) => `${functionCallsOpen}\n${pythonLine(call)}\n${functionCallsClose}`,
   // One block for the turn's calls, one per line, as the template writes them.

@@ -11,7 +11,16 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { taggedResults } from '../shared/tool-result-text.js';
 import { plamo3RequestGrammar } from './plamo3-request-grammar.js';
-import { argumentsClose, argumentsOpen, nameClose, nameOpen, requestClose, requestOpen, requestsClose, requestsOpen } from './plamo3-tokens.js';
+import {
+  argumentsClose,
+  argumentsOpen,
+  nameClose,
+  nameOpen,
+  requestClose,
+  requestOpen,
+  requestsClose,
+  requestsOpen,
+} from './plamo3-tokens.js';
 
 const family = 'plamo3';
 
@@ -21,7 +30,11 @@ function renderRequest(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
 
 export const plamo3Family: FamilySpec = {
   family,
-  envelopes: [taggedEnvelope(family, requestsOpen, requestsClose, [plamo3RequestGrammar], { valueSpans: [{ open: argumentsOpen, close: argumentsClose }] })],
+  envelopes: [
+    taggedEnvelope(family, requestsOpen, requestsClose, [plamo3RequestGrammar], {
+      valueSpans: [{ open: argumentsOpen, close: argumentsClose }],
+    }),
+  ],
   prompt: {
     // The Qwen-style words many templates share, for the tool list (see the note at the top).
     introduction: hermesFamily.prompt.introduction,

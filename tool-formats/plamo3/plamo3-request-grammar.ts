@@ -19,12 +19,18 @@ export const plamo3RequestGrammar = callSectionGrammar({
 
 function readRequest(request: string, framing: BodyFraming): DecodedBody {
   const cutOff = framing === 'unclosed';
-  if (!request.startsWith(nameOpen)) return { type: 'invalid', message: `A tool request without a name: ${excerpt(request)}`, incomplete: cutOff && nameOpen.startsWith(request) };
+  if (!request.startsWith(nameOpen))
+    return {
+      type: 'invalid',
+      message: `A tool request without a name: ${excerpt(request)}`,
+      incomplete: cutOff && nameOpen.startsWith(request),
+    };
   const nameEnd = request.indexOf(nameClose, nameOpen.length);
   if (nameEnd < 0) return { type: 'invalid', message: 'The tool name is not closed', incomplete: cutOff };
   const name = request.slice(nameOpen.length, nameEnd).trim();
   const rest = request.slice(nameEnd + nameClose.length).trimStart();
-  if (!rest.startsWith(argumentsOpen)) return { type: 'invalid', message: `The request for "${name}" has no arguments`, incomplete: cutOff && argumentsOpen.startsWith(rest) };
+  if (!rest.startsWith(argumentsOpen))
+    return { type: 'invalid', message: `The request for "${name}" has no arguments`, incomplete: cutOff && argumentsOpen.startsWith(rest) };
   const argumentsEnd = rest.indexOf(argumentsClose, argumentsOpen.length);
   // Without its close tag the arguments may be cut off, however complete the JSON looks.
   if (argumentsEnd < 0) return { type: 'invalid', message: `The arguments for "${name}" are not closed`, incomplete: true };

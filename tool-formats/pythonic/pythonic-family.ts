@@ -17,7 +17,10 @@ const grammars = [pythonicCallGrammar, jsonCallGrammar];
 
 export const pythonicFamily: FamilySpec = {
   family,
-  envelopes: [taggedEnvelope(family, '<|python_start|>', '<|python_end|>', grammars), taggedEnvelope(family, '<|tool_call_start|>', '<|tool_call_end|>', grammars)],
+  envelopes: [
+    taggedEnvelope(family, '<|python_start|>', '<|python_end|>', grammars),
+    taggedEnvelope(family, '<|tool_call_start|>', '<|tool_call_end|>', grammars),
+  ],
   bareGrammars: [pythonicCallGrammar],
   prompt: {
     introduction: [
@@ -33,7 +36,8 @@ export const pythonicFamily: FamilySpec = {
     renderToolList: (tools) => `[\n${tools.map((tool) => `    ${formatJson(toolSignature(tool))}`).join(',\n')}\n]`,
     callInstructions:
       'Write argument values as Python literals: strings in quotes, numbers, True, False, None, lists and dicts. Name every argument (params_name=value).',
-    resultInstructions: 'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
+    resultInstructions:
+      'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
   },
   renderCall: (call) => `[${formatPythonCall(call.name, argumentsForRendering(call.arguments))}]`,
   // Parallel calls share one list, as the prompt's format shows.

@@ -26,5 +26,10 @@ function isToolDefinitionList(body: string): boolean {
 function isToolDefinition(item: unknown): boolean {
   if (!isPlainObject(item)) return false;
   const definition = isPlainObject(item.function) ? item.function : item;
-  return typeof definition.description === 'string' && isPlainObject(definition.parameters) && 'properties' in definition.parameters && !('arguments' in definition);
+  return (
+    typeof definition.description === 'string' &&
+    isPlainObject(definition.parameters) &&
+    'properties' in definition.parameters &&
+    !('arguments' in definition)
+  );
 }

@@ -134,14 +134,17 @@ class FunctionBlockReader {
     const keyEnd = body.indexOf('>', keyStart);
     if (keyEnd < 0) return { type: 'invalid', message: `A parameter name in the call to "${functionName}" is cut off`, incomplete: true };
     const key = body.slice(keyStart, keyEnd).trim();
-    if (!namePattern.test(key)) return { type: 'invalid', message: `Not a parameter name in the call to "${functionName}": "${excerpt(key, 40)}"` };
+    if (!namePattern.test(key))
+      return { type: 'invalid', message: `Not a parameter name in the call to "${functionName}": "${excerpt(key, 40)}"` };
     const valueStart = keyEnd + 1;
     const close = this.findValueClose(valueStart);
-    if (close >= 0) return { type: 'parameter', key, value: this.dialect.valueText(body.slice(valueStart, close)), end: close + parameterClose.length };
+    if (close >= 0)
+      return { type: 'parameter', key, value: this.dialect.valueText(body.slice(valueStart, close)), end: close + parameterClose.length };
     const implicitEnd = earliest([this.lineParameterOpens.from(valueStart), this.lineFunctionCloses.from(valueStart)]);
     // Never repaired up to the end of the body, even when the envelope closed: a value holding
     // `</tool_call>` may have hidden the real end, and the text before it is then a cut-off value.
-    if (implicitEnd < 0) return { type: 'invalid', message: `The value of "${key}" in the call to "${functionName}" is not closed`, incomplete: true };
+    if (implicitEnd < 0)
+      return { type: 'invalid', message: `The value of "${key}" in the call to "${functionName}" is not closed`, incomplete: true };
     return { type: 'parameter', key, value: this.dialect.valueText(body.slice(valueStart, implicitEnd)), end: implicitEnd };
   }
 

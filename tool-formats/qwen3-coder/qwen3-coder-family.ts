@@ -7,7 +7,15 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { rawArgumentEntries } from '../shared/format-json.js';
 import type { CallRenderer } from '../shared/tool-prompt.js';
 import { taggedResults } from '../shared/tool-result-text.js';
-import { functionClose, functionOpen, lineParameterOpen, parameterClose, parameterOpen, qwen3CoderFunctionGrammar, qwen3CoderToolCallGrammar } from './function-block-grammar.js';
+import {
+  functionClose,
+  functionOpen,
+  lineParameterOpen,
+  parameterClose,
+  parameterOpen,
+  qwen3CoderFunctionGrammar,
+  qwen3CoderToolCallGrammar,
+} from './function-block-grammar.js';
 import { qwen3CoderPromptWording } from './qwen3-coder-prompt.js';
 
 const family = 'qwen3-coder';
@@ -27,7 +35,10 @@ export const qwen3CoderFamily: FamilySpec = {
     taggedEnvelope(family, '<tool_call>', '</tool_call>', [qwen3CoderToolCallGrammar], { valueSpans: parameterValues }),
     // Qwen3-Coder often leaves out the opening <tool_call> (QwenLM/Qwen3-Coder#475) yet still writes
     // the closing one after </function> (ollama/ollama#16686); that tag goes with the call, not the text.
-    taggedEnvelope(family, functionOpen, functionClose, [qwen3CoderFunctionGrammar], { valueSpans: parameterValues, trailingEnd: ['</tool_call>'] }),
+    taggedEnvelope(family, functionOpen, functionClose, [qwen3CoderFunctionGrammar], {
+      valueSpans: parameterValues,
+      trailingEnd: ['</tool_call>'],
+    }),
   ],
   prompt: qwen3CoderPromptWording,
   renderCall: renderQwen3CoderCall,

@@ -15,7 +15,14 @@ const family = 'rwkv';
 const marker = '**Tool Call:**';
 export const rwkvStarts = [`${marker}\n\`\`\`json`, `${marker} \`\`\`json`, `${marker}\n\n\`\`\`json`];
 
-const toolCallEnvelope: Envelope = { family, start: rwkvStarts, end: ['```'], kind: 'explicit', body: { type: 'tagged' }, grammars: [jsonCallGrammar] };
+const toolCallEnvelope: Envelope = {
+  family,
+  start: rwkvStarts,
+  end: ['```'],
+  kind: 'explicit',
+  body: { type: 'tagged' },
+  grammars: [jsonCallGrammar],
+};
 
 export const rwkvFamily: FamilySpec = {
   family,
@@ -23,9 +30,16 @@ export const rwkvFamily: FamilySpec = {
   prompt: {
     introduction: hermesFamily.prompt.introduction,
     renderToolList: hermesFamily.prompt.renderToolList,
-    callInstructions: [`To call a function, write ${marker} and then a JSON block with the function name and its arguments:`, marker, '```json', '{"name": "function_name", "arguments": {"argument": "value"}}', '```'].join('\n'),
+    callInstructions: [
+      `To call a function, write ${marker} and then a JSON block with the function name and its arguments:`,
+      marker,
+      '```json',
+      '{"name": "function_name", "arguments": {"argument": "value"}}',
+      '```',
+    ].join('\n'),
     resultInstructions: hermesFamily.prompt.resultInstructions,
   },
-  renderCall: (call) => `${marker}\n\`\`\`json\n${formatJson({ name: call.name, arguments: argumentsForRendering(call.arguments) })}\n\`\`\``,
+  renderCall: (call) =>
+    `${marker}\n\`\`\`json\n${formatJson({ name: call.name, arguments: argumentsForRendering(call.arguments) })}\n\`\`\``,
   renderResults: hermesFamily.renderResults,
 };

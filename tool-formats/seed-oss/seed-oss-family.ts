@@ -13,7 +13,14 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { rawArgumentEntries } from '../shared/format-json.js';
 import type { CallRenderer } from '../shared/tool-prompt.js';
 import { taggedResults } from '../shared/tool-result-text.js';
-import { functionBlocksGrammar, functionClose, functionOpen, lineParameterOpen, parameterClose, parameterOpen } from '../qwen3-coder/function-block-grammar.js';
+import {
+  functionBlocksGrammar,
+  functionClose,
+  functionOpen,
+  lineParameterOpen,
+  parameterClose,
+  parameterOpen,
+} from '../qwen3-coder/function-block-grammar.js';
 import { seedOssPromptWording } from './seed-oss-prompt.js';
 
 const family = 'seed-oss';

@@ -20,7 +20,8 @@ export const seedOssPromptWording: ToolPromptWording = {
     '</function>',
     '</seed:tool_call>',
   ].join('\n'),
-  resultInstructions: 'Function results come back to you in the next user turn, each inside <tool_response></tool_response> tags. When no function is needed, answer directly.',
+  resultInstructions:
+    'Function results come back to you in the next user turn, each inside <tool_response></tool_response> tags. When no function is needed, answer directly.',
 };
 
 /** The template's `py_type`: JSON Schema types as the Python annotations it prints. */

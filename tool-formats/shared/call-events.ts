@@ -13,11 +13,21 @@ export function callEvents(decoded: DecodedBody, roster: ToolRoster, raw: string
     if (call.type === 'invalid') return { type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: call.message, text: raw };
     const tool = roster.resolve(call.name);
     if (tool === undefined) {
-      return { type: 'tool-call-rejected', code: 'unavailable_tool', message: `The model called "${call.name}", which is not an available tool`, text: raw };
+      return {
+        type: 'tool-call-rejected',
+        code: 'unavailable_tool',
+        message: `The model called "${call.name}", which is not an available tool`,
+        text: raw,
+      };
     }
     const callArguments = normalizeCallArguments(call.arguments);
     if (callArguments.type === 'error') {
-      return { type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: `Call to "${tool.name}": ${callArguments.message}`, text: raw };
+      return {
+        type: 'tool-call-rejected',
+        code: 'invalid_tool_syntax',
+        message: `Call to "${tool.name}": ${callArguments.message}`,
+        text: raw,
+      };
     }
     const event: CallOutcome = { type: 'tool-call', name: tool.name, arguments: JSON.stringify(callArguments.value) };
     return call.id === undefined ? event : { ...event, id: call.id };
@@ -27,7 +37,10 @@ export function callEvents(decoded: DecodedBody, roster: ToolRoster, raw: string
 /** Bare JSON is a call batch only when every element has the call shape and one names an offered tool. */
 export function isOfferedCallBatch(decoded: DecodedBody, roster: ToolRoster): boolean {
   if (decoded.type === 'invalid' || decoded.calls.length === 0) return false;
-  return decoded.calls.every((call) => call.type === 'call') && decoded.calls.some((call) => call.type === 'call' && roster.resolve(call.name) !== undefined);
+  return (
+    decoded.calls.every((call) => call.type === 'call') &&
+    decoded.calls.some((call) => call.type === 'call' && roster.resolve(call.name) !== undefined)
+  );
 }
 
 /** A body without leading whitespace, stray `>` and repeated start markers, and without trailing whitespace. */

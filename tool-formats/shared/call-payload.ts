@@ -5,9 +5,7 @@
 import { isPlainObject } from './call-arguments.js';
 
 /** A call as written, before the roster and argument checks. `arguments` is still loose. */
-export type CandidateCall =
-  | { type: 'call'; name: string; arguments: unknown; id?: string }
-  | { type: 'invalid'; message: string };
+export type CandidateCall = { type: 'call'; name: string; arguments: unknown; id?: string } | { type: 'invalid'; message: string };
 
 /**
  * `lenient` (inside an explicit envelope): sibling keys beside `name` are taken as the arguments.

@@ -16,9 +16,7 @@ export type CandidateScan =
   | { type: 'release'; text: string; resume: { type: 'position'; position: number } | { type: 'input'; input: string } }
   | { type: 'calls'; end: number; events: ParsedEvent[] };
 
-export type CandidateFinish =
-  | { type: 'events'; events: ParsedEvent[] }
-  | { type: 'release'; text: string; replay: string };
+export type CandidateFinish = { type: 'events'; events: ParsedEvent[] } | { type: 'release'; text: string; replay: string };
 
 /** Enough for `{"name": "<tool>"` or `[{"function": …`; past it, the candidate is held until it closes. */
 const headLimit = 512;
@@ -60,7 +58,8 @@ export class CandidateReader {
     const data = this.earlier.join() + fresh;
     const raw = this.opener() + data + input.slice(boundary.bodyEnd, boundary.end);
     const decoded = decodeWithGrammars(this.body(data), this.grammars, { roster: this.roster, framing: 'bare' });
-    if (isOfferedCallBatch(decoded, this.roster)) return { type: 'calls', end: boundary.end, events: callEvents(decoded, this.roster, raw) };
+    if (isOfferedCallBatch(decoded, this.roster))
+      return { type: 'calls', end: boundary.end, events: callEvents(decoded, this.roster, raw) };
     return { type: 'release', text: raw, resume: { type: 'position', position: boundary.end } };
   }
 
@@ -73,13 +72,20 @@ export class CandidateReader {
     if (this.source.type === 'fence') {
       // An unclosed fence around a complete call is still that call.
       const decoded = decodeWithGrammars(this.body(data), this.grammars, { roster: this.roster, framing: 'bare' });
-      if (isOfferedCallBatch(decoded, this.roster)) return { type: 'events', events: callEvents(decoded, this.roster, this.opener() + data) };
+      if (isOfferedCallBatch(decoded, this.roster))
+        return { type: 'events', events: callEvents(decoded, this.roster, this.opener() + data) };
     }
     if (!this.callLike) return { type: 'release', text: this.opener() + data, replay: '' };
-    return { type: 'events', events: [{ type: 'tool-call-unparsed', format: this.source.family, text: this.opener() + data, reason: 'unclosed' }] };
+    return {
+      type: 'events',
+      events: [{ type: 'tool-call-unparsed', format: this.source.family, text: this.opener() + data, reason: 'unclosed' }],
+    };
   }
 
-  private findClose(input: string, position: number): { type: 'more'; keepFrom: number } | { type: 'closed'; bodyEnd: number; end: number } {
+  private findClose(
+    input: string,
+    position: number,
+  ): { type: 'more'; keepFrom: number } | { type: 'closed'; bodyEnd: number; end: number } {
     if (this.source.type === 'bare') {
       const index = advanceJsonScan(this.state, input, position, undefined, true);
       return this.state.completedValues > 0 ? { type: 'closed', bodyEnd: index, end: index } : { type: 'more', keepFrom: index };
@@ -108,10 +114,18 @@ export class CandidateReader {
   private release(end: number, input: string, position: number): CandidateScan {
     if (end >= this.earlier.length) {
       const resume = position + (end - this.earlier.length);
-      return { type: 'release', text: this.opener() + this.earlier.join() + input.slice(position, resume), resume: { type: 'position', position: resume } };
+      return {
+        type: 'release',
+        text: this.opener() + this.earlier.join() + input.slice(position, resume),
+        resume: { type: 'position', position: resume },
+      };
     }
     const earlier = this.earlier.join();
-    return { type: 'release', text: this.opener() + earlier.slice(0, end), resume: { type: 'input', input: earlier.slice(end) + input.slice(position) } };
+    return {
+      type: 'release',
+      text: this.opener() + earlier.slice(0, end),
+      resume: { type: 'input', input: earlier.slice(end) + input.slice(position) },
+    };
   }
 
   private growHead(fresh: string): void {

@@ -90,7 +90,11 @@ export function createEnvelopeCatalogue(families: readonly FamilySyntax[]): Enve
     if (own === undefined) throw new Error(`Unknown tool-call family "${family}"`);
     return [own, ...families.filter((candidate) => candidate !== own)];
   };
-  const cached = (store: Map<string, ReplySyntax>, family: string, build: (ordered: readonly FamilySyntax[]) => ReplySyntax): ReplySyntax => {
+  const cached = (
+    store: Map<string, ReplySyntax>,
+    family: string,
+    build: (ordered: readonly FamilySyntax[]) => ReplySyntax,
+  ): ReplySyntax => {
     let syntax = store.get(family);
     if (syntax === undefined) {
       syntax = build(ordered(family));
@@ -105,7 +109,12 @@ export function createEnvelopeCatalogue(families: readonly FamilySyntax[]): Enve
       cached(reasoningCache, family, (list) => {
         const tags = reasoningTagsOf(list);
         const own = list[0] as FamilySyntax;
-        return { family: own.family, textMarkers: new MarkerMatcher([...tags.map(reasoningMarker), ...orphanCloseMarkers(tags, new Set(tags.map((tag) => tag.open)))]), bareGrammars: [], reasoningTag: own.reasoningTags?.[0] ?? thinkTag };
+        return {
+          family: own.family,
+          textMarkers: new MarkerMatcher([...tags.map(reasoningMarker), ...orphanCloseMarkers(tags, new Set(tags.map((tag) => tag.open)))]),
+          bareGrammars: [],
+          reasoningTag: own.reasoningTags?.[0] ?? thinkTag,
+        };
       }),
   };
 }
@@ -140,15 +149,20 @@ function scanningDifference(left: Envelope, right: Envelope): string | undefined
   if (left.kind !== right.kind) return `kinds (${left.kind}, ${right.kind})`;
   if ((left.endsAtReplyEnd === true) !== (right.endsAtReplyEnd === true)) return 'endsAtReplyEnd';
   if (left.body.type !== right.body.type) return `body scanning (${left.body.type}, ${right.body.type})`;
-  if (left.body.type === 'values' && right.body.type === 'values' && left.body.separator !== right.body.separator) return 'value separators';
-  if (left.body.type === 'custom' && right.body.type === 'custom' && left.body.createScanner !== right.body.createScanner) return 'body scanners (custom)';
+  if (left.body.type === 'values' && right.body.type === 'values' && left.body.separator !== right.body.separator)
+    return 'value separators';
+  if (left.body.type === 'custom' && right.body.type === 'custom' && left.body.createScanner !== right.body.createScanner)
+    return 'body scanners (custom)';
   return undefined;
 }
 
 /** `ordered[0]` is the parser's own family: family-scoped tags count only there (see `ReasoningTag.scope`). */
 function reasoningTagsOf(ordered: readonly FamilySyntax[]): ReasoningTag[] {
   const own = ordered[0];
-  return unique([...ordered.flatMap((family) => (family.reasoningTags ?? []).filter((tag) => family === own || tag.scope !== 'family')), thinkTag], (tag) => tag.open);
+  return unique(
+    [...ordered.flatMap((family) => (family.reasoningTags ?? []).filter((tag) => family === own || tag.scope !== 'family')), thinkTag],
+    (tag) => tag.open,
+  );
 }
 
 function reasoningMarker(tag: ReasoningTag): MarkerEntry<TextMarker> {
@@ -173,9 +187,15 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
     }
   }
   const reasoningTags = reasoningTagsOf(ordered);
-  const framingTokens = unique([...(own.familyFramingTokens ?? []), ...ordered.flatMap((family) => family.framingTokens ?? [])], (token) => token);
+  const framingTokens = unique(
+    [...(own.familyFramingTokens ?? []), ...ordered.flatMap((family) => family.framingTokens ?? [])],
+    (token) => token,
+  );
   const markers = [
-    ...[...registrations].map(([start, envelopes]) => ({ marker: start, value: { type: 'envelope', entry: mergeEntry(start, envelopes) } as TextMarker })),
+    ...[...registrations].map(([start, envelopes]) => ({
+      marker: start,
+      value: { type: 'envelope', entry: mergeEntry(start, envelopes) } as TextMarker,
+    })),
     ...reasoningTags.map(reasoningMarker),
     ...framingTokens.map((token) => ({ marker: token, value: { type: 'framing' } as TextMarker })),
   ];
@@ -185,9 +205,12 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
     seen.add(marker);
   }
   const replyStart = own.replyStart === undefined ? undefined : replyStartMarkers(own.replyStart);
-  const entries = new Map(markers.flatMap((entry) => (entry.value.type === 'envelope' ? [[entry.marker, entry.value.entry] as const] : [])));
+  const entries = new Map(
+    markers.flatMap((entry) => (entry.value.type === 'envelope' ? [[entry.marker, entry.value.entry] as const] : [])),
+  );
   const replyStartsInside = own.replyStartsInside === undefined ? undefined : entries.get(own.replyStartsInside);
-  if (own.replyStartsInside !== undefined && replyStartsInside === undefined) throw new Error(`"${own.replyStartsInside}" is no start marker of ${own.family}`);
+  if (own.replyStartsInside !== undefined && replyStartsInside === undefined)
+    throw new Error(`"${own.replyStartsInside}" is no start marker of ${own.family}`);
   return {
     ...(replyStart === undefined ? {} : { replyStartMarkers: replyStart }),
     ...(replyStartsInside === undefined ? {} : { replyStartsInside }),
@@ -203,7 +226,9 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
 
 function replyStartMarkers(syntax: ReplyStartSyntax): MarkerMatcher<TextMarker> {
   return new MarkerMatcher<TextMarker>([
-    ...(syntax.envelopes ?? []).flatMap((envelope) => envelope.start.map((start) => ({ marker: start, value: { type: 'envelope', entry: mergeEntry(start, [envelope]) } as TextMarker }))),
+    ...(syntax.envelopes ?? []).flatMap((envelope) =>
+      envelope.start.map((start) => ({ marker: start, value: { type: 'envelope', entry: mergeEntry(start, [envelope]) } as TextMarker })),
+    ),
     ...(syntax.reasoningTags ?? []).map(reasoningMarker),
     ...(syntax.framingTokens ?? []).map((token) => ({ marker: token, value: { type: 'framing' } as TextMarker })),
   ]);
@@ -239,7 +264,10 @@ function mergeEntry(start: string, envelopes: readonly Envelope[]): EnvelopeEntr
         tagged.flatMap((body) => body.trailingEnd ?? []),
         (marker) => marker,
       );
-      const layout = valueSpans.length === 0 && trailingEnd.length === 0 ? undefined : createTaggedBodyLayout(terminatorEntries([start]), valueSpans, trailingEnd);
+      const layout =
+        valueSpans.length === 0 && trailingEnd.length === 0
+          ? undefined
+          : createTaggedBodyLayout(terminatorEntries([start]), valueSpans, trailingEnd);
       const code = tagged.some((body) => body.code === true);
       createScanner = () => new TaggedBodyScanner(matcher, layout, code);
       break;

@@ -83,7 +83,8 @@ export class EnvelopeReader {
    */
   private heldEndMarker(rest: string): string | undefined {
     let longest: string | undefined;
-    for (const marker of this.entry.end) if (rest.startsWith(marker) && (longest === undefined || marker.length > longest.length)) longest = marker;
+    for (const marker of this.entry.end)
+      if (rest.startsWith(marker) && (longest === undefined || marker.length > longest.length)) longest = marker;
     return longest;
   }
 

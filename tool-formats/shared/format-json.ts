@@ -37,5 +37,8 @@ export function argumentsForRendering(text: string): unknown {
 export function rawArgumentEntries(text: string): [string, string][] {
   const value = argumentsForRendering(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
-  return Object.entries(value as Record<string, unknown>).map(([key, member]) => [key, typeof member === 'string' ? member : formatJson(member)]);
+  return Object.entries(value as Record<string, unknown>).map(([key, member]) => [
+    key,
+    typeof member === 'string' ? member : formatJson(member),
+  ]);
 }

@@ -3,7 +3,9 @@ import { isPlainObject } from './call-arguments.js';
 
 /** Keywords cannot be argument names in Python, so such keys go through `**{…}`. */
 const pythonKeywords = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '),
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
+    ' ',
+  ),
 );
 const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

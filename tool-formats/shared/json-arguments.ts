@@ -12,7 +12,8 @@ export type ArgumentsRead = { type: 'arguments'; value: Record<string, unknown> 
 export function readArgumentsObject(text: string, name: string, framing: BodyFraming): ArgumentsRead {
   if (text.trim() === '') return { type: 'invalid', message: `The call to "${name}" has no arguments`, incomplete: framing === 'unclosed' };
   const parsed = parseLenientJson(text, { closeOpenBrackets: framing === 'closed' });
-  if (parsed.type === 'error') return { type: 'invalid', message: `Unreadable arguments for "${name}": ${parsed.message}`, incomplete: parsed.incomplete };
+  if (parsed.type === 'error')
+    return { type: 'invalid', message: `Unreadable arguments for "${name}": ${parsed.message}`, incomplete: parsed.incomplete };
   if (!isPlainObject(parsed.value)) return { type: 'invalid', message: `The arguments for "${name}" are not an object` };
   return { type: 'arguments', value: parsed.value };
 }

@@ -30,7 +30,10 @@ export function decodeJsonCalls(body: string, context: DecodeContext): DecodedBo
  * envelope, text after complete values (a stray `}`, a quote, a sentence) is ignored; bare JSON must
  * be exactly one value.
  */
-function readJsonValues(body: string, context: DecodeContext): { type: 'values'; values: unknown[] } | Extract<DecodedBody, { type: 'invalid' }> {
+function readJsonValues(
+  body: string,
+  context: DecodeContext,
+): { type: 'values'; values: unknown[] } | Extract<DecodedBody, { type: 'invalid' }> {
   const whole = parseLenientJson(body, { closeOpenBrackets: context.framing === 'closed' });
   if (whole.type === 'value') return { type: 'values', values: [whole.value] };
   if (context.framing === 'bare') return { type: 'invalid', message: `Unreadable JSON: ${whole.message}`, incomplete: whole.incomplete };

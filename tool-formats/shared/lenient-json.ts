@@ -60,7 +60,8 @@ export function parseLenientJson(text: string, options: LenientJsonOptions = {})
   const read = readLenientJson(text, 0, options);
   if (read.type === 'error') return read;
   const rest = skipSpace(text, read.end);
-  if (rest < text.length) return { type: 'error', message: `Unexpected text after the value at ${rest}`, position: rest, incomplete: false };
+  if (rest < text.length)
+    return { type: 'error', message: `Unexpected text after the value at ${rest}`, position: rest, incomplete: false };
   return { type: 'value', value: read.value };
 }
 
@@ -71,7 +72,8 @@ export function readLenientJson(text: string, start = 0, options: LenientJsonOpt
     const value = reader.readValue(0);
     return { type: 'value', value, end: reader.position };
   } catch (error) {
-    if (error instanceof ReadFailure) return { type: 'error', message: error.message, position: error.position, incomplete: error.incomplete };
+    if (error instanceof ReadFailure)
+      return { type: 'error', message: error.message, position: error.position, incomplete: error.incomplete };
     throw error;
   }
 }

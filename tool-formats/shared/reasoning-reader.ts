@@ -33,7 +33,10 @@ const reasoningEndMatchers = new WeakMap<ReasoningTag, MarkerMatcher<ReasoningEn
 function reasoningEnds(tag: ReasoningTag): MarkerMatcher<ReasoningEnd> {
   let matcher = reasoningEndMatchers.get(tag);
   if (matcher === undefined) {
-    matcher = new MarkerMatcher<ReasoningEnd>([{ marker: tag.close, value: 'close' }, ...(tag.endsBefore ?? []).map((marker) => ({ marker, value: 'before' as const }))]);
+    matcher = new MarkerMatcher<ReasoningEnd>([
+      { marker: tag.close, value: 'close' },
+      ...(tag.endsBefore ?? []).map((marker) => ({ marker, value: 'before' as const })),
+    ]);
     reasoningEndMatchers.set(tag, matcher);
   }
   return matcher;
@@ -128,7 +131,8 @@ export class ReasoningReader {
       return this.more(input, start, partialMarkerStart(input, start, this.tag.close), events);
     }
     const hit = ends.find(input, start);
-    if (hit.type === 'found') return this.close(input, start, hit.index, hit.value === 'close' ? hit.index + hit.marker.length : hit.index, events);
+    if (hit.type === 'found')
+      return this.close(input, start, hit.index, hit.value === 'close' ? hit.index + hit.marker.length : hit.index, events);
     return this.more(input, start, hit.type === 'partial' ? hit.index : input.length, events);
   }
 

@@ -79,5 +79,8 @@ function familyCallIds(rendering: HistoryRendering): ((id: string, name: string)
 }
 
 function withFamilyCallIds(message: AssistantMessage, callIds: (id: string, name: string) => string): AssistantMessage {
-  return { ...message, content: message.content.map((part) => (part.type === 'tool-call' ? { ...part, id: callIds(part.id, part.name) } : part)) };
+  return {
+    ...message,
+    content: message.content.map((part) => (part.type === 'tool-call' ? { ...part, id: callIds(part.id, part.name) } : part)),
+  };
 }

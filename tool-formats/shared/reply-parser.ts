@@ -274,7 +274,14 @@ class ReplyParser implements ToolCallParser {
         this.mode =
           marker.entry.kind === 'explicit'
             ? { type: 'envelope', reader: new EnvelopeReader(marker.entry, hit.marker, this.roster) }
-            : { type: 'candidate', reader: new CandidateReader({ type: 'fence', family: marker.entry.family, opener: hit.marker }, marker.entry.grammars, this.roster) };
+            : {
+                type: 'candidate',
+                reader: new CandidateReader(
+                  { type: 'fence', family: marker.entry.family, opener: hit.marker },
+                  marker.entry.grammars,
+                  this.roster,
+                ),
+              };
         break;
       default:
         assertNever(marker, 'text marker');

@@ -32,9 +32,17 @@ export function createTaggedBodyLayout(
   trailingEnd: readonly string[],
 ): TaggedBodyLayout {
   const spanMarkers = (span: ValueSpan): SpanMarkers =>
-    new MarkerMatcher<'close' | 'nested'>([{ marker: span.close, value: 'close' }, ...(span.nested === undefined ? [] : [{ marker: span.nested, value: 'nested' as const }])]);
-  const rawMarkers = new MarkerMatcher<Terminator | SpanMarkers>([...terminators, ...valueSpans.map((span) => ({ marker: span.open, value: spanMarkers(span) }))]);
-  return trailingEnd.length === 0 ? { rawMarkers } : { rawMarkers, trailingEnd: new MarkerMatcher(trailingEnd.map((marker) => ({ marker, value: true as const }))) };
+    new MarkerMatcher<'close' | 'nested'>([
+      { marker: span.close, value: 'close' },
+      ...(span.nested === undefined ? [] : [{ marker: span.nested, value: 'nested' as const }]),
+    ]);
+  const rawMarkers = new MarkerMatcher<Terminator | SpanMarkers>([
+    ...terminators,
+    ...valueSpans.map((span) => ({ marker: span.open, value: spanMarkers(span) })),
+  ]);
+  return trailingEnd.length === 0
+    ? { rawMarkers }
+    : { rawMarkers, trailingEnd: new MarkerMatcher(trailingEnd.map((marker) => ({ marker, value: true as const }))) };
 }
 
 export class TaggedBodyScanner implements BodyScanner {
@@ -142,7 +150,9 @@ export class TaggedBodyScanner implements BodyScanner {
             index = hit.index + hit.marker.length;
             continue;
           }
-          return hit.value === 'end' ? this.closeAtEnd(input, hit.index, hit.marker) : { type: 'closed', bodyEnd: hit.index, end: hit.index };
+          return hit.value === 'end'
+            ? this.closeAtEnd(input, hit.index, hit.marker)
+            : { type: 'closed', bodyEnd: hit.index, end: hit.index };
       }
     }
   }

@@ -19,7 +19,12 @@ export type ToolPromptWording = {
 };
 
 /** Section order is fixed so the prompt is byte-stable for the same tools and choice. */
-export function renderToolPrompt(tools: readonly ToolDefinition[], choice: ToolChoice, wording: ToolPromptWording, renderCall: CallRenderer): string {
+export function renderToolPrompt(
+  tools: readonly ToolDefinition[],
+  choice: ToolChoice,
+  wording: ToolPromptWording,
+  renderCall: CallRenderer,
+): string {
   const offered = selectToolsForChoice(tools, choice);
   if (offered.length === 0) return '';
   const sections = [
@@ -84,7 +89,8 @@ export function renderToolNotes(tools: readonly ToolDefinition[]): string | unde
 export function renderToolExamples(tools: readonly ToolDefinition[], renderCall: CallRenderer): string | undefined {
   const examples = tools.flatMap((tool) =>
     (tool.examples ?? []).map((example) => {
-      const title = example.description === undefined || example.description === '' ? `- ${tool.name}` : `- ${tool.name}: ${example.description}`;
+      const title =
+        example.description === undefined || example.description === '' ? `- ${tool.name}` : `- ${tool.name}: ${example.description}`;
       return `${title}\n${renderCall({ name: tool.name, arguments: JSON.stringify(example.arguments) })}`;
     }),
   );

@@ -29,7 +29,9 @@ const solarArgumentTags: ArgumentPairTags = {
 };
 
 export const renderSolarOpenCall: CallRenderer = (call) => {
-  const pairs = rawArgumentEntries(call.arguments).map(([key, value]) => `${solarArgumentTags.keyOpen}${key}${solarArgumentTags.keyClose}${value}${solarArgumentTags.valueClose}\n`);
+  const pairs = rawArgumentEntries(call.arguments).map(
+    ([key, value]) => `${solarArgumentTags.keyOpen}${key}${solarArgumentTags.keyClose}${value}${solarArgumentTags.valueClose}\n`,
+  );
   return `${callStart}${call.name}\n${pairs.join('')}${callEnd}`;
 };
 

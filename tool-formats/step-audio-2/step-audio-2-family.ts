@@ -27,9 +27,13 @@ export const typedCallGrammar: BodyGrammar = {
     if (match === null) return { type: 'invalid', message: `Unreadable call: ${excerpt(body)}`, incomplete: framing === 'unclosed' };
     const name = match[1] ?? '';
     const text = (match[2] ?? '').trim();
-    if (text === '') return framing === 'unclosed' ? { type: 'invalid', message: `The call to "${name}" is cut off before its arguments`, incomplete: true } : { type: 'calls', calls: [{ type: 'call', name, arguments: {} }] };
+    if (text === '')
+      return framing === 'unclosed'
+        ? { type: 'invalid', message: `The call to "${name}" is cut off before its arguments`, incomplete: true }
+        : { type: 'calls', calls: [{ type: 'call', name, arguments: {} }] };
     const parsed = parseLenientJson(text);
-    if (parsed.type !== 'value') return { type: 'invalid', message: `The arguments of "${name}" are no JSON: ${excerpt(text)}`, incomplete: framing === 'unclosed' };
+    if (parsed.type !== 'value')
+      return { type: 'invalid', message: `The arguments of "${name}" are no JSON: ${excerpt(text)}`, incomplete: framing === 'unclosed' };
     return { type: 'calls', calls: [{ type: 'call', name, arguments: parsed.value }] };
   },
 };

@@ -12,7 +12,17 @@ import { rawArgumentEntries } from '../shared/format-json.js';
 import { renderFunctionLines } from '../shared/tool-prompt.js';
 import { taggedResults } from '../shared/tool-result-text.js';
 import { steptmlCallGrammar } from './steptml-call-grammar.js';
-import { invokeClose, invokeOpen, parameterClose, parameterOpen, toolCallBegin, toolCallEnd, toolCallsBegin, toolCallsEnd, toolSeparator } from './step3-tokens.js';
+import {
+  invokeClose,
+  invokeOpen,
+  parameterClose,
+  parameterOpen,
+  toolCallBegin,
+  toolCallEnd,
+  toolCallsBegin,
+  toolCallsEnd,
+  toolSeparator,
+} from './step3-tokens.js';
 
 const family = 'step3';
 

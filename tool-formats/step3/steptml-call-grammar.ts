@@ -39,7 +39,11 @@ export function readSteptmlCall(text: string, framing: BodyFraming, roster: Tool
   const call = withoutCallType(text);
   const cutOff = framing === 'unclosed';
   if (!call.startsWith(invokeOpen)) {
-    return { type: 'invalid', message: `Not a StepTML invoke: ${excerpt(call)}`, incomplete: cutOff && (invokeOpen.startsWith(call) || call === '' || isHeaderPrefix(text)) };
+    return {
+      type: 'invalid',
+      message: `Not a StepTML invoke: ${excerpt(call)}`,
+      incomplete: cutOff && (invokeOpen.startsWith(call) || call === '' || isHeaderPrefix(text)),
+    };
   }
   const name = readAttribute(call, invokeOpen.length, 'The function name');
   if (name.type === 'invalid') return { ...name, incomplete: cutOff };
@@ -51,12 +55,17 @@ export function readSteptmlCall(text: string, framing: BodyFraming, roster: Tool
     if (position >= call.length) return { type: 'invalid', message: `The call to "${name.value}" is cut off`, incomplete: true };
     if (!call.startsWith(parameterOpen, position)) {
       const partial = parameterOpen.startsWith(call.slice(position)) || invokeClose.startsWith(call.slice(position));
-      return { type: 'invalid', message: `Unexpected text in the call to "${name.value}": ${excerpt(call.slice(position))}`, incomplete: cutOff && partial };
+      return {
+        type: 'invalid',
+        message: `Unexpected text in the call to "${name.value}": ${excerpt(call.slice(position))}`,
+        incomplete: cutOff && partial,
+      };
     }
     const key = readAttribute(call, position + parameterOpen.length, `A parameter name in the call to "${name.value}"`);
     if (key.type === 'invalid') return { ...key, incomplete: cutOff };
     const close = call.indexOf(parameterClose, key.end);
-    if (close < 0) return { type: 'invalid', message: `The value of "${key.value}" in the call to "${name.value}" is not closed`, incomplete: true };
+    if (close < 0)
+      return { type: 'invalid', message: `The value of "${key.value}" in the call to "${name.value}" is not closed`, incomplete: true };
     defineKey(raw, key.value, call.slice(key.end, close));
     position = close + parameterClose.length;
   }

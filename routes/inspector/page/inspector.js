@@ -7,7 +7,11 @@ const exampleTools = [
     function: {
       name: 'get_weather',
       description: 'Get the weather for a city.',
-      parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city'] },
+      parameters: {
+        type: 'object',
+        properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+        required: ['city'],
+      },
     },
   },
 ];
@@ -83,7 +87,10 @@ function showCalls(calls, diagnostics) {
   const problem = diagnostics?.tool_call_error ?? diagnostics?.unparsed_tool_call;
   if (problem) {
     const card = element('div', 'call diagnosed');
-    card.append(element('div', 'call-name', problem.code ?? `unparsed (${problem.reason})`), element('pre', '', problem.message ?? problem.text));
+    card.append(
+      element('div', 'call-name', problem.code ?? `unparsed (${problem.reason})`),
+      element('pre', '', problem.message ?? problem.text),
+    );
     box.append(card);
   }
   if (!box.children.length) box.append(element('p', 'empty', 'No tool calls.'));
@@ -173,7 +180,12 @@ async function loadRecent() {
     for (const reply of answer.data) {
       const button = element('button');
       button.type = 'button';
-      button.append(element('span', 'when', reply.time), element('span', '', reply.model), element('span', 'badge', reply.family), element('span', '', `${reply.calls.length} call(s)`));
+      button.append(
+        element('span', 'when', reply.time),
+        element('span', '', reply.model),
+        element('span', 'badge', reply.family),
+        element('span', '', `${reply.calls.length} call(s)`),
+      );
       // What the client got, as recorded (the request's own tools decided it); Parse re-reads it with the form's tools.
       button.addEventListener('click', () => {
         $('family').value = reply.family;
@@ -199,7 +211,9 @@ function start() {
   $('api-key').value = sessionStorage.getItem('interlingua-key') ?? '';
   $('api-key').addEventListener('change', () => {
     sessionStorage.setItem('interlingua-key', $('api-key').value);
-    void loadFamilies().then(showModelFamily).catch(() => {});
+    void loadFamilies()
+      .then(showModelFamily)
+      .catch(() => {});
     void loadRecent();
   });
   $('inspect-form').addEventListener('submit', (event) => {

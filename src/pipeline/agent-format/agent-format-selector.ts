@@ -26,7 +26,9 @@ export class AgentFormatSelector {
     this.validNames = [...structuredFormatNames, passthrough, ...registry.syntaxes.keys(), custom, auto];
     // A rule or default naming a format that does not exist would 400 every matching request: refuse at start.
     const problems = [
-      ...settings.rules.flatMap((rule, index) => (this.isNamedFormat(rule.format) ? [] : [`agentFormats.rules.${index}.format: '${rule.format}' ${this.validText('config')}`])),
+      ...settings.rules.flatMap((rule, index) =>
+        this.isNamedFormat(rule.format) ? [] : [`agentFormats.rules.${index}.format: '${rule.format}' ${this.validText('config')}`],
+      ),
       ...(this.isNamedFormat(settings.default) ? [] : [`agentFormats.default: '${settings.default}' ${this.validText('config')}`]),
     ];
     if (problems.length) throw new ConfigError(problems);
@@ -39,18 +41,24 @@ export class AgentFormatSelector {
     const fieldName = field === undefined ? undefined : normalize(field);
     if (tags !== undefined) {
       if (fieldName !== undefined && fieldName !== custom && fieldName !== auto) {
-        throw gatewayError('invalid_tool_call_tags', { message: `tool_call_tags goes with agent_format '${custom}' (or no agent_format), not '${field}'.`, param: 'tool_call_tags' });
+        throw gatewayError('invalid_tool_call_tags', {
+          message: `tool_call_tags goes with agent_format '${custom}' (or no agent_format), not '${field}'.`,
+          param: 'tool_call_tags',
+        });
       }
       return { format: this.customFormat(tags), source: 'field' };
     }
-    if (fieldName !== undefined && fieldName !== auto) return { format: this.resolve(fieldName, `agent_format '${field}'`), source: 'field' };
+    if (fieldName !== undefined && fieldName !== auto)
+      return { format: this.resolve(fieldName, `agent_format '${field}'`), source: 'field' };
 
     const header = headerValue(request.headers, 'x-agent-format');
-    if (header !== undefined && normalize(header) !== auto) return { format: this.resolve(normalize(header), `X-Agent-Format header value '${header}'`), source: 'header' };
+    if (header !== undefined && normalize(header) !== auto)
+      return { format: this.resolve(normalize(header), `X-Agent-Format header value '${header}'`), source: 'header' };
 
     for (const rule of this.settings.rules) {
       const value = headerValue(request.headers, rule.header);
-      if (value !== undefined && value.toLowerCase().includes(rule.contains.toLowerCase())) return { format: this.resolve(rule.format, 'rule'), source: 'rule' };
+      if (value !== undefined && value.toLowerCase().includes(rule.contains.toLowerCase()))
+        return { format: this.resolve(rule.format, 'rule'), source: 'rule' };
     }
     return this.defaultSelection;
   }
@@ -63,7 +71,10 @@ export class AgentFormatSelector {
       case passthrough:
         return { type: 'passthrough', name };
       case custom:
-        throw gatewayError('invalid_tool_call_tags', { message: `agent_format '${custom}' needs tool_call_tags ("START,END" or a tag name).`, param: 'tool_call_tags' });
+        throw gatewayError('invalid_tool_call_tags', {
+          message: `agent_format '${custom}' needs tool_call_tags ("START,END" or a tag name).`,
+          param: 'tool_call_tags',
+        });
       default: {
         const syntax = this.registry.syntaxes.get(name);
         if (!syntax) throw gatewayError('unknown_agent_format', { message: `${what} ${this.validText('request')}`, param: 'agent_format' });
@@ -77,7 +88,10 @@ export class AgentFormatSelector {
     try {
       return { type: 'text', name: custom, syntax: this.registry.custom(tags.start, tags.end) };
     } catch (error) {
-      throw gatewayError('invalid_tool_call_tags', { message: `tool_call_tags ${JSON.stringify(value)} cannot be used: ${(error as Error).message}`, param: 'tool_call_tags' });
+      throw gatewayError('invalid_tool_call_tags', {
+        message: `tool_call_tags ${JSON.stringify(value)} cannot be used: ${(error as Error).message}`,
+        param: 'tool_call_tags',
+      });
     }
   }
 

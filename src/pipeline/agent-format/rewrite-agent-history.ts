@@ -34,7 +34,9 @@ export function rewriteAgentHistory(messages: readonly Message[], syntax: AgentT
     const callCount = segments.filter((segment) => segment.type === 'call').length;
     const answers = collectResults(messages, index + 1, callCount, syntax);
     rewritten.push(rebuildAssistant(message, segments, index, answers.results.length, syntax));
-    answers.results.forEach((result, position) => rewritten.push(toolMessage(result, agentCallId(index, position), callName(segments, position))));
+    answers.results.forEach((result, position) =>
+      rewritten.push(toolMessage(result, agentCallId(index, position), callName(segments, position))),
+    );
     // The whitespace that stood around the removed result wrappers is not the agent's text.
     const leftover = answers.leftoverText.trim();
     if (leftover !== '') rewritten.push({ role: 'user', content: [{ type: 'text', text: leftover }] });
@@ -105,7 +107,13 @@ function textOnly(message: UserMessage): string | undefined {
  * Answered calls become structured; calls without a result stay text, so no call is left dangling. Text on
  * either side of a structured call keeps a line break between its pieces.
  */
-function rebuildAssistant(message: AssistantMessage, segments: Segment[], messageIndex: number, answered: number, syntax: AgentTextSyntax): AssistantMessage {
+function rebuildAssistant(
+  message: AssistantMessage,
+  segments: Segment[],
+  messageIndex: number,
+  answered: number,
+  syntax: AgentTextSyntax,
+): AssistantMessage {
   const content: AssistantMessage['content'] = message.content.filter((part) => part.type === 'reasoning');
   const calls: ToolCallPart[] = [];
   const pieces: string[] = [''];

@@ -17,19 +17,32 @@ function relayed(scenario: Scenario, transform: (frames: string[]) => string[] =
   return transform(streamFrames(scenario).map((frame) => frame.toString())).join('');
 }
 
-const errorFrame = 'data: {"error":{"message":"The upstream connection failed.","type":"upstream_error","param":null,"code":"upstream_unreachable"}}\n\n';
+const errorFrame =
+  'data: {"error":{"message":"The upstream connection failed.","type":"upstream_error","param":null,"code":"upstream_unreachable"}}\n\n';
 
 describe('checkStream', () => {
   it('passes a whole stream with its text, and one with its tool call too, keep-alive comments allowed', () => {
     const text = firstScenario('healthy', false);
-    expect(checkStream(text, 200, relayed(text, (frames) => [frames[0] as string, ': ping\n\n', ...frames.slice(1)]))).toEqual({ outcome: 'complete' });
+    expect(
+      checkStream(
+        text,
+        200,
+        relayed(text, (frames) => [frames[0] as string, ': ping\n\n', ...frames.slice(1)]),
+      ),
+    ).toEqual({ outcome: 'complete' });
     const call = firstScenario('healthy', true);
     expect(checkStream(call, 200, relayed(call))).toEqual({ outcome: 'complete' });
   });
 
   it('catches a lost piece of text, a tool call without its arguments and a garbage frame passed on', () => {
     const text = firstScenario('healthy', false);
-    expect(checkStream(text, 200, relayed(text, (frames) => [frames[0] as string, ...frames.slice(2)])).violation).toMatch(/content differs/);
+    expect(
+      checkStream(
+        text,
+        200,
+        relayed(text, (frames) => [frames[0] as string, ...frames.slice(2)]),
+      ).violation,
+    ).toMatch(/content differs/);
     const call = firstScenario('healthy', true);
     const withoutArguments = (frames: string[]) => frames.filter((frame) => !/"arguments":"[^"]/.test(frame));
     expect(checkStream(call, 200, relayed(call, withoutArguments)).violation).toMatch(/tool call differs/);

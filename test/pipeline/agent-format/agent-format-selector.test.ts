@@ -61,7 +61,8 @@ describe('detection order: field > header > rule > default', () => {
   });
 
   it('offers every built-in format', () => {
-    for (const name of ['openai', 'codex', 'passthrough', 'qwen3', 'llama3', 'xml', 'hermes', 'gemma', 'mistral', 'harmony']) expect(select({ field: name })).toBe(`${name}; source=field`);
+    for (const name of ['openai', 'codex', 'passthrough', 'qwen3', 'llama3', 'xml', 'hermes', 'gemma', 'mistral', 'harmony'])
+      expect(select({ field: name })).toBe(`${name}; source=field`);
   });
 });
 
@@ -128,18 +129,28 @@ describe('the 400 for unknown values', () => {
 
 describe('configured rules', () => {
   it('replace the defaults and match any case', () => {
-    const custom = new AgentFormatSelector(normalizeAgentFormats({ rules: [{ header: 'X-Harness', contains: 'QWEN', format: 'qwen3' }], default: 'passthrough' }), registry);
+    const custom = new AgentFormatSelector(
+      normalizeAgentFormats({ rules: [{ header: 'X-Harness', contains: 'QWEN', format: 'qwen3' }], default: 'passthrough' }),
+      registry,
+    );
     expect(agentFormatHeader(custom.select({ headers: { 'x-harness': 'my-qwen-agent/1.0' } }))).toBe('qwen3; source=rule');
     expect(agentFormatHeader(custom.select({ headers: { 'user-agent': 'codex_exec/1.0' } }))).toBe('passthrough; source=default');
   });
 
   it('are checked at start: an unknown format is a configuration error naming the path', () => {
-    const build = () => new AgentFormatSelector(normalizeAgentFormats({ rules: [{ header: 'user-agent', contains: 'x', format: 'klingon' }], default: 'nope' }), registry);
+    const build = () =>
+      new AgentFormatSelector(
+        normalizeAgentFormats({ rules: [{ header: 'user-agent', contains: 'x', format: 'klingon' }], default: 'nope' }),
+        registry,
+      );
     expect(build).toThrow(ConfigError);
     try {
       build();
     } catch (error) {
-      expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^agentFormats\.rules\.0\.format: 'klingon' is not/), expect.stringMatching(/^agentFormats\.default: 'nope' is not/)]);
+      expect((error as ConfigError).problems).toEqual([
+        expect.stringMatching(/^agentFormats\.rules\.0\.format: 'klingon' is not/),
+        expect.stringMatching(/^agentFormats\.default: 'nope' is not/),
+      ]);
     }
   });
 });

@@ -41,7 +41,17 @@ const lima = qwen3.renderCall({ name: 'get_weather', arguments: '{"city":"Lima"}
 
 describe('renderCallsAsText over native events', () => {
   it('writes two calls after the text, one newline apart, and drops the structured calls', async () => {
-    const events = await collect(renderCallsAsText(from([{ type: 'text-delta', delta: 'Checking.' }, ...call(0, 'get_weather', '{"city":"Quito"}'), ...call(1, 'get_weather', '{"city":"Lima"}'), finish]), qwen3));
+    const events = await collect(
+      renderCallsAsText(
+        from([
+          { type: 'text-delta', delta: 'Checking.' },
+          ...call(0, 'get_weather', '{"city":"Quito"}'),
+          ...call(1, 'get_weather', '{"city":"Lima"}'),
+          finish,
+        ]),
+        qwen3,
+      ),
+    );
     expect(contentOf(events)).toBe(`Checking.\n${quito}\n${lima}`);
     expect(events.some((event) => event.type.startsWith('tool-call'))).toBe(false);
     expect(events.at(-1)).toEqual(finish);
@@ -88,14 +98,32 @@ describe('renderCallsAsText over native events', () => {
   });
 
   it('writes a call that never ended from its deltas when the stream finishes', async () => {
-    const events = await collect(renderCallsAsText(from([{ type: 'tool-call-start', index: 0, id: 'a', name: 'get_weather' }, { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":"Quito"}' }, finish]), qwen3));
+    const events = await collect(
+      renderCallsAsText(
+        from([
+          { type: 'tool-call-start', index: 0, id: 'a', name: 'get_weather' },
+          { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":"Quito"}' },
+          finish,
+        ]),
+        qwen3,
+      ),
+    );
     expect(contentOf(events)).toBe(quito);
   });
 
   it('adds no newline where one is already, and passes reasoning and errors through', async () => {
     const error = { type: 'error', error: new Error('x') } as unknown as StreamEvent;
     const events = await collect(
-      renderCallsAsText(from([{ type: 'reasoning-delta', delta: 'think' }, { type: 'text-delta', delta: 'Hi\n' }, ...call(0, 'get_time', '{}'), { type: 'text-delta', delta: '\nbye' }, error]), qwen3),
+      renderCallsAsText(
+        from([
+          { type: 'reasoning-delta', delta: 'think' },
+          { type: 'text-delta', delta: 'Hi\n' },
+          ...call(0, 'get_time', '{}'),
+          { type: 'text-delta', delta: '\nbye' },
+          error,
+        ]),
+        qwen3,
+      ),
     );
     expect(contentOf(events)).toBe(`Hi\n${qwen3.renderCall({ name: 'get_time', arguments: '{}' })}\nbye`);
     expect(events[0]).toEqual({ type: 'reasoning-delta', delta: 'think' });
@@ -108,7 +136,11 @@ async function promptedContent(chunks: string[], syntax: AgentTextSyntax): Promi
   const hermes = toolFormats.get('hermes');
   if (!hermes) throw new Error('no hermes family');
   const upstream: StreamEvent[] = [...chunks.map((delta): StreamEvent => ({ type: 'text-delta', delta })), finish];
-  const parsed = parseTextIntoCalls(from(upstream), { createParser: () => hermes.createParser([getWeather, getTime]), diagnostics: new DiagnosticsCollector([]), singleCall: false });
+  const parsed = parseTextIntoCalls(from(upstream), {
+    createParser: () => hermes.createParser([getWeather, getTime]),
+    diagnostics: new DiagnosticsCollector([]),
+    singleCall: false,
+  });
   return contentOf(await collect(renderCallsAsText(parsed, syntax)));
 }
 
@@ -126,19 +158,29 @@ const piece = fc.constantFrom(
 describe('chunking insensitivity', () => {
   it('gives the same content for any split of the upstream text (Hermes in, every text syntax out)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), fc.constantFrom(...syntaxes.keys()), async (pieces, cuts, id) => {
-        const text = pieces.join('');
-        const syntax = syntaxes.get(id) as AgentTextSyntax;
-        const positions = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((left, right) => left - right);
-        const chunks = [0, ...positions].map((start, index, all) => text.slice(start, all[index + 1] ?? text.length)).filter((chunk) => chunk !== '');
-        expect(await promptedContent(chunks, syntax)).toBe(await promptedContent([text], syntax));
-      }),
+      fc.asyncProperty(
+        fc.array(piece, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.constantFrom(...syntaxes.keys()),
+        async (pieces, cuts, id) => {
+          const text = pieces.join('');
+          const syntax = syntaxes.get(id) as AgentTextSyntax;
+          const positions = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((left, right) => left - right);
+          const chunks = [0, ...positions]
+            .map((start, index, all) => text.slice(start, all[index + 1] ?? text.length))
+            .filter((chunk) => chunk !== '');
+          expect(await promptedContent(chunks, syntax)).toBe(await promptedContent([text], syntax));
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('renders Hermes in as Qwen3 tags out, text kept around the calls', async () => {
-    const content = await promptedContent(['On it.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Quito"}}\n</tool_call>\nThen more.'], qwen3);
+    const content = await promptedContent(
+      ['On it.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Quito"}}\n</tool_call>\nThen more.'],
+      qwen3,
+    );
     expect(content).toBe(`On it.\n${quito}\nThen more.`);
   });
 });

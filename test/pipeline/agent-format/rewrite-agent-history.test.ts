@@ -19,7 +19,9 @@ function qwen3Transcript(): Message[] {
   return [
     { role: 'system', content: 'You are a weather agent.' },
     user('Weather in Quito and Lima?'),
-    assistant(`Checking both.\n${qwen3.renderCall({ name: 'get_weather', arguments: '{"city":"Quito"}' })}\n${qwen3.renderCall({ name: 'get_weather', arguments: '{"city":"Lima"}' })}`),
+    assistant(
+      `Checking both.\n${qwen3.renderCall({ name: 'get_weather', arguments: '{"city":"Quito"}' })}\n${qwen3.renderCall({ name: 'get_weather', arguments: '{"city":"Lima"}' })}`,
+    ),
     user('<tool_response>\n{"temp": 20}\n</tool_response>\n<tool_response>\n{"temp": 25}\n</tool_response>'),
     assistant(`Quito 20, Lima 25. Now the time.\n${qwen3.renderCall({ name: 'get_time', arguments: '{}' })}`),
     user('<tool_response>\n12:00\n</tool_response>\nThanks!'),
@@ -54,14 +56,20 @@ describe('rewriteAgentHistory (qwen3)', () => {
   });
 
   it('gives the same ids every time the same history comes back', () => {
-    expect(rewriteAgentHistory(qwen3Transcript(), syntax('qwen3'), tools)).toEqual(rewriteAgentHistory(qwen3Transcript(), syntax('qwen3'), tools));
+    expect(rewriteAgentHistory(qwen3Transcript(), syntax('qwen3'), tools)).toEqual(
+      rewriteAgentHistory(qwen3Transcript(), syntax('qwen3'), tools),
+    );
   });
 
   it('keeps a call without a result as text, so no structured call is left dangling', () => {
     const qwen3 = syntax('qwen3');
     const second = qwen3.renderCall({ name: 'get_time', arguments: '{}' });
     const rewritten = rewriteAgentHistory(
-      [user('go'), assistant(`${qwen3.renderCall({ name: 'get_weather', arguments: '{"city":"Quito"}' })}\n${second}`), user('<tool_response>\nsunny\n</tool_response>')],
+      [
+        user('go'),
+        assistant(`${qwen3.renderCall({ name: 'get_weather', arguments: '{"city":"Quito"}' })}\n${second}`),
+        user('<tool_response>\nsunny\n</tool_response>'),
+      ],
       qwen3,
       tools,
     );
@@ -72,13 +80,21 @@ describe('rewriteAgentHistory (qwen3)', () => {
         { type: 'tool-call', id: 'call_agent_1_0', name: 'get_weather', arguments: '{"city":"Quito"}' },
       ],
     });
-    expect(rewritten.slice(2)).toEqual([{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_agent_1_0', toolName: 'get_weather', output: 'sunny' }] }]);
+    expect(rewritten.slice(2)).toEqual([
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_agent_1_0', toolName: 'get_weather', output: 'sunny' }] },
+    ]);
   });
 
   it('collects results spread over consecutive user turns', () => {
     const qwen3 = syntax('qwen3');
-    const calls = ['Quito', 'Lima'].map((city) => qwen3.renderCall({ name: 'get_weather', arguments: JSON.stringify({ city }) })).join('\n');
-    const rewritten = rewriteAgentHistory([assistant(calls), user('<tool_response>a</tool_response>'), user('<tool_response>b</tool_response>')], qwen3, tools);
+    const calls = ['Quito', 'Lima']
+      .map((city) => qwen3.renderCall({ name: 'get_weather', arguments: JSON.stringify({ city }) }))
+      .join('\n');
+    const rewritten = rewriteAgentHistory(
+      [assistant(calls), user('<tool_response>a</tool_response>'), user('<tool_response>b</tool_response>')],
+      qwen3,
+      tools,
+    );
     expect(rewritten.map((message) => message.role)).toEqual(['assistant', 'tool', 'tool']);
   });
 
@@ -98,14 +114,27 @@ describe('rewriteAgentHistory (qwen3)', () => {
     const qwen3 = syntax('qwen3');
     const history: Message[] = [
       assistant(qwen3.renderCall({ name: 'get_time', arguments: '{}' })),
-      { role: 'user', content: [{ type: 'text', text: '<tool_response>ok</tool_response>' }, { type: 'file', mediaType: 'image/png', data: 'data:image/png;base64,AA==' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '<tool_response>ok</tool_response>' },
+          { type: 'file', mediaType: 'image/png', data: 'data:image/png;base64,AA==' },
+        ],
+      },
     ];
     expect(rewriteAgentHistory(history, qwen3, tools)).toEqual(history);
   });
 
   it('keeps text that is not a result after the tool messages, and extra results as text', () => {
     const qwen3 = syntax('qwen3');
-    const rewritten = rewriteAgentHistory([assistant(qwen3.renderCall({ name: 'get_time', arguments: '{}' })), user('Here:\n<tool_response>12:00</tool_response>\n<tool_response>extra</tool_response>')], qwen3, tools);
+    const rewritten = rewriteAgentHistory(
+      [
+        assistant(qwen3.renderCall({ name: 'get_time', arguments: '{}' })),
+        user('Here:\n<tool_response>12:00</tool_response>\n<tool_response>extra</tool_response>'),
+      ],
+      qwen3,
+      tools,
+    );
     expect(rewritten.slice(1)).toEqual([
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_agent_0_0', toolName: 'get_time', output: '12:00' }] },
       user('Here:\n\n<tool_response>extra</tool_response>'),
@@ -116,11 +145,20 @@ describe('rewriteAgentHistory (qwen3)', () => {
 describe('rewriteAgentHistory (other syntaxes)', () => {
   it('reads llama3 <function_call> blocks and ipython results, in JSON-object or header form', () => {
     const llama3 = syntax('llama3');
-    const calls = assistant(['Quito', 'Lima'].map((city) => llama3.renderCall({ name: 'get_weather', arguments: JSON.stringify({ city }) })).join('\n'));
-    const json = rewriteAgentHistory([calls, user('{"name": "get_weather", "output": {"temp": 20}}\n{"name": "get_weather", "output": "25 C"}')], llama3, tools);
+    const calls = assistant(
+      ['Quito', 'Lima'].map((city) => llama3.renderCall({ name: 'get_weather', arguments: JSON.stringify({ city }) })).join('\n'),
+    );
+    const json = rewriteAgentHistory(
+      [calls, user('{"name": "get_weather", "output": {"temp": 20}}\n{"name": "get_weather", "output": "25 C"}')],
+      llama3,
+      tools,
+    );
     expect(json.slice(1).map((message) => message.role === 'tool' && message.content[0]?.output)).toEqual(['{"temp":20}', '25 C']);
     const headed = rewriteAgentHistory(
-      [calls, user('<|start_header_id|>ipython<|end_header_id|>\n\n{"temp": 20}<|eot_id|><|start_header_id|>ipython<|end_header_id|>\n\n25 C')],
+      [
+        calls,
+        user('<|start_header_id|>ipython<|end_header_id|>\n\n{"temp": 20}<|eot_id|><|start_header_id|>ipython<|end_header_id|>\n\n25 C'),
+      ],
       llama3,
       tools,
     );
@@ -130,9 +168,19 @@ describe('rewriteAgentHistory (other syntaxes)', () => {
   it('reads xml and hermes <tool_call> blocks with <tool_response> results', () => {
     for (const id of ['xml', 'hermes']) {
       const format = syntax(id);
-      const rewritten = rewriteAgentHistory([assistant(`Sure.\n${format.renderCall({ name: 'get_time', arguments: '{}' })}`), user('<tool_response>\n12:00\n</tool_response>')], format, tools);
+      const rewritten = rewriteAgentHistory(
+        [assistant(`Sure.\n${format.renderCall({ name: 'get_time', arguments: '{}' })}`), user('<tool_response>\n12:00\n</tool_response>')],
+        format,
+        tools,
+      );
       expect(rewritten, id).toEqual([
-        { role: 'assistant', content: [{ type: 'text', text: 'Sure.' }, { type: 'tool-call', id: 'call_agent_0_0', name: 'get_time', arguments: '{}' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Sure.' },
+            { type: 'tool-call', id: 'call_agent_0_0', name: 'get_time', arguments: '{}' },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_agent_0_0', toolName: 'get_time', output: '12:00' }] },
       ]);
     }
@@ -140,7 +188,11 @@ describe('rewriteAgentHistory (other syntaxes)', () => {
 
   it('reads custom tags', () => {
     const custom = registry.custom('[[CALL]]', '[[/CALL]]');
-    const rewritten = rewriteAgentHistory([assistant(custom.renderCall({ name: 'get_time', arguments: '{}' })), user('<tool_response>12:00</tool_response>')], custom, tools);
+    const rewritten = rewriteAgentHistory(
+      [assistant(custom.renderCall({ name: 'get_time', arguments: '{}' })), user('<tool_response>12:00</tool_response>')],
+      custom,
+      tools,
+    );
     expect(rewritten.map((message) => message.role)).toEqual(['assistant', 'tool']);
   });
 });

@@ -63,7 +63,11 @@ describe('AnthropicStreamReader', () => {
   it('ignores pings and unknown event types and blocks', () => {
     const frames = renderAnthropicStreamEvents({ type: 'message', id: 'msg_odd', content: [{ type: 'text', text: 'hi' }] });
     frames.splice(2, 0, { type: 'brand_new_event', value: 1 });
-    frames.splice(3, 0, { type: 'content_block_start', index: 9, content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} } });
+    frames.splice(3, 0, {
+      type: 'content_block_start',
+      index: 9,
+      content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} },
+    });
     frames.splice(4, 0, { type: 'content_block_delta', index: 9, delta: { type: 'input_json_delta', partial_json: '{"q":1}' } });
     frames.splice(5, 0, { type: 'content_block_stop', index: 9 });
     const events = readPieces([frames.map(toSseFrame).join('')]);
@@ -82,7 +86,10 @@ describe('AnthropicStreamReader', () => {
   });
 
   it('closes a tool call left open at message_stop', () => {
-    const frames = renderAnthropicStreamEvents({ type: 'message', content: [{ type: 'tool_use', id: 'toolu_o', name: 'run', input: { a: 1 } }] });
+    const frames = renderAnthropicStreamEvents({
+      type: 'message',
+      content: [{ type: 'tool_use', id: 'toolu_o', name: 'run', input: { a: 1 } }],
+    });
     const withoutStop = frames.filter((frame) => frame.type !== 'content_block_stop');
     const events = readPieces([withoutStop.map(toSseFrame).join('')]);
     expect(events.find((event) => event.type === 'tool-call-end')).toEqual({ type: 'tool-call-end', index: 0, arguments: '{"a":1}' });

@@ -2,7 +2,14 @@
 import { cancellationFromSignal } from '../../../src/core/cancellation.js';
 import type { ProviderConfig } from '../../../src/config/config-types.js';
 import { defaultUpstreamLimits } from '../../../src/config/normalize-config.js';
-import { GatewayError, silentLogger, type ChatRequest, type ProviderContext, type ResolvedModel, type StreamEvent } from '../../../src/core/index.js';
+import {
+  GatewayError,
+  silentLogger,
+  type ChatRequest,
+  type ProviderContext,
+  type ResolvedModel,
+  type StreamEvent,
+} from '../../../src/core/index.js';
 
 export const testModel: ResolvedModel = {
   id: 'claude/claude-fake-1',

@@ -24,7 +24,12 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
 
 describe('anthropic errors before the stream', () => {
   it('keeps 429 and its retry-after', async () => {
-    upstream.enqueue({ type: 'http-error', status: 429, message: 'Number of requests has exceeded your rate limit', headers: { 'retry-after': '17' } });
+    upstream.enqueue({
+      type: 'http-error',
+      status: 429,
+      message: 'Number of requests has exceeded your rate limit',
+      headers: { 'retry-after': '17' },
+    });
     const error = await gatewayErrorOf(newAdapter().stream(testRequest(), testContext()));
     expect(error).toMatchObject({ status: 429, type: 'rate_limit_error', retryAfter: '17' });
     expect(error.message).toBe('Number of requests has exceeded your rate limit');
@@ -52,7 +57,9 @@ describe('anthropic errors before the stream', () => {
     let parameters: Record<string, unknown> = { type: 'object' };
     for (let level = 0; level < 100_000; level++) parameters = { type: 'object', properties: { a: parameters } };
     const before = upstream.requests.length;
-    const error = toGatewayError(await rejectionOf(newAdapter().stream(testRequest({ tools: [{ name: 'f', description: '', parameters }] }), testContext())));
+    const error = toGatewayError(
+      await rejectionOf(newAdapter().stream(testRequest({ tools: [{ name: 'f', description: '', parameters }] }), testContext())),
+    );
     expect(error).toMatchObject({ status: 500, type: 'server_error' });
     expect(error.message).not.toContain('unreachable');
     expect(upstream.requests.length).toBe(before);
@@ -109,7 +116,11 @@ describe('anthropic errors inside the stream', () => {
   });
 
   it('reports a connection destroyed mid-body as 502', async () => {
-    upstream.enqueue({ type: 'message', content: [{ type: 'text', text: 'cut short' }], interruption: { type: 'destroy', afterEvents: 4 } });
+    upstream.enqueue({
+      type: 'message',
+      content: [{ type: 'text', text: 'cut short' }],
+      interruption: { type: 'destroy', afterEvents: 4 },
+    });
     const events = await collectEvents(await newAdapter().stream(testRequest(), testContext()));
     expect(terminalError(events).status).toBe(502);
   });

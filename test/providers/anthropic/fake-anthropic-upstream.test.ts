@@ -25,7 +25,10 @@ describe('fake anthropic upstream', () => {
     upstream.enqueue({
       type: 'message',
       id: 'msg_whole',
-      content: [{ type: 'text', text: 'Hi' }, { type: 'tool_use', id: 'toolu_w', name: 'run', input: { command: 'ls' } }],
+      content: [
+        { type: 'text', text: 'Hi' },
+        { type: 'tool_use', id: 'toolu_w', name: 'run', input: { command: 'ls' } },
+      ],
       usage: { input_tokens: 3, output_tokens: 2 },
     });
     expect(await postMessages({ stream: false })).toEqual({
@@ -35,7 +38,10 @@ describe('fake anthropic upstream', () => {
         type: 'message',
         role: 'assistant',
         model: 'claude-x',
-        content: [{ type: 'text', text: 'Hi' }, { type: 'tool_use', id: 'toolu_w', name: 'run', input: { command: 'ls' } }],
+        content: [
+          { type: 'text', text: 'Hi' },
+          { type: 'tool_use', id: 'toolu_w', name: 'run', input: { command: 'ls' } },
+        ],
         stop_reason: 'tool_use',
         stop_sequence: null,
         usage: { input_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 2 },

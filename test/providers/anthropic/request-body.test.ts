@@ -46,8 +46,20 @@ describe('anthropic request body', () => {
       max_tokens: 256,
       system: 'You are terse.\n\nAnswer in French.',
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] },
-        { role: 'assistant', content: [{ type: 'text', text: 'un' }, { type: 'text', text: 'deux' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'one' },
+            { type: 'text', text: 'two' },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'un' },
+            { type: 'text', text: 'deux' },
+          ],
+        },
         { role: 'user', content: [{ type: 'text', text: 'three' }] },
       ],
       stream: true,
@@ -58,7 +70,9 @@ describe('anthropic request body', () => {
   it('replays tool calls, results and signed thinking with their ids', async () => {
     const { body, events } = await send(
       testRequest({
-        tools: [{ name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+        tools: [
+          { name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+        ],
         messages: [
           { role: 'user', content: [{ type: 'text', text: 'Weather in Paris and Rome?' }] },
           {
@@ -116,7 +130,13 @@ describe('anthropic request body', () => {
     );
     expect(body.messages).toEqual([
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_9', name: 'run', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9' }, { type: 'text', text: 'note' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_9' },
+          { type: 'text', text: 'note' },
+        ],
+      },
     ]);
   });
 
@@ -130,9 +150,7 @@ describe('anthropic request body', () => {
         ],
       }),
     );
-    expect((body.messages as { content: unknown[] }[])[1]?.content).toEqual([
-      { type: 'tool_use', id: 'toolu_x', name: 'run', input: {} },
-    ]);
+    expect((body.messages as { content: unknown[] }[])[1]?.content).toEqual([{ type: 'tool_use', id: 'toolu_x', name: 'run', input: {} }]);
     expect(warningsOf(events)).toEqual([{ code: 'invalid-tool-arguments', message: expect.stringContaining('toolu_x') }]);
   });
 
@@ -172,7 +190,13 @@ describe('anthropic request body', () => {
 
   it('forwards generation options exactly, including zero, and omits nulls', async () => {
     const given = await send(testRequest({ temperature: 0, topP: 0.5, stop: ['END'], user: 'user-7', maxOutputTokens: 0 }));
-    expect(given.body).toMatchObject({ max_tokens: 0, temperature: 0, top_p: 0.5, stop_sequences: ['END'], metadata: { user_id: 'user-7' } });
+    expect(given.body).toMatchObject({
+      max_tokens: 0,
+      temperature: 0,
+      top_p: 0.5,
+      stop_sequences: ['END'],
+      metadata: { user_id: 'user-7' },
+    });
     const nulls = await send(testRequest({ temperature: null, topP: null, stop: null, user: null, seed: null, reasoningEffort: null }));
     for (const key of ['temperature', 'top_p', 'stop_sequences', 'metadata']) expect(nulls.body).not.toHaveProperty(key);
     expect(warningsOf(nulls.events)).toEqual([]);
@@ -202,7 +226,11 @@ describe('anthropic request body', () => {
     expect(squeezed.body.thinking).toEqual({ type: 'enabled', budget_tokens: 1999 });
     const tooSmall = await send(testRequest({ reasoningEffort: 'low', maxOutputTokens: 800 }));
     expect(tooSmall.body).not.toHaveProperty('thinking');
-    expect(warningsOf(tooSmall.events).map((warning) => warning.message).join(' ')).toContain('reasoning_effort');
+    expect(
+      warningsOf(tooSmall.events)
+        .map((warning) => warning.message)
+        .join(' '),
+    ).toContain('reasoning_effort');
     const withTemperature = await send(testRequest({ reasoningEffort: 'medium', maxOutputTokens: 8000, temperature: 0.2 }));
     expect(withTemperature.body).not.toHaveProperty('thinking');
     expect(withTemperature.body.temperature).toBe(0.2);
@@ -214,7 +242,11 @@ describe('anthropic request body', () => {
     for (const effort of ['constructor', 'toString', '__proto__']) {
       const { body, events } = await send(testRequest({ reasoningEffort: effort, maxOutputTokens: 8000 }));
       expect(body).not.toHaveProperty('thinking');
-      expect(warningsOf(events).map((warning) => warning.message).join(' ')).toContain('unknown effort');
+      expect(
+        warningsOf(events)
+          .map((warning) => warning.message)
+          .join(' '),
+      ).toContain('unknown effort');
     }
   });
 
@@ -226,12 +258,20 @@ describe('anthropic request body', () => {
   });
 
   describe('reasoning_effort where Anthropic would reject thinking', () => {
-    const weatherTool = { name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+    const weatherTool = {
+      name: 'get_weather',
+      description: 'Weather by city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    };
     const call = { type: 'tool-call' as const, id: 'toolu_01', name: 'get_weather', arguments: '{"city":"Paris"}' };
     const question = { role: 'user' as const, content: [{ type: 'text' as const, text: 'Weather in Paris?' }] };
     const result = { role: 'tool' as const, content: [{ type: 'tool-result' as const, toolCallId: 'toolu_01', output: '18C' }] };
-    const thinkingRequest = (overrides: Partial<ChatRequest>) => testRequest({ reasoningEffort: 'medium', maxOutputTokens: 8000, tools: [weatherTool], ...overrides });
-    const warned = (events: StreamEvent[]) => warningsOf(events).map((warning) => warning.message).join(' ');
+    const thinkingRequest = (overrides: Partial<ChatRequest>) =>
+      testRequest({ reasoningEffort: 'medium', maxOutputTokens: 8000, tools: [weatherTool], ...overrides });
+    const warned = (events: StreamEvent[]) =>
+      warningsOf(events)
+        .map((warning) => warning.message)
+        .join(' ');
 
     it('goes without thinking, with a warning, when tool_choice forces a call', async () => {
       for (const toolChoice of [{ type: 'required' as const }, { type: 'tool' as const, name: 'get_weather' }]) {
@@ -244,14 +284,22 @@ describe('anthropic request body', () => {
     });
 
     it('goes without thinking, with a warning, in a tool loop whose last call came without its signed thinking', async () => {
-      const { body, events } = await send(thinkingRequest({ messages: [question, { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, call] }, result] }));
+      const { body, events } = await send(
+        thinkingRequest({ messages: [question, { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, call] }, result] }),
+      );
       expect(body).not.toHaveProperty('thinking');
       expect(warned(events)).toContain('signed thinking block');
     });
 
     it('keeps thinking when the last call comes back with its signed thinking, or when no call is pending', async () => {
       const signed = await send(
-        thinkingRequest({ messages: [question, { role: 'assistant', content: [{ type: 'reasoning', text: 'One city.', signature: 'c2lnLTE=' }, call] }, result] }),
+        thinkingRequest({
+          messages: [
+            question,
+            { role: 'assistant', content: [{ type: 'reasoning', text: 'One city.', signature: 'c2lnLTE=' }, call] },
+            result,
+          ],
+        }),
       );
       expect(signed.body.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
       const finished = await send(
@@ -302,10 +350,10 @@ describe('anthropic request body', () => {
   });
 
   it('sends auth, version, betas and configured headers to the host root', async () => {
-    const { recorded } = await send(
-      testRequest({ forwardHeaders: { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } }),
-      { baseUrl: `${upstream.url}/`, headers: { 'X-Team': 'blue', 'anthropic-beta': 'files-api-2025-04-14' } },
-    );
+    const { recorded } = await send(testRequest({ forwardHeaders: { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } }), {
+      baseUrl: `${upstream.url}/`,
+      headers: { 'X-Team': 'blue', 'anthropic-beta': 'files-api-2025-04-14' },
+    });
     expect(recorded.path).toBe('/v1/messages');
     expect(recorded.headers).toMatchObject({
       'x-api-key': 'sk-ant-test',

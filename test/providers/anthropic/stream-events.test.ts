@@ -34,9 +34,7 @@ describe('anthropic stream events', () => {
     });
     const events = await collectEvents(await adapter.stream(testRequest(), testContext()));
     expect(events[0]).toEqual({ type: 'response-start', id: 'msg_text_1', model: 'claude-fake-1', warnings: [] });
-    expect(events.slice(1, -1)).toEqual(
-      ['He', 'll', 'o,', '  ', 'wo', 'rl', 'd\n', ' '].map((delta) => ({ type: 'text-delta', delta })),
-    );
+    expect(events.slice(1, -1)).toEqual(['He', 'll', 'o,', '  ', 'wo', 'rl', 'd\n', ' '].map((delta) => ({ type: 'text-delta', delta })));
     expect(events.at(-1)).toEqual({
       type: 'finish',
       reason: { unified: 'stop', raw: 'end_turn' },

@@ -25,7 +25,12 @@ describe('anthropic whole replies', () => {
     upstream.enqueue({ type: 'message', content: [{ type: 'text', text: 'Long one' }] });
     const events = await collectEvents(await newAdapter().stream(testRequest({ maxOutputTokens: 32_000 }), wholeContext()));
     expect(upstream.messageRequests().at(-1)?.body).toMatchObject({ stream: true, max_tokens: 32_000 });
-    expect(events.filter((event) => event.type === 'text-delta').map((event) => event.delta).join('')).toBe('Long one');
+    expect(
+      events
+        .filter((event) => event.type === 'text-delta')
+        .map((event) => event.delta)
+        .join(''),
+    ).toBe('Long one');
     upstream.enqueue({ type: 'message', content: [{ type: 'text', text: 'Short one' }] });
     await collectEvents(await newAdapter().stream(testRequest({ maxOutputTokens: 21_333 }), wholeContext()));
     expect(upstream.messageRequests().at(-1)?.body).toMatchObject({ stream: false, max_tokens: 21_333 });
@@ -51,8 +56,14 @@ describe('anthropic whole replies', () => {
         usage: { input_tokens: 10, cache_creation_input_tokens: 3, cache_read_input_tokens: 5, output_tokens: 7 },
       },
     ],
-    ['a call without arguments', { type: 'message', id: 'msg_same_2', content: [{ type: 'tool_use', id: 'toolu_E', name: 'list_files', input: '' }] }],
-    ['a max_tokens stop', { type: 'message', id: 'msg_same_3', fragmentSize: oneDelta, content: [{ type: 'text', text: 'cut' }], stopReason: 'max_tokens' }],
+    [
+      'a call without arguments',
+      { type: 'message', id: 'msg_same_2', content: [{ type: 'tool_use', id: 'toolu_E', name: 'list_files', input: '' }] },
+    ],
+    [
+      'a max_tokens stop',
+      { type: 'message', id: 'msg_same_3', fragmentSize: oneDelta, content: [{ type: 'text', text: 'cut' }], stopReason: 'max_tokens' },
+    ],
   ])('yields exactly the events of the streamed reply: %s', async (_name, reply) => {
     const adapter = newAdapter();
     upstream.enqueue(reply);
@@ -100,7 +111,11 @@ describe('anthropic whole replies that fail reject stream()', () => {
     ['rate_limit_error', { status: 429, type: 'rate_limit_error' }],
     ['api_error', { status: 502, type: 'upstream_error', code: 'api_error' }],
   ])('maps an error envelope sent with 200 (%s)', async (errorType, expected) => {
-    upstream.enqueue({ type: 'message', content: [{ type: 'text', text: 'never' }], interruption: { type: 'error-event', afterEvents: 0, errorType, message: 'upstream said no' } });
+    upstream.enqueue({
+      type: 'message',
+      content: [{ type: 'text', text: 'never' }],
+      interruption: { type: 'error-event', afterEvents: 0, errorType, message: 'upstream said no' },
+    });
     const error = await gatewayErrorOf(newAdapter().stream(testRequest(), wholeContext()));
     expect(error).toMatchObject(expected);
     expect(error.message).toContain('upstream said no');
@@ -112,7 +127,11 @@ describe('anthropic whole replies that fail reject stream()', () => {
     ['an object without content blocks', '{"type":"message","id":"msg_x"}'],
   ])('rejects %s as a 502', async (_name, body) => {
     upstream.enqueue({ type: 'raw', status: 200, contentType: 'application/json', body });
-    expect(await gatewayErrorOf(newAdapter().stream(testRequest(), wholeContext()))).toMatchObject({ status: 502, type: 'upstream_error', code: 'upstream_bad_response' });
+    expect(await gatewayErrorOf(newAdapter().stream(testRequest(), wholeContext()))).toMatchObject({
+      status: 502,
+      type: 'upstream_error',
+      code: 'upstream_bad_response',
+    });
   });
 
   it.each([

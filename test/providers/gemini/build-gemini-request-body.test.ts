@@ -67,15 +67,26 @@ describe('buildGeminiRequestBody', () => {
   it('keeps a reasoning signature on the part that followed the thought, and drops the thought text', () => {
     const messages: Message[] = [
       { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
-      { role: 'assistant', content: [{ type: 'reasoning', text: 'thinking…', signature: 'dGhvdWdodA==' }, { type: 'text', text: 'Hello!' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'thinking…', signature: 'dGhvdWdodA==' },
+          { type: 'text', text: 'Hello!' },
+        ],
+      },
     ];
     const { body } = buildGeminiRequestBody(testRequest({ messages }), 'google');
     expect(body.contents[1]).toEqual({ role: 'model', parts: [{ text: 'Hello!', thoughtSignature: 'dGhvdWdodA==' }] });
   });
 
   it('declares tools with their JSON Schema as given (parametersJsonSchema)', () => {
-    const { body } = buildGeminiRequestBody(testRequest({ tools: [{ name: 'get_weather', description: 'Weather now', parameters: weather }] }), 'google');
-    expect(body.tools).toEqual([{ functionDeclarations: [{ name: 'get_weather', description: 'Weather now', parametersJsonSchema: weather }] }]);
+    const { body } = buildGeminiRequestBody(
+      testRequest({ tools: [{ name: 'get_weather', description: 'Weather now', parameters: weather }] }),
+      'google',
+    );
+    expect(body.tools).toEqual([
+      { functionDeclarations: [{ name: 'get_weather', description: 'Weather now', parametersJsonSchema: weather }] },
+    ]);
     expect(body.toolConfig).toBeUndefined();
   });
 
@@ -90,8 +101,23 @@ describe('buildGeminiRequestBody', () => {
   });
 
   it('maps sampling options to generationConfig, forwarding 0 and leaving null out', () => {
-    const request = testRequest({ temperature: 0, topP: 0.9, maxOutputTokens: 100, stop: ['END'], seed: 7, presencePenalty: null, responseFormat: { type: 'json_object' } });
-    expect(buildGeminiRequestBody(request, 'google').body.generationConfig).toEqual({ temperature: 0, topP: 0.9, maxOutputTokens: 100, stopSequences: ['END'], seed: 7, responseMimeType: 'application/json' });
+    const request = testRequest({
+      temperature: 0,
+      topP: 0.9,
+      maxOutputTokens: 100,
+      stop: ['END'],
+      seed: 7,
+      presencePenalty: null,
+      responseFormat: { type: 'json_object' },
+    });
+    expect(buildGeminiRequestBody(request, 'google').body.generationConfig).toEqual({
+      temperature: 0,
+      topP: 0.9,
+      maxOutputTokens: 100,
+      stopSequences: ['END'],
+      seed: 7,
+      responseMimeType: 'application/json',
+    });
   });
 
   it.each([
@@ -114,7 +140,10 @@ describe('buildGeminiRequestBody', () => {
   });
 
   it('warns about what Gemini has no field for', () => {
-    const { warnings } = buildGeminiRequestBody(testRequest({ user: 'u-1', parallelToolCalls: false, openaiExtras: { logit_bias: {} } }), 'google');
+    const { warnings } = buildGeminiRequestBody(
+      testRequest({ user: 'u-1', parallelToolCalls: false, openaiExtras: { logit_bias: {} } }),
+      'google',
+    );
     expect(warnings.map((warning) => warning.message)).toEqual([
       "Parameter 'user' is not supported by Gemini provider 'google' and was ignored.",
       "Parameter 'parallel_tool_calls' is not supported by Gemini provider 'google' and was ignored.",

@@ -8,7 +8,11 @@ import { collectEvents, testContext, testRequest, useFakeGemini } from './gemini
 const fixture = useFakeGemini();
 
 async function run(wholeReply: boolean): Promise<StreamEvent[]> {
-  return collectEvents(await fixture.adapter().stream(testRequest({ tools: [{ name: 'get_weather', parameters: { type: 'object' } }] }), testContext({ wholeReply })));
+  return collectEvents(
+    await fixture
+      .adapter()
+      .stream(testRequest({ tools: [{ name: 'get_weather', parameters: { type: 'object' } }] }), testContext({ wholeReply })),
+  );
 }
 
 const signedTurn = {
@@ -16,7 +20,10 @@ const signedTurn = {
   chunks: [
     [{ text: 'Let me look.', thought: true }],
     [{ text: 'Checking ' }],
-    [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2lnLW9uZQ==' }, { functionCall: { id: 'fc-2', name: 'get_weather', args: { city: 'Rome' } } }],
+    [
+      { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2lnLW9uZQ==' },
+      { functionCall: { id: 'fc-2', name: 'get_weather', args: { city: 'Rome' } } },
+    ],
   ],
   usage: { promptTokenCount: 30, candidatesTokenCount: 12, thoughtsTokenCount: 40, cachedContentTokenCount: 8 },
 };
@@ -29,7 +36,9 @@ describe.each([
     fixture.upstream().enqueue({ type: 'generate', chunks: [[{ text: 'Hi' }]] });
     await run(wholeReply);
     const request = fixture.upstream().generateRequests().at(-1);
-    expect(request?.path).toBe(wholeReply ? '/v1beta/models/gemini-2.5-flash:generateContent' : '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
+    expect(request?.path).toBe(
+      wholeReply ? '/v1beta/models/gemini-2.5-flash:generateContent' : '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
+    );
     expect(request?.headers['x-goog-api-key']).toBe('gemini-test-key');
     expect(request?.headers.authorization).toBeUndefined();
   });
@@ -44,7 +53,10 @@ describe.each([
     expect(starts.map((event) => event.name)).toEqual(['get_weather', 'get_weather']);
     expect(decodeGeminiCallId(starts[0]?.id ?? '')).toMatchObject({ thoughtSignature: 'c2lnLW9uZQ==' });
     expect(starts[1]?.id).toBe('fc-2');
-    expect(events.filter((event) => event.type === 'tool-call-end').map((event) => event.arguments)).toEqual(['{"city":"Paris"}', '{"city":"Rome"}']);
+    expect(events.filter((event) => event.type === 'tool-call-end').map((event) => event.arguments)).toEqual([
+      '{"city":"Paris"}',
+      '{"city":"Rome"}',
+    ]);
     expect(events.at(-1)).toMatchObject({
       type: 'finish',
       reason: { unified: 'tool-calls', raw: 'STOP' },
@@ -65,7 +77,10 @@ describe.each([
 
   it('ends a prompt blocked by promptFeedback as content-filter', async () => {
     fixture.upstream().enqueue({ type: 'generate', chunks: [[]], promptFeedback: { blockReason: 'PROHIBITED_CONTENT' } });
-    expect((await run(wholeReply)).at(-1)).toMatchObject({ type: 'finish', reason: { unified: 'content-filter', raw: 'PROHIBITED_CONTENT' } });
+    expect((await run(wholeReply)).at(-1)).toMatchObject({
+      type: 'finish',
+      reason: { unified: 'content-filter', raw: 'PROHIBITED_CONTENT' },
+    });
   });
 
   it.each([
@@ -74,7 +89,9 @@ describe.each([
     [429, 429, 'rate_limit_error', 'resource_exhausted'],
     [503, 502, 'upstream_error', 'unavailable'],
   ])("keeps a %i's meaning (status %i, %s, code %s) with Google's message", async (status, expectedStatus, type, code) => {
-    fixture.upstream().enqueue({ type: 'http-error', status, message: 'API key not valid. Please pass a valid API key.', headers: { 'retry-after': '9' } });
+    fixture
+      .upstream()
+      .enqueue({ type: 'http-error', status, message: 'API key not valid. Please pass a valid API key.', headers: { 'retry-after': '9' } });
     const error = await gatewayErrorOf(fixture.adapter().stream(testRequest(), testContext({ wholeReply })));
     expect(error).toMatchObject({ status: expectedStatus, type, code });
     expect(error.message).toContain('API key not valid.');
@@ -84,17 +101,24 @@ describe.each([
 
 describe('stream failures', () => {
   it('turns an error event after some text into one terminal error', async () => {
-    fixture.upstream().enqueue({ type: 'generate', chunks: [[{ text: 'a' }], [{ text: 'b' }], [{ text: 'c' }]], interruption: { type: 'error-event', afterChunks: 2, message: 'The model is overloaded.' } });
+    fixture.upstream().enqueue({
+      type: 'generate',
+      chunks: [[{ text: 'a' }], [{ text: 'b' }], [{ text: 'c' }]],
+      interruption: { type: 'error-event', afterChunks: 2, message: 'The model is overloaded.' },
+    });
     const events = await run(false);
     expect(events.filter((event) => event.type === 'text-delta')).toHaveLength(2);
     const last = events.at(-1);
     expect(last?.type).toBe('error');
-    if (last?.type === 'error') expect(last.error).toMatchObject({ status: 502, code: 'internal', message: expect.stringContaining('The model is overloaded.') });
+    if (last?.type === 'error')
+      expect(last.error).toMatchObject({ status: 502, code: 'internal', message: expect.stringContaining('The model is overloaded.') });
     expect(events.filter((event) => event.type === 'finish')).toHaveLength(0);
   });
 
   it('treats a stream that ends before any finishReason as cut', async () => {
-    fixture.upstream().enqueue({ type: 'generate', chunks: [[{ text: 'a' }], [{ text: 'b' }]], interruption: { type: 'destroy', afterChunks: 1 } });
+    fixture
+      .upstream()
+      .enqueue({ type: 'generate', chunks: [[{ text: 'a' }], [{ text: 'b' }]], interruption: { type: 'destroy', afterChunks: 1 } });
     expect((await run(false)).at(-1)).toMatchObject({ type: 'error', error: { status: 502 } });
   });
 });

@@ -3,11 +3,25 @@ import { cancellationFromSignal } from '../../../src/core/cancellation.js';
 import { afterAll, beforeAll } from 'vitest';
 import type { ProviderConfig } from '../../../src/config/config-types.js';
 import { defaultUpstreamLimits } from '../../../src/config/normalize-config.js';
-import { silentLogger, type ChatRequest, type ProviderAdapter, type ProviderContext, type ResolvedModel, type StreamEvent } from '../../../src/core/index.js';
+import {
+  silentLogger,
+  type ChatRequest,
+  type ProviderAdapter,
+  type ProviderContext,
+  type ResolvedModel,
+  type StreamEvent,
+} from '../../../src/core/index.js';
 import { createGeminiAdapter } from '../../../providers/gemini/index.js';
 import { startFakeGeminiUpstream, type FakeGeminiUpstream } from '../../helpers/fake-gemini-upstream.js';
 
-export const testModel: ResolvedModel = { id: 'google/gemini-2.5-flash', provider: 'google', providerType: 'gemini', model: 'gemini-2.5-flash', family: 'generic-json', toolCalling: 'native' };
+export const testModel: ResolvedModel = {
+  id: 'google/gemini-2.5-flash',
+  provider: 'google',
+  providerType: 'gemini',
+  model: 'gemini-2.5-flash',
+  family: 'generic-json',
+  toolCalling: 'native',
+};
 
 export function testConfig(baseUrl: string, overrides: Partial<ProviderConfig> = {}): ProviderConfig {
   return {
@@ -29,7 +43,11 @@ export function testRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
 }
 
 export function testContext(options: { wholeReply?: boolean; signal?: AbortSignal } = {}): ProviderContext {
-  const context: ProviderContext = { cancellation: cancellationFromSignal(options.signal ?? new AbortController().signal), requestId: 'request-1', log: silentLogger };
+  const context: ProviderContext = {
+    cancellation: cancellationFromSignal(options.signal ?? new AbortController().signal),
+    requestId: 'request-1',
+    log: silentLogger,
+  };
   if (options.wholeReply) context.wholeReply = true;
   return context;
 }

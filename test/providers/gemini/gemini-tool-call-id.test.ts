@@ -6,7 +6,10 @@ import { decodeGeminiCallId, encodeGeminiCallId } from '../../../providers/gemin
 describe('Gemini tool-call ids', () => {
   it('round-trip any call id and signature, in characters Anthropic ids allow', () => {
     const callId = fc.stringMatching(/^[A-Za-z0-9-]{1,40}$/);
-    const signature = fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 300 }).map((bytes) => Buffer.from(bytes).toString('base64')), fc.string({ minLength: 1, maxLength: 80 }));
+    const signature = fc.oneof(
+      fc.uint8Array({ minLength: 1, maxLength: 300 }).map((bytes) => Buffer.from(bytes).toString('base64')),
+      fc.string({ minLength: 1, maxLength: 80 }),
+    );
     fc.assert(
       fc.property(callId, signature, (id, thoughtSignature) => {
         const encoded = encodeGeminiCallId(id, thoughtSignature);

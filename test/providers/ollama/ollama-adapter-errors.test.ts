@@ -97,7 +97,11 @@ describe('ollama adapter: failures after the first chunk become one error event'
   });
 
   it('reports an in-stream error line as 502 with its message', async () => {
-    const events = await runToEnd({ type: 'chat', content: 'Hello there', streamError: { afterChunks: 2, message: 'model runner crashed' } });
+    const events = await runToEnd({
+      type: 'chat',
+      content: 'Hello there',
+      streamError: { afterChunks: 2, message: 'model runner crashed' },
+    });
     const last = lastEvent(events);
     expect(last.type === 'error' && last.error).toMatchObject({ status: 502, message: expect.stringMatching(/model runner crashed/) });
   });

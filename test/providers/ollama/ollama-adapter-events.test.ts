@@ -16,7 +16,12 @@ describe('ollama adapter: events', () => {
   it('streams text in pieces, then finishes with mapped usage and the raw counters', async () => {
     const events = await run({ type: 'chat', content: 'Hello there, world.', promptEvalCount: 17, evalCount: 5 });
     const start = events[0];
-    expect(start).toEqual({ type: 'response-start', id: expect.stringMatching(/^ollama-[0-9a-f]{24}$/), model: 'llama3.1:8b', warnings: [] });
+    expect(start).toEqual({
+      type: 'response-start',
+      id: expect.stringMatching(/^ollama-[0-9a-f]{24}$/),
+      model: 'llama3.1:8b',
+      warnings: [],
+    });
     expect(events.filter((event) => event.type === 'text-delta').length).toBeGreaterThan(3);
     expect(textOf(events)).toBe('Hello there, world.');
     expect(lastEvent(events)).toEqual({
@@ -82,7 +87,11 @@ describe('ollama adapter: events', () => {
 
   it('passes arguments that arrive as JSON text through unchanged', async () => {
     const events = await run({ type: 'chat', toolCalls: [{ name: 'get_weather', arguments: '{"city": "Oslo"}' }] });
-    expect(events.find((event) => event.type === 'tool-call-end')).toEqual({ type: 'tool-call-end', index: 0, arguments: '{"city": "Oslo"}' });
+    expect(events.find((event) => event.type === 'tool-call-end')).toEqual({
+      type: 'tool-call-end',
+      index: 0,
+      arguments: '{"city": "Oslo"}',
+    });
   });
 
   it.each([

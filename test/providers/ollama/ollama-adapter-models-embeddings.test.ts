@@ -65,10 +65,7 @@ describe('ollama adapter: embed', () => {
   });
 
   it('embeds several strings with the requested dimensions', async () => {
-    const result = await requireMethod(adapter.embed)(
-      { model: 'nomic-embed-text', input: ['a', 'bcd'], dimensions: 2 },
-      providerContext(),
-    );
+    const result = await requireMethod(adapter.embed)({ model: 'nomic-embed-text', input: ['a', 'bcd'], dimensions: 2 }, providerContext());
     expect(upstream.requests[0]?.body).toEqual({ model: 'nomic-embed-text', input: ['a', 'bcd'], dimensions: 2 });
     expect(result.data).toEqual([
       { index: 0, embedding: fakeEmbedding('a', 2) },
@@ -90,7 +87,10 @@ describe('ollama adapter: embed', () => {
 
   it('refuses token-array input with 400, without calling the upstream', async () => {
     const embed = requireMethod(adapter.embed);
-    for (const input of [[1, 2, 3], [[1, 2], [3]]]) {
+    for (const input of [
+      [1, 2, 3],
+      [[1, 2], [3]],
+    ]) {
       const error = await embed({ model: 'nomic-embed-text', input }, providerContext()).catch((failure: unknown) => failure);
       expect(GatewayError.isInstance(error) && error).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'input' });
     }

@@ -79,7 +79,11 @@ describe('ollama adapter: whole replies that fail reject stream()', () => {
     ['a JSON body that is not an object', '[1,2]'],
   ])('rejects %s as a 502', async (_name, body) => {
     upstream.enqueue({ type: 'raw', status: 200, contentType: 'application/json', body });
-    expect(await rejectionOf(adapter.stream(request, wholeContext()))).toMatchObject({ status: 502, type: 'upstream_error', code: 'upstream_bad_response' });
+    expect(await rejectionOf(adapter.stream(request, wholeContext()))).toMatchObject({
+      status: 502,
+      type: 'upstream_error',
+      code: 'upstream_bad_response',
+    });
   });
 
   it.each<[string, Pick<FakeOllamaChatReply, 'endAfterChunks' | 'destroyAfterChunks'>]>([

@@ -7,7 +7,9 @@ describe('OllamaChunkTranslator', () => {
     const translator = new OllamaChunkTranslator();
     expect(translator.translate(null)).toEqual([]);
     expect(translator.translate('text')).toEqual([]);
-    expect(translator.translate({ message: { content: 42, thinking: '', tool_calls: [{ function: { arguments: {} } }, 'x'] } })).toEqual([]);
+    expect(translator.translate({ message: { content: 42, thinking: '', tool_calls: [{ function: { arguments: {} } }, 'x'] } })).toEqual(
+      [],
+    );
   });
 
   it('treats missing arguments as an empty object', () => {
@@ -36,7 +38,10 @@ describe('OllamaChunkTranslator', () => {
       .filter((event) => event.type === 'tool-call-start')
       .map((event) => event.type === 'tool-call-start' && event.index);
     expect(indexes).toEqual([0, 1]);
-    expect(translator.translate({ done: true, done_reason: 'stop' })[0]).toMatchObject({ type: 'finish', reason: { unified: 'tool-calls' } });
+    expect(translator.translate({ done: true, done_reason: 'stop' })[0]).toMatchObject({
+      type: 'finish',
+      reason: { unified: 'tool-calls' },
+    });
     expect(translator.translate({ message: { content: 'late' }, done: true })).toEqual([]);
   });
 });

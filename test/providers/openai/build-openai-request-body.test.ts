@@ -8,9 +8,20 @@ import { RequestCaches } from '../../../src/core/request-caches.js';
 import { shareToolList } from '../../../src/core/shared-tool-list.js';
 import type { ResolvedModel } from '../../../src/core/resolved-model.js';
 import type { ToolDefinition } from '../../../src/core/tool-definition.js';
-import { buildOpenAiRequestBody, serializeOpenAiRequestBody, type OpenAiFlavour } from '../../../providers/openai/build-openai-request-body.js';
+import {
+  buildOpenAiRequestBody,
+  serializeOpenAiRequestBody,
+  type OpenAiFlavour,
+} from '../../../providers/openai/build-openai-request-body.js';
 
-const model: ResolvedModel = { id: 'local/Qwen/Qwen3-8B', provider: 'local', providerType: 'openai-compatible', model: 'Qwen/Qwen3-8B', family: 'hermes', toolCalling: 'native' };
+const model: ResolvedModel = {
+  id: 'local/Qwen/Qwen3-8B',
+  provider: 'local',
+  providerType: 'openai-compatible',
+  model: 'Qwen/Qwen3-8B',
+  family: 'hermes',
+  toolCalling: 'native',
+};
 
 function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
   return { model, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], ...overrides };
@@ -28,26 +39,55 @@ describe('buildOpenAiRequestBody', () => {
 
   it('sends only the options that were given, keeping 0, false and null', () => {
     const body = buildOpenAiRequestBody(
-      request({ temperature: 0, topP: null, seed: 0, presencePenalty: 0, frequencyPenalty: null, stop: [], user: null, reasoningEffort: 'minimal', maxOutputTokens: 0 }),
+      request({
+        temperature: 0,
+        topP: null,
+        seed: 0,
+        presencePenalty: 0,
+        frequencyPenalty: null,
+        stop: [],
+        user: null,
+        reasoningEffort: 'minimal',
+        maxOutputTokens: 0,
+      }),
       'openai',
     );
-    expect(body).toMatchObject({ temperature: 0, top_p: null, seed: 0, presence_penalty: 0, frequency_penalty: null, stop: [], user: null, reasoning_effort: 'minimal', max_completion_tokens: 0 });
+    expect(body).toMatchObject({
+      temperature: 0,
+      top_p: null,
+      seed: 0,
+      presence_penalty: 0,
+      frequency_penalty: null,
+      stop: [],
+      user: null,
+      reasoning_effort: 'minimal',
+      max_completion_tokens: 0,
+    });
     expect(body).not.toHaveProperty('max_tokens');
     expect(buildOpenAiRequestBody(request({ maxOutputTokens: 5 }), 'openai-compatible')).toMatchObject({ max_tokens: 5 });
   });
 
   it('nests a json_schema response format under json_schema, and passes the others as they are', () => {
-    expect(buildOpenAiRequestBody(request({ responseFormat: { type: 'json_schema', name: 'r', schema: { type: 'object' }, strict: true, description: 'd' } }), 'openai').response_format).toEqual({
+    expect(
+      buildOpenAiRequestBody(
+        request({ responseFormat: { type: 'json_schema', name: 'r', schema: { type: 'object' }, strict: true, description: 'd' } }),
+        'openai',
+      ).response_format,
+    ).toEqual({
       type: 'json_schema',
       json_schema: { name: 'r', schema: { type: 'object' }, strict: true, description: 'd' },
     });
-    expect(buildOpenAiRequestBody(request({ responseFormat: { type: 'json_object' } }), 'openai').response_format).toEqual({ type: 'json_object' });
+    expect(buildOpenAiRequestBody(request({ responseFormat: { type: 'json_object' } }), 'openai').response_format).toEqual({
+      type: 'json_object',
+    });
     expect(buildOpenAiRequestBody(request({ responseFormat: null }), 'openai').response_format).toBeNull();
   });
 
   it('sends tools, tool_choice and parallel_tool_calls only with tools', () => {
     const tools = [{ name: 'f', description: 'does f', parameters: { type: 'object' }, strict: null, whenToUse: 'prompt-only metadata' }];
-    expect(buildOpenAiRequestBody(request({ tools, toolChoice: { type: 'tool', name: 'f' }, parallelToolCalls: false }), 'openai')).toMatchObject({
+    expect(
+      buildOpenAiRequestBody(request({ tools, toolChoice: { type: 'tool', name: 'f' }, parallelToolCalls: false }), 'openai'),
+    ).toMatchObject({
       tools: [{ type: 'function', function: { name: 'f', description: 'does f', parameters: { type: 'object' }, strict: null } }],
       tool_choice: { type: 'function', function: { name: 'f' } },
       parallel_tool_calls: false,
@@ -59,7 +99,10 @@ describe('buildOpenAiRequestBody', () => {
   });
 
   it('forwards OpenAI-only extras verbatim but never lets them override what the gateway sets', () => {
-    const body = buildOpenAiRequestBody(request({ openaiExtras: { logit_bias: { '1': -1 }, store: false, model: 'evil', stream: false } }), 'openai');
+    const body = buildOpenAiRequestBody(
+      request({ openaiExtras: { logit_bias: { '1': -1 }, store: false, model: 'evil', stream: false } }),
+      'openai',
+    );
     expect(body).toMatchObject({ logit_bias: { '1': -1 }, store: false, model: 'Qwen/Qwen3-8B', stream: true });
   });
 
@@ -137,7 +180,13 @@ function serializedText(request: ChatRequest, flavour: OpenAiFlavour, options?: 
 
 describe('serializeOpenAiRequestBody', () => {
   const tools: ToolDefinition[] = [
-    { name: 'f', description: 'does "f" — with ünïcode and a \\ backslash', parameters: { type: 'object', properties: { a: { type: 'string' } } }, strict: true, whenToUse: 'prompt only' },
+    {
+      name: 'f',
+      description: 'does "f" — with ünïcode and a \\ backslash',
+      parameters: { type: 'object', properties: { a: { type: 'string' } } },
+      strict: true,
+      whenToUse: 'prompt only',
+    },
     { name: 'g', parameters: {}, strict: null, examples: [{ arguments: { a: 1 } }] },
     { name: 'h', parameters: { type: 'object' } },
   ];
@@ -146,11 +195,24 @@ describe('serializeOpenAiRequestBody', () => {
   const variants: [string, Partial<ChatRequest>][] = [
     ['tools only', {}],
     ['tool_choice and parallel_tool_calls', { toolChoice: { type: 'tool', name: 'g' }, parallelToolCalls: false }],
-    ['every option and OpenAI extras', {
-      toolChoice: { type: 'required' }, parallelToolCalls: null, temperature: 0, topP: null, stop: ['x'], seed: 0, maxOutputTokens: 9,
-      presencePenalty: 0, frequencyPenalty: null, responseFormat: { type: 'json_schema', name: 'r', schema: {} }, reasoningEffort: 'low', user: 'u',
-      openaiExtras: { logit_bias: { '50256': -100 }, store: false, metadata: { tools: 'not the tools' } },
-    }],
+    [
+      'every option and OpenAI extras',
+      {
+        toolChoice: { type: 'required' },
+        parallelToolCalls: null,
+        temperature: 0,
+        topP: null,
+        stop: ['x'],
+        seed: 0,
+        maxOutputTokens: 9,
+        presencePenalty: 0,
+        frequencyPenalty: null,
+        responseFormat: { type: 'json_schema', name: 'r', schema: {} },
+        reasoningEffort: 'low',
+        user: 'u',
+        openaiExtras: { logit_bias: { '50256': -100 }, store: false, metadata: { tools: 'not the tools' } },
+      },
+    ],
     ['an extra that would collide with a gateway field', { openaiExtras: { model: 'evil', stream: false, '0': 'integer-like' } }],
   ];
   const flavours: OpenAiFlavour[] = ['openai', 'openai-compatible'];
@@ -167,11 +229,20 @@ describe('serializeOpenAiRequestBody', () => {
   });
 
   it('splices long message texts (a system prompt carrying rendered tools) in byte for byte, on every turn', () => {
-    const prompt = `Be terse.\n\n<tools>\n${tools.map((tool) => JSON.stringify(tool)).join('\n').repeat(80)}\n</tools> \ud800 \u2028`;
+    const prompt = `Be terse.\n\n<tools>\n${tools
+      .map((tool) => JSON.stringify(tool))
+      .join('\n')
+      .repeat(80)}\n</tools> \ud800 \u2028`;
     const messages: ChatRequest['messages'] = [
       { role: 'system', content: prompt },
       { role: 'user', content: [{ type: 'text', text: `a long paste: ${'"quoted" '.repeat(600)}` }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'x'.repeat(5000) }, { type: 'tool-call', id: 'c1', name: 'f', arguments: '{}' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'x'.repeat(5000) },
+          { type: 'tool-call', id: 'c1', name: 'f', arguments: '{}' },
+        ],
+      },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', output: 'y'.repeat(5000) }] },
     ];
     for (let turn = 0; turn < 2; turn++) {
@@ -184,7 +255,11 @@ describe('serializeOpenAiRequestBody', () => {
 
   it('serialises lists that are not known, and requests without tools, as JSON.stringify does', () => {
     expect(serializedText(request({ tools }), 'openai')).toBe(JSON.stringify(buildOpenAiRequestBody(request({ tools }), 'openai')));
-    expect(serializedText(request({ tools: shareToolList([]) }), 'openai')).toBe(JSON.stringify(buildOpenAiRequestBody(request(), 'openai')));
-    expect(serializedText(request(), 'openai-compatible', { stream: false })).toBe(JSON.stringify(buildOpenAiRequestBody(request(), 'openai-compatible', { stream: false })));
+    expect(serializedText(request({ tools: shareToolList([]) }), 'openai')).toBe(
+      JSON.stringify(buildOpenAiRequestBody(request(), 'openai')),
+    );
+    expect(serializedText(request(), 'openai-compatible', { stream: false })).toBe(
+      JSON.stringify(buildOpenAiRequestBody(request(), 'openai-compatible', { stream: false })),
+    );
   });
 });

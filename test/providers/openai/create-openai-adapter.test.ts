@@ -68,16 +68,36 @@ describe('stream', () => {
   it('streams text and usage, with the configured key, extra headers and forwarded client headers', async () => {
     upstream.enqueue({ type: 'chat', content: 'Hello there', usage: { prompt_tokens: 4, completion_tokens: 2 } });
     const events = await collect(await adapter.stream({ ...request, forwardHeaders: { 'x-forwarded-thing': 'ok' } }, context()));
-    expect(events.filter((event) => event.type === 'text-delta').map((event) => (event as { delta: string }).delta).join('')).toBe('Hello there');
-    expect(events.at(-1)).toMatchObject({ type: 'finish', reason: { unified: 'stop' }, usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6 } });
+    expect(
+      events
+        .filter((event) => event.type === 'text-delta')
+        .map((event) => (event as { delta: string }).delta)
+        .join(''),
+    ).toBe('Hello there');
+    expect(events.at(-1)).toMatchObject({
+      type: 'finish',
+      reason: { unified: 'stop' },
+      usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6 },
+    });
     const headers = upstream.chatRequests().at(-1)?.headers;
     expect(headers).toMatchObject({ authorization: 'Bearer sk-up', 'x-extra': 'yes', 'x-forwarded-thing': 'ok' });
   });
 
   it('resolves only after the upstream headers, so an HTTP error rejects', async () => {
-    upstream.enqueue({ type: 'http-error', status: 401, message: 'Incorrect API key provided', errorType: 'invalid_request_error', code: 'invalid_api_key' });
+    upstream.enqueue({
+      type: 'http-error',
+      status: 401,
+      message: 'Incorrect API key provided',
+      errorType: 'invalid_request_error',
+      code: 'invalid_api_key',
+    });
     const error = await rejection(adapter.stream(request, context()));
-    expect(error).toMatchObject({ status: 401, type: 'authentication_error', code: 'invalid_api_key', message: 'Incorrect API key provided' });
+    expect(error).toMatchObject({
+      status: 401,
+      type: 'authentication_error',
+      code: 'invalid_api_key',
+      message: 'Incorrect API key provided',
+    });
   });
 
   it.each([
@@ -120,7 +140,10 @@ describe('stream', () => {
   });
 
   it('times out waiting for headers with a 504', async () => {
-    const slow = createOpenAiAdapter(providerConfig(`${upstream.url}/v1`, { timeouts: { connectMs: 1_000, headersMs: 200, bodyMs: 5_000 } }), 'openai-compatible');
+    const slow = createOpenAiAdapter(
+      providerConfig(`${upstream.url}/v1`, { timeouts: { connectMs: 1_000, headersMs: 200, bodyMs: 5_000 } }),
+      'openai-compatible',
+    );
     try {
       upstream.enqueue({ type: 'chat', content: 'late', headersDelayMs: 2_500 });
       expect(await rejection(slow.stream(request, context()))).toMatchObject({ status: 504, type: 'timeout_error' });
@@ -147,7 +170,11 @@ describe('stream, when the client reads the reply whole', () => {
     for (const event of events) {
       const last = result.at(-1);
       const field = event.type === 'tool-call-delta' ? 'argumentsDelta' : 'delta';
-      const sameRun = last !== undefined && last.type === event.type && field in event && (event.type !== 'tool-call-delta' || last.index === event.index);
+      const sameRun =
+        last !== undefined &&
+        last.type === event.type &&
+        field in event &&
+        (event.type !== 'tool-call-delta' || last.index === event.index);
       if (sameRun) last[field] = `${String(last[field])}${String((event as Record<string, unknown>)[field])}`;
       else result.push({ ...event });
     }
@@ -176,7 +203,11 @@ describe('stream, when the client reads the reply whole', () => {
     });
     expect(merged(wholeEvents)).toEqual(merged(streamedEvents));
     expect(wholeEvents.filter((event) => event.type === 'tool-call-start').map((event) => event.index)).toEqual([0, 1]);
-    expect(wholeEvents.at(-1)).toMatchObject({ type: 'finish', reason: { unified: 'tool-calls' }, usage: { inputTokens: 9, outputTokens: 5 } });
+    expect(wholeEvents.at(-1)).toMatchObject({
+      type: 'finish',
+      reason: { unified: 'tool-calls' },
+      usage: { inputTokens: 9, outputTokens: 5 },
+    });
   });
 
   it('keeps a length finish as it is', async () => {

@@ -15,8 +15,19 @@ describe('foldSystemMessages', () => {
   });
 
   it('joins later system messages into the leading one, keeping everything else in order', () => {
-    const messages: Message[] = [{ role: 'system', content: 'Be brief.' }, user('hi'), { role: 'system', content: 'Agents: claude' }, assistant('hello'), user('bye')];
-    expect(foldSystemMessages(messages)).toEqual([{ role: 'system', content: 'Be brief.\n\nAgents: claude' }, user('hi'), assistant('hello'), user('bye')]);
+    const messages: Message[] = [
+      { role: 'system', content: 'Be brief.' },
+      user('hi'),
+      { role: 'system', content: 'Agents: claude' },
+      assistant('hello'),
+      user('bye'),
+    ];
+    expect(foldSystemMessages(messages)).toEqual([
+      { role: 'system', content: 'Be brief.\n\nAgents: claude' },
+      user('hi'),
+      assistant('hello'),
+      user('bye'),
+    ]);
   });
 
   it('moves a lone late system message to the front and drops empty ones', () => {

@@ -53,7 +53,9 @@ describe('OpenAiToolCallTracker', () => {
   });
 
   it('serialises arguments sent as an object', () => {
-    expect(calls(run([{ index: 0, id: 'a', function: { name: 'f', arguments: { x: [1, 'two'] } } }]))).toEqual([{ index: 0, id: 'a', name: 'f', arguments: '{"x":[1,"two"]}' }]);
+    expect(calls(run([{ index: 0, id: 'a', function: { name: 'f', arguments: { x: [1, 'two'] } } }]))).toEqual([
+      { index: 0, id: 'a', name: 'f', arguments: '{"x":[1,"two"]}' },
+    ]);
   });
 
   it('ignores ids and names repeated on every fragment', () => {

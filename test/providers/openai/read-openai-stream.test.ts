@@ -13,22 +13,42 @@ async function* chunksOf(chunks: unknown[], failure?: unknown): AsyncGenerator<u
 
 async function read(chunks: unknown[], options: { failure?: unknown; signal?: AbortSignal } = {}): Promise<StreamEvent[]> {
   const events: StreamEvent[] = [];
-  const stream = readOpenAiStream(chunksOf(chunks, options.failure), { provider: 'up', model: 'requested-model', warnings: [{ code: 'w', message: 'm' }], cancellation: options.signal && cancellationFromSignal(options.signal) });
+  const stream = readOpenAiStream(chunksOf(chunks, options.failure), {
+    provider: 'up',
+    model: 'requested-model',
+    warnings: [{ code: 'w', message: 'm' }],
+    cancellation: options.signal && cancellationFromSignal(options.signal),
+  });
   for await (const event of stream) events.push(event);
   return events;
 }
 
-const delta = (value: Record<string, unknown>, finishReason: string | null = null) => ({ id: 'chatcmpl-up', model: 'served-model', choices: [{ index: 0, delta: value, finish_reason: finishReason }] });
+const delta = (value: Record<string, unknown>, finishReason: string | null = null) => ({
+  id: 'chatcmpl-up',
+  model: 'served-model',
+  choices: [{ index: 0, delta: value, finish_reason: finishReason }],
+});
 
 describe('readOpenAiStream', () => {
   it('starts with response-start carrying the upstream id, model and the request warnings', async () => {
     const events = await read([delta({ role: 'assistant', content: '' }), delta({}, 'stop')]);
-    expect(events[0]).toEqual({ type: 'response-start', id: 'chatcmpl-up', model: 'served-model', warnings: [{ code: 'w', message: 'm' }] });
+    expect(events[0]).toEqual({
+      type: 'response-start',
+      id: 'chatcmpl-up',
+      model: 'served-model',
+      warnings: [{ code: 'w', message: 'm' }],
+    });
     expect(events.at(-1)).toEqual({ type: 'finish', reason: { unified: 'stop', raw: 'stop' }, usage: {} });
   });
 
   it('keeps whitespace-only content deltas and skips empty ones', async () => {
-    const events = await read([delta({ content: '' }), delta({ content: ' ' }), delta({ content: '\n' }), delta({ content: null }), delta({}, 'stop')]);
+    const events = await read([
+      delta({ content: '' }),
+      delta({ content: ' ' }),
+      delta({ content: '\n' }),
+      delta({ content: null }),
+      delta({}, 'stop'),
+    ]);
     expect(events.filter((event) => event.type === 'text-delta')).toEqual([
       { type: 'text-delta', delta: ' ' },
       { type: 'text-delta', delta: '\n' },
@@ -36,7 +56,12 @@ describe('readOpenAiStream', () => {
   });
 
   it('reads reasoning from reasoning_content or reasoning', async () => {
-    const events = await read([delta({ reasoning_content: 'think ' }), delta({ reasoning: 'more' }), delta({ content: 'answer' }), delta({}, 'stop')]);
+    const events = await read([
+      delta({ reasoning_content: 'think ' }),
+      delta({ reasoning: 'more' }),
+      delta({ content: 'answer' }),
+      delta({}, 'stop'),
+    ]);
     expect(events.filter((event) => event.type === 'reasoning-delta')).toEqual([
       { type: 'reasoning-delta', delta: 'think ' },
       { type: 'reasoning-delta', delta: 'more' },
@@ -44,7 +69,10 @@ describe('readOpenAiStream', () => {
   });
 
   it('ends tool calls before finish and maps the finish reason', async () => {
-    const events = await read([delta({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }), delta({}, 'tool_calls')]);
+    const events = await read([
+      delta({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }),
+      delta({}, 'tool_calls'),
+    ]);
     expect(events.slice(1).map((event) => event.type)).toEqual(['tool-call-start', 'tool-call-delta', 'tool-call-end', 'finish']);
     expect(events.at(-1)).toMatchObject({ reason: { unified: 'tool-calls', raw: 'tool_calls' } });
   });
@@ -66,9 +94,17 @@ describe('readOpenAiStream', () => {
   });
 
   it('takes usage from the usage chunk, keeping the raw object and the detail counts', async () => {
-    const usage = { prompt_tokens: 10, completion_tokens: 4, total_tokens: 14, prompt_tokens_details: { cached_tokens: 6 }, completion_tokens_details: { reasoning_tokens: 2 } };
+    const usage = {
+      prompt_tokens: 10,
+      completion_tokens: 4,
+      total_tokens: 14,
+      prompt_tokens_details: { cached_tokens: 6 },
+      completion_tokens_details: { reasoning_tokens: 2 },
+    };
     const events = await read([delta({ content: 'x' }, 'stop'), { id: 'chatcmpl-up', choices: [], usage }]);
-    expect(events.at(-1)).toMatchObject({ usage: { inputTokens: 10, outputTokens: 4, totalTokens: 14, cachedInputTokens: 6, reasoningTokens: 2, raw: usage } });
+    expect(events.at(-1)).toMatchObject({
+      usage: { inputTokens: 10, outputTokens: 4, totalTokens: 14, cachedInputTokens: 6, reasoningTokens: 2, raw: usage },
+    });
   });
 
   it('never invents usage counts', () => {
@@ -76,19 +112,28 @@ describe('readOpenAiStream', () => {
   });
 
   it('turns a mid-stream upstream error into an error event, keeping the GatewayError the stream gave', async () => {
-    const failure = new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_stream_error', message: "Upstream provider 'up' failed mid-stream: overloaded" });
+    const failure = new GatewayError({
+      status: 502,
+      type: 'upstream_error',
+      code: 'upstream_stream_error',
+      message: "Upstream provider 'up' failed mid-stream: overloaded",
+    });
     const events = await read([delta({ content: 'partial' })], { failure });
     expect(events.map((event) => event.type)).toEqual(['response-start', 'text-delta', 'error']);
     expect(events.at(-1)).toEqual({ type: 'error', error: failure });
   });
 
   it('turns any other failure while reading into a 502 naming the provider', async () => {
-    const events = await read([delta({ content: 'partial' })], { failure: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+    const events = await read([delta({ content: 'partial' })], {
+      failure: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    });
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { status: 502, message: expect.stringContaining("'up'") } });
   });
 
   it('turns a transport failure into a 502 error event', async () => {
-    const failure = Object.assign(new TypeError('terminated'), { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+    const failure = Object.assign(new TypeError('terminated'), {
+      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    });
     const events = await read([delta({ content: 'partial' })], { failure });
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { status: 502, type: 'upstream_error' } });
   });
@@ -101,7 +146,9 @@ describe('readOpenAiStream', () => {
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { status: 499, code: 'client_closed_request' } });
 
     const shutdown = new AbortController();
-    shutdown.abort(new GatewayError({ status: 503, type: 'server_error', code: 'server_shutting_down', message: 'The gateway is shutting down.' }));
+    shutdown.abort(
+      new GatewayError({ status: 503, type: 'server_error', code: 'server_shutting_down', message: 'The gateway is shutting down.' }),
+    );
     const cut = await read([delta({ content: 'partial' })], { signal: shutdown.signal });
     expect(cut.at(-1)).toMatchObject({ type: 'error', error: { status: 503, code: 'server_shutting_down' } });
   });

@@ -5,7 +5,9 @@ import { joinJsonPieces, stringifyWithRawMembers } from '../../../providers/open
 function check(object: Record<string, unknown>, keys: string[]): void {
   const standIn = { ...object, ...Object.fromEntries(keys.map((key) => [key, null])) };
   // Raw members as text and as bytes alike.
-  const raw = new Map(keys.map((key, index) => [key, [index % 2 ? JSON.stringify(object[key]) : Buffer.from(JSON.stringify(object[key]))]]));
+  const raw = new Map(
+    keys.map((key, index) => [key, [index % 2 ? JSON.stringify(object[key]) : Buffer.from(JSON.stringify(object[key]))]]),
+  );
   expect(joinJsonPieces(stringifyWithRawMembers(standIn, raw)).toString('utf8')).toBe(JSON.stringify(object));
 }
 

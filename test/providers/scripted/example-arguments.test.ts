@@ -19,7 +19,13 @@ describe('exampleArguments', () => {
   });
 
   it('fills every property when none is required, nested objects and arrays included', () => {
-    const schema = { type: 'object', properties: { filter: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } }, limit: { type: ['number', 'null'] } } };
+    const schema = {
+      type: 'object',
+      properties: {
+        filter: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } },
+        limit: { type: ['number', 'null'] },
+      },
+    };
     expect(exampleArguments(schema)).toEqual({ filter: { tags: ['example tags'] }, limit: 1 });
   });
 

@@ -20,7 +20,11 @@ const weather: OpenAI.ChatCompletionTool = {
   function: {
     name: 'get_weather',
     description: 'Get the weather for a city.',
-    parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] },
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string' }, unit: { enum: ['celsius', 'fahrenheit'] } },
+      required: ['city', 'unit'],
+    },
   },
 };
 const ask: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Paris?' }];
@@ -42,7 +46,10 @@ beforeAll(async () => {
       '  - content: It is 21 degrees in Berlin.',
     ].join('\n'),
   );
-  await writeFile(join(directory, 'failing.json'), JSON.stringify({ turns: [{ error: { status: 503, message: 'the scripted upstream is down' } }] }));
+  await writeFile(
+    join(directory, 'failing.json'),
+    JSON.stringify({ turns: [{ error: { status: 503, message: 'the scripted upstream is down' } }] }),
+  );
   gateway = await startGateway({
     providers: {
       demo: { type: 'scripted' },
@@ -63,13 +70,18 @@ describe('the demo model', () => {
     const completion = await stream.finalChatCompletion();
     const message = completion.choices[0]?.message;
     expect(message?.tool_calls?.[0]).toMatchObject({ type: 'function', function: { name: 'get_weather' } });
-    expect(JSON.parse((message?.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.arguments)).toEqual({ city: 'Paris', unit: 'celsius' });
+    expect(JSON.parse((message?.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.arguments)).toEqual({
+      city: 'Paris',
+      unit: 'celsius',
+    });
     expect(message?.content?.trim()).toBe("I'll call get_weather.");
     expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
   });
 
   it('says which lane and family answered, and gives the same call whole', async () => {
-    const { data, response } = await client.chat.completions.create({ model: 'demo/qwen3-8b', messages: ask, tools: [weather] }).withResponse();
+    const { data, response } = await client.chat.completions
+      .create({ model: 'demo/qwen3-8b', messages: ask, tools: [weather] })
+      .withResponse();
     expect(response.headers.get('x-tool-calling')).toBe('prompted');
     expect(response.headers.get('x-tool-format')).toBe('hermes');
     expect(data.choices[0]?.message.tool_calls).toHaveLength(1);
@@ -77,7 +89,9 @@ describe('the demo model', () => {
   });
 
   it('writes each family its own way: a gpt-oss model in Harmony, still parsed back', async () => {
-    const { data, response } = await client.chat.completions.create({ model: 'demo/gpt-oss-20b', messages: ask, tools: [weather] }).withResponse();
+    const { data, response } = await client.chat.completions
+      .create({ model: 'demo/gpt-oss-20b', messages: ask, tools: [weather] })
+      .withResponse();
     expect(response.headers.get('x-tool-format')).toBe('harmony');
     expect((data.choices[0]?.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.name).toBe('get_weather');
   });
@@ -88,7 +102,11 @@ describe('the demo model', () => {
     const second = await client.chat.completions.create({
       model: 'demo/qwen3-8b',
       tools: [weather],
-      messages: [...ask, { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: call.id, content: '{"temperature":21}' }],
+      messages: [
+        ...ask,
+        { role: 'assistant', content: null, tool_calls: [call] },
+        { role: 'tool', tool_call_id: call.id, content: '{"temperature":21}' },
+      ],
     });
     expect(second.choices[0]?.message.tool_calls ?? []).toEqual([]);
     expect(second.choices[0]?.message.content).toContain('tool result came back');
@@ -100,7 +118,9 @@ describe('the demo model', () => {
   });
 
   it('gives structured calls in the native lane for a model with native tools', async () => {
-    const { data, response } = await client.chat.completions.create({ model: 'demo/gpt-4o-mini', messages: ask, tools: [weather] }).withResponse();
+    const { data, response } = await client.chat.completions
+      .create({ model: 'demo/gpt-4o-mini', messages: ask, tools: [weather] })
+      .withResponse();
     expect(response.headers.get('x-tool-calling')).toBe('native');
     expect((data.choices[0]?.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.name).toBe('get_weather');
   });
@@ -120,7 +140,11 @@ describe('a script file', () => {
     const stream = client.chat.completions.stream({
       model: 'replay/qwen3-coder-30b-a3b-instruct',
       tools: [weather],
-      messages: [...ask, { role: 'assistant', content: 'Looking it up.', tool_calls: [call] }, { role: 'tool', tool_call_id: call.id, content: '21' }],
+      messages: [
+        ...ask,
+        { role: 'assistant', content: 'Looking it up.', tool_calls: [call] },
+        { role: 'tool', tool_call_id: call.id, content: '21' },
+      ],
     });
     const second = await stream.finalChatCompletion();
     expect(second.choices[0]?.message.content).toBe('It is 21 degrees in Berlin.');
@@ -138,7 +162,9 @@ describe('a script file', () => {
       body: JSON.stringify({ model: 'failing/anything', messages: ask }),
     });
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({ error: { message: expect.stringContaining('scripted upstream is down'), code: 'scripted_error' } });
+    expect(await response.json()).toMatchObject({
+      error: { message: expect.stringContaining('scripted upstream is down'), code: 'scripted_error' },
+    });
   });
 
   it('stops the start when the script is invalid, naming the setting', async () => {

@@ -53,7 +53,11 @@ export function syntax(id: string): AgentTextSyntax {
 export const tools: OpenAI.ChatCompletionTool[] = [
   {
     type: 'function',
-    function: { name: 'get_weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+    function: {
+      name: 'get_weather',
+      description: 'Current weather for a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
   },
   { type: 'function', function: { name: 'get_time', description: 'The current time', parameters: { type: 'object', properties: {} } } },
 ];
@@ -84,12 +88,18 @@ export type ChatOutcome = {
 type Body = Omit<OpenAI.ChatCompletionCreateParamsNonStreaming, 'stream'> & { agent_format?: string; tool_call_tags?: string };
 
 /** One chat completion through the real client, streamed or not, folded the same way either way. */
-export async function chat(client: OpenAI, body: Body, options: { stream: boolean; headers?: Record<string, string> }): Promise<ChatOutcome> {
+export async function chat(
+  client: OpenAI,
+  body: Body,
+  options: { stream: boolean; headers?: Record<string, string> },
+): Promise<ChatOutcome> {
   const requestOptions = { headers: options.headers ?? {} };
   if (!options.stream) {
     const { data, response } = await client.chat.completions.create({ ...body, stream: false }, requestOptions).withResponse();
     const choice = data.choices[0];
-    const toolCalls = (choice?.message.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : []));
+    const toolCalls = (choice?.message.tool_calls ?? []).flatMap((call) =>
+      call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
+    );
     return { content: choice?.message.content ?? null, toolCalls, finishReason: choice?.finish_reason ?? null, headers: response.headers };
   }
   const { data, response } = await client.chat.completions.create({ ...body, stream: true }, requestOptions).withResponse();

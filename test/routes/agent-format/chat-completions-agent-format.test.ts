@@ -1,7 +1,18 @@
 /** agent_format on /v1/chat/completions through the real openai client: every format, both lanes, streamed and not. */
 import { APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chat, expectedContent, hermesReply, mistralReply, startAgentFormatKit, syntax, syntaxes, tools, twoCalls, type AgentFormatKit } from './agent-format-kit.js';
+import {
+  chat,
+  expectedContent,
+  hermesReply,
+  mistralReply,
+  startAgentFormatKit,
+  syntax,
+  syntaxes,
+  tools,
+  twoCalls,
+  type AgentFormatKit,
+} from './agent-format-kit.js';
 
 let kit: AgentFormatKit;
 
@@ -17,13 +28,27 @@ const question = [{ role: 'user' as const, content: 'Weather in Quito and Lima?'
 
 /** The two lanes, each scripted to answer "Checking." plus the two calls its own way. */
 const lanes = [
-  { lane: 'native', model: 'native/gpt-4o-mini', script: () => kit.native.enqueue({ type: 'chat', content: 'Checking.', toolCalls: twoCalls }) },
-  { lane: 'prompted', model: 'prompted/qwen2.5-7b-instruct', script: () => kit.prompted.enqueue({ type: 'chat', content: hermesReply, fragmentSize: 2 }) },
+  {
+    lane: 'native',
+    model: 'native/gpt-4o-mini',
+    script: () => kit.native.enqueue({ type: 'chat', content: 'Checking.', toolCalls: twoCalls }),
+  },
+  {
+    lane: 'prompted',
+    model: 'prompted/qwen2.5-7b-instruct',
+    script: () => kit.prompted.enqueue({ type: 'chat', content: hermesReply, fragmentSize: 2 }),
+  },
   // Whatever syntax the model writes: Mistral in, any format out.
-  { lane: 'prompted Mistral', model: 'prompted/mistral-small-3.2', script: () => kit.prompted.enqueue({ type: 'chat', content: mistralReply, fragmentSize: 1 }) },
+  {
+    lane: 'prompted Mistral',
+    model: 'prompted/mistral-small-3.2',
+    script: () => kit.prompted.enqueue({ type: 'chat', content: mistralReply, fragmentSize: 1 }),
+  },
 ] as const;
 
-const cases = [...syntaxes.keys()].flatMap((format) => lanes.flatMap((lane) => [false, true].map((stream) => ({ format, ...lane, stream }))));
+const cases = [...syntaxes.keys()].flatMap((format) =>
+  lanes.flatMap((lane) => [false, true].map((stream) => ({ format, ...lane, stream }))),
+);
 
 describe.each(cases)('agent_format $format from the $lane lane (stream: $stream)', ({ format, model, script, stream }) => {
   it('writes both calls into the content in order, returns no tool_calls, and finishes with stop', async () => {
@@ -43,16 +68,24 @@ describe.each([false, true])('structured formats (stream: %s)', (stream) => {
       const outcome = await chat(kit.client, { model, messages: question, tools, agent_format: format }, { stream });
       // The prompted lane keeps the whitespace between the calls as text.
       expect(outcome.content?.trim()).toBe('Checking.');
-      expect(outcome.toolCalls.map((call) => [call.name, JSON.parse(call.arguments)])).toEqual(twoCalls.map((call) => [call.name, call.arguments]));
+      expect(outcome.toolCalls.map((call) => [call.name, JSON.parse(call.arguments)])).toEqual(
+        twoCalls.map((call) => [call.name, call.arguments]),
+      );
       expect(outcome.finishReason).toBe('tool_calls');
     }
   });
 
   it('passthrough keeps the prompted model text, markup included, and returns the structured calls too', async () => {
     kit.prompted.enqueue({ type: 'chat', content: `<think>plan</think>${hermesReply}`, fragmentSize: 2 });
-    const outcome = await chat(kit.client, { model: 'prompted/qwen2.5-7b-instruct', messages: question, tools, agent_format: 'passthrough' }, { stream });
+    const outcome = await chat(
+      kit.client,
+      { model: 'prompted/qwen2.5-7b-instruct', messages: question, tools, agent_format: 'passthrough' },
+      { stream },
+    );
     expect(outcome.content).toBe(`<think>plan</think>${hermesReply}`);
-    expect(outcome.toolCalls.map((call) => [call.name, JSON.parse(call.arguments)])).toEqual(twoCalls.map((call) => [call.name, call.arguments]));
+    expect(outcome.toolCalls.map((call) => [call.name, JSON.parse(call.arguments)])).toEqual(
+      twoCalls.map((call) => [call.name, call.arguments]),
+    );
     expect(outcome.toolCalls.every((call) => call.id.length > 0)).toBe(true);
     expect(outcome.finishReason).toBe('tool_calls');
     expect(outcome.headers.get('x-agent-format')).toBe('passthrough; source=field');
@@ -60,14 +93,22 @@ describe.each([false, true])('structured formats (stream: %s)', (stream) => {
 
   it('passthrough from a native upstream is the text and the calls as they came', async () => {
     kit.native.enqueue({ type: 'chat', content: 'Checking.', toolCalls: twoCalls });
-    const outcome = await chat(kit.client, { model: 'native/gpt-4o-mini', messages: question, tools, agent_format: 'passthrough' }, { stream });
+    const outcome = await chat(
+      kit.client,
+      { model: 'native/gpt-4o-mini', messages: question, tools, agent_format: 'passthrough' },
+      { stream },
+    );
     expect(outcome.content).toBe('Checking.');
     expect(outcome.toolCalls).toHaveLength(2);
   });
 
   it('custom tags wrap each call in exactly those tags', async () => {
     kit.native.enqueue({ type: 'chat', toolCalls: [{ name: 'get_time', arguments: {} }] });
-    const outcome = await chat(kit.client, { model: 'native/gpt-4o-mini', messages: question, tools, tool_call_tags: '[[CALL]],[[/CALL]]' }, { stream });
+    const outcome = await chat(
+      kit.client,
+      { model: 'native/gpt-4o-mini', messages: question, tools, tool_call_tags: '[[CALL]],[[/CALL]]' },
+      { stream },
+    );
     expect(outcome.content).toBe('[[CALL]]\n{\n  "name": "get_time",\n  "arguments": {}\n}\n[[/CALL]]');
     expect(outcome.toolCalls).toEqual([]);
     expect(outcome.headers.get('x-agent-format')).toBe('custom; source=field');
@@ -75,7 +116,11 @@ describe.each([false, true])('structured formats (stream: %s)', (stream) => {
 
   it('a single tag name means <name> and </name>', async () => {
     kit.prompted.enqueue({ type: 'chat', content: hermesReply });
-    const outcome = await chat(kit.client, { model: 'prompted/qwen2.5-7b-instruct', messages: question, tools, tool_call_tags: 'call' }, { stream });
+    const outcome = await chat(
+      kit.client,
+      { model: 'prompted/qwen2.5-7b-instruct', messages: question, tools, tool_call_tags: 'call' },
+      { stream },
+    );
     expect(outcome.content).toMatch(/^Checking\.\n<call>\n\{[\s\S]*"Quito"[\s\S]*<\/call>\n<call>\n[\s\S]*"Lima"[\s\S]*<\/call>$/);
   });
 });
@@ -121,26 +166,42 @@ describe('detection', () => {
 });
 
 describe('errors', () => {
-  it.each([false, true])('an unknown agent_format is a 400 naming the valid values, before the upstream is called (stream: %s)', async (stream) => {
-    const before = kit.native.chatRequests().length;
-    const error = await chat(kit.client, { model: 'native/gpt-4o-mini', messages: question, tools, agent_format: 'klingon' }, { stream }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(APIError);
-    const apiError = error as APIError;
-    expect(apiError.status).toBe(400);
-    expect(apiError.param).toBe('agent_format');
-    expect(apiError.message).toContain("'klingon'");
-    for (const name of ['openai', 'codex', 'passthrough', 'qwen3', 'llama3', 'xml', 'hermes', 'custom']) expect(apiError.message).toContain(name);
-    expect(kit.native.chatRequests().length).toBe(before);
-  });
+  it.each([false, true])(
+    'an unknown agent_format is a 400 naming the valid values, before the upstream is called (stream: %s)',
+    async (stream) => {
+      const before = kit.native.chatRequests().length;
+      const error = await chat(
+        kit.client,
+        { model: 'native/gpt-4o-mini', messages: question, tools, agent_format: 'klingon' },
+        { stream },
+      ).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(APIError);
+      const apiError = error as APIError;
+      expect(apiError.status).toBe(400);
+      expect(apiError.param).toBe('agent_format');
+      expect(apiError.message).toContain("'klingon'");
+      for (const name of ['openai', 'codex', 'passthrough', 'qwen3', 'llama3', 'xml', 'hermes', 'custom'])
+        expect(apiError.message).toContain(name);
+      expect(kit.native.chatRequests().length).toBe(before);
+    },
+  );
 
   it('an unknown X-Agent-Format header value is a 400 too', async () => {
-    const error = (await chat(kit.client, { model: 'native/gpt-4o-mini', messages: question, tools }, { stream: false, headers: { 'X-Agent-Format': 'nope' } }).catch((caught: unknown) => caught)) as APIError;
+    const error = (await chat(
+      kit.client,
+      { model: 'native/gpt-4o-mini', messages: question, tools },
+      { stream: false, headers: { 'X-Agent-Format': 'nope' } },
+    ).catch((caught: unknown) => caught)) as APIError;
     expect(error.status).toBe(400);
     expect(error.message).toContain('X-Agent-Format');
   });
 
   it('bad tool_call_tags are a 400 on tool_call_tags', async () => {
-    const error = (await chat(kit.client, { model: 'native/gpt-4o-mini', messages: question, tools, tool_call_tags: 'a,b,c' }, { stream: false }).catch((caught: unknown) => caught)) as APIError;
+    const error = (await chat(
+      kit.client,
+      { model: 'native/gpt-4o-mini', messages: question, tools, tool_call_tags: 'a,b,c' },
+      { stream: false },
+    ).catch((caught: unknown) => caught)) as APIError;
     expect(error.status).toBe(400);
     expect(error.param).toBe('tool_call_tags');
   });

@@ -23,7 +23,12 @@ type ResponseBody = { output: { type: string; content?: { type: string; text: st
 describe('/v1/responses', () => {
   it('writes the calls of a prompted model into the output text for a text format', async () => {
     kit.prompted.enqueue({ type: 'chat', content: hermesReply });
-    const response = await postJson(`${kit.gateway.baseUrl}/v1/responses`, { model: 'prompted/qwen2.5-7b-instruct', input: 'Weather?', tools: responsesTools, agent_format: 'qwen3' });
+    const response = await postJson(`${kit.gateway.baseUrl}/v1/responses`, {
+      model: 'prompted/qwen2.5-7b-instruct',
+      input: 'Weather?',
+      tools: responsesTools,
+      agent_format: 'qwen3',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-agent-format')).toBe('qwen3; source=field');
     const body = JSON.parse(response.text) as ResponseBody;
@@ -44,14 +49,23 @@ describe('/v1/responses', () => {
   });
 
   it('answers an unknown agent_format with a 400 in the OpenAI envelope', async () => {
-    const response = await postJson(`${kit.gateway.baseUrl}/v1/responses`, { model: 'native/gpt-4o-mini', input: 'Weather?', agent_format: 'klingon' });
+    const response = await postJson(`${kit.gateway.baseUrl}/v1/responses`, {
+      model: 'native/gpt-4o-mini',
+      input: 'Weather?',
+      agent_format: 'klingon',
+    });
     expect(response.status).toBe(400);
     expect(JSON.parse(response.text)).toMatchObject({ error: { type: 'invalid_request_error', param: 'agent_format' } });
   });
 });
 
 describe('/v1/messages', () => {
-  const messagesBody = { model: 'native/gpt-4o-mini', max_tokens: 256, messages: [{ role: 'user', content: 'Weather?' }], tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }] };
+  const messagesBody = {
+    model: 'native/gpt-4o-mini',
+    max_tokens: 256,
+    messages: [{ role: 'user', content: 'Weather?' }],
+    tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
+  };
 
   it('writes the calls into a text block when the X-Agent-Format header asks for it', async () => {
     kit.native.enqueue({ type: 'chat', content: 'Checking.', toolCalls: twoCalls });

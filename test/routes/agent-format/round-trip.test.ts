@@ -30,8 +30,16 @@ const transcript: OpenAI.ChatCompletionMessageParam[] = [
 
 describe('a qwen3 transcript', () => {
   it('reaches a native upstream as a well-formed tool transcript, and the reply comes back in qwen3 text', async () => {
-    kit.native.enqueue({ type: 'chat', content: 'Also checking Cusco.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Cusco' } }] });
-    const outcome = await chat(kit.client, { model: 'native/gpt-4o-mini', messages: transcript, tools, agent_format: 'qwen3' }, { stream: true });
+    kit.native.enqueue({
+      type: 'chat',
+      content: 'Also checking Cusco.',
+      toolCalls: [{ name: 'get_weather', arguments: { city: 'Cusco' } }],
+    });
+    const outcome = await chat(
+      kit.client,
+      { model: 'native/gpt-4o-mini', messages: transcript, tools, agent_format: 'qwen3' },
+      { stream: true },
+    );
     expect(kit.native.lastChatBody().messages).toEqual([
       { role: 'system', content: 'You are a weather agent.' },
       { role: 'user', content: 'Weather in Quito and Lima?' },
@@ -45,7 +53,11 @@ describe('a qwen3 transcript', () => {
       },
       { role: 'tool', tool_call_id: 'call_agent_2_0', content: '{"temp": 20}' },
       { role: 'tool', tool_call_id: 'call_agent_2_1', content: '{"temp": 25}' },
-      { role: 'assistant', content: 'Quito 20, Lima 25. Now the time.', tool_calls: [{ id: 'call_agent_4_0', type: 'function', function: { name: 'get_time', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: 'Quito 20, Lima 25. Now the time.',
+        tool_calls: [{ id: 'call_agent_4_0', type: 'function', function: { name: 'get_time', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_agent_4_0', content: '12:00' },
       { role: 'user', content: 'Thanks! Anything else?' },
     ]);
@@ -56,7 +68,11 @@ describe('a qwen3 transcript', () => {
 
   it('reaches a prompted upstream as its own family history (Hermes tags), with no qwen3 tags left', async () => {
     kit.prompted.enqueue({ type: 'chat', content: 'Nothing else.' });
-    await chat(kit.client, { model: 'prompted/qwen2.5-7b-instruct', messages: transcript, tools, agent_format: 'qwen3' }, { stream: false });
+    await chat(
+      kit.client,
+      { model: 'prompted/qwen2.5-7b-instruct', messages: transcript, tools, agent_format: 'qwen3' },
+      { stream: false },
+    );
     const messages = kit.prompted.lastChatBody().messages as { role: string; content: string }[];
     expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user', 'user']);
     expect(messages[2]?.content).toBe(
@@ -71,8 +87,12 @@ describe('a qwen3 transcript', () => {
     kit.prompted.enqueue({ type: 'chat', content: 'Nothing else.' });
     await chat(kit.client, { model: 'prompted/mistral-small-3.2', messages: transcript, tools, agent_format: 'qwen3' }, { stream: true });
     const messages = kit.prompted.lastChatBody().messages as { role: string; content: string }[];
-    expect(messages[2]?.content).toMatch(/^Checking both\.\n\[TOOL_CALLS\]\[\{"name": "get_weather", "arguments": \{"city": "Quito"\}, "id": "\w{9}"\}, \{"name": "get_weather", "arguments": \{"city": "Lima"\}, "id": "\w{9}"\}\]$/);
-    expect(messages[3]?.content).toMatch(/^\[TOOL_RESULTS\] \{"content": "\{\\"temp\\": 20\}", "call_id": "\w{9}"\}\[\/TOOL_RESULTS\]\n\[TOOL_RESULTS\]/);
+    expect(messages[2]?.content).toMatch(
+      /^Checking both\.\n\[TOOL_CALLS\]\[\{"name": "get_weather", "arguments": \{"city": "Quito"\}, "id": "\w{9}"\}, \{"name": "get_weather", "arguments": \{"city": "Lima"\}, "id": "\w{9}"\}\]$/,
+    );
+    expect(messages[3]?.content).toMatch(
+      /^\[TOOL_RESULTS\] \{"content": "\{\\"temp\\": 20\}", "call_id": "\w{9}"\}\[\/TOOL_RESULTS\]\n\[TOOL_RESULTS\]/,
+    );
     expect(JSON.stringify(messages)).not.toContain('tool_call|>');
   });
 });
@@ -85,17 +105,38 @@ const resultsIn: Record<string, string> = {
   llama3: '{"name": "get_weather", "output": "20 C"}\n{"name": "get_weather", "output": "25 C"}',
   gemma: '```tool_output\n{"name": "get_weather", "output": "20 C"}\n```\n```tool_output\n25 C\n```',
   mistral: '[TOOL_RESULTS] {"content": "20 C", "call_id": "a1b2c3d4e"}[/TOOL_RESULTS][TOOL_RESULTS]25 C[/TOOL_RESULTS]',
-  harmony: '<|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>20 C<|end|><|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>25 C<|end|>',
+  harmony:
+    '<|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>20 C<|end|><|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>25 C<|end|>',
 };
 
 describe('the loop an agent runs', () => {
   it.each(Object.keys(resultsIn))('%s: the calls the gateway wrote come back paired with their results', async (format) => {
     const question: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Quito and Lima?' }];
-    kit.native.enqueue({ type: 'chat', content: 'Checking.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Quito' } }, { name: 'get_weather', arguments: { city: 'Lima' } }] });
-    const first = await chat(kit.client, { model: 'native/gpt-4o-mini', messages: question, tools, agent_format: format }, { stream: true });
+    kit.native.enqueue({
+      type: 'chat',
+      content: 'Checking.',
+      toolCalls: [
+        { name: 'get_weather', arguments: { city: 'Quito' } },
+        { name: 'get_weather', arguments: { city: 'Lima' } },
+      ],
+    });
+    const first = await chat(
+      kit.client,
+      { model: 'native/gpt-4o-mini', messages: question, tools, agent_format: format },
+      { stream: true },
+    );
     const results = resultsIn[format] as string;
     kit.native.enqueue({ type: 'chat', content: 'Quito 20, Lima 25.' });
-    const second = await chat(kit.client, { model: 'native/gpt-4o-mini', messages: [...question, { role: 'assistant', content: first.content }, { role: 'user', content: results }], tools, agent_format: format }, { stream: false });
+    const second = await chat(
+      kit.client,
+      {
+        model: 'native/gpt-4o-mini',
+        messages: [...question, { role: 'assistant', content: first.content }, { role: 'user', content: results }],
+        tools,
+        agent_format: format,
+      },
+      { stream: false },
+    );
     expect(second.content).toBe('Quito 20, Lima 25.');
     const sent = kit.native.lastChatBody().messages as Record<string, unknown>[];
     expect(sent.slice(1)).toEqual([

@@ -54,7 +54,11 @@ describe('invalid bodies are 400 with param naming the field', () => {
     { title: 'stream not a boolean', body: { model: 'local/m', messages: [user], stream: 'yes' }, param: 'stream' },
     { title: 'a bad role', body: { model: 'local/m', messages: [user, { role: 'wizard', content: 'x' }] }, param: 'messages[1].role' },
     { title: 'a message without role', body: { model: 'local/m', messages: [{ content: 'x' }] }, param: 'messages[0].role' },
-    { title: 'content of the wrong type', body: { model: 'local/m', messages: [{ role: 'user', content: 7 }] }, param: 'messages[0].content' },
+    {
+      title: 'content of the wrong type',
+      body: { model: 'local/m', messages: [{ role: 'user', content: 7 }] },
+      param: 'messages[0].content',
+    },
     {
       title: 'a tool message without tool_call_id',
       body: { model: 'local/m', messages: [user, { role: 'tool', content: 'x' }] },
@@ -67,11 +71,22 @@ describe('invalid bodies are 400 with param naming the field', () => {
     },
     {
       title: 'a tool call without a function name',
-      body: { model: 'local/m', messages: [user, { role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { arguments: '{}' } }] }] },
+      body: {
+        model: 'local/m',
+        messages: [user, { role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { arguments: '{}' } }] }],
+      },
       param: 'messages[1].tool_calls[0].function.name',
     },
-    { title: 'a bad tool_choice', body: { model: 'local/m', messages: [user], tools: [tool('a')], tool_choice: 'sometimes' }, param: 'tool_choice' },
-    { title: 'a bad response_format type', body: { model: 'local/m', messages: [user], response_format: { type: 'xml' } }, param: 'response_format.type' },
+    {
+      title: 'a bad tool_choice',
+      body: { model: 'local/m', messages: [user], tools: [tool('a')], tool_choice: 'sometimes' },
+      param: 'tool_choice',
+    },
+    {
+      title: 'a bad response_format type',
+      body: { model: 'local/m', messages: [user], response_format: { type: 'xml' } },
+      param: 'response_format.type',
+    },
     { title: 'n other than 1', body: { model: 'local/m', messages: [user], n: 3 }, param: 'n' },
   ])('$title', async ({ body, param }) => {
     const error = await rejected(body);
@@ -94,7 +109,12 @@ describe('semantic checks', () => {
   });
 
   it('a tool_choice naming a tool that was not offered is a 400', async () => {
-    const error = await rejected({ model: 'local/m', messages: [user], tools: [tool('search')], tool_choice: { type: 'function', function: { name: 'delete_everything' } } });
+    const error = await rejected({
+      model: 'local/m',
+      messages: [user],
+      tools: [tool('search')],
+      tool_choice: { type: 'function', function: { name: 'delete_everything' } },
+    });
     expect(error).toMatchObject({ param: 'tool_choice', code: 'unknown_tool' });
     expect(error.message).toContain('search');
   });
@@ -127,7 +147,10 @@ describe('malformed JSON', () => {
   });
 
   it('an empty body is a 400', async () => {
-    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as ErrorBody).error.type).toBe('invalid_request_error');
   });

@@ -10,7 +10,11 @@ const caches = new RequestCaches();
 
 function wireTools(): WireTool[] {
   return [
-    { type: 'function', function: { name: 'get_weather', description: 'Weather.', parameters: { type: 'object' }, strict: true }, examples: [{ arguments: { city: 'Paris' } }] },
+    {
+      type: 'function',
+      function: { name: 'get_weather', description: 'Weather.', parameters: { type: 'object' }, strict: true },
+      examples: [{ arguments: { city: 'Paris' } }],
+    },
     { name: 'flat', description: 'The flat shape', tags: ['a', 1] } as WireTool,
   ];
 }
@@ -18,7 +22,13 @@ function wireTools(): WireTool[] {
 describe('parseChatTools', () => {
   it('translates both shapes, with prompt metadata from the wrapper', () => {
     expect(parseChatTools(wireTools(), caches.toolTranslations)).toEqual([
-      { name: 'get_weather', description: 'Weather.', parameters: { type: 'object' }, strict: true, examples: [{ arguments: { city: 'Paris' } }] },
+      {
+        name: 'get_weather',
+        description: 'Weather.',
+        parameters: { type: 'object' },
+        strict: true,
+        examples: [{ arguments: { city: 'Paris' } }],
+      },
       { name: 'flat', description: 'The flat shape', parameters: { type: 'object', properties: {} }, tags: ['a'] },
     ]);
   });

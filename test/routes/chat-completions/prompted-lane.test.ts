@@ -21,7 +21,10 @@ const tools: OpenAI.ChatCompletionTool[] = [
       parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] },
     },
   },
-  { type: 'function', function: { name: 'get_time', description: 'Get the current UTC time.', parameters: { type: 'object', properties: {} } } },
+  {
+    type: 'function',
+    function: { name: 'get_time', description: 'Get the current UTC time.', parameters: { type: 'object', properties: {} } },
+  },
 ];
 
 const weatherArguments = { city: 'Paris', days: 2 };
@@ -53,7 +56,10 @@ afterAll(async () => {
 
 function systemTextOf(body: Record<string, unknown>): string {
   const messages = body.messages as { role: string; content: unknown }[];
-  return messages.filter((message) => message.role === 'system').map((message) => String(message.content)).join('\n');
+  return messages
+    .filter((message) => message.role === 'system')
+    .map((message) => String(message.content))
+    .join('\n');
 }
 
 describe.each(families)('prompted lane, family %s', (family) => {
@@ -64,7 +70,14 @@ describe.each(families)('prompted lane, family %s', (family) => {
   it('sends no native tools, names every tool in the system prompt after the caller’s text, and returns a structured call', async () => {
     upstream.enqueue({ type: 'chat', content: reply, fragmentSize: 4 });
     const { data: completion, response } = await client.chat.completions
-      .create({ model: `local/m-${family}`, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Weather in Paris?' }], tools })
+      .create({
+        model: `local/m-${family}`,
+        messages: [
+          { role: 'system', content: 'You are terse.' },
+          { role: 'user', content: 'Weather in Paris?' },
+        ],
+        tools,
+      })
       .withResponse();
     expect(response.headers.get('x-tool-calling')).toBe('prompted');
     expect(response.headers.get('x-tool-format')).toBe(family);
@@ -85,7 +98,9 @@ describe.each(families)('prompted lane, family %s', (family) => {
 
   it('streams the same call to stream().finalChatCompletion(), one character per upstream chunk', async () => {
     upstream.enqueue({ type: 'chat', content: reply, fragmentSize: 1 });
-    const completion = await client.chat.completions.stream({ model: `local/m-${family}`, messages: [{ role: 'user', content: 'Weather?' }], tools }).finalChatCompletion();
+    const completion = await client.chat.completions
+      .stream({ model: `local/m-${family}`, messages: [{ role: 'user', content: 'Weather?' }], tools })
+      .finalChatCompletion();
     const call = completion.choices[0]!.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
     expect(call.id).toMatch(/\S/);
     expect(call.function.name).toBe('get_weather');
@@ -101,7 +116,11 @@ describe.each(families)('prompted lane, family %s', (family) => {
       tools,
       messages: [
         { role: 'user', content: 'Weather in Oslo?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: '-3 C, snow' },
       ],
     });
@@ -131,7 +150,9 @@ describe('prompted lane: diagnostics, truncation and reasoning', () => {
 
   it('keeps finish_reason length for a call cut off by the token limit, and reports it as unclosed', async () => {
     upstream.enqueue({ type: 'chat', content: 'Searching.\n<tool_call>\n{"name": "get_weather", "argu', finishReason: 'length' });
-    const completion = (await client.chat.completions.stream({ model: 'local/m-hermes', messages: [{ role: 'user', content: 'Go' }], tools }).finalChatCompletion()) as OpenAI.ChatCompletion & {
+    const completion = (await client.chat.completions
+      .stream({ model: 'local/m-hermes', messages: [{ role: 'user', content: 'Go' }], tools })
+      .finalChatCompletion()) as OpenAI.ChatCompletion & {
       diagnostics?: Record<string, any>;
     };
     expect(completion.choices[0]!.finish_reason).toBe('length');
@@ -140,8 +161,15 @@ describe('prompted lane: diagnostics, truncation and reasoning', () => {
   });
 
   it('starts in reasoning for a model whose template opened <think> (startsInReasoning)', async () => {
-    upstream.enqueue({ type: 'chat', content: 'The user wants the time.\n</think>\n\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>' });
-    const completion = await client.chat.completions.create({ model: 'local/m-thinking', messages: [{ role: 'user', content: 'Time?' }], tools });
+    upstream.enqueue({
+      type: 'chat',
+      content: 'The user wants the time.\n</think>\n\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>',
+    });
+    const completion = await client.chat.completions.create({
+      model: 'local/m-thinking',
+      messages: [{ role: 'user', content: 'Time?' }],
+      tools,
+    });
     const message = completion.choices[0]!.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
     expect(message.reasoning_content).toBe('The user wants the time.');
     expect((message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.name).toBe('get_time');
@@ -149,7 +177,9 @@ describe('prompted lane: diagnostics, truncation and reasoning', () => {
 
   it('detects the family from the model name under toolCalling auto (Qwen/Qwen2.5 → hermes, prompted)', async () => {
     upstream.enqueue({ type: 'chat', content: '<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>' });
-    const { data, response } = await client.chat.completions.create({ model: 'detect/Qwen/Qwen2.5-7B-Instruct', messages: [{ role: 'user', content: 'Time?' }], tools }).withResponse();
+    const { data, response } = await client.chat.completions
+      .create({ model: 'detect/Qwen/Qwen2.5-7B-Instruct', messages: [{ role: 'user', content: 'Time?' }], tools })
+      .withResponse();
     expect(response.headers.get('x-tool-format')).toBe('hermes');
     expect(upstream.lastChatBody().model).toBe('Qwen/Qwen2.5-7B-Instruct');
     expect((data.choices[0]!.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.name).toBe('get_time');
@@ -157,7 +187,9 @@ describe('prompted lane: diagnostics, truncation and reasoning', () => {
 
   it('works over Ollama too: no tools in /api/chat, calls parsed from the text', async () => {
     ollama.enqueue({ type: 'chat', content: '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris", "days": 2}}]' });
-    const completion = await client.chat.completions.stream({ model: 'llama/mistral:7b', messages: [{ role: 'user', content: 'Weather?' }], tools }).finalChatCompletion();
+    const completion = await client.chat.completions
+      .stream({ model: 'llama/mistral:7b', messages: [{ role: 'user', content: 'Weather?' }], tools })
+      .finalChatCompletion();
     const request = ollama.requests.filter((recorded) => recorded.path === '/api/chat').at(-1)!;
     expect(request.body).not.toHaveProperty('tools');
     const call = completion.choices[0]!.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;

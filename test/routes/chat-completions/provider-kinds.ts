@@ -105,7 +105,11 @@ function anthropicKind(): ProviderKind {
         fragmentSize,
       ),
     // The fake splits text into fixed-size pieces; one block per piece keeps each delta exactly as given.
-    scriptText: (pieces) => message(pieces.map((piece) => ({ type: 'text', text: piece })), 1_000),
+    scriptText: (pieces) =>
+      message(
+        pieces.map((piece) => ({ type: 'text', text: piece })),
+        1_000,
+      ),
     scriptReasoning: (reasoning, text) =>
       message([
         { type: 'thinking', thinking: reasoning, signature: 'sig-fake' },
@@ -117,9 +121,19 @@ function anthropicKind(): ProviderKind {
     scriptSlowHeaders: (delayMs) => fake().enqueue({ type: 'message', content: [{ type: 'text', text: 'late' }], delayMs }),
     // message_start, ping, content_block_start, then two text deltas: text has begun before the failure.
     scriptMidStreamError: (message) =>
-      fake().enqueue({ type: 'message', content: [{ type: 'text', text: preambleText }], interruption: { type: 'error-event', afterEvents: 5, errorType: 'overloaded_error', message } }),
-    scriptCutStream: () => fake().enqueue({ type: 'message', content: [{ type: 'text', text: preambleText }], interruption: { type: 'destroy', afterEvents: 5 } }),
-    scriptHeldStream: () => fake().enqueue({ type: 'message', content: [{ type: 'text', text: preambleText }], interruption: { type: 'hold', afterEvents: 5 } }),
+      fake().enqueue({
+        type: 'message',
+        content: [{ type: 'text', text: preambleText }],
+        interruption: { type: 'error-event', afterEvents: 5, errorType: 'overloaded_error', message },
+      }),
+    scriptCutStream: () =>
+      fake().enqueue({
+        type: 'message',
+        content: [{ type: 'text', text: preambleText }],
+        interruption: { type: 'destroy', afterEvents: 5 },
+      }),
+    scriptHeldStream: () =>
+      fake().enqueue({ type: 'message', content: [{ type: 'text', text: preambleText }], interruption: { type: 'hold', afterEvents: 5 } }),
   };
 }
 
@@ -175,18 +189,34 @@ function geminiKind(): ProviderKind {
     scriptToolCalls: (calls) =>
       fake().enqueue({
         type: 'generate',
-        chunks: [calls.map((call) => ({ functionCall: { id: call.id, name: call.name, args: typeof call.arguments === 'string' ? { raw: call.arguments } : call.arguments } }))],
+        chunks: [
+          calls.map((call) => ({
+            functionCall: {
+              id: call.id,
+              name: call.name,
+              args: typeof call.arguments === 'string' ? { raw: call.arguments } : call.arguments,
+            },
+          })),
+        ],
         usage,
       }),
     scriptText: (pieces) => fake().enqueue({ type: 'generate', chunks: pieces.map((piece) => [{ text: piece }]), usage }),
-    scriptReasoning: (reasoning, text) => fake().enqueue({ type: 'generate', chunks: [[{ text: reasoning, thought: true }], [{ text }]], usage }),
+    scriptReasoning: (reasoning, text) =>
+      fake().enqueue({ type: 'generate', chunks: [[{ text: reasoning, thought: true }], [{ text }]], usage }),
     usage: expectedUsage,
     chatRequests: () => fake().generateRequests(),
     scriptHttpError: (status, message, headers) => fake().enqueue({ type: 'http-error', status, message, ...(headers ? { headers } : {}) }),
     scriptSlowHeaders: (delayMs) => fake().enqueue({ type: 'generate', chunks: [[{ text: 'late' }]], headersDelayMs: delayMs }),
-    scriptMidStreamError: (message) => fake().enqueue({ type: 'generate', chunks: [...preamble, [{ text: '!' }]], interruption: { type: 'error-event', afterChunks: 3, message } }),
-    scriptCutStream: () => fake().enqueue({ type: 'generate', chunks: [...preamble, [{ text: '!' }]], interruption: { type: 'destroy', afterChunks: 3 } }),
-    scriptHeldStream: () => fake().enqueue({ type: 'generate', chunks: [...preamble, [{ text: '!' }]], interruption: { type: 'hold', afterChunks: 3 } }),
+    scriptMidStreamError: (message) =>
+      fake().enqueue({
+        type: 'generate',
+        chunks: [...preamble, [{ text: '!' }]],
+        interruption: { type: 'error-event', afterChunks: 3, message },
+      }),
+    scriptCutStream: () =>
+      fake().enqueue({ type: 'generate', chunks: [...preamble, [{ text: '!' }]], interruption: { type: 'destroy', afterChunks: 3 } }),
+    scriptHeldStream: () =>
+      fake().enqueue({ type: 'generate', chunks: [...preamble, [{ text: '!' }]], interruption: { type: 'hold', afterChunks: 3 } }),
   };
 }
 

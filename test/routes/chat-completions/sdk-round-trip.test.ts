@@ -12,7 +12,11 @@ const tools: OpenAI.ChatCompletionTool[] = [
     function: {
       name: 'get_weather',
       description: 'Current weather for a city',
-      parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } }, required: ['city'] },
+      parameters: {
+        type: 'object',
+        properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } },
+        required: ['city'],
+      },
     },
   },
   {
@@ -54,7 +58,9 @@ describe.each(kinds)('openai SDK through the gateway to $type', (kind) => {
   it('chat.completions.stream().finalChatCompletion() assembles the fragmented parallel calls', async () => {
     const calls = parallelCalls(`${kind.name}_sse`);
     kind.scriptToolCalls(calls, 2);
-    const stream = fixture.client().chat.completions.stream({ model: model(), messages: question, tools, stream_options: { include_usage: true } });
+    const stream = fixture
+      .client()
+      .chat.completions.stream({ model: model(), messages: question, tools, stream_options: { include_usage: true } });
     const final = await stream.finalChatCompletion();
     const choice = final.choices[0];
     expect(choice?.finish_reason).toBe('tool_calls');

@@ -68,7 +68,7 @@ function failedStream(text: string): { content: string; error: ErrorEnvelope['er
   expect(parsed.at(-1)).toBe(errorFrames[0]);
   const content = parsed
     .slice(0, -1)
-    .map((chunk) => ((chunk.choices as { delta: { content?: string } }[])[0]?.delta.content ?? ''))
+    .map((chunk) => (chunk.choices as { delta: { content?: string } }[])[0]?.delta.content ?? '')
     .join('');
   return { content, error: parseError(frames.at(-1) as string) };
 }
@@ -146,7 +146,9 @@ describe.each(kinds)('upstream failures from $type', (kind: ProviderKind) => {
 
   it('makes the SDK stream reject with an APIError carrying the upstream message', async () => {
     kind.scriptMidStreamError('upstream exploded for the SDK');
-    const stream = gateway.client().chat.completions.stream({ model: model(), messages: [{ role: 'user', content: 'hi' }], max_tokens: 64 });
+    const stream = gateway
+      .client()
+      .chat.completions.stream({ model: model(), messages: [{ role: 'user', content: 'hi' }], max_tokens: 64 });
     const error = await stream.finalChatCompletion().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as Error).message).toContain('upstream exploded for the SDK');
@@ -226,7 +228,10 @@ describe('connection failures and timeouts', () => {
   it('a streaming request whose upstream is too slow to answer is a 504 before any SSE', async () => {
     const kind = kinds[1] as ProviderKind;
     kind.scriptSlowHeaders(3_000);
-    const response = await postJson(`${gateway.baseUrl}/v1/chat/completions`, chatBody(`${kind.name}-slow/${kind.model}`, { stream: true }));
+    const response = await postJson(
+      `${gateway.baseUrl}/v1/chat/completions`,
+      chatBody(`${kind.name}-slow/${kind.model}`, { stream: true }),
+    );
     expect(response.status).toBe(504);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   });
@@ -235,7 +240,10 @@ describe('connection failures and timeouts', () => {
     const results = await Promise.all(
       kinds.map(async (kind) => {
         kind.scriptHeldStream();
-        const response = await postJson(`${gateway.baseUrl}/v1/chat/completions`, chatBody(`${kind.name}-slow/${kind.model}`, { stream: true }));
+        const response = await postJson(
+          `${gateway.baseUrl}/v1/chat/completions`,
+          chatBody(`${kind.name}-slow/${kind.model}`, { stream: true }),
+        );
         return { kind: kind.type, status: response.status, ...failedStream(response.text) };
       }),
     );

@@ -40,11 +40,17 @@ function fullBody(model: string): Record<string, unknown> {
     messages: [
       { role: 'system', content: 'Be terse.' },
       { role: 'user', content: 'Weather in Paris?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_prev', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lyon"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_prev', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lyon"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_prev', content: '18°C' },
       { role: 'user', content: 'And Paris?' },
     ],
-    tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true } }],
+    tools: [
+      { type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true } },
+    ],
     tool_choice: { type: 'function', function: { name: 'get_weather' } },
     parallel_tool_calls: false,
     temperature: 0,
@@ -83,11 +89,17 @@ describe('the openai adapter', () => {
       messages: [
         { role: 'system', content: 'Be terse.' },
         { role: 'user', content: 'Weather in Paris?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_prev', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lyon"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_prev', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lyon"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_prev', content: '18°C' },
         { role: 'user', content: 'And Paris?' },
       ],
-      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true } }],
+      tools: [
+        { type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true } },
+      ],
       tool_choice: { type: 'function', function: { name: 'get_weather' } },
       parallel_tool_calls: false,
       temperature: 0,
@@ -110,7 +122,11 @@ describe('the openai adapter', () => {
 
   it('authenticates with the configured key and headers, never the client key', async () => {
     openai.enqueue({ type: 'chat', content: 'ok' });
-    await postJson(`${gateway.baseUrl}/v1/chat/completions`, { model: 'oai/gpt-4.1', messages: [{ role: 'user', content: 'hi' }] }, { authorization: 'Bearer client-secret' });
+    await postJson(
+      `${gateway.baseUrl}/v1/chat/completions`,
+      { model: 'oai/gpt-4.1', messages: [{ role: 'user', content: 'hi' }] },
+      { authorization: 'Bearer client-secret' },
+    );
     const headers = openai.chatRequests().at(-1)?.headers;
     expect(headers?.authorization).toBe('Bearer sk-upstream');
     expect(headers?.['x-org-tag']).toBe('interlingua-tests');
@@ -118,7 +134,11 @@ describe('the openai adapter', () => {
 
   it('sends no Authorization at all to a provider without a key', async () => {
     openai.enqueue({ type: 'chat', content: 'ok' });
-    await postJson(`${gateway.baseUrl}/v1/chat/completions`, { model: 'local/m', messages: [{ role: 'user', content: 'hi' }] }, { authorization: 'Bearer client-secret' });
+    await postJson(
+      `${gateway.baseUrl}/v1/chat/completions`,
+      { model: 'local/m', messages: [{ role: 'user', content: 'hi' }] },
+      { authorization: 'Bearer client-secret' },
+    );
     expect(openai.chatRequests().at(-1)?.headers.authorization).toBeUndefined();
   });
 
@@ -133,7 +153,12 @@ describe('the openai adapter', () => {
       max_tokens: 0,
       stop: 'STOP',
     });
-    expect(openai.lastChatBody()).toMatchObject({ tool_choice: 'required', parallel_tool_calls: null, max_completion_tokens: 0, stop: ['STOP'] });
+    expect(openai.lastChatBody()).toMatchObject({
+      tool_choice: 'required',
+      parallel_tool_calls: null,
+      max_completion_tokens: 0,
+      stop: ['STOP'],
+    });
   });
 });
 
@@ -145,7 +170,14 @@ describe('the openai-compatible adapter', () => {
     expect(sent.model).toBe('Qwen/Qwen3-8B');
     expect(sent.max_tokens).toBe(300);
     expect(sent).not.toHaveProperty('max_completion_tokens');
-    expect(sent).toMatchObject({ temperature: 0, seed: 0, top_p: null, parallel_tool_calls: false, logit_bias: { '50256': -100 }, store: false });
+    expect(sent).toMatchObject({
+      temperature: 0,
+      seed: 0,
+      top_p: null,
+      parallel_tool_calls: false,
+      logit_bias: { '50256': -100 },
+      store: false,
+    });
     expect(sent).not.toHaveProperty('client_metadata');
     expect(sent).not.toHaveProperty('frobnicate');
     expect(body.model).toBe('local/Qwen/Qwen3-8B');
@@ -153,11 +185,19 @@ describe('the openai-compatible adapter', () => {
 
   it('takes the model whole on POST /{provider}/v1/chat/completions', async () => {
     openai.enqueue({ type: 'chat', content: 'ok' }, { type: 'chat', content: 'ok' });
-    const body = await completion('Qwen/Qwen3-8B', { model: 'Qwen/Qwen3-8B', messages: [{ role: 'user', content: 'hi' }] }, '/local/v1/chat/completions');
+    const body = await completion(
+      'Qwen/Qwen3-8B',
+      { model: 'Qwen/Qwen3-8B', messages: [{ role: 'user', content: 'hi' }] },
+      '/local/v1/chat/completions',
+    );
     expect(openai.lastChatBody().model).toBe('Qwen/Qwen3-8B');
     expect(body.model).toBe('Qwen/Qwen3-8B');
     // A model that starts with another provider's name is still taken whole.
-    await completion('oai/looks-prefixed', { model: 'oai/looks-prefixed', messages: [{ role: 'user', content: 'hi' }] }, '/local/v1/chat/completions');
+    await completion(
+      'oai/looks-prefixed',
+      { model: 'oai/looks-prefixed', messages: [{ role: 'user', content: 'hi' }] },
+      '/local/v1/chat/completions',
+    );
     expect(openai.lastChatBody().model).toBe('oai/looks-prefixed');
   });
 });
@@ -191,8 +231,19 @@ describe('the anthropic adapter', () => {
       stream: false,
     });
     const warnings = body.diagnostics?.warnings ?? [];
-    for (const parameter of ['seed', 'presence_penalty', 'frequency_penalty', 'response_format', 'reasoning_effort', 'logit_bias', 'store']) {
-      expect(warnings.some((warning) => warning.message.includes(parameter)), parameter).toBe(true);
+    for (const parameter of [
+      'seed',
+      'presence_penalty',
+      'frequency_penalty',
+      'response_format',
+      'reasoning_effort',
+      'logit_bias',
+      'store',
+    ]) {
+      expect(
+        warnings.some((warning) => warning.message.includes(parameter)),
+        parameter,
+      ).toBe(true);
     }
     const warned = warnings.map((warning) => warning.message).join('\n');
     expect(warned).not.toContain('client_metadata');
@@ -201,7 +252,10 @@ describe('the anthropic adapter', () => {
 
   it('uses the provider default for max_tokens with a warning that says so', async () => {
     anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
-    const body = await completion('claude/claude-sonnet-4-5', { model: 'claude/claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] });
+    const body = await completion('claude/claude-sonnet-4-5', {
+      model: 'claude/claude-sonnet-4-5',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(anthropic.messageRequests().at(-1)?.body).toMatchObject({ max_tokens: 4096 });
     expect(body.diagnostics?.warnings).toEqual([expect.objectContaining({ code: 'max-tokens-defaulted' })]);
   });
@@ -218,7 +272,10 @@ describe('the anthropic adapter', () => {
     });
     const chunks = sseChunks(response.text);
     expect(chunks.slice(0, -1).some((chunk) => 'diagnostics' in chunk)).toBe(false);
-    expect(chunks.at(-1)).toMatchObject({ choices: [], diagnostics: { warnings: [{ code: 'unsupported-parameter', message: expect.stringContaining("'seed'") }] } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      diagnostics: { warnings: [{ code: 'unsupported-parameter', message: expect.stringContaining("'seed'") }] },
+    });
   });
 });
 
@@ -239,7 +296,10 @@ describe('the ollama adapter', () => {
     expect(sent.messages).toEqual([
       { role: 'system', content: 'Be terse.' },
       { role: 'user', content: 'Weather in Paris?' },
-      expect.objectContaining({ role: 'assistant', tool_calls: [expect.objectContaining({ function: expect.objectContaining({ name: 'get_weather', arguments: { city: 'Lyon' } }) })] }),
+      expect.objectContaining({
+        role: 'assistant',
+        tool_calls: [expect.objectContaining({ function: expect.objectContaining({ name: 'get_weather', arguments: { city: 'Lyon' } }) })],
+      }),
       expect.objectContaining({ role: 'tool', content: '18°C' }),
       { role: 'user', content: 'And Paris?' },
     ]);
@@ -254,14 +314,24 @@ describe('the ollama adapter', () => {
 describe('unknown top-level fields', () => {
   it('are accepted on every route without a warning', async () => {
     openai.enqueue({ type: 'chat', content: 'ok' });
-    const body = await completion('local/m', { model: 'local/m', messages: [{ role: 'user', content: 'hi' }], client_metadata: { a: 1 }, x_custom: [1, 2] });
+    const body = await completion('local/m', {
+      model: 'local/m',
+      messages: [{ role: 'user', content: 'hi' }],
+      client_metadata: { a: 1 },
+      x_custom: [1, 2],
+    });
     expect(body.diagnostics).toBeUndefined();
     expect(Object.keys(openai.lastChatBody()).sort()).toEqual(['messages', 'model', 'stream']);
   });
 
   it('says that logprobs are not returned, instead of asking the upstream for them and dropping them', async () => {
     openai.enqueue({ type: 'chat', content: 'ok' });
-    const body = await completion('local/m', { model: 'local/m', messages: [{ role: 'user', content: 'hi' }], logprobs: true, top_logprobs: 2 });
+    const body = await completion('local/m', {
+      model: 'local/m',
+      messages: [{ role: 'user', content: 'hi' }],
+      logprobs: true,
+      top_logprobs: 2,
+    });
     expect(openai.lastChatBody()).not.toHaveProperty('logprobs');
     expect(openai.lastChatBody()).not.toHaveProperty('top_logprobs');
     expect(body.diagnostics?.warnings?.map((warning) => warning.message).join(' ')).toContain('logprobs');

@@ -55,7 +55,11 @@ function assembleChecked(chunks: Record<string, unknown>[], options: { includeUs
   if (options.includeUsage) {
     const usageChunk = chunks.at(-1) as Record<string, unknown>;
     expect(usageChunk.choices).toEqual([]);
-    expect(usageChunk.usage).toMatchObject({ prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) });
+    expect(usageChunk.usage).toMatchObject({
+      prompt_tokens: expect.any(Number),
+      completion_tokens: expect.any(Number),
+      total_tokens: expect.any(Number),
+    });
   }
   for (const chunk of choiceChunks) expect(chunk.usage).toBeUndefined();
   const first = choicesOf(choiceChunks[0] as Record<string, unknown>)[0];
@@ -200,7 +204,11 @@ describe('raw SSE from /v1/chat/completions', () => {
   });
 
   it('corrects an upstream that says stop after returning calls', async () => {
-    upstream.enqueue({ type: 'chat', toolCalls: [{ id: 'call_y', name: 'get_time', arguments: '{"timezone":"UTC"}' }], finishReason: 'stop' });
+    upstream.enqueue({
+      type: 'chat',
+      toolCalls: [{ id: 'call_y', name: 'get_time', arguments: '{"timezone":"UTC"}' }],
+      finishReason: 'stop',
+    });
     const response = await postJson(`${gateway.baseUrl}/v1/chat/completions`, { model: 'fake/qwen-test', messages, tools, stream: true });
     expect(assembleChecked(sseChunks(response.text), { includeUsage: false }).finishReason).toBe('tool_calls');
   });
@@ -244,32 +252,35 @@ describe('raw SSE from /v1/chat/completions', () => {
 });
 
 describe('non-streaming body', () => {
-  it.each(kinds.map((kind) => [kind.type, kind] as const))('from a %s upstream carries refusal: null and logprobs: null and fits the official schema', async (_type, kind) => {
-    kind.scriptToolCalls([{ id: `${kind.name}_only`, name: 'get_weather', arguments: { city: 'Rome' } }], 3);
-    const response = await postJson(`${gateway.baseUrl}/v1/chat/completions`, { model: `${kind.name}/${kind.model}`, messages, tools });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    const body = JSON.parse(response.text) as Record<string, unknown>;
-    expect(openAiSchemaErrors('CreateChatCompletionResponse', body)).toEqual([]);
-    expect(body).toMatchObject({
-      object: 'chat.completion',
-      model: `${kind.name}/${kind.model}`,
-      choices: [
-        {
-          index: 0,
-          logprobs: null,
-          finish_reason: 'tool_calls',
-          message: {
-            role: 'assistant',
-            content: null,
-            refusal: null,
-            tool_calls: [{ id: `${kind.name}_only`, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }],
+  it.each(kinds.map((kind) => [kind.type, kind] as const))(
+    'from a %s upstream carries refusal: null and logprobs: null and fits the official schema',
+    async (_type, kind) => {
+      kind.scriptToolCalls([{ id: `${kind.name}_only`, name: 'get_weather', arguments: { city: 'Rome' } }], 3);
+      const response = await postJson(`${gateway.baseUrl}/v1/chat/completions`, { model: `${kind.name}/${kind.model}`, messages, tools });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = JSON.parse(response.text) as Record<string, unknown>;
+      expect(openAiSchemaErrors('CreateChatCompletionResponse', body)).toEqual([]);
+      expect(body).toMatchObject({
+        object: 'chat.completion',
+        model: `${kind.name}/${kind.model}`,
+        choices: [
+          {
+            index: 0,
+            logprobs: null,
+            finish_reason: 'tool_calls',
+            message: {
+              role: 'assistant',
+              content: null,
+              refusal: null,
+              tool_calls: [{ id: `${kind.name}_only`, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }],
+            },
           },
-        },
-      ],
-      usage: kind.usage,
-    });
-  });
+        ],
+        usage: kind.usage,
+      });
+    },
+  );
 
   it('is checked by a schema that does reject a message without refusal or a choice without logprobs', () => {
     const valid = {

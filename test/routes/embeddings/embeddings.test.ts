@@ -71,7 +71,11 @@ describe('POST /v1/embeddings', () => {
 
   it('passes requests to ollama /api/embed and answers in OpenAI shape (SDK, base64)', async () => {
     const result = await gateway.client().embeddings.create({ model: 'home/nomic-embed-text', input: ['ab', 'abcd'], dimensions: 4 });
-    expect(lastEmbeddingRequest(ollama.requests, '/api/embed')).toMatchObject({ model: 'nomic-embed-text', input: ['ab', 'abcd'], dimensions: 4 });
+    expect(lastEmbeddingRequest(ollama.requests, '/api/embed')).toMatchObject({
+      model: 'nomic-embed-text',
+      input: ['ab', 'abcd'],
+      dimensions: 4,
+    });
     expect(result.data.map((item) => item.embedding)).toEqual([fakeEmbedding('ab', 4), fakeEmbedding('abcd', 4)]);
     expect(result.usage).toEqual({ prompt_tokens: 6, total_tokens: 6 });
   });

@@ -13,11 +13,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type StartedGateway } from '../../helpers/start-gateway.js';
 
 const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
-if (!executablePath) console.warn('SKIPPED inspector page tests: no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run does this)');
+if (!executablePath)
+  console.warn('SKIPPED inspector page tests: no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run does this)');
 
 const screenshots = process.env.INSPECTOR_SCREENSHOTS ?? join(tmpdir(), 'interlingua-inspector');
 // The flags this machine needs: no sandbox as root, and no background connections to hosts it cannot reach.
-const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let gateway: StartedGateway;
 let browser: Browser;
@@ -51,7 +61,8 @@ describe.skipIf(!executablePath)('the inspector page', () => {
   it('shows a rejected call and the reasoning, from the keyboard alone', async () => {
     await page.locator('#model').fill('gpt-oss-20b');
     await page.locator('#model-family', { hasText: 'harmony' }).waitFor();
-    const reply = '<|channel|>analysis<|message|>They want rockets.<|end|><|start|>assistant<|channel|>commentary to=functions.launch_rockets <|constrain|>json<|message|>{}<|call|>';
+    const reply =
+      '<|channel|>analysis<|message|>They want rockets.<|end|><|start|>assistant<|channel|>commentary to=functions.launch_rockets <|constrain|>json<|message|>{}<|call|>';
     await page.locator('#reply').fill(reply);
     await page.locator('#reply').focus();
     await page.keyboard.press('Control+Enter');
@@ -77,7 +88,12 @@ describe.skipIf(!executablePath)('the inspector page', () => {
     await gateway.client().chat.completions.create({
       model: 'demo/qwen3-coder-30b-a3b-instruct',
       messages: [{ role: 'user', content: 'Weather?' }],
-      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+        },
+      ],
     });
     await page.locator('#refresh-recent').click();
     const entry = page.locator('#recent button').first();
@@ -93,7 +109,9 @@ describe.skipIf(!executablePath)('the inspector page', () => {
 
   it('labels every control and reaches the parse button by Tab', async () => {
     // Run in the page (as text: the tests are compiled without the DOM's types).
-    const unlabelled = await page.evaluate("[...document.querySelectorAll('input, select, textarea')].filter((control) => control.labels.length === 0).map((control) => control.id)");
+    const unlabelled = await page.evaluate(
+      "[...document.querySelectorAll('input, select, textarea')].filter((control) => control.labels.length === 0).map((control) => control.id)",
+    );
     expect(unlabelled).toEqual([]);
     await page.locator('#api-key').focus();
     await page.keyboard.press('Tab');

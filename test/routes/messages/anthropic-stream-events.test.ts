@@ -11,7 +11,11 @@ function render(events: StreamEvent[]): WireEvent[] {
 }
 
 const begin: StreamEvent = { type: 'response-start', id: 'r1', model: 'm', warnings: [] };
-const finish = (unified: 'stop' | 'tool-calls' = 'stop'): StreamEvent => ({ type: 'finish', reason: { unified }, usage: { inputTokens: 3, outputTokens: 2 } });
+const finish = (unified: 'stop' | 'tool-calls' = 'stop'): StreamEvent => ({
+  type: 'finish',
+  reason: { unified },
+  usage: { inputTokens: 3, outputTokens: 2 },
+});
 
 describe('AnthropicStreamEvents', () => {
   it('text that arrives while a tool call is still open is held back until the call ends, then streams in place', () => {
@@ -47,7 +51,12 @@ describe('AnthropicStreamEvents', () => {
   });
 
   it('arguments given only at tool-call-end are sent as one input_json_delta', () => {
-    const events = render([begin, { type: 'tool-call-start', index: 0, id: 'c', name: 'f' }, { type: 'tool-call-end', index: 0, arguments: '{"a":"b"}' }, finish('tool-calls')]);
+    const events = render([
+      begin,
+      { type: 'tool-call-start', index: 0, id: 'c', name: 'f' },
+      { type: 'tool-call-end', index: 0, arguments: '{"a":"b"}' },
+      finish('tool-calls'),
+    ]);
     expect(eventSequence(events).slice(2, 5)).toEqual(['start tool_use #0', 'input_json_delta #0', 'stop #0']);
     expect(accumulate(events).content).toEqual([{ type: 'tool_use', id: 'c', name: 'f', input: { a: 'b' } }]);
   });

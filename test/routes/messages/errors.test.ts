@@ -31,13 +31,21 @@ describe('400 bad input names the field', () => {
     ['max_tokens missing', { model, messages: [{ role: 'user', content: 'hi' }] }, 'max_tokens'],
     ['model missing', { max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }, 'model'],
     ['a bad role', messagesBody(model, { messages: [{ role: 'tool', content: 'hi' }] }), 'messages[0].role'],
-    ['a text block without text', messagesBody(model, { messages: [{ role: 'user', content: [{ type: 'text' }] }] }), 'messages[0].content[0].text'],
+    [
+      'a text block without text',
+      messagesBody(model, { messages: [{ role: 'user', content: [{ type: 'text' }] }] }),
+      'messages[0].content[0].text',
+    ],
     [
       'a tool_use without input',
       messagesBody(model, { messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'x' }] }] }),
       'messages[0].content[0].input',
     ],
-    ['a tool_result without its id', messagesBody(model, { messages: [{ role: 'user', content: [{ type: 'tool_result', content: 'x' }] }] }), 'tool_use_id'],
+    [
+      'a tool_result without its id',
+      messagesBody(model, { messages: [{ role: 'user', content: [{ type: 'tool_result', content: 'x' }] }] }),
+      'tool_use_id',
+    ],
     ['a custom tool without input_schema', messagesBody(model, { tools: [{ name: 'Bash' }] }), 'tools[0].input_schema'],
     ['an unknown tool_choice type', messagesBody(model, { tool_choice: { type: 'function' } }), 'tool_choice.type'],
     ['a named tool_choice without a name', messagesBody(model, { tool_choice: { type: 'tool' } }), 'tool_choice.name'],
@@ -51,13 +59,19 @@ describe('400 bad input names the field', () => {
   });
 
   it("tool_choice 'any' with only server tools is a 400 in Anthropic's terms", async () => {
-    const response = await post(url, messagesBody(model, { tools: [{ type: 'web_search_20250305', name: 'web_search' }], tool_choice: { type: 'any' } }));
+    const response = await post(
+      url,
+      messagesBody(model, { tools: [{ type: 'web_search_20250305', name: 'web_search' }], tool_choice: { type: 'any' } }),
+    );
     expect(response.status).toBe(400);
     expect(envelope(response.text).error.message).toContain("tool_choice 'any'");
   });
 
   it('an image from the Files API (source type file) is a 400 naming the field', async () => {
-    const response = await post(url, messagesBody(model, { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'file_1' } }] }] }));
+    const response = await post(
+      url,
+      messagesBody(model, { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'file_1' } }] }] }),
+    );
     expect(response.status).toBe(400);
     expect(envelope(response.text).error.message).toContain('messages[0].content[0].source.type');
   });
@@ -69,14 +83,20 @@ describe('400 bad input names the field', () => {
   });
 
   it('a tool_choice naming a tool that is not offered is a 400', async () => {
-    const response = await post(url, messagesBody(model, { tools: [{ name: 'Bash', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'Edit' } }));
+    const response = await post(
+      url,
+      messagesBody(model, { tools: [{ name: 'Bash', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'Edit' } }),
+    );
     expect(response.status).toBe(400);
     expect(envelope(response.text).error.message).toContain('Edit');
   });
 
   it('unknown top-level fields are ignored, never rejected', async () => {
     kit.openai.enqueue({ type: 'chat', content: 'ok' });
-    const response = await post(url, messagesBody(model, { output_config: { effort: 'high' }, context_management: {}, service_tier: 'auto', container: null }));
+    const response = await post(
+      url,
+      messagesBody(model, { output_config: { effort: 'high' }, context_management: {}, service_tier: 'auto', container: null }),
+    );
     expect(response.status).toBe(200);
   });
 });

@@ -58,10 +58,18 @@ function claudeCodeTools(variant: string): Record<string, unknown>[] {
 const question = [{ role: 'user', content: 'Read src/app.ts.' }];
 const anthropicHeaders = { 'anthropic-version': '2023-06-01' };
 
-type MessageBody = { content: Record<string, unknown>[]; stop_reason: string; diagnostics?: { warnings?: { code: string; message: string }[] } };
+type MessageBody = {
+  content: Record<string, unknown>[];
+  stop_reason: string;
+  diagnostics?: { warnings?: { code: string; message: string }[] };
+};
 
 async function send(model: string, tools: Record<string, unknown>[], extra: Record<string, unknown> = {}): Promise<MessageBody> {
-  const response = await postJson(`${gateway.baseUrl}/v1/messages`, { model, max_tokens: 256, messages: question, tools, ...extra }, anthropicHeaders);
+  const response = await postJson(
+    `${gateway.baseUrl}/v1/messages`,
+    { model, max_tokens: 256, messages: question, tools, ...extra },
+    anthropicHeaders,
+  );
   expect(response.status, response.text).toBe(200);
   return (extra.stream === true ? {} : JSON.parse(response.text)) as MessageBody;
 }
@@ -81,10 +89,15 @@ describe('/v1/messages with a known tool list', () => {
     const tools = claudeCodeTools('native');
     const bodies: string[] = [];
     for (let turn = 0; turn < 4; turn++) {
-      openai.enqueue({ type: 'chat', toolCalls: [{ id: `call_${turn}`, name: 'native_Tool3', arguments: { file_path: '/w/src/app.ts' } }] });
+      openai.enqueue({
+        type: 'chat',
+        toolCalls: [{ id: `call_${turn}`, name: 'native_Tool3', arguments: { file_path: '/w/src/app.ts' } }],
+      });
       const message = await send('native/gpt-4o-mini', tools);
       expect(message.stop_reason).toBe('tool_use');
-      expect(message.content).toEqual([{ type: 'tool_use', id: `call_${turn}`, name: 'native_Tool3', input: { file_path: '/w/src/app.ts' } }]);
+      expect(message.content).toEqual([
+        { type: 'tool_use', id: `call_${turn}`, name: 'native_Tool3', input: { file_path: '/w/src/app.ts' } },
+      ]);
       expect(warningCodes(message)).toEqual(['unsupported-tool']);
       bodies.push(lastBody(openaiProxy));
     }
@@ -129,7 +142,10 @@ describe('/v1/messages with a known tool list', () => {
     const before = [await plainTurn(), await plainTurn(), await plainTurn()];
     openai.enqueue({ type: 'chat', content: 'done' });
     await send('native/gpt-4o-mini', tools, { tool_choice: { type: 'tool', name: 'shared_Tool5', disable_parallel_tool_use: true } });
-    expect(JSON.parse(lastBody(openaiProxy))).toMatchObject({ tool_choice: { type: 'function', function: { name: 'shared_Tool5' } }, parallel_tool_calls: false });
+    expect(JSON.parse(lastBody(openaiProxy))).toMatchObject({
+      tool_choice: { type: 'function', function: { name: 'shared_Tool5' } },
+      parallel_tool_calls: false,
+    });
     openai.enqueue({ type: 'chat', content: 'done' });
     await send('native/gpt-4o-mini', tools, { stream: true });
     openai.enqueue({ type: 'chat', content: 'done' });
@@ -157,7 +173,11 @@ describe('/v1/messages with a known tool list', () => {
     const tools = claudeCodeTools('count');
     const counts: unknown[] = [];
     for (let turn = 0; turn < 3; turn++) {
-      const response = await postJson(`${gateway.baseUrl}/v1/messages/count_tokens`, { model: 'native/gpt-4o-mini', messages: question, tools }, anthropicHeaders);
+      const response = await postJson(
+        `${gateway.baseUrl}/v1/messages/count_tokens`,
+        { model: 'native/gpt-4o-mini', messages: question, tools },
+        anthropicHeaders,
+      );
       expect(response.status).toBe(200);
       counts.push(JSON.parse(response.text).input_tokens);
     }

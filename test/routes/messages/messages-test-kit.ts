@@ -19,7 +19,11 @@ export type MessagesKit = {
 export const providers = { anthropic: 'claude', openai: 'local', ollama: 'home' } as const;
 
 export async function startMessagesKit(server: Record<string, unknown> = {}): Promise<MessagesKit> {
-  const [anthropic, openai, ollama] = await Promise.all([startFakeAnthropicUpstream(), startFakeOpenAiUpstream(), startFakeOllamaUpstream()]);
+  const [anthropic, openai, ollama] = await Promise.all([
+    startFakeAnthropicUpstream(),
+    startFakeOpenAiUpstream(),
+    startFakeOllamaUpstream(),
+  ]);
   const gateway = await startGateway({
     server,
     providers: {
@@ -85,7 +89,12 @@ export function eventSequence(events: WireEvent[]): string[] {
  * What an Anthropic SDK builds from the stream: the content array, with tool inputs parsed from
  * the concatenated `partial_json` fragments at `content_block_stop`, plus the final stop reason.
  */
-export function accumulate(events: WireEvent[]): { content: Record<string, unknown>[]; stopReason: unknown; usage: unknown; diagnostics: unknown } {
+export function accumulate(events: WireEvent[]): {
+  content: Record<string, unknown>[];
+  stopReason: unknown;
+  usage: unknown;
+  diagnostics: unknown;
+} {
   const content: Record<string, unknown>[] = [];
   const json = new Map<number, string>();
   let stopReason: unknown;

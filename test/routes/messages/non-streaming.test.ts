@@ -14,7 +14,9 @@ afterAll(async () => {
   await kit?.close();
 });
 
-const tools = [{ name: 'Bash', description: 'Run a command', input_schema: { type: 'object', properties: { command: { type: 'string' } } } }];
+const tools = [
+  { name: 'Bash', description: 'Run a command', input_schema: { type: 'object', properties: { command: { type: 'string' } } } },
+];
 
 describe('the Message object', () => {
   it('has exactly Anthropic fields: thinking, text and tool_use blocks, stop_reason tool_use, usage', async () => {
@@ -80,7 +82,9 @@ describe('the Message object', () => {
     kit.openai.enqueue({ type: 'chat', content: 'ok' });
     const response = await post(`${baseUrl}/v1/messages`, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { top_k: 5 }));
     const message = JSON.parse(response.text) as Record<string, unknown>;
-    expect(message.diagnostics).toEqual({ warnings: [expect.objectContaining({ code: 'unsupported-parameter', message: expect.stringContaining('top_k') })] });
+    expect(message.diagnostics).toEqual({
+      warnings: [expect.objectContaining({ code: 'unsupported-parameter', message: expect.stringContaining('top_k') })],
+    });
   });
 
   it('a plain reply has no diagnostics field at all', async () => {
@@ -127,6 +131,9 @@ describe('count_tokens', () => {
   it('a body without messages is a 400 in the Anthropic envelope', async () => {
     const response = await post(`${baseUrl}/v1/messages/count_tokens`, { model: body.model });
     expect(response.status).toBe(400);
-    expect(JSON.parse(response.text)).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('messages') } });
+    expect(JSON.parse(response.text)).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringContaining('messages') },
+    });
   });
 });

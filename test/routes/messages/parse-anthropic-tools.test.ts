@@ -12,14 +12,22 @@ const schemaMarker = 'https://json-schema.org/draft/2020-12/schema';
 
 function wireTools(): WireTool[] {
   return [
-    { name: 'Read', description: 'Reads a file.', input_schema: { $schema: schemaMarker, type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } },
+    {
+      name: 'Read',
+      description: 'Reads a file.',
+      input_schema: { $schema: schemaMarker, type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] },
+    },
     { name: 'web_search', type: 'web_search_20250305', max_uses: 3 },
     { name: 'Notes', type: 'custom' },
   ];
 }
 
 const expected = [
-  { name: 'Read', description: 'Reads a file.', parameters: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } },
+  {
+    name: 'Read',
+    description: 'Reads a file.',
+    parameters: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] },
+  },
   { name: 'Notes', parameters: { type: 'object', properties: {} } },
 ];
 
@@ -27,7 +35,9 @@ describe('parseAnthropicTools', () => {
   it('keeps custom tools without the schema dialect marker and reports the server tool it leaves out', () => {
     const warnings: Warning[] = [];
     expect(parseAnthropicTools(wireTools(), warnings, caches)).toEqual(expected);
-    expect(warnings).toEqual([{ code: 'unsupported-tool', message: expect.stringContaining("'web_search' of type 'web_search_20250305'") }]);
+    expect(warnings).toEqual([
+      { code: 'unsupported-tool', message: expect.stringContaining("'web_search' of type 'web_search_20250305'") },
+    ]);
   });
 
   it('translates a known list once into one deeply frozen array shared by every request', () => {

@@ -41,7 +41,9 @@ describe('parseMessagesRequest with a known tool list', () => {
   it('still refuses tool_choice any when a known list holds only server tools, on every request', () => {
     const serverOnly = shareToolList([{ name: 'web_search', type: 'web_search_20250305' }]);
     for (let turn = 0; turn < 2; turn++) {
-      expect(() => parseMessagesRequest(body({ tools: serverOnly, tool_choice: { type: 'any' } }), {}, caches)).toThrow(/needs at least one custom tool/);
+      expect(() => parseMessagesRequest(body({ tools: serverOnly, tool_choice: { type: 'any' } }), {}, caches)).toThrow(
+        /needs at least one custom tool/,
+      );
     }
   });
 });

@@ -1,6 +1,15 @@
 /** POST /v1/messages with stream: true: the exact Anthropic event sequence, from every kind of upstream. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accumulate, anthropicEvents, eventSequence, messagesBody, post, providers, startMessagesKit, type MessagesKit } from './messages-test-kit.js';
+import {
+  accumulate,
+  anthropicEvents,
+  eventSequence,
+  messagesBody,
+  post,
+  providers,
+  startMessagesKit,
+  type MessagesKit,
+} from './messages-test-kit.js';
 
 let kit: MessagesKit;
 let url: string;
@@ -15,7 +24,11 @@ afterAll(async () => {
 });
 
 const tools = [
-  { name: 'get_weather', description: 'Weather for a city', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  {
+    name: 'get_weather',
+    description: 'Weather for a city',
+    input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
   { name: 'get_time', input_schema: { type: 'object', properties: { timezone: { type: 'string' } } } },
 ];
 
@@ -44,7 +57,14 @@ describe('streamed text', () => {
       'message_stop',
     ]);
     const start = events[0]?.message as Record<string, unknown>;
-    expect(start).toMatchObject({ type: 'message', role: 'assistant', model: `${providers.openai}/Qwen/Qwen3-8B`, content: [], stop_reason: null, stop_sequence: null });
+    expect(start).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: `${providers.openai}/Qwen/Qwen3-8B`,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+    });
     expect(start.id).toMatch(/^msg_[0-9a-f]{24}$/);
     expect(events[2]).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     // Whitespace-only deltas are content.
@@ -78,7 +98,10 @@ describe('thinking', () => {
       usage: { input_tokens: 50, output_tokens: 12, cache_read_input_tokens: 30 },
       fragmentSize: 5,
     });
-    const response = await post(url, messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, { stream: true, thinking: { type: 'enabled', budget_tokens: 2048 } }));
+    const response = await post(
+      url,
+      messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, { stream: true, thinking: { type: 'enabled', budget_tokens: 2048 } }),
+    );
     const events = anthropicEvents(response.text);
     expect(eventSequence(events)).toEqual([
       'message_start',
@@ -177,7 +200,13 @@ describe('parallel tool_use blocks', () => {
   });
 
   it('from Ollama (calls arrive whole): one input_json_delta per block with the whole input', async () => {
-    kit.ollama.enqueue({ type: 'chat', toolCalls: [{ name: 'get_weather', arguments: weatherInput }, { name: 'get_time', arguments: timeInput }] });
+    kit.ollama.enqueue({
+      type: 'chat',
+      toolCalls: [
+        { name: 'get_weather', arguments: weatherInput },
+        { name: 'get_time', arguments: timeInput },
+      ],
+    });
     const response = await post(url, messagesBody(`${providers.ollama}/llama3.1:8b`, { stream: true, tools }));
     const result = accumulate(anthropicEvents(response.text));
     expect(result.content.map((block) => [block.type, block.name, block.input])).toEqual([

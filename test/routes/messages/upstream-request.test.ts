@@ -42,7 +42,15 @@ const transcript = [
     role: 'user',
     content: [
       { tool_use_id: 'toolu_01ABC', type: 'tool_result', content: '', is_error: false, cache_control: { type: 'ephemeral' } },
-      { tool_use_id: 'toolu_01DEF', type: 'tool_result', content: [{ type: 'text', text: 'hello' }, { type: 'text', text: 'world' }], is_error: true },
+      {
+        tool_use_id: 'toolu_01DEF',
+        type: 'tool_result',
+        content: [
+          { type: 'text', text: 'hello' },
+          { type: 'text', text: 'world' },
+        ],
+        is_error: true,
+      },
       { type: 'text', text: 'Now summarise.' },
     ],
   },
@@ -51,7 +59,10 @@ const transcript = [
 describe('a multi-turn tool transcript to an OpenAI-compatible upstream', () => {
   it('arrives as assistant tool_calls and tool messages with the Anthropic ids kept', async () => {
     kit.openai.enqueue({ type: 'chat', content: 'Done.' });
-    const response = await post(url, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true, system: 'Be brief.', tools: [bashTool], messages: transcript }));
+    const response = await post(
+      url,
+      messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true, system: 'Be brief.', tools: [bashTool], messages: transcript }),
+    );
     expect(response.status).toBe(200);
     const sent = kit.openai.lastChatBody();
     expect(sent.messages).toEqual([
@@ -61,7 +72,11 @@ describe('a multi-turn tool transcript to an OpenAI-compatible upstream', () => 
         role: 'assistant',
         content: 'I will run a command.',
         tool_calls: [
-          { id: 'toolu_01ABC', type: 'function', function: { name: 'Bash', arguments: JSON.stringify({ command: 'echo hello > probe.txt', description: 'write probe' }) } },
+          {
+            id: 'toolu_01ABC',
+            type: 'function',
+            function: { name: 'Bash', arguments: JSON.stringify({ command: 'echo hello > probe.txt', description: 'write probe' }) },
+          },
           { id: 'toolu_01DEF', type: 'function', function: { name: 'Bash', arguments: JSON.stringify({ command: 'cat probe.txt' }) } },
         ],
       }),
@@ -107,7 +122,13 @@ describe('system prompts', () => {
           { type: 'text', text: 'Help with code.', cache_control: { type: 'ephemeral' } },
         ],
         messages: [
-          { role: 'user', content: [{ type: 'text', text: '<system-reminder>r</system-reminder>' }, { type: 'text', text: 'Create probe.txt' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: '<system-reminder>r</system-reminder>' },
+              { type: 'text', text: 'Create probe.txt' },
+            ],
+          },
           { role: 'system', content: 'Available agent types: claude' },
         ],
       }),
@@ -125,8 +146,18 @@ describe('anthropic-* headers', () => {
   const headers = { 'anthropic-beta': 'claude-code-20250219', 'anthropic-version': '2023-06-01', 'x-request-id': 'req_headers_1' };
 
   it.each([
-    ['an OpenAI-compatible', () => kit.openai.enqueue({ type: 'chat', content: 'ok' }), `${providers.openai}/Qwen/Qwen3-8B`, () => kit.openai.chatRequests().at(-1)],
-    ['an Ollama', () => kit.ollama.enqueue({ type: 'chat', content: 'ok' }), `${providers.ollama}/qwen3:8b`, () => kit.ollama.requests.at(-1)],
+    [
+      'an OpenAI-compatible',
+      () => kit.openai.enqueue({ type: 'chat', content: 'ok' }),
+      `${providers.openai}/Qwen/Qwen3-8B`,
+      () => kit.openai.chatRequests().at(-1),
+    ],
+    [
+      'an Ollama',
+      () => kit.ollama.enqueue({ type: 'chat', content: 'ok' }),
+      `${providers.ollama}/qwen3:8b`,
+      () => kit.ollama.requests.at(-1),
+    ],
   ])('never reach %s upstream', async (_kind, enqueue, model, lastRequest) => {
     enqueue();
     const response = await post(url, messagesBody(model), headers);
@@ -157,7 +188,9 @@ describe('tools and options', () => {
     expect(response.status).toBe(200);
     const sent = kit.openai.lastChatBody();
     const { $schema: _marker, ...schemaWithoutMarker } = bashTool.input_schema;
-    expect(sent.tools).toEqual([{ type: 'function', function: { name: 'Bash', description: 'Run a shell command', parameters: schemaWithoutMarker } }]);
+    expect(sent.tools).toEqual([
+      { type: 'function', function: { name: 'Bash', description: 'Run a shell command', parameters: schemaWithoutMarker } },
+    ]);
     expect(sent).toMatchObject({
       tool_choice: 'required',
       parallel_tool_calls: false,
@@ -212,7 +245,13 @@ describe('files', () => {
       messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, {
         tools: [bashTool],
         messages: [
-          { role: 'user', content: [{ type: 'document', title: 'spec.pdf', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } }, { type: 'text', text: 'Read it.' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'document', title: 'spec.pdf', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } },
+              { type: 'text', text: 'Read it.' },
+            ],
+          },
           { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_img', name: 'Bash', input: { command: 'screenshot' } }] },
           {
             role: 'user',
@@ -236,7 +275,10 @@ describe('files', () => {
       { type: 'text', text: 'Read it.' },
     ]);
     expect(messages[2]).toEqual({ role: 'tool', tool_call_id: 'toolu_img', content: 'captured' });
-    expect(messages[3]).toMatchObject({ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] });
+    expect(messages[3]).toMatchObject({
+      role: 'user',
+      content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }],
+    });
   });
 });
 

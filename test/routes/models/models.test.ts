@@ -44,7 +44,14 @@ describe('GET /v1/models', () => {
     const list = await listModels();
     expect(list.object).toBe('list');
     expect(list.data.map((model) => model.id).sort()).toEqual(
-      ['claude/claude-sonnet-4-5', 'home/llama3.1:8b', 'home/qwen3:8b', 'local/Qwen/Qwen3-8B', 'local/my-finetune', 'local/text-embed-small'].sort(),
+      [
+        'claude/claude-sonnet-4-5',
+        'home/llama3.1:8b',
+        'home/qwen3:8b',
+        'local/Qwen/Qwen3-8B',
+        'local/my-finetune',
+        'local/text-embed-small',
+      ].sort(),
     );
     for (const model of list.data) {
       expect(model.object).toBe('model');
@@ -96,7 +103,10 @@ describe('GET /v1/models/{provider/model}', () => {
   });
 
   it('is a 404 listing the providers for an unknown provider', async () => {
-    const error = await gateway.client().models.retrieve('elsewhere/x').catch((caught: unknown) => caught);
+    const error = await gateway
+      .client()
+      .models.retrieve('elsewhere/x')
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect((error as Error).message).toContain('local, claude, home');
   });

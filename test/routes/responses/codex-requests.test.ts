@@ -30,7 +30,12 @@ const execCommand = {
   name: 'exec_command',
   description: 'Runs a command in a PTY.',
   strict: false,
-  parameters: { type: 'object', properties: { cmd: { type: 'string' }, workdir: { type: 'string' } }, required: ['cmd'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { cmd: { type: 'string' }, workdir: { type: 'string' } },
+    required: ['cmd'],
+    additionalProperties: false,
+  },
 };
 const grammar = 'start: begin_patch hunk+ end_patch\nbegin_patch: "*** Begin Patch" LF';
 const applyPatch = {
@@ -39,13 +44,29 @@ const applyPatch = {
   description: 'Use the `apply_patch` tool to edit files. This is a FREEFORM tool, so do not wrap the patch in JSON.',
   format: { type: 'grammar', syntax: 'lark', definition: grammar },
 };
-const closeAgent = { type: 'function', name: 'close_agent', description: 'Close an agent.', strict: false, parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } };
+const closeAgent = {
+  type: 'function',
+  name: 'close_agent',
+  description: 'Close an agent.',
+  strict: false,
+  parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+};
 const multiAgent = { type: 'namespace', name: 'multi_agent_v1', description: 'Sub-agents.', tools: [closeAgent] };
 const webSearch = { type: 'web_search', external_web_access: false, search_content_types: ['text', 'image'] };
-const toolSearch = { type: 'tool_search', execution: 'client', description: 'Search tools', parameters: { type: 'object', properties: { query: { type: 'string' } } } };
+const toolSearch = {
+  type: 'tool_search',
+  execution: 'client',
+  description: 'Search tools',
+  parameters: { type: 'object', properties: { query: { type: 'string' } } },
+};
 
 const firstTurnInput = [
-  { type: 'message', id: 'msg_dev1', role: 'developer', content: [{ type: 'input_text', text: 'You are a coding agent running in the Codex CLI.' }] },
+  {
+    type: 'message',
+    id: 'msg_dev1',
+    role: 'developer',
+    content: [{ type: 'input_text', text: 'You are a coding agent running in the Codex CLI.' }],
+  },
   {
     type: 'message',
     id: 'msg_dev2',
@@ -55,7 +76,12 @@ const firstTurnInput = [
       { type: 'input_text', text: '<permissions instructions>…' },
     ],
   },
-  { type: 'message', id: 'msg_env', role: 'user', content: [{ type: 'input_text', text: '<environment_context><cwd>/w</cwd></environment_context>' }] },
+  {
+    type: 'message',
+    id: 'msg_env',
+    role: 'user',
+    content: [{ type: 'input_text', text: '<environment_context><cwd>/w</cwd></environment_context>' }],
+  },
   { type: 'message', id: 'msg_user', role: 'user', content: [{ type: 'input_text', text: 'Create probe.txt' }] },
 ];
 
@@ -92,32 +118,64 @@ describe('first turn', () => {
       { role: 'user', content: '<environment_context><cwd>/w</cwd></environment_context>' },
       { role: 'user', content: 'Create probe.txt' },
     ]);
-    const upstreamTools = body.tools as { function: { name: string; description?: string; parameters: Record<string, unknown>; strict?: boolean } }[];
+    const upstreamTools = body.tools as {
+      function: { name: string; description?: string; parameters: Record<string, unknown>; strict?: boolean };
+    }[];
     expect(upstreamTools.map((tool) => tool.function.name)).toEqual(['exec_command', 'apply_patch', 'close_agent']);
-    expect(upstreamTools[0]?.function).toEqual({ name: 'exec_command', description: execCommand.description, parameters: execCommand.parameters, strict: false });
+    expect(upstreamTools[0]?.function).toEqual({
+      name: 'exec_command',
+      description: execCommand.description,
+      parameters: execCommand.parameters,
+      strict: false,
+    });
     const patchTool = upstreamTools[1]?.function;
     expect(patchTool?.description).toContain(applyPatch.description);
     expect(patchTool?.parameters).toMatchObject({ type: 'object', required: ['input'], properties: { input: { type: 'string' } } });
     expect(JSON.stringify(patchTool?.parameters)).toContain(JSON.stringify(grammar).slice(1, -1));
     expect(body).toMatchObject({ tool_choice: 'auto', parallel_tool_calls: true, reasoning_effort: 'medium' });
-    for (const ignored of ['store', 'include', 'prompt_cache_key', 'client_metadata', 'text', 'verbosity']) expect(body).not.toHaveProperty(ignored);
+    for (const ignored of ['store', 'include', 'prompt_cache_key', 'client_metadata', 'text', 'verbosity'])
+      expect(body).not.toHaveProperty(ignored);
 
-    const completed = result.events.at(-1)?.data as { type: string; response: { diagnostics?: { warnings?: { code: string; message: string }[] }; store: boolean } };
+    const completed = result.events.at(-1)?.data as {
+      type: string;
+      response: { diagnostics?: { warnings?: { code: string; message: string }[] }; store: boolean };
+    };
     expect(completed.type).toBe('response.completed');
     expect(completed.response.store).toBe(false);
     const warnings = completed.response.diagnostics?.warnings ?? [];
-    expect(warnings.filter((warning) => warning.code === 'unsupported-tool').map((warning) => warning.message).join(' ')).toMatch(/tool_search.*web_search/s);
+    expect(
+      warnings
+        .filter((warning) => warning.code === 'unsupported-tool')
+        .map((warning) => warning.message)
+        .join(' '),
+    ).toMatch(/tool_search.*web_search/s);
   });
 
   it('renders a custom tool call as custom_tool_call with the raw input, streamed unwrapped', async () => {
-    harness.upstream.enqueue({ type: 'chat', reasoning: 'Write the file.', toolCalls: [{ id: 'call_patch1', name: 'apply_patch', arguments: { input: patch } }], fragmentSize: 5 });
+    harness.upstream.enqueue({
+      type: 'chat',
+      reasoning: 'Write the file.',
+      toolCalls: [{ id: 'call_patch1', name: 'apply_patch', arguments: { input: patch } }],
+      fragmentSize: 5,
+    });
     const result = await postRawSse(harness.gateway.baseUrl, codexBody(firstTurnInput));
     expectWellFormedStream(result);
-    const deltas = result.events.filter(({ data }) => data.type === 'response.custom_tool_call_input.delta').map(({ data }) => data.delta as string);
+    const deltas = result.events
+      .filter(({ data }) => data.type === 'response.custom_tool_call_input.delta')
+      .map(({ data }) => data.delta as string);
     expect(deltas.length).toBeGreaterThan(5);
     expect(deltas.join('')).toBe(patch);
-    const done = result.events.find(({ data }) => data.type === 'response.output_item.done' && (data.item as { type: string }).type === 'custom_tool_call');
-    expect(done?.data.item).toEqual({ id: expect.stringMatching(/^ctc_/), type: 'custom_tool_call', status: 'completed', call_id: 'call_patch1', name: 'apply_patch', input: patch });
+    const done = result.events.find(
+      ({ data }) => data.type === 'response.output_item.done' && (data.item as { type: string }).type === 'custom_tool_call',
+    );
+    expect(done?.data.item).toEqual({
+      id: expect.stringMatching(/^ctc_/),
+      type: 'custom_tool_call',
+      status: 'completed',
+      call_id: 'call_patch1',
+      name: 'apply_patch',
+      input: patch,
+    });
   });
 
   it('marks calls to namespaced tools with their namespace, and the SDK accepts the stream', async () => {
@@ -145,12 +203,33 @@ describe('follow-up turn', () => {
     harness.upstream.enqueue({ type: 'chat', content: 'Done.' });
     const history = [
       ...firstTurnInput,
-      { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: '**Planning**' }], content: null, encrypted_content: 'gAAAAfake-opaque-blob' },
+      {
+        type: 'reasoning',
+        id: 'rs_1',
+        summary: [{ type: 'summary_text', text: '**Planning**' }],
+        content: null,
+        encrypted_content: 'gAAAAfake-opaque-blob',
+      },
       { type: 'message', id: 'msg_a1', role: 'assistant', content: [{ type: 'output_text', text: 'Running it.', annotations: [] }] },
-      { type: 'function_call', status: 'completed', id: 'fc_1', name: 'exec_command', arguments: '{"cmd":"echo hi > probe.txt"}', call_id: 'call_abc123' },
+      {
+        type: 'function_call',
+        status: 'completed',
+        id: 'fc_1',
+        name: 'exec_command',
+        arguments: '{"cmd":"echo hi > probe.txt"}',
+        call_id: 'call_abc123',
+      },
       { type: 'function_call_output', id: 'fco_1', call_id: 'call_abc123', output: 'Process exited with code 0\nOutput:\nhi\n' },
       { type: 'custom_tool_call', id: 'ctc_1', status: 'completed', call_id: 'call_patch1', name: 'apply_patch', input: patch },
-      { type: 'custom_tool_call_output', id: 'ctco_1', call_id: 'call_patch1', output: [{ type: 'input_text', text: 'Success. ' }, { type: 'input_text', text: 'A probe.txt' }] },
+      {
+        type: 'custom_tool_call_output',
+        id: 'ctco_1',
+        call_id: 'call_patch1',
+        output: [
+          { type: 'input_text', text: 'Success. ' },
+          { type: 'input_text', text: 'A probe.txt' },
+        ],
+      },
     ];
     const response = await client.responses.create(codexBody(history) as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming);
     expect(response.output_text).toBe('Done.');
@@ -160,10 +239,18 @@ describe('follow-up turn', () => {
       {
         role: 'assistant',
         content: 'Running it.',
-        tool_calls: [{ id: 'call_abc123', type: 'function', function: { name: 'exec_command', arguments: '{"cmd":"echo hi > probe.txt"}' } }],
+        tool_calls: [
+          { id: 'call_abc123', type: 'function', function: { name: 'exec_command', arguments: '{"cmd":"echo hi > probe.txt"}' } },
+        ],
       },
       { role: 'tool', tool_call_id: 'call_abc123', content: 'Process exited with code 0\nOutput:\nhi\n' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_patch1', type: 'function', function: { name: 'apply_patch', arguments: JSON.stringify({ input: patch }) } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_patch1', type: 'function', function: { name: 'apply_patch', arguments: JSON.stringify({ input: patch }) } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_patch1', content: 'Success. A probe.txt' },
     ]);
   });

@@ -25,7 +25,9 @@ describe('CustomInputDecoder', () => {
   it('streams the unwrapped text of {"input": …} for any split of the arguments', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme' }), fc.boolean(), fc.array(fc.nat()), (input, asciiOnly, rawCuts) => {
-        const argumentsText = asciiOnly ? JSON.stringify({ input }).replace(/[\u007f-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`) : JSON.stringify({ input });
+        const argumentsText = asciiOnly
+          ? JSON.stringify({ input }).replace(/[\u007f-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+          : JSON.stringify({ input });
         const cuts = rawCuts.map((cut) => cut % (argumentsText.length + 1));
         const { deltas, input: decoded } = decodeInPieces(argumentsText, cuts);
         expect(decoded).toBe(input);

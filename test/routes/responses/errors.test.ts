@@ -31,29 +31,68 @@ async function apiError(promise: Promise<unknown>): Promise<InstanceType<typeof 
   return error as InstanceType<typeof OpenAI.APIError>;
 }
 
-async function post(body: unknown): Promise<{ status: number; body: { error: { message: string; type: string; param: string | null; code: string | null } } }> {
-  const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function post(
+  body: unknown,
+): Promise<{ status: number; body: { error: { message: string; type: string; param: string | null; code: string | null } } }> {
+  const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as never };
 }
 
 describe('bad requests', () => {
   it.each([
     ['no input at all', { model: nativeModel }, 'input'],
-    ['a function_call without call_id', { model: nativeModel, input: [{ role: 'user', content: 'x' }, { type: 'function_call', name: 'f', arguments: '{}' }] }, 'input[1].call_id'],
-    ['a function_call_output without output', { model: nativeModel, input: [{ type: 'function_call_output', call_id: 'call_1' }] }, 'input[0].output'],
+    [
+      'a function_call without call_id',
+      {
+        model: nativeModel,
+        input: [
+          { role: 'user', content: 'x' },
+          { type: 'function_call', name: 'f', arguments: '{}' },
+        ],
+      },
+      'input[1].call_id',
+    ],
+    [
+      'a function_call_output without output',
+      { model: nativeModel, input: [{ type: 'function_call_output', call_id: 'call_1' }] },
+      'input[0].output',
+    ],
     ['an easy message without content', { model: nativeModel, input: [{ role: 'user' }] }, 'input[0].content'],
     ['an unknown role', { model: nativeModel, input: [{ type: 'message', role: 'robot', content: 'x' }] }, 'input[0].role'],
     ['a wrongly typed temperature', { model: nativeModel, input: 'x', temperature: 'hot' }, 'temperature'],
     ['a function tool without name', { model: nativeModel, input: 'x', tools: [{ type: 'function', parameters: {} }] }, 'tools[0].name'],
     ['an item_reference without id', { model: nativeModel, input: [{ type: 'item_reference' }] }, 'input[0].id'],
-    ['an uploaded image id', { model: nativeModel, input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1', detail: 'auto' }] }] }, 'input[0].content[0].file_id'],
-    ['json_schema without name', { model: nativeModel, input: 'x', text: { format: { type: 'json_schema', schema: {} } } }, 'text.format.name'],
+    [
+      'an uploaded image id',
+      { model: nativeModel, input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1', detail: 'auto' }] }] },
+      'input[0].content[0].file_id',
+    ],
+    [
+      'json_schema without name',
+      { model: nativeModel, input: 'x', text: { format: { type: 'json_schema', schema: {} } } },
+      'text.format.name',
+    ],
     [
       'a duplicate name inside a namespace',
-      { model: nativeModel, input: 'x', tools: [{ type: 'function', name: 'f', parameters: {} }, { type: 'namespace', name: 'ns', description: '', tools: [{ type: 'function', name: 'f' }] }] },
+      {
+        model: nativeModel,
+        input: 'x',
+        tools: [
+          { type: 'function', name: 'f', parameters: {} },
+          { type: 'namespace', name: 'ns', description: '', tools: [{ type: 'function', name: 'f' }] },
+        ],
+      },
       'tools[1].tools[0].name',
     ],
-    ['a tool_choice naming no offered tool', { model: nativeModel, input: 'x', tools: [{ type: 'function', name: 'f' }], tool_choice: { type: 'function', name: 'g' } }, 'tool_choice'],
+    [
+      'a tool_choice naming no offered tool',
+      { model: nativeModel, input: 'x', tools: [{ type: 'function', name: 'f' }], tool_choice: { type: 'function', name: 'g' } },
+      'tool_choice',
+    ],
   ])('answers 400 naming the field for %s', async (_label, body, param) => {
     const result = await post(body);
     expect(result.status).toBe(400);
@@ -63,13 +102,19 @@ describe('bad requests', () => {
   });
 
   it('rejects a malformed JSON body with a 400 in the OpenAI envelope', async () => {
-    const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":' });
+    const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"model":',
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { type: string } }).error.type).toBe('invalid_request_error');
   });
 
   it('surfaces as BadRequestError in the SDK, with the param', async () => {
-    const error = await apiError(client.responses.create({ model: nativeModel, input: [{ type: 'function_call_output', output: 'x' } as never] }));
+    const error = await apiError(
+      client.responses.create({ model: nativeModel, input: [{ type: 'function_call_output', output: 'x' } as never] }),
+    );
     expect(error.status).toBe(400);
     expect(error.param).toBe('input[0].call_id');
   });
@@ -82,7 +127,14 @@ describe('unknown model and upstream errors', () => {
   });
 
   it('keeps an upstream 429 with its message and retry-after, streaming or not', async () => {
-    harness.upstream.enqueue({ type: 'http-error', status: 429, message: 'Slow down', errorType: 'rate_limit_error', code: 'rate_limit_exceeded', headers: { 'retry-after': '7' } });
+    harness.upstream.enqueue({
+      type: 'http-error',
+      status: 429,
+      message: 'Slow down',
+      errorType: 'rate_limit_error',
+      code: 'rate_limit_exceeded',
+      headers: { 'retry-after': '7' },
+    });
     const error = await apiError(client.responses.create({ model: nativeModel, input: 'hi' }));
     expect(error.status).toBe(429);
     expect(error.message).toContain('Slow down');
@@ -95,11 +147,18 @@ describe('unknown model and upstream errors', () => {
   });
 
   it('ends a stream that fails mid-way with response.failed carrying the partial output', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'Partial answer that never ends', streamError: { afterChunks: 4, message: 'overloaded' } });
+    harness.upstream.enqueue({
+      type: 'chat',
+      content: 'Partial answer that never ends',
+      streamError: { afterChunks: 4, message: 'overloaded' },
+    });
     const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
     expect(result.status).toBe(200);
     expectWellFormedStream(result);
-    const failed = result.events.at(-1)?.data as { type: string; response: { status: string; error: { code: string; message: string }; output: { type: string; status: string }[] } };
+    const failed = result.events.at(-1)?.data as {
+      type: string;
+      response: { status: string; error: { code: string; message: string }; output: { type: string; status: string }[] };
+    };
     expect(failed.type).toBe('response.failed');
     expect(failed.response.status).toBe('failed');
     expect(failed.response.error.message).toContain('overloaded');

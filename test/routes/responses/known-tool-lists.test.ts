@@ -40,12 +40,27 @@ function codexTools(variant: string): Record<string, unknown>[] {
     name: `${variant}_command_${index}`,
     description: `Runs command ${index} (${variant}) in a PTY and returns its output. Prefer it over asking the user.`,
     strict: false,
-    parameters: { type: 'object', properties: { cmd: { type: 'string', description: 'The command' }, workdir: { type: 'string' } }, required: ['cmd'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { cmd: { type: 'string', description: 'The command' }, workdir: { type: 'string' } },
+      required: ['cmd'],
+      additionalProperties: false,
+    },
   }));
   return [
     ...functions,
-    { type: 'custom', name: 'apply_patch', description: 'Edits files with a patch.', format: { type: 'grammar', syntax: 'lark', definition: 'start: begin_patch hunk+ end_patch' } },
-    { type: 'namespace', name: 'multi_agent_v1', description: 'Sub-agents.', tools: [{ type: 'function', name: 'close_agent', parameters: { type: 'object', properties: { id: { type: 'string' } } } }] },
+    {
+      type: 'custom',
+      name: 'apply_patch',
+      description: 'Edits files with a patch.',
+      format: { type: 'grammar', syntax: 'lark', definition: 'start: begin_patch hunk+ end_patch' },
+    },
+    {
+      type: 'namespace',
+      name: 'multi_agent_v1',
+      description: 'Sub-agents.',
+      tools: [{ type: 'function', name: 'close_agent', parameters: { type: 'object', properties: { id: { type: 'string' } } } }],
+    },
     { type: 'web_search', external_web_access: false },
   ];
 }
@@ -81,7 +96,13 @@ describe('/v1/responses with a known tool list', () => {
       const response = await send('native/gpt-4o-mini', tools);
       expect(response.output).toEqual([
         expect.objectContaining({ type: 'custom_tool_call', call_id: `call_patch_${turn}`, name: 'apply_patch', input: patch }),
-        expect.objectContaining({ type: 'function_call', call_id: `call_close_${turn}`, name: 'close_agent', namespace: 'multi_agent_v1', arguments: '{"id":"a1"}' }),
+        expect.objectContaining({
+          type: 'function_call',
+          call_id: `call_close_${turn}`,
+          name: 'close_agent',
+          namespace: 'multi_agent_v1',
+          arguments: '{"id":"a1"}',
+        }),
       ]);
       expect(response.output[1]).not.toHaveProperty('input');
       expect(response.tools).toEqual(tools);
@@ -90,7 +111,11 @@ describe('/v1/responses with a known tool list', () => {
     }
     for (const body of bodies) expect(body).toBe(bodies[0]);
     const sent = JSON.parse(bodies[0]!) as { tools: { function: { name: string; parameters: Record<string, unknown> } }[] };
-    expect(sent.tools.map((tool) => tool.function.name)).toEqual([...tools.slice(0, 40).map((tool) => tool.name), 'apply_patch', 'close_agent']);
+    expect(sent.tools.map((tool) => tool.function.name)).toEqual([
+      ...tools.slice(0, 40).map((tool) => tool.name),
+      'apply_patch',
+      'close_agent',
+    ]);
     expect(sent.tools[40]!.function.parameters).toMatchObject({ properties: { input: { type: 'string' } }, required: ['input'] });
   });
 
@@ -123,7 +148,9 @@ describe('/v1/responses with a known tool list', () => {
     };
     const before = [await plainTurn(), await plainTurn(), await plainTurn()];
     upstream.enqueue({ type: 'chat', content: 'done' });
-    await send('native/gpt-4o-mini', tools, { tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'shared_command_2' }] } });
+    await send('native/gpt-4o-mini', tools, {
+      tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'shared_command_2' }] },
+    });
     const allowed = JSON.parse(lastBody()) as { tools: { function: { name: string } }[]; tool_choice: unknown };
     expect(allowed.tools.map((tool) => tool.function.name)).toEqual(['shared_command_2']);
     expect(allowed.tool_choice).toBe('required');

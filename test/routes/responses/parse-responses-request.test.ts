@@ -36,7 +36,11 @@ describe('parseResponsesRequest with a known tool list', () => {
   });
 
   it('offers only the allowed tools of a request, leaving the shared list whole for the next', async () => {
-    const allowed = await parseResponsesRequest(body({ tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'read_file' }] } }), store, caches);
+    const allowed = await parseResponsesRequest(
+      body({ tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'read_file' }] } }),
+      store,
+      caches,
+    );
     const plain = await parseResponsesRequest(body(), store, caches);
     expect(allowed.input.tools?.map((tool) => tool.name)).toEqual(['read_file']);
     expect(allowed.input.toolChoice).toEqual({ type: 'required' });

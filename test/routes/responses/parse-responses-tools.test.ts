@@ -13,9 +13,24 @@ import { parseResponsesTools, type WireTool } from '../../../routes/responses/pa
 
 function wireTools(): WireTool[] {
   return [
-    { type: 'function', name: 'exec_command', description: 'Runs a command.', strict: false, parameters: { type: 'object', properties: { cmd: { type: 'string' } } } },
-    { type: 'custom', name: 'apply_patch', description: 'Edits files.', format: { type: 'grammar', syntax: 'lark', definition: 'start: "x"' } },
-    { type: 'namespace', name: 'multi_agent_v1', tools: [{ type: 'function', name: 'close_agent', parameters: { type: 'object', properties: {} } }] },
+    {
+      type: 'function',
+      name: 'exec_command',
+      description: 'Runs a command.',
+      strict: false,
+      parameters: { type: 'object', properties: { cmd: { type: 'string' } } },
+    },
+    {
+      type: 'custom',
+      name: 'apply_patch',
+      description: 'Edits files.',
+      format: { type: 'grammar', syntax: 'lark', definition: 'start: "x"' },
+    },
+    {
+      type: 'namespace',
+      name: 'multi_agent_v1',
+      tools: [{ type: 'function', name: 'close_agent', parameters: { type: 'object', properties: {} } }],
+    },
     { type: 'web_search' },
   ];
 }
@@ -71,6 +86,7 @@ describe('parseResponsesTools', () => {
   });
 
   it('reads no tools as an empty translation', () => {
-    for (const none of [null, undefined, []]) expect(parseResponsesTools(none, caches)).toEqual({ tools: [], kinds: { custom: new Set(), namespaces: new Map() }, warnings: [] });
+    for (const none of [null, undefined, []])
+      expect(parseResponsesTools(none, caches)).toEqual({ tools: [], kinds: { custom: new Set(), namespaces: new Map() }, warnings: [] });
   });
 });

@@ -55,7 +55,11 @@ describe('previous_response_id', () => {
         content: 'Let me look.',
         tool_calls: [
           { id: 'call_read', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } },
-          { id: 'call_patch', type: 'function', function: { name: 'apply_patch', arguments: JSON.stringify({ input: '*** Begin Patch\n*** End Patch\n' }) } },
+          {
+            id: 'call_patch',
+            type: 'function',
+            function: { name: 'apply_patch', arguments: JSON.stringify({ input: '*** Begin Patch\n*** End Patch\n' }) },
+          },
         ],
       },
       { role: 'tool', tool_call_id: 'call_read', content: 'contents of a' },
@@ -95,7 +99,9 @@ describe('previous_response_id', () => {
     harness.upstream.enqueue({ type: 'chat', content: 'Not kept.' });
     const response = await client.responses.create({ model: nativeModel, input: 'hi', store: false });
     expect((response as unknown as { store: boolean }).store).toBe(false);
-    const error = await client.responses.create({ model: nativeModel, previous_response_id: response.id, input: 'again' }).catch((caught: unknown) => caught);
+    const error = await client.responses
+      .create({ model: nativeModel, previous_response_id: response.id, input: 'again' })
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 404, code: 'previous_response_not_found' });
   });
 

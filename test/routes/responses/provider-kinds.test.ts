@@ -8,8 +8,18 @@ const kinds = providerKinds();
 const fixture = useGatewayOverKinds(kinds);
 
 const tools: OpenAI.Responses.FunctionTool[] = [
-  { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false },
-  { type: 'function', name: 'get_time', parameters: { type: 'object', properties: { timezone: { type: 'string' } }, required: ['timezone'] }, strict: false },
+  {
+    type: 'function',
+    name: 'get_weather',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    strict: false,
+  },
+  {
+    type: 'function',
+    name: 'get_time',
+    parameters: { type: 'object', properties: { timezone: { type: 'string' } }, required: ['timezone'] },
+    strict: false,
+  },
 ];
 
 function parallelCalls(prefix: string): ScriptedCall[] {
@@ -27,7 +37,11 @@ describe.each(kinds)('Responses API through the gateway to $type', (kind) => {
     const final = await fixture.client().responses.stream({ model: model(), input: 'hi' }).finalResponse();
     expectValidResponseObject(final);
     expect(final.output_text).toBe('Hello there\n');
-    expect(final.usage).toMatchObject({ input_tokens: kind.usage.prompt_tokens, output_tokens: kind.usage.completion_tokens, total_tokens: kind.usage.total_tokens });
+    expect(final.usage).toMatchObject({
+      input_tokens: kind.usage.prompt_tokens,
+      output_tokens: kind.usage.completion_tokens,
+      total_tokens: kind.usage.total_tokens,
+    });
   });
 
   it('returns reasoning as a reasoning item', async () => {
@@ -52,7 +66,11 @@ describe.each(kinds)('Responses API through the gateway to $type', (kind) => {
     const followUp = await fixture.client().responses.create({
       model: model(),
       previous_response_id: final.id,
-      input: functionCalls.map((call, position) => ({ type: 'function_call_output' as const, call_id: call.call_id, output: `result-${position}` })),
+      input: functionCalls.map((call, position) => ({
+        type: 'function_call_output' as const,
+        call_id: call.call_id,
+        output: `result-${position}`,
+      })),
       tools,
     });
     expect(followUp.output_text).toBe('Sunny, 14:00.');

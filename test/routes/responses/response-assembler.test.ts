@@ -80,8 +80,14 @@ describe('ResponseAssembler', () => {
   ])('reports an HTTP %i failure (%s) with the code %s', (status, code, expected) => {
     const target = assembler();
     const error = new GatewayError({ status, type: 'upstream_error', code, message: 'failed' });
-    const wire = run(target, [{ type: 'text-delta', delta: 'x' }, { type: 'error', error }]);
-    expect(wire.at(-1)).toMatchObject({ type: 'response.failed', response: { status: 'failed', error: { code: expected, message: 'failed' } } });
+    const wire = run(target, [
+      { type: 'text-delta', delta: 'x' },
+      { type: 'error', error },
+    ]);
+    expect(wire.at(-1)).toMatchObject({
+      type: 'response.failed',
+      response: { status: 'failed', error: { code: expected, message: 'failed' } },
+    });
     expect(target.outcome).toMatchObject({ type: 'error', error });
   });
 
@@ -94,7 +100,10 @@ describe('ResponseAssembler', () => {
         usage: {},
         diagnostics: {
           toolCallError: { code: 'unavailable_tool', message: 'no such tool', availableTools: ['f'] },
-          warnings: [{ code: 'unsupported-tool', message: 'web_search dropped' }, { code: 'w', message: 'm' }],
+          warnings: [
+            { code: 'unsupported-tool', message: 'web_search dropped' },
+            { code: 'w', message: 'm' },
+          ],
         },
       },
     ]);

@@ -6,7 +6,15 @@ import type { WireInputItem, WireResponse } from '../../../routes/responses/resp
 const message = (id: string, text: string): WireInputItem => ({ type: 'message', id, role: 'user', content: text });
 
 function stored(id: string, input: readonly WireInputItem[], outputText = 'ok'): StoredResponse {
-  const output = [{ type: 'message', id: `msg_${id}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: outputText, annotations: [], logprobs: [] }] }];
+  const output = [
+    {
+      type: 'message',
+      id: `msg_${id}`,
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: outputText, annotations: [], logprobs: [] }],
+    },
+  ];
   return { response: { id, object: 'response', status: 'completed', output } as unknown as WireResponse, input };
 }
 

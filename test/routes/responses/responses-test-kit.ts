@@ -48,7 +48,10 @@ export async function startResponsesHarness(state?: Record<string, unknown>): Pr
  * Starts the harness before the file's tests and closes it after them; read `harness` and `client` inside tests.
  * `stateSettings` is read when the harness starts (after earlier beforeAll hooks, such as one starting Redis).
  */
-export function useResponsesHarness(stateSettings?: () => Record<string, unknown>): { readonly harness: ResponsesHarness; readonly client: OpenAI } {
+export function useResponsesHarness(stateSettings?: () => Record<string, unknown>): {
+  readonly harness: ResponsesHarness;
+  readonly client: OpenAI;
+} {
   const state: { harness?: ResponsesHarness; client?: OpenAI } = {};
   beforeAll(async () => {
     state.harness = await startResponsesHarness(stateSettings?.());
@@ -87,7 +90,10 @@ export async function postRawSse(baseUrl: string, body: Record<string, unknown>,
       if (frame.trim() === '') continue;
       const lines = frame.split('\n');
       const event = lines.find((line) => line.startsWith('event: '))?.slice('event: '.length);
-      const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice('data: '.length)).join('\n');
+      const data = lines
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice('data: '.length))
+        .join('\n');
       events.push({ event, data: JSON.parse(data) as RawSseEvent['data'] });
     }
   }

@@ -52,7 +52,12 @@ describe('text', () => {
     expect(response.id).toMatch(/^resp_/);
     expect(response.output_text).toBe(textPieces.join(''));
     expect(response.output).toHaveLength(1);
-    expect(response.output[0]).toMatchObject({ type: 'message', role: 'assistant', status: 'completed', id: expect.stringMatching(/^msg_/) });
+    expect(response.output[0]).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      id: expect.stringMatching(/^msg_/),
+    });
     expect(response.usage).toEqual({
       input_tokens: 21,
       input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
@@ -115,7 +120,10 @@ describe('text', () => {
     harness.upstream.enqueue({ type: 'chat', content: 'Once upon a', finishReason: 'length' });
     const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'Tell a story' });
     expectWellFormedStream(result);
-    expect(result.events.at(-1)?.data).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
+    expect(result.events.at(-1)?.data).toMatchObject({
+      type: 'response.incomplete',
+      response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } },
+    });
   });
 });
 
@@ -126,7 +134,11 @@ describe('reasoning', () => {
     harness.upstream.enqueue({ type: 'chat', reasoning, content: 'Hi!' });
     const response = await client.responses.create({ model: nativeModel, input: 'hello', reasoning: { effort: 'high' } });
     expect(response.output.map((item) => item.type)).toEqual(['reasoning', 'message']);
-    expect(response.output[0]).toMatchObject({ type: 'reasoning', id: expect.stringMatching(/^rs_/), summary: [{ type: 'summary_text', text: reasoning }] });
+    expect(response.output[0]).toMatchObject({
+      type: 'reasoning',
+      id: expect.stringMatching(/^rs_/),
+      summary: [{ type: 'summary_text', text: reasoning }],
+    });
     expect(response.output_text).toBe('Hi!');
     expect(harness.upstream.lastChatBody().reasoning_effort).toBe('high');
   });
@@ -149,7 +161,9 @@ describe('reasoning', () => {
 describe('parallel function calls', () => {
   function expectCalls(output: OpenAI.Responses.ResponseOutputItem[]): void {
     const calls = output.filter((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call');
-    expect(calls.map(({ call_id, name, arguments: callArguments, status }) => ({ call_id, name, arguments: callArguments, status }))).toEqual(
+    expect(
+      calls.map(({ call_id, name, arguments: callArguments, status }) => ({ call_id, name, arguments: callArguments, status })),
+    ).toEqual(
       parallelCalls.map((call) => ({ call_id: call.id, name: call.name, arguments: JSON.stringify(call.arguments), status: 'completed' })),
     );
     for (const call of calls) expect(call.id).toMatch(/^fc_/);
@@ -157,13 +171,21 @@ describe('parallel function calls', () => {
 
   it('responses.create returns both calls with their call ids', async () => {
     harness.upstream.enqueue({ type: 'chat', toolCalls: parallelCalls, fragmentSize: 2 });
-    const response = await client.responses.create({ model: nativeModel, input: 'Weather and time in Paris?', tools, parallel_tool_calls: true });
+    const response = await client.responses.create({
+      model: nativeModel,
+      input: 'Weather and time in Paris?',
+      tools,
+      parallel_tool_calls: true,
+    });
     expectValidResponseObject(response);
     expectCalls(response.output);
     expect(response.tools).toEqual(tools);
     const upstreamBody = harness.upstream.lastChatBody();
     expect(upstreamBody.tools).toEqual([
-      { type: 'function', function: { name: 'get_weather', description: 'Current weather for a city', parameters: tools[0]?.parameters, strict: false } },
+      {
+        type: 'function',
+        function: { name: 'get_weather', description: 'Current weather for a city', parameters: tools[0]?.parameters, strict: false },
+      },
       { type: 'function', function: { name: 'get_time', parameters: tools[1]?.parameters, strict: null } },
     ]);
     expect(upstreamBody.parallel_tool_calls).toBe(true);
@@ -184,16 +206,34 @@ describe('parallel function calls', () => {
 
   it('puts each call through added → arguments deltas → done with name → output_item.done', async () => {
     harness.upstream.enqueue({ type: 'chat', content: 'Checking.', toolCalls: parallelCalls, fragmentSize: 4 });
-    const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'Weather and time?', tools, tool_choice: { type: 'function', name: 'get_weather' } });
+    const result = await postRawSse(harness.gateway.baseUrl, {
+      model: nativeModel,
+      input: 'Weather and time?',
+      tools,
+      tool_choice: { type: 'function', name: 'get_weather' },
+    });
     expectWellFormedStream(result);
     const forIndex = (index: number) => result.events.filter(({ data }) => data.output_index === index).map(({ data }) => data);
-    expect(forIndex(0).at(-1)).toMatchObject({ type: 'response.output_item.done', item: { type: 'message', content: [{ text: 'Checking.' }] } });
+    expect(forIndex(0).at(-1)).toMatchObject({
+      type: 'response.output_item.done',
+      item: { type: 'message', content: [{ text: 'Checking.' }] },
+    });
     for (const [position, call] of parallelCalls.entries()) {
       const events = forIndex(position + 1);
-      expect(events[0]).toMatchObject({ type: 'response.output_item.added', item: { type: 'function_call', status: 'in_progress', call_id: call.id, name: call.name, arguments: '' } });
+      expect(events[0]).toMatchObject({
+        type: 'response.output_item.added',
+        item: { type: 'function_call', status: 'in_progress', call_id: call.id, name: call.name, arguments: '' },
+      });
       const done = events.find((event) => event.type === 'response.function_call_arguments.done');
-      expect(done).toMatchObject({ name: call.name, arguments: JSON.stringify(call.arguments), item_id: (events[0]?.item as { id: string }).id });
-      expect(events.at(-1)).toMatchObject({ type: 'response.output_item.done', item: { status: 'completed', arguments: JSON.stringify(call.arguments) } });
+      expect(done).toMatchObject({
+        name: call.name,
+        arguments: JSON.stringify(call.arguments),
+        item_id: (events[0]?.item as { id: string }).id,
+      });
+      expect(events.at(-1)).toMatchObject({
+        type: 'response.output_item.done',
+        item: { status: 'completed', arguments: JSON.stringify(call.arguments) },
+      });
     }
     expect(harness.upstream.lastChatBody().tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
   });

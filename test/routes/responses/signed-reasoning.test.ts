@@ -24,7 +24,14 @@ afterAll(async () => {
 
 const signature = 'RXVTaWduYXR1cmUtMQ==';
 const thinking = 'The user wants Paris weather: call get_weather. ✓';
-const tools = [{ type: 'function', name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+const tools = [
+  {
+    type: 'function',
+    name: 'get_weather',
+    description: 'Weather by city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
+];
 const question = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris?' }] };
 
 function thinkThenCall() {
@@ -39,13 +46,25 @@ function thinkThenCall() {
 
 async function firstTurn(stream: boolean): Promise<Record<string, unknown>[]> {
   thinkThenCall();
-  const body = { model: 'claude/claude-sonnet-4-5', input: [question], tools, reasoning: { effort: 'medium' }, max_output_tokens: 8000, store: false, include: ['reasoning.encrypted_content'] };
+  const body = {
+    model: 'claude/claude-sonnet-4-5',
+    input: [question],
+    tools,
+    reasoning: { effort: 'medium' },
+    max_output_tokens: 8000,
+    store: false,
+    include: ['reasoning.encrypted_content'],
+  };
   if (stream) {
     const result = await postRawSse(gateway.baseUrl, body);
     const completed = result.events.find((event) => event.data.type === 'response.completed');
     return (completed?.data.response as { output: Record<string, unknown>[] }).output;
   }
-  const response = await fetch(`${gateway.baseUrl}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${gateway.baseUrl}/v1/responses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as { output: Record<string, unknown>[] }).output;
 }
@@ -84,7 +103,10 @@ describe('signed reasoning through /v1/responses', () => {
       }),
     });
     expect(response.status).toBe(200);
-    const sent = upstream.messageRequests().at(-1)?.body as { thinking?: unknown; messages: { role: string; content: { type: string }[] }[] };
+    const sent = upstream.messageRequests().at(-1)?.body as {
+      thinking?: unknown;
+      messages: { role: string; content: { type: string }[] }[];
+    };
     expect(sent.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
     const assistant = sent.messages.find((message) => message.role === 'assistant');
     expect(assistant?.content).toEqual([
@@ -100,7 +122,12 @@ describe('signed reasoning through /v1/responses', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         model: 'claude/claude-sonnet-4-5',
-        input: [question, { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAAopenai-blob' }, { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hi' }] }, question],
+        input: [
+          question,
+          { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAAopenai-blob' },
+          { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hi' }] },
+          question,
+        ],
       }),
     });
     expect(response.status).toBe(200);

@@ -8,7 +8,9 @@ import { redisServerPath, warnWhenRedisIsMissing } from '../../helpers/redis-ser
 import { useRedisServer } from '../../helpers/use-redis-server.js';
 import { nativeModel, useResponsesHarness } from './responses-test-kit.js';
 
-async function statusOf(promise: Promise<unknown>): Promise<{ status: number | undefined; message: string; param: string | null | undefined }> {
+async function statusOf(
+  promise: Promise<unknown>,
+): Promise<{ status: number | undefined; message: string; param: string | null | undefined }> {
   try {
     await promise;
   } catch (error) {
@@ -27,8 +29,14 @@ describe.each(backends)('with %s state', (backend) => {
 
   describe('item_reference', () => {
     it('resolves earlier output items by id, as the AI SDK sends them with store on', async () => {
-      kit.harness.upstream.enqueue({ type: 'chat', content: 'Let me read it.', toolCalls: [{ id: 'call_read_1', name: 'read_file', arguments: { path: 'a.txt' } }] });
-      const tools: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false }];
+      kit.harness.upstream.enqueue({
+        type: 'chat',
+        content: 'Let me read it.',
+        toolCalls: [{ id: 'call_read_1', name: 'read_file', arguments: { path: 'a.txt' } }],
+      });
+      const tools: OpenAI.Responses.Tool[] = [
+        { type: 'function', name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false },
+      ];
       const first = await kit.client.responses.create({ model: nativeModel, input: 'Read a.txt', tools });
       expect((first as unknown as { store: boolean }).store).toBe(true);
       const [message, call] = first.output;
@@ -47,14 +55,26 @@ describe.each(backends)('with %s state', (backend) => {
       expect(second.output_text).toBe('It says hello.');
       expect(kit.harness.upstream.lastChatBody().messages).toEqual([
         { role: 'user', content: 'Read a.txt' },
-        { role: 'assistant', content: 'Let me read it.', tool_calls: [{ id: 'call_read_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }] },
+        {
+          role: 'assistant',
+          content: 'Let me read it.',
+          tool_calls: [{ id: 'call_read_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_read_1', content: 'hello' },
       ]);
     });
 
     it('answers 404 naming the id when the item is unknown, without calling the upstream', async () => {
       const before = kit.harness.upstream.requests.length;
-      const failure = await statusOf(kit.client.responses.create({ model: nativeModel, input: [{ role: 'user', content: 'hi' }, { type: 'item_reference', id: 'msg_nowhere' }] }));
+      const failure = await statusOf(
+        kit.client.responses.create({
+          model: nativeModel,
+          input: [
+            { role: 'user', content: 'hi' },
+            { type: 'item_reference', id: 'msg_nowhere' },
+          ],
+        }),
+      );
       expect(failure).toMatchObject({ status: 404, param: 'input[1].id' });
       expect(failure.message).toContain("'msg_nowhere'");
       expect(kit.harness.upstream.requests.length).toBe(before);
@@ -64,7 +84,9 @@ describe.each(backends)('with %s state', (backend) => {
       kit.harness.upstream.enqueue({ type: 'chat', content: 'secret' });
       const unstored = await kit.client.responses.create({ model: nativeModel, input: 'hi', store: false });
       expect((unstored as unknown as { store: boolean }).store).toBe(false);
-      const failure = await statusOf(kit.client.responses.create({ model: nativeModel, input: [{ type: 'item_reference', id: unstored.output[0]!.id! }] }));
+      const failure = await statusOf(
+        kit.client.responses.create({ model: nativeModel, input: [{ type: 'item_reference', id: unstored.output[0]!.id! }] }),
+      );
       expect(failure.status).toBe(404);
       expect((await statusOf(kit.client.responses.retrieve(unstored.id))).status).toBe(404);
     });
@@ -73,7 +95,9 @@ describe.each(backends)('with %s state', (backend) => {
   describe('stored responses', () => {
     it('GET returns the response as created, input_items lists its input, DELETE forgets it', async () => {
       kit.harness.upstream.enqueue({ type: 'chat', content: 'Paris.' });
-      const input = [{ type: 'message', id: 'msg_in_1', role: 'user', content: 'Capital of France?' }] as unknown as OpenAI.Responses.ResponseInput;
+      const input = [
+        { type: 'message', id: 'msg_in_1', role: 'user', content: 'Capital of France?' },
+      ] as unknown as OpenAI.Responses.ResponseInput;
       const created = await kit.client.responses.create({ model: nativeModel, input });
 
       const retrieved = await kit.client.responses.retrieve(created.id);
@@ -94,7 +118,12 @@ describe.each(backends)('with %s state', (backend) => {
       const input = ['a', 'b', 'c'].map((name) => ({ type: 'message' as const, id: `msg_${name}`, role: 'user' as const, content: name }));
       const created = await kit.client.responses.create({ model: nativeModel, input });
       const url = `${kit.harness.gateway.baseUrl}/v1/responses/${created.id}/input_items`;
-      const newest = (await (await fetch(`${url}?limit=2`)).json()) as { data: { id: string }[]; has_more: boolean; first_id: string; last_id: string };
+      const newest = (await (await fetch(`${url}?limit=2`)).json()) as {
+        data: { id: string }[];
+        has_more: boolean;
+        first_id: string;
+        last_id: string;
+      };
       expect(newest).toMatchObject({ object: 'list', first_id: 'msg_c', last_id: 'msg_b', has_more: true });
       const rest = (await (await fetch(`${url}?limit=2&after=msg_b`)).json()) as { data: { id: string }[]; has_more: boolean };
       expect(rest.data.map((item) => item.id)).toEqual(['msg_a']);

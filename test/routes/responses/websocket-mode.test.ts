@@ -10,7 +10,10 @@ let socketUrl: string;
 
 beforeAll(async () => {
   upstream = await startFakeOpenAiUpstream();
-  gateway = await startGateway({ server: { apiKeys: ['sk-gateway'] }, providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) } });
+  gateway = await startGateway({
+    server: { apiKeys: ['sk-gateway'] },
+    providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) },
+  });
   socketUrl = `${gateway.baseUrl.replace(/^http/, 'ws')}/v1/responses?api-version=test`;
 });
 
@@ -20,16 +23,30 @@ afterAll(async () => {
 });
 
 const auth = { authorization: 'Bearer sk-gateway' };
-const execCommand = { type: 'function', name: 'exec_command', parameters: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] }, strict: false };
+const execCommand = {
+  type: 'function',
+  name: 'exec_command',
+  parameters: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] },
+  strict: false,
+};
 const developer = { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'You are Codex.' }] };
 const user = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
 
 function codexFrame(extra: Record<string, unknown>): Record<string, unknown> {
-  return { type: 'response.create', model: 'local/gpt-5.5', stream: true, tools: [execCommand], store: false, include: ['reasoning.encrypted_content'], ...extra };
+  return {
+    type: 'response.create',
+    model: 'local/gpt-5.5',
+    stream: true,
+    tools: [execCommand],
+    store: false,
+    include: ['reasoning.encrypted_content'],
+    ...extra,
+  };
 }
 
 const typesOf = (events: SocketEvent[]) => events.map((event) => event.type);
-const completedResponse = (events: SocketEvent[]) => events.at(-1)?.response as { id: string; status: string; store: boolean; output: Record<string, unknown>[] };
+const completedResponse = (events: SocketEvent[]) =>
+  events.at(-1)?.response as { id: string; status: string; store: boolean; output: Record<string, unknown>[] };
 
 describe('a Codex session over one connection', () => {
   it('warms up, then chains turns by previous_response_id with store: false, sending only the new items', async () => {
@@ -46,17 +63,32 @@ describe('a Codex session over one connection', () => {
       client.send(codexFrame({ previous_response_id: completedResponse(warmUp).id, input: [user('Create probe.txt')] }));
       const first = await client.nextTurn();
       expect(typesOf(first)).toContain('response.function_call_arguments.done');
-      expect(completedResponse(first).output).toEqual([expect.objectContaining({ type: 'function_call', call_id: 'call_ws_1', name: 'exec_command' })]);
+      expect(completedResponse(first).output).toEqual([
+        expect.objectContaining({ type: 'function_call', call_id: 'call_ws_1', name: 'exec_command' }),
+      ]);
       expect(first.map((event) => event.sequence_number)).toEqual(first.map((_event, index) => index));
 
       upstream.enqueue({ type: 'chat', content: 'Created probe.txt.' });
-      client.send(codexFrame({ previous_response_id: completedResponse(first).id, input: [{ type: 'function_call_output', call_id: 'call_ws_1', output: 'exit 0' }] }));
+      client.send(
+        codexFrame({
+          previous_response_id: completedResponse(first).id,
+          input: [{ type: 'function_call_output', call_id: 'call_ws_1', output: 'exit 0' }],
+        }),
+      );
       const second = await client.nextTurn();
-      expect(completedResponse(second).output).toEqual([expect.objectContaining({ type: 'message', content: [expect.objectContaining({ text: 'Created probe.txt.' })] })]);
+      expect(completedResponse(second).output).toEqual([
+        expect.objectContaining({ type: 'message', content: [expect.objectContaining({ text: 'Created probe.txt.' })] }),
+      ]);
       expect(upstream.lastChatBody().messages).toEqual([
         { role: 'system', content: 'You are Codex.' },
         { role: 'user', content: 'Create probe.txt' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_ws_1', type: 'function', function: { name: 'exec_command', arguments: '{"cmd":"echo hi > probe.txt"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_ws_1', type: 'function', function: { name: 'exec_command', arguments: '{"cmd":"echo hi > probe.txt"}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_ws_1', content: 'exit 0' },
       ]);
 
@@ -96,7 +128,11 @@ describe('errors', () => {
     const client = await ResponsesSocketClient.connect(socketUrl, auth);
     try {
       client.send('{"type":');
-      expect((await client.nextTurn()).at(-1)).toMatchObject({ type: 'error', status: 400, error: { code: 'invalid_json', type: 'invalid_request_error' } });
+      expect((await client.nextTurn()).at(-1)).toMatchObject({
+        type: 'error',
+        status: 400,
+        error: { code: 'invalid_json', type: 'invalid_request_error' },
+      });
       client.send({ type: 'response.cancel' });
       expect((await client.nextTurn()).at(-1)).toMatchObject({ type: 'error', status: 400, error: { param: 'type' } });
       client.send(codexFrame({ previous_response_id: 'resp_unknown', input: [user('x')] }));
@@ -123,7 +159,9 @@ describe('errors', () => {
       const events = await client.nextTurn();
       expect(events.at(-1)).toMatchObject({ type: 'error', status: 409, error: { code: 'response_in_progress' } });
       const rest = await client.nextTurn();
-      expect(completedResponse(rest).output).toEqual([expect.objectContaining({ content: [expect.objectContaining({ text: 'slow answer' })] })]);
+      expect(completedResponse(rest).output).toEqual([
+        expect.objectContaining({ content: [expect.objectContaining({ text: 'slow answer' })] }),
+      ]);
     } finally {
       await client.close();
     }

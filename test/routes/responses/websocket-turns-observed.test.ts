@@ -25,7 +25,10 @@ beforeAll(async () => {
   upstream.respondWith(() => ({ type: 'chat', content: 'ok' }));
   gateway = await startGateway({
     server: { apiKeys: [{ key, name: 'team', models: ['local/*'], limits: { requestsPerMinute: 3 } }] },
-    providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }), other: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) },
+    providers: {
+      local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
+      other: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
+    },
     telemetry: { otlpEndpoint: receiver.url, serviceName: 'interlingua-test' },
   });
 });
@@ -41,7 +44,10 @@ describe('WebSocket turns', () => {
   // The refused model counts as a request, as over HTTP (the limits are checked before the policy).
   it('are under the key’s policy and limits, each with its own span and metrics', async () => {
     const traceId = randomBytes(16).toString('hex');
-    const client = await ResponsesSocketClient.connect(`${gateway.baseUrl.replace(/^http/, 'ws')}/v1/responses`, { ...auth, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` });
+    const client = await ResponsesSocketClient.connect(`${gateway.baseUrl.replace(/^http/, 'ws')}/v1/responses`, {
+      ...auth,
+      traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+    });
     try {
       const before = upstream.chatRequests().length;
       client.send(frame('other/m'));

@@ -15,9 +15,24 @@ const auth = { authorization: `Bearer ${key}` };
 const busy = { type: 'http-error', status: 503, errorType: 'server_error', message: 'busy' } as const;
 
 const routes = [
-  { api: 'Chat Completions', path: '/v1/chat/completions', body: (model: string) => ({ model, messages: [{ role: 'user', content: 'hi' }] }), envelope: { error: { type: expect.any(String) } } },
-  { api: 'Responses', path: '/v1/responses', body: (model: string) => ({ model, input: 'hi', store: false }), envelope: { error: { type: expect.any(String) } } },
-  { api: 'Messages', path: '/v1/messages', body: (model: string) => ({ model, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }), envelope: { type: 'error', error: { type: expect.any(String) } } },
+  {
+    api: 'Chat Completions',
+    path: '/v1/chat/completions',
+    body: (model: string) => ({ model, messages: [{ role: 'user', content: 'hi' }] }),
+    envelope: { error: { type: expect.any(String) } },
+  },
+  {
+    api: 'Responses',
+    path: '/v1/responses',
+    body: (model: string) => ({ model, input: 'hi', store: false }),
+    envelope: { error: { type: expect.any(String) } },
+  },
+  {
+    api: 'Messages',
+    path: '/v1/messages',
+    body: (model: string) => ({ model, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+    envelope: { type: 'error', error: { type: expect.any(String) } },
+  },
 ] as const;
 
 function expectOperationalHeaders(response: RawResponse, model: string | null, attempts: string): void {
@@ -38,7 +53,10 @@ describe('headers on error replies', () => {
         providers: { a: testProvider('openai-compatible', `${primary.url}/v1`), b: testProvider('openai-compatible', `${backup.url}/v1`) },
         fallbacks: { 'a/model-a': ['b/model-b'] },
       });
-      const failed = await postJson(`${gateway.baseUrl}${route.path}`, route.body('a/model-a'), { ...auth, 'x-request-id': 'req-from-the-client' });
+      const failed = await postJson(`${gateway.baseUrl}${route.path}`, route.body('a/model-a'), {
+        ...auth,
+        'x-request-id': 'req-from-the-client',
+      });
       expect(failed.status).toBeGreaterThanOrEqual(500);
       expect(JSON.parse(failed.text)).toMatchObject(route.envelope);
       expectOperationalHeaders(failed, 'b/model-b', '2');
@@ -53,9 +71,20 @@ describe('headers on error replies', () => {
 
   it('an upstream 429 passed on, and the gateway’s own 429 (no upstream asked)', async () => {
     const upstream = await fakeUpstream();
-    upstream.respondWith(() => ({ type: 'http-error', status: 429, errorType: 'rate_limit_error', message: 'slow down', headers: { 'retry-after': '7' } }));
+    upstream.respondWith(() => ({
+      type: 'http-error',
+      status: 429,
+      errorType: 'rate_limit_error',
+      message: 'slow down',
+      headers: { 'retry-after': '7' },
+    }));
     const gateway = await gatewayFor({
-      server: { apiKeys: [{ key, name: 'team', limits: { requestsPerMinute: 1000 } }, { key: 'sk-scarce-0123456789', name: 'scarce', limits: { requestsPerMinute: 1 } }] },
+      server: {
+        apiKeys: [
+          { key, name: 'team', limits: { requestsPerMinute: 1000 } },
+          { key: 'sk-scarce-0123456789', name: 'scarce', limits: { requestsPerMinute: 1 } },
+        ],
+      },
       providers: { a: testProvider('openai-compatible', `${upstream.url}/v1`) },
     });
     for (const route of routes) {

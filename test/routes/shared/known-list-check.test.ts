@@ -29,7 +29,11 @@ describe('compileKnownListCheck', () => {
     ajv.addKeyword({ keyword: 'countedList', validate: () => ((counter.lists += 1), true) });
     return { ajv, counter };
   }
-  const schema = { type: 'object', required: ['model'], properties: { model: { type: 'string' }, tools: { type: 'array', countedList: true, items: { type: 'object' } } } };
+  const schema = {
+    type: 'object',
+    required: ['model'],
+    properties: { model: { type: 'string' }, tools: { type: 'array', countedList: true, items: { type: 'object' } } },
+  };
 
   it('validates a known list once and the rest of the body every time', () => {
     const { ajv, counter } = countingAjv();
@@ -56,11 +60,17 @@ describe('compileKnownListCheck', () => {
 
   it('gives no shortcut when the top-level schema is not property by property', () => {
     const ajv = new Ajv({ strict: false });
-    for (const extra of [{ additionalProperties: false }, { anyOf: [{ required: ['model'] }] }, { if: { required: ['tools'] }, then: { required: ['model'] } }]) {
+    for (const extra of [
+      { additionalProperties: false },
+      { anyOf: [{ required: ['model'] }] },
+      { if: { required: ['tools'] }, then: { required: ['model'] } },
+    ]) {
       expect(compileKnownListCheck(ajv, { ...schema, ...extra })).toBeUndefined();
     }
     expect(compileKnownListCheck(ajv, { type: 'object', properties: { model: { type: 'string' } } })).toBeUndefined();
-    expect(compileKnownListCheck(ajv, { type: 'object', properties: { tools: { $ref: '#/properties/model' }, model: {} } })).toBeUndefined();
+    expect(
+      compileKnownListCheck(ajv, { type: 'object', properties: { tools: { $ref: '#/properties/model' }, model: {} } }),
+    ).toBeUndefined();
   });
 });
 

@@ -9,7 +9,14 @@ import { postJson, sseChunks } from '../../helpers/read-sse.js';
 import { testProvider } from '../../helpers/start-gateway.js';
 import { chat, fakeUpstream, gatewayFor, scrape } from './resilience-kit.js';
 
-const weatherTool = { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } };
+const weatherTool = {
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    description: 'Weather for a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
+};
 
 /** The Qwen3-Coder XML a prompted model answers with. */
 const qwenCall = '<tool_call>\n<function=get_weather>\n<parameter=city>\nLyon\n</parameter>\n</function>\n</tool_call>';
@@ -19,7 +26,11 @@ describe('fallbacks', () => {
     const [first, second, third] = await Promise.all([fakeUpstream(), fakeUpstream(), fakeUpstream()]);
     const gateway = await gatewayFor({
       server: { apiKeys: ['sk-admin-0123456789', { key: 'sk-team-0123456789', name: 'team', models: ['a/*', 'c/*'] }] },
-      providers: { a: testProvider('openai-compatible', `${first.url}/v1`), b: testProvider('openai-compatible', `${second.url}/v1`), c: testProvider('openai-compatible', `${third.url}/v1`) },
+      providers: {
+        a: testProvider('openai-compatible', `${first.url}/v1`),
+        b: testProvider('openai-compatible', `${second.url}/v1`),
+        c: testProvider('openai-compatible', `${third.url}/v1`),
+      },
       aliases: { fast: 'a/model-a' },
       fallbacks: { fast: ['b/model-b', 'c/model-c'] },
     });
@@ -35,7 +46,9 @@ describe('fallbacks', () => {
     expect(JSON.parse(response.text).choices[0].message.content).toBe('third answered');
     expect(response.headers.get('x-interlingua-model')).toBe('c/model-c');
     expect(response.headers.get('x-interlingua-attempts')).toBe('3');
-    expect([first, second, third].map((upstream) => upstream.chatRequests().map((request) => (request.body as { model: string }).model))).toEqual([['model-a'], ['model-b'], ['model-c']]);
+    expect(
+      [first, second, third].map((upstream) => upstream.chatRequests().map((request) => (request.body as { model: string }).model)),
+    ).toEqual([['model-a'], ['model-b'], ['model-c']]);
 
     // team may not use b/*: its request goes from a straight to c.
     const restricted = await chat(gateway, { model: 'a/model-a' }, { authorization: 'Bearer sk-team-0123456789' });
@@ -52,7 +65,10 @@ describe('fallbacks', () => {
     slow.enqueue({ type: 'chat', content: 'too slow', headersDelayMs: 3_000 });
     quick.enqueue({ type: 'chat', content: 'in time' });
     const gateway = await gatewayFor({
-      providers: { slow: testProvider('openai-compatible', `${slow.url}/v1`, { timeouts: { connectMs: 2_000, headersMs: 100, bodyMs: 10_000 } }), quick: testProvider('openai-compatible', `${quick.url}/v1`) },
+      providers: {
+        slow: testProvider('openai-compatible', `${slow.url}/v1`, { timeouts: { connectMs: 2_000, headersMs: 100, bodyMs: 10_000 } }),
+        quick: testProvider('openai-compatible', `${quick.url}/v1`),
+      },
       fallbacks: { 'slow/m': ['quick/m'] },
     });
     const response = await chat(gateway, { model: 'slow/m', stream: true });
@@ -98,7 +114,11 @@ async function nativeToPrompted() {
 /** A Chat Completions history with a tool call in flight: the call, its result, and the model's turn next. */
 const chatHistory = [
   { role: 'user', content: 'Weather in Paris, then Lyon?' },
-  { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+  },
   { role: 'tool', tool_call_id: 'call_1', content: 'sunny, 21 C' },
 ];
 
@@ -109,12 +129,19 @@ function expectRenderedForQwen(prompted: FakeOpenAiUpstream): void {
   const body = prompted.lastChatBody() as { model: string; tools?: unknown; messages: WireMessage[] };
   expect(body.model).toBe('qwen3-coder-30b-a3b-instruct');
   expect(body.tools).toBeUndefined();
-  const texts = body.messages.map((message) => ({ role: message.role, text: typeof message.content === 'string' ? message.content : JSON.stringify(message.content) }));
+  const texts = body.messages.map((message) => ({
+    role: message.role,
+    text: typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
+  }));
   expect(body.messages.every((message) => message.tool_calls === undefined && message.role !== 'tool')).toBe(true);
   expect(texts[0]?.role).toBe('system');
   expect(texts[0]?.text).toContain('get_weather');
-  expect(texts.find((message) => message.role === 'assistant')?.text).toContain('<function=get_weather>\n<parameter=city>\nParis\n</parameter>');
-  expect(texts.some((message) => message.role === 'user' && message.text.includes('<tool_response>\nsunny, 21 C\n</tool_response>'))).toBe(true);
+  expect(texts.find((message) => message.role === 'assistant')?.text).toContain(
+    '<function=get_weather>\n<parameter=city>\nParis\n</parameter>',
+  );
+  expect(texts.some((message) => message.role === 'user' && message.text.includes('<tool_response>\nsunny, 21 C\n</tool_response>'))).toBe(
+    true,
+  );
 }
 
 describe('a native model falling back to a prompted one, with a tool call in flight', () => {
@@ -133,7 +160,12 @@ describe('a native model falling back to a prompted one, with a tool call in fli
     expect(native.chatRequests()).toHaveLength(1);
     expect((native.lastChatBody() as { tools?: unknown[] }).tools).toHaveLength(1);
     expectRenderedForQwen(prompted);
-    const chunks = sseChunks(response.text) as { choices: { delta: { content?: string; tool_calls?: { function: { name?: string; arguments?: string } }[] }; finish_reason: string | null }[] }[];
+    const chunks = sseChunks(response.text) as {
+      choices: {
+        delta: { content?: string; tool_calls?: { function: { name?: string; arguments?: string } }[] };
+        finish_reason: string | null;
+      }[];
+    }[];
     const calls = chunks.flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? []);
     expect(calls[0]?.function.name).toBe('get_weather');
     expect(JSON.parse(calls.map((call) => call.function.arguments ?? '').join(''))).toEqual({ city: 'Lyon' });
@@ -186,8 +218,17 @@ describe('a native model falling back to a prompted one, with a tool call in fli
     const events = response.text
       .split('\n')
       .filter((line) => line.startsWith('data: '))
-      .map((line) => JSON.parse(line.slice('data: '.length)) as { type: string; content_block?: { type: string; name?: string }; delta?: { type: string; partial_json?: string; stop_reason?: string } });
-    expect(events.find((event) => event.type === 'content_block_start' && event.content_block?.type === 'tool_use')?.content_block?.name).toBe('get_weather');
+      .map(
+        (line) =>
+          JSON.parse(line.slice('data: '.length)) as {
+            type: string;
+            content_block?: { type: string; name?: string };
+            delta?: { type: string; partial_json?: string; stop_reason?: string };
+          },
+      );
+    expect(
+      events.find((event) => event.type === 'content_block_start' && event.content_block?.type === 'tool_use')?.content_block?.name,
+    ).toBe('get_weather');
     const input = events.map((event) => (event.delta?.type === 'input_json_delta' ? (event.delta.partial_json ?? '') : '')).join('');
     expect(JSON.parse(input)).toEqual({ city: 'Lyon' });
     expect(events.find((event) => event.type === 'message_delta')?.delta?.stop_reason).toBe('tool_use');
@@ -200,7 +241,10 @@ describe('a prompted model falling back to another prompted family', () => {
     hermes.enqueue({ type: 'http-error', status: 503, errorType: 'server_error', message: 'busy' });
     qwen.enqueue({ type: 'chat', content: qwenCall });
     const gateway = await gatewayFor({
-      providers: { small: testProvider('openai-compatible', `${hermes.url}/v1`, { toolCalling: 'prompted' }), coder: testProvider('openai-compatible', `${qwen.url}/v1`, { toolCalling: 'prompted' }) },
+      providers: {
+        small: testProvider('openai-compatible', `${hermes.url}/v1`, { toolCalling: 'prompted' }),
+        coder: testProvider('openai-compatible', `${qwen.url}/v1`, { toolCalling: 'prompted' }),
+      },
       fallbacks: { 'small/qwen3-8b': ['coder/qwen3-coder-30b-a3b-instruct'] },
     });
     const response = await chat(gateway, {
@@ -210,9 +254,13 @@ describe('a prompted model falling back to another prompted family', () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-tool-format')).toBe('qwen3-coder');
-    expect(JSON.stringify((hermes.lastChatBody() as { messages: unknown }).messages)).toContain('<tool_call>\\n{\\"name\\": \\"get_weather\\"');
+    expect(JSON.stringify((hermes.lastChatBody() as { messages: unknown }).messages)).toContain(
+      '<tool_call>\\n{\\"name\\": \\"get_weather\\"',
+    );
     expectRenderedForQwen(qwen);
-    const call = (JSON.parse(response.text) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] }).choices[0]?.message.tool_calls[0];
+    const call = (
+      JSON.parse(response.text) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] }
+    ).choices[0]?.message.tool_calls[0];
     expect(call?.function.name).toBe('get_weather');
     expect(JSON.parse(call?.function.arguments ?? '{}')).toEqual({ city: 'Lyon' });
   });
@@ -241,7 +289,9 @@ describe('a prompted model falling back to a native one', () => {
     expect(JSON.stringify(body.messages)).not.toContain('<tool_call>');
     expect(body.messages[1]?.tool_calls).toEqual(chatHistory[1]?.tool_calls);
     expect(body.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
-    const message = (JSON.parse(response.text) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] }).choices[0]?.message;
+    const message = (
+      JSON.parse(response.text) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] }
+    ).choices[0]?.message;
     expect(message?.tool_calls[0]?.function).toEqual({ name: 'get_weather', arguments: '{"city":"Lyon"}' });
   });
 });

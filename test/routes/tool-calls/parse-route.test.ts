@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type StartedGateway } from '../../helpers/start-gateway.js';
 
 const tools: OpenAI.ChatCompletionTool[] = [
-  { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] } } },
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] },
+    },
+  },
   { type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
 ];
 
@@ -20,9 +26,15 @@ const samples: { model: string; text: string }[] = [
   { model: 'qwen3-8b', text: 'Checking.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Zürich", "days": 2}}\n</tool_call>' },
   { model: 'qwen3-8b', text: '<think>The user wants files.</think>Reading.<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>' },
   { model: 'qwen3-8b', text: 'Cut off: <tool_call>{"name": "get_weather", "arguments": {"city": "Par' },
-  { model: 'qwen3-coder-30b-a3b-instruct', text: '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>' },
+  {
+    model: 'qwen3-coder-30b-a3b-instruct',
+    text: '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>',
+  },
   { model: 'mistral-small-3.2', text: '[TOOL_CALLS]get_weather[ARGS]{"city": "Lyon"}' },
-  { model: 'gpt-oss-20b', text: '<|channel|>analysis<|message|>Need weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city":"Oslo"}<|call|>' },
+  {
+    model: 'gpt-oss-20b',
+    text: '<|channel|>analysis<|message|>Need weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city":"Oslo"}<|call|>',
+  },
   { model: 'llama-3.1-8b-instruct', text: '{"name": "read_file", "parameters": {"path": "a.txt"}}' },
   { model: 'qwen3-8b', text: 'Just an answer, no call: {"name": "x"} stays text.' },
 ];
@@ -46,7 +58,11 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${gateway.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${gateway.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -57,16 +73,21 @@ function comparable(calls: unknown, content: unknown, reasoning: unknown, diagno
 }
 
 describe('POST /v1/tool-calls/parse', () => {
-  it.each(samples.map((sample, index) => ({ ...sample, index })))('gives what a chat reply gives for $model: $text', async ({ model, text, index }) => {
-    const completion = await gateway.client().chat.completions.create({ model: `sample${index}/${model}`, messages: [{ role: 'user', content: 'go' }], tools });
-    const message = completion.choices[0]?.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
-    const diagnostics = (completion as unknown as { diagnostics?: unknown }).diagnostics;
-    const parsed = await post('/v1/tool-calls/parse', { model, text, tools });
-    expect(parsed.status).toBe(200);
-    expect(comparable(parsed.body.calls, parsed.body.content, parsed.body.reasoning, parsed.body.diagnostics)).toEqual(
-      comparable(message.tool_calls, message.content, message.reasoning_content, diagnostics),
-    );
-  });
+  it.each(samples.map((sample, index) => ({ ...sample, index })))(
+    'gives what a chat reply gives for $model: $text',
+    async ({ model, text, index }) => {
+      const completion = await gateway
+        .client()
+        .chat.completions.create({ model: `sample${index}/${model}`, messages: [{ role: 'user', content: 'go' }], tools });
+      const message = completion.choices[0]?.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
+      const diagnostics = (completion as unknown as { diagnostics?: unknown }).diagnostics;
+      const parsed = await post('/v1/tool-calls/parse', { model, text, tools });
+      expect(parsed.status).toBe(200);
+      expect(comparable(parsed.body.calls, parsed.body.content, parsed.body.reasoning, parsed.body.diagnostics)).toEqual(
+        comparable(message.tool_calls, message.content, message.reasoning_content, diagnostics),
+      );
+    },
+  );
 
   it('gives the same result for any chunking of the text', async () => {
     const sample = samples[5] as { model: string; text: string };
@@ -93,9 +114,15 @@ describe('POST /v1/tool-calls/parse', () => {
   });
 
   it('starts inside reasoning for a model whose template opens it (Apriel: up to [BEGIN FINAL RESPONSE])', async () => {
-    const text = 'The user wants weather.\n[BEGIN FINAL RESPONSE]\n<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}}]</tool_calls>[END FINAL RESPONSE]';
+    const text =
+      'The user wants weather.\n[BEGIN FINAL RESPONSE]\n<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}}]</tool_calls>[END FINAL RESPONSE]';
     const parsed = await post('/v1/tool-calls/parse', { model: 'ServiceNow-AI/Apriel-1.6-15b-Thinker', text, tools, chunking: 3 });
-    expect(parsed.body).toMatchObject({ family: 'apriel', opens_in_reasoning: 'by-default', reasoning: 'The user wants weather.', calls: [{ function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] });
+    expect(parsed.body).toMatchObject({
+      family: 'apriel',
+      opens_in_reasoning: 'by-default',
+      reasoning: 'The user wants weather.',
+      calls: [{ function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+    });
   });
 
   it('parses nothing without tools, as a reply would not', async () => {
@@ -106,9 +133,15 @@ describe('POST /v1/tool-calls/parse', () => {
 
   it('refuses bad input with a 400 naming the field', async () => {
     expect(await post('/v1/tool-calls/parse', { model: 'qwen3-8b' })).toMatchObject({ status: 400, body: { error: { param: 'text' } } });
-    expect(await post('/v1/tool-calls/parse', { family: 'klingon', text: 'x' })).toMatchObject({ status: 400, body: { error: { code: 'unknown_family', param: 'family' } } });
+    expect(await post('/v1/tool-calls/parse', { family: 'klingon', text: 'x' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'unknown_family', param: 'family' } },
+    });
     expect(await post('/v1/tool-calls/parse', { text: 'x' })).toMatchObject({ status: 400, body: { error: { param: 'model' } } });
-    expect(await post('/v1/tool-calls/parse', { model: 'm', text: 'x', chunking: 0 })).toMatchObject({ status: 400, body: { error: { param: 'chunking' } } });
+    expect(await post('/v1/tool-calls/parse', { model: 'm', text: 'x', chunking: 0 })).toMatchObject({
+      status: 400,
+      body: { error: { param: 'chunking' } },
+    });
     const duplicate = await post('/v1/tool-calls/parse', { model: 'm', text: 'x', tools: [tools[0], tools[0]] });
     expect(duplicate).toMatchObject({ status: 400, body: { error: { code: 'duplicate_tool_name' } } });
   });

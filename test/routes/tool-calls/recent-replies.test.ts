@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
 import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
 
-const weather: OpenAI.ChatCompletionTool = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
+const weather: OpenAI.ChatCompletionTool = {
+  type: 'function',
+  function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+};
 const providerKey = 'sk-provider-secret-0123456789';
 
 let upstream: FakeOpenAiUpstream;
@@ -55,9 +58,18 @@ describe('recent replies', () => {
     expect(answer).toMatchObject({ enabled: true, capacity: 2 });
     expect(answer.data).toHaveLength(2);
     const [newest, older] = answer.data;
-    expect(newest).toMatchObject({ model: 'local/qwen3-8b', family: 'hermes', calls: [], diagnostics: { tool_call_error: { code: 'unavailable_tool' } } });
+    expect(newest).toMatchObject({
+      model: 'local/qwen3-8b',
+      family: 'hermes',
+      calls: [],
+      diagnostics: { tool_call_error: { code: 'unavailable_tool' } },
+    });
     expect(newest?.raw).toContain('launch_rockets');
-    expect(older).toMatchObject({ content: 'Using key [REDACTED].', calls: [{ function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }], finish_reason: 'tool_calls' });
+    expect(older).toMatchObject({
+      content: 'Using key [REDACTED].',
+      calls: [{ function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+      finish_reason: 'tool_calls',
+    });
     expect(older?.raw).toBe('Using key [REDACTED].<tool_call>{"name":"get_weather","arguments":{"city":"Paris"}}</tool_call>');
     expect(JSON.stringify(answer)).not.toContain(providerKey);
   });

@@ -9,7 +9,11 @@ import { startGateway, testProvider, type StartedGateway } from '../../helpers/s
 
 const weather: OpenAI.ChatCompletionTool = {
   type: 'function',
-  function: { name: 'get_weather', description: 'Get the weather for a city.', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  function: {
+    name: 'get_weather',
+    description: 'Get the weather for a city.',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
 };
 const clientKey = 'sk-inspector-client-key';
 
@@ -20,7 +24,12 @@ beforeAll(async () => {
   upstream = await startFakeOpenAiUpstream();
   gateway = await startGateway({
     server: { apiKeys: [clientKey] },
-    providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'prompted', models: { 'my-finetune': { family: 'glm' } } }) },
+    providers: {
+      local: testProvider('openai-compatible', `${upstream.url}/v1`, {
+        toolCalling: 'prompted',
+        models: { 'my-finetune': { family: 'glm' } },
+      }),
+    },
   });
 });
 
@@ -33,7 +42,11 @@ afterAll(async () => {
 async function send(method: string, path: string, body?: unknown, key: string | null = clientKey) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (key) headers.authorization = `Bearer ${key}`;
-  const response = await fetch(`${gateway.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${gateway.baseUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -42,7 +55,11 @@ describe('POST /v1/tool-calls/render', () => {
     const messages: OpenAI.ChatCompletionMessageParam[] = [
       { role: 'system', content: 'You are terse.' },
       { role: 'user', content: 'Weather in Paris?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
     ];
     upstream.enqueue({ type: 'chat', content: 'ok' });
@@ -52,31 +69,50 @@ describe('POST /v1/tool-calls/render', () => {
     expect(rendered.status).toBe(200);
     expect(rendered.body).toMatchObject({ family: 'hermes', family_source: 'config' });
     expect(rendered.body.system).toBe(sent.messages[0]?.content);
-    expect((rendered.body.messages as { role: string; content: string }[]).map((message) => message.content)).toEqual(sent.messages.map((message) => message.content));
+    expect((rendered.body.messages as { role: string; content: string }[]).map((message) => message.content)).toEqual(
+      sent.messages.map((message) => message.content),
+    );
   });
 
   it('renders each call in the family syntax and in every agent_format, from the history when no calls are given', async () => {
     const rendered = await send('POST', '/v1/tool-calls/render', {
       family: 'qwen3-coder',
       tools: [weather],
-      messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }],
+      messages: [
+        { role: 'user', content: 'hi' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        },
+      ],
     });
     const calls = rendered.body.calls as { name: string; family: string; agent_formats: Record<string, string> }[];
     expect(calls).toHaveLength(1);
     expect(calls[0]?.family).toContain('<function=get_weather>');
-    expect(Object.keys(calls[0]?.agent_formats ?? {})).toEqual(expect.arrayContaining(['qwen3', 'xml', 'llama3', 'hermes', 'mistral', 'harmony', 'gemma']));
+    expect(Object.keys(calls[0]?.agent_formats ?? {})).toEqual(
+      expect.arrayContaining(['qwen3', 'xml', 'llama3', 'hermes', 'mistral', 'harmony', 'gemma']),
+    );
     expect(calls[0]?.agent_formats.xml).toContain('<tool_call>');
   });
 
   it('uses a configured per-model family override', async () => {
-    const rendered = await send('POST', '/v1/tool-calls/render', { model: 'local/my-finetune', tools: [weather], calls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] });
+    const rendered = await send('POST', '/v1/tool-calls/render', {
+      model: 'local/my-finetune',
+      tools: [weather],
+      calls: [{ name: 'get_weather', arguments: { city: 'Rome' } }],
+    });
     expect(rendered.body.family).toBe('glm');
     expect((rendered.body.calls as { family: string }[])[0]?.family).toContain('<arg_key>city</arg_key>');
   });
 
   it('lists only the named tool with tool_choice naming it, and nothing without tools', async () => {
     const second = { type: 'function', function: { name: 'get_time', parameters: { type: 'object' } } };
-    const named = await send('POST', '/v1/tool-calls/render', { family: 'hermes', tools: [weather, second], tool_choice: { type: 'function', function: { name: 'get_time' } } });
+    const named = await send('POST', '/v1/tool-calls/render', {
+      family: 'hermes',
+      tools: [weather, second],
+      tool_choice: { type: 'function', function: { name: 'get_time' } },
+    });
     expect(named.body.system).toContain('get_time');
     expect(named.body.system).not.toContain('get_weather');
     const none = await send('POST', '/v1/tool-calls/render', { family: 'hermes' });

@@ -55,11 +55,17 @@ describe('apertus: rendering', () => {
 
 describe('apertus: parsing', () => {
   it('reads name-keyed calls with text before them (vLLM’s example)', () => {
-    expect(parse(`I will check. ${section('[{"get_weather": {"city": "Paris"}}]')}`)).toEqual([{ type: 'text', text: 'I will check. ' }, call('get_weather', { city: 'Paris' })]);
+    expect(parse(`I will check. ${section('[{"get_weather": {"city": "Paris"}}]')}`)).toEqual([
+      { type: 'text', text: 'I will check. ' },
+      call('get_weather', { city: 'Paris' }),
+    ]);
   });
 
   it('reads several calls, nested and unicode arguments, and the common {name, arguments} shape', () => {
-    expect(parse(section('[{"get_weather": {"city": "Zürich"}}, {"get_time": {}}]'))).toEqual([call('get_weather', { city: 'Zürich' }), call('get_time', {})]);
+    expect(parse(section('[{"get_weather": {"city": "Zürich"}}, {"get_time": {}}]'))).toEqual([
+      call('get_weather', { city: 'Zürich' }),
+      call('get_time', {}),
+    ]);
     expect(parse(section('[{"create_event": {"title": "Sitzung {wöchentlich}", "options": {"remind": true}}}]'))).toEqual([
       call('create_event', { title: 'Sitzung {wöchentlich}', options: { remind: true } }),
     ]);
@@ -67,15 +73,16 @@ describe('apertus: parsing', () => {
   });
 
   it('streams <|inner_prefix|> reasoning and drops the end-of-turn token', () => {
-    expect(parse(`<|inner_prefix|>Weather needed.<|inner_suffix|>${section('[{"get_weather": {"city": "Bern"}}]')}<|assistant_end|>`)).toEqual([
-      { type: 'reasoning', text: 'Weather needed.' },
-      call('get_weather', { city: 'Bern' }),
-    ]);
+    expect(
+      parse(`<|inner_prefix|>Weather needed.<|inner_suffix|>${section('[{"get_weather": {"city": "Bern"}}]')}<|assistant_end|>`),
+    ).toEqual([{ type: 'reasoning', text: 'Weather needed.' }, call('get_weather', { city: 'Bern' })]);
   });
 
   it('reads a complete list whose suffix never came, and reports a cut-off one', () => {
     expect(parse('<|tools_prefix|>[{"get_time": {}}]')).toEqual([call('get_time', {})]);
-    expect(parse('<|tools_prefix|>[{"search_web": {"query": "ha')).toMatchObject([{ type: 'tool-call-unparsed', format: 'apertus', reason: 'unclosed' }]);
+    expect(parse('<|tools_prefix|>[{"search_web": {"query": "ha')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'apertus', reason: 'unclosed' },
+    ]);
   });
 
   it('rejects unknown tools and malformed lists, keeping the markup out of the text', () => {
@@ -85,7 +92,8 @@ describe('apertus: parsing', () => {
   });
 
   it('keeps JSON answers and prose as text, and only calls the request’s tools', () => {
-    for (const text of ['[{"Alice": {"age": 31}}]', 'Apertus writes <|tools_prefix|', 'a <| b |>']) expect(parse(text)).toEqual([{ type: 'text', text }]);
+    for (const text of ['[{"Alice": {"age": 31}}]', 'Apertus writes <|tools_prefix|', 'a <| b |>'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
     expect(expectChunkingInvariant(() => format.createParser([getWeather]), section('[{"search_web": {"query": "x"}}]'))).toMatchObject([
       { type: 'tool-call-rejected', code: 'unavailable_tool' },
     ]);
@@ -100,5 +108,13 @@ testChunkingInvariance({
     section('[{"write_file": {"path": "a", "content": "<|tools_suffix|> ]} <|inner_suffix|>"}}]'),
     `${section('[{"nope": {}}]')}<|tools_prefix|>[{"get_wea`,
   ],
-  fragments: ['<|tools_prefix|>', '<|tools_suffix|>', '<|inner_prefix|>', '<|inner_suffix|>', '<|assistant_end|>', '[{"get_time": {}}]', section('[{"get_weather": {"city": "Rome"}}]')],
+  fragments: [
+    '<|tools_prefix|>',
+    '<|tools_suffix|>',
+    '<|inner_prefix|>',
+    '<|inner_suffix|>',
+    '<|assistant_end|>',
+    '[{"get_time": {}}]',
+    section('[{"get_weather": {"city": "Rome"}}]'),
+  ],
 });

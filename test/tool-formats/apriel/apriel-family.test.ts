@@ -10,7 +10,8 @@ const format = registry.get('apriel')!;
 const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 
-const reasoned = 'The user wants the time in UTC.\nI should call get_time.\n[BEGIN FINAL RESPONSE]\nChecking the clock.\n<tool_calls>[{"name": "get_time", "arguments": {}}]</tool_calls>\n[END FINAL RESPONSE]';
+const reasoned =
+  'The user wants the time in UTC.\nI should call get_time.\n[BEGIN FINAL RESPONSE]\nChecking the clock.\n<tool_calls>[{"name": "get_time", "arguments": {}}]</tool_calls>\n[END FINAL RESPONSE]';
 
 testFamilyContract(format);
 
@@ -61,20 +62,32 @@ describe('apriel: parsing', () => {
   });
 
   it('without an opener, keeps the reasoning as text but drops the markers and still reads the calls', () => {
-    expect(parse(reasoned)).toEqual([{ type: 'text', text: 'The user wants the time in UTC.\nI should call get_time.\n\nChecking the clock.\n' }, call('get_time', {}), { type: 'text', text: '\n' }]);
+    expect(parse(reasoned)).toEqual([
+      { type: 'text', text: 'The user wants the time in UTC.\nI should call get_time.\n\nChecking the clock.\n' },
+      call('get_time', {}),
+      { type: 'text', text: '\n' },
+    ]);
   });
 
-  it('keeps the markers as text in other families\' parsers', () => {
+  it("keeps the markers as text in other families' parsers", () => {
     const prose = 'Here are my reasoning steps: none. [BEGIN FINAL RESPONSE] ok [END FINAL RESPONSE]';
-    expect(expectChunkingInvariant(() => registry.get('jamba')!.createParser(standardTools), prose)).toEqual([{ type: 'text', text: prose }]);
+    expect(expectChunkingInvariant(() => registry.get('jamba')!.createParser(standardTools), prose)).toEqual([
+      { type: 'text', text: prose },
+    ]);
   });
 
   it('reads several calls with unicode and nested arguments, rejects unknown tools, reports a cut-off list', () => {
-    expect(parse('<tool_calls>[{"name": "search_web", "arguments": {"query": "café ☕ near [Paris]", "max_results": 3}}, {"name": "read_file", "arguments": {"path": "a/b.md", "start_line": 2}}]</tool_calls>')).toEqual([
+    expect(
+      parse(
+        '<tool_calls>[{"name": "search_web", "arguments": {"query": "café ☕ near [Paris]", "max_results": 3}}, {"name": "read_file", "arguments": {"path": "a/b.md", "start_line": 2}}]</tool_calls>',
+      ),
+    ).toEqual([
       call('search_web', { query: 'café ☕ near [Paris]', max_results: 3 }),
       call('read_file', { path: 'a/b.md', start_line: 2 }),
     ]);
-    expect(parse('[BEGIN FINAL RESPONSE]<tool_calls>[{"name": "drop_table", "arguments": {}}]</tool_calls>')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(parse('[BEGIN FINAL RESPONSE]<tool_calls>[{"name": "drop_table", "arguments": {}}]</tool_calls>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     const cut = '<tool_calls>[{"name": "get_weather", "arguments": {"city": "Ro';
     expect(parse(cut)).toEqual([{ type: 'tool-call-unparsed', format: 'apriel', text: cut, reason: 'unclosed' }]);
   });
@@ -84,13 +97,28 @@ testChunkingInvariance({
   name: 'apriel',
   createParser: () => format.createParser(standardTools, { startsInReasoning: true }),
   samples: [reasoned, `Here are my reasoning steps:\n${reasoned}`],
-  fragments: ['Here are my reasoning steps:', '[BEGIN FINAL RESPONSE]', '[END FINAL RESPONSE]', '<tool_calls>', '</tool_calls>', '[{"name": "get_weather", "arguments": {"city": "Rome"}}]', '[{"name": "get_wea'],
+  fragments: [
+    'Here are my reasoning steps:',
+    '[BEGIN FINAL RESPONSE]',
+    '[END FINAL RESPONSE]',
+    '<tool_calls>',
+    '</tool_calls>',
+    '[{"name": "get_weather", "arguments": {"city": "Rome"}}]',
+    '[{"name": "get_wea',
+  ],
 });
 
 testChunkingInvariance({
   name: 'apriel (reply not starting in reasoning)',
   createParser: () => format.createParser(standardTools),
   samples: [reasoned],
-  fragments: ['Here are my reasoning steps:', '[BEGIN FINAL RESPONSE]', '[END FINAL RESPONSE]', '<tool_calls>', '</tool_calls>', '[{"name": "get_time", "arguments": {}}]'],
+  fragments: [
+    'Here are my reasoning steps:',
+    '[BEGIN FINAL RESPONSE]',
+    '[END FINAL RESPONSE]',
+    '<tool_calls>',
+    '</tool_calls>',
+    '[{"name": "get_time", "arguments": {}}]',
+  ],
   numRuns: 150,
 });

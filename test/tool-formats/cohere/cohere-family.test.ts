@@ -9,7 +9,9 @@ import { withoutCallIds } from '../mistral/without-call-ids.js';
 const format = createToolFormatRegistry().get('cohere')!;
 const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
 const call = (name: string, callArguments: unknown, id?: string): ParsedEvent =>
-  id === undefined ? { type: 'tool-call', name, arguments: JSON.stringify(callArguments) } : { type: 'tool-call', name, arguments: JSON.stringify(callArguments), id };
+  id === undefined
+    ? { type: 'tool-call', name, arguments: JSON.stringify(callArguments) }
+    : { type: 'tool-call', name, arguments: JSON.stringify(callArguments), id };
 const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 const action = (...calls: string[]) => `<|START_ACTION|>[\n    ${calls.join(',\n    ')}\n]<|END_ACTION|>`;
 
@@ -100,15 +102,21 @@ describe('cohere: rendering', () => {
 
 describe('cohere: parsing', () => {
   it('reads an action after the plan, keeping the model’s tool_call_id', () => {
-    expect(parse(`<|START_THINKING|>I will search.<|END_THINKING|>${action('{"tool_call_id": "0", "tool_name": "search_web", "parameters": {"query": "cohere"}}')}`)).toEqual([
-      { type: 'reasoning', text: 'I will search.' },
-      call('search_web', { query: 'cohere' }, '0'),
-    ]);
+    expect(
+      parse(
+        `<|START_THINKING|>I will search.<|END_THINKING|>${action('{"tool_call_id": "0", "tool_name": "search_web", "parameters": {"query": "cohere"}}')}`,
+      ),
+    ).toEqual([{ type: 'reasoning', text: 'I will search.' }, call('search_web', { query: 'cohere' }, '0')]);
   });
 
   it('reads parallel calls, nested and unicode parameters, and calls without ids', () => {
     expect(
-      parse(action('{"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Montréal"}}', '{"tool_call_id": "1", "tool_name": "get_time", "parameters": {}}')),
+      parse(
+        action(
+          '{"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Montréal"}}',
+          '{"tool_call_id": "1", "tool_name": "get_time", "parameters": {}}',
+        ),
+      ),
     ).toEqual([call('get_weather', { city: 'Montréal' }, '0'), call('get_time', {}, '1')]);
     expect(parse(action('{"tool_name": "create_event", "parameters": {"title": "Sync", "options": {"remind": true}}}'))).toEqual([
       call('create_event', { title: 'Sync', options: { remind: true } }),
@@ -116,7 +124,9 @@ describe('cohere: parsing', () => {
   });
 
   it('drops the response framing around an answer', () => {
-    expect(parse('<|START_THINKING|>Easy.<|END_THINKING|><|START_RESPONSE|>Hello! How can I help?<|END_RESPONSE|><|END_OF_TURN_TOKEN|>')).toEqual([
+    expect(
+      parse('<|START_THINKING|>Easy.<|END_THINKING|><|START_RESPONSE|>Hello! How can I help?<|END_RESPONSE|><|END_OF_TURN_TOKEN|>'),
+    ).toEqual([
       { type: 'reasoning', text: 'Easy.' },
       { type: 'text', text: 'Hello! How can I help?' },
     ]);
@@ -127,15 +137,20 @@ describe('cohere: parsing', () => {
       { type: 'tool-call-unparsed', format: 'cohere', reason: 'unclosed' },
     ]);
     const unknown = parse(`Sure.${action('{"tool_call_id": "0", "tool_name": "directly_answer", "parameters": {}}')}`);
-    expect(unknown).toMatchObject([{ type: 'text', text: 'Sure.' }, { type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(unknown).toMatchObject([
+      { type: 'text', text: 'Sure.' },
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(textOf(unknown)).not.toContain('directly_answer');
-    expect(parse('<|START_ACTION|>search the web<|END_ACTION|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse('<|START_ACTION|>search the web<|END_ACTION|>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
   });
 
   it('only calls the request’s tools', () => {
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), action('{"tool_name": "search_web", "parameters": {}}'))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
+    expect(
+      expectChunkingInvariant(() => format.createParser([getWeather]), action('{"tool_name": "search_web", "parameters": {}}')),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 
@@ -147,5 +162,13 @@ testChunkingInvariance({
     `<|START_RESPONSE|>Done: <|END_ACTION|> is a token.<|END_RESPONSE|>`,
     `${action('{"tool_name": "write_file", "parameters": {"path": "a", "content": "<|END_ACTION|>"}}')}<|START_ACTION|>[{"tool_name": "get_ti`,
   ],
-  fragments: ['<|START_ACTION|>', '<|END_ACTION|>', '<|START_THINKING|>', '<|END_THINKING|>', '<|START_RESPONSE|>', '<|END_RESPONSE|>', '{"tool_call_id": "0", "tool_name": "get_time", "parameters": {}}'],
+  fragments: [
+    '<|START_ACTION|>',
+    '<|END_ACTION|>',
+    '<|START_THINKING|>',
+    '<|END_THINKING|>',
+    '<|START_RESPONSE|>',
+    '<|END_RESPONSE|>',
+    '{"tool_call_id": "0", "tool_name": "get_time", "parameters": {}}',
+  ],
 });

@@ -116,24 +116,30 @@ describe('command-r: parsing', () => {
   });
 
   it('reads several actions, nested and unicode parameters, and fences inside strings', () => {
-    expect(parse(action('[{"tool_name": "get_time", "parameters": {}}, {"tool_name": "search_web", "parameters": {"query": "Köln"}}]'))).toEqual([
-      call('get_time', {}),
-      call('search_web', { query: 'Köln' }),
+    expect(
+      parse(action('[{"tool_name": "get_time", "parameters": {}}, {"tool_name": "search_web", "parameters": {"query": "Köln"}}]')),
+    ).toEqual([call('get_time', {}), call('search_web', { query: 'Köln' })]);
+    expect(parse(action('[{"tool_name": "write_file", "parameters": {"path": "a.md", "content": "```py\\nx\\n```"}}]'))).toEqual([
+      call('write_file', { path: 'a.md', content: '```py\nx\n```' }),
     ]);
-    expect(parse(action('[{"tool_name": "write_file", "parameters": {"path": "a.md", "content": "```py\\nx\\n```"}}]'))).toEqual([call('write_file', { path: 'a.md', content: '```py\nx\n```' })]);
   });
 
   it('reports a cut-off action as unparsed and rejects unknown tools, such as the template’s directly_answer', () => {
-    expect(parse('Action: ```json\n[{"tool_name": "search_web", "parameters": {"query": "ha')).toMatchObject([{ type: 'tool-call-unparsed', format: 'command-r', reason: 'unclosed' }]);
-    expect(parse(action('[{"tool_name": "directly_answer", "parameters": {}}]'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(parse('Action: ```json\n[{"tool_name": "search_web", "parameters": {"query": "ha')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'command-r', reason: 'unclosed' },
+    ]);
+    expect(parse(action('[{"tool_name": "directly_answer", "parameters": {}}]'))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(parse(action('I will search the web'))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
 
   it('keeps prose and JSON answers as text, and only calls the request’s tools', () => {
-    for (const text of ['Action: none needed.', '```json\n{"name": "Alice", "age": 31}\n```']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), action('[{"tool_name": "search_web", "parameters": {}}]'))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
+    for (const text of ['Action: none needed.', '```json\n{"name": "Alice", "age": 31}\n```'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
+    expect(
+      expectChunkingInvariant(() => format.createParser([getWeather]), action('[{"tool_name": "search_web", "parameters": {}}]')),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 
@@ -145,5 +151,12 @@ testChunkingInvariance({
     action('[{"tool_name": "write_file", "parameters": {"path": "a", "content": "``` Action: ```json"}}]'),
     `${action('[{"tool_name": "nope", "parameters": {}}]')}\nAction: \`\`\`json\n[{"tool_na`,
   ],
-  fragments: ['Action: ```json', 'Action:\n```json', '```', '\n', '[{"tool_name": "get_time", "parameters": {}}]', action('[{"tool_name": "get_weather", "parameters": {"city": "Rome"}}]')],
+  fragments: [
+    'Action: ```json',
+    'Action:\n```json',
+    '```',
+    '\n',
+    '[{"tool_name": "get_time", "parameters": {}}]',
+    action('[{"tool_name": "get_weather", "parameters": {"city": "Rome"}}]'),
+  ],
 });

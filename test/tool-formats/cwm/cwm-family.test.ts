@@ -7,7 +7,11 @@ import { historyTranscript, testFamilyContract } from '../helpers/family-contrac
 import { getWeather, standardTools } from '../helpers/tools.js';
 
 const format = createToolFormatRegistry().get('cwm')!;
-const bash: ToolDefinition = { name: 'bash', description: 'Run a shell command.', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } };
+const bash: ToolDefinition = {
+  name: 'bash',
+  description: 'Run a shell command.',
+  parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+};
 const tools = [...standardTools, bash];
 const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(tools, options), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
@@ -48,7 +52,11 @@ describe('cwm: rendering', () => {
 
 describe('cwm: parsing', () => {
   it('reads reasoning, text and several blocks, commands and JSON inputs', () => {
-    expect(parse('<think>Find it.</think>Searching.\n<tool: function>\nbash find . -name "*.py" | xargs grep -n "def bulk_create"\n</tool>\n<tool: function>\nget_weather {"city": "Paris"}\n</tool>')).toEqual([
+    expect(
+      parse(
+        '<think>Find it.</think>Searching.\n<tool: function>\nbash find . -name "*.py" | xargs grep -n "def bulk_create"\n</tool>\n<tool: function>\nget_weather {"city": "Paris"}\n</tool>',
+      ),
+    ).toEqual([
       { type: 'reasoning', text: 'Find it.' },
       { type: 'text', text: 'Searching.\n' },
       call('bash', { command: 'find . -name "*.py" | xargs grep -n "def bulk_create"' }),
@@ -70,13 +78,18 @@ describe('cwm: parsing', () => {
 
   it('keeps prose as text and only calls the request’s tools', () => {
     for (const text of ['a <tool b', 'see </tool> here', 'tool: function']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), '<tool: function>\nbash ls\n</tool>')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(expectChunkingInvariant(() => format.createParser([getWeather]), '<tool: function>\nbash ls\n</tool>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
   });
 });
 
 testChunkingInvariance({
   name: 'cwm',
   createParser: () => format.createParser(tools),
-  samples: ['<think>maybe <tool: function>\nbash ls\n</tool></think><tool: function>\nbash ls -la\n</tool> done', '<tool: function>\nnope x\n</tool><tool: function>\nbash l'],
+  samples: [
+    '<think>maybe <tool: function>\nbash ls\n</tool></think><tool: function>\nbash ls -la\n</tool> done',
+    '<tool: function>\nnope x\n</tool><tool: function>\nbash l',
+  ],
   fragments: ['<tool: function>', '</tool>', 'bash ls\n', 'get_time\n', '{"city": "Rome"}', '\n'],
 });

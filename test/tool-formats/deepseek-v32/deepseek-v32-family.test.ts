@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent } from '../../../src/core/index.js';
-import { functionCallsClose, functionCallsOpen, invokeClose, parameterClose, toolCallsClose, toolCallsOpen } from '../../../tool-formats/deepseek-v32/dsml-tokens.js';
+import {
+  functionCallsClose,
+  functionCallsOpen,
+  invokeClose,
+  parameterClose,
+  toolCallsClose,
+  toolCallsOpen,
+} from '../../../tool-formats/deepseek-v32/dsml-tokens.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
 import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
@@ -25,7 +32,7 @@ describe('deepseek-v32: tokens', () => {
 });
 
 describe('deepseek-v32: rendering', () => {
-  it('renders the V3.2 template\'s tool block', () => {
+  it("renders the V3.2 template's tool block", () => {
     expect(format.renderTools([documentedWeather], { type: 'auto' })).toMatchInlineSnapshot(`
       "## Tools
 
@@ -103,30 +110,48 @@ describe('deepseek-v32: rendering', () => {
 
 describe('deepseek-v32: parsing', () => {
   it('reads the vLLM docstring example: two invokes, Chinese values', () => {
-    const reply = section(invoke('get_weather', parameter('city', '杭州'), parameter('unit', 'celsius')), invoke('get_weather', parameter('city', '北京')));
+    const reply = section(
+      invoke('get_weather', parameter('city', '杭州'), parameter('unit', 'celsius')),
+      invoke('get_weather', parameter('city', '北京')),
+    );
     expect(parse(reply)).toEqual([call('get_weather', { city: '杭州', unit: 'celsius' }), call('get_weather', { city: '北京' })]);
   });
 
   it('converts values with the tool schema first, then the string attribute', () => {
-    expect(parse(section(invoke('search_web', parameter('query', '42'), parameter('max_results', '5', false))))).toEqual([call('search_web', { query: '42', max_results: 5 })]);
-    // A string parameter marked string="false" stays the string the schema asks for.
-    expect(parse(section(invoke('write_file', parameter('path', '007', false), parameter('content', '{"a": 1}', false))))).toEqual([call('write_file', { path: '007', content: '{"a": 1}' })]);
-    expect(parse(section(invoke('create_event', parameter('title', 'Sync'), parameter('attendees', '["a@x.io"]', false), parameter('options', '{"remind": true, "minutes": 10}', false))))).toEqual([
-      call('create_event', { title: 'Sync', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } }),
+    expect(parse(section(invoke('search_web', parameter('query', '42'), parameter('max_results', '5', false))))).toEqual([
+      call('search_web', { query: '42', max_results: 5 }),
     ]);
+    // A string parameter marked string="false" stays the string the schema asks for.
+    expect(parse(section(invoke('write_file', parameter('path', '007', false), parameter('content', '{"a": 1}', false))))).toEqual([
+      call('write_file', { path: '007', content: '{"a": 1}' }),
+    ]);
+    expect(
+      parse(
+        section(
+          invoke(
+            'create_event',
+            parameter('title', 'Sync'),
+            parameter('attendees', '["a@x.io"]', false),
+            parameter('options', '{"remind": true, "minutes": 10}', false),
+          ),
+        ),
+      ),
+    ).toEqual([call('create_event', { title: 'Sync', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } })]);
   });
 
   it('keeps values verbatim: newlines, markup and the section end inside a value', () => {
     const content = `line 1\n  ${functionCallsClose} </｜DSML｜invoke> "q" \`x\`\n`;
-    expect(parse(section(invoke('write_file', parameter('path', 'a.md'), parameter('content', content))))).toEqual([call('write_file', { path: 'a.md', content })]);
+    expect(parse(section(invoke('write_file', parameter('path', 'a.md'), parameter('content', content))))).toEqual([
+      call('write_file', { path: 'a.md', content }),
+    ]);
   });
 
-  it('reads V4\'s <｜DSML｜tool_calls> section, text before it and reasoning', () => {
-    expect(parse(`<think>Need the time.</think>\n\nChecking.\n\n${toolCallsOpen}\n${invoke('get_time')}\n${toolCallsClose}<｜end▁of▁sentence｜>`)).toEqual([
-      { type: 'reasoning', text: 'Need the time.' },
-      { type: 'text', text: '\n\nChecking.\n\n' },
-      call('get_time', {}),
-    ]);
+  it("reads V4's <｜DSML｜tool_calls> section, text before it and reasoning", () => {
+    expect(
+      parse(
+        `<think>Need the time.</think>\n\nChecking.\n\n${toolCallsOpen}\n${invoke('get_time')}\n${toolCallsClose}<｜end▁of▁sentence｜>`,
+      ),
+    ).toEqual([{ type: 'reasoning', text: 'Need the time.' }, { type: 'text', text: '\n\nChecking.\n\n' }, call('get_time', {})]);
     expect(parse(`The user asks for the time.</think>${section(invoke('get_time'))}`, { startsInReasoning: true })).toEqual([
       { type: 'reasoning', text: 'The user asks for the time.' },
       call('get_time', {}),
@@ -135,7 +160,9 @@ describe('deepseek-v32: parsing', () => {
 
   it('keeps the closed invokes of a section whose end never came, and reports the cut-off one', () => {
     expect(parse(`${functionCallsOpen}\n${invoke('get_time')}\n`)).toEqual([call('get_time', {})]);
-    expect(parse(`${functionCallsOpen}\n${invoke('get_time')}\n<｜DSML｜invoke name="get_weather">\n${parameter('city', 'Pa')}`)).toMatchObject([
+    expect(
+      parse(`${functionCallsOpen}\n${invoke('get_time')}\n<｜DSML｜invoke name="get_weather">\n${parameter('city', 'Pa')}`),
+    ).toMatchObject([
       call('get_time', {}),
       { type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: expect.stringContaining('ended inside a call') },
     ]);
@@ -147,12 +174,20 @@ describe('deepseek-v32: parsing', () => {
   });
 
   it('rejects unknown tools and malformed invokes, keeping their markup out of the text', () => {
-    expect(parse(section(invoke('rm_rf', parameter('path', '/'))))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(invoke('get_time')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse(section(invoke('get_weather', 'city=Paris')))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse(section(invoke('rm_rf', parameter('path', '/'))))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
+    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(invoke('get_time')))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
+    expect(parse(section(invoke('get_weather', 'city=Paris')))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
     expect(parse(section('get_weather(city="Paris")'))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
     // Only a value's own close ends it, so an unclosed value runs to the end of the reply.
-    expect(parse(section(invoke('get_weather', '<｜DSML｜parameter name="city" string="true">Paris')))).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+    expect(parse(section(invoke('get_weather', '<｜DSML｜parameter name="city" string="true">Paris')))).toMatchObject([
+      { type: 'tool-call-unparsed', reason: 'unclosed' },
+    ]);
     expect(parse(section(invoke('get_weather', parameter('city', 'Paris')), 'stray text', invoke('get_time')))).toMatchObject([
       call('get_weather', { city: 'Paris' }),
       { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
@@ -161,7 +196,8 @@ describe('deepseek-v32: parsing', () => {
   });
 
   it('keeps JSON answers and prose about DSML as text', () => {
-    for (const text of ['{"name": "Alice", "age": 31}', 'DSML tags look like <｜DSML｜invoke name="x">.', 'a <｜DSML｜ b']) expect(parse(text)).toEqual([{ type: 'text', text }]);
+    for (const text of ['{"name": "Alice", "age": 31}', 'DSML tags look like <｜DSML｜invoke name="x">.', 'a <｜DSML｜ b'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
   });
 });
 
@@ -173,5 +209,16 @@ testChunkingInvariance({
     section(invoke('write_file', parameter('path', 'a'), parameter('content', `${functionCallsClose} </think> \`\`\``))),
     `${section(invoke('nope'))}${toolCallsOpen}\n<｜DSML｜invoke name="get_ti`,
   ],
-  fragments: [functionCallsOpen, functionCallsClose, toolCallsOpen, toolCallsClose, '<｜DSML｜invoke name="get_time">', invokeClose, parameter('query', 'x'), parameter('max_results', '3', false), parameterClose, invoke('get_time')],
+  fragments: [
+    functionCallsOpen,
+    functionCallsClose,
+    toolCallsOpen,
+    toolCallsClose,
+    '<｜DSML｜invoke name="get_time">',
+    invokeClose,
+    parameter('query', 'x'),
+    parameter('max_results', '3', false),
+    parameterClose,
+    invoke('get_time'),
+  ],
 });

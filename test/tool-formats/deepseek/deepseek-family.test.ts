@@ -12,7 +12,8 @@ const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'to
 const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 /** A V3 / R1 call block: the type, the name, and the arguments in a JSON fence. */
-const v3Call = (name: string, json: string) => `${toolCallBegin}function${toolSeparator}${name}\n` + '```json\n' + json + '\n```' + toolCallEnd;
+const v3Call = (name: string, json: string) =>
+  `${toolCallBegin}function${toolSeparator}${name}\n` + '```json\n' + json + '\n```' + toolCallEnd;
 /** A V3.1 call block: the name and the bare JSON. */
 const v31Call = (name: string, json: string) => `${toolCallBegin}${name}${toolSeparator}${json}${toolCallEnd}`;
 const section = (...calls: string[]) => toolCallsBegin + calls.join('') + toolCallsEnd;
@@ -107,9 +108,11 @@ describe('deepseek: rendering', () => {
 
 describe('deepseek: parsing', () => {
   it('reads the V3 / R1 fenced form, with text before it', () => {
-    expect(parse('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Hangzhou"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>')).toEqual([
-      call('get_weather', { city: 'Hangzhou' }),
-    ]);
+    expect(
+      parse(
+        '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Hangzhou"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+      ),
+    ).toEqual([call('get_weather', { city: 'Hangzhou' })]);
     expect(parse(`Let me look that up.\n${section(v3Call('search_web', '{"query": "latest LTS"}'))}`)).toEqual([
       { type: 'text', text: 'Let me look that up.\n' },
       call('search_web', { query: 'latest LTS' }),
@@ -117,11 +120,16 @@ describe('deepseek: parsing', () => {
   });
 
   it('reads the V3.1 form', () => {
-    expect(parse(section(v31Call('get_weather', '{"city": "Shenzhen", "unit": "celsius"}')))).toEqual([call('get_weather', { city: 'Shenzhen', unit: 'celsius' })]);
+    expect(parse(section(v31Call('get_weather', '{"city": "Shenzhen", "unit": "celsius"}')))).toEqual([
+      call('get_weather', { city: 'Shenzhen', unit: 'celsius' }),
+    ]);
   });
 
   it('reads several calls of one section, in order', () => {
-    expect(parse(section(v3Call('get_weather', '{"city": "Paris"}'), '\n', v3Call('get_time', '{}')))).toEqual([call('get_weather', { city: 'Paris' }), call('get_time', {})]);
+    expect(parse(section(v3Call('get_weather', '{"city": "Paris"}'), '\n', v3Call('get_time', '{}')))).toEqual([
+      call('get_weather', { city: 'Paris' }),
+      call('get_time', {}),
+    ]);
     expect(parse(section(v31Call('get_weather', '{"city": "Paris"}'), v31Call('search_web', '{"query": "Louvre"}')))).toEqual([
       call('get_weather', { city: 'Paris' }),
       call('search_web', { query: 'Louvre' }),
@@ -142,9 +150,13 @@ describe('deepseek: parsing', () => {
   });
 
   it('keeps unicode, nesting and fences inside strings', () => {
-    expect(parse(section(v3Call('create_event', '{"title": "Sync {weekly} 🗓️", "attendees": ["a@x.io"], "options": {"remind": true, "minutes": 10}}')))).toEqual([
-      call('create_event', { title: 'Sync {weekly} 🗓️', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } }),
-    ]);
+    expect(
+      parse(
+        section(
+          v3Call('create_event', '{"title": "Sync {weekly} 🗓️", "attendees": ["a@x.io"], "options": {"remind": true, "minutes": 10}}'),
+        ),
+      ),
+    ).toEqual([call('create_event', { title: 'Sync {weekly} 🗓️', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } })]);
     expect(parse(section(v3Call('write_file', '{"path": "README.md", "content": "```\\nnaïve 日本語\\n```"}')))).toEqual([
       call('write_file', { path: 'README.md', content: '```\nnaïve 日本語\n```' }),
     ]);
@@ -156,7 +168,9 @@ describe('deepseek: parsing', () => {
 
   it('reads the complete calls of a section whose end never came', () => {
     expect(parse(toolCallsBegin + v3Call('get_weather', '{"city": "Lima"}'))).toEqual([call('get_weather', { city: 'Lima' })]);
-    expect(parse(toolCallsBegin + v3Call('get_weather', '{"city": "Lima"}').replace(toolCallEnd, ''))).toEqual([call('get_weather', { city: 'Lima' })]);
+    expect(parse(toolCallsBegin + v3Call('get_weather', '{"city": "Lima"}').replace(toolCallEnd, ''))).toEqual([
+      call('get_weather', { city: 'Lima' }),
+    ]);
   });
 
   it('reports a cut-off call as unparsed, never as a call', () => {
@@ -167,7 +181,9 @@ describe('deepseek: parsing', () => {
     ]);
     expect(parse(`${toolCallsBegin}${toolCallBegin}func`)).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
     // A complete call before the cut-off one still counts; the cut-off one is reported.
-    expect(parse(toolCallsBegin + v3Call('get_time', '{}') + `\n${toolCallBegin}function${toolSeparator}get_weather\n` + '```json\n{"ci')).toMatchObject([
+    expect(
+      parse(toolCallsBegin + v3Call('get_time', '{}') + `\n${toolCallBegin}function${toolSeparator}get_weather\n` + '```json\n{"ci'),
+    ).toMatchObject([
       call('get_time', {}),
       { type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: expect.stringContaining('ended inside a call') },
     ]);
@@ -175,23 +191,34 @@ describe('deepseek: parsing', () => {
 
   it('rejects unknown tools and malformed calls, keeping their markup out of the text', () => {
     const unknown = parse(`Sure.\n${section(v3Call('delete_all_files', '{}'))}`);
-    expect(unknown).toMatchObject([{ type: 'text', text: 'Sure.\n' }, { type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(unknown).toMatchObject([
+      { type: 'text', text: 'Sure.\n' },
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(textOf(unknown)).not.toContain('delete_all_files');
-    expect(parse(section(v3Call('get_weather', '{"city" "Paris"}')))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    expect(parse(section(`${toolCallBegin}get the weather in Paris${toolCallEnd}`))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse(section(v3Call('get_weather', '{"city" "Paris"}')))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
+    expect(parse(section(`${toolCallBegin}get the weather in Paris${toolCallEnd}`))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
     expect(parse(section())).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
 
   it('keeps JSON answers and prose as text', () => {
-    for (const text of ['```json\n{"name": "Alice", "age": 31}\n```', 'Use <｜tool▁sep｜> between the name and the arguments.', 'a <｜ b ▁ c']) {
+    for (const text of [
+      '```json\n{"name": "Alice", "age": 31}\n```',
+      'Use <｜tool▁sep｜> between the name and the arguments.',
+      'a <｜ b ▁ c',
+    ]) {
       expect(parse(text)).toEqual([{ type: 'text', text }]);
     }
   });
 
   it('only makes calls to the tools of the request', () => {
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(v3Call('search_web', '{"query": "x"}')))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
+    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(v3Call('search_web', '{"query": "x"}')))).toMatchObject(
+      [{ type: 'tool-call-rejected', code: 'unavailable_tool' }],
+    );
   });
 });
 

@@ -61,28 +61,39 @@ describe('dots: rendering', () => {
 
 describe('dots: parsing (vLLM dots parser cases)', () => {
   it('reads invokes, values converted by the schema, text before the block', () => {
-    expect(parse(`ok${block('<invoke name="search_web">\n<parameter name="query">weather in Shanghai</parameter>\n<parameter name="max_results">3</parameter>\n</invoke>')}`)).toEqual([
-      { type: 'text', text: 'ok' },
-      call('search_web', { query: 'weather in Shanghai', max_results: 3 }),
-    ]);
-    expect(parse(block('<invoke name="create_event"><parameter name="title">Sync</parameter><parameter name="options">{"remind": true}</parameter></invoke>'))).toEqual([
-      call('create_event', { title: 'Sync', options: { remind: true } }),
-    ]);
+    expect(
+      parse(
+        `ok${block('<invoke name="search_web">\n<parameter name="query">weather in Shanghai</parameter>\n<parameter name="max_results">3</parameter>\n</invoke>')}`,
+      ),
+    ).toEqual([{ type: 'text', text: 'ok' }, call('search_web', { query: 'weather in Shanghai', max_results: 3 })]);
+    expect(
+      parse(
+        block(
+          '<invoke name="create_event"><parameter name="title">Sync</parameter><parameter name="options">{"remind": true}</parameter></invoke>',
+        ),
+      ),
+    ).toEqual([call('create_event', { title: 'Sync', options: { remind: true } })]);
   });
 
   it('reads several invokes and blocks, unquoted names, and a JSON body', () => {
-    expect(parse(`${block('<invoke name=get_time></invoke>\n<invoke name="get_weather"><parameter name="city">東京</parameter></invoke>')}${block('{"name": "get_time", "parameters": {}}')}`)).toEqual([
-      call('get_time', {}),
-      call('get_weather', { city: '東京' }),
-      call('get_time', {}),
-    ]);
+    expect(
+      parse(
+        `${block('<invoke name=get_time></invoke>\n<invoke name="get_weather"><parameter name="city">東京</parameter></invoke>')}${block('{"name": "get_time", "parameters": {}}')}`,
+      ),
+    ).toEqual([call('get_time', {}), call('get_weather', { city: '東京' }), call('get_time', {})]);
   });
 
   it('keeps the block close inside a value, and reports cut-off and unknown calls', () => {
-    expect(parse(block('<invoke name="write_file"><parameter name="path">a</parameter><parameter name="content"></dots_function_call> x</parameter></invoke>'))).toEqual([
-      call('write_file', { path: 'a', content: '</dots_function_call> x' }),
+    expect(
+      parse(
+        block(
+          '<invoke name="write_file"><parameter name="path">a</parameter><parameter name="content"></dots_function_call> x</parameter></invoke>',
+        ),
+      ),
+    ).toEqual([call('write_file', { path: 'a', content: '</dots_function_call> x' })]);
+    expect(parse('<dots_function_call>\n<invoke name="get_weather"><parameter name="city">Par')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'dots', reason: 'unclosed' },
     ]);
-    expect(parse('<dots_function_call>\n<invoke name="get_weather"><parameter name="city">Par')).toMatchObject([{ type: 'tool-call-unparsed', format: 'dots', reason: 'unclosed' }]);
     expect(parse(block('<invoke name="rm"></invoke>'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 
@@ -94,6 +105,17 @@ describe('dots: parsing (vLLM dots parser cases)', () => {
 testChunkingInvariance({
   name: 'dots',
   createParser: () => format.createParser(standardTools),
-  samples: [`Checking.${block('<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n</invoke>')}`, block('{"name": "nope", "arguments": {}}') + '<dots_function_call><invoke name="get_ti'],
-  fragments: ['<dots_function_call>', '</dots_function_call>', '<invoke name="get_time">', '</invoke>', '<parameter name="query">', '</parameter>', '{"name": "get_time", "arguments": {}}'],
+  samples: [
+    `Checking.${block('<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n</invoke>')}`,
+    block('{"name": "nope", "arguments": {}}') + '<dots_function_call><invoke name="get_ti',
+  ],
+  fragments: [
+    '<dots_function_call>',
+    '</dots_function_call>',
+    '<invoke name="get_time">',
+    '</invoke>',
+    '<parameter name="query">',
+    '</parameter>',
+    '{"name": "get_time", "arguments": {}}',
+  ],
 });

@@ -22,17 +22,18 @@ describe('ernie: rendering', () => {
 });
 
 describe('ernie: parsing', () => {
-  it('reads the thinking model\'s reply, whose <think> the template opened (vLLM ernie45 docstring)', () => {
-    expect(parse('abc\n</think>\n\n\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>\n', { startsInReasoning: true })).toEqual([
-      { type: 'reasoning', text: 'abc' },
-      { type: 'text', text: '\n\n\n' },
-      call('get_time', {}),
-      { type: 'text', text: '\n' },
-    ]);
+  it("reads the thinking model's reply, whose <think> the template opened (vLLM ernie45 docstring)", () => {
+    expect(
+      parse('abc\n</think>\n\n\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>\n', { startsInReasoning: true }),
+    ).toEqual([{ type: 'reasoning', text: 'abc' }, { type: 'text', text: '\n\n\n' }, call('get_time', {}), { type: 'text', text: '\n' }]);
   });
 
   it('reads several calls, unicode and nesting', () => {
-    expect(parse(`${block('{"name": "get_weather", "arguments": {"city": "北京"}}')}\n${block('{"name": "create_event", "arguments": {"title": "</tool_call>", "options": {"remind": true}}}')}`)).toEqual([
+    expect(
+      parse(
+        `${block('{"name": "get_weather", "arguments": {"city": "北京"}}')}\n${block('{"name": "create_event", "arguments": {"title": "</tool_call>", "options": {"remind": true}}}')}`,
+      ),
+    ).toEqual([
       call('get_weather', { city: '北京' }),
       { type: 'text', text: '\n' },
       call('create_event', { title: '</tool_call>', options: { remind: true } }),
@@ -40,12 +41,15 @@ describe('ernie: parsing', () => {
   });
 
   it('reports a cut-off call as unparsed (format ernie) and rejects unknown tools', () => {
-    expect(parse('<tool_call>\n{"name": "get_weather", "arguments": {"ci')).toMatchObject([{ type: 'tool-call-unparsed', format: 'ernie', reason: 'unclosed' }]);
+    expect(parse('<tool_call>\n{"name": "get_weather", "arguments": {"ci')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'ernie', reason: 'unclosed' },
+    ]);
     expect(parse(block('{"name": "rm_rf", "arguments": {}}'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 
   it('keeps the <response> wrapper, which servers drop as a special token, and other prose as text', () => {
-    for (const text of ['<response>\nParis is the capital.\n</response>', '{"name": "Alice"}']) expect(parse(text)).toEqual([{ type: 'text', text }]);
+    for (const text of ['<response>\nParis is the capital.\n</response>', '{"name": "Alice"}'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
   });
 });
 

@@ -75,7 +75,9 @@ describe('functionary-v31: parsing', () => {
   // The body starts with the name, not with JSON, so an end tag inside a string still ends it (as for
   // llama3's registration of the same tag): the lead knows.
   it('keeps unicode and nested arguments', () => {
-    expect(parse('<function=create_event>{"title": "日本語 {x} <b>", "options": {"remind": true}}</function>')).toEqual([call('create_event', { title: '日本語 {x} <b>', options: { remind: true } })]);
+    expect(parse('<function=create_event>{"title": "日本語 {x} <b>", "options": {"remind": true}}</function>')).toEqual([
+      call('create_event', { title: '日本語 {x} <b>', options: { remind: true } }),
+    ]);
   });
 
   it('reports cut-off calls as unparsed and rejects unknown tools', () => {
@@ -87,6 +89,9 @@ describe('functionary-v31: parsing', () => {
 testChunkingInvariance({
   name: 'functionary-v31',
   createParser: () => format.createParser(standardTools),
-  samples: ['Sure.<function=get_weather>{"city": "Paris"}</function>\n<function=get_time>{}</function>', '<function=nope>{}</function><function=get_ti'],
+  samples: [
+    'Sure.<function=get_weather>{"city": "Paris"}</function>\n<function=get_time>{}</function>',
+    '<function=nope>{}</function><function=get_ti',
+  ],
   fragments: ['<function=', '</function>', 'get_time>{}', '<function=search_web>{"query": "a < b"}</function>'],
 });

@@ -14,7 +14,7 @@ const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'to
 testFamilyContract(format);
 
 describe('functionary-v32: rendering', () => {
-  it('renders the tools as the template\'s TypeScript namespace', () => {
+  it("renders the tools as the template's TypeScript namespace", () => {
     expect(format.renderTools([documentedWeather], { type: 'auto' })).toMatchInlineSnapshot(`
       "You are capable of executing available function(s) if required.
       Only execute function(s) when absolutely necessary.
@@ -71,7 +71,7 @@ describe('functionary-v32: rendering', () => {
 });
 
 describe('functionary-v32: parsing', () => {
-  it('reads the reply as following the template\'s >>>: a first recipient without the marker', () => {
+  it("reads the reply as following the template's >>>: a first recipient without the marker", () => {
     expect(parse('get_weather\n{"city": "Paris"}')).toEqual([call('get_weather', { city: 'Paris' })]);
     expect(parse('all\nHello! How can I help?')).toEqual([{ type: 'text', text: 'Hello! How can I help?' }]);
   });
@@ -87,7 +87,9 @@ describe('functionary-v32: parsing', () => {
   });
 
   it('keeps unicode, nesting and >>> inside strings', () => {
-    expect(parse('create_event\n{"title": ">>>all\\n 🗓️ {x}", "options": {"remind": true}}')).toEqual([call('create_event', { title: '>>>all\n 🗓️ {x}', options: { remind: true } })]);
+    expect(parse('create_event\n{"title": ">>>all\\n 🗓️ {x}", "options": {"remind": true}}')).toEqual([
+      call('create_event', { title: '>>>all\n 🗓️ {x}', options: { remind: true } }),
+    ]);
   });
 
   it('reads replies that ignore the format as text, and bare JSON calls', () => {
@@ -99,12 +101,15 @@ describe('functionary-v32: parsing', () => {
   });
 
   it('reports a cut-off call as unparsed and rejects unknown tools', () => {
-    expect(parse('all\nOK>>>get_weather\n{"city": "Pa')).toMatchObject([{ type: 'text', text: 'OK' }, { type: 'tool-call-unparsed', format: 'functionary-v32', reason: 'unclosed' }]);
+    expect(parse('all\nOK>>>get_weather\n{"city": "Pa')).toMatchObject([
+      { type: 'text', text: 'OK' },
+      { type: 'tool-call-unparsed', format: 'functionary-v32', reason: 'unclosed' },
+    ]);
     expect(parse('>>>rm_rf\n{}')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 
-describe('functionary-v32: >>> in other families\' replies', () => {
+describe("functionary-v32: >>> in other families' replies", () => {
   it('keeps Python prompts and quote markers as text', () => {
     for (const text of ['Try it:\n>>> print(1)\n1\n>>>', 'a >>> b', '>>>>>> nested quote', 'ends with >>', '>>>get_weather then prose']) {
       expect(parseAs('hermes', text)).toEqual([{ type: 'text', text }]);
@@ -119,6 +124,10 @@ describe('functionary-v32: >>> in other families\' replies', () => {
 testChunkingInvariance({
   name: 'functionary-v32',
   createParser: () => format.createParser(standardTools),
-  samples: ['all\nLet me check.>>>get_weather\n{"city": "Paris"}>>>get_time\n{}', 'search_web\n{"query": ">>> x"}\n>>>all\nDone.', '>>> print(1)\n>>>get_wea'],
+  samples: [
+    'all\nLet me check.>>>get_weather\n{"city": "Paris"}>>>get_time\n{}',
+    'search_web\n{"query": ">>> x"}\n>>>all\nDone.',
+    '>>> print(1)\n>>>get_wea',
+  ],
   fragments: ['>>>', '>>>all\n', 'all\n', 'get_time\n{}', '>>>search_web\n{"query": "a"}', '>>> print(1)', '>', '>>'],
 });

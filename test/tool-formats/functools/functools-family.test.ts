@@ -69,7 +69,9 @@ describe('functools: rendering', () => {
   });
 
   it('renders a turn of calls as one functools list', () => {
-    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(`"functools[{"name": "get_weather", "arguments": {"city": "Oslo"}}]"`);
+    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(
+      `"functools[{"name": "get_weather", "arguments": {"city": "Oslo"}}]"`,
+    );
     expect(historyTranscript(format)).toMatchInlineSnapshot(`
       "[system] You are terse.
       [user] Weather in Oslo, and the time?
@@ -93,21 +95,24 @@ describe('functools: parsing', () => {
   });
 
   it('reads several calls of one list, with "parameters" too, and text after the list', () => {
-    expect(parse('functools[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_time", "parameters": {}}]\nDone.')).toEqual([
-      call('get_weather', { city: 'Paris' }),
-      call('get_time', {}),
-      { type: 'text', text: '\nDone.' },
-    ]);
+    expect(
+      parse('functools[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_time", "parameters": {}}]\nDone.'),
+    ).toEqual([call('get_weather', { city: 'Paris' }), call('get_time', {}), { type: 'text', text: '\nDone.' }]);
   });
 
   it('keeps unicode, nesting and brackets inside strings', () => {
-    expect(parse('functools[{"name": "create_event", "arguments": {"title": "Sync ] [weekly] 🗓️", "attendees": ["a@x.io"], "options": {"remind": true, "minutes": 10}}}]')).toEqual([
-      call('create_event', { title: 'Sync ] [weekly] 🗓️', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } }),
-    ]);
+    expect(
+      parse(
+        'functools[{"name": "create_event", "arguments": {"title": "Sync ] [weekly] 🗓️", "attendees": ["a@x.io"], "options": {"remind": true, "minutes": 10}}}]',
+      ),
+    ).toEqual([call('create_event', { title: 'Sync ] [weekly] 🗓️', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } })]);
   });
 
   it('takes a list without its "]" at the end of the reply ("no closing marker required")', () => {
-    expect(parse(' functools[{"name": "get_weather", "arguments": {"city": "Paris"}}')).toEqual([{ type: 'text', text: ' ' }, call('get_weather', { city: 'Paris' })]);
+    expect(parse(' functools[{"name": "get_weather", "arguments": {"city": "Paris"}}')).toEqual([
+      { type: 'text', text: ' ' },
+      call('get_weather', { city: 'Paris' }),
+    ]);
   });
 
   it('reports a list cut off inside a call as unparsed, never as a call', () => {
@@ -120,15 +125,26 @@ describe('functools: parsing', () => {
   });
 
   it('rejects unknown tools and malformed lists, keeping their markup out of the text', () => {
-    expect(parse('functools[{"name": "delete_all", "arguments": {}}] ok')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }, { type: 'text', text: ' ok' }]);
-    expect(parse('functools[{"name": "get_weather", "arguments": {"city" "Paris"}}]')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), 'functools[{"name": "get_time", "arguments": {}}]')).toMatchObject([
+    expect(parse('functools[{"name": "delete_all", "arguments": {}}] ok')).toMatchObject([
       { type: 'tool-call-rejected', code: 'unavailable_tool' },
+      { type: 'text', text: ' ok' },
     ]);
+    expect(parse('functools[{"name": "get_weather", "arguments": {"city" "Paris"}}]')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
+    expect(
+      expectChunkingInvariant(() => format.createParser([getWeather]), 'functools[{"name": "get_time", "arguments": {}}]'),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 
-  it('keeps Python\'s functools module and JSON answers as text', () => {
-    for (const text of ['import functools\n\n@functools.cache\ndef f(): ...', 'Use functools.partial here.', '{"name": "Alice", "age": 31}', 'functools[0] is a subscript', 'ends with functools[']) {
+  it("keeps Python's functools module and JSON answers as text", () => {
+    for (const text of [
+      'import functools\n\n@functools.cache\ndef f(): ...',
+      'Use functools.partial here.',
+      '{"name": "Alice", "age": 31}',
+      'functools[0] is a subscript',
+      'ends with functools[',
+    ]) {
       expect(parse(text)).toEqual([{ type: 'text', text }]);
     }
   });
@@ -142,5 +158,14 @@ testChunkingInvariance({
     'functools[{"name": "write_file", "arguments": {"path": "a", "content": "] functools[ ```"}}]\nimport functools',
     'functools[{"name": "nope", "arguments": {}}] functools[{"name": "get_ti',
   ],
-  fragments: ['functools[', 'functools', ']', ', ', '{"name": "get_time", "arguments": {}}', 'functools[{"name": "search_web", "arguments": {"query": "a ] b"}}]', '<|tool_call|>', '<|/tool_call|>'],
+  fragments: [
+    'functools[',
+    'functools',
+    ']',
+    ', ',
+    '{"name": "get_time", "arguments": {}}',
+    'functools[{"name": "search_web", "arguments": {"query": "a ] b"}}]',
+    '<|tool_call|>',
+    '<|/tool_call|>',
+  ],
 });

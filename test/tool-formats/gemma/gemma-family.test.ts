@@ -101,7 +101,8 @@ describe('gemma: rendering', () => {
   });
 
   it('renders one call, and parallel calls in one block', () => {
-    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo","days":3,"exact":true,"extra":null}' })).toMatchInlineSnapshot(`
+    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo","days":3,"exact":true,"extra":null}' }))
+      .toMatchInlineSnapshot(`
       "\`\`\`tool_code
       get_weather(city="Oslo", days=3, exact=True, extra=None)
       \`\`\`"
@@ -160,7 +161,9 @@ describe('gemma: rendering', () => {
 
 describe('gemma: parsing tool_code blocks', () => {
   it('reads a Python call, and text before it', () => {
-    expect(parse('```tool_code\nget_weather(city="Paris", unit="celsius")\n```')).toEqual([call('get_weather', { city: 'Paris', unit: 'celsius' })]);
+    expect(parse('```tool_code\nget_weather(city="Paris", unit="celsius")\n```')).toEqual([
+      call('get_weather', { city: 'Paris', unit: 'celsius' }),
+    ]);
     expect(parse("Let me look.\n```tool_code\nsearch_web(query='gemma 3', max_results=3)\n```")).toEqual([
       { type: 'text', text: 'Let me look.\n' },
       call('search_web', { query: 'gemma 3', max_results: 3 }),
@@ -169,28 +172,36 @@ describe('gemma: parsing tool_code blocks', () => {
 
   it('reads a JSON call (the conformance reply) and a JSON list', () => {
     expect(parse('```tool_code\n{"name": "get_time", "arguments": {}}\n```')).toEqual([call('get_time', {})]);
-    expect(parse('```tool_code\n[{"name": "get_time", "arguments": {}}, {"name": "get_weather", "parameters": {"city": "Oslo"}}]\n```')).toEqual([
-      call('get_time', {}),
-      call('get_weather', { city: 'Oslo' }),
-    ]);
+    expect(
+      parse('```tool_code\n[{"name": "get_time", "arguments": {}}, {"name": "get_weather", "parameters": {"city": "Oslo"}}]\n```'),
+    ).toEqual([call('get_time', {}), call('get_weather', { city: 'Oslo' })]);
   });
 
   it('reads several calls, one per line or in a list', () => {
     const expected = [call('get_weather', { city: 'Paris' }), call('get_time', {})];
     expect(parse('```tool_code\nget_weather(city="Paris")\nget_time()\n```')).toEqual(expected);
     expect(parse('```tool_code\n[get_weather(city="Paris"), get_time()]\n```')).toEqual(expected);
-    expect(parse('```tool_code\nget_weather(city="Paris")\n```\n```tool_code\nget_time()\n```')).toEqual([expected[0], { type: 'text', text: '\n' }, expected[1]]);
+    expect(parse('```tool_code\nget_weather(city="Paris")\n```\n```tool_code\nget_time()\n```')).toEqual([
+      expected[0],
+      { type: 'text', text: '\n' },
+      expected[1],
+    ]);
   });
 
   it("takes off Gemini's print(default_api.…) wrapping", () => {
     expect(parse('```tool_code\nprint(default_api.get_weather(city="Paris"))\n```')).toEqual([call('get_weather', { city: 'Paris' })]);
-    expect(parse('```tool_code\nprint(get_weather(city="Rome"))\nprint(default_api.get_time())\n```')).toEqual([call('get_weather', { city: 'Rome' }), call('get_time', {})]);
+    expect(parse('```tool_code\nprint(get_weather(city="Rome"))\nprint(default_api.get_time())\n```')).toEqual([
+      call('get_weather', { city: 'Rome' }),
+      call('get_time', {}),
+    ]);
   });
 
   it('keeps nested values, Python literals, unicode and fences inside strings', () => {
-    expect(parse('```tool_code\ncreate_event(title="Sync 🗓️ naïve", attendees=["a@x.io"], options={"remind": True, "minutes": 10, "x": None})\n```')).toEqual([
-      call('create_event', { title: 'Sync 🗓️ naïve', attendees: ['a@x.io'], options: { remind: true, minutes: 10, x: null } }),
-    ]);
+    expect(
+      parse(
+        '```tool_code\ncreate_event(title="Sync 🗓️ naïve", attendees=["a@x.io"], options={"remind": True, "minutes": 10, "x": None})\n```',
+      ),
+    ).toEqual([call('create_event', { title: 'Sync 🗓️ naïve', attendees: ['a@x.io'], options: { remind: true, minutes: 10, x: null } })]);
     expect(parse('```tool_code\nwrite_file(path="README.md", content="# Title\\n```bash\\nnpm i\\n```\\n")\n```')).toEqual([
       call('write_file', { path: 'README.md', content: '# Title\n```bash\nnpm i\n```\n' }),
     ]);
@@ -199,10 +210,17 @@ describe('gemma: parsing tool_code blocks', () => {
 
   it('rejects unknown tools and unreadable code, keeping their markup out of the text', () => {
     const unknown = parse('Sure.\n```tool_code\ndelete_all_files(confirm=True)\n```');
-    expect(unknown).toMatchObject([{ type: 'text', text: 'Sure.\n' }, { type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(unknown).toMatchObject([
+      { type: 'text', text: 'Sure.\n' },
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(textOf(unknown)).not.toContain('delete_all_files');
-    expect(parse('```tool_code\nget_weather(city=Paris)\n```')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    expect(parse('```tool_code\nweather = lookup("Paris")\n```')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse('```tool_code\nget_weather(city=Paris)\n```')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
+    expect(parse('```tool_code\nweather = lookup("Paris")\n```')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
   });
 
   it('reads a complete call in an unclosed block, and reports a cut-off one as unclosed', () => {
@@ -213,13 +231,17 @@ describe('gemma: parsing tool_code blocks', () => {
     ]);
   });
 
-  it('reads the bare Python list and JSON of Google\'s other Gemma prompts', () => {
+  it("reads the bare Python list and JSON of Google's other Gemma prompts", () => {
     expect(parse('[get_weather(city="Paris")]')).toEqual([call('get_weather', { city: 'Paris' })]);
     expect(parse('{"name": "get_weather", "parameters": {"city": "Paris"}}')).toEqual([call('get_weather', { city: 'Paris' })]);
   });
 
   it('keeps other code blocks, JSON answers and prose as text, and drops leaked turn tokens', () => {
-    for (const text of ['```python\nprint(get_weather(city="Paris"))\n```', '```json\n{"name": "Alice", "age": 31}\n```', 'Call get_weather(city="Paris") yourself.']) {
+    for (const text of [
+      '```python\nprint(get_weather(city="Paris"))\n```',
+      '```json\n{"name": "Alice", "age": 31}\n```',
+      'Call get_weather(city="Paris") yourself.',
+    ]) {
       expect(parse(text)).toEqual([{ type: 'text', text }]);
     }
     expect(parse('It is sunny.<end_of_turn>')).toEqual([{ type: 'text', text: 'It is sunny.' }]);
@@ -228,37 +250,60 @@ describe('gemma: parsing tool_code blocks', () => {
 
 describe('gemma: parsing Gemma 4 and FunctionGemma calls', () => {
   it('reads <|tool_call>call:NAME{…}<tool_call|> with <|"|> strings', () => {
-    expect(parse('<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,unit:<|"|>celsius<|"|>}<tool_call|>')).toEqual([call('get_weather', { city: 'Paris', unit: 'celsius' })]);
-    expect(parse('<|tool_call>call:search_web{query:<|"|>say "hi", it\'s {ok} \\n<|"|>,max_results:5}<tool_call|><|tool_response>')).toEqual([
-      call('search_web', { query: 'say "hi", it\'s {ok} \\n', max_results: 5 }),
+    expect(parse('<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,unit:<|"|>celsius<|"|>}<tool_call|>')).toEqual([
+      call('get_weather', { city: 'Paris', unit: 'celsius' }),
     ]);
+    expect(
+      parse('<|tool_call>call:search_web{query:<|"|>say "hi", it\'s {ok} \\n<|"|>,max_results:5}<tool_call|><|tool_response>'),
+    ).toEqual([call('search_web', { query: 'say "hi", it\'s {ok} \\n', max_results: 5 })]);
   });
 
   it('reads nested values, unicode and markers inside strings', () => {
     expect(
-      parse('<|tool_call>call:create_event{title:<|"|>Réunion 🗓️ <tool_call|><|"|>,attendees:[<|"|>a@x.io<|"|>,<|"|>b@x.io<|"|>],options:{remind:true,minutes:10}}<tool_call|>'),
-    ).toEqual([call('create_event', { title: 'Réunion 🗓️ <tool_call|>', attendees: ['a@x.io', 'b@x.io'], options: { remind: true, minutes: 10 } })]);
+      parse(
+        '<|tool_call>call:create_event{title:<|"|>Réunion 🗓️ <tool_call|><|"|>,attendees:[<|"|>a@x.io<|"|>,<|"|>b@x.io<|"|>],options:{remind:true,minutes:10}}<tool_call|>',
+      ),
+    ).toEqual([
+      call('create_event', { title: 'Réunion 🗓️ <tool_call|>', attendees: ['a@x.io', 'b@x.io'], options: { remind: true, minutes: 10 } }),
+    ]);
   });
 
   it('reads thought reasoning, repeated blocks, <turn|> as the end, and JSON-quoted arguments', () => {
     expect(
-      parse('<|channel>thought\nTwo calls.<channel|><|tool_call>call:get_time{}<tool_call|><|tool_call>call:get_weather{city:<|"|>Oslo<|"|>}<turn|>'),
+      parse(
+        '<|channel>thought\nTwo calls.<channel|><|tool_call>call:get_time{}<tool_call|><|tool_call>call:get_weather{city:<|"|>Oslo<|"|>}<turn|>',
+      ),
     ).toEqual([{ type: 'reasoning', text: 'Two calls.' }, call('get_time', {}), call('get_weather', { city: 'Oslo' })]);
     expect(parse('<|tool_call>call:get_weather{"city":"Paris"}<tool_call|>')).toEqual([call('get_weather', { city: 'Paris' })]);
-    expect(parse('<|tool_call>call:get_time{}<|tool_call>call:get_weather{city:<|"|>Oslo<|"|>}<tool_call|>')).toEqual([call('get_time', {}), call('get_weather', { city: 'Oslo' })]);
-  });
-
-  it('reads FunctionGemma calls with <escape> strings', () => {
-    expect(parse('<start_function_call>call:get_weather{city:<escape>Zürich<escape>,unit:<escape>celsius<escape>}<end_function_call><start_function_response>')).toEqual([
-      call('get_weather', { city: 'Zürich', unit: 'celsius' }),
+    expect(parse('<|tool_call>call:get_time{}<|tool_call>call:get_weather{city:<|"|>Oslo<|"|>}<tool_call|>')).toEqual([
+      call('get_time', {}),
+      call('get_weather', { city: 'Oslo' }),
     ]);
   });
 
+  it('reads FunctionGemma calls with <escape> strings', () => {
+    expect(
+      parse(
+        '<start_function_call>call:get_weather{city:<escape>Zürich<escape>,unit:<escape>celsius<escape>}<end_function_call><start_function_response>',
+      ),
+    ).toEqual([call('get_weather', { city: 'Zürich', unit: 'celsius' })]);
+  });
+
   it('rejects unknown tools and malformed bodies, and reports cut-off ones as unclosed', () => {
-    expect(parse('<|tool_call>call:rm_rf{path:<|"|>/<|"|>}<tool_call|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse('<|tool_call>call:get_weather{city:Paris}<tool_call|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    expect(parse('<|tool_call>get weather please<tool_call|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    for (const text of ['<|tool_call>call:get_weather{city:<|"|>Par', '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>', '<|tool_call>call:get_wea']) {
+    expect(parse('<|tool_call>call:rm_rf{path:<|"|>/<|"|>}<tool_call|>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
+    expect(parse('<|tool_call>call:get_weather{city:Paris}<tool_call|>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
+    expect(parse('<|tool_call>get weather please<tool_call|>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
+    for (const text of [
+      '<|tool_call>call:get_weather{city:<|"|>Par',
+      '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>',
+      '<|tool_call>call:get_wea',
+    ]) {
       expect(parse(text)).toEqual([{ type: 'tool-call-unparsed', format: 'gemma', text, reason: 'unclosed' }]);
     }
   });
@@ -270,8 +315,12 @@ describe('gemma: parsing Gemma 4 and FunctionGemma calls', () => {
 
   it('only makes calls to the tools of the request', () => {
     const onlyWeather = () => format.createParser([getWeather]);
-    expect(expectChunkingInvariant(onlyWeather, '```tool_code\nsearch_web(query="x")\n```')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(expectChunkingInvariant(() => format.createParser([searchWeb]), '```tool_code\nsearch_web(query="x")\n```')).toEqual([call('search_web', { query: 'x' })]);
+    expect(expectChunkingInvariant(onlyWeather, '```tool_code\nsearch_web(query="x")\n```')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
+    expect(expectChunkingInvariant(() => format.createParser([searchWeb]), '```tool_code\nsearch_web(query="x")\n```')).toEqual([
+      call('search_web', { query: 'x' }),
+    ]);
   });
 });
 

@@ -88,7 +88,11 @@ describe('generic-json: rendering', () => {
 describe('generic-json: parsing', () => {
   it('reads ```tool_call fences', () => {
     expect(parse('```tool_call\n{"name": "get_time", "arguments": {}}\n```')).toEqual([call('get_time', {})]);
-    expect(parse('Two calls:\n```tool_call\n{"name": "get_time", "arguments": {}}\n```\n```tool_calls\n[{"name": "get_weather", "arguments": {"city": "Nice"}}]\n```')).toEqual([
+    expect(
+      parse(
+        'Two calls:\n```tool_call\n{"name": "get_time", "arguments": {}}\n```\n```tool_calls\n[{"name": "get_weather", "arguments": {"city": "Nice"}}]\n```',
+      ),
+    ).toEqual([
       { type: 'text', text: 'Two calls:\n' },
       call('get_time', {}),
       { type: 'text', text: '\n' },
@@ -108,7 +112,11 @@ describe('generic-json: parsing', () => {
   });
 
   it('keeps JSON answers untouched, byte for byte', () => {
-    for (const text of ['```json\n{"name": "Alice", "age": 31}\n```', '{"response": "Hello"}', '```json\n{"name": "get_weather", "population": 3}\n```']) {
+    for (const text of [
+      '```json\n{"name": "Alice", "age": 31}\n```',
+      '{"response": "Hello"}',
+      '```json\n{"name": "get_weather", "population": 3}\n```',
+    ]) {
       expect(parse(text)).toEqual([{ type: 'text', text }]);
     }
   });
@@ -121,7 +129,9 @@ describe('generic-json: parsing', () => {
   });
 
   it('reports a cut-off tool_call fence as unclosed', () => {
-    expect(parse('```tool_call\n{"name": "get_weather", "arguments": {"ci')).toMatchObject([{ type: 'tool-call-unparsed', format: 'generic-json', reason: 'unclosed' }]);
+    expect(parse('```tool_call\n{"name": "get_weather", "arguments": {"ci')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'generic-json', reason: 'unclosed' },
+    ]);
   });
 });
 
@@ -133,5 +143,13 @@ testChunkingInvariance({
     '```json\n[{"name": "get_weather", "arguments": {"city": "```"}}]\n```',
     '{"tool_calls": [{"name": "get_time", "arguments": {}}]}\nDone.',
   ],
-  fragments: ['```tool_call\n', '```json\n', '```', '{"name": "get_time", "arguments": {}}', '{"name": "Bob", "age": 3}', '[{"name": "get_time"}]', '```python\nprint(1)\n```'],
+  fragments: [
+    '```tool_call\n',
+    '```json\n',
+    '```',
+    '{"name": "get_time", "arguments": {}}',
+    '{"name": "Bob", "age": 3}',
+    '[{"name": "get_time"}]',
+    '```python\nprint(1)\n```',
+  ],
 });

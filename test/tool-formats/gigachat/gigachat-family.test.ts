@@ -84,27 +84,37 @@ describe('gigachat: parsing', () => {
   });
 
   it('reads the GigaChat 3.1 token form, with the end-of-sequence token after it', () => {
-    expect(parse(`${v31Call('{"name": "search_web", "arguments": {"query": "погода", "max_results": 3}}')}</s>`)).toEqual([call('search_web', { query: 'погода', max_results: 3 })]);
+    expect(parse(`${v31Call('{"name": "search_web", "arguments": {"query": "погода", "max_results": 3}}')}</s>`)).toEqual([
+      call('search_web', { query: 'погода', max_results: 3 }),
+    ]);
   });
 
   it('keeps nested arguments and markers inside strings', () => {
     expect(parse(v31Call('{"name": "write_file", "arguments": {"path": "a", "content": "<|message_sep|> and </s> {x}"}}'))).toEqual([
       call('write_file', { path: 'a', content: '<|message_sep|> and </s> {x}' }),
     ]);
-    expect(parse(v3Call('{"name": "create_event", "arguments": {"title": "x", "options": {"remind": true}}}'))).toEqual([{ type: 'text', text: '\n\n' }, call('create_event', { title: 'x', options: { remind: true } })]);
+    expect(parse(v3Call('{"name": "create_event", "arguments": {"title": "x", "options": {"remind": true}}}'))).toEqual([
+      { type: 'text', text: '\n\n' },
+      call('create_event', { title: 'x', options: { remind: true } }),
+    ]);
   });
 
   it('reports a cut-off call as unparsed and rejects unknown tools', () => {
-    expect(parse(v31Call('{"name": "search_web", "arguments": {"query": "ha'))).toMatchObject([{ type: 'tool-call-unparsed', format: 'gigachat', reason: 'unclosed' }]);
-    expect(parse(v31Call('{"name": "delete_all_files", "arguments": {}}'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(parse(v31Call('{"name": "search_web", "arguments": {"query": "ha'))).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'gigachat', reason: 'unclosed' },
+    ]);
+    expect(parse(v31Call('{"name": "delete_all_files", "arguments": {}}'))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(parse(v31Call('call the weather tool please'))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
 
   it('keeps prose as text and only calls the request’s tools', () => {
-    for (const text of ['A function call needs a role.', 'Use <|role_sep|> after the role.']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), v31Call('{"name": "search_web", "arguments": {}}'))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
+    for (const text of ['A function call needs a role.', 'Use <|role_sep|> after the role.'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
+    expect(
+      expectChunkingInvariant(() => format.createParser([getWeather]), v31Call('{"name": "search_web", "arguments": {}}')),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 
@@ -116,5 +126,12 @@ testChunkingInvariance({
     `${v31Call('{"name": "write_file", "arguments": {"path": "a", "content": "</s> <|function_call|>"}}')}</s>`,
     `${v31Call('{"name": "nope", "arguments": {}}')}\n${v31Call('{"name": "get_ti')}`,
   ],
-  fragments: ['<|message_sep|>', 'function call<|role_sep|>', '<|function_call|>', '</s>', '{"name": "get_time", "arguments": {}}', v31Call('{"name": "get_weather", "arguments": {"city": "Rome"}}')],
+  fragments: [
+    '<|message_sep|>',
+    'function call<|role_sep|>',
+    '<|function_call|>',
+    '</s>',
+    '{"name": "get_time", "arguments": {}}',
+    v31Call('{"name": "get_weather", "arguments": {"city": "Rome"}}'),
+  ],
 });

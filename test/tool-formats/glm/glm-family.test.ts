@@ -85,7 +85,12 @@ describe('glm: rendering', () => {
   });
 
   it('renders one call in the GLM-4.5 form: strings as they are, other values as JSON', () => {
-    expect(format.renderCall({ name: 'create_event', arguments: '{"title":"Sync","attendees":["a@x.io"],"options":{"remind":true,"minutes":10}}' })).toMatchInlineSnapshot(`
+    expect(
+      format.renderCall({
+        name: 'create_event',
+        arguments: '{"title":"Sync","attendees":["a@x.io"],"options":{"remind":true,"minutes":10}}',
+      }),
+    ).toMatchInlineSnapshot(`
       "<tool_call>create_event
       <arg_key>title</arg_key>
       <arg_value>Sync</arg_value>
@@ -127,7 +132,9 @@ describe('glm: parsing', () => {
     expect(parse(glmCall('get_weather', { city: 'Beijing', unit: 'celsius' }))).toEqual(expected);
     expect(parse(glmCall('get_weather', { city: 'Beijing', unit: 'celsius' }, true))).toEqual(expected);
     // AbstractCore #72, which AbstractCore itself did not read.
-    expect(parse('<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>')).toEqual([call('get_weather', { city: 'Paris' })]);
+    expect(parse('<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>')).toEqual([
+      call('get_weather', { city: 'Paris' }),
+    ]);
     expect(parse('<tool_call>get_time\n</tool_call>')).toEqual([call('get_time', {})]);
   });
 
@@ -143,7 +150,16 @@ describe('glm: parsing', () => {
       unknown: '[1, 2]',
     });
     expect(parseWith([typed], reply)).toEqual([
-      call('typed', { code: '5123123', count: 7, ratio: -0.5, enabled: false, nothing: null, tags: ['a', 'b'], config: { depth: 2, fast: true }, unknown: [1, 2] }),
+      call('typed', {
+        code: '5123123',
+        count: 7,
+        ratio: -0.5,
+        enabled: false,
+        nothing: null,
+        tags: ['a', 'b'],
+        config: { depth: 2, fast: true },
+        unknown: [1, 2],
+      }),
     ]);
     // Whitespace is part of a string value; JSON values may be padded.
     expect(parseWith([typed], glmCall('typed', { code: '  two spaces\n', count: ' 3 ', config: "{'python': True}" }))).toEqual([
@@ -165,18 +181,27 @@ describe('glm: parsing', () => {
       { type: 'text', text: '\nDone.' },
     ]);
     // A forgotten </tool_call> between two calls.
-    expect(parse(`${glmCall('get_weather', { city: 'Oslo' }).replace('</tool_call>', '')}${glmCall('get_time', {})}`)).toEqual([call('get_weather', { city: 'Oslo' }), call('get_time', {})]);
+    expect(parse(`${glmCall('get_weather', { city: 'Oslo' }).replace('</tool_call>', '')}${glmCall('get_time', {})}`)).toEqual([
+      call('get_weather', { city: 'Oslo' }),
+      call('get_time', {}),
+    ]);
   });
 
   it('keeps multi-line code with indentation and markers in string values', () => {
     const content = 'def main():\n    print("</tool_call>")\n\n\treturn "<tool_call>x"\n';
-    expect(parse(`${glmCall('write_file', { path: 'main.py', content })}after`)).toEqual([call('write_file', { path: 'main.py', content }), { type: 'text', text: 'after' }]);
+    expect(parse(`${glmCall('write_file', { path: 'main.py', content })}after`)).toEqual([
+      call('write_file', { path: 'main.py', content }),
+      { type: 'text', text: 'after' },
+    ]);
   });
 
   it('strips the functions. namespace and rejects tools that were not offered, keeping the markup out of the text', () => {
     expect(parse(glmCall('functions.get_weather', { city: 'Rome' }))).toEqual([call('get_weather', { city: 'Rome' })]);
     const events = parseWith([getWeather], `Sure.\n${glmCall('delete_all_files', { path: '/' })}`);
-    expect(events).toMatchObject([{ type: 'text', text: 'Sure.\n' }, { type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(events).toMatchObject([
+      { type: 'text', text: 'Sure.\n' },
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(textOf(events)).not.toMatch(/delete_all_files|arg_/);
   });
 
@@ -188,7 +213,8 @@ describe('glm: parsing', () => {
       '<tool_call>get_weather\n<arg_key>city</arg_key><arg_value>Paris</arg_value>\nand more\n</tool_call>',
       '<tool_call>get_weather\n<arg_key>city\n</tool_call>',
     ];
-    for (const reply of malformed) expect(parse(reply)).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax', text: reply }]);
+    for (const reply of malformed)
+      expect(parse(reply)).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax', text: reply }]);
   });
 
   it('never surfaces a cut-off call', () => {
@@ -201,13 +227,22 @@ describe('glm: parsing', () => {
       // A value holding </tool_call>, then the reply stops inside it.
       '<tool_call>write_file\n<arg_key>content</arg_key>\n<arg_value>x = "</tool_call>"',
     ];
-    for (const reply of cutOffs) expect(parse(`Checking.\n${reply}`)).toEqual([{ type: 'text', text: 'Checking.\n' }, { type: 'tool-call-unparsed', format: 'glm', text: reply, reason: 'unclosed' }]);
+    for (const reply of cutOffs)
+      expect(parse(`Checking.\n${reply}`)).toEqual([
+        { type: 'text', text: 'Checking.\n' },
+        { type: 'tool-call-unparsed', format: 'glm', text: reply, reason: 'unclosed' },
+      ]);
   });
 
-  it('reads the other families\' syntax under the same tag and keeps JSON answers and prose as text', () => {
-    expect(parse('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Kyiv"}}\n</tool_call>')).toEqual([call('get_weather', { city: 'Kyiv' })]);
-    expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nKyiv\n</parameter>\n</function>\n</tool_call>')).toEqual([call('get_weather', { city: 'Kyiv' })]);
-    for (const text of ['```json\n{"name": "Alice", "age": 31}\n```', 'Write <arg_key>k</arg_key> pairs; 3 <| 4.']) expect(parse(text)).toEqual([{ type: 'text', text }]);
+  it("reads the other families' syntax under the same tag and keeps JSON answers and prose as text", () => {
+    expect(parse('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Kyiv"}}\n</tool_call>')).toEqual([
+      call('get_weather', { city: 'Kyiv' }),
+    ]);
+    expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nKyiv\n</parameter>\n</function>\n</tool_call>')).toEqual([
+      call('get_weather', { city: 'Kyiv' }),
+    ]);
+    for (const text of ['```json\n{"name": "Alice", "age": 31}\n```', 'Write <arg_key>k</arg_key> pairs; 3 <| 4.'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
   });
 });
 

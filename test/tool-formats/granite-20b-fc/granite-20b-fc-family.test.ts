@@ -13,7 +13,7 @@ const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'to
 testFamilyContract(format);
 
 describe('granite-20b-fc: rendering', () => {
-  it('renders tools as the template\'s function-call library', () => {
+  it("renders tools as the template's function-call library", () => {
     expect(format.renderTools([documentedWeather, searchWeb], { type: 'auto' })).toMatchInlineSnapshot(`
       "You are a helpful assistant with access to the following function calls. Your task is to understand the given conversation with function calls and responses and generate natural language response as the ASSISTANT to continue the conversation. You may use the following function calls to understand how to respond to the user query.
 
@@ -55,27 +55,42 @@ describe('granite-20b-fc: rendering', () => {
 
 describe('granite-20b-fc: parsing', () => {
   it('reads calls one after another without closers, ending at the next <function_call> or the end of the reply', () => {
-    const reply = '<function_call> {"name": "get_weather", "arguments": {"city": "San José"}} <function_call> {"name": "search_web", "arguments": {"query": "flights [SJC] \\"cheap\\"", "max_results": 2}}';
+    const reply =
+      '<function_call> {"name": "get_weather", "arguments": {"city": "San José"}} <function_call> {"name": "search_web", "arguments": {"query": "flights [SJC] \\"cheap\\"", "max_results": 2}}';
     const expected = [call('get_weather', { city: 'San José' }), call('search_web', { query: 'flights [SJC] "cheap"', max_results: 2 })];
     expect(parse(reply)).toEqual(expected);
     // Every family's parser reads it the same way (the marker is registered alike by llama3).
-    for (const family of ['llama3', 'hermes', 'minimax-m2']) expect(expectChunkingInvariant(() => registry.get(family)!.createParser(standardTools), reply), family).toEqual(expected);
+    for (const family of ['llama3', 'hermes', 'minimax-m2'])
+      expect(
+        expectChunkingInvariant(() => registry.get(family)!.createParser(standardTools), reply),
+        family,
+      ).toEqual(expected);
   });
 
-  it('reads Llama\'s closed <function_call> tags too, with text before them', () => {
-    expect(parse('I will look.\n<function_call>\n{"name": "get_time", "arguments": {}}\n</function_call>')).toEqual([{ type: 'text', text: 'I will look.\n' }, call('get_time', {})]);
+  it("reads Llama's closed <function_call> tags too, with text before them", () => {
+    expect(parse('I will look.\n<function_call>\n{"name": "get_time", "arguments": {}}\n</function_call>')).toEqual([
+      { type: 'text', text: 'I will look.\n' },
+      call('get_time', {}),
+    ]);
   });
 
-  it('rejects the template\'s no_function and other unknown names, and never surfaces a cut-off call', () => {
-    expect(parse('<function_call> {"name": "no_function", "arguments": {}}')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+  it("rejects the template's no_function and other unknown names, and never surfaces a cut-off call", () => {
+    expect(parse('<function_call> {"name": "no_function", "arguments": {}}')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     const cut = '<function_call> {"name": "get_weather", "arguments": {"city": "Lo';
-    expect(parse(`<function_call> {"name": "get_time", "arguments": {}} ${cut}`)).toEqual([call('get_time', {}), { type: 'tool-call-unparsed', format: 'granite-20b-fc', text: cut, reason: 'unclosed' }]);
+    expect(parse(`<function_call> {"name": "get_time", "arguments": {}} ${cut}`)).toEqual([
+      call('get_time', {}),
+      { type: 'tool-call-unparsed', format: 'granite-20b-fc', text: cut, reason: 'unclosed' },
+    ]);
   });
 });
 
 testChunkingInvariance({
   name: 'granite-20b-fc',
   createParser: () => format.createParser(standardTools),
-  samples: ['<function_call> {"name": "get_time", "arguments": {}} <function_call> {"name": "get_weather", "arguments": {"city": "<function_call>"}}'],
+  samples: [
+    '<function_call> {"name": "get_time", "arguments": {}} <function_call> {"name": "get_weather", "arguments": {"city": "<function_call>"}}',
+  ],
   fragments: ['<function_call>', '</function_call>', ' {"name": "get_weather", "arguments": {"city": "Rome"}}', ' {"name": "get_wea'],
 });

@@ -61,7 +61,7 @@ describe('granite: rendering', () => {
     `);
   });
 
-  it('writes a turn\'s calls as one <|tool_call|> list, and results as <tool_response> blocks', () => {
+  it("writes a turn's calls as one <|tool_call|> list, and results as <tool_response> blocks", () => {
     expect(historyTranscript(format)).toMatchInlineSnapshot(`
       "[system] You are terse.
       [user] Weather in Oslo, and the time?
@@ -80,9 +80,10 @@ describe('granite: rendering', () => {
 });
 
 describe('granite: parsing', () => {
-  it('reads the Granite 3.0 <|tool_call|> list running to the end of the reply, and 3.1\'s <tool_call> spelling', () => {
+  it("reads the Granite 3.0 <|tool_call|> list running to the end of the reply, and 3.1's <tool_call> spelling", () => {
     const expected = [call('get_weather', { city: 'Boston' }), call('search_web', { query: 'Boston events', max_results: 3 })];
-    const list = '[{"name": "get_weather", "arguments": {"city": "Boston"}}, {"name": "search_web", "arguments": {"query": "Boston events", "max_results": 3}}]';
+    const list =
+      '[{"name": "get_weather", "arguments": {"city": "Boston"}}, {"name": "search_web", "arguments": {"query": "Boston events", "max_results": 3}}]';
     expect(parse(`<|tool_call|>${list}`)).toEqual(expected);
     expect(parse(`<tool_call>${list}`)).toEqual(expected);
     // The Hermes closer some builds write is read too: one marker, one way of scanning.
@@ -90,38 +91,50 @@ describe('granite: parsing', () => {
   });
 
   it('reads Granite 3.2\'s "Here is my thought process:" reasoning, and the "Here\'s" spelling of quantised builds', () => {
-    const reply = 'Here is my thought process:\nThe user wants the weather in Zürich 🌧️.\nHere is my response:\n<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Zürich"}}]';
-    expect(parse(reply)).toEqual([{ type: 'reasoning', text: 'The user wants the weather in Zürich 🌧️.' }, { type: 'text', text: '\n' }, call('get_weather', { city: 'Zürich' })]);
+    const reply =
+      'Here is my thought process:\nThe user wants the weather in Zürich 🌧️.\nHere is my response:\n<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Zürich"}}]';
+    expect(parse(reply)).toEqual([
+      { type: 'reasoning', text: 'The user wants the weather in Zürich 🌧️.' },
+      { type: 'text', text: '\n' },
+      call('get_weather', { city: 'Zürich' }),
+    ]);
     expect(parse("Here's my thought process: short. Here's my response: It is sunny.")).toEqual([
       { type: 'reasoning', text: ' short. ' },
       { type: 'text', text: ' It is sunny.' },
     ]);
   });
 
-  it('reads Granite 3.3\'s <think> and drops its <response> framing', () => {
-    expect(parse('<think>Look it up.</think><response>Checking.\n<|tool_call|>[{"name": "get_time", "arguments": {}}]</response>')).toEqual([
-      { type: 'reasoning', text: 'Look it up.' },
-      { type: 'text', text: 'Checking.\n' },
-      call('get_time', {}),
-    ]);
+  it("reads Granite 3.3's <think> and drops its <response> framing", () => {
+    expect(parse('<think>Look it up.</think><response>Checking.\n<|tool_call|>[{"name": "get_time", "arguments": {}}]</response>')).toEqual(
+      [{ type: 'reasoning', text: 'Look it up.' }, { type: 'text', text: 'Checking.\n' }, call('get_time', {})],
+    );
   });
 
-  it('keeps the reasoning phrases and <response> as text in other families\' parsers', () => {
+  it("keeps the reasoning phrases and <response> as text in other families' parsers", () => {
     const prose = 'Here is my thought process: I compared both. Here is my response: <response> tags are fine.';
     for (const family of ['hermes', 'granite4', 'llama3']) {
-      expect(expectChunkingInvariant(() => registry.get(family)!.createParser(standardTools), prose), family).toEqual([{ type: 'text', text: prose }]);
+      expect(
+        expectChunkingInvariant(() => registry.get(family)!.createParser(standardTools), prose),
+        family,
+      ).toEqual([{ type: 'text', text: prose }]);
     }
   });
 
   it('rejects unknown tools and malformed lists without leaking the markup, and never surfaces a cut-off list', () => {
     const unknown = parse('Sure.\n<|tool_call|>[{"name": "delete_all_files", "arguments": {}}]');
-    expect(unknown).toMatchObject([{ type: 'text', text: 'Sure.\n' }, { type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(unknown).toMatchObject([
+      { type: 'text', text: 'Sure.\n' },
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(textOf(unknown)).not.toContain('delete_all_files');
     expect(parse('<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"oops"}]</|tool_call|>')).toMatchObject([
       { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
     ]);
     const cut = '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Par';
-    expect(parse(`Checking.\n${cut}`)).toEqual([{ type: 'text', text: 'Checking.\n' }, { type: 'tool-call-unparsed', format: 'granite', text: cut, reason: 'unclosed' }]);
+    expect(parse(`Checking.\n${cut}`)).toEqual([
+      { type: 'text', text: 'Checking.\n' },
+      { type: 'tool-call-unparsed', format: 'granite', text: cut, reason: 'unclosed' },
+    ]);
   });
 
   it('keeps a JSON answer as text', () => {

@@ -64,8 +64,12 @@ describe('granite4: parsing', () => {
   });
 
   it('rejects unknown tools and unreadable blocks, and reports a cut-off block', () => {
-    expect(parse('<tool_call>\n{"name": "format_disk", "arguments": {}}\n</tool_call>')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse('<tool_call>\nweather in paris\n</tool_call>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse('<tool_call>\n{"name": "format_disk", "arguments": {}}\n</tool_call>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
+    expect(parse('<tool_call>\nweather in paris\n</tool_call>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
     const cut = '<tool_call>\n{"name": "search_web", "arguments": {"query": "gran';
     expect(parse(cut)).toEqual([{ type: 'tool-call-unparsed', format: 'granite4', text: cut, reason: 'unclosed' }]);
   });
@@ -74,6 +78,9 @@ describe('granite4: parsing', () => {
 testChunkingInvariance({
   name: 'granite4',
   createParser: () => format.createParser(standardTools),
-  samples: ['Sure.\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>', '<tool_call>{"name": "write_file", "arguments": {"path": "a", "content": "</tool_call>"}}</tool_call>x'],
+  samples: [
+    'Sure.\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>',
+    '<tool_call>{"name": "write_file", "arguments": {"path": "a", "content": "</tool_call>"}}</tool_call>x',
+  ],
   fragments: ['<tool_call>', '</tool_call>', '{"name": "get_weather", "arguments": {"city": "Rome"}}', '{"name": "get_wea'],
 });

@@ -122,7 +122,9 @@ describe('harmony: rendering', () => {
   });
 
   it('renders one call as a commentary message to the function', () => {
-    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(`"<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Oslo"}<|call|>"`);
+    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(
+      `"<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Oslo"}<|call|>"`,
+    );
   });
 
   it('renders history with calls as Harmony messages and results as tool messages in a user turn', () => {
@@ -148,7 +150,9 @@ describe('harmony: parsing', () => {
   });
 
   it('reads analysis, then the final channel as content without framing tokens', () => {
-    const events = parse('<|channel|>analysis<|message|>Simple greeting.<|end|><|start|>assistant<|channel|>final<|message|>Hi there!<|return|>');
+    const events = parse(
+      '<|channel|>analysis<|message|>Simple greeting.<|end|><|start|>assistant<|channel|>final<|message|>Hi there!<|return|>',
+    );
     expect(events).toEqual([
       { type: 'reasoning', text: 'Simple greeting.' },
       { type: 'text', text: 'Hi there!' },
@@ -167,10 +171,12 @@ describe('harmony: parsing', () => {
   });
 
   it('reads a recipient in the role header', () => {
-    expect(parse('<|start|>assistant to=functions.search_web<|channel|>commentary json<|message|>{"query": "harmony format"}<|call|>')).toEqual([
-      call('search_web', { query: 'harmony format' }),
+    expect(
+      parse('<|start|>assistant to=functions.search_web<|channel|>commentary json<|message|>{"query": "harmony format"}<|call|>'),
+    ).toEqual([call('search_web', { query: 'harmony format' })]);
+    expect(parse('<|start|>assistant to=functions.get_time<|channel|>commentary <|constrain|>json<|message|>{}')).toEqual([
+      call('get_time', {}),
     ]);
-    expect(parse('<|start|>assistant to=functions.get_time<|channel|>commentary <|constrain|>json<|message|>{}')).toEqual([call('get_time', {})]);
   });
 
   it('reads a call on the analysis channel, as vLLM and llama.cpp do', () => {
@@ -180,17 +186,15 @@ describe('harmony: parsing', () => {
   it('ends a call at <|call|>, <|end|>, <|return|>, the next message, or the end of the reply', () => {
     const body = `${header('get_time')}{}`;
     for (const end of ['<|call|>', '<|end|>', '<|return|>', '']) expect(parse(body + end)).toEqual([call('get_time', {})]);
-    expect(parse(`${header('get_time')}{}<|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Lima"}`)).toEqual([
-      call('get_time', {}),
-      call('get_weather', { city: 'Lima' }),
-    ]);
+    expect(
+      parse(`${header('get_time')}{}<|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Lima"}`),
+    ).toEqual([call('get_time', {}), call('get_weather', { city: 'Lima' })]);
   });
 
   it('reads two calls in a row', () => {
-    expect(parse(`${header('get_weather')}{"city": "Paris"}<|call|>${header('search_web')}{"query": "Louvre hours", "max_results": 3}<|call|>`)).toEqual([
-      call('get_weather', { city: 'Paris' }),
-      call('search_web', { query: 'Louvre hours', max_results: 3 }),
-    ]);
+    expect(
+      parse(`${header('get_weather')}{"city": "Paris"}<|call|>${header('search_web')}{"query": "Louvre hours", "max_results": 3}<|call|>`),
+    ).toEqual([call('get_weather', { city: 'Paris' }), call('search_web', { query: 'Louvre hours', max_results: 3 })]);
   });
 
   it('gives a commentary preamble to the text', () => {
@@ -199,19 +203,29 @@ describe('harmony: parsing', () => {
         '<|channel|>analysis<|message|>Two lookups.<|end|><|start|>assistant<|channel|>commentary<|message|>**Plan**: check the weather, then search.<|end|>' +
           `${header('get_weather')}{"city": "Nice"}<|call|>`,
       ),
-    ).toEqual([{ type: 'reasoning', text: 'Two lookups.' }, { type: 'text', text: '**Plan**: check the weather, then search.' }, call('get_weather', { city: 'Nice' })]);
+    ).toEqual([
+      { type: 'reasoning', text: 'Two lookups.' },
+      { type: 'text', text: '**Plan**: check the weather, then search.' },
+      call('get_weather', { city: 'Nice' }),
+    ]);
   });
 
   it('reads a reply that is only an unfinished analysis as reasoning', () => {
     expect(parse('<|channel|>analysis<|message|>partial')).toEqual([{ type: 'reasoning', text: 'partial' }]);
-    expect(parse('The user wants the time.<|end|><|start|>assistant<|channel|>final<|message|>Noon.', { startsInReasoning: true })).toEqual([
-      { type: 'reasoning', text: 'The user wants the time.' },
-      { type: 'text', text: 'Noon.' },
-    ]);
+    expect(parse('The user wants the time.<|end|><|start|>assistant<|channel|>final<|message|>Noon.', { startsInReasoning: true })).toEqual(
+      [
+        { type: 'reasoning', text: 'The user wants the time.' },
+        { type: 'text', text: 'Noon.' },
+      ],
+    );
   });
 
   it('drops a stray commentary header before a channel', () => {
-    expect(parse('<|channel|>commentary to=assistant<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>final<|message|>done')).toEqual([
+    expect(
+      parse(
+        '<|channel|>commentary to=assistant<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>final<|message|>done',
+      ),
+    ).toEqual([
       { type: 'reasoning', text: 'think' },
       { type: 'text', text: 'done' },
     ]);
@@ -219,31 +233,46 @@ describe('harmony: parsing', () => {
 
   it('rejects unknown recipients (functions and built-in tools), keeping their markup out of the text', () => {
     const events = parse(`Sure.${header('delete_all_files')}{"confirm": true}<|call|>`);
-    expect(events).toMatchObject([{ type: 'text', text: 'Sure.' }, { type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(events).toMatchObject([
+      { type: 'text', text: 'Sure.' },
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(textOf(events)).not.toContain('delete_all_files');
-    expect(parse('<|channel|>analysis to=browser.search code<|message|>{"query": "x"}<|call|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(parse('<|channel|>analysis to=browser.search code<|message|>{"query": "x"}<|call|>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     const withoutPython = () => format.createParser([getWeather, getTime]);
     expect(expectChunkingInvariant(withoutPython, '<|channel|>analysis to=python code<|message|>print(1)<|call|>')).toMatchObject([
       { type: 'tool-call-rejected', code: 'unavailable_tool' },
     ]);
   });
 
-  it('gives code sent to an offered one-parameter tool (gpt-oss\'s python habit) to that parameter', () => {
-    expect(parse('<|channel|>analysis to=python code<|message|>import math\nprint(math.pi)<|call|>')).toEqual([call('python', { code: 'import math\nprint(math.pi)' })]);
+  it("gives code sent to an offered one-parameter tool (gpt-oss's python habit) to that parameter", () => {
+    expect(parse('<|channel|>analysis to=python code<|message|>import math\nprint(math.pi)<|call|>')).toEqual([
+      call('python', { code: 'import math\nprint(math.pi)' }),
+    ]);
     // Cut off: no call.
-    expect(parse('<|channel|>analysis to=python code<|message|>print(1)')).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+    expect(parse('<|channel|>analysis to=python code<|message|>print(1)')).toMatchObject([
+      { type: 'tool-call-unparsed', reason: 'unclosed' },
+    ]);
   });
 
   it('rejects malformed arguments and a message without content', () => {
     const malformed = parse(`${header('get_weather')}{"city": Paris!!}<|call|>`);
     expect(malformed).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
     expect(textOf(malformed)).toBe('');
-    expect(parse('<|channel|>commentary to=functions.get_weather<|call|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse('<|channel|>commentary to=functions.get_weather<|call|>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
     expect(parse(`${header('get_weather')}["Paris"]<|call|>`)).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
 
   it('reports a cut-off call as unclosed, never as a call', () => {
-    for (const text of [`${header('get_weather')}{"city": "Par`, '<|channel|>commentary to=functions.get_wea', `${header('search_web')}{"query": "a", "max_results":`]) {
+    for (const text of [
+      `${header('get_weather')}{"city": "Par`,
+      '<|channel|>commentary to=functions.get_wea',
+      `${header('search_web')}{"query": "a", "max_results":`,
+    ]) {
       expect(parse(`Checking.${text}`)).toEqual([
         { type: 'text', text: 'Checking.' },
         { type: 'tool-call-unparsed', format: 'harmony', text: text.replace('<|start|>assistant', ''), reason: 'unclosed' },
@@ -252,41 +281,57 @@ describe('harmony: parsing', () => {
   });
 
   it('ignores markers inside JSON strings, and keeps nesting and unicode', () => {
-    expect(parse(`${header('write_file')}{"path": "a.md", "content": "<|call|> <|end|> <|start|>assistant to=functions.x\\n\`\`\`"}<|call|>`)).toEqual([
-      call('write_file', { path: 'a.md', content: '<|call|> <|end|> <|start|>assistant to=functions.x\n```' }),
-    ]);
-    expect(parse(`${header('create_event')}{"title": "Sync 🗓️ naïve", "attendees": ["a@x.io"], "options": {"remind": true, "minutes": 10}}<|call|>`)).toEqual([
-      call('create_event', { title: 'Sync 🗓️ naïve', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } }),
-    ]);
+    expect(
+      parse(`${header('write_file')}{"path": "a.md", "content": "<|call|> <|end|> <|start|>assistant to=functions.x\\n\`\`\`"}<|call|>`),
+    ).toEqual([call('write_file', { path: 'a.md', content: '<|call|> <|end|> <|start|>assistant to=functions.x\n```' })]);
+    expect(
+      parse(
+        `${header('create_event')}{"title": "Sync 🗓️ naïve", "attendees": ["a@x.io"], "options": {"remind": true, "minutes": 10}}<|call|>`,
+      ),
+    ).toEqual([call('create_event', { title: 'Sync 🗓️ naïve', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } })]);
   });
 
   it('repairs gpt-oss slips: the whole call object as content, raw newlines, trailing junk, Python literals', () => {
-    expect(parse(`${header('write_file')}{"name": "write_file", "arguments": {"path": "main.py", "content": "line1\nline2\n"}, "call_id": null}<|call|>`)).toEqual([
-      call('write_file', { path: 'main.py', content: 'line1\nline2\n' }),
-    ]);
-    expect(parse(`I'll write the file.\n\n${header('write_file')}{"name":"write_file","arguments":{"path":"rtype.py","content":"print(1)"},"call_id":null},"mode":"w"}\n`)).toEqual([
-      { type: 'text', text: "I'll write the file.\n\n" },
-      call('write_file', { path: 'rtype.py', content: 'print(1)' }),
-    ]);
+    expect(
+      parse(
+        `${header('write_file')}{"name": "write_file", "arguments": {"path": "main.py", "content": "line1\nline2\n"}, "call_id": null}<|call|>`,
+      ),
+    ).toEqual([call('write_file', { path: 'main.py', content: 'line1\nline2\n' })]);
+    expect(
+      parse(
+        `I'll write the file.\n\n${header('write_file')}{"name":"write_file","arguments":{"path":"rtype.py","content":"print(1)"},"call_id":null},"mode":"w"}\n`,
+      ),
+    ).toEqual([{ type: 'text', text: "I'll write the file.\n\n" }, call('write_file', { path: 'rtype.py', content: 'print(1)' })]);
     expect(parse(`${header('create_event')}{'title': 'A', 'options': {'remind': True, 'minutes': None,},}<|call|>`)).toEqual([
       call('create_event', { title: 'A', options: { remind: true, minutes: null } }),
     ]);
   });
 
   it('keeps plain answers, JSON answers and prose as text', () => {
-    for (const text of ['Hello there.', '```json\n{"name": "Alice", "age": 31}\n```', 'If a < b and <b>bold</b> text, use <tool> carefully; 3 <| 4.', 'Send it to=functions later.']) {
+    for (const text of [
+      'Hello there.',
+      '```json\n{"name": "Alice", "age": 31}\n```',
+      'If a < b and <b>bold</b> text, use <tool> carefully; 3 <| 4.',
+      'Send it to=functions later.',
+    ]) {
       expect(parse(text)).toEqual([{ type: 'text', text }]);
     }
   });
 
-  it('reads calls written in other families\' syntax', () => {
-    expect(parse('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Bern"}}\n</tool_call>')).toEqual([call('get_weather', { city: 'Bern' })]);
+  it("reads calls written in other families' syntax", () => {
+    expect(parse('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Bern"}}\n</tool_call>')).toEqual([
+      call('get_weather', { city: 'Bern' }),
+    ]);
   });
 
   it('only makes calls to the tools of the request', () => {
     const onlyWeather = () => format.createParser([getWeather]);
-    expect(expectChunkingInvariant(onlyWeather, `${header('search_web')}{"query": "x"}<|call|>`)).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(expectChunkingInvariant(() => format.createParser([searchWeb]), `${header('search_web')}{"query": "x"}<|call|>`)).toEqual([call('search_web', { query: 'x' })]);
+    expect(expectChunkingInvariant(onlyWeather, `${header('search_web')}{"query": "x"}<|call|>`)).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
+    expect(expectChunkingInvariant(() => format.createParser([searchWeb]), `${header('search_web')}{"query": "x"}<|call|>`)).toEqual([
+      call('search_web', { query: 'x' }),
+    ]);
   });
 });
 

@@ -29,23 +29,29 @@ describe('harmony: a reply that begins inside the header', () => {
       { type: 'reasoning', text: 'The user wants Oslo.' },
       { type: 'text', text: 'Sunny.' },
     ]);
-    expect(parse('analysis<|message|>Need the weather.<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Oslo"}<|call|>')).toEqual([
-      { type: 'reasoning', text: 'Need the weather.' },
-      weather,
-    ]);
+    expect(
+      parse(
+        'analysis<|message|>Need the weather.<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Oslo"}<|call|>',
+      ),
+    ).toEqual([{ type: 'reasoning', text: 'Need the weather.' }, weather]);
   });
 
   it('reads a reply beginning with the final or commentary channel name as content', () => {
     expect(parse('final<|message|>Sunny in Oslo.<|return|>')).toEqual([{ type: 'text', text: 'Sunny in Oslo.' }]);
-    expect(parse('commentary<|message|>Checking.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather json<|message|>{"city": "Oslo"}<|call|>')).toEqual([
-      { type: 'text', text: 'Checking.' },
-      weather,
-    ]);
+    expect(
+      parse(
+        'commentary<|message|>Checking.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather json<|message|>{"city": "Oslo"}<|call|>',
+      ),
+    ).toEqual([{ type: 'text', text: 'Checking.' }, weather]);
   });
 
   it('rejects an unknown recipient and reports a cut-off call, as anywhere else', () => {
-    expect(parse(' to=functions.delete_all<|channel|>commentary json<|message|>{}<|call|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse(' to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Os')).toMatchObject([{ type: 'tool-call-unparsed', format: 'harmony', reason: 'unclosed' }]);
+    expect(parse(' to=functions.delete_all<|channel|>commentary json<|message|>{}<|call|>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
+    expect(parse(' to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Os')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'harmony', reason: 'unclosed' },
+    ]);
   });
 
   it('only at the very start, and only for harmony models', () => {
@@ -67,6 +73,20 @@ testChunkingInvariance({
     'commentary to=functions.get_weather json<|message|>{"city": "<|call|>"}<|call|>',
     'final<|message|>Plain.',
   ],
-  fragments: [' to=', 'to=', 'functions.get_time', '<|channel|>commentary', ' <|constrain|>json', '<|message|>', '{}', '<|call|>', 'analysis', 'final', 'commentary', '<|end|>', '<|start|>assistant'],
+  fragments: [
+    ' to=',
+    'to=',
+    'functions.get_time',
+    '<|channel|>commentary',
+    ' <|constrain|>json',
+    '<|message|>',
+    '{}',
+    '<|call|>',
+    'analysis',
+    'final',
+    'commentary',
+    '<|end|>',
+    '<|start|>assistant',
+  ],
   numRuns: 300,
 });

@@ -82,7 +82,13 @@ export function replyArbitrary(fragments: readonly string[]): fc.Arbitrary<strin
     { weight: 4, arbitrary: fc.constantFrom(...fragments) },
     { weight: 2, arbitrary: fc.constantFrom(...trickyProse) },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
-    { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('<', '>', '|', '/', '{', '}', '[', ']', '"', "'", '`', '\\', '\n', ' ', ';', ':', ',', 'a'), maxLength: 10 }) },
+    {
+      weight: 1,
+      arbitrary: fc.string({
+        unit: fc.constantFrom('<', '>', '|', '/', '{', '}', '[', ']', '"', "'", '`', '\\', '\n', ' ', ';', ':', ',', 'a'),
+        maxLength: 10,
+      }),
+    },
   );
   return fc.array(pieces, { maxLength: 8 }).map((parts) => parts.join(''));
 }
@@ -107,11 +113,15 @@ export function testChunkingInvariance(suite: ChunkingSuite): void {
 
     it('gives the same events for random replies and random splits (fast-check)', () => {
       fc.assert(
-        fc.property(replyArbitrary([...suite.fragments, ...suite.samples]), fc.array(fc.nat({ max: 400 }), { maxLength: 12 }), (text, cuts) => {
-          const whole = parseWhole(suite.createParser, text);
-          expect(parseChunks(suite.createParser, splitAt(text, cuts))).toEqual(whole);
-          expect(parseChunks(suite.createParser, splitEvery(text, 1))).toEqual(whole);
-        }),
+        fc.property(
+          replyArbitrary([...suite.fragments, ...suite.samples]),
+          fc.array(fc.nat({ max: 400 }), { maxLength: 12 }),
+          (text, cuts) => {
+            const whole = parseWhole(suite.createParser, text);
+            expect(parseChunks(suite.createParser, splitAt(text, cuts))).toEqual(whole);
+            expect(parseChunks(suite.createParser, splitEvery(text, 1))).toEqual(whole);
+          },
+        ),
         // TOOL_FORMATS_FC_RUNS raises the count for a soak run.
         { numRuns: Number(process.env['TOOL_FORMATS_FC_RUNS'] ?? suite.numRuns ?? 300) },
       );
@@ -119,10 +129,15 @@ export function testChunkingInvariance(suite: ChunkingSuite): void {
 
     it('gives the same events for unicode text split inside surrogate pairs', () => {
       fc.assert(
-        fc.property(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom(...suite.fragments), fc.nat({ max: 60 }), (noise, fragment, cut) => {
-          const text = noise + fragment + noise;
-          expect(parseChunks(suite.createParser, splitAt(text, [cut]))).toEqual(parseWhole(suite.createParser, text));
-        }),
+        fc.property(
+          fc.string({ unit: 'binary', maxLength: 40 }),
+          fc.constantFrom(...suite.fragments),
+          fc.nat({ max: 60 }),
+          (noise, fragment, cut) => {
+            const text = noise + fragment + noise;
+            expect(parseChunks(suite.createParser, splitAt(text, [cut]))).toEqual(parseWhole(suite.createParser, text));
+          },
+        ),
         { numRuns: 100 },
       );
     });

@@ -11,7 +11,10 @@ export const roundTripCalls = [
   { name: 'get_time', arguments: {} },
   { name: 'get_weather', arguments: { city: 'São Paulo ☀️', unit: 'celsius' } },
   { name: 'write_file', arguments: { path: 'src/a.ts', content: 'const s = "</tool_call>";\n\tif (a < b) { return `x`; }\n```\n' } },
-  { name: 'create_event', arguments: { title: "It's {weekly}", attendees: ['a@x.io'], options: { remind: true, minutes: 10, extra: null } } },
+  {
+    name: 'create_event',
+    arguments: { title: "It's {weekly}", attendees: ['a@x.io'], options: { remind: true, minutes: 10, extra: null } },
+  },
   { name: 'search_web', arguments: { query: 'C:\\path\\to [1] (x)', max_results: 5 } },
 ];
 
@@ -29,7 +32,10 @@ export const conversation: Message[] = [
     ],
   },
   { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', output: '-3 C, snow' }] },
-  { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_2', toolName: 'get_time', output: 'error: clock unavailable', isError: true }] },
+  {
+    role: 'tool',
+    content: [{ type: 'tool-result', toolCallId: 'call_2', toolName: 'get_time', output: 'error: clock unavailable', isError: true }],
+  },
   { role: 'assistant', content: [{ type: 'text', text: 'It is -3 C and snowing.' }] },
   { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
 ];
@@ -45,7 +51,11 @@ export function historyTranscript(format: ToolFormat): string {
       const text =
         typeof message.content === 'string'
           ? message.content
-          : message.content.map((part) => (part.type === 'text' ? part.text : part.type === 'reasoning' ? `(reasoning: ${part.text}) ` : `<${part.type}>`)).join('');
+          : message.content
+              .map((part) =>
+                part.type === 'text' ? part.text : part.type === 'reasoning' ? `(reasoning: ${part.text}) ` : `<${part.type}>`,
+              )
+              .join('');
       return `[${message.role}] ${text}`;
     })
     .join('\n');
@@ -53,16 +63,28 @@ export function historyTranscript(format: ToolFormat): string {
 
 export function testFamilyContract(format: ToolFormat): void {
   describe(`${format.family}: ToolFormat contract`, () => {
-    it.each(roundTripCalls.map((call) => [call.name, call]))('parses its own rendering of a %s call back to the same call', (_name, call) => {
-      const rendered = format.renderCall({ name: call.name, arguments: JSON.stringify(call.arguments) });
-      expect(parseWhole(() => format.createParser(standardTools), rendered)).toEqual([{ type: 'tool-call', name: call.name, arguments: JSON.stringify(call.arguments) }]);
-    });
+    it.each(roundTripCalls.map((call) => [call.name, call]))(
+      'parses its own rendering of a %s call back to the same call',
+      (_name, call) => {
+        const rendered = format.renderCall({ name: call.name, arguments: JSON.stringify(call.arguments) });
+        expect(parseWhole(() => format.createParser(standardTools), rendered)).toEqual([
+          { type: 'tool-call', name: call.name, arguments: JSON.stringify(call.arguments) },
+        ]);
+      },
+    );
 
     it('parses the parallel calls of a rendered assistant turn back', () => {
-      const calls = roundTripCalls.map((call, index) => ({ type: 'tool-call' as const, id: `call_${index}`, name: call.name, arguments: JSON.stringify(call.arguments) }));
+      const calls = roundTripCalls.map((call, index) => ({
+        type: 'tool-call' as const,
+        id: `call_${index}`,
+        name: call.name,
+        arguments: JSON.stringify(call.arguments),
+      }));
       const [turn] = format.renderHistory([{ role: 'assistant', content: calls }]);
       const text = turn?.role === 'assistant' && turn.content[0]?.type === 'text' ? turn.content[0].text : '';
-      const parsed = parseWhole(() => format.createParser(standardTools), text).filter((event) => event.type !== 'text' || event.text.trim() !== '');
+      const parsed = parseWhole(() => format.createParser(standardTools), text).filter(
+        (event) => event.type !== 'text' || event.text.trim() !== '',
+      );
       expect(parsed).toEqual(calls.map((call) => ({ type: 'tool-call', name: call.name, arguments: call.arguments })));
     });
 
@@ -71,7 +93,9 @@ export function testFamilyContract(format: ToolFormat): void {
       const rendered = format.renderHistory(conversation);
       expect(JSON.stringify(conversation)).toBe(before);
       expect(rendered.some((message) => message.role === 'tool')).toBe(false);
-      expect(rendered.some((message) => message.role === 'assistant' && message.content.some((part) => part.type === 'tool-call'))).toBe(false);
+      expect(rendered.some((message) => message.role === 'assistant' && message.content.some((part) => part.type === 'tool-call'))).toBe(
+        false,
+      );
       expect(JSON.stringify(format.renderHistory(conversation))).toBe(JSON.stringify(rendered));
       // The two consecutive tool messages become one user turn.
       expect(rendered.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user']);
@@ -103,7 +127,9 @@ export function testFamilyContract(format: ToolFormat): void {
 
     it('parses nothing when no tools are offered', () => {
       const text = format.renderCall({ name: 'get_time', arguments: '{}' });
-      expect(parseWhole(() => format.createParser([]), `<think>x</think>${text}`)).toEqual([{ type: 'text', text: `<think>x</think>${text}` }]);
+      expect(parseWhole(() => format.createParser([]), `<think>x</think>${text}`)).toEqual([
+        { type: 'text', text: `<think>x</think>${text}` },
+      ]);
     });
   });
 }

@@ -13,9 +13,24 @@ export const getWeather = tool(
   { city: { type: 'string', description: 'City name' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
   ['city'],
 );
-export const searchWeb = tool('search_web', 'Search the web and return the top results.', { query: { type: 'string' }, max_results: { type: 'integer', minimum: 1, maximum: 20 } }, ['query']);
-export const writeFile = tool('write_file', 'Write text to a file, replacing it.', { path: { type: 'string' }, content: { type: 'string' } }, ['path', 'content']);
-export const readFile = tool('read_file', 'Read a file, optionally a line range.', { path: { type: 'string' }, start_line: { type: 'integer' }, end_line: { type: 'integer' } }, ['path']);
+export const searchWeb = tool(
+  'search_web',
+  'Search the web and return the top results.',
+  { query: { type: 'string' }, max_results: { type: 'integer', minimum: 1, maximum: 20 } },
+  ['query'],
+);
+export const writeFile = tool(
+  'write_file',
+  'Write text to a file, replacing it.',
+  { path: { type: 'string' }, content: { type: 'string' } },
+  ['path', 'content'],
+);
+export const readFile = tool(
+  'read_file',
+  'Read a file, optionally a line range.',
+  { path: { type: 'string' }, start_line: { type: 'integer' }, end_line: { type: 'integer' } },
+  ['path'],
+);
 export const getTime = tool('get_time', 'Get the current UTC time.', {});
 export const createEvent = tool(
   'create_event',

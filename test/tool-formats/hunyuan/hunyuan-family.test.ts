@@ -44,7 +44,8 @@ describe('hunyuan: rendering', () => {
 
 describe('hunyuan: parsing', () => {
   it('reads the slow-thinking reply of its agent guide: reasoning, then the call inside <answer>', () => {
-    const reply = '<think>\n用户想知道深圳的天气，我应该调用 get_weather。\n</think>\n<answer>\n<tool_calls>[{"name": "get_weather", "arguments": {"city": "Shenzhen"}}]</tool_calls>\n</answer>';
+    const reply =
+      '<think>\n用户想知道深圳的天气，我应该调用 get_weather。\n</think>\n<answer>\n<tool_calls>[{"name": "get_weather", "arguments": {"city": "Shenzhen"}}]</tool_calls>\n</answer>';
     expect(parse(reply)).toEqual([
       { type: 'reasoning', text: '用户想知道深圳的天气，我应该调用 get_weather。' },
       { type: 'text', text: '\n\n' },
@@ -54,8 +55,12 @@ describe('hunyuan: parsing', () => {
   });
 
   it('reads the fast-thinking form with an empty think block and two calls', () => {
-    const reply = '<think>\n\n</think>\n<answer><tool_calls>[{"name": "get_weather", "arguments": {"city": "Beijing"}}, {"name": "get_weather", "arguments": {"city": "Shanghai"}}]</tool_calls></answer>';
-    expect(parse(reply).filter((event) => event.type !== 'text' && event.type !== 'reasoning')).toEqual([call('get_weather', { city: 'Beijing' }), call('get_weather', { city: 'Shanghai' })]);
+    const reply =
+      '<think>\n\n</think>\n<answer><tool_calls>[{"name": "get_weather", "arguments": {"city": "Beijing"}}, {"name": "get_weather", "arguments": {"city": "Shanghai"}}]</tool_calls></answer>';
+    expect(parse(reply).filter((event) => event.type !== 'text' && event.type !== 'reasoning')).toEqual([
+      call('get_weather', { city: 'Beijing' }),
+      call('get_weather', { city: 'Shanghai' }),
+    ]);
   });
 
   it('gives the answer inside <answer> as text, without the framing and the 助手： prefix', () => {
@@ -65,17 +70,23 @@ describe('hunyuan: parsing', () => {
     ]);
   });
 
-  it('keeps <answer> and 助手： as text in other families\' parsers', () => {
+  it("keeps <answer> and 助手： as text in other families' parsers", () => {
     const prose = 'Wrap it as <answer>42</answer>, 助手：ok.';
-    expect(expectChunkingInvariant(() => registry.get('hermes')!.createParser(standardTools), prose)).toEqual([{ type: 'text', text: prose }]);
+    expect(expectChunkingInvariant(() => registry.get('hermes')!.createParser(standardTools), prose)).toEqual([
+      { type: 'text', text: prose },
+    ]);
   });
 
   it('ignores calls quoted inside reasoning, rejects unknown tools and reports a cut-off list', () => {
-    expect(parse('<think>maybe <tool_calls>[{"name": "get_time", "arguments": {}}]</tool_calls>?</think><answer>助手：No call needed.</answer>')).toEqual([
+    expect(
+      parse('<think>maybe <tool_calls>[{"name": "get_time", "arguments": {}}]</tool_calls>?</think><answer>助手：No call needed.</answer>'),
+    ).toEqual([
       { type: 'reasoning', text: 'maybe <tool_calls>[{"name": "get_time", "arguments": {}}]</tool_calls>?' },
       { type: 'text', text: 'No call needed.' },
     ]);
-    expect(parse('<answer><tool_calls>[{"name": "rm", "arguments": {}}]</tool_calls></answer>')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(parse('<answer><tool_calls>[{"name": "rm", "arguments": {}}]</tool_calls></answer>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     const cut = '<tool_calls>[{"name": "get_weather", "arguments": {"city": "Sh';
     expect(parse(`<answer>${cut}`)).toEqual([{ type: 'tool-call-unparsed', format: 'hunyuan', text: cut, reason: 'unclosed' }]);
   });
@@ -84,6 +95,19 @@ describe('hunyuan: parsing', () => {
 testChunkingInvariance({
   name: 'hunyuan',
   createParser: () => format.createParser(standardTools),
-  samples: ['<think>\nplan\n</think>\n<answer>\n<tool_calls>[{"name": "get_time", "arguments": {}}]</tool_calls>\n</answer>', '<answer>助手：你好！</answer>'],
-  fragments: ['<think>', '</think>', '<answer>', '</answer>', '助手：', '<tool_calls>', '</tool_calls>', '[{"name": "get_weather", "arguments": {"city": "Rome"}}]', '[{"name": "get_wea'],
+  samples: [
+    '<think>\nplan\n</think>\n<answer>\n<tool_calls>[{"name": "get_time", "arguments": {}}]</tool_calls>\n</answer>',
+    '<answer>助手：你好！</answer>',
+  ],
+  fragments: [
+    '<think>',
+    '</think>',
+    '<answer>',
+    '</answer>',
+    '助手：',
+    '<tool_calls>',
+    '</tool_calls>',
+    '[{"name": "get_weather", "arguments": {"city": "Rome"}}]',
+    '[{"name": "get_wea',
+  ],
 });

@@ -9,7 +9,8 @@ import { getWeather, standardTools } from '../helpers/tools.js';
 const format = createToolFormatRegistry().get('inkling')!;
 const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
-const toolBlock = (name: string, args: string, header = '<|message_model|>') => `${header}${name}<|content_invoke_tool_json|>{"name": "${name}", "args": ${args}}<|end_message|>`;
+const toolBlock = (name: string, args: string, header = '<|message_model|>') =>
+  `${header}${name}<|content_invoke_tool_json|>{"name": "${name}", "args": ${args}}<|end_message|>`;
 
 testFamilyContract(format);
 
@@ -34,31 +35,47 @@ describe('inkling: rendering', () => {
 
 describe('inkling: parsing', () => {
   it('reads a turn of thinking, text and tool blocks, the first block after the template’s header', () => {
-    expect(parse(`<|content_thinking|>Weather first.<|end_message|><|message_model|><|content_text|>Checking.<|end_message|>${toolBlock('get_weather', '{"city": "Paris"}')}${toolBlock('get_time', '{}')}<|content_model_end_sampling|>`)).toEqual([
+    expect(
+      parse(
+        `<|content_thinking|>Weather first.<|end_message|><|message_model|><|content_text|>Checking.<|end_message|>${toolBlock('get_weather', '{"city": "Paris"}')}${toolBlock('get_time', '{}')}<|content_model_end_sampling|>`,
+      ),
+    ).toEqual([
       { type: 'reasoning', text: 'Weather first.' },
       { type: 'text', text: 'Checking.' },
       call('get_weather', { city: 'Paris' }),
       call('get_time', {}),
     ]);
-    expect(parse(toolBlock('search_web', '{"query": "x", "max_results": 3}', ''))).toEqual([call('search_web', { query: 'x', max_results: 3 })]);
+    expect(parse(toolBlock('search_web', '{"query": "x", "max_results": 3}', ''))).toEqual([
+      call('search_web', { query: 'x', max_results: 3 }),
+    ]);
   });
 
   it('reads nested and unicode arguments, and a block without the echo', () => {
-    expect(parse(toolBlock('create_event', '{"title": "Café ☕", "options": {"remind": true}}'))).toEqual([call('create_event', { title: 'Café ☕', options: { remind: true } })]);
+    expect(parse(toolBlock('create_event', '{"title": "Café ☕", "options": {"remind": true}}'))).toEqual([
+      call('create_event', { title: 'Café ☕', options: { remind: true } }),
+    ]);
     expect(parse('<|content_invoke_tool_json|>{"name": "get_time", "args": {}}<|end_message|>')).toEqual([call('get_time', {})]);
   });
 
   it('reports a cut-off call as unparsed and rejects unknown tools and malformed blocks', () => {
-    expect(parse('<|message_model|>search_web<|content_invoke_tool_json|>{"name": "search_web", "args": {"query": "ha')).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+    expect(parse('<|message_model|>search_web<|content_invoke_tool_json|>{"name": "search_web", "args": {"query": "ha')).toMatchObject([
+      { type: 'tool-call-unparsed', reason: 'unclosed' },
+    ]);
     expect(parse(toolBlock('delete_all_files', '{}'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse('<|message_model|>get_weather<|content_invoke_tool_json|>get_weather(city="Paris")<|end_message|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse('<|message_model|>get_weather<|content_invoke_tool_json|>get_weather(city="Paris")<|end_message|>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
   });
 
   it('keeps prose as text, block framing out of it, and only calls the request’s tools', () => {
-    expect(parse('<|message_model|><|content_text|>Hello there.<|end_message|><|content_model_end_sampling|>')).toEqual([{ type: 'text', text: 'Hello there.' }]);
+    expect(parse('<|message_model|><|content_text|>Hello there.<|end_message|><|content_model_end_sampling|>')).toEqual([
+      { type: 'text', text: 'Hello there.' },
+    ]);
     expect(parse('<|message_model|>Hello there.')).toEqual([{ type: 'text', text: 'Hello there.' }]);
     for (const text of ['message_model is a token.', 'a <|content b']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), toolBlock('search_web', '{"query": "x"}'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(expectChunkingInvariant(() => format.createParser([getWeather]), toolBlock('search_web', '{"query": "x"}'))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
   });
 });
 
@@ -70,5 +87,14 @@ testChunkingInvariance({
     `${toolBlock('nope', '{}')}<|message_model|>get_ti`,
     '<|message_model|>Hello there',
   ],
-  fragments: ['<|message_model|>', '<|content_text|>', '<|content_thinking|>', '<|end_message|>', '<|content_invoke_tool_json|>', 'get_time', '{"name": "get_time", "args": {}}', ' '],
+  fragments: [
+    '<|message_model|>',
+    '<|content_text|>',
+    '<|content_thinking|>',
+    '<|end_message|>',
+    '<|content_invoke_tool_json|>',
+    'get_time',
+    '{"name": "get_time", "args": {}}',
+    ' ',
+  ],
 });

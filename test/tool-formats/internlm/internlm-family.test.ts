@@ -55,9 +55,15 @@ describe('internlm: rendering', () => {
 
 describe('internlm: parsing', () => {
   it('reads the chat format\'s example: text, then a plugin action with "parameters"', () => {
-    const reply = 'Sure, I will search for the weather of Shanghai.<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "上海"}}<|action_end|>';
-    expect(parse(reply)).toEqual([{ type: 'text', text: 'Sure, I will search for the weather of Shanghai.' }, call('get_weather', { city: '上海' })]);
-    expect(parse('<|action_start|><|plugin|>{"name": "read_file", "arguments": {"path": "a.md", "start_line": 1}}<|action_end|>')).toEqual([call('read_file', { path: 'a.md', start_line: 1 })]);
+    const reply =
+      'Sure, I will search for the weather of Shanghai.<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "上海"}}<|action_end|>';
+    expect(parse(reply)).toEqual([
+      { type: 'text', text: 'Sure, I will search for the weather of Shanghai.' },
+      call('get_weather', { city: '上海' }),
+    ]);
+    expect(parse('<|action_start|><|plugin|>{"name": "read_file", "arguments": {"path": "a.md", "start_line": 1}}<|action_end|>')).toEqual([
+      call('read_file', { path: 'a.md', start_line: 1 }),
+    ]);
   });
 
   it('reads the call when a server stripped the special tokens (skip_special_tokens): bare JSON on its own line', () => {
@@ -76,7 +82,9 @@ describe('internlm: parsing', () => {
     const events = parse('<|action_start|><|plugin|>\n{"name": "shell", "parameters": {"cmd": "rm -rf /"}}<|action_end|>');
     expect(events).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
     expect(textOf(events)).toBe('');
-    expect(parse('<|action_start|><|plugin|>search the weather<|action_end|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse('<|action_start|><|plugin|>search the weather<|action_end|>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
     const cut = '<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"ci';
     expect(parse(cut)).toEqual([{ type: 'tool-call-unparsed', format: 'internlm', text: cut, reason: 'unclosed' }]);
   });
@@ -86,5 +94,13 @@ testChunkingInvariance({
   name: 'internlm',
   createParser: () => format.createParser(standardTools),
   samples: ['Checking.<|action_start|><|plugin|>\n{"name": "get_time", "parameters": {}}<|action_end|>\nDone.'],
-  fragments: ['<|action_start|>', '<|plugin|>', '<|action_start|><|plugin|>', '<|action_end|>', '<|interpreter|>', '{"name": "get_weather", "parameters": {"city": "Rome"}}', '{"name": "get_wea'],
+  fragments: [
+    '<|action_start|>',
+    '<|plugin|>',
+    '<|action_start|><|plugin|>',
+    '<|action_end|>',
+    '<|interpreter|>',
+    '{"name": "get_weather", "parameters": {"city": "Rome"}}',
+    '{"name": "get_wea',
+  ],
 });

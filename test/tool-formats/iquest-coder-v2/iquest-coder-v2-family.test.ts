@@ -39,7 +39,11 @@ describe('iquest-coder-v2: rendering', () => {
 
 describe('iquest-coder-v2: parsing', () => {
   it('reads text then several blocks, values typed by the schema, strings kept as written', () => {
-    expect(parse(`Let me look.\n${block('read_file', pair('path', 'src/main.py'), pair('start_line', '10'))}\n${block('write_file', pair('path', 'a.py'), pair('content', '    indented\n'))}`)).toEqual([
+    expect(
+      parse(
+        `Let me look.\n${block('read_file', pair('path', 'src/main.py'), pair('start_line', '10'))}\n${block('write_file', pair('path', 'a.py'), pair('content', '    indented\n'))}`,
+      ),
+    ).toEqual([
       { type: 'text', text: 'Let me look.\n' },
       call('read_file', { path: 'src/main.py', start_line: 10 }),
       { type: 'text', text: '\n' },
@@ -49,29 +53,43 @@ describe('iquest-coder-v2: parsing', () => {
 
   it('reads a call without arguments, nested JSON and a value holding the close tag', () => {
     expect(parse(block('get_time'))).toEqual([call('get_time', {})]);
-    expect(parse(block('create_event', pair('title', 'x'), pair('attendees', '["a@x.io"]')))).toEqual([call('create_event', { title: 'x', attendees: ['a@x.io'] })]);
-    expect(parse(block('write_file', pair('path', 'a.xml'), pair('content', '<x></iquestcoder_tool_call></x>')))).toEqual([call('write_file', { path: 'a.xml', content: '<x></iquestcoder_tool_call></x>' })]);
+    expect(parse(block('create_event', pair('title', 'x'), pair('attendees', '["a@x.io"]')))).toEqual([
+      call('create_event', { title: 'x', attendees: ['a@x.io'] }),
+    ]);
+    expect(parse(block('write_file', pair('path', 'a.xml'), pair('content', '<x></iquestcoder_tool_call></x>')))).toEqual([
+      call('write_file', { path: 'a.xml', content: '<x></iquestcoder_tool_call></x>' }),
+    ]);
   });
 
   it('reads reasoning first, also when the template opened it', () => {
-    expect(parse(`Time.</think>${block('get_time')}`, { startsInReasoning: true })).toEqual([{ type: 'reasoning', text: 'Time.' }, call('get_time', {})]);
+    expect(parse(`Time.</think>${block('get_time')}`, { startsInReasoning: true })).toEqual([
+      { type: 'reasoning', text: 'Time.' },
+      call('get_time', {}),
+    ]);
   });
 
   it('reports a cut-off call as unparsed and rejects unknown tools and malformed calls', () => {
-    expect(parse('<iquestcoder_tool_call>search_web\n<arg_key>query</arg_key><arg_value>ha')).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+    expect(parse('<iquestcoder_tool_call>search_web\n<arg_key>query</arg_key><arg_value>ha')).toMatchObject([
+      { type: 'tool-call-unparsed', reason: 'unclosed' },
+    ]);
     expect(parse(block('delete_all_files'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
     expect(parse(block('get_weather', 'city=Paris'))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
 
   it('keeps prose as text and only calls the request’s tools', () => {
     for (const text of ['IQuest writes iquestcoder tags.', 'a <iquest b']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), block('search_web', pair('query', 'x')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(expectChunkingInvariant(() => format.createParser([getWeather]), block('search_web', pair('query', 'x')))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
   });
 });
 
 testChunkingInvariance({
   name: 'iquest-coder-v2',
   createParser: () => format.createParser(standardTools),
-  samples: [`<think>maybe ${block('get_time')}</think>${block('get_weather', pair('city', 'Paris'))}\n${block('get_time')}`, `${block('nope')}<iquestcoder_tool_call>get_ti`],
+  samples: [
+    `<think>maybe ${block('get_time')}</think>${block('get_weather', pair('city', 'Paris'))}\n${block('get_time')}`,
+    `${block('nope')}<iquestcoder_tool_call>get_ti`,
+  ],
   fragments: ['<iquestcoder_tool_call>', '</iquestcoder_tool_call>', pair('city', 'Rome'), block('get_time'), '\n'],
 });

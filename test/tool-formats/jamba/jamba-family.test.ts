@@ -13,7 +13,7 @@ const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'to
 testFamilyContract(format);
 
 describe('jamba: rendering', () => {
-  it('renders tools as JSON lines and a turn\'s calls as one <tool_calls> list', () => {
+  it("renders tools as JSON lines and a turn's calls as one <tool_calls> list", () => {
     expect(format.renderTools([documentedWeather], { type: 'required' })).toMatchInlineSnapshot(`
       "# Tools
 
@@ -82,7 +82,9 @@ describe('jamba: parsing', () => {
   });
 
   it('rejects unreadable lists and never surfaces a cut-off one', () => {
-    expect(parse('<tool_calls>call get_time please</tool_calls>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse('<tool_calls>call get_time please</tool_calls>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
     const cut = '<tool_calls>[{"name": "get_time", "arguments": {}}, {"name": "get_weather", "arguments": {"ci';
     expect(parse(cut)).toEqual([{ type: 'tool-call-unparsed', format: 'jamba', text: cut, reason: 'unclosed' }]);
   });
@@ -90,7 +92,10 @@ describe('jamba: parsing', () => {
   it('is read the same way by the other <tool_calls> families', () => {
     const reply = '<tool_calls>[{"name": "read_file", "arguments": {"path": "</tool_calls>.md"}}]</tool_calls>';
     for (const family of ['jamba', 'hunyuan', 'apriel', 'minimax-m1', 'hermes']) {
-      expect(expectChunkingInvariant(() => registry.get(family)!.createParser(standardTools), reply), family).toEqual([call('read_file', { path: '</tool_calls>.md' })]);
+      expect(
+        expectChunkingInvariant(() => registry.get(family)!.createParser(standardTools), reply),
+        family,
+      ).toEqual([call('read_file', { path: '</tool_calls>.md' })]);
     }
   });
 });
@@ -98,6 +103,15 @@ describe('jamba: parsing', () => {
 testChunkingInvariance({
   name: 'jamba',
   createParser: () => format.createParser(standardTools),
-  samples: ['Sure.\n<tool_calls>[{"name": "get_time", "arguments": {}}]</tool_calls>\nDone.', '<tool_call>{"name": "get_time", "arguments": {}}</tool_call><tool_calls>[]</tool_calls>'],
-  fragments: ['<tool_calls>', '</tool_calls>', '<tool_call>', '[{"name": "get_weather", "arguments": {"city": "Rome"}}]', '[{"name": "get_wea'],
+  samples: [
+    'Sure.\n<tool_calls>[{"name": "get_time", "arguments": {}}]</tool_calls>\nDone.',
+    '<tool_call>{"name": "get_time", "arguments": {}}</tool_call><tool_calls>[]</tool_calls>',
+  ],
+  fragments: [
+    '<tool_calls>',
+    '</tool_calls>',
+    '<tool_call>',
+    '[{"name": "get_weather", "arguments": {"city": "Rome"}}]',
+    '[{"name": "get_wea',
+  ],
 });

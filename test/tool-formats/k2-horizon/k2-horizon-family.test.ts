@@ -40,7 +40,11 @@ describe('k2-horizon: rendering', () => {
 
 describe('k2-horizon: parsing', () => {
   it('reads text then a section of several calls, values typed by the schema', () => {
-    expect(parse(`Checking both.\n${section(block('get_weather', pair('city', 'Abu Dhabi'), pair('unit', 'celsius')), block('search_web', pair('query', '42'), pair('max_results', '3')))}`)).toEqual([
+    expect(
+      parse(
+        `Checking both.\n${section(block('get_weather', pair('city', 'Abu Dhabi'), pair('unit', 'celsius')), block('search_web', pair('query', '42'), pair('max_results', '3')))}`,
+      ),
+    ).toEqual([
       { type: 'text', text: 'Checking both.\n' },
       call('get_weather', { city: 'Abu Dhabi', unit: 'celsius' }),
       call('search_web', { query: '42', max_results: 3 }),
@@ -48,10 +52,16 @@ describe('k2-horizon: parsing', () => {
   });
 
   it('reads the xml_typed type tags, the json format and a call without arguments', () => {
-    expect(parse(section(block('search_web', pair('query', 'x', 'string'), pair('max_results', '5', 'integer'))))).toEqual([call('search_web', { query: 'x', max_results: 5 })]);
-    expect(parse(section('<ifm|tool_call>{"name": "get_weather", "arguments": {"city": "Dubai"}}</ifm|tool_call>'))).toEqual([call('get_weather', { city: 'Dubai' })]);
+    expect(parse(section(block('search_web', pair('query', 'x', 'string'), pair('max_results', '5', 'integer'))))).toEqual([
+      call('search_web', { query: 'x', max_results: 5 }),
+    ]);
+    expect(parse(section('<ifm|tool_call>{"name": "get_weather", "arguments": {"city": "Dubai"}}</ifm|tool_call>'))).toEqual([
+      call('get_weather', { city: 'Dubai' }),
+    ]);
     expect(parse(section(block('get_time')))).toEqual([call('get_time', {})]);
-    expect(parse(section(block('create_event', pair('title', 'x'), pair('options', '{"remind": true}'))))).toEqual([call('create_event', { title: 'x', options: { remind: true } })]);
+    expect(parse(section(block('create_event', pair('title', 'x'), pair('options', '{"remind": true}'))))).toEqual([
+      call('create_event', { title: 'x', options: { remind: true } }),
+    ]);
   });
 
   it('keeps a string value as written, the section close inside it included', () => {
@@ -61,21 +71,37 @@ describe('k2-horizon: parsing', () => {
   });
 
   it('reads each reasoning effort’s think tags, also when the template opened them', () => {
-    expect(parse(`<ifm|think>Weather.</ifm|think>${section(block('get_weather', pair('city', 'Rome')))}`)).toEqual([{ type: 'reasoning', text: 'Weather.' }, call('get_weather', { city: 'Rome' })]);
-    expect(parse(`<ifm|think_fast>Quick.</ifm|think_fast>Done.`)).toEqual([{ type: 'reasoning', text: 'Quick.' }, { type: 'text', text: 'Done.' }]);
-    expect(parse(`<ifm|think_faster>Quicker.</ifm|think_faster>Done.`)).toEqual([{ type: 'reasoning', text: 'Quicker.' }, { type: 'text', text: 'Done.' }]);
-    expect(parse(`Time.</ifm|think>${section(block('get_time'))}`, { startsInReasoning: true })).toEqual([{ type: 'reasoning', text: 'Time.' }, call('get_time', {})]);
+    expect(parse(`<ifm|think>Weather.</ifm|think>${section(block('get_weather', pair('city', 'Rome')))}`)).toEqual([
+      { type: 'reasoning', text: 'Weather.' },
+      call('get_weather', { city: 'Rome' }),
+    ]);
+    expect(parse(`<ifm|think_fast>Quick.</ifm|think_fast>Done.`)).toEqual([
+      { type: 'reasoning', text: 'Quick.' },
+      { type: 'text', text: 'Done.' },
+    ]);
+    expect(parse(`<ifm|think_faster>Quicker.</ifm|think_faster>Done.`)).toEqual([
+      { type: 'reasoning', text: 'Quicker.' },
+      { type: 'text', text: 'Done.' },
+    ]);
+    expect(parse(`Time.</ifm|think>${section(block('get_time'))}`, { startsInReasoning: true })).toEqual([
+      { type: 'reasoning', text: 'Time.' },
+      call('get_time', {}),
+    ]);
   });
 
   it('reports a cut-off call as unparsed and rejects unknown tools and malformed calls', () => {
-    expect(parse(`<ifm|tool_calls><ifm|tool_call>search_web\n<ifm|arg_key>query</ifm|arg_key><ifm|arg_value>ha`)).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+    expect(parse(`<ifm|tool_calls><ifm|tool_call>search_web\n<ifm|arg_key>query</ifm|arg_key><ifm|arg_value>ha`)).toMatchObject([
+      { type: 'tool-call-unparsed', reason: 'unclosed' },
+    ]);
     expect(parse(section(block('delete_all_files')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
     expect(parse(section(block('get_weather', 'city=Paris')))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
 
   it('keeps prose as text and only calls the request’s tools', () => {
     for (const text of ['K2 writes ifm tags.', 'a <ifm| b', '<ifm|arg_key> alone']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(block('search_web', pair('query', 'x'))))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(
+      expectChunkingInvariant(() => format.createParser([getWeather]), section(block('search_web', pair('query', 'x')))),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 
@@ -86,5 +112,14 @@ testChunkingInvariance({
     `<ifm|think>maybe ${section(block('get_time'))}</ifm|think>${section(block('get_weather', pair('city', 'Paris', 'string')), block('get_time'))}`,
     `${section(block('nope'))}<ifm|tool_calls><ifm|tool_call>get_ti`,
   ],
-  fragments: ['<ifm|tool_calls>', '</ifm|tool_calls>', '<ifm|tool_call>', '</ifm|tool_call>', '<ifm|think_fast>', '</ifm|think>', pair('city', 'Rome'), block('get_time')],
+  fragments: [
+    '<ifm|tool_calls>',
+    '</ifm|tool_calls>',
+    '<ifm|tool_call>',
+    '</ifm|tool_call>',
+    '<ifm|think_fast>',
+    '</ifm|think>',
+    pair('city', 'Rome'),
+    block('get_time'),
+  ],
 });

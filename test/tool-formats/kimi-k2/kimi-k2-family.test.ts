@@ -9,7 +9,9 @@ import { withoutCallIds } from '../mistral/without-call-ids.js';
 const format = createToolFormatRegistry().get('kimi-k2')!;
 const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
 const call = (name: string, callArguments: unknown, id?: string): ParsedEvent =>
-  id === undefined ? { type: 'tool-call', name, arguments: JSON.stringify(callArguments) } : { type: 'tool-call', name, arguments: JSON.stringify(callArguments), id };
+  id === undefined
+    ? { type: 'tool-call', name, arguments: JSON.stringify(callArguments) }
+    : { type: 'tool-call', name, arguments: JSON.stringify(callArguments), id };
 const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 const kimiCall = (header: string, json: string) => `<|tool_call_begin|>${header}<|tool_call_argument_begin|>${json}<|tool_call_end|>`;
@@ -47,8 +49,12 @@ describe('kimi-k2: rendering', () => {
   });
 
   it('renders a call in a section, keeping a Kimi id', () => {
-    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(`"<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Oslo"}<|tool_call_end|><|tool_calls_section_end|>"`);
-    expect(format.renderCall({ name: 'get_weather', arguments: '{}', id: 'functions.get_weather:7' })).toContain('<|tool_call_begin|>functions.get_weather:7<|tool_call_argument_begin|>');
+    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(
+      `"<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Oslo"}<|tool_call_end|><|tool_calls_section_end|>"`,
+    );
+    expect(format.renderCall({ name: 'get_weather', arguments: '{}', id: 'functions.get_weather:7' })).toContain(
+      '<|tool_call_begin|>functions.get_weather:7<|tool_call_argument_begin|>',
+    );
   });
 
   it('renders history with ids numbered over the conversation and "## Return of" results', () => {
@@ -81,7 +87,9 @@ describe('kimi-k2: rendering', () => {
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_c', output: '12:00' }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'functions.search_web:1', output: 'found' }] },
     ];
-    const rendered = format.renderHistory(messages).map((message) => (message.role !== 'system' && message.content[0]?.type === 'text' ? message.content[0].text : ''));
+    const rendered = format
+      .renderHistory(messages)
+      .map((message) => (message.role !== 'system' && message.content[0]?.type === 'text' ? message.content[0].text : ''));
     expect(rendered).toEqual([
       section(kimiCall('functions.get_weather:0', '{"city": "Oslo"}')),
       '## Return of functions.get_weather:0\nsunny',
@@ -89,19 +97,28 @@ describe('kimi-k2: rendering', () => {
       '## Return of functions.get_time:2\n12:00\n\n## Return of functions.search_web:1\nfound',
     ]);
     expect(JSON.stringify(format.renderHistory(messages))).toBe(JSON.stringify(format.renderHistory(messages)));
-    expect(parse(rendered[2] as string)).toEqual([call('search_web', { query: 'q' }, 'functions.search_web:1'), call('get_time', {}, 'functions.get_time:2')]);
+    expect(parse(rendered[2] as string)).toEqual([
+      call('search_web', { query: 'q' }, 'functions.search_web:1'),
+      call('get_time', {}, 'functions.get_time:2'),
+    ]);
   });
 });
 
 describe('kimi-k2: parsing', () => {
   it('reads a section, with the header as the call id', () => {
-    expect(parse('<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Osaka"}<|tool_call_end|><|tool_calls_section_end|>')).toEqual([
-      call('get_weather', { city: 'Osaka' }, 'functions.get_weather:0'),
-    ]);
+    expect(
+      parse(
+        '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Osaka"}<|tool_call_end|><|tool_calls_section_end|>',
+      ),
+    ).toEqual([call('get_weather', { city: 'Osaka' }, 'functions.get_weather:0')]);
   });
 
   it('reads several calls of one section, with text before them', () => {
-    expect(parse(`I will check both.\n${section(kimiCall('functions.get_weather:0', '{"city": "Kyoto"}'), kimiCall('functions.get_time:1', '{}'))}`)).toEqual([
+    expect(
+      parse(
+        `I will check both.\n${section(kimiCall('functions.get_weather:0', '{"city": "Kyoto"}'), kimiCall('functions.get_time:1', '{}'))}`,
+      ),
+    ).toEqual([
       { type: 'text', text: 'I will check both.\n' },
       call('get_weather', { city: 'Kyoto' }, 'functions.get_weather:0'),
       call('get_time', {}, 'functions.get_time:1'),
@@ -142,39 +159,70 @@ describe('kimi-k2: parsing', () => {
   });
 
   it('keeps unicode, nesting and markers inside strings', () => {
-    expect(parse(section(kimiCall('functions.create_event:0', '{"title": "Sync {weekly} 🗓️ 会議", "attendees": ["a@x.io"], "options": {"remind": true, "minutes": 10}}')))).toEqual([
-      call('create_event', { title: 'Sync {weekly} 🗓️ 会議', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } }, 'functions.create_event:0'),
+    expect(
+      parse(
+        section(
+          kimiCall(
+            'functions.create_event:0',
+            '{"title": "Sync {weekly} 🗓️ 会議", "attendees": ["a@x.io"], "options": {"remind": true, "minutes": 10}}',
+          ),
+        ),
+      ),
+    ).toEqual([
+      call(
+        'create_event',
+        { title: 'Sync {weekly} 🗓️ 会議', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } },
+        'functions.create_event:0',
+      ),
     ]);
   });
 
   it('reads the complete calls of a section whose end never came', () => {
-    expect(parse(`<|tool_calls_section_begin|>${kimiCall('functions.get_time:0', '{}')}`)).toEqual([call('get_time', {}, 'functions.get_time:0')]);
+    expect(parse(`<|tool_calls_section_begin|>${kimiCall('functions.get_time:0', '{}')}`)).toEqual([
+      call('get_time', {}, 'functions.get_time:0'),
+    ]);
   });
 
   it('reports a cut-off call as unparsed, never as a call', () => {
     const cut = '<|tool_calls_section_begin|><|tool_call_begin|>functions.search_web:0<|tool_call_argument_begin|>{"query": "tok';
-    expect(parse(`Searching.\n${cut}`)).toEqual([{ type: 'text', text: 'Searching.\n' }, { type: 'tool-call-unparsed', format: 'kimi-k2', text: cut, reason: 'unclosed' }]);
-    expect(parse('<|tool_calls_section_begin|><|tool_call_begin|>functions.get_wea')).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+    expect(parse(`Searching.\n${cut}`)).toEqual([
+      { type: 'text', text: 'Searching.\n' },
+      { type: 'tool-call-unparsed', format: 'kimi-k2', text: cut, reason: 'unclosed' },
+    ]);
+    expect(parse('<|tool_calls_section_begin|><|tool_call_begin|>functions.get_wea')).toMatchObject([
+      { type: 'tool-call-unparsed', reason: 'unclosed' },
+    ]);
   });
 
   it('rejects unknown tools and malformed calls, keeping their markup out of the text', () => {
     const unknown = parse(`Sure.\n${section(kimiCall('functions.delete_all_files:0', '{}'))}`);
-    expect(unknown).toMatchObject([{ type: 'text', text: 'Sure.\n' }, { type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(unknown).toMatchObject([
+      { type: 'text', text: 'Sure.\n' },
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(textOf(unknown)).not.toContain('delete_all_files');
-    expect(parse(section(kimiCall('functions.get_weather:0', '{"city" "Paris"}')))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    expect(parse(section('<|tool_call_begin|>get the weather<|tool_call_end|>'))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse(section(kimiCall('functions.get_weather:0', '{"city" "Paris"}')))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
+    expect(parse(section('<|tool_call_begin|>get the weather<|tool_call_end|>'))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
   });
 
   it('keeps JSON answers and prose as text', () => {
-    for (const text of ['```json\n{"name": "Alice", "age": 31}\n```', 'Use <|tool_call_argument_begin|> before the arguments.', 'a <|tool_ b |> c']) {
+    for (const text of [
+      '```json\n{"name": "Alice", "age": 31}\n```',
+      'Use <|tool_call_argument_begin|> before the arguments.',
+      'a <|tool_ b |> c',
+    ]) {
       expect(parse(text)).toEqual([{ type: 'text', text }]);
     }
   });
 
   it('only makes calls to the tools of the request', () => {
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(kimiCall('functions.search_web:0', '{"query": "x"}')))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
+    expect(
+      expectChunkingInvariant(() => format.createParser([getWeather]), section(kimiCall('functions.search_web:0', '{"query": "x"}'))),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 

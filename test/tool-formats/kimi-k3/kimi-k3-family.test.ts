@@ -9,8 +9,10 @@ import { documentedWeather, getWeather, searchWeb, standardTools } from '../help
 const format = createToolFormatRegistry().get('kimi-k3')!;
 const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
-const argument = (key: string, type: string, value: string) => `<|open|>argument key="${key}" type="${type}"<|sep|>${value}<|close|>argument<|sep|>`;
-const k3Call = (name: string, index: number, ...body: string[]) => `<|open|>call tool="${name}" index="${index}"<|sep|>${body.join('')}<|close|>call<|sep|>`;
+const argument = (key: string, type: string, value: string) =>
+  `<|open|>argument key="${key}" type="${type}"<|sep|>${value}<|close|>argument<|sep|>`;
+const k3Call = (name: string, index: number, ...body: string[]) =>
+  `<|open|>call tool="${name}" index="${index}"<|sep|>${body.join('')}<|close|>call<|sep|>`;
 const tools = (...calls: string[]) => `<|open|>tools<|sep|>${calls.join('')}<|close|>tools<|sep|>`;
 const response = (text: string) => `<|open|>response<|sep|>${text}<|close|>response<|sep|>`;
 const end = '<|close|>message<|sep|><|end_of_msg|>';
@@ -69,16 +71,38 @@ describe('kimi-k3: parsing', () => {
   });
 
   it('reads object, array, boolean and null arguments as JSON, a string that looks like a number as a string, and a json block', () => {
-    expect(parse(tools(k3Call('create_event', 1, argument('title', 'string', '42'), argument('attendees', 'array', '["a@example.com"]'), argument('options', 'object', '{"remind": true}'))))).toEqual([
-      call('create_event', { title: '42', attendees: ['a@example.com'], options: { remind: true } }),
+    expect(
+      parse(
+        tools(
+          k3Call(
+            'create_event',
+            1,
+            argument('title', 'string', '42'),
+            argument('attendees', 'array', '["a@example.com"]'),
+            argument('options', 'object', '{"remind": true}'),
+          ),
+        ),
+      ),
+    ).toEqual([call('create_event', { title: '42', attendees: ['a@example.com'], options: { remind: true } })]);
+    expect(parse(tools(k3Call('get_weather', 1, '<|open|>json type="object"<|sep|>{"city": "Oslo"}<|close|>json<|sep|>')))).toEqual([
+      call('get_weather', { city: 'Oslo' }),
     ]);
-    expect(parse(tools(k3Call('get_weather', 1, '<|open|>json type="object"<|sep|>{"city": "Oslo"}<|close|>json<|sep|>')))).toEqual([call('get_weather', { city: 'Oslo' })]);
     expect(parse(tools(k3Call('get_time', 1)))).toEqual([call('get_time', {})]);
   });
 
   it('keeps values as written (only attributes are escaped) and the section end inside a value', () => {
-    expect(parse(tools(k3Call('write_file', 1, argument('path', 'string', 'a.txt'), argument('content', 'string', 'x <|close|>tools<|sep|> y'))))).toEqual([call('write_file', { path: 'a.txt', content: 'x <|close|>tools<|sep|> y' })]);
-    expect(parse(tools(`<|open|>call tool="get_weather" index="1"<|sep|><|open|>argument key="city" type="string"<|sep|>Tom &amp; Jerry<|close|>argument<|sep|><|close|>call<|sep|>`))).toEqual([call('get_weather', { city: 'Tom &amp; Jerry' })]);
+    expect(
+      parse(
+        tools(k3Call('write_file', 1, argument('path', 'string', 'a.txt'), argument('content', 'string', 'x <|close|>tools<|sep|> y'))),
+      ),
+    ).toEqual([call('write_file', { path: 'a.txt', content: 'x <|close|>tools<|sep|> y' })]);
+    expect(
+      parse(
+        tools(
+          `<|open|>call tool="get_weather" index="1"<|sep|><|open|>argument key="city" type="string"<|sep|>Tom &amp; Jerry<|close|>argument<|sep|><|close|>call<|sep|>`,
+        ),
+      ),
+    ).toEqual([call('get_weather', { city: 'Tom &amp; Jerry' })]);
   });
 
   it('reads a reply with thinking off (the template opened the response channel)', () => {
@@ -86,15 +110,26 @@ describe('kimi-k3: parsing', () => {
   });
 
   it('reports a cut-off call as unparsed and rejects unknown tools and malformed calls', () => {
-    expect(parse(`<|open|>tools<|sep|><|open|>call tool="search_web" index="1"<|sep|>${argument('query', 'string', 'x')}<|open|>argument key="max_results" type="number"<|sep|>1`)).toMatchObject([{ type: 'tool-call-unparsed', format: 'kimi-k3', reason: 'unclosed' }]);
+    expect(
+      parse(
+        `<|open|>tools<|sep|><|open|>call tool="search_web" index="1"<|sep|>${argument('query', 'string', 'x')}<|open|>argument key="max_results" type="number"<|sep|>1`,
+      ),
+    ).toMatchObject([{ type: 'tool-call-unparsed', format: 'kimi-k3', reason: 'unclosed' }]);
     expect(parse(tools(k3Call('delete_all_files', 1)))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse(tools(k3Call('get_weather', 1, 'city=Paris')))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    expect(parse(tools(k3Call('get_weather', 1, argument('days', 'number', 'three'))))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse(tools(k3Call('get_weather', 1, 'city=Paris')))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
+    expect(parse(tools(k3Call('get_weather', 1, argument('days', 'number', 'three'))))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
   });
 
   it('keeps prose as text and only calls the request’s tools', () => {
-    for (const text of ['Kimi writes <|open|> tags.', 'a <|clo b', 'tools<|sep|> alone']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), tools(k3Call('search_web', 1, argument('query', 'string', 'x'))))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    for (const text of ['Kimi writes <|open|> tags.', 'a <|clo b', 'tools<|sep|> alone'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
+    expect(
+      expectChunkingInvariant(() => format.createParser([getWeather]), tools(k3Call('search_web', 1, argument('query', 'string', 'x')))),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 
@@ -106,5 +141,13 @@ testChunkingInvariance({
     tools(k3Call('write_file', 1, argument('path', 'string', 'a'), argument('content', 'string', '<|close|>tools<|sep|> </think>'))),
     `${tools(k3Call('nope', 1))}<|open|>tools<|sep|><|open|>call tool="get_ti`,
   ],
-  fragments: ['<|open|>tools<|sep|>', '<|close|>tools<|sep|>', '<|close|>think<|sep|>', response('Hi.'), k3Call('get_time', 1), argument('city', 'string', 'Rome'), end],
+  fragments: [
+    '<|open|>tools<|sep|>',
+    '<|close|>tools<|sep|>',
+    '<|close|>think<|sep|>',
+    response('Hi.'),
+    k3Call('get_time', 1),
+    argument('city', 'string', 'Rome'),
+    end,
+  ],
 });

@@ -38,7 +38,9 @@ describe('llama3: rendering', () => {
   });
 
   it('renders one call with "parameters"', () => {
-    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(`"{"name": "get_weather", "parameters": {"city": "Oslo"}}"`);
+    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(
+      `"{"name": "get_weather", "parameters": {"city": "Oslo"}}"`,
+    );
   });
 
   it('renders history with ipython-style JSON results', () => {
@@ -75,15 +77,18 @@ describe('llama3: rendering', () => {
 
 describe('llama3: parsing', () => {
   it('reads <|python_tag|> calls with "parameters"', () => {
-    expect(parse('<|python_tag|>{"name": "get_weather", "parameters": {"city": "Madrid"}}')).toEqual([call('get_weather', { city: 'Madrid' })]);
-    expect(parse('<|python_tag|>{"name": "get_weather", "parameters": {"city": "A"}}; {"name": "get_time", "parameters": {}}<|eom_id|>')).toEqual([
-      call('get_weather', { city: 'A' }),
-      call('get_time', {}),
+    expect(parse('<|python_tag|>{"name": "get_weather", "parameters": {"city": "Madrid"}}')).toEqual([
+      call('get_weather', { city: 'Madrid' }),
     ]);
+    expect(
+      parse('<|python_tag|>{"name": "get_weather", "parameters": {"city": "A"}}; {"name": "get_time", "parameters": {}}<|eom_id|>'),
+    ).toEqual([call('get_weather', { city: 'A' }), call('get_time', {})]);
   });
 
   it('reads bare JSON calls, alone or separated by "; "', () => {
-    expect(parse('{"name": "search_web", "parameters": {"query": "tokyo population", "max_results": 5}}')).toEqual([call('search_web', { query: 'tokyo population', max_results: 5 })]);
+    expect(parse('{"name": "search_web", "parameters": {"query": "tokyo population", "max_results": 5}}')).toEqual([
+      call('search_web', { query: 'tokyo population', max_results: 5 }),
+    ]);
     expect(parse('{"name": "get_weather", "parameters": {"city": "A"}}; {"name": "get_weather", "parameters": {"city": "B"}}')).toEqual([
       call('get_weather', { city: 'A' }),
       call('get_weather', { city: 'B' }),
@@ -91,28 +96,41 @@ describe('llama3: parsing', () => {
   });
 
   it('reads <function_call> tags and <function=NAME> tags', () => {
-    expect(parse('<function_call>\n{"name": "get_weather", "arguments": {"city": "Berlin"}}\n</function_call>')).toEqual([call('get_weather', { city: 'Berlin' })]);
-    expect(parse("<function_call>{'name': 'create_event', 'arguments': {'title': 'x', 'options': {'remind': True, 'minutes': None}}}</function_call>")).toEqual([
-      call('create_event', { title: 'x', options: { remind: true, minutes: null } }),
+    expect(parse('<function_call>\n{"name": "get_weather", "arguments": {"city": "Berlin"}}\n</function_call>')).toEqual([
+      call('get_weather', { city: 'Berlin' }),
     ]);
-    expect(parse('Checking. <function=get_weather>{"city": "Lyon"}</function> ok')).toEqual([{ type: 'text', text: 'Checking. ' }, call('get_weather', { city: 'Lyon' }), { type: 'text', text: ' ok' }]);
+    expect(
+      parse(
+        "<function_call>{'name': 'create_event', 'arguments': {'title': 'x', 'options': {'remind': True, 'minutes': None}}}</function_call>",
+      ),
+    ).toEqual([call('create_event', { title: 'x', options: { remind: true, minutes: null } })]);
+    expect(parse('Checking. <function=get_weather>{"city": "Lyon"}</function> ok')).toEqual([
+      { type: 'text', text: 'Checking. ' },
+      call('get_weather', { city: 'Lyon' }),
+      { type: 'text', text: ' ok' },
+    ]);
   });
 
   it('reads a built-in style Python call after <|python_tag|>, rejecting unknown tools', () => {
     expect(parse('<|python_tag|>python(code="print(1)")')).toEqual([call('python', { code: 'print(1)' })]);
-    expect(parse('<|python_tag|>brave_search.call(query="x")<|eom_id|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(parse('<|python_tag|>brave_search.call(query="x")<|eom_id|>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
   });
 
   it('rejects unreadable python_tag bodies at the end of the reply but reports cut-off JSON as unclosed', () => {
     expect(parse('<|python_tag|>import os')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    expect(parse('<|python_tag|>{"name": "get_weather", "parameters": {"ci')).toMatchObject([{ type: 'tool-call-unparsed', format: 'llama3', reason: 'unclosed' }]);
+    expect(parse('<|python_tag|>{"name": "get_weather", "parameters": {"ci')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'llama3', reason: 'unclosed' },
+    ]);
   });
 
   it('keeps a JSON answer and prose as text', () => {
-    for (const text of ['{"name": "Alice", "age": 31}', 'I would call {"name": "get_time"} if needed.', '{"result": {"name": "get_time"}}']) expect(parse(text)).toEqual([{ type: 'text', text }]);
+    for (const text of ['{"name": "Alice", "age": 31}', 'I would call {"name": "get_time"} if needed.', '{"result": {"name": "get_time"}}'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
   });
 
-  it('reads calls written in other families\' syntax', () => {
+  it("reads calls written in other families' syntax", () => {
     expect(parse('<tool_call>{"name": "get_time", "arguments": {}}</tool_call>')).toEqual([call('get_time', {})]);
     expect(parse('[get_weather(city="Graz")]')).toEqual([call('get_weather', { city: 'Graz' })]);
   });

@@ -72,7 +72,11 @@ describe('longcat: rendering', () => {
 
 describe('longcat: parsing', () => {
   it('reads JSON blocks, several in a row, with text before them', () => {
-    expect(parse(`I'll check both.\n${block('{"name": "get_weather", "arguments": {"city": "Paris"}}')}\n${block('{"name": "get_time", "arguments": {}}')}`)).toEqual([
+    expect(
+      parse(
+        `I'll check both.\n${block('{"name": "get_weather", "arguments": {"city": "Paris"}}')}\n${block('{"name": "get_time", "arguments": {}}')}`,
+      ),
+    ).toEqual([
       { type: 'text', text: "I'll check both.\n" },
       call('get_weather', { city: 'Paris' }),
       { type: 'text', text: '\n' },
@@ -81,12 +85,12 @@ describe('longcat: parsing', () => {
   });
 
   it('reads the arg-pair body, values converted by the schema, the close tag inside a value kept', () => {
-    expect(parse(`<longcat_tool_call>search_web\n${pair('query', 'a </longcat_tool_call> b')}${pair('max_results', '5')}</longcat_tool_call>`)).toEqual([
-      call('search_web', { query: 'a </longcat_tool_call> b', max_results: 5 }),
-    ]);
-    expect(parse(`<longcat_tool_call>write_file\n${pair('path', '007')}${pair('content', 'naïve 日本語\n{x}')}</longcat_tool_call>`)).toEqual([
-      call('write_file', { path: '007', content: 'naïve 日本語\n{x}' }),
-    ]);
+    expect(
+      parse(`<longcat_tool_call>search_web\n${pair('query', 'a </longcat_tool_call> b')}${pair('max_results', '5')}</longcat_tool_call>`),
+    ).toEqual([call('search_web', { query: 'a </longcat_tool_call> b', max_results: 5 })]);
+    expect(
+      parse(`<longcat_tool_call>write_file\n${pair('path', '007')}${pair('content', 'naïve 日本語\n{x}')}</longcat_tool_call>`),
+    ).toEqual([call('write_file', { path: '007', content: 'naïve 日本語\n{x}' })]);
   });
 
   it('reads <think> reasoning before a call', () => {
@@ -98,8 +102,12 @@ describe('longcat: parsing', () => {
   });
 
   it('reports cut-off calls as unparsed, and rejects unknown tools and malformed bodies', () => {
-    expect(parse('<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Pa')).toMatchObject([{ type: 'tool-call-unparsed', format: 'longcat', reason: 'unclosed' }]);
-    expect(parse(`<longcat_tool_call>search_web\n${pair('query', 'x')}`)).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+    expect(parse('<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Pa')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'longcat', reason: 'unclosed' },
+    ]);
+    expect(parse(`<longcat_tool_call>search_web\n${pair('query', 'x')}`)).toMatchObject([
+      { type: 'tool-call-unparsed', reason: 'unclosed' },
+    ]);
     expect(parse(block('{"name": "rm_rf", "arguments": {}}'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
     expect(parse(block('get the weather please'))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
@@ -119,5 +127,14 @@ testChunkingInvariance({
     `<longcat_tool_call>search_web\n${pair('query', '</longcat_tool_call> "x"')}</longcat_tool_call> done`,
     `${block('{"name": "nope", "arguments": {}}')}<longcat_tool_call>get_ti`,
   ],
-  fragments: ['<longcat_tool_call>', '</longcat_tool_call>', '<longcat_arg_key>', '</longcat_arg_key>', '<longcat_arg_value>', '</longcat_arg_value>', pair('query', 'a'), '{"name": "get_time", "arguments": {}}'],
+  fragments: [
+    '<longcat_tool_call>',
+    '</longcat_tool_call>',
+    '<longcat_arg_key>',
+    '</longcat_arg_key>',
+    '<longcat_arg_value>',
+    '</longcat_arg_value>',
+    pair('query', 'a'),
+    '{"name": "get_time", "arguments": {}}',
+  ],
 });

@@ -65,7 +65,11 @@ describe('minicpm: rendering', () => {
 
 describe('minicpm: parsing', () => {
   it('reads text then several blocks, values typed by the schema, unicode kept', () => {
-    expect(parse(`查天气。\n${block('get_weather', param('city', '北京'), param('unit', 'celsius'))}\n${block('search_web', param('query', 'a "quoted" query'), param('max_results', '3'))}`)).toEqual([
+    expect(
+      parse(
+        `查天气。\n${block('get_weather', param('city', '北京'), param('unit', 'celsius'))}\n${block('search_web', param('query', 'a "quoted" query'), param('max_results', '3'))}`,
+      ),
+    ).toEqual([
       { type: 'text', text: '查天气。\n' },
       call('get_weather', { city: '北京', unit: 'celsius' }),
       { type: 'text', text: '\n' },
@@ -74,9 +78,11 @@ describe('minicpm: parsing', () => {
   });
 
   it('reads an <arguments> wrapper, CDATA values, nested JSON, single-quoted names, and a call without parameters', () => {
-    expect(parse(`<function name="create_event"><arguments>${param('title', '42')}${param('options', '{"remind": true}')}${param('attendees', '<![CDATA[["a@example.com"]]]>')}</arguments></function>`)).toEqual([
-      call('create_event', { title: '42', options: { remind: true }, attendees: ['a@example.com'] }),
-    ]);
+    expect(
+      parse(
+        `<function name="create_event"><arguments>${param('title', '42')}${param('options', '{"remind": true}')}${param('attendees', '<![CDATA[["a@example.com"]]]>')}</arguments></function>`,
+      ),
+    ).toEqual([call('create_event', { title: '42', options: { remind: true }, attendees: ['a@example.com'] })]);
     expect(parse("<function name='get_time'></function>")).toEqual([call('get_time', {})]);
   });
 
@@ -88,18 +94,28 @@ describe('minicpm: parsing', () => {
   });
 
   it('reads reasoning first, also when the template opened it', () => {
-    expect(parse(`Time.</think>${block('get_time')}`, { startsInReasoning: true })).toEqual([{ type: 'reasoning', text: 'Time.' }, call('get_time', {})]);
+    expect(parse(`Time.</think>${block('get_time')}`, { startsInReasoning: true })).toEqual([
+      { type: 'reasoning', text: 'Time.' },
+      call('get_time', {}),
+    ]);
   });
 
   it('reports a cut-off block as unparsed and rejects unknown tools and malformed blocks', () => {
-    expect(parse('<function name="search_web"><param name="query">ha')).toMatchObject([{ type: 'tool-call-unparsed', format: 'minicpm', reason: 'unclosed' }]);
+    expect(parse('<function name="search_web"><param name="query">ha')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'minicpm', reason: 'unclosed' },
+    ]);
     expect(parse(block('delete_all_files'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse('<function name="get_weather">city=Paris</function>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse('<function name="get_weather">city=Paris</function>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
   });
 
   it('keeps prose as text and only calls the request’s tools', () => {
-    for (const text of ['Write a function named f.', 'a <function b', '</function> alone', '<param name="x">y</param>']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), block('search_web', param('query', 'x')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    for (const text of ['Write a function named f.', 'a <function b', '</function> alone', '<param name="x">y</param>'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
+    expect(expectChunkingInvariant(() => format.createParser([getWeather]), block('search_web', param('query', 'x')))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
   });
 });
 
@@ -111,5 +127,13 @@ testChunkingInvariance({
     block('write_file', param('path', 'a'), param('content', '</function> </think>')),
     `${block('nope')}<function name="get_ti`,
   ],
-  fragments: ['<function name="', '">', '</function>', '<param name="', '</param>', '<function=', block('get_weather', param('city', 'Rome'))],
+  fragments: [
+    '<function name="',
+    '">',
+    '</function>',
+    '<param name="',
+    '</param>',
+    '<function=',
+    block('get_weather', param('city', 'Rome')),
+  ],
 });

@@ -61,7 +61,7 @@ describe('minimax-m1: rendering', () => {
 });
 
 describe('minimax-m1: parsing', () => {
-  it('reads the function-call guide\'s reply: reasoning, then one call object per line', () => {
+  it("reads the function-call guide's reply: reasoning, then one call object per line", () => {
     const reply =
       '<think>\nOkay, I will search for the OpenAI and Gemini latest release.\n</think>\n<tool_calls>\n{"name": "search_web", "arguments": {"query": "\\"OpenAI\\" \\"latest\\" \\"release\\""}}\n{"name": "search_web", "arguments": {"query": "\\"Gemini\\" \\"latest\\" \\"release\\""}}\n</tool_calls>';
     expect(parse(reply)).toEqual([
@@ -73,7 +73,9 @@ describe('minimax-m1: parsing', () => {
   });
 
   it('does not take calls written inside <think> for calls', () => {
-    expect(parse('<think>I could write <tool_calls>\n{"name": "get_time", "arguments": {}}\n</tool_calls> but no.</think>It is noon.')).toEqual([
+    expect(
+      parse('<think>I could write <tool_calls>\n{"name": "get_time", "arguments": {}}\n</tool_calls> but no.</think>It is noon.'),
+    ).toEqual([
       { type: 'reasoning', text: 'I could write <tool_calls>\n{"name": "get_time", "arguments": {}}\n</tool_calls> but no.' },
       { type: 'text', text: 'It is noon.' },
     ]);
@@ -84,7 +86,9 @@ describe('minimax-m1: parsing', () => {
       call('get_time', {}),
       { type: 'tool-call-rejected', code: 'unavailable_tool' },
     ]);
-    expect(parse('<tool_calls>\nsearch: weather\n</tool_calls>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse('<tool_calls>\nsearch: weather\n</tool_calls>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
     const cut = '<tool_calls>\n{"name": "get_weather", "arguments": {"city": "Wuh';
     expect(parse(cut)).toEqual([{ type: 'tool-call-unparsed', format: 'minimax-m1', text: cut, reason: 'unclosed' }]);
   });
@@ -93,6 +97,15 @@ describe('minimax-m1: parsing', () => {
 testChunkingInvariance({
   name: 'minimax-m1',
   createParser: () => format.createParser(standardTools),
-  samples: ['<think>\nx\n</think>\n<tool_calls>\n{"name": "get_time", "arguments": {}}\n{"name": "get_weather", "arguments": {"city": "}\\n{"}}\n</tool_calls>'],
-  fragments: ['<tool_calls>\n', '\n</tool_calls>', '{"name": "get_weather", "arguments": {"city": "Rome"}}\n', '{"name": "get_wea', '<think>', '</think>'],
+  samples: [
+    '<think>\nx\n</think>\n<tool_calls>\n{"name": "get_time", "arguments": {}}\n{"name": "get_weather", "arguments": {"city": "}\\n{"}}\n</tool_calls>',
+  ],
+  fragments: [
+    '<tool_calls>\n',
+    '\n</tool_calls>',
+    '{"name": "get_weather", "arguments": {"city": "Rome"}}\n',
+    '{"name": "get_wea',
+    '<think>',
+    '</think>',
+  ],
 });

@@ -16,7 +16,13 @@ const searchTagged: ToolDefinition = {
   description: 'Search function.',
   parameters: {
     type: 'object',
-    properties: { query_list: { type: 'array', items: { type: 'string' } }, query_tag: { type: 'array', items: { type: 'string' } }, limit: { type: 'integer' }, exact: { type: 'boolean' }, code: { type: 'string' } },
+    properties: {
+      query_list: { type: 'array', items: { type: 'string' } },
+      query_tag: { type: 'array', items: { type: 'string' } },
+      limit: { type: 'integer' },
+      exact: { type: 'boolean' },
+      code: { type: 'string' },
+    },
   },
 };
 
@@ -89,20 +95,30 @@ describe('minimax-m2: rendering', () => {
 });
 
 describe('minimax-m2: parsing', () => {
-  it('reads the tool-calling guide\'s two invokes in one block, typing values by the schema', () => {
+  it("reads the tool-calling guide's two invokes in one block, typing values by the schema", () => {
     const reply =
       'Let me search.\n<minimax:tool_call>\n<invoke name="search_web">\n<parameter name="query_tag">["technology", "events"]</parameter>\n<parameter name="query_list">["\\"OpenAI\\" \\"latest\\" \\"release\\""]</parameter>\n</invoke>\n<invoke name="search_web">\n<parameter name="query_tag">["technology", "events"]</parameter>\n<parameter name="query_list">["\\"Gemini\\" \\"latest\\" \\"release\\""]</parameter>\n<parameter name="limit">5</parameter>\n<parameter name="exact">false</parameter>\n<parameter name="code">0042</parameter>\n</invoke>\n</minimax:tool_call>';
     expect(parseWith([searchTagged], reply)).toEqual([
       { type: 'text', text: 'Let me search.\n' },
       call('search_web', { query_tag: ['technology', 'events'], query_list: ['"OpenAI" "latest" "release"'] }),
-      call('search_web', { query_tag: ['technology', 'events'], query_list: ['"Gemini" "latest" "release"'], limit: 5, exact: false, code: '0042' }),
+      call('search_web', {
+        query_tag: ['technology', 'events'],
+        query_list: ['"Gemini" "latest" "release"'],
+        limit: 5,
+        exact: false,
+        code: '0042',
+      }),
     ]);
   });
 
   it('reads a reply that starts inside reasoning (the template opened <think>), single-quoted names, and values on their own lines', () => {
     const content = 'def main():\n    print("</minimax:tool_call>")\n';
     const reply = `The user wants a file.\n</think>\n\n<minimax:tool_call>\n<invoke name='write_file'>\n<parameter name='path'>main.py</parameter>\n<parameter name="content">\n${content}\n</parameter>\n</invoke>\n</minimax:tool_call>`;
-    expect(parse(reply, { startsInReasoning: true })).toEqual([{ type: 'reasoning', text: 'The user wants a file.' }, { type: 'text', text: '\n\n' }, call('write_file', { path: 'main.py', content })]);
+    expect(parse(reply, { startsInReasoning: true })).toEqual([
+      { type: 'reasoning', text: 'The user wants a file.' },
+      { type: 'text', text: '\n\n' },
+      call('write_file', { path: 'main.py', content }),
+    ]);
   });
 
   it('rejects unknown tools and unreadable sections without leaking the markup', () => {
@@ -126,10 +142,14 @@ describe('minimax-m2: parsing', () => {
       // Nothing but </invoke> marks the last parameter: more may have been coming.
       '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n',
     ];
-    for (const reply of cutOffs) expect(parse(`On it.\n${reply}`), reply).toEqual([{ type: 'text', text: 'On it.\n' }, { type: 'tool-call-unparsed', format: 'minimax-m2', text: reply, reason: 'unclosed' }]);
+    for (const reply of cutOffs)
+      expect(parse(`On it.\n${reply}`), reply).toEqual([
+        { type: 'text', text: 'On it.\n' },
+        { type: 'tool-call-unparsed', format: 'minimax-m2', text: reply, reason: 'unclosed' },
+      ]);
   });
 
-  it('keeps a section\'s complete calls when the reply stops inside a later one, and reports that one', () => {
+  it("keeps a section's complete calls when the reply stops inside a later one, and reports that one", () => {
     const reply = '<minimax:tool_call>\n<invoke name="get_time">\n</invoke>\n<invoke name="get_weather">\n<parameter name="city">Os';
     expect(parse(reply)).toMatchObject([call('get_time', {}), { type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
@@ -142,5 +162,15 @@ testChunkingInvariance({
     '<think>\nplan\n</think>\n<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Rome</parameter>\n</invoke>\n</minimax:tool_call>',
     '<minimax:tool_call><invoke name="write_file"><parameter name="path">a</parameter><parameter name="content"></minimax:tool_call> <invoke name="x"></parameter></invoke></minimax:tool_call>after',
   ],
-  fragments: ['<minimax:tool_call>', '</minimax:tool_call>', '<invoke name="get_time">', '</invoke>', '<parameter name="city">', '</parameter>', 'Rome', '<think>', '</think>'],
+  fragments: [
+    '<minimax:tool_call>',
+    '</minimax:tool_call>',
+    '<invoke name="get_time">',
+    '</invoke>',
+    '<parameter name="city">',
+    '</parameter>',
+    'Rome',
+    '<think>',
+    '</think>',
+  ],
 });

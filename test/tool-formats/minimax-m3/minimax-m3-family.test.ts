@@ -11,7 +11,8 @@ const parse = (text: string, options = {}) => expectChunkingInvariant(() => form
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 const ns = ']<]minimax[>[';
 const element = (key: string, value: string) => `${ns}<${key}>${value}${ns}</${key}>`;
-const invoke = (name: string, ...elements: string[]) => `${ns}<invoke name="${name}">\n${elements.map((line) => `${line}\n`).join('')}${ns}</invoke>`;
+const invoke = (name: string, ...elements: string[]) =>
+  `${ns}<invoke name="${name}">\n${elements.map((line) => `${line}\n`).join('')}${ns}</invoke>`;
 const section = (...invokes: string[]) => `${ns}<tool_call>\n${invokes.join('\n')}\n${ns}</tool_call>`;
 
 testFamilyContract(format);
@@ -37,15 +38,31 @@ describe('minimax-m3: rendering', () => {
   });
 
   it('expands objects and arrays into elements, as the template’s to_xml does', () => {
-    expect(format.renderCall({ name: 'create_event', arguments: '{"title":"Sync","attendees":["a@x.io","b@x.io"],"options":{"remind":true,"minutes":10}}' })).toBe(
-      section(invoke('create_event', element('title', 'Sync'), element('attendees', element('item', 'a@x.io') + element('item', 'b@x.io')), element('options', element('remind', 'true') + element('minutes', '10')))),
+    expect(
+      format.renderCall({
+        name: 'create_event',
+        arguments: '{"title":"Sync","attendees":["a@x.io","b@x.io"],"options":{"remind":true,"minutes":10}}',
+      }),
+    ).toBe(
+      section(
+        invoke(
+          'create_event',
+          element('title', 'Sync'),
+          element('attendees', element('item', 'a@x.io') + element('item', 'b@x.io')),
+          element('options', element('remind', 'true') + element('minutes', '10')),
+        ),
+      ),
     );
   });
 });
 
 describe('minimax-m3: parsing', () => {
   it('reads text then a section of several invokes, values typed by the schema', () => {
-    expect(parse(`Let me check.\n${section(invoke('get_weather', element('city', 'Shanghai'), element('unit', 'celsius')), invoke('search_web', element('query', '42'), element('max_results', '3')))}`)).toEqual([
+    expect(
+      parse(
+        `Let me check.\n${section(invoke('get_weather', element('city', 'Shanghai'), element('unit', 'celsius')), invoke('search_web', element('query', '42'), element('max_results', '3')))}`,
+      ),
+    ).toEqual([
       { type: 'text', text: 'Let me check.\n' },
       call('get_weather', { city: 'Shanghai', unit: 'celsius' }),
       call('search_web', { query: '42', max_results: 3 }),
@@ -53,34 +70,68 @@ describe('minimax-m3: parsing', () => {
   });
 
   it('reads nested objects and arrays, with and without a schema for them', () => {
-    expect(parse(section(invoke('create_event', element('title', 'x'), element('attendees', `\n${element('item', 'a@x.io')}\n${element('item', 'b')}\n`), element('options', element('remind', 'true')))))).toEqual([
-      call('create_event', { title: 'x', attendees: ['a@x.io', 'b'], options: { remind: true } }),
-    ]);
-    expect(parse(section(invoke('create_event', element('title', 'y'), element('options', element('extra', element('depth', '2') + element('tags', element('item', 'z')))))))).toEqual([
-      call('create_event', { title: 'y', options: { extra: { depth: 2, tags: ['z'] } } }),
-    ]);
+    expect(
+      parse(
+        section(
+          invoke(
+            'create_event',
+            element('title', 'x'),
+            element('attendees', `\n${element('item', 'a@x.io')}\n${element('item', 'b')}\n`),
+            element('options', element('remind', 'true')),
+          ),
+        ),
+      ),
+    ).toEqual([call('create_event', { title: 'x', attendees: ['a@x.io', 'b'], options: { remind: true } })]);
+    expect(
+      parse(
+        section(
+          invoke(
+            'create_event',
+            element('title', 'y'),
+            element('options', element('extra', element('depth', '2') + element('tags', element('item', 'z')))),
+          ),
+        ),
+      ),
+    ).toEqual([call('create_event', { title: 'y', options: { extra: { depth: 2, tags: ['z'] } } })]);
     expect(parse(section(invoke('get_time')))).toEqual([call('get_time', {})]);
   });
 
   it('keeps a string value as written, even when it holds tags', () => {
-    expect(parse(section(invoke('write_file', element('path', 'a.xml'), element('content', `  <x></tool_call></x>\n`))))).toEqual([call('write_file', { path: 'a.xml', content: `  <x></tool_call></x>\n` })]);
+    expect(parse(section(invoke('write_file', element('path', 'a.xml'), element('content', `  <x></tool_call></x>\n`))))).toEqual([
+      call('write_file', { path: 'a.xml', content: `  <x></tool_call></x>\n` }),
+    ]);
   });
 
   it('reads <mm:think> reasoning and drops the bare close of a turn without it', () => {
-    expect(parse(`<mm:think>Weather.</mm:think>${section(invoke('get_weather', element('city', 'Rome')))}`)).toEqual([{ type: 'reasoning', text: 'Weather.' }, call('get_weather', { city: 'Rome' })]);
-    expect(parse('</mm:think>Hello.')).toMatchObject([{ type: 'warning', code: 'reasoning-orphan-close' }, { type: 'text', text: 'Hello.' }]);
+    expect(parse(`<mm:think>Weather.</mm:think>${section(invoke('get_weather', element('city', 'Rome')))}`)).toEqual([
+      { type: 'reasoning', text: 'Weather.' },
+      call('get_weather', { city: 'Rome' }),
+    ]);
+    expect(parse('</mm:think>Hello.')).toMatchObject([
+      { type: 'warning', code: 'reasoning-orphan-close' },
+      { type: 'text', text: 'Hello.' },
+    ]);
   });
 
   it('reports a cut-off call as unparsed and rejects unknown tools and malformed calls', () => {
-    expect(parse(`${ns}<tool_call>\n${ns}<invoke name="search_web">\n${ns}<query>ha`)).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+    expect(parse(`${ns}<tool_call>\n${ns}<invoke name="search_web">\n${ns}<query>ha`)).toMatchObject([
+      { type: 'tool-call-unparsed', reason: 'unclosed' },
+    ]);
     expect(parse(section(invoke('delete_all_files')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse(section(invoke('get_weather', 'city=Paris')))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    expect(parse(section(invoke('get_weather', `${ns}<city>Paris`)))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse(section(invoke('get_weather', 'city=Paris')))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
+    expect(parse(section(invoke('get_weather', `${ns}<city>Paris`)))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
   });
 
   it('keeps prose as text and only calls the request’s tools', () => {
-    for (const text of ['MiniMax writes ]<]minimax[>[ tokens.', 'a ]<] b', 'invoke name="x" alone']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(invoke('search_web', element('query', 'x'))))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    for (const text of ['MiniMax writes ]<]minimax[>[ tokens.', 'a ]<] b', 'invoke name="x" alone'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
+    expect(
+      expectChunkingInvariant(() => format.createParser([getWeather]), section(invoke('search_web', element('query', 'x')))),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 

@@ -9,7 +9,9 @@ import { withoutCallIds } from './without-call-ids.js';
 const format = createToolFormatRegistry().get('mistral')!;
 const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
 const call = (name: string, callArguments: unknown, id?: string): ParsedEvent =>
-  id === undefined ? { type: 'tool-call', name, arguments: JSON.stringify(callArguments) } : { type: 'tool-call', name, arguments: JSON.stringify(callArguments), id };
+  id === undefined
+    ? { type: 'tool-call', name, arguments: JSON.stringify(callArguments) }
+    : { type: 'tool-call', name, arguments: JSON.stringify(callArguments), id };
 const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 testFamilyContract(withoutCallIds(format));
@@ -41,8 +43,12 @@ describe('mistral: rendering', () => {
   });
 
   it('renders a call as the v0.3 array, with a 9-alphanumeric id when the call has one', () => {
-    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(`"[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}}]"`);
-    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}', id: 'call_1' })).toMatchInlineSnapshot(`"[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}, "id": "JqNCNswm3"}]"`);
+    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(
+      `"[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}}]"`,
+    );
+    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}', id: 'call_1' })).toMatchInlineSnapshot(
+      `"[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}, "id": "JqNCNswm3"}]"`,
+    );
     expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}', id: 'aB3dE5gH7' })).toContain('"id": "aB3dE5gH7"');
   });
 
@@ -61,7 +67,10 @@ describe('mistral: rendering', () => {
 
   it('pairs each result with its call by the same derived id, byte-stable across renderings', () => {
     const messages: Message[] = [
-      { role: 'assistant', content: [{ type: 'tool-call', id: 'call_abcdef0123456789', name: 'get_weather', arguments: '{"city":"Oslo"}' }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', id: 'call_abcdef0123456789', name: 'get_weather', arguments: '{"city":"Oslo"}' }],
+      },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_abcdef0123456789', output: 'sunny' }] },
     ];
     const [turn, results] = format.renderHistory(messages);
@@ -81,13 +90,17 @@ describe('mistral: parsing', () => {
       call('get_weather', { city: 'Geneva' }),
       call('get_time', {}),
     ]);
-    expect(parse('[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Bern"}, "id": "Zx9Yw8Vu7"}]')).toEqual([call('get_weather', { city: 'Bern' }, 'Zx9Yw8Vu7')]);
+    expect(parse('[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Bern"}, "id": "Zx9Yw8Vu7"}]')).toEqual([
+      call('get_weather', { city: 'Bern' }, 'Zx9Yw8Vu7'),
+    ]);
   });
 
   it('reads NAME{…}, NAME[ARGS]{…} and NAME[CALL_ID]ID[ARGS]{…}, keeping the model id', () => {
     expect(parse('[TOOL_CALLS]get_weather{"city": "Lyon"}')).toEqual([call('get_weather', { city: 'Lyon' })]);
     expect(parse('[TOOL_CALLS]search_web[ARGS]{"query": "mistral le chat"}')).toEqual([call('search_web', { query: 'mistral le chat' })]);
-    expect(parse('[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{"city": "Nice"}')).toEqual([call('get_weather', { city: 'Nice' }, 'a1B2c3D4e')]);
+    expect(parse('[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{"city": "Nice"}')).toEqual([
+      call('get_weather', { city: 'Nice' }, 'a1B2c3D4e'),
+    ]);
   });
 
   it('reads repeated [TOOL_CALLS] as several calls, with text before and after', () => {
@@ -104,11 +117,19 @@ describe('mistral: parsing', () => {
       { type: 'reasoning', text: 'The user wants the weather.' },
       call('get_weather', { city: 'Rome' }),
     ]);
-    expect(parse('<think>\nplan\n</think>\n[TOOL_CALLS]get_time{}')).toEqual([{ type: 'reasoning', text: 'plan' }, { type: 'text', text: '\n' }, call('get_time', {})]);
+    expect(parse('<think>\nplan\n</think>\n[TOOL_CALLS]get_time{}')).toEqual([
+      { type: 'reasoning', text: 'plan' },
+      { type: 'text', text: '\n' },
+      call('get_time', {}),
+    ]);
   });
 
   it('keeps unicode, nesting and markers inside strings', () => {
-    expect(parse('[TOOL_CALLS]create_event[ARGS]{"title": "Sync {weekly} 🗓️ [TOOL_CALLS]", "attendees": ["a@x.io"], "options": {"remind": true, "minutes": 10}}')).toEqual([
+    expect(
+      parse(
+        '[TOOL_CALLS]create_event[ARGS]{"title": "Sync {weekly} 🗓️ [TOOL_CALLS]", "attendees": ["a@x.io"], "options": {"remind": true, "minutes": 10}}',
+      ),
+    ).toEqual([
       call('create_event', { title: 'Sync {weekly} 🗓️ [TOOL_CALLS]', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } }),
     ]);
     expect(parse('[TOOL_CALLS][{"name": "write_file", "arguments": {"path": "naïve.txt", "content": "日本語 ]}"}}]')).toEqual([
@@ -118,12 +139,22 @@ describe('mistral: parsing', () => {
 
   it('rejects unknown tools and malformed calls, keeping their markup out of the text', () => {
     const unknown = parse('Sure.[TOOL_CALLS]delete_all_files[ARGS]{"force": true}');
-    expect(unknown).toMatchObject([{ type: 'text', text: 'Sure.' }, { type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(unknown).toMatchObject([
+      { type: 'text', text: 'Sure.' },
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(textOf(unknown)).not.toContain('delete_all_files');
-    expect(parse('[TOOL_CALLS]get_weather{"city": "Paris" "unit"}')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse('[TOOL_CALLS]get_weather{"city": "Paris" "unit"}')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
     expect(parse('[TOOL_CALLS][{"city": "Paris"}]')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
     expect(parse('[TOOL_CALLS]I cannot call tools for that.')).toEqual([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: expect.any(String), text: '[TOOL_CALLS]I cannot call tools for that.' },
+      {
+        type: 'tool-call-rejected',
+        code: 'invalid_tool_syntax',
+        message: expect.any(String),
+        text: '[TOOL_CALLS]I cannot call tools for that.',
+      },
     ]);
   });
 
@@ -132,7 +163,9 @@ describe('mistral: parsing', () => {
       { type: 'text', text: 'Checking.' },
       { type: 'tool-call-unparsed', format: 'mistral', text: '[TOOL_CALLS]get_weather[ARGS]{"city": "Par', reason: 'unclosed' },
     ]);
-    expect(parse('[TOOL_CALLS]get_wea')).toEqual([{ type: 'tool-call-unparsed', format: 'mistral', text: '[TOOL_CALLS]get_wea', reason: 'unclosed' }]);
+    expect(parse('[TOOL_CALLS]get_wea')).toEqual([
+      { type: 'tool-call-unparsed', format: 'mistral', text: '[TOOL_CALLS]get_wea', reason: 'unclosed' },
+    ]);
     expect(parse('[TOOL_CALLS][{"name": "get_time", "argu')).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
   });
 

@@ -44,11 +44,11 @@ describe('muse-glimmer: rendering', () => {
 
 describe('muse-glimmer: parsing', () => {
   it('reads a turn as the template frames it: reasoning, tool messages, then the answer', () => {
-    expect(parse(` to=self<|message|>Weather, then time.<|eom|>${toolMessage('get_weather', 'get_weather', parameter('city', 'Paris'))}${toolMessage('get_time', 'get_time')}`)).toEqual([
-      { type: 'reasoning', text: 'Weather, then time.' },
-      call('get_weather', { city: 'Paris' }),
-      call('get_time', {}),
-    ]);
+    expect(
+      parse(
+        ` to=self<|message|>Weather, then time.<|eom|>${toolMessage('get_weather', 'get_weather', parameter('city', 'Paris'))}${toolMessage('get_time', 'get_time')}`,
+      ),
+    ).toEqual([{ type: 'reasoning', text: 'Weather, then time.' }, call('get_weather', { city: 'Paris' }), call('get_time', {})]);
     expect(parse(' to=self<|message|>Easy.<|eom|><|start|>assistant to=user<|message|>It is sunny.<|eot|>')).toEqual([
       { type: 'reasoning', text: 'Easy.' },
       { type: 'text', text: 'It is sunny.' },
@@ -57,29 +57,53 @@ describe('muse-glimmer: parsing', () => {
   });
 
   it('types values by the schema, reads JSON values, and collapses a doubled recipient name', () => {
-    expect(parse(toolMessage('search_web.search_web', 'search_web.search_web', parameter('query', '42'), parameter('max_results', '3')))).toEqual([call('search_web', { query: '42', max_results: 3 })]);
-    expect(parse(toolMessage('create_event', 'create_event', parameter('title', 'x'), parameter('options', '{"remind": true}'), parameter('extra', '[1, 2]')))).toEqual([
-      call('create_event', { title: 'x', options: { remind: true }, extra: [1, 2] }),
-    ]);
+    expect(
+      parse(toolMessage('search_web.search_web', 'search_web.search_web', parameter('query', '42'), parameter('max_results', '3'))),
+    ).toEqual([call('search_web', { query: '42', max_results: 3 })]);
+    expect(
+      parse(
+        toolMessage(
+          'create_event',
+          'create_event',
+          parameter('title', 'x'),
+          parameter('options', '{"remind": true}'),
+          parameter('extra', '[1, 2]'),
+        ),
+      ),
+    ).toEqual([call('create_event', { title: 'x', options: { remind: true }, extra: [1, 2] })]);
   });
 
   it('reads a tool message whose end token the server cut, and an ATEM invoke quoted in reasoning is no call', () => {
     expect(parse(toolMessage('get_time', 'get_time').replace('<|eom|>', ''))).toEqual([call('get_time', {})]);
-    expect(parse(` to=self<|message|>I could write <atem:invoke name="get_time"></atem:invoke>.<|eom|><|start|>assistant to=user<|message|>No.<|eot|>`)).toEqual([
+    expect(
+      parse(
+        ` to=self<|message|>I could write <atem:invoke name="get_time"></atem:invoke>.<|eom|><|start|>assistant to=user<|message|>No.<|eot|>`,
+      ),
+    ).toEqual([
       { type: 'reasoning', text: 'I could write <atem:invoke name="get_time"></atem:invoke>.' },
       { type: 'text', text: 'No.' },
     ]);
   });
 
   it('reports a cut-off call as unparsed and rejects unknown tools and malformed calls', () => {
-    expect(parse('<|start|>assistant to=search_web<|message|><atem:function_calls>\n<atem:invoke name="search_web">\n<atem:parameter name="query">ha')).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
-    expect(parse(toolMessage('delete_all_files', 'delete_all_files'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse('<|start|>assistant to=get_weather<|message|><atem:function_calls>\nget_weather(city="Paris")\n</atem:function_calls><|eom|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(
+      parse(
+        '<|start|>assistant to=search_web<|message|><atem:function_calls>\n<atem:invoke name="search_web">\n<atem:parameter name="query">ha',
+      ),
+    ).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+    expect(parse(toolMessage('delete_all_files', 'delete_all_files'))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
+    expect(
+      parse('<|start|>assistant to=get_weather<|message|><atem:function_calls>\nget_weather(city="Paris")\n</atem:function_calls><|eom|>'),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
 
   it('keeps prose as text and only calls the request’s tools', () => {
     for (const text of ['Write to=self in a header.', 'a <atem:invoke b']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), toolMessage('search_web', 'search_web', parameter('query', 'x')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(
+      expectChunkingInvariant(() => format.createParser([getWeather]), toolMessage('search_web', 'search_web', parameter('query', 'x'))),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 
   it('leaves GPT-OSS replies to Harmony’s grammar on the shared header', () => {
@@ -97,5 +121,15 @@ testChunkingInvariance({
     ` to=self<|message|>maybe ${toolMessage('get_time', 'get_time')}<|eom|>${toolMessage('get_weather', 'get_weather', parameter('city', 'Paris'))}<|start|>assistant to=user<|message|>Done.<|eot|>`,
     `${toolMessage('nope', 'nope')}<|start|>assistant to=get_ti`,
   ],
-  fragments: ['<|start|>assistant', ' to=self<|message|>', ' to=user<|message|>', '<|start|>assistant to=', '<|message|>', '<|eom|>', '<|eot|>', toolMessage('get_time', 'get_time'), parameter('city', 'Rome')],
+  fragments: [
+    '<|start|>assistant',
+    ' to=self<|message|>',
+    ' to=user<|message|>',
+    '<|start|>assistant to=',
+    '<|message|>',
+    '<|eom|>',
+    '<|eot|>',
+    toolMessage('get_time', 'get_time'),
+    parameter('city', 'Rome'),
+  ],
 });

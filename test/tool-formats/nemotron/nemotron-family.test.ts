@@ -53,36 +53,51 @@ describe('nemotron: rendering', () => {
 
 describe('nemotron: parsing', () => {
   it('reads a call list after reasoning, also when the template opened <think>', () => {
-    expect(parse(`<think>\nThe user wants weather.\n</think>\n\n${toolCall('[{"name": "get_weather", "arguments": {"city": "Santa Clara"}}]')}`)).toEqual([
+    expect(
+      parse(`<think>\nThe user wants weather.\n</think>\n\n${toolCall('[{"name": "get_weather", "arguments": {"city": "Santa Clara"}}]')}`),
+    ).toEqual([
       { type: 'reasoning', text: 'The user wants weather.' },
       { type: 'text', text: '\n\n' },
       call('get_weather', { city: 'Santa Clara' }),
     ]);
-    expect(parse(`Time.</think>${toolCall('[{"name": "get_time", "arguments": {}}]')}`, { startsInReasoning: true })).toEqual([{ type: 'reasoning', text: 'Time.' }, call('get_time', {})]);
-  });
-
-  it('reads several calls, nested and unicode arguments, and arguments written as a JSON string', () => {
-    expect(parse(toolCall('[{"name": "get_time", "arguments": {}}, {"name": "search_web", "arguments": {"query": "東京"}}]'))).toEqual([call('get_time', {}), call('search_web', { query: '東京' })]);
-    expect(parse(toolCall('[{"name": "create_event", "arguments": "{\\"title\\": \\"x\\", \\"options\\": {\\"remind\\": true}}"}]'))).toEqual([
-      call('create_event', { title: 'x', options: { remind: true } }),
+    expect(parse(`Time.</think>${toolCall('[{"name": "get_time", "arguments": {}}]')}`, { startsInReasoning: true })).toEqual([
+      { type: 'reasoning', text: 'Time.' },
+      call('get_time', {}),
     ]);
   });
 
+  it('reads several calls, nested and unicode arguments, and arguments written as a JSON string', () => {
+    expect(parse(toolCall('[{"name": "get_time", "arguments": {}}, {"name": "search_web", "arguments": {"query": "東京"}}]'))).toEqual([
+      call('get_time', {}),
+      call('search_web', { query: '東京' }),
+    ]);
+    expect(
+      parse(toolCall('[{"name": "create_event", "arguments": "{\\"title\\": \\"x\\", \\"options\\": {\\"remind\\": true}}"}]')),
+    ).toEqual([call('create_event', { title: 'x', options: { remind: true } })]);
+  });
+
   it('keeps the close tag inside a string argument', () => {
-    expect(parse(toolCall('[{"name": "write_file", "arguments": {"path": "a", "content": "</TOOLCALL>"}}]'))).toEqual([call('write_file', { path: 'a', content: '</TOOLCALL>' })]);
+    expect(parse(toolCall('[{"name": "write_file", "arguments": {"path": "a", "content": "</TOOLCALL>"}}]'))).toEqual([
+      call('write_file', { path: 'a', content: '</TOOLCALL>' }),
+    ]);
   });
 
   it('reports a cut-off call as unparsed and rejects unknown tools and prose', () => {
-    expect(parse('<TOOLCALL>[{"name": "search_web", "arguments": {"query": "ha')).toMatchObject([{ type: 'tool-call-unparsed', format: 'nemotron', reason: 'unclosed' }]);
-    expect(parse(toolCall('[{"name": "delete_all_files", "arguments": {}}]'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(parse('<TOOLCALL>[{"name": "search_web", "arguments": {"query": "ha')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'nemotron', reason: 'unclosed' },
+    ]);
+    expect(parse(toolCall('[{"name": "delete_all_files", "arguments": {}}]'))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(parse(toolCall('call the weather tool'))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
 
   it('keeps prose as text and only calls the request’s tools', () => {
-    for (const text of ['Nemotron wraps calls in TOOLCALL tags.', 'a <TOOL b', '</TOOLCALL> alone']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), toolCall('[{"name": "search_web", "arguments": {}}]'))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
+    for (const text of ['Nemotron wraps calls in TOOLCALL tags.', 'a <TOOL b', '</TOOLCALL> alone'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
+    expect(
+      expectChunkingInvariant(() => format.createParser([getWeather]), toolCall('[{"name": "search_web", "arguments": {}}]')),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 
@@ -94,5 +109,10 @@ testChunkingInvariance({
     toolCall('[{"name": "write_file", "arguments": {"path": "a", "content": "</TOOLCALL> </think>"}}]'),
     `${toolCall('[{"name": "nope", "arguments": {}}]')}<TOOLCALL>[{"name": "get_ti`,
   ],
-  fragments: ['<TOOLCALL>', '</TOOLCALL>', '[{"name": "get_time", "arguments": {}}]', toolCall('[{"name": "get_weather", "arguments": {"city": "Rome"}}]')],
+  fragments: [
+    '<TOOLCALL>',
+    '</TOOLCALL>',
+    '[{"name": "get_time", "arguments": {}}]',
+    toolCall('[{"name": "get_weather", "arguments": {"city": "Rome"}}]'),
+  ],
 });

@@ -71,7 +71,9 @@ describe('olmo3: parsing', () => {
     expect(parse(block('create_event(title="Sync 🗓️", attendees=["a@x.io"], options={"remind": true, "minutes": null})'))).toEqual([
       call('create_event', { title: 'Sync 🗓️', attendees: ['a@x.io'], options: { remind: true, minutes: null } }),
     ]);
-    expect(parse(block("create_event(title='x', options={'remind': False})"))).toEqual([call('create_event', { title: 'x', options: { remind: false } })]);
+    expect(parse(block("create_event(title='x', options={'remind': False})"))).toEqual([
+      call('create_event', { title: 'x', options: { remind: false } }),
+    ]);
   });
 
   it('keeps the close tag inside a string argument', () => {
@@ -99,8 +101,11 @@ describe('olmo3: parsing', () => {
   });
 
   it('keeps prose as text and only calls the request’s tools', () => {
-    for (const text of ['Call get_time() when needed.', 'The <function_calls tag wraps calls.']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), block('search_web(query="x")'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    for (const text of ['Call get_time() when needed.', 'The <function_calls tag wraps calls.'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
+    expect(expectChunkingInvariant(() => format.createParser([getWeather]), block('search_web(query="x")'))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
   });
 });
 

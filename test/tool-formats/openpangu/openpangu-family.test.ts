@@ -64,32 +64,44 @@ describe('openpangu: rendering', () => {
 
 describe('openpangu: parsing', () => {
   it('reads a list in either pair of markers, with arguments or parameters, nested and unicode', () => {
-    expect(parse(`查一下。${named('[{"name": "get_weather", "arguments": {"city": "深圳"}}, {"name": "get_time", "parameters": {}}]')}`)).toEqual([
-      { type: 'text', text: '查一下。' },
-      call('get_weather', { city: '深圳' }),
-      call('get_time', {}),
+    expect(
+      parse(`查一下。${named('[{"name": "get_weather", "arguments": {"city": "深圳"}}, {"name": "get_time", "parameters": {}}]')}`),
+    ).toEqual([{ type: 'text', text: '查一下。' }, call('get_weather', { city: '深圳' }), call('get_time', {})]);
+    expect(parse(reserved('[{"name": "create_event", "arguments": {"title": "会", "options": {"remind": true}}}]'))).toEqual([
+      call('create_event', { title: '会', options: { remind: true } }),
     ]);
-    expect(parse(reserved('[{"name": "create_event", "arguments": {"title": "会", "options": {"remind": true}}}]'))).toEqual([call('create_event', { title: '会', options: { remind: true } })]);
   });
 
   it('keeps the end marker inside a string, and still reads LFM2’s pythonic list', () => {
-    expect(parse(reserved('[{"name": "write_file", "arguments": {"path": "a", "content": "[unused12] <|tool_call_end|>"}}]'))).toEqual([call('write_file', { path: 'a', content: '[unused12] <|tool_call_end|>' })]);
+    expect(parse(reserved('[{"name": "write_file", "arguments": {"path": "a", "content": "[unused12] <|tool_call_end|>"}}]'))).toEqual([
+      call('write_file', { path: 'a', content: '[unused12] <|tool_call_end|>' }),
+    ]);
     expect(parse(named('[get_weather(city="Lyon")]'))).toEqual([call('get_weather', { city: 'Lyon' })]);
   });
 
   it('reads reasoning first, also when the template opened it', () => {
-    expect(parse(`Time.</think>${named('[{"name": "get_time", "arguments": {}}]')}`, { startsInReasoning: true })).toEqual([{ type: 'reasoning', text: 'Time.' }, call('get_time', {})]);
+    expect(parse(`Time.</think>${named('[{"name": "get_time", "arguments": {}}]')}`, { startsInReasoning: true })).toEqual([
+      { type: 'reasoning', text: 'Time.' },
+      call('get_time', {}),
+    ]);
   });
 
   it('reports a cut-off list as unparsed and rejects unknown tools and prose', () => {
-    expect(parse('[unused11][{"name": "search_web", "arguments": {"query": "ha')).toMatchObject([{ type: 'tool-call-unparsed', format: 'openpangu', reason: 'unclosed' }]);
-    expect(parse(reserved('[{"name": "delete_all_files", "arguments": {}}]'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(parse('[unused11][{"name": "search_web", "arguments": {"query": "ha')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'openpangu', reason: 'unclosed' },
+    ]);
+    expect(parse(reserved('[{"name": "delete_all_files", "arguments": {}}]'))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(parse(reserved('call the weather tool'))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
 
   it('keeps prose as text and only calls the request’s tools', () => {
-    for (const text of ['Pangu uses unused11 tokens.', 'a [unused1 b', '[unused12] alone']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), reserved('[{"name": "search_web", "arguments": {}}]'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    for (const text of ['Pangu uses unused11 tokens.', 'a [unused1 b', '[unused12] alone'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
+    expect(
+      expectChunkingInvariant(() => format.createParser([getWeather]), reserved('[{"name": "search_web", "arguments": {}}]')),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 
@@ -101,5 +113,12 @@ testChunkingInvariance({
     reserved('[{"name": "write_file", "arguments": {"path": "a", "content": "[unused12] </think>"}}]'),
     `${reserved('[{"name": "nope", "arguments": {}}]')}[unused11][{"name": "get_ti`,
   ],
-  fragments: ['[unused11]', '[unused12]', '<|tool_call_start|>', '<|tool_call_end|>', '[{"name": "get_time", "arguments": {}}]', reserved('[{"name": "get_weather", "arguments": {"city": "Rome"}}]')],
+  fragments: [
+    '[unused11]',
+    '[unused12]',
+    '<|tool_call_start|>',
+    '<|tool_call_end|>',
+    '[{"name": "get_time", "arguments": {}}]',
+    reserved('[{"name": "get_weather", "arguments": {"city": "Rome"}}]'),
+  ],
 });

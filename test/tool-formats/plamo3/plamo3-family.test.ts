@@ -65,7 +65,11 @@ describe('plamo3: rendering', () => {
 
 describe('plamo3: parsing', () => {
   it('reads text then a section of several requests, nested and unicode arguments', () => {
-    expect(parse(`東京の天気を調べます。\n${section(request('get_weather', '{"city": "東京"}'), request('create_event', '{"title": "会議", "options": {"remind": true}}'))}`)).toEqual([
+    expect(
+      parse(
+        `東京の天気を調べます。\n${section(request('get_weather', '{"city": "東京"}'), request('create_event', '{"title": "会議", "options": {"remind": true}}'))}`,
+      ),
+    ).toEqual([
       { type: 'text', text: '東京の天気を調べます。\n' },
       call('get_weather', { city: '東京' }),
       call('create_event', { title: '会議', options: { remind: true } }),
@@ -77,27 +81,46 @@ describe('plamo3: parsing', () => {
       call('write_file', { path: 'a', content: '<|plamo:end_tool_requests:plamo|>' }),
     ]);
     // The split into requests is not value-aware (as in step3): such a request is rejected, never leaked.
-    expect(parse(section(request('write_file', '{"path": "a", "content": "<|plamo:end_tool_request:plamo|>"}')))).toMatchObject([{ type: 'tool-call-rejected' }]);
+    expect(parse(section(request('write_file', '{"path": "a", "content": "<|plamo:end_tool_request:plamo|>"}')))).toMatchObject([
+      { type: 'tool-call-rejected' },
+    ]);
   });
 
   it('reads reasoning first, also when the template opened it', () => {
-    expect(parse(`<think>Time.</think>${section(request('get_time', '{}'))}`)).toEqual([{ type: 'reasoning', text: 'Time.' }, call('get_time', {})]);
-    expect(parse(`Time.</think>${section(request('get_time', '{}'))}`, { startsInReasoning: true })).toEqual([{ type: 'reasoning', text: 'Time.' }, call('get_time', {})]);
+    expect(parse(`<think>Time.</think>${section(request('get_time', '{}'))}`)).toEqual([
+      { type: 'reasoning', text: 'Time.' },
+      call('get_time', {}),
+    ]);
+    expect(parse(`Time.</think>${section(request('get_time', '{}'))}`, { startsInReasoning: true })).toEqual([
+      { type: 'reasoning', text: 'Time.' },
+      call('get_time', {}),
+    ]);
   });
 
   it('reports a cut-off request as unparsed and rejects unknown tools and malformed requests', () => {
-    const cut = '<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>search_web<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{"query": "ha';
-    expect(parse(`<|plamo:begin_tool_requests:plamo|>${cut}`)).toMatchObject([{ type: 'tool-call-unparsed', format: 'plamo3', reason: 'unclosed' }]);
+    const cut =
+      '<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>search_web<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{"query": "ha';
+    expect(parse(`<|plamo:begin_tool_requests:plamo|>${cut}`)).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'plamo3', reason: 'unclosed' },
+    ]);
     // After a complete request, the cut-off one is rejected and the complete one kept.
-    expect(parse(`<|plamo:begin_tool_requests:plamo|>${request('get_time', '{}')}${cut}`)).toMatchObject([call('get_time', {}), { type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse(`<|plamo:begin_tool_requests:plamo|>${request('get_time', '{}')}${cut}`)).toMatchObject([
+      call('get_time', {}),
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
     expect(parse(section(request('delete_all_files', '{}')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse(section(request('get_weather', 'city=Paris')))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse(section(request('get_weather', 'city=Paris')))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
     expect(parse(section('get_weather(city="Paris")'))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
 
   it('keeps prose as text and only calls the request’s tools', () => {
-    for (const text of ['PLaMo writes plamo:begin_tool_requests tags.', 'a <|plamo: b', '<|plamo:end_tool_requests:plamo|> alone']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(request('search_web', '{"query": "x"}')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    for (const text of ['PLaMo writes plamo:begin_tool_requests tags.', 'a <|plamo: b', '<|plamo:end_tool_requests:plamo|> alone'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
+    expect(
+      expectChunkingInvariant(() => format.createParser([getWeather]), section(request('search_web', '{"query": "x"}'))),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 
@@ -109,5 +132,11 @@ testChunkingInvariance({
     section(request('write_file', '{"path": "a", "content": "<|plamo:end_tool_requests:plamo|> </think>"}')),
     `${section(request('nope', '{}'))}<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|>`,
   ],
-  fragments: ['<|plamo:begin_tool_requests:plamo|>', '<|plamo:end_tool_requests:plamo|>', request('get_time', '{}'), request('get_weather', '{"city": "Rome"}'), '{"city": "Oslo"}'],
+  fragments: [
+    '<|plamo:begin_tool_requests:plamo|>',
+    '<|plamo:end_tool_requests:plamo|>',
+    request('get_time', '{}'),
+    request('get_weather', '{"city": "Rome"}'),
+    '{"city": "Oslo"}',
+  ],
 });

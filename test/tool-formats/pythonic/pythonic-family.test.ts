@@ -44,7 +44,9 @@ describe('pythonic: rendering', () => {
   });
 
   it('renders one call as a Python list', () => {
-    expect(format.renderCall({ name: 'create_event', arguments: '{"title":"A \\"B\\"","options":{"remind":true,"minutes":null},"from":1}' })).toMatchInlineSnapshot(`"[create_event(title="A \\"B\\"", options={"remind": True, "minutes": None}, **{"from": 1})]"`);
+    expect(
+      format.renderCall({ name: 'create_event', arguments: '{"title":"A \\"B\\"","options":{"remind":true,"minutes":null},"from":1}' }),
+    ).toMatchInlineSnapshot(`"[create_event(title="A \\"B\\"", options={"remind": True, "minutes": None}, **{"from": 1})]"`);
   });
 });
 
@@ -69,29 +71,43 @@ describe('pythonic: parsing', () => {
 
   it('maps a positional argument only when the tool has exactly one parameter', () => {
     expect(parse('[python("print(1)")]')).toEqual([call('python', { code: 'print(1)' })]);
-    expect(parse('<|python_start|>[get_weather("Paris")]<|python_end|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: expect.stringContaining('Positional') }]);
+    expect(parse('<|python_start|>[get_weather("Paris")]<|python_end|>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: expect.stringContaining('Positional') },
+    ]);
   });
 
   it('maps a positional argument to a single parameter named like an Object.prototype member', () => {
-    const tools = [{ name: 'show', description: 'Shows a value.', parameters: { type: 'object', properties: { toString: { type: 'string' } } } }];
+    const tools = [
+      { name: 'show', description: 'Shows a value.', parameters: { type: 'object', properties: { toString: { type: 'string' } } } },
+    ];
     const events = expectChunkingInvariant(() => format.createParser(tools), '[show("x")]');
     expect(events).toEqual([call('show', { toString: 'x' })]);
   });
 
   it('keeps markers inside Python strings, single or triple quoted', () => {
-    expect(parse(`<|python_start|>[write_file(path='a', content='<|python_end|> ]')]<|python_end|>`)).toEqual([call('write_file', { path: 'a', content: '<|python_end|> ]' })]);
+    expect(parse(`<|python_start|>[write_file(path='a', content='<|python_end|> ]')]<|python_end|>`)).toEqual([
+      call('write_file', { path: 'a', content: '<|python_end|> ]' }),
+    ]);
     expect(parse('[write_file(path="a", content="""x\n]\n""")]')).toEqual([call('write_file', { path: 'a', content: 'x\n]\n' })]);
   });
 
   it('keeps lists, links and unknown functions as text', () => {
-    for (const text of ['[1, 2, 3]', '[docs](http://x.io)', '[delete_everything(now=True)]', '[get_weather is a tool]', '[get_weather(city=unquoted)] x']) {
+    for (const text of [
+      '[1, 2, 3]',
+      '[docs](http://x.io)',
+      '[delete_everything(now=True)]',
+      '[get_weather is a tool]',
+      '[get_weather(city=unquoted)] x',
+    ]) {
       expect(parse(text)).toEqual([{ type: 'text', text }]);
     }
   });
 
   it('rejects unknown tools and reports cut-off lists inside markers', () => {
     expect(parse('<|tool_call_start|>[nope()]<|tool_call_end|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse('<|tool_call_start|>[get_weather(city="Pa')).toMatchObject([{ type: 'tool-call-unparsed', format: 'pythonic', reason: 'unclosed' }]);
+    expect(parse('<|tool_call_start|>[get_weather(city="Pa')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'pythonic', reason: 'unclosed' },
+    ]);
     expect(parse('[get_weather(city="Pa')).toMatchObject([{ type: 'tool-call-unparsed', format: 'pythonic', reason: 'unclosed' }]);
   });
 });

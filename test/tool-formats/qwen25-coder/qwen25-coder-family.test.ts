@@ -24,12 +24,19 @@ describe('qwen25-coder: rendering', () => {
 
 describe('qwen25-coder: parsing', () => {
   it('reads one object, a list, and one object per line (with or without commas) in <tools>', () => {
-    expect(parse(`Sure.\n${tools('{"name": "get_weather", "arguments": {"city": "Paris"}}')}`)).toEqual([{ type: 'text', text: 'Sure.\n' }, call('get_weather', { city: 'Paris' })]);
-    expect(parse(tools('[{"name": "get_time", "arguments": {}}, {"name": "search_web", "arguments": {"query": "東京"}}]'))).toEqual([call('get_time', {}), call('search_web', { query: '東京' })]);
-    expect(parse(tools('{"name": "get_time", "arguments": {}},\n{"name": "create_event", "arguments": {"title": "x", "options": {"remind": true}}}'))).toEqual([
-      call('get_time', {}),
-      call('create_event', { title: 'x', options: { remind: true } }),
+    expect(parse(`Sure.\n${tools('{"name": "get_weather", "arguments": {"city": "Paris"}}')}`)).toEqual([
+      { type: 'text', text: 'Sure.\n' },
+      call('get_weather', { city: 'Paris' }),
     ]);
+    expect(parse(tools('[{"name": "get_time", "arguments": {}}, {"name": "search_web", "arguments": {"query": "東京"}}]'))).toEqual([
+      call('get_time', {}),
+      call('search_web', { query: '東京' }),
+    ]);
+    expect(
+      parse(
+        tools('{"name": "get_time", "arguments": {}},\n{"name": "create_event", "arguments": {"title": "x", "options": {"remind": true}}}'),
+      ),
+    ).toEqual([call('get_time', {}), call('create_event', { title: 'x', options: { remind: true } })]);
   });
 
   it('still reads Hermes’ <tool_call> blocks, and a complete body whose </tools> never came', () => {
@@ -38,26 +45,39 @@ describe('qwen25-coder: parsing', () => {
   });
 
   it('keeps the close tag inside a string, and reads reasoning first', () => {
-    expect(parse(tools('{"name": "write_file", "arguments": {"path": "a.html", "content": "</tools>"}}'))).toEqual([call('write_file', { path: 'a.html', content: '</tools>' })]);
-    expect(parse(`Weather.</think>${tools('{"name": "get_weather", "arguments": {"city": "Rome"}}')}`, { startsInReasoning: true })).toEqual([
-      { type: 'reasoning', text: 'Weather.' },
-      call('get_weather', { city: 'Rome' }),
+    expect(parse(tools('{"name": "write_file", "arguments": {"path": "a.html", "content": "</tools>"}}'))).toEqual([
+      call('write_file', { path: 'a.html', content: '</tools>' }),
     ]);
+    expect(
+      parse(`Weather.</think>${tools('{"name": "get_weather", "arguments": {"city": "Rome"}}')}`, { startsInReasoning: true }),
+    ).toEqual([{ type: 'reasoning', text: 'Weather.' }, call('get_weather', { city: 'Rome' })]);
   });
 
   it('rejects an echoed tool definition, unknown tools and prose in <tools>, and reports a cut-off call', () => {
-    const definition = '{"type": "function", "function": {"name": "get_weather", "description": "Weather.", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}';
+    const definition =
+      '{"type": "function", "function": {"name": "get_weather", "description": "Weather.", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}';
     expect(parse(tools(definition))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    expect(parse(tools('{"name": "delete_all_files", "arguments": {}}'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse('<tools>{"name": "search_web", "arguments": {"query": "ha')).toMatchObject([{ type: 'tool-call-unparsed', format: 'qwen25-coder', reason: 'unclosed' }]);
+    expect(parse(tools('{"name": "delete_all_files", "arguments": {}}'))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
+    expect(parse('<tools>{"name": "search_web", "arguments": {"query": "ha')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'qwen25-coder', reason: 'unclosed' },
+    ]);
   });
 
   it('is the only parser that reads <tools>: for every other family it is text', () => {
     const reply = `The list goes in ${tools('{"name": "get_weather", "arguments": {"city": "Paris"}}')} tags.`;
     for (const family of ['hermes', 'qwen3-coder', 'glm', 'generic-json']) {
-      const events = expectChunkingInvariant(() => registry.get(family)!.createParser([getWeather]), `Hermes lists tools in <tools>…</tools> tags.`);
+      const events = expectChunkingInvariant(
+        () => registry.get(family)!.createParser([getWeather]),
+        `Hermes lists tools in <tools>…</tools> tags.`,
+      );
       expect(events).toEqual([{ type: 'text', text: 'Hermes lists tools in <tools>…</tools> tags.' }]);
-      expect(expectChunkingInvariant(() => registry.get(family)!.createParser([getWeather]), reply).filter((event) => event.type === 'tool-call-rejected')).toEqual([]);
+      expect(
+        expectChunkingInvariant(() => registry.get(family)!.createParser([getWeather]), reply).filter(
+          (event) => event.type === 'tool-call-rejected',
+        ),
+      ).toEqual([]);
     }
   });
 });
@@ -70,5 +90,11 @@ testChunkingInvariance({
     tools('{"name": "write_file", "arguments": {"path": "a", "content": "</tools> </think>"}}'),
     `${tools('{"name": "nope", "arguments": {}}')}<tools>{"name": "get_ti`,
   ],
-  fragments: ['<tools>', '</tools>', '{"name": "get_time", "arguments": {}}', '\n', tools('{"name": "get_weather", "arguments": {"city": "Rome"}}')],
+  fragments: [
+    '<tools>',
+    '</tools>',
+    '{"name": "get_time", "arguments": {}}',
+    '\n',
+    tools('{"name": "get_weather", "arguments": {"city": "Rome"}}'),
+  ],
 });

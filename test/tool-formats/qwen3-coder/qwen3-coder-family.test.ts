@@ -135,8 +135,12 @@ describe('qwen3-coder: rendering', () => {
   });
 
   it('renders one call with raw string values and JSON for the rest', () => {
-    expect(format.renderCall({ name: 'create_event', arguments: '{"title":"Sync","attendees":["a@x.io"],"options":{"remind":true,"minutes":10},"extra":null}' }))
-      .toMatchInlineSnapshot(`
+    expect(
+      format.renderCall({
+        name: 'create_event',
+        arguments: '{"title":"Sync","attendees":["a@x.io"],"options":{"remind":true,"minutes":10},"extra":null}',
+      }),
+    ).toMatchInlineSnapshot(`
         "<tool_call>
         <function=create_event>
         <parameter=title>
@@ -187,22 +191,34 @@ describe('qwen3-coder: rendering', () => {
 
 describe('qwen3-coder: parsing', () => {
   it('converts raw values with the schema (conformance qwen3-coder-xml)', () => {
-    expect(parse('<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/app.ts\n</parameter>\n<parameter=start_line>\n10\n</parameter>\n</function>\n</tool_call>')).toEqual([
-      call('read_file', { path: 'src/app.ts', start_line: 10 }),
-    ]);
+    expect(
+      parse(
+        '<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/app.ts\n</parameter>\n<parameter=start_line>\n10\n</parameter>\n</function>\n</tool_call>',
+      ),
+    ).toEqual([call('read_file', { path: 'src/app.ts', start_line: 10 })]);
   });
 
   it('keeps inner newlines, blank lines and indentation, trimming one newline on each side (conformance qwen3-coder-multiline-value)', () => {
-    const reply = 'I\'ll create it.\n<tool_call>\n<function=write_file>\n<parameter=path>\nhello.py\n</parameter>\n<parameter=content>\ndef main():\n    print("hi")\n\nmain()\n</parameter>\n</function>\n</tool_call>';
-    expect(parse(reply)).toEqual([{ type: 'text', text: "I'll create it.\n" }, call('write_file', { path: 'hello.py', content: 'def main():\n    print("hi")\n\nmain()' })]);
+    const reply =
+      'I\'ll create it.\n<tool_call>\n<function=write_file>\n<parameter=path>\nhello.py\n</parameter>\n<parameter=content>\ndef main():\n    print("hi")\n\nmain()\n</parameter>\n</function>\n</tool_call>';
+    expect(parse(reply)).toEqual([
+      { type: 'text', text: "I'll create it.\n" },
+      call('write_file', { path: 'hello.py', content: 'def main():\n    print("hi")\n\nmain()' }),
+    ]);
     // AbstractCore's case: only the wrapper newlines go.
-    expect(parse(block('write_file', { path: 'a.txt', content: 'line 1\n\n  line 3\n' }))).toEqual([call('write_file', { path: 'a.txt', content: 'line 1\n\n  line 3\n' })]);
-    expect(parse('<tool_call><function=write_file><parameter=path>a.txt</parameter><parameter=content>\n\n\tindented\n\n</parameter></function></tool_call>')).toEqual([
-      call('write_file', { path: 'a.txt', content: '\n\tindented\n' }),
+    expect(parse(block('write_file', { path: 'a.txt', content: 'line 1\n\n  line 3\n' }))).toEqual([
+      call('write_file', { path: 'a.txt', content: 'line 1\n\n  line 3\n' }),
     ]);
-    expect(parse('<tool_call>\r\n<function=write_file>\r\n<parameter=path>\r\na.txt\r\n</parameter>\r\n<parameter=content>\r\nx\r\n  y\r\n</parameter>\r\n</function>\r\n</tool_call>')).toEqual([
-      call('write_file', { path: 'a.txt', content: 'x\n  y' }),
-    ]);
+    expect(
+      parse(
+        '<tool_call><function=write_file><parameter=path>a.txt</parameter><parameter=content>\n\n\tindented\n\n</parameter></function></tool_call>',
+      ),
+    ).toEqual([call('write_file', { path: 'a.txt', content: '\n\tindented\n' })]);
+    expect(
+      parse(
+        '<tool_call>\r\n<function=write_file>\r\n<parameter=path>\r\na.txt\r\n</parameter>\r\n<parameter=content>\r\nx\r\n  y\r\n</parameter>\r\n</function>\r\n</tool_call>',
+      ),
+    ).toEqual([call('write_file', { path: 'a.txt', content: 'x\n  y' })]);
   });
 
   it('converts every schema type, and keeps a string that looks like a number a string', () => {
@@ -218,7 +234,17 @@ describe('qwen3-coder: parsing', () => {
       unknown: '{"guessed": 1}',
     });
     expect(parseWith([typed], reply)).toEqual([
-      call('typed', { code: '5123123', count: -14, ratio: 3.14, enabled: true, nothing: null, tags: ['a', 'b'], config: { depth: 2, fast: true }, note: null, unknown: { guessed: 1 } }),
+      call('typed', {
+        code: '5123123',
+        count: -14,
+        ratio: 3.14,
+        enabled: true,
+        nothing: null,
+        tags: ['a', 'b'],
+        config: { depth: 2, fast: true },
+        note: null,
+        unknown: { guessed: 1 },
+      }),
     ]);
     // A value that does not fit its type is kept as text rather than dropped.
     expect(parseWith([typed], block('typed', { count: 'ten', tags: 'a, b' }))).toEqual([call('typed', { count: 'ten', tags: 'a, b' })]);
@@ -226,10 +252,15 @@ describe('qwen3-coder: parsing', () => {
   });
 
   it('reads several functions in one envelope and repeated envelopes as parallel calls, in order', () => {
-    const one = '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n<function=get_time>\n</function>\n</tool_call>';
+    const one =
+      '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n<function=get_time>\n</function>\n</tool_call>';
     expect(parse(one)).toEqual([call('get_weather', { city: 'Paris' }), call('get_time', {})]);
     const two = `${block('get_weather', { city: 'Paris' })}\n${block('search_web', { query: 'Louvre hours', max_results: '3' })}`;
-    expect(parse(two)).toEqual([call('get_weather', { city: 'Paris' }), { type: 'text', text: '\n' }, call('search_web', { query: 'Louvre hours', max_results: 3 })]);
+    expect(parse(two)).toEqual([
+      call('get_weather', { city: 'Paris' }),
+      { type: 'text', text: '\n' },
+      call('search_web', { query: 'Louvre hours', max_results: 3 }),
+    ]);
   });
 
   it('keeps text before and after calls, unicode and reasoning', () => {
@@ -243,12 +274,19 @@ describe('qwen3-coder: parsing', () => {
       { type: 'text', text: '\n\n' },
       call('get_time', {}),
     ]);
-    expect(parse(`Plan: call it.\n</think>\n${block('get_time', {})}`, { startsInReasoning: true })).toEqual([{ type: 'reasoning', text: 'Plan: call it.' }, { type: 'text', text: '\n' }, call('get_time', {})]);
+    expect(parse(`Plan: call it.\n</think>\n${block('get_time', {})}`, { startsInReasoning: true })).toEqual([
+      { type: 'reasoning', text: 'Plan: call it.' },
+      { type: 'text', text: '\n' },
+      call('get_time', {}),
+    ]);
   });
 
   it('takes markers inside values as text: code with </tool_call>, and whole quoted tool-call blocks', () => {
     const code = 'const end = "</tool_call>";\nconst start = "<tool_call>";\nif (a < b) { return `</function>`; }';
-    expect(parse(`${block('write_file', { path: 'a.ts', content: code })}after`)).toEqual([call('write_file', { path: 'a.ts', content: code }), { type: 'text', text: 'after' }]);
+    expect(parse(`${block('write_file', { path: 'a.ts', content: code })}after`)).toEqual([
+      call('write_file', { path: 'a.ts', content: code }),
+      { type: 'text', text: 'after' },
+    ]);
     const doc = `# Calling tools\n${block('get_weather', { city: 'Paris' })}\nThat is all.`;
     expect(parse(`${block('write_file', { path: 'README.md', content: doc })}\nWritten.`)).toEqual([
       call('write_file', { path: 'README.md', content: doc }),
@@ -258,17 +296,27 @@ describe('qwen3-coder: parsing', () => {
 
   it('repairs what Qwen3-Coder leaves out', () => {
     // No </tool_call> at the end of the reply, the functions complete (AbstractCore #49).
-    expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nLima\n</parameter>\n</function>\n')).toEqual([call('get_weather', { city: 'Lima' })]);
+    expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nLima\n</parameter>\n</function>\n')).toEqual([
+      call('get_weather', { city: 'Lima' }),
+    ]);
     // No </function>: the function runs to the end of the envelope.
-    expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nLima\n</parameter>\n</tool_call>')).toEqual([call('get_weather', { city: 'Lima' })]);
+    expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nLima\n</parameter>\n</tool_call>')).toEqual([
+      call('get_weather', { city: 'Lima' }),
+    ]);
     // No </parameter>: the value ends where the next parameter or </function> starts a line.
-    expect(parse('<tool_call>\n<function=read_file>\n<parameter=path>\na.txt\n<parameter=start_line>\n3\n</parameter>\n</function>\n</tool_call>\nok')).toEqual([
-      call('read_file', { path: 'a.txt', start_line: 3 }),
+    expect(
+      parse(
+        '<tool_call>\n<function=read_file>\n<parameter=path>\na.txt\n<parameter=start_line>\n3\n</parameter>\n</function>\n</tool_call>\nok',
+      ),
+    ).toEqual([call('read_file', { path: 'a.txt', start_line: 3 }), { type: 'text', text: '\nok' }]);
+    expect(parse('<tool_call>\n<function=read_file>\n<parameter=path>\na.txt\n</function>\n</tool_call>\nok')).toEqual([
+      call('read_file', { path: 'a.txt' }),
       { type: 'text', text: '\nok' },
     ]);
-    expect(parse('<tool_call>\n<function=read_file>\n<parameter=path>\na.txt\n</function>\n</tool_call>\nok')).toEqual([call('read_file', { path: 'a.txt' }), { type: 'text', text: '\nok' }]);
     // No opening <tool_call> (QwenLM/Qwen3-Coder#475): its orphan closing tag goes with the call.
-    expect(parse("I'll fetch it.\n\n<function=search_web>\n<parameter=query>\nexample.com\n</parameter>\n</function>\n</tool_call>\nDone")).toEqual([
+    expect(
+      parse("I'll fetch it.\n\n<function=search_web>\n<parameter=query>\nexample.com\n</parameter>\n</function>\n</tool_call>\nDone"),
+    ).toEqual([
       { type: 'text', text: "I'll fetch it.\n\n" },
       call('search_web', { query: 'example.com' }),
       { type: 'text', text: '\nDone' },
@@ -280,13 +328,18 @@ describe('qwen3-coder: parsing', () => {
     ]);
     // Doubled open tags, and a Hermes JSON body under the same tag.
     expect(parse('<tool_call><tool_call>\n<function=get_time>\n</function>\n</tool_call>')).toEqual([call('get_time', {})]);
-    expect(parse('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>')).toEqual([call('get_weather', { city: 'Rome' })]);
+    expect(parse('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>')).toEqual([
+      call('get_weather', { city: 'Rome' }),
+    ]);
   });
 
   it('strips the functions. namespace and rejects tools that were not offered, keeping the markup out of the text', () => {
     const browserProbe: ToolDefinition = {
       name: 'browser_probe',
-      parameters: { type: 'object', properties: { target: { type: 'string' }, expect_text: { type: 'string' }, timeout_s: { type: 'integer' } } },
+      parameters: {
+        type: 'object',
+        properties: { target: { type: 'string' }, expect_text: { type: 'string' }, timeout_s: { type: 'integer' } },
+      },
     };
     const probe = (name: string) =>
       `<tool_call>\n<function=${name}>\n<parameter=target>\nfile:///tmp/test.html\n</parameter>\n<parameter=expect_text>\nALL TESTS PASSED\n</parameter>\n<parameter=timeout_s>\n30\n</parameter>\n</function>\n</tool_call>`;
@@ -294,7 +347,10 @@ describe('qwen3-coder: parsing', () => {
       call('browser_probe', { target: 'file:///tmp/test.html', expect_text: 'ALL TESTS PASSED', timeout_s: 30 }),
     ]);
     const events = parseWith([browserProbe, writeFile], `Trying.\n${probe('acme.no_such_tool')}`);
-    expect(events).toMatchObject([{ type: 'text', text: 'Trying.\n' }, { type: 'tool-call-rejected', code: 'unavailable_tool', text: probe('acme.no_such_tool') }]);
+    expect(events).toMatchObject([
+      { type: 'text', text: 'Trying.\n' },
+      { type: 'tool-call-rejected', code: 'unavailable_tool', text: probe('acme.no_such_tool') },
+    ]);
     expect(textOf(events)).not.toMatch(/no_such_tool|<function=|parameter/);
   });
 
@@ -303,8 +359,12 @@ describe('qwen3-coder: parsing', () => {
     expect(parse('<tool_call>\n<web.search>\n<parameter=query>\nhello\n</parameter>\n</web.search>\n</tool_call>')).toMatchObject([
       { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
     ]);
-    expect(parse('<tool_call>\n<function=get_weather>\nParis please\n</function>\n</tool_call>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    expect(parse('<tool_call>\n<function={{ tool.name }}>\n</function>\n</tool_call>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse('<tool_call>\n<function=get_weather>\nParis please\n</function>\n</tool_call>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
+    expect(parse('<tool_call>\n<function={{ tool.name }}>\n</function>\n</tool_call>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
     // The calls before a broken block stand; the broken one is reported.
     expect(parse('<tool_call>\n<function=get_time>\n</function>\n<function=get_weather>\nParis\n</function>\n</tool_call>')).toMatchObject([
       call('get_time', {}),
@@ -324,21 +384,39 @@ describe('qwen3-coder: parsing', () => {
       '<tool_call>\n<function=write_file>\n<parameter=path>\na.ts\n</parameter>\n<parameter=content>\nconst end = "</tool_call>";\n',
       '<function=search_web>\n<parameter=query>\nnews',
     ];
-    for (const reply of cutOffs) expect(parse(`Looking.\n${reply}`)).toEqual([{ type: 'text', text: 'Looking.\n' }, { type: 'tool-call-unparsed', format: 'qwen3-coder', text: reply, reason: 'unclosed' }]);
+    for (const reply of cutOffs)
+      expect(parse(`Looking.\n${reply}`)).toEqual([
+        { type: 'text', text: 'Looking.\n' },
+        { type: 'tool-call-unparsed', format: 'qwen3-coder', text: reply, reason: 'unclosed' },
+      ]);
     // No </parameter> and a </tool_call> inside the value: the value may hold that tag and have been
     // cut off, so it is no call.
-    expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</tool_call>')).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+    expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</tool_call>')).toMatchObject([
+      { type: 'tool-call-unparsed', reason: 'unclosed' },
+    ]);
     // Cut inside </function> or </tool_call>: every parameter is complete.
-    expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nLima\n</parameter>\n</func')).toEqual([call('get_weather', { city: 'Lima' })]);
-    expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nLima\n</parameter>\n</function>\n</tool_')).toEqual([call('get_weather', { city: 'Lima' })]);
+    expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nLima\n</parameter>\n</func')).toEqual([
+      call('get_weather', { city: 'Lima' }),
+    ]);
+    expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nLima\n</parameter>\n</function>\n</tool_')).toEqual([
+      call('get_weather', { city: 'Lima' }),
+    ]);
   });
 
   it('keeps prose that mentions the syntax without opening an envelope as text', () => {
-    for (const text of ['Use a function= tag and <parameter> blocks.', 'If a < b and <b>bold</b>, write </function> or </tool_call> in docs.']) expect(parse(text)).toEqual([{ type: 'text', text }]);
+    for (const text of [
+      'Use a function= tag and <parameter> blocks.',
+      'If a < b and <b>bold</b>, write </function> or </tool_call> in docs.',
+    ])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
   });
 
   it('round-trips values with edge whitespace, empty strings and markup', () => {
-    for (const callArguments of [{ path: ' a ', content: '\n\nx\n\n' }, { path: '', content: 'a </function> b\n</function>\n</tool_call>\nc' }, { path: 'p', content: '<parameter=x>\n1\n</parameter>' }]) {
+    for (const callArguments of [
+      { path: ' a ', content: '\n\nx\n\n' },
+      { path: '', content: 'a </function> b\n</function>\n</tool_call>\nc' },
+      { path: 'p', content: '<parameter=x>\n1\n</parameter>' },
+    ]) {
       const rendered = format.renderCall({ name: 'write_file', arguments: JSON.stringify(callArguments) });
       expect(parse(rendered)).toEqual([call('write_file', callArguments)]);
     }

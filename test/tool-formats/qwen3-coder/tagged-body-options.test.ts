@@ -11,7 +11,11 @@ const entries = (end: string[], restart: string[]) => [
   ...restart.map((marker) => ({ marker, value: 'restart' as Terminator })),
 ];
 
-function scanner(end: string, restart: string, options: { spans?: { open: string; close: string; nested?: string }[]; trailing?: string[] }): () => TaggedBodyScanner {
+function scanner(
+  end: string,
+  restart: string,
+  options: { spans?: { open: string; close: string; nested?: string }[]; trailing?: string[] },
+): () => TaggedBodyScanner {
   const terminators = entries([end], [restart]);
   const layout = createTaggedBodyLayout(terminators, options.spans ?? [], options.trailing ?? []);
   return () => new TaggedBodyScanner(new MarkerMatcher(terminators), layout);
@@ -26,7 +30,11 @@ function run(create: () => TaggedBodyScanner, chunks: string[]): Outcome {
     const input = pending + chunks[index];
     const step: BodyScanStep = body.scan(input, 0);
     if (step.type === 'closed') {
-      return { body: collected + input.slice(0, step.bodyEnd), closer: input.slice(step.bodyEnd, step.end), rest: input.slice(step.end) + chunks.slice(index + 1).join('') };
+      return {
+        body: collected + input.slice(0, step.bodyEnd),
+        closer: input.slice(step.bodyEnd, step.end),
+        rest: input.slice(step.end) + chunks.slice(index + 1).join(''),
+      };
     }
     if (step.type === 'declined') throw new Error('These scanners never decline');
     collected += input.slice(0, step.keepFrom);
@@ -42,7 +50,12 @@ function expectEverySplit(create: () => TaggedBodyScanner, text: string, expecte
 }
 
 describe('tagged bodies with value spans', () => {
-  const toolCall = scanner('</tool_call>', '<tool_call>', { spans: [{ open: '<parameter=', close: '</parameter>', nested: '\n<parameter=' }, { open: '<arg_value>', close: '</arg_value>' }] });
+  const toolCall = scanner('</tool_call>', '<tool_call>', {
+    spans: [
+      { open: '<parameter=', close: '</parameter>', nested: '\n<parameter=' },
+      { open: '<arg_value>', close: '</arg_value>' },
+    ],
+  });
 
   it('ignores end and start markers inside a value', () => {
     const body = '\n<function=f>\n<parameter=code>\nx = "</tool_call><tool_call>"\n</parameter>\n</function>\n';
@@ -57,8 +70,16 @@ describe('tagged bodies with value spans', () => {
   });
 
   it('still closes at markers outside values, and stays open inside an unclosed one', () => {
-    expectEverySplit(toolCall, '<function=f></function></tool_call>x', { body: '<function=f></function>', closer: '</tool_call>', rest: 'x' });
-    expectEverySplit(toolCall, '<function=f></function>\n<tool_call>y', { body: '<function=f></function>\n', closer: '', rest: '<tool_call>y' });
+    expectEverySplit(toolCall, '<function=f></function></tool_call>x', {
+      body: '<function=f></function>',
+      closer: '</tool_call>',
+      rest: 'x',
+    });
+    expectEverySplit(toolCall, '<function=f></function>\n<tool_call>y', {
+      body: '<function=f></function>\n',
+      closer: '',
+      rest: '<tool_call>y',
+    });
     expect(run(toolCall, ['<function=f><parameter=a>\n</tool_call> cut'])).toEqual({ open: '<function=f><parameter=a>\n</tool_call> cut' });
   });
 
@@ -68,7 +89,10 @@ describe('tagged bodies with value spans', () => {
 });
 
 describe('tagged bodies with a trailing end marker', () => {
-  const bareFunction = scanner('</function>', '<function=', { spans: [{ open: '<parameter=', close: '</parameter>' }], trailing: ['</tool_call>'] });
+  const bareFunction = scanner('</function>', '<function=', {
+    spans: [{ open: '<parameter=', close: '</parameter>' }],
+    trailing: ['</tool_call>'],
+  });
 
   it('takes the trailing marker along after a little whitespace', () => {
     expectEverySplit(bareFunction, 'f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>\nDone', {

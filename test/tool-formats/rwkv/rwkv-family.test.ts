@@ -41,7 +41,11 @@ describe('rwkv: rendering', () => {
 
 describe('rwkv: parsing', () => {
   it('reads text then several calls, whatever the gap between marker and fence', () => {
-    expect(parse(`Let me check.\n\n${toolCall('{"name": "get_weather", "arguments": {"city": "Paris"}}')}\n${toolCall('{"name": "get_time", "arguments": {}}', ' ')}\n${toolCall('{"name": "search_web", "arguments": {"query": "x"}}', '\n\n')}`)).toEqual([
+    expect(
+      parse(
+        `Let me check.\n\n${toolCall('{"name": "get_weather", "arguments": {"city": "Paris"}}')}\n${toolCall('{"name": "get_time", "arguments": {}}', ' ')}\n${toolCall('{"name": "search_web", "arguments": {"query": "x"}}', '\n\n')}`,
+      ),
+    ).toEqual([
       { type: 'text', text: 'Let me check.\n\n' },
       call('get_weather', { city: 'Paris' }),
       { type: 'text', text: '\n' },
@@ -52,25 +56,39 @@ describe('rwkv: parsing', () => {
   });
 
   it('reads nested and unicode arguments, and arguments written as a JSON string', () => {
-    expect(parse(toolCall('{"name": "create_event", "arguments": {"title": "Café ☕", "options": {"remind": true}}}'))).toEqual([call('create_event', { title: 'Café ☕', options: { remind: true } })]);
-    expect(parse(toolCall('{"name": "get_weather", "arguments": "{\\"city\\": \\"Oslo\\"}"}'))).toEqual([call('get_weather', { city: 'Oslo' })]);
+    expect(parse(toolCall('{"name": "create_event", "arguments": {"title": "Café ☕", "options": {"remind": true}}}'))).toEqual([
+      call('create_event', { title: 'Café ☕', options: { remind: true } }),
+    ]);
+    expect(parse(toolCall('{"name": "get_weather", "arguments": "{\\"city\\": \\"Oslo\\"}"}'))).toEqual([
+      call('get_weather', { city: 'Oslo' }),
+    ]);
   });
 
   it('reports a cut-off call as unparsed and rejects unknown tools and malformed calls', () => {
-    expect(parse('**Tool Call:**\n```json\n{"name": "search_web", "arguments": {"query": "ha')).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
-    expect(parse(toolCall('{"name": "delete_all_files", "arguments": {}}'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(parse('**Tool Call:**\n```json\n{"name": "search_web", "arguments": {"query": "ha')).toMatchObject([
+      { type: 'tool-call-unparsed', reason: 'unclosed' },
+    ]);
+    expect(parse(toolCall('{"name": "delete_all_files", "arguments": {}}'))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(parse(toolCall('get_weather(city="Paris")'))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
 
   it('keeps prose and other bold headings as text and only calls the request’s tools', () => {
-    for (const text of ['**Tool Call:** none needed.', '**Answer:**\n```json\n{"a": 1}\n```']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), toolCall('{"name": "search_web", "arguments": {"query": "x"}}'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    for (const text of ['**Tool Call:** none needed.', '**Answer:**\n```json\n{"a": 1}\n```'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
+    expect(
+      expectChunkingInvariant(() => format.createParser([getWeather]), toolCall('{"name": "search_web", "arguments": {"query": "x"}}')),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 
 testChunkingInvariance({
   name: 'rwkv',
   createParser: () => format.createParser(standardTools),
-  samples: [`<think>maybe ${toolCall('{"name": "get_time", "arguments": {}}')}</think>${toolCall('{"name": "get_weather", "arguments": {"city": "Paris"}}')} ok`, `${toolCall('{"name": "nope", "arguments": {}}')}**Tool Call:**\n\`\`\`json\n{"name": "get_ti`],
+  samples: [
+    `<think>maybe ${toolCall('{"name": "get_time", "arguments": {}}')}</think>${toolCall('{"name": "get_weather", "arguments": {"city": "Paris"}}')} ok`,
+    `${toolCall('{"name": "nope", "arguments": {}}')}**Tool Call:**\n\`\`\`json\n{"name": "get_ti`,
+  ],
   fragments: ['**Tool Call:**', '```json', '```', '\n', '{"name": "get_time", "arguments": {}}', '**'],
 });

@@ -111,12 +111,17 @@ describe('seed-oss: parsing', () => {
 
   it('keeps a string value’s whitespace as written, unlike Qwen3-Coder', () => {
     // llama.cpp keeps it; the template writes values tight against their tags.
-    expect(parse(seedCall('write_file', { path: 'a.py', content: '\n    x = 1\n\n' }))).toEqual([call('write_file', { path: 'a.py', content: '\n    x = 1\n\n' })]);
-    expect(parse(seedCall('search_web', { query: ' 42 ', max_results: ' 5\n' }))).toEqual([call('search_web', { query: ' 42 ', max_results: 5 })]);
+    expect(parse(seedCall('write_file', { path: 'a.py', content: '\n    x = 1\n\n' }))).toEqual([
+      call('write_file', { path: 'a.py', content: '\n    x = 1\n\n' }),
+    ]);
+    expect(parse(seedCall('search_web', { query: ' 42 ', max_results: ' 5\n' }))).toEqual([
+      call('search_web', { query: ' 42 ', max_results: 5 }),
+    ]);
   });
 
   it('reads several calls, in one wrapper or several', () => {
-    const two = '<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n</function>\n<function=get_time>\n</function>\n</seed:tool_call>';
+    const two =
+      '<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n</function>\n<function=get_time>\n</function>\n</seed:tool_call>';
     expect(parse(two)).toEqual([call('get_weather', { city: 'Paris' }), call('get_time', {})]);
     expect(parse(`${seedCall('get_time')}\n${seedCall('get_weather', { city: 'Lyon' })}`)).toEqual([
       call('get_time', {}),
@@ -138,9 +143,9 @@ describe('seed-oss: parsing', () => {
   });
 
   it('keeps nested JSON, unicode and markup inside values', () => {
-    expect(parse(seedCall('create_event', { title: 'Réunion {hebdo} 🗓️', attendees: '["a@x.io"]', options: '{"remind": true, "minutes": 10}' }))).toEqual([
-      call('create_event', { title: 'Réunion {hebdo} 🗓️', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } }),
-    ]);
+    expect(
+      parse(seedCall('create_event', { title: 'Réunion {hebdo} 🗓️', attendees: '["a@x.io"]', options: '{"remind": true, "minutes": 10}' })),
+    ).toEqual([call('create_event', { title: 'Réunion {hebdo} 🗓️', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } })]);
     expect(parse(seedCall('write_file', { path: 'x.md', content: 'use </seed:tool_call> and <function=x> literally' }))).toEqual([
       call('write_file', { path: 'x.md', content: 'use </seed:tool_call> and <function=x> literally' }),
     ]);
@@ -156,13 +161,19 @@ describe('seed-oss: parsing', () => {
 
   it('rejects unknown tools and malformed bodies, keeping the markup out of the text', () => {
     const unknown = parse(`Sure.\n${seedCall('delete_all_files', { confirm: 'true' })}`);
-    expect(unknown).toMatchObject([{ type: 'text', text: 'Sure.\n' }, { type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(unknown).toMatchObject([
+      { type: 'text', text: 'Sure.\n' },
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(textOf(unknown)).not.toContain('delete_all_files');
-    expect(parse('<seed:tool_call>get the weather</seed:tool_call>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse('<seed:tool_call>get the weather</seed:tool_call>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
   });
 
   it('keeps prose and JSON answers as text, and only calls the request’s tools', () => {
-    for (const text of ['Seed uses <seed:tool_call tags.', '```json\n{"name": "Alice"}\n```']) expect(parse(text)).toEqual([{ type: 'text', text }]);
+    for (const text of ['Seed uses <seed:tool_call tags.', '```json\n{"name": "Alice"}\n```'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
     expect(expectChunkingInvariant(() => format.createParser([getWeather]), seedCall('search_web', { query: 'x' }))).toMatchObject([
       { type: 'tool-call-rejected', code: 'unavailable_tool' },
     ]);
@@ -177,5 +188,16 @@ testChunkingInvariance({
     seedCall('write_file', { path: 'a', content: '</seed:tool_call>\n<parameter=x>y</parameter>' }),
     `${seedCall('nope')}<seed:tool_call>\n<function=get_ti`,
   ],
-  fragments: ['<seed:tool_call>', '</seed:tool_call>', '<seed:think>', '</seed:think>', '<function=get_time>', '<parameter=city>', '</parameter>', '</function>', '<seed:eos>', seedCall('get_weather', { city: 'Rome' })],
+  fragments: [
+    '<seed:tool_call>',
+    '</seed:tool_call>',
+    '<seed:think>',
+    '</seed:think>',
+    '<function=get_time>',
+    '<parameter=city>',
+    '</parameter>',
+    '</function>',
+    '<seed:eos>',
+    seedCall('get_weather', { city: 'Rome' }),
+  ],
 });

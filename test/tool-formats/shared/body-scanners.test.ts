@@ -5,7 +5,10 @@ import { TaggedBodyScanner, type Terminator } from '../../../tool-formats/shared
 import { ValuesBodyScanner } from '../../../tool-formats/shared/values-body-scanner.js';
 
 const terminators = (end: string[], restart: string[] = []) =>
-  new MarkerMatcher<Terminator>([...end.map((marker) => ({ marker, value: 'end' as const })), ...restart.map((marker) => ({ marker, value: 'restart' as const }))]);
+  new MarkerMatcher<Terminator>([
+    ...end.map((marker) => ({ marker, value: 'end' as const })),
+    ...restart.map((marker) => ({ marker, value: 'restart' as const })),
+  ]);
 
 /** Feeds chunks like the parser does (held text comes back in front of the next chunk); returns body and closer. */
 function run(scanner: BodyScanner, chunks: string[]): { body: string; closer: string; rest: string } | { open: string } {
@@ -14,7 +17,12 @@ function run(scanner: BodyScanner, chunks: string[]): { body: string; closer: st
   for (let index = 0; index < chunks.length; index++) {
     const input = pending + chunks[index];
     const step: BodyScanStep = scanner.scan(input, 0);
-    if (step.type === 'closed') return { body: body + input.slice(0, step.bodyEnd), closer: input.slice(step.bodyEnd, step.end), rest: input.slice(step.end) + chunks.slice(index + 1).join('') };
+    if (step.type === 'closed')
+      return {
+        body: body + input.slice(0, step.bodyEnd),
+        closer: input.slice(step.bodyEnd, step.end),
+        rest: input.slice(step.end) + chunks.slice(index + 1).join(''),
+      };
     if (step.type === 'declined') throw new Error('These scanners never decline');
     body += input.slice(0, step.keepFrom);
     pending = input.slice(step.keepFrom);
@@ -22,7 +30,11 @@ function run(scanner: BodyScanner, chunks: string[]): { body: string; closer: st
   return { open: body + pending };
 }
 
-const everySplit = (text: string) => [[text], [...text], ...Array.from({ length: text.length - 1 }, (_, cut) => [text.slice(0, cut + 1), text.slice(cut + 1)])];
+const everySplit = (text: string) => [
+  [text],
+  [...text],
+  ...Array.from({ length: text.length - 1 }, (_, cut) => [text.slice(0, cut + 1), text.slice(cut + 1)]),
+];
 
 describe('TaggedBodyScanner', () => {
   const tagged = () => new TaggedBodyScanner(terminators(['</tool_call>'], ['<tool_call>']));
@@ -44,7 +56,11 @@ describe('TaggedBodyScanner', () => {
   });
 
   it('closes implicitly at a repeated start marker after a complete JSON value', () => {
-    expect(run(tagged(), ['{"name": "a"}\n<tool_call>{"name": "b"}'])).toEqual({ body: '{"name": "a"}\n', closer: '', rest: '<tool_call>{"name": "b"}' });
+    expect(run(tagged(), ['{"name": "a"}\n<tool_call>{"name": "b"}'])).toEqual({
+      body: '{"name": "a"}\n',
+      closer: '',
+      rest: '<tool_call>{"name": "b"}',
+    });
   });
 
   it('skips doubled open tags and stray ">" before the body', () => {
@@ -54,8 +70,15 @@ describe('TaggedBodyScanner', () => {
   });
 
   it('searches raw bodies for the first end marker', () => {
-    expect(run(tagged(), ['\n<function=a>\n<parameter=x>\n"1\n</parameter>\n</function>\n</tool_call>'])).toMatchObject({ closer: '</tool_call>', rest: '' });
-    expect(run(tagged(), ['get weather for paris </tool_call>x'])).toEqual({ body: 'get weather for paris ', closer: '</tool_call>', rest: 'x' });
+    expect(run(tagged(), ['\n<function=a>\n<parameter=x>\n"1\n</parameter>\n</function>\n</tool_call>'])).toMatchObject({
+      closer: '</tool_call>',
+      rest: '',
+    });
+    expect(run(tagged(), ['get weather for paris </tool_call>x'])).toEqual({
+      body: 'get weather for paris ',
+      closer: '</tool_call>',
+      rest: 'x',
+    });
   });
 
   it('stays open when the reply is cut off', () => {

@@ -22,8 +22,14 @@ describe('normalizeCallPayload', () => {
   });
 
   it('reads arrays, tool_calls wrappers and the llama.cpp generic tool_call wrapper', () => {
-    const calls = [{ type: 'call', name: 'a', arguments: {} }, { type: 'call', name: 'b', arguments: { x: 1 } }];
-    const list = [{ name: 'a', arguments: {} }, { name: 'b', arguments: { x: 1 } }];
+    const calls = [
+      { type: 'call', name: 'a', arguments: {} },
+      { type: 'call', name: 'b', arguments: { x: 1 } },
+    ];
+    const list = [
+      { name: 'a', arguments: {} },
+      { name: 'b', arguments: { x: 1 } },
+    ];
     expect(normalizeCallPayload(list, 'exact')).toEqual(calls);
     expect(normalizeCallPayload({ tool_calls: list }, 'exact')).toEqual(calls);
     expect(normalizeCallPayload({ tool_call: { name: 'a', arguments: {} } }, 'exact')).toEqual([calls[0]]);
@@ -31,7 +37,9 @@ describe('normalizeCallPayload', () => {
 
   it('unwraps a call wrapped twice, keeping sibling keys', () => {
     const payload = { name: 'w', arguments: { name: 'w', arguments: { content: 'hi' }, file_path: 'a.py' } };
-    expect(normalizeCallPayload(payload, 'lenient')).toEqual([{ type: 'call', name: 'w', arguments: { file_path: 'a.py', content: 'hi' } }]);
+    expect(normalizeCallPayload(payload, 'lenient')).toEqual([
+      { type: 'call', name: 'w', arguments: { file_path: 'a.py', content: 'hi' } },
+    ]);
   });
 
   it('takes flattened arguments inside an envelope but not in bare JSON', () => {

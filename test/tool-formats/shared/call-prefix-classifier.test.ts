@@ -14,7 +14,16 @@ describe('classifyCallPrefix', () => {
   });
 
   it('recognises call shapes that name an offered tool', () => {
-    for (const text of ['{"name": "get_weather"', "{'name': 'functions.get_time'", '[{"name": "get_time"', '[get_weather(', '{"type": "function"', '{"tool_calls": [', '{"arguments": {}', '{"function": {"name"']) {
+    for (const text of [
+      '{"name": "get_weather"',
+      "{'name': 'functions.get_time'",
+      '[{"name": "get_time"',
+      '[get_weather(',
+      '{"type": "function"',
+      '{"tool_calls": [',
+      '{"arguments": {}',
+      '{"function": {"name"',
+    ]) {
       expect(classify(text), text).toEqual({ type: 'call-like' });
     }
   });

@@ -55,6 +55,10 @@ describe('coerceBySchema', () => {
 describe('coerceArgumentsBySchema', () => {
   it('coerces each argument with its property schema', () => {
     const parameters = { type: 'object', properties: { path: { type: 'string' }, start_line: { type: 'integer' } } };
-    expect(coerceArgumentsBySchema({ path: '10', start_line: '10', extra: '[1]' }, parameters)).toEqual({ path: '10', start_line: 10, extra: [1] });
+    expect(coerceArgumentsBySchema({ path: '10', start_line: '10', extra: '[1]' }, parameters)).toEqual({
+      path: '10',
+      start_line: 10,
+      extra: [1],
+    });
   });
 });

@@ -16,12 +16,17 @@ const argPairGrammar: BodyGrammar = {
   accepts: (body) => /^[\w.-]+\s*(?:<arg_key>|$)/.test(body),
   decode(body, context) {
     // A cut-off body must not become a call: every key needs its value.
-    if (body.split('<arg_key>').length !== body.split('</arg_value>').length) return { type: 'invalid', message: 'Unpaired <arg_key>', incomplete: true };
+    if (body.split('<arg_key>').length !== body.split('</arg_value>').length)
+      return { type: 'invalid', message: 'Unpaired <arg_key>', incomplete: true };
     const name = /^[\w.-]+/.exec(body)?.[0] ?? '';
     const raw: Record<string, string> = {};
-    for (const match of body.matchAll(/<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)<\/arg_value>/g)) raw[match[1] as string] = match[2] as string;
+    for (const match of body.matchAll(/<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)<\/arg_value>/g))
+      raw[match[1] as string] = match[2] as string;
     const tool = context.roster.resolve(name);
-    return { type: 'calls', calls: [{ type: 'call', name, arguments: tool === undefined ? raw : coerceArgumentsBySchema(raw, tool.parameters) }] };
+    return {
+      type: 'calls',
+      calls: [{ type: 'call', name, arguments: tool === undefined ? raw : coerceArgumentsBySchema(raw, tool.parameters) }],
+    };
   },
 };
 
@@ -31,15 +36,31 @@ const recipientGrammar: BodyGrammar = {
   accepts: (body) => /^[\w.-]+[\s\S]*<\|message\|>/.test(body),
   decode(body, context) {
     const name = /^[\w.-]+/.exec(body)?.[0] ?? '';
-    return jsonCallGrammar.decode(JSON.stringify({ name, arguments: body.slice(body.indexOf('<|message|>') + '<|message|>'.length) }), context);
+    return jsonCallGrammar.decode(
+      JSON.stringify({ name, arguments: body.slice(body.indexOf('<|message|>') + '<|message|>'.length) }),
+      context,
+    );
   },
 };
 
-const glmLike: FamilySyntax = { family: 'glm-like', envelopes: [taggedEnvelope('glm-like', '<tool_call>', '</tool_call>', [argPairGrammar])] };
+const glmLike: FamilySyntax = {
+  family: 'glm-like',
+  envelopes: [taggedEnvelope('glm-like', '<tool_call>', '</tool_call>', [argPairGrammar])],
+};
 /** Its own marker: the real mistral family registers `[TOOL_CALLS]` with a custom scanner, and a shared marker must scan alike. */
 const mistralLike: FamilySyntax = {
   family: 'mistral-like',
-  envelopes: [{ family: 'mistral-like', start: ['[CALLS]'], end: [], kind: 'explicit', body: { type: 'values', separator: ';' }, endsAtReplyEnd: true, grammars: [jsonCallGrammar] }],
+  envelopes: [
+    {
+      family: 'mistral-like',
+      start: ['[CALLS]'],
+      end: [],
+      kind: 'explicit',
+      body: { type: 'values', separator: ';' },
+      endsAtReplyEnd: true,
+      grammars: [jsonCallGrammar],
+    },
+  ],
   reasoningTags: [{ open: '[THINK]', close: '[/THINK]' }],
 };
 
@@ -49,14 +70,17 @@ const parse = (family: string, text: string) => expectChunkingInvariant(() => cr
 
 describe('envelope catalogue', () => {
   it('gives every parser the envelopes other families registered', () => {
-    expect(parse('hermes', '[CALLS][{"name": "get_time", "arguments": {}}]')).toEqual([{ type: 'tool-call', name: 'get_time', arguments: '{}' }]);
+    expect(parse('hermes', '[CALLS][{"name": "get_time", "arguments": {}}]')).toEqual([
+      { type: 'tool-call', name: 'get_time', arguments: '{}' },
+    ]);
     expect(parse('pythonic', '<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value></tool_call>')).toEqual([
       { type: 'tool-call', name: 'get_weather', arguments: '{"city":"Beijing"}' },
     ]);
   });
 
   it('lets one start marker carry several body grammars, dispatching on the body shape', () => {
-    const text = '<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call><tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>10</arg_value>\n<arg_key>start_line</arg_key>\n<arg_value>10</arg_value>\n</tool_call>';
+    const text =
+      '<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call><tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>10</arg_value>\n<arg_key>start_line</arg_key>\n<arg_value>10</arg_value>\n</tool_call>';
     const expected = [
       { type: 'tool-call', name: 'get_time', arguments: '{}' },
       { type: 'tool-call', name: 'read_file', arguments: '{"path":"10","start_line":10}' },
@@ -66,7 +90,9 @@ describe('envelope catalogue', () => {
   });
 
   it("reports unclosed envelopes with the owning family first, the parser's own", () => {
-    expect(parse('glm-like', '<tool_call>get_weather<arg_key>ci')).toEqual([{ type: 'tool-call-unparsed', format: 'glm-like', text: '<tool_call>get_weather<arg_key>ci', reason: 'unclosed' }]);
+    expect(parse('glm-like', '<tool_call>get_weather<arg_key>ci')).toEqual([
+      { type: 'tool-call-unparsed', format: 'glm-like', text: '<tool_call>get_weather<arg_key>ci', reason: 'unclosed' },
+    ]);
     expect(parse('hermes', '<tool_call>{"name": "get_weather", "argu')).toMatchObject([{ format: 'hermes' }]);
   });
 
@@ -77,7 +103,7 @@ describe('envelope catalogue', () => {
     ]);
   });
 
-  it('keeps family-scoped reasoning tags and framing to the family\'s own parser', () => {
+  it("keeps family-scoped reasoning tags and framing to the family's own parser", () => {
     const phrasing: FamilySyntax = {
       family: 'phrasing',
       envelopes: [],
@@ -85,14 +111,22 @@ describe('envelope catalogue', () => {
       familyFramingTokens: ['<reply>'],
     };
     const scoped = createEnvelopeCatalogue([...familySpecs, phrasing]);
-    const parseWith = (family: string, text: string) => expectChunkingInvariant(() => createReplyParser(scoped.syntaxFor(family), roster), text);
+    const parseWith = (family: string, text: string) =>
+      expectChunkingInvariant(() => createReplyParser(scoped.syntaxFor(family), roster), text);
     expect(parseWith('phrasing', 'My thoughts: weigh it. My answer: <reply>yes')).toEqual([
       { type: 'reasoning', text: ' weigh it. ' },
       { type: 'text', text: ' yes' },
     ]);
-    expect(parseWith('hermes', 'My thoughts: weigh it. My answer: <reply>yes')).toEqual([{ type: 'text', text: 'My thoughts: weigh it. My answer: <reply>yes' }]);
+    expect(parseWith('hermes', 'My thoughts: weigh it. My answer: <reply>yes')).toEqual([
+      { type: 'text', text: 'My thoughts: weigh it. My answer: <reply>yes' },
+    ]);
     // A reply that starts inside reasoning is in the family's first tag, scoped or not.
-    expect(expectChunkingInvariant(() => createReplyParser(scoped.syntaxFor('phrasing'), roster, { startsInReasoning: true }), 'weigh it. My answer: yes')).toEqual([
+    expect(
+      expectChunkingInvariant(
+        () => createReplyParser(scoped.syntaxFor('phrasing'), roster, { startsInReasoning: true }),
+        'weigh it. My answer: yes',
+      ),
+    ).toEqual([
       { type: 'reasoning', text: 'weigh it. ' },
       { type: 'text', text: ' yes' },
     ]);
@@ -103,8 +137,12 @@ describe('envelope catalogue', () => {
       { type: 'tool-call', name: 'get_time', arguments: '{}' },
       { type: 'text', text: ' and then text' },
     ]);
-    expect(parse('mistral-like', '[CALLS]get_time {}')).toEqual([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: expect.any(String), text: '[CALLS]get_time {}' }]);
-    expect(parse('mistral-like', '[CALLS][{"name": "get_time", "argu')).toMatchObject([{ type: 'tool-call-unparsed', format: 'mistral-like' }]);
+    expect(parse('mistral-like', '[CALLS]get_time {}')).toEqual([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: expect.any(String), text: '[CALLS]get_time {}' },
+    ]);
+    expect(parse('mistral-like', '[CALLS][{"name": "get_time", "argu')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'mistral-like' },
+    ]);
   });
 
   it('drops framing tokens and reads Harmony-like channels with literal markers only', () => {
@@ -115,12 +153,19 @@ describe('envelope catalogue', () => {
       framingTokens: ['<|start|>assistant', '<|channel|>final<|message|>', '<|return|>', '<|end|>'],
     };
     const harmonyCatalogue = createEnvelopeCatalogue([...familySpecs, harmonyLike]);
-    const harmony = (text: string) => expectChunkingInvariant(() => createReplyParser(harmonyCatalogue.syntaxFor('harmony-like'), roster), text);
-    expect(harmony('<|channel|>analysis<|message|>User asks weather; call tool.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Seattle"}<|call|>')).toEqual([
+    const harmony = (text: string) =>
+      expectChunkingInvariant(() => createReplyParser(harmonyCatalogue.syntaxFor('harmony-like'), roster), text);
+    expect(
+      harmony(
+        '<|channel|>analysis<|message|>User asks weather; call tool.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Seattle"}<|call|>',
+      ),
+    ).toEqual([
       { type: 'reasoning', text: 'User asks weather; call tool.' },
       { type: 'tool-call', name: 'get_weather', arguments: '{"city":"Seattle"}' },
     ]);
-    expect(harmony('<|channel|>analysis<|message|>Simple greeting.<|end|><|start|>assistant<|channel|>final<|message|>Hi there!<|return|>')).toEqual([
+    expect(
+      harmony('<|channel|>analysis<|message|>Simple greeting.<|end|><|start|>assistant<|channel|>final<|message|>Hi there!<|return|>'),
+    ).toEqual([
       { type: 'reasoning', text: 'Simple greeting.' },
       { type: 'text', text: 'Hi there!' },
     ]);
@@ -134,25 +179,65 @@ describe('envelope catalogue', () => {
 });
 
 describe('envelope catalogue: shared start markers', () => {
-  const tagged: FamilySyntax = { family: 'tagged-one', envelopes: [taggedEnvelope('tagged-one', '<calls>', '</calls>', [jsonCallGrammar])] };
+  const tagged: FamilySyntax = {
+    family: 'tagged-one',
+    envelopes: [taggedEnvelope('tagged-one', '<calls>', '</calls>', [jsonCallGrammar])],
+  };
 
   it('merges a marker registered alike by two families (the grammars tell the bodies apart)', () => {
-    const alike: FamilySyntax = { family: 'tagged-two', envelopes: [taggedEnvelope('tagged-two', '<calls>', ['</calls>', '<end>'], [argPairGrammar], { trailingEnd: ['</x>'] })] };
+    const alike: FamilySyntax = {
+      family: 'tagged-two',
+      envelopes: [taggedEnvelope('tagged-two', '<calls>', ['</calls>', '<end>'], [argPairGrammar], { trailingEnd: ['</x>'] })],
+    };
     expect(() => createEnvelopeCatalogue([tagged, alike])).not.toThrow();
   });
 
   it('is a load-time error, naming both families and the marker, when the body scanning differs', () => {
-    const values: FamilySyntax = { family: 'values-one', envelopes: [{ family: 'values-one', start: ['<calls>'], end: [], kind: 'explicit', body: { type: 'values', separator: ';' }, grammars: [jsonCallGrammar] }] };
-    expect(() => createEnvelopeCatalogue([tagged, values])).toThrow(/"tagged-one" and "values-one" both register the start marker "<calls>" with different body scanning \(tagged, values\)/);
-    const candidate: FamilySyntax = { family: 'fenced', envelopes: [{ ...taggedEnvelope('fenced', '<calls>', '</calls>', [jsonCallGrammar]), kind: 'candidate' }] };
+    const values: FamilySyntax = {
+      family: 'values-one',
+      envelopes: [
+        {
+          family: 'values-one',
+          start: ['<calls>'],
+          end: [],
+          kind: 'explicit',
+          body: { type: 'values', separator: ';' },
+          grammars: [jsonCallGrammar],
+        },
+      ],
+    };
+    expect(() => createEnvelopeCatalogue([tagged, values])).toThrow(
+      /"tagged-one" and "values-one" both register the start marker "<calls>" with different body scanning \(tagged, values\)/,
+    );
+    const candidate: FamilySyntax = {
+      family: 'fenced',
+      envelopes: [{ ...taggedEnvelope('fenced', '<calls>', '</calls>', [jsonCallGrammar]), kind: 'candidate' }],
+    };
     expect(() => createEnvelopeCatalogue([tagged, candidate])).toThrow(/"tagged-one" and "fenced".*"<calls>".*kinds/);
-    const otherSeparator: FamilySyntax = { family: 'values-two', envelopes: [{ ...values.envelopes[0]!, family: 'values-two', body: { type: 'values', separator: ',' } }] };
+    const otherSeparator: FamilySyntax = {
+      family: 'values-two',
+      envelopes: [{ ...values.envelopes[0]!, family: 'values-two', body: { type: 'values', separator: ',' } }],
+    };
     expect(() => createEnvelopeCatalogue([values, otherSeparator])).toThrow(/value separators/);
     const custom = (family: string): FamilySyntax => ({
       family,
-      envelopes: [{ family, start: ['<calls>'], end: [], kind: 'explicit', body: { type: 'custom', createScanner: () => ({ scan: (input) => ({ type: 'closed', bodyEnd: input.length, end: input.length }) }) }, grammars: [jsonCallGrammar] }],
+      envelopes: [
+        {
+          family,
+          start: ['<calls>'],
+          end: [],
+          kind: 'explicit',
+          body: {
+            type: 'custom',
+            createScanner: () => ({ scan: (input) => ({ type: 'closed', bodyEnd: input.length, end: input.length }) }),
+          },
+          grammars: [jsonCallGrammar],
+        },
+      ],
     });
-    expect(() => createEnvelopeCatalogue([custom('custom-one'), custom('custom-two')])).toThrow(/"custom-one" and "custom-two".*body scanners/);
+    expect(() => createEnvelopeCatalogue([custom('custom-one'), custom('custom-two')])).toThrow(
+      /"custom-one" and "custom-two".*body scanners/,
+    );
   });
 
   it('holds for every registered family', () => {

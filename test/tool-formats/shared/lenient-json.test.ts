@@ -15,7 +15,11 @@ describe('parseLenientJson', () => {
 
   it.each([
     ['trailing commas', '{"a": [1, 2,], "b": 3,}', { a: [1, 2], b: 3 }],
-    ['single-quoted strings', "{'name': 'get_weather', 'arguments': {'city': 'Paris'}}", { name: 'get_weather', arguments: { city: 'Paris' } }],
+    [
+      'single-quoted strings',
+      "{'name': 'get_weather', 'arguments': {'city': 'Paris'}}",
+      { name: 'get_weather', arguments: { city: 'Paris' } },
+    ],
     ['Python literals', "{'flag': True, 'off': False, 'v': None}", { flag: true, off: false, v: null }],
     ['a literal newline inside a string', '{"content": "line1\nline2\n"}', { content: 'line1\nline2\n' }],
     ['a literal tab inside a string', '{"content": "a\tb"}', { content: 'a\tb' }],
@@ -30,7 +34,7 @@ describe('parseLenientJson', () => {
 
   it('never touches words inside strings', () => {
     const text = "{'a': 'true False None null', \"b\": \"it's True\", 'c': \"None, 'quoted' \\\"x\\\"\"}";
-    expect(value(text)).toEqual({ a: 'true False None null', b: "it's True", c: "None, 'quoted' \"x\"" });
+    expect(value(text)).toEqual({ a: 'true False None null', b: "it's True", c: 'None, \'quoted\' "x"' });
   });
 
   it('keeps string content with JSON-looking text byte for byte', () => {

@@ -47,7 +47,11 @@ describe('partialMarkerStart', () => {
 });
 
 /** The matcher's rules stated directly: longest marker first; a longer one that could still match makes it partial. */
-function referenceMatchAt(markers: readonly string[], text: string, index: number): { type: 'found'; marker: string } | { type: 'partial' } | { type: 'none' } {
+function referenceMatchAt(
+  markers: readonly string[],
+  text: string,
+  index: number,
+): { type: 'found'; marker: string } | { type: 'partial' } | { type: 'none' } {
   const rest = text.slice(index);
   if (markers.some((marker) => marker.length > rest.length && marker.startsWith(rest) && rest.length > 0)) return { type: 'partial' };
   const found = markers.filter((marker) => rest.startsWith(marker)).sort((left, right) => right.length - left.length)[0];
@@ -60,33 +64,42 @@ describe('MarkerMatcher against its rules', () => {
 
   it('matches at a position as the rules say, for markers sharing prefixes', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(piece, { minLength: 1, maxLength: 6 }), fc.string({ unit: fc.constantFrom('<', '|', 'a', 'b', '>', 'x'), maxLength: 8 }), (markers, text) => {
-        const matcher = new MarkerMatcher(markers.map((marker) => ({ marker, value: marker })));
-        for (let index = 0; index < text.length; index++) {
-          const hit = matcher.matchAt(text, index);
-          const expected = referenceMatchAt(markers, text, index);
-          expect(hit.type).toBe(expected.type);
-          if (hit.type === 'found' && expected.type === 'found') expect(hit).toEqual({ type: 'found', index, marker: expected.marker, value: expected.marker });
-          if (hit.type === 'partial') expect(hit).toEqual({ type: 'partial', index });
-        }
-      }),
+      fc.property(
+        fc.uniqueArray(piece, { minLength: 1, maxLength: 6 }),
+        fc.string({ unit: fc.constantFrom('<', '|', 'a', 'b', '>', 'x'), maxLength: 8 }),
+        (markers, text) => {
+          const matcher = new MarkerMatcher(markers.map((marker) => ({ marker, value: marker })));
+          for (let index = 0; index < text.length; index++) {
+            const hit = matcher.matchAt(text, index);
+            const expected = referenceMatchAt(markers, text, index);
+            expect(hit.type).toBe(expected.type);
+            if (hit.type === 'found' && expected.type === 'found')
+              expect(hit).toEqual({ type: 'found', index, marker: expected.marker, value: expected.marker });
+            if (hit.type === 'partial') expect(hit).toEqual({ type: 'partial', index });
+          }
+        },
+      ),
     );
   });
 
   it('finds what matching at every position finds, and says a chunk may hold a marker whenever one (or a prefix at its end) starts in it', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(piece, { minLength: 1, maxLength: 6 }), fc.string({ unit: fc.constantFrom('<', '|', 'a', 'b', '>', 'x'), maxLength: 8 }), (markers, text) => {
-        const matcher = new MarkerMatcher(markers.map((marker) => ({ marker, value: marker })));
-        const first = [...text].findIndex((_, index) => referenceMatchAt(markers, text, index).type !== 'none');
-        const found = matcher.find(text, 0);
-        expect(found.type === 'none' ? -1 : found.index).toBe(first);
-        // Never a false "no": the chunk fast paths skip the full scan on it.
-        if (first >= 0) expect(matcher.mayHoldMarker(text)).toBe(true);
-      }),
+      fc.property(
+        fc.uniqueArray(piece, { minLength: 1, maxLength: 6 }),
+        fc.string({ unit: fc.constantFrom('<', '|', 'a', 'b', '>', 'x'), maxLength: 8 }),
+        (markers, text) => {
+          const matcher = new MarkerMatcher(markers.map((marker) => ({ marker, value: marker })));
+          const first = [...text].findIndex((_, index) => referenceMatchAt(markers, text, index).type !== 'none');
+          const found = matcher.find(text, 0);
+          expect(found.type === 'none' ? -1 : found.index).toBe(first);
+          // Never a false "no": the chunk fast paths skip the full scan on it.
+          if (first >= 0) expect(matcher.mayHoldMarker(text)).toBe(true);
+        },
+      ),
     );
   });
 
-  it('rules a chunk out by the character after a marker\'s first one, and never at the chunk\'s end', () => {
+  it("rules a chunk out by the character after a marker's first one, and never at the chunk's end", () => {
     const markers = new MarkerMatcher([
       { marker: 'functools[', value: 1 },
       { marker: '<|tool_call|>', value: 2 },

@@ -17,8 +17,22 @@ describe('readPythonicCalls', () => {
   });
 
   it('reads Python literals of every kind', () => {
-    const [call] = calls(`[f(a=True, b=False, c=None, d=-1.5e3, e=0x1F, f=1_000, g='it\\'s', h="""multi\nline""", i=r'C:\\new', j=[1, (2, 3), {'k': [None]}], k=(4))]`);
-    expect(call?.keywords).toEqual({ a: true, b: false, c: null, d: -1500, e: 31, f: 1000, g: "it's", h: 'multi\nline', i: 'C:\\new', j: [1, [2, 3], { k: [null] }], k: 4 });
+    const [call] = calls(
+      `[f(a=True, b=False, c=None, d=-1.5e3, e=0x1F, f=1_000, g='it\\'s', h="""multi\nline""", i=r'C:\\new', j=[1, (2, 3), {'k': [None]}], k=(4))]`,
+    );
+    expect(call?.keywords).toEqual({
+      a: true,
+      b: false,
+      c: null,
+      d: -1500,
+      e: 31,
+      f: 1000,
+      g: "it's",
+      h: 'multi\nline',
+      i: 'C:\\new',
+      j: [1, [2, 3], { k: [null] }],
+      k: 4,
+    });
   });
 
   it('reads JSON literals too (Olmo)', () => {
@@ -52,7 +66,9 @@ describe('readPythonicCalls', () => {
 
 describe('formatPythonCall', () => {
   it('writes keyword arguments with Python literals', () => {
-    expect(formatPythonCall('f', { a: 'x "y"\n', b: true, c: null, d: [1, { e: false }] })).toBe('f(a="x \\"y\\"\\n", b=True, c=None, d=[1, {"e": False}])');
+    expect(formatPythonCall('f', { a: 'x "y"\n', b: true, c: null, d: [1, { e: false }] })).toBe(
+      'f(a="x \\"y\\"\\n", b=True, c=None, d=[1, {"e": False}])',
+    );
   });
 
   it('spreads keys that cannot be Python argument names', () => {

@@ -10,7 +10,11 @@ const opened = { startsInReasoning: true };
 const parse = (family: string, text: string, options: ParserOptions = {}) => expectChunkingInvariant(parserFor(family, options), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 const unclosed: ParsedEvent = { type: 'warning', code: 'reasoning-unclosed', message: expect.stringContaining('</think>') };
-const orphan = (close: string): ParsedEvent => ({ type: 'warning', code: 'reasoning-orphan-close', message: expect.stringContaining(close) });
+const orphan = (close: string): ParsedEvent => ({
+  type: 'warning',
+  code: 'reasoning-orphan-close',
+  message: expect.stringContaining(close),
+});
 const hermesCall = '<tool_call>{"name": "get_time", "arguments": {}}</tool_call>';
 
 describe('replies that begin inside reasoning the template opened', () => {
@@ -23,8 +27,17 @@ describe('replies that begin inside reasoning the template opened', () => {
   });
 
   it('delivers the text as the reply too, calls included, when no close tag comes', () => {
-    expect(parse('hermes', 'Paris is sunny.', opened)).toEqual([{ type: 'reasoning', text: 'Paris is sunny.' }, unclosed, { type: 'text', text: 'Paris is sunny.' }]);
-    expect(parse('hermes', `Checking.\n${hermesCall}`, opened)).toEqual([{ type: 'reasoning', text: `Checking.\n${hermesCall}` }, unclosed, { type: 'text', text: 'Checking.\n' }, call('get_time', {})]);
+    expect(parse('hermes', 'Paris is sunny.', opened)).toEqual([
+      { type: 'reasoning', text: 'Paris is sunny.' },
+      unclosed,
+      { type: 'text', text: 'Paris is sunny.' },
+    ]);
+    expect(parse('hermes', `Checking.\n${hermesCall}`, opened)).toEqual([
+      { type: 'reasoning', text: `Checking.\n${hermesCall}` },
+      unclosed,
+      { type: 'text', text: 'Checking.\n' },
+      call('get_time', {}),
+    ]);
   });
 
   it('keeps a block the model opened itself as reasoning when it is cut off (no replay)', () => {
@@ -45,12 +58,21 @@ describe('replies that begin inside reasoning the template opened', () => {
   });
 
   it('keeps whitespace inside a block that says something', () => {
-    expect(parse('hermes', '\n  a \n</think>b', opened)).toEqual([{ type: 'reasoning', text: '\n  a ' }, { type: 'text', text: 'b' }]);
+    expect(parse('hermes', '\n  a \n</think>b', opened)).toEqual([
+      { type: 'reasoning', text: '\n  a ' },
+      { type: 'text', text: 'b' },
+    ]);
   });
 
   it("uses the family's own reasoning tag", () => {
-    expect(parse('mistral', 'Plan it.[/THINK]Done.', opened)).toEqual([{ type: 'reasoning', text: 'Plan it.' }, { type: 'text', text: 'Done.' }]);
-    expect(parse('gemma', 'Plan it.<channel|>Done.', opened)).toEqual([{ type: 'reasoning', text: 'Plan it.' }, { type: 'text', text: 'Done.' }]);
+    expect(parse('mistral', 'Plan it.[/THINK]Done.', opened)).toEqual([
+      { type: 'reasoning', text: 'Plan it.' },
+      { type: 'text', text: 'Done.' },
+    ]);
+    expect(parse('gemma', 'Plan it.<channel|>Done.', opened)).toEqual([
+      { type: 'reasoning', text: 'Plan it.' },
+      { type: 'text', text: 'Done.' },
+    ]);
     expect(parse('qwen3-coder', 'Plan.\n</think>\n\n<tool_call>\n<function=get_time>\n</function>\n</tool_call>', opened)).toEqual([
       { type: 'reasoning', text: 'Plan.' },
       { type: 'text', text: '\n\n' },
@@ -69,14 +91,28 @@ describe('a reasoning close tag with no block open', () => {
   });
 
   it('reads a call right after it', () => {
-    expect(parse('hermes', `Plan.</think>\n${hermesCall}`)).toEqual([{ type: 'text', text: 'Plan.' }, orphan('</think>'), { type: 'text', text: '\n' }, call('get_time', {})]);
-    expect(parse('llama3', 'Plan.</think>{"name": "get_weather", "parameters": {"city": "Rome"}}')).toEqual([{ type: 'text', text: 'Plan.' }, orphan('</think>'), call('get_weather', { city: 'Rome' })]);
+    expect(parse('hermes', `Plan.</think>\n${hermesCall}`)).toEqual([
+      { type: 'text', text: 'Plan.' },
+      orphan('</think>'),
+      { type: 'text', text: '\n' },
+      call('get_time', {}),
+    ]);
+    expect(parse('llama3', 'Plan.</think>{"name": "get_weather", "parameters": {"city": "Rome"}}')).toEqual([
+      { type: 'text', text: 'Plan.' },
+      orphan('</think>'),
+      call('get_weather', { city: 'Rome' }),
+    ]);
   });
 
   it('knows every family’s close tag, and leaves a close tag that is another marker alone', () => {
     expect(parse('hermes', 'a[/THINK]b')).toEqual([{ type: 'text', text: 'a' }, orphan('[/THINK]'), { type: 'text', text: 'b' }]);
     expect(parse('mistral', 'a</think>b')).toEqual([{ type: 'text', text: 'a' }, orphan('</think>'), { type: 'text', text: 'b' }]);
-    expect(parse('hermes', '◁think▷Plan.◁/think▷Done. x◁/think▷y')).toEqual([{ type: 'reasoning', text: 'Plan.' }, { type: 'text', text: 'Done. x' }, orphan('◁/think▷'), { type: 'text', text: 'y' }]);
+    expect(parse('hermes', '◁think▷Plan.◁/think▷Done. x◁/think▷y')).toEqual([
+      { type: 'reasoning', text: 'Plan.' },
+      { type: 'text', text: 'Done. x' },
+      orphan('◁/think▷'),
+      { type: 'text', text: 'y' },
+    ]);
     // Harmony's `<|end|>` is a framing token: dropped without a warning.
     expect(parse('harmony', 'a<|end|>b')).toEqual([{ type: 'text', text: 'ab' }]);
   });
@@ -91,11 +127,26 @@ describe('a reasoning close tag with no block open', () => {
   it('reads nothing with no tools offered, unless the template opened reasoning', () => {
     expect(registry.get('hermes')!.createParser([], {}).push('a</think>b')).toEqual([{ type: 'text', text: 'a</think>b' }]);
     const text = `Plan.</think>\n${hermesCall}`;
-    expect(expectChunkingInvariant(() => registry.get('hermes')!.createParser([], opened), text)).toEqual([{ type: 'reasoning', text: 'Plan.' }, { type: 'text', text: `\n${hermesCall}` }]);
+    expect(expectChunkingInvariant(() => registry.get('hermes')!.createParser([], opened), text)).toEqual([
+      { type: 'reasoning', text: 'Plan.' },
+      { type: 'text', text: `\n${hermesCall}` },
+    ]);
   });
 });
 
-const fragments = ['</think>', '<think>', '[/THINK]', '[THINK]', '<channel|>', '\n\n', ' ', hermesCall, '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}', 'plain words', '{"name": "get_time", "arguments": {}}'];
+const fragments = [
+  '</think>',
+  '<think>',
+  '[/THINK]',
+  '[THINK]',
+  '<channel|>',
+  '\n\n',
+  ' ',
+  hermesCall,
+  '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}',
+  'plain words',
+  '{"name": "get_time", "arguments": {}}',
+];
 for (const family of ['hermes', 'qwen3-coder', 'mistral', 'kimi-k2', 'deepseek']) {
   for (const startsInReasoning of [true, false]) {
     testChunkingInvariance({

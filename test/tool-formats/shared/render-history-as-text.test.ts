@@ -3,7 +3,10 @@ import type { Message } from '../../../src/core/index.js';
 import { renderHistoryAsText } from '../../../tool-formats/shared/render-history-as-text.js';
 import { jsonResultLines, taggedResults } from '../../../tool-formats/shared/tool-result-text.js';
 
-const rendering = { renderCall: (call: { name: string; arguments: string }) => `CALL ${call.name} ${call.arguments}`, renderResults: taggedResults('<r>', '</r>') };
+const rendering = {
+  renderCall: (call: { name: string; arguments: string }) => `CALL ${call.name} ${call.arguments}`,
+  renderResults: taggedResults('<r>', '</r>'),
+};
 
 describe('renderHistoryAsText', () => {
   it('appends calls after the assistant text and keeps reasoning parts', () => {
@@ -20,7 +23,13 @@ describe('renderHistoryAsText', () => {
       },
     ];
     expect(renderHistoryAsText(messages, rendering)).toEqual([
-      { role: 'assistant', content: [{ type: 'reasoning', text: 'why', signature: 'sig' }, { type: 'text', text: 'AB\nCALL f {}\nCALL g {"x":1}' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'why', signature: 'sig' },
+          { type: 'text', text: 'AB\nCALL f {}\nCALL g {"x":1}' },
+        ],
+      },
     ]);
   });
 
@@ -34,7 +43,10 @@ describe('renderHistoryAsText', () => {
     ];
     const rendered = renderHistoryAsText(messages, { ...rendering, renderResults: jsonResultLines });
     expect(rendered.map((message) => message.role)).toEqual(['assistant', 'user', 'user', 'user']);
-    expect(rendered[1]).toEqual({ role: 'user', content: [{ type: 'text', text: '{"name": "get_weather", "output": "sunny"}\n{"output": "x", "is_error": true}' }] });
+    expect(rendered[1]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: '{"name": "get_weather", "output": "sunny"}\n{"output": "x", "is_error": true}' }],
+    });
     expect(rendered[3]).toEqual({ role: 'user', content: [{ type: 'text', text: '{"name": "get_weather", "output": "late"}' }] });
   });
 

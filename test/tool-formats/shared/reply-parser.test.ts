@@ -63,14 +63,24 @@ describe('reply parser: reasoning', () => {
 
   it('starts inside reasoning when the template opened <think>', () => {
     const text = 'reasoning only\n</think>\n\n<tool_call>{"name": "get_time", "arguments": {}}</tool_call>';
-    expect(expectChunkingInvariant(() => parser(true), text)).toEqual([{ type: 'reasoning', text: 'reasoning only' }, { type: 'text', text: '\n\n' }, call('get_time', {})]);
+    expect(expectChunkingInvariant(() => parser(true), text)).toEqual([
+      { type: 'reasoning', text: 'reasoning only' },
+      { type: 'text', text: '\n\n' },
+      call('get_time', {}),
+    ]);
   });
 
   it('drops an open tag the model writes anyway when the template already opened <think>', () => {
     const text = '<think>\nNeed fresh data.</think>\n\nAnswer';
-    expect(expectChunkingInvariant(() => parser(true), text)).toEqual([{ type: 'reasoning', text: 'Need fresh data.' }, { type: 'text', text: '\n\nAnswer' }]);
+    expect(expectChunkingInvariant(() => parser(true), text)).toEqual([
+      { type: 'reasoning', text: 'Need fresh data.' },
+      { type: 'text', text: '\n\nAnswer' },
+    ]);
     // Only at the very start: a later <think> is reasoning text like any other.
-    expect(expectChunkingInvariant(() => parser(true), 'a <think> b</think>c')).toEqual([{ type: 'reasoning', text: 'a <think> b' }, { type: 'text', text: 'c' }]);
+    expect(expectChunkingInvariant(() => parser(true), 'a <think> b</think>c')).toEqual([
+      { type: 'reasoning', text: 'a <think> b' },
+      { type: 'text', text: 'c' },
+    ]);
     // Text that only starts like the tag is kept.
     expect(expectChunkingInvariant(() => parser(true), '<thinking>x</think>')).toEqual([{ type: 'reasoning', text: '<thinking>x' }]);
     expect(parseWhole(() => parser(true), '<thi')).toEqual([
@@ -82,7 +92,9 @@ describe('reply parser: reasoning', () => {
 
   it('streams a template-opened block that never closes as reasoning, then reads it again as the reply, calls and all', () => {
     // Long enough for most chunks to be taken whole, with a newline and a `<` near many chunk ends.
-    const text = 'I will look it up first, then f\nanswer a < b.\n'.repeat(6) + '<tool_call>{"name": "get_time", "arguments": {}}</tool_call>\nDone <|x';
+    const text =
+      'I will look it up first, then f\nanswer a < b.\n'.repeat(6) +
+      '<tool_call>{"name": "get_time", "arguments": {}}</tool_call>\nDone <|x';
     const events = expectChunkingInvariant(() => parser(true), text);
     expect(events).toEqual([
       { type: 'reasoning', text },
@@ -98,7 +110,11 @@ describe('reply parser: reasoning', () => {
   });
 
   it('removes a stray </think> from the text when the reply did not start in reasoning, with a warning', () => {
-    expect(parse('a</think>b')).toEqual([{ type: 'text', text: 'a' }, { type: 'warning', code: 'reasoning-orphan-close', message: expect.any(String) }, { type: 'text', text: 'b' }]);
+    expect(parse('a</think>b')).toEqual([
+      { type: 'text', text: 'a' },
+      { type: 'warning', code: 'reasoning-orphan-close', message: expect.any(String) },
+      { type: 'text', text: 'b' },
+    ]);
   });
 });
 
@@ -151,30 +167,39 @@ describe('reply parser: bare JSON', () => {
   });
 
   it('reads several objects separated by "; " or newlines', () => {
-    expect(parse('{"name": "get_time", "parameters": {}}; {"name": "get_weather", "parameters": {"city": "A"}}\n{"name": "get_time"}')).toEqual([
-      call('get_time', {}),
-      call('get_weather', { city: 'A' }),
-      { type: 'text', text: '\n' },
-      call('get_time', {}),
-    ]);
+    expect(
+      parse('{"name": "get_time", "parameters": {}}; {"name": "get_weather", "parameters": {"city": "A"}}\n{"name": "get_time"}'),
+    ).toEqual([call('get_time', {}), call('get_weather', { city: 'A' }), { type: 'text', text: '\n' }, call('get_time', {})]);
   });
 
   it('keeps a semicolon that separates nothing, or separates a JSON answer', () => {
     expect(parse('{"name": "get_time"}; done')).toEqual([call('get_time', {}), { type: 'text', text: '; done' }]);
     expect(parse('{"name": "get_time"};  {"note": 1}')).toEqual([call('get_time', {}), { type: 'text', text: ';  {"note": 1}' }]);
-    expect(parse('{"name": "get_time"}; {"name": "nope", "arguments": {}}')).toEqual([call('get_time', {}), { type: 'text', text: '; {"name": "nope", "arguments": {}}' }]);
+    expect(parse('{"name": "get_time"}; {"name": "nope", "arguments": {}}')).toEqual([
+      call('get_time', {}),
+      { type: 'text', text: '; {"name": "nope", "arguments": {}}' },
+    ]);
   });
 
   it('finds bare calls after reasoning but not in the middle of prose', () => {
-    expect(parse('<think>x</think>\n{"name": "get_time", "arguments": {}}')).toEqual([{ type: 'reasoning', text: 'x' }, { type: 'text', text: '\n' }, call('get_time', {})]);
+    expect(parse('<think>x</think>\n{"name": "get_time", "arguments": {}}')).toEqual([
+      { type: 'reasoning', text: 'x' },
+      { type: 'text', text: '\n' },
+      call('get_time', {}),
+    ]);
     const prose = 'Use {"name": "get_time", "arguments": {}} to ask.';
     expect(parse(prose)).toEqual([{ type: 'text', text: prose }]);
   });
 
   it('reads arrays, wrappers, the OpenAI shape and deep nesting', () => {
-    expect(parse('[{"name": "get_time", "arguments": {}}, {"name": "get_weather", "arguments": {"city": "B"}}]')).toEqual([call('get_time', {}), call('get_weather', { city: 'B' })]);
+    expect(parse('[{"name": "get_time", "arguments": {}}, {"name": "get_weather", "arguments": {"city": "B"}}]')).toEqual([
+      call('get_time', {}),
+      call('get_weather', { city: 'B' }),
+    ]);
     expect(parse('{"tool_calls": [{"name": "get_time", "arguments": {}}]}')).toEqual([call('get_time', {})]);
-    expect(parse('{"type": "function", "function": {"name": "get_weather", "arguments": "{\\"city\\": \\"C\\"}"}}')).toEqual([call('get_weather', { city: 'C' })]);
+    expect(parse('{"type": "function", "function": {"name": "get_weather", "arguments": "{\\"city\\": \\"C\\"}"}}')).toEqual([
+      call('get_weather', { city: 'C' }),
+    ]);
     expect(parse('{"tool_call": {"name": "get_weather", "arguments": {"city": {"n": {"m": [1, {"k": "}"}]}}}}}')).toEqual([
       call('get_weather', { city: { n: { m: [1, { k: '}' }] } } }),
     ]);
@@ -191,12 +216,18 @@ describe('reply parser: bare JSON', () => {
   it('rejects unknown tools in a batch that also calls an offered one', () => {
     expect(parse('[{"name": "get_time"}, {"name": "nope"}]')).toEqual([
       call('get_time', {}),
-      { type: 'tool-call-rejected', code: 'unavailable_tool', message: expect.stringContaining('"nope"'), text: '[{"name": "get_time"}, {"name": "nope"}]' },
+      {
+        type: 'tool-call-rejected',
+        code: 'unavailable_tool',
+        message: expect.stringContaining('"nope"'),
+        text: '[{"name": "get_time"}, {"name": "nope"}]',
+      },
     ]);
   });
 
   it('releases prose that starts with a bracket at once', () => {
-    for (const text of ['[1] See the notes.', '[docs](http://x.io) are here', '{ this is not json }']) expect(parse(text)).toEqual([{ type: 'text', text }]);
+    for (const text of ['[1] See the notes.', '[docs](http://x.io) are here', '{ this is not json }'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
   });
 });
 
@@ -210,7 +241,8 @@ describe('reply parser: ```json fences', () => {
   });
 
   it('keeps a fenced JSON answer in the text untouched', () => {
-    const text = 'Here:\n```json\n{"name": "Alice", "age": 31}\n```\nand ```json\n[1, 2]\n``` and ```json\n{"name": "nope", "arguments": {}}\n```';
+    const text =
+      'Here:\n```json\n{"name": "Alice", "age": 31}\n```\nand ```json\n[1, 2]\n``` and ```json\n{"name": "nope", "arguments": {}}\n```';
     expect(parse(text)).toEqual([{ type: 'text', text }]);
   });
 
@@ -227,7 +259,8 @@ describe('reply parser: ```json fences', () => {
 
 describe('reply parser: explicit envelopes', () => {
   it('keeps text before, between and after calls', () => {
-    const text = 'Before.\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>\nBetween.<tool_call>{"name": "get_weather", "arguments": {"city": "Zürich 🇨🇭"}}</tool_call> After.';
+    const text =
+      'Before.\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>\nBetween.<tool_call>{"name": "get_weather", "arguments": {"city": "Zürich 🇨🇭"}}</tool_call> After.';
     expect(parse(text)).toEqual([
       { type: 'text', text: 'Before.\n' },
       call('get_time', {}),
@@ -254,12 +287,19 @@ describe('reply parser: explicit envelopes', () => {
       },
     ]);
     expect(parse('<tool_call>\nget weather for paris please\n</tool_call>')).toEqual([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: expect.any(String), text: '<tool_call>\nget weather for paris please\n</tool_call>' },
+      {
+        type: 'tool-call-rejected',
+        code: 'invalid_tool_syntax',
+        message: expect.any(String),
+        text: '<tool_call>\nget weather for paris please\n</tool_call>',
+      },
     ]);
     expect(parse('<tool_call>{"name": "get_time", "arguments": [1]}</tool_call>')).toEqual([
       { type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: expect.stringContaining('array'), text: expect.any(String) },
     ]);
-    expect(parse('<tool_call></tool_call>')).toEqual([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: 'The tool call is empty', text: '<tool_call></tool_call>' }]);
+    expect(parse('<tool_call></tool_call>')).toEqual([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax', message: 'The tool call is empty', text: '<tool_call></tool_call>' },
+    ]);
   });
 
   it('accepts an unclosed envelope holding a complete call, and reports a cut-off one as unclosed', () => {
@@ -269,12 +309,19 @@ describe('reply parser: explicit envelopes', () => {
       { type: 'tool-call-unparsed', format: 'hermes', text: '<tool_call>\n{"name": "search_web", "argu', reason: 'unclosed' },
     ]);
     expect(parse('<tool_call>{"name": "get_weather", "arguments": {"city": "Lima"}')).toEqual([
-      { type: 'tool-call-unparsed', format: 'hermes', text: '<tool_call>{"name": "get_weather", "arguments": {"city": "Lima"}', reason: 'unclosed' },
+      {
+        type: 'tool-call-unparsed',
+        format: 'hermes',
+        text: '<tool_call>{"name": "get_weather", "arguments": {"city": "Lima"}',
+        reason: 'unclosed',
+      },
     ]);
   });
 
   it('repairs a missing brace when the closing tag came', () => {
-    expect(parse('<tool_call>{"name": "get_weather", "arguments": {"city": "Lima"}</tool_call>')).toEqual([call('get_weather', { city: 'Lima' })]);
+    expect(parse('<tool_call>{"name": "get_weather", "arguments": {"city": "Lima"}</tool_call>')).toEqual([
+      call('get_weather', { city: 'Lima' }),
+    ]);
   });
 
   it('accepts stray punctuation and doubled tags', () => {
@@ -284,14 +331,16 @@ describe('reply parser: explicit envelopes', () => {
   });
 
   it('closes a call whose closing tag was forgotten before the next one', () => {
-    expect(parse('<tool_call>{"name": "get_time", "arguments": {}}\n<tool_call>{"name": "get_weather", "arguments": {"city": "D"}}</tool_call>')).toEqual([
-      call('get_time', {}),
-      call('get_weather', { city: 'D' }),
-    ]);
+    expect(
+      parse('<tool_call>{"name": "get_time", "arguments": {}}\n<tool_call>{"name": "get_weather", "arguments": {"city": "D"}}</tool_call>'),
+    ).toEqual([call('get_time', {}), call('get_weather', { city: 'D' })]);
   });
 
   it('ignores prose after a complete call inside the envelope, even with an apostrophe', () => {
-    expect(parse('<tool_call>{"name": "get_time", "arguments": {}} I\'ll wait.</tool_call>Then text.')).toEqual([call('get_time', {}), { type: 'text', text: 'Then text.' }]);
+    expect(parse('<tool_call>{"name": "get_time", "arguments": {}} I\'ll wait.</tool_call>Then text.')).toEqual([
+      call('get_time', {}),
+      { type: 'text', text: 'Then text.' },
+    ]);
   });
 
   it('recovers the text after an end marker hidden by a stray quote', () => {
@@ -313,7 +362,9 @@ describe('reply parser: explicit envelopes', () => {
   });
 
   it('keeps model-provided ids and strips the functions. namespace', () => {
-    expect(parse('<tool_call>{"id": "call_7", "name": "functions.get_time", "arguments": {}}</tool_call>')).toEqual([{ type: 'tool-call', name: 'get_time', arguments: '{}', id: 'call_7' }]);
+    expect(parse('<tool_call>{"id": "call_7", "name": "functions.get_time", "arguments": {}}</tool_call>')).toEqual([
+      { type: 'tool-call', name: 'get_time', arguments: '{}', id: 'call_7' },
+    ]);
   });
 });
 
@@ -327,7 +378,11 @@ describe('reply parser: lifecycle', () => {
   });
 
   it('parses a 2 MB reply in one push', () => {
-    const big = 'word '.repeat(200_000) + '<tool_call>{"name": "write_file", "arguments": {"path": "a", "content": "' + 'x'.repeat(1_000_000) + '"}}</tool_call>';
+    const big =
+      'word '.repeat(200_000) +
+      '<tool_call>{"name": "write_file", "arguments": {"path": "a", "content": "' +
+      'x'.repeat(1_000_000) +
+      '"}}</tool_call>';
     const events = parseWhole(() => parser(), big);
     expect(events).toHaveLength(2);
     expect(events[1]).toMatchObject({ type: 'tool-call', name: 'write_file' });

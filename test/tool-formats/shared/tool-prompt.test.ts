@@ -3,12 +3,19 @@ import { argumentsForRendering, formatJson } from '../../../tool-formats/shared/
 import { describeToolChoice, renderToolPrompt, selectToolsForChoice } from '../../../tool-formats/shared/tool-prompt.js';
 import { documentedWeather, getTime, searchWeb } from '../helpers/tools.js';
 
-const wording = { introduction: 'INTRO', renderToolList: (tools: readonly { name: string }[]) => tools.map((tool) => tool.name).join(','), callInstructions: 'HOW', resultInstructions: 'RESULTS' };
+const wording = {
+  introduction: 'INTRO',
+  renderToolList: (tools: readonly { name: string }[]) => tools.map((tool) => tool.name).join(','),
+  callInstructions: 'HOW',
+  resultInstructions: 'RESULTS',
+};
 const renderCall = (call: { name: string; arguments: string }) => `<${call.name} ${call.arguments}>`;
 
 describe('renderToolPrompt', () => {
   it('lays out the sections in a fixed order and skips empty ones', () => {
-    expect(renderToolPrompt([getTime, searchWeb], { type: 'auto' }, wording, renderCall)).toBe('INTRO\n\nget_time,search_web\n\nHOW\n\nRESULTS');
+    expect(renderToolPrompt([getTime, searchWeb], { type: 'auto' }, wording, renderCall)).toBe(
+      'INTRO\n\nget_time,search_web\n\nHOW\n\nRESULTS',
+    );
     expect(renderToolPrompt([documentedWeather], { type: 'required' }, wording, renderCall)).toBe(
       [
         'INTRO',

@@ -76,7 +76,11 @@ describe('solar-open: rendering', () => {
 
 describe('solar-open: parsing', () => {
   it('reads text then several calls, values typed by the schema', () => {
-    expect(parse(`Checking both.\n${block('get_weather', argument('city', 'Seoul'), argument('unit', 'celsius'))}\n${block('search_web', argument('query', '부산 맛집'), argument('max_results', '5'))}`)).toEqual([
+    expect(
+      parse(
+        `Checking both.\n${block('get_weather', argument('city', 'Seoul'), argument('unit', 'celsius'))}\n${block('search_web', argument('query', '부산 맛집'), argument('max_results', '5'))}`,
+      ),
+    ).toEqual([
       { type: 'text', text: 'Checking both.\n' },
       call('get_weather', { city: 'Seoul', unit: 'celsius' }),
       { type: 'text', text: '\n' },
@@ -86,29 +90,51 @@ describe('solar-open: parsing', () => {
 
   it('reads a call without arguments, nested JSON values, and a string that looks like a number', () => {
     expect(parse(block('get_time'))).toEqual([call('get_time', {})]);
-    expect(parse(block('create_event', argument('title', '42'), argument('attendees', '["a@example.com", "b@example.com"]'), argument('options', '{"remind": true}')))).toEqual([
-      call('create_event', { title: '42', attendees: ['a@example.com', 'b@example.com'], options: { remind: true } }),
-    ]);
+    expect(
+      parse(
+        block(
+          'create_event',
+          argument('title', '42'),
+          argument('attendees', '["a@example.com", "b@example.com"]'),
+          argument('options', '{"remind": true}'),
+        ),
+      ),
+    ).toEqual([call('create_event', { title: '42', attendees: ['a@example.com', 'b@example.com'], options: { remind: true } })]);
   });
 
   it('keeps the call end token inside a value', () => {
-    expect(parse(block('write_file', argument('path', 'a.md'), argument('content', 'say <|tool_call:end|> here')))).toEqual([call('write_file', { path: 'a.md', content: 'say <|tool_call:end|> here' })]);
+    expect(parse(block('write_file', argument('path', 'a.md'), argument('content', 'say <|tool_call:end|> here')))).toEqual([
+      call('write_file', { path: 'a.md', content: 'say <|tool_call:end|> here' }),
+    ]);
   });
 
   it('reads reasoning first, also when the template opened it', () => {
-    expect(parse(`<think>Weather.</think>${block('get_weather', argument('city', 'Busan'))}`)).toEqual([{ type: 'reasoning', text: 'Weather.' }, call('get_weather', { city: 'Busan' })]);
-    expect(parse(`Time.</think>${block('get_time')}`, { startsInReasoning: true })).toEqual([{ type: 'reasoning', text: 'Time.' }, call('get_time', {})]);
+    expect(parse(`<think>Weather.</think>${block('get_weather', argument('city', 'Busan'))}`)).toEqual([
+      { type: 'reasoning', text: 'Weather.' },
+      call('get_weather', { city: 'Busan' }),
+    ]);
+    expect(parse(`Time.</think>${block('get_time')}`, { startsInReasoning: true })).toEqual([
+      { type: 'reasoning', text: 'Time.' },
+      call('get_time', {}),
+    ]);
   });
 
   it('reports a cut-off call as unparsed and rejects unknown tools and malformed blocks', () => {
-    expect(parse('<|tool_call:start|>search_web\n<|tool_arg:start|>query<|tool_arg:value|>ha')).toMatchObject([{ type: 'tool-call-unparsed', format: 'solar-open', reason: 'unclosed' }]);
+    expect(parse('<|tool_call:start|>search_web\n<|tool_arg:start|>query<|tool_arg:value|>ha')).toMatchObject([
+      { type: 'tool-call-unparsed', format: 'solar-open', reason: 'unclosed' },
+    ]);
     expect(parse(block('delete_all_files'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse('<|tool_call:start|>get_weather\ncity=Paris<|tool_call:end|>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(parse('<|tool_call:start|>get_weather\ncity=Paris<|tool_call:end|>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
   });
 
   it('keeps prose as text and only calls the request’s tools', () => {
-    for (const text of ['Solar writes tool_call:start tokens.', 'a <|tool_ b', '<|tool_arg:end|> alone']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), block('search_web', argument('query', 'x')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    for (const text of ['Solar writes tool_call:start tokens.', 'a <|tool_ b', '<|tool_arg:end|> alone'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
+    expect(expectChunkingInvariant(() => format.createParser([getWeather]), block('search_web', argument('query', 'x')))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
   });
 });
 
@@ -120,5 +146,13 @@ testChunkingInvariance({
     block('write_file', argument('path', 'a'), argument('content', '<|tool_call:end|> </think>')),
     `${block('nope')}<|tool_call:start|>get_ti`,
   ],
-  fragments: ['<|tool_call:start|>', '<|tool_call:end|>', '<|tool_arg:start|>', '<|tool_arg:value|>', '<|tool_arg:end|>', 'get_time\n', block('get_weather', argument('city', 'Rome'))],
+  fragments: [
+    '<|tool_call:start|>',
+    '<|tool_call:end|>',
+    '<|tool_arg:start|>',
+    '<|tool_arg:value|>',
+    '<|tool_arg:end|>',
+    'get_time\n',
+    block('get_weather', argument('city', 'Rome')),
+  ],
 });

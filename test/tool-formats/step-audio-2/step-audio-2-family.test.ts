@@ -39,7 +39,9 @@ describe('step-audio-2: rendering', () => {
 
 describe('step-audio-2: parsing', () => {
   it('reads text then several blocks; Hermes’ JSON in the same tags still reads', () => {
-    expect(parse(`我查一下。${block('get_weather', '{"city": "上海"}')}\n${block('search_web', '{"query": "上海 天气", "max_results": 3}')}`)).toEqual([
+    expect(
+      parse(`我查一下。${block('get_weather', '{"city": "上海"}')}\n${block('search_web', '{"query": "上海 天气", "max_results": 3}')}`),
+    ).toEqual([
       { type: 'text', text: '我查一下。' },
       call('get_weather', { city: '上海' }),
       { type: 'text', text: '\n' },
@@ -50,7 +52,9 @@ describe('step-audio-2: parsing', () => {
 
   it('reads a call without arguments and nested arguments', () => {
     expect(parse(block('get_time'))).toEqual([call('get_time', {})]);
-    expect(parse(block('create_event', '{"title": "x", "options": {"remind": true}}'))).toEqual([call('create_event', { title: 'x', options: { remind: true } })]);
+    expect(parse(block('create_event', '{"title": "x", "options": {"remind": true}}'))).toEqual([
+      call('create_event', { title: 'x', options: { remind: true } }),
+    ]);
   });
 
   it('reports a cut-off call as unparsed and rejects unknown tools and malformed calls', () => {
@@ -61,13 +65,18 @@ describe('step-audio-2: parsing', () => {
 
   it('keeps prose as text and only calls the request’s tools', () => {
     for (const text of ['function\nget_time\n{}', 'a function b']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), block('search_web', '{"query": "x"}'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(expectChunkingInvariant(() => format.createParser([getWeather]), block('search_web', '{"query": "x"}'))).toMatchObject([
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
   });
 });
 
 testChunkingInvariance({
   name: 'step-audio-2',
   createParser: () => format.createParser(standardTools),
-  samples: [`<think>maybe ${block('get_time')}</think>${block('get_weather', '{"city": "Paris"}')}`, `${block('nope', '{}')}<tool_call>function\nget_ti`],
+  samples: [
+    `<think>maybe ${block('get_time')}</think>${block('get_weather', '{"city": "Paris"}')}`,
+    `${block('nope', '{}')}<tool_call>function\nget_ti`,
+  ],
   fragments: ['<tool_call>', '</tool_call>', 'function\n', 'get_time\n', '{"city": "Rome"}', block('get_time')],
 });

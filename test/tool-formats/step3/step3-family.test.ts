@@ -15,7 +15,8 @@ const invoke = (name: string, parameters: Record<string, string> = {}) =>
   `<steptml:invoke name="${name}">\n${Object.entries(parameters)
     .map(([key, value]) => `<steptml:parameter name="${key}">${value}</steptml:parameter>\n`)
     .join('')}</steptml:invoke>`;
-const stepCall = (name: string, parameters: Record<string, string> = {}) => `${toolCallBegin}function${toolSeparator}${invoke(name, parameters)}${toolCallEnd}`;
+const stepCall = (name: string, parameters: Record<string, string> = {}) =>
+  `${toolCallBegin}function${toolSeparator}${invoke(name, parameters)}${toolCallEnd}`;
 const section = (...calls: string[]) => toolCallsBegin + calls.join('') + toolCallsEnd;
 
 testFamilyContract(format);
@@ -95,7 +96,10 @@ describe('step3: parsing', () => {
   });
 
   it('reads several calls in one section, also with a separator between them or no call type (vLLM’s test replies)', () => {
-    expect(parse(section(stepCall('get_weather', { city: 'Tokyo' }), '\n', stepCall('get_time')))).toEqual([call('get_weather', { city: 'Tokyo' }), call('get_time', {})]);
+    expect(parse(section(stepCall('get_weather', { city: 'Tokyo' }), '\n', stepCall('get_time')))).toEqual([
+      call('get_weather', { city: 'Tokyo' }),
+      call('get_time', {}),
+    ]);
     const vllmParallel = `${toolCallsBegin}${toolCallBegin}${invoke('get_weather', { city: 'Tokyo' })}${toolCallEnd}${toolSeparator}${toolCallBegin}${invoke('get_time')}${toolCallEnd}${toolCallsEnd}`;
     expect(parse(vllmParallel)).toEqual([call('get_weather', { city: 'Tokyo' }), call('get_time', {})]);
   });
@@ -114,12 +118,18 @@ describe('step3: parsing', () => {
     // instead of its tail leaking into the content.
     const content = `say ${toolCallEnd}${toolCallsEnd} literally`;
     const events = parse(`Writing.${section(stepCall('write_file', { path: 'step3.md', content }))}`);
-    expect(events).toMatchObject([{ type: 'text', text: 'Writing.' }, { type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+    expect(events).toMatchObject([
+      { type: 'text', text: 'Writing.' },
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
     expect(textOf(events)).not.toContain('literally');
   });
 
   it('reads <think> reasoning and a call without its section', () => {
-    expect(parse(`<think>Need the time.</think>${stepCall('get_time')}${toolCallsEnd}`)).toEqual([{ type: 'reasoning', text: 'Need the time.' }, call('get_time', {})]);
+    expect(parse(`<think>Need the time.</think>${stepCall('get_time')}${toolCallsEnd}`)).toEqual([
+      { type: 'reasoning', text: 'Need the time.' },
+      call('get_time', {}),
+    ]);
   });
 
   it('reads the complete calls of a section whose end never came, and reports a cut-off one', () => {
@@ -134,19 +144,25 @@ describe('step3: parsing', () => {
 
   it('rejects unknown tools and malformed calls, keeping their markup out of the text', () => {
     const unknown = parse(`Sure.\n${section(stepCall('delete_all_files'))}`);
-    expect(unknown).toMatchObject([{ type: 'text', text: 'Sure.\n' }, { type: 'tool-call-rejected', code: 'unavailable_tool' }]);
+    expect(unknown).toMatchObject([
+      { type: 'text', text: 'Sure.\n' },
+      { type: 'tool-call-rejected', code: 'unavailable_tool' },
+    ]);
     expect(textOf(unknown)).not.toContain('delete_all_files');
-    expect(parse(section(`${toolCallBegin}get the weather${toolCallEnd}`))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    expect(parse(section(`${toolCallBegin}function${toolSeparator}<steptml:invoke name="get_time">oops</steptml:invoke>${toolCallEnd}`))).toMatchObject([
+    expect(parse(section(`${toolCallBegin}get the weather${toolCallEnd}`))).toMatchObject([
       { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
     ]);
+    expect(
+      parse(section(`${toolCallBegin}function${toolSeparator}<steptml:invoke name="get_time">oops</steptml:invoke>${toolCallEnd}`)),
+    ).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
 
   it('keeps prose and DeepSeek-looking tokens as text, and only calls the request’s tools', () => {
-    for (const text of ['Use <｜tool_sep｜> between parts.', 'a <｜ b', '<steptml:invoke name="x"> in prose']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(stepCall('search_web', { query: 'x' })))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
+    for (const text of ['Use <｜tool_sep｜> between parts.', 'a <｜ b', '<steptml:invoke name="x"> in prose'])
+      expect(parse(text)).toEqual([{ type: 'text', text }]);
+    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(stepCall('search_web', { query: 'x' })))).toMatchObject(
+      [{ type: 'tool-call-rejected', code: 'unavailable_tool' }],
+    );
   });
 });
 
@@ -158,5 +174,15 @@ testChunkingInvariance({
     `<think>plan ${toolCallsBegin}</think>${section(stepCall('write_file', { path: 'a', content: '<｜tool_call_end｜> </think>' }))}`,
     `${section(stepCall('nope'))}${stepCall('get_time')}${toolCallsBegin}${toolCallBegin}function${toolSeparator}<steptml:inv`,
   ],
-  fragments: [toolCallsBegin, toolCallsEnd, toolCallBegin, toolCallEnd, toolSeparator, 'function', '<steptml:invoke name="get_time">', '</steptml:invoke>', stepCall('get_weather', { city: 'Rome' })],
+  fragments: [
+    toolCallsBegin,
+    toolCallsEnd,
+    toolCallBegin,
+    toolCallEnd,
+    toolSeparator,
+    'function',
+    '<steptml:invoke name="get_time">',
+    '</steptml:invoke>',
+    stepCall('get_weather', { city: 'Rome' }),
+  ],
 });

@@ -54,7 +54,9 @@ describe('xlam: rendering', () => {
   });
 
   it('renders a turn of calls as one JSON array', () => {
-    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(`"[{"name": "get_weather", "arguments": {"city": "Oslo"}}]"`);
+    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(
+      `"[{"name": "get_weather", "arguments": {"city": "Oslo"}}]"`,
+    );
     expect(historyTranscript(format)).toMatchInlineSnapshot(`
       "[system] You are terse.
       [user] Weather in Oslo, and the time?
@@ -68,9 +70,12 @@ describe('xlam: rendering', () => {
   });
 });
 
-describe('xlam: parsing (the forms vLLM\'s xlam parser accepts)', () => {
+describe("xlam: parsing (the forms vLLM's xlam parser accepts)", () => {
   it('reads a bare array of calls', () => {
-    expect(parse(`[${weatherInParis}, {"name": "get_time", "arguments": {}}]`)).toEqual([call('get_weather', { city: 'Paris' }), call('get_time', {})]);
+    expect(parse(`[${weatherInParis}, {"name": "get_time", "arguments": {}}]`)).toEqual([
+      call('get_weather', { city: 'Paris' }),
+      call('get_time', {}),
+    ]);
   });
 
   it('reads the array after reasoning, in a json fence, after [TOOL_CALLS] and in <tool_call> tags', () => {
@@ -85,13 +90,18 @@ describe('xlam: parsing (the forms vLLM\'s xlam parser accepts)', () => {
   });
 
   it('reads an array on its own line after text', () => {
-    expect(parse(`I will look it up.\n[${weatherInParis}]`)).toEqual([{ type: 'text', text: 'I will look it up.\n' }, call('get_weather', { city: 'Paris' })]);
+    expect(parse(`I will look it up.\n[${weatherInParis}]`)).toEqual([
+      { type: 'text', text: 'I will look it up.\n' },
+      call('get_weather', { city: 'Paris' }),
+    ]);
   });
 
   it('keeps unicode and nested arguments', () => {
-    expect(parse('[{"name": "create_event", "arguments": {"title": "Réunion [hebdo] 🗓️", "attendees": ["a@x.io"], "options": {"remind": true, "minutes": 10}}}]')).toEqual([
-      call('create_event', { title: 'Réunion [hebdo] 🗓️', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } }),
-    ]);
+    expect(
+      parse(
+        '[{"name": "create_event", "arguments": {"title": "Réunion [hebdo] 🗓️", "attendees": ["a@x.io"], "options": {"remind": true, "minutes": 10}}}]',
+      ),
+    ).toEqual([call('create_event', { title: 'Réunion [hebdo] 🗓️', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } })]);
   });
 
   it('keeps JSON answers, arrays naming no offered tool and cut-off prose-like arrays as text', () => {
@@ -104,13 +114,30 @@ describe('xlam: parsing (the forms vLLM\'s xlam parser accepts)', () => {
   });
 
   it('reports an array cut off inside a call as unparsed', () => {
-    expect(parse('[{"name": "get_weather", "arguments": {"city": "Par')).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
+    expect(parse('[{"name": "get_weather", "arguments": {"city": "Par')).toMatchObject([
+      { type: 'tool-call-unparsed', reason: 'unclosed' },
+    ]);
   });
 });
 
 testChunkingInvariance({
   name: 'xlam',
   createParser: () => format.createParser(standardTools),
-  samples: [`[${weatherInParis}, {"name": "get_time", "arguments": {}}]`, `<think>x</think>\n[${weatherInParis}]\nDone.`, '[1, 2] and [{"name": "Al'],
-  fragments: ['[', ']', weatherInParis, `[${weatherInParis}]`, '```json\n', '\n```', '[TOOL_CALLS]', '<tool_call>', '</tool_call>', '</think>'],
+  samples: [
+    `[${weatherInParis}, {"name": "get_time", "arguments": {}}]`,
+    `<think>x</think>\n[${weatherInParis}]\nDone.`,
+    '[1, 2] and [{"name": "Al',
+  ],
+  fragments: [
+    '[',
+    ']',
+    weatherInParis,
+    `[${weatherInParis}]`,
+    '```json\n',
+    '\n```',
+    '[TOOL_CALLS]',
+    '<tool_call>',
+    '</tool_call>',
+    '</think>',
+  ],
 });
