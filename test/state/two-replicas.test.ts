@@ -8,7 +8,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { freePort, GatewayProcesses, waitForHealth, type StartedProcess } from '../helpers/gateway-process.js';
 import { sleep } from '../helpers/loopback-server.js';
@@ -135,7 +135,8 @@ describe.skipIf(!redisServerPath)('two replicas sharing one Redis', () => {
 
     // Both said Redis was down (and back), and neither wrote its password.
     for (const replica of [a, b]) {
-      expect(replica.process.output()).toContain('Redis unreachable');
+      // The log is written in blocks flushed every 200 ms: wait for the line instead of racing the flush.
+      await vi.waitFor(() => expect(replica.process.output()).toContain('Redis unreachable'), { timeout: 5_000, interval: 50 });
       expect(replica.process.output()).not.toContain(password);
     }
   });
