@@ -5,7 +5,7 @@
  */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { Cancellation } from '../../src/core/cancellation.js';
-import { headersForNonAnthropic } from '../../src/http/headers-for-non-anthropic.js';
+import { withForwardedHeaders } from '../../src/http/headers-for-non-anthropic.js';
 import { UpstreamClient } from '../../src/http/upstream-client.js';
 import type { UpstreamStream } from '../../src/http/upstream-stream.js';
 import { version } from '../../src/version.js';
@@ -39,7 +39,7 @@ export class GeminiUpstream {
   readText(call: GeminiCall): Promise<string> {
     return this.client.readText({
       path: call.path,
-      headers: withForwarded(this.wholeHeaders, call),
+      headers: withForwardedHeaders(this.wholeHeaders, call.forwardHeaders),
       json: call.body,
       cancellation: call.cancellation,
     });
@@ -49,7 +49,7 @@ export class GeminiUpstream {
   openStream(call: GeminiCall): Promise<UpstreamStream> {
     return this.client.openStream({
       path: call.path,
-      headers: withForwarded(this.streamHeaders, call),
+      headers: withForwardedHeaders(this.streamHeaders, call.forwardHeaders),
       json: call.body,
       cancellation: call.cancellation,
     });
@@ -58,9 +58,4 @@ export class GeminiUpstream {
   close(): Promise<void> {
     return this.client.close();
   }
-}
-
-function withForwarded(shared: Record<string, string>, call: GeminiCall): Record<string, string> {
-  const forwarded = headersForNonAnthropic(call.forwardHeaders);
-  return forwarded ? { ...forwarded, ...shared } : shared;
 }

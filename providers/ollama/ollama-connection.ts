@@ -1,6 +1,6 @@
 /** What every call of one Ollama adapter shares: its UpstreamClient and the provider's headers, built once. */
 import type { ProviderConfig } from '../../src/config/config-types.js';
-import { headersForNonAnthropic } from '../../src/http/headers-for-non-anthropic.js';
+import { withForwardedHeaders } from '../../src/http/headers-for-non-anthropic.js';
 import { UpstreamClient } from '../../src/http/upstream-client.js';
 import { version } from '../../src/version.js';
 
@@ -24,9 +24,5 @@ export function createOllamaConnection(config: ProviderConfig): OllamaConnection
 
 /** A call's headers: the client's forwarded ones only where the provider sets no header of that name. */
 export function ollamaHeaders(connection: OllamaConnection, forwarded: Record<string, string> | undefined): Record<string, string> {
-  const kept = headersForNonAnthropic(forwarded);
-  if (!kept) return connection.headers;
-  const headers = { ...connection.headers };
-  for (const [name, value] of Object.entries(kept)) if (!(name.toLowerCase() in headers)) headers[name] = value;
-  return headers;
+  return withForwardedHeaders(connection.headers, forwarded);
 }

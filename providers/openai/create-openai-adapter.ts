@@ -7,7 +7,7 @@ import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest } from '../../src/core/chat-request.js';
 import type { EmbeddingRequest, EmbeddingResult, ModelInfo, ProviderAdapter, ProviderContext } from '../../src/core/provider-adapter.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
-import { headersForNonAnthropic } from '../../src/http/headers-for-non-anthropic.js';
+import { withForwardedHeaders } from '../../src/http/headers-for-non-anthropic.js';
 import { UpstreamClient } from '../../src/http/upstream-client.js';
 import { version } from '../../src/version.js';
 import { serializeOpenAiRequestBody, type OpenAiBodyCaches, type OpenAiFlavour } from './build-openai-request-body.js';
@@ -24,12 +24,6 @@ function sharedHeaders(config: ProviderConfig, accept: string): Record<string, s
   return headers;
 }
 
-/** The client's forwarded headers never override the provider's own; without any, the shared object itself (no copy per request). */
-function withForwarded(shared: Record<string, string>, forwarded: Record<string, string> | undefined): Record<string, string> {
-  const kept = headersForNonAnthropic(forwarded);
-  return kept ? { ...kept, ...shared } : shared;
-}
-
 export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavour, caches?: OpenAiBodyCaches): ProviderAdapter {
   const client = new UpstreamClient(config);
   const streamHeaders = sharedHeaders(config, 'text/event-stream');
@@ -43,7 +37,7 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
       const readOptions = { provider: config.name, model: request.model.model, warnings: [], cancellation };
       const call = {
         path: '/chat/completions',
-        headers: withForwarded(whole ? wholeHeaders : streamHeaders, request.forwardHeaders),
+        headers: withForwardedHeaders(whole ? wholeHeaders : streamHeaders, request.forwardHeaders),
         body,
         cancellation,
       };

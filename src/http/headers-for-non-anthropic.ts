@@ -15,3 +15,16 @@ export function headersForNonAnthropic(headers: Record<string, string> | undefin
   }
   return kept;
 }
+
+/**
+ * A call's headers: the client's forwarded ones (less `anthropic-*`) under the provider's own, which always
+ * win (Node lowercases inbound header names, as the shared headers are). Without any, the shared object
+ * itself: no copy per request on the hot path.
+ */
+export function withForwardedHeaders(
+  shared: Record<string, string>,
+  forwarded: Record<string, string> | undefined,
+): Record<string, string> {
+  const kept = headersForNonAnthropic(forwarded);
+  return kept ? { ...kept, ...shared } : shared;
+}
