@@ -29,6 +29,7 @@ export function completionAsChunk(completion: Record<string, unknown>): Record<s
     content: message.content,
     reasoning_content: message.reasoning_content,
     reasoning: message.reasoning,
+    refusal: message.refusal,
     tool_calls: Array.isArray(message.tool_calls) ? message.tool_calls.map(asFragment) : undefined,
   };
   return {

@@ -14,6 +14,8 @@ type LooseDelta = {
   content?: string | null;
   reasoning_content?: string | null;
   reasoning?: string | null;
+  /** OpenAI streams a declined request here instead of in `content`. */
+  refusal?: string | null;
   tool_calls?: ToolCallFragment[] | null;
 };
 
@@ -67,6 +69,8 @@ class ChunkReader {
         const reasoning = delta.reasoning_content ?? delta.reasoning;
         if (typeof reasoning === 'string' && reasoning !== '') events.push({ type: 'reasoning-delta', delta: reasoning });
         if (typeof delta.content === 'string' && delta.content !== '') events.push({ type: 'text-delta', delta: delta.content });
+        // The neutral stream has no refusal of its own: the model's words to the user are its text, so no client is left with an empty reply.
+        if (typeof delta.refusal === 'string' && delta.refusal !== '') events.push({ type: 'text-delta', delta: delta.refusal });
         if (delta.tool_calls) for (const fragment of delta.tool_calls) events.push(...this.tracker.push(fragment));
       }
       if (choice.finish_reason) this.finishReason = mapOpenAiFinishReason(choice.finish_reason);
