@@ -12,6 +12,8 @@ export type CaptureContents = {
   /** Declined requests (OpenAI's `refusal` member), which clients are shown as the reply's text. */
   refusal: string;
   reasoning: string;
+  /** Anthropic's opaque thinking signature, which multi-turn thinking needs back. */
+  reasoningSignature: string;
   calls: CapturedCall[];
   usage: { promptTokens: number; completionTokens: number } | undefined;
   /** The finish reason a Chat Completions client should see (`stop`, `tool_calls`, `length`, `content_filter`). */
@@ -53,6 +55,7 @@ function emptyContents(): CaptureContents {
   return {
     text: '',
     refusal: '',
+    reasoningSignature: '',
     reasoning: '',
     calls: [],
     usage: undefined,
@@ -130,6 +133,7 @@ function readAnthropicMessages(payloads: Json[], contents: CaptureContents): voi
     const delta = event.type === 'content_block_delta' ? (event.delta as Json) : undefined;
     if (delta?.type === 'text_delta') contents.text += String(delta.text);
     if (delta?.type === 'thinking_delta') contents.reasoning += String(delta.thinking);
+    if (delta?.type === 'signature_delta') contents.reasoningSignature += String(delta.signature);
     if (delta?.type === 'input_json_delta') inputs[inputs.length - 1] += String(delta.partial_json);
   }
   // A streamed tool_use block starts with `input: {}` and gets its input from the deltas.

@@ -22,6 +22,7 @@ afterAll(async () => {
 type MessagesReply = {
   text: string;
   thinking: string;
+  signature: string;
   calls: { id: string; name: string; input: unknown }[];
   stopReason: unknown;
   usage: { input: unknown; output: unknown };
@@ -44,6 +45,7 @@ function foldEvents(events: WireEvent[]): MessagesReply {
   const reply: MessagesReply = {
     text: '',
     thinking: '',
+    signature: '',
     calls: [],
     stopReason: undefined,
     usage: { input: undefined, output: undefined },
@@ -61,6 +63,7 @@ function foldEvents(events: WireEvent[]): MessagesReply {
     const delta = event.delta as Record<string, unknown> | undefined;
     if (event.type === 'content_block_delta' && delta?.type === 'text_delta') reply.text += String(delta.text);
     if (event.type === 'content_block_delta' && delta?.type === 'thinking_delta') reply.thinking += String(delta.thinking);
+    if (event.type === 'content_block_delta' && delta?.type === 'signature_delta') reply.signature += String(delta.signature);
     if (event.type === 'content_block_delta' && delta?.type === 'input_json_delta') inputs[inputs.length - 1] += String(delta.partial_json);
     if (event.type === 'message_delta') {
       reply.stopReason = delta?.stop_reason;
@@ -80,6 +83,7 @@ function wholeMessage(body: Record<string, unknown>): MessagesReply {
   return {
     text: content.map((block) => (block.type === 'text' ? String(block.text) : '')).join(''),
     thinking: content.map((block) => (block.type === 'thinking' ? String(block.thinking) : '')).join(''),
+    signature: content.map((block) => (block.type === 'thinking' ? String(block.signature) : '')).join(''),
     calls: content
       .filter((block) => block.type === 'tool_use')
       .map((block) => ({ id: String(block.id), name: String(block.name), input: block.input })),
@@ -93,6 +97,7 @@ function expectMessageCarries(reply: MessagesReply, expected: CaptureContents): 
   expect(reply.errors).toEqual([]);
   expect(reply.text).toBe(expected.text);
   expect(reply.thinking).toBe(expected.reasoning);
+  expect(reply.signature).toBe(expected.reasoningSignature);
   expect(reply.calls).toEqual(expected.calls.map((call) => ({ id: call.id, name: call.name, input: call.arguments })));
   expect(reply.stopReason).toBe(expected.rawFinish);
   if (expected.usage) expect(reply.usage).toEqual({ input: expected.usage.promptTokens, output: expected.usage.completionTokens });

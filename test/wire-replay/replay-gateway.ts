@@ -41,7 +41,7 @@ export function replayModel(fixture: WireFixture): string {
 }
 
 /** One loose tool per name the capture calls, so the gateway has nothing to drop or repair. */
-export function toolsFor(fixture: WireFixture): OpenAI.ChatCompletionTool[] | undefined {
+export function toolsFor(fixture: WireFixture): OpenAI.ChatCompletionFunctionTool[] | undefined {
   const names = [...new Set(captureContents(fixture).calls.map((call) => call.name))];
   if (!names.length) return undefined;
   return names.map((name) => ({ type: 'function', function: { name, description: `Replayed ${name}`, parameters: { type: 'object' } } }));
