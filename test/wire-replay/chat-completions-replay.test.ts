@@ -5,23 +5,13 @@
  * What the client gets must be what the capture carries, and valid by OpenAI's schema.
  */
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openAiSchemaErrors } from '../helpers/openai-schema-validator.js';
 import { listWireFixtures, wireServers, type ReplayOptions, type WireFixture } from '../helpers/replay-upstream.js';
 import { captureContents, type CaptureContents } from './capture-contents.js';
-import { replayModel, startReplayGateway, toolsFor, type ReplayGateway } from './replay-gateway.js';
+import { replayModel, toolsFor, useReplayGateway } from './replay-gateway.js';
 
-let kit: ReplayGateway;
-let client: OpenAI;
-
-beforeAll(async () => {
-  kit = await startReplayGateway();
-  client = kit.gateway.client();
-});
-
-afterAll(async () => {
-  await kit.close();
-});
+const replayGateway = useReplayGateway();
 
 type ReceivedReply = {
   content: string;
@@ -41,7 +31,9 @@ function request(fixture: WireFixture) {
 }
 
 async function streamedReply(fixture: WireFixture): Promise<ReceivedReply> {
-  const stream = await client.chat.completions.create({ ...request(fixture), stream: true, stream_options: { include_usage: true } });
+  const stream = await replayGateway()
+    .gateway.client()
+    .chat.completions.create({ ...request(fixture), stream: true, stream_options: { include_usage: true } });
   const reply: ReceivedReply = { content: '', reasoning: '', calls: [], finishReason: undefined, usage: undefined };
   for await (const chunk of stream) {
     expect(openAiSchemaErrors('CreateChatCompletionStreamResponse', chunk)).toEqual([]);
@@ -62,7 +54,7 @@ async function streamedReply(fixture: WireFixture): Promise<ReceivedReply> {
 }
 
 async function wholeReply(fixture: WireFixture): Promise<ReceivedReply> {
-  const completion = await client.chat.completions.create(request(fixture));
+  const completion = await replayGateway().gateway.client().chat.completions.create(request(fixture));
   expect(openAiSchemaErrors('CreateChatCompletionResponse', completion)).toEqual([]);
   const choice = completion.choices[0];
   const message = choice?.message;
@@ -115,7 +107,7 @@ describe.each(wireServers)('%s captures through /v1/chat/completions', (server) 
     it.each(replayModes(fixture))(
       `reaches a ${fixture.delivery === 'stream' ? 'streaming' : 'non-streaming'} client as recorded, replayed %s`,
       async (_mode, options) => {
-        kit.upstream.replay(fixture, options);
+        replayGateway().upstream.replay(fixture, options);
         if (expected.error) await expect(read(fixture)).rejects.toThrow(expected.error);
         else expectReplyCarries(await read(fixture), expected);
       },

@@ -4,20 +4,12 @@
  * the second turn must hand Gemini the signature it sent, byte for byte, beside the call it belongs to.
  */
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readWireFixture } from '../helpers/replay-upstream.js';
 import { captureContents } from './capture-contents.js';
-import { replayModel, startReplayGateway, toolsFor, type ReplayGateway } from './replay-gateway.js';
+import { replayModel, toolsFor, useReplayGateway } from './replay-gateway.js';
 
-let kit: ReplayGateway;
-
-beforeAll(async () => {
-  kit = await startReplayGateway();
-});
-
-afterAll(async () => {
-  await kit.close();
-});
+const replayGateway = useReplayGateway();
 
 const callTurn = readWireFixture('gemini', 'function-call-streamed.sse');
 const answerTurn = readWireFixture('gemini', 'text-streamed.sse');
@@ -31,17 +23,17 @@ function recordedSignature(): string {
 }
 
 it('hands Gemini back the thought signature of the recorded call, and the client gets the recorded answer', async () => {
-  const client = kit.gateway.client();
+  const client = replayGateway().gateway.client();
   const model = replayModel(callTurn);
   const tools = toolsFor(callTurn) ?? [];
   const question: OpenAI.ChatCompletionMessageParam = { role: 'user', content: '今日の東京の天気を教えて' };
 
-  kit.upstream.replay(callTurn, { chunking: { kind: 'bytes', size: 64 } });
+  replayGateway().upstream.replay(callTurn, { chunking: { kind: 'bytes', size: 64 } });
   const first = await client.chat.completions.stream({ model, messages: [question], tools }).finalChatCompletion();
   const call = first.choices[0]?.message.tool_calls?.[0];
   expect(call?.type === 'function' ? call.function.name : undefined).toBe(captureContents(callTurn).calls[0]?.name);
 
-  kit.upstream.replay(answerTurn, { chunking: { kind: 'bytes', size: 7 }, lineEnding: 'crlf' });
+  replayGateway().upstream.replay(answerTurn, { chunking: { kind: 'bytes', size: 7 }, lineEnding: 'crlf' });
   const second = await client.chat.completions.create({
     model,
     tools,
@@ -56,7 +48,8 @@ it('hands Gemini back the thought signature of the recorded call, and the client
   for await (const chunk of second) answer += chunk.choices[0]?.delta.content ?? '';
   expect(answer).toBe(captureContents(answerTurn).text);
 
-  const contents = (kit.upstream.requests.at(-1)?.body as { contents: { role: string; parts: Record<string, unknown>[] }[] }).contents;
+  const contents = (replayGateway().upstream.requests.at(-1)?.body as { contents: { role: string; parts: Record<string, unknown>[] }[] })
+    .contents;
   const modelTurn = contents.find((content) => content.role === 'model');
   expect(modelTurn?.parts[0]).toMatchObject({
     functionCall: { name: 'getWeather', args: { location: 'Tokyo' } },

@@ -3,21 +3,13 @@
  * replayed whole and in 5-byte pieces: what an Anthropic client gets back must be what Anthropic sent,
  * stop reason included, in frames that are each `event: T` + `data: {"type":T,…}`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listWireFixtures, type ReplayOptions, type WireFixture } from '../helpers/replay-upstream.js';
 import { anthropicEvents, post, type WireEvent } from '../routes/messages/messages-test-kit.js';
 import { captureContents, type CaptureContents } from './capture-contents.js';
-import { replayModel, startReplayGateway, toolsFor, type ReplayGateway } from './replay-gateway.js';
+import { replayModel, toolsFor, useReplayGateway } from './replay-gateway.js';
 
-let kit: ReplayGateway;
-
-beforeAll(async () => {
-  kit = await startReplayGateway();
-});
-
-afterAll(async () => {
-  await kit.close();
-});
+const replayGateway = useReplayGateway();
 
 type MessagesReply = {
   text: string;
@@ -114,8 +106,8 @@ describe.each(listWireFixtures('anthropic').map((fixture) => [fixture.name, fixt
     const expected = captureContents(fixture);
 
     it.each(modes)('reaches an Anthropic client as Anthropic sent it, replayed %s', async (_mode, options) => {
-      kit.upstream.replay(fixture, options);
-      const response = await post(`${kit.gateway.baseUrl}/v1/messages`, messagesBody(fixture));
+      replayGateway().upstream.replay(fixture, options);
+      const response = await post(`${replayGateway().gateway.baseUrl}/v1/messages`, messagesBody(fixture));
       const reply =
         fixture.delivery === 'stream' && response.status === 200
           ? foldEvents(anthropicEvents(response.text))

@@ -3,13 +3,14 @@
  * request that replays a capture (its model, and tools for the calls it makes, so none is dropped).
  */
 import type OpenAI from 'openai';
+import { afterAll, beforeAll } from 'vitest';
 import { startReplayUpstream, type ReplayUpstream, type WireFixture } from '../helpers/replay-upstream.js';
 import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
 import { captureContents, capturedModel } from './capture-contents.js';
 
-export type ReplayGateway = { upstream: ReplayUpstream; gateway: StartedGateway; close(): Promise<void> };
+type ReplayGateway = { upstream: ReplayUpstream; gateway: StartedGateway; close(): Promise<void> };
 
-export async function startReplayGateway(): Promise<ReplayGateway> {
+async function startReplayGateway(): Promise<ReplayGateway> {
   const upstream = await startReplayUpstream();
   // Native tool calling throughout: the captures are of servers that parsed the calls themselves.
   const native = { toolCalling: 'native' };
@@ -45,4 +46,19 @@ export function toolsFor(fixture: WireFixture): OpenAI.ChatCompletionFunctionToo
   const names = [...new Set(captureContents(fixture).calls.map((call) => call.name))];
   if (!names.length) return undefined;
   return names.map((name) => ({ type: 'function', function: { name, description: `Replayed ${name}`, parameters: { type: 'object' } } }));
+}
+
+/** A replay gateway for a whole test file: started before its tests, closed after them. */
+export function useReplayGateway(): () => ReplayGateway {
+  let kit: ReplayGateway | undefined;
+  beforeAll(async () => {
+    kit = await startReplayGateway();
+  });
+  afterAll(async () => {
+    await kit?.close();
+  });
+  return () => {
+    if (!kit) throw new Error('the replay gateway is used before beforeAll ran');
+    return kit;
+  };
 }
