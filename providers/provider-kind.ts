@@ -19,13 +19,17 @@ export type ServerProbe = (baseUrl: string) => Promise<boolean>;
 /** A provider found in the environment: its name in the config, its settings, and a line for the startup log. */
 export type DiscoveredProvider = { name: string; settings: Record<string, unknown>; note: string };
 
-export type ProviderKind<Type extends string = string> = {
+/**
+ * `ConfigProperties` is the literal type of a kind's own settings (`as const`), so that the config
+ * file's type, derived from its schema, has them too.
+ */
+export type ProviderKind<Type extends string = string, ConfigProperties extends object = object> = {
   /** The config's `type`. */
   type: Type;
   /** `false` for kinds with no upstream (`scripted`): `baseUrl` is then not required. */
   hasUpstream: boolean;
   /** Config settings only this kind reads, as JSON Schema properties of a provider entry. */
-  configProperties?: Record<string, object>;
+  configProperties?: ConfigProperties;
   /**
    * What `toolCalling: auto` picks for a model: `byFamily` is the model-families table's answer from
    * the name. First-party APIs answer `native` whatever the name.

@@ -2,11 +2,13 @@
 import { byModelFamily, type ProviderKind } from '../provider-kind.js';
 import { createScriptedAdapter } from './index.js';
 
-export const scriptedKind: ProviderKind<'scripted'> = {
+/** The turns to replay (YAML or JSON), relative to the config file. */
+const scriptedConfigProperties = { script: { type: 'string', minLength: 1 } } as const;
+
+export const scriptedKind: ProviderKind<'scripted', typeof scriptedConfigProperties> = {
   type: 'scripted',
   hasUpstream: false,
-  /** The turns to replay (YAML or JSON), relative to the config file. */
-  configProperties: { script: { type: 'string', minLength: 1 } },
+  configProperties: scriptedConfigProperties,
   // The demo writes its calls in the family's syntax, so the prompted lane can be seen working.
   autoToolCalling: byModelFamily,
   detectsReasoningOpening: false,

@@ -1,26 +1,12 @@
-/** A script for the scripted provider: the turns it replays, read and validated from a YAML or JSON file. */
+/**
+ * A script for the scripted provider: the turns it replays, read and validated from a YAML or JSON file.
+ * Its types are derived from the schema (FromSchema), so the schema is the one source of the format.
+ */
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse as parseYaml } from 'yaml';
+import type { FromSchema } from 'json-schema-to-ts';
 import { ConfigError } from '../../src/config/config-error.js';
-
-export type ScriptedCall = { name: string; arguments?: Record<string, unknown> };
-
-/**
- * One reply. `raw` is the exact text a prompted model writes (markup included) and wins over the rest;
- * otherwise `content` and `toolCalls` are written as the model's family would write them (prompted lane)
- * or sent as structured calls (native lane). `error` plays an upstream that refuses the request.
- */
-export type ScriptedTurn = {
-  content?: string;
-  reasoning?: string;
-  toolCalls?: ScriptedCall[];
-  raw?: string;
-  finish?: 'stop' | 'length' | 'content-filter';
-  error?: { status: number; message: string };
-};
-
-export type Script = { models?: string[]; turns: ScriptedTurn[] };
 
 const scriptSchema = {
   type: 'object',
@@ -59,6 +45,17 @@ const scriptSchema = {
     },
   },
 } as const;
+
+export type Script = FromSchema<typeof scriptSchema>;
+
+/**
+ * One reply. `raw` is the exact text a prompted model writes (markup included) and wins over the rest;
+ * otherwise `content` and `toolCalls` are written as the model's family would write them (prompted lane)
+ * or sent as structured calls (native lane). `error` plays an upstream that refuses the request.
+ */
+export type ScriptedTurn = Script['turns'][number];
+
+export type ScriptedCall = NonNullable<ScriptedTurn['toolCalls']>[number];
 
 /** Read once when the app is built, so a broken script stops the start like a broken config does. */
 export function loadScript(path: string, providerName: string): Script {

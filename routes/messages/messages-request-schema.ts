@@ -3,16 +3,23 @@
  * become a confusing upstream error, loose elsewhere (unknown fields such as `output_config` or
  * `context_management`, and unknown block types, are accepted: Claude Code adds them often).
  * Field reference: https://docs.anthropic.com/en/api/messages
+ * The bodies' TypeScript types are derived from these schemas (FromSchema), so each is the one source
+ * of its wire shape.
  */
+import type { FromSchema } from 'json-schema-to-ts';
 
 /** `if type is X then require Y`: names the missing field instead of failing a whole anyOf. */
-function whenType(type: string, required: string[], properties: Record<string, unknown> = {}) {
-  return { if: { required: ['type'], properties: { type: { const: type } } }, then: { required, properties } };
+function whenType<const Type extends string, const Required extends readonly string[], const Properties extends object>(
+  type: Type,
+  required: Required,
+  properties: Properties,
+) {
+  return { if: { required: ['type'], properties: { type: { const: type } } }, then: { required, properties } } as const;
 }
 
-const cacheControl = { type: ['object', 'null'] };
+const cacheControl = { type: ['object', 'null'] } as const;
 
-const source = { type: 'object', required: ['type'], properties: { type: { type: 'string' } } };
+const source = { type: 'object', required: ['type'], properties: { type: { type: 'string' } } } as const;
 
 const contentBlock = {
   type: 'object',
@@ -34,7 +41,7 @@ const contentBlock = {
     }),
     whenType('thinking', ['thinking'], { thinking: { type: 'string' }, signature: { type: 'string' } }),
   ],
-};
+} as const;
 
 const message = {
   type: 'object',
@@ -44,7 +51,7 @@ const message = {
     role: { enum: ['user', 'assistant', 'system'] },
     content: { anyOf: [{ type: 'string' }, { type: 'array', items: contentBlock }] },
   },
-};
+} as const;
 
 const system = {
   anyOf: [
@@ -54,7 +61,7 @@ const system = {
       items: { type: 'object', required: ['type', 'text'], properties: { type: { const: 'text' }, text: { type: 'string' } } },
     },
   ],
-};
+} as const;
 
 /** Custom tools (no `type`, or `custom`) need a schema; server tools (`web_search_…`) are dropped later. */
 const tool = {
@@ -68,7 +75,7 @@ const tool = {
   },
   if: { anyOf: [{ not: { required: ['type'] } }, { properties: { type: { enum: ['custom', null] } } }] },
   then: { required: ['input_schema'] },
-};
+} as const;
 
 const toolChoice = {
   type: 'object',
@@ -80,13 +87,13 @@ const toolChoice = {
   },
   if: { properties: { type: { const: 'tool' } } },
   then: { required: ['name'] },
-};
+} as const;
 
 const thinking = {
   type: 'object',
   required: ['type'],
   properties: { type: { type: 'string' }, budget_tokens: { type: 'integer' } },
-};
+} as const;
 
 const commonProperties = {
   model: { type: 'string', minLength: 1 },
@@ -95,7 +102,7 @@ const commonProperties = {
   tools: { type: 'array', items: tool },
   tool_choice: toolChoice,
   thinking,
-};
+} as const;
 
 export const messagesRequestSchema = {
   type: 'object',
@@ -118,3 +125,11 @@ export const countTokensRequestSchema = {
   required: ['model', 'messages'],
   properties: commonProperties,
 } as const;
+
+export type MessagesBody = FromSchema<typeof messagesRequestSchema>;
+/** The conversation part, shared with count_tokens. */
+export type ConversationBody = FromSchema<typeof countTokensRequestSchema>;
+export type WireMessage = ConversationBody['messages'][number];
+export type WireSystem = NonNullable<ConversationBody['system']>;
+export type WireTool = NonNullable<ConversationBody['tools']>[number];
+export type WireToolChoice = NonNullable<ConversationBody['tool_choice']>;

@@ -5,11 +5,10 @@
 import { invalidRequest } from '../../src/core/gateway-error.js';
 import type { AssistantMessage, FilePart, Message, TextPart, ToolResultPart } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
+import type { WireMessage, WireSystem } from './messages-request-schema.js';
 
-export type WireBlock = Record<string, unknown> & { type: string };
-export type WireContent = string | WireBlock[];
-export type WireMessage = { role: 'user' | 'assistant' | 'system'; content: WireContent };
-export type WireSystem = string | { type: 'text'; text: string }[];
+/** One content block: only `type` is typed, since the schema checks each type's fields through if/then. */
+type WireBlock = Exclude<WireMessage['content'], string>[number];
 
 type Source = Record<string, unknown> & { type: string };
 

@@ -6,19 +6,7 @@ import { shareToolList } from '../../src/core/shared-tool-list.js';
 import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
 import type { Warning } from '../../src/core/warning.js';
 import { memoiseKnownList } from '../shared/memoise-known-list.js';
-
-export type WireTool = Record<string, unknown> & {
-  name: string;
-  type?: string | null;
-  description?: string;
-  input_schema?: Record<string, unknown>;
-};
-
-export type WireToolChoice = {
-  type: 'auto' | 'any' | 'tool' | 'none';
-  name?: string;
-  disable_parallel_tool_use?: boolean;
-};
+import type { WireTool, WireToolChoice } from './messages-request-schema.js';
 
 /**
  * Claude Code's schemas carry `"$schema": "…/2020-12/schema"`, which strict OpenAI tool schemas and

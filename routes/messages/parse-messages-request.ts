@@ -5,29 +5,9 @@ import { invalidRequest } from '../../src/core/gateway-error.js';
 import type { Warning } from '../../src/core/warning.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
-import { countTokensRequestSchema, messagesRequestSchema } from './messages-request-schema.js';
-import { parseAnthropicMessages, type WireMessage, type WireSystem } from './parse-anthropic-messages.js';
-import { parseAnthropicToolChoice, parseAnthropicTools, type WireTool, type WireToolChoice } from './parse-anthropic-tools.js';
-
-/** The conversation part, shared with count_tokens. */
-export type ConversationBody = {
-  model: string;
-  messages: WireMessage[];
-  system?: WireSystem;
-  tools?: WireTool[];
-  tool_choice?: WireToolChoice;
-  thinking?: { type: string; budget_tokens?: number };
-} & Record<string, unknown>;
-
-type MessagesBody = ConversationBody & {
-  max_tokens: number;
-  stream?: boolean | null;
-  temperature?: number;
-  top_p?: number;
-  top_k?: number;
-  stop_sequences?: string[];
-  metadata?: { user_id?: string | null };
-};
+import { countTokensRequestSchema, messagesRequestSchema, type ConversationBody, type MessagesBody } from './messages-request-schema.js';
+import { parseAnthropicMessages } from './parse-anthropic-messages.js';
+import { parseAnthropicToolChoice, parseAnthropicTools } from './parse-anthropic-tools.js';
 
 export type ParsedMessagesRequest = {
   input: ChatInput;

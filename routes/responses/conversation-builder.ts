@@ -11,7 +11,7 @@ import type { Warning } from '../../src/core/warning.js';
 import { parseTextContent, parseToolOutput, parseUserContent } from './parse-message-content.js';
 import { customInputArgument } from './parse-responses-tools.js';
 import { decodeSignedReasoning } from './signed-reasoning.js';
-import type { WireContentPart, WireInputItem } from './responses-wire.js';
+import type { WireContentPart, WireInputItem } from './responses-request-schema.js';
 
 type Content = string | WireContentPart[];
 

@@ -7,7 +7,7 @@
 import type { DocumentStore } from '../../src/state/document-store.js';
 import { stateUnavailable } from '../../src/state/state-unavailable.js';
 import type { StoredResponse } from './response-store.js';
-import type { WireInputItem } from './responses-wire.js';
+import type { WireInputItem } from './responses-request-schema.js';
 import type { StoredResponses } from './stored-responses.js';
 
 export type DocumentResponseStoreOptions = {

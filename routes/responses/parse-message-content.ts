@@ -2,7 +2,7 @@
 import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import type { FilePart, TextPart } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
-import type { WireContentPart } from './responses-wire.js';
+import type { WireContentPart } from './responses-request-schema.js';
 
 function mediaTypeOf(data: string, filename: string | undefined, fallback: string): string {
   const dataUrl = /^data:([^;,]+)/.exec(data);

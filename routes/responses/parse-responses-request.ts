@@ -5,40 +5,13 @@ import type { Warning } from '../../src/core/warning.js';
 import { compileBodyValidator } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { ConversationBuilder } from './conversation-builder.js';
-import {
-  parseResponsesToolChoice,
-  parseResponsesTools,
-  type ToolKinds,
-  type WireTool,
-  type WireToolChoice,
-} from './parse-responses-tools.js';
+import { parseResponsesToolChoice, parseResponsesTools, type ToolKinds } from './parse-responses-tools.js';
 import type { ResponseEcho } from './response-object.js';
 import type { StoredResponses } from './stored-responses.js';
 
 /** Where earlier responses and their items are looked up (the shared store, or a WebSocket connection's first). */
 export type StoredResponseLookup = Pick<StoredResponses, 'get' | 'getItem'>;
-import { responsesRequestSchema } from './responses-request-schema.js';
-import type { WireInputItem } from './responses-wire.js';
-
-type ResponsesBody = {
-  model: string;
-  input?: string | WireInputItem[];
-  instructions?: string | null;
-  tools?: WireTool[] | null;
-  tool_choice?: WireToolChoice;
-  parallel_tool_calls?: boolean | null;
-  max_output_tokens?: number | null;
-  temperature?: number | null;
-  top_p?: number | null;
-  reasoning?: (Record<string, unknown> & { effort?: string | null }) | null;
-  text?: (Record<string, unknown> & { format?: (Record<string, unknown> & { type: string }) | null }) | null;
-  stream?: boolean | null;
-  previous_response_id?: string | null;
-  metadata?: Record<string, unknown> | null;
-  user?: string | null;
-  safety_identifier?: string | null;
-  store?: unknown;
-} & Record<string, unknown>;
+import { responsesRequestSchema, type ResponsesBody, type WireInputItem } from './responses-request-schema.js';
 
 export type ParsedResponsesRequest = {
   input: ChatInput;

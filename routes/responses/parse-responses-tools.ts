@@ -11,9 +11,7 @@ import { shareToolList } from '../../src/core/shared-tool-list.js';
 import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
 import type { Warning } from '../../src/core/warning.js';
 import { memoiseKnownList } from '../shared/memoise-known-list.js';
-
-export type WireTool = Record<string, unknown> & { type: string; name?: string };
-export type WireToolChoice = 'auto' | 'none' | 'required' | null | (Record<string, unknown> & { type: string; name?: string });
+import type { WireTool, WireToolChoice } from './responses-request-schema.js';
 
 /** What the renderer needs to turn neutral calls back into the right item types. */
 export type ToolKinds = {
@@ -101,7 +99,8 @@ function translateTools(wireTools: WireTool[]): TranslatedTools {
         add(tool, `tools[${index}]`);
         break;
       case 'namespace':
-        for (const [inner, member] of (tool.tools as WireTool[]).entries()) add(member, `tools[${index}].tools[${inner}]`, tool.name);
+        for (const [inner, member] of (tool.tools as WireTool[]).entries())
+          add(member, `tools[${index}].tools[${inner}]`, tool.name as string);
         break;
       default:
         warnings.push({

@@ -3,7 +3,8 @@
  * `GET/DELETE /v1/responses/{id}` and its `input_items`, within one gateway process. Bounded by
  * entries, by age and by bytes (a single request may be 32 MB, so 200 entries alone bound nothing).
  */
-import type { WireInputItem, WireResponse } from './responses-wire.js';
+import type { WireInputItem } from './responses-request-schema.js';
+import type { WireResponse } from './responses-wire.js';
 
 export type StoredResponse = {
   response: WireResponse;

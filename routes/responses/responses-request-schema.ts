@@ -2,11 +2,13 @@
  * JSON Schema for the Responses request body: loose on purpose (unknown fields such as Codex's
  * client_metadata, include, store or prompt_cache_key are ignored, never rejected), strict where a
  * wrong type would otherwise become a confusing upstream error. Item shapes follow `InputItem` in
- * OpenAI's OpenAPI document.
+ * OpenAI's OpenAPI document. The body's TypeScript type is derived from it (FromSchema), so the
+ * schema is the one source of the wire shape; fields checked only inside if/then stay untyped.
  */
+import type { FromSchema } from 'json-schema-to-ts';
 
-const nullableNumber = { type: ['number', 'null'] };
-const nullableString = { type: ['string', 'null'] };
+const nullableNumber = { type: ['number', 'null'] } as const;
+const nullableString = { type: ['string', 'null'] } as const;
 
 const contentPart = {
   type: 'object',
@@ -19,14 +21,14 @@ const contentPart = {
     },
     { if: { properties: { type: { const: 'refusal' } } }, then: { required: ['refusal'], properties: { refusal: { type: 'string' } } } },
   ],
-};
+} as const;
 
-const messageContent = { anyOf: [{ type: 'string' }, { type: 'array', items: contentPart }] };
-const toolOutput = { anyOf: [{ type: 'string' }, { type: 'array', items: contentPart }] };
+const messageContent = { anyOf: [{ type: 'string' }, { type: 'array', items: contentPart }] } as const;
+const toolOutput = { anyOf: [{ type: 'string' }, { type: 'array', items: contentPart }] } as const;
 
 /** `if type is X then …`: ajv reports the missing field with the item's path, e.g. `input[3].call_id`. */
-function whenType(type: string, then: object): object {
-  return { if: { required: ['type'], properties: { type: { const: type } } }, then };
+function whenType<const Type extends string, const Then extends object>(type: Type, then: Then) {
+  return { if: { required: ['type'], properties: { type: { const: type } } }, then } as const;
 }
 
 const inputItem = {
@@ -58,7 +60,7 @@ const inputItem = {
       properties: { call_id: { type: 'string', minLength: 1 }, output: toolOutput },
     }),
   ],
-};
+} as const;
 
 const functionTool = {
   required: ['name'],
@@ -68,19 +70,19 @@ const functionTool = {
     parameters: { type: ['object', 'null'] },
     strict: { type: ['boolean', 'null'] },
   },
-};
+} as const;
 
 const customTool = {
   required: ['name'],
   properties: { name: { type: 'string', minLength: 1, maxLength: 128 }, description: nullableString, format: { type: ['object', 'null'] } },
-};
+} as const;
 
 const namespacedTool = {
   type: 'object',
   required: ['type'],
   properties: { type: { enum: ['function', 'custom'] } },
   allOf: [whenType('function', functionTool), whenType('custom', customTool)],
-};
+} as const;
 
 const tool = {
   type: 'object',
@@ -94,7 +96,7 @@ const tool = {
       properties: { name: { type: 'string' }, tools: { type: 'array', items: namespacedTool } },
     }),
   ],
-};
+} as const;
 
 const toolChoice = {
   anyOf: [
@@ -102,7 +104,7 @@ const toolChoice = {
     { type: 'null' },
     { type: 'object', required: ['type'], properties: { type: { type: 'string' }, name: { type: 'string' } } },
   ],
-};
+} as const;
 
 export const responsesRequestSchema = {
   type: 'object',
@@ -131,3 +133,11 @@ export const responsesRequestSchema = {
     safety_identifier: nullableString,
   },
 } as const;
+
+export type ResponsesBody = FromSchema<typeof responsesRequestSchema>;
+/** A content part of an input message (`input_text`, `input_image`, `input_file`, `output_text`, `refusal`). */
+export type WireContentPart = FromSchema<typeof contentPart>;
+/** One item of `input` (or of a stored conversation): only `type` is typed, the rest is checked through if/then. */
+export type WireInputItem = FromSchema<typeof inputItem>;
+export type WireTool = NonNullable<ResponsesBody['tools']>[number];
+export type WireToolChoice = ResponsesBody['tool_choice'];

@@ -1,13 +1,7 @@
 /**
- * The OpenAI Responses wire shapes this route reads and writes (a subset of the official OpenAPI
- * document's `CreateResponse`, `Response`, output items and `ResponseStreamEvent`).
+ * The OpenAI Responses wire shapes this route writes (a subset of the official OpenAPI document's
+ * `Response`, output items and `ResponseStreamEvent`); what it reads is typed from its request schema.
  */
-
-/** A content part of an input message (`input_text`, `input_image`, `input_file`, `output_text`, `refusal`). */
-export type WireContentPart = Record<string, unknown> & { type: string };
-
-/** One item of `input` (or of a stored conversation). Read loosely: only what the schema checked is typed. */
-export type WireInputItem = Record<string, unknown> & { type?: string };
 
 export type WireOutputText = { type: 'output_text'; text: string; annotations: unknown[]; logprobs: unknown[] };
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import type { StoredResponse } from './response-store.js';
 import type { StoredResponses } from './stored-responses.js';
-import type { WireInputItem } from './responses-wire.js';
+import type { WireInputItem } from './responses-request-schema.js';
 
 type IdParams = { id: string };
 type ListQuery = { limit?: string; order?: string; after?: string };

@@ -3,7 +3,7 @@
  * process's LRU (the default) or the shared state's documents (Redis), which every replica reads.
  */
 import type { ResponseStore, StoredResponse } from './response-store.js';
-import type { WireInputItem } from './responses-wire.js';
+import type { WireInputItem } from './responses-request-schema.js';
 
 export interface StoredResponses {
   /** Undefined when unknown, deleted or expired; a 503 `state_unavailable` when the shared state is down. */

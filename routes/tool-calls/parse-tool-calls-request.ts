@@ -8,7 +8,8 @@ import { parseChatTool, parseChatToolChoice } from '../chat-completions/parse-ch
 import { compileBodyValidator } from '../shared/body-validator.js';
 import { parseRequestSchema, renderRequestSchema, type ParseBody, type RenderBody } from './tool-calls-request-schema.js';
 
-type TargetBody = { model?: string; family?: string };
+/** What both bodies share: the family or model the text is for. */
+type TargetBody = Pick<ParseBody, 'model' | 'family'>;
 type WireCall = NonNullable<RenderBody['calls']>[number];
 
 const validateParseBody = compileBodyValidator<ParseBody>(parseRequestSchema);

@@ -1,7 +1,11 @@
-/** JSON Schema (for ajv) of the configuration file, after ${ENV} interpolation. */
+/**
+ * JSON Schema (for ajv) of the configuration file, after ${ENV} interpolation. The file's TypeScript
+ * type is derived from it (FromSchema), so the schema is the one source of the file's shape.
+ */
+import type { FromSchema } from 'json-schema-to-ts';
 import { providerKinds, providerTypeNames } from '../../providers/index.js';
 
-const toolCalling = { enum: ['auto', 'native', 'prompted'] };
+const toolCalling = { enum: ['auto', 'native', 'prompted'] } as const;
 
 const modelSettings = {
   type: 'object',
@@ -11,7 +15,7 @@ const modelSettings = {
     toolCalling,
     startsInReasoning: { type: 'boolean' },
   },
-};
+} as const;
 
 const timeouts = {
   type: 'object',
@@ -21,7 +25,7 @@ const timeouts = {
     headersMs: { type: 'integer', minimum: 1 },
     bodyMs: { type: 'integer', minimum: 0 },
   },
-};
+} as const;
 
 const upstreamLimits = {
   type: 'object',
@@ -31,10 +35,10 @@ const upstreamLimits = {
     maxResponseBytes: { type: 'integer', minimum: 1024, maximum: 536_870_888 },
     maxEventBytes: { type: 'integer', minimum: 1024, maximum: 536_870_888 },
   },
-};
+} as const;
 
 /** An object of exactly these settings, each optional. */
-function settingsObject(properties: Record<string, object>) {
+function settingsObject<const Properties extends Record<string, object>>(properties: Properties) {
   return { type: 'object', additionalProperties: false, properties } as const;
 }
 
@@ -43,6 +47,13 @@ const retries = settingsObject({
   initialDelayMs: { type: 'integer', minimum: 0, maximum: 60_000 },
   maxDelayMs: { type: 'integer', minimum: 0, maximum: 300_000 },
 });
+
+/** `A | B` → `A & B`: every kind's settings are properties of one provider entry. */
+type Intersection<Union> = (Union extends unknown ? (part: Union) => void : never) extends (part: infer Whole) => void ? Whole : never;
+type KindProperties = Intersection<NonNullable<(typeof providerKinds)[number]['configProperties']>>;
+
+/** Object.assign over a list is typed `any`: the kinds' own types say what it holds. */
+const kindProperties = Object.assign({}, ...providerKinds.map((kind) => kind.configProperties ?? {})) as KindProperties;
 
 const provider = {
   type: 'object',
@@ -54,7 +65,7 @@ const provider = {
   properties: {
     type: { enum: providerTypeNames },
     // Each kind's own settings (the scripted kind's `script`).
-    ...Object.assign({}, ...providerKinds.map((kind) => kind.configProperties ?? {})),
+    ...kindProperties,
     baseUrl: { type: 'string', pattern: '^https?://[^\\s]+$' },
     apiKey: { type: 'string' },
     headers: { type: 'object', additionalProperties: { type: 'string' } },
@@ -66,7 +77,7 @@ const provider = {
     defaultMaxTokens: { type: 'integer', minimum: 1 },
     maxConnections: { type: 'integer', minimum: 1 },
   },
-};
+} as const;
 
 const limits = {
   type: 'object',
@@ -76,10 +87,10 @@ const limits = {
     tokensPerMinute: { type: 'integer', minimum: 1 },
     concurrentStreams: { type: 'integer', minimum: 1 },
   },
-};
+} as const;
 
 /** `provider/model` globs (`*` any run of characters, `?` one). */
-const globs = { type: 'array', items: { type: 'string', minLength: 1 } };
+const globs = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
 
 /** A client key: a string (full access), or an object with a policy. */
 const apiKey = {
@@ -102,10 +113,10 @@ const apiKey = {
       },
     },
   ],
-};
+} as const;
 
 /** An HTTP header name (RFC 9110 token). */
-const headerName = { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" };
+const headerName = { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" } as const;
 
 const agentFormats = {
   type: 'object',
@@ -122,7 +133,7 @@ const agentFormats = {
       },
     },
   },
-};
+} as const;
 
 export const configFileSchema = {
   type: 'object',
@@ -199,3 +210,7 @@ export const configFileSchema = {
     },
   },
 } as const;
+
+export type ConfigFile = FromSchema<typeof configFileSchema>;
+export type ProviderEntry = NonNullable<ConfigFile['providers']>[string];
+export type ClientKeyEntry = NonNullable<NonNullable<ConfigFile['server']>['apiKeys']>[number];

@@ -5,7 +5,9 @@
  */
 import { probeOllama, providerKinds } from '../../providers/index.js';
 import type { ServerProbe } from '../../providers/provider-kind.js';
-import type { ConfigFile } from './validate-config-file.js';
+
+/** Not yet a ConfigFile: load-config validates it like a file read from disk. */
+export type DiscoveredFile = { providers: Record<string, Record<string, unknown>> };
 
 /** Ollama is the one kind found by asking a local server; tests pass their own probe. */
 export type OllamaProbe = ServerProbe;
@@ -13,7 +15,7 @@ export type OllamaProbe = ServerProbe;
 export async function discoverProviders(
   environment: NodeJS.ProcessEnv,
   probe: OllamaProbe = probeOllama,
-): Promise<{ file: ConfigFile; notes: string[] }> {
+): Promise<{ file: DiscoveredFile; notes: string[] }> {
   const providers: Record<string, Record<string, unknown>> = {};
   const notes: string[] = [];
   for (const kind of providerKinds) {

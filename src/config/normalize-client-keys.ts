@@ -1,9 +1,8 @@
 /** `server.apiKeys` entries (strings or policy objects) → named ClientKeys. */
-import type { ClientKey, LimitSettings, ToolPolicy } from './config-types.js';
+import type { ClientKeyEntry } from './config-schema.js';
+import type { ClientKey } from './config-types.js';
 
-export type RawClientKey = string | { key: string; name?: string; models?: string[]; tools?: ToolPolicy; limits?: LimitSettings };
-
-export function normalizeClientKeys(entries: readonly RawClientKey[] | undefined): ClientKey[] {
+export function normalizeClientKeys(entries: readonly ClientKeyEntry[] | undefined): ClientKey[] {
   return (entries ?? []).map((entry, index) => {
     if (typeof entry === 'string') return { key: entry, name: `key-${index + 1}` };
     const clientKey: ClientKey = { key: entry.key, name: entry.name ?? `key-${index + 1}` };

@@ -1,19 +1,15 @@
 /** Fills defaults into a validated config file and produces the GatewayConfig the app runs on. */
-import type { ProviderType } from '../../providers/index.js';
-import { normalizeClientKeys, type RawClientKey } from './normalize-client-keys.js';
+import type { ConfigFile, ProviderEntry } from './config-schema.js';
+import { normalizeClientKeys } from './normalize-client-keys.js';
 import type {
-  LimitSettings,
   StateSettings,
   AgentFormatRule,
   AgentFormatSettings,
   GatewayConfig,
-  ModelSettings,
   ProviderConfig,
   TimeoutSettings,
-  ToolCallingSetting,
   UpstreamLimitSettings,
 } from './config-types.js';
-import type { ConfigFile } from './validate-config-file.js';
 import type { RetrySettings } from './config-types.js';
 import { defaultFallbackOn, normalizeFallbacks } from './normalize-fallbacks.js';
 
@@ -79,20 +75,19 @@ export const defaultState: StateSettings = {
 
 export type ServerOverrides = { host?: string; port?: number };
 
-export function normalizeProvider(name: string, settings: Record<string, unknown>): ProviderConfig {
-  const timeouts = (settings.timeouts ?? {}) as Partial<TimeoutSettings>;
+export function normalizeProvider(name: string, settings: ProviderEntry): ProviderConfig {
   const provider: ProviderConfig = {
     name,
-    type: settings.type as ProviderType,
+    type: settings.type,
     baseUrl: String(settings.baseUrl ?? '').replace(/\/+$/, ''),
-    headers: (settings.headers ?? {}) as Record<string, string>,
-    timeouts: { ...defaultTimeouts, ...timeouts },
-    limits: { ...defaultUpstreamLimits, ...((settings.limits ?? {}) as Partial<UpstreamLimitSettings>) },
-    toolCalling: (settings.toolCalling ?? 'auto') as ToolCallingSetting,
-    models: (settings.models ?? {}) as Record<string, ModelSettings>,
+    headers: settings.headers ?? {},
+    timeouts: { ...defaultTimeouts, ...settings.timeouts },
+    limits: { ...defaultUpstreamLimits, ...settings.limits },
+    toolCalling: settings.toolCalling ?? 'auto',
+    models: settings.models ?? {},
   };
   // Only when configured: an absent `retries` is the default (off), and the provider stays as it was.
-  if (settings.retries) provider.retries = { ...defaultRetries, ...(settings.retries as Partial<RetrySettings>) };
+  if (settings.retries) provider.retries = { ...defaultRetries, ...settings.retries };
   if (typeof settings.maxConnections === 'number') provider.maxConnections = settings.maxConnections;
   if (typeof settings.apiKey === 'string' && settings.apiKey !== '') provider.apiKey = settings.apiKey;
   if (typeof settings.script === 'string') provider.script = settings.script;
@@ -102,34 +97,34 @@ export function normalizeProvider(name: string, settings: Record<string, unknown
 
 type ServerTimes = Pick<GatewayConfig['server'], 'requestTimeoutMs' | 'headersTimeoutMs' | 'streamKeepAliveMs' | 'shutdownGraceMs'>;
 
-function normalizeServerTimes(server: Record<string, unknown>): ServerTimes {
-  const requestTimeoutMs = (server.requestTimeoutMs as number | undefined) ?? defaultServer.requestTimeoutMs;
-  const headersTimeoutMs = (server.headersTimeoutMs as number | undefined) ?? defaultServer.headersTimeoutMs;
+function normalizeServerTimes(server: NonNullable<ConfigFile['server']>): ServerTimes {
+  const requestTimeoutMs = server.requestTimeoutMs ?? defaultServer.requestTimeoutMs;
+  const headersTimeoutMs = server.headersTimeoutMs ?? defaultServer.headersTimeoutMs;
   return {
     requestTimeoutMs,
     // Node refuses a headers timeout longer than a (non-zero) request timeout.
     headersTimeoutMs: requestTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs,
-    streamKeepAliveMs: (server.streamKeepAliveMs as number | undefined) ?? defaultServer.streamKeepAliveMs,
-    shutdownGraceMs: (server.shutdownGraceMs as number | undefined) ?? defaultServer.shutdownGraceMs,
+    streamKeepAliveMs: server.streamKeepAliveMs ?? defaultServer.streamKeepAliveMs,
+    shutdownGraceMs: server.shutdownGraceMs ?? defaultServer.shutdownGraceMs,
   };
 }
 
 export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): GatewayConfig {
   const server = file.server ?? {};
-  const clientKeys = normalizeClientKeys(server.apiKeys as RawClientKey[] | undefined);
+  const clientKeys = normalizeClientKeys(server.apiKeys);
   const providers: Record<string, ProviderConfig> = {};
   for (const [name, settings] of Object.entries(file.providers ?? {})) providers[name] = normalizeProvider(name, settings);
   return {
     server: {
-      host: overrides.host ?? (server.host as string | undefined) ?? defaultServer.host,
-      port: overrides.port ?? (server.port as number | undefined) ?? defaultServer.port,
+      host: overrides.host ?? server.host ?? defaultServer.host,
+      port: overrides.port ?? server.port ?? defaultServer.port,
       apiKeys: clientKeys.map((clientKey) => clientKey.key),
       clientKeys,
-      bodyLimitBytes: (server.bodyLimitBytes as number | undefined) ?? defaultServer.bodyLimitBytes,
-      maxJsonDepth: (server.maxJsonDepth as number | undefined) ?? defaultServer.maxJsonDepth,
-      logLevel: (server.logLevel as string | undefined) ?? defaultServer.logLevel,
+      bodyLimitBytes: server.bodyLimitBytes ?? defaultServer.bodyLimitBytes,
+      maxJsonDepth: server.maxJsonDepth ?? defaultServer.maxJsonDepth,
+      logLevel: server.logLevel ?? defaultServer.logLevel,
       ...normalizeServerTimes(server),
-      ...(server.limits ? { limits: server.limits as LimitSettings } : {}),
+      ...(server.limits ? { limits: server.limits } : {}),
     },
     providers,
     // Checked against the providers and aliases, so that `--check-config` names a bad key or target.

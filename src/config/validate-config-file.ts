@@ -1,8 +1,7 @@
 /** Validates a parsed config file with ajv and reports errors as `providers.local.type: must be one of …`. */
 import { Ajv, type ErrorObject } from 'ajv';
 import { ConfigError } from './config-error.js';
-import { configFileSchema } from './config-schema.js';
-import type { StateSettings } from './config-types.js';
+import { configFileSchema, type ConfigFile } from './config-schema.js';
 
 // coerceTypes lets `port: ${PORT}` (a string after interpolation) validate as an integer.
 const ajv = new Ajv({ allErrors: true, coerceTypes: true, strict: true });
@@ -34,18 +33,6 @@ function describe(error: ErrorObject): string {
       return `${path || '(root)'}: ${error.message ?? 'is invalid'}`;
   }
 }
-
-export type ConfigFile = {
-  server?: Record<string, unknown>;
-  providers?: Record<string, Record<string, unknown>>;
-  agentFormats?: { default?: string; rules?: { header: string; contains: string; format: string }[] };
-  debug?: { recentReplies?: number };
-  telemetry?: { otlpEndpoint?: string; serviceName?: string; headers?: Record<string, string> };
-  fallbacks?: Record<string, string[]>;
-  fallbackOn?: (number | '5xx' | 'timeout' | 'connect')[];
-  aliases?: Record<string, string>;
-  state?: Partial<StateSettings>;
-};
 
 export function validateConfigFile(value: unknown): ConfigFile {
   const copy = structuredClone(value ?? {});

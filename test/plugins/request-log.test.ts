@@ -5,6 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
+import { validateConfigFile } from '../../src/config/validate-config-file.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { postJson } from '../helpers/read-sse.js';
 import { testProvider } from '../helpers/start-gateway.js';
@@ -17,10 +18,10 @@ const lines: Record<string, unknown>[] = [];
 beforeAll(async () => {
   upstream = await startFakeOpenAiUpstream();
   const config = normalizeConfig(
-    {
+    validateConfigFile({
       server: { apiKeys: ['client-key-123'] },
       providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { apiKey: 'sk-upstream-456', toolCalling: 'native' }) },
-    },
+    }),
     {},
   );
   const sink = new Writable({

@@ -6,7 +6,8 @@ import { RequestCaches } from '../../../src/core/request-caches.js';
 /** One set for the file, as the app has one. */
 const caches = new RequestCaches();
 import type { Warning } from '../../../src/core/warning.js';
-import { parseAnthropicTools, type WireTool } from '../../../routes/messages/parse-anthropic-tools.js';
+import type { WireTool } from '../../../routes/messages/messages-request-schema.js';
+import { parseAnthropicTools } from '../../../routes/messages/parse-anthropic-tools.js';
 
 const schemaMarker = 'https://json-schema.org/draft/2020-12/schema';
 

@@ -9,7 +9,8 @@ import { RequestCaches } from '../../../src/core/request-caches.js';
 
 /** One set for the file, as the app has one. */
 const caches = new RequestCaches();
-import { parseResponsesTools, type WireTool } from '../../../routes/responses/parse-responses-tools.js';
+import { parseResponsesTools } from '../../../routes/responses/parse-responses-tools.js';
+import type { WireTool } from '../../../routes/responses/responses-request-schema.js';
 
 function wireTools(): WireTool[] {
   return [

@@ -1,7 +1,8 @@
 /** The response store: least-recently-used eviction by entries and by bytes, expiry, items by id, deletion. */
 import { describe, expect, it } from 'vitest';
 import { ResponseStore, type StoredResponse } from '../../../routes/responses/response-store.js';
-import type { WireInputItem, WireResponse } from '../../../routes/responses/responses-wire.js';
+import type { WireInputItem } from '../../../routes/responses/responses-request-schema.js';
+import type { WireResponse } from '../../../routes/responses/responses-wire.js';
 
 const message = (id: string, text: string): WireInputItem => ({ type: 'message', id, role: 'user', content: text });
 
