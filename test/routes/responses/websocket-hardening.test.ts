@@ -1,7 +1,7 @@
 /**
  * The Responses WebSocket mode under the hardening that HTTP requests get (issue 10): frames nested
- * too deep are refused like bodies, a connection's chaining store is bounded in bytes, and a quiet
- * turn is kept alive with WebSocket pings.
+ * too deep are refused like bodies, a connection's chaining store is bounded in bytes, a quiet
+ * turn is kept alive with WebSocket pings, and a shutdown ends a live turn with response.failed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
@@ -106,6 +106,29 @@ describe('a quiet turn', () => {
       expect(lastEvent(events).type).toBe('response.completed');
       const deltas = events.filter((event) => event.type === 'response.output_text.delta').map((event) => event.delta);
       expect(deltas.join('')).toBe('Hello there');
+    } finally {
+      upstream.requests.length = 0;
+      await client.close();
+    }
+  });
+});
+
+describe('shutdown during a turn', () => {
+  it('ends the live turn with response.failed once the grace period is over, and the gateway closes', async () => {
+    const draining = await startGateway(
+      { providers: { native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) } },
+      { shutdownGraceMs: 300 },
+    );
+    const client = await ResponsesSocketClient.connect(`${draining.baseUrl.replace(/^http/, 'ws')}/v1/responses`);
+    try {
+      upstream.enqueue({ type: 'chat', content: 'never finishing', holdAfterChunks: 2 });
+      const arrived = upstream.nextRequest();
+      client.send({ type: 'response.create', model: 'native/m', input: [user('hi')] });
+      await arrived;
+      const closed = draining.close();
+      const events = await client.nextTurn();
+      expect(lastEvent(events).type).toBe('response.failed');
+      await closed;
     } finally {
       upstream.requests.length = 0;
       await client.close();
