@@ -4,11 +4,11 @@
  * outside client meets that status. (499 is written to the log only: its client is gone.)
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { rawExchange } from '../helpers/raw-exchange.js';
 import { startGateway, testProvider, type StartedGateway, type TestConfigFile } from '../helpers/start-gateway.js';
 
 const keys = { full: 'sk-full-key-0001', narrow: 'sk-narrow-key-0002', limited: 'sk-limited-key-0003' };
@@ -90,18 +90,10 @@ const postModel = (api: Api, model: string, headers: Record<string, string> = {}
   post(`${gateway.baseUrl}${api.path}`, JSON.stringify(api.body(model)), headers);
 
 /** Writes `text`, stops, and reads what the server answers until it closes the connection. */
-function rawExchange(text: string): Promise<Reply> {
-  const { port } = new URL(gateway.baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
-    let received = '';
-    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
-    socket.on('close', () => {
-      const [head = '', body = ''] = received.split('\r\n\r\n', 2);
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1]), body });
-    });
-    socket.on('error', reject);
-  });
+async function rawReply(text: string): Promise<Reply> {
+  const received = await rawExchange(Number(new URL(gateway.baseUrl).port), text);
+  const [head = '', body = ''] = received.split('\r\n\r\n', 2);
+  return { status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1]), body };
 }
 
 /** A 503: a second gateway draining a live stream, asked while it drains. */
@@ -126,7 +118,7 @@ const rows: { status: number; how: string; send(api: Api): Promise<Reply> }[] = 
   {
     status: 400,
     how: 'a malformed header line (Node)',
-    send: (api) => rawExchange(`POST ${api.path} HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n`),
+    send: (api) => rawReply(`POST ${api.path} HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n`),
   },
   { status: 401, how: 'no API key', send: (api) => postModel(api, 'up/m', { authorization: '' }) },
   {
@@ -140,7 +132,7 @@ const rows: { status: number; how: string; send(api: Api): Promise<Reply> }[] = 
     status: 408,
     how: 'a body that stops mid-way (Node)',
     send: (api) =>
-      rawExchange(
+      rawReply(
         `POST ${api.path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${keys.full}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"mod`,
       ),
   },
@@ -163,7 +155,7 @@ const rows: { status: number; how: string; send(api: Api): Promise<Reply> }[] = 
   {
     status: 431,
     how: 'headers over the size limit (Node)',
-    send: (api) => rawExchange(`POST ${api.path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+    send: (api) => rawReply(`POST ${api.path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
   },
   { status: 500, how: 'a provider that fails with a 500 of its own', send: (api) => postModel(api, 'script/m') },
   { status: 502, how: 'an upstream that is not there', send: (api) => postModel(api, 'down/m') },

@@ -39,6 +39,17 @@ const lastEvent = (events: SocketEvent[]) => events.at(-1) as SocketEvent & { re
 const depth = 100_000;
 const deepObject = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 
+/** Runs `use` on a new connection to `url`, closing it and forgetting the upstream's requests after. */
+async function withSocket(url: string, use: (client: ResponsesSocketClient) => Promise<void>): Promise<void> {
+  const client = await ResponsesSocketClient.connect(url);
+  try {
+    await use(client);
+  } finally {
+    upstream.requests.length = 0;
+    await client.close();
+  }
+}
+
 /** A response.create frame as text, with `field` (JSON text) among its members. */
 function frameWith(model: string, field: string): string {
   return `{"type":"response.create","model":"${model}","input":"hi",${field}}`;
@@ -50,8 +61,7 @@ describe.each(['native/m', 'prompted/Qwen/Qwen3-8B'])('a frame nested 100,000 de
     ['text.format.schema', `"text":{"format":{"type":"json_schema","name":"x","schema":${deepObject}}}`],
     ['metadata', `"metadata":${deepObject}`],
   ])('in %s is a 400 json_too_deep naming where, and the connection stays usable', async (where, field) => {
-    const client = await ResponsesSocketClient.connect(socketUrl);
-    try {
+    await withSocket(socketUrl, async (client) => {
       client.send(frameWith(model, field));
       const refused = lastEvent(await client.nextTurn());
       expect(refused).toMatchObject({ type: 'error', status: 400, error: { code: 'json_too_deep', type: 'invalid_request_error' } });
@@ -60,22 +70,18 @@ describe.each(['native/m', 'prompted/Qwen/Qwen3-8B'])('a frame nested 100,000 de
       upstream.enqueue({ type: 'chat', content: 'Still here.' });
       client.send({ type: 'response.create', model, input: [user('Are you there?')] });
       expect(lastEvent(await client.nextTurn()).response.status).toBe('completed');
-    } finally {
-      upstream.requests.length = 0;
-      await client.close();
-    }
+    });
   });
 });
 
 describe("a connection's own store (chaining with store: false)", () => {
   it('keeps no more than one request body may hold: the oldest response goes first', async () => {
-    const client = await ResponsesSocketClient.connect(smallBodiesSocketUrl);
-    const large = 'x'.repeat(bodyLimitBytes * 0.6);
-    const turn = async (frame: Record<string, unknown>) => {
-      client.send({ type: 'response.create', model: 'native/m', store: false, ...frame });
-      return lastEvent(await client.nextTurn());
-    };
-    try {
+    await withSocket(smallBodiesSocketUrl, async (client) => {
+      const large = 'x'.repeat(bodyLimitBytes * 0.6);
+      const turn = async (frame: Record<string, unknown>) => {
+        client.send({ type: 'response.create', model: 'native/m', store: false, ...frame });
+        return lastEvent(await client.nextTurn());
+      };
       upstream.enqueue({ type: 'chat', content: 'one' }, { type: 'chat', content: 'two' }, { type: 'chat', content: 'three' });
       const first = await turn({ input: [user(large)] });
       const second = await turn({ input: [user(large)] });
@@ -87,17 +93,13 @@ describe("a connection's own store (chaining with store: false)", () => {
         error: { code: 'previous_response_not_found' },
       });
       expect((await turn({ previous_response_id: second.response.id, input: [user('and?')] })).response.status).toBe('completed');
-    } finally {
-      upstream.requests.length = 0;
-      await client.close();
-    }
+    });
   });
 });
 
 describe('a quiet turn', () => {
   it('gets WebSocket pings while the upstream is silent, and the same events as ever', async () => {
-    const client = await ResponsesSocketClient.connect(socketUrl);
-    try {
+    await withSocket(socketUrl, async (client) => {
       // Each upstream frame is followed by a silence several times the keep-alive interval.
       upstream.enqueue({ type: 'chat', content: ['Hel', 'lo', ' there'], chunkDelayMs: 400 });
       client.send({ type: 'response.create', model: 'native/m', input: [user('hi')] });
@@ -106,10 +108,7 @@ describe('a quiet turn', () => {
       expect(lastEvent(events).type).toBe('response.completed');
       const deltas = events.filter((event) => event.type === 'response.output_text.delta').map((event) => event.delta);
       expect(deltas.join('')).toBe('Hello there');
-    } finally {
-      upstream.requests.length = 0;
-      await client.close();
-    }
+    });
   });
 });
 
@@ -119,8 +118,7 @@ describe('shutdown during a turn', () => {
       { providers: { native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) } },
       { shutdownGraceMs: 300 },
     );
-    const client = await ResponsesSocketClient.connect(`${draining.baseUrl.replace(/^http/, 'ws')}/v1/responses`);
-    try {
+    await withSocket(`${draining.baseUrl.replace(/^http/, 'ws')}/v1/responses`, async (client) => {
       upstream.enqueue({ type: 'chat', content: 'never finishing', holdAfterChunks: 2 });
       const arrived = upstream.nextRequest();
       client.send({ type: 'response.create', model: 'native/m', input: [user('hi')] });
@@ -129,9 +127,6 @@ describe('shutdown during a turn', () => {
       const events = await client.nextTurn();
       expect(lastEvent(events).type).toBe('response.failed');
       await closed;
-    } finally {
-      upstream.requests.length = 0;
-      await client.close();
-    }
+    });
   });
 });
