@@ -144,7 +144,7 @@ describe.each(kinds)('an upstream ($provider) that echoes its credentials', ({ p
     );
     expect(response.status).toBe(model === 'status-401' ? 401 : 502);
     expectRedacted(response.text);
-    expect(JSON.stringify([...response.headers])).not.toContain("secret");
+    expect(JSON.stringify([...response.headers])).not.toContain('secret');
     expect(response.text).toContain(`Invalid credentials: ${credential}`);
   });
 
