@@ -201,7 +201,14 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
   await app.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
   registerCloseRefusedUpgrades(app);
-  registerResponsesRoutes(app, { pipeline, liveStreams, store: createStoredResponses(config, state), caches });
+  registerResponsesRoutes(app, {
+    pipeline,
+    liveStreams,
+    store: createStoredResponses(config, state),
+    caches,
+    maxJsonDepth: config.server.maxJsonDepth,
+    bodyLimitBytes: config.server.bodyLimitBytes,
+  });
   registerMessagesRoutes(app, { pipeline, liveStreams, caches });
   registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory });
   registerToolCallsRoutes(app, { inspector, recentReplies });

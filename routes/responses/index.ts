@@ -23,6 +23,10 @@ export type ResponsesRouteOptions = {
   store: StoredResponses;
   /** The app's caches (src/core/request-caches.ts): a resent tool list is validated and translated once. */
   caches: RouteToolCaches;
+  /** `server.maxJsonDepth`, for WebSocket frames (HTTP bodies are checked by the body parser). */
+  maxJsonDepth: number;
+  /** `server.bodyLimitBytes`: what one WebSocket connection keeps for chaining. */
+  bodyLimitBytes: number;
 };
 
 /** GET without an upgrade: the WebSocket route serves only upgrades. */
@@ -34,7 +38,7 @@ function plainGet(request: FastifyRequest): never {
 
 /** Needs `@fastify/websocket` registered on `app` first (app.ts does). */
 export function registerResponsesRoutes(app: FastifyInstance, options: ResponsesRouteOptions): void {
-  const { pipeline, liveStreams, store, caches } = options;
+  const { pipeline, liveStreams, store, caches, maxJsonDepth, bodyLimitBytes } = options;
 
   async function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const turn = await prepareResponseTurn(request.body, store, providerName, caches);
@@ -74,7 +78,7 @@ export function registerResponsesRoutes(app: FastifyInstance, options: Responses
   app.post<{ Params: { provider: string } }>('/:provider/v1/responses', (request, reply) =>
     handle(request, reply, request.params.provider),
   );
-  const socketOptions = { pipeline, liveStreams, store, caches };
+  const socketOptions = { pipeline, liveStreams, store, caches, maxJsonDepth, bodyLimitBytes };
   app.route({
     method: 'GET',
     url: '/v1/responses',

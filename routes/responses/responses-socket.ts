@@ -11,6 +11,8 @@ import type { WebSocket } from '@fastify/websocket';
 import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
 import { gatewayError, invalidRequest, toGatewayError, type GatewayError } from '../../src/core/gateway-error.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
+import { findTooDeepValue } from '../../src/plugins/find-too-deep-value.js';
+import { tooDeepError } from '../../src/plugins/json-body-parser.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { toOpenAiErrorBody } from '../shared/openai-wire.js';
@@ -32,13 +34,17 @@ export type ResponsesSocketOptions = {
   /** Set on /{provider}/v1/responses. */
   providerName?: string;
   caches: RouteToolCaches;
+  /** `server.maxJsonDepth`: a frame is a body, refused past the same depth as one over HTTP. */
+  maxJsonDepth: number;
+  /** `server.bodyLimitBytes`: frames are as large as bodies, and a connection keeps this much for chaining. */
+  bodyLimitBytes: number;
 };
 
 type CreateFrame = { body: Record<string, unknown>; generate: boolean; streamId: string | undefined };
 
 const streamIdPattern = /^[A-Za-z0-9_.-]{1,256}$/;
 
-function parseFrame(data: string): CreateFrame {
+function parseFrame(data: string, maxJsonDepth: number): CreateFrame {
   let frame: unknown;
   try {
     frame = JSON.parse(data);
@@ -47,6 +53,9 @@ function parseFrame(data: string): CreateFrame {
   }
   if (typeof frame !== 'object' || frame === null || Array.isArray(frame))
     throw gatewayError('invalid_json', { message: 'A WebSocket frame must be one JSON object.', param: null });
+  // Frames skip the HTTP body parser, so its depth check is made here: deeper values overflow the stack further in.
+  const tooDeep = findTooDeepValue(frame, maxJsonDepth);
+  if (tooDeep !== undefined) throw tooDeepError(tooDeep, maxJsonDepth);
   const { type, generate, stream_id: streamId, ...body } = frame as Record<string, unknown>;
   if (type !== 'response.create') {
     throw gatewayError('unsupported_event_type', {
@@ -74,7 +83,9 @@ function errorFrame(error: GatewayError, streamId: string | undefined): string {
 export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest, options: ResponsesSocketOptions): void {
   // This connection's own responses, `store: false` ones included, for chaining; a few suffice
   // (Codex continues from the latest one).
-  const connectionStore = new ResponseStore({ maxEntries: 8 });
+  // Bounded in bytes too (there is one per open connection): as much as one request body may hold, what
+  // a client that chains nothing would resend each turn.
+  const connectionStore = new ResponseStore({ maxEntries: 8, maxBytes: options.bodyLimitBytes });
   const lookup: StoredResponseLookup = {
     get: async (id) => connectionStore.get(id) ?? options.store.get(id),
     getItem: async (id) => connectionStore.getItem(id) ?? options.store.getItem(id),
@@ -117,7 +128,8 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
       );
       observer.started(run);
       const assembler = turn.assemblerFor(run);
-      const outcome = await streamResponse(run.events, writer, assembler);
+      const unwatch = options.liveStreams.keepAlive.watch(writer);
+      const outcome = await streamResponse(run.events, writer, assembler).finally(unwatch);
       if (assembler.outcome?.type === 'response') await keep(turn, turn.stored(assembler.outcome.response));
       observer.ended(outcome);
       request.log.info(
@@ -150,7 +162,7 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
     void (async () => {
       try {
         if (isBinary) throw gatewayError('invalid_frame', { message: 'Frames must be text frames holding JSON, not binary.', param: null });
-        const frame = parseFrame(data.toString('utf8'));
+        const frame = parseFrame(data.toString('utf8'), options.maxJsonDepth);
         streamId = frame.streamId;
         await run(frame, cancellation);
       } catch (error) {

@@ -30,8 +30,17 @@ export type RecentReply = {
 
 export type Redact = (text: string) => string;
 
-/** Bounded by count and by size: one reply's raw text is cut at this many characters. */
+/**
+ * Bounded by count and by size: each of a reply's texts (the raw text, content, reasoning, every call's
+ * arguments) is cut at this many characters, and its calls at `maximumCalls`, so that a kept reply costs
+ * at most a few hundred KB however large the upstream's reply was (up to its provider's `limits`).
+ */
 const maximumRawCharacters = 64 * 1024;
+const maximumCalls = 16;
+
+function cut(text: string): string {
+  return text.length > maximumRawCharacters ? `${text.slice(0, maximumRawCharacters)}… (cut at ${maximumRawCharacters} characters)` : text;
+}
 
 export class RecentReplies {
   private readonly replies: RecentReply[] = [];
@@ -42,12 +51,15 @@ export class RecentReplies {
   ) {}
 
   record(reply: RecentReply): void {
-    const raw =
-      reply.raw.length > maximumRawCharacters
-        ? `${reply.raw.slice(0, maximumRawCharacters)}… (cut at ${maximumRawCharacters} characters)`
-        : reply.raw;
+    const kept: RecentReply = {
+      ...reply,
+      raw: cut(reply.raw),
+      content: cut(reply.content),
+      reasoning: cut(reply.reasoning),
+      calls: reply.calls.slice(0, maximumCalls).map((call) => ({ ...call, arguments: cut(call.arguments) })),
+    };
     // One redaction over the serialised reply reaches every field, the calls' arguments included.
-    const redacted = JSON.parse(this.redact(JSON.stringify({ ...reply, raw }))) as RecentReply;
+    const redacted = JSON.parse(this.redact(JSON.stringify(kept))) as RecentReply;
     this.replies.push(redacted);
     if (this.replies.length > this.capacity) this.replies.shift();
   }

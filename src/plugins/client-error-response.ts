@@ -23,17 +23,26 @@ function gatewayErrorFor(error: ClientError): GatewayError {
   }
 }
 
-/** The request line, when the bytes Node failed on start with one: it picks the envelope. */
-function requestPath(rawPacket: unknown): string {
-  if (!Buffer.isBuffer(rawPacket)) return '/';
+/** The response Node made for the socket's current request, once that request's headers were read. */
+function currentResponse(socket: Socket): ServerResponse | undefined {
+  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+}
+
+/**
+ * The request's path, which picks the envelope: from the request line when the bytes Node failed on
+ * start with one, else from the request whose headers were read (a body that stopped mid-way has no
+ * raw packet, but it is a request for some API's path all the same).
+ */
+function requestPath(rawPacket: unknown, socket: Socket): string {
+  if (!Buffer.isBuffer(rawPacket))
+    return (currentResponse(socket) as (ServerResponse & { req?: { url?: string } }) | undefined)?.req?.url ?? '/';
   const firstLine = rawPacket.subarray(0, 2048).toString('latin1').split('\r\n', 1)[0] ?? '';
   return /^[A-Z]+ (\S+)/.exec(firstLine)?.[1] ?? '/';
 }
 
 /** What the socket is answering already, if anything (Node's own check: never write into a response in flight). */
 function responseInFlight(socket: Socket): boolean {
-  const message = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  return message !== undefined && message !== null && message.headersSent;
+  return currentResponse(socket)?.headersSent === true;
 }
 
 /** Fastify's `clientErrorHandler` option, answering in the envelope of the API the request line names. */
@@ -43,7 +52,7 @@ export function createClientErrorResponder(envelopes: ErrorEnvelopes): (error: C
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     if (socket.writable && !responseInFlight(socket)) {
       const refusal = gatewayErrorFor(error);
-      const body = JSON.stringify(envelopes.forUrl(requestPath(error.rawPacket))(refusal));
+      const body = JSON.stringify(envelopes.forUrl(requestPath(error.rawPacket, socket))(refusal));
       socket.write(
         `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}\r\n` +
           `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -21,7 +21,7 @@ const namedPathSegments = 4;
  * Deeper values would overflow the stack in the recursive code behind the edge (JSON.stringify of the
  * upstream body, the tool-prompt cache's keys, schema walks), which is a 500 or worse: refused here.
  */
-function tooDeepError(path: JsonPath, maxDepth: number): GatewayError {
+export function tooDeepError(path: JsonPath, maxDepth: number): GatewayError {
   const param = formatJsonPath(path.slice(0, namedPathSegments));
   const more = path.length > namedPathSegments ? '…' : '';
   return gatewayError('json_too_deep', { message: `The request body nests deeper than ${maxDepth} levels, at '${param}${more}'.`, param });

@@ -1,5 +1,5 @@
 /**
- * A fake upstream on 127.0.0.1:0 that speaks OpenAI, Anthropic and Ollama and answers every request with
+ * A fake upstream on 127.0.0.1:0 that speaks OpenAI, Anthropic, Ollama and Gemini and answers every request with
  * a body that never ends: one endless JSON string, after a normal first event when it streams. It writes
  * with backpressure until the client goes away, and counts the bytes it wrote, so tests can see that the
  * gateway stopped reading at its cap instead of buffering everything.
@@ -10,7 +10,7 @@ import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '
 export type OversizedUpstream = {
   url: string;
   server: LoopbackServer;
-  /** Bytes written per request, by request path and model, as `POST /v1/chat/completions gpt`. */
+  /** Bytes written per request, by `requestKey`: `POST /v1/chat/completions gpt`, `POST /v1beta/models/gpt:generateContent`. */
   written: Map<string, number>;
   /** Resolves once the client went away from the request whose key is given (or had already). */
   closed(key: string): Promise<void>;
@@ -25,11 +25,22 @@ function pathOf(request: RecordedRequest): string {
   return request.path.split('?')[0] ?? request.path;
 }
 
+/** Gemini names the model in the path: `/v1beta/models/{model}:generateContent` or `:streamGenerateContent`. */
+const geminiPath = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+
+/** The request's method, path and body model: what `written` and `closed` know it by. */
+export function requestKey(request: RecordedRequest): string {
+  const model = (request.body as { model?: unknown } | undefined)?.model;
+  return `${request.method} ${pathOf(request)}${typeof model === 'string' && model ? ` ${model}` : ''}`;
+}
+
 /** The first, normal event of a streamed reply, in the wire format of the path. */
 function firstEvent(path: string, model: string): string {
   if (path === '/v1/chat/completions') {
     return `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model, choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] })}\n\n`;
   }
+  if (geminiPath.test(path))
+    return `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] }, index: 0 }] })}\r\n\r\n`;
   if (path === '/v1/messages') {
     const message = {
       id: 'm1',
@@ -53,6 +64,7 @@ function firstEvent(path: string, model: string): string {
 function endlessStart(path: string, streamed: boolean): string {
   if (!streamed) return '{"id":"whole","choices":[{"message":{"role":"assistant","content":"';
   if (path === '/v1/chat/completions') return 'data: {"choices":[{"index":0,"delta":{"content":"';
+  if (geminiPath.test(path)) return 'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"';
   if (path === '/v1/messages')
     return 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"';
   return '{"message":{"role":"assistant","content":"';
@@ -89,14 +101,18 @@ export async function startOversizedUpstream(): Promise<OversizedUpstream> {
   const server = await startLoopbackServer(async (request, response) => {
     const body = (request.body ?? {}) as { model?: string; stream?: boolean };
     const path = pathOf(request);
-    const model = body.model ?? '';
-    const key = `${request.method} ${path}${model ? ` ${model}` : ''}`;
+    const gemini = geminiPath.exec(path);
+    const model = gemini?.[1] ?? body.model ?? '';
+    const key = requestKey(request);
     closedKeys.set(key, new Promise((resolve) => response.once('close', () => resolve())));
     written.set(key, 0);
     const count = (bytes: number) => written.set(key, (written.get(key) ?? 0) + bytes);
     // The model name picks the case: `error-body` answers 500 with the endless body; Ollama streams unless told not to.
     const errorBody = model === 'error-body';
-    const streamed = !errorBody && request.method === 'POST' && (path === '/api/chat' ? body.stream !== false : body.stream === true);
+    const streamed =
+      !errorBody &&
+      request.method === 'POST' &&
+      (gemini ? gemini[2] === 'streamGenerateContent' : path === '/api/chat' ? body.stream !== false : body.stream === true);
     response.writeHead(errorBody ? 500 : 200, { 'content-type': contentType(path, streamed) });
     const start = (streamed ? firstEvent(path, model) : '') + endlessStart(path, streamed);
     count(Buffer.byteLength(start));

@@ -8,6 +8,8 @@ const terminalTypes = new Set(['response.completed', 'response.failed', 'respons
 export class ResponsesSocketClient {
   private readonly received: SocketEvent[] = [];
   private waiter: (() => void) | undefined;
+  /** WebSocket pings received (the gateway's keep-alives on a quiet turn; ws answers each with a pong). */
+  pings = 0;
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data, isBinary) => {
@@ -16,6 +18,7 @@ export class ResponsesSocketClient {
       this.waiter?.();
     });
     socket.on('close', () => this.waiter?.());
+    socket.on('ping', () => this.pings++);
   }
 
   /** Resolves once open; rejects with the HTTP status when the upgrade is refused. */

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson, sseFrames } from '../helpers/read-sse.js';
-import { startOversizedUpstream, type OversizedUpstream } from '../helpers/oversized-upstream.js';
+import { requestKey, startOversizedUpstream, type OversizedUpstream } from '../helpers/oversized-upstream.js';
 import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
 
 const limits = { maxResponseBytes: 64 * 1024, maxEventBytes: 16 * 1024 };
@@ -24,6 +24,7 @@ beforeAll(async () => {
       compatible: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native', limits }),
       claude: testProvider('anthropic', upstream.url, { apiKey: 'sk-ant-test', defaultMaxTokens: 1024, limits }),
       local: testProvider('ollama', upstream.url, { toolCalling: 'native', limits }),
+      gemini: testProvider('gemini', upstream.url, { apiKey: 'gemini-test-key', limits }),
     },
   });
 });
@@ -33,20 +34,21 @@ afterAll(async () => {
   await upstream?.close();
 });
 
+/** Each kind with the key (see requestKey) of its upstream request for a model, whole and streamed. */
 const kinds = [
-  { provider: 'compatible', chatPath: '/v1/chat/completions' },
-  { provider: 'claude', chatPath: '/v1/messages' },
-  { provider: 'local', chatPath: '/api/chat' },
+  { provider: 'compatible', key: (model: string) => `POST /v1/chat/completions ${model}` },
+  { provider: 'claude', key: (model: string) => `POST /v1/messages ${model}` },
+  { provider: 'local', key: (model: string) => `POST /api/chat ${model}` },
+  {
+    provider: 'gemini',
+    key: (model: string) => `POST /v1beta/models/${model}:${model === 'streamed' ? 'streamGenerateContent' : 'generateContent'}`,
+  },
 ] as const;
 
 /** The upstream request was cut by the gateway: closed before its end, with most of it never sent. */
 async function expectStoppedReading(key: string): Promise<void> {
   await upstream.closed(key);
-  const recorded = upstream.server.requests.filter(
-    (request) =>
-      `${request.method} ${request.path.split('?')[0]}${(request.body as { model?: string } | undefined)?.model ? ` ${(request.body as { model: string }).model}` : ''}` ===
-      key,
-  );
+  const recorded = upstream.server.requests.filter((request) => requestKey(request) === key);
   expect(recorded.at(-1)?.aborted).toBe(true);
   expect(upstream.written.get(key)).toBeLessThan(readAtMost);
 }
@@ -64,7 +66,7 @@ async function expectHealthy(): Promise<void> {
   expect(health.status).toBe(200);
 }
 
-describe.each(kinds)('a $provider upstream', ({ provider, chatPath }) => {
+describe.each(kinds)('a $provider upstream', ({ provider, key }) => {
   it('past maxResponseBytes in a whole reply: a 502 upstream_response_too_large, and the body is not read further', async () => {
     const response = await chat(provider, 'whole', false);
     expect(response.status).toBe(502);
@@ -72,7 +74,7 @@ describe.each(kinds)('a $provider upstream', ({ provider, chatPath }) => {
     expect(body.error.code).toBe('upstream_response_too_large');
     expect(body.error.type).toBe('upstream_error');
     expect(body.error.message).toContain(`providers.${provider}.limits.maxResponseBytes`);
-    await expectStoppedReading(`POST ${chatPath} whole`);
+    await expectStoppedReading(key('whole'));
     await expectHealthy();
   });
 
@@ -80,7 +82,7 @@ describe.each(kinds)('a $provider upstream', ({ provider, chatPath }) => {
     const response = await chat(provider, 'error-body', false);
     expect(response.status).toBe(502);
     expect((JSON.parse(response.text) as { error: { code: string } }).error.code).toBe('upstream_response_too_large');
-    await expectStoppedReading(`POST ${chatPath} error-body`);
+    await expectStoppedReading(key('error-body'));
   });
 
   it('past maxEventBytes in one stream event or line: the text so far, then one in-band error frame', async () => {
@@ -96,7 +98,7 @@ describe.each(kinds)('a $provider upstream', ({ provider, chatPath }) => {
       .map((chunk) => chunk.choices[0]?.delta.content ?? '')
       .join('');
     expect(text).toBe('Hi');
-    await expectStoppedReading(`POST ${chatPath} streamed`);
+    await expectStoppedReading(key('streamed'));
     await expectHealthy();
   });
 });

@@ -20,14 +20,15 @@ const secrets = {
   organisationHeader: 'org-secret-abcdefgh',
   anthropicKey: 'sk-ant-secret-0123456789',
   ollamaKey: 'ollama-secret-0123456789',
+  geminiKey: 'AIza-gemini-secret-0123456789',
   clientKey: 'client-key-0123456789',
 };
 const allSecrets = Object.values(secrets);
 
 /** What the upstream echoes: the credential headers it received, as some real servers do in their errors. */
 function echoed(request: RecordedRequest): string {
-  const { authorization, 'x-api-key': apiKey, 'x-org': organisation } = request.headers;
-  return [authorization, apiKey, organisation].filter(Boolean).join(' / ');
+  const { authorization, 'x-api-key': apiKey, 'x-goog-api-key': googleKey, 'x-org': organisation } = request.headers;
+  return [authorization, apiKey, googleKey, organisation].filter(Boolean).join(' / ');
 }
 
 function sendJson(response: http.ServerResponse, status: number, body: unknown): void {
@@ -37,7 +38,9 @@ function sendJson(response: http.ServerResponse, status: number, body: unknown):
 /** 401 and 500 by model name; `stream-error` fails after a first chunk, in the path's own stream format. */
 function answer(request: RecordedRequest, response: http.ServerResponse): void {
   const path = request.path.split('?')[0];
-  const model = (request.body as { model?: string } | undefined)?.model ?? '';
+  // Gemini names the model in the path (`/v1beta/models/{model}:generateContent`).
+  const gemini = /^\/v1beta\/models\/([^:]+):/.exec(path ?? '');
+  const model = gemini?.[1] ?? (request.body as { model?: string } | undefined)?.model ?? '';
   const message = `Invalid credentials: ${echoed(request)}`;
   const anthropic = path === '/v1/messages';
   const ollama = path?.startsWith('/api/') === true;
@@ -45,8 +48,19 @@ function answer(request: RecordedRequest, response: http.ServerResponse): void {
     ? { type: 'error', error: { type: 'authentication_error', message } }
     : ollama
       ? { error: message }
-      : { error: { message, type: 'invalid_request_error' } };
+      : gemini
+        ? { error: { code: 401, message, status: 'UNAUTHENTICATED' } }
+        : { error: { message, type: 'invalid_request_error' } };
+  // Some servers echo the credential in a header too (a debugging aid); it must not reach the client either.
+  response.setHeader('x-echoed-credentials', echoed(request));
   if (model !== 'stream-error') return sendJson(response, model === 'status-500' ? 500 : 401, errorBody);
+  if (gemini) {
+    const first = { candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] }, index: 0 }] };
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.write(`data: ${JSON.stringify(first)}\r\n\r\n`);
+    response.end(`data: ${JSON.stringify({ error: { code: 500, message, status: 'INTERNAL' } })}\r\n\r\n`);
+    return;
+  }
   if (path === '/v1/chat/completions') {
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     response.write(
@@ -90,6 +104,7 @@ beforeAll(async () => {
         }),
         claude: testProvider('anthropic', upstream.url, { apiKey: secrets.anthropicKey, defaultMaxTokens: 256 }),
         local: testProvider('ollama', upstream.url, { toolCalling: 'native', apiKey: secrets.ollamaKey }),
+        gemini: testProvider('gemini', upstream.url, { apiKey: secrets.geminiKey }),
       },
     }),
     { host: '127.0.0.1', port: 0 },
@@ -117,6 +132,7 @@ const kinds = [
   { provider: 'compatible', credential: `Bearer [REDACTED] / [REDACTED]` },
   { provider: 'claude', credential: '[REDACTED]' },
   { provider: 'local', credential: 'Bearer [REDACTED]' },
+  { provider: 'gemini', credential: '[REDACTED]' },
 ] as const;
 
 describe.each(kinds)('an upstream ($provider) that echoes its credentials', ({ provider, credential }) => {
@@ -128,6 +144,7 @@ describe.each(kinds)('an upstream ($provider) that echoes its credentials', ({ p
     );
     expect(response.status).toBe(model === 'status-401' ? 401 : 502);
     expectRedacted(response.text);
+    expect(JSON.stringify([...response.headers])).not.toContain('secret');
     expect(response.text).toContain(`Invalid credentials: ${credential}`);
   });
 

@@ -1,10 +1,10 @@
 /** One error envelope per API, with honest statuses, for errors from anywhere (fastify itself included). */
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toAnthropicErrorBody } from '../../routes/messages/anthropic-wire.js';
 import { toOpenAiErrorBody } from '../../routes/shared/openai-wire.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import { ErrorEnvelopes } from '../../src/plugins/error-envelope.js';
+import { rawExchange as rawExchangeOn } from '../helpers/raw-exchange.js';
 import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
 
 let gateway: StartedGateway;
@@ -110,16 +110,7 @@ describe('errors from fastify itself', () => {
 });
 
 /** Writes raw bytes to the gateway and reads until the server closes the connection. */
-function rawExchange(text: string): Promise<string> {
-  const { port } = new URL(gateway.baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.end(text));
-    let received = '';
-    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
-    socket.on('close', () => resolve(received));
-    socket.on('error', reject);
-  });
-}
+const rawExchange = (text: string) => rawExchangeOn(Number(new URL(gateway.baseUrl).port), text);
 
 /** The status and JSON body of a raw HTTP/1.1 response. */
 function parseRawResponse(text: string): { status: number; headers: string; body: unknown } {

@@ -90,6 +90,14 @@ describe('a client that stops sending', () => {
     expect(result.received).toMatch(/^HTTP\/1\.1 408 /);
   });
 
+  it('answers 408 and closes the connection when a WebSocket upgrade stops mid-way through its headers', async () => {
+    const result = await sendAndStall(
+      'GET /v1/responses HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Ver',
+    );
+    expect(result.closed).toBe(true);
+    expect(result.received).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
   it('does not cut a streamed reply that lasts longer than the request timeout', async () => {
     // Eight frames 150 ms apart: the reply streams for about four request timeouts.
     upstream.enqueue({ type: 'chat', content: 'a reply that takes its time', fragmentSize: 4, chunkDelayMs: 150 });

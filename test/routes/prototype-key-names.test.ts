@@ -48,6 +48,10 @@ describe.each(names)('a provider named %s', (name) => {
     expectNotFound(await post(api.path, api.body(`${name}/x`)), api.envelope);
   });
 
+  it.each(apis)('is a 404 as a whole model name without a slash on POST /$path', async (api) => {
+    expectNotFound(await post(api.path, api.body(name)), api.envelope);
+  });
+
   it.each(apis)('is a 404 on POST /{provider}/$path', async (api) => {
     expectNotFound(await post(`${name}/${api.path}`, api.body('x')), api.envelope);
   });

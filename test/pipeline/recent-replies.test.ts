@@ -1,0 +1,36 @@
+/** The inspector's ring of recent prompted-lane replies is bounded by count and by size, whatever one reply holds. */
+import { describe, expect, it } from 'vitest';
+import { RecentReplies, type RecentReply } from '../../src/pipeline/recent-replies.js';
+
+const megabyte = 'x'.repeat(1024 * 1024);
+
+function hugeReply(id: string): RecentReply {
+  return {
+    id,
+    time: '2026-01-01T00:00:00.000Z',
+    model: 'local/Qwen/Qwen3-8B',
+    family: 'hermes',
+    raw: megabyte,
+    content: megabyte,
+    reasoning: megabyte,
+    calls: Array.from({ length: 100 }, (_, index) => ({ id: `call_${index}`, name: 'write_file', arguments: megabyte })),
+  };
+}
+
+describe('RecentReplies', () => {
+  it('keeps at most a few hundred KB of one reply: every text cut, the calls capped', () => {
+    const replies = new RecentReplies(4, (text) => text);
+    replies.record(hugeReply('r1'));
+    const [kept] = replies.list();
+    expect(Buffer.byteLength(JSON.stringify(kept))).toBeLessThan(2 * 1024 * 1024);
+    for (const text of [kept?.raw, kept?.content, kept?.reasoning, kept?.calls[0]?.arguments])
+      expect(text).toMatch(/^x{65536}… \(cut at 65536 characters\)$/);
+    expect(kept?.calls.map((call) => call.id)).toEqual(Array.from({ length: 16 }, (_, index) => `call_${index}`));
+  });
+
+  it('keeps the newest replies up to its capacity', () => {
+    const replies = new RecentReplies(2, (text) => text);
+    for (const id of ['r1', 'r2', 'r3']) replies.record({ ...hugeReply(id), calls: [] });
+    expect(replies.list().map((reply) => reply.id)).toEqual(['r3', 'r2']);
+  });
+});
