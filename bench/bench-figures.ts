@@ -18,6 +18,8 @@ export type RequestFigures = {
   p99Ms: number;
   /** CPU time of the contender's process per request, in µs (NaN when direct). */
   cpuUsPerRequest: number;
+  /** The same, round by round in the order measured: for ratios between contenders of one run (paired-cpu-ratio.ts). */
+  cpuUsByRound?: number[];
   errors: number;
   firstError?: string;
 };
@@ -77,6 +79,7 @@ export function summariseRequests(
   rounds: (RequestLoadResult & { cpuMs: number })[],
 ): RequestFigures {
   const rates = rounds.map((round) => round.requestsPerSecond);
+  const cpuByRound = rounds.map((round) => (round.cpuMs * 1000) / Math.max(1, round.requests));
   return {
     contender,
     connections,
@@ -85,7 +88,8 @@ export function summariseRequests(
     spread: spreadOf(rates),
     p50Ms: median(rounds.map((round) => round.p50Ms)),
     p99Ms: median(rounds.map((round) => round.p99Ms)),
-    cpuUsPerRequest: median(rounds.map((round) => (round.cpuMs * 1000) / Math.max(1, round.requests))),
+    cpuUsPerRequest: median(cpuByRound),
+    cpuUsByRound: cpuByRound,
     errors: rounds.reduce((total, round) => total + round.errors, 0),
     ...firstErrorOf(rounds),
   };

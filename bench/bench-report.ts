@@ -4,6 +4,7 @@ import type { BenchSettings } from './bench-settings.js';
 import { checkTargets } from './bench-targets.js';
 import type { MachineInfo } from './machine-info.js';
 import { formatNumber, formatRatio, renderMarkdownTable } from './markdown-table.js';
+import { pairedCpuRatio } from './paired-cpu-ratio.js';
 import type { ParserSection } from './parser-benchmarks-hook.js';
 
 function header(machine: MachineInfo, settings: BenchSettings): string {
@@ -100,7 +101,7 @@ function costTable(figures: BenchFigures): string {
       formatNumber(row.requestsPerSecond),
       formatNumber(row.p50Ms, 3),
       formatNumber(row.cpuUsPerRequest),
-      formatRatio(plain ? row.cpuUsPerRequest / plain.cpuUsPerRequest : undefined),
+      formatRatio(pairedCpuRatio(row, plain)),
       String(row.errors),
     ];
   });

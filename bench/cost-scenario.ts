@@ -51,8 +51,9 @@ export async function runCostScenario(
     .filter((contender) => contender.unavailable)
     .map((contender) => `${contender.name}: left out: ${contender.unavailable}`);
   const measured = [setting.plain, ...costContenders.filter((contender) => !contender.unavailable)];
-  // More rounds than elsewhere: a 10 % difference must stand out of the shared machine's noise.
-  const figures = await runRequestScenario(measured, { ...settings, rounds: Math.max(settings.rounds, 4) }, progress, costConnections);
+  // Twice the rounds of elsewhere: a 5 % difference must stand out of the shared machine's noise, and
+  // the ratio is the median of per-round ratios (paired-cpu-ratio.ts), which wants many rounds.
+  const figures = await runRequestScenario(measured, { ...settings, rounds: Math.max(settings.rounds * 2, 8) }, progress, costConnections);
   await closeContenders(costContenders);
   await Promise.all([children.stop(metered), children.stop(traced)]);
   await children.stop(sink);

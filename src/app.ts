@@ -36,6 +36,7 @@ import { ProviderDirectory } from './pipeline/provider-directory.js';
 import { RecentReplies } from './pipeline/recent-replies.js';
 import { ToolCallInspector } from './pipeline/tool-call-inspector.js';
 import { registerClientAuth } from './plugins/client-auth.js';
+import { VerifiedKeyMemo } from './plugins/verified-key-memo.js';
 import { registerCloseRefusedUpgrades } from './plugins/close-refused-upgrades.js';
 import { createClientErrorResponder } from './plugins/client-error-response.js';
 import { ErrorEnvelopes, registerErrorEnvelope, sendFrameworkError } from './plugins/error-envelope.js';
@@ -176,11 +177,9 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerRequestLog(app);
   registerErrorEnvelope(app, errorEnvelopes);
   registerShutdownRefusal(app);
-  registerClientAuth(
-    app,
-    config.server.clientKeys.map((clientKey) => ({ key: clientKey.key, access: new AccessPolicy(clientKey) })),
-    inspectorPagePaths,
-  );
+  const keyEntries = config.server.clientKeys.map((clientKey) => ({ key: clientKey.key, access: new AccessPolicy(clientKey) }));
+  // Bounded by the configured keys: only a key that passed the constant-time check is remembered.
+  registerClientAuth(app, keyEntries, { extraOpenPaths: inspectorPagePaths, verifiedKeys: new VerifiedKeyMemo(keyEntries.length) });
   const state = createSharedState(config, logger);
   // Connects once the app is ready (listen or inject): `--check-config` builds the app without ever connecting.
   app.addHook('onReady', async () => state.connect());

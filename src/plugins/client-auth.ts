@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { gatewayError } from '../core/gateway-error.js';
 import type { AccessPolicy } from '../pipeline/access-policy.js';
 import { sendError } from './error-envelope.js';
+import { VerifiedKeyMemo } from './verified-key-memo.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -58,20 +59,40 @@ const alwaysOpen = ['/health', '/ready', '/'];
 /** A configured key and what it may do. */
 export type KeyEntry = { key: string; access: AccessPolicy };
 
-export function registerClientAuth(app: FastifyInstance, keys: readonly KeyEntry[], extraOpenPaths: readonly string[] = []): void {
+export type ClientAuthOptions = {
+  /** Paths besides the probes that need no key (the inspector's pages). */
+  extraOpenPaths?: readonly string[];
+  /** Where verified keys are remembered (app.ts builds it); none: every request is digested. */
+  verifiedKeys?: VerifiedKeyMemo<KeyEntry>;
+};
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+export function registerClientAuth(app: FastifyInstance, keys: readonly KeyEntry[], options: ClientAuthOptions = {}): void {
   app.decorateRequest('access', null);
   if (keys.length === 0) return;
   const find = createKeyFinder(keys);
-  const openPaths = new Set([...alwaysOpen, ...extraOpenPaths]);
-  app.addHook('onRequest', async (request, reply) => {
-    if (openPaths.has(request.url.split('?')[0] ?? '')) return;
-    const entry = find(presentedKey(request.headers));
+  const verifiedKeys = options.verifiedKeys ?? new VerifiedKeyMemo<KeyEntry>(0);
+  const openPaths = new Set([...alwaysOpen, ...(options.extraOpenPaths ?? [])]);
+  // A callback hook, not an async one: an admitted request makes no promise and takes no microtask hop here.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (openPaths.has(pathOf(request.url))) return done();
+    const presented = presentedKey(request.headers);
+    let entry = presented === undefined ? undefined : verifiedKeys.get(presented);
+    if (entry === undefined) {
+      entry = find(presented);
+      if (entry && presented !== undefined) verifiedKeys.remember(presented, entry);
+    }
     if (entry) {
       request.access = entry.access;
-      return;
+      return done();
     }
     void reply.header('www-authenticate', 'Bearer');
     const error = gatewayError('invalid_api_key', { message: 'Missing or invalid API key.' });
-    return sendError(request, reply, error);
+    // Answered here: a callback hook that sends does not call done.
+    sendError(request, reply, error);
   });
 }

@@ -53,9 +53,27 @@ function fromFastifyError(error: FastifyError): GatewayError {
   return toGatewayError(error);
 }
 
+/** The upstream requests made for a request (run-generation.ts counts them); a refusal made before any says 0. */
+const attemptsHeader = 'x-interlingua-attempts';
+
+/** Says that no upstream was asked, unless the reply already counts its attempts (every reply has x-request-id already: app.ts). */
+function markNoAttempts(reply: FastifyReply): FastifyReply {
+  return reply.hasHeader(attemptsHeader) ? reply : reply.header(attemptsHeader, '0');
+}
+
+/**
+ * A refusal the gateway made itself, before any upstream was asked: a client error that is not an upstream's
+ * passed on (no key, a body it cannot parse or that is too large, a schema refusal, a model the key may
+ * not use). A generation that failed upstream counts its own attempts (routes/shared/run-generation.ts).
+ */
+function refusedBeforeUpstream(error: GatewayError): boolean {
+  return error.status < 500 && error.upstreamStatus === undefined;
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
   if (error.retryAfter) void reply.header('retry-after', error.retryAfter);
   if (error.headers) void reply.headers(error.headers);
+  if (refusedBeforeUpstream(error)) markNoAttempts(reply);
   return reply.status(error.status).send(request.server.errorEnvelopes.forRequest(request)(error));
 }
 
@@ -70,7 +88,7 @@ export function sendFrameworkError(
   reply: FastifyReply,
 ): FastifyReply {
   const rejected = gatewayError('request_rejected', { status: error.statusCode ?? 400, code: error.code, message: error.message });
-  return reply.status(rejected.status).send(envelopes.forUrl(request.url)(rejected));
+  return markNoAttempts(reply).status(rejected.status).send(envelopes.forUrl(request.url)(rejected));
 }
 
 export function registerErrorEnvelope(app: FastifyInstance, envelopes: ErrorEnvelopes): void {
@@ -82,6 +100,6 @@ export function registerErrorEnvelope(app: FastifyInstance, envelopes: ErrorEnve
   });
   app.setNotFoundHandler((request, reply) => {
     const error = gatewayError('unknown_route', { message: `Unknown route: ${request.method} ${request.url.split('?')[0]}` });
-    return reply.status(404).send(envelopes.forUrl(request.url)(error));
+    return markNoAttempts(reply).status(404).send(envelopes.forUrl(request.url)(error));
   });
 }
