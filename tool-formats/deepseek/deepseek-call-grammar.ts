@@ -18,6 +18,8 @@ const headShape = /^[^\s<>{}]*$/;
 
 export const deepseekCallGrammar = callSectionGrammar({
   id: 'deepseek-calls',
+  // The arguments are JSON: a call's end token inside one of its strings is text.
+  values: { type: 'json' },
   callStart: toolCallBegin,
   callEnd: toolCallEnd,
   acceptsCall(body) {

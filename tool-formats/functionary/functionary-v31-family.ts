@@ -15,7 +15,7 @@ const family = 'functionary-v31';
 
 export const functionaryV31Family: FamilySpec = {
   family,
-  envelopes: [taggedEnvelope(family, '<function=', '</function>', [functionTagGrammar])],
+  envelopes: [taggedEnvelope(family, '<function=', '</function>', [functionTagGrammar], { headerEnd: '>' })],
   prompt: {
     introduction: 'You have access to the following functions:',
     renderToolList: (tools) =>

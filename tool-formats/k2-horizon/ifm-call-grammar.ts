@@ -7,6 +7,7 @@
 // @see https://github.com/ggml-org/llama.cpp/blob/master/common/parsers/k2-horizon.cpp
 import { argumentPairsGrammar, type ArgumentPairTags } from '../glm/arg-pairs-grammar.js';
 import { callSectionGrammar } from '../shared/call-section-grammar.js';
+import type { ValueSpan } from '../shared/envelope.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 
 export const ifmSectionOpen = '<ifm|tool_calls>';
@@ -28,8 +29,12 @@ const typeTag = /(<\/ifm\|arg_key>)\s*<ifm\|arg_type>[^<]*<\/ifm\|arg_type>/g;
 
 const pairsGrammar = argumentPairsGrammar(ifmArgumentTags);
 
+/** Raw values: the section's and a call's end tags inside one are its text. */
+export const ifmValues: readonly ValueSpan[] = [{ open: ifmArgumentTags.valueOpen, close: ifmArgumentTags.valueClose }];
+
 export const ifmCallGrammar = callSectionGrammar({
   id: 'k2-horizon-calls',
+  values: { type: 'spans', spans: ifmValues },
   callStart: ifmCallOpen,
   callEnd: ifmCallClose,
   acceptsCall: () => false,

@@ -12,6 +12,8 @@ const headerShape = /^[\w.:-]+$/;
 
 export const kimiCallGrammar = callSectionGrammar({
   id: 'kimi-k2-calls',
+  // The arguments are JSON: a call's end token inside one of its strings is text.
+  values: { type: 'json' },
   callStart: toolCallBegin,
   callEnd: toolCallEnd,
   acceptsCall(body) {

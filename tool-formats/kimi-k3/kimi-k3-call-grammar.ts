@@ -8,6 +8,7 @@
 import { excerpt, type BodyFraming, type DecodedBody } from '../shared/body-grammar.js';
 import { callSectionGrammar } from '../shared/call-section-grammar.js';
 import { coerceBySchema } from '../shared/coerce-by-schema.js';
+import type { ValueSpan } from '../shared/envelope.js';
 import { readArgumentsObject } from '../shared/json-arguments.js';
 import { defineKey, parseLenientJson, skipSpace } from '../shared/lenient-json.js';
 import type { ToolRoster } from '../shared/tool-roster.js';
@@ -22,8 +23,15 @@ export const jsonClose = closeTag('json');
 
 type Invalid = Extract<DecodedBody, { type: 'invalid' }>;
 
+/** Raw values: the section's and a call's end tags inside one are its text. */
+export const kimiK3Values: readonly ValueSpan[] = [
+  { open: argumentOpen, close: argumentClose },
+  { open: jsonOpen, close: jsonClose },
+];
+
 export const kimiK3CallGrammar = callSectionGrammar({
   id: 'kimi-k3-calls',
+  values: { type: 'spans', spans: kimiK3Values },
   callStart: callOpen,
   callEnd: callClose,
   acceptsCall: () => false,

@@ -12,7 +12,7 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering } from '../shared/format-json.js';
 import { toolAsFunction } from '../shared/tool-prompt.js';
 import { resultText } from '../shared/tool-result-text.js';
-import { argumentClose, argumentOpen, callClose, jsonClose, jsonOpen, kimiK3CallGrammar } from './kimi-k3-call-grammar.js';
+import { argumentClose, callClose, jsonClose, kimiK3CallGrammar, kimiK3Values } from './kimi-k3-call-grammar.js';
 import { closeTag, endOfMessage, openTag, openTagWith } from './kimi-k3-tokens.js';
 
 const family = 'kimi-k3';
@@ -62,10 +62,7 @@ export const kimiK3Family: FamilySpec = {
   family,
   envelopes: [
     taggedEnvelope(family, toolsOpen, toolsClose, [kimiK3CallGrammar], {
-      valueSpans: [
-        { open: argumentOpen, close: argumentClose },
-        { open: jsonOpen, close: jsonClose },
-      ],
+      valueSpans: kimiK3Values,
     }),
   ],
   reasoningTags: [{ open: openTag('think'), close: closeTag('think') }],

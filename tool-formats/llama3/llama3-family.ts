@@ -33,7 +33,7 @@ export const llama3Family: FamilySpec = {
       grammars: [jsonCallGrammar, pythonicCallGrammar],
     },
     taggedEnvelope(family, '<function_call>', '</function_call>', [jsonCallGrammar]),
-    taggedEnvelope(family, '<function=', '</function>', [functionTagGrammar]),
+    taggedEnvelope(family, '<function=', '</function>', [functionTagGrammar], { headerEnd: '>' }),
   ],
   bareGrammars: [jsonCallGrammar],
   prompt: {

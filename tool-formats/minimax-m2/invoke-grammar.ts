@@ -6,8 +6,9 @@
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/minimax_m2_tool_parser.py
 // @see https://github.com/MiniMax-AI/MiniMax-M2/blob/main/docs/tool_calling_guide.md
 import { excerpt, type BodyFraming, type BodyGrammar, type DecodeContext, type DecodedBody } from '../shared/body-grammar.js';
-import { callSectionGrammar } from '../shared/call-section-grammar.js';
+import { callSectionGrammar, type CallSectionSyntax } from '../shared/call-section-grammar.js';
 import { coerceArgumentsBySchema } from '../shared/coerce-by-schema.js';
+import type { ValueSpan } from '../shared/envelope.js';
 import { defineKey, skipSpace } from '../shared/lenient-json.js';
 
 export const invokeOpen = '<invoke name=';
@@ -30,11 +31,18 @@ export type InvokeArgumentsReader = (
 ) => DecodedBody;
 
 /** A section of `<invoke name="F">…</invoke>` blocks (MiniMax-M2's; M3 spells the tags with its namespace token). */
-export function invokeBlocksGrammar(id: string, callStart: string, callEnd: string, readArguments: InvokeArgumentsReader): BodyGrammar {
+export function invokeBlocksGrammar(
+  id: string,
+  callStart: string,
+  callEnd: string,
+  readArguments: InvokeArgumentsReader,
+  values?: CallSectionSyntax['values'],
+): BodyGrammar {
   return callSectionGrammar({
     id,
     callStart,
     callEnd,
+    ...(values === undefined ? {} : { values }),
     // Only whole invokes: nothing else is MiniMax's.
     acceptsCall: () => false,
     readCall: (call, framing, context) => {
@@ -45,7 +53,13 @@ export function invokeBlocksGrammar(id: string, callStart: string, callEnd: stri
   });
 }
 
-export const minimaxInvokeGrammar = invokeBlocksGrammar('minimax-m2-invokes', invokeOpen, invokeClose, readParameters);
+/** Code in a value may hold `</invoke>` or the section's end; only its own `</parameter>` ends it. */
+export const parameterValues: readonly ValueSpan[] = [{ open: parameterOpen, close: parameterClose }];
+
+export const minimaxInvokeGrammar = invokeBlocksGrammar('minimax-m2-invokes', invokeOpen, invokeClose, readParameters, {
+  type: 'spans',
+  spans: parameterValues,
+});
 
 function readParameters(call: string, name: string, start: number, framing: BodyFraming, context: DecodeContext): DecodedBody {
   const raw: Record<string, string> = {};

@@ -17,20 +17,30 @@ type BodyMarker = 'restart' | 'end' | 'segment';
 type Markers = { all: MarkerMatcher<BodyMarker>; stops: MarkerMatcher<BodyMarker> };
 
 const openBrace = 0x7b;
-const markersByEnvelope = new WeakMap<Envelope, Markers>();
 
-export function createMistralCallsScanner(envelope: Envelope): BodyScanner {
-  let markers = markersByEnvelope.get(envelope);
-  if (markers === undefined) {
-    const stops = [
-      ...envelope.start.map((marker) => ({ marker, value: 'restart' as const })),
-      ...envelope.end.map((marker) => ({ marker, value: 'end' as const })),
-    ];
-    const segments = [argumentsMarker, callIdMarker].map((marker) => ({ marker, value: 'segment' as const }));
-    markers = { all: new MarkerMatcher<BodyMarker>([...stops, ...segments]), stops: new MarkerMatcher<BodyMarker>(stops) };
-    markersByEnvelope.set(envelope, markers);
-  }
-  return new MistralCallsScanner(markers);
+/**
+ * The scanner factory of one family: each envelope's markers are built on its first call and kept by
+ * the factory (no module-level cache), so a call costs no matcher building.
+ */
+export function mistralCallsScanning(): (envelope: Envelope) => BodyScanner {
+  const markersByEnvelope = new WeakMap<Envelope, Markers>();
+  return (envelope) => {
+    let markers = markersByEnvelope.get(envelope);
+    if (markers === undefined) {
+      markers = bodyMarkers(envelope);
+      markersByEnvelope.set(envelope, markers);
+    }
+    return new MistralCallsScanner(markers);
+  };
+}
+
+function bodyMarkers(envelope: Envelope): Markers {
+  const stops = [
+    ...envelope.start.map((marker) => ({ marker, value: 'restart' as const })),
+    ...envelope.end.map((marker) => ({ marker, value: 'end' as const })),
+  ];
+  const segments = [argumentsMarker, callIdMarker].map((marker) => ({ marker, value: 'segment' as const }));
+  return { all: new MarkerMatcher<BodyMarker>([...stops, ...segments]), stops: new MarkerMatcher<BodyMarker>(stops) };
 }
 
 /** Letters, digits, `_`, `-`, `.` and `:`: what tool names and call ids are made of. */

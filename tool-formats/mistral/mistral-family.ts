@@ -12,7 +12,7 @@ import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 import { toolAsFunction } from '../shared/tool-prompt.js';
 import { resultText } from '../shared/tool-result-text.js';
 import { mistralCallId } from './mistral-call-id.js';
-import { createMistralCallsScanner } from './mistral-calls-scanner.js';
+import { mistralCallsScanning } from './mistral-calls-scanner.js';
 import { mistralNamedCallGrammar } from './mistral-named-call-grammar.js';
 
 const family = 'mistral';
@@ -33,7 +33,7 @@ export const mistralFamily: FamilySpec = {
       start: [toolCallsMarker],
       end: [],
       kind: 'explicit',
-      body: { type: 'custom', createScanner: createMistralCallsScanner },
+      body: { type: 'custom', createScanner: mistralCallsScanning() },
       endsAtReplyEnd: true,
       grammars: [jsonCallGrammar, mistralNamedCallGrammar],
     },

@@ -10,7 +10,7 @@ import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { taggedResults } from '../shared/tool-result-text.js';
-import { plamo3RequestGrammar } from './plamo3-request-grammar.js';
+import { plamo3RequestGrammar, plamo3Values } from './plamo3-request-grammar.js';
 import {
   argumentsClose,
   argumentsOpen,
@@ -32,7 +32,7 @@ export const plamo3Family: FamilySpec = {
   family,
   envelopes: [
     taggedEnvelope(family, requestsOpen, requestsClose, [plamo3RequestGrammar], {
-      valueSpans: [{ open: argumentsOpen, close: argumentsClose }],
+      valueSpans: plamo3Values,
     }),
   ],
   prompt: {

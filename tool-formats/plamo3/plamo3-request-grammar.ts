@@ -6,11 +6,16 @@
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/plamo3_tool_parser.py
 import { excerpt, type BodyFraming, type DecodedBody } from '../shared/body-grammar.js';
 import { callSectionGrammar } from '../shared/call-section-grammar.js';
+import type { ValueSpan } from '../shared/envelope.js';
 import { readArgumentsObject } from '../shared/json-arguments.js';
 import { argumentsClose, argumentsOpen, nameClose, nameOpen, requestClose, requestOpen } from './plamo3-tokens.js';
 
+/** The arguments are a raw value: the section's and a request's end tags inside them are their text. */
+export const plamo3Values: readonly ValueSpan[] = [{ open: argumentsOpen, close: argumentsClose }];
+
 export const plamo3RequestGrammar = callSectionGrammar({
   id: 'plamo3-requests',
+  values: { type: 'spans', spans: plamo3Values },
   callStart: requestOpen,
   callEnd: requestClose,
   acceptsCall: () => false,

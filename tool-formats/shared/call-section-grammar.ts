@@ -4,6 +4,9 @@
 // itself (a call written without its section), whose body is then one call.
 import type { BodyFraming, BodyGrammar, DecodeContext, DecodedBody } from './body-grammar.js';
 import type { CandidateCall } from './call-payload.js';
+import { CharCodeSet } from './char-code-set.js';
+import type { ValueSpan } from './envelope.js';
+import { advanceJsonScan, JsonScanState } from './json-scan-state.js';
 
 export type CallSectionSyntax = {
   /** The grammar id. */
@@ -16,20 +19,30 @@ export type CallSectionSyntax = {
   acceptsCall(body: string): boolean;
   /** Reads one call (trimmed, without its markers); `framing` is the call's own, `context` the section's. */
   readCall(call: string, framing: BodyFraming, context: DecodeContext): DecodedBody;
+  /**
+   * How values are quoted inside a call, so that a call marker inside one (code showing a call) is
+   * value text: `spans`, raw values from an open to a close tag (the envelope's own value spans);
+   * `json`, JSON strings inside the call's brackets. Without it, markers count everywhere.
+   */
+  values?: { type: 'spans'; spans: readonly ValueSpan[] } | { type: 'json' };
 };
 
 type CallBlock = { text: string; framing: BodyFraming };
 
+/** Finds the section's call markers outside values: built once per grammar. */
+type MarkerFinder = (body: string, from: number) => { marker: 'start' | 'end'; index: number } | undefined;
+
 export function callSectionGrammar(syntax: CallSectionSyntax): BodyGrammar {
+  const findMarker = markerFinder(syntax);
   return {
     id: syntax.id,
     accepts: (body) => body.startsWith(syntax.callStart) || syntax.acceptsCall(body),
-    decode: (body, context) => decodeSection(body, context, syntax),
+    decode: (body, context) => decodeSection(body, context, syntax, findMarker),
   };
 }
 
-function decodeSection(body: string, context: DecodeContext, syntax: CallSectionSyntax): DecodedBody {
-  const blocks = splitCallBlocks(body, syntax, context.framing);
+function decodeSection(body: string, context: DecodeContext, syntax: CallSectionSyntax, findMarker: MarkerFinder): DecodedBody {
+  const blocks = splitCallBlocks(body, syntax, context.framing, findMarker);
   const calls: CandidateCall[] = [];
   let problem: Extract<DecodedBody, { type: 'invalid' }> = { type: 'invalid', message: 'The tool-call section holds no call' };
   for (const block of blocks) {
@@ -51,16 +64,87 @@ function decodeSection(body: string, context: DecodeContext, syntax: CallSection
  * separator). A block without its end marker is read with the section's framing when it is the last
  * one, and as closed when another call follows it (a forgotten end marker).
  */
-function splitCallBlocks(body: string, syntax: CallSectionSyntax, framing: BodyFraming): CallBlock[] {
-  const segments = body.split(syntax.callStart);
+function splitCallBlocks(body: string, syntax: CallSectionSyntax, framing: BodyFraming, findMarker: MarkerFinder): CallBlock[] {
   const blocks: CallBlock[] = [];
-  segments.forEach((segment, index) => {
-    const last = index === segments.length - 1;
-    const end = segment.indexOf(syntax.callEnd);
-    const text = (end >= 0 ? segment.slice(0, end) : segment).trim();
+  let segmentStart = 0;
+  for (let index = 0; ; index++) {
+    let end = -1;
+    let nextStart = -1;
+    for (let cursor = segmentStart; ; ) {
+      const hit = findMarker(body, cursor);
+      if (hit === undefined) break;
+      if (hit.marker === 'start') {
+        nextStart = hit.index;
+        break;
+      }
+      if (end < 0) end = hit.index;
+      cursor = hit.index + syntax.callEnd.length;
+    }
+    const last = nextStart < 0;
+    const text = body.slice(segmentStart, end >= 0 ? end : last ? body.length : nextStart).trim();
     // Before the first call start there is usually nothing; in a call written without its start it is the call.
-    if (index === 0 && text === '' && end < 0) return;
-    blocks.push({ text, framing: end >= 0 || !last ? 'closed' : framing });
-  });
-  return blocks;
+    if (!(index === 0 && text === '' && end < 0)) blocks.push({ text, framing: end >= 0 || !last ? 'closed' : framing });
+    if (last) return blocks;
+    segmentStart = nextStart + syntax.callStart.length;
+  }
+}
+
+function markerFinder(syntax: CallSectionSyntax): MarkerFinder {
+  const { callStart, callEnd } = syntax;
+  const markerAt = (body: string, index: number): 'start' | 'end' | undefined =>
+    body.startsWith(callStart, index) ? 'start' : body.startsWith(callEnd, index) ? 'end' : undefined;
+  const values = syntax.values;
+  if (values === undefined)
+    return (body, from) => {
+      const start = body.indexOf(callStart, from);
+      const end = body.indexOf(callEnd, from);
+      if (end >= 0 && (start < 0 || end < start)) return { marker: 'end', index: end };
+      return start >= 0 ? { marker: 'start', index: start } : undefined;
+    };
+  if (values.type === 'json') {
+    const stops = new CharCodeSet([callStart.charCodeAt(0), callEnd.charCodeAt(0)]);
+    return (body, from) => {
+      // Each call's brackets are its own: one left open (a cut-off value) does not hide the next call.
+      const state = new JsonScanState();
+      for (let index = from; ; index++) {
+        index = advanceJsonScan(state, body, index, stops, false);
+        if (index >= body.length) return undefined;
+        const marker = markerAt(body, index);
+        if (marker !== undefined) return { marker, index };
+        state.step(body.charCodeAt(index));
+      }
+    };
+  }
+  const spans = values.spans;
+  // Only a character some marker starts with is looked at closer.
+  const firstCodes = CharCodeSet.ofFirstCharacters([callStart, callEnd, ...spans.map((span) => span.open)]);
+  return (body, from) => {
+    for (let index = from; index < body.length; index++) {
+      if (!firstCodes.has(body.charCodeAt(index))) continue;
+      const marker = markerAt(body, index);
+      if (marker !== undefined) return { marker, index };
+      const span = spans.find((candidate) => body.startsWith(candidate.open, index));
+      if (span !== undefined) index = spanEnd(body, index + span.open.length, span) - 1;
+    }
+    return undefined;
+  };
+}
+
+/** Where the value opened before `from` ends (after its close), counting values quoted inside it; the body's end when it does not. */
+function spanEnd(body: string, from: number, span: ValueSpan): number {
+  let depth = 0;
+  for (let index = from; index < body.length; ) {
+    const close = body.indexOf(span.close, index);
+    if (close < 0) return body.length;
+    const nested = span.nested === undefined ? -1 : body.indexOf(span.nested, index);
+    if (nested >= 0 && nested < close) {
+      depth++;
+      index = nested + (span.nested as string).length;
+      continue;
+    }
+    if (depth === 0) return close + span.close.length;
+    depth--;
+    index = close + span.close.length;
+  }
+  return body.length;
 }

@@ -269,7 +269,8 @@ function mergeEntry(start: string, envelopes: readonly Envelope[]): EnvelopeEntr
           ? undefined
           : createTaggedBodyLayout(terminatorEntries([start]), valueSpans, trailingEnd);
       const code = tagged.some((body) => body.code === true);
-      createScanner = () => new TaggedBodyScanner(matcher, layout, code);
+      const headerEnd = tagged.find((body) => body.headerEnd !== undefined)?.headerEnd;
+      createScanner = () => new TaggedBodyScanner(matcher, layout, code, headerEnd);
       break;
     }
     case 'values': {

@@ -41,6 +41,12 @@ export type TaggedBodyOptions = {
    * `</tool_call>` after `<function=…>…</function>` when the model left out the opening `<tool_call>`.
    */
   trailingEnd?: readonly string[];
+  /**
+   * The body opens with a header ending at this character (`NAME>` after `<function=`), then is sniffed
+   * as any body is: JSON arguments after the header are scanned as JSON, so an end marker inside one
+   * of their strings does not close the body.
+   */
+  headerEnd?: string;
 };
 
 export type Envelope = {

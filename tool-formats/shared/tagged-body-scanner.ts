@@ -2,13 +2,17 @@
 import { isJsonOpenerCode, isSpaceCode, type BodyScanner, type BodyScanStep } from './body-scanner.js';
 import type { ValueSpan } from './envelope.js';
 import { advanceJsonScan, JsonScanState } from './json-scan-state.js';
-import { MarkerMatcher, type MarkerEntry } from './marker-matcher.js';
+import { MarkerMatcher, partialMarkerStart, type MarkerEntry } from './marker-matcher.js';
 
 /** `end` closes the body; `restart` (the envelope's own start marker) may close it implicitly. */
 export type Terminator = 'end' | 'restart';
 
-/** Inside a raw value: what ends it, and what opens a value quoted inside it. */
-type SpanMarkers = MarkerMatcher<'close' | 'nested'>;
+/**
+ * Inside a raw value: what ends it, and what opens a value quoted inside it. A value with no nested
+ * opener has one marker to look for, found with the native `indexOf` instead of the matcher's
+ * per-character loop: values (code, file contents) are most of a long call's text.
+ */
+type SpanMarkers = { matcher: MarkerMatcher<'close' | 'nested'>; close: string; nested: boolean };
 
 /** Built once per envelope from its value spans and trailing end markers (see `TaggedBodyOptions`). */
 export type TaggedBodyLayout = {
@@ -31,11 +35,14 @@ export function createTaggedBodyLayout(
   valueSpans: readonly ValueSpan[],
   trailingEnd: readonly string[],
 ): TaggedBodyLayout {
-  const spanMarkers = (span: ValueSpan): SpanMarkers =>
-    new MarkerMatcher<'close' | 'nested'>([
+  const spanMarkers = (span: ValueSpan): SpanMarkers => ({
+    matcher: new MarkerMatcher<'close' | 'nested'>([
       { marker: span.close, value: 'close' },
       ...(span.nested === undefined ? [] : [{ marker: span.nested, value: 'nested' as const }]),
-    ]);
+    ]),
+    close: span.close,
+    nested: span.nested !== undefined,
+  });
   const rawMarkers = new MarkerMatcher<Terminator | SpanMarkers>([
     ...terminators,
     ...valueSpans.map((span) => ({ marker: span.open, value: spanMarkers(span) })),
@@ -46,8 +53,8 @@ export function createTaggedBodyLayout(
 }
 
 export class TaggedBodyScanner implements BodyScanner {
-  /** `sniff` until the first significant character says whether the body is JSON. */
-  private phase: 'sniff' | 'json' | 'raw' = 'sniff';
+  /** `header` up to `headerEnd` if any, then `sniff` until the first significant character says whether the body is JSON. */
+  private phase: 'header' | 'sniff' | 'json' | 'raw';
   private readonly state = new JsonScanState();
   private readonly layout: TaggedBodyLayout;
   /** The raw value the scan is inside, if any; only its close (and nested open) markers count there. */
@@ -55,17 +62,30 @@ export class TaggedBodyScanner implements BodyScanner {
   /** How many values quoted inside the open one are still open. */
   private spanDepth = 0;
 
-  /** `code`: scan as JSON or Python from the first character, never as raw text (see `TaggedBodyOptions`). */
+  /**
+   * `code`: scan as JSON or Python from the first character, never as raw text; `headerEnd`: the
+   * character a header before the body ends with (see `TaggedBodyOptions`).
+   */
   constructor(
     private readonly terminators: MarkerMatcher<Terminator>,
     layout?: TaggedBodyLayout,
     private readonly code = false,
+    headerEnd?: string,
   ) {
     this.layout = layout ?? { rawMarkers: terminators };
+    this.headerEndCode = headerEnd === undefined ? -1 : headerEnd.charCodeAt(0);
+    this.phase = headerEnd === undefined ? 'sniff' : 'header';
   }
+
+  private readonly headerEndCode: number;
 
   scan(input: string, position: number): BodyScanStep {
     let index = position;
+    if (this.phase === 'header') {
+      const afterHeader = this.scanHeader(input, index);
+      if (typeof afterHeader !== 'number') return afterHeader;
+      index = afterHeader;
+    }
     if (this.phase === 'sniff') {
       const sniffed = this.sniff(input, index);
       if (typeof sniffed !== 'number') return sniffed;
@@ -76,6 +96,7 @@ export class TaggedBodyScanner implements BodyScanner {
 
   takeWhole(text: string): boolean {
     switch (this.phase) {
+      case 'header':
       case 'sniff':
         return false;
       case 'json':
@@ -84,9 +105,31 @@ export class TaggedBodyScanner implements BodyScanner {
         if (this.terminators.mayHoldMarker(text)) return false;
         advanceJsonScan(this.state, text, 0, undefined, false);
         return true;
-      case 'raw':
-        return !(this.openSpan ?? this.layout.rawMarkers).mayHoldMarker(text);
+      case 'raw': {
+        const span = this.openSpan;
+        if (span === undefined) return !this.layout.rawMarkers.mayHoldMarker(text);
+        if (span.nested) return !span.matcher.mayHoldMarker(text);
+        return text.indexOf(span.close) < 0 && partialMarkerStart(text, 0, span.close) === text.length;
+      }
     }
+  }
+
+  /** Reads the header up to its end character; a terminator before it ends the body as in raw text. */
+  private scanHeader(input: string, from: number): BodyScanStep | number {
+    const stops = this.terminators.firstCodes;
+    for (let index = from; index < input.length; index++) {
+      const code = input.charCodeAt(index);
+      if (code === this.headerEndCode) {
+        this.phase = 'sniff';
+        return index + 1;
+      }
+      if (!stops.has(code)) continue;
+      const hit = this.terminators.matchAt(input, index);
+      if (hit.type === 'partial') return { type: 'more', keepFrom: index };
+      if (hit.type === 'found')
+        return hit.value === 'end' ? this.closeAtEnd(input, index, hit.marker) : { type: 'closed', bodyEnd: index, end: index };
+    }
+    return { type: 'more', keepFrom: input.length };
   }
 
   /** Skips whitespace, stray `>` and doubled start markers (`<tool_call>>`, `<tool_call><tool_call>`). */
@@ -127,8 +170,15 @@ export class TaggedBodyScanner implements BodyScanner {
     let index = from;
     for (;;) {
       const span = this.openSpan;
+      if (span !== undefined && !span.nested) {
+        const closeAt = input.indexOf(span.close, index);
+        if (closeAt < 0) return { type: 'more', keepFrom: partialMarkerStart(input, index, span.close) };
+        this.openSpan = undefined;
+        index = closeAt + span.close.length;
+        continue;
+      }
       if (span !== undefined) {
-        const inner = span.find(input, index);
+        const inner = span.matcher.find(input, index);
         if (inner.type === 'none') return { type: 'more', keepFrom: input.length };
         if (inner.type === 'partial') return { type: 'more', keepFrom: inner.index };
         if (inner.value === 'nested') this.spanDepth++;

@@ -6,12 +6,12 @@
 // Written: the same blocks, one section per turn; results as tagged blocks in a user turn.
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/step3_tool_parser.py
 import type { ToolCallPart } from '../../src/core/index.js';
-import { taggedEnvelope, type ValueSpan } from '../shared/envelope.js';
+import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { rawArgumentEntries } from '../shared/format-json.js';
 import { renderFunctionLines } from '../shared/tool-prompt.js';
 import { taggedResults } from '../shared/tool-result-text.js';
-import { steptmlCallGrammar } from './steptml-call-grammar.js';
+import { parameterValues, steptmlCallGrammar } from './steptml-call-grammar.js';
 import {
   invokeClose,
   invokeOpen,
@@ -25,12 +25,6 @@ import {
 } from './step3-tokens.js';
 
 const family = 'step3';
-
-/**
- * Code in a value may hold the section's end token; only its own `</steptml:parameter>` ends it. (The
- * call split inside the section is not value-aware yet: such a call is rejected, never leaked as text.)
- */
-const parameterValues: readonly ValueSpan[] = [{ open: parameterOpen, close: parameterClose }];
 
 /** One call block: strings as they are, other values as JSON, one parameter per line. */
 function renderStep3Call(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {

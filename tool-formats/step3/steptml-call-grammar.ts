@@ -7,6 +7,7 @@
 // ignores it, since coercion trims numbers and booleans).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/step3_tool_parser.py
 import { excerpt, type BodyFraming, type DecodedBody } from '../shared/body-grammar.js';
+import type { ValueSpan } from '../shared/envelope.js';
 import type { CandidateCall } from '../shared/call-payload.js';
 import { callSectionGrammar } from '../shared/call-section-grammar.js';
 import { coerceArgumentsBySchema } from '../shared/coerce-by-schema.js';
@@ -20,8 +21,15 @@ const attributeClose = '">';
 type Invalid = Extract<DecodedBody, { type: 'invalid' }>;
 type Read<T> = ({ type: 'read'; end: number } & T) | Invalid;
 
+/**
+ * Code in a value may hold the section's (or a call's) end token; only its own `</steptml:parameter>`
+ * ends it.
+ */
+export const parameterValues: readonly ValueSpan[] = [{ open: parameterOpen, close: parameterClose }];
+
 export const steptmlCallGrammar = callSectionGrammar({
   id: 'step3-calls',
+  values: { type: 'spans', spans: parameterValues },
   callStart: toolCallBegin,
   callEnd: toolCallEnd,
   acceptsCall: (body) => withoutCallType(body).startsWith(invokeOpen),

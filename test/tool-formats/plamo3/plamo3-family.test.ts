@@ -80,9 +80,9 @@ describe('plamo3: parsing', () => {
     expect(parse(section(request('write_file', '{"path": "a", "content": "<|plamo:end_tool_requests:plamo|>"}')))).toEqual([
       call('write_file', { path: 'a', content: '<|plamo:end_tool_requests:plamo|>' }),
     ]);
-    // The split into requests is not value-aware (as in step3): such a request is rejected, never leaked.
-    expect(parse(section(request('write_file', '{"path": "a", "content": "<|plamo:end_tool_request:plamo|>"}')))).toMatchObject([
-      { type: 'tool-call-rejected' },
+    // The split into requests skips the arguments too.
+    expect(parse(section(request('write_file', '{"path": "a", "content": "<|plamo:end_tool_request:plamo|>"}')))).toEqual([
+      call('write_file', { path: 'a', content: '<|plamo:end_tool_request:plamo|>' }),
     ]);
   });
 

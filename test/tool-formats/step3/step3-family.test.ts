@@ -113,15 +113,11 @@ describe('step3: parsing', () => {
     ]);
   });
 
-  it('keeps a section whose value holds the end tokens out of the text', () => {
-    // The section scanner skips values; the call split does not yet, so the call is rejected whole
-    // instead of its tail leaking into the content.
+  it('reads a call whose value holds the end tokens, keeping them in the value', () => {
+    // Both the section scanner and the call split skip values.
     const content = `say ${toolCallEnd}${toolCallsEnd} literally`;
     const events = parse(`Writing.${section(stepCall('write_file', { path: 'step3.md', content }))}`);
-    expect(events).toMatchObject([
-      { type: 'text', text: 'Writing.' },
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
+    expect(events).toEqual([{ type: 'text', text: 'Writing.' }, call('write_file', { path: 'step3.md', content })]);
     expect(textOf(events)).not.toContain('literally');
   });
 
