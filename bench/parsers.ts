@@ -2,7 +2,8 @@
 // Standalone: `node --import tsx bench/parsers.ts`, which also prints a PASS/FAIL line per parser for the
 // speed goals (`parser-speed-check.ts`) and exits 1 when one fails. Every family of the registry is
 // measured, plus a reply that begins inside reasoning and never closes it (read twice: as reasoning, then
-// as the reply).
+// as the reply). `--family hermes,step3` (or `PARSER_BENCH_FAMILIES=hermes,step3`) measures only those rows;
+// the reply that begins inside reasoning is the row `hermes-unclosed-reasoning`.
 import { pathToFileURL } from 'node:url';
 import type { ParserOptions, ToolDefinition, ToolFormat } from '../src/core/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
@@ -22,8 +23,14 @@ export type Row = {
   check: 'pass' | 'FAIL';
 };
 
-/** A parser to measure: a family's, or one of them under particular options. */
-type Subject = { name: string; format: ToolFormat; options: ParserOptions; build: (targetLength: number) => string };
+/** A parser to measure: a family's, or one of them under particular options; `key` selects it by name. */
+type Subject = {
+  key: string;
+  name: string;
+  format: ToolFormat;
+  options: ParserOptions;
+  build: (targetLength: number) => string;
+};
 
 const megabyte = 1_000_000;
 const chunkSize = 4;
@@ -121,6 +128,7 @@ function bestTime(runs: number, run: () => unknown): number {
 function subjects(): Subject[] {
   const registry = createToolFormatRegistry();
   const families: Subject[] = [...registry.values()].map((format) => ({
+    key: format.family,
     name: format.family,
     format,
     options: {},
@@ -131,6 +139,7 @@ function subjects(): Subject[] {
   return [
     ...families,
     {
+      key: 'hermes-unclosed-reasoning',
       name: 'hermes, unclosed opened reasoning',
       format: hermes,
       options: { startsInReasoning: true },
@@ -139,9 +148,37 @@ function subjects(): Subject[] {
   ];
 }
 
-export async function runParserBenchmarks(): Promise<Row[]> {
+/** The subjects named in `families` (all of them when it is empty); an unknown name is an error, not a silent empty run. */
+function selectSubjects(families: readonly string[]): Subject[] {
+  const all = subjects();
+  if (families.length === 0) return all;
+  const known = new Set(all.map((subject) => subject.key));
+  const unknown = families.filter((family) => !known.has(family));
+  if (unknown.length > 0) throw new Error(`unknown parser bench families: ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
+  return all.filter((subject) => families.includes(subject.key));
+}
+
+/** The family filter from `--family a,b` (or `--family=a,b`) or else `PARSER_BENCH_FAMILIES=a,b`. */
+export function familyFilter(argv: readonly string[], environment: NodeJS.ProcessEnv): string[] {
+  const flagIndex = argv.findIndex((argument) => argument === '--family' || argument.startsWith('--family='));
+  const flag = argv[flagIndex];
+  const value =
+    flag === undefined
+      ? environment['PARSER_BENCH_FAMILIES']
+      : flag.startsWith('--family=')
+        ? flag.slice('--family='.length)
+        : argv[flagIndex + 1];
+  return (value ?? '')
+    .split(',')
+    .map((family) => family.trim())
+    .filter((family) => family.length > 0);
+}
+
+export async function runParserBenchmarks(
+  families: readonly string[] = familyFilter([], process.env),
+): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const subject of subjects()) {
+  for (const subject of selectSubjects(families)) {
     const small = subject.build(megabyte);
     const large = subject.build(10 * megabyte);
     const smallChunks = splitIntoChunks(small);
@@ -176,7 +213,7 @@ function round(value: number): number {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   // No top-level await: the module is also loaded by CommonJS-transpiled callers.
-  runParserBenchmarks().then(
+  runParserBenchmarks(familyFilter(process.argv.slice(2), process.env)).then(
     (rows) => {
       console.table(rows);
       const report = parserCheckReport(rows);

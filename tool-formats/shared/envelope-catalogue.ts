@@ -1,12 +1,13 @@
 /** The catalogue of every registered family's syntax, giving each family's parser all envelopes. */
-// Its own come first (its grammars are tried first on a shared start marker), then the others as
-// fallbacks.
+// Its own come first (its grammars are tried first on a shared start marker), then the others'
+// distinctive markers as fallbacks (see fallback-markers.ts).
 import type { BodyGrammar } from './body-grammar.js';
-import type { BodyScanner } from './body-scanner.js';
 import { thinkTag, type Envelope, type ReasoningTag } from './envelope.js';
+import { mergeEntry, type EnvelopeEntry } from './envelope-entry.js';
+import { visibleMarkers } from './fallback-markers.js';
 import { MarkerMatcher, type MarkerEntry } from './marker-matcher.js';
-import { createTaggedBodyLayout, TaggedBodyScanner, type Terminator } from './tagged-body-scanner.js';
-import { ValuesBodyScanner } from './values-body-scanner.js';
+import { createReasoningSyntaxes, type ReasoningSyntax } from './reasoning-syntax.js';
+import { unique } from './unique.js';
 
 /** What a family contributes to parsing. */
 export type FamilySyntax = {
@@ -42,36 +43,28 @@ export type ReplyStartSyntax = {
   framingTokens?: readonly string[];
 };
 
-/** One start marker with everything registered for it, merged. */
-export type EnvelopeEntry = {
-  start: string;
-  family: string;
-  kind: Envelope['kind'];
-  endsAtReplyEnd: boolean;
-  grammars: readonly BodyGrammar[];
-  /** End markers of all registrations (used to recover an end marker hidden in a broken string). */
-  end: readonly string[];
-  createScanner(): BodyScanner;
-};
-
 export type TextMarker =
   | { type: 'envelope'; entry: EnvelopeEntry }
-  | { type: 'reasoning'; tag: ReasoningTag }
+  | { type: 'reasoning'; reasoning: ReasoningSyntax }
   | { type: 'framing' }
   /** A reasoning close tag met outside reasoning: the reply began inside a block the template opened. */
   | { type: 'orphan-close'; tag: ReasoningTag };
 
-/** Everything a reply parser for one family needs; built once per family, shared by its parsers. */
+/**
+ * Everything a reply parser for one family needs; built once per family, shared by its parsers. Every
+ * field is always present (undefined when unused), so all families' syntaxes share one shape and the
+ * parser's reads of them stay monomorphic.
+ */
 export type ReplySyntax = {
   family: string;
   textMarkers: MarkerMatcher<TextMarker>;
   bareGrammars: readonly BodyGrammar[];
   /** The family's own reasoning tag, used when the reply starts inside reasoning. */
-  reasoningTag: ReasoningTag;
+  reasoning: ReasoningSyntax;
   /** Markers read only at the reply's very start (the family's `replyStart`). */
-  replyStartMarkers?: MarkerMatcher<TextMarker>;
+  replyStartMarkers: MarkerMatcher<TextMarker> | undefined;
   /** The envelope the reply starts inside (see `FamilySyntax.replyStartsInside`). */
-  replyStartsInside?: EnvelopeEntry;
+  replyStartsInside: EnvelopeEntry | undefined;
 };
 
 export type EnvelopeCatalogue = {
@@ -85,6 +78,11 @@ export function createEnvelopeCatalogue(families: readonly FamilySyntax[]): Enve
   checkSharedStartMarkers(families);
   const cache = new Map<string, ReplySyntax>();
   const reasoningCache = new Map<string, ReplySyntax>();
+  const reasoningSyntax = createReasoningSyntaxes();
+  const reasoningMarker = (tag: ReasoningTag): MarkerEntry<TextMarker> => ({
+    marker: tag.open,
+    value: { type: 'reasoning', reasoning: reasoningSyntax(tag) },
+  });
   const ordered = (family: string): FamilySyntax[] => {
     const own = families.find((candidate) => candidate.family === family);
     if (own === undefined) throw new Error(`Unknown tool-call family "${family}"`);
@@ -104,7 +102,7 @@ export function createEnvelopeCatalogue(families: readonly FamilySyntax[]): Enve
   };
   return {
     families: families.map((syntax) => syntax.family),
-    syntaxFor: (family) => cached(cache, family, buildReplySyntax),
+    syntaxFor: (family) => cached(cache, family, (list) => buildReplySyntax(list, reasoningMarker, reasoningSyntax)),
     reasoningSyntaxFor: (family) =>
       cached(reasoningCache, family, (list) => {
         const tags = reasoningTagsOf(list);
@@ -113,7 +111,9 @@ export function createEnvelopeCatalogue(families: readonly FamilySyntax[]): Enve
           family: own.family,
           textMarkers: new MarkerMatcher([...tags.map(reasoningMarker), ...orphanCloseMarkers(tags, new Set(tags.map((tag) => tag.open)))]),
           bareGrammars: [],
-          reasoningTag: own.reasoningTags?.[0] ?? thinkTag,
+          reasoning: reasoningSyntax(own.reasoningTags?.[0] ?? thinkTag),
+          replyStartMarkers: undefined,
+          replyStartsInside: undefined,
         };
       }),
   };
@@ -156,18 +156,21 @@ function scanningDifference(left: Envelope, right: Envelope): string | undefined
   return undefined;
 }
 
-/** `ordered[0]` is the parser's own family: family-scoped tags count only there (see `ReasoningTag.scope`). */
+/**
+ * `ordered[0]` is the parser's own family: family-scoped tags count only there (see `ReasoningTag.scope`),
+ * and the others' tags only when they are distinctive (see fallback-markers.ts).
+ */
 function reasoningTagsOf(ordered: readonly FamilySyntax[]): ReasoningTag[] {
   const own = ordered[0];
+  const visible = (family: FamilySyntax, tag: ReasoningTag): boolean =>
+    family === own || (tag.scope !== 'family' && visibleMarkers([tag.open], false).length > 0);
   return unique(
-    [...ordered.flatMap((family) => (family.reasoningTags ?? []).filter((tag) => family === own || tag.scope !== 'family')), thinkTag],
+    [...ordered.flatMap((family) => (family.reasoningTags ?? []).filter((tag) => visible(family, tag))), thinkTag],
     (tag) => tag.open,
   );
 }
 
-function reasoningMarker(tag: ReasoningTag): MarkerEntry<TextMarker> {
-  return { marker: tag.open, value: { type: 'reasoning', tag } };
-}
+type ReasoningMarker = (tag: ReasoningTag) => MarkerEntry<TextMarker>;
 
 /** Close tags met outside reasoning; one that is also another marker (Harmony's `<|end|>` is framing) keeps that meaning. */
 function orphanCloseMarkers(tags: readonly ReasoningTag[], taken: ReadonlySet<string>): MarkerEntry<TextMarker>[] {
@@ -178,17 +181,25 @@ function orphanCloseMarkers(tags: readonly ReasoningTag[], taken: ReadonlySet<st
 }
 
 /** `ordered[0]` is the parser's own family. */
-function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
+function buildReplySyntax(
+  ordered: readonly FamilySyntax[],
+  reasoningMarker: ReasoningMarker,
+  reasoningSyntax: (tag: ReasoningTag) => ReasoningSyntax,
+): ReplySyntax {
   const own = ordered[0] as FamilySyntax;
   const registrations = new Map<string, Envelope[]>();
   for (const family of ordered) {
     for (const envelope of family.envelopes.filter((candidate) => family === own || candidate.scope !== 'family')) {
-      for (const start of envelope.start) registrations.set(start, [...(registrations.get(start) ?? []), envelope]);
+      for (const start of visibleMarkers(envelope.start, family === own))
+        registrations.set(start, [...(registrations.get(start) ?? []), envelope]);
     }
   }
   const reasoningTags = reasoningTagsOf(ordered);
   const framingTokens = unique(
-    [...(own.familyFramingTokens ?? []), ...ordered.flatMap((family) => family.framingTokens ?? [])],
+    [
+      ...(own.familyFramingTokens ?? []),
+      ...ordered.flatMap((family) => visibleMarkers(family.framingTokens ?? [], family === own)),
+    ],
     (token) => token,
   );
   const markers = [
@@ -204,7 +215,7 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
     if (seen.has(marker)) throw new Error(`"${marker}" is registered as two kinds of marker (envelope, reasoning tag, framing token)`);
     seen.add(marker);
   }
-  const replyStart = own.replyStart === undefined ? undefined : replyStartMarkers(own.replyStart);
+  const replyStart = own.replyStart === undefined ? undefined : replyStartMarkers(own.replyStart, reasoningMarker);
   const entries = new Map(
     markers.flatMap((entry) => (entry.value.type === 'envelope' ? [[entry.marker, entry.value.entry] as const] : [])),
   );
@@ -212,19 +223,19 @@ function buildReplySyntax(ordered: readonly FamilySyntax[]): ReplySyntax {
   if (own.replyStartsInside !== undefined && replyStartsInside === undefined)
     throw new Error(`"${own.replyStartsInside}" is no start marker of ${own.family}`);
   return {
-    ...(replyStart === undefined ? {} : { replyStartMarkers: replyStart }),
-    ...(replyStartsInside === undefined ? {} : { replyStartsInside }),
     family: own.family,
     textMarkers: new MarkerMatcher([...markers, ...orphanCloseMarkers(reasoningTags, seen)]),
     bareGrammars: unique(
       ordered.flatMap((family) => family.bareGrammars ?? []),
       (grammar) => grammar.id,
     ),
-    reasoningTag: own.reasoningTags?.[0] ?? thinkTag,
+    reasoning: reasoningSyntax(own.reasoningTags?.[0] ?? thinkTag),
+    replyStartMarkers: replyStart,
+    replyStartsInside,
   };
 }
 
-function replyStartMarkers(syntax: ReplyStartSyntax): MarkerMatcher<TextMarker> {
+function replyStartMarkers(syntax: ReplyStartSyntax, reasoningMarker: ReasoningMarker): MarkerMatcher<TextMarker> {
   return new MarkerMatcher<TextMarker>([
     ...(syntax.envelopes ?? []).flatMap((envelope) =>
       envelope.start.map((start) => ({ marker: start, value: { type: 'envelope', entry: mergeEntry(start, [envelope]) } as TextMarker })),
@@ -232,69 +243,4 @@ function replyStartMarkers(syntax: ReplyStartSyntax): MarkerMatcher<TextMarker> 
     ...(syntax.reasoningTags ?? []).map(reasoningMarker),
     ...(syntax.framingTokens ?? []).map((token) => ({ marker: token, value: { type: 'framing' } as TextMarker })),
   ]);
-}
-
-function mergeEntry(start: string, envelopes: readonly Envelope[]): EnvelopeEntry {
-  const first = envelopes[0] as Envelope;
-  const end = unique(
-    envelopes.flatMap((envelope) => envelope.end),
-    (marker) => marker,
-  );
-  const grammars = unique(
-    envelopes.flatMap((envelope) => envelope.grammars),
-    (grammar) => grammar.id,
-  );
-  const terminatorEntries = (restart: readonly string[]): MarkerEntry<Terminator>[] => [
-    ...end.map((marker) => ({ marker, value: 'end' as const })),
-    ...restart.map((marker) => ({ marker, value: 'restart' as const })),
-  ];
-  const terminators = (restart: readonly string[]) => new MarkerMatcher<Terminator>(terminatorEntries(restart));
-  let createScanner: () => BodyScanner;
-  switch (first.body.type) {
-    case 'tagged': {
-      const matcher = terminators([start]);
-      // Every registration's value spans and trailing markers count, so that all parsers read a shared
-      // marker's bodies alike (Qwen3-Coder parameters and GLM values under <tool_call>).
-      const tagged = envelopes.flatMap((envelope) => (envelope.body.type === 'tagged' ? [envelope.body] : []));
-      const valueSpans = unique(
-        tagged.flatMap((body) => body.valueSpans ?? []),
-        (span) => span.open,
-      );
-      const trailingEnd = unique(
-        tagged.flatMap((body) => body.trailingEnd ?? []),
-        (marker) => marker,
-      );
-      const layout =
-        valueSpans.length === 0 && trailingEnd.length === 0
-          ? undefined
-          : createTaggedBodyLayout(terminatorEntries([start]), valueSpans, trailingEnd);
-      const code = tagged.some((body) => body.code === true);
-      const headerEnd = tagged.find((body) => body.headerEnd !== undefined)?.headerEnd;
-      createScanner = () => new TaggedBodyScanner(matcher, layout, code, headerEnd);
-      break;
-    }
-    case 'values': {
-      const matcher = terminators([]);
-      const separator = first.body.separator;
-      createScanner = () => new ValuesBodyScanner(matcher, separator);
-      break;
-    }
-    case 'custom': {
-      const create = first.body.createScanner;
-      const merged = { ...first, end };
-      createScanner = () => create(merged);
-      break;
-    }
-  }
-  return { start, family: first.family, kind: first.kind, endsAtReplyEnd: first.endsAtReplyEnd === true, grammars, end, createScanner };
-}
-
-function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    const id = key(item);
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
 }

@@ -3,7 +3,7 @@ import type { ParsedEvent } from '../../src/core/index.js';
 import { decodeWithGrammars, type BodyFraming, type DecodedBody } from './body-grammar.js';
 import type { BodyScanner } from './body-scanner.js';
 import { callEvents, stripEnvelopeNoise } from './call-events.js';
-import type { EnvelopeEntry } from './envelope-catalogue.js';
+import type { EnvelopeEntry } from './envelope-entry.js';
 import { TextPieces } from './text-pieces.js';
 import type { ToolRoster } from './tool-roster.js';
 

@@ -25,25 +25,32 @@ function childOf<T>(node: TrieNode<T>, code: number): TrieNode<T> | undefined {
 
 /** Slots of the table of first-two-character pairs (a power of two: the key is masked). */
 const pairSlots = 4096;
+/** Slots of the table of first characters, keyed by a code's low byte. */
+const firstSlots = 256;
 
 function pairKey(first: number, second: number): number {
   return (first * 31 + second) & (pairSlots - 1);
 }
 
 /**
- * The first two characters of every marker, hashed into a table: a character a marker starts with is
- * a marker start only when the next one fits too. Prose is full of them (`f` of `functools[`, `A` of
- * `Action:`, `<` of a comparison), and this rules most out without walking the trie. A marker one
- * character long fills every slot of its first character's row, so it is never ruled out.
+ * The scanning loops' view of the markers, as two flat tables: a code's low byte says whether a marker
+ * may start with it (non-ASCII codes share slots, which only costs a false "may"), and the first two
+ * characters, hashed, whether a marker may start here given the next character. Prose is full of
+ * first characters (`<` of a comparison, `[` of a citation), and the pair rules most out without
+ * walking the trie. A marker one character long fills every slot, so it is never ruled out.
  */
-function buildPairs(entries: readonly MarkerEntry<unknown>[]): Uint8Array {
+type StartTables = { first: Uint8Array; pairs: Uint8Array };
+
+function buildStartTables(entries: readonly MarkerEntry<unknown>[]): StartTables {
+  const first = new Uint8Array(firstSlots);
   const pairs = new Uint8Array(pairSlots);
   for (const { marker } of entries) {
-    const first = marker.charCodeAt(0);
-    if (marker.length === 1) for (let second = 0; second < pairSlots; second++) pairs[pairKey(first, second)] = 1;
-    else pairs[pairKey(first, marker.charCodeAt(1))] = 1;
+    const code = marker.charCodeAt(0);
+    first[code & (firstSlots - 1)] = 1;
+    if (marker.length === 1) pairs.fill(1);
+    else pairs[pairKey(code, marker.charCodeAt(1))] = 1;
   }
-  return pairs;
+  return { first, pairs };
 }
 
 /** The trie of `entries`; the first registration of a marker wins. */
@@ -73,8 +80,8 @@ export class MarkerMatcher<T> {
    * marker. Built on first use: a registry builds thousands of matchers, and most parsers use few.
    */
   private trie: TrieNode<T> | undefined;
-  /** See `buildPairs`; built with the trie. */
-  private pairs: Uint8Array | undefined;
+  /** See `buildStartTables`; built on first use too. */
+  private tables: StartTables | undefined;
 
   constructor(private readonly entries: readonly MarkerEntry<T>[]) {
     for (const entry of entries) if (entry.marker.length === 0) throw new Error('Empty marker');
@@ -100,26 +107,32 @@ export class MarkerMatcher<T> {
   }
 
   /**
-   * Whether a marker (or, at the very end, a proper prefix of one) may start at `index`, whose
-   * character `code` is one of `firstCodes`: false only when the next character rules every marker out.
+   * Whether some marker, or a proper prefix of one at the end, may start in `text` at or after `from`
+   * (false means none does; true is only a may). For fast paths over whole chunks: one pass, two table
+   * reads per character.
    */
-  private mayStartAt(text: string, index: number, code: number): boolean {
-    if (index + 1 >= text.length) return true;
-    this.pairs ??= buildPairs(this.entries);
-    return this.pairs[pairKey(code, text.charCodeAt(index + 1))] === 1;
+  mayHoldMarker(text: string, from = 0): boolean {
+    return this.firstMayStart(text, from, -1) < text.length;
   }
 
   /**
-   * Whether some marker, or a proper prefix of one at the end, may start in `text` at or after `from`
-   * (false means none does; true is only a may). For fast paths over whole chunks.
+   * The first index at or after `from` where a marker (or at the very end a proper prefix of one) may
+   * start, or where `stopCode` is; `text.length` when there is none.
    */
-  mayHoldMarker(text: string, from = 0): boolean {
-    const firstCodes = this.firstCodes;
-    for (let index = from; index < text.length; index++) {
+  firstMayStart(text: string, from: number, stopCode: number): number {
+    this.tables ??= buildStartTables(this.entries);
+    const { first, pairs } = this.tables;
+    const last = text.length - 1;
+    for (let index = from; index < last; index++) {
       const code = text.charCodeAt(index);
-      if (firstCodes.has(code) && this.mayStartAt(text, index, code)) return true;
+      if (code === stopCode) return index;
+      if (first[code & (firstSlots - 1)] === 1 && pairs[pairKey(code, text.charCodeAt(index + 1))] === 1) return index;
     }
-    return false;
+    if (last >= from) {
+      const code = text.charCodeAt(last);
+      if (code === stopCode || first[code & (firstSlots - 1)] === 1) return last;
+    }
+    return text.length;
   }
 
   /** The first marker at or after `from`; a possible partial marker at the end of `text` stops the search. */
@@ -132,11 +145,8 @@ export class MarkerMatcher<T> {
    * (one pass over the text, so a caller stopping at every newline stays linear).
    */
   findBefore(text: string, from: number, stopCode: number): MarkerHit<T> | { type: 'stop'; index: number } {
-    const firstCodes = this.firstCodes;
-    for (let index = from; index < text.length; index++) {
-      const code = text.charCodeAt(index);
-      if (code === stopCode) return { type: 'stop', index };
-      if (!firstCodes.has(code) || !this.mayStartAt(text, index, code)) continue;
+    for (let index = this.firstMayStart(text, from, stopCode); index < text.length; index = this.firstMayStart(text, index + 1, stopCode)) {
+      if (text.charCodeAt(index) === stopCode) return { type: 'stop', index };
       const hit = this.matchAt(text, index);
       if (hit.type !== 'none') return hit;
     }

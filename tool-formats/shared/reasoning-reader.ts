@@ -5,8 +5,9 @@
 // text: when the reply ends without the close tag, that text is read again as the reply itself.
 import { isSpaceCode } from './body-scanner.js';
 import type { ReasoningTag } from './envelope.js';
-import { MarkerMatcher, partialMarkerStart } from './marker-matcher.js';
+import { partialMarkerStart, type MarkerMatcher } from './marker-matcher.js';
 import type { ParsedEventBuffer } from './parsed-event-buffer.js';
+import type { ReasoningEnd, ReasoningSyntax } from './reasoning-syntax.js';
 import { TextPieces } from './text-pieces.js';
 
 export type ReasoningScan =
@@ -24,24 +25,6 @@ export type ReasoningStart =
 const newline = '\n';
 const newlineCode = 0x0a;
 
-/** How a reasoning block with `endsBefore` markers ends: at its close tag (consumed) or before another marker. */
-type ReasoningEnd = 'close' | 'before';
-
-const reasoningEndMatchers = new WeakMap<ReasoningTag, MarkerMatcher<ReasoningEnd>>();
-
-/** The close tag and `endsBefore` markers of a tag. */
-function reasoningEnds(tag: ReasoningTag): MarkerMatcher<ReasoningEnd> {
-  let matcher = reasoningEndMatchers.get(tag);
-  if (matcher === undefined) {
-    matcher = new MarkerMatcher<ReasoningEnd>([
-      { marker: tag.close, value: 'close' },
-      ...(tag.endsBefore ?? []).map((marker) => ({ marker, value: 'before' as const })),
-    ]);
-    reasoningEndMatchers.set(tag, matcher);
-  }
-  return matcher;
-}
-
 function isBlank(text: string): boolean {
   for (let index = 0; index < text.length; index++) if (!isSpaceCode(text.charCodeAt(index))) return false;
   return true;
@@ -57,19 +40,19 @@ export class ReasoningReader {
   /** Whitespace held while the block has said nothing else (a blank block leaves no trace). */
   private blank = '';
   private spoke = false;
-  /** Looked up once: `read` runs on every chunk. */
+  readonly tag: ReasoningTag;
+  /** Built once per tag by the catalogue (reasoning-syntax.ts): `read` runs on every chunk. */
   private readonly endMarkers: MarkerMatcher<ReasoningEnd>;
   /** The end markers when there are `endsBefore` ones; a plain close tag is searched with `indexOf`. */
   private readonly ends: MarkerMatcher<ReasoningEnd> | undefined;
 
-  constructor(
-    readonly tag: ReasoningTag,
-    start: ReasoningStart,
-  ) {
+  constructor(syntax: ReasoningSyntax, start: ReasoningStart) {
+    const tag = syntax.tag;
+    this.tag = tag;
     this.atStart = start.type === 'tag';
     this.openerRedundant = start.type === 'template';
     this.replay = start.type === 'template' ? new TextPieces() : undefined;
-    this.endMarkers = reasoningEnds(tag);
+    this.endMarkers = syntax.ends;
     this.ends = tag.endsBefore === undefined || tag.endsBefore.length === 0 ? undefined : this.endMarkers;
   }
 

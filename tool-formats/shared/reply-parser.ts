@@ -66,7 +66,7 @@ class ReplyParser implements ToolCallParser {
     const inside = syntax.replyStartsInside;
     this.mode =
       options.startsInReasoning === true
-        ? { type: 'reasoning', reader: new ReasoningReader(syntax.reasoningTag, { type: 'template' }) }
+        ? { type: 'reasoning', reader: new ReasoningReader(syntax.reasoning, { type: 'template' }) }
         : inside !== undefined
           ? { type: 'envelope', reader: new EnvelopeReader(inside, '', roster) }
           : boundaryMode;
@@ -107,9 +107,7 @@ class ReplyParser implements ToolCallParser {
 
   /** Whether `text` holds no newline the text state stops at and nothing that may start a text marker. */
   private isPlainText(text: string): boolean {
-    const stopCode = this.textStopCode;
-    if (stopCode >= 0) for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) === stopCode) return false;
-    return !this.syntax.textMarkers.mayHoldMarker(text);
+    return this.syntax.textMarkers.firstMayStart(text, 0, this.textStopCode) === text.length;
   }
 
   finish(): ParsedEvent[] {
@@ -258,7 +256,7 @@ class ReplyParser implements ToolCallParser {
     const marker = hit.value;
     switch (marker.type) {
       case 'reasoning':
-        this.mode = { type: 'reasoning', reader: new ReasoningReader(marker.tag, { type: 'tag' }) };
+        this.mode = { type: 'reasoning', reader: new ReasoningReader(marker.reasoning, { type: 'tag' }) };
         break;
       case 'framing':
         // Dropped; the mode (text or boundary) stays as it was.

@@ -26,7 +26,14 @@ export class TextPieces {
       this.batches.push(this.recent.join(''));
       this.recent.length = 0;
     }
-    if (this.batches.length > 1) this.batches.splice(0, this.batches.length, this.batches.join(''));
-    return this.batches[0] ?? '';
+    const batches = this.batches;
+    if (batches.length === 0) return '';
+    if (batches.length > 1) {
+      // Replaced in place (no `splice`, which would allocate the array of removed batches).
+      const joined = batches.join('');
+      batches.length = 1;
+      batches[0] = joined;
+    }
+    return batches[0] as string;
   }
 }
