@@ -18,6 +18,7 @@ import { registerResponsesRoutes } from '../routes/responses/index.js';
 import { DocumentResponseStore } from '../routes/responses/document-response-store.js';
 import { ResponseStore } from '../routes/responses/response-store.js';
 import { inProcessResponses, type StoredResponses } from '../routes/responses/stored-responses.js';
+import { BodyValidators } from '../routes/shared/body-validator.js';
 import { toOpenAiErrorBody } from '../routes/shared/openai-wire.js';
 import { registerToolCallsRoutes } from '../routes/tool-calls/index.js';
 import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
@@ -130,6 +131,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   // What requests share (resent tool lists) and what is cached from them: src/core/request-caches.ts.
   const caches = new RequestCaches();
+  // The routes' request-body schemas, each compiled once for this app (ajv keeps them).
+  const validators = new BodyValidators();
   registerJsonBodyParser(app, {
     maxDepth: config.server.maxJsonDepth,
     knownToolLists: new KnownToolLists({ maximumDepth: config.server.maxJsonDepth }),
@@ -197,14 +200,14 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   const providerDirectory = new ProviderDirectory(config, providers);
   registerModelsRoutes(app, { pipeline, providers: providerDirectory });
-  registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches });
+  registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches, validators });
   // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
   await app.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
   registerCloseRefusedUpgrades(app);
-  registerResponsesRoutes(app, { pipeline, liveStreams, store: createStoredResponses(config, state), caches });
-  registerMessagesRoutes(app, { pipeline, liveStreams, caches });
-  registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory });
-  registerToolCallsRoutes(app, { inspector, recentReplies });
+  registerResponsesRoutes(app, { pipeline, liveStreams, store: createStoredResponses(config, state), caches, validators });
+  registerMessagesRoutes(app, { pipeline, liveStreams, caches, validators });
+  registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory, validators });
+  registerToolCallsRoutes(app, { inspector, validators, recentReplies });
   registerInspectorPage(app);
   registerMetricsRoute(app, metrics);
 

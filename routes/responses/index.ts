@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatewayError } from '../../src/core/gateway-error.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { runGeneration } from '../shared/run-generation.js';
 import { agentFormatFieldsOf } from '../shared/select-agent-format.js';
@@ -23,6 +24,8 @@ export type ResponsesRouteOptions = {
   store: StoredResponses;
   /** The app's caches (src/core/request-caches.ts): a resent tool list is validated and translated once. */
   caches: RouteToolCaches;
+  /** The app's request-body validators (routes/shared/body-validator.ts). */
+  validators: BodyValidators;
 };
 
 /** GET without an upgrade: the WebSocket route serves only upgrades. */
@@ -34,10 +37,10 @@ function plainGet(request: FastifyRequest): never {
 
 /** Needs `@fastify/websocket` registered on `app` first (app.ts does). */
 export function registerResponsesRoutes(app: FastifyInstance, options: ResponsesRouteOptions): void {
-  const { pipeline, liveStreams, store, caches } = options;
+  const { pipeline, liveStreams, store, caches, validators } = options;
 
   async function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
-    const turn = await prepareResponseTurn(request.body, store, providerName, caches);
+    const turn = await prepareResponseTurn(request.body, store, providerName, validators, caches);
     const { parsed } = turn;
     // Refused before generating: an answer that was to be kept but cannot be is tokens spent for nothing.
     if (parsed.echo.store) store.assertWritable();
@@ -74,7 +77,7 @@ export function registerResponsesRoutes(app: FastifyInstance, options: Responses
   app.post<{ Params: { provider: string } }>('/:provider/v1/responses', (request, reply) =>
     handle(request, reply, request.params.provider),
   );
-  const socketOptions = { pipeline, liveStreams, store, caches };
+  const socketOptions = { pipeline, liveStreams, store, caches, validators };
   app.route({
     method: 'GET',
     url: '/v1/responses',

@@ -12,6 +12,7 @@ import { RequestCancellation } from '../../src/pipeline/request-cancellation.js'
 import { gatewayError, invalidRequest, toGatewayError, type GatewayError } from '../../src/core/gateway-error.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { toOpenAiErrorBody } from '../shared/openai-wire.js';
 import { generationRunOptions, providerContext } from '../shared/run-generation.js';
@@ -32,6 +33,7 @@ export type ResponsesSocketOptions = {
   /** Set on /{provider}/v1/responses. */
   providerName?: string;
   caches: RouteToolCaches;
+  validators: BodyValidators;
 };
 
 type CreateFrame = { body: Record<string, unknown>; generate: boolean; streamId: string | undefined };
@@ -92,7 +94,7 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
   };
 
   async function run(frame: CreateFrame, cancellation: RequestCancellation): Promise<void> {
-    const turn = await prepareResponseTurn(frame.body, lookup, options.providerName, options.caches);
+    const turn = await prepareResponseTurn(frame.body, lookup, options.providerName, options.validators, options.caches);
     if (turn.parsed.echo.store) options.store.assertWritable();
     const writer = new SocketEventWriter(socket, frame.streamId);
     if (!frame.generate) {
