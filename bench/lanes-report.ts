@@ -9,11 +9,11 @@ import { formatNumber, formatRatio, renderMarkdownTable } from './markdown-table
 const lanes: GatewayLane[] = ['gateway native', 'gateway prompted'];
 
 export function renderLanesReport(machine: MachineInfo, settings: BenchSettings, figures: LaneFigures): string {
-  const [mine, other] = figures.trees;
+  const [mine, ...others] = figures.trees;
   const row = (lane: GatewayLane, label: string | undefined, connections: number): RequestFigures | undefined =>
     figures.requests.find((figure) => figure.contender === `${lane} @ ${label}` && figure.connections === connections);
   const headers = ['Lane', 'Connections', ...figures.trees.flatMap((tree) => [`${tree.label}: µs CPU/request`, `${tree.label}: req/s`])];
-  if (other) headers.push('CPU this tree ÷ against');
+  for (const other of others) headers.push(`CPU this tree ÷ ${other.label}`);
   const rows = lanes.flatMap((lane) =>
     laneConnections.map((connections) => {
       const cells = [lane.replace('gateway ', ''), String(connections)];
@@ -21,8 +21,8 @@ export function renderLanesReport(machine: MachineInfo, settings: BenchSettings,
         const figure = row(lane, tree.label, connections);
         cells.push(formatNumber(figure?.cpuUsPerRequest), formatNumber(figure?.requestsPerSecond));
       }
-      if (other) {
-        const mineCpu = row(lane, mine?.label, connections)?.cpuUsPerRequest;
+      const mineCpu = row(lane, mine?.label, connections)?.cpuUsPerRequest;
+      for (const other of others) {
         const otherCpu = row(lane, other.label, connections)?.cpuUsPerRequest;
         cells.push(formatRatio(mineCpu === undefined || otherCpu === undefined ? undefined : mineCpu / otherCpu));
       }

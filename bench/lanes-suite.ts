@@ -1,8 +1,8 @@
 /**
  * `npm run bench -- --lanes`: the gateway's two lanes (native, prompted) alone, non-streaming at 1 and
  * 32 connections, with CPU per request: about a minute, for a before/after figure. `--against DIR`
- * starts a second checkout's gateway (its own src/server.ts and node_modules) beside this one's, and
- * the rounds alternate between all four contenders, so a shared machine's load falls on both alike.
+ * (repeatable) starts another checkout's gateway (its own src/server.ts and node_modules) beside this one's, and
+ * the rounds alternate between all the contenders, so a shared machine's load falls on all alike.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -38,17 +38,18 @@ function loadAverage(): string {
     .join(' ');
 }
 
-/** This checkout, and the one after `--against` if given. */
+/** This checkout, and each one after an `--against` (labelled by its commit). */
 export function laneTrees(argv: readonly string[]): LaneTree[] {
   const trees: LaneTree[] = [{ label: 'this tree', root: repositoryRoot, commit: gitCommit() }];
-  const against = argv.indexOf('--against');
-  if (against !== -1) {
-    const root = argv[against + 1];
+  argv.forEach((argument, index) => {
+    if (argument !== '--against') return;
+    const root = argv[index + 1];
     if (root === undefined || root.startsWith('--'))
       throw new Error('--against needs a checkout directory (with its node_modules installed)');
     const resolved = path.resolve(root);
-    trees.push({ label: 'against', root: resolved, commit: gitCommit(resolved) });
-  }
+    const commit = gitCommit(resolved);
+    trees.push({ label: commit, root: resolved, commit });
+  });
   return trees;
 }
 
