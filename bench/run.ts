@@ -72,7 +72,7 @@ async function main(): Promise<void> {
         parsers: await runAnnounced(progress, 'parser benchmarks (bench/parsers.ts)', runParserSection),
         decoders: await runAnnounced(progress, 'stream decoder benchmarks (bench/stream-decoders.ts)', runStreamDecoderBenchmarks),
       };
-  if (parsers.status !== 'ok') figures.skipped.push({ section: 'parsers', reason: parsers.markdown.replace(/_/g, '') });
+  if (parsers.status !== 'ok') figures.skipped.push({ section: 'parsers', reason: parsers.markdown.replace(/^_|_$/g, '') });
   const decoderTable = renderMarkdownTable(
     ['Decoder (16 KB reads)', '1 MB ms CPU', '10 MB ms CPU', '10 MB ÷ 1 MB (linear ≈ 10)'],
     decoders.map((row) => [row.decoder, String(row.oneMegabyteMs), String(row.tenMegabytesMs), String(row.tenToOneRatio)]),
