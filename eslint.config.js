@@ -46,6 +46,27 @@ export default tseslint.config(
       },
     },
   },
+  // No module-level mutable state (README: House style): mechanisms are built in src/app.ts and passed in.
+  // A module-level Map or Set is a constant table only when typed ReadonlyMap / ReadonlySet (tsc then refuses writes).
+  {
+    files: ['src/**/*.ts', 'routes/**/*.ts', 'providers/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Program > VariableDeclaration', 'Program > ExportNamedDeclaration > VariableDeclaration'].flatMap((declaration) => [
+          {
+            selector: `${declaration}[kind='let']`,
+            message: 'No module-level let: keep the state in an object built in src/app.ts and passed in.',
+          },
+          {
+            selector: `${declaration} > VariableDeclarator:not([id.typeAnnotation.typeAnnotation.typeName.name=/^Readonly(Map|Set)$/]) > NewExpression.init[callee.name=/^(Map|Set|WeakMap|WeakSet|Ajv)$/]`,
+            message:
+              'No module-level cache or registry: build it in src/app.ts and pass it in (a constant table is typed ReadonlyMap / ReadonlySet).',
+          },
+        ]),
+      ],
+    },
+  },
   // The dependency rules (README: Project layout): only src/app.ts sees everything.
   boundary(['src/core/**/*.ts'], [['^\\.\\./', 'src/core imports nothing outside src/core.']]),
   boundary(

@@ -81,6 +81,8 @@ export type GatewayProcessOptions = {
   logPath: string;
   /** Extra Node flags, e.g. `--cpu-prof`. */
   nodeFlags?: string[];
+  /** The checkout whose gateway runs (its own src/server.ts and node_modules); this one by default. */
+  root?: string;
 };
 
 export async function spawnGateway(options: GatewayProcessOptions): Promise<ChildServer> {
@@ -89,7 +91,7 @@ export async function spawnGateway(options: GatewayProcessOptions): Promise<Chil
   const child = spawn(
     process.execPath,
     [...(options.nodeFlags ?? []), '--import', 'tsx', 'src/server.ts', '--config', options.configPath, '--port', String(port)],
-    { cwd: repositoryRoot, stdio: ['ignore', log, log] },
+    { cwd: options.root ?? repositoryRoot, stdio: ['ignore', log, log] },
   );
   closeSync(log);
   const url = `http://127.0.0.1:${port}`;

@@ -11,7 +11,11 @@ export type ContenderName =
   | 'gateway native'
   | 'gateway prompted'
   | 'gateway native, keyed + limited + metered'
-  | 'gateway native, keyed + limited + metered + traced';
+  | 'gateway native, keyed + limited + metered + traced'
+  /** The lanes rows (`--lanes`), one pair per checkout measured. */
+  | `${GatewayLane} @ ${string}`;
+
+export type GatewayLane = 'gateway native' | 'gateway prompted';
 
 /** The process doing a contender's work between client and upstream, for CPU time per request. */
 export type MeasuredProcess = { cpuMs(): number };
@@ -49,11 +53,12 @@ export function upstreamContender(name: 'direct' | 'bare proxy', origin: string,
   return contender;
 }
 
-export function gatewayContenders(origin: string, process?: MeasuredProcess): Contender[] {
+/** `tree`: which checkout's gateway this is, when several are measured side by side (`--lanes --against`). */
+export function gatewayContenders(origin: string, process?: MeasuredProcess, tree?: string): Contender[] {
   const path = '/v1/chat/completions';
-  const lane = (name: ContenderName, replyModel: string, streamModel: string): Contender => {
+  const lane = (name: GatewayLane, replyModel: string, streamModel: string): Contender => {
     const contender: Contender = {
-      name,
+      name: tree === undefined ? name : `${name} @ ${tree}`,
       pool: createPool(origin),
       reply: { path, model: replyModel },
       stream: { path, model: streamModel },

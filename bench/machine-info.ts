@@ -5,10 +5,11 @@ import { repositoryRoot } from './child-servers.js';
 
 export type MachineInfo = { date: string; node: string; cpu: string; cores: number; system: string; loadAverage: string; commit: string };
 
-function gitCommit(): string {
+/** The checkout's commit, marked when its tracked files have uncommitted changes. */
+export function gitCommit(root = repositoryRoot): string {
   try {
-    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repositoryRoot, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: repositoryRoot, encoding: 'utf8' }).trim();
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).trim();
     return dirty ? `${commit} (with uncommitted changes)` : commit;
   } catch {
     return 'unknown';

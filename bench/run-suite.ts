@@ -83,9 +83,14 @@ export async function runSuite(settings: BenchSettings, progress: Progress): Pro
       progress,
     );
     const plain = measured.find((contender) => contender.name === 'gateway native');
-    const cost = plain
-      ? await runCostScenario({ plain, upstream, directory, children }, settings, progress)
-      : { figures: [], notes: ['cost rows: not measured: the plain gateway native contender was left out'] };
+    const skipped: BenchFigures['skipped'] = [];
+    // Two more gateways to start and measure: a quick run leaves them to `npm run bench -- --cost`.
+    if (settings.quick)
+      skipped.push({ section: 'cost rows', reason: 'left out of BENCH_QUICK=1 runs (npm run bench -- --cost measures them)' });
+    const cost =
+      plain && !settings.quick
+        ? await runCostScenario({ plain, upstream, directory, children }, settings, progress)
+        : { figures: [], notes: settings.quick ? [] : ['cost rows: not measured: the plain gateway native contender was left out'] };
     notes.push(...cost.notes);
     await closeContenders(contenders);
     await children.stop(gateway);
@@ -93,7 +98,7 @@ export async function runSuite(settings: BenchSettings, progress: Progress): Pro
 
     const memory = await measureMemory(upstream, gatewayOptions, settings, children, progress);
     failed = false;
-    return { requests, streams, growth, cost: cost.figures, memory, notes, skipped: [] };
+    return { requests, streams, growth, cost: cost.figures, memory, notes, skipped };
   } finally {
     await children.stopAll();
     // Keep the gateway's log when something went wrong: it is the first place to look.

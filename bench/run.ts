@@ -1,19 +1,32 @@
 /**
  * `npm run bench`: the performance suite of issue 5, printing a markdown report on stdout (progress
- * on stderr). `BENCH_QUICK=1` for a one-minute smoke run; `-- --profile` for CPU profiles instead; `-- --cost` for the Cost rows alone; `-- --agent-turn` for the agent-turn rows alone.
+ * on stderr). `BENCH_QUICK=1` for a one-minute smoke run; `-- --profile` for CPU profiles instead; `-- --cost` for the Cost rows alone; `-- --agent-turn` for the agent-turn rows alone; `-- --lanes [--against DIR]` for the two lanes' CPU
+ * per request alone (bench/lanes-suite.ts).
  */
 import { renderAgentTurnSection, runAgentTurnScenario } from './agent-turn-scenario.js';
 import { renderBenchReport, renderCostSection } from './bench-report.js';
+import { renderLanesReport } from './lanes-report.js';
+import { laneTrees, runLanesSuite } from './lanes-suite.js';
 import { runCostSuite } from './run-cost-suite.js';
 import { readBenchSettings } from './bench-settings.js';
 import { spawnServerProcess } from './child-servers.js';
 import { readMachineInfo } from './machine-info.js';
-import { runParserSection } from './parser-benchmarks-hook.js';
+import { runParserSection, type ParserSection } from './parser-benchmarks-hook.js';
 import { profileGateway } from './profile-gateway.js';
-import { createProgress } from './progress.js';
+import { createProgress, type Progress } from './progress.js';
 import { runSuite } from './run-suite.js';
 import { renderMarkdownTable } from './markdown-table.js';
 import { runStreamDecoderBenchmarks } from './stream-decoders.js';
+
+const quickRunParserSection: ParserSection = {
+  status: 'missing',
+  markdown: '_Left out of BENCH_QUICK=1 runs, with the stream decoders: `node --import tsx bench/parsers.ts` measures the parsers._',
+};
+
+function runAnnounced<Result>(progress: Progress, name: string, run: () => Promise<Result>): Promise<Result> {
+  progress(name);
+  return run();
+}
 
 async function main(): Promise<void> {
   const settings = readBenchSettings(process.env);
@@ -38,6 +51,11 @@ async function main(): Promise<void> {
     );
     return;
   }
+  if (process.argv.includes('--lanes')) {
+    const figures = await runLanesSuite(laneTrees(process.argv), settings, progress);
+    process.stdout.write(renderLanesReport(machine, settings, figures));
+    return;
+  }
   if (process.argv.includes('--agent-turn')) {
     const agentTurn = await runAgentTurnScenario(settings, progress);
     process.stdout.write(
@@ -47,11 +65,14 @@ async function main(): Promise<void> {
   }
   const figures = await runSuite(settings, progress);
   const agentTurn = await runAgentTurnScenario(settings, progress);
-  progress('parser benchmarks (bench/parsers.ts)');
-  const parsers = await runParserSection();
-  if (parsers.status !== 'ok') figures.skipped.push({ section: 'parsers', reason: parsers.markdown.replace(/_/g, '') });
-  progress('stream decoder benchmarks (bench/stream-decoders.ts)');
-  const decoders = await runStreamDecoderBenchmarks();
+  // Every family's parser over 1 MB and 10 MB inputs takes minutes: a quick run leaves the parsers and the decoders out.
+  const { parsers, decoders } = settings.quick
+    ? { parsers: quickRunParserSection, decoders: [] }
+    : {
+        parsers: await runAnnounced(progress, 'parser benchmarks (bench/parsers.ts)', runParserSection),
+        decoders: await runAnnounced(progress, 'stream decoder benchmarks (bench/stream-decoders.ts)', runStreamDecoderBenchmarks),
+      };
+  if (parsers.status !== 'ok') figures.skipped.push({ section: 'parsers', reason: parsers.markdown.replace(/^_|_$/g, '') });
   const decoderTable = renderMarkdownTable(
     ['Decoder (16 KB reads)', '1 MB ms CPU', '10 MB ms CPU', '10 MB ÷ 1 MB (linear ≈ 10)'],
     decoders.map((row) => [row.decoder, String(row.oneMegabyteMs), String(row.tenMegabytesMs), String(row.tenToOneRatio)]),

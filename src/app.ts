@@ -18,6 +18,7 @@ import { registerResponsesRoutes } from '../routes/responses/index.js';
 import { DocumentResponseStore } from '../routes/responses/document-response-store.js';
 import { ResponseStore } from '../routes/responses/response-store.js';
 import { inProcessResponses, type StoredResponses } from '../routes/responses/stored-responses.js';
+import { BodyValidators } from '../routes/shared/body-validator.js';
 import { toOpenAiErrorBody } from '../routes/shared/openai-wire.js';
 import { registerToolCallsRoutes } from '../routes/tool-calls/index.js';
 import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
@@ -131,6 +132,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   // What requests share (resent tool lists) and what is cached from them: src/core/request-caches.ts.
   const caches = new RequestCaches();
+  // The routes' request-body schemas, each compiled once for this app (ajv keeps them).
+  const validators = new BodyValidators();
   registerJsonBodyParser(app, {
     maxDepth: config.server.maxJsonDepth,
     knownToolLists: new KnownToolLists({ maximumDepth: config.server.maxJsonDepth }),
@@ -196,7 +199,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   const providerDirectory = new ProviderDirectory(config, providers);
   registerModelsRoutes(app, { pipeline, providers: providerDirectory });
-  registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches });
+  registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches, validators });
   // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
   await app.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
   registerCloseRefusedUpgrades(app);
@@ -205,12 +208,13 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     liveStreams,
     store: createStoredResponses(config, state),
     caches,
+    validators,
     maxJsonDepth: config.server.maxJsonDepth,
     bodyLimitBytes: config.server.bodyLimitBytes,
   });
-  registerMessagesRoutes(app, { pipeline, liveStreams, caches });
-  registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory });
-  registerToolCallsRoutes(app, { inspector, recentReplies });
+  registerMessagesRoutes(app, { pipeline, liveStreams, caches, validators });
+  registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory, validators });
+  registerToolCallsRoutes(app, { inspector, validators, recentReplies });
   registerInspectorPage(app);
   registerMetricsRoute(app, metrics);
 

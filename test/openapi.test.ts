@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildApp } from '../src/app.js';
 import { normalizeConfig } from '../src/config/normalize-config.js';
-import { validateConfigFile } from '../src/config/validate-config-file.js';
+import { compileConfigFileValidator } from '../src/config/validate-config-file.js';
+
+/** The config schema is compiled once for the file (as the loader does once per load). */
+const validateConfigFile = compileConfigFileValidator();
 
 type Document = { paths: Record<string, Record<string, unknown>> };
 

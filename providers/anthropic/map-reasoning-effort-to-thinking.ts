@@ -14,7 +14,7 @@ import type { ChatRequest, Warning } from '../../src/core/index.js';
 import type { AnthropicMessagesBody } from './anthropic-messages-body.js';
 
 // A Map: the effort is request input, and `budgets['constructor']` must not be Object's constructor.
-const budgets = new Map<string, number>([
+const budgets: ReadonlyMap<string, number> = new Map([
   ['low', 1024],
   ['medium', 4096],
   ['high', 16384],

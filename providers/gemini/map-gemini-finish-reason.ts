@@ -5,7 +5,7 @@
  */
 import type { FinishReason } from '../../src/core/index.js';
 
-const contentFilterReasons = new Set([
+const contentFilterReasons: ReadonlySet<string> = new Set([
   'SAFETY',
   'RECITATION',
   'BLOCKLIST',

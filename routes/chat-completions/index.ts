@@ -4,6 +4,7 @@ import { randomHex } from '../../src/core/random-id.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
 import type { ChatPipeline, ChatRun } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { echoedModel, runGeneration } from '../shared/run-generation.js';
 import { foldChatCompletion } from './fold-chat-completion.js';
@@ -11,7 +12,12 @@ import { parseChatCompletionRequest } from './parse-chat-completion-request.js';
 import { streamChatCompletion } from './stream-chat-completion.js';
 
 /** `caches`: the app's (src/core/request-caches.ts): a resent tool list is validated and translated once. */
-export type ChatCompletionsRouteOptions = { pipeline: ChatPipeline; liveStreams: LiveStreams; caches: RouteToolCaches };
+export type ChatCompletionsRouteOptions = {
+  pipeline: ChatPipeline;
+  liveStreams: LiveStreams;
+  caches: RouteToolCaches;
+  validators: BodyValidators;
+};
 
 function completionId(): string {
   return `chatcmpl-${randomHex(24)}`;
@@ -22,10 +28,10 @@ function completionMeta(input: ChatInput, run: ChatRun) {
 }
 
 export function registerChatCompletionsRoutes(app: FastifyInstance, options: ChatCompletionsRouteOptions): void {
-  const { pipeline, liveStreams, caches } = options;
+  const { pipeline, liveStreams, caches, validators } = options;
 
   function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
-    const parsed = parseChatCompletionRequest(request.body, caches);
+    const parsed = parseChatCompletionRequest(request.body, validators, caches);
     if (providerName !== undefined) parsed.input.provider = providerName;
     return runGeneration(request, reply, {
       pipeline,

@@ -1,7 +1,7 @@
 /** A validated Chat Completions body → the neutral ChatInput plus the route's own settings. */
 import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
 import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
-import { compileBodyValidator } from '../shared/body-validator.js';
+import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { chatCompletionRequestSchema, type ChatCompletionBody } from './chat-completion-request-schema.js';
 import { parseChatMessages } from './parse-chat-messages.js';
@@ -34,8 +34,6 @@ export type ParsedChatCompletionRequest = {
   toolCallTags?: string;
 };
 
-const validateBody = compileBodyValidator<ChatCompletionBody>(chatCompletionRequestSchema);
-
 function responseFormatOf(value: ChatCompletionBody['response_format']): ResponseFormat | null | undefined {
   if (value === undefined || value === null) return value;
   if (value.type === 'json_schema') {
@@ -51,8 +49,12 @@ function responseFormatOf(value: ChatCompletionBody['response_format']): Respons
   return { type: value.type as 'text' | 'json_object' };
 }
 
-export function parseChatCompletionRequest(raw: unknown, caches?: RouteToolCaches): ParsedChatCompletionRequest {
-  const body = validateBody(raw, caches);
+export function parseChatCompletionRequest(
+  raw: unknown,
+  validators: BodyValidators,
+  caches?: RouteToolCaches,
+): ParsedChatCompletionRequest {
+  const body = validators.for<ChatCompletionBody>(chatCompletionRequestSchema)(raw, caches);
   if (typeof body.n === 'number' && body.n !== 1)
     throw gatewayError('unsupported_value', { message: 'Only n = 1 is supported.', param: 'n' });
   const input: ChatInput = { model: body.model, messages: parseChatMessages(body.messages) };

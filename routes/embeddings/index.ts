@@ -5,7 +5,7 @@ import { gatewayError } from '../../src/core/gateway-error.js';
 import type { EmbeddingRequest } from '../../src/core/provider-adapter.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { ProviderDirectory } from '../../src/pipeline/provider-directory.js';
-import { compileBodyValidator } from '../shared/body-validator.js';
+import type { BodyValidators } from '../shared/body-validator.js';
 import { watchClientAbort } from '../shared/client-abort.js';
 
 /** The body's one source: its type is derived from it. */
@@ -28,10 +28,12 @@ const embeddingRequestSchema = {
   },
 } as const;
 
-const validateBody = compileBodyValidator<FromSchema<typeof embeddingRequestSchema>>(embeddingRequestSchema);
-
-export function registerEmbeddingsRoutes(app: FastifyInstance, options: { pipeline: ChatPipeline; providers: ProviderDirectory }): void {
+export function registerEmbeddingsRoutes(
+  app: FastifyInstance,
+  options: { pipeline: ChatPipeline; providers: ProviderDirectory; validators: BodyValidators },
+): void {
   const { pipeline, providers } = options;
+  const validateBody = options.validators.for<FromSchema<typeof embeddingRequestSchema>>(embeddingRequestSchema);
   app.post('/v1/embeddings', async (request, reply) => {
     const body = validateBody(request.body);
     const model = pipeline.resolve(body.model);

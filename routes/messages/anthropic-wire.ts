@@ -7,7 +7,7 @@ import type { Usage } from '../../src/core/usage.js';
 export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal';
 
 /** Raw Anthropic values pass through when the upstream was Anthropic (see https://docs.anthropic.com/en/api/handling-stop-reasons). */
-const anthropicStopReasons = new Set<string>(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'pause_turn', 'refusal']);
+const anthropicStopReasons: ReadonlySet<string> = new Set(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'pause_turn', 'refusal']);
 
 export function toAnthropicStopReason(reason: FinishReason): AnthropicStopReason {
   switch (reason.unified) {

@@ -10,6 +10,7 @@ import type { Warning } from '../../src/core/warning.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { runGeneration } from '../shared/run-generation.js';
 import { toAnthropicErrorBody } from './anthropic-wire.js';
+import type { BodyValidators } from '../shared/body-validator.js';
 import { agentFormatFieldsOf } from '../shared/select-agent-format.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
 import { foldMessage } from './fold-message.js';
@@ -17,7 +18,12 @@ import { parseConversation, parseMessagesRequest, validateCountTokensBody } from
 import { streamMessage } from './stream-message.js';
 
 /** `caches`: the app's (src/core/request-caches.ts): a resent tool list is validated and translated once. */
-export type MessagesRouteOptions = { pipeline: ChatPipeline; liveStreams: LiveStreams; caches: RouteToolCaches };
+export type MessagesRouteOptions = {
+  pipeline: ChatPipeline;
+  liveStreams: LiveStreams;
+  caches: RouteToolCaches;
+  validators: BodyValidators;
+};
 
 type ProviderParams = { Params: { provider: string } };
 
@@ -35,11 +41,11 @@ function messageId(): string {
 }
 
 export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRouteOptions): void {
-  const { pipeline, liveStreams, caches } = options;
+  const { pipeline, liveStreams, caches, validators } = options;
   app.errorEnvelopes.claim(messagesPath, toAnthropicErrorBody);
 
   function createMessage(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
-    const parsed = parseMessagesRequest(request.body, request.headers, caches);
+    const parsed = parseMessagesRequest(request.body, request.headers, validators, caches);
     if (providerName !== undefined) parsed.input.provider = providerName;
     if (parsed.warnings.length) parsed.input.warnings = parsed.warnings;
     // The client sees these in `diagnostics`; the log keeps them for operators at debug level.
@@ -64,7 +70,7 @@ export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRo
 
   /** Resolving the model first gives count_tokens the same 404 for an unknown model as a real call. */
   function countTokens(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
-    const body = validateCountTokensBody(request.body, caches);
+    const body = validateCountTokensBody(request.body, validators, caches);
     pipeline.resolve(body.model, providerName);
     const warnings: Warning[] = [];
     const input = parseConversation(body, warnings, caches);

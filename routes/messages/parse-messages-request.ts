@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ChatInput } from '../../src/core/chat-request.js';
 import { invalidRequest } from '../../src/core/gateway-error.js';
 import type { Warning } from '../../src/core/warning.js';
-import { compileBodyValidator } from '../shared/body-validator.js';
+import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { countTokensRequestSchema, messagesRequestSchema, type ConversationBody, type MessagesBody } from './messages-request-schema.js';
 import { parseAnthropicMessages } from './parse-anthropic-messages.js';
@@ -16,8 +16,10 @@ export type ParsedMessagesRequest = {
   warnings: Warning[];
 };
 
-const validateMessagesBody = compileBodyValidator<MessagesBody>(messagesRequestSchema);
-export const validateCountTokensBody = compileBodyValidator<ConversationBody>(countTokensRequestSchema);
+/** A count_tokens body: the conversation a Messages body carries, without the generation settings. */
+export function validateCountTokensBody(raw: unknown, validators: BodyValidators, caches?: RouteToolCaches): ConversationBody {
+  return validators.for<ConversationBody>(countTokensRequestSchema)(raw, caches);
+}
 
 /** The headers the anthropic provider forwards upstream (others ignore them). */
 const forwardedHeaderNames = ['anthropic-beta', 'anthropic-version'] as const;
@@ -61,8 +63,13 @@ export function parseConversation(body: ConversationBody, warnings: Warning[], c
   return input;
 }
 
-export function parseMessagesRequest(raw: unknown, headers: IncomingHttpHeaders, caches?: RouteToolCaches): ParsedMessagesRequest {
-  const body = validateMessagesBody(raw, caches);
+export function parseMessagesRequest(
+  raw: unknown,
+  headers: IncomingHttpHeaders,
+  validators: BodyValidators,
+  caches?: RouteToolCaches,
+): ParsedMessagesRequest {
+  const body = validators.for<MessagesBody>(messagesRequestSchema)(raw, caches);
   const warnings: Warning[] = [];
   const input = parseConversation(body, warnings, caches);
   input.maxOutputTokens = body.max_tokens;

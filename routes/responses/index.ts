@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatewayError } from '../../src/core/gateway-error.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { runGeneration } from '../shared/run-generation.js';
 import { agentFormatFieldsOf } from '../shared/select-agent-format.js';
@@ -27,6 +28,8 @@ export type ResponsesRouteOptions = {
   maxJsonDepth: number;
   /** `server.bodyLimitBytes`: what one WebSocket connection keeps for chaining. */
   bodyLimitBytes: number;
+  /** The app's request-body validators (routes/shared/body-validator.ts). */
+  validators: BodyValidators;
 };
 
 /** GET without an upgrade: the WebSocket route serves only upgrades. */
@@ -38,10 +41,10 @@ function plainGet(request: FastifyRequest): never {
 
 /** Needs `@fastify/websocket` registered on `app` first (app.ts does). */
 export function registerResponsesRoutes(app: FastifyInstance, options: ResponsesRouteOptions): void {
-  const { pipeline, liveStreams, store, caches, maxJsonDepth, bodyLimitBytes } = options;
+  const { pipeline, liveStreams, store, caches, validators, maxJsonDepth, bodyLimitBytes } = options;
 
   async function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
-    const turn = await prepareResponseTurn(request.body, store, providerName, caches);
+    const turn = await prepareResponseTurn(request.body, store, providerName, validators, caches);
     const { parsed } = turn;
     // Refused before generating: an answer that was to be kept but cannot be is tokens spent for nothing.
     if (parsed.echo.store) store.assertWritable();
@@ -78,7 +81,7 @@ export function registerResponsesRoutes(app: FastifyInstance, options: Responses
   app.post<{ Params: { provider: string } }>('/:provider/v1/responses', (request, reply) =>
     handle(request, reply, request.params.provider),
   );
-  const socketOptions = { pipeline, liveStreams, store, caches, maxJsonDepth, bodyLimitBytes };
+  const socketOptions = { pipeline, liveStreams, store, caches, validators, maxJsonDepth, bodyLimitBytes };
   app.route({
     method: 'GET',
     url: '/v1/responses',

@@ -2,7 +2,7 @@
 import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
 import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import type { Warning } from '../../src/core/warning.js';
-import { compileBodyValidator } from '../shared/body-validator.js';
+import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { ConversationBuilder } from './conversation-builder.js';
 import { parseResponsesToolChoice, parseResponsesTools, type ToolKinds } from './parse-responses-tools.js';
@@ -23,8 +23,6 @@ export type ParsedResponsesRequest = {
   /** Earlier items (from previous_response_id) plus this request's input, as wire items. */
   conversation: WireInputItem[];
 };
-
-const validateBody = compileBodyValidator<ResponsesBody>(responsesRequestSchema);
 
 function responseFormatOf(format: NonNullable<ResponsesBody['text']>['format']): ResponseFormat | undefined {
   if (!format) return undefined;
@@ -106,9 +104,10 @@ function echoOf(body: ResponsesBody): ResponseEcho {
 export async function parseResponsesRequest(
   raw: unknown,
   store: StoredResponseLookup,
+  validators: BodyValidators,
   caches?: RouteToolCaches,
 ): Promise<ParsedResponsesRequest> {
-  const body = validateBody(raw, caches);
+  const body = validators.for<ResponsesBody>(responsesRequestSchema)(raw, caches);
   const [history, items] = await Promise.all([historyOf(body, store), inputItemsOf(body.input, store)]);
   if (items.length === 0 && history.length === 0) throw invalidRequest("Missing required parameter: 'input'.", 'input');
 

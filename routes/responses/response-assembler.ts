@@ -51,7 +51,12 @@ const summaryText = (text: string) => ({ type: 'summary_text' as const, text });
  * sends although the spec omits them), and retries the rest, so any other failure is `server_error`
  * (the message keeps the detail).
  */
-const keptFailureCodes = new Set(['rate_limit_exceeded', 'context_length_exceeded', 'insufficient_quota', 'invalid_prompt']);
+const keptFailureCodes: ReadonlySet<string> = new Set([
+  'rate_limit_exceeded',
+  'context_length_exceeded',
+  'insufficient_quota',
+  'invalid_prompt',
+]);
 
 function failureCode(error: GatewayError): string {
   if (error.status === 429) return 'rate_limit_exceeded';

@@ -1,6 +1,7 @@
 /** One Responses request made ready to run: parsed, with its assembler factory and what to keep afterwards. HTTP and WebSocket share it. */
 import type { ChatRun } from '../../src/pipeline/chat-pipeline.js';
 import { randomHex } from '../../src/core/random-id.js';
+import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { echoedModel } from '../shared/run-generation.js';
 import { parseResponsesRequest, type ParsedResponsesRequest, type StoredResponseLookup } from './parse-responses-request.js';
@@ -24,9 +25,10 @@ export async function prepareResponseTurn(
   body: unknown,
   lookup: StoredResponseLookup,
   providerName: string | undefined,
+  validators: BodyValidators,
   caches: RouteToolCaches,
 ): Promise<ResponseTurn> {
-  const parsed = await parseResponsesRequest(body, lookup, caches);
+  const parsed = await parseResponsesRequest(body, lookup, validators, caches);
   if (providerName !== undefined) parsed.input.provider = providerName;
   // Route warnings travel through the pipeline into diagnostics; the assembler keeps them for failures.
   if (parsed.warnings.length) parsed.input.warnings = parsed.warnings;

@@ -14,6 +14,7 @@ import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import { findTooDeepValue } from '../../src/plugins/find-too-deep-value.js';
 import { tooDeepError } from '../../src/plugins/json-body-parser.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { toOpenAiErrorBody } from '../shared/openai-wire.js';
 import { generationRunOptions, providerContext } from '../shared/run-generation.js';
@@ -38,6 +39,7 @@ export type ResponsesSocketOptions = {
   maxJsonDepth: number;
   /** `server.bodyLimitBytes`: frames are as large as bodies, and a connection keeps this much for chaining. */
   bodyLimitBytes: number;
+  validators: BodyValidators;
 };
 
 type CreateFrame = { body: Record<string, unknown>; generate: boolean; streamId: string | undefined };
@@ -103,7 +105,7 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
   };
 
   async function run(frame: CreateFrame, cancellation: RequestCancellation): Promise<void> {
-    const turn = await prepareResponseTurn(frame.body, lookup, options.providerName, options.caches);
+    const turn = await prepareResponseTurn(frame.body, lookup, options.providerName, options.validators, options.caches);
     if (turn.parsed.echo.store) options.store.assertWritable();
     const writer = new SocketEventWriter(socket, frame.streamId);
     if (!frame.generate) {

@@ -1,14 +1,12 @@
 /**
- * Compiles a request-body JSON Schema once and turns its first error into a 400 naming the field.
- * A body carrying a shared tool list skips re-validating the list (see known-list-check.ts) when the
- * caller passes the app's caches.
+ * Compiles a request-body JSON Schema once per app and turns its first error into a 400 naming the
+ * field. A body carrying a shared tool list skips re-validating the list (see known-list-check.ts) when
+ * the caller passes the app's caches.
  */
 import { Ajv, type ErrorObject } from 'ajv';
 import { invalidRequest } from '../../src/core/gateway-error.js';
 import type { RequestCaches } from '../../src/core/request-caches.js';
 import { compileKnownListCheck } from './known-list-check.js';
-
-const ajv = new Ajv({ allErrors: false, strict: false });
 
 /** `/messages/0/role` → `messages[0].role` (the way OpenAI names params). */
 export function paramFromPath(instancePath: string, property?: string): string {
@@ -34,10 +32,12 @@ function describe(error: ErrorObject): { message: string; param: string } {
   return { message: `Invalid value for '${param}': ${error.message ?? 'invalid'}.`, param };
 }
 
-export function compileBodyValidator<T>(schema: object): (body: unknown, caches?: Pick<RequestCaches, 'toolListVerdicts'>) => T {
+export type BodyValidator<T> = (body: unknown, caches?: Pick<RequestCaches, 'toolListVerdicts'>) => T;
+
+function compileBodyValidator<T>(ajv: Ajv, schema: object): BodyValidator<T> {
   const validate = ajv.compile(schema);
   const knownListCheck = compileKnownListCheck(ajv, schema);
-  return (body: unknown, caches?: Pick<RequestCaches, 'toolListVerdicts'>): T => {
+  return (body, caches) => {
     if (body === null || typeof body !== 'object' || Array.isArray(body))
       throw invalidRequest('The request body must be a JSON object.', null);
     // The shortcut only ever says "valid"; anything else gets the full validator and its usual error.
@@ -55,4 +55,24 @@ export function compileBodyValidator<T>(schema: object): (body: unknown, caches?
     }
     return body as T;
   };
+}
+
+/**
+ * The request-body validators of one app, built in src/app.ts and passed to the routes: ajv keeps the
+ * schemas it compiled, which is state, so it lives here rather than in a module. A schema is compiled
+ * the first time a request needs it, once per app; every later request finds it in a map.
+ */
+export class BodyValidators {
+  private readonly ajv = new Ajv({ allErrors: false, strict: false });
+  private readonly compiled = new Map<object, BodyValidator<unknown>>();
+
+  /** `schema`'s validator; the same schema object always gets the same validator. */
+  for<T>(schema: object): BodyValidator<T> {
+    let validator = this.compiled.get(schema);
+    if (validator === undefined) {
+      validator = compileBodyValidator<unknown>(this.ajv, schema);
+      this.compiled.set(schema, validator);
+    }
+    return validator as BodyValidator<T>;
+  }
 }

@@ -12,7 +12,7 @@ import { isSharedToolList } from '../../src/core/shared-tool-list.js';
 const knownListMember = 'tools';
 
 /** Top-level keywords under which a property's validity depends on that property alone. */
-const independentKeywords = new Set(['type', 'required', 'properties', 'title', 'description', '$comment']);
+const independentKeywords: ReadonlySet<string> = new Set(['type', 'required', 'properties', 'title', 'description', '$comment']);
 
 type PlainSchema = { properties?: Record<string, object> } & Record<string, unknown>;
 

@@ -8,11 +8,12 @@ import type { Message } from '../../src/core/message.js';
 import type { RecentReplies, RecentReply } from '../../src/pipeline/recent-replies.js';
 import type { FamilyChoice, ToolCallInspector } from '../../src/pipeline/tool-call-inspector.js';
 import { foldChatCompletion } from '../chat-completions/fold-chat-completion.js';
+import type { BodyValidators } from '../shared/body-validator.js';
 import { renderDiagnostics } from '../shared/render-diagnostics.js';
 import { toOpenAiFinishReason } from '../shared/openai-wire.js';
 import { parseParseRequest, parseRenderRequest } from './parse-tool-calls-request.js';
 
-export type ToolCallsRouteOptions = { inspector: ToolCallInspector; recentReplies?: RecentReplies };
+export type ToolCallsRouteOptions = { inspector: ToolCallInspector; validators: BodyValidators; recentReplies?: RecentReplies };
 
 function choiceFields(choice: FamilyChoice) {
   return {
@@ -61,10 +62,10 @@ function wireRecentReply(reply: RecentReply) {
 }
 
 export function registerToolCallsRoutes(app: FastifyInstance, options: ToolCallsRouteOptions): void {
-  const { inspector, recentReplies } = options;
+  const { inspector, validators, recentReplies } = options;
 
   app.post('/v1/tool-calls/parse', async (request) => {
-    const parsed = parseParseRequest(request.body);
+    const parsed = parseParseRequest(request.body, validators);
     const inspection = inspector.parse(parsed.target, parsed.chunks, parsed.tools, parsed.parallelToolCalls);
     const result = await foldChatCompletion(inspection.events, { id: 'inspection', created: 0, model: inspection.model.id });
     if ('error' in result) throw result.error;
@@ -83,7 +84,7 @@ export function registerToolCallsRoutes(app: FastifyInstance, options: ToolCalls
   });
 
   app.post('/v1/tool-calls/render', async (request) => {
-    const parsed = parseRenderRequest(request.body);
+    const parsed = parseRenderRequest(request.body, validators);
     const rendered = inspector.render(parsed.target, parsed.messages, parsed.tools, parsed.toolChoice, parsed.calls);
     const messages = rendered.messages.map(wireMessage);
     return {

@@ -5,15 +5,12 @@ import type { InspectionTarget } from '../../src/pipeline/tool-call-inspector.js
 import type { WireTool } from '../chat-completions/chat-completion-request-schema.js';
 import { parseChatMessages } from '../chat-completions/parse-chat-messages.js';
 import { parseChatTool, parseChatToolChoice } from '../chat-completions/parse-chat-tools.js';
-import { compileBodyValidator } from '../shared/body-validator.js';
+import type { BodyValidators } from '../shared/body-validator.js';
 import { parseRequestSchema, renderRequestSchema, type ParseBody, type RenderBody } from './tool-calls-request-schema.js';
 
 /** What both bodies share: the family or model the text is for. */
 type TargetBody = Pick<ParseBody, 'model' | 'family'>;
 type WireCall = NonNullable<RenderBody['calls']>[number];
-
-const validateParseBody = compileBodyValidator<ParseBody>(parseRequestSchema);
-const validateRenderBody = compileBodyValidator<RenderBody>(renderRequestSchema);
 
 function targetOf(body: TargetBody): InspectionTarget {
   const target: InspectionTarget = {};
@@ -42,8 +39,8 @@ export function chunkText(text: string, chunking: number | number[] | undefined)
 
 export type ParseInspectionRequest = { target: InspectionTarget; chunks: string[]; tools: ToolDefinition[]; parallelToolCalls?: boolean };
 
-export function parseParseRequest(raw: unknown): ParseInspectionRequest {
-  const body = validateParseBody(raw);
+export function parseParseRequest(raw: unknown, validators: BodyValidators): ParseInspectionRequest {
+  const body = validators.for<ParseBody>(parseRequestSchema)(raw);
   const request: ParseInspectionRequest = {
     target: targetOf(body),
     chunks: chunkText(body.text, body.chunking),
@@ -76,8 +73,8 @@ function callsOf(body: RenderBody, messages: Message[]): { name: string; argumen
   );
 }
 
-export function parseRenderRequest(raw: unknown): RenderInspectionRequest {
-  const body = validateRenderBody(raw);
+export function parseRenderRequest(raw: unknown, validators: BodyValidators): RenderInspectionRequest {
+  const body = validators.for<RenderBody>(renderRequestSchema)(raw);
   const messages = body.messages?.length ? parseChatMessages(body.messages) : [];
   const request: RenderInspectionRequest = { target: targetOf(body), messages, tools: toolsOf(body.tools), calls: callsOf(body, messages) };
   const toolChoice = parseChatToolChoice(body.tool_choice);

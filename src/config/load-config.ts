@@ -7,7 +7,7 @@ import type { GatewayConfig } from './config-types.js';
 import { discoverProviders, type OllamaProbe } from './discover-providers.js';
 import { interpolateEnvironment, MissingEnvironmentVariableError } from './interpolate-environment.js';
 import { normalizeConfig, type ServerOverrides } from './normalize-config.js';
-import { validateConfigFile } from './validate-config-file.js';
+import { compileConfigFileValidator } from './validate-config-file.js';
 
 export type LoadConfigOptions = {
   /** Path to a YAML or JSON file; without one, providers come from the environment. */
@@ -40,6 +40,7 @@ async function readConfigFile(path: string): Promise<unknown> {
 
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const overrides = options.overrides ?? {};
+  const validateConfigFile = compileConfigFileValidator();
   if (options.path) {
     const raw = await readConfigFile(options.path);
     let interpolated: unknown;

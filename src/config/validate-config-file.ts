@@ -3,10 +3,6 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { ConfigError } from './config-error.js';
 import { configFileSchema, type ConfigFile } from './config-schema.js';
 
-// coerceTypes lets `port: ${PORT}` (a string after interpolation) validate as an integer.
-const ajv = new Ajv({ allErrors: true, coerceTypes: true, strict: true });
-const validate = ajv.compile(configFileSchema);
-
 function dottedPath(instancePath: string): string {
   return instancePath
     .split('/')
@@ -34,16 +30,27 @@ function describe(error: ErrorObject): string {
   }
 }
 
-export function validateConfigFile(value: unknown): ConfigFile {
-  const copy = structuredClone(value ?? {});
-  if (!validate(copy)) {
-    // propertyNames errors come with a companion error on the same path; keep the clearer one only.
-    // An `if` error only repeats its `then` branch's own, clearer error.
-    const reported = (validate.errors ?? []).filter(
-      (error) => (error.propertyName === undefined || error.keyword === 'propertyNames') && error.keyword !== 'if',
-    );
-    const problems = [...new Set(reported.map(describe))];
-    throw new ConfigError(problems);
-  }
-  return copy as ConfigFile;
+/** Checks a parsed config file and returns it with its types coerced, or throws a ConfigError listing every problem. */
+export type ConfigFileValidator = (value: unknown) => ConfigFile;
+
+/**
+ * Compiles the config file's schema (tens to hundreds of milliseconds of ajv, kept in the validator rather
+ * than in a module): the loader compiles it once per load, and tests once per file.
+ */
+export function compileConfigFileValidator(): ConfigFileValidator {
+  // coerceTypes lets `port: ${PORT}` (a string after interpolation) validate as an integer.
+  const validate = new Ajv({ allErrors: true, coerceTypes: true, strict: true }).compile(configFileSchema);
+  return (value) => {
+    const copy = structuredClone(value ?? {});
+    if (!validate(copy)) {
+      // propertyNames errors come with a companion error on the same path; keep the clearer one only.
+      // An `if` error only repeats its `then` branch's own, clearer error.
+      const reported = (validate.errors ?? []).filter(
+        (error) => (error.propertyName === undefined || error.keyword === 'propertyNames') && error.keyword !== 'if',
+      );
+      const problems = [...new Set(reported.map(describe))];
+      throw new ConfigError(problems);
+    }
+    return copy as ConfigFile;
+  };
 }

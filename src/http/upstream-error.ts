@@ -74,7 +74,12 @@ export function errorFromUnreadableJson(provider: string, error: unknown): Gatew
   });
 }
 
-const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const timeoutCodes: ReadonlySet<string> = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+]);
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;

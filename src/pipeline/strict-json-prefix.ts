@@ -22,9 +22,9 @@ type State =
   | 'token' // a number or a literal
   | 'broken';
 
-const whitespace = new Set([' ', '\t', '\n', '\r']);
+const whitespace: ReadonlySet<string> = new Set([' ', '\t', '\n', '\r']);
 const numberPattern = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const literals = new Map([
+const literals: ReadonlyMap<string, string> = new Map([
   ['true', 'true'],
   ['false', 'false'],
   ['null', 'null'],
@@ -32,12 +32,12 @@ const literals = new Map([
   ['False', 'false'],
   ['None', 'null'],
 ]);
-const controlEscapes = new Map([
+const controlEscapes: ReadonlyMap<string, string> = new Map([
   ['\n', '\\n'],
   ['\r', '\\r'],
   ['\t', '\\t'],
 ]);
-const simpleEscapes = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
+const simpleEscapes: ReadonlySet<string> = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
 
 /** A number or literal as strict JSON, or undefined when it is neither. */
 function tokenJson(text: string): string | undefined {

@@ -3,7 +3,9 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ProviderType } from '../../providers/index.js';
 import { configFileSchema, type ClientKeyEntry, type ConfigFile, type ProviderEntry } from '../../src/config/config-schema.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
-import { validateConfigFile } from '../../src/config/validate-config-file.js';
+import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';
+
+const validateConfigFile = compileConfigFileValidator();
 import type { RequiredKeys } from '../helpers/schema-contract.js';
 
 /** A file with every section, written to the type alone: the compiler checks it, the validator must accept it. */

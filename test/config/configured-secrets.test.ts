@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { configuredSecrets } from '../../src/config/configured-secrets.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
-import { validateConfigFile } from '../../src/config/validate-config-file.js';
+import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';
+
+/** The config schema is compiled once for the file (as the loader does once per load). */
+const validateConfigFile = compileConfigFileValidator();
 
 describe('configuredSecrets', () => {
   it('collects provider API keys, header values with their bare credentials, and client keys', () => {

@@ -6,7 +6,10 @@ import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import type { GatewayConfig } from '../../src/config/config-types.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
-import { validateConfigFile } from '../../src/config/validate-config-file.js';
+import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';
+
+/** The config schema is compiled once for the file (as the loader does once per load). */
+const validateConfigFile = compileConfigFileValidator();
 
 /** A config file's shape, as a test writes it (validated like a real file). */
 export type TestConfigFile = {

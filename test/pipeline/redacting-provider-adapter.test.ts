@@ -10,10 +10,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createConfigRedactor, createGatewayLogger } from '../../src/app.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
-import { validateConfigFile } from '../../src/config/validate-config-file.js';
+import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '../helpers/loopback-server.js';
 import { postJson } from '../helpers/read-sse.js';
 import { testProvider } from '../helpers/start-gateway.js';
+
+/** The config schema is compiled once for the file (as the loader does once per load). */
+const validateConfigFile = compileConfigFileValidator();
 
 const secrets = {
   compatibleKey: 'sk-compatible-secret-0123456789',

@@ -8,11 +8,14 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
-import { validateConfigFile } from '../../src/config/validate-config-file.js';
+import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { testProvider } from '../helpers/start-gateway.js';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+
+/** The config schema is compiled once for the file (as the loader does once per load). */
+const validateConfigFile = compileConfigFileValidator();
 
 const adminKey = 'sk-admin-0123456789';
 const teamKey = 'sk-team-a-0123456789';

@@ -5,7 +5,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
-import { validateConfigFile } from '../../src/config/validate-config-file.js';
+import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';
+
+const validateConfigFile = compileConfigFileValidator();
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { postJson } from '../helpers/read-sse.js';
 import { testProvider } from '../helpers/start-gateway.js';

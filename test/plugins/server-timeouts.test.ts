@@ -6,12 +6,15 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
-import { validateConfigFile } from '../../src/config/validate-config-file.js';
+import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';
 import { shutdownOverrunMs } from '../../src/plugins/live-streams.js';
 import { serverTimeoutOptions } from '../../src/plugins/server-timeouts.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { sseChunks } from '../helpers/read-sse.js';
 import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
+
+/** The config schema is compiled once for the file (as the loader does once per load). */
+const validateConfigFile = compileConfigFileValidator();
 
 function serverSettings(server: Record<string, unknown>) {
   return normalizeConfig(validateConfigFile({ server, providers: {} }), {}).server;

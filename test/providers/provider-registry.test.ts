@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { discoverProviders } from '../../src/config/discover-providers.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import { resolveModel } from '../../src/config/resolve-model.js';
-import { validateConfigFile } from '../../src/config/validate-config-file.js';
+import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';
 import { genAiProviderName } from '../../src/telemetry/gen-ai-attributes.js';
 import { createProviderAdapter, providerKind, providerKinds, providerTypeNames } from '../../providers/index.js';
+
+/** The config schema is compiled once for the file (as the loader does once per load). */
+const validateConfigFile = compileConfigFileValidator();
 
 const noDependencies = { renderCall: () => '' };
 

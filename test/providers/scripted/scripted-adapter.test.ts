@@ -12,8 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.js';
 import { ConfigError } from '../../../src/config/config-error.js';
 import { normalizeConfig } from '../../../src/config/normalize-config.js';
-import { validateConfigFile } from '../../../src/config/validate-config-file.js';
+import { compileConfigFileValidator } from '../../../src/config/validate-config-file.js';
 import { startGateway, type StartedGateway } from '../../helpers/start-gateway.js';
+
+/** The config schema is compiled once for the file (as the loader does once per load). */
+const validateConfigFile = compileConfigFileValidator();
 
 const weather: OpenAI.ChatCompletionTool = {
   type: 'function',

@@ -10,11 +10,12 @@ import {
   type WireTool,
   type WireToolChoice,
 } from '../../../routes/messages/messages-request-schema.js';
-import { compileBodyValidator } from '../../../routes/shared/body-validator.js';
+import { BodyValidators } from '../../../routes/shared/body-validator.js';
 import type { RequiredKeys } from '../../helpers/schema-contract.js';
 
-const validateMessages = compileBodyValidator<MessagesBody>(messagesRequestSchema);
-const validateCountTokens = compileBodyValidator<ConversationBody>(countTokensRequestSchema);
+const validators = new BodyValidators();
+const validateMessages = validators.for<MessagesBody>(messagesRequestSchema);
+const validateCountTokens = validators.for<ConversationBody>(countTokensRequestSchema);
 
 /** Every field the route reads, written to the type alone: the compiler checks it, the validator must accept it. */
 const fullBody: MessagesBody = {

@@ -2,9 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { isSharedToolList, shareToolList } from '../../../src/core/shared-tool-list.js';
 import { RequestCaches } from '../../../src/core/request-caches.js';
+import { BodyValidators } from '../../../routes/shared/body-validator.js';
 
 /** One set for the file, as the app has one. */
 const caches = new RequestCaches();
+const validators = new BodyValidators();
 import { parseMessagesRequest } from '../../../routes/messages/parse-messages-request.js';
 
 const tools = shareToolList([
@@ -19,8 +21,8 @@ function body(extra: Record<string, unknown> = {}): Record<string, unknown> {
 
 describe('parseMessagesRequest with a known tool list', () => {
   it('gives every request the same frozen neutral tools, and each its own warnings', () => {
-    const first = parseMessagesRequest(body(), {}, caches);
-    const second = parseMessagesRequest(body({ top_k: 5 }), {}, caches);
+    const first = parseMessagesRequest(body(), {}, validators, caches);
+    const second = parseMessagesRequest(body({ top_k: 5 }), {}, validators, caches);
     expect(second.input.tools).toBe(first.input.tools);
     expect(isSharedToolList(first.input.tools)).toBe(true);
     expect(first.input.tools?.map((tool) => tool.name)).toEqual(['Read', 'Write']);
@@ -29,8 +31,13 @@ describe('parseMessagesRequest with a known tool list', () => {
   });
 
   it('takes tool_choice from each request, leaving the shared tools as they were', () => {
-    const named = parseMessagesRequest(body({ tool_choice: { type: 'tool', name: 'Write', disable_parallel_tool_use: true } }), {}, caches);
-    const plain = parseMessagesRequest(body(), {}, caches);
+    const named = parseMessagesRequest(
+      body({ tool_choice: { type: 'tool', name: 'Write', disable_parallel_tool_use: true } }),
+      {},
+      validators,
+      caches,
+    );
+    const plain = parseMessagesRequest(body(), {}, validators, caches);
     expect(named.input.toolChoice).toEqual({ type: 'tool', name: 'Write' });
     expect(named.input.parallelToolCalls).toBe(false);
     expect(plain.input.toolChoice).toBeUndefined();
@@ -41,7 +48,7 @@ describe('parseMessagesRequest with a known tool list', () => {
   it('still refuses tool_choice any when a known list holds only server tools, on every request', () => {
     const serverOnly = shareToolList([{ name: 'web_search', type: 'web_search_20250305' }]);
     for (let turn = 0; turn < 2; turn++) {
-      expect(() => parseMessagesRequest(body({ tools: serverOnly, tool_choice: { type: 'any' } }), {}, caches)).toThrow(
+      expect(() => parseMessagesRequest(body({ tools: serverOnly, tool_choice: { type: 'any' } }), {}, validators, caches)).toThrow(
         /needs at least one custom tool/,
       );
     }

@@ -2,9 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { isSharedToolList, shareToolList } from '../../../src/core/shared-tool-list.js';
 import { RequestCaches } from '../../../src/core/request-caches.js';
+import { BodyValidators } from '../../../routes/shared/body-validator.js';
 
 /** One set for the file, as the app has one. */
 const caches = new RequestCaches();
+const validators = new BodyValidators();
 import { parseResponsesRequest } from '../../../routes/responses/parse-responses-request.js';
 import { ResponseStore } from '../../../routes/responses/response-store.js';
 import { inProcessResponses } from '../../../routes/responses/stored-responses.js';
@@ -23,8 +25,8 @@ function body(extra: Record<string, unknown> = {}): Record<string, unknown> {
 
 describe('parseResponsesRequest with a known tool list', () => {
   it('gives every request the same frozen neutral tools, and each its own kinds and warnings', async () => {
-    const first = await parseResponsesRequest(body(), store, caches);
-    const second = await parseResponsesRequest(body({ tool_choice: { type: 'web_search' } }), store, caches);
+    const first = await parseResponsesRequest(body(), store, validators, caches);
+    const second = await parseResponsesRequest(body({ tool_choice: { type: 'web_search' } }), store, validators, caches);
     expect(second.input.tools).toBe(first.input.tools);
     expect(isSharedToolList(first.input.tools)).toBe(true);
     expect(first.toolKinds.custom.has('apply_patch')).toBe(true);
@@ -39,9 +41,10 @@ describe('parseResponsesRequest with a known tool list', () => {
     const allowed = await parseResponsesRequest(
       body({ tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'read_file' }] } }),
       store,
+      validators,
       caches,
     );
-    const plain = await parseResponsesRequest(body(), store, caches);
+    const plain = await parseResponsesRequest(body(), store, validators, caches);
     expect(allowed.input.tools?.map((tool) => tool.name)).toEqual(['read_file']);
     expect(allowed.input.toolChoice).toEqual({ type: 'required' });
     expect(plain.input.tools?.map((tool) => tool.name)).toEqual(['exec_command', 'read_file', 'apply_patch']);

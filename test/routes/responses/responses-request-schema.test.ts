@@ -8,10 +8,11 @@ import {
   type WireTool,
   type WireToolChoice,
 } from '../../../routes/responses/responses-request-schema.js';
-import { compileBodyValidator } from '../../../routes/shared/body-validator.js';
+import { BodyValidators } from '../../../routes/shared/body-validator.js';
 import type { RequiredKeys } from '../../helpers/schema-contract.js';
 
-const validate = compileBodyValidator<ResponsesBody>(responsesRequestSchema);
+const validators = new BodyValidators();
+const validate = validators.for<ResponsesBody>(responsesRequestSchema);
 
 /** Every field the route reads, written to the type alone: the compiler checks it, the validator must accept it. */
 const fullBody: ResponsesBody = {

@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { RequestCaches } from '../../../src/core/request-caches.js';
 import { shareToolList } from '../../../src/core/shared-tool-list.js';
-import { compileBodyValidator } from '../../../routes/shared/body-validator.js';
+import { BodyValidators } from '../../../routes/shared/body-validator.js';
 import { compileKnownListCheck } from '../../../routes/shared/known-list-check.js';
 import { chatCompletionRequestSchema } from '../../../routes/chat-completions/chat-completion-request-schema.js';
 
@@ -74,8 +74,8 @@ describe('compileKnownListCheck', () => {
   });
 });
 
-describe('compileBodyValidator with a known tool list', () => {
-  const validate = compileBodyValidator<Record<string, unknown>>(chatCompletionRequestSchema);
+describe('BodyValidators with a known tool list', () => {
+  const validate = new BodyValidators().for<Record<string, unknown>>(chatCompletionRequestSchema);
 
   it('accepts and rejects exactly what it does for the same list not known, with the same errors', () => {
     const bodies = [

@@ -8,12 +8,15 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.js';
 import { normalizeConfig } from '../../../src/config/normalize-config.js';
-import { validateConfigFile } from '../../../src/config/validate-config-file.js';
+import { compileConfigFileValidator } from '../../../src/config/validate-config-file.js';
 import { startFakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
 import { sleep } from '../../helpers/loopback-server.js';
 import { postJson, sseChunks, sseFrames } from '../../helpers/read-sse.js';
 import { testProvider } from '../../helpers/start-gateway.js';
 import { chat, cleanups, closedPort, fakeUpstream, gatewayFor, quickRetries, scrape } from './resilience-kit.js';
+
+/** The config schema is compiled once for the file (as the loader does once per load). */
+const validateConfigFile = compileConfigFileValidator();
 
 describe('retries', () => {
   it('retries a 503 and answers from the second attempt, saying so in headers and metrics', async () => {

@@ -1,0 +1,93 @@
+/**
+ * `npm run bench -- --lanes`: the gateway's two lanes (native, prompted) alone, non-streaming at 1 and
+ * 32 connections, with CPU per request: about a minute, for a before/after figure. `--against DIR`
+ * (repeatable) starts another checkout's gateway (its own src/server.ts and node_modules) beside this one's, and
+ * the rounds alternate between all the contenders, so a shared machine's load falls on all alike.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { RequestFigures } from './bench-figures.js';
+import type { BenchSettings } from './bench-settings.js';
+import { ChildProcesses } from './child-processes.js';
+import { repositoryRoot, spawnGateway, spawnServerProcess } from './child-servers.js';
+import { closeContenders, gatewayContenders, type Contender } from './contenders.js';
+import { writeGatewayConfig } from './gateway-config.js';
+import { gitCommit } from './machine-info.js';
+import { probeContender } from './probe-contender.js';
+import type { Progress } from './progress.js';
+import { runRequestScenario } from './request-scenarios.js';
+
+/** One checkout whose gateway is measured; `label` names its rows. */
+export type LaneTree = { label: string; root: string; commit: string };
+
+export type LaneFigures = {
+  trees: LaneTree[];
+  requests: RequestFigures[];
+  notes: string[];
+  /** The 1, 5 and 15 minute load averages before and after: the machine may be shared. */
+  loadAverage: { before: string; after: string };
+};
+
+export const laneConnections = [1, 32];
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
+}
+
+/** This checkout, and each one after an `--against` (labelled by its commit). */
+export function laneTrees(argv: readonly string[]): LaneTree[] {
+  const trees: LaneTree[] = [{ label: 'this tree', root: repositoryRoot, commit: gitCommit() }];
+  argv.forEach((argument, index) => {
+    if (argument !== '--against') return;
+    const root = argv[index + 1];
+    if (root === undefined || root.startsWith('--'))
+      throw new Error('--against needs a checkout directory (with its node_modules installed)');
+    const resolved = path.resolve(root);
+    const commit = gitCommit(resolved);
+    trees.push({ label: commit, root: resolved, commit });
+  });
+  return trees;
+}
+
+export async function runLanesSuite(trees: LaneTree[], settings: BenchSettings, progress: Progress): Promise<LaneFigures> {
+  const before = loadAverage();
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'interlingua-bench-lanes-'));
+  const children = new ChildProcesses();
+  let failed = true;
+  const contenders: Contender[] = [];
+  try {
+    progress(
+      `starting the fake upstream and ${trees.length} gateway(s): ${trees.map((tree) => `${tree.label} (${tree.commit})`).join(', ')}`,
+    );
+    const upstream = await children.add(spawnServerProcess('fake-upstream'));
+    const configPath = writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, settings.gatewayLogLevel);
+    for (const [index, tree] of trees.entries()) {
+      const logPath = path.join(directory, `gateway-${index}.log`);
+      const gateway = await children.add(spawnGateway({ configPath, logPath, root: tree.root }));
+      contenders.push(...gatewayContenders(gateway.url, gateway, tree.label));
+    }
+    for (const contender of contenders) await probeContender(contender);
+    const notes = contenders.flatMap((contender) => {
+      const note = contender.unavailable ?? contender.note;
+      return note === undefined ? [] : [`${contender.name}: ${note}`];
+    });
+    for (const note of notes) progress(note);
+    const requests = await runRequestScenario(
+      contenders.filter((contender) => !contender.unavailable),
+      settings,
+      progress,
+      laneConnections,
+    );
+    failed = false;
+    return { trees, requests, notes, loadAverage: { before, after: loadAverage() } };
+  } finally {
+    await closeContenders(contenders);
+    await children.stopAll();
+    if (failed) progress(`gateway logs and config kept in ${directory}`);
+    else rmSync(directory, { recursive: true, force: true });
+  }
+}
