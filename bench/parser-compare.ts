@@ -81,7 +81,12 @@ async function main(argv: readonly string[]): Promise<void> {
     rows.push(row);
   }
   console.table(rows);
-  console.log(`load average ${(await import('node:os')).loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+  console.log(
+    `load average ${(await import('node:os'))
+      .loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')}`,
+  );
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

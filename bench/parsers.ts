@@ -174,9 +174,7 @@ export function familyFilter(argv: readonly string[], environment: NodeJS.Proces
     .filter((family) => family.length > 0);
 }
 
-export async function runParserBenchmarks(
-  families: readonly string[] = familyFilter([], process.env),
-): Promise<Row[]> {
+export async function runParserBenchmarks(families: readonly string[] = familyFilter([], process.env)): Promise<Row[]> {
   const rows: Row[] = [];
   for (const subject of selectSubjects(families)) {
     const small = subject.build(megabyte);

@@ -12,7 +12,15 @@ import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { rawArgumentEntries } from '../shared/format-json.js';
 import { taggedResults } from '../shared/tool-result-text.js';
-import { ifmArgumentTags, ifmCallClose, ifmCallGrammar, ifmCallOpen, ifmSectionClose, ifmSectionOpen, ifmValues } from './ifm-call-grammar.js';
+import {
+  ifmArgumentTags,
+  ifmCallClose,
+  ifmCallGrammar,
+  ifmCallOpen,
+  ifmSectionClose,
+  ifmSectionOpen,
+  ifmValues,
+} from './ifm-call-grammar.js';
 
 const family = 'k2-horizon';
 const { keyOpen, keyClose, valueOpen, valueClose } = ifmArgumentTags;
@@ -26,9 +34,7 @@ const thinkTag = (name: string) => ({ open: `<${name}>`, close: `</${name}>` });
 
 export const k2HorizonFamily: FamilySpec = {
   family,
-  envelopes: [
-    taggedEnvelope(family, ifmSectionOpen, ifmSectionClose, [ifmCallGrammar], { valueSpans: ifmValues }),
-  ],
+  envelopes: [taggedEnvelope(family, ifmSectionOpen, ifmSectionClose, [ifmCallGrammar], { valueSpans: ifmValues })],
   reasoningTags: [thinkTag('ifm|think'), thinkTag('ifm|think_fast'), thinkTag('ifm|think_faster')],
   prompt: {
     introduction: hermesFamily.prompt.introduction,

@@ -12,7 +12,15 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { formatJson, rawArgumentEntries } from '../shared/format-json.js';
 import { toolSignature } from '../shared/tool-prompt.js';
 import { resultText } from '../shared/tool-result-text.js';
-import { invokeClose, invokeOpen, minimaxInvokeGrammar, parameterClose, parameterOpen, parameterValues, withoutLinePadding } from './invoke-grammar.js';
+import {
+  invokeClose,
+  invokeOpen,
+  minimaxInvokeGrammar,
+  parameterClose,
+  parameterOpen,
+  parameterValues,
+  withoutLinePadding,
+} from './invoke-grammar.js';
 
 const family = 'minimax-m2';
 const sectionOpen = '<minimax:tool_call>';

@@ -70,7 +70,7 @@ function splitCallBlocks(body: string, syntax: CallSectionSyntax, framing: BodyF
   for (let index = 0; ; index++) {
     let end = -1;
     let nextStart = -1;
-    for (let cursor = segmentStart; ; ) {
+    for (let cursor = segmentStart; ;) {
       const hit = findMarker(body, cursor);
       if (hit === undefined) break;
       if (hit.marker === 'start') {
@@ -133,7 +133,7 @@ function markerFinder(syntax: CallSectionSyntax): MarkerFinder {
 /** Where the value opened before `from` ends (after its close), counting values quoted inside it; the body's end when it does not. */
 function spanEnd(body: string, from: number, span: ValueSpan): number {
   let depth = 0;
-  for (let index = from; index < body.length; ) {
+  for (let index = from; index < body.length;) {
     const close = body.indexOf(span.close, index);
     if (close < 0) return body.length;
     const nested = span.nested === undefined ? -1 : body.indexOf(span.nested, index);

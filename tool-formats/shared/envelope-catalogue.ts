@@ -196,10 +196,7 @@ function buildReplySyntax(
   }
   const reasoningTags = reasoningTagsOf(ordered);
   const framingTokens = unique(
-    [
-      ...(own.familyFramingTokens ?? []),
-      ...ordered.flatMap((family) => visibleMarkers(family.framingTokens ?? [], family === own)),
-    ],
+    [...(own.familyFramingTokens ?? []), ...ordered.flatMap((family) => visibleMarkers(family.framingTokens ?? [], family === own))],
     (token) => token,
   );
   const markers = [

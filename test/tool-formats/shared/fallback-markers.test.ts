@@ -19,7 +19,15 @@ function textOf(family: string, reply: string): { text: string; calls: number } 
 
 describe('isDistinctiveMarker', () => {
   it('takes markup and special tokens', () => {
-    for (const marker of ['<tool_call>', '<|python_tag|>', '<｜DSML｜function_calls>', '[TOOL_CALLS]', '```json', ']<]minimax[>[<tool_call>', '◁think▷'])
+    for (const marker of [
+      '<tool_call>',
+      '<|python_tag|>',
+      '<｜DSML｜function_calls>',
+      '[TOOL_CALLS]',
+      '```json',
+      ']<]minimax[>[<tool_call>',
+      '◁think▷',
+    ])
       expect(isDistinctiveMarker(marker), marker).toBe(true);
   });
 
@@ -28,7 +36,7 @@ describe('isDistinctiveMarker', () => {
       expect(isDistinctiveMarker(marker), marker).toBe(false);
   });
 
-  it('keeps all of the own family\'s markers', () => {
+  it("keeps all of the own family's markers", () => {
     expect(visibleMarkers(['functools[', '<tool_call>'], true)).toEqual(['functools[', '<tool_call>']);
     expect(visibleMarkers(['functools[', '<tool_call>'], false)).toEqual(['<tool_call>']);
   });
@@ -47,7 +55,7 @@ describe("another family's word-like marker in prose", () => {
     expect(textOf(owner, reply).calls).toBeGreaterThan(0);
   });
 
-  it('still finds another family\'s special-token call', () => {
+  it("still finds another family's special-token call", () => {
     expect(textOf('functools', 'ok <tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>').calls).toBe(1);
   });
 });
