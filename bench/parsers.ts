@@ -3,10 +3,12 @@
 // speed goals (`parser-speed-check.ts`) and exits 1 when one fails. Every family of the registry is
 // measured, plus a reply that begins inside reasoning and never closes it (read twice: as reasoning, then
 // as the reply). `--family hermes,step3` (or `PARSER_BENCH_FAMILIES=hermes,step3`) measures only those rows;
-// the reply that begins inside reasoning is the row `hermes-unclosed-reasoning`.
-import { pathToFileURL } from 'node:url';
+// the reply that begins inside reasoning is the row `hermes-unclosed-reasoning`. Each row is measured in its
+// own process unless `--one-process` is given (see runParserBenchmarks).
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ParserOptions, ToolDefinition, ToolFormat } from '../src/core/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
+import { childRowRequest, measureInChildProcess, writeChildRow } from './measure-in-child-process.js';
 import { checkParser, parserCheckReport } from './parser-speed-check.js';
 
 export type Row = {
@@ -33,6 +35,7 @@ type Subject = {
 };
 
 const megabyte = 1_000_000;
+const benchModulePath = fileURLToPath(import.meta.url);
 const chunkSize = 4;
 
 const tools: ToolDefinition[] = [
@@ -174,35 +177,57 @@ export function familyFilter(argv: readonly string[], environment: NodeJS.Proces
     .filter((family) => family.length > 0);
 }
 
-export async function runParserBenchmarks(families: readonly string[] = familyFilter([], process.env)): Promise<Row[]> {
+/** How the rows are measured: each parser in a fresh process (the default), or all in this one. */
+export type BenchIsolation = 'process-per-parser' | 'one-process';
+
+/**
+ * Every parser is measured in its own fresh Node process by default, as JMH forks a JVM per benchmark:
+ * otherwise a row's figure depends on which families ran before it in the same process (the shared
+ * scanner and grammar code the JIT specialised for them goes megamorphic: the last rows of a 53-family
+ * run measured up to 1.5x slower than the same parser alone). `--one-process` measures them all in this
+ * process, one after another: the pessimistic figure of a gateway whose clients use every family at once.
+ */
+export async function runParserBenchmarks(
+  families: readonly string[] = familyFilter([], process.env),
+  isolation: BenchIsolation = isolationFrom(process.argv.slice(2)),
+): Promise<Row[]> {
   const rows: Row[] = [];
   for (const subject of selectSubjects(families)) {
-    const small = subject.build(megabyte);
-    const large = subject.build(10 * megabyte);
-    const smallChunks = splitIntoChunks(small);
-    const largeChunks = splitIntoChunks(large);
-    const calls = parseWhole(subject, small);
-    if (parseStream(subject, smallChunks) !== calls) throw new Error(`${subject.name}: streaming and whole parses disagree`);
-    // Warm the JIT on both paths before timing.
-    bestTime(3, () => parseWhole(subject, small));
-    bestTime(3, () => parseStream(subject, smallChunks));
-    const wholeSmall = bestTime(10, () => parseWhole(subject, small));
-    const streamSmall = bestTime(10, () => parseStream(subject, smallChunks));
-    const wholeLarge = bestTime(3, () => parseWhole(subject, large));
-    const streamLarge = bestTime(3, () => parseStream(subject, largeChunks));
-    const measured = {
-      family: subject.name,
-      wholeMegabytesPerSecond: round(small.length / megabyte / (wholeSmall / 1000)),
-      streamMegabytesPerSecond: round(small.length / megabyte / (streamSmall / 1000)),
-      streamTenToOneRatio: round(streamLarge / streamSmall),
-      wholeTenToOneRatio: round(wholeLarge / wholeSmall),
-      calls,
-    };
-    rows.push({ ...measured, check: checkParser(measured).pass ? 'pass' : 'FAIL' });
+    rows.push(isolation === 'one-process' ? measureSubject(subject) : await measureInChildProcess(benchModulePath, subject.key));
     // Let the event loop breathe between families.
     await new Promise((resolve) => setImmediate(resolve));
   }
   return rows;
+}
+
+/** `--one-process` measures every parser in this process; otherwise each gets its own. */
+export function isolationFrom(argv: readonly string[]): BenchIsolation {
+  return argv.includes('--one-process') ? 'one-process' : 'process-per-parser';
+}
+
+function measureSubject(subject: Subject): Row {
+  const small = subject.build(megabyte);
+  const large = subject.build(10 * megabyte);
+  const smallChunks = splitIntoChunks(small);
+  const largeChunks = splitIntoChunks(large);
+  const calls = parseWhole(subject, small);
+  if (parseStream(subject, smallChunks) !== calls) throw new Error(`${subject.name}: streaming and whole parses disagree`);
+  // Warm the JIT on both paths before timing.
+  bestTime(3, () => parseWhole(subject, small));
+  bestTime(3, () => parseStream(subject, smallChunks));
+  const wholeSmall = bestTime(10, () => parseWhole(subject, small));
+  const streamSmall = bestTime(10, () => parseStream(subject, smallChunks));
+  const wholeLarge = bestTime(3, () => parseWhole(subject, large));
+  const streamLarge = bestTime(3, () => parseStream(subject, largeChunks));
+  const measured = {
+    family: subject.name,
+    wholeMegabytesPerSecond: round(small.length / megabyte / (wholeSmall / 1000)),
+    streamMegabytesPerSecond: round(small.length / megabyte / (streamSmall / 1000)),
+    streamTenToOneRatio: round(streamLarge / streamSmall),
+    wholeTenToOneRatio: round(wholeLarge / wholeSmall),
+    calls,
+  };
+  return { ...measured, check: checkParser(measured).pass ? 'pass' : 'FAIL' };
 }
 
 function round(value: number): number {
@@ -210,17 +235,24 @@ function round(value: number): number {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  // No top-level await: the module is also loaded by CommonJS-transpiled callers.
-  runParserBenchmarks(familyFilter(process.argv.slice(2), process.env)).then(
-    (rows) => {
-      console.table(rows);
-      const report = parserCheckReport(rows);
-      for (const line of report.lines) console.log(line);
-      if (!report.pass) process.exitCode = 1;
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
-  );
+  const measureOne = childRowRequest(process.argv.slice(2));
+  if (measureOne !== undefined) {
+    // A child of measureInChildProcess: one row, as JSON, on stdout.
+    const [subject] = selectSubjects([measureOne]);
+    if (subject !== undefined) writeChildRow(measureSubject(subject));
+  } else {
+    // No top-level await: the module is also loaded by CommonJS-transpiled callers.
+    runParserBenchmarks(familyFilter(process.argv.slice(2), process.env)).then(
+      (rows) => {
+        console.table(rows);
+        const report = parserCheckReport(rows);
+        for (const line of report.lines) console.log(line);
+        if (!report.pass) process.exitCode = 1;
+      },
+      (error: unknown) => {
+        console.error(error);
+        process.exitCode = 1;
+      },
+    );
+  }
 }

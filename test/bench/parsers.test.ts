@@ -1,6 +1,7 @@
 // The parser bench's family filter: which rows `--family` / PARSER_BENCH_FAMILIES select.
 import { describe, expect, it } from 'vitest';
-import { familyFilter } from '../../bench/parsers.js';
+import { childRowRequest } from '../../bench/measure-in-child-process.js';
+import { familyFilter, isolationFrom } from '../../bench/parsers.js';
 
 describe('familyFilter', () => {
   it('reads --family with its value as the next argument', () => {
@@ -18,5 +19,20 @@ describe('familyFilter', () => {
 
   it('selects every row when nothing is given', () => {
     expect(familyFilter([], {})).toEqual([]);
+  });
+});
+
+describe('isolationFrom', () => {
+  it('measures each parser in its own process unless --one-process is given', () => {
+    expect(isolationFrom([])).toBe('process-per-parser');
+    expect(isolationFrom(['--family', 'hermes'])).toBe('process-per-parser');
+    expect(isolationFrom(['--one-process'])).toBe('one-process');
+  });
+});
+
+describe('childRowRequest', () => {
+  it('names the row a child process is asked for, and nothing in the parent', () => {
+    expect(childRowRequest(['--measure-one', 'step3'])).toBe('step3');
+    expect(childRowRequest(['--family', 'step3'])).toBeUndefined();
   });
 });
