@@ -13,8 +13,27 @@ export type BodyScanStep =
    */
   | { type: 'declined'; resume: number; markerIsText: boolean };
 
+/**
+ * A scanner's one `more` result, refilled by each scan that asks for more text (see `moreFrom`): a long
+ * body streams as one `more` per chunk, and a new object for each would be most of the scan's allocation.
+ */
+export type MoreStep = { type: 'more'; keepFrom: number };
+
+export function createMoreStep(): MoreStep {
+  return { type: 'more', keepFrom: 0 };
+}
+
+/** `step`, refilled to keep `input[keepFrom..]`. */
+export function moreFrom(step: MoreStep, keepFrom: number): MoreStep {
+  step.keepFrom = keepFrom;
+  return step;
+}
+
 export interface BodyScanner {
-  /** Scans `input` from `position`. Must not advance its state over text it asks to see again. */
+  /**
+   * Scans `input` from `position`. Must not advance its state over text it asks to see again. A `more`
+   * result may be an object the next scan refills: read it before scanning again, never keep it.
+   */
   scan(input: string, position: number): BodyScanStep;
   /**
    * Takes all of `text` (the next chunk, nothing held before it) as body when no character in it needs

@@ -1,6 +1,13 @@
 /** Collects a push's events, merging adjacent text and adjacent reasoning so callers get few, large events. */
 import type { ParsedEvent } from '../../src/core/index.js';
 
+/**
+ * What a push that parsed nothing returns: most pushes of a stream (4-byte chunks inside a call body)
+ * parse nothing, and a new empty array for each would be most of their allocation. Frozen, so a caller
+ * that tried to keep adding to it would fail loudly instead of corrupting other pushes' results.
+ */
+export const noEvents: ParsedEvent[] = Object.freeze([] as ParsedEvent[]) as ParsedEvent[];
+
 export class ParsedEventBuffer {
   private events: ParsedEvent[] = [];
 
@@ -30,6 +37,7 @@ export class ParsedEventBuffer {
   }
 
   drain(): ParsedEvent[] {
+    if (this.events.length === 0) return noEvents;
     const events = this.events;
     this.events = [];
     return events;

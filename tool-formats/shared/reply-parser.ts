@@ -7,7 +7,7 @@ import { CandidateReader } from './candidate-reader.js';
 import type { ReplySyntax, TextMarker } from './envelope-catalogue.js';
 import { EnvelopeReader } from './envelope-reader.js';
 import type { MarkerHit } from './marker-matcher.js';
-import { ParsedEventBuffer } from './parsed-event-buffer.js';
+import { noEvents, ParsedEventBuffer } from './parsed-event-buffer.js';
 import { ReasoningReader } from './reasoning-reader.js';
 import { orphanCloseWarning, unclosedReasoningWarning } from './reasoning-warnings.js';
 import type { ToolRoster } from './tool-roster.js';
@@ -79,7 +79,7 @@ class ReplyParser implements ToolCallParser {
     // Likewise most chunks inside a long reasoning block or call body: taken whole by their reader.
     if (this.pending === '') {
       if (this.mode.type === 'text') {
-        if (this.isPlainText(text)) return text === '' ? [] : [{ type: 'text', text }];
+        if (this.isPlainText(text)) return text === '' ? noEvents : [{ type: 'text', text }];
       } else if (this.takenWhole(text)) {
         return this.events.drain();
       }

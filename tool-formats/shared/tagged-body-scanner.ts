@@ -1,5 +1,5 @@
 /** Body scanning for `tagged` envelopes: up to an end marker, ignoring markers inside JSON strings and raw values. */
-import { isJsonOpenerCode, isSpaceCode, type BodyScanner, type BodyScanStep } from './body-scanner.js';
+import { createMoreStep, isJsonOpenerCode, isSpaceCode, moreFrom, type BodyScanner, type BodyScanStep } from './body-scanner.js';
 import type { ValueSpan } from './envelope.js';
 import { advanceJsonScan, JsonScanState } from './json-scan-state.js';
 import { MarkerMatcher, partialMarkerStart, type MarkerEntry } from './marker-matcher.js';
@@ -56,6 +56,8 @@ export class TaggedBodyScanner implements BodyScanner {
   /** `header` up to `headerEnd` if any, then `sniff` until the first significant character says whether the body is JSON. */
   private phase: 'header' | 'sniff' | 'json' | 'raw';
   private readonly state = new JsonScanState();
+  /** The one `more` result, refilled by each scan (see `MoreStep`). */
+  private readonly moreStep = createMoreStep();
   private readonly layout: TaggedBodyLayout;
   /** The raw value the scan is inside, if any; only its close (and nested open) markers count there. */
   private openSpan: SpanMarkers | undefined;
@@ -125,11 +127,11 @@ export class TaggedBodyScanner implements BodyScanner {
       }
       if (!stops.has(code)) continue;
       const hit = this.terminators.matchAt(input, index);
-      if (hit.type === 'partial') return { type: 'more', keepFrom: index };
+      if (hit.type === 'partial') return moreFrom(this.moreStep, index);
       if (hit.type === 'found')
         return hit.value === 'end' ? this.closeAtEnd(input, index, hit.marker) : { type: 'closed', bodyEnd: index, end: index };
     }
-    return { type: 'more', keepFrom: input.length };
+    return moreFrom(this.moreStep, input.length);
   }
 
   /** Skips whitespace, stray `>` and doubled start markers (`<tool_call>>`, `<tool_call><tool_call>`). */
@@ -137,9 +139,9 @@ export class TaggedBodyScanner implements BodyScanner {
     let index = from;
     for (;;) {
       while (index < input.length && (isSpaceCode(input.charCodeAt(index)) || input.charCodeAt(index) === greaterThan)) index++;
-      if (index >= input.length) return { type: 'more', keepFrom: index };
+      if (index >= input.length) return moreFrom(this.moreStep, index);
       const hit = this.terminators.matchAt(input, index);
-      if (hit.type === 'partial') return { type: 'more', keepFrom: index };
+      if (hit.type === 'partial') return moreFrom(this.moreStep, index);
       if (hit.type === 'found' && hit.value === 'restart') {
         index += hit.marker.length;
         continue;
@@ -154,9 +156,9 @@ export class TaggedBodyScanner implements BodyScanner {
     let index = from;
     for (;;) {
       index = advanceJsonScan(this.state, input, index, stops, false);
-      if (index >= input.length) return { type: 'more', keepFrom: input.length };
+      if (index >= input.length) return moreFrom(this.moreStep, input.length);
       const hit = this.terminators.matchAt(input, index);
-      if (hit.type === 'partial') return { type: 'more', keepFrom: index };
+      if (hit.type === 'partial') return moreFrom(this.moreStep, index);
       if (hit.type === 'found') {
         if (hit.value === 'end') return this.closeAtEnd(input, index, hit.marker);
         if (this.state.depth === 0 && this.state.completedValues > 0) return { type: 'closed', bodyEnd: index, end: index };
@@ -172,15 +174,15 @@ export class TaggedBodyScanner implements BodyScanner {
       const span = this.openSpan;
       if (span !== undefined && !span.nested) {
         const closeAt = input.indexOf(span.close, index);
-        if (closeAt < 0) return { type: 'more', keepFrom: partialMarkerStart(input, index, span.close) };
+        if (closeAt < 0) return moreFrom(this.moreStep, partialMarkerStart(input, index, span.close));
         this.openSpan = undefined;
         index = closeAt + span.close.length;
         continue;
       }
       if (span !== undefined) {
         const inner = span.matcher.find(input, index);
-        if (inner.type === 'none') return { type: 'more', keepFrom: input.length };
-        if (inner.type === 'partial') return { type: 'more', keepFrom: inner.index };
+        if (inner.type === 'none') return moreFrom(this.moreStep, input.length);
+        if (inner.type === 'partial') return moreFrom(this.moreStep, inner.index);
         if (inner.value === 'nested') this.spanDepth++;
         else if (this.spanDepth > 0) this.spanDepth--;
         else this.openSpan = undefined;
@@ -190,9 +192,9 @@ export class TaggedBodyScanner implements BodyScanner {
       const hit = this.layout.rawMarkers.find(input, index);
       switch (hit.type) {
         case 'none':
-          return { type: 'more', keepFrom: input.length };
+          return moreFrom(this.moreStep, input.length);
         case 'partial':
-          return { type: 'more', keepFrom: hit.index };
+          return moreFrom(this.moreStep, hit.index);
         case 'found':
           if (typeof hit.value !== 'string') {
             // A value opens: end markers inside it are text.
@@ -216,9 +218,9 @@ export class TaggedBodyScanner implements BodyScanner {
     while (next < input.length && next - end <= trailingGapLimit && isSpaceCode(input.charCodeAt(next))) next++;
     if (next - end > trailingGapLimit) return { type: 'closed', bodyEnd: index, end };
     // Undecided yet: the end marker is read again with the next chunk (the scan state is as it was there).
-    if (next >= input.length) return { type: 'more', keepFrom: index };
+    if (next >= input.length) return moreFrom(this.moreStep, index);
     const hit = trailing.matchAt(input, next);
-    if (hit.type === 'partial') return { type: 'more', keepFrom: index };
+    if (hit.type === 'partial') return moreFrom(this.moreStep, index);
     return { type: 'closed', bodyEnd: index, end: hit.type === 'found' ? next + hit.marker.length : end };
   }
 }

@@ -1,5 +1,5 @@
 /** Body scanning for `values` envelopes: the body ends right after its JSON values (`{…}; {…}`). */
-import { isJsonOpenerCode, isSpaceCode, type BodyScanner, type BodyScanStep } from './body-scanner.js';
+import { createMoreStep, isJsonOpenerCode, isSpaceCode, moreFrom, type BodyScanner, type BodyScanStep } from './body-scanner.js';
 import { advanceJsonScan, JsonScanState } from './json-scan-state.js';
 import type { MarkerMatcher } from './marker-matcher.js';
 import type { Terminator } from './tagged-body-scanner.js';
@@ -7,6 +7,8 @@ import type { Terminator } from './tagged-body-scanner.js';
 export class ValuesBodyScanner implements BodyScanner {
   private phase: 'sniff' | 'value' | 'after' | 'raw' = 'sniff';
   private readonly state = new JsonScanState();
+  /** The one `more` result, refilled by each scan (see `MoreStep`). */
+  private readonly moreStep = createMoreStep();
   private readonly separatorCode: number;
 
   /** `separator` is one character, e.g. `;`. Only `end` terminators are used here. */
@@ -23,7 +25,7 @@ export class ValuesBodyScanner implements BodyScanner {
       switch (this.phase) {
         case 'sniff': {
           while (index < input.length && isSpaceCode(input.charCodeAt(index))) index++;
-          if (index >= input.length) return { type: 'more', keepFrom: index };
+          if (index >= input.length) return moreFrom(this.moreStep, index);
           const ended = this.endAt(input, index);
           if (ended !== undefined) return ended;
           this.phase = isJsonOpenerCode(input.charCodeAt(index)) ? 'value' : 'raw';
@@ -36,7 +38,7 @@ export class ValuesBodyScanner implements BodyScanner {
             this.phase = 'after';
             break;
           }
-          if (index >= input.length) return { type: 'more', keepFrom: index };
+          if (index >= input.length) return moreFrom(this.moreStep, index);
           const ended = this.endAt(input, index);
           if (ended !== undefined) return ended;
           this.state.step(input.charCodeAt(index));
@@ -47,8 +49,8 @@ export class ValuesBodyScanner implements BodyScanner {
           return this.afterValue(input, index);
         case 'raw': {
           const hit = this.terminators.find(input, index);
-          if (hit.type === 'none') return { type: 'more', keepFrom: input.length };
-          if (hit.type === 'partial') return { type: 'more', keepFrom: hit.index };
+          if (hit.type === 'none') return moreFrom(this.moreStep, input.length);
+          if (hit.type === 'partial') return moreFrom(this.moreStep, hit.index);
           if (hit.value === 'end') return { type: 'closed', bodyEnd: hit.index, end: hit.index + hit.marker.length };
           index = hit.index + 1;
           break;
@@ -61,13 +63,13 @@ export class ValuesBodyScanner implements BodyScanner {
   private afterValue(input: string, valueEnd: number): BodyScanStep {
     let index = valueEnd;
     while (index < input.length && isSpaceCode(input.charCodeAt(index))) index++;
-    if (index >= input.length) return { type: 'more', keepFrom: valueEnd };
+    if (index >= input.length) return moreFrom(this.moreStep, valueEnd);
     const ended = this.endAt(input, index);
-    if (ended !== undefined) return ended.type === 'more' ? { type: 'more', keepFrom: valueEnd } : ended;
+    if (ended !== undefined) return ended.type === 'more' ? moreFrom(this.moreStep, valueEnd) : ended;
     if (input.charCodeAt(index) === this.separatorCode) {
       let next = index + 1;
       while (next < input.length && isSpaceCode(input.charCodeAt(next))) next++;
-      if (next >= input.length) return { type: 'more', keepFrom: valueEnd };
+      if (next >= input.length) return moreFrom(this.moreStep, valueEnd);
       if (isJsonOpenerCode(input.charCodeAt(next))) {
         this.phase = 'value';
         return this.scan(input, next);
@@ -78,7 +80,7 @@ export class ValuesBodyScanner implements BodyScanner {
 
   private endAt(input: string, index: number): BodyScanStep | undefined {
     const hit = this.terminators.matchAt(input, index);
-    if (hit.type === 'partial') return { type: 'more', keepFrom: index };
+    if (hit.type === 'partial') return moreFrom(this.moreStep, index);
     if (hit.type === 'found' && hit.value === 'end') return { type: 'closed', bodyEnd: index, end: index + hit.marker.length };
     return undefined;
   }

@@ -34,6 +34,18 @@ describe('reply parser: text', () => {
     expect(streaming.finish()).toEqual([{ type: 'text', text: '<tool_' }]);
   });
 
+  it('leaves what earlier pushes returned alone while a call body streams on in small chunks', () => {
+    const streaming = parser();
+    const body = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call> after';
+    const results: ParsedEvent[][] = [];
+    for (let index = 0; index < body.length; index += 4) results.push(streaming.push(body.slice(index, index + 4)));
+    results.push(streaming.finish());
+    const events = results.flat();
+    expect(events.filter((event) => event.type === 'tool-call')).toEqual([call('get_weather', { city: 'Paris' })]);
+    expect(events.map((event) => (event.type === 'text' ? event.text : '')).join('')).toBe(' after');
+    expect(results.filter((events) => events.length === 0).length).toBeGreaterThan(10);
+  });
+
   it('keeps whitespace-only text', () => {
     expect(parse('\n\n  \t')).toEqual([{ type: 'text', text: '\n\n  \t' }]);
   });
