@@ -19,10 +19,17 @@ export function escapeAttribute(value: string): string {
 }
 
 export function unescapeAttribute(value: string): string {
+  // Most values hold no entity: returned as they are, without two regex passes.
+  if (!value.includes('&')) return value;
   return value.replace(/&quot;/g, '"').replace(/&amp;/g, '&');
 }
 
+/** `matchAll` works on a copy, so this shared pattern's `lastIndex` never changes. */
+const attributePattern = /([\w-]+)="([^"]*)"/g;
+
 /** `name="value"` pairs of a tag header (the text between the tag name and `<|sep|>`). */
 export function readAttributes(header: string): Map<string, string> {
-  return new Map([...header.matchAll(/([\w-]+)="([^"]*)"/g)].map((match) => [match[1] as string, unescapeAttribute(match[2] as string)]));
+  const attributes = new Map<string, string>();
+  for (const match of header.matchAll(attributePattern)) attributes.set(match[1] as string, unescapeAttribute(match[2] as string));
+  return attributes;
 }

@@ -29,8 +29,11 @@ export function callEvents(decoded: DecodedBody, roster: ToolRoster, raw: string
         text: raw,
       };
     }
-    const event: CallOutcome = { type: 'tool-call', name: tool.name, arguments: JSON.stringify(callArguments.value) };
-    return call.id === undefined ? event : { ...event, id: call.id };
+    const serialized = JSON.stringify(callArguments.value);
+    // Built whole rather than spread: one object per call, and the same key order either way.
+    return call.id === undefined
+      ? { type: 'tool-call', name: tool.name, arguments: serialized }
+      : { type: 'tool-call', name: tool.name, arguments: serialized, id: call.id };
   });
 }
 

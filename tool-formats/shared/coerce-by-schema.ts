@@ -11,6 +11,13 @@ const integerPattern = /^[+-]?\d+$/;
 const numberPattern = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 export function coerceBySchema(raw: string, schema: unknown): unknown {
+  if (!isPlainObject(schema)) return guessValue(raw);
+  // Nearly every property declares one plain type: decoded without building the type list.
+  const declared = schema['type'];
+  if (typeof declared === 'string' && jsonTypes.has(declared) && schema['anyOf'] === undefined && schema['oneOf'] === undefined) {
+    const value = coerceToType(raw, declared as JsonType);
+    return value === noMatch ? raw : value;
+  }
   const types = schemaTypes(schema);
   if (types.length === 0) return coerceByEnum(raw, schema) ?? guessValue(raw);
   // A string is lossless: when the schema allows one, only an explicit null literal beats it.
@@ -26,8 +33,10 @@ export function coerceBySchema(raw: string, schema: unknown): unknown {
 export function coerceArgumentsBySchema(raw: Record<string, string>, parameters: Record<string, unknown>): Record<string, unknown> {
   const properties = isPlainObject(parameters['properties']) ? parameters['properties'] : {};
   const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) {
-    defineKey(result, key, coerceBySchema(value, Object.hasOwn(properties, key) ? properties[key] : undefined));
+  // `for…in` rather than `Object.entries`: no array of pairs per call (`raw` is a plain record built by a grammar).
+  for (const key in raw) {
+    if (!Object.hasOwn(raw, key)) continue;
+    defineKey(result, key, coerceBySchema(raw[key] as string, Object.hasOwn(properties, key) ? properties[key] : undefined));
   }
   return result;
 }

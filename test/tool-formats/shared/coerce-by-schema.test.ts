@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { coerceArgumentsBySchema, coerceBySchema } from '../../../tool-formats/shared/coerce-by-schema.js';
 
@@ -60,5 +61,27 @@ describe('coerceArgumentsBySchema', () => {
       start_line: 10,
       extra: [1],
     });
+  });
+});
+
+describe('coerceBySchema with one plain type', () => {
+  const types = ['string', 'integer', 'number', 'boolean', 'null', 'object', 'array'] as const;
+  const rawValues = fc.oneof(
+    fc.string(),
+    fc.constantFrom(' 42 ', '-7', '2.5e3', 'True', 'false', 'None', 'null', '{"a":1}', '[1,2]', "{'a': 1,}", '', '  '),
+  );
+
+  // `{type: T}` takes a shortcut past the type list; it must decode exactly as the general path does.
+  it('decodes as the same type written as the only branch of anyOf', () => {
+    fc.assert(
+      fc.property(rawValues, fc.constantFrom(...types), (raw, type) => {
+        expect(coerceBySchema(raw, { type })).toEqual(coerceBySchema(raw, { anyOf: [{ type }] }));
+      }),
+    );
+  });
+
+  it('leaves an unknown type name to the enum and the guess', () => {
+    expect(coerceBySchema('12', { type: 'decimal' })).toBe(12);
+    expect(coerceBySchema('b', { type: 'letter', enum: ['a', 'b'] })).toBe('b');
   });
 });
