@@ -12,12 +12,25 @@ import type { ResolvedModel } from '../core/resolved-model.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { Warning } from '../core/warning.js';
 
+/** `name` when `glob` is `name/*` with no other wildcard in `name`, else undefined. */
+export function wholeProviderOf(glob: string): string | undefined {
+  if (!glob.endsWith('/*')) return undefined;
+  const provider = glob.slice(0, -2);
+  return provider.length > 0 && !/[*?]/.test(provider) ? provider : undefined;
+}
+
 export type ToolFilterResult = { readonly tools: ToolDefinition[]; readonly warning?: Warning };
 
 export class AccessPolicy {
   readonly name: string;
   private readonly filtered = new WeakMap<readonly ToolDefinition[], ToolFilterResult>();
   private readonly models: readonly RegExp[] | undefined;
+  /**
+   * Providers a `provider/*` glob allows whole, precompiled once per key: a model of one of them is
+   * allowed without building `provider/model` or running a RegExp (a fast accept only: every glob stays in
+   * `models`, so a provider whose own name holds a `/` still gets the full test).
+   */
+  readonly wholeProviders: ReadonlySet<string>;
   private readonly allowedTools: readonly RegExp[] | undefined;
   private readonly deniedTools: readonly RegExp[];
   /** Whether this key limits tools at all (most don't: their requests skip the tool filters). */
@@ -26,6 +39,7 @@ export class AccessPolicy {
   constructor(clientKey: ClientKey) {
     this.name = clientKey.name;
     this.models = clientKey.models?.map(globToRegExp);
+    this.wholeProviders = new Set(clientKey.models?.flatMap((glob) => wholeProviderOf(glob) ?? []));
     this.allowedTools = clientKey.tools?.allow?.map(globToRegExp);
     this.deniedTools = clientKey.tools?.deny?.map(globToRegExp) ?? [];
     this.limitsTools = this.allowedTools !== undefined || this.deniedTools.length > 0;
@@ -37,6 +51,7 @@ export class AccessPolicy {
   }
 
   checkModel(model: ResolvedModel): void {
+    if (this.models === undefined || this.wholeProviders.has(model.provider)) return;
     const target = `${model.provider}/${model.model}`;
     if (this.allowsModel(target)) return;
     throw gatewayError('model_not_allowed', { param: 'model', message: `The API key '${this.name}' may not use model '${target}'.` });

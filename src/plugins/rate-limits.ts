@@ -94,32 +94,44 @@ function tooMany(what: string, label: string, milliseconds: number, tally: Heade
   });
 }
 
-/** One unit's tightest window over the scopes: the headers speak of the tighter of the server's and the key's limits. */
-type Tightest = { limit: number; remaining: number; resetMs: number };
-
-/** Notes each window as it is read, and writes the six headers once at the end (not per scope and unit). */
+/**
+ * Notes each window as it is read, and writes the six headers once at the end (not per scope and unit).
+ * The tightest window of each unit (the tighter of the server's and the key's limits) is kept in plain
+ * fields: a request allocates no object per window.
+ */
 class HeaderTally {
-  private requests: Tightest | undefined;
-  private tokens: Tightest | undefined;
+  private requestsLimit = -1;
+  private requestsRemaining = 0;
+  private requestsResetMs = 0;
+  private tokensLimit = -1;
+  private tokensRemaining = 0;
+  private tokensResetMs = 0;
 
-  note(unit: 'requests' | 'tokens', limit: number, remaining: number, resetMs: number): void {
-    const current = this[unit];
-    if (current === undefined) this[unit] = { limit, remaining, resetMs };
-    else if (remaining < current.remaining) Object.assign(current, { limit, remaining, resetMs });
+  noteRequests(limit: number, remaining: number, resetMs: number): void {
+    if (this.requestsLimit !== -1 && remaining >= this.requestsRemaining) return;
+    this.requestsLimit = limit;
+    this.requestsRemaining = remaining;
+    this.requestsResetMs = resetMs;
+  }
+
+  noteTokens(limit: number, remaining: number, resetMs: number): void {
+    if (this.tokensLimit !== -1 && remaining >= this.tokensRemaining) return;
+    this.tokensLimit = limit;
+    this.tokensRemaining = remaining;
+    this.tokensResetMs = resetMs;
   }
 
   headers(): Record<string, string> {
     const headers: Record<string, string> = {};
-    const { requests, tokens } = this;
-    if (requests) {
-      headers['x-ratelimit-limit-requests'] = String(requests.limit);
-      headers['x-ratelimit-remaining-requests'] = String(requests.remaining);
-      headers['x-ratelimit-reset-requests'] = formatReset(requests.resetMs);
+    if (this.requestsLimit !== -1) {
+      headers['x-ratelimit-limit-requests'] = String(this.requestsLimit);
+      headers['x-ratelimit-remaining-requests'] = String(this.requestsRemaining);
+      headers['x-ratelimit-reset-requests'] = formatReset(this.requestsResetMs);
     }
-    if (tokens) {
-      headers['x-ratelimit-limit-tokens'] = String(tokens.limit);
-      headers['x-ratelimit-remaining-tokens'] = String(tokens.remaining);
-      headers['x-ratelimit-reset-tokens'] = formatReset(tokens.resetMs);
+    if (this.tokensLimit !== -1) {
+      headers['x-ratelimit-limit-tokens'] = String(this.tokensLimit);
+      headers['x-ratelimit-remaining-tokens'] = String(this.tokensRemaining);
+      headers['x-ratelimit-reset-tokens'] = formatReset(this.tokensResetMs);
     }
     return headers;
   }
@@ -257,13 +269,13 @@ export class RateLimits {
     if (step.type === 'tokens') {
       const limit = scope.settings.tokensPerMinute as number;
       const remaining = Math.max(0, limit - result.consumedPoints);
-      tally.note('tokens', limit, remaining, result.msBeforeNext);
+      tally.noteTokens(limit, remaining, result.msBeforeNext);
       return remaining === 0 ? tooMany(`${limit} tokens per minute`, scope.label, result.msBeforeNext, tally) : undefined;
     }
     const limit = scope.settings.requestsPerMinute as number;
     // A refused request still counts in its own window (as rate-limiter-flexible's consume does).
     const remaining = Math.max(0, limit - result.consumedPoints);
-    tally.note('requests', limit, remaining, result.msBeforeNext);
+    tally.noteRequests(limit, remaining, result.msBeforeNext);
     return result.consumedPoints > limit ? tooMany(`${limit} requests per minute`, scope.label, result.msBeforeNext, tally) : undefined;
   }
 
@@ -302,12 +314,19 @@ function holdAdmission(request: FastifyRequest, reply: FastifyReply, admission: 
   if (admission.holdsSlots) reply.raw.once('close', () => admission.release());
 }
 
+/** Whether a route counts against the limits: a POST to one of the generating routes. */
+export function isLimitedRoute(method: string | readonly string[], url: string): boolean {
+  const posts = typeof method === 'string' ? method === 'POST' : method.includes('POST');
+  return posts && limitedRoute.test(url);
+}
+
 export function registerRateLimits(app: FastifyInstance, limits: RateLimits): void {
   app.decorateRequest('admission', null);
   app.decorate('rateLimits', limits);
   // A callback hook, not an async one: in-process limits answer synchronously, and then no promise is made.
-  app.addHook('preHandler', (request, reply, done) => {
-    if (request.method !== 'POST' || !limitedRoute.test(request.routeOptions.url ?? '')) return done();
+  const admitRequest = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+    // A route that also answers other methods is limited for its POSTs only.
+    if (request.method !== 'POST') return done();
     const body = request.body as { stream?: unknown } | null;
     let admission: MaybePromise<Admission>;
     try {
@@ -323,5 +342,12 @@ export function registerRateLimits(app: FastifyInstance, limits: RateLimits): vo
       holdAdmission(request, reply, admitted);
       done();
     }, done);
+  };
+  // Chosen once per route as it is registered, not per request: other routes run no limits hook at all
+  // (and no request reads fastify's routeOptions getter, which builds an object on every read).
+  app.addHook('onRoute', (route) => {
+    if (!isLimitedRoute(route.method, route.url)) return;
+    const existing = route.preHandler;
+    route.preHandler = existing === undefined ? admitRequest : [admitRequest, ...(Array.isArray(existing) ? existing : [existing])];
   });
 }
