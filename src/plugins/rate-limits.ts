@@ -94,44 +94,37 @@ function tooMany(what: string, label: string, milliseconds: number, tally: Heade
   });
 }
 
+/** One unit's tightest window over the scopes; `limit` is -1 until a window was read. */
+type Tightest = { limit: number; remaining: number; resetMs: number };
+
 /**
  * Notes each window as it is read, and writes the six headers once at the end (not per scope and unit).
- * The tightest window of each unit (the tighter of the server's and the key's limits) is kept in plain
- * fields: a request allocates no object per window.
+ * The tightest window of each unit (the tighter of the server's and the key's limits) is kept in one
+ * object per unit, updated in place: a request allocates nothing per window.
  */
 class HeaderTally {
-  private requestsLimit = -1;
-  private requestsRemaining = 0;
-  private requestsResetMs = 0;
-  private tokensLimit = -1;
-  private tokensRemaining = 0;
-  private tokensResetMs = 0;
+  readonly requests: Tightest = { limit: -1, remaining: 0, resetMs: 0 };
+  readonly tokens: Tightest = { limit: -1, remaining: 0, resetMs: 0 };
 
-  noteRequests(limit: number, remaining: number, resetMs: number): void {
-    if (this.requestsLimit !== -1 && remaining >= this.requestsRemaining) return;
-    this.requestsLimit = limit;
-    this.requestsRemaining = remaining;
-    this.requestsResetMs = resetMs;
-  }
-
-  noteTokens(limit: number, remaining: number, resetMs: number): void {
-    if (this.tokensLimit !== -1 && remaining >= this.tokensRemaining) return;
-    this.tokensLimit = limit;
-    this.tokensRemaining = remaining;
-    this.tokensResetMs = resetMs;
+  note(unit: Tightest, limit: number, remaining: number, resetMs: number): void {
+    if (unit.limit !== -1 && remaining >= unit.remaining) return;
+    unit.limit = limit;
+    unit.remaining = remaining;
+    unit.resetMs = resetMs;
   }
 
   headers(): Record<string, string> {
     const headers: Record<string, string> = {};
-    if (this.requestsLimit !== -1) {
-      headers['x-ratelimit-limit-requests'] = String(this.requestsLimit);
-      headers['x-ratelimit-remaining-requests'] = String(this.requestsRemaining);
-      headers['x-ratelimit-reset-requests'] = formatReset(this.requestsResetMs);
+    const { requests, tokens } = this;
+    if (requests.limit !== -1) {
+      headers['x-ratelimit-limit-requests'] = String(requests.limit);
+      headers['x-ratelimit-remaining-requests'] = String(requests.remaining);
+      headers['x-ratelimit-reset-requests'] = formatReset(requests.resetMs);
     }
-    if (this.tokensLimit !== -1) {
-      headers['x-ratelimit-limit-tokens'] = String(this.tokensLimit);
-      headers['x-ratelimit-remaining-tokens'] = String(this.tokensRemaining);
-      headers['x-ratelimit-reset-tokens'] = formatReset(this.tokensResetMs);
+    if (tokens.limit !== -1) {
+      headers['x-ratelimit-limit-tokens'] = String(tokens.limit);
+      headers['x-ratelimit-remaining-tokens'] = String(tokens.remaining);
+      headers['x-ratelimit-reset-tokens'] = formatReset(tokens.resetMs);
     }
     return headers;
   }
@@ -269,13 +262,13 @@ export class RateLimits {
     if (step.type === 'tokens') {
       const limit = scope.settings.tokensPerMinute as number;
       const remaining = Math.max(0, limit - result.consumedPoints);
-      tally.noteTokens(limit, remaining, result.msBeforeNext);
+      tally.note(tally.tokens, limit, remaining, result.msBeforeNext);
       return remaining === 0 ? tooMany(`${limit} tokens per minute`, scope.label, result.msBeforeNext, tally) : undefined;
     }
     const limit = scope.settings.requestsPerMinute as number;
     // A refused request still counts in its own window (as rate-limiter-flexible's consume does).
     const remaining = Math.max(0, limit - result.consumedPoints);
-    tally.noteRequests(limit, remaining, result.msBeforeNext);
+    tally.note(tally.requests, limit, remaining, result.msBeforeNext);
     return result.consumedPoints > limit ? tooMany(`${limit} requests per minute`, scope.label, result.msBeforeNext, tally) : undefined;
   }
 

@@ -5,6 +5,7 @@
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/meetkai-functionary-medium-v3.2.jinja
 import { isSpaceCode, type BodyScanner, type BodyScanStep } from '../shared/body-scanner.js';
 import { advanceJsonScan, JsonScanState } from '../shared/json-scan-state.js';
+import { isNameCode } from '../shared/is-name-code.js';
 
 export const recipientMarker = '>>>';
 /** The recipient of a message that is text for the user, not a call. */
@@ -15,19 +16,6 @@ const carriageReturn = 0x0d;
 const openBrace = 0x7b;
 /** Longer recipient lines are prose, not a tool name: decided without waiting further. */
 const longestName = 128;
-
-/** Letters, digits, `_`, `-`, `.` and `:`: what tool names are made of. */
-function isNameCode(code: number): boolean {
-  return (
-    (code >= 0x61 && code <= 0x7a) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x30 && code <= 0x39) ||
-    code === 0x5f ||
-    code === 0x2d ||
-    code === 0x2e ||
-    code === 0x3a
-  );
-}
 
 export function createRecipientScanner(): BodyScanner {
   return new RecipientScanner();

@@ -6,6 +6,7 @@ import { isJsonOpenerCode, isSpaceCode, type BodyScanner, type BodyScanStep } fr
 import type { Envelope } from '../shared/envelope.js';
 import { advanceJsonScan, JsonScanState } from '../shared/json-scan-state.js';
 import { MarkerMatcher } from '../shared/marker-matcher.js';
+import { isNameCode } from '../shared/is-name-code.js';
 
 /** The markers between a call's name and its arguments. */
 export const argumentsMarker = '[ARGS]';
@@ -41,19 +42,6 @@ function bodyMarkers(envelope: Envelope): Markers {
   ];
   const segments = [argumentsMarker, callIdMarker].map((marker) => ({ marker, value: 'segment' as const }));
   return { all: new MarkerMatcher<BodyMarker>([...stops, ...segments]), stops: new MarkerMatcher<BodyMarker>(stops) };
-}
-
-/** Letters, digits, `_`, `-`, `.` and `:`: what tool names and call ids are made of. */
-function isNameCode(code: number): boolean {
-  return (
-    (code >= 0x61 && code <= 0x7a) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x30 && code <= 0x39) ||
-    code === 0x5f ||
-    code === 0x2d ||
-    code === 0x2e ||
-    code === 0x3a
-  );
 }
 
 class MistralCallsScanner implements BodyScanner {
