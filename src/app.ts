@@ -211,6 +211,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     validators,
     maxJsonDepth: config.server.maxJsonDepth,
     bodyLimitBytes: config.server.bodyLimitBytes,
+    maxConnectionMs: config.server.webSocketMaxConnectionMs,
   });
   registerMessagesRoutes(app, { pipeline, liveStreams, caches, validators });
   registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory, validators });

@@ -30,6 +30,8 @@ export type ResponsesRouteOptions = {
   bodyLimitBytes: number;
   /** The app's request-body validators (routes/shared/body-validator.ts). */
   validators: BodyValidators;
+  /** `server.webSocketMaxConnectionMs`: how long one WebSocket connection may stay open. */
+  maxConnectionMs: number;
 };
 
 /** GET without an upgrade: the WebSocket route serves only upgrades. */
@@ -41,7 +43,7 @@ function plainGet(request: FastifyRequest): never {
 
 /** Needs `@fastify/websocket` registered on `app` first (app.ts does). */
 export function registerResponsesRoutes(app: FastifyInstance, options: ResponsesRouteOptions): void {
-  const { pipeline, liveStreams, store, caches, validators, maxJsonDepth, bodyLimitBytes } = options;
+  const { pipeline, liveStreams, store, caches, validators, maxJsonDepth, bodyLimitBytes, maxConnectionMs } = options;
 
   async function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const turn = await prepareResponseTurn(request.body, store, providerName, validators, caches);
@@ -81,7 +83,7 @@ export function registerResponsesRoutes(app: FastifyInstance, options: Responses
   app.post<{ Params: { provider: string } }>('/:provider/v1/responses', (request, reply) =>
     handle(request, reply, request.params.provider),
   );
-  const socketOptions = { pipeline, liveStreams, store, caches, validators, maxJsonDepth, bodyLimitBytes };
+  const socketOptions = { pipeline, liveStreams, store, caches, validators, maxJsonDepth, bodyLimitBytes, maxConnectionMs };
   app.route({
     method: 'GET',
     url: '/v1/responses',

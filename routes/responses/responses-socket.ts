@@ -40,6 +40,8 @@ export type ResponsesSocketOptions = {
   /** `server.bodyLimitBytes`: frames are as large as bodies, and a connection keeps this much for chaining. */
   bodyLimitBytes: number;
   validators: BodyValidators;
+  /** `server.webSocketMaxConnectionMs`: how long a connection may stay open; 0: no limit. */
+  maxConnectionMs: number;
 };
 
 type CreateFrame = { body: Record<string, unknown>; generate: boolean; streamId: string | undefined };
@@ -93,7 +95,29 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
     getItem: async (id) => connectionStore.getItem(id) ?? options.store.getItem(id),
   };
   let current: RequestCancellation | undefined;
-  socket.on('close', () => current?.abort(new Error('client closed the connection')));
+  // Connections end after a while, as at OpenAI, so an idle upgraded socket is not held forever; the
+  // limit falls between turns, never inside one, and says so in OpenAI's own error event first.
+  let expired = false;
+  const closeExpired = () => {
+    if (socket.readyState !== socket.OPEN) return;
+    const limit = gatewayError('websocket_connection_limit_reached', {
+      message: `This connection reached its limit of ${options.maxConnectionMs / 1000} s; open a new connection to continue.`,
+    });
+    socket.send(errorFrame(limit, undefined));
+    socket.close(1000, 'connection limit reached');
+  };
+  const expiry =
+    options.maxConnectionMs > 0
+      ? setTimeout(() => {
+          expired = true;
+          if (!current) closeExpired();
+        }, options.maxConnectionMs)
+      : undefined;
+  expiry?.unref();
+  socket.on('close', () => {
+    clearTimeout(expiry);
+    current?.abort(new Error('client closed the connection'));
+  });
 
   const keep = async (turn: ResponseTurn, stored: StoredResponse) => {
     connectionStore.put(stored);
@@ -149,6 +173,8 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
   }
 
   socket.on('message', (data: Buffer, isBinary: boolean) => {
+    // Closing already: a frame sent after the limit's error event is not started.
+    if (expired) return;
     if (current) {
       const busy = gatewayError('response_in_progress', {
         message:
@@ -173,6 +199,7 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
       } finally {
         release();
         current = undefined;
+        if (expired) closeExpired();
       }
     })();
   });

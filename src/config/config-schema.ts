@@ -154,6 +154,7 @@ export const configFileSchema = {
         headersTimeoutMs: { type: 'integer', minimum: 1 },
         streamKeepAliveMs: { type: 'integer', minimum: 0 },
         shutdownGraceMs: { type: 'integer', minimum: 0 },
+        webSocketMaxConnectionMs: { type: 'integer', minimum: 0 },
       },
     },
     providers: {

@@ -116,6 +116,8 @@ export type ServerConfig = {
   streamKeepAliveMs: number;
   /** How long a shutdown waits for live streams before ending them with an error frame. */
   shutdownGraceMs: number;
+  /** How long a Responses WebSocket connection may stay open (it closes between turns); 0: no limit. */
+  webSocketMaxConnectionMs: number;
 };
 
 /** A request-header rule for agent_format detection: the header's value contains `contains` (any case). */

@@ -45,6 +45,8 @@ export const defaultServer = {
   // Proxies and load balancers commonly cut connections idle for 30-60 s; a model may think for minutes.
   streamKeepAliveMs: 15_000,
   shutdownGraceMs: 10_000,
+  // OpenAI's own limit for a Responses WebSocket connection, which its clients must already handle.
+  webSocketMaxConnectionMs: 60 * 60_000,
 };
 
 /** Codex CLI names itself in both (`codex_exec/0.171.0 …`, `originator: codex_cli_rs`), as captured on the wire. */
@@ -95,7 +97,10 @@ export function normalizeProvider(name: string, settings: ProviderEntry): Provid
   return provider;
 }
 
-type ServerTimes = Pick<GatewayConfig['server'], 'requestTimeoutMs' | 'headersTimeoutMs' | 'streamKeepAliveMs' | 'shutdownGraceMs'>;
+type ServerTimes = Pick<
+  GatewayConfig['server'],
+  'requestTimeoutMs' | 'headersTimeoutMs' | 'streamKeepAliveMs' | 'shutdownGraceMs' | 'webSocketMaxConnectionMs'
+>;
 
 function normalizeServerTimes(server: NonNullable<ConfigFile['server']>): ServerTimes {
   const requestTimeoutMs = server.requestTimeoutMs ?? defaultServer.requestTimeoutMs;
@@ -106,6 +111,7 @@ function normalizeServerTimes(server: NonNullable<ConfigFile['server']>): Server
     headersTimeoutMs: requestTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs,
     streamKeepAliveMs: server.streamKeepAliveMs ?? defaultServer.streamKeepAliveMs,
     shutdownGraceMs: server.shutdownGraceMs ?? defaultServer.shutdownGraceMs,
+    webSocketMaxConnectionMs: server.webSocketMaxConnectionMs ?? defaultServer.webSocketMaxConnectionMs,
   };
 }
 

@@ -56,6 +56,8 @@ export const errorCatalogue = {
   websocket_only_route: { status: 404, type: 'invalid_request_error', code: 'not_found' },
   request_timeout: { status: 408, type: 'invalid_request_error', message: 'The request did not arrive in time.' },
   response_in_progress: { status: 409, type: 'invalid_request_error' },
+  // OpenAI's code when a WebSocket connection reaches its 60 minutes; the client opens a new one.
+  websocket_connection_limit_reached: { status: 400, type: 'invalid_request_error' },
   request_header_fields_too_large: {
     status: 431,
     type: 'invalid_request_error',

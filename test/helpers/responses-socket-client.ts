@@ -10,8 +10,11 @@ export class ResponsesSocketClient {
   private waiter: (() => void) | undefined;
   /** WebSocket pings received (the gateway's keep-alives on a quiet turn; ws answers each with a pong). */
   pings = 0;
+  /** Resolves with the close frame's code and reason once the connection is closed (by either side). */
+  readonly closed: Promise<{ code: number; reason: string }>;
 
   private constructor(private readonly socket: WebSocket) {
+    this.closed = new Promise((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     socket.on('message', (data, isBinary) => {
       if (isBinary) throw new Error('the gateway sent a binary frame');
       this.received.push(JSON.parse(data.toString()) as SocketEvent);
@@ -39,6 +42,11 @@ export class ResponsesSocketClient {
 
   send(frame: Record<string, unknown> | string): void {
     this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  /** Every event received and not yet taken by nextTurn. */
+  pending(): SocketEvent[] {
+    return this.received.splice(0);
   }
 
   /** Every event from now up to and including the next terminal one (completed, failed, incomplete or error). */

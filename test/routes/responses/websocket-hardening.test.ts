@@ -112,6 +112,45 @@ describe('a quiet turn', () => {
   });
 });
 
+describe('a connection open past server.webSocketMaxConnectionMs', () => {
+  let limitedGateway: StartedGateway;
+  let limitedSocketUrl: string;
+  const maxConnectionMs = 400;
+
+  beforeAll(async () => {
+    const providers = { native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) };
+    limitedGateway = await startGateway({ server: { webSocketMaxConnectionMs: maxConnectionMs }, providers });
+    limitedSocketUrl = `${limitedGateway.baseUrl.replace(/^http/, 'ws')}/v1/responses`;
+  });
+  afterAll(async () => limitedGateway?.close());
+
+  it("is closed when idle, after OpenAI's websocket_connection_limit_reached error event", async () => {
+    const client = await ResponsesSocketClient.connect(limitedSocketUrl);
+    const closed = await client.closed;
+    expect(closed).toEqual({ code: 1000, reason: 'connection limit reached' });
+    expect(client.pending()).toMatchObject([
+      { type: 'error', status: 400, error: { code: 'websocket_connection_limit_reached', type: 'invalid_request_error' } },
+    ]);
+  });
+
+  it('lets a turn running at the limit finish, then closes', async () => {
+    const client = await ResponsesSocketClient.connect(limitedSocketUrl);
+    try {
+      // The turn outlasts the limit: the upstream's chunks come 300 ms apart.
+      upstream.enqueue({ type: 'chat', content: ['One', ' two', ' three'], chunkDelayMs: 300 });
+      client.send({ type: 'response.create', model: 'native/m', input: [user('Count.')] });
+      const events = await client.nextTurn();
+      expect(lastEvent(events).type).toBe('response.completed');
+      const deltas = events.filter((event) => event.type === 'response.output_text.delta').map((event) => event.delta);
+      expect(deltas.join('')).toBe('One two three');
+      expect((await client.closed).code).toBe(1000);
+      expect(client.pending()).toMatchObject([{ type: 'error', error: { code: 'websocket_connection_limit_reached' } }]);
+    } finally {
+      upstream.requests.length = 0;
+    }
+  });
+});
+
 describe('shutdown during a turn', () => {
   it('ends the live turn with response.failed once the grace period is over, and the gateway closes', async () => {
     const draining = await startGateway(
