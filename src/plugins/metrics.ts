@@ -9,6 +9,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayError } from '../core/gateway-error.js';
 import type { ReplySummary } from '../pipeline/tap-reply.js';
 import type { ResilienceObserver, UpstreamHandover } from '../pipeline/stream-with-retries.js';
+import { BoundedLabelValues } from './bounded-label-values.js';
 
 export type RequestObservation = { route: string; provider?: string; model?: string; status: number; key?: string; durationMs: number };
 
@@ -22,6 +23,9 @@ export type ReplyObservation = {
   summary: ReplySummary;
 };
 
+/** Distinct model names kept as label values: far more than a deployment serves, far fewer than a flood of made-up names. */
+const defaultModelLabelLimit = 500;
+
 const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
 export class Metrics implements ResilienceObserver {
@@ -34,8 +38,10 @@ export class Metrics implements ResilienceObserver {
   private readonly upstreamErrors: Counter<string>;
   private readonly retries: Counter<string>;
   private readonly fallbacks: Counter<string>;
+  private readonly models: BoundedLabelValues;
 
-  constructor(liveStreams: () => number) {
+  constructor(liveStreams: () => number, modelLabelLimit = defaultModelLabelLimit) {
+    this.models = new BoundedLabelValues(modelLabelLimit);
     const registers = [this.registry];
     this.requests = new Counter({
       name: 'interlingua_requests_total',
@@ -102,7 +108,7 @@ export class Metrics implements ResilienceObserver {
     this.requests.inc({
       route: observation.route,
       provider: observation.provider ?? '',
-      model: observation.model ?? '',
+      model: this.models.label(observation.model ?? ''),
       status,
       key: observation.key ?? '',
     });
@@ -110,15 +116,16 @@ export class Metrics implements ResilienceObserver {
   }
 
   observeRetry(handover: UpstreamHandover): void {
-    this.retries.inc(handover);
+    this.retries.inc({ ...handover, model: this.models.label(handover.model) });
   }
 
   observeFallback(handover: UpstreamHandover): void {
-    this.fallbacks.inc(handover);
+    this.fallbacks.inc({ ...handover, model: this.models.label(handover.model) });
   }
 
   observeReply(observation: ReplyObservation): void {
-    const { summary, provider, model, lane } = observation;
+    const { summary, provider, lane } = observation;
+    const model = this.models.label(observation.model);
     const family = observation.family ?? 'native';
     if (summary.firstTokenAt !== undefined)
       this.firstToken.observe({ provider, model, lane }, (summary.firstTokenAt - observation.startedAt) / 1000);
