@@ -115,6 +115,30 @@ describe('the demo model', () => {
     expect(second.choices[0]?.message.content).toContain('tool result came back');
   });
 
+  it('follows tool_choice in the prompted lane as in the native one: a named tool, none, required', async () => {
+    const time: OpenAI.ChatCompletionTool = {
+      type: 'function',
+      function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { enum: ['UTC', 'CET'] } }, required: ['zone'] } },
+    };
+    for (const model of ['demo/qwen3-8b', 'demo/gpt-oss-20b', 'demo/qwen3-coder-30b-a3b-instruct', 'demo/gpt-4o-mini']) {
+      const named = await client.chat.completions.create({
+        model,
+        messages: ask,
+        tools: [weather, time],
+        tool_choice: { type: 'function', function: { name: 'get_time' } },
+      });
+      const namedCall = named.choices[0]?.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall;
+      expect(namedCall.function, model).toEqual({ name: 'get_time', arguments: '{"zone":"UTC"}' });
+      const none = await client.chat.completions.create({ model, messages: ask, tools: [weather, time], tool_choice: 'none' });
+      expect(none.choices[0]?.message.tool_calls ?? [], model).toEqual([]);
+      expect(none.choices[0]?.finish_reason, model).toBe('stop');
+      const required = await client.chat.completions.create({ model, messages: ask, tools: [weather, time], tool_choice: 'required' });
+      expect((required.choices[0]?.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.name, model).toBe(
+        'get_weather',
+      );
+    }
+  });
+
   it('answers with text when no tools are offered', async () => {
     const completion = await client.chat.completions.create({ model: 'demo/qwen3-8b', messages: [{ role: 'user', content: 'Hi' }] });
     expect(completion.choices[0]?.message.content).toContain("Interlingua's demo provider");
