@@ -8,21 +8,13 @@ import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
+import { inspectedTools } from './inspected-tools.js';
 import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
 
 const toolFormats = createToolFormatRegistry();
 const families = [...toolFormats.keys()];
 
-const tools: OpenAI.ChatCompletionTool[] = [
-  {
-    type: 'function',
-    function: {
-      name: 'get_weather',
-      parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] },
-    },
-  },
-  { type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
-];
+const tools = inspectedTools;
 
 let upstream: FakeOpenAiUpstream;
 let gateway: StartedGateway;

@@ -8,18 +8,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspectedTools } from './inspected-tools.js';
 import { startGateway, type StartedGateway } from '../../helpers/start-gateway.js';
 
-const tools: OpenAI.ChatCompletionTool[] = [
-  {
-    type: 'function',
-    function: {
-      name: 'get_weather',
-      parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] },
-    },
-  },
-  { type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
-];
+const tools = inspectedTools;
 
 /** Replies in several families' syntax, each with something the parser must decide about. */
 const samples: { model: string; text: string }[] = [
