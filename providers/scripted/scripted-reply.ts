@@ -1,6 +1,6 @@
 /** What a scripted model says to one request: its script's turn for this point of the conversation, or the demo's. */
 import type { ChatRequest } from '../../src/core/chat-request.js';
-import type { ToolDefinition } from '../../src/core/tool-definition.js';
+import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
 import { exampleArguments } from './example-arguments.js';
 import type { Script, ScriptedTurn } from './scripted-script.js';
 
@@ -32,12 +32,16 @@ function assistantTurns(request: ChatRequest): number {
   return turns;
 }
 
+/** The tool_choice the model was given: natively, or the one its prompt was written for (prompted lane). */
+function offeredChoice(request: ChatRequest): ToolChoice | undefined {
+  return request.toolChoice ?? request.promptedToolChoice;
+}
+
 function demoTurn(request: ChatRequest): ScriptedTurn {
   const tools = offeredTools(request);
-  const chosen =
-    request.toolChoice?.type === 'tool' ? tools.find((tool) => tool.name === (request.toolChoice as { name: string }).name) : tools[0];
-  if (!chosen || request.toolChoice?.type === 'none')
-    return { content: tools.length > 0 && assistantTurns(request) > 0 ? afterResult : introduction };
+  const choice = offeredChoice(request);
+  const chosen = choice?.type === 'tool' ? tools.find((tool) => tool.name === choice.name) : tools[0];
+  if (!chosen || choice?.type === 'none') return { content: tools.length > 0 && assistantTurns(request) > 0 ? afterResult : introduction };
   if (assistantTurns(request) > 0) return { content: afterResult };
   return { content: `I'll call ${chosen.name}.`, toolCalls: [{ name: chosen.name, arguments: exampleArguments(chosen.parameters) }] };
 }

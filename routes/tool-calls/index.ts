@@ -65,7 +65,7 @@ export function registerToolCallsRoutes(app: FastifyInstance, options: ToolCalls
   const { inspector, validators, recentReplies } = options;
 
   app.post('/v1/tool-calls/parse', async (request) => {
-    const parsed = parseParseRequest(request.body, validators);
+    const parsed = parseParseRequest(request.body, validators, request.access);
     const inspection = inspector.parse(parsed.target, parsed.chunks, parsed.tools, parsed.parallelToolCalls);
     const result = await foldChatCompletion(inspection.events, { id: 'inspection', created: 0, model: inspection.model.id });
     if ('error' in result) throw result.error;
@@ -84,7 +84,7 @@ export function registerToolCallsRoutes(app: FastifyInstance, options: ToolCalls
   });
 
   app.post('/v1/tool-calls/render', async (request) => {
-    const parsed = parseRenderRequest(request.body, validators);
+    const parsed = parseRenderRequest(request.body, validators, request.access);
     const rendered = inspector.render(parsed.target, parsed.messages, parsed.tools, parsed.toolChoice, parsed.calls);
     const messages = rendered.messages.map(wireMessage);
     return {
@@ -109,14 +109,15 @@ export function registerToolCallsRoutes(app: FastifyInstance, options: ToolCalls
       agent_formats: inspector.agentFormats(),
     };
     const model = request.query.model;
-    if (typeof model === 'string' && model !== '') body.resolved = choiceFields(inspector.choose({ model }));
+    if (typeof model === 'string' && model !== '') body.resolved = choiceFields(inspector.choose({ model, access: request.access }));
     return body;
   });
 
-  app.get('/v1/tool-calls/recent', async () => ({
+  // A key sees only the replies to its own requests; without client auth every caller is the same one.
+  app.get('/v1/tool-calls/recent', async (request) => ({
     object: 'list',
     enabled: recentReplies !== undefined,
     capacity: recentReplies?.capacity ?? 0,
-    data: recentReplies?.list().map(wireRecentReply) ?? [],
+    data: recentReplies?.list(request.access?.name ?? null).map(wireRecentReply) ?? [],
   }));
 }

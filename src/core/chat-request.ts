@@ -38,6 +38,8 @@ export type ChatRequest = GenerationOptions & {
    * Adapters of real upstreams ignore it; the scripted provider reads it to play a model that saw them.
    */
   promptedTools?: ToolDefinition[];
+  /** Prompted lane: the tool_choice the prompt was written for (read by the scripted provider, like promptedTools). */
+  promptedToolChoice?: ToolChoice;
   /**
    * OpenAI wire fields that have no neutral meaning (`logit_bias`, `logprobs`, `metadata`, `store`,
    * `service_tier`, …). OpenAI-kind providers forward them verbatim; others turn each into a warning.
@@ -80,6 +82,7 @@ export function chatRequestFrom(
     toolChoice: source.toolChoice,
     parallelToolCalls: source.parallelToolCalls,
     promptedTools: source.promptedTools,
+    promptedToolChoice: source.promptedToolChoice,
     maxOutputTokens: source.maxOutputTokens,
     temperature: source.temperature,
     topP: source.topP,

@@ -224,7 +224,7 @@ export class ChatPipeline {
         ...(redactor ? { redactor } : {}),
       });
     const events = recentReplies
-      ? recordedReply(recentReplies, { model: model.id, family: format.family }, upstream, parse)
+      ? recordedReply(recentReplies, { model: model.id, family: format.family, key: access?.name ?? null }, upstream, parse)
       : parse(upstream);
     return { model, toolCalling: 'prompted', toolFormat: format.family, events, attempts: attempts.count };
   }

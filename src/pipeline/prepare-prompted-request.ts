@@ -33,6 +33,9 @@ export function preparePromptedRequest(
   prepared.tools = undefined;
   prepared.toolChoice = undefined;
   prepared.parallelToolCalls = undefined;
-  if (active.length > 0) prepared.promptedTools = active;
+  if (active.length > 0) {
+    prepared.promptedTools = active;
+    prepared.promptedToolChoice = choice;
+  }
   return { request: prepared, warnings, parse: active.length > 0 };
 }

@@ -16,6 +16,8 @@ export type RecentReply = {
   time: string;
   /** As the client addressed it, e.g. `local/Qwen/Qwen3-8B`. */
   model: string;
+  /** The client key's name (`server.apiKeys`); null without client auth. Only that key is shown the reply. */
+  key: string | null;
   family: string;
   /** What the model wrote, markup and all. */
   raw: string;
@@ -51,22 +53,28 @@ export class RecentReplies {
   ) {}
 
   record(reply: RecentReply): void {
+    // Each text is redacted before it is cut: a secret that straddled the cut would keep its first half.
     const kept: RecentReply = {
       ...reply,
-      raw: cut(reply.raw),
-      content: cut(reply.content),
-      reasoning: cut(reply.reasoning),
-      calls: reply.calls.slice(0, maximumCalls).map((call) => ({ ...call, arguments: cut(call.arguments) })),
+      raw: cut(this.redact(reply.raw)),
+      content: cut(this.redact(reply.content)),
+      reasoning: cut(this.redact(reply.reasoning)),
+      calls: reply.calls.slice(0, maximumCalls).map((call) => ({ ...call, arguments: cut(this.redact(call.arguments)) })),
     };
-    // One redaction over the serialised reply reaches every field, the calls' arguments included.
+    // Then one redaction over the serialised reply reaches what is left (diagnostics, error, names).
     const redacted = JSON.parse(this.redact(JSON.stringify(kept))) as RecentReply;
     this.replies.push(redacted);
     if (this.replies.length > this.capacity) this.replies.shift();
   }
 
-  /** Newest first. */
-  list(): RecentReply[] {
-    return [...this.replies].reverse();
+  /** Newest first; only the replies to `key` (a key never sees another key's replies; null: no client auth). */
+  list(key: string | null): RecentReply[] {
+    const visible: RecentReply[] = [];
+    for (let index = this.replies.length - 1; index >= 0; index--) {
+      const reply = this.replies[index] as RecentReply;
+      if (reply.key === key) visible.push(reply);
+    }
+    return visible;
   }
 }
 
@@ -83,6 +91,8 @@ export class RawTextTap implements EventStage {
   end(): void {}
 }
 
+export type RecordedReplyMeta = Pick<RecentReply, 'model' | 'family' | 'key'>;
+
 /** Collects what the client gets (after every stage) and records it when the reply ends. */
 export class ClientReplyTap implements EventStage {
   finished = false;
@@ -91,9 +101,10 @@ export class ClientReplyTap implements EventStage {
   constructor(
     private readonly replies: RecentReplies,
     private readonly raw: RawTextTap,
-    meta: { model: string; family: string },
+    meta: RecordedReplyMeta,
   ) {
-    this.reply = { id: '', time: '', model: meta.model, family: meta.family, raw: '', content: '', reasoning: '', calls: [] };
+    const { model, family, key } = meta;
+    this.reply = { id: '', time: '', model, family, key, raw: '', content: '', reasoning: '', calls: [] };
   }
 
   push(event: StreamEvent, out: StreamEvent[]): void {
@@ -147,7 +158,7 @@ export class ClientReplyTap implements EventStage {
 /** Runs `parse` over the upstream's events with both taps around it, so the reply is recorded when it ends. */
 export function recordedReply(
   replies: RecentReplies,
-  meta: { model: string; family: string },
+  meta: RecordedReplyMeta,
   upstream: AsyncIterable<StreamEvent>,
   parse: (upstream: AsyncIterable<StreamEvent>) => AsyncIterable<StreamEvent>,
 ): AsyncIterable<StreamEvent> {

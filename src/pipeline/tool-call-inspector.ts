@@ -15,14 +15,19 @@ import { replayEvents, type StreamEvent } from '../core/stream-event.js';
 import type { ToolChoice, ToolDefinition } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { Warning } from '../core/warning.js';
+import type { AccessPolicy } from './access-policy.js';
 import { DiagnosticsCollector } from './diagnostics-collector.js';
 import { parsePromptedReply } from './parse-prompted-reply.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
 import { ToolPromptCache } from './tool-prompt-cache.js';
 import { validateChatInput } from './validate-chat-input.js';
 
-/** Which syntax to use: a family by id, or a model name whose family is looked up as a request's would be. */
-export type InspectionTarget = { family?: string; model?: string };
+/**
+ * Which syntax to use: a family by id, or a model name whose family is looked up as a request's would be.
+ * `access` is the client key's policy: a key that may not use a configured model cannot inspect it either
+ * (its per-model settings would tell what the key may not reach).
+ */
+export type InspectionTarget = { family?: string; model?: string; access?: AccessPolicy | null };
 
 export type FamilyChoice = {
   family: string;
@@ -94,6 +99,7 @@ export class ToolCallInspector {
     }
     if (target.model === undefined) throw invalidRequest("Give 'model' or 'family'.", 'model');
     const configured = this.configuredModel(target.model);
+    if (configured) target.access?.checkModel(configured);
     const model = configured ?? resolveModelFor(namesOnly, target.model, target.model, this.caches.modelFamilies);
     // A family with no registered format runs as generic JSON, exactly as a chat request would.
     const family = this.dependencies.toolFormats.has(model.family) ? model.family : 'generic-json';

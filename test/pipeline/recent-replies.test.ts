@@ -10,6 +10,7 @@ function hugeReply(id: string): RecentReply {
     time: '2026-01-01T00:00:00.000Z',
     model: 'local/Qwen/Qwen3-8B',
     family: 'hermes',
+    key: null,
     raw: megabyte,
     content: megabyte,
     reasoning: megabyte,
@@ -21,7 +22,7 @@ describe('RecentReplies', () => {
   it('keeps at most a few hundred KB of one reply: every text cut, the calls capped', () => {
     const replies = new RecentReplies(4, (text) => text);
     replies.record(hugeReply('r1'));
-    const [kept] = replies.list();
+    const [kept] = replies.list(null);
     expect(Buffer.byteLength(JSON.stringify(kept))).toBeLessThan(2 * 1024 * 1024);
     for (const text of [kept?.raw, kept?.content, kept?.reasoning, kept?.calls[0]?.arguments])
       expect(text).toMatch(/^x{65536}… \(cut at 65536 characters\)$/);
@@ -31,6 +32,34 @@ describe('RecentReplies', () => {
   it('keeps the newest replies up to its capacity', () => {
     const replies = new RecentReplies(2, (text) => text);
     for (const id of ['r1', 'r2', 'r3']) replies.record({ ...hugeReply(id), calls: [] });
-    expect(replies.list().map((reply) => reply.id)).toEqual(['r3', 'r2']);
+    expect(replies.list(null).map((reply) => reply.id)).toEqual(['r3', 'r2']);
+  });
+
+  it('shows each key only the replies to that key', () => {
+    const replies = new RecentReplies(4, (text) => text);
+    for (const [id, key] of [
+      ['r1', 'alice'],
+      ['r2', 'bob'],
+      ['r3', 'alice'],
+      ['r4', null],
+    ] as const)
+      replies.record({ ...hugeReply(id), calls: [], key });
+    expect(replies.list('alice').map((reply) => reply.id)).toEqual(['r3', 'r1']);
+    expect(replies.list('bob').map((reply) => reply.id)).toEqual(['r2']);
+    expect(replies.list(null).map((reply) => reply.id)).toEqual(['r4']);
+    expect(replies.list('mallory')).toEqual([]);
+  });
+
+  it('redacts a secret that straddles the cut before cutting (no half of it is kept)', () => {
+    const secret = 'sk-provider-secret-0123456789';
+    const replies = new RecentReplies(1, (text) => text.replaceAll(secret, '[REDACTED]'));
+    // The secret starts ten characters before the 64 K cut.
+    const raw = `${'x'.repeat(65536 - 10)}${secret}${'y'.repeat(100)}`;
+    replies.record({ ...hugeReply('r1'), calls: [{ id: 'call_1', name: 'f', arguments: raw }], raw, content: raw, reasoning: raw });
+    const [kept] = replies.list(null);
+    for (const text of [kept?.raw, kept?.content, kept?.reasoning, kept?.calls[0]?.arguments]) {
+      expect(text).toContain('[REDACTED]');
+      expect(text).not.toContain(secret.slice(0, 10));
+    }
   });
 });

@@ -17,6 +17,10 @@ const exampleTools = [
 ];
 const exampleReply = 'Let me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}\n</tool_call>';
 
+// Said instead of a bare 401, so that a gateway with client keys does not look broken.
+const keyNeeded =
+  'This gateway needs a client key (server.apiKeys): type one into "Gateway API key" and press Enter; it is sent with each call and kept for this tab only.';
+
 function headers() {
   const result = { 'content-type': 'application/json' };
   const key = $('api-key').value.trim();
@@ -27,6 +31,12 @@ function headers() {
 async function call(method, path, body) {
   const response = await fetch(path, { method, headers: headers(), body: body === undefined ? undefined : JSON.stringify(body) });
   const answer = await response.json().catch(() => ({ error: { message: `HTTP ${response.status}` } }));
+  if (response.status === 401) {
+    // Next to the key field too, where the fix is, not only in the status line below the form.
+    $('key-hint').textContent = 'Needed: this gateway has client keys.';
+    $('key-hint').className = 'hint error';
+    throw new Error(`${keyNeeded} (The gateway said: ${answer.error?.message ?? 'HTTP 401'})`);
+  }
   if (!response.ok) throw new Error(answer.error?.message ?? `HTTP ${response.status}`);
   return answer;
 }
@@ -131,6 +141,16 @@ function showFormats(rendered) {
   }
 }
 
+function showError(error) {
+  $('status').className = 'status error';
+  $('status').textContent = error.message;
+  // The panes would otherwise still show the previous answer as if it were this one's.
+  $('output-family').textContent = '';
+  $('calls').replaceChildren(element('p', 'empty', 'Not parsed: see the error under the form.'));
+  for (const id of ['content', 'reasoning', 'diagnostics', 'prompt']) $(id).textContent = '';
+  $('formats').replaceChildren(element('p', 'empty', 'No calls to render.'));
+}
+
 async function inspect(text) {
   const status = $('status');
   status.className = 'status';
@@ -142,8 +162,7 @@ async function inspect(text) {
     const count = parsed.calls.length;
     status.textContent = `${count} tool call${count === 1 ? '' : 's'} parsed in ${parsed.chunks} chunk${parsed.chunks === 1 ? '' : 's'}${tools.length ? '' : ' (no tools offered: nothing is parsed)'}.`;
   } catch (error) {
-    status.className = 'status error';
-    status.textContent = error.message;
+    showError(error);
   }
 }
 
@@ -156,7 +175,11 @@ async function showModelFamily() {
     try {
       const answer = await call('GET', `/v1/tool-calls/families?model=${encodeURIComponent(model)}`);
       const { family, family_source: source } = answer.resolved;
-      $('model-family').textContent = `Maps to ${family} (${source === 'config' ? 'from the gateway config' : 'from the model name'}).`;
+      const why = source === 'config' ? 'from the gateway config' : 'from the model name';
+      // generic-json is also what a name no family claims falls back to: say so rather than look like a match.
+      const fallback =
+        family === 'generic-json' && source === 'model-name' ? '; no family claims this name, so it is read as generic JSON' : '';
+      $('model-family').textContent = `Maps to ${family} (${why}${fallback}).`;
     } catch (error) {
       $('model-family').textContent = error.message;
     }
@@ -165,7 +188,12 @@ async function showModelFamily() {
 
 async function loadFamilies() {
   const answer = await call('GET', '/v1/tool-calls/families');
-  for (const family of answer.families) $('family').append(new Option(family, family));
+  const select = $('family');
+  const chosen = select.value;
+  // Loaded again when a key is given: the list is rebuilt, not appended to.
+  select.replaceChildren(select.options[0]);
+  for (const family of answer.families) select.append(new Option(family, family));
+  select.value = chosen;
 }
 
 async function loadRecent() {
@@ -194,7 +222,7 @@ async function loadRecent() {
         void showModelFamily();
         showResult(reply, [])
           .then(() => ($('status').textContent = `Recorded reply ${reply.id} from ${reply.time}: what the client got.`))
-          .catch((error) => ($('status').textContent = error.message));
+          .catch(showError);
       });
       const item = element('li');
       item.append(button);
@@ -211,9 +239,12 @@ function start() {
   $('api-key').value = sessionStorage.getItem('interlingua-key') ?? '';
   $('api-key').addEventListener('change', () => {
     sessionStorage.setItem('interlingua-key', $('api-key').value);
+    $('key-hint').textContent = '';
+    $('key-hint').className = 'hint';
     void loadFamilies()
       .then(showModelFamily)
-      .catch(() => {});
+      .then(() => inspect($('reply').value))
+      .catch(showError);
     void loadRecent();
   });
   $('inspect-form').addEventListener('submit', (event) => {
@@ -231,10 +262,7 @@ function start() {
   void loadFamilies()
     .then(showModelFamily)
     .then(() => inspect($('reply').value))
-    .catch((error) => {
-      $('status').className = 'status error';
-      $('status').textContent = error.message;
-    });
+    .catch(showError);
   void loadRecent();
 }
 

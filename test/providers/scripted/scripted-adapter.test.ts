@@ -115,6 +115,57 @@ describe('the demo model', () => {
     expect(second.choices[0]?.message.content).toContain('tool result came back');
   });
 
+  it('follows tool_choice in the prompted lane as in the native one: a named tool, none, required', async () => {
+    const time: OpenAI.ChatCompletionTool = {
+      type: 'function',
+      function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { enum: ['UTC', 'CET'] } }, required: ['zone'] } },
+    };
+    for (const model of ['demo/qwen3-8b', 'demo/gpt-oss-20b', 'demo/qwen3-coder-30b-a3b-instruct', 'demo/gpt-4o-mini']) {
+      const named = await client.chat.completions.create({
+        model,
+        messages: ask,
+        tools: [weather, time],
+        tool_choice: { type: 'function', function: { name: 'get_time' } },
+      });
+      const namedCall = named.choices[0]?.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall;
+      expect(namedCall.function, model).toEqual({ name: 'get_time', arguments: '{"zone":"UTC"}' });
+      const none = await client.chat.completions.create({ model, messages: ask, tools: [weather, time], tool_choice: 'none' });
+      expect(none.choices[0]?.message.tool_calls ?? [], model).toEqual([]);
+      expect(none.choices[0]?.finish_reason, model).toBe('stop');
+      const required = await client.chat.completions.create({ model, messages: ask, tools: [weather, time], tool_choice: 'required' });
+      expect((required.choices[0]?.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.name, model).toBe(
+        'get_weather',
+      );
+    }
+  });
+
+  it('calls the tool through the Responses API (streamed, real client) and the Messages API too', async () => {
+    const stream = client.responses.stream({
+      model: 'demo/qwen3-coder-30b-a3b-instruct',
+      input: 'Weather in Paris?',
+      tools: [{ type: 'function', name: 'get_weather', parameters: weather.function.parameters ?? null, strict: false }],
+    });
+    const response = await stream.finalResponse();
+    const call = response.output.find((item) => item.type === 'function_call');
+    expect(call).toMatchObject({ name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' });
+    const messages = await fetch(`${gateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', authorization: 'Bearer test-client-key' },
+      body: JSON.stringify({
+        model: 'demo/gpt-oss-20b',
+        max_tokens: 100,
+        messages: ask,
+        tools: [{ name: 'get_weather', input_schema: weather.function.parameters }],
+      }),
+    });
+    const body = (await messages.json()) as { stop_reason: string; content: { type: string; name?: string; input?: unknown }[] };
+    expect(body.stop_reason).toBe('tool_use');
+    expect(body.content.find((block) => block.type === 'tool_use')).toMatchObject({
+      name: 'get_weather',
+      input: { city: 'Paris', unit: 'celsius' },
+    });
+  });
+
   it('answers with text when no tools are offered', async () => {
     const completion = await client.chat.completions.create({ model: 'demo/qwen3-8b', messages: [{ role: 'user', content: 'Hi' }] });
     expect(completion.choices[0]?.message.content).toContain("Interlingua's demo provider");

@@ -4,41 +4,26 @@
  * and labels every control. Screenshots go to INSPECTOR_SCREENSHOTS (default: a temporary folder).
  * `.ci/run` installs chromium when it is missing; without it this file says why and skips.
  */
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath, launchChromium, screenshotFolder as screenshots, warnIfNoChromium } from '../../helpers/headless-chromium.js';
 import { startGateway, type StartedGateway } from '../../helpers/start-gateway.js';
 
-const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
-if (!executablePath)
-  console.warn('SKIPPED inspector page tests: no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run does this)');
-
-const screenshots = process.env.INSPECTOR_SCREENSHOTS ?? join(tmpdir(), 'interlingua-inspector');
-// The flags this machine needs: no sandbox as root, and no background connections to hosts it cannot reach.
-const chromiumFlags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+warnIfNoChromium('inspector page tests');
 
 let gateway: StartedGateway;
 let browser: Browser;
 let page: Page;
 
-describe.skipIf(!executablePath)('the inspector page', () => {
+describe.skipIf(!chromiumPath)('the inspector page', () => {
   beforeAll(async () => {
     await mkdir(screenshots, { recursive: true });
     gateway = await startGateway({ providers: { demo: { type: 'scripted' } }, debug: { recentReplies: 5 } });
-    browser = await chromium.launch({ executablePath, args: chromiumFlags });
-    page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    browser = await launchChromium();
+    // A 1366×768 laptop screen.
+    page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
   }, 60_000);
 
   afterAll(async () => {

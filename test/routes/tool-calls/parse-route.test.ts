@@ -8,18 +8,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspectedTools } from './inspected-tools.js';
 import { startGateway, type StartedGateway } from '../../helpers/start-gateway.js';
 
-const tools: OpenAI.ChatCompletionTool[] = [
-  {
-    type: 'function',
-    function: {
-      name: 'get_weather',
-      parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] },
-    },
-  },
-  { type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
-];
+const tools = inspectedTools;
 
 /** Replies in several families' syntax, each with something the parser must decide about. */
 const samples: { model: string; text: string }[] = [
@@ -144,5 +136,55 @@ describe('POST /v1/tool-calls/parse', () => {
     });
     const duplicate = await post('/v1/tool-calls/parse', { model: 'm', text: 'x', tools: [tools[0], tools[0]] });
     expect(duplicate).toMatchObject({ status: 400, body: { error: { code: 'duplicate_tool_name' } } });
+  });
+
+  it('refuses chunking that is not a positive integer, and a text split into too many chunks, with a 400', async () => {
+    for (const chunking of [-1, 1.5, [], [2, 0], '3'])
+      expect(await post('/v1/tool-calls/parse', { model: 'm', text: 'x', chunking }), JSON.stringify(chunking)).toMatchObject({
+        status: 400,
+        body: { error: { type: 'invalid_request_error', param: expect.stringMatching(/^chunking/) } },
+      });
+    // 200,000 characters a character at a time would be 200,000 parser pushes holding the event loop.
+    const tooMany = await post('/v1/tool-calls/parse', { model: 'm', text: 'a'.repeat(200_000), chunking: 1 });
+    expect(tooMany).toMatchObject({
+      status: 400,
+      body: { error: { param: 'chunking', message: expect.stringContaining('100000 chunks') } },
+    });
+    expect(await post('/v1/tool-calls/parse', { model: 'm', text: 'a'.repeat(200_000), chunking: 2 })).toMatchObject({ status: 200 });
+  });
+
+  it('answers a body over the limit, a 100,000-deep schema and __proto__ keys with 4xx in the OpenAI envelope, never a 500', async () => {
+    const huge = await fetch(`${gateway.baseUrl}/v1/tool-calls/parse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', text: 'a'.repeat(33 * 1024 * 1024) }),
+    });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
+    let schema = '{"type":"object"}';
+    for (let depth = 0; depth < 100_000; depth++) schema = `{"type":"object","properties":{"a":${schema}}}`;
+    for (const path of ['/v1/tool-calls/parse', '/v1/tool-calls/render']) {
+      const deep = await fetch(`${gateway.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"model":"m","text":"x","tools":[{"type":"function","function":{"name":"f","parameters":${schema}}}]}`,
+      });
+      expect(deep.status, path).toBe(400);
+      expect(await deep.json()).toMatchObject({ error: { code: 'json_too_deep', param: 'tools[0].function.parameters' } });
+    }
+    const prototypeKey = await fetch(`${gateway.baseUrl}/v1/tool-calls/parse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"model":"m","text":"x","__proto__":{"polluted":true}}',
+    });
+    expect(prototypeKey.status).toBe(400);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // As call arguments, `__proto__` is data like any key, handed on verbatim.
+    const asArguments = await post('/v1/tool-calls/parse', {
+      family: 'hermes',
+      text: '<tool_call>{"name": "read_file", "arguments": {"__proto__": {"path": "x"}}}</tool_call>',
+      tools,
+    });
+    expect(asArguments).toMatchObject({ status: 200, body: { calls: [{ function: { arguments: '{"__proto__":{"path":"x"}}' } }] } });
   });
 });
