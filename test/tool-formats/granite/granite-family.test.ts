@@ -104,6 +104,16 @@ describe('granite: a bare call list at the very start of the reply', () => {
   });
 });
 
+describe('granite: a reply that begins inside the thought process', () => {
+  it.each(['Here is my response:', "Here's my response:"])('ends the opened block at %j, streamed or not', (close) => {
+    const parser = () => format.createParser(standardTools, { startsInReasoning: true });
+    expect(expectChunkingInvariant(parser, `Plan it.\n${close}<|tool_call|>[{"name": "get_time", "arguments": {}}]`)).toEqual([
+      { type: 'reasoning', text: 'Plan it.' },
+      call('get_time', {}),
+    ]);
+  });
+});
+
 describe('granite: parsing', () => {
   it("reads the Granite 3.0 <|tool_call|> list running to the end of the reply, and 3.1's <tool_call> spelling", () => {
     const expected = [call('get_weather', { city: 'Boston' }), call('search_web', { query: 'Boston events', max_results: 3 })];

@@ -226,6 +226,27 @@ describe('kimi-k2: parsing', () => {
   });
 });
 
+describe('kimi-k2: a reply that begins inside reasoning', () => {
+  // The template opened the block; Kimi-VL's thinking models close it with ◁/think▷ instead of </think>.
+  it.each(['</think>', '◁/think▷'])('ends the opened block at %s, streamed or not, and reads the call after it', (close) => {
+    const events = parse(`Plan it.\n${close}\n${section(kimiCall('functions.get_time:0', '{}'))}`, { startsInReasoning: true });
+    expect(events).toEqual([
+      { type: 'reasoning', text: 'Plan it.' },
+      { type: 'text', text: '\n' },
+      call('get_time', {}, 'functions.get_time:0'),
+    ]);
+  });
+
+  it('leaves no trace of an empty opened block closed with ◁/think▷', () => {
+    expect(parse('◁/think▷It is noon.', { startsInReasoning: true })).toEqual([{ type: 'text', text: 'It is noon.' }]);
+    const parser = () => format.createParser([], { startsInReasoning: true });
+    expect(expectChunkingInvariant(parser, 'Plan.◁/think▷Noon.')).toEqual([
+      { type: 'reasoning', text: 'Plan.' },
+      { type: 'text', text: 'Noon.' },
+    ]);
+  });
+});
+
 describe('kimi-k2: the section end token inside the arguments', () => {
   // The arguments are JSON: a value quoting the syntax holds the tokens as text.
   it('keeps a section end inside a string, streamed or not, and reads the call after it', () => {
