@@ -117,13 +117,28 @@ export class TaggedBodyScanner implements BodyScanner {
         advanceJsonScan(this.state, text, 0, undefined, false);
         return true;
       case 'raw': {
-        if (this.jsonValue !== 'none') return false;
+        if (this.jsonValue !== 'none') return this.takeWholeJsonValue(text);
         const span = this.openSpan;
         if (span === undefined) return !this.layout.rawMarkers.mayHoldMarker(text);
         if (span.nested) return !span.matcher.mayHoldMarker(text);
         return text.indexOf(span.close) < 0 && partialMarkerStart(text, 0, span.close) === text.length;
       }
     }
+  }
+
+  /** Inside a `jsonValuesAfter` value: a chunk with no terminator in it that does not close the value is taken whole. */
+  private takeWholeJsonValue(text: string): boolean {
+    if (this.jsonValue !== 'json' || this.terminators.mayHoldMarker(text)) return false;
+    const state = this.valueState;
+    const { depth, quote, escaped } = state;
+    advanceJsonScan(state, text, 0, undefined, true);
+    if (state.depth > 0) return true;
+    // The value closes in this chunk: what follows it is raw text, read by the full scan (state restored).
+    state.depth = depth;
+    state.quote = quote;
+    state.escaped = escaped;
+    state.completedValues = 0;
+    return false;
   }
 
   /** Reads the header up to its end character; a terminator before it ends the body as in raw text. */
