@@ -4,6 +4,10 @@
 // it); `<|START_THINKING|>…<|END_THINKING|>` is reasoning; the `<|START_RESPONSE|>…<|END_RESPONSE|>`
 // framing around the answer is dropped. Written: the template's action list and tool-result list,
 // with ids numbered over the conversation as the template's `tool_call_id_to_int` does.
+// Cohere2 MoE ("North Code") writes the same actions, its answer in `<|START_TEXT|>…<|END_TEXT|>`, and its
+// template opens `<|START_THINKING|>` in the generation prompt; llama.cpp ends that block at its close or
+// before the answer or an action, so the reasoning tag ends before them too.
+// @see https://github.com/ggml-org/llama.cpp/blob/master/common/parsers/cohere2moe.cpp
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/cohere_command_tool_parser.py
 import type { ToolCallPart } from '../../src/core/index.js';
@@ -16,10 +20,12 @@ import {
   endAction,
   endOfTurn,
   endResponse,
+  endText,
   endThinking,
   endToolResult,
   startAction,
   startResponse,
+  startText,
   startThinking,
   startToolResult,
 } from './cohere-tokens.js';
@@ -39,8 +45,9 @@ const renderAction = (calls: readonly (Pick<ToolCallPart, 'name' | 'arguments'> 
 export const cohereFamily: FamilySpec = {
   family,
   envelopes: [taggedEnvelope(family, startAction, endAction, [jsonCallGrammar])],
-  reasoningTags: [{ open: startThinking, close: endThinking }],
+  reasoningTags: [{ open: startThinking, close: endThinking, endsBefore: [startAction, startText] }],
   framingTokens: [startResponse, endResponse, endOfTurn],
+  familyFramingTokens: [startText, endText],
   prompt: {
     introduction: [
       '## Tool Use',

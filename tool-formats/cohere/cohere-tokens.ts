@@ -10,3 +10,6 @@ export const endResponse = '<|END_RESPONSE|>';
 export const startToolResult = '<|START_TOOL_RESULT|>';
 export const endToolResult = '<|END_TOOL_RESULT|>';
 export const endOfTurn = '<|END_OF_TURN_TOKEN|>';
+/** Cohere2 MoE ("North Code") wraps its answer in these instead of the response tokens. */
+export const startText = '<|START_TEXT|>';
+export const endText = '<|END_TEXT|>';

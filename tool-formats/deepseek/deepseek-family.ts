@@ -26,6 +26,12 @@ import {
 } from './deepseek-tokens.js';
 
 const family = 'deepseek';
+/**
+ * The arguments after the separator are scanned as JSON, so an end token inside one of their strings
+ * (a value quoting the syntax) does not end the section; llama.cpp reads them with its JSON parser too,
+ * where vLLM's parsers look for the tokens in the raw text.
+ */
+const argumentsAreJson = { jsonValuesAfter: [toolSeparator] };
 
 function renderDeepSeekCall(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
   return (
@@ -45,9 +51,9 @@ function renderToolSection(tool: ToolDefinition): string {
 export const deepseekFamily: FamilySpec = {
   family,
   envelopes: [
-    taggedEnvelope(family, toolCallsBegin, toolCallsEnd, [deepseekCallGrammar]),
+    taggedEnvelope(family, toolCallsBegin, toolCallsEnd, [deepseekCallGrammar], argumentsAreJson),
     // A call without its section; the section end that may follow it is a framing token.
-    taggedEnvelope(family, toolCallBegin, toolCallEnd, [deepseekCallGrammar]),
+    taggedEnvelope(family, toolCallBegin, toolCallEnd, [deepseekCallGrammar], argumentsAreJson),
   ],
   framingTokens: [toolCallsEnd, endOfSentence],
   prompt: {

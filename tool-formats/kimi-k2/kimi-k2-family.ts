@@ -17,6 +17,11 @@ import { kimiCallId } from './kimi-k2-call-id.js';
 import { toolCallArgumentBegin, toolCallBegin, toolCallEnd, toolCallsSectionBegin, toolCallsSectionEnd } from './kimi-k2-tokens.js';
 
 const family = 'kimi-k2';
+/**
+ * The arguments are scanned as JSON, so a section or call end token inside one of their strings does
+ * not end the section (llama.cpp reads them with its JSON parser; vLLM's parsers look for the tokens in the raw text).
+ */
+const argumentsAreJson = { jsonValuesAfter: [toolCallArgumentBegin] };
 
 /** One call block; `ordinal` numbers it when the call has no Kimi id yet. */
 function renderKimiCall(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: string }, ordinal: number): string {
@@ -28,9 +33,9 @@ function renderKimiCall(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: 
 export const kimiK2Family: FamilySpec = {
   family,
   envelopes: [
-    taggedEnvelope(family, toolCallsSectionBegin, toolCallsSectionEnd, [kimiCallGrammar]),
+    taggedEnvelope(family, toolCallsSectionBegin, toolCallsSectionEnd, [kimiCallGrammar], argumentsAreJson),
     // A call without its section; the section end that may follow it is a framing token.
-    taggedEnvelope(family, toolCallBegin, toolCallEnd, [kimiCallGrammar]),
+    taggedEnvelope(family, toolCallBegin, toolCallEnd, [kimiCallGrammar], argumentsAreJson),
   ],
   reasoningTags: [
     { open: '<think>', close: '</think>', endsBefore: [toolCallsSectionBegin, toolCallBegin] },

@@ -10,7 +10,6 @@
 import type { ToolCallPart } from '../../src/core/index.js';
 import { minimaxM2Family } from '../minimax-m2/minimax-m2-family.js';
 import { isPlainObject } from '../shared/call-arguments.js';
-import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { resultText } from '../shared/tool-result-text.js';
@@ -23,6 +22,7 @@ import {
   m3SectionClose,
   m3SectionOpen,
 } from './m3-invoke-grammar.js';
+import { createM3SectionScanner } from './m3-section-scanner.js';
 
 const family = 'minimax-m3';
 
@@ -53,7 +53,17 @@ function renderSection(calls: readonly Pick<ToolCallPart, 'name' | 'arguments'>[
 
 export const minimaxM3Family: FamilySpec = {
   family,
-  envelopes: [taggedEnvelope(family, m3SectionOpen, m3SectionClose, [m3InvokeGrammar])],
+  envelopes: [
+    {
+      family,
+      start: [m3SectionOpen],
+      end: [m3SectionClose],
+      kind: 'explicit',
+      // A value may quote M3's own markup; only the section close outside every argument ends it.
+      body: { type: 'custom', createScanner: createM3SectionScanner },
+      grammars: [m3InvokeGrammar],
+    },
+  ],
   reasoningTags: [{ open: '<mm:think>', close: '</mm:think>' }],
   prompt: {
     introduction: minimaxM2Family.prompt.introduction,

@@ -6,7 +6,7 @@ import { thinkTag, type Envelope, type ReasoningTag } from './envelope.js';
 import { mergeEntry, type EnvelopeEntry } from './envelope-entry.js';
 import { visibleMarkers } from './fallback-markers.js';
 import { MarkerMatcher, type MarkerEntry } from './marker-matcher.js';
-import { createReasoningSyntaxes, type ReasoningSyntax } from './reasoning-syntax.js';
+import { createReasoningSyntaxes, openedReasoningSyntax, type ReasoningSyntax } from './reasoning-syntax.js';
 import { unique } from './unique.js';
 
 /** What a family contributes to parsing. */
@@ -111,7 +111,7 @@ export function createEnvelopeCatalogue(families: readonly FamilySyntax[]): Enve
           family: own.family,
           textMarkers: new MarkerMatcher([...tags.map(reasoningMarker), ...orphanCloseMarkers(tags, new Set(tags.map((tag) => tag.open)))]),
           bareGrammars: [],
-          reasoning: reasoningSyntax(own.reasoningTags?.[0] ?? thinkTag),
+          reasoning: openedReasoningSyntax(own.reasoningTags ?? [], reasoningSyntax, thinkTag),
           replyStartMarkers: undefined,
           replyStartsInside: undefined,
         };
@@ -226,7 +226,7 @@ function buildReplySyntax(
       ordered.flatMap((family) => family.bareGrammars ?? []),
       (grammar) => grammar.id,
     ),
-    reasoning: reasoningSyntax(own.reasoningTags?.[0] ?? thinkTag),
+    reasoning: openedReasoningSyntax(own.reasoningTags ?? [], reasoningSyntax, thinkTag),
     replyStartMarkers: replyStart,
     replyStartsInside,
   };

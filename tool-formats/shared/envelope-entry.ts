@@ -49,10 +49,14 @@ export function mergeEntry(start: string, envelopes: readonly Envelope[]): Envel
         tagged.flatMap((body) => body.trailingEnd ?? []),
         (marker) => marker,
       );
+      const jsonValuesAfter = unique(
+        tagged.flatMap((body) => body.jsonValuesAfter ?? []),
+        (marker) => marker,
+      );
       const layout =
-        valueSpans.length === 0 && trailingEnd.length === 0
+        valueSpans.length === 0 && trailingEnd.length === 0 && jsonValuesAfter.length === 0
           ? undefined
-          : createTaggedBodyLayout(terminatorEntries([start]), valueSpans, trailingEnd);
+          : createTaggedBodyLayout(terminatorEntries([start]), valueSpans, trailingEnd, jsonValuesAfter);
       const code = tagged.some((body) => body.code === true);
       const headerEnd = tagged.find((body) => body.headerEnd !== undefined)?.headerEnd;
       createScanner = () => new TaggedBodyScanner(matcher, layout, code, headerEnd);

@@ -37,6 +37,12 @@ export type TaggedBodyOptions = {
    */
   valueSpans?: readonly ValueSpan[];
   /**
+   * Markers a JSON value follows (DeepSeek's `<｜tool▁sep｜>`, Kimi's `<|tool_call_argument_begin|>`), in a
+   * body that is not JSON from its start: from the first `{` or `[` after one, the value is scanned as
+   * JSON until it closes, so the section's end marker inside one of its strings does not close the body.
+   */
+  jsonValuesAfter?: readonly string[];
+  /**
    * Markers swallowed when they follow the end marker after at most a little whitespace: the
    * `</tool_call>` after `<function=…>…</function>` when the model left out the opening `<tool_call>`.
    */

@@ -43,7 +43,7 @@ export class ReasoningReader {
   readonly tag: ReasoningTag;
   /** Built once per tag by the catalogue (reasoning-syntax.ts): `read` runs on every chunk. */
   private readonly endMarkers: MarkerMatcher<ReasoningEnd>;
-  /** The end markers when there are `endsBefore` ones; a plain close tag is searched with `indexOf`. */
+  /** The end markers when there are more than the close tag; a plain close tag is searched with `indexOf`. */
   private readonly ends: MarkerMatcher<ReasoningEnd> | undefined;
 
   constructor(syntax: ReasoningSyntax, start: ReasoningStart) {
@@ -53,7 +53,7 @@ export class ReasoningReader {
     this.openerRedundant = start.type === 'template';
     this.replay = start.type === 'template' ? new TextPieces() : undefined;
     this.endMarkers = syntax.ends;
-    this.ends = tag.endsBefore === undefined || tag.endsBefore.length === 0 ? undefined : this.endMarkers;
+    this.ends = syntax.plainClose ? undefined : this.endMarkers;
   }
 
   /**

@@ -9,6 +9,8 @@ export type ReasoningSyntax = {
   tag: ReasoningTag;
   /** The close tag and the `endsBefore` markers. */
   ends: MarkerMatcher<ReasoningEnd>;
+  /** The close tag is the only end marker (searched with `indexOf`, without the matcher). */
+  plainClose: boolean;
 };
 
 /**
@@ -26,9 +28,34 @@ export function createReasoningSyntaxes(): (tag: ReasoningTag) => ReasoningSynta
           { marker: tag.close, value: 'close' },
           ...(tag.endsBefore ?? []).map((marker) => ({ marker, value: 'before' as const })),
         ]),
+        plainClose: (tag.endsBefore ?? []).length === 0,
       };
       syntaxes.set(tag, syntax);
     }
     return syntax;
+  };
+}
+
+/**
+ * The block a reply begins inside (`startsInReasoning`): the family's first reasoning tag, ended by the
+ * close of any of its tags, since the template opened the block without saying which spelling the
+ * model will close it with (Kimi-VL's `◁/think▷` beside `</think>`, Granite's `Here's my response:`).
+ */
+export function openedReasoningSyntax(
+  tags: readonly ReasoningTag[],
+  syntaxOf: (tag: ReasoningTag) => ReasoningSyntax,
+  fallback: ReasoningTag,
+): ReasoningSyntax {
+  const first = syntaxOf(tags[0] ?? fallback);
+  const otherCloses = [...new Set(tags.slice(1).map((tag) => tag.close))].filter((close) => close !== first.tag.close);
+  if (otherCloses.length === 0) return first;
+  return {
+    tag: first.tag,
+    ends: new MarkerMatcher<ReasoningEnd>([
+      { marker: first.tag.close, value: 'close' },
+      ...otherCloses.map((marker) => ({ marker, value: 'close' as const })),
+      ...(first.tag.endsBefore ?? []).map((marker) => ({ marker, value: 'before' as const })),
+    ]),
+    plainClose: false,
   };
 }

@@ -14,10 +14,14 @@ export type Terminator = 'end' | 'restart';
  */
 type SpanMarkers = { matcher: MarkerMatcher<'close' | 'nested'>; close: string; nested: boolean };
 
+/** A `jsonValuesAfter` marker: the JSON value after it is scanned as JSON (see `TaggedBodyOptions`). */
+const jsonValueFollows = { jsonValue: true } as const;
+type JsonValueFollows = typeof jsonValueFollows;
+
 /** Built once per envelope from its value spans and trailing end markers (see `TaggedBodyOptions`). */
 export type TaggedBodyLayout = {
   /** Terminators and value-span openers together, so a raw body is searched once for both. */
-  rawMarkers: MarkerMatcher<Terminator | SpanMarkers>;
+  rawMarkers: MarkerMatcher<Terminator | SpanMarkers | JsonValueFollows>;
   trailingEnd?: MarkerMatcher<true>;
 };
 
@@ -34,6 +38,7 @@ export function createTaggedBodyLayout(
   terminators: readonly MarkerEntry<Terminator>[],
   valueSpans: readonly ValueSpan[],
   trailingEnd: readonly string[],
+  jsonValuesAfter: readonly string[] = [],
 ): TaggedBodyLayout {
   const spanMarkers = (span: ValueSpan): SpanMarkers => ({
     matcher: new MarkerMatcher<'close' | 'nested'>([
@@ -43,9 +48,10 @@ export function createTaggedBodyLayout(
     close: span.close,
     nested: span.nested !== undefined,
   });
-  const rawMarkers = new MarkerMatcher<Terminator | SpanMarkers>([
+  const rawMarkers = new MarkerMatcher<Terminator | SpanMarkers | JsonValueFollows>([
     ...terminators,
     ...valueSpans.map((span) => ({ marker: span.open, value: spanMarkers(span) })),
+    ...jsonValuesAfter.map((marker) => ({ marker, value: jsonValueFollows })),
   ]);
   return trailingEnd.length === 0
     ? { rawMarkers }
@@ -63,6 +69,9 @@ export class TaggedBodyScanner implements BodyScanner {
   private openSpan: SpanMarkers | undefined;
   /** How many values quoted inside the open one are still open. */
   private spanDepth = 0;
+  /** After a `jsonValuesAfter` marker: `seek` its value's first bracket, then scan it as `json`. */
+  private jsonValue: 'none' | 'seek' | 'json' = 'none';
+  private readonly valueState = new JsonScanState();
 
   /**
    * `code`: scan as JSON or Python from the first character, never as raw text; `headerEnd`: the
@@ -108,12 +117,28 @@ export class TaggedBodyScanner implements BodyScanner {
         advanceJsonScan(this.state, text, 0, undefined, false);
         return true;
       case 'raw': {
+        if (this.jsonValue !== 'none') return this.takeWholeJsonValue(text);
         const span = this.openSpan;
         if (span === undefined) return !this.layout.rawMarkers.mayHoldMarker(text);
         if (span.nested) return !span.matcher.mayHoldMarker(text);
         return text.indexOf(span.close) < 0 && partialMarkerStart(text, 0, span.close) === text.length;
       }
     }
+  }
+
+  /** Inside a `jsonValuesAfter` value: a chunk with no terminator in it that does not close the value is taken whole. */
+  private takeWholeJsonValue(text: string): boolean {
+    if (this.jsonValue !== 'json' || this.terminators.mayHoldMarker(text)) return false;
+    const state = this.valueState;
+    const { depth, quote, escaped } = state;
+    advanceJsonScan(state, text, 0, undefined, true);
+    if (state.depth > 0) return true;
+    // The value closes in this chunk: what follows it is raw text, read by the full scan (state restored).
+    state.depth = depth;
+    state.quote = quote;
+    state.escaped = escaped;
+    state.completedValues = 0;
+    return false;
   }
 
   /** Reads the header up to its end character; a terminator before it ends the body as in raw text. */
@@ -171,6 +196,12 @@ export class TaggedBodyScanner implements BodyScanner {
   private scanRaw(input: string, from: number): BodyScanStep {
     let index = from;
     for (;;) {
+      if (this.jsonValue !== 'none') {
+        const step = this.scanJsonValue(input, index);
+        if (typeof step !== 'number') return step;
+        index = step;
+        continue;
+      }
       const span = this.openSpan;
       if (span !== undefined && !span.nested) {
         const closeAt = input.indexOf(span.close, index);
@@ -196,6 +227,11 @@ export class TaggedBodyScanner implements BodyScanner {
         case 'partial':
           return moreFrom(this.moreStep, hit.index);
         case 'found':
+          if (typeof hit.value !== 'string' && 'jsonValue' in hit.value) {
+            this.jsonValue = 'seek';
+            index = hit.index + hit.marker.length;
+            continue;
+          }
           if (typeof hit.value !== 'string') {
             // A value opens: end markers inside it are text.
             this.openSpan = hit.value;
@@ -206,6 +242,46 @@ export class TaggedBodyScanner implements BodyScanner {
             ? this.closeAtEnd(input, hit.index, hit.marker)
             : { type: 'closed', bodyEnd: hit.index, end: hit.index };
       }
+    }
+  }
+
+  /**
+   * After a `jsonValuesAfter` marker: up to the value's first bracket, markers count as in raw text (the
+   * value may be missing); from it, only a terminator outside its strings does, until the value closes.
+   * Returns where raw scanning goes on, or the step to return.
+   */
+  private scanJsonValue(input: string, from: number): BodyScanStep | number {
+    let index = from;
+    if (this.jsonValue === 'seek') {
+      while (index < input.length && !isJsonOpenerCode(input.charCodeAt(index))) index++;
+      const hit = this.layout.rawMarkers.find(input, from);
+      if (hit.type !== 'none' && hit.index < index) {
+        // A marker before any value: the raw scan reads it.
+        this.jsonValue = 'none';
+        return from;
+      }
+      if (index >= input.length) return moreFrom(this.moreStep, hit.type === 'partial' ? hit.index : input.length);
+      const state = this.valueState;
+      state.depth = 0;
+      state.quote = 0;
+      state.escaped = false;
+      state.completedValues = 0;
+      this.jsonValue = 'json';
+    }
+    const state = this.valueState;
+    const stops = this.terminators.firstCodes;
+    for (;;) {
+      index = advanceJsonScan(state, input, index, stops, true);
+      if (state.depth === 0 && state.completedValues > 0) {
+        this.jsonValue = 'none';
+        return index;
+      }
+      if (index >= input.length) return moreFrom(this.moreStep, input.length);
+      const hit = this.terminators.matchAt(input, index);
+      if (hit.type === 'partial') return moreFrom(this.moreStep, index);
+      if (hit.type === 'found' && hit.value === 'end') return this.closeAtEnd(input, index, hit.marker);
+      state.step(input.charCodeAt(index));
+      index++;
     }
   }
 

@@ -100,6 +100,33 @@ describe('cohere: rendering', () => {
   });
 });
 
+describe('cohere: Cohere2 MoE (North Code) replies', () => {
+  // Its template opens <|START_THINKING|>; the answer is in <|START_TEXT|>, calls in the usual action list.
+  const action = '<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "get_time", "parameters": {}}]<|END_ACTION|>';
+
+  it('reads the opened block, then an action, streamed or not', () => {
+    expect(parse(`Plan it.<|END_THINKING|>${action}<|END_OF_TURN_TOKEN|>`, { startsInReasoning: true })).toEqual([
+      { type: 'reasoning', text: 'Plan it.' },
+      call('get_time', {}, '0'),
+    ]);
+  });
+
+  it('ends the block before the answer or an action when its close is missing, and drops the text tags', () => {
+    expect(parse('Plan it.<|START_TEXT|>It is noon.<|END_TEXT|>', { startsInReasoning: true })).toEqual([
+      { type: 'reasoning', text: 'Plan it.' },
+      { type: 'text', text: 'It is noon.' },
+    ]);
+    expect(parse(`<|START_THINKING|>Plan it.${action}`)).toEqual([{ type: 'reasoning', text: 'Plan it.' }, call('get_time', {}, '0')]);
+  });
+
+  it('leaves <|START_TEXT|> to other families as text', () => {
+    const hermes = createToolFormatRegistry().get('hermes')!;
+    expect(expectChunkingInvariant(() => hermes.createParser(standardTools), '<|START_TEXT|>x')).toEqual([
+      { type: 'text', text: '<|START_TEXT|>x' },
+    ]);
+  });
+});
+
 describe('cohere: parsing', () => {
   it('reads an action after the plan, keeping the model’s tool_call_id', () => {
     expect(

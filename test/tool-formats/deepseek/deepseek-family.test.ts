@@ -222,6 +222,33 @@ describe('deepseek: parsing', () => {
   });
 });
 
+describe('deepseek: the section end token inside the arguments', () => {
+  // The arguments are JSON: a value quoting the syntax (code, docs about DeepSeek) holds the tokens as text.
+  it('keeps a section end inside a string of a V3.1 call, streamed or not', () => {
+    const events = parse(`${section(v31Call('search_web', `{"query": "a ${toolCallsEnd} b"}`))} Done.`);
+    expect(events).toEqual([call('search_web', { query: `a ${toolCallsEnd} b` }), { type: 'text', text: ' Done.' }]);
+  });
+
+  it('keeps a section end inside a string of a V3 fenced call, and the next call after it', () => {
+    const events = parse(
+      section(v3Call('write_file', `{"path": "x.md", "content": "${toolCallsEnd}\\n${toolCallsBegin}"}`), v3Call('get_time', '{}')),
+    );
+    expect(events).toEqual([call('write_file', { path: 'x.md', content: `${toolCallsEnd}\n${toolCallsBegin}` }), call('get_time', {})]);
+  });
+
+  it('keeps a call end inside a string of a call written without its section', () => {
+    expect(parse(`${v31Call('search_web', `{"query": "${toolCallEnd}"}`)}!`)).toEqual([
+      call('search_web', { query: toolCallEnd }),
+      { type: 'text', text: '!' },
+    ]);
+  });
+
+  it('still ends the section at its token outside a string when the object is left open (repaired)', () => {
+    const events = parse(`${toolCallsBegin}${toolCallBegin}search_web${toolSeparator}{"query": "a"${toolCallsEnd} Sorry.`);
+    expect(events).toEqual([call('search_web', { query: 'a' }), { type: 'text', text: ' Sorry.' }]);
+  });
+});
+
 testChunkingInvariance({
   name: 'deepseek',
   createParser: () => format.createParser(standardTools),
@@ -240,6 +267,8 @@ testChunkingInvariance({
     '```json\n{"city": "Rome"}\n```',
     v3Call('get_weather', '{"city": "Rome"}'),
     v31Call('search_web', '{"query": "a ``` b"}'),
+    v31Call('search_web', `{"query": "${toolCallsEnd}${toolCallEnd}"}`),
+    `${toolSeparator}{"a": "`,
     section(v31Call('delete_all', '{}')),
     '<｜end▁of▁sentence｜>',
   ],

@@ -79,6 +79,41 @@ describe('granite: rendering', () => {
   });
 });
 
+describe('granite: a bare call list at the very start of the reply', () => {
+  // vLLM's granite parser takes a list without `<|tool_call|>` at the reply's start; Granite 3.3 writes
+  // Python calls in it. A list is a call only when it names an offered tool: prose in brackets stays text.
+  it('reads a bare pythonic list and a bare JSON list, after reasoning too', () => {
+    expect(parse('[get_weather(city="Paris"), get_time()]\nDone.')).toEqual([
+      call('get_weather', { city: 'Paris' }),
+      call('get_time', {}),
+      { type: 'text', text: '\nDone.' },
+    ]);
+    expect(parse('[{"name": "get_time", "arguments": {}}]')).toEqual([call('get_time', {})]);
+    expect(parse('<think>plan</think><response>[get_time()]</response>')).toEqual([
+      { type: 'reasoning', text: 'plan' },
+      call('get_time', {}),
+    ]);
+  });
+
+  it('keeps prose that starts with a bracket, and a list naming no offered tool, as text in every family', () => {
+    for (const family of ['granite', 'hermes', 'llama3', 'mistral', 'generic-json']) {
+      const reply = '[Note] print(1) is Python.\n[delete_all(force=True)]';
+      const events = expectChunkingInvariant(() => registry.get(family)!.createParser(standardTools), reply);
+      expect(events, family).toEqual([{ type: 'text', text: reply }]);
+    }
+  });
+});
+
+describe('granite: a reply that begins inside the thought process', () => {
+  it.each(['Here is my response:', "Here's my response:"])('ends the opened block at %j, streamed or not', (close) => {
+    const parser = () => format.createParser(standardTools, { startsInReasoning: true });
+    expect(expectChunkingInvariant(parser, `Plan it.\n${close}<|tool_call|>[{"name": "get_time", "arguments": {}}]`)).toEqual([
+      { type: 'reasoning', text: 'Plan it.' },
+      call('get_time', {}),
+    ]);
+  });
+});
+
 describe('granite: parsing', () => {
   it("reads the Granite 3.0 <|tool_call|> list running to the end of the reply, and 3.1's <tool_call> spelling", () => {
     const expected = [call('get_weather', { city: 'Boston' }), call('search_web', { query: 'Boston events', max_results: 3 })];

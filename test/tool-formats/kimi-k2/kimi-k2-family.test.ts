@@ -226,6 +226,55 @@ describe('kimi-k2: parsing', () => {
   });
 });
 
+describe('kimi-k2: a reply that begins inside reasoning', () => {
+  // The template opened the block; Kimi-VL's thinking models close it with ◁/think▷ instead of </think>.
+  it.each(['</think>', '◁/think▷'])('ends the opened block at %s, streamed or not, and reads the call after it', (close) => {
+    const events = parse(`Plan it.\n${close}\n${section(kimiCall('functions.get_time:0', '{}'))}`, { startsInReasoning: true });
+    expect(events).toEqual([
+      { type: 'reasoning', text: 'Plan it.' },
+      { type: 'text', text: '\n' },
+      call('get_time', {}, 'functions.get_time:0'),
+    ]);
+  });
+
+  it('leaves no trace of an empty opened block closed with ◁/think▷', () => {
+    expect(parse('◁/think▷It is noon.', { startsInReasoning: true })).toEqual([{ type: 'text', text: 'It is noon.' }]);
+    const parser = () => format.createParser([], { startsInReasoning: true });
+    expect(expectChunkingInvariant(parser, 'Plan.◁/think▷Noon.')).toEqual([
+      { type: 'reasoning', text: 'Plan.' },
+      { type: 'text', text: 'Noon.' },
+    ]);
+  });
+});
+
+describe('kimi-k2: the section end token inside the arguments', () => {
+  // The arguments are JSON: a value quoting the syntax holds the tokens as text.
+  it('keeps a section end inside a string, streamed or not, and reads the call after it', () => {
+    const value = 'a <|tool_calls_section_end|> b <|tool_call_end|>';
+    const events = parse(
+      `${section(kimiCall('functions.search_web:0', JSON.stringify({ query: value })), kimiCall('functions.get_time:1', '{}'))} Done.`,
+    );
+    expect(events).toEqual([
+      call('search_web', { query: value }, 'functions.search_web:0'),
+      call('get_time', {}, 'functions.get_time:1'),
+      { type: 'text', text: ' Done.' },
+    ]);
+  });
+
+  it('keeps a call end inside a string of a call written without its section', () => {
+    expect(parse(kimiCall('functions.search_web:0', '{"query": "<|tool_call_end|>"}'))).toEqual([
+      call('search_web', { query: '<|tool_call_end|>' }, 'functions.search_web:0'),
+    ]);
+  });
+
+  it('still ends the section at its token outside a string when the object is left open (repaired)', () => {
+    const events = parse(
+      '<|tool_calls_section_begin|><|tool_call_begin|>functions.search_web:0<|tool_call_argument_begin|>{"query": "a"<|tool_calls_section_end|> Sorry.',
+    );
+    expect(events).toEqual([call('search_web', { query: 'a' }, 'functions.search_web:0'), { type: 'text', text: ' Sorry.' }]);
+  });
+});
+
 testChunkingInvariance({
   name: 'kimi-k2',
   createParser: () => format.createParser(standardTools),
@@ -246,5 +295,7 @@ testChunkingInvariance({
     kimiCall('functions.get_weather:0', '{"city": "Rome"}'),
     section(kimiCall('functions.delete_all:0', '{}')),
     '{"name": "get_time", "arguments": {}}',
+    kimiCall('functions.search_web:0', '{"query": "<|tool_calls_section_end|><|tool_call_end|>"}'),
+    '<|tool_call_argument_begin|>{"a": "',
   ],
 });

@@ -135,6 +135,26 @@ describe('minimax-m3: parsing', () => {
   });
 });
 
+describe('minimax-m3: values quoting the markup', () => {
+  // M2 has value spans (only a parameter's own close ends it); M3's values are elements named after
+  // their argument, so the section scanner tracks the open elements instead.
+  it("keeps M2's and M3's section close inside a string value, streamed or not", () => {
+    const content = `x </tool_call> <invoke name="a"> </minimax:tool_call> ${ns}</tool_call> ${ns}<tool_call> y`;
+    const events = parse(`${section(invoke('write_file', element('path', 'a.md'), element('content', content)))} ok`);
+    expect(events).toEqual([call('write_file', { path: 'a.md', content }), { type: 'text', text: ' ok' }]);
+  });
+
+  it('ends the section at its close when an invoke close is missing', () => {
+    const events = parse(`${ns}<tool_call>\n${ns}<invoke name="get_weather">\n${element('city', 'Paris')}\n${ns}</tool_call> ok`);
+    expect(events).toEqual([call('get_weather', { city: 'Paris' }), { type: 'text', text: ' ok' }]);
+  });
+
+  it('reports a value still open at the end of the reply as cut off', () => {
+    const events = parse(`${ns}<tool_call>\n${ns}<invoke name="write_file">\n${ns}<content>abc ${ns}</tool_call>`);
+    expect(events).toEqual([expect.objectContaining({ type: 'tool-call-unparsed', reason: 'unclosed' })]);
+  });
+});
+
 testChunkingInvariance({
   name: 'minimax-m3',
   createParser: () => format.createParser(standardTools),
@@ -142,5 +162,16 @@ testChunkingInvariance({
     `<mm:think>maybe ${section(invoke('get_time'))}</mm:think>${section(invoke('get_weather', element('city', 'Paris')), invoke('get_time'))}`,
     `${section(invoke('nope'))}${ns}<tool_call>${ns}<invoke name="get_ti`,
   ],
-  fragments: [`${ns}<tool_call>`, `${ns}</tool_call>`, invoke('get_time'), element('city', 'Rome'), '<mm:think>', '</mm:think>', ns],
+  fragments: [
+    `${ns}<tool_call>`,
+    `${ns}</tool_call>`,
+    invoke('get_time'),
+    element('city', 'Rome'),
+    '<mm:think>',
+    '</mm:think>',
+    ns,
+    `${ns}<`,
+    `${ns}</city>`,
+    invoke('write_file', element('content', `${ns}</tool_call>${ns}<b>`)),
+  ],
 });
