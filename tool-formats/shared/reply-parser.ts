@@ -6,7 +6,7 @@ import { isJsonOpenerCode, isSpaceCode } from './body-scanner.js';
 import { CandidateReader } from './candidate-reader.js';
 import type { ReplySyntax, TextMarker } from './envelope-catalogue.js';
 import { EnvelopeReader } from './envelope-reader.js';
-import type { MarkerHit } from './marker-matcher.js';
+import type { MarkerCursor, MarkerHit } from './marker-matcher.js';
 import { noEvents, ParsedEventBuffer } from './parsed-event-buffer.js';
 import { ReasoningReader } from './reasoning-reader.js';
 import { orphanCloseWarning, unclosedReasoningWarning } from './reasoning-warnings.js';
@@ -46,6 +46,11 @@ export function createReplyParser(syntax: ReplySyntax, roster: ToolRoster, optio
 class ReplyParser implements ToolCallParser {
   private mode: Mode;
   private pending = '';
+  /**
+   * Set when `pending` is all a partial text marker, held in text or at a boundary: where the match
+   * stands, so that the next chunks are walked on from there (see `push`).
+   */
+  private partialMarker: MarkerCursor | undefined = undefined;
   /** The input a `switched` step goes on with. */
   private switchedInput = '';
   private finished = false;
@@ -77,7 +82,17 @@ class ReplyParser implements ToolCallParser {
     // Most chunks of prose hold no character a marker (or a boundary) could start with: they are text
     // as they stand, without the state machine's steps.
     // Likewise most chunks inside a long reasoning block or call body: taken whole by their reader.
-    if (this.pending === '') {
+    if (this.partialMarker !== undefined) {
+      // A long marker (`<｜tool▁calls▁begin｜>`) arrives over several chunks: each one is walked on from
+      // where the match stood, and the held text is read again only once the match is decided. Reading it
+      // again earlier would give the same answer: the text still held, nothing emitted.
+      const cursor = this.syntax.textMarkers.continuePartial(this.partialMarker, text);
+      if (cursor !== undefined) {
+        this.partialMarker = cursor;
+        this.pending += text;
+        return noEvents;
+      }
+    } else if (this.pending === '') {
       if (this.mode.type === 'text') {
         if (this.isPlainText(text)) return text === '' ? noEvents : [{ type: 'text', text }];
       } else if (this.takenWhole(text)) {
@@ -121,6 +136,7 @@ class ReplyParser implements ToolCallParser {
     let input = text;
     let position = 0;
     this.pending = '';
+    this.partialMarker = undefined;
     while (position < input.length) {
       const step = this.step(input, position);
       if (step >= 0) {
@@ -138,6 +154,12 @@ class ReplyParser implements ToolCallParser {
   private hold(input: string, from: number): Step {
     this.pending = input.slice(from);
     return held;
+  }
+
+  /** Holds `input[from..]`, all a partial text marker, with the cursor `push` walks on from. */
+  private holdPartialMarker(input: string, from: number): Step {
+    this.partialMarker = this.syntax.textMarkers.partialCursor(input, from);
+    return this.hold(input, from);
   }
 
   private switchTo(input: string): Step {
@@ -175,7 +197,7 @@ class ReplyParser implements ToolCallParser {
         return input.length;
       case 'partial':
         this.events.text(input.slice(position, hit.index));
-        return this.hold(input, hit.index);
+        return this.holdPartialMarker(input, hit.index);
       case 'found':
         this.events.text(input.slice(position, hit.index));
         return this.open(hit);
@@ -202,7 +224,8 @@ class ReplyParser implements ToolCallParser {
       if (isJsonOpenerCode(input.charCodeAt(next))) return this.openBare(input.slice(index, next), next);
     }
     const hit = this.syntax.textMarkers.matchAt(input, index);
-    if (hit.type === 'partial') return this.hold(input, index);
+    // Read again, the held text gives the same hold unless it began with Llama's separator (checked above).
+    if (hit.type === 'partial') return code === semicolon ? this.hold(input, index) : this.holdPartialMarker(input, index);
     if (hit.type === 'found') return this.open(hit);
     if (isJsonOpenerCode(code) && this.syntax.bareGrammars.length > 0) return this.openBare('', index);
     this.mode = textMode;

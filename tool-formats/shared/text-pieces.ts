@@ -6,25 +6,32 @@ const batchSize = 256;
 
 export class TextPieces {
   private readonly batches: string[] = [];
-  private readonly recent: string[] = [];
+  /**
+   * The batch being filled, `count` slots of it. Allocated at full size once and never shrunk: an array
+   * emptied with `length = 0` drops its backing store and grows it again, copying, for every batch.
+   * Made on the first piece: many collectors (one per call body) never get one.
+   */
+  private recent: string[] | undefined = undefined;
+  private count = 0;
   /** The collected text's length in UTF-16 code units. */
   length = 0;
 
   add(piece: string): void {
     if (piece === '') return;
-    this.recent.push(piece);
+    const recent = (this.recent ??= new Array<string>(batchSize).fill(''));
+    recent[this.count++] = piece;
     this.length += piece.length;
-    if (this.recent.length === batchSize) {
-      this.batches.push(this.recent.join(''));
-      this.recent.length = 0;
+    if (this.count === batchSize) {
+      this.batches.push(recent.join(''));
+      this.count = 0;
     }
   }
 
   /** All the text collected so far. */
   join(): string {
-    if (this.recent.length > 0) {
-      this.batches.push(this.recent.join(''));
-      this.recent.length = 0;
+    if (this.recent !== undefined && this.count > 0) {
+      this.batches.push(this.recent.slice(0, this.count).join(''));
+      this.count = 0;
     }
     const batches = this.batches;
     if (batches.length === 0) return '';
