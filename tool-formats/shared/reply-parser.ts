@@ -79,9 +79,6 @@ class ReplyParser implements ToolCallParser {
 
   push(text: string): ParsedEvent[] {
     if (this.finished) throw new Error('push() after finish()');
-    // Most chunks of prose hold no character a marker (or a boundary) could start with: they are text
-    // as they stand, without the state machine's steps.
-    // Likewise most chunks inside a long reasoning block or call body: taken whole by their reader.
     if (this.partialMarker !== undefined) {
       // A long marker (`<｜tool▁calls▁begin｜>`) arrives over several chunks: each one is walked on from
       // where the match stood, and the held text is read again only once the match is decided. Reading it
@@ -93,31 +90,29 @@ class ReplyParser implements ToolCallParser {
         return noEvents;
       }
     } else if (this.pending === '') {
-      if (this.mode.type === 'text') {
-        if (this.isPlainText(text)) return text === '' ? noEvents : [{ type: 'text', text }];
-      } else if (this.takenWhole(text)) {
-        return this.events.drain();
+      // Most chunks of prose hold no character a marker (or a boundary) could start with: they are text
+      // as they stand, without the state machine's steps. Likewise most chunks inside a long reasoning
+      // block (reasoning as they stand) or call body (taken whole by its reader).
+      const mode = this.mode;
+      switch (mode.type) {
+        case 'text':
+          if (this.isPlainText(text)) return text === '' ? noEvents : [{ type: 'text', text }];
+          break;
+        case 'reasoning':
+          if (mode.reader.takeWhole(text)) return [{ type: 'reasoning', text }];
+          break;
+        case 'envelope':
+          if (mode.reader.takeWhole(text)) return noEvents;
+          break;
+        case 'candidate':
+        case 'boundary':
+          break;
+        default:
+          return assertNever(mode, 'parser mode');
       }
     }
     this.consume(this.pending + text);
     return this.events.drain();
-  }
-
-  /** Whether the chunk `text` (nothing held before it) was read whole by a fast path; nothing was read when not. */
-  private takenWhole(text: string): boolean {
-    const mode = this.mode;
-    switch (mode.type) {
-      case 'reasoning':
-        return mode.reader.takeWhole(text, this.events);
-      case 'envelope':
-        return mode.reader.takeWhole(text);
-      case 'text':
-      case 'candidate':
-      case 'boundary':
-        return false;
-      default:
-        return assertNever(mode, 'parser mode');
-    }
   }
 
   /** Whether `text` holds no newline the text state stops at and nothing that may start a text marker. */
