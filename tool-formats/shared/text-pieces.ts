@@ -7,18 +7,18 @@ const batchSize = 256;
 export class TextPieces {
   private readonly batches: string[] = [];
   /**
-   * The batch being filled, `count` slots of it. Allocated at full size once and never shrunk: an array
-   * emptied with `length = 0` drops its backing store and grows it again, copying, for every batch.
-   * Made on the first piece: many collectors (one per call body) never get one.
+   * The batch being filled, its first `count` slots. Written by index and never shrunk: an array emptied
+   * with `length = 0` drops its backing store and grows it again, copying, for every batch. It grows by
+   * appends during the first batch only, so a short body's collector stays small.
    */
-  private recent: string[] | undefined = undefined;
+  private readonly recent: string[] = [];
   private count = 0;
   /** The collected text's length in UTF-16 code units. */
   length = 0;
 
   add(piece: string): void {
     if (piece === '') return;
-    const recent = (this.recent ??= new Array<string>(batchSize).fill(''));
+    const recent = this.recent;
     recent[this.count++] = piece;
     this.length += piece.length;
     if (this.count === batchSize) {
@@ -29,8 +29,9 @@ export class TextPieces {
 
   /** All the text collected so far. */
   join(): string {
-    if (this.recent !== undefined && this.count > 0) {
-      this.batches.push(this.recent.slice(0, this.count).join(''));
+    if (this.count > 0) {
+      const recent = this.recent;
+      this.batches.push(this.count === recent.length ? recent.join('') : recent.slice(0, this.count).join(''));
       this.count = 0;
     }
     const batches = this.batches;
