@@ -63,7 +63,8 @@ export class ReasoningReader {
    * as one reasoning event. The answer is false, with nothing read, for the others.
    */
   takeWhole(text: string): boolean {
-    if (!this.spoke || this.openerRedundant || this.atStart || text === '' || text.charCodeAt(text.length - 1) === newlineCode) return false;
+    if (!this.spoke || this.openerRedundant || this.atStart || text === '' || text.charCodeAt(text.length - 1) === newlineCode)
+      return false;
     if (this.endMarkers.mayHoldMarker(text)) return false;
     this.replay?.add(text);
     return true;

@@ -6,7 +6,7 @@ import { isJsonOpenerCode, isSpaceCode } from './body-scanner.js';
 import { CandidateReader } from './candidate-reader.js';
 import type { ReplySyntax, TextMarker } from './envelope-catalogue.js';
 import { EnvelopeReader } from './envelope-reader.js';
-import type { MarkerCursor, MarkerHit } from './marker-matcher.js';
+import type { MarkerCursor, MarkerHit, MarkerMatcher } from './marker-matcher.js';
 import { noEvents, ParsedEventBuffer } from './parsed-event-buffer.js';
 import { ReasoningReader } from './reasoning-reader.js';
 import { orphanCloseWarning, unclosedReasoningWarning } from './reasoning-warnings.js';
@@ -47,10 +47,12 @@ class ReplyParser implements ToolCallParser {
   private mode: Mode;
   private pending = '';
   /**
-   * Set when `pending` is all a partial text marker, held in text or at a boundary: where the match
-   * stands, so that the next chunks are walked on from there (see `push`).
+   * Set when `pending` is all a partial marker of `partialMatcher` (a text marker held in text or at a
+   * boundary, or a marker a body scanner held): where the match stands, so that the next chunks are
+   * walked on from there (see `push`).
    */
   private partialMarker: MarkerCursor | undefined = undefined;
+  private partialMatcher: MarkerMatcher<unknown>;
   /** The input a `switched` step goes on with. */
   private switchedInput = '';
   private finished = false;
@@ -67,6 +69,7 @@ class ReplyParser implements ToolCallParser {
     options: ParserOptions,
   ) {
     this.textStopCode = syntax.bareGrammars.length > 0 ? newlineCode : -1;
+    this.partialMatcher = syntax.textMarkers;
     this.atReplyStart = options.startsInReasoning !== true && syntax.replyStartMarkers !== undefined;
     const inside = syntax.replyStartsInside;
     this.mode =
@@ -81,9 +84,11 @@ class ReplyParser implements ToolCallParser {
     if (this.finished) throw new Error('push() after finish()');
     if (this.partialMarker !== undefined) {
       // A long marker (`<｜tool▁calls▁begin｜>`) arrives over several chunks: each one is walked on from
-      // where the match stood, and the held text is read again only once the match is decided. Reading it
-      // again earlier would give the same answer: the text still held, nothing emitted.
-      const cursor = this.syntax.textMarkers.continuePartial(this.partialMarker, text);
+      // where the match stood, and the held text is read again only once the match is decided. In text,
+      // reading it again earlier would give the same answer: the text still held, nothing emitted. In a
+      // call body nothing streams before the call closes, and a scanner reads a body alike however it is
+      // chunked, so holding a marker's chunks together changes nothing either.
+      const cursor = this.partialMatcher.continuePartial(this.partialMarker, text);
       if (cursor !== undefined) {
         this.partialMarker = cursor;
         this.pending += text;
@@ -123,6 +128,9 @@ class ReplyParser implements ToolCallParser {
   finish(): ParsedEvent[] {
     if (this.finished) return [];
     this.finished = true;
+    // Chunks held with a partial marker were not read yet: a scanner settles a body by what it held
+    // itself, so it reads them first, as it would have chunk by chunk.
+    if (this.partialMarker !== undefined) this.consume(this.pending);
     this.finishMode();
     return this.events.drain();
   }
@@ -151,9 +159,10 @@ class ReplyParser implements ToolCallParser {
     return held;
   }
 
-  /** Holds `input[from..]`, all a partial text marker, with the cursor `push` walks on from. */
-  private holdPartialMarker(input: string, from: number): Step {
-    this.partialMarker = this.syntax.textMarkers.partialCursor(input, from);
+  /** Holds `input[from..]`, all a partial marker of `matcher`, with the cursor `push` walks on from. */
+  private holdPartialMarker(matcher: MarkerMatcher<unknown>, input: string, from: number): Step {
+    this.partialMatcher = matcher;
+    this.partialMarker = matcher.partialCursor(input, from);
     return this.hold(input, from);
   }
 
@@ -192,7 +201,7 @@ class ReplyParser implements ToolCallParser {
         return input.length;
       case 'partial':
         this.events.text(input.slice(position, hit.index));
-        return this.holdPartialMarker(input, hit.index);
+        return this.holdPartialMarker(this.syntax.textMarkers, input, hit.index);
       case 'found':
         this.events.text(input.slice(position, hit.index));
         return this.open(hit);
@@ -220,7 +229,8 @@ class ReplyParser implements ToolCallParser {
     }
     const hit = this.syntax.textMarkers.matchAt(input, index);
     // Read again, the held text gives the same hold unless it began with Llama's separator (checked above).
-    if (hit.type === 'partial') return code === semicolon ? this.hold(input, index) : this.holdPartialMarker(input, index);
+    if (hit.type === 'partial')
+      return code === semicolon ? this.hold(input, index) : this.holdPartialMarker(this.syntax.textMarkers, input, index);
     if (hit.type === 'found') return this.open(hit);
     if (isJsonOpenerCode(code) && this.syntax.bareGrammars.length > 0) return this.openBare('', index);
     this.mode = textMode;
@@ -243,7 +253,13 @@ class ReplyParser implements ToolCallParser {
 
   private stepEnvelope(input: string, position: number, reader: EnvelopeReader): Step {
     const scan = reader.scan(input, position);
-    if (scan.type === 'more') return scan.keepFrom < input.length ? this.hold(input, scan.keepFrom) : input.length;
+    if (scan.type === 'more') {
+      if (scan.keepFrom >= input.length) return input.length;
+      const markers = reader.heldMarkers;
+      return markers.matchAt(input, scan.keepFrom).type === 'partial'
+        ? this.holdPartialMarker(markers, input, scan.keepFrom)
+        : this.hold(input, scan.keepFrom);
+    }
     if (scan.type === 'declined') {
       this.events.text(scan.text);
       this.mode = boundaryMode;

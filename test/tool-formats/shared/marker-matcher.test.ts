@@ -47,7 +47,10 @@ describe('MarkerMatcher.continuePartial', () => {
 
   it('stays partial exactly while matchAt from the marker start would answer partial again', () => {
     fc.assert(
-      fc.property(fc.constantFrom('<', '<a', '<a>', '<|', '<|tool'), fc.array(fc.string({ unit: fc.constantFrom('<', 'a', 'b', '>', '|', 't', 'o', 'l', '_', 'c', 'x') }), { maxLength: 4 }), (held, chunks) => {
+      fc.property(
+        fc.constantFrom('<', '<a', '<a>', '<|', '<|tool'),
+        fc.array(fc.string({ unit: fc.constantFrom('<', 'a', 'b', '>', '|', 't', 'o', 'l', '_', 'c', 'x') }), { maxLength: 4 }),
+        (held, chunks) => {
           fc.pre(overlapping.matchAt(held, 0).type === 'partial');
           let cursor: ReturnType<typeof overlapping.continuePartial> = overlapping.partialCursor(held, 0);
           let text = held;
