@@ -16,6 +16,12 @@ export type EnvelopeEntry = {
   grammars: readonly BodyGrammar[];
   /** End markers of all registrations (used to recover an end marker hidden in a broken string). */
   end: readonly string[];
+  /**
+   * Every marker a body scanner of the entry may hold a partial of (start, end, value spans, trailing
+   * end markers): while what a scanner held is still a proper prefix of one, the parser holds the next
+   * chunks too instead of scanning the held text again (see ReplyParser.push).
+   */
+  heldMarkers: MarkerMatcher<true>;
   createScanner(): BodyScanner;
 };
 
@@ -34,6 +40,7 @@ export function mergeEntry(start: string, envelopes: readonly Envelope[]): Envel
     ...restart.map((marker) => ({ marker, value: 'restart' as const })),
   ];
   const terminators = (restart: readonly string[]) => new MarkerMatcher<Terminator>(terminatorEntries(restart));
+  const held = [start, ...end];
   let createScanner: () => BodyScanner;
   switch (first.body.type) {
     case 'tagged': {
@@ -57,6 +64,11 @@ export function mergeEntry(start: string, envelopes: readonly Envelope[]): Envel
         valueSpans.length === 0 && trailingEnd.length === 0 && jsonValuesAfter.length === 0
           ? undefined
           : createTaggedBodyLayout(terminatorEntries([start]), valueSpans, trailingEnd, jsonValuesAfter);
+      held.push(
+        ...valueSpans.flatMap((span) => [span.open, span.close, ...(span.nested === undefined ? [] : [span.nested])]),
+        ...trailingEnd,
+        ...jsonValuesAfter,
+      );
       const code = tagged.some((body) => body.code === true);
       const headerEnd = tagged.find((body) => body.headerEnd !== undefined)?.headerEnd;
       createScanner = () => new TaggedBodyScanner(matcher, layout, code, headerEnd);
@@ -75,5 +87,15 @@ export function mergeEntry(start: string, envelopes: readonly Envelope[]): Envel
       break;
     }
   }
-  return { start, family: first.family, kind: first.kind, endsAtReplyEnd: first.endsAtReplyEnd === true, grammars, end, createScanner };
+  const heldMarkers = new MarkerMatcher(held.map((marker) => ({ marker, value: true as const })));
+  return {
+    start,
+    family: first.family,
+    kind: first.kind,
+    endsAtReplyEnd: first.endsAtReplyEnd === true,
+    grammars,
+    end,
+    heldMarkers,
+    createScanner,
+  };
 }

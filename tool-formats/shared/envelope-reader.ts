@@ -4,6 +4,7 @@ import { decodeWithGrammars, type BodyFraming, type DecodedBody } from './body-g
 import type { BodyScanner } from './body-scanner.js';
 import { callEvents, stripEnvelopeNoise } from './call-events.js';
 import type { EnvelopeEntry } from './envelope-entry.js';
+import type { MarkerMatcher } from './marker-matcher.js';
 import { TextPieces } from './text-pieces.js';
 import type { ToolRoster } from './tool-roster.js';
 
@@ -28,6 +29,11 @@ export class EnvelopeReader {
     private readonly roster: ToolRoster,
   ) {
     this.scanner = entry.createScanner();
+  }
+
+  /** The markers the scanner may hold a partial of (see `EnvelopeEntry.heldMarkers`). */
+  get heldMarkers(): MarkerMatcher<true> {
+    return this.entry.heldMarkers;
   }
 
   /** Takes all of the next chunk as body when the scanner can (see `BodyScanner.takeWhole`). */

@@ -11,6 +11,13 @@ export type MarkerHit<T> =
 
 const none = { type: 'none' } as const;
 
+declare const cursorBrand: unique symbol;
+/**
+ * Where a partial match stands once the text ran out: the trie node the held text led to. Opaque to
+ * callers, and no allocation: the node itself, branded.
+ */
+export type MarkerCursor = { readonly [cursorBrand]: true };
+
 /**
  * One character of some markers: the marker ending here, and the characters that may follow with
  * their nodes, side by side. Nodes have one or a few children, so a linear search beats a Map lookup.
@@ -104,6 +111,33 @@ export class MarkerMatcher<T> {
       if (node.entry !== undefined) longest = node.entry;
     }
     return longest === undefined ? none : { type: 'found', index, marker: longest.marker, value: longest.value };
+  }
+
+  /**
+   * After a `partial` hit at `index` in `text`: the cursor at the end of `text`, for `continuePartial`.
+   */
+  partialCursor(text: string, index: number): MarkerCursor {
+    this.trie ??= buildTrie(this.entries);
+    let node: TrieNode<T> | undefined = this.trie;
+    for (let position = index; position < text.length && node !== undefined; position++) node = childOf(node, text.charCodeAt(position));
+    if (node === undefined) throw new Error('partialCursor called where no marker is partial');
+    return node as unknown as MarkerCursor;
+  }
+
+  /**
+   * The partial marker at `cursor` followed by `text`: the cursor at the end of `text` while every
+   * character followed the trie and a longer marker may still come (so `matchAt` from the marker's start
+   * would answer `partial` again), or undefined once the match is decided either way. This lets a caller
+   * holding a partial marker read each new chunk once instead of matching the whole held text again.
+   */
+  continuePartial(cursor: MarkerCursor, text: string): MarkerCursor | undefined {
+    let node = cursor as unknown as TrieNode<T>;
+    for (let position = 0; position < text.length; position++) {
+      const child = childOf(node, text.charCodeAt(position));
+      if (child === undefined || child.codes.length === 0) return undefined;
+      node = child;
+    }
+    return node as unknown as MarkerCursor;
   }
 
   /**

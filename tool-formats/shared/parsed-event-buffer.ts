@@ -9,37 +9,53 @@ import type { ParsedEvent } from '../../src/core/index.js';
 export const noEvents: ParsedEvent[] = Object.freeze([] as ParsedEvent[]) as ParsedEvent[];
 
 export class ParsedEventBuffer {
-  private events: ParsedEvent[] = [];
+  /**
+   * Most pushes yield one event (a chunk of text or reasoning): it waits here, and `drain` returns it in
+   * a one-element array literal. A growable array would allocate room for seventeen on its first push,
+   * once per chunk.
+   */
+  private first: ParsedEvent | undefined = undefined;
+  /** All the events, `first` included, once a push yields more than one. */
+  private all: ParsedEvent[] | undefined = undefined;
 
   text(text: string): void {
     if (text === '') return;
     const last = this.last();
     if (last?.type === 'text') last.text += text;
-    else this.events.push({ type: 'text', text });
+    else this.push({ type: 'text', text });
   }
 
   reasoning(text: string): void {
     if (text === '') return;
     const last = this.last();
     if (last?.type === 'reasoning') last.text += text;
-    else this.events.push({ type: 'reasoning', text });
+    else this.push({ type: 'reasoning', text });
   }
 
   add(event: ParsedEvent): void {
     if (event.type === 'text') this.text(event.text);
     else if (event.type === 'reasoning') this.reasoning(event.text);
-    else this.events.push(event);
+    else this.push(event);
+  }
+
+  private push(event: ParsedEvent): void {
+    if (this.first === undefined) this.first = event;
+    else if (this.all === undefined) this.all = [this.first, event];
+    else this.all.push(event);
   }
 
   /** Checked before indexing: reading past the end of an array deoptimises the hot path. */
   private last(): ParsedEvent | undefined {
-    return this.events.length === 0 ? undefined : this.events[this.events.length - 1];
+    const all = this.all;
+    return all === undefined ? this.first : all[all.length - 1];
   }
 
   drain(): ParsedEvent[] {
-    if (this.events.length === 0) return noEvents;
-    const events = this.events;
-    this.events = [];
-    return events;
+    const first = this.first;
+    if (first === undefined) return noEvents;
+    const all = this.all;
+    this.first = undefined;
+    this.all = undefined;
+    return all ?? [first];
   }
 }

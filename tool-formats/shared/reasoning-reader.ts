@@ -58,13 +58,14 @@ export class ReasoningReader {
 
   /**
    * Takes a whole chunk as reasoning when nothing in it needs the full scan: no character an end marker
-   * starts with, no trailing newline (it may sit before the close tag), past the block's start. Most
-   * chunks of a long block are such; the answer is false, with nothing read, for the others.
+   * starts with, no trailing newline (it may sit before the close tag), past the block's start and its
+   * blank beginning. Most chunks of a long block are such; the caller then emits the chunk as it stands,
+   * as one reasoning event. The answer is false, with nothing read, for the others.
    */
-  takeWhole(text: string, events: ParsedEventBuffer): boolean {
-    if (this.openerRedundant || this.atStart || text === '' || text.charCodeAt(text.length - 1) === newlineCode) return false;
+  takeWhole(text: string): boolean {
+    if (!this.spoke || this.openerRedundant || this.atStart || text === '' || text.charCodeAt(text.length - 1) === newlineCode)
+      return false;
     if (this.endMarkers.mayHoldMarker(text)) return false;
-    this.emit(text, events);
     this.replay?.add(text);
     return true;
   }

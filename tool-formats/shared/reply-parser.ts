@@ -6,7 +6,7 @@ import { isJsonOpenerCode, isSpaceCode } from './body-scanner.js';
 import { CandidateReader } from './candidate-reader.js';
 import type { ReplySyntax, TextMarker } from './envelope-catalogue.js';
 import { EnvelopeReader } from './envelope-reader.js';
-import type { MarkerHit } from './marker-matcher.js';
+import type { MarkerCursor, MarkerHit, MarkerMatcher } from './marker-matcher.js';
 import { noEvents, ParsedEventBuffer } from './parsed-event-buffer.js';
 import { ReasoningReader } from './reasoning-reader.js';
 import { orphanCloseWarning, unclosedReasoningWarning } from './reasoning-warnings.js';
@@ -46,6 +46,13 @@ export function createReplyParser(syntax: ReplySyntax, roster: ToolRoster, optio
 class ReplyParser implements ToolCallParser {
   private mode: Mode;
   private pending = '';
+  /**
+   * Set when `pending` is all a partial marker of `partialMatcher` (a text marker held in text or at a
+   * boundary, or a marker a body scanner held): where the match stands, so that the next chunks are
+   * walked on from there (see `push`).
+   */
+  private partialMarker: MarkerCursor | undefined = undefined;
+  private partialMatcher: MarkerMatcher<unknown>;
   /** The input a `switched` step goes on with. */
   private switchedInput = '';
   private finished = false;
@@ -62,6 +69,7 @@ class ReplyParser implements ToolCallParser {
     options: ParserOptions,
   ) {
     this.textStopCode = syntax.bareGrammars.length > 0 ? newlineCode : -1;
+    this.partialMatcher = syntax.textMarkers;
     this.atReplyStart = options.startsInReasoning !== true && syntax.replyStartMarkers !== undefined;
     const inside = syntax.replyStartsInside;
     this.mode =
@@ -74,35 +82,42 @@ class ReplyParser implements ToolCallParser {
 
   push(text: string): ParsedEvent[] {
     if (this.finished) throw new Error('push() after finish()');
-    // Most chunks of prose hold no character a marker (or a boundary) could start with: they are text
-    // as they stand, without the state machine's steps.
-    // Likewise most chunks inside a long reasoning block or call body: taken whole by their reader.
-    if (this.pending === '') {
-      if (this.mode.type === 'text') {
-        if (this.isPlainText(text)) return text === '' ? noEvents : [{ type: 'text', text }];
-      } else if (this.takenWhole(text)) {
-        return this.events.drain();
+    if (this.partialMarker !== undefined) {
+      // A long marker (`<｜tool▁calls▁begin｜>`) arrives over several chunks: each one is walked on from
+      // where the match stood, and the held text is read again only once the match is decided. In text,
+      // reading it again earlier would give the same answer: the text still held, nothing emitted. In a
+      // call body nothing streams before the call closes, and a scanner reads a body alike however it is
+      // chunked, so holding a marker's chunks together changes nothing either.
+      const cursor = this.partialMatcher.continuePartial(this.partialMarker, text);
+      if (cursor !== undefined) {
+        this.partialMarker = cursor;
+        this.pending += text;
+        return noEvents;
+      }
+    } else if (this.pending === '') {
+      // Most chunks of prose hold no character a marker (or a boundary) could start with: they are text
+      // as they stand, without the state machine's steps. Likewise most chunks inside a long reasoning
+      // block (reasoning as they stand) or call body (taken whole by its reader).
+      const mode = this.mode;
+      switch (mode.type) {
+        case 'text':
+          if (this.isPlainText(text)) return text === '' ? noEvents : [{ type: 'text', text }];
+          break;
+        case 'reasoning':
+          if (mode.reader.takeWhole(text)) return [{ type: 'reasoning', text }];
+          break;
+        case 'envelope':
+          if (mode.reader.takeWhole(text)) return noEvents;
+          break;
+        case 'candidate':
+        case 'boundary':
+          break;
+        default:
+          return assertNever(mode, 'parser mode');
       }
     }
     this.consume(this.pending + text);
     return this.events.drain();
-  }
-
-  /** Whether the chunk `text` (nothing held before it) was read whole by a fast path; nothing was read when not. */
-  private takenWhole(text: string): boolean {
-    const mode = this.mode;
-    switch (mode.type) {
-      case 'reasoning':
-        return mode.reader.takeWhole(text, this.events);
-      case 'envelope':
-        return mode.reader.takeWhole(text);
-      case 'text':
-      case 'candidate':
-      case 'boundary':
-        return false;
-      default:
-        return assertNever(mode, 'parser mode');
-    }
   }
 
   /** Whether `text` holds no newline the text state stops at and nothing that may start a text marker. */
@@ -113,6 +128,9 @@ class ReplyParser implements ToolCallParser {
   finish(): ParsedEvent[] {
     if (this.finished) return [];
     this.finished = true;
+    // Chunks held with a partial marker were not read yet: a scanner settles a body by what it held
+    // itself, so it reads them first, as it would have chunk by chunk.
+    if (this.partialMarker !== undefined) this.consume(this.pending);
     this.finishMode();
     return this.events.drain();
   }
@@ -121,6 +139,7 @@ class ReplyParser implements ToolCallParser {
     let input = text;
     let position = 0;
     this.pending = '';
+    this.partialMarker = undefined;
     while (position < input.length) {
       const step = this.step(input, position);
       if (step >= 0) {
@@ -138,6 +157,13 @@ class ReplyParser implements ToolCallParser {
   private hold(input: string, from: number): Step {
     this.pending = input.slice(from);
     return held;
+  }
+
+  /** Holds `input[from..]`, all a partial marker of `matcher`, with the cursor `push` walks on from. */
+  private holdPartialMarker(matcher: MarkerMatcher<unknown>, input: string, from: number): Step {
+    this.partialMatcher = matcher;
+    this.partialMarker = matcher.partialCursor(input, from);
+    return this.hold(input, from);
   }
 
   private switchTo(input: string): Step {
@@ -175,7 +201,7 @@ class ReplyParser implements ToolCallParser {
         return input.length;
       case 'partial':
         this.events.text(input.slice(position, hit.index));
-        return this.hold(input, hit.index);
+        return this.holdPartialMarker(this.syntax.textMarkers, input, hit.index);
       case 'found':
         this.events.text(input.slice(position, hit.index));
         return this.open(hit);
@@ -202,7 +228,9 @@ class ReplyParser implements ToolCallParser {
       if (isJsonOpenerCode(input.charCodeAt(next))) return this.openBare(input.slice(index, next), next);
     }
     const hit = this.syntax.textMarkers.matchAt(input, index);
-    if (hit.type === 'partial') return this.hold(input, index);
+    // Read again, the held text gives the same hold unless it began with Llama's separator (checked above).
+    if (hit.type === 'partial')
+      return code === semicolon ? this.hold(input, index) : this.holdPartialMarker(this.syntax.textMarkers, input, index);
     if (hit.type === 'found') return this.open(hit);
     if (isJsonOpenerCode(code) && this.syntax.bareGrammars.length > 0) return this.openBare('', index);
     this.mode = textMode;
@@ -225,7 +253,13 @@ class ReplyParser implements ToolCallParser {
 
   private stepEnvelope(input: string, position: number, reader: EnvelopeReader): Step {
     const scan = reader.scan(input, position);
-    if (scan.type === 'more') return scan.keepFrom < input.length ? this.hold(input, scan.keepFrom) : input.length;
+    if (scan.type === 'more') {
+      if (scan.keepFrom >= input.length) return input.length;
+      const markers = reader.heldMarkers;
+      return markers.matchAt(input, scan.keepFrom).type === 'partial'
+        ? this.holdPartialMarker(markers, input, scan.keepFrom)
+        : this.hold(input, scan.keepFrom);
+    }
     if (scan.type === 'declined') {
       this.events.text(scan.text);
       this.mode = boundaryMode;

@@ -6,25 +6,33 @@ const batchSize = 256;
 
 export class TextPieces {
   private readonly batches: string[] = [];
+  /**
+   * The batch being filled, its first `count` slots. Written by index and never shrunk: an array emptied
+   * with `length = 0` drops its backing store and grows it again, copying, for every batch. It grows by
+   * appends during the first batch only, so a short body's collector stays small.
+   */
   private readonly recent: string[] = [];
+  private count = 0;
   /** The collected text's length in UTF-16 code units. */
   length = 0;
 
   add(piece: string): void {
     if (piece === '') return;
-    this.recent.push(piece);
+    const recent = this.recent;
+    recent[this.count++] = piece;
     this.length += piece.length;
-    if (this.recent.length === batchSize) {
-      this.batches.push(this.recent.join(''));
-      this.recent.length = 0;
+    if (this.count === batchSize) {
+      this.batches.push(recent.join(''));
+      this.count = 0;
     }
   }
 
   /** All the text collected so far. */
   join(): string {
-    if (this.recent.length > 0) {
-      this.batches.push(this.recent.join(''));
-      this.recent.length = 0;
+    if (this.count > 0) {
+      const recent = this.recent;
+      this.batches.push(this.count === recent.length ? recent.join('') : recent.slice(0, this.count).join(''));
+      this.count = 0;
     }
     const batches = this.batches;
     if (batches.length === 0) return '';

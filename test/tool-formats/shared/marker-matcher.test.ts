@@ -37,6 +37,43 @@ describe('MarkerMatcher', () => {
   });
 });
 
+describe('MarkerMatcher.continuePartial', () => {
+  const overlapping = new MarkerMatcher([
+    { marker: '<a>', value: 1 },
+    { marker: '<a>>', value: 2 },
+    { marker: '<ab', value: 3 },
+    { marker: '<|tool_call|>', value: 4 },
+  ]);
+
+  it('stays partial exactly while matchAt from the marker start would answer partial again', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('<', '<a', '<a>', '<|', '<|tool'),
+        fc.array(fc.string({ unit: fc.constantFrom('<', 'a', 'b', '>', '|', 't', 'o', 'l', '_', 'c', 'x') }), { maxLength: 4 }),
+        (held, chunks) => {
+          fc.pre(overlapping.matchAt(held, 0).type === 'partial');
+          let cursor: ReturnType<typeof overlapping.continuePartial> = overlapping.partialCursor(held, 0);
+          let text = held;
+          for (const chunk of chunks) {
+            if (cursor === undefined) return;
+            cursor = overlapping.continuePartial(cursor, chunk);
+            text += chunk;
+            expect(cursor !== undefined).toBe(overlapping.matchAt(text, 0).type === 'partial');
+          }
+        },
+      ),
+    );
+  });
+
+  it('walks from where the held text stopped, not from the start of the text', () => {
+    const cursor = overlapping.partialCursor('text <|to', 5);
+    const next = overlapping.continuePartial(cursor, 'ol_c');
+    expect(next).toBeDefined();
+    expect(overlapping.continuePartial(next as NonNullable<typeof next>, 'all|>')).toBeUndefined();
+    expect(overlapping.continuePartial(cursor, 'x')).toBeUndefined();
+  });
+});
+
 describe('partialMarkerStart', () => {
   it('finds where a proper prefix of the marker starts at the end', () => {
     expect(partialMarkerStart('abc</thi', 0, '</think>')).toBe(3);

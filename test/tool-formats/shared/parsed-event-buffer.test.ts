@@ -22,4 +22,22 @@ describe('parsed event buffer', () => {
     expect(second).toEqual([{ type: 'text', text: 'c' }]);
     expect(noEvents).toEqual([]);
   });
+
+  it('keeps several events of one push in order, merging only neighbours of one kind', () => {
+    const buffer = new ParsedEventBuffer();
+    buffer.reasoning('r1');
+    buffer.reasoning('r2');
+    buffer.text('t1');
+    buffer.add({ type: 'tool-call-unparsed', format: 'hermes', text: '<tool_call>', reason: 'unclosed' });
+    buffer.add({ type: 'text', text: 't2' });
+    buffer.text('t3');
+    expect(buffer.drain()).toEqual([
+      { type: 'reasoning', text: 'r1r2' },
+      { type: 'text', text: 't1' },
+      { type: 'tool-call-unparsed', format: 'hermes', text: '<tool_call>', reason: 'unclosed' },
+      { type: 'text', text: 't2t3' },
+    ]);
+    buffer.text('after');
+    expect(buffer.drain()).toEqual([{ type: 'text', text: 'after' }]);
+  });
 });

@@ -400,3 +400,23 @@ describe('reply parser: lifecycle', () => {
     expect(events[1]).toMatchObject({ type: 'tool-call', name: 'write_file' });
   });
 });
+
+describe('reply parser: chunks held with a partial marker', () => {
+  it('lets the body scanner read chunks held with a partial marker before the reply ends inside the body', () => {
+    // The reply ends while the parser holds `<|start|>assistant`, a prefix of a longer marker of the
+    // envelope: the scanner must still see it as body (the next message's start rejects this one).
+    const museSyntax = createEnvelopeCatalogue(familySpecs).syntaxFor('muse-glimmer');
+    const reply =
+      '<|start|>assistant to=nope<|message|><atem:function_calls>\n<atem:invoke name="nope">\n</atem:invoke>\n</atem:function_calls><|eom|><|start|>assistant to=get_ti<|start|>assistant';
+    const events = expectChunkingInvariant(() => createReplyParser(museSyntax, roster), reply);
+    expect(events.at(-1)).toEqual({ type: 'text', text: '<|start|>assistant' });
+  });
+
+  it('reads a long marker that arrives a character at a time once, as the marker or as text', () => {
+    const deepseek = createEnvelopeCatalogue(familySpecs).syntaxFor('deepseek');
+    const marker = '<｜tool▁calls▁begin｜>';
+    expect(expectChunkingInvariant(() => createReplyParser(deepseek, roster), `a ${marker.slice(0, -2)}x b`)).toEqual([
+      { type: 'text', text: `a ${marker.slice(0, -2)}x b` },
+    ]);
+  });
+});
