@@ -101,12 +101,19 @@ export class TaggedBodyScanner implements BodyScanner {
       case 'header':
       case 'sniff':
         return false;
-      case 'json':
-        // With no marker to stop at, the JSON scan goes to the end (stepping over a stop character that
-        // starts no marker, as `scanJson` does).
-        if (this.terminators.mayHoldMarker(text)) return false;
-        advanceJsonScan(this.state, text, 0, undefined, false);
-        return true;
+      case 'json': {
+        // What `scanJson` does when it meets no stop character outside a string: take it all. Markers
+        // inside strings do not count, so a value quoting one (code, a file's text) streams this way too.
+        const state = this.state;
+        const { depth, quote, escaped, completedValues } = state;
+        if (advanceJsonScan(state, text, 0, this.terminators.firstCodes, false) >= text.length) return true;
+        // A stop character outside a string: nothing read, the full scan decides.
+        state.depth = depth;
+        state.quote = quote;
+        state.escaped = escaped;
+        state.completedValues = completedValues;
+        return false;
+      }
       case 'raw': {
         const span = this.openSpan;
         if (span === undefined) return !this.layout.rawMarkers.mayHoldMarker(text);
