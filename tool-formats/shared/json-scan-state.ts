@@ -59,6 +59,18 @@ export function advanceJsonScan(
   let index = from;
   const length = text.length;
   for (; index < length; index++) {
+    if (quote !== 0 && !escaped && length - index >= stringJumpLength) {
+      // Long string text (a file's content) is crossed with native searches instead of a step per character.
+      const close = stringClose(text, index, quote);
+      if (close < 0) {
+        escaped = endsInEscape(text, index, length);
+        index = length;
+        break;
+      }
+      quote = 0;
+      index = close;
+      continue;
+    }
     const code = text.charCodeAt(index);
     if (quote !== 0) {
       if (escaped) escaped = false;
@@ -86,4 +98,33 @@ export function advanceJsonScan(
   state.quote = quote;
   state.escaped = escaped;
   return index;
+}
+
+/** Below this many characters left, a string is stepped through: a search costs more than a few steps. */
+const stringJumpLength = 24;
+
+/**
+ * Where the string open at `from` (no escape pending there) closes: the index of its closing quote (or,
+ * for a single-quoted one, newline), -1 when `text` ends inside it. A quote ends the string when an
+ * even number of backslashes runs up to it, as `JsonScanState.step` decides one character at a time.
+ */
+function stringClose(text: string, from: number, quote: number): number {
+  const quoteCharacter = quote === singleQuote ? "'" : '"';
+  for (let search = from; ; ) {
+    let close = text.indexOf(quoteCharacter, search);
+    if (quote === singleQuote) {
+      const newlineAt = text.indexOf('\n', search);
+      if (newlineAt >= 0 && (close < 0 || newlineAt < close)) close = newlineAt;
+    }
+    if (close < 0) return -1;
+    if (!endsInEscape(text, from, close)) return close;
+    search = close + 1;
+  }
+}
+
+/** Whether `text[from..end)` ends in an odd run of backslashes (the next character is escaped). */
+function endsInEscape(text: string, from: number, end: number): boolean {
+  let index = end;
+  while (index > from && text.charCodeAt(index - 1) === backslash) index--;
+  return (end - index) % 2 === 1;
 }
