@@ -58,19 +58,15 @@ export function advanceJsonScan(
   let escaped = state.escaped;
   let index = from;
   const length = text.length;
+  // Long string text (a file's content) is crossed with native searches instead of a step per character:
+  // here when the text starts inside a string, below when one opens.
+  if (quote !== 0 && !escaped && length - index >= stringJumpLength) {
+    const close = stringClose(text, index, quote);
+    escaped = close < 0 && endsInEscape(text, index, length);
+    quote = close < 0 ? quote : 0;
+    index = close < 0 ? length : close + 1;
+  }
   for (; index < length; index++) {
-    if (quote !== 0 && !escaped && length - index >= stringJumpLength) {
-      // Long string text (a file's content) is crossed with native searches instead of a step per character.
-      const close = stringClose(text, index, quote);
-      if (close < 0) {
-        escaped = endsInEscape(text, index, length);
-        index = length;
-        break;
-      }
-      quote = 0;
-      index = close;
-      continue;
-    }
     const code = text.charCodeAt(index);
     if (quote !== 0) {
       if (escaped) escaped = false;
@@ -80,7 +76,20 @@ export function advanceJsonScan(
     }
     if (stops !== undefined && stops.has(code)) break;
     if (code === doubleQuote || code === singleQuote) {
-      if (depth > 0) quote = code;
+      if (depth === 0) continue;
+      if (length - index <= stringJumpLength) {
+        quote = code;
+        continue;
+      }
+      const close = stringClose(text, index + 1, code);
+      if (close < 0) {
+        quote = code;
+        escaped = endsInEscape(text, index + 1, length);
+        index = length;
+        break;
+      }
+      // The loop steps past the closing quote.
+      index = close;
     } else if (code === 0x7b || code === 0x5b || code === 0x28) {
       depth++;
     } else if ((code === 0x7d || code === 0x5d || code === 0x29) && depth > 0) {
