@@ -117,10 +117,23 @@ function markerFinder(syntax: CallSectionSyntax): MarkerFinder {
   }
   const spans = values.spans;
   // Only a character some marker starts with is looked at closer.
-  const firstCodes = CharCodeSet.ofFirstCharacters([callStart, callEnd, ...spans.map((span) => span.open)]);
+  const markers = [callStart, callEnd, ...spans.map((span) => span.open)];
+  const firstCodes = CharCodeSet.ofFirstCharacters(markers);
+  // Markers that all start alike (`<|plamo:…`) are found with the native search for that character.
+  const sharedFirst = markers.every((marker) => marker[0] === callStart[0]) ? callStart[0] : undefined;
+  const nextCandidate =
+    sharedFirst === undefined
+      ? (body: string, from: number) => {
+          let index = from;
+          while (index < body.length && !firstCodes.has(body.charCodeAt(index))) index++;
+          return index;
+        }
+      : (body: string, from: number) => {
+          const index = body.indexOf(sharedFirst, from);
+          return index < 0 ? body.length : index;
+        };
   return (body, from) => {
-    for (let index = from; index < body.length; index++) {
-      if (!firstCodes.has(body.charCodeAt(index))) continue;
+    for (let index = nextCandidate(body, from); index < body.length; index = nextCandidate(body, index + 1)) {
       const marker = markerAt(body, index);
       if (marker !== undefined) return { marker, index };
       const span = spans.find((candidate) => body.startsWith(candidate.open, index));

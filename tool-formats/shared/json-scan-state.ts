@@ -58,6 +58,14 @@ export function advanceJsonScan(
   let escaped = state.escaped;
   let index = from;
   const length = text.length;
+  // Long string text (a file's content) is crossed with native searches instead of a step per character:
+  // here when the text starts inside a string, below when one opens.
+  if (quote !== 0 && !escaped && length - index >= stringJumpLength) {
+    const close = stringClose(text, index, quote);
+    escaped = close < 0 && endsInEscape(text, index, length);
+    quote = close < 0 ? quote : 0;
+    index = close < 0 ? length : close + 1;
+  }
   for (; index < length; index++) {
     const code = text.charCodeAt(index);
     if (quote !== 0) {
@@ -68,7 +76,20 @@ export function advanceJsonScan(
     }
     if (stops !== undefined && stops.has(code)) break;
     if (code === doubleQuote || code === singleQuote) {
-      if (depth > 0) quote = code;
+      if (depth === 0) continue;
+      if (length - index <= stringJumpLength) {
+        quote = code;
+        continue;
+      }
+      const close = stringClose(text, index + 1, code);
+      if (close < 0) {
+        quote = code;
+        escaped = endsInEscape(text, index + 1, length);
+        index = length;
+        break;
+      }
+      // The loop steps past the closing quote.
+      index = close;
     } else if (code === 0x7b || code === 0x5b || code === 0x28) {
       depth++;
     } else if ((code === 0x7d || code === 0x5d || code === 0x29) && depth > 0) {
@@ -86,4 +107,33 @@ export function advanceJsonScan(
   state.quote = quote;
   state.escaped = escaped;
   return index;
+}
+
+/** Below this many characters left, a string is stepped through: a search costs more than a few steps. */
+const stringJumpLength = 24;
+
+/**
+ * Where the string open at `from` (no escape pending there) closes: the index of its closing quote (or,
+ * for a single-quoted one, newline), -1 when `text` ends inside it. A quote ends the string when an
+ * even number of backslashes runs up to it, as `JsonScanState.step` decides one character at a time.
+ */
+function stringClose(text: string, from: number, quote: number): number {
+  const quoteCharacter = quote === singleQuote ? "'" : '"';
+  for (let search = from; ; ) {
+    let close = text.indexOf(quoteCharacter, search);
+    if (quote === singleQuote) {
+      const newlineAt = text.indexOf('\n', search);
+      if (newlineAt >= 0 && (close < 0 || newlineAt < close)) close = newlineAt;
+    }
+    if (close < 0) return -1;
+    if (!endsInEscape(text, from, close)) return close;
+    search = close + 1;
+  }
+}
+
+/** Whether `text[from..end)` ends in an odd run of backslashes (the next character is escaped). */
+function endsInEscape(text: string, from: number, end: number): boolean {
+  let index = end;
+  while (index > from && text.charCodeAt(index - 1) === backslash) index--;
+  return (end - index) % 2 === 1;
 }

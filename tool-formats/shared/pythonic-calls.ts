@@ -32,7 +32,21 @@ const escapes = new Map<string, string>([
   ['\n', ''],
 ]);
 
+const newlineCode = 0x0a;
+const backslashCode = 0x5c;
+const stringPrefixLetters = new Set(['r', 'R', 'u', 'U', 'b', 'B', 'f', 'F']);
+
 class PythonicError extends Error {}
+
+function mayOpenString(character: string): boolean {
+  return character === '"' || character === "'" || stringPrefixLetters.has(character);
+}
+
+/** What the pattern `\s` matches, with the ASCII answer computed and the rest left to the pattern. */
+function isPythonSpace(code: number): boolean {
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return /\s/.test(String.fromCharCode(code));
+}
 
 /** `[call, …]`, or calls separated by commas, semicolons or newlines. */
 export function readPythonicCalls(text: string): PythonicRead {
@@ -119,9 +133,12 @@ class PythonicReader {
     this.skipSpace();
     const character = this.text[this.position];
     if (character === undefined) this.fail('Unexpected end of text');
-    stringPrefixPattern.lastIndex = this.position;
-    const stringStart = stringPrefixPattern.exec(this.text);
-    if (stringStart !== null) return this.readString(stringStart[0]);
+    // Only a quote or a prefix letter can open a string: the pattern is not tried on the rest.
+    if (mayOpenString(character)) {
+      stringPrefixPattern.lastIndex = this.position;
+      const stringStart = stringPrefixPattern.exec(this.text);
+      if (stringStart !== null) return this.readString(stringStart[0]);
+    }
     switch (character) {
       case '[':
         return this.readSequence(']', depth);
@@ -190,21 +207,25 @@ class PythonicReader {
   private readString(opener: string): string {
     const quote = opener.endsWith('"""') || opener.endsWith("'''") ? opener.slice(-3) : opener.slice(-1);
     const raw = /[rR]/.test(opener.slice(0, -quote.length));
+    const text = this.text;
+    const quoteCode = quote.charCodeAt(0);
+    // Codes compared rather than characters read: a string argument (a file's text) is most of a call.
+    const newlineEnds = quote.length === 1;
     let index = this.position + opener.length;
     let segmentStart = index;
     let result = '';
-    while (index < this.text.length) {
-      const character = this.text[index] as string;
-      if (character === quote[0] && this.text.startsWith(quote, index)) {
+    while (index < text.length) {
+      const code = text.charCodeAt(index);
+      if (code === quoteCode && text.startsWith(quote, index)) {
         this.position = index + quote.length;
-        return result + this.text.slice(segmentStart, index);
+        return result + text.slice(segmentStart, index);
       }
-      if (character === '\n' && quote.length === 1) this.fail('Newline in a string');
-      if (character !== '\\' || raw) {
+      if (code === newlineCode && newlineEnds) this.fail('Newline in a string');
+      if (code !== backslashCode || raw) {
         index++;
         continue;
       }
-      result += this.text.slice(segmentStart, index);
+      result += text.slice(segmentStart, index);
       const escape = this.text[index + 1];
       if (escape === undefined) break;
       const simple = escapes.get(escape);
@@ -239,7 +260,7 @@ class PythonicReader {
   }
 
   private skipSpace(): void {
-    while (this.position < this.text.length && /\s/.test(this.text[this.position] as string)) this.position++;
+    while (this.position < this.text.length && isPythonSpace(this.text.charCodeAt(this.position))) this.position++;
   }
 
   private skipSeparators(): void {

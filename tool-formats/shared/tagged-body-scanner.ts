@@ -12,7 +12,18 @@ export type Terminator = 'end' | 'restart';
  * opener has one marker to look for, found with the native `indexOf` instead of the matcher's
  * per-character loop: values (code, file contents) are most of a long call's text.
  */
-type SpanMarkers = { matcher: MarkerMatcher<'close' | 'nested'>; close: string; nested: boolean };
+type SpanMarkers = {
+  matcher: MarkerMatcher<'close' | 'nested'>;
+  close: string;
+  nested: boolean;
+  /**
+   * Whether a start of the close at the end of a chunk may be taken as body text and remembered (see
+   * `spanCarry`) instead of held back for the next chunk: the close is the body's own text, and, its
+   * first character not recurring in it, no other occurrence can begin inside a carried start. Long
+   * closes (`<|plamo:end_tool_arguments:plamo|>`) would otherwise be read again with every chunk.
+   */
+  carryable: boolean;
+};
 
 /** A `jsonValuesAfter` marker: the JSON value after it is scanned as JSON (see `TaggedBodyOptions`). */
 const jsonValueFollows = { jsonValue: true } as const;
@@ -47,6 +58,7 @@ export function createTaggedBodyLayout(
     ]),
     close: span.close,
     nested: span.nested !== undefined,
+    carryable: span.nested === undefined && span.close.indexOf(span.close.charAt(0), 1) < 0,
   });
   const rawMarkers = new MarkerMatcher<Terminator | SpanMarkers | JsonValueFollows>([
     ...terminators,
@@ -72,6 +84,8 @@ export class TaggedBodyScanner implements BodyScanner {
   /** After a `jsonValuesAfter` marker: `seek` its value's first bracket, then scan it as `json`. */
   private jsonValue: 'none' | 'seek' | 'json' = 'none';
   private readonly valueState = new JsonScanState();
+  /** How many characters of a carryable open span's close the body taken so far ends with. */
+  private spanCarry = 0;
 
   /**
    * `code`: scan as JSON or Python from the first character, never as raw text; `headerEnd`: the
@@ -110,18 +124,35 @@ export class TaggedBodyScanner implements BodyScanner {
       case 'header':
       case 'sniff':
         return false;
-      case 'json':
-        // With no marker to stop at, the JSON scan goes to the end (stepping over a stop character that
-        // starts no marker, as `scanJson` does).
-        if (this.terminators.mayHoldMarker(text)) return false;
-        advanceJsonScan(this.state, text, 0, undefined, false);
-        return true;
+      case 'json': {
+        // What `scanJson` does when it meets no stop character outside a string: take it all. Markers
+        // inside strings do not count, so a value quoting one (code, a file's text) streams this way too.
+        const state = this.state;
+        const { depth, quote, escaped, completedValues } = state;
+        if (advanceJsonScan(state, text, 0, this.terminators.firstCodes, false) >= text.length) return true;
+        // A stop character outside a string: nothing read, the full scan decides.
+        state.depth = depth;
+        state.quote = quote;
+        state.escaped = escaped;
+        state.completedValues = completedValues;
+        return false;
+      }
       case 'raw': {
         if (this.jsonValue !== 'none') return this.takeWholeJsonValue(text);
         const span = this.openSpan;
         if (span === undefined) return !this.layout.rawMarkers.mayHoldMarker(text);
         if (span.nested) return !span.matcher.mayHoldMarker(text);
-        return text.indexOf(span.close) < 0 && partialMarkerStart(text, 0, span.close) === text.length;
+        if (!span.carryable) return text.indexOf(span.close) < 0 && partialMarkerStart(text, 0, span.close) === text.length;
+        const carried = this.spanCarry;
+        const closeEnd = this.carryableCloseEnd(text, 0, span.close);
+        if (closeEnd < 0) return true;
+        // The value closed inside the chunk: the rest is taken too when no marker may start in it.
+        if (this.layout.rawMarkers.mayHoldMarker(text, closeEnd)) {
+          this.spanCarry = carried;
+          return false;
+        }
+        this.openSpan = undefined;
+        return true;
       }
     }
   }
@@ -203,6 +234,13 @@ export class TaggedBodyScanner implements BodyScanner {
         continue;
       }
       const span = this.openSpan;
+      if (span !== undefined && span.carryable) {
+        const closeEnd = this.carryableCloseEnd(input, index, span.close);
+        if (closeEnd < 0) return moreFrom(this.moreStep, input.length);
+        this.openSpan = undefined;
+        index = closeEnd;
+        continue;
+      }
       if (span !== undefined && !span.nested) {
         const closeAt = input.indexOf(span.close, index);
         if (closeAt < 0) return moreFrom(this.moreStep, partialMarkerStart(input, index, span.close));
@@ -283,6 +321,30 @@ export class TaggedBodyScanner implements BodyScanner {
       state.step(input.charCodeAt(index));
       index++;
     }
+  }
+
+  /**
+   * Inside a carryable span from `from`: the index just after its close in `text`, or -1 when the text
+   * ends inside the value, `spanCarry` then counting the start of the close it ends with.
+   */
+  private carryableCloseEnd(text: string, from: number, close: string): number {
+    const carried = this.spanCarry;
+    this.spanCarry = 0;
+    if (carried > 0) {
+      let matched = 0;
+      while (from + matched < text.length && carried + matched < close.length && text.charCodeAt(from + matched) === close.charCodeAt(carried + matched))
+        matched++;
+      if (carried + matched === close.length) return from + matched;
+      if (from + matched === text.length) {
+        this.spanCarry = carried + matched;
+        return -1;
+      }
+      // Not the close after all: what was carried is value text, and a close can only begin later.
+    }
+    const closeAt = text.indexOf(close, from);
+    if (closeAt >= 0) return closeAt + close.length;
+    this.spanCarry = text.length - partialMarkerStart(text, from, close);
+    return -1;
   }
 
   /** Closes at the end marker at `index`, taking a trailing end marker after it along. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BodyScanner, BodyScanStep } from '../../../tool-formats/shared/body-scanner.js';
 import { MarkerMatcher } from '../../../tool-formats/shared/marker-matcher.js';
-import { TaggedBodyScanner, type Terminator } from '../../../tool-formats/shared/tagged-body-scanner.js';
+import { createTaggedBodyLayout, TaggedBodyScanner, type Terminator } from '../../../tool-formats/shared/tagged-body-scanner.js';
 import { ValuesBodyScanner } from '../../../tool-formats/shared/values-body-scanner.js';
 
 const terminators = (end: string[], restart: string[] = []) =>
@@ -10,12 +10,20 @@ const terminators = (end: string[], restart: string[] = []) =>
     ...restart.map((marker) => ({ marker, value: 'restart' as const })),
   ]);
 
-/** Feeds chunks like the parser does (held text comes back in front of the next chunk); returns body and closer. */
-function run(scanner: BodyScanner, chunks: string[]): { body: string; closer: string; rest: string } | { open: string } {
+/**
+ * Feeds chunks like the parser does (held text comes back in front of the next chunk); returns body and
+ * closer. `offerWhole`: a chunk with nothing held before it is offered to `takeWhole` first, as the parser does.
+ */
+function run(scanner: BodyScanner, chunks: string[], offerWhole = false): { body: string; closer: string; rest: string } | { open: string } {
   let body = '';
   let pending = '';
   for (let index = 0; index < chunks.length; index++) {
-    const input = pending + chunks[index];
+    const chunk = chunks[index] as string;
+    if (offerWhole && pending === '' && scanner.takeWhole?.(chunk) === true) {
+      body += chunk;
+      continue;
+    }
+    const input = pending + chunk;
     const step: BodyScanStep = scanner.scan(input, 0);
     if (step.type === 'closed')
       return {
@@ -83,6 +91,33 @@ describe('TaggedBodyScanner', () => {
 
   it('stays open when the reply is cut off', () => {
     expect(run(tagged(), ['{"name": "search_web", "argu'])).toEqual({ open: '{"name": "search_web", "argu' });
+  });
+
+  describe('inside a raw value whose close is taken a piece at a time', () => {
+    const endMarkers = [{ marker: '</tool_call>', value: 'end' as const }];
+    const layout = createTaggedBodyLayout(endMarkers, [{ open: '<value>', close: '</value>' }], []);
+    const valued = () => new TaggedBodyScanner(new MarkerMatcher<Terminator>(endMarkers), layout);
+    // Starts of the close that turn out to be value text (`</val</value>`, `</v`), end markers inside the value.
+    const text = 'name <value>a </val </tool_call></value> </v x <value></valu</value! </tool_call></value></value>b</tool_call>after';
+    const expected = {
+      body: 'name <value>a </val </tool_call></value> </v x <value></valu</value! </tool_call></value></value>b',
+      closer: '</tool_call>',
+      rest: 'after',
+    };
+
+    it('reads the same body for every split, whether chunks are taken whole or scanned', () => {
+      for (const chunks of everySplit(text)) {
+        expect(run(valued(), chunks)).toEqual(expected);
+        expect(run(valued(), chunks, true)).toEqual(expected);
+      }
+    });
+
+    it('reads the same body in chunks of every small size', () => {
+      for (let size = 1; size <= 9; size++) {
+        const chunks = Array.from({ length: Math.ceil(text.length / size) }, (_, index) => text.slice(index * size, index * size + size));
+        expect(run(valued(), chunks, true)).toEqual(expected);
+      }
+    });
   });
 });
 
