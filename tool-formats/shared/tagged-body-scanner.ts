@@ -293,12 +293,15 @@ export class TaggedBodyScanner implements BodyScanner {
     if (this.jsonValue === 'seek') {
       while (index < input.length && !isJsonOpenerCode(input.charCodeAt(index))) index++;
       const hit = this.layout.rawMarkers.find(input, from);
-      if (hit.type !== 'none' && hit.index < index) {
+      if (hit.type === 'found' && hit.index < index) {
         // A marker before any value: the raw scan reads it.
         this.jsonValue = 'none';
         return from;
       }
-      if (index >= input.length) return moreFrom(this.moreStep, hit.type === 'partial' ? hit.index : input.length);
+      // What may be a marker before any value is read again with the next chunk, still seeking: as a
+      // whole reply would, where the text may turn out not to be a marker at all.
+      if (hit.type === 'partial' && hit.index < index) return moreFrom(this.moreStep, hit.index);
+      if (index >= input.length) return moreFrom(this.moreStep, input.length);
       const state = this.valueState;
       state.depth = 0;
       state.quote = 0;

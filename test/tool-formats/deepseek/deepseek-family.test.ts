@@ -256,6 +256,9 @@ testChunkingInvariance({
     `Let me check.\n${section(v3Call('get_weather', '{"city": "Paris"}'), '\n', v3Call('get_time', '{}'))}\nDone.`,
     `<think>\nplan <｜tool▁calls▁begin｜>\n</think>\n\n${section(v31Call('write_file', '{"path": "a", "content": "<｜tool▁call▁end｜> ``` </think>"}'))}`,
     `${section(v3Call('nope', '{}'))}${v31Call('get_time', '{}')}${toolCallsEnd}${toolCallsBegin}${toolCallBegin}function${toolSeparator}get_ti`,
+    // Found by fast-check: a chunk ending in what may be a marker (`<｜tool▁call`, the start of
+    // `<｜tool▁calls▁begin｜>`) while the arguments' JSON value was still sought ended the seek.
+    `${toolCallsBegin}${toolCallBegin}function${toolSeparator}get_ti${toolCallEnd}[get(${toolCallsBegin}`,
   ],
   fragments: [
     toolCallsBegin,
