@@ -4,11 +4,12 @@
 // measured, plus a reply that begins inside reasoning and never closes it (read twice: as reasoning, then
 // as the reply). `--family hermes,step3` (or `PARSER_BENCH_FAMILIES=hermes,step3`) measures only those rows;
 // the reply that begins inside reasoning is the row `hermes-unclosed-reasoning`. Each row is measured in its
-// own process unless `--one-process` is given (see runParserBenchmarks).
+// own process unless `--one-process` is given, three times over (`--forks N`): see runParserBenchmarks.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ParserOptions, ToolDefinition, ToolFormat } from '../src/core/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import { childRowRequest, measureInChildProcess, writeChildRow } from './measure-in-child-process.js';
+import { forksFrom, medianOfForks, type ForkSpeed } from './fork-median.js';
 import { checkParser, parserCheckReport } from './parser-speed-check.js';
 
 export type Row = {
@@ -16,6 +17,8 @@ export type Row = {
   /** Megabytes (10^6 UTF-16 code units, ~bytes for this mostly-ASCII text) per second. */
   wholeMegabytesPerSecond: number;
   streamMegabytesPerSecond: number;
+  /** The streamed MB/s of each process that measured the row, lowest to highest (see fork-median.ts). */
+  streamRange: string;
   /** Streaming time for 10 MB divided by streaming time for 1 MB. */
   streamTenToOneRatio: number;
   wholeTenToOneRatio: number;
@@ -190,10 +193,11 @@ export type BenchIsolation = 'process-per-parser' | 'one-process';
 export async function runParserBenchmarks(
   families: readonly string[] = familyFilter([], process.env),
   isolation: BenchIsolation = isolationFrom(process.argv.slice(2)),
+  forks: number = forksFrom(process.argv.slice(2)),
 ): Promise<Row[]> {
   const rows: Row[] = [];
   for (const subject of selectSubjects(families)) {
-    rows.push(isolation === 'one-process' ? measureSubject(subject) : await measureInChildProcess(benchModulePath, subject.key));
+    rows.push(isolation === 'one-process' ? measureSubject(subject) : await measureInForks(subject, forks));
     // Let the event loop breathe between families.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -205,11 +209,14 @@ export function isolationFrom(argv: readonly string[]): BenchIsolation {
   return argv.includes('--one-process') ? 'one-process' : 'process-per-parser';
 }
 
-function measureSubject(subject: Subject): Row {
-  const small = subject.build(megabyte);
-  const large = subject.build(10 * megabyte);
-  const smallChunks = splitIntoChunks(small);
-  const largeChunks = splitIntoChunks(large);
+const speedOnlyFlag = '--speed-only';
+
+/** The 1 MB speeds only: what the second and later processes of a row measure (the ratios come from the first). */
+function measureSpeed(
+  subject: Subject,
+  small: string,
+  smallChunks: readonly string[],
+): ForkSpeed & { wholeSmall: number; streamSmall: number; calls: number } {
   const calls = parseWhole(subject, small);
   if (parseStream(subject, smallChunks) !== calls) throw new Error(`${subject.name}: streaming and whole parses disagree`);
   // Warm the JIT on both paths before timing.
@@ -217,17 +224,46 @@ function measureSubject(subject: Subject): Row {
   bestTime(3, () => parseStream(subject, smallChunks));
   const wholeSmall = bestTime(10, () => parseWhole(subject, small));
   const streamSmall = bestTime(10, () => parseStream(subject, smallChunks));
-  const wholeLarge = bestTime(3, () => parseWhole(subject, large));
-  const streamLarge = bestTime(3, () => parseStream(subject, largeChunks));
-  const measured = {
-    family: subject.name,
+  return {
+    calls,
+    wholeSmall,
+    streamSmall,
     wholeMegabytesPerSecond: round(small.length / megabyte / (wholeSmall / 1000)),
     streamMegabytesPerSecond: round(small.length / megabyte / (streamSmall / 1000)),
-    streamTenToOneRatio: round(streamLarge / streamSmall),
-    wholeTenToOneRatio: round(wholeLarge / wholeSmall),
-    calls,
   };
+}
+
+function measureSubject(subject: Subject): Row {
+  const small = subject.build(megabyte);
+  const large = subject.build(10 * megabyte);
+  const smallChunks = splitIntoChunks(small);
+  const largeChunks = splitIntoChunks(large);
+  const speed = measureSpeed(subject, small, smallChunks);
+  const wholeLarge = bestTime(3, () => parseWhole(subject, large));
+  const streamLarge = bestTime(3, () => parseStream(subject, largeChunks));
+  return withCheck({
+    family: subject.name,
+    wholeMegabytesPerSecond: speed.wholeMegabytesPerSecond,
+    streamMegabytesPerSecond: speed.streamMegabytesPerSecond,
+    streamRange: String(speed.streamMegabytesPerSecond),
+    streamTenToOneRatio: round(streamLarge / speed.streamSmall),
+    wholeTenToOneRatio: round(wholeLarge / speed.wholeSmall),
+    calls: speed.calls,
+  });
+}
+
+function withCheck(measured: Omit<Row, 'check'>): Row {
   return { ...measured, check: checkParser(measured).pass ? 'pass' : 'FAIL' };
+}
+
+/** One row in `forks` fresh processes: the first measures all of it, the others its speeds; speeds are the median. */
+async function measureInForks(subject: Subject, forks: number): Promise<Row> {
+  const first = await measureInChildProcess<Row>(benchModulePath, subject.key);
+  const speeds: ForkSpeed[] = [first];
+  for (let fork = 1; fork < forks; fork++)
+    speeds.push(await measureInChildProcess<ForkSpeed>(benchModulePath, subject.key, [speedOnlyFlag]));
+  const { check: _check, ...measured } = first;
+  return withCheck({ ...measured, ...medianOfForks(speeds) });
 }
 
 function round(value: number): number {
@@ -239,7 +275,11 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   if (measureOne !== undefined) {
     // A child of measureInChildProcess: one row, as JSON, on stdout.
     const [subject] = selectSubjects([measureOne]);
-    if (subject !== undefined) writeChildRow(measureSubject(subject));
+    if (subject !== undefined && process.argv.includes(speedOnlyFlag)) {
+      const small = subject.build(megabyte);
+      const { wholeMegabytesPerSecond, streamMegabytesPerSecond } = measureSpeed(subject, small, splitIntoChunks(small));
+      writeChildRow({ wholeMegabytesPerSecond, streamMegabytesPerSecond });
+    } else if (subject !== undefined) writeChildRow(measureSubject(subject));
   } else {
     // No top-level await: the module is also loaded by CommonJS-transpiled callers.
     runParserBenchmarks(familyFilter(process.argv.slice(2), process.env)).then(

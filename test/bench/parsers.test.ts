@@ -1,6 +1,7 @@
 // The parser bench's family filter: which rows `--family` / PARSER_BENCH_FAMILIES select.
 import { describe, expect, it } from 'vitest';
 import { childRowRequest } from '../../bench/measure-in-child-process.js';
+import { forksFrom, medianOfForks } from '../../bench/fork-median.js';
 import { familyFilter, isolationFrom } from '../../bench/parsers.js';
 
 describe('familyFilter', () => {
@@ -34,5 +35,28 @@ describe('childRowRequest', () => {
   it('names the row a child process is asked for, and nothing in the parent', () => {
     expect(childRowRequest(['--measure-one', 'step3'])).toBe('step3');
     expect(childRowRequest(['--family', 'step3'])).toBeUndefined();
+  });
+});
+
+describe('forksFrom', () => {
+  it('measures each row in three processes unless --forks N says otherwise', () => {
+    expect(forksFrom([])).toBe(3);
+    expect(forksFrom(['--forks', '5'])).toBe(5);
+    expect(forksFrom(['--forks=1', '--family', 'hermes'])).toBe(1);
+    expect(() => forksFrom(['--forks', '0'])).toThrow(/at least 1/);
+    expect(() => forksFrom(['--forks=two'])).toThrow(/whole number/);
+  });
+});
+
+describe('medianOfForks', () => {
+  it('takes the median of the processes and shows the streamed range', () => {
+    const speeds = [
+      { wholeMegabytesPerSecond: 40, streamMegabytesPerSecond: 21.8 },
+      { wholeMegabytesPerSecond: 44, streamMegabytesPerSecond: 12.2 },
+      { wholeMegabytesPerSecond: 38, streamMegabytesPerSecond: 16 },
+    ];
+    expect(medianOfForks(speeds)).toEqual({ wholeMegabytesPerSecond: 40, streamMegabytesPerSecond: 16, streamRange: '12.2–21.8' });
+    expect(medianOfForks(speeds.slice(0, 2)).streamMegabytesPerSecond).toBe(17);
+    expect(() => medianOfForks([])).toThrow(/at least one/);
   });
 });
