@@ -119,7 +119,7 @@ const stringJumpLength = 24;
  */
 function stringClose(text: string, from: number, quote: number): number {
   const quoteCharacter = quote === singleQuote ? "'" : '"';
-  for (let search = from; ; ) {
+  for (let search = from; ;) {
     let close = text.indexOf(quoteCharacter, search);
     if (quote === singleQuote) {
       const newlineAt = text.indexOf('\n', search);

@@ -335,7 +335,11 @@ export class TaggedBodyScanner implements BodyScanner {
     this.spanCarry = 0;
     if (carried > 0) {
       let matched = 0;
-      while (from + matched < text.length && carried + matched < close.length && text.charCodeAt(from + matched) === close.charCodeAt(carried + matched))
+      while (
+        from + matched < text.length &&
+        carried + matched < close.length &&
+        text.charCodeAt(from + matched) === close.charCodeAt(carried + matched)
+      )
         matched++;
       if (carried + matched === close.length) return from + matched;
       if (from + matched === text.length) {

@@ -14,7 +14,11 @@ const terminators = (end: string[], restart: string[] = []) =>
  * Feeds chunks like the parser does (held text comes back in front of the next chunk); returns body and
  * closer. `offerWhole`: a chunk with nothing held before it is offered to `takeWhole` first, as the parser does.
  */
-function run(scanner: BodyScanner, chunks: string[], offerWhole = false): { body: string; closer: string; rest: string } | { open: string } {
+function run(
+  scanner: BodyScanner,
+  chunks: string[],
+  offerWhole = false,
+): { body: string; closer: string; rest: string } | { open: string } {
   let body = '';
   let pending = '';
   for (let index = 0; index < chunks.length; index++) {

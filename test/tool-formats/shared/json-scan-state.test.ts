@@ -23,7 +23,26 @@ const snapshot = (state: JsonScanState) => ({
 });
 
 // Long runs of string text (past the length where the scan jumps), backslash runs and both quotes.
-const piece = fc.constantFrom('"', "'", '\\', '\n', '{', '}', '[', ']', '(', ')', '<', 'a', ' ', 'text '.repeat(8), '\\"', "\\'", '\\\\\\"', '\\\\\\\\');
+const piece = fc.constantFrom(
+  '"',
+  "'",
+  '\\',
+  '\n',
+  '{',
+  '}',
+  '[',
+  ']',
+  '(',
+  ')',
+  '<',
+  'a',
+  ' ',
+  'text '.repeat(8),
+  '\\"',
+  "\\'",
+  '\\\\\\"',
+  '\\\\\\\\',
+);
 const texts = fc.array(piece, { maxLength: 60 }).map((pieces) => pieces.join(''));
 const stops = new CharCodeSet(['<'.charCodeAt(0)]);
 
