@@ -1,11 +1,18 @@
-/** A parser-bench row measured in several fresh processes: its speeds are the median over the processes. */
+/** A parser-bench row measured in several fresh processes: each figure is the median over the processes. */
 // Why: the same parser in the same conditions measures up to 2x apart from one fresh process to the next
 // (12.2 and 21.8 MB/s streamed, glm, quiet machine): each process's JIT settles into its own steady state
 // (what got inlined and when), and best-of-N runs inside one process cannot see past it. As JMH runs
 // several forks, a row is measured in `forks` processes and reports the median, with the range beside it.
+// The 10 MB / 1 MB ratios too: one process's 1 MB best time, the ratio's divisor, spreads as its speeds do
+// (llama3's whole ratio read 15.5 and 20.6 in two quiet runs).
 
-/** What each process measures of a row's speed. */
-export type ForkSpeed = { wholeMegabytesPerSecond: number; streamMegabytesPerSecond: number };
+/** What each process measures of a row: its speeds, and its 10 MB / 1 MB time ratios. */
+export type ForkMeasure = {
+  wholeMegabytesPerSecond: number;
+  streamMegabytesPerSecond: number;
+  streamTenToOneRatio: number;
+  wholeTenToOneRatio: number;
+};
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
@@ -13,14 +20,17 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-/** The median speeds of `speeds` (one per process), and the streamed range as `min–max` MB/s. */
-export function medianOfForks(speeds: readonly ForkSpeed[]): ForkSpeed & { streamRange: string } {
-  if (speeds.length === 0) throw new Error('medianOfForks needs at least one process');
-  const streamed = speeds.map((speed) => speed.streamMegabytesPerSecond);
+/** The median of each figure of `measures` (one per process), and the streamed range as `min–max` MB/s. */
+export function medianOfForks(measures: readonly ForkMeasure[]): ForkMeasure & { streamRange: string } {
+  if (measures.length === 0) throw new Error('medianOfForks needs at least one process');
   const round = (value: number) => Math.round(value * 10) / 10;
+  const medianOf = (figure: keyof ForkMeasure) => round(median(measures.map((measure) => measure[figure])));
+  const streamed = measures.map((measure) => measure.streamMegabytesPerSecond);
   return {
-    wholeMegabytesPerSecond: round(median(speeds.map((speed) => speed.wholeMegabytesPerSecond))),
-    streamMegabytesPerSecond: round(median(streamed)),
+    wholeMegabytesPerSecond: medianOf('wholeMegabytesPerSecond'),
+    streamMegabytesPerSecond: medianOf('streamMegabytesPerSecond'),
+    streamTenToOneRatio: medianOf('streamTenToOneRatio'),
+    wholeTenToOneRatio: medianOf('wholeTenToOneRatio'),
     streamRange: `${Math.min(...streamed)}–${Math.max(...streamed)}`,
   };
 }

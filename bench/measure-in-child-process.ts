@@ -15,12 +15,12 @@ export function writeChildRow(row: unknown): void {
 }
 
 /**
- * `node <this process's flags> modulePath --measure-one key …extraArguments`, resolving to the row the child printed. The
+ * `node <this process's flags> modulePath --measure-one key`, resolving to the row the child printed. The
  * child inherits the loader flags (`--import tsx`) so it runs the same TypeScript as the parent.
  */
-export function measureInChildProcess<Row>(modulePath: string, key: string, extraArguments: readonly string[] = []): Promise<Row> {
+export function measureInChildProcess<Row>(modulePath: string, key: string): Promise<Row> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, modulePath, measureFlag, key, ...extraArguments], {
+    const child = spawn(process.execPath, [...process.execArgv, modulePath, measureFlag, key], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';

@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ParserOptions, ToolDefinition, ToolFormat } from '../src/core/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import { childRowRequest, measureInChildProcess, writeChildRow } from './measure-in-child-process.js';
-import { forksFrom, medianOfForks, type ForkSpeed } from './fork-median.js';
+import { forksFrom, medianOfForks } from './fork-median.js';
 import { checkParser, parserCheckReport } from './parser-speed-check.js';
 
 export type Row = {
@@ -17,7 +17,7 @@ export type Row = {
   /** Megabytes (10^6 UTF-16 code units, ~bytes for this mostly-ASCII text) per second. */
   wholeMegabytesPerSecond: number;
   streamMegabytesPerSecond: number;
-  /** The streamed MB/s of each process that measured the row, lowest to highest (see fork-median.ts). */
+  /** The streamed MB/s of the processes that measured the row, lowest–highest (see fork-median.ts). */
   streamRange: string;
   /** Streaming time for 10 MB divided by streaming time for 1 MB. */
   streamTenToOneRatio: number;
@@ -209,14 +209,8 @@ export function isolationFrom(argv: readonly string[]): BenchIsolation {
   return argv.includes('--one-process') ? 'one-process' : 'process-per-parser';
 }
 
-const speedOnlyFlag = '--speed-only';
-
-/** The 1 MB speeds only: what the second and later processes of a row measure (the ratios come from the first). */
-function measureSpeed(
-  subject: Subject,
-  small: string,
-  smallChunks: readonly string[],
-): ForkSpeed & { wholeSmall: number; streamSmall: number; calls: number } {
+/** The 1 MB speeds, and the best times they come from (the ratios' divisors). */
+function measureSpeed(subject: Subject, small: string, smallChunks: readonly string[]) {
   const calls = parseWhole(subject, small);
   if (parseStream(subject, smallChunks) !== calls) throw new Error(`${subject.name}: streaming and whole parses disagree`);
   // Warm the JIT on both paths before timing.
@@ -256,14 +250,13 @@ function withCheck(measured: Omit<Row, 'check'>): Row {
   return { ...measured, check: checkParser(measured).pass ? 'pass' : 'FAIL' };
 }
 
-/** One row in `forks` fresh processes: the first measures all of it, the others its speeds; speeds are the median. */
+/** One row in `forks` fresh processes, each measuring all of it; its figures are the median (see fork-median.ts). */
 async function measureInForks(subject: Subject, forks: number): Promise<Row> {
-  const first = await measureInChildProcess<Row>(benchModulePath, subject.key);
-  const speeds: ForkSpeed[] = [first];
-  for (let fork = 1; fork < forks; fork++)
-    speeds.push(await measureInChildProcess<ForkSpeed>(benchModulePath, subject.key, [speedOnlyFlag]));
+  const rows: Row[] = [];
+  for (let fork = 0; fork < forks; fork++) rows.push(await measureInChildProcess<Row>(benchModulePath, subject.key));
+  const [first] = rows as [Row];
   const { check: _check, ...measured } = first;
-  return withCheck({ ...measured, ...medianOfForks(speeds) });
+  return withCheck({ ...measured, ...medianOfForks(rows) });
 }
 
 function round(value: number): number {
@@ -275,11 +268,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   if (measureOne !== undefined) {
     // A child of measureInChildProcess: one row, as JSON, on stdout.
     const [subject] = selectSubjects([measureOne]);
-    if (subject !== undefined && process.argv.includes(speedOnlyFlag)) {
-      const small = subject.build(megabyte);
-      const { wholeMegabytesPerSecond, streamMegabytesPerSecond } = measureSpeed(subject, small, splitIntoChunks(small));
-      writeChildRow({ wholeMegabytesPerSecond, streamMegabytesPerSecond });
-    } else if (subject !== undefined) writeChildRow(measureSubject(subject));
+    if (subject !== undefined) writeChildRow(measureSubject(subject));
   } else {
     // No top-level await: the module is also loaded by CommonJS-transpiled callers.
     runParserBenchmarks(familyFilter(process.argv.slice(2), process.env)).then(

@@ -49,13 +49,19 @@ describe('forksFrom', () => {
 });
 
 describe('medianOfForks', () => {
-  it('takes the median of the processes and shows the streamed range', () => {
+  it('takes the median of each figure over the processes and shows the streamed range', () => {
     const speeds = [
-      { wholeMegabytesPerSecond: 40, streamMegabytesPerSecond: 21.8 },
-      { wholeMegabytesPerSecond: 44, streamMegabytesPerSecond: 12.2 },
-      { wholeMegabytesPerSecond: 38, streamMegabytesPerSecond: 16 },
+      { wholeMegabytesPerSecond: 40, streamMegabytesPerSecond: 21.8, streamTenToOneRatio: 11, wholeTenToOneRatio: 20.6 },
+      { wholeMegabytesPerSecond: 44, streamMegabytesPerSecond: 12.2, streamTenToOneRatio: 13, wholeTenToOneRatio: 15.5 },
+      { wholeMegabytesPerSecond: 38, streamMegabytesPerSecond: 16, streamTenToOneRatio: 9, wholeTenToOneRatio: 14 },
     ];
-    expect(medianOfForks(speeds)).toEqual({ wholeMegabytesPerSecond: 40, streamMegabytesPerSecond: 16, streamRange: '12.2–21.8' });
+    expect(medianOfForks(speeds)).toEqual({
+      wholeMegabytesPerSecond: 40,
+      streamMegabytesPerSecond: 16,
+      streamTenToOneRatio: 11,
+      wholeTenToOneRatio: 15.5,
+      streamRange: '12.2–21.8',
+    });
     expect(medianOfForks(speeds.slice(0, 2)).streamMegabytesPerSecond).toBe(17);
     expect(() => medianOfForks([])).toThrow(/at least one/);
   });

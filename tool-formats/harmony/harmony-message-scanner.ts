@@ -41,6 +41,11 @@ export class HarmonyMessageScanner implements BodyScanner {
         }
     }
   }
+
+  /** The header is taken whole when no marker may start in the chunk; the content as its scanner takes it. */
+  takeWhole(text: string): boolean {
+    return this.content === undefined ? !this.headerMarkers.mayHoldMarker(text) : this.content.takeWhole(text);
+  }
 }
 
 /** The scanner factory for a custom `body`: the matchers are built once per envelope, not per call. */

@@ -4,7 +4,7 @@
 // marker is read up to the next `[TOOL_CALLS]` or the end of the reply, and then rejected.
 import { isJsonOpenerCode, isSpaceCode, type BodyScanner, type BodyScanStep } from '../shared/body-scanner.js';
 import type { Envelope } from '../shared/envelope.js';
-import { advanceJsonScan, JsonScanState } from '../shared/json-scan-state.js';
+import { advanceJsonScan, advanceJsonScanOverChunk, JsonScanState } from '../shared/json-scan-state.js';
 import { MarkerMatcher } from '../shared/marker-matcher.js';
 import { isNameCode } from '../shared/is-name-code.js';
 
@@ -89,6 +89,11 @@ class MistralCallsScanner implements BodyScanner {
         }
       }
     }
+  }
+
+  /** Inside the arguments' JSON, a chunk that does not close it is taken whole, as `scan` would take it. */
+  takeWhole(text: string): boolean {
+    return this.phase === 'value' && advanceJsonScanOverChunk(this.state, text, undefined, true);
   }
 
   /** The name and its `[CALL_ID]…[ARGS]` segments: up to `{` (the arguments), or to where the body stops looking like a call. */

@@ -6,7 +6,7 @@ import { decodeWithGrammars, type BodyGrammar } from './body-grammar.js';
 import { callEvents, isOfferedCallBatch, stripEnvelopeNoise } from './call-events.js';
 import { classifyCallPrefix } from './call-prefix-classifier.js';
 import { CharCodeSet } from './char-code-set.js';
-import { advanceJsonScan, JsonScanState } from './json-scan-state.js';
+import { advanceJsonScan, advanceJsonScanOverChunk, JsonScanState } from './json-scan-state.js';
 import { TextPieces } from './text-pieces.js';
 import type { ToolRoster } from './tool-roster.js';
 
@@ -61,6 +61,19 @@ export class CandidateReader {
     if (isOfferedCallBatch(decoded, this.roster))
       return { type: 'calls', end: boundary.end, events: callEvents(decoded, this.roster, raw) };
     return { type: 'release', text: raw, resume: { type: 'position', position: boundary.end } };
+  }
+
+  /**
+   * Takes all of the next chunk (nothing held before it) when the candidate is already known to look
+   * like a call and the chunk neither closes it nor holds a fence's backtick outside a string: what
+   * `scan` would do with it, without its steps. A fast path for the many small chunks of a long call.
+   */
+  takeWhole(text: string): boolean {
+    if (!this.callLike) return false;
+    const bare = this.source.type === 'bare';
+    if (!advanceJsonScanOverChunk(this.state, text, bare ? undefined : backtick, bare)) return false;
+    this.earlier.add(text);
+    return true;
   }
 
   /** The reply ended first; `rest` is text the parser still held back. */

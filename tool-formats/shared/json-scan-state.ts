@@ -109,6 +109,23 @@ export function advanceJsonScan(
   return index;
 }
 
+/**
+ * Advances `state` over all of `text` when nothing in it needs the caller's full scan: no character of
+ * `stops` outside a string and, when `valueEnds`, no top-level value closing. Otherwise the state is
+ * left as it was and the answer is false. The fast path of scanners over the many small chunks inside
+ * a long body (see `BodyScanner.takeWhole`).
+ */
+export function advanceJsonScanOverChunk(state: JsonScanState, text: string, stops: CharCodeSet | undefined, valueEnds: boolean): boolean {
+  const { depth, quote, escaped, completedValues } = state;
+  if (advanceJsonScan(state, text, 0, stops, valueEnds) >= text.length && !(valueEnds && state.completedValues > completedValues))
+    return true;
+  state.depth = depth;
+  state.quote = quote;
+  state.escaped = escaped;
+  state.completedValues = completedValues;
+  return false;
+}
+
 /** Below this many characters left, a string is stepped through: a search costs more than a few steps. */
 const stringJumpLength = 24;
 

@@ -107,9 +107,9 @@ class ReplyParser implements ToolCallParser {
           if (mode.reader.takeWhole(text)) return [{ type: 'reasoning', text }];
           break;
         case 'envelope':
+        case 'candidate':
           if (mode.reader.takeWhole(text)) return noEvents;
           break;
-        case 'candidate':
         case 'boundary':
           break;
         default:

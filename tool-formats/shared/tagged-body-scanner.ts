@@ -1,7 +1,7 @@
 /** Body scanning for `tagged` envelopes: up to an end marker, ignoring markers inside JSON strings and raw values. */
 import { createMoreStep, isJsonOpenerCode, isSpaceCode, moreFrom, type BodyScanner, type BodyScanStep } from './body-scanner.js';
 import type { ValueSpan } from './envelope.js';
-import { advanceJsonScan, JsonScanState } from './json-scan-state.js';
+import { advanceJsonScan, advanceJsonScanOverChunk, JsonScanState } from './json-scan-state.js';
 import { MarkerMatcher, partialMarkerStart, type MarkerEntry } from './marker-matcher.js';
 
 /** `end` closes the body; `restart` (the envelope's own start marker) may close it implicitly. */
@@ -124,19 +124,10 @@ export class TaggedBodyScanner implements BodyScanner {
       case 'header':
       case 'sniff':
         return false;
-      case 'json': {
+      case 'json':
         // What `scanJson` does when it meets no stop character outside a string: take it all. Markers
         // inside strings do not count, so a value quoting one (code, a file's text) streams this way too.
-        const state = this.state;
-        const { depth, quote, escaped, completedValues } = state;
-        if (advanceJsonScan(state, text, 0, this.terminators.firstCodes, false) >= text.length) return true;
-        // A stop character outside a string: nothing read, the full scan decides.
-        state.depth = depth;
-        state.quote = quote;
-        state.escaped = escaped;
-        state.completedValues = completedValues;
-        return false;
-      }
+        return advanceJsonScanOverChunk(this.state, text, this.terminators.firstCodes, false);
       case 'raw': {
         if (this.jsonValue !== 'none') return this.takeWholeJsonValue(text);
         const span = this.openSpan;
@@ -157,19 +148,12 @@ export class TaggedBodyScanner implements BodyScanner {
     }
   }
 
-  /** Inside a `jsonValuesAfter` value: a chunk with no terminator in it that does not close the value is taken whole. */
+  /**
+   * Inside a `jsonValuesAfter` value: a chunk that does not close the value and may start no terminator
+   * outside its strings is taken whole, as `scanJsonValue` would take it (what follows a close is raw text).
+   */
   private takeWholeJsonValue(text: string): boolean {
-    if (this.jsonValue !== 'json' || this.terminators.mayHoldMarker(text)) return false;
-    const state = this.valueState;
-    const { depth, quote, escaped } = state;
-    advanceJsonScan(state, text, 0, undefined, true);
-    if (state.depth > 0) return true;
-    // The value closes in this chunk: what follows it is raw text, read by the full scan (state restored).
-    state.depth = depth;
-    state.quote = quote;
-    state.escaped = escaped;
-    state.completedValues = 0;
-    return false;
+    return this.jsonValue === 'json' && advanceJsonScanOverChunk(this.valueState, text, this.terminators.firstCodes, true);
   }
 
   /** Reads the header up to its end character; a terminator before it ends the body as in raw text. */

@@ -1,6 +1,6 @@
 /** Body scanning for `values` envelopes: the body ends right after its JSON values (`{…}; {…}`). */
 import { createMoreStep, isJsonOpenerCode, isSpaceCode, moreFrom, type BodyScanner, type BodyScanStep } from './body-scanner.js';
-import { advanceJsonScan, JsonScanState } from './json-scan-state.js';
+import { advanceJsonScan, advanceJsonScanOverChunk, JsonScanState } from './json-scan-state.js';
 import type { MarkerMatcher } from './marker-matcher.js';
 import type { Terminator } from './tagged-body-scanner.js';
 
@@ -57,6 +57,11 @@ export class ValuesBodyScanner implements BodyScanner {
         }
       }
     }
+  }
+
+  /** Inside a value, a chunk that neither closes it nor may start a terminator is taken whole, as `scan` would take it. */
+  takeWhole(text: string): boolean {
+    return this.phase === 'value' && advanceJsonScanOverChunk(this.state, text, this.terminators.firstCodes, true);
   }
 
   /** After a value: a separator and another value continue the body; an end marker closes it; anything else ends it here. */
