@@ -57,17 +57,18 @@ export class ReasoningReader {
   }
 
   /**
-   * Takes a whole chunk as reasoning when nothing in it needs the full scan: no character an end marker
-   * starts with, no trailing newline (it may sit before the close tag), past the block's start and its
-   * blank beginning. Most chunks of a long block are such; the caller then emits the chunk as it stands,
-   * as one reasoning event. The answer is false, with nothing read, for the others.
+   * How much of `text` (the next chunk, after any text held back before it) is reasoning as it stands,
+   * when nothing in it needs the full scan: no character an end marker starts with, past the block's
+   * start and its blank beginning. All of it, or all but a trailing newline, which is held back as the
+   * full scan holds it (it may sit right before the close tag); 0, with nothing read, otherwise. Most
+   * chunks of a long block are such, a line's last chunk included; the caller emits what was taken as
+   * one reasoning event.
    */
-  takeWhole(text: string): boolean {
-    if (!this.spoke || this.openerRedundant || this.atStart || text === '' || text.charCodeAt(text.length - 1) === newlineCode)
-      return false;
-    if (this.endMarkers.mayHoldMarker(text)) return false;
-    this.replay?.add(text);
-    return true;
+  takeLeading(text: string): number {
+    if (!this.spoke || this.openerRedundant || this.atStart || this.endMarkers.mayHoldMarker(text)) return 0;
+    const taken = text.length > 0 && text.charCodeAt(text.length - 1) === newlineCode ? text.length - 1 : text.length;
+    if (taken > 0) this.replay?.add(taken === text.length ? text : text.slice(0, taken));
+    return taken;
   }
 
   scan(input: string, position: number, events: ParsedEventBuffer): ReasoningScan {

@@ -94,18 +94,23 @@ class ReplyParser implements ToolCallParser {
         this.pending += text;
         return noEvents;
       }
-    } else if (this.pending === '') {
+    } else if (this.pending === '' || this.mode.type === 'reasoning') {
       // Most chunks of prose hold no character a marker (or a boundary) could start with: they are text
       // as they stand, without the state machine's steps. Likewise most chunks inside a long reasoning
-      // block (reasoning as they stand) or call body (taken whole by its reader).
+      // block (reasoning as they stand, read on from the newline the last one held) or call body (taken
+      // whole by its reader).
       const mode = this.mode;
       switch (mode.type) {
         case 'text':
           if (this.isPlainText(text)) return text === '' ? noEvents : [{ type: 'text', text }];
           break;
-        case 'reasoning':
-          if (mode.reader.takeWhole(text)) return [{ type: 'reasoning', text }];
-          break;
+        case 'reasoning': {
+          const chunk = this.pending + text;
+          const taken = mode.reader.takeLeading(chunk);
+          if (taken === 0) break;
+          this.pending = chunk.slice(taken);
+          return [{ type: 'reasoning', text: taken === chunk.length ? chunk : chunk.slice(0, taken) }];
+        }
         case 'envelope':
         case 'candidate':
           if (mode.reader.takeWhole(text)) return noEvents;
