@@ -15,6 +15,7 @@ const nameKeys = new Set(['name', 'tool_name', 'tool', 'function']);
 const callKeys = new Set([...nameKeys, 'arguments', 'parameters', 'params', 'input', 'type', 'id', 'call_id', 'tool_call', 'tool_calls']);
 
 const undecided: CallPrefixClass = { type: 'undecided' };
+const backslash = 0x5c;
 const callLike: CallPrefixClass = { type: 'call-like' };
 
 export function classifyCallPrefix(text: string, roster: ToolRoster): CallPrefixClass {
@@ -69,31 +70,40 @@ function readKey(text: string, start: number): Token | 'incomplete' | undefined 
   return identifier.end >= text.length ? 'incomplete' : identifier;
 }
 
+/** A quoted token's text, its escapes read as the character they escape; copied in runs, as this runs on every chunk of a candidate's head. */
 function readQuoted(text: string, start: number): Token | 'incomplete' {
-  const quote = text[start];
+  const quote = text.charCodeAt(start);
   let value = '';
+  let run = start + 1;
   for (let index = start + 1; index < text.length; index++) {
-    const character = text[index] as string;
-    if (character === quote) return { value, end: index + 1 };
-    if (character === '\\') {
+    const code = text.charCodeAt(index);
+    if (code === quote) return { value: value + text.slice(run, index), end: index + 1 };
+    if (code === backslash) {
+      value += text.slice(run, index) + (text[index + 1] ?? '');
       index++;
-      value += text[index] ?? '';
-    } else {
-      value += character;
+      run = index + 1;
     }
   }
   return 'incomplete';
 }
 
+const identifierPattern = /[A-Za-z_$][\w$.-]*/y;
+
 function readIdentifier(text: string, start: number): Token | undefined {
-  const match = /[A-Za-z_$][\w$.-]*/y;
-  match.lastIndex = start;
-  const found = match.exec(text);
+  identifierPattern.lastIndex = start;
+  const found = identifierPattern.exec(text);
   return found === null ? undefined : { value: found[0], end: start + found[0].length };
 }
 
 function skipSpace(text: string, from: number): number {
   let index = from;
-  while (index < text.length && /\s/.test(text[index] as string)) index++;
+  while (index < text.length && isSpaceAt(text, index)) index++;
   return index;
+}
+
+/** `/\s/` by character code, the regular expression only for non-ASCII characters (Unicode spaces). */
+function isSpaceAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return /\s/.test(text[index] as string);
 }

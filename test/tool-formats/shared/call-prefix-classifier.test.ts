@@ -48,4 +48,14 @@ describe('classifyCallPrefix', () => {
       if (answer.type !== 'undecided') expect(answer).toEqual(final);
     }
   });
+
+  it('reads escapes in quoted keys and names, and any Unicode space between tokens', () => {
+    expect(classify('{"na\\u006de": "get_weather"')).toEqual({ type: 'not-call', end: 12 });
+    expect(classify('{"name": "get_\\weather"')).toEqual({ type: 'call-like' });
+    expect(classify('{"name": "get_weather\\"')).toEqual({ type: 'undecided' });
+    expect(classify('{"name": "get_weather\\')).toEqual({ type: 'undecided' });
+    expect(classify('\u00a0\u2003{\u3000"name":\u202f"get_time"')).toEqual({ type: 'call-like' });
+    expect(classify('\t\v\f\r\n[ {"name": "get_time"')).toEqual({ type: 'call-like' });
+    expect(classify('\u200b{"name": "get_time"')).toEqual({ type: 'not-call', end: 1 });
+  });
 });
