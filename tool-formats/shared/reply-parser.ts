@@ -102,8 +102,13 @@ class ReplyParser implements ToolCallParser {
       const mode = this.mode;
       switch (mode.type) {
         case 'text':
-          if (this.isPlainText(text)) return text === '' ? noEvents : [{ type: 'text', text }];
-          break;
+        case 'boundary': {
+          if (mode.type === 'boundary' && !this.isPlainLineStart(text, 0)) break;
+          const after = this.plainTextMode(text);
+          if (after === undefined) break;
+          this.mode = after;
+          return text === '' ? noEvents : [{ type: 'text', text }];
+        }
         case 'reasoning': {
           const chunk = this.pending + text;
           const taken = mode.reader.takeLeading(chunk);
@@ -115,8 +120,6 @@ class ReplyParser implements ToolCallParser {
         case 'candidate':
           if (mode.reader.takeWhole(text)) return noEvents;
           break;
-        case 'boundary':
-          break;
         default:
           return assertNever(mode, 'parser mode');
       }
@@ -125,9 +128,33 @@ class ReplyParser implements ToolCallParser {
     return this.events.drain();
   }
 
-  /** Whether `text` holds no newline the text state stops at and nothing that may start a text marker. */
-  private isPlainText(text: string): boolean {
-    return this.syntax.textMarkers.firstMayStart(text, 0, this.textStopCode) === text.length;
+  /**
+   * The mode after `text` read in text mode, when all of it is plain text: nothing in it may start a text
+   * marker, and each newline the text state stops at is followed by a plain line start (or ends the
+   * chunk: the boundary then comes next). Undefined when the state machine must read it. So most chunks
+   * of prose, the last of a line and the first of the next included, take no steps.
+   */
+  private plainTextMode(text: string): Mode | undefined {
+    const markers = this.syntax.textMarkers;
+    for (let index = 0; ; ) {
+      const stop = markers.firstMayStart(text, index, this.textStopCode);
+      if (stop === text.length) return textMode;
+      if (text.charCodeAt(stop) !== this.textStopCode) return undefined;
+      index = stop + 1;
+      if (index === text.length) return boundaryMode;
+      if (!this.isPlainLineStart(text, index)) return undefined;
+    }
+  }
+
+  /**
+   * Whether the boundary at `index` (a line's start) is plain text at once: not the reply's start, and a
+   * character that is no space, no JSON opener or Llama's `;`, and starts no text marker.
+   */
+  private isPlainLineStart(text: string, index: number): boolean {
+    if (this.atReplyStart || index >= text.length) return false;
+    const code = text.charCodeAt(index);
+    if (isSpaceCode(code) || isJsonOpenerCode(code) || code === semicolon) return false;
+    return this.syntax.textMarkers.firstMayStart(text, index, -1) !== index;
   }
 
   finish(): ParsedEvent[] {
