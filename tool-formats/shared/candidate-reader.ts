@@ -7,7 +7,7 @@ import { callEvents, isOfferedCallBatch, stripEnvelopeNoise } from './call-event
 import { classifyCallPrefix } from './call-prefix-classifier.js';
 import { CharCodeSet } from './char-code-set.js';
 import { advanceJsonScan, advanceJsonScanOverChunk, JsonScanState } from './json-scan-state.js';
-import { TextPieces } from './text-pieces.js';
+import type { TextPieces } from './text-pieces.js';
 import type { ToolRoster } from './tool-roster.js';
 
 export type CandidateScan =
@@ -31,8 +31,6 @@ export type CandidateSource =
   | { type: 'fence'; family: string; opener: string };
 
 export class CandidateReader {
-  /** Data from earlier pushes (after the fence opener). */
-  private readonly earlier = new TextPieces();
   /** The first `headLimit` characters of data, for the classifier. */
   private head = '';
   private callLike = false;
@@ -42,7 +40,11 @@ export class CandidateReader {
     private readonly source: CandidateSource,
     private readonly grammars: readonly BodyGrammar[],
     private readonly roster: ToolRoster,
-  ) {}
+    /** Data from earlier pushes (after the fence opener): the parser's one collector for call bodies, emptied here. */
+    private readonly earlier: TextPieces,
+  ) {
+    earlier.clear();
+  }
 
   scan(input: string, position: number): CandidateScan {
     const boundary = this.findClose(input, position);

@@ -5,7 +5,7 @@ import type { BodyScanner } from './body-scanner.js';
 import { callEvents, stripEnvelopeNoise } from './call-events.js';
 import type { EnvelopeEntry } from './envelope-entry.js';
 import type { MarkerMatcher } from './marker-matcher.js';
-import { TextPieces } from './text-pieces.js';
+import type { TextPieces } from './text-pieces.js';
 import type { ToolRoster } from './tool-roster.js';
 
 export type EnvelopeScan =
@@ -18,8 +18,6 @@ export type EnvelopeScan =
 export type EnvelopeFinish = { events: ParsedEvent[]; replay?: string };
 
 export class EnvelopeReader {
-  /** Body text so far, kept as pieces and joined once, so a long body costs linear time. */
-  private readonly parts = new TextPieces();
   private readonly scanner: BodyScanner;
 
   constructor(
@@ -27,8 +25,14 @@ export class EnvelopeReader {
     /** The start marker as written. */
     private readonly opener: string,
     private readonly roster: ToolRoster,
+    /**
+     * Body text so far, kept as pieces and joined once, so a long body costs linear time: the parser's
+     * one collector for call bodies, emptied here (the reader before this one is done with it).
+     */
+    private readonly parts: TextPieces,
   ) {
     this.scanner = entry.createScanner();
+    parts.clear();
   }
 
   /** The markers the scanner may hold a partial of (see `EnvelopeEntry.heldMarkers`). */

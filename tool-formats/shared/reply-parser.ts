@@ -9,6 +9,7 @@ import { EnvelopeReader } from './envelope-reader.js';
 import type { MarkerCursor, MarkerHit, MarkerMatcher } from './marker-matcher.js';
 import { noEvents, ParsedEventBuffer } from './parsed-event-buffer.js';
 import { ReasoningReader } from './reasoning-reader.js';
+import { TextPieces } from './text-pieces.js';
 import { orphanCloseWarning, unclosedReasoningWarning } from './reasoning-warnings.js';
 import type { ToolRoster } from './tool-roster.js';
 
@@ -60,6 +61,8 @@ class ReplyParser implements ToolCallParser {
   /** Nothing of the reply has been read yet: the family's reply-start markers may match. */
   private atReplyStart: boolean;
   private readonly events = new ParsedEventBuffer();
+  /** The text of the call body being read, handed to each envelope or candidate reader in turn (see TextPieces.clear). */
+  private readonly bodyPieces = new TextPieces();
   /** A new line is a boundary again: a bare call (`{"name": …}`, `[f(x=1)]`) may follow text on its own line. */
   private readonly textStopCode: number;
 
@@ -76,7 +79,7 @@ class ReplyParser implements ToolCallParser {
       options.startsInReasoning === true
         ? { type: 'reasoning', reader: new ReasoningReader(syntax.reasoning, { type: 'template' }) }
         : inside !== undefined
-          ? { type: 'envelope', reader: new EnvelopeReader(inside, '', roster) }
+          ? { type: 'envelope', reader: new EnvelopeReader(inside, '', roster, this.bodyPieces) }
           : boundaryMode;
   }
 
@@ -272,7 +275,7 @@ class ReplyParser implements ToolCallParser {
   /** Bare JSON starting at `position`, with `opener` (a separator already read) in front of it. */
   private openBare(opener: string, position: number): Step {
     const source = { type: 'bare', family: this.syntax.family, opener } as const;
-    this.mode = { type: 'candidate', reader: new CandidateReader(source, this.syntax.bareGrammars, this.roster) };
+    this.mode = { type: 'candidate', reader: new CandidateReader(source, this.syntax.bareGrammars, this.roster, this.bodyPieces) };
     return position;
   }
 
@@ -337,13 +340,14 @@ class ReplyParser implements ToolCallParser {
       case 'envelope':
         this.mode =
           marker.entry.kind === 'explicit'
-            ? { type: 'envelope', reader: new EnvelopeReader(marker.entry, hit.marker, this.roster) }
+            ? { type: 'envelope', reader: new EnvelopeReader(marker.entry, hit.marker, this.roster, this.bodyPieces) }
             : {
                 type: 'candidate',
                 reader: new CandidateReader(
                   { type: 'fence', family: marker.entry.family, opener: hit.marker },
                   marker.entry.grammars,
                   this.roster,
+                  this.bodyPieces,
                 ),
               };
         break;

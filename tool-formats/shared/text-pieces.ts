@@ -27,6 +27,17 @@ export class TextPieces {
     }
   }
 
+  /**
+   * Empties the collector for the next text, keeping its batch slots: a parser reuses one for every call
+   * body, so that each call does not grow a new array piece by piece. The slots still refer to the last
+   * batch's pieces (at most `batchSize` short strings) until they are overwritten.
+   */
+  clear(): void {
+    this.batches.length = 0;
+    this.count = 0;
+    this.length = 0;
+  }
+
   /** All the text collected so far. */
   join(): string {
     if (this.count > 0) {

@@ -21,4 +21,19 @@ describe('TextPieces', () => {
   it('is empty before anything is added', () => {
     expect(new TextPieces().join()).toBe('');
   });
+
+  it('collects the next text from empty after clear, whatever it held (reused for call after call)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.string({ maxLength: 5 }), { maxLength: 700 }), { maxLength: 4 }), (texts) => {
+        const collected = new TextPieces();
+        for (const pieces of texts) {
+          collected.clear();
+          for (const piece of pieces) collected.add(piece);
+          expect(collected.join()).toBe(pieces.join(''));
+          expect(collected.length).toBe(pieces.join('').length);
+        }
+      }),
+      { numRuns: 50 },
+    );
+  });
 });
