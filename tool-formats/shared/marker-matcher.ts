@@ -114,14 +114,15 @@ export class MarkerMatcher<T> {
   }
 
   /**
-   * After a `partial` hit at `index` in `text`: the cursor at the end of `text`, for `continuePartial`.
+   * The cursor at the end of `text` for `continuePartial` when `text[index..]` is a partial marker
+   * (`matchAt` would answer `partial` there); undefined when it is not. One walk both decides and places.
    */
-  partialCursor(text: string, index: number): MarkerCursor {
+  partialCursor(text: string, index: number): MarkerCursor | undefined {
+    if (index >= text.length) return undefined;
     this.trie ??= buildTrie(this.entries);
     let node: TrieNode<T> | undefined = this.trie;
     for (let position = index; position < text.length && node !== undefined; position++) node = childOf(node, text.charCodeAt(position));
-    if (node === undefined) throw new Error('partialCursor called where no marker is partial');
-    return node as unknown as MarkerCursor;
+    return node === undefined || node.codes.length === 0 ? undefined : (node as unknown as MarkerCursor);
   }
 
   /**

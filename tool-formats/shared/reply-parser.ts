@@ -139,7 +139,7 @@ class ReplyParser implements ToolCallParser {
    */
   private plainTextMode(text: string): Mode | undefined {
     const markers = this.syntax.textMarkers;
-    for (let index = 0; ; ) {
+    for (let index = 0; ;) {
       const stop = markers.firstMayStart(text, index, this.textStopCode);
       if (stop === text.length) return textMode;
       if (text.charCodeAt(stop) !== this.textStopCode) return undefined;
@@ -194,7 +194,10 @@ class ReplyParser implements ToolCallParser {
     return held;
   }
 
-  /** Holds `input[from..]`, all a partial marker of `matcher`, with the cursor `push` walks on from. */
+  /**
+   * Holds `input[from..]`; when it is all a partial marker of `matcher`, with the cursor `push` walks on
+   * from (otherwise the next push reads it again).
+   */
   private holdPartialMarker(matcher: MarkerMatcher<unknown>, input: string, from: number): Step {
     this.partialMatcher = matcher;
     this.partialMarker = matcher.partialCursor(input, from);
@@ -289,11 +292,7 @@ class ReplyParser implements ToolCallParser {
   private stepEnvelope(input: string, position: number, reader: EnvelopeReader): Step {
     const scan = reader.scan(input, position);
     if (scan.type === 'more') {
-      if (scan.keepFrom >= input.length) return input.length;
-      const markers = reader.heldMarkers;
-      return markers.matchAt(input, scan.keepFrom).type === 'partial'
-        ? this.holdPartialMarker(markers, input, scan.keepFrom)
-        : this.hold(input, scan.keepFrom);
+      return scan.keepFrom < input.length ? this.holdPartialMarker(reader.heldMarkers, input, scan.keepFrom) : input.length;
     }
     if (scan.type === 'declined') {
       this.events.text(scan.text);

@@ -52,7 +52,7 @@ describe('MarkerMatcher.continuePartial', () => {
         fc.array(fc.string({ unit: fc.constantFrom('<', 'a', 'b', '>', '|', 't', 'o', 'l', '_', 'c', 'x') }), { maxLength: 4 }),
         (held, chunks) => {
           fc.pre(overlapping.matchAt(held, 0).type === 'partial');
-          let cursor: ReturnType<typeof overlapping.continuePartial> = overlapping.partialCursor(held, 0);
+          let cursor = overlapping.partialCursor(held, 0);
           let text = held;
           for (const chunk of chunks) {
             if (cursor === undefined) return;
@@ -65,8 +65,19 @@ describe('MarkerMatcher.continuePartial', () => {
     );
   });
 
+  it('places a cursor exactly where matchAt answers partial', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('<', 'a', 'b', '>', '|', 't', 'o', 'x') }), fc.nat(8), (text, index) => {
+        expect(overlapping.partialCursor(text, index) !== undefined).toBe(
+          index < text.length && overlapping.matchAt(text, index).type === 'partial',
+        );
+      }),
+    );
+  });
+
   it('walks from where the held text stopped, not from the start of the text', () => {
     const cursor = overlapping.partialCursor('text <|to', 5);
+    if (cursor === undefined) throw new Error('"<|to" is a partial marker');
     const next = overlapping.continuePartial(cursor, 'ol_c');
     expect(next).toBeDefined();
     expect(overlapping.continuePartial(next as NonNullable<typeof next>, 'all|>')).toBeUndefined();
