@@ -56,25 +56,15 @@ function decodeInvokes(body: string, context: DecodeContext, tags: InvokeTags): 
 function readInvoke(body: string, start: number, context: DecodeContext, tags: InvokeTags): InvokeRead {
   const { invokeOpen, invokeClose, parameterOpen, parameterClose } = tags;
   const unclosed = context.framing === 'unclosed';
-  // After an unreadable invoke, reading goes on at the next one.
-  const skip = (message: string, at: number): InvokeRead => {
-    const next = body.indexOf(invokeOpen, at);
-    return { call: { type: 'invalid', message }, end: next < 0 ? body.length : next, cutOff: false };
-  };
-  // A call the reply ended in may have lost parameters: never a call, and reported as cut off.
-  const cut = (message: string): InvokeRead => ({
-    call: { type: 'invalid', message: `The reply ended inside a call: ${message}` },
-    end: body.length,
-    cutOff: true,
-  });
-  if (!body.startsWith(invokeOpen, start)) return skip(`Unexpected text in the tool-call section: ${excerpt(body.slice(start))}`, start);
+  if (!body.startsWith(invokeOpen, start))
+    return skipInvoke(body, invokeOpen, `Unexpected text in the tool-call section: ${excerpt(body.slice(start))}`, start);
   const headStart = start + invokeOpen.length;
   const head = invokeHead.exec(body.slice(headStart, headStart + 300));
   const name = head?.[1] ?? head?.[2] ?? head?.[3];
   if (head === null || name === undefined || name.trim() === '') {
     return unclosed && body.indexOf('>', headStart) < 0
-      ? cut(`no complete ${invokeOpen} tag`)
-      : skip(`Unreadable ${invokeOpen} tag: ${excerpt(body.slice(start))}`, headStart);
+      ? cutOffInvoke(body, `no complete ${invokeOpen} tag`)
+      : skipInvoke(body, invokeOpen, `Unreadable ${invokeOpen} tag: ${excerpt(body.slice(start))}`, headStart);
   }
   const properties = propertiesOf(context.roster, name);
   const callArguments: Record<string, unknown> = {};
@@ -86,25 +76,36 @@ function readInvoke(body: string, start: number, context: DecodeContext, tags: I
     // A closed section may forget the last invoke's close; a cut-off reply may have lost the rest.
     if (position >= body.length)
       return unclosed
-        ? cut(`the call to "${name}" has no ${invokeClose}`)
+        ? cutOffInvoke(body, `the call to "${name}" has no ${invokeClose}`)
         : { call: { type: 'call', name, arguments: callArguments }, end: position, cutOff: false };
     if (!body.startsWith(parameterOpen, position))
-      return skip(`Unexpected text in the call to "${name}": ${excerpt(body.slice(position))}`, position);
+      return skipInvoke(body, invokeOpen, `Unexpected text in the call to "${name}": ${excerpt(body.slice(position))}`, position);
     const parameter = parameterHead.exec(body.slice(position + parameterOpen.length, position + parameterOpen.length + 300));
     const key = parameter?.[1] ?? parameter?.[2] ?? parameter?.[3];
     if (parameter === null || key === undefined)
       return unclosed
-        ? cut(`an unreadable parameter in the call to "${name}"`)
-        : skip(`Unreadable ${parameterOpen} tag in the call to "${name}"`, position);
+        ? cutOffInvoke(body, `an unreadable parameter in the call to "${name}"`)
+        : skipInvoke(body, invokeOpen, `Unreadable ${parameterOpen} tag in the call to "${name}"`, position);
     const valueStart = position + parameterOpen.length + parameter[0].length;
     const valueEnd = body.indexOf(parameterClose, valueStart);
     if (valueEnd < 0)
       return unclosed
-        ? cut(`the value of "${key}" is not closed`)
-        : skip(`The value of "${key}" in the call to "${name}" is not closed`, valueStart);
+        ? cutOffInvoke(body, `the value of "${key}" is not closed`)
+        : skipInvoke(body, invokeOpen, `The value of "${key}" in the call to "${name}" is not closed`, valueStart);
     defineKey(callArguments, key, convertValue(body.slice(valueStart, valueEnd), parameter[4], properties[key]));
     position = valueEnd + parameterClose.length;
   }
+}
+
+/** After an unreadable invoke, reading goes on at the next one. */
+function skipInvoke(body: string, invokeOpen: string, message: string, at: number): InvokeRead {
+  const next = body.indexOf(invokeOpen, at);
+  return { call: { type: 'invalid', message }, end: next < 0 ? body.length : next, cutOff: false };
+}
+
+/** A call the reply ended in may have lost parameters: never a call, and reported as cut off. */
+function cutOffInvoke(body: string, message: string): InvokeRead {
+  return { call: { type: 'invalid', message: `The reply ended inside a call: ${message}` }, end: body.length, cutOff: true };
 }
 
 function convertValue(raw: string, stringAttribute: string | undefined, schema: unknown): unknown {
