@@ -18,15 +18,22 @@ function jsonEscaped(text: string): string {
 }
 
 /**
- * Every spelling of a secret that text bound for a client or a log may hold: as is; JSON-escaped
- * (`"` → `\"`, `\` → `\\`), once for JSON text and twice for JSON text quoted inside JSON (a log line
- * holding an upstream's raw JSON body, a serialised reply whose diagnostics quote a model's JSON); and
- * URL-encoded (a query string, a form body). For the usual key (letters, digits, `-_.~`) these are all one.
+ * How many times over a secret may be JSON-escaped and still be found: once in JSON text; twice for JSON
+ * quoted inside JSON (an upstream's raw body in an error message, a diagnostic quoting a model's JSON);
+ * three times for that in a log line. Each time escapes the escapes of the time before (`"` → `\"` → `\\\"`).
+ */
+const jsonEscapingDepth = 3;
+
+/**
+ * Every spelling of a secret that text bound for a client or a log may hold: as is, JSON-escaped up to
+ * `jsonEscapingDepth` times, and URL-encoded (a query string; a form body, spaces as `+`). For the usual
+ * key (letters, digits, `-_.`) these are all one.
  */
 function spellingsOf(secret: string): string[] {
-  const escapedOnce = jsonEscaped(secret);
+  const spellings = [secret];
+  for (let times = 1; times <= jsonEscapingDepth; times++) spellings.push(jsonEscaped(spellings.at(-1) as string));
   const formEncoded = new URLSearchParams([['', secret]]).toString().slice(1);
-  return [secret, escapedOnce, jsonEscaped(escapedOnce), encodeURIComponent(secret), formEncoded];
+  return [...spellings, encodeURIComponent(secret), formEncoded];
 }
 
 function escapeForPattern(text: string): string {

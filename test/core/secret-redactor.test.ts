@@ -64,6 +64,7 @@ const spellings = {
   raw: (secret: string) => secret,
   'JSON-escaped': (secret: string) => JSON.stringify(secret).slice(1, -1),
   'JSON-escaped twice': (secret: string) => JSON.stringify(JSON.stringify(secret)).slice(3, -3),
+  'JSON-escaped three times': (secret: string) => JSON.stringify(JSON.stringify(JSON.stringify(secret))).slice(7, -7),
   'URL-encoded': (secret: string) => encodeURIComponent(secret),
   'form-encoded': (secret: string) => new URLSearchParams({ key: secret }).toString().slice('key='.length),
 };

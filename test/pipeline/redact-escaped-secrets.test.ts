@@ -1,39 +1,38 @@
 /**
- * A configured key holding `"` and `\` that an upstream echoes in its error bodies (as JSON, so escaped
- * there): the client's reply (Chat Completions and Messages, whole and streamed) and every log line hold
- * none of its spellings, and every log line is still JSON.
+ * A configured key holding `"` and `\` that an upstream echoes in its error bodies, as written and inside
+ * JSON it quotes: the client's reply (Chat Completions and Messages, whole and streamed) and every log
+ * line hold none of its spellings, and every log line is still JSON.
  */
 import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, createConfigRedactor, createGatewayLogger } from '../../src/app.js';
-import { normalizeConfig } from '../../src/config/normalize-config.js';
-import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';
 import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
 import { postJson } from '../helpers/read-sse.js';
 import { testProvider } from '../helpers/start-gateway.js';
+import { startLoggedGateway, type LoggedGateway } from '../helpers/start-logged-gateway.js';
 
-const validateConfigFile = compileConfigFileValidator();
-
-/** Header values may hold `"` and `\`; this key is made of little else. */
-const quotedKey = 'sk-"\\"\\quoted\\"-key';
+/** Header values may hold `"` and `\`; these keys are made of little else. */
+const upstreamKey = 'sk-"\\"\\quoted\\"-key';
 const clientKey = 'client-"key"\\0123';
-const spellings = (secret: string) => [
-  secret,
-  JSON.stringify(secret).slice(1, -1),
-  JSON.stringify(JSON.stringify(secret)).slice(3, -3),
-  encodeURIComponent(secret),
-];
-const allSpellings = [...spellings(quotedKey), ...spellings(clientKey)];
+
+/** The secret as is, JSON-escaped up to three times (a reply quoting JSON that quotes JSON), URL-encoded. */
+function spellings(secret: string): string[] {
+  const escaped = [secret];
+  for (let times = 1; times <= 3; times++) escaped.push(JSON.stringify(escaped.at(-1)).slice(1, -1));
+  return [...escaped, encodeURIComponent(secret)];
+}
+const allSpellings = [...spellings(upstreamKey), ...spellings(clientKey)];
 
 function expectNoSpelling(text: string): void {
   for (const spelling of allSpellings) expect(text).not.toContain(spelling);
 }
 
-/** The upstream echoes the credential it got, in a 401 body and in a mid-stream error, JSON-escaped as JSON is. */
+/**
+ * The upstream (a proxy in front of another) echoes the credential it got, as is and in the raw body of
+ * the server behind it, which quoted the request's headers as JSON: there the key is JSON-escaped twice.
+ */
 function answer(request: { headers: http.IncomingHttpHeaders; body: unknown }, response: http.ServerResponse): void {
-  const message = `Invalid credentials: ${String(request.headers.authorization)} (raw body ${JSON.stringify(JSON.stringify(request.headers))})`;
+  const behind = JSON.stringify({ error: 'unauthorised', headers: JSON.stringify(request.headers) });
+  const message = `Invalid credentials: ${String(request.headers.authorization)} (upstream said: ${behind})`;
   const model = (request.body as { model?: string } | undefined)?.model;
   if (model !== 'stream-error') {
     response
@@ -47,28 +46,18 @@ function answer(request: { headers: http.IncomingHttpHeaders; body: unknown }, r
 }
 
 let upstream: LoopbackServer;
-let app: FastifyInstance;
-let baseUrl: string;
-const lines: string[] = [];
+let gateway: LoggedGateway;
 
 beforeAll(async () => {
   upstream = await startLoopbackServer(answer);
-  const config = normalizeConfig(
-    validateConfigFile({
-      server: { apiKeys: [clientKey], logLevel: 'debug' },
-      providers: { compatible: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native', apiKey: quotedKey }) },
-    }),
-    { host: '127.0.0.1', port: 0 },
-  );
-  const redactor = createConfigRedactor(config);
-  const logger = createGatewayLogger(config, redactor, { write: (line: string) => void lines.push(line) });
-  app = await buildApp(config, { logger, redactor });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  gateway = await startLoggedGateway({
+    server: { apiKeys: [clientKey], logLevel: 'debug' },
+    providers: { compatible: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native', apiKey: upstreamKey }) },
+  });
 });
 
 afterAll(async () => {
-  await app?.close();
+  await gateway?.close();
   await upstream?.close();
 });
 
@@ -83,19 +72,21 @@ describe('a configured key holding quotes and backslashes, echoed by the upstrea
     ['/v1/messages', messages('status-401', false)],
     ['/v1/messages', messages('stream-error', true)],
   ])('%s: the client reply holds no spelling of it', async (path, body) => {
-    const response = await postJson(`${baseUrl}${path}`, body, authorized);
+    const response = await postJson(`${gateway.baseUrl}${path}`, body, authorized);
     expect(response.text).toContain('Invalid credentials: Bearer [REDACTED]');
+    expect(response.text).toContain('authorization');
     expectNoSpelling(response.text);
   });
 
   it('no log line holds any spelling of it, and every line is still JSON', async () => {
-    // What the requests above logged, then a line quoting an upstream's raw JSON body (the key escaped twice).
-    expect(lines.length).toBeGreaterThan(0);
-    expectNoSpelling(lines.join(''));
-    app.log.error({ body: JSON.stringify({ error: `echo ${quotedKey}` }) }, `line with ${clientKey}`);
-    const written = lines.join('');
+    // What the requests above logged, then a line quoting a proxy's raw body that quotes the one behind it
+    // (the key is escaped three times in that line).
+    expect(gateway.lines.length).toBeGreaterThan(0);
+    const behind = JSON.stringify({ error: `echo ${upstreamKey}` });
+    gateway.app.log.error({ body: JSON.stringify({ upstream: behind }) }, `line with ${clientKey}`);
+    const written = gateway.lines.join('');
     expect(written).toContain('[REDACTED]');
     expectNoSpelling(written);
-    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    for (const line of gateway.lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
   });
 });
