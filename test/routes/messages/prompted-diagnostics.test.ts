@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
-import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
+import type { FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
+import { startGatewayWithOpenAiUpstream, type GatewayWithOpenAiUpstream } from '../../helpers/gateway-with-openai-upstream.js';
+import type { StartedGateway } from '../../helpers/start-gateway.js';
 import { accumulate, anthropicEvents, messagesBody, post, type WireEvent } from './messages-test-kit.js';
 
 type Schemas = Record<string, { properties?: Record<string, unknown> }>;
@@ -25,21 +26,17 @@ function expectDocumented(validate: typeof validateMessage, value: unknown, diag
   for (const key of Object.keys(diagnostics as object)) expect(documented).toContain(key);
 }
 
+let kit: GatewayWithOpenAiUpstream;
 let upstream: FakeOpenAiUpstream;
 let gateway: StartedGateway;
 
 beforeAll(async () => {
-  upstream = await startFakeOpenAiUpstream();
-  gateway = await startGateway({
-    providers: {
-      local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'prompted', models: { hermes: { family: 'hermes' } } }),
-    },
-  });
+  kit = await startGatewayWithOpenAiUpstream({ local: 'prompted' });
+  ({ upstream, gateway } = kit);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
+  await kit?.close();
 });
 
 const tools = [
@@ -77,7 +74,7 @@ const cases: { name: string; reply: Reply; diagnostics: Record<string, unknown> 
 ];
 
 function messagesRequest(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return messagesBody('local/hermes', { tools, ...extra });
+  return messagesBody('local/Qwen/Qwen2.5-7B-Instruct', { tools, ...extra });
 }
 
 describe.each(cases)('prompted lane over /v1/messages: $name', ({ reply, diagnostics }) => {
