@@ -6,6 +6,7 @@
 import type { Diagnostics } from '../core/diagnostics.js';
 import type { FinishReason } from '../core/finish-reason.js';
 import type { StreamEvent } from '../core/stream-event.js';
+import { redactJsonStrings } from '../core/redact-json-strings.js';
 import { applyStage, type EventStage } from './event-stage.js';
 
 export type RecordedCall = { id: string; name: string; arguments: string };
@@ -61,8 +62,9 @@ export class RecentReplies {
       reasoning: cut(this.redact(reply.reasoning)),
       calls: reply.calls.slice(0, maximumCalls).map((call) => ({ ...call, arguments: cut(this.redact(call.arguments)) })),
     };
-    // Then one redaction over the serialised reply reaches what is left (diagnostics, error, names).
-    const redacted = JSON.parse(this.redact(JSON.stringify(kept))) as RecentReply;
+    // Then every other string in it (diagnostics, error, names), one by one: the serialised reply spells a
+    // secret that a diagnostic quotes from the model's JSON escaped twice, and replacing there can break it.
+    const redacted = redactJsonStrings(kept, this.redact) as RecentReply;
     this.replies.push(redacted);
     if (this.replies.length > this.capacity) this.replies.shift();
   }

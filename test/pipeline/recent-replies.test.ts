@@ -1,5 +1,6 @@
 /** The inspector's ring of recent prompted-lane replies is bounded by count and by size, whatever one reply holds. */
 import { describe, expect, it } from 'vitest';
+import { SecretRedactor } from '../../src/core/secret-redactor.js';
 import { RecentReplies, type RecentReply } from '../../src/pipeline/recent-replies.js';
 
 const megabyte = 'x'.repeat(1024 * 1024);
@@ -61,5 +62,26 @@ describe('RecentReplies', () => {
       expect(text).toContain('[REDACTED]');
       expect(text).not.toContain(secret.slice(0, 10));
     }
+  });
+
+  it('redacts a secret holding quotes and backslashes that a diagnostic quotes from the model’s JSON', () => {
+    const secret = 'pa"ss\\word-123';
+    const redactor = new SecretRedactor([secret]);
+    const replies = new RecentReplies(1, (text) => redactor.redact(text));
+    // The model wrote the secret inside its JSON, so the diagnostic's text spells it JSON-escaped.
+    const text = `<tool_call>{"name": "login", "arguments": {"password": ${JSON.stringify(secret)}`;
+    const diagnostics = { unparsedToolCall: { format: 'hermes', text, reason: 'unclosed' as const } };
+    replies.record({ ...hugeReply('r1'), calls: [], raw: 'x', content: '', reasoning: '', diagnostics });
+    expect(replies.list(null)[0]?.diagnostics?.unparsedToolCall?.text).toBe(
+      '<tool_call>{"name": "login", "arguments": {"password": "[REDACTED]"',
+    );
+  });
+
+  it('records a reply whose diagnostics hold a near miss of a secret ending in a backslash (no broken JSON, no throw)', () => {
+    const redactor = new SecretRedactor(['12345678\\']);
+    const replies = new RecentReplies(1, (text) => redactor.redact(text));
+    const diagnostics = { toolCallError: { code: 'unavailable_tool' as const, message: 'no tool 12345678"', availableTools: [] } };
+    replies.record({ ...hugeReply('r1'), calls: [], raw: 'x', content: '', reasoning: '', diagnostics });
+    expect(replies.list(null)[0]?.diagnostics).toEqual(diagnostics);
   });
 });

@@ -5,18 +5,12 @@
  * gateway's own logger) holds any configured secret.
  */
 import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, createConfigRedactor, createGatewayLogger } from '../../src/app.js';
-import { normalizeConfig } from '../../src/config/normalize-config.js';
-import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '../helpers/loopback-server.js';
 import { postJson } from '../helpers/read-sse.js';
 import { testProvider } from '../helpers/start-gateway.js';
-
-/** The config schema is compiled once for the file (as the loader does once per load). */
-const validateConfigFile = compileConfigFileValidator();
+import { startLoggedGateway } from '../helpers/start-logged-gateway.js';
 
 const secrets = {
   compatibleKey: 'sk-compatible-secret-0123456789',
@@ -92,31 +86,24 @@ function answer(request: RecordedRequest, response: http.ServerResponse): void {
 let upstream: LoopbackServer;
 let app: FastifyInstance;
 let baseUrl: string;
-const lines: string[] = [];
+let lines: string[];
 
 beforeAll(async () => {
   upstream = await startLoopbackServer(answer);
-  const config = normalizeConfig(
-    validateConfigFile({
-      server: { apiKeys: [secrets.clientKey], logLevel: 'debug' },
-      providers: {
-        compatible: testProvider('openai-compatible', `${upstream.url}/v1`, {
-          toolCalling: 'native',
-          apiKey: secrets.compatibleKey,
-          headers: { 'x-org': secrets.organisationHeader, 'x-short': 'abc123' },
-        }),
-        claude: testProvider('anthropic', upstream.url, { apiKey: secrets.anthropicKey, defaultMaxTokens: 256 }),
-        local: testProvider('ollama', upstream.url, { toolCalling: 'native', apiKey: secrets.ollamaKey }),
-        gemini: testProvider('gemini', upstream.url, { apiKey: secrets.geminiKey }),
-      },
-    }),
-    { host: '127.0.0.1', port: 0 },
-  );
-  const redactor = createConfigRedactor(config);
-  const logger = createGatewayLogger(config, redactor, { write: (line: string) => void lines.push(line) });
-  app = await buildApp(config, { logger, redactor });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const gateway = await startLoggedGateway({
+    server: { apiKeys: [secrets.clientKey], logLevel: 'debug' },
+    providers: {
+      compatible: testProvider('openai-compatible', `${upstream.url}/v1`, {
+        toolCalling: 'native',
+        apiKey: secrets.compatibleKey,
+        headers: { 'x-org': secrets.organisationHeader, 'x-short': 'abc123' },
+      }),
+      claude: testProvider('anthropic', upstream.url, { apiKey: secrets.anthropicKey, defaultMaxTokens: 256 }),
+      local: testProvider('ollama', upstream.url, { toolCalling: 'native', apiKey: secrets.ollamaKey }),
+      gemini: testProvider('gemini', upstream.url, { apiKey: secrets.geminiKey }),
+    },
+  });
+  ({ app, baseUrl, lines } = gateway);
 });
 
 afterAll(async () => {
