@@ -43,8 +43,9 @@ export class HarmonyMessageScanner implements BodyScanner {
   }
 
   /** The header is taken whole when no marker may start in the chunk; the content as its scanner takes it. */
-  takeWhole(text: string): boolean {
-    return this.content === undefined ? !this.headerMarkers.mayHoldMarker(text) : this.content.takeWhole(text);
+  takeLeading(text: string): number {
+    if (this.content !== undefined) return this.content.takeLeading(text);
+    return this.headerMarkers.mayHoldMarker(text) ? -1 : text.length;
   }
 }
 

@@ -59,8 +59,8 @@ class M3SectionScanner implements BodyScanner {
     }
   }
 
-  takeWhole(text: string): boolean {
-    return text.indexOf(m3Namespace) < 0 && partialMarkerStart(text, 0, m3Namespace) === text.length;
+  takeLeading(text: string): number {
+    return text.indexOf(m3Namespace) < 0 && partialMarkerStart(text, 0, m3Namespace) === text.length ? text.length : -1;
   }
 
   /** No argument element is open: only an invoke whose close is missing, if anything. */

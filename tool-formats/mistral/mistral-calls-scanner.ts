@@ -92,8 +92,8 @@ class MistralCallsScanner implements BodyScanner {
   }
 
   /** Inside the arguments' JSON, a chunk that does not close it is taken whole, as `scan` would take it. */
-  takeWhole(text: string): boolean {
-    return this.phase === 'value' && advanceJsonScanOverChunk(this.state, text, undefined, true);
+  takeLeading(text: string): number {
+    return this.phase === 'value' && advanceJsonScanOverChunk(this.state, text, undefined, true) ? text.length : -1;
   }
 
   /** The name and its `[CALL_ID]…[ARGS]` segments: up to `{` (the arguments), or to where the body stops looking like a call. */

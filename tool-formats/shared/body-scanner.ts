@@ -36,11 +36,12 @@ export interface BodyScanner {
    */
   scan(input: string, position: number): BodyScanStep;
   /**
-   * Takes all of `text` (the next chunk, nothing held before it) as body when no character in it needs
-   * the full scan, advancing the state over it; false, with nothing read, otherwise. A fast path for the
-   * many small chunks inside a long body.
+   * How much of `text` (the input from where the scan stands) is body without the full scan, the state
+   * advanced over it: all of it, or all but a tail that is a partial marker, held as after a `more` step
+   * keeping it; -1, with nothing read, when the full scan must read it. A fast path for the many small
+   * chunks inside a long body.
    */
-  takeWhole?(text: string): boolean;
+  takeLeading?(text: string): number;
   /** Whether the reply ending now leaves the envelope undecided, its marker then being text (scanners that may decline). */
   undecidedAtEnd?(): boolean;
 }

@@ -40,11 +40,11 @@ export class EnvelopeReader {
     return this.entry.heldMarkers;
   }
 
-  /** Takes all of the next chunk as body when the scanner can (see `BodyScanner.takeWhole`). */
-  takeWhole(text: string): boolean {
-    if (this.scanner.takeWhole?.(text) !== true) return false;
-    this.parts.add(text);
-    return true;
+  /** Takes what the scanner can of the next input as body (see `BodyScanner.takeLeading`): how much, or -1. */
+  takeLeading(text: string): number {
+    const taken = this.scanner.takeLeading?.(text) ?? -1;
+    if (taken > 0) this.parts.add(taken === text.length ? text : text.slice(0, taken));
+    return taken;
   }
 
   scan(input: string, position: number): EnvelopeScan {

@@ -113,7 +113,7 @@ export function advanceJsonScan(
  * Advances `state` over all of `text` when nothing in it needs the caller's full scan: no character of
  * `stops` outside a string and, when `valueEnds`, no top-level value closing. Otherwise the state is
  * left as it was and the answer is false. The fast path of scanners over the many small chunks inside
- * a long body (see `BodyScanner.takeWhole`).
+ * a long body (see `BodyScanner.takeLeading`).
  */
 export function advanceJsonScanOverChunk(state: JsonScanState, text: string, stops: CharCodeSet | undefined, valueEnds: boolean): boolean {
   const { depth, quote, escaped, completedValues } = state;

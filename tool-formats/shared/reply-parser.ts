@@ -83,8 +83,9 @@ class ReplyParser implements ToolCallParser {
           : boundaryMode;
   }
 
-  push(text: string): ParsedEvent[] {
+  push(chunk: string): ParsedEvent[] {
     if (this.finished) throw new Error('push() after finish()');
+    let text = chunk;
     if (this.partialMarker !== undefined) {
       // A long marker (`<｜tool▁calls▁begin｜>`) arrives over several chunks: each one is walked on from
       // where the match stood, and the held text is read again only once the match is decided. In text,
@@ -97,11 +98,17 @@ class ReplyParser implements ToolCallParser {
         this.pending += text;
         return noEvents;
       }
-    } else if (this.pending === '' || this.mode.type === 'reasoning') {
+      // Decided: the held text is read with this chunk as one input, by the fast paths too (`<arg_key>`
+      // in a body, which `<arg_value>` held the start of, is body text like any other).
+      text = this.pending + text;
+      this.pending = '';
+      this.partialMarker = undefined;
+    }
+    if (this.pending === '' || this.mode.type === 'reasoning') {
       // Most chunks of prose hold no character a marker (or a boundary) could start with: they are text
       // as they stand, without the state machine's steps. Likewise most chunks inside a long reasoning
       // block (reasoning as they stand, read on from the newline the last one held) or call body (taken
-      // whole by its reader).
+      // by its reader, up to a partial marker it then holds).
       const mode = this.mode;
       switch (mode.type) {
         case 'text':
@@ -119,7 +126,12 @@ class ReplyParser implements ToolCallParser {
           this.pending = chunk.slice(taken);
           return [{ type: 'reasoning', text: taken === chunk.length ? chunk : chunk.slice(0, taken) }];
         }
-        case 'envelope':
+        case 'envelope': {
+          const taken = mode.reader.takeLeading(text);
+          if (taken < 0) break;
+          if (taken < text.length) this.holdPartialMarker(mode.reader.heldMarkers, text, taken);
+          return noEvents;
+        }
         case 'candidate':
           if (mode.reader.takeWhole(text)) return noEvents;
           break;

@@ -119,40 +119,50 @@ export class TaggedBodyScanner implements BodyScanner {
     return this.phase === 'json' ? this.scanJson(input, index) : this.scanRaw(input, index);
   }
 
-  takeWhole(text: string): boolean {
+  takeLeading(text: string): number {
+    const whole = text.length;
     switch (this.phase) {
       case 'header':
       case 'sniff':
-        return false;
+        return -1;
       case 'json':
         // What `scanJson` does when it meets no stop character outside a string: take it all. Markers
         // inside strings do not count, so a value quoting one (code, a file's text) streams this way too.
-        return advanceJsonScanOverChunk(this.state, text, this.terminators.firstCodes, false);
+        return advanceJsonScanOverChunk(this.state, text, this.terminators.firstCodes, false) ? whole : -1;
       case 'raw': {
-        if (this.jsonValue !== 'none') return this.takeWholeJsonValue(text);
+        if (this.jsonValue !== 'none') return this.takeJsonValueChunk(text) ? whole : -1;
         const span = this.openSpan;
-        if (span === undefined) return !this.layout.rawMarkers.mayHoldMarker(text);
-        if (span.nested) return !span.matcher.mayHoldMarker(text);
-        if (!span.carryable) return text.indexOf(span.close) < 0 && partialMarkerStart(text, 0, span.close) === text.length;
+        if (span === undefined) return this.takeRawLeading(text);
+        if (span.nested) return span.matcher.mayHoldMarker(text) ? -1 : whole;
+        if (!span.carryable) return text.indexOf(span.close) < 0 && partialMarkerStart(text, 0, span.close) === whole ? whole : -1;
         const carried = this.spanCarry;
         const closeEnd = this.carryableCloseEnd(text, 0, span.close);
-        if (closeEnd < 0) return true;
-        // The value closed inside the chunk: the rest is taken too when no marker may start in it.
-        if (this.layout.rawMarkers.mayHoldMarker(text, closeEnd)) {
-          this.spanCarry = carried;
-          return false;
-        }
+        if (closeEnd < 0) return whole;
+        // The value closed inside the chunk: the rest is taken too when no marker starts in it.
         this.openSpan = undefined;
-        return true;
+        const rest = this.takeRawLeading(text, closeEnd);
+        if (rest >= 0) return rest;
+        this.openSpan = span;
+        this.spanCarry = carried;
+        return -1;
       }
     }
+  }
+
+  /**
+   * Raw text outside values from `from`, as `scanRaw` reads it while no marker is found: all of it, or
+   * up to a partial marker at its end; -1 when a marker is there (it changes the state: the full scan).
+   */
+  private takeRawLeading(text: string, from = 0): number {
+    const hit = this.layout.rawMarkers.find(text, from);
+    return hit.type === 'none' ? text.length : hit.type === 'partial' ? hit.index : -1;
   }
 
   /**
    * Inside a `jsonValuesAfter` value: a chunk that does not close the value and may start no terminator
    * outside its strings is taken whole, as `scanJsonValue` would take it (what follows a close is raw text).
    */
-  private takeWholeJsonValue(text: string): boolean {
+  private takeJsonValueChunk(text: string): boolean {
     return this.jsonValue === 'json' && advanceJsonScanOverChunk(this.valueState, text, this.terminators.firstCodes, true);
   }
 

@@ -60,8 +60,8 @@ export class ValuesBodyScanner implements BodyScanner {
   }
 
   /** Inside a value, a chunk that neither closes it nor may start a terminator is taken whole, as `scan` would take it. */
-  takeWhole(text: string): boolean {
-    return this.phase === 'value' && advanceJsonScanOverChunk(this.state, text, this.terminators.firstCodes, true);
+  takeLeading(text: string): number {
+    return this.phase === 'value' && advanceJsonScanOverChunk(this.state, text, this.terminators.firstCodes, true) ? text.length : -1;
   }
 
   /** After a value: a separator and another value continue the body; an end marker closes it; anything else ends it here. */

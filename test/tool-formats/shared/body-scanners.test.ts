@@ -12,7 +12,7 @@ const terminators = (end: string[], restart: string[] = []) =>
 
 /**
  * Feeds chunks like the parser does (held text comes back in front of the next chunk); returns body and
- * closer. `offerWhole`: a chunk with nothing held before it is offered to `takeWhole` first, as the parser does.
+ * closer. `offerWhole`: the input is offered to `takeLeading` first, as the parser does.
  */
 function run(
   scanner: BodyScanner,
@@ -23,11 +23,13 @@ function run(
   let pending = '';
   for (let index = 0; index < chunks.length; index++) {
     const chunk = chunks[index] as string;
-    if (offerWhole && pending === '' && scanner.takeWhole?.(chunk) === true) {
-      body += chunk;
+    const input = pending + chunk;
+    const taken = offerWhole ? (scanner.takeLeading?.(input) ?? -1) : -1;
+    if (taken >= 0) {
+      body += input.slice(0, taken);
+      pending = input.slice(taken);
       continue;
     }
-    const input = pending + chunk;
     const step: BodyScanStep = scanner.scan(input, 0);
     if (step.type === 'closed')
       return {
