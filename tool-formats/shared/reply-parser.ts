@@ -114,9 +114,15 @@ class ReplyParser implements ToolCallParser {
         case 'text':
         case 'boundary': {
           if (mode.type === 'boundary' && !this.isPlainLineStart(text, 0)) break;
-          const after = this.plainTextMode(text);
-          if (after === undefined) break;
-          this.mode = after;
+          const end = this.plainTextEnd(text);
+          if (end < 0) break;
+          if (end < text.length) {
+            // A partial marker ends the chunk, in the middle of a line: held as stepText holds it.
+            this.mode = textMode;
+            this.holdPartialMarker(this.syntax.textMarkers, text, end);
+            return end === 0 ? noEvents : [{ type: 'text', text: text.slice(0, end) }];
+          }
+          this.mode = text.charCodeAt(text.length - 1) === this.textStopCode ? boundaryMode : textMode;
           return text === '' ? noEvents : [{ type: 'text', text }];
         }
         case 'reasoning': {
@@ -144,20 +150,20 @@ class ReplyParser implements ToolCallParser {
   }
 
   /**
-   * The mode after `text` read in text mode, when all of it is plain text: nothing in it may start a text
-   * marker, and each newline the text state stops at is followed by a plain line start (or ends the
-   * chunk: the boundary then comes next). Undefined when the state machine must read it. So most chunks
-   * of prose, the last of a line and the first of the next included, take no steps.
+   * How much of `text`, read in text mode, is plain text: nothing in it may start a text marker, but a
+   * partial one at its end (then held), and each newline the text state stops at is followed by a plain
+   * line start (or ends the chunk: the boundary then comes next). -1 when the state machine must read it.
+   * So most chunks of prose, the last of a line and the first of the next included, take no steps.
    */
-  private plainTextMode(text: string): Mode | undefined {
+  private plainTextEnd(text: string): number {
     const markers = this.syntax.textMarkers;
     for (let index = 0; ;) {
       const stop = markers.firstMayStart(text, index, this.textStopCode);
-      if (stop === text.length) return textMode;
-      if (text.charCodeAt(stop) !== this.textStopCode) return undefined;
+      if (stop === text.length) return stop;
+      if (text.charCodeAt(stop) !== this.textStopCode) return markers.partialCursor(text, stop) === undefined ? -1 : stop;
       index = stop + 1;
-      if (index === text.length) return boundaryMode;
-      if (!this.isPlainLineStart(text, index)) return undefined;
+      if (index === text.length) return index;
+      if (!this.isPlainLineStart(text, index)) return -1;
     }
   }
 
