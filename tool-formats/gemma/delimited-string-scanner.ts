@@ -5,7 +5,7 @@
 import type { BodyScanner, BodyScanStep } from '../shared/body-scanner.js';
 import type { Envelope } from '../shared/envelope.js';
 import { MarkerMatcher } from '../shared/marker-matcher.js';
-import type { Terminator } from '../shared/tagged-body-scanner.js';
+import type { Terminator } from '../shared/tagged-body-layout.js';
 
 type BodyMarker = Terminator | 'delimiter';
 

@@ -6,7 +6,8 @@
 import type { BodyScanner, BodyScanStep } from '../shared/body-scanner.js';
 import type { Envelope } from '../shared/envelope.js';
 import { MarkerMatcher } from '../shared/marker-matcher.js';
-import { TaggedBodyScanner, type Terminator } from '../shared/tagged-body-scanner.js';
+import type { Terminator } from '../shared/tagged-body-layout.js';
+import { TaggedBodyScanner } from '../shared/tagged-body-scanner.js';
 
 export const messageMarker = '<|message|>';
 export const startMarker = '<|start|>';

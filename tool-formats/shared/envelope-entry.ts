@@ -3,7 +3,8 @@ import type { BodyGrammar } from './body-grammar.js';
 import type { BodyScanner } from './body-scanner.js';
 import type { Envelope } from './envelope.js';
 import { MarkerMatcher, type MarkerEntry } from './marker-matcher.js';
-import { createTaggedBodyLayout, TaggedBodyScanner, type Terminator } from './tagged-body-scanner.js';
+import { createTaggedBodyLayout, type Terminator } from './tagged-body-layout.js';
+import { TaggedBodyScanner } from './tagged-body-scanner.js';
 import { ValuesBodyScanner } from './values-body-scanner.js';
 import { unique } from './unique.js';
 

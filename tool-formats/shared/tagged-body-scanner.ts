@@ -1,40 +1,8 @@
 /** Body scanning for `tagged` envelopes: up to an end marker, ignoring markers inside JSON strings and raw values. */
 import { createMoreStep, isJsonOpenerCode, isSpaceCode, moreFrom, type BodyScanner, type BodyScanStep } from './body-scanner.js';
-import type { ValueSpan } from './envelope.js';
 import { advanceJsonScan, advanceJsonScanOverChunk, JsonScanState } from './json-scan-state.js';
-import { MarkerMatcher, partialMarkerStart, type MarkerEntry } from './marker-matcher.js';
-
-/** `end` closes the body; `restart` (the envelope's own start marker) may close it implicitly. */
-export type Terminator = 'end' | 'restart';
-
-/**
- * Inside a raw value: what ends it, and what opens a value quoted inside it. A value with no nested
- * opener has one marker to look for, found with the native `indexOf` instead of the matcher's
- * per-character loop: values (code, file contents) are most of a long call's text.
- */
-type SpanMarkers = {
-  matcher: MarkerMatcher<'close' | 'nested'>;
-  close: string;
-  nested: boolean;
-  /**
-   * Whether a start of the close at the end of a chunk may be taken as body text and remembered (see
-   * `spanCarry`) instead of held back for the next chunk: the close is the body's own text, and, its
-   * first character not recurring in it, no other occurrence can begin inside a carried start. Long
-   * closes (`<|plamo:end_tool_arguments:plamo|>`) would otherwise be read again with every chunk.
-   */
-  carryable: boolean;
-};
-
-/** A `jsonValuesAfter` marker: the JSON value after it is scanned as JSON (see `TaggedBodyOptions`). */
-const jsonValueFollows = { jsonValue: true } as const;
-type JsonValueFollows = typeof jsonValueFollows;
-
-/** Built once per envelope from its value spans and trailing end markers (see `TaggedBodyOptions`). */
-export type TaggedBodyLayout = {
-  /** Terminators and value-span openers together, so a raw body is searched once for both. */
-  rawMarkers: MarkerMatcher<Terminator | SpanMarkers | JsonValueFollows>;
-  trailingEnd?: MarkerMatcher<true>;
-};
+import { partialMarkerStart, type MarkerMatcher } from './marker-matcher.js';
+import type { SpanMarkers, TaggedBodyLayout, Terminator } from './tagged-body-layout.js';
 
 /**
  * Whitespace allowed between the end marker and a trailing end marker. Bounded, because the scanner
@@ -44,31 +12,6 @@ export type TaggedBodyLayout = {
 const trailingGapLimit = 16;
 
 const greaterThan = 0x3e;
-
-export function createTaggedBodyLayout(
-  terminators: readonly MarkerEntry<Terminator>[],
-  valueSpans: readonly ValueSpan[],
-  trailingEnd: readonly string[],
-  jsonValuesAfter: readonly string[] = [],
-): TaggedBodyLayout {
-  const spanMarkers = (span: ValueSpan): SpanMarkers => ({
-    matcher: new MarkerMatcher<'close' | 'nested'>([
-      { marker: span.close, value: 'close' },
-      ...(span.nested === undefined ? [] : [{ marker: span.nested, value: 'nested' as const }]),
-    ]),
-    close: span.close,
-    nested: span.nested !== undefined,
-    carryable: span.nested === undefined && span.close.indexOf(span.close.charAt(0), 1) < 0,
-  });
-  const rawMarkers = new MarkerMatcher<Terminator | SpanMarkers | JsonValueFollows>([
-    ...terminators,
-    ...valueSpans.map((span) => ({ marker: span.open, value: spanMarkers(span) })),
-    ...jsonValuesAfter.map((marker) => ({ marker, value: jsonValueFollows })),
-  ]);
-  return trailingEnd.length === 0
-    ? { rawMarkers }
-    : { rawMarkers, trailingEnd: new MarkerMatcher(trailingEnd.map((marker) => ({ marker, value: true as const }))) };
-}
 
 export class TaggedBodyScanner implements BodyScanner {
   /** `header` up to `headerEnd` if any, then `sniff` until the first significant character says whether the body is JSON. */

@@ -2,7 +2,7 @@
 import { createMoreStep, isJsonOpenerCode, isSpaceCode, moreFrom, type BodyScanner, type BodyScanStep } from './body-scanner.js';
 import { advanceJsonScan, advanceJsonScanOverChunk, JsonScanState } from './json-scan-state.js';
 import type { MarkerMatcher } from './marker-matcher.js';
-import type { Terminator } from './tagged-body-scanner.js';
+import type { Terminator } from './tagged-body-layout.js';
 
 export class ValuesBodyScanner implements BodyScanner {
   private phase: 'sniff' | 'value' | 'after' | 'raw' = 'sniff';

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BodyScanStep } from '../../../tool-formats/shared/body-scanner.js';
 import { MarkerMatcher } from '../../../tool-formats/shared/marker-matcher.js';
-import { createTaggedBodyLayout, TaggedBodyScanner, type Terminator } from '../../../tool-formats/shared/tagged-body-scanner.js';
+import { createTaggedBodyLayout, type Terminator } from '../../../tool-formats/shared/tagged-body-layout.js';
+import { TaggedBodyScanner } from '../../../tool-formats/shared/tagged-body-scanner.js';
 
 type Outcome = { body: string; closer: string; rest: string } | { open: string };
 

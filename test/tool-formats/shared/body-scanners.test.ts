@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BodyScanner, BodyScanStep } from '../../../tool-formats/shared/body-scanner.js';
 import { MarkerMatcher } from '../../../tool-formats/shared/marker-matcher.js';
-import { createTaggedBodyLayout, TaggedBodyScanner, type Terminator } from '../../../tool-formats/shared/tagged-body-scanner.js';
+import { createTaggedBodyLayout, type Terminator } from '../../../tool-formats/shared/tagged-body-layout.js';
+import { TaggedBodyScanner } from '../../../tool-formats/shared/tagged-body-scanner.js';
 import { ValuesBodyScanner } from '../../../tool-formats/shared/values-body-scanner.js';
 
 const terminators = (end: string[], restart: string[] = []) =>
