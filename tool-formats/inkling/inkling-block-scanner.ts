@@ -48,6 +48,13 @@ class InklingBlockScanner implements BodyScanner {
     }
   }
 
+  /** In the call's JSON, a chunk with no end token is body, up to a partial one at its end (see `BodyScanner.takeLeading`). */
+  takeLeading(text: string): number {
+    if (!this.inCall) return -1;
+    const end = this.ends.find(text, 0);
+    return end.type === 'none' ? text.length : end.type === 'partial' ? end.index : -1;
+  }
+
   undecidedAtEnd(): boolean {
     return !this.inCall;
   }
