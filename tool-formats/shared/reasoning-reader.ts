@@ -58,15 +58,18 @@ export class ReasoningReader {
 
   /**
    * How much of `text` (the next chunk, after any text held back before it) is reasoning as it stands,
-   * when nothing in it needs the full scan: no character an end marker starts with, past the block's
-   * start and its blank beginning. All of it, or all but a trailing newline, which is held back as the
-   * full scan holds it (it may sit right before the close tag); 0, with nothing read, otherwise. Most
-   * chunks of a long block are such, a line's last chunk included; the caller emits what was taken as
-   * one reasoning event.
+   * past the block's start and its blank beginning, when no end marker is in it: all of it, or all but
+   * what the full scan would hold back (a partial end marker at the end, and a newline right before it
+   * or before the end, which may sit right before the close tag). -1, with nothing read, when the full
+   * scan must read it. Most chunks of a long block are such; the caller emits what was taken as one
+   * reasoning event and holds the rest.
    */
   takeLeading(text: string): number {
-    if (!this.spoke || this.openerRedundant || this.atStart || this.endMarkers.mayHoldMarker(text)) return 0;
-    const taken = text.length > 0 && text.charCodeAt(text.length - 1) === newlineCode ? text.length - 1 : text.length;
+    if (!this.spoke || this.openerRedundant || this.atStart) return -1;
+    const hit = this.endMarkers.find(text, 0);
+    if (hit.type === 'found') return -1;
+    let taken = hit.type === 'partial' ? hit.index : text.length;
+    if (taken > 0 && text.charCodeAt(taken - 1) === newlineCode) taken--;
     if (taken > 0) this.replay?.add(taken === text.length ? text : text.slice(0, taken));
     return taken;
   }

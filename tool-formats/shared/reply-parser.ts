@@ -128,8 +128,9 @@ class ReplyParser implements ToolCallParser {
         case 'reasoning': {
           const chunk = this.pending + text;
           const taken = mode.reader.takeLeading(chunk);
-          if (taken === 0) break;
+          if (taken < 0) break;
           this.pending = chunk.slice(taken);
+          if (taken === 0) return noEvents;
           return [{ type: 'reasoning', text: taken === chunk.length ? chunk : chunk.slice(0, taken) }];
         }
         case 'envelope': {
