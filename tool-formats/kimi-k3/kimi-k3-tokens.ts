@@ -24,12 +24,33 @@ export function unescapeAttribute(value: string): string {
   return value.replace(/&quot;/g, '"').replace(/&amp;/g, '&');
 }
 
-/** `matchAll` works on a copy, so this shared pattern's `lastIndex` never changes. */
-const attributePattern = /([\w-]+)="([^"]*)"/g;
-
-/** `name="value"` pairs of a tag header (the text between the tag name and `<|sep|>`). */
+/**
+ * `name="value"` pairs of a tag header (the text between the tag name and `<|sep|>`): what
+ * `/([\w-]+)="([^"]*)"/g` matches, read by hand because every call of every Kimi K3 reply reads two
+ * headers, and `matchAll` copies the pattern and builds an iterator each time.
+ */
 export function readAttributes(header: string): Map<string, string> {
   const attributes = new Map<string, string>();
-  for (const match of header.matchAll(attributePattern)) attributes.set(match[1] as string, unescapeAttribute(match[2] as string));
+  for (let equals = header.indexOf('="'); equals >= 0;) {
+    let nameStart = equals;
+    while (nameStart > 0 && isNameCode(header.charCodeAt(nameStart - 1))) nameStart--;
+    const valueStart = equals + 2;
+    if (nameStart === equals) {
+      // No name before this `="`: its quote may still close nothing, so the search goes on after `=`.
+      equals = header.indexOf('="', equals + 1);
+      continue;
+    }
+    const valueEnd = header.indexOf('"', valueStart);
+    if (valueEnd < 0) break;
+    attributes.set(header.slice(nameStart, equals), unescapeAttribute(header.slice(valueStart, valueEnd)));
+    equals = header.indexOf('="', valueEnd + 1);
+  }
   return attributes;
+}
+
+/** `[\w-]`: ASCII letters, digits, `_` and `-`. */
+function isNameCode(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d
+  );
 }

@@ -18,6 +18,24 @@ describe('Kimi K3 attributes', () => {
     expect(readAttributes(header).get('index')).toBe('1');
   });
 
+  // Read by hand for speed: it must read any header exactly as the pattern it replaced.
+  it('reads every header as /([\\w-]+)="([^"]*)"/g does', () => {
+    const pattern = /([\w-]+)="([^"]*)"/g;
+    const expected = (header: string) => {
+      const attributes = new Map<string, string>();
+      for (const match of header.matchAll(pattern)) attributes.set(match[1] as string, unescapeAttribute(match[2] as string));
+      return [...attributes];
+    };
+    const piece = fc.constantFrom('a', 'Z', '9', '_', '-', '=', '"', ' ', '="', 'é', '&amp;', '<|sep|>', 'tool="x"');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const header = pieces.join('');
+        expect([...readAttributes(header)]).toEqual(expected(header));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('unescapes what the template escaped, with or without entities', () => {
     fc.assert(
       fc.property(fc.string(), (value) => {
