@@ -149,6 +149,22 @@ describe('minimax-m3: values quoting the markup', () => {
     expect(events).toEqual([call('get_weather', { city: 'Paris' }), { type: 'text', text: ' ok' }]);
   });
 
+  // A tag too long for markup is text, whether it arrives in one chunk or many: the section still ends at its close.
+  it('reads a tag longer than the markup limit as value text, streamed or not', () => {
+    const long = `${ns}<note ${'z'.repeat(300)}`;
+    const text = `${ns}<tool_call>\n${ns}<invoke name="write_file">\n${element('content', long)}\n${ns}</invoke>\n${ns}</tool_call> ok`;
+    const events = parse(text);
+    expect(events).toEqual([call('write_file', { content: long }), { type: 'text', text: ' ok' }]);
+  });
+
+  // The section close's token begins inside a tag that only turns out too long once the token's `>` comes:
+  // read on chunk by chunk, the tag must not have taken the token's start, or the close would be missed.
+  it('ends the section at a close whose token began inside a tag too long for markup', () => {
+    const tooLong = `${ns}<x${'y'.repeat(247)}`;
+    const text = `${ns}<tool_call>\n${invoke('get_time')}\n${tooLong}${ns}</tool_call> ok`;
+    expect(parse(text)).toEqual([call('get_time', {}), { type: 'text', text: ' ok' }]);
+  });
+
   it('reports a value still open at the end of the reply as cut off', () => {
     const events = parse(`${ns}<tool_call>\n${ns}<invoke name="write_file">\n${ns}<content>abc ${ns}</tool_call>`);
     expect(events).toEqual([expect.objectContaining({ type: 'tool-call-unparsed', reason: 'unclosed' })]);
@@ -173,5 +189,11 @@ testChunkingInvariance({
     `${ns}<`,
     `${ns}</city>`,
     invoke('write_file', element('content', `${ns}</tool_call>${ns}<b>`)),
+    // Tags read on across chunks: near and over the length limit, a partial namespace token inside one.
+    `${ns}<invoke name="${'x'.repeat(250)}`,
+    `${ns}<note ${'y'.repeat(260)}`,
+    `${ns}<invoke name="]<]mini`,
+    `${ns}<tool_callx>`,
+    `${ns}</tool_cal`,
   ],
 });
