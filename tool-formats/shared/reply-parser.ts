@@ -9,6 +9,7 @@ import { EnvelopeReader } from './envelope-reader.js';
 import type { MarkerCursor, MarkerHit, MarkerMatcher } from './marker-matcher.js';
 import { noEvents, ParsedEventBuffer } from './parsed-event-buffer.js';
 import { ReasoningReader } from './reasoning-reader.js';
+import { isPlainLineStart, plainTextEnd, semicolonCode } from './plain-text-run.js';
 import { TextPieces } from './text-pieces.js';
 import { orphanCloseWarning, unclosedReasoningWarning } from './reasoning-warnings.js';
 import type { ToolRoster } from './tool-roster.js';
@@ -37,8 +38,6 @@ type Step = number;
 const held = -1;
 /** Go on with a rebuilt input (`switchedInput`: text released by a candidate, to be read again as text). */
 const switched = -2;
-
-const semicolon = 0x3b;
 
 export function createReplyParser(syntax: ReplySyntax, roster: ToolRoster, options: ParserOptions = {}): ToolCallParser {
   return new ReplyParser(syntax, roster, options);
@@ -113,8 +112,9 @@ class ReplyParser implements ToolCallParser {
       switch (mode.type) {
         case 'text':
         case 'boundary': {
-          if (mode.type === 'boundary' && !this.isPlainLineStart(text, 0)) break;
-          const end = this.plainTextEnd(text);
+          // The reply's start may hold a reply-start marker: read by the state machine.
+          if (mode.type === 'boundary' && (this.atReplyStart || !isPlainLineStart(text, 0, this.syntax.textMarkers))) break;
+          const end = plainTextEnd(text, this.syntax.textMarkers, this.textStopCode);
           if (end < 0) break;
           if (end < text.length) {
             // A partial marker ends the chunk, in the middle of a line: held as stepText holds it.
@@ -148,35 +148,6 @@ class ReplyParser implements ToolCallParser {
     }
     this.consume(this.pending + text);
     return this.events.drain();
-  }
-
-  /**
-   * How much of `text`, read in text mode, is plain text: nothing in it may start a text marker, but a
-   * partial one at its end (then held), and each newline the text state stops at is followed by a plain
-   * line start (or ends the chunk: the boundary then comes next). -1 when the state machine must read it.
-   * So most chunks of prose, the last of a line and the first of the next included, take no steps.
-   */
-  private plainTextEnd(text: string): number {
-    const markers = this.syntax.textMarkers;
-    for (let index = 0; ;) {
-      const stop = markers.firstMayStart(text, index, this.textStopCode);
-      if (stop === text.length) return stop;
-      if (text.charCodeAt(stop) !== this.textStopCode) return markers.partialCursor(text, stop) === undefined ? -1 : stop;
-      index = stop + 1;
-      if (index === text.length) return index;
-      if (!this.isPlainLineStart(text, index)) return -1;
-    }
-  }
-
-  /**
-   * Whether the boundary at `index` (a line's start) is plain text at once: not the reply's start, and a
-   * character that is no space, no JSON opener or Llama's `;`, and starts no text marker.
-   */
-  private isPlainLineStart(text: string, index: number): boolean {
-    if (this.atReplyStart || index >= text.length) return false;
-    const code = text.charCodeAt(index);
-    if (isSpaceCode(code) || isJsonOpenerCode(code) || code === semicolon) return false;
-    return this.syntax.textMarkers.firstMayStart(text, index, -1) !== index;
   }
 
   finish(): ParsedEvent[] {
@@ -277,7 +248,7 @@ class ReplyParser implements ToolCallParser {
     this.events.text(input.slice(position, index));
     if (index >= input.length) return index;
     const code = input.charCodeAt(index);
-    if (afterCall && code === semicolon && this.syntax.bareGrammars.length > 0) {
+    if (afterCall && code === semicolonCode && this.syntax.bareGrammars.length > 0) {
       // Llama's `{…}; {…}`: the separator goes with the next JSON, and back to the text if that is no call.
       let next = index + 1;
       while (next < input.length && isSpaceCode(input.charCodeAt(next))) next++;
@@ -287,7 +258,7 @@ class ReplyParser implements ToolCallParser {
     const hit = this.syntax.textMarkers.matchAt(input, index);
     // Read again, the held text gives the same hold unless it began with Llama's separator (checked above).
     if (hit.type === 'partial')
-      return code === semicolon ? this.hold(input, index) : this.holdPartialMarker(this.syntax.textMarkers, input, index);
+      return code === semicolonCode ? this.hold(input, index) : this.holdPartialMarker(this.syntax.textMarkers, input, index);
     if (hit.type === 'found') return this.open(hit);
     if (isJsonOpenerCode(code) && this.syntax.bareGrammars.length > 0) return this.openBare('', index);
     this.mode = textMode;
