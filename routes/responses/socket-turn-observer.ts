@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { toGatewayError } from '../../src/core/gateway-error.js';
 import type { ChatRun, RunProgress } from '../../src/pipeline/chat-pipeline.js';
 import { isPromise } from '../../src/state/limit-counters.js';
-import type { Admission } from '../../src/plugins/rate-limits.js';
+import type { Admission } from '../../src/plugins/admission.js';
 import type { RequestTrace } from '../../src/telemetry/gateway-tracing.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
 import { startGenerationTrace, type GenerationObservers } from '../shared/run-generation.js';

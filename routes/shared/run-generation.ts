@@ -11,7 +11,7 @@ import type { AgentFormat } from '../../src/pipeline/agent-format/agent-format.j
 import type { ResolvedModel } from '../../src/core/resolved-model.js';
 import type { ChatPipeline, ChatRun, RunOptions, RunProgress } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
-import type { Admission } from '../../src/plugins/rate-limits.js';
+import type { Admission } from '../../src/plugins/admission.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import type { RequestTrace } from '../../src/telemetry/gateway-tracing.js';
 import { watchClientAbort } from './client-abort.js';

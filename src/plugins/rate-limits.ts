@@ -9,9 +9,8 @@
  * order the checks mean (tokens, then requests, then stream slots); what a refused request took after the
  * refusing check is given back, so the counts are those of checking one by one.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LimitSettings } from '../config/config-types.js';
-import { gatewayError, type GatewayError } from '../core/gateway-error.js';
+import type { GatewayError } from '../core/gateway-error.js';
 import type { Logger } from '../core/logger.js';
 import {
   isPromise,
@@ -22,6 +21,8 @@ import {
   type WindowCounter,
 } from '../state/limit-counters.js';
 import type { SharedState } from '../state/shared-state.js';
+import { noLimits, type Admission } from './admission.js';
+import { HeaderTally, rateLimitExceeded } from './rate-limit-headers.js';
 import { stateUnavailable } from '../state/state-unavailable.js';
 
 /** A minute, the window of the per-minute limits. */
@@ -62,72 +63,6 @@ function countersFor(settings: LimitSettings | undefined, state: SharedState, sc
     families.tokens = state.windowCounter({ name: `${scope}:tokens`, points: settings.tokensPerMinute, durationSeconds: windowSeconds });
   if (settings.concurrentStreams) families.streams = state.streamSlots(`${scope}:streams`);
   return families;
-}
-
-/** OpenAI's reset format: `20ms`, `12s`, `6m0s`. */
-export function formatReset(milliseconds: number): string {
-  if (milliseconds < 1000) return `${Math.max(0, Math.ceil(milliseconds))}ms`;
-  const seconds = Math.ceil(milliseconds / 1000);
-  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${seconds % 60}s`;
-}
-
-/** What one admitted request holds: headers to send, its stream slots to give back, its tokens to count. */
-export type Admission = {
-  headers: Record<string, string>;
-  /** Whether it holds stream slots, to give back when the reply closes. */
-  readonly holdsSlots: boolean;
-  /** Counts the reply's tokens against the minute. */
-  recordTokens(tokens: number): void;
-  /** Gives back the concurrent-stream slots (idempotent). */
-  release(): void;
-};
-
-const noLimits: Admission = { headers: {}, holdsSlots: false, recordTokens: () => {}, release: () => {} };
-
-function tooMany(what: string, label: string, milliseconds: number, tally: HeaderTally): GatewayError {
-  const seconds = Math.max(1, Math.ceil(milliseconds / 1000));
-  // Refused before any upstream was asked.
-  return gatewayError('rate_limit_exceeded', {
-    message: `Rate limit reached for ${label}: ${what}. Try again in ${seconds}s.`,
-    retryAfter: String(seconds),
-    headers: { ...tally.headers(), 'x-interlingua-attempts': '0' },
-  });
-}
-
-/** One unit's tightest window over the scopes; `limit` is -1 until a window was read. */
-type Tightest = { limit: number; remaining: number; resetMs: number };
-
-/**
- * Notes each window as it is read, and writes the six headers once at the end (not per scope and unit).
- * The tightest window of each unit (the tighter of the server's and the key's limits) is kept in one
- * object per unit, updated in place: a request allocates nothing per window.
- */
-class HeaderTally {
-  readonly requests: Tightest = { limit: -1, remaining: 0, resetMs: 0 };
-  readonly tokens: Tightest = { limit: -1, remaining: 0, resetMs: 0 };
-
-  note(unit: Tightest, limit: number, remaining: number, resetMs: number): void {
-    if (unit.limit !== -1 && remaining >= unit.remaining) return;
-    unit.limit = limit;
-    unit.remaining = remaining;
-    unit.resetMs = resetMs;
-  }
-
-  headers(): Record<string, string> {
-    const headers: Record<string, string> = {};
-    const { requests, tokens } = this;
-    if (requests.limit !== -1) {
-      headers['x-ratelimit-limit-requests'] = String(requests.limit);
-      headers['x-ratelimit-remaining-requests'] = String(requests.remaining);
-      headers['x-ratelimit-reset-requests'] = formatReset(requests.resetMs);
-    }
-    if (tokens.limit !== -1) {
-      headers['x-ratelimit-limit-tokens'] = String(tokens.limit);
-      headers['x-ratelimit-remaining-tokens'] = String(tokens.remaining);
-      headers['x-ratelimit-reset-tokens'] = formatReset(tokens.resetMs);
-    }
-    return headers;
-  }
 }
 
 class LimitedAdmission implements Admission {
@@ -257,19 +192,21 @@ export class RateLimits {
 
   private check(step: Step, result: WindowCount | SlotLease | typeof noSlot, tally: HeaderTally): GatewayError | undefined {
     const { scope } = step;
-    if (result === noSlot) return tooMany(`${scope.settings.concurrentStreams} concurrent streams`, scope.label, 1000, tally);
+    if (result === noSlot) return rateLimitExceeded(`${scope.settings.concurrentStreams} concurrent streams`, scope.label, 1000, tally);
     if (!('consumedPoints' in result)) return undefined;
     if (step.type === 'tokens') {
       const limit = scope.settings.tokensPerMinute as number;
       const remaining = Math.max(0, limit - result.consumedPoints);
       tally.note(tally.tokens, limit, remaining, result.msBeforeNext);
-      return remaining === 0 ? tooMany(`${limit} tokens per minute`, scope.label, result.msBeforeNext, tally) : undefined;
+      return remaining === 0 ? rateLimitExceeded(`${limit} tokens per minute`, scope.label, result.msBeforeNext, tally) : undefined;
     }
     const limit = scope.settings.requestsPerMinute as number;
     // A refused request still counts in its own window (as rate-limiter-flexible's consume does).
     const remaining = Math.max(0, limit - result.consumedPoints);
     tally.note(tally.requests, limit, remaining, result.msBeforeNext);
-    return result.consumedPoints > limit ? tooMany(`${limit} requests per minute`, scope.label, result.msBeforeNext, tally) : undefined;
+    return result.consumedPoints > limit
+      ? rateLimitExceeded(`${limit} requests per minute`, scope.label, result.msBeforeNext, tally)
+      : undefined;
   }
 
   /** Undoes what checking one by one would never have done: the checks after the refusing one, and the slots taken before it. */
@@ -283,64 +220,4 @@ export class RateLimits {
       else if (steps[index]!.type === 'requests') this.background(scope.requests?.add(scope.key, -1));
     }
   }
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The rate-limit admission of a generating request (null elsewhere, or with no limits). */
-    admission: Admission | null;
-  }
-  interface FastifyInstance {
-    /** The limits, for generations that are no HTTP request of their own (a WebSocket turn). */
-    rateLimits?: RateLimits;
-  }
-}
-
-/** The routes that generate (and so count): Chat Completions, Responses, Messages, embeddings, on /v1 and /{provider}/v1. */
-const limitedRoute = /\/v1\/(?:chat\/completions|responses|messages|embeddings)$/;
-
-function holdAdmission(request: FastifyRequest, reply: FastifyReply, admission: Admission): void {
-  if (admission === noLimits) return;
-  request.admission = admission;
-  void reply.headers(admission.headers);
-  // Only a stream holds slots: other requests add no listener.
-  if (admission.holdsSlots) reply.raw.once('close', () => admission.release());
-}
-
-/** Whether a route counts against the limits: a POST to one of the generating routes. */
-export function isLimitedRoute(method: string | readonly string[], url: string): boolean {
-  const posts = typeof method === 'string' ? method === 'POST' : method.includes('POST');
-  return posts && limitedRoute.test(url);
-}
-
-export function registerRateLimits(app: FastifyInstance, limits: RateLimits): void {
-  app.decorateRequest('admission', null);
-  app.decorate('rateLimits', limits);
-  // A callback hook, not an async one: in-process limits answer synchronously, and then no promise is made.
-  const admitRequest = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
-    // A route that also answers other methods is limited for its POSTs only.
-    if (request.method !== 'POST') return done();
-    const body = request.body as { stream?: unknown } | null;
-    let admission: MaybePromise<Admission>;
-    try {
-      admission = limits.admit(request.access?.name ?? null, body?.stream === true);
-    } catch (error) {
-      return done(error as Error);
-    }
-    if (!isPromise(admission)) {
-      holdAdmission(request, reply, admission);
-      return done();
-    }
-    admission.then((admitted) => {
-      holdAdmission(request, reply, admitted);
-      done();
-    }, done);
-  };
-  // Chosen once per route as it is registered, not per request: other routes run no limits hook at all
-  // (and no request reads fastify's routeOptions getter, which builds an object on every read).
-  app.addHook('onRoute', (route) => {
-    if (!isLimitedRoute(route.method, route.url)) return;
-    const existing = route.preHandler;
-    route.preHandler = existing === undefined ? admitRequest : [admitRequest, ...(Array.isArray(existing) ? existing : [existing])];
-  });
 }

@@ -1,7 +1,8 @@
 /** isLimitedRoute: which routes get the limits hook, chosen once as each route is registered. */
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { isLimitedRoute, RateLimits, registerRateLimits } from '../../src/plugins/rate-limits.js';
+import { RateLimits } from '../../src/plugins/rate-limits.js';
+import { isLimitedRoute, registerRateLimits } from '../../src/plugins/rate-limits-hook.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { createInProcessState } from '../../src/state/in-process-state.js';
 

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { LimitSettings } from '../../src/config/config-types.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { RateLimits, type Admission } from '../../src/plugins/rate-limits.js';
+import type { Admission } from '../../src/plugins/admission.js';
+import { RateLimits } from '../../src/plugins/rate-limits.js';
 import { createInProcessState } from '../../src/state/in-process-state.js';
 
 function limits(server: LimitSettings, keys: Record<string, LimitSettings | undefined>): RateLimits {

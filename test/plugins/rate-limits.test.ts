@@ -5,7 +5,7 @@
  */
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatReset } from '../../src/plugins/rate-limits.js';
+import { formatReset } from '../../src/plugins/rate-limit-headers.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
 
