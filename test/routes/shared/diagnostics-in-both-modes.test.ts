@@ -4,28 +4,24 @@
  * both modes and the codes of the diagnostics they carry are compared, none duplicated, none missing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiUpstream, type FakeOpenAiChatReply, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
+import type { FakeOpenAiChatReply, FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
+import { startGatewayWithOpenAiUpstream, type GatewayWithOpenAiUpstream } from '../../helpers/gateway-with-openai-upstream.js';
 import { postJson, sseChunks } from '../../helpers/read-sse.js';
-import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
+import type { StartedGateway } from '../../helpers/start-gateway.js';
 import { accumulate, anthropicEvents, post } from '../messages/messages-test-kit.js';
 import { postRawSse } from '../responses/responses-test-kit.js';
 
+let kit: GatewayWithOpenAiUpstream;
 let upstream: FakeOpenAiUpstream;
 let gateway: StartedGateway;
 
 beforeAll(async () => {
-  upstream = await startFakeOpenAiUpstream();
-  gateway = await startGateway({
-    providers: {
-      prompted: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'prompted' }),
-      native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
-    },
-  });
+  kit = await startGatewayWithOpenAiUpstream({ prompted: 'prompted', native: 'native' });
+  ({ upstream, gateway } = kit);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
+  await kit?.close();
 });
 
 type Api = 'chat-completions' | 'responses' | 'messages';
