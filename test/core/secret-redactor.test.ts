@@ -84,7 +84,8 @@ const spellings = {
   'URL-encoded': (secret: string) => encodeURIComponent(secret),
   'URL-encoded, lowercase hex': (secret: string) => percentCase(encodeURIComponent(secret), 'lower'),
   'URL-encoded, mixed-case hex': (secret: string) => percentCase(encodeURIComponent(secret), 'mixed'),
-  'form-encoded, lowercase hex': (secret: string) => percentCase(new URLSearchParams({ key: secret }).toString().slice('key='.length), 'lower'),
+  'form-encoded, lowercase hex': (secret: string) =>
+    percentCase(new URLSearchParams({ key: secret }).toString().slice('key='.length), 'lower'),
   'form-encoded': (secret: string) => new URLSearchParams({ key: secret }).toString().slice('key='.length),
 };
 

@@ -166,7 +166,9 @@ describe.skipIf(!chromiumPath)('the inspector page, audited', () => {
     await screen.locator('#status', { hasText: '1 tool call parsed' }).waitFor();
     await expectStatusInView(screen, 0);
     // An error over several lines: the status line grows, and must still be on screen.
-    await screen.evaluate("document.getElementById('tools').value = '[{\"type\": \"function\", \"function\": {\"name\": \"' + 'x'.repeat(400)");
+    await screen.evaluate(
+      'document.getElementById(\'tools\').value = \'[{"type": "function", "function": {"name": "\' + \'x\'.repeat(400)',
+    );
     await screen.keyboard.press('Control+Enter');
     await screen.locator('#status.error').waitFor();
     const error = await statusPlacement(screen);

@@ -16,7 +16,11 @@ describe('ToolInputGate', () => {
     fc.assert(
       fc.property(fc.constantFrom('{"command": "ls"}', ' \n{"a": [1, 2]}', '{"broken": ls'), fc.array(fc.nat(40)), (text, cuts) => {
         const gate = new ToolInputGate();
-        expect(pieces(text, cuts).map((piece) => gate.pass(piece)).join('')).toBe(text);
+        expect(
+          pieces(text, cuts)
+            .map((piece) => gate.pass(piece))
+            .join(''),
+        ).toBe(text);
         expect(gate.warning(text, call)).toBeUndefined();
       }),
     );
@@ -26,7 +30,11 @@ describe('ToolInputGate', () => {
     fc.assert(
       fc.property(fc.constantFrom(' [1, 2]', '"ls"', '42', 'null', 'ls -la', '  '), fc.array(fc.nat(10)), (text, cuts) => {
         const gate = new ToolInputGate();
-        expect(pieces(text, cuts).map((piece) => gate.pass(piece)).join('')).toBe('');
+        expect(
+          pieces(text, cuts)
+            .map((piece) => gate.pass(piece))
+            .join(''),
+        ).toBe('');
       }),
     );
   });

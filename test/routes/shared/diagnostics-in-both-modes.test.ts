@@ -105,11 +105,20 @@ function requestBody(api: Api, lane: Case['lane'], stream: boolean): Record<stri
   const common = { model: `${lane}/${model}`, stream };
   switch (api) {
     case 'chat-completions':
-      return { ...common, messages: [{ role: 'user', content: 'List files' }], tools: [{ type: 'function', function: { name: 'Bash', parameters: schema } }] };
+      return {
+        ...common,
+        messages: [{ role: 'user', content: 'List files' }],
+        tools: [{ type: 'function', function: { name: 'Bash', parameters: schema } }],
+      };
     case 'responses':
       return { ...common, input: 'List files', tools: [{ type: 'function', name: 'Bash', parameters: schema }] };
     case 'messages':
-      return { ...common, max_tokens: 256, messages: [{ role: 'user', content: 'List files' }], tools: [{ name: 'Bash', input_schema: schema }] };
+      return {
+        ...common,
+        max_tokens: 256,
+        messages: [{ role: 'user', content: 'List files' }],
+        tools: [{ name: 'Bash', input_schema: schema }],
+      };
   }
 }
 
@@ -164,7 +173,11 @@ describe.each(cases)('$lane lane, $name', ({ lane, reply, codes, messagesCodes }
 
 describe('Messages: a native call whose arguments are JSON but not an object', () => {
   it('streams no input for it, so the client reads {} as the non-streamed Message holds', async () => {
-    const reply: FakeOpenAiChatReply = { type: 'chat', toolCalls: [{ id: 'call_array', name: 'Bash', arguments: ' [1, 2]' }], fragmentSize: 1 };
+    const reply: FakeOpenAiChatReply = {
+      type: 'chat',
+      toolCalls: [{ id: 'call_array', name: 'Bash', arguments: ' [1, 2]' }],
+      fragmentSize: 1,
+    };
     upstream.enqueue(reply);
     const whole = JSON.parse((await post(`${gateway.baseUrl}/v1/messages`, requestBody('messages', 'native', false))).text) as {
       content: unknown[];
