@@ -6,7 +6,9 @@
  * appearance: the first unfinished block streams live, later ones buffer until it closes.
  */
 import { assertNever } from '../../src/core/assert-never.js';
+import type { Diagnostics } from '../../src/core/diagnostics.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
+import type { Warning } from '../../src/core/warning.js';
 import { renderDiagnostics, type WireDiagnostics } from '../shared/render-diagnostics.js';
 import {
   toAnthropicErrorBody,
@@ -16,6 +18,7 @@ import {
   type AnthropicStopReason,
   type AnthropicUsage,
 } from './anthropic-wire.js';
+import { ToolInputGate } from './tool-input-gate.js';
 
 export type AnthropicContentBlockStart =
   | { type: 'text'; text: '' }
@@ -59,6 +62,8 @@ type Block = {
   toolName?: string;
   /** Tool-call argument text received so far (to reconcile with `tool-call-end`). */
   arguments: string;
+  /** Which of that text streams (tool blocks only). */
+  input?: ToolInputGate;
 };
 
 export class AnthropicStreamEvents {
@@ -108,6 +113,7 @@ export class AnthropicStreamEvents {
         const block = this.openBlock('tool');
         block.toolId = event.id;
         block.toolName = event.name;
+        block.input = new ToolInputGate();
         this.toolBlocks.set(event.index, block);
         break;
       }
@@ -134,7 +140,7 @@ export class AnthropicStreamEvents {
           delta: { stop_reason: toAnthropicStopReason(event.reason), stop_sequence: null },
           usage: toAnthropicUsage(event.usage),
         };
-        const diagnostics = renderDiagnostics(event.diagnostics);
+        const diagnostics = renderDiagnostics(this.withInputWarnings(event.diagnostics));
         if (diagnostics) delta.diagnostics = diagnostics;
         this.output.push(delta, { type: 'message_stop' });
         return this.output;
@@ -178,8 +184,21 @@ export class AnthropicStreamEvents {
 
   private appendArguments(block: Block, text: string): void {
     block.arguments += text;
-    if (this.isStreaming(block)) this.emitDelta(block, text);
-    else block.pending += text;
+    const passed = block.input?.pass(text) ?? text;
+    if (passed === '') return;
+    if (this.isStreaming(block)) this.emitDelta(block, passed);
+    else block.pending += passed;
+  }
+
+  /** The reply's diagnostics plus what the Messages wire itself reports (a tool input that was not an object). */
+  private withInputWarnings(diagnostics: Diagnostics | undefined): Diagnostics | undefined {
+    const warnings: Warning[] = [];
+    for (const block of this.toolBlocks.values()) {
+      const warning = block.input?.warning(block.arguments, { id: block.toolId ?? '', name: block.toolName ?? '' });
+      if (warning) warnings.push(warning);
+    }
+    if (warnings.length === 0) return diagnostics;
+    return { ...diagnostics, warnings: [...(diagnostics?.warnings ?? []), ...warnings] };
   }
 
   /** A signature ends its thinking block; one without thinking text still needs a block to ride on. */

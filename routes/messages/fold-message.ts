@@ -4,7 +4,6 @@
  */
 import type { GatewayError } from '../../src/core/gateway-error.js';
 import { foldEvents, type StreamEvent } from '../../src/core/stream-event.js';
-import type { Warning } from '../../src/core/warning.js';
 import { AnthropicStreamEvents, type AnthropicStreamEvent } from './anthropic-stream-events.js';
 
 type ContentBlock =
@@ -14,19 +13,19 @@ type ContentBlock =
 
 export type FoldResult = { body: Record<string, unknown> } | { error: GatewayError };
 
-/** Tool input must be an object on the wire; unreadable argument text becomes `{}` with a warning. */
-function parseToolInput(json: string, block: { id: string; name: string }, warnings: Warning[]): unknown {
+/**
+ * Tool input must be an object on the wire; unreadable argument text becomes `{}`. No warning of its own:
+ * the stream says the same (see tool-input-gate.ts and the pipeline's argument repair), and its diagnostics
+ * are the Message's, so a streamed and a non-streamed reply report the same things.
+ */
+function parseToolInput(json: string): unknown {
   if (json.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(json);
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed;
   } catch {
-    // reported below
+    // Unreadable JSON; the stream passed it as received, which a Message body cannot hold.
   }
-  warnings.push({
-    code: 'invalid-tool-arguments',
-    message: `The arguments of tool call '${block.id}' (${block.name}) are not a JSON object; returned as {}.`,
-  });
   return {};
 }
 
@@ -34,7 +33,6 @@ export async function foldMessage(events: AsyncIterable<StreamEvent>, meta: { id
   const renderer = new AnthropicStreamEvents(meta);
   const content: ContentBlock[] = [];
   const toolJson = new Map<number, string>();
-  const warnings: Warning[] = [];
 
   const accumulate = (event: AnthropicStreamEvent): Record<string, unknown> | undefined => {
     switch (event.type) {
@@ -54,7 +52,7 @@ export async function foldMessage(events: AsyncIterable<StreamEvent>, meta: { id
       }
       case 'content_block_stop': {
         const block = content[event.index];
-        if (block?.type === 'tool_use') block.input = parseToolInput(toolJson.get(event.index) ?? '', block, warnings);
+        if (block?.type === 'tool_use') block.input = parseToolInput(toolJson.get(event.index) ?? '');
         return undefined;
       }
       case 'message_delta': {
@@ -68,11 +66,7 @@ export async function foldMessage(events: AsyncIterable<StreamEvent>, meta: { id
           stop_sequence: null,
           usage: event.usage,
         };
-        const diagnostics = event.diagnostics ? { ...event.diagnostics } : undefined;
-        if (warnings.length) {
-          const merged = { ...diagnostics, warnings: [...(diagnostics?.warnings ?? []), ...warnings] };
-          body.diagnostics = merged;
-        } else if (diagnostics) body.diagnostics = diagnostics;
+        if (event.diagnostics) body.diagnostics = { ...event.diagnostics };
         return body;
       }
       default:

@@ -1,5 +1,5 @@
 /**
- * SecretRedactor: exact secrets of 8+ characters, raw, JSON-escaped (once or twice) or URL-encoded, longest
+ * SecretRedactor: exact secrets of 8+ characters, raw, JSON-escaped (once or twice) or URL-encoded (hex in either case), longest
  * first; errors copied only when they hold one, and never broken by a secret holding `"` or `\`.
  */
 import fc from 'fast-check';
@@ -51,6 +51,16 @@ describe('SecretRedactor', () => {
     expect([redactor.redactError(overloaded).upstreamStatus, redactor.redactError(overloaded).retryAfterMs]).toEqual([503, '250']);
   });
 
+  it('takes the hex of a percent escape in either case, and nothing else of the secret', () => {
+    const slashed = new SecretRedactor(['sk/ab:cd/ef']);
+    expect(slashed.redact('key=sk%2Fab%3Acd%2Fef')).toBe('key=[REDACTED]');
+    expect(slashed.redact('key=sk%2fab%3acd%2fef')).toBe('key=[REDACTED]');
+    expect(slashed.redact('key=sk%2fab%3Acd%2Fef')).toBe('key=[REDACTED]');
+    // Only the escapes' hex letters: the secret's own letters keep their case, and a raw `%2f` is not a `/`.
+    expect(slashed.redact('key=SK%2fab%3acd%2fef')).toBe('key=SK%2fab%3acd%2fef');
+    expect(new SecretRedactor(['sk-abcdefgh']).redact('SK-ABCDEFGH')).toBe('SK-ABCDEFGH');
+  });
+
   it('is inactive, and returns errors as they are, with no secret long enough', () => {
     const none = new SecretRedactor(['1234567']);
     expect(none.active).toBe(false);
@@ -59,6 +69,12 @@ describe('SecretRedactor', () => {
   });
 });
 
+/** `encoded` with the hex digits of its percent escapes in lowercase, or alternating (upper, lower, upper, …). */
+function percentCase(encoded: string, casing: 'lower' | 'mixed'): string {
+  let escapes = 0;
+  return encoded.replace(/%[0-9A-F]{2}/g, (escape) => (casing === 'lower' || escapes++ % 2 === 1 ? escape.toLowerCase() : escape));
+}
+
 /** The spellings a secret takes in text bound for a client or a log. */
 const spellings = {
   raw: (secret: string) => secret,
@@ -66,6 +82,10 @@ const spellings = {
   'JSON-escaped twice': (secret: string) => JSON.stringify(JSON.stringify(secret)).slice(3, -3),
   'JSON-escaped three times': (secret: string) => JSON.stringify(JSON.stringify(JSON.stringify(secret))).slice(7, -7),
   'URL-encoded': (secret: string) => encodeURIComponent(secret),
+  'URL-encoded, lowercase hex': (secret: string) => percentCase(encodeURIComponent(secret), 'lower'),
+  'URL-encoded, mixed-case hex': (secret: string) => percentCase(encodeURIComponent(secret), 'mixed'),
+  'form-encoded, lowercase hex': (secret: string) =>
+    percentCase(new URLSearchParams({ key: secret }).toString().slice('key='.length), 'lower'),
   'form-encoded': (secret: string) => new URLSearchParams({ key: secret }).toString().slice('key='.length),
 };
 

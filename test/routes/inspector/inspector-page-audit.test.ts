@@ -1,8 +1,9 @@
 /**
  * The /inspector page as an outside tester uses it, in headless Chromium: a Qwen3-Coder reply with every
  * agent_format rendering, errors shown (bad tools JSON), keyboard order and visible focus, labels and
- * text contrast, a 1366×768 screen and 200% zoom without sideways scrolling, nothing fetched from
- * outside 127.0.0.1, and a gateway with client keys that asks for one instead of failing silently.
+ * text contrast, a 1366×768 screen and 200% zoom without sideways scrolling, the status line in view on that
+ * screen after a parse, nothing fetched from outside 127.0.0.1, and a gateway with client keys that asks
+ * for one instead of failing silently.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -139,6 +140,61 @@ describe.skipIf(!chromiumPath)('the inspector page, audited', () => {
     expect(await zoomed.evaluate(overflow)).toBeLessThanOrEqual(0);
     await zoomed.screenshot({ path: join(screenshots, 'inspector-zoom-200.png') });
     await zoomed.close();
+  });
+
+  /** Where the status line is on `screen`, and how far the page is scrolled. */
+  const statusPlacement = async (screen: Page) =>
+    (await screen.evaluate(
+      "(() => { const box = document.getElementById('status').getBoundingClientRect(); return { scrolled: window.scrollY, top: box.top, bottom: box.bottom, left: box.left, right: box.right, height: innerHeight, width: innerWidth }; })()",
+    )) as { scrolled: number; top: number; bottom: number; left: number; right: number; height: number; width: number };
+
+  const expectStatusInView = async (screen: Page, scrolled?: number) => {
+    const status = await statusPlacement(screen);
+    if (scrolled !== undefined) expect(status.scrolled).toBe(scrolled);
+    expect(status.top).toBeGreaterThanOrEqual(0);
+    expect(status.bottom).toBeLessThanOrEqual(status.height);
+    expect([status.left >= 0, status.right <= status.width]).toEqual([true, true]);
+  };
+
+  it('shows the status line after a parse at 1366×768 with no scroll, a long error as well', async () => {
+    const screen = await newPage({ width: 1366, height: 768 });
+    await screen.goto(`${open.baseUrl}/inspector`);
+    await screen.locator('#calls .call-name').first().waitFor();
+    // Keys, not clicks: a click would scroll its target into view on the test's behalf.
+    await screen.evaluate("document.getElementById('reply').focus()");
+    await screen.keyboard.press('Control+Enter');
+    await screen.locator('#status', { hasText: '1 tool call parsed' }).waitFor();
+    await expectStatusInView(screen, 0);
+    // An error over several lines: the status line grows, and must still be on screen.
+    await screen.evaluate(
+      'document.getElementById(\'tools\').value = \'[{"type": "function", "function": {"name": "\' + \'x\'.repeat(400)',
+    );
+    await screen.keyboard.press('Control+Enter');
+    await screen.locator('#status.error').waitFor();
+    const error = await statusPlacement(screen);
+    expect(error.bottom - error.top).toBeGreaterThan(40);
+    await expectStatusInView(screen, 0);
+    await screen.close();
+  });
+
+  it('in a window shorter than the form (a 1366×768 screen less the browser bars) keeps Parse and its status in view, and no focused field under them', async () => {
+    const screen = await newPage({ width: 1366, height: 620 });
+    await screen.goto(`${open.baseUrl}/inspector`);
+    await screen.locator('#calls .call-name').first().waitFor();
+    await screen.locator('#family').focus();
+    // What is drawn at the middle of the focused control: the control itself, not the bar over it.
+    const focusedOnTop =
+      "(() => { const active = document.activeElement; const box = active.getBoundingClientRect(); const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2); return active.id + (active.contains(hit) ? '' : ' is under ' + (hit && hit.tagName)); })()";
+    const focused = [String(await screen.evaluate(focusedOnTop))];
+    for (let step = 0; step < 6; step++) {
+      await screen.keyboard.press('Tab');
+      focused.push(String(await screen.evaluate(focusedOnTop)));
+    }
+    expect(focused).toEqual(['family', 'model', 'reply', 'tools', 'chunking', 'api-key', 'parse']);
+    await screen.keyboard.press('Enter');
+    await screen.locator('#status', { hasText: '1 tool call parsed' }).waitFor();
+    await expectStatusInView(screen);
+    await screen.close();
   });
 
   it('asks for a key on a gateway with client keys, then works with it', async () => {
