@@ -76,8 +76,9 @@ export class TaggedBodyScanner implements BodyScanner {
         if (this.jsonValue !== 'none') return this.takeJsonValueChunk(text) ? whole : -1;
         const span = this.openSpan;
         if (span === undefined) return this.takeRawLeading(text);
-        if (span.nested) return span.matcher.mayHoldMarker(text) ? -1 : whole;
-        if (!span.carryable) return text.indexOf(span.close) < 0 && partialMarkerStart(text, 0, span.close) === whole ? whole : -1;
+        // As the scan reads a value while no close (or nested open) is found: up to a partial one at the end.
+        if (span.nested) return takeUnmarkedLeading(span.matcher, text, 0);
+        if (!span.carryable) return text.indexOf(span.close) < 0 ? partialMarkerStart(text, 0, span.close) : -1;
         const carried = this.spanCarry;
         const closeEnd = this.carryableCloseEnd(text, 0, span.close);
         if (closeEnd < 0) return whole;
@@ -97,8 +98,7 @@ export class TaggedBodyScanner implements BodyScanner {
    * up to a partial marker at its end; -1 when a marker is there (it changes the state: the full scan).
    */
   private takeRawLeading(text: string, from = 0): number {
-    const hit = this.layout.rawMarkers.find(text, from);
-    return hit.type === 'none' ? text.length : hit.type === 'partial' ? hit.index : -1;
+    return takeUnmarkedLeading(this.layout.rawMarkers, text, from);
   }
 
   /**
@@ -305,4 +305,10 @@ export class TaggedBodyScanner implements BodyScanner {
     if (hit.type === 'partial') return moreFrom(this.moreStep, index);
     return { type: 'closed', bodyEnd: index, end: hit.type === 'found' ? next + hit.marker.length : end };
   }
+}
+
+/** `text` from `from` while no marker of `markers` is in it: all of it, up to a partial marker at its end, or -1 at a marker. */
+function takeUnmarkedLeading(markers: MarkerMatcher<unknown>, text: string, from: number): number {
+  const hit = markers.find(text, from);
+  return hit.type === 'none' ? text.length : hit.type === 'partial' ? hit.index : -1;
 }
