@@ -6,11 +6,12 @@
 // the reply that begins inside reasoning is the row `hermes-unclosed-reasoning`. Each row is measured in its
 // own process unless `--one-process` is given, three times over (`--forks N`): see runParserBenchmarks.
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ParserOptions, ToolDefinition, ToolFormat } from '../src/core/index.js';
+import type { ParserOptions, ToolCallParser, ToolDefinition, ToolFormat } from '../src/core/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import { childRowRequest, measureInChildProcess, writeChildRow } from './measure-in-child-process.js';
 import { forksFrom, medianOfForks } from './fork-median.js';
-import { checkParser, parserCheckReport } from './parser-speed-check.js';
+import { hostReferenceLine, measureJsonParse, PassThroughParser, type HostReference } from './host-reference.js';
+import { checkParser, parserCheckReport, streamMegabytesPerSecondGoal } from './parser-speed-check.js';
 
 export type Row = {
   family: string;
@@ -109,7 +110,11 @@ function parseWhole(subject: Subject, text: string): number {
 }
 
 function parseStream(subject: Subject, chunks: readonly string[]): number {
-  const parser = subject.format.createParser(tools, subject.options);
+  return streamThrough(subject.format.createParser(tools, subject.options), chunks);
+}
+
+/** The streaming loop of every row (and of the host reference's pass-through parser). */
+function streamThrough(parser: ToolCallParser, chunks: readonly string[]): number {
   let calls = 0;
   for (const chunk of chunks) for (const event of parser.push(chunk)) if (event.type === 'tool-call') calls++;
   for (const event of parser.finish()) if (event.type === 'tool-call') calls++;
@@ -259,6 +264,19 @@ async function measureInForks(subject: Subject, forks: number): Promise<Row> {
   return withCheck({ ...measured, ...medianOfForks(rows) });
 }
 
+/** The host's figures (see host-reference.ts), with the bench's own reply, chunking and loop. */
+function measureHostReference(): HostReference {
+  const hermes = createToolFormatRegistry().get('hermes');
+  if (hermes === undefined) throw new Error('the host reference reads the hermes bench reply');
+  const chunks = splitIntoChunks(buildReply(hermes, megabyte));
+  const passThrough = () => streamThrough(new PassThroughParser(), chunks);
+  bestTime(3, passThrough);
+  return {
+    passThroughNanosecondsPerPush: Math.round((bestTime(10, passThrough) * 1_000_000) / chunks.length),
+    jsonParseNanoseconds: measureJsonParse(bestTime),
+  };
+}
+
 function round(value: number): number {
   return Math.round(value * 10) / 10;
 }
@@ -276,6 +294,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
         console.table(rows);
         const report = parserCheckReport(rows);
         for (const line of report.lines) console.log(line);
+        console.log(hostReferenceLine(measureHostReference(), streamMegabytesPerSecondGoal, chunkSize));
         if (!report.pass) process.exitCode = 1;
       },
       (error: unknown) => {

@@ -170,6 +170,15 @@ export class MarkerMatcher<T> {
     return text.length;
   }
 
+  /**
+   * How much of `text` from `from` a reader may take while it holds no marker: all of it (`text.length`),
+   * up to a partial marker at its end (its index: the rest is held), or -1 where a marker is.
+   */
+  unmarkedLength(text: string, from: number): number {
+    const hit = this.find(text, from);
+    return hit.type === 'none' ? text.length : hit.type === 'partial' ? hit.index : -1;
+  }
+
   /** The first marker at or after `from`; a possible partial marker at the end of `text` stops the search. */
   find(text: string, from: number): MarkerHit<T> {
     return this.findBefore(text, from, -1) as MarkerHit<T>;

@@ -77,7 +77,7 @@ export class TaggedBodyScanner implements BodyScanner {
         const span = this.openSpan;
         if (span === undefined) return this.takeRawLeading(text);
         // As the scan reads a value while no close (or nested open) is found: up to a partial one at the end.
-        if (span.nested) return takeUnmarkedLeading(span.matcher, text, 0);
+        if (span.nested) return span.matcher.unmarkedLength(text, 0);
         if (!span.carryable) return text.indexOf(span.close) < 0 ? partialMarkerStart(text, 0, span.close) : -1;
         const carried = this.spanCarry;
         const closeEnd = this.carryableCloseEnd(text, 0, span.close);
@@ -98,7 +98,7 @@ export class TaggedBodyScanner implements BodyScanner {
    * up to a partial marker at its end; -1 when a marker is there (it changes the state: the full scan).
    */
   private takeRawLeading(text: string, from = 0): number {
-    return takeUnmarkedLeading(this.layout.rawMarkers, text, from);
+    return this.layout.rawMarkers.unmarkedLength(text, from);
   }
 
   /**
@@ -305,10 +305,4 @@ export class TaggedBodyScanner implements BodyScanner {
     if (hit.type === 'partial') return moreFrom(this.moreStep, index);
     return { type: 'closed', bodyEnd: index, end: hit.type === 'found' ? next + hit.marker.length : end };
   }
-}
-
-/** `text` from `from` while no marker of `markers` is in it: all of it, up to a partial marker at its end, or -1 at a marker. */
-function takeUnmarkedLeading(markers: MarkerMatcher<unknown>, text: string, from: number): number {
-  const hit = markers.find(text, from);
-  return hit.type === 'none' ? text.length : hit.type === 'partial' ? hit.index : -1;
 }
