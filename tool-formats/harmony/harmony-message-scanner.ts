@@ -43,10 +43,10 @@ export class HarmonyMessageScanner implements BodyScanner {
     }
   }
 
-  /** The header is taken whole when no marker may start in the chunk; the content as its scanner takes it. */
+  /** The header as `scan` reads it while no marker is in it (up to a partial one at the end); the content as its scanner takes it. */
   takeLeading(text: string): number {
     if (this.content !== undefined) return this.content.takeLeading(text);
-    return this.headerMarkers.mayHoldMarker(text) ? -1 : text.length;
+    return this.headerMarkers.unmarkedLength(text, 0);
   }
 }
 

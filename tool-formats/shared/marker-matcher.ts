@@ -142,15 +142,6 @@ export class MarkerMatcher<T> {
   }
 
   /**
-   * Whether some marker, or a proper prefix of one at the end, may start in `text` at or after `from`
-   * (false means none does; true is only a may). For fast paths over whole chunks: one pass, two table
-   * reads per character.
-   */
-  mayHoldMarker(text: string, from = 0): boolean {
-    return this.firstMayStart(text, from, -1) < text.length;
-  }
-
-  /**
    * The first index at or after `from` where a marker (or at the very end a proper prefix of one) may
    * start, or where `stopCode` is; `text.length` when there is none.
    */

@@ -130,7 +130,7 @@ describe('MarkerMatcher against its rules', () => {
     );
   });
 
-  it('finds what matching at every position finds, and says a chunk may hold a marker whenever one (or a prefix at its end) starts in it', () => {
+  it('finds what matching at every position finds, and says a chunk may hold a marker whenever one (or a prefix at its end) starts in it, and how much of it is unmarked', () => {
     fc.assert(
       fc.property(
         fc.uniqueArray(piece, { minLength: 1, maxLength: 6 }),
@@ -141,7 +141,9 @@ describe('MarkerMatcher against its rules', () => {
           const found = matcher.find(text, 0);
           expect(found.type === 'none' ? -1 : found.index).toBe(first);
           // Never a false "no": the chunk fast paths skip the full scan on it.
-          if (first >= 0) expect(matcher.mayHoldMarker(text)).toBe(true);
+          if (first >= 0) expect(matcher.firstMayStart(text, 0, -1)).toBeLessThanOrEqual(first);
+          // What a fast path may take: all, up to the partial marker at the end, or nothing at a marker.
+          expect(matcher.unmarkedLength(text, 0)).toBe(found.type === 'none' ? text.length : found.type === 'partial' ? found.index : -1);
         },
       ),
     );
@@ -152,11 +154,12 @@ describe('MarkerMatcher against its rules', () => {
       { marker: 'functools[', value: 1 },
       { marker: '<|tool_call|>', value: 2 },
     ]);
-    expect(markers.mayHoldMarker('if a < b, of it')).toBe(false);
-    expect(markers.mayHoldMarker('then f')).toBe(true);
-    expect(markers.mayHoldMarker('x <|y')).toBe(true);
-    expect(markers.mayHoldMarker('a fun')).toBe(true);
-    expect(new MarkerMatcher([{ marker: '>', value: 1 }]).mayHoldMarker('a>b')).toBe(true);
+    const mayHoldMarker = (matcher: MarkerMatcher<number>, text: string) => matcher.firstMayStart(text, 0, -1) < text.length;
+    expect(mayHoldMarker(markers, 'if a < b, of it')).toBe(false);
+    expect(mayHoldMarker(markers, 'then f')).toBe(true);
+    expect(mayHoldMarker(markers, 'x <|y')).toBe(true);
+    expect(mayHoldMarker(markers, 'a fun')).toBe(true);
+    expect(mayHoldMarker(new MarkerMatcher([{ marker: '>', value: 1 }]), 'a>b')).toBe(true);
   });
 
   it('keeps the first registration of a marker given twice', () => {
