@@ -1,15 +1,9 @@
 /** Body scanning for `tagged` envelopes: up to an end marker, ignoring markers inside JSON strings and raw values. */
 import { createMoreStep, isJsonOpenerCode, isSpaceCode, moreFrom, type BodyScanner, type BodyScanStep } from './body-scanner.js';
+import { closeAtEndMarker } from './close-at-end-marker.js';
 import { advanceJsonScan, advanceJsonScanOverChunk, JsonScanState } from './json-scan-state.js';
 import { partialMarkerStart, type MarkerMatcher } from './marker-matcher.js';
 import type { SpanMarkers, TaggedBodyLayout, Terminator } from './tagged-body-layout.js';
-
-/**
- * Whitespace allowed between the end marker and a trailing end marker. Bounded, because the scanner
- * holds that whitespace back while it waits, and a model stuck printing newlines must not make it
- * re-read them for ever.
- */
-const trailingGapLimit = 16;
 
 const greaterThan = 0x3e;
 
@@ -73,9 +67,11 @@ export class TaggedBodyScanner implements BodyScanner {
         // inside strings do not count, so a value quoting one (code, a file's text) streams this way too.
         return advanceJsonScanOverChunk(this.state, text, this.terminators.firstCodes, false) ? whole : -1;
       case 'raw': {
-        if (this.jsonValue !== 'none') return this.takeJsonValueChunk(text) ? whole : -1;
+        if (this.jsonValue === 'seek') return this.takeSeekingChunk(text);
+        if (this.jsonValue === 'json') return this.takeJsonValueChunk(text) ? whole : -1;
         const span = this.openSpan;
-        if (span === undefined) return this.takeRawLeading(text);
+        // Raw text outside values, as `scanRaw` reads it while no marker is found (a marker changes the state).
+        if (span === undefined) return this.layout.rawMarkers.unmarkedLength(text, 0);
         // As the scan reads a value while no close (or nested open) is found: up to a partial one at the end.
         if (span.nested) return span.matcher.unmarkedLength(text, 0);
         if (!span.carryable) return text.indexOf(span.close) < 0 ? partialMarkerStart(text, 0, span.close) : -1;
@@ -84,7 +80,7 @@ export class TaggedBodyScanner implements BodyScanner {
         if (closeEnd < 0) return whole;
         // The value closed inside the chunk: the rest is taken too when no marker starts in it.
         this.openSpan = undefined;
-        const rest = this.takeRawLeading(text, closeEnd);
+        const rest = this.layout.rawMarkers.unmarkedLength(text, closeEnd);
         if (rest >= 0) return rest;
         this.openSpan = span;
         this.spanCarry = carried;
@@ -93,12 +89,9 @@ export class TaggedBodyScanner implements BodyScanner {
     }
   }
 
-  /**
-   * Raw text outside values from `from`, as `scanRaw` reads it while no marker is found: all of it, or
-   * up to a partial marker at its end; -1 when a marker is there (it changes the state: the full scan).
-   */
-  private takeRawLeading(text: string, from = 0): number {
-    return this.layout.rawMarkers.unmarkedLength(text, from);
+  /** Closes at the end marker at `index`, taking a trailing end marker after it along. */
+  private closeAtEnd(input: string, index: number, marker: string): BodyScanStep {
+    return closeAtEndMarker(input, index, marker, this.layout.trailingEnd, this.moreStep);
   }
 
   /**
@@ -106,7 +99,16 @@ export class TaggedBodyScanner implements BodyScanner {
    * outside its strings is taken whole, as `scanJsonValue` would take it (what follows a close is raw text).
    */
   private takeJsonValueChunk(text: string): boolean {
-    return this.jsonValue === 'json' && advanceJsonScanOverChunk(this.valueState, text, this.terminators.firstCodes, true);
+    return advanceJsonScanOverChunk(this.valueState, text, this.terminators.firstCodes, true);
+  }
+
+  /**
+   * Before a `jsonValuesAfter` value's first bracket (DeepSeek's `NAME` and fence after `<｜tool▁sep｜>`): a
+   * chunk without a bracket is raw text to `scanJsonValue` too, up to a partial marker at its end.
+   */
+  private takeSeekingChunk(text: string): number {
+    for (let index = 0; index < text.length; index++) if (isJsonOpenerCode(text.charCodeAt(index))) return -1;
+    return this.layout.rawMarkers.unmarkedLength(text, 0);
   }
 
   /** Reads the header up to its end character; a terminator before it ends the body as in raw text. */
@@ -289,20 +291,5 @@ export class TaggedBodyScanner implements BodyScanner {
     if (closeAt >= 0) return closeAt + close.length;
     this.spanCarry = text.length - partialMarkerStart(text, from, close);
     return -1;
-  }
-
-  /** Closes at the end marker at `index`, taking a trailing end marker after it along. */
-  private closeAtEnd(input: string, index: number, marker: string): BodyScanStep {
-    const end = index + marker.length;
-    const trailing = this.layout.trailingEnd;
-    if (trailing === undefined) return { type: 'closed', bodyEnd: index, end };
-    let next = end;
-    while (next < input.length && next - end <= trailingGapLimit && isSpaceCode(input.charCodeAt(next))) next++;
-    if (next - end > trailingGapLimit) return { type: 'closed', bodyEnd: index, end };
-    // Undecided yet: the end marker is read again with the next chunk (the scan state is as it was there).
-    if (next >= input.length) return moreFrom(this.moreStep, index);
-    const hit = trailing.matchAt(input, next);
-    if (hit.type === 'partial') return moreFrom(this.moreStep, index);
-    return { type: 'closed', bodyEnd: index, end: hit.type === 'found' ? next + hit.marker.length : end };
   }
 }
