@@ -24,8 +24,8 @@ export type ParsedEvent =
  * It holds back only a possible partial marker at the end of its buffer, never a fixed delay.
  */
 export interface ToolCallParser {
-  push(text: string): ParsedEvent[];
-  finish(): ParsedEvent[];
+  push(text: string): readonly ParsedEvent[];
+  finish(): readonly ParsedEvent[];
 }
 
 export type ParserOptions = {

@@ -37,7 +37,7 @@ class ParsedEventConverter {
   constructor(private readonly options: ParseOptions) {}
 
   /** Appends to `out` rather than yielding: no generator, and no async wrapper around one, per parser step. */
-  convert(parsed: ParsedEvent[], out: StreamEvent[]): void {
+  convert(parsed: readonly ParsedEvent[], out: StreamEvent[]): void {
     const { options } = this;
     for (const event of parsed) {
       switch (event.type) {

@@ -3,10 +3,12 @@ import type { ParsedEvent } from '../../src/core/index.js';
 
 /**
  * What a push that parsed nothing returns: most pushes of a stream (4-byte chunks inside a call body)
- * parse nothing, and a new empty array for each would be most of their allocation. Frozen, so a caller
- * that tried to keep adding to it would fail loudly instead of corrupting other pushes' results.
+ * parse nothing, and a new empty array for each would be most of their allocation. Read-only by type,
+ * not frozen: a frozen array has a map of its own, so a caller's `for…of` over push results would meet
+ * two array maps and allocate an iterator and its results per push (the bench's streaming loop
+ * allocated 48 MB per MB of reply with it frozen, 21 MB without).
  */
-export const noEvents: ParsedEvent[] = Object.freeze([] as ParsedEvent[]) as ParsedEvent[];
+export const noEvents: readonly ParsedEvent[] = [];
 
 export class ParsedEventBuffer {
   /**
@@ -50,7 +52,7 @@ export class ParsedEventBuffer {
     return all === undefined ? this.first : all[all.length - 1];
   }
 
-  drain(): ParsedEvent[] {
+  drain(): readonly ParsedEvent[] {
     const first = this.first;
     if (first === undefined) return noEvents;
     const all = this.all;

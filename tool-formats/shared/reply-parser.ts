@@ -82,7 +82,7 @@ class ReplyParser implements ToolCallParser {
           : boundaryMode;
   }
 
-  push(chunk: string): ParsedEvent[] {
+  push(chunk: string): readonly ParsedEvent[] {
     if (this.finished) throw new Error('push() after finish()');
     let text = chunk;
     if (this.partialMarker !== undefined) {
@@ -150,7 +150,7 @@ class ReplyParser implements ToolCallParser {
     return this.events.drain();
   }
 
-  finish(): ParsedEvent[] {
+  finish(): readonly ParsedEvent[] {
     if (this.finished) return [];
     this.finished = true;
     // Chunks held with a partial marker were not read yet: a scanner settles a body by what it held

@@ -37,7 +37,7 @@ describe('reply parser: text', () => {
   it('leaves what earlier pushes returned alone while a call body streams on in small chunks', () => {
     const streaming = parser();
     const body = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call> after';
-    const results: ParsedEvent[][] = [];
+    const results: (readonly ParsedEvent[])[] = [];
     for (let index = 0; index < body.length; index += 4) results.push(streaming.push(body.slice(index, index + 4)));
     results.push(streaming.finish());
     const events = results.flat();
