@@ -1,7 +1,9 @@
 /** A parser-bench row measured in several fresh processes: each figure is the median over the processes. */
 // Why: the same parser in the same conditions measures up to 2x apart from one fresh process to the next
-// (12.2 and 21.8 MB/s streamed, glm, quiet machine): each process's JIT settles into its own steady state
-// (what got inlined and when), and best-of-N runs inside one process cannot see past it. As JMH runs
+// (12.2 and 21.8 MB/s streamed, glm, quiet machine), and best-of-N runs inside one process cannot see
+// past it. Not only the JIT's choices: on the shared hosts here a plain walk over the bench's chunk array
+// measured 5.5 ms in one process and 13 ms in the next, while a loop that touches no memory measured the
+// same in both, so where the host placed a process's memory decides much of its speed. As JMH runs
 // several forks, a row is measured in `forks` processes and reports the median, with the range beside it.
 // The 10 MB / 1 MB ratios too: one process's 1 MB best time, the ratio's divisor, spreads as its speeds do
 // (llama3's whole ratio read 15.5 and 20.6 in two quiet runs).

@@ -4,7 +4,7 @@
 // measured, plus a reply that begins inside reasoning and never closes it (read twice: as reasoning, then
 // as the reply). `--family hermes,step3` (or `PARSER_BENCH_FAMILIES=hermes,step3`) measures only those rows;
 // the reply that begins inside reasoning is the row `hermes-unclosed-reasoning`. Each row is measured in its
-// own process unless `--one-process` is given, three times over (`--forks N`): see runParserBenchmarks.
+// own process unless `--one-process` is given, three times over in rounds (`--forks N`): see runParserBenchmarks.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ParserOptions, ToolCallParser, ToolDefinition, ToolFormat } from '../src/core/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
@@ -194,19 +194,26 @@ export type BenchIsolation = 'process-per-parser' | 'one-process';
  * scanner and grammar code the JIT specialised for them goes megamorphic: the last rows of a 53-family
  * run measured up to 1.5x slower than the same parser alone). `--one-process` measures them all in this
  * process, one after another: the pessimistic figure of a gateway whose clients use every family at once.
+ *
+ * The processes go round the rows: each round measures every row once, so a row's `forks` processes
+ * are minutes apart rather than seconds. On a shared machine the host's own speed drifts over minutes
+ * (`JSON.parse` of the host reference measured 1.5x apart a quarter of an hour apart), and a row whose
+ * processes all ran in one slow spell would report that spell, not the parser.
  */
 export async function runParserBenchmarks(
   families: readonly string[] = familyFilter([], process.env),
   isolation: BenchIsolation = isolationFrom(process.argv.slice(2)),
   forks: number = forksFrom(process.argv.slice(2)),
 ): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (const subject of selectSubjects(families)) {
-    rows.push(isolation === 'one-process' ? measureSubject(subject) : await measureInForks(subject, forks));
-    // Let the event loop breathe between families.
-    await new Promise((resolve) => setImmediate(resolve));
+  const selected = selectSubjects(families);
+  if (isolation === 'one-process') return selected.map((subject) => measureSubject(subject));
+  const measured: Row[][] = selected.map(() => []);
+  for (let round = 0; round < forks; round++) {
+    for (const [index, subject] of selected.entries()) {
+      measured[index]?.push(await measureInChildProcess<Row>(benchModulePath, subject.key));
+    }
   }
-  return rows;
+  return measured.map((rows) => withMedianOfForks(rows));
 }
 
 /** `--one-process` measures every parser in this process; otherwise each gets its own. */
@@ -255,10 +262,8 @@ function withCheck(measured: Omit<Row, 'check'>): Row {
   return { ...measured, check: checkParser(measured).pass ? 'pass' : 'FAIL' };
 }
 
-/** One row in `forks` fresh processes, each measuring all of it; its figures are the median (see fork-median.ts). */
-async function measureInForks(subject: Subject, forks: number): Promise<Row> {
-  const rows: Row[] = [];
-  for (let fork = 0; fork < forks; fork++) rows.push(await measureInChildProcess<Row>(benchModulePath, subject.key));
+/** A row measured in several fresh processes: its figures are the median (see fork-median.ts). */
+function withMedianOfForks(rows: readonly Row[]): Row {
   const [first] = rows as [Row];
   const { check: _check, ...measured } = first;
   return withCheck({ ...measured, ...medianOfForks(rows) });
