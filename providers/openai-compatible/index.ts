@@ -1,10 +1,15 @@
 /** The `openai-compatible` provider kind: vLLM, llama.cpp, LM Studio, OpenRouter and other /v1 servers. */
 import { createOpenAiAdapter } from '../openai/create-openai-adapter.js';
+import { serverKinds } from '../../src/core/server-kind.js';
 import { byModelFamily, type ProviderKind } from '../provider-kind.js';
 
-export const openAiCompatibleKind: ProviderKind<'openai-compatible'> = {
+/** `server` names what answers at baseUrl (vLLM, llama-server, …) and overrides detecting it. */
+const openAiCompatibleConfigProperties = { server: { enum: serverKinds } } as const;
+
+export const openAiCompatibleKind: ProviderKind<'openai-compatible', typeof openAiCompatibleConfigProperties> = {
   type: 'openai-compatible',
   hasUpstream: true,
+  configProperties: openAiCompatibleConfigProperties,
   autoToolCalling: byModelFamily,
   // These servers may hand a template's opening `<think>` on as text.
   detectsReasoningOpening: true,

@@ -1,4 +1,5 @@
 /** The validated configuration, as the rest of the gateway sees it (after defaults and ${ENV}). */
+import type { ServerKind } from '../core/server-kind.js';
 import type { ProviderType } from '../../providers/index.js';
 
 export type ToolCallingSetting = 'auto' | 'native' | 'prompted';
@@ -64,6 +65,8 @@ export type ProviderConfig = {
   models: Record<string, ModelSettings>;
   /** `scripted` only: the absolute path of the script it replays; absent: the demo model. */
   script?: string;
+  /** `openai-compatible` only: the server that answers, as configured; absent: detected. */
+  server?: ServerKind;
   /** Anthropic requires max_tokens; used when the request gives none (with a warning). */
   defaultMaxTokens?: number;
   /**

@@ -93,6 +93,7 @@ export function normalizeProvider(name: string, settings: ProviderEntry): Provid
   if (typeof settings.maxConnections === 'number') provider.maxConnections = settings.maxConnections;
   if (typeof settings.apiKey === 'string' && settings.apiKey !== '') provider.apiKey = settings.apiKey;
   if (typeof settings.script === 'string') provider.script = settings.script;
+  if (typeof settings.server === 'string') provider.server = settings.server;
   if (typeof settings.defaultMaxTokens === 'number') provider.defaultMaxTokens = settings.defaultMaxTokens;
   return provider;
 }

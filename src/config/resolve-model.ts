@@ -44,6 +44,9 @@ export function resolveModelFor(
         ? 'by-default'
         : undefined;
   if (opening !== undefined) resolved.opensInReasoning = opening;
+  // The configured server; detection (when it lands) fills in the rest.
+  const server = provider.server ?? (provider.type === 'ollama' ? 'ollama' : undefined);
+  if (server !== undefined) resolved.server = server;
   return resolved;
 }
 

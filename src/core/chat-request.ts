@@ -38,6 +38,12 @@ export type ChatRequest = GenerationOptions & {
    * Adapters of real upstreams ignore it; the scripted provider reads it to play a model that saw them.
    */
   promptedTools?: ToolDefinition[];
+  /**
+   * Prompted lane: the family's markers that are special tokens in the model's tokenizer. An adapter
+   * asks its server to keep them in the reply (vLLM `skip_special_tokens: false`, llama-server
+   * `preserved_tokens`), since the parser cannot find a call whose markers were removed.
+   */
+  keepSpecialTokens?: readonly string[];
   /** Prompted lane: the tool_choice the prompt was written for (read by the scripted provider, like promptedTools). */
   promptedToolChoice?: ToolChoice;
   /**
@@ -83,6 +89,7 @@ export function chatRequestFrom(
     parallelToolCalls: source.parallelToolCalls,
     promptedTools: source.promptedTools,
     promptedToolChoice: source.promptedToolChoice,
+    keepSpecialTokens: source.keepSpecialTokens,
     maxOutputTokens: source.maxOutputTokens,
     temperature: source.temperature,
     topP: source.topP,

@@ -1,4 +1,5 @@
 /** A request's model after resolution against the configuration. */
+import type { ServerKind } from './server-kind.js';
 
 /** How tools reach the model: the provider's own tool API, or written into the prompt. */
 export type ToolCallingMode = 'native' | 'prompted';
@@ -20,6 +21,11 @@ export type ResolvedModel = {
    * it: unless the request turns thinking off (`by-default`), or only when it turns it on (`when-enabled`).
    */
   opensInReasoning?: ReasoningOpening;
+  /**
+   * The inference server behind an `openai-compatible` or `ollama` provider, as configured (`server`)
+   * or detected; absent for first-party APIs and while it is not known.
+   */
+  server?: ServerKind;
 };
 
 export type ReasoningOpening = 'by-default' | 'when-enabled';

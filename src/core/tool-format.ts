@@ -40,6 +40,11 @@ export type ParserOptions = {
 export interface ToolFormat {
   /** The family id, e.g. `hermes`. */
   readonly family: string;
+  /**
+   * The family's markers that are special tokens in its models' tokenizers (removed by servers that
+   * skip special tokens); empty when none are. Each family's file says where the list was read.
+   */
+  readonly specialTokens?: readonly string[];
   /** The system-prompt fragment describing the tools and how to call them. */
   renderTools(tools: ToolDefinition[], choice: ToolChoice): string;
   /**
