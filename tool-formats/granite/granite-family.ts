@@ -15,6 +15,7 @@ import { renderJsonCallList } from '../shared/json-call-text.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 import { toolAsFunction } from '../shared/tool-prompt.js';
 import { taggedResults } from '../shared/tool-result-text.js';
+import { gluedJsonResidue } from '../shared/glued-json-residue.js';
 
 const family = 'granite';
 const toolCallToken = '<|tool_call|>';
@@ -34,6 +35,7 @@ export const graniteFamily: FamilySpec = {
   ],
   reasoningTags: thoughtProcess,
   familyFramingTokens: ['<response>', '</response>'],
+  strippedResidue: gluedJsonResidue(toolCallToken, '</|tool_call|>'),
   prompt: {
     // The Granite 3.1-3.3 template's system prompt when tools are given (after "You are Granite, developed by IBM.").
     introduction: [

@@ -13,6 +13,7 @@ import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { harmonyMessageScanning } from './harmony-message-scanner.js';
 import { harmonyRecipientGrammar } from './recipient-grammar.js';
 import { renderFunctionsNamespace } from './typescript-namespace.js';
+import { harmonyResidue } from './harmony-residue.js';
 
 const family = 'harmony';
 
@@ -73,6 +74,7 @@ export const harmonyFamily: FamilySpec = {
     '<|return|>',
     '<|call|>',
   ],
+  strippedResidue: harmonyResidue,
   prompt: {
     introduction: '# Tools',
     renderToolList: (tools) => renderFunctionsNamespace(tools),

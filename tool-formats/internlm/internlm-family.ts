@@ -12,6 +12,7 @@ import { jsonCallObject } from '../shared/json-call-text.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 import { toolSignature } from '../shared/tool-prompt.js';
 import { jsonResultLines } from '../shared/tool-result-text.js';
+import { gluedJsonResidue } from '../shared/glued-json-residue.js';
 
 const family = 'internlm';
 const actionStart = '<|action_start|><|plugin|>';
@@ -20,6 +21,7 @@ const actionEnd = '<|action_end|>';
 export const internlmFamily: FamilySpec = {
   family,
   envelopes: [taggedEnvelope(family, actionStart, actionEnd, [jsonCallGrammar])],
+  strippedResidue: gluedJsonResidue(actionStart, actionEnd),
   prompt: {
     introduction: 'You can use the following plugins (tools), declared in JSON:',
     renderToolList: (tools) => formatJson(tools.map(toolSignature)),

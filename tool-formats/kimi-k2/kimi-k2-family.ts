@@ -15,6 +15,7 @@ import { resultText } from '../shared/tool-result-text.js';
 import { kimiCallGrammar } from './kimi-k2-call-grammar.js';
 import { kimiCallId } from './kimi-k2-call-id.js';
 import { toolCallArgumentBegin, toolCallBegin, toolCallEnd, toolCallsSectionBegin, toolCallsSectionEnd } from './kimi-k2-tokens.js';
+import { kimiK2Residue } from './kimi-k2-residue.js';
 
 const family = 'kimi-k2';
 /**
@@ -43,6 +44,7 @@ export const kimiK2Family: FamilySpec = {
     { open: '◁think▷', close: '◁/think▷' },
   ],
   framingTokens: [toolCallsSectionEnd],
+  strippedResidue: kimiK2Residue,
   prompt: {
     introduction: '# Tools\n\nYou may call one or more of the following functions to help with the request. They are declared in JSON:',
     renderToolList: (tools) => formatJson(tools.map(toolAsFunction)),

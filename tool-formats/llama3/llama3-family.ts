@@ -11,6 +11,7 @@ import { pythonicCallGrammar } from '../shared/pythonic-call-grammar.js';
 import { toolAsFunction } from '../shared/tool-prompt.js';
 import { jsonResultLines } from '../shared/tool-result-text.js';
 import { functionTagGrammar } from './function-tag-grammar.js';
+import { gluedJsonResidue } from '../shared/glued-json-residue.js';
 
 const family = 'llama3';
 
@@ -36,6 +37,8 @@ export const llama3Family: FamilySpec = {
     taggedEnvelope(family, '<function=', '</function>', [functionTagGrammar], { headerEnd: '>' }),
   ],
   bareGrammars: [jsonCallGrammar],
+  // Servers strip `<|python_tag|>`, gluing the call to the sentence before it.
+  strippedResidue: gluedJsonResidue('<|python_tag|>', ''),
   prompt: {
     introduction: [
       'Given the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.',

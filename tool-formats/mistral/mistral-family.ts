@@ -14,6 +14,7 @@ import { resultText } from '../shared/tool-result-text.js';
 import { mistralCallId } from './mistral-call-id.js';
 import { mistralCallsScanning } from './mistral-calls-scanner.js';
 import { mistralNamedCallGrammar } from './mistral-named-call-grammar.js';
+import { mistralResidue } from './mistral-residue.js';
 
 const family = 'mistral';
 const toolCallsMarker = '[TOOL_CALLS]';
@@ -39,6 +40,7 @@ export const mistralFamily: FamilySpec = {
     },
   ],
   reasoningTags: [{ open: '[THINK]', close: '[/THINK]' }],
+  strippedResidue: mistralResidue,
   prompt: {
     introduction:
       'You are a helpful assistant that can call tools. The tools you may call are listed between [AVAILABLE_TOOLS] and [/AVAILABLE_TOOLS] as JSON function signatures.',

@@ -5,6 +5,7 @@ import type { FamilySpec } from './family-spec.js';
 import { createPassThroughParser } from './pass-through-parser.js';
 import { renderHistoryAsText } from './render-history-as-text.js';
 import { createReplyParser } from './reply-parser.js';
+import { createResidueParser } from './residue-parser.js';
 import { renderToolPrompt } from './tool-prompt.js';
 import { createToolRoster } from './tool-roster.js';
 
@@ -20,7 +21,11 @@ export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue)
     // With no tools offered nothing may become a call, so nothing is parsed at all, but for a reasoning
     // block the template opened.
     createParser: (tools, options) => {
-      if (tools.length > 0) return createReplyParser(syntax, createToolRoster(tools), options);
+      if (tools.length > 0) {
+        const roster = createToolRoster(tools);
+        const parser = createReplyParser(syntax, roster, options);
+        return spec.strippedResidue === undefined ? parser : createResidueParser(spec.family, parser, spec.strippedResidue, roster);
+      }
       return options?.startsInReasoning === true ? createReplyParser(reasoningSyntax, noTools, options) : createPassThroughParser();
     },
   };

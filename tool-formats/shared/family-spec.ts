@@ -1,6 +1,7 @@
 /** Everything a family provides: parser syntax, prompt wording, and how it writes calls and results. */
 import type { FamilySyntax } from './envelope-catalogue.js';
 import type { HistoryRendering } from './render-history-as-text.js';
+import type { StrippedResidue } from './stripped-residue.js';
 import type { ToolPromptWording } from './tool-prompt.js';
 
 /**
@@ -11,4 +12,6 @@ import type { ToolPromptWording } from './tool-prompt.js';
 export type FamilySpec = FamilySyntax &
   HistoryRendering & {
     prompt: ToolPromptWording;
+    /** What the family's markup leaves when a server strips special tokens, read by its own parser only. */
+    strippedResidue?: StrippedResidue;
   };
