@@ -6,7 +6,7 @@
 // names an offered tool), and the same right after a call so read, for the next call of the turn.
 // @see https://github.com/mistralai/mistral-common/blob/main/src/mistral_common/tokens/tokenizers/base.py (SpecialTokens)
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/mistral_tool_parser.py
-import { more, none, readCallHead, readSpaces } from '../shared/residue-reading.js';
+import { more, none, readCallHead, readObjectOpening, readSpaces } from '../shared/residue-reading.js';
 import type { ResidueMatch, StrippedResidue } from '../shared/stripped-residue.js';
 import type { ToolRoster } from '../shared/tool-roster.js';
 
@@ -53,14 +53,14 @@ function namedCall(text: string, from: number, start: number, roster: ToolRoster
   return { type: 'residue', length: best.brace - from, evidence: text.slice(start, best.brace + 1), restored, afterValue: '' };
 }
 
-/** The `{` right after a name, or after a nine-character call id. */
+/** The `{` opening an object right after a name, or after a nine-character call id. */
 function callBrace(text: string, index: number): number {
-  if (text.charCodeAt(index) === 0x7b) return index;
+  if (text.charCodeAt(index) === 0x7b) return readObjectOpening(text, index);
   for (let offset = 0; offset < callIdLength; offset++) {
     if (index + offset >= text.length) return more;
     if (!/[A-Za-z0-9]/.test(text.charAt(index + offset))) return none;
   }
   const brace = index + callIdLength;
   if (brace >= text.length) return more;
-  return text.charCodeAt(brace) === 0x7b ? brace : none;
+  return text.charCodeAt(brace) === 0x7b ? readObjectOpening(text, brace) : none;
 }

@@ -79,3 +79,14 @@ export function readCallHead(text: string, index: number, roster: ToolRoster): R
   if (typed >= 0) at = typed;
   return readSequence(text, at, [literal('"name"'), spaces, literal(':'), spaces, (source, from) => readOfferedName(source, from, roster)]);
 }
+
+/** A JSON object's opening at `index` (`{`, spaces, then a key's quote or the closing brace): the index of the `{`. */
+export function readObjectOpening(text: string, index: number): Read {
+  const open = readLiteral(text, index, '{');
+  if (open < 0) return open;
+  const spaces = readSpaces(text, open);
+  if (spaces < 0) return spaces;
+  if (spaces >= text.length) return more;
+  const code = text.charCodeAt(spaces);
+  return code === 0x22 || code === 0x7d ? index : none;
+}
