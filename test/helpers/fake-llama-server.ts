@@ -3,6 +3,9 @@
  * https://github.com/ggml-org/llama.cpp/tree/master/tools/server: server-context.cpp (`/props`, `/v1/models`,
  * `accept_special_token`), server-common.cpp (`oaicompat_chat_params_parse`), server-task.cpp (the
  * `/completion` body and its `preserved_tokens`) and common/chat.cpp (tool calls parsed when tools are sent).
+ * Not modelled: the few dedicated formats of common/chat.cpp that are chosen even without tools (gpt-oss,
+ * Hermes-style and DeepSeek R1 templates) and may keep and parse their own markers then; here every
+ * request without tools takes the content-only path, which preserves nothing.
  */
 import type http from 'node:http';
 import { renderChatTemplate, templateCapabilities } from './chat-template-rendering.js';

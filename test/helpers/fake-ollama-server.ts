@@ -5,7 +5,9 @@
  * https://github.com/ollama/ollama/blob/main/server/routes.go (ShowHandler, ChatHandler: "does not support
  * tools" for a model without the `tools` capability; tool calls parsed for models with it),
  * .../api/types.go and .../openai/openai.go. Its runner is a llama-server started without `--special`
- * (llm/llama_server.go), so a template-only model's special tokens are removed.
+ * (llm/llama_server.go), so a template-only model's special tokens are removed. Not modelled: models
+ * with a built-in parser (gpt-oss, Qwen3) keep their parser's tokens even without tools
+ * (`preservedTokensForCompletion`); here a request without tools gets their text stripped like any other.
  */
 import type http from 'node:http';
 import { describeOllamaModel, writeOllamaChatReply } from './fake-ollama-upstream.js';
