@@ -5,7 +5,7 @@
  * residue of the call or its markers in the visible text.
  */
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { weatherCall } from '../helpers/scripted-generation.js';
 import { scriptedModels } from '../helpers/scripted-models.js';
 import { startGateway, type StartedGateway } from '../helpers/start-gateway.js';
@@ -50,10 +50,11 @@ describe.each(serverKinds)('$label', (kind) => {
     await servers?.close();
   });
 
-  describe.each(scriptedModels.map((model) => ({ model, family: model.family })))('$family', ({ model }) => {
+  // The cells are independent requests to the same gateway, so they run concurrently.
+  describe.concurrent.each(scriptedModels.map((model) => ({ model, family: model.family })))('$family', ({ model }) => {
     for (const api of apis) {
       for (const stream of [false, true]) {
-        it(`${api} ${stream ? 'streamed' : 'whole'}`, async () => {
+        it(`${api} ${stream ? 'streamed' : 'whole'}`, async ({ expect }) => {
           const outcome = await askForWeather(api, { baseUrl: gateway.baseUrl, client }, servers.modelOf(model), stream);
           expect(outcome.calls, `text: ${JSON.stringify(outcome.text)}`).toEqual([
             { name: weatherCall.name, arguments: weatherCall.arguments },
