@@ -33,7 +33,7 @@ function hasTools(body: Record<string, unknown>): boolean {
 }
 
 /** The rules of vLLM's chat endpoint for one server start. */
-export function vllmChatRules(options: FakeVllmOptions): ChatRules {
+function vllmChatRules(options: FakeVllmOptions): ChatRules {
   const parsesCalls = (body: Record<string, unknown>) => options.toolCallParser === true && hasTools(body) && toolChoiceOf(body) !== 'none';
   return {
     refuse(body, model) {

@@ -1,10 +1,10 @@
 /** Reads a gpt-oss reply (its Harmony tokens kept) into messages, as vLLM's `parse_chat_output` does with openai_harmony. */
 import type { Generation } from './scripted-generation.js';
 
-export type HarmonyMessage = { channel: string; recipient?: string; content: string };
+type HarmonyMessage = { channel: string; recipient?: string; content: string };
 
 /** The messages of a generation, the stop token (`<|call|>`, `<|return|>`) left out. */
-export function harmonyMessages(generation: Generation): HarmonyMessage[] {
+function harmonyMessages(generation: Generation): HarmonyMessage[] {
   const text = generation.tokens
     .slice(0, -1)
     .map((token) => token.text)

@@ -61,7 +61,7 @@ function fixtureTemplate(file: string): () => string {
 }
 
 /** Python's `json.dumps` spacing, which the models were trained on (`{"city": "Paris"}`). */
-export function pythonJson(value: unknown): string {
+function pythonJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(pythonJson).join(', ')}]`;
   if (value !== null && typeof value === 'object')
     return `{${Object.entries(value)
