@@ -155,7 +155,7 @@ export function fakeEmbedding(text: string, dimensions: number): number[] {
 async function writeReply(reply: FakeOllamaReply, request: RecordedRequest, response: http.ServerResponse): Promise<void> {
   switch (reply.type) {
     case 'chat':
-      return writeChat(reply, request, response);
+      return writeOllamaChatReply(reply, request, response);
     case 'error':
       writeJson(response, reply.status, { error: reply.message }, reply.headers);
       return;
@@ -173,7 +173,7 @@ async function writeReply(reply: FakeOllamaReply, request: RecordedRequest, resp
       });
       return;
     case 'tags':
-      writeJson(response, 200, { models: reply.models.map(describeModel) });
+      writeJson(response, 200, { models: reply.models.map(describeOllamaModel) });
       return;
   }
 }
@@ -207,7 +207,12 @@ async function writeWholeChat(reply: FakeOllamaChatReply, chunks: ChatChunk[], r
   else await new Promise((resolve) => response.once('close', resolve));
 }
 
-async function writeChat(reply: FakeOllamaChatReply, request: RecordedRequest, response: http.ServerResponse): Promise<void> {
+/** Writes a scripted `/api/chat` reply as NDJSON chunks or one JSON body, as the request asks (the fake servers share it). */
+export async function writeOllamaChatReply(
+  reply: FakeOllamaChatReply,
+  request: RecordedRequest,
+  response: http.ServerResponse,
+): Promise<void> {
   const chunks = buildChatChunks(reply, modelOf(request));
   const streaming = (request.body as { stream?: unknown } | undefined)?.stream !== false;
   if (!streaming) return writeWholeChat(reply, chunks, response);
@@ -303,7 +308,8 @@ function modelOf(request: RecordedRequest): string {
   return typeof model === 'string' ? model : 'unknown';
 }
 
-function describeModel(name: string) {
+/** A `/api/tags` entry as Ollama lists it. */
+export function describeOllamaModel(name: string) {
   return {
     name,
     model: name,

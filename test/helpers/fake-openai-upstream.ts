@@ -280,7 +280,12 @@ async function writeWholeChat(reply: FakeOpenAiChatReply, model: string, respons
   else await new Promise((resolve) => response.once('close', resolve));
 }
 
-async function writeChat(reply: FakeOpenAiChatReply, recorded: RecordedRequest, response: http.ServerResponse): Promise<void> {
+/** Writes a scripted reply as `chat.completion` JSON or SSE chunks, as the request asks (the fake servers share it). */
+export async function writeOpenAiChatReply(
+  reply: FakeOpenAiChatReply,
+  recorded: RecordedRequest,
+  response: http.ServerResponse,
+): Promise<void> {
   const body = (recorded.body ?? {}) as { model?: unknown; stream?: unknown; stream_options?: { include_usage?: unknown } | null };
   const model = typeof body.model === 'string' ? body.model : 'unknown';
   if (body.stream !== true) return writeWholeChat(reply, model, response);
@@ -321,7 +326,7 @@ async function writeReply(reply: FakeOpenAiReply, recorded: RecordedRequest, res
   if (!canWrite(response)) return;
   switch (reply.type) {
     case 'chat':
-      return writeChat(reply, recorded, response);
+      return writeOpenAiChatReply(reply, recorded, response);
     case 'http-error':
       return writeError(reply, response);
     case 'raw':

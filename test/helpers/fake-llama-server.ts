@@ -1,0 +1,166 @@
+/**
+ * A fake llama.cpp `llama-server -m MODEL.gguf` (Jinja templates on, its default) on 127.0.0.1:0, following
+ * https://github.com/ggml-org/llama.cpp/tree/master/tools/server: server-context.cpp (`/props`, `/v1/models`,
+ * `accept_special_token`), server-common.cpp (`oaicompat_chat_params_parse`), server-task.cpp (the
+ * `/completion` body and its `preserved_tokens`) and common/chat.cpp (tool calls parsed when tools are sent).
+ * Not modelled: the few dedicated formats of common/chat.cpp that are chosen even without tools (gpt-oss,
+ * Hermes-style and DeepSeek R1 templates) and may keep and parse their own markers then; here every
+ * request without tools takes the content-only path, which preserves nothing.
+ */
+import type http from 'node:http';
+import { renderChatTemplate, templateCapabilities } from './chat-template-rendering.js';
+import {
+  bodyOf,
+  sendJson,
+  serveChat,
+  splitThinking,
+  startFakeInferenceServer,
+  type ChatRules,
+  type FakeInferenceServer,
+} from './fake-inference-server.js';
+import type { RecordedRequest } from './loopback-server.js';
+import { generate, llamaCppPieces, weatherCall } from './scripted-generation.js';
+import type { ScriptedModel } from './scripted-models.js';
+
+export type FakeLlamaServerOptions = {
+  model: ScriptedModel;
+  /** Started with `--special` (`-sp`): every special token's text is sent. */
+  special?: boolean;
+};
+
+/** llama-server's error envelope (`format_error_response`, server-common.cpp). */
+function llamaError(status: number, type: string, message: string) {
+  return { error: { code: status, message, type } };
+}
+
+function hasTools(body: Record<string, unknown>): boolean {
+  return Array.isArray(body.tools) && body.tools.length > 0;
+}
+
+function llamaChatRules(options: FakeLlamaServerOptions): ChatRules {
+  return {
+    rendersTools: hasTools,
+    // With tools, common_chat_templates_apply picks the template's tool format (or the generic JSON one
+    // for templates that render no tools) and common_chat_parse returns its calls as tool_calls.
+    parsesCalls: (body) => hasTools(body) && body.tool_choice !== 'none',
+    // Without tools the template's "content only" format preserves no tokens: only --special keeps them.
+    decode: (generation) => splitThinking(llamaCppPieces(generation, { special: options.special === true })),
+    reasoningField: 'reasoning_content',
+    splitsThinking: true,
+  };
+}
+
+const modelPath = (model: ScriptedModel) => `/models/${model.id.split('/').at(-1) ?? model.id}-Q4_K_M.gguf`;
+
+function props(model: ScriptedModel) {
+  const template = model.chatTemplate();
+  return {
+    default_generation_settings: {
+      id: 0,
+      n_ctx: 8192,
+      speculative: false,
+      is_processing: false,
+      params: { n_predict: -1, temperature: 0.8 },
+    },
+    total_slots: 1,
+    model_alias: modelPath(model).slice('/models/'.length),
+    model_path: modelPath(model),
+    modalities: { vision: false, audio: false },
+    chat_template: template,
+    chat_template_caps: templateCapabilities(template),
+    bos_token: '',
+    eos_token: model.endOfAnswer,
+    build_info: 'b7100-3f5a2c1d',
+    webui: true,
+  };
+}
+
+/**
+ * `POST /completion` (server-task.cpp, `params_from_json_cmpl`): `preserved_tokens` are read as strings and
+ * only those that tokenize to exactly one token are kept; the reply's tokens go through the same
+ * `accept_special_token` as the chat endpoint. Streamed, each token is one `data: {…}` event and the final
+ * one carries `stop: true` and the settings, with no `[DONE]` (`to_json_non_oaicompat`).
+ */
+async function serveCompletion(request: RecordedRequest, response: http.ServerResponse, options: FakeLlamaServerOptions): Promise<void> {
+  const body = bodyOf(request);
+  if (typeof body.prompt !== 'string')
+    return sendJson(response, 400, llamaError(400, 'invalid_request_error', '"prompt" must be provided'));
+  const { model } = options;
+  const requested = Array.isArray(body.preserved_tokens)
+    ? body.preserved_tokens.filter((token): token is string => typeof token === 'string')
+    : [];
+  const preserved = new Set(requested.filter((token) => model.tokens.added.includes(token)));
+  const generation = generate(model, body.prompt.includes(weatherCall.name));
+  const pieces = llamaCppPieces(generation, { special: options.special === true, preserved });
+  const evaluated = Math.ceil(body.prompt.length / 4);
+  const final = (content: string) => ({
+    index: 0,
+    content,
+    tokens: [],
+    id_slot: 0,
+    stop: true,
+    model: modelPath(model).slice('/models/'.length),
+    tokens_predicted: generation.tokens.length,
+    tokens_evaluated: evaluated,
+    generation_settings: { n_predict: -1, preserved_tokens: [...preserved] },
+    prompt: body.prompt,
+    has_new_line: content.includes('\n'),
+    truncated: false,
+    stop_type: 'eos',
+    stopping_word: '',
+    tokens_cached: evaluated,
+    timings: { prompt_n: evaluated, predicted_n: generation.tokens.length },
+  });
+  if (body.stream !== true) return sendJson(response, 200, final(pieces.join('')));
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  pieces.forEach((content, position) => {
+    const event = { index: 0, content, tokens: [], stop: false, id_slot: -1, tokens_predicted: position + 1, tokens_evaluated: evaluated };
+    response.write(`data: ${JSON.stringify(event)}\n\n`);
+  });
+  response.end(`data: ${JSON.stringify(final(''))}\n\n`);
+}
+
+export async function startFakeLlamaServer(options: FakeLlamaServerOptions): Promise<FakeInferenceServer> {
+  const { model } = options;
+  const rules = llamaChatRules(options);
+  const name = modelPath(model).slice('/models/'.length);
+  return startFakeInferenceServer(
+    {
+      'GET /health': (_request, response) => sendJson(response, 200, { status: 'ok' }),
+      'GET /props': (_request, response) => sendJson(response, 200, props(model)),
+      'GET /v1/models': (_request, response) =>
+        sendJson(response, 200, {
+          models: [
+            {
+              name,
+              model: name,
+              modified_at: '',
+              size: '',
+              digest: '',
+              type: 'model',
+              description: '',
+              tags: [''],
+              capabilities: ['completion'],
+              parameters: '',
+              details: { format: 'gguf' },
+            },
+          ],
+          object: 'list',
+          data: [{ id: name, object: 'model', created: 1_700_000_000, owned_by: 'llamacpp', meta: { vocab_type: 2, n_ctx_train: 32_768 } }],
+        }),
+      // llama-server serves its one model whatever the request's `model` says.
+      'POST /v1/chat/completions': (request, response) => serveChat(request, response, model, rules),
+      'POST /apply-template': (request, response) => {
+        const body = bodyOf(request);
+        const prompt = renderChatTemplate(model.chatTemplate(), {
+          messages: Array.isArray(body.messages) ? body.messages : [],
+          ...(Array.isArray(body.tools) ? { tools: body.tools } : {}),
+        });
+        sendJson(response, 200, { prompt });
+      },
+      'POST /completion': (request, response) => serveCompletion(request, response, options),
+      'POST /completions': (request, response) => serveCompletion(request, response, options),
+    },
+    (_request, response) => sendJson(response, 404, llamaError(404, 'not_found_error', 'File Not Found')),
+  );
+}

@@ -1,0 +1,142 @@
+/**
+ * A fake Ollama (`ollama serve`, models pulled from its library) on 127.0.0.1:0 whose scripted models write
+ * real markers: `/api/version`, `/api/tags`, `/api/show` with each model's `capabilities`, `/api/chat`, and
+ * the OpenAI-compatible `/v1/models` and `/v1/chat/completions`. Follows
+ * https://github.com/ollama/ollama/blob/main/server/routes.go (ShowHandler, ChatHandler: "does not support
+ * tools" for a model without the `tools` capability; tool calls parsed for models with it),
+ * .../api/types.go and .../openai/openai.go. Its runner is a llama-server started without `--special`
+ * (llm/llama_server.go), so a template-only model's special tokens are removed. Not modelled: models
+ * with a built-in parser (gpt-oss, Qwen3) keep their parser's tokens even without tools
+ * (`preservedTokensForCompletion`); here a request without tools gets their text stripped like any other.
+ */
+import type http from 'node:http';
+import { describeOllamaModel, writeOllamaChatReply } from './fake-ollama-upstream.js';
+import {
+  besideCall,
+  bodyOf,
+  sawTool,
+  sendJson,
+  serveChat,
+  splitThinking,
+  startFakeInferenceServer,
+  type ChatRules,
+  type FakeInferenceServer,
+} from './fake-inference-server.js';
+import type { RecordedRequest } from './loopback-server.js';
+import { generate, llamaCppPieces, weatherCall } from './scripted-generation.js';
+import type { ScriptedModel } from './scripted-models.js';
+
+export type FakeOllamaServerOptions = { models: readonly ScriptedModel[] };
+
+function hasTools(body: Record<string, unknown>): boolean {
+  return Array.isArray(body.tools) && body.tools.length > 0;
+}
+
+const supportsTools = (model: ScriptedModel) => model.ollamaCapabilities.includes('tools');
+const thinks = (model: ScriptedModel) => model.ollamaCapabilities.includes('thinking');
+
+/** Why Ollama refuses a chat request for `model` (undefined: not pulled), if it does (ChatHandler). */
+function refusal(body: Record<string, unknown>, model: ScriptedModel | undefined): { status: number; message: string } | undefined {
+  if (!model) return { status: 404, message: `model "${String(body.model)}" not found, try pulling it first` };
+  if (hasTools(body) && !supportsTools(model))
+    return { status: 400, message: `registry.ollama.ai/library/${model.ollamaName} does not support tools` };
+  return undefined;
+}
+
+/** The reply text of a template-only model (special tokens removed), thinking split off for thinking models. */
+function decodeText(model: ScriptedModel, tokens: ReturnType<typeof generate>) {
+  const pieces = llamaCppPieces(tokens, { special: false });
+  return thinks(model) ? splitThinking(pieces) : { content: pieces };
+}
+
+/** openai/openai.go, `NewError`: OpenAI's envelope around Ollama's message. */
+function openAiRefusal(body: Record<string, unknown>, model: ScriptedModel | undefined) {
+  const refused = refusal(body, model);
+  return refused && { status: refused.status, body: { error: { message: refused.message, type: 'api_error', param: null, code: null } } };
+}
+
+const openAiRules: ChatRules = {
+  refuse: openAiRefusal,
+  rendersTools: hasTools,
+  parsesCalls: (body, model) => hasTools(body) && supportsTools(model),
+  decode: (generation, _body, model) => decodeText(model, generation),
+  reasoningField: 'reasoning',
+  splitsThinking: true,
+};
+
+async function serveNativeChat(request: RecordedRequest, response: http.ServerResponse, models: readonly ScriptedModel[]): Promise<void> {
+  const body = bodyOf(request);
+  const model = models.find((candidate) => candidate.ollamaName === body.model);
+  const refused = refusal(body, model);
+  if (refused || !model) return sendJson(response, refused?.status ?? 404, { error: refused?.message });
+  const generation = generate(model, sawTool(body, hasTools(body)));
+  if (generation.called && hasTools(body)) {
+    const beside = besideCall(model, generation, thinks(model));
+    return writeOllamaChatReply(
+      {
+        type: 'chat',
+        content: beside.content.join(''),
+        ...(beside.reasoning ? { thinking: beside.reasoning.join('') } : {}),
+        toolCalls: [{ name: weatherCall.name, arguments: weatherCall.arguments, id: 'call_ollama_0' }],
+      },
+      request,
+      response,
+    );
+  }
+  const decoded = decodeText(model, generation);
+  return writeOllamaChatReply(
+    { type: 'chat', content: decoded.content.join(''), ...(decoded.reasoning ? { thinking: decoded.reasoning.join('') } : {}) },
+    request,
+    response,
+  );
+}
+
+function show(request: RecordedRequest, response: http.ServerResponse, models: readonly ScriptedModel[]): void {
+  const body = bodyOf(request);
+  const name = body.model ?? body.name;
+  const model = models.find((candidate) => candidate.ollamaName === name);
+  if (!model) return sendJson(response, 404, { error: `model '${String(name)}' not found` });
+  sendJson(response, 200, {
+    license: '',
+    modelfile: `FROM ${model.ollamaName}\n`,
+    parameters: '',
+    template: model.chatTemplate(),
+    details: describeOllamaModel(model.ollamaName).details,
+    model_info: { 'general.architecture': model.family, 'general.basename': model.id },
+    capabilities: model.ollamaCapabilities,
+    modified_at: '2026-11-01T12:00:00Z',
+  });
+}
+
+export async function startFakeOllamaServer(options: FakeOllamaServerOptions): Promise<FakeInferenceServer> {
+  const { models } = options;
+  return startFakeInferenceServer(
+    {
+      'GET /': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+        response.end('Ollama is running');
+      },
+      'GET /api/version': (_request, response) => sendJson(response, 200, { version: '0.13.1' }),
+      'GET /api/tags': (_request, response) =>
+        sendJson(response, 200, { models: models.map((model) => describeOllamaModel(model.ollamaName)) }),
+      'POST /api/show': (request, response) => show(request, response, models),
+      'POST /api/chat': (request, response) => serveNativeChat(request, response, models),
+      'GET /v1/models': (_request, response) =>
+        sendJson(response, 200, {
+          object: 'list',
+          data: models.map((model) => ({ id: model.ollamaName, object: 'model', created: 1_700_000_000, owned_by: 'library' })),
+        }),
+      'POST /v1/chat/completions': async (request, response) => {
+        const body = bodyOf(request);
+        const model = models.find((candidate) => candidate.ollamaName === body.model);
+        if (model) return serveChat(request, response, model, openAiRules);
+        const refused = openAiRefusal(body, undefined);
+        return sendJson(response, refused?.status ?? 404, refused?.body);
+      },
+    },
+    (_request, response) => {
+      response.writeHead(404, { 'content-type': 'text/plain' });
+      response.end('404 page not found');
+    },
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * A fake vLLM OpenAI-compatible server (`vllm serve MODEL`) on 127.0.0.1:0 with its documented defaults,
+ * following https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/chat_completion/serving.py
+ * (`render_chat_request`, the full and streaming generators) and .../chat_completion/protocol.py.
+ */
+import { sendJson, serveChat, startFakeInferenceServer, type ChatRules, type FakeInferenceServer } from './fake-inference-server.js';
+import { harmonyReasoningAndContent } from './harmony-output.js';
+import { vllmDeltas } from './scripted-generation.js';
+import type { ScriptedModel } from './scripted-models.js';
+
+export type FakeVllmOptions = {
+  /** The one model the server was started with (`vllm serve ID`). */
+  model: ScriptedModel;
+  /** Started with `--enable-auto-tool-choice --tool-call-parser <the family's parser>`. */
+  toolCallParser?: boolean;
+  /** Started with `--exclude-tools-when-tool-choice-none`. */
+  excludeToolsWhenToolChoiceNone?: boolean;
+};
+
+/** vLLM's error envelope (`ErrorResponse` of vllm/entrypoints/openai/engine/protocol.py). */
+function vllmError(status: number, type: string, message: string, param: string | null = null) {
+  return { status, body: { error: { message, type, param, code: status } } };
+}
+
+/** `tool_choice` defaults to "auto" when tools are sent and "none" otherwise (protocol.py, `check_tool_usage`). */
+export function toolChoiceOf(body: Record<string, unknown>): unknown {
+  if (body.tool_choice !== undefined && body.tool_choice !== null) return body.tool_choice;
+  return Array.isArray(body.tools) && body.tools.length > 0 ? 'auto' : 'none';
+}
+
+function hasTools(body: Record<string, unknown>): boolean {
+  return Array.isArray(body.tools) && body.tools.length > 0;
+}
+
+/** The rules of vLLM's chat endpoint for one server start. */
+function vllmChatRules(options: FakeVllmOptions): ChatRules {
+  const parsesCalls = (body: Record<string, unknown>) => options.toolCallParser === true && hasTools(body) && toolChoiceOf(body) !== 'none';
+  return {
+    refuse(body, model) {
+      if (body.model !== model.id) return vllmError(404, 'NotFoundError', `The model \`${String(body.model)}\` does not exist.`, 'model');
+      // Mistral tokenizers and gpt-oss (Harmony) are exempt: serving.py, `tool_parsing_unavailable`.
+      const unavailable = !options.toolCallParser && model.detokenizer !== 'mistral' && !model.harmony;
+      const choice = toolChoiceOf(body);
+      if (!unavailable || choice === 'none') return undefined;
+      if (choice === 'auto')
+        return vllmError(400, 'BadRequestError', '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set');
+      const named = typeof choice === 'string' ? choice : JSON.stringify(choice);
+      return vllmError(400, 'BadRequestError', `tool_choice="${named}" requires --tool-call-parser to be set`);
+    },
+    rendersTools: (body) => hasTools(body) && !(toolChoiceOf(body) === 'none' && options.excludeToolsWhenToolChoiceNone === true),
+    parsesCalls,
+    decode(generation, body, model) {
+      if (model.harmony) {
+        // gpt-oss is parsed from token ids whatever skip_special_tokens says (serving.py, `use_harmony`).
+        const { reasoning, content } = harmonyReasoningAndContent(generation);
+        return { reasoning: reasoning === '' ? [] : [reasoning], content: content === '' ? [] : [content] };
+      }
+      // A tool parser's adjust_request turns skip_special_tokens off, but only for requests it parses
+      // (e.g. vllm/tool_parsers/internlm2_tool_parser.py); the request's own values win otherwise.
+      const skipSpecialTokens = parsesCalls(body) ? false : body.skip_special_tokens !== false;
+      const spacesBetweenSpecialTokens = body.spaces_between_special_tokens !== false;
+      return { content: vllmDeltas(model, generation, { skipSpecialTokens, spacesBetweenSpecialTokens }) };
+    },
+    reasoningField: 'reasoning',
+    splitsThinking: false,
+  };
+}
+
+export async function startFakeVllmServer(options: FakeVllmOptions): Promise<FakeInferenceServer> {
+  const rules = vllmChatRules(options);
+  const { model } = options;
+  return startFakeInferenceServer(
+    {
+      'GET /version': (_request, response) => sendJson(response, 200, { version: '0.11.2' }),
+      'GET /health': (_request, response) => {
+        response.writeHead(200);
+        response.end();
+      },
+      // vllm/entrypoints/openai/models/protocol.py, `ModelCard`: owned_by defaults to "vllm".
+      'GET /v1/models': (_request, response) =>
+        sendJson(response, 200, {
+          object: 'list',
+          data: [
+            {
+              id: model.id,
+              object: 'model',
+              created: 1_700_000_000,
+              owned_by: 'vllm',
+              root: model.id,
+              parent: null,
+              max_model_len: 32_768,
+              permission: [],
+            },
+          ],
+        }),
+      'POST /v1/chat/completions': (request, response) => serveChat(request, response, model, rules),
+    },
+    // FastAPI's own 404 for unknown paths.
+    (_request, response) => sendJson(response, 404, { detail: 'Not Found' }),
+  );
+}
