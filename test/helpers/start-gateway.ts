@@ -34,7 +34,12 @@ export type StartedGateway = {
 
 export async function startGateway(
   file: TestConfigFile,
-  options: { shutdownGraceMs?: number; environment?: Record<string, string | undefined> } = {},
+  options: {
+    shutdownGraceMs?: number;
+    environment?: Record<string, string | undefined>;
+    /** Off unless asked: detection's probes would otherwise reach the test's fake upstreams (see BuildAppOptions). */
+    detectServers?: boolean;
+  } = {},
 ): Promise<StartedGateway> {
   const config = normalizeConfig(validateConfigFile(file), { host: '127.0.0.1', port: 0 });
   // Never the test process's own OTEL_* variables: a test that wants them says so.
@@ -42,6 +47,7 @@ export async function startGateway(
     logger: pino({ level: 'silent' }),
     shutdownGraceMs: options.shutdownGraceMs ?? 2_000,
     environment: options.environment ?? {},
+    detectServers: options.detectServers ?? false,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
