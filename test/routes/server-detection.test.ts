@@ -1,0 +1,162 @@
+/**
+ * The server behind a provider, end to end through the real `openai` client: found in the background,
+ * said in /ready and /v1/models, choosing `toolCalling: auto`'s lane per model; a vLLM that refuses
+ * tools (no --tool-call-parser) gets the same request prompted before the client sees anything.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest, LoopbackServer } from '../helpers/loopback-server.js';
+import { sleep, startLoopbackServer } from '../helpers/loopback-server.js';
+import { startProbeFake, writeChatReply, writeVllmAutoToolChoiceRefusal } from '../helpers/server-probe-fakes.js';
+import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
+
+let fake: LoopbackServer | undefined;
+let gateway: StartedGateway | undefined;
+
+afterEach(async () => {
+  await gateway?.close();
+  await fake?.close();
+  gateway = undefined;
+  fake = undefined;
+});
+
+const tools = [
+  {
+    type: 'function' as const,
+    function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  },
+];
+const messages = [{ role: 'user' as const, content: 'Weather in Paris?' }];
+/** What a Qwen3 model writes for a call when the tools are in its prompt (Hermes tags). */
+const hermesCall = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+
+type ReadyBody = { status: string; servers: Record<string, { server?: string; version?: string; found: string }> };
+type ModelsBody = { data: { id: string; server?: string; tool_calling: string }[] };
+
+async function readJson<Body>(path: string): Promise<Body> {
+  return (await (await fetch(`${gateway?.baseUrl}${path}`)).json()) as Body;
+}
+
+/** Detection runs in the background: polls /ready until no provider's server is pending (and `until` holds). */
+async function serversFound(until: (servers: ReadyBody['servers']) => boolean = () => true): Promise<ReadyBody['servers']> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const ready = await readJson<ReadyBody>('/ready');
+    const settled = ready.servers && Object.values(ready.servers).every((report) => report.found !== 'pending');
+    if (settled && until(ready.servers)) return ready.servers;
+    await sleep(50);
+  }
+  throw new Error('detection did not finish');
+}
+
+/** A vLLM started without --enable-auto-tool-choice: tools get its 400; a prompt gets the model's Hermes text. */
+function vllmWithoutToolParser(request: RecordedRequest, response: Parameters<typeof writeChatReply>[1]) {
+  if ((request.body as { tools?: unknown }).tools) return writeVllmAutoToolChoiceRefusal(response);
+  writeChatReply(request, response, { content: hermesCall });
+}
+
+const chatRequests = () => fake?.requests.filter((request) => request.path === '/v1/chat/completions') ?? [];
+
+describe('server detection end to end', () => {
+  it('retries a request vLLM refused tools for in the prompted lane, and prompts that model from then on', async () => {
+    fake = await startProbeFake('vllm', { chat: vllmWithoutToolParser });
+    gateway = await startGateway({ providers: { local: testProvider('openai-compatible', `${fake.url}/v1`) } }, { detectServers: true });
+    expect(await serversFound()).toEqual({ local: { server: 'vllm', version: '0.11.2', found: 'detected' } });
+    const before = await readJson<ModelsBody>('/v1/models');
+    expect(before.data).toEqual([expect.objectContaining({ id: 'local/Qwen/Qwen3-8B', server: 'vllm', tool_calling: 'native' })]);
+
+    const client = gateway.client();
+    const first = await client.chat.completions.create({ model: 'local/Qwen/Qwen3-8B', messages, tools }).withResponse();
+    expect(first.response.headers.get('x-tool-calling')).toBe('prompted');
+    expect(first.data.choices[0]?.finish_reason).toBe('tool_calls');
+    const call = first.data.choices[0]?.message.tool_calls?.[0];
+    expect(call).toMatchObject({ type: 'function', function: { name: 'get_weather' } });
+    expect(JSON.parse(call?.type === 'function' ? call.function.arguments : '')).toEqual({ city: 'Paris' });
+    // The refused request, then the same one prompted: tools in the prompt, none in the body.
+    const [refused, prompted] = chatRequests().map((request) => request.body as { tools?: unknown; messages: { content: string }[] });
+    expect(refused?.tools).toBeDefined();
+    expect(prompted?.tools).toBeUndefined();
+    expect(JSON.stringify(prompted?.messages)).toContain('get_weather');
+
+    // Remembered: the next request goes straight to the prompted lane, streamed too.
+    const stream = await client.chat.completions.create({ model: 'local/Qwen/Qwen3-8B', messages, tools, stream: true }).withResponse();
+    expect(stream.response.headers.get('x-tool-calling')).toBe('prompted');
+    const names: string[] = [];
+    for await (const chunk of stream.data)
+      for (const call of chunk.choices[0]?.delta.tool_calls ?? []) if (call.function?.name) names.push(call.function.name);
+    expect(names).toEqual(['get_weather']);
+    expect(chatRequests()).toHaveLength(3);
+    const after = await readJson<ModelsBody>('/v1/models');
+    expect(after.data[0]).toMatchObject({ server: 'vllm', tool_calling: 'prompted' });
+  });
+
+  it('keeps an explicit toolCalling: native, passing vLLM’s refusal on', async () => {
+    fake = await startProbeFake('vllm', { chat: vllmWithoutToolParser });
+    gateway = await startGateway(
+      { providers: { local: testProvider('openai-compatible', `${fake.url}/v1`, { toolCalling: 'native' }) } },
+      { detectServers: true },
+    );
+    await serversFound();
+    const error = await gateway
+      .client()
+      .chat.completions.create({ model: 'local/Qwen/Qwen3-8B', messages, tools })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 400, message: expect.stringContaining('--enable-auto-tool-choice') });
+    expect(chatRequests()).toHaveLength(1);
+  });
+
+  it('sends tools natively to a llama-server whose template calls tools, and prompts when it does not', async () => {
+    const nativeCall = (request: RecordedRequest, response: Parameters<typeof writeChatReply>[1]) =>
+      writeChatReply(request, response, { toolCall: { name: 'get_weather', arguments: '{"city":"Paris"}' } });
+    for (const [templateCallsTools, lane] of [
+      [true, 'native'],
+      [false, 'prompted'],
+    ] as const) {
+      fake = await startProbeFake('llama.cpp', { templateCallsTools, chat: nativeCall });
+      gateway = await startGateway({ providers: { box: testProvider('openai-compatible', `${fake.url}/v1`) } }, { detectServers: true });
+      expect(await serversFound()).toEqual({ box: { server: 'llama.cpp', version: 'b7100-1a2b3c4', found: 'detected' } });
+      const reply = await gateway.client().chat.completions.create({ model: 'box/Qwen/Qwen3-8B', messages, tools }).withResponse();
+      expect(reply.response.headers.get('x-tool-calling')).toBe(lane);
+      expect((chatRequests()[0]?.body as { tools?: unknown }).tools !== undefined).toBe(lane === 'native');
+      await gateway.close();
+      await fake.close();
+      gateway = undefined;
+      fake = undefined;
+    }
+  });
+
+  it('says a configured server as configured, and gives an Ollama provider’s models their lanes by capability', async () => {
+    fake = await startProbeFake('ollama', { models: ['qwen3:8b', 'gemma3:270m'], toolModels: ['qwen3:8b'] });
+    gateway = await startGateway(
+      {
+        providers: {
+          home: testProvider('ollama', fake.url),
+          pinned: testProvider('openai-compatible', `${fake.url}/v1`, { server: 'generic' }),
+        },
+      },
+      { detectServers: true },
+    );
+    // Configured from the start; the version (and the models' capabilities) arrive with the probe.
+    expect(await serversFound((servers) => servers.home?.version !== undefined)).toEqual({
+      home: { server: 'ollama', version: '0.13.1', found: 'configured' },
+      pinned: { server: 'generic', found: 'configured' },
+    });
+    const models = await readJson<ModelsBody>('/v1/models');
+    const lanes = Object.fromEntries(models.data.map((model) => [model.id, [model.server, model.tool_calling]]));
+    expect(lanes['home/qwen3:8b']).toEqual(['ollama', 'native']);
+    expect(lanes['home/gemma3:270m']).toEqual(['ollama', 'prompted']);
+  });
+
+  it('never delays /health: the gateway answers while a server is still being asked', async () => {
+    // A server that accepts connections and never answers: detection waits out its probes' timeouts.
+    const silent = await startLoopbackServer(() => new Promise(() => undefined));
+    try {
+      gateway = await startGateway({ providers: { slow: testProvider('openai-compatible', `${silent.url}/v1`) } }, { detectServers: true });
+      const started = Date.now();
+      expect((await fetch(`${gateway.baseUrl}/health`)).status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      await gateway.close();
+      gateway = undefined;
+    } finally {
+      await silent.close();
+    }
+  });
+});
