@@ -186,7 +186,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const agentSyntaxes = createAgentSyntaxRegistry(toolFormats);
   const recentRepliesKept = config.debug?.recentReplies ?? 0;
   const recentReplies = recentRepliesKept > 0 ? new RecentReplies(recentRepliesKept, (text) => redactor.redact(text)) : undefined;
-  const inspector = new ToolCallInspector({ config, toolFormats, agentSyntaxes, caches });
+  const inspector = new ToolCallInspector({ config, toolFormats, agentSyntaxes, caches, servers });
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   app.decorate('metrics', metrics);

@@ -60,6 +60,9 @@ describe('server detection end to end', () => {
     fake = await startProbeFake('vllm', { chat: vllmWithoutToolParser });
     gateway = await startGateway({ providers: { local: testProvider('openai-compatible', `${fake.url}/v1`) } }, { detectServers: true });
     expect(await serversFound()).toEqual({ local: { server: 'vllm', version: '0.11.2', found: 'detected' } });
+    // The inspector's model lookup says it too.
+    const lookup = await readJson<{ resolved: object }>('/v1/tool-calls/families?model=local/Qwen/Qwen3-8B');
+    expect(lookup.resolved).toMatchObject({ family: 'hermes', server: 'vllm', tool_calling: 'native' });
     const before = await readJson<ModelsBody>('/v1/models');
     expect(before.data).toEqual([expect.objectContaining({ id: 'local/Qwen/Qwen3-8B', server: 'vllm', tool_calling: 'native' })]);
 
