@@ -25,6 +25,8 @@ export type UpstreamProfilesOptions = {
 /** Bounds on what clients can make the directory remember: model names are theirs to choose. */
 const maximumModelsPerProvider = 1_000;
 
+const maximumRetryDelayMs = 5 * 60_000;
+
 type ProviderState = ProbedProvider & {
   profile: UpstreamProfile;
   detecting?: Promise<void>;
@@ -34,6 +36,11 @@ type ProviderState = ProbedProvider & {
   /** Per-model answers learned after start (lazily), and the models asked about so far. */
   learned: Map<string, boolean>;
   asked: Set<string>;
+  /** Detections in a row that found nobody, and the timer of the next one. */
+  unreachableRetries: number;
+  retryTimer?: NodeJS.Timeout;
+  /** The stripping warning was logged. */
+  warned?: boolean;
 };
 
 function laneFor(parses: boolean): ToolCallingMode {
@@ -58,7 +65,8 @@ export class UpstreamProfiles implements ServerDirectory {
       const profile: UpstreamProfile = provider.configured
         ? { server: provider.configured, found: 'configured', toolParsing: 'unknown' }
         : { found: 'pending', toolParsing: 'unknown' };
-      this.states.set(provider.name, { ...provider, profile, refused: new Set(), learned: new Map(), asked: new Set() });
+      const fresh = { refused: new Set<string>(), learned: new Map<string, boolean>(), asked: new Set<string>(), unreachableRetries: 0 };
+      this.states.set(provider.name, { ...provider, profile, ...fresh });
     }
   }
 
@@ -72,6 +80,7 @@ export class UpstreamProfiles implements ServerDirectory {
   /** Stops detections under way (shutdown). */
   close(): void {
     this.stopping.abort();
+    for (const state of this.states.values()) clearTimeout(state.retryTimer);
   }
 
   server(provider: string): ServerKind | undefined {
@@ -147,11 +156,16 @@ export class UpstreamProfiles implements ServerDirectory {
   private adopt(state: ProviderState, profile: UpstreamProfile, reason: 'start' | 'failure'): void {
     if (this.stopping.signal.aborted) return;
     const before = state.profile;
-    // An unreachable server keeps what was known of it: the kind does not change because it is down.
-    if (profile.found === 'unreachable' && before.server !== undefined) {
-      state.profile = { ...before, found: state.configured ? 'configured' : before.found };
+    if (profile.found === 'unreachable') {
+      // The kind does not change because the server is down: what was known of it (configured or found earlier) stays.
+      const known = before.toolParsing === 'unknown' ? profile : before;
+      state.profile = { ...known, found: 'unreachable' };
+      const server = profile.server ?? before.server;
+      if (server !== undefined) state.profile.server = server;
+      this.retryWhileUnreachable(state);
     } else {
       state.profile = profile;
+      state.unreachableRetries = 0;
       // What the server said of its models replaces what requests taught: a restarted server may differ.
       if (reason === 'failure') {
         state.refused.clear();
@@ -164,11 +178,31 @@ export class UpstreamProfiles implements ServerDirectory {
     if (reason === 'start' || changed) this.logProfile(state, reason);
   }
 
+  /**
+   * A server that did not answer at start (or after a failure) is asked again later, without waiting for a
+   * request to fail: each wait twice the last, from `redetectAfterMs` up to five minutes.
+   */
+  private retryWhileUnreachable(state: ProviderState): void {
+    if (state.retryTimer || this.stopping.signal.aborted) return;
+    const delay = Math.min(this.redetectAfterMs * 2 ** state.unreachableRetries, maximumRetryDelayMs);
+    state.unreachableRetries++;
+    state.retryTimer = setTimeout(() => {
+      state.retryTimer = undefined;
+      void this.detect(state, 'failure');
+    }, delay);
+    // Never the reason the process stays up.
+    state.retryTimer.unref();
+  }
+
   private logProfile(state: ProviderState, reason: 'start' | 'failure'): void {
     const { server, version, found, toolParsing, strippingWarning } = state.profile;
     const line = { provider: state.name, server: server ?? null, version: version ?? null, found, toolParsing };
     this.options.log.info(line, reason === 'start' ? 'upstream server' : 'upstream server detected again after a failure');
-    if (strippingWarning && reason === 'start') this.options.log.warn({ provider: state.name, server: server ?? null }, strippingWarning);
+    // Said once per provider, whenever the server is first found to strip.
+    if (strippingWarning && !state.warned) {
+      state.warned = true;
+      this.options.log.warn({ provider: state.name, server: server ?? null }, strippingWarning);
+    }
   }
 
   /** A per-model server's answer for a model not read at start, fetched once in the background. */

@@ -123,11 +123,34 @@ describe('UpstreamProfiles', () => {
       { server: 'ollama', found: 'unreachable', toolParsing: 'per-model' },
     ]);
     const { log, lines } = recordingLog();
-    const servers = new UpstreamProfiles([{ name: 'home', prober, configured: 'ollama' }], { log, redetectAfterMs: 0 });
+    let now = 0;
+    const servers = new UpstreamProfiles([{ name: 'home', prober, configured: 'ollama' }], {
+      log,
+      redetectAfterMs: 60_000,
+      now: () => now,
+    });
     await servers.start().settled;
-    expect(lines.find((line) => line.level === 'warn')?.message).toBe('Ollama removes special tokens. Fix: …');
+    now = 60_000;
+    expect(lines.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual(['Ollama removes special tokens. Fix: …']);
     servers.noticeFailure('home', upstreamDown);
-    await new Promise((resolve) => setImmediate(resolve));
     expect(servers.report('home')).toEqual({ server: 'ollama', found: 'configured' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(servers.report('home')).toEqual({ server: 'ollama', found: 'unreachable' });
+    expect(servers.autoToolCalling('home', 'qwen3:8b')).toBeUndefined();
+    servers.close();
+  });
+
+  it('asks a server that did not answer again by itself, without waiting for a request to fail', async () => {
+    const { prober, calls } = scriptedProber([
+      { found: 'unreachable', toolParsing: 'unknown' },
+      { server: 'sglang', found: 'detected', toolParsing: 'every-model' },
+    ]);
+    const servers = new UpstreamProfiles([{ name: 'local', prober }], { log: silentLogger, redetectAfterMs: 5 });
+    await servers.start().settled;
+    expect(servers.report('local')).toEqual({ found: 'unreachable' });
+    for (let wait = 0; wait < 50 && servers.server('local') === undefined; wait++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(servers.report('local')).toEqual({ server: 'sglang', found: 'detected' });
+    expect(calls.detect).toBe(2);
+    servers.close();
   });
 });
