@@ -65,3 +65,23 @@ export async function startGateway(
 export function testProvider(type: string, baseUrl: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { type, baseUrl, timeouts: { connectMs: 2_000, headersMs: 10_000, bodyMs: 10_000 }, ...extra };
 }
+
+/** One provider's server as /ready says it (src/core/server-directory.ts `ServerReport`). */
+export type ReadyServer = { server?: string; version?: string; found: string };
+
+/**
+ * Detection runs in the background once the gateway is ready (started with `detectServers: true`): polls
+ * /ready until no provider's server is pending and `until` holds, and returns its `servers`.
+ */
+export async function waitForServerDetection(
+  gateway: StartedGateway,
+  until: (servers: Record<string, ReadyServer>) => boolean = () => true,
+): Promise<Record<string, ReadyServer>> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const ready = (await (await fetch(`${gateway.baseUrl}/ready`)).json()) as { servers?: Record<string, ReadyServer> };
+    const servers = ready.servers;
+    if (servers && Object.values(servers).every((report) => report.found !== 'pending') && until(servers)) return servers;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('server detection did not finish in 5 s');
+}

@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, LoopbackServer } from '../helpers/loopback-server.js';
-import { sleep, startLoopbackServer } from '../helpers/loopback-server.js';
+import { startLoopbackServer } from '../helpers/loopback-server.js';
 import { startProbeFake, writeChatReply, writeVllmAutoToolChoiceRefusal } from '../helpers/server-probe-fakes.js';
-import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
+import { startGateway, testProvider, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
 
 let fake: LoopbackServer | undefined;
 let gateway: StartedGateway | undefined;
@@ -29,22 +29,10 @@ const messages = [{ role: 'user' as const, content: 'Weather in Paris?' }];
 /** What a Qwen3 model writes for a call when the tools are in its prompt (Hermes tags). */
 const hermesCall = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
 
-type ReadyBody = { status: string; servers: Record<string, { server?: string; version?: string; found: string }> };
 type ModelsBody = { data: { id: string; server?: string; tool_calling: string }[] };
 
 async function readJson<Body>(path: string): Promise<Body> {
   return (await (await fetch(`${gateway?.baseUrl}${path}`)).json()) as Body;
-}
-
-/** Detection runs in the background: polls /ready until no provider's server is pending (and `until` holds). */
-async function serversFound(until: (servers: ReadyBody['servers']) => boolean = () => true): Promise<ReadyBody['servers']> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const ready = await readJson<ReadyBody>('/ready');
-    const settled = ready.servers && Object.values(ready.servers).every((report) => report.found !== 'pending');
-    if (settled && until(ready.servers)) return ready.servers;
-    await sleep(50);
-  }
-  throw new Error('detection did not finish');
 }
 
 /** A vLLM started without --enable-auto-tool-choice: tools get its 400; a prompt gets the model's Hermes text. */
@@ -59,7 +47,7 @@ describe('server detection end to end', () => {
   it('retries a request vLLM refused tools for in the prompted lane, and prompts that model from then on', async () => {
     fake = await startProbeFake('vllm', { chat: vllmWithoutToolParser });
     gateway = await startGateway({ providers: { local: testProvider('openai-compatible', `${fake.url}/v1`) } }, { detectServers: true });
-    expect(await serversFound()).toEqual({ local: { server: 'vllm', version: '0.11.2', found: 'detected' } });
+    expect(await waitForServerDetection(gateway)).toEqual({ local: { server: 'vllm', version: '0.11.2', found: 'detected' } });
     // The inspector's model lookup says it too.
     const lookup = await readJson<{ resolved: object }>('/v1/tool-calls/families?model=local/Qwen/Qwen3-8B');
     expect(lookup.resolved).toMatchObject({ family: 'hermes', server: 'vllm', tool_calling: 'native' });
@@ -97,7 +85,7 @@ describe('server detection end to end', () => {
       { providers: { local: testProvider('openai-compatible', `${fake.url}/v1`, { toolCalling: 'native' }) } },
       { detectServers: true },
     );
-    await serversFound();
+    await waitForServerDetection(gateway);
     const error = await gateway
       .client()
       .chat.completions.create({ model: 'local/Qwen/Qwen3-8B', messages, tools })
@@ -115,7 +103,7 @@ describe('server detection end to end', () => {
     ] as const) {
       fake = await startProbeFake('llama.cpp', { templateCallsTools, chat: nativeCall });
       gateway = await startGateway({ providers: { box: testProvider('openai-compatible', `${fake.url}/v1`) } }, { detectServers: true });
-      expect(await serversFound()).toEqual({ box: { server: 'llama.cpp', version: 'b7100-1a2b3c4', found: 'detected' } });
+      expect(await waitForServerDetection(gateway)).toEqual({ box: { server: 'llama.cpp', version: 'b7100-1a2b3c4', found: 'detected' } });
       const reply = await gateway.client().chat.completions.create({ model: 'box/Qwen/Qwen3-8B', messages, tools }).withResponse();
       expect(reply.response.headers.get('x-tool-calling')).toBe(lane);
       expect((chatRequests()[0]?.body as { tools?: unknown }).tools !== undefined).toBe(lane === 'native');
@@ -138,7 +126,7 @@ describe('server detection end to end', () => {
       { detectServers: true },
     );
     // Configured from the start; the version (and the models' capabilities) arrive with the probe.
-    expect(await serversFound((servers) => servers.home?.version !== undefined)).toEqual({
+    expect(await waitForServerDetection(gateway, (servers) => servers.home?.version !== undefined)).toEqual({
       home: { server: 'ollama', version: '0.13.1', found: 'configured' },
       pinned: { server: 'generic', found: 'configured' },
     });
