@@ -47,7 +47,11 @@ export function readVllmVersion(body: unknown): ServerReading | undefined {
   return { server: 'vllm', toolParsing: 'until-refused', version };
 }
 
-/** SGLang's server info carries its launch arguments, so whether it has a tool-call parser is known. */
+/**
+ * SGLang's server info carries its launch arguments, so whether it has a tool-call parser is known. Without
+ * one it takes tools and parses nothing (`if request.tool_choice != "none" and request.tools and
+ * self.tool_call_parser` in serving_chat.py): the calls would arrive as text, so its models are prompted.
+ */
 export function readSglangServerInfo(body: unknown): ServerReading | undefined {
   const info = asRecord(body);
   if (!info || typeof info.version !== 'string' || !('model_path' in info || 'tool_call_parser' in info)) return undefined;
