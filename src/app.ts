@@ -75,6 +75,8 @@ export type BuildAppOptions = {
    * only the requests the test makes.
    */
   detectServers?: boolean;
+  /** The shortest time between two detections of one provider's server (default 30 s; tests shorten it). */
+  serverRedetectAfterMs?: number;
 };
 
 /** The one redactor of a config's secrets, shared by the logger and the app (server.ts builds the logger first). */
@@ -169,7 +171,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const tracing = await loadTracing(config.telemetry, options.environment ?? process.env, version, redactor);
   const metrics = new Metrics(() => liveStreams.size);
   // What answers each provider: found in the background once the app is ready, never delaying it.
-  const servers = new UpstreamProfiles(probedProviders(config), { log: logger });
+  const servers = new UpstreamProfiles(probedProviders(config), { log: logger, redetectAfterMs: options.serverRedetectAfterMs });
   if (options.detectServers ?? true) app.addHook('onReady', async () => void servers.start());
   app.addHook('onClose', async () => servers.close());
   const providers = new Map<string, ProviderAdapter>();

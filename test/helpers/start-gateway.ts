@@ -39,6 +39,7 @@ export async function startGateway(
     environment?: Record<string, string | undefined>;
     /** Off unless asked: detection's probes would otherwise reach the test's fake upstreams (see BuildAppOptions). */
     detectServers?: boolean;
+    serverRedetectAfterMs?: number;
   } = {},
 ): Promise<StartedGateway> {
   const config = normalizeConfig(validateConfigFile(file), { host: '127.0.0.1', port: 0 });
@@ -48,6 +49,7 @@ export async function startGateway(
     shutdownGraceMs: options.shutdownGraceMs ?? 2_000,
     environment: options.environment ?? {},
     detectServers: options.detectServers ?? false,
+    ...(options.serverRedetectAfterMs === undefined ? {} : { serverRedetectAfterMs: options.serverRedetectAfterMs }),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;

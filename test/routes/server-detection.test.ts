@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, LoopbackServer } from '../helpers/loopback-server.js';
-import { startLoopbackServer } from '../helpers/loopback-server.js';
+import { sleep, startLoopbackServer } from '../helpers/loopback-server.js';
 import { startProbeFake, writeChatReply, writeVllmAutoToolChoiceRefusal } from '../helpers/server-probe-fakes.js';
 import { startGateway, testProvider, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
 
@@ -134,6 +134,37 @@ describe('server detection end to end', () => {
     const lanes = Object.fromEntries(models.data.map((model) => [model.id, [model.server, model.tool_calling]]));
     expect(lanes['home/qwen3:8b']).toEqual(['ollama', 'native']);
     expect(lanes['home/gemma3:270m']).toEqual(['ollama', 'prompted']);
+  });
+
+  it('asks the server again after an upstream failure, and finds what answers now', async () => {
+    // A generic server that is replaced by a vLLM, failing the request in between (a restart on the same port).
+    const identity = { kind: 'generic' as 'generic' | 'vllm' };
+    fake = await startLoopbackServer((request, response) => {
+      const json = (status: number, body: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(body));
+      };
+      if (request.path === '/version' && identity.kind === 'vllm') return json(200, { version: '0.11.2' });
+      if (request.path === '/v1/models')
+        return json(200, { object: 'list', data: [{ id: 'm', object: 'model', created: 0, owned_by: identity.kind }] });
+      if (request.path === '/v1/chat/completions') return json(503, { error: { message: 'restarting' } });
+      json(404, { error: { message: 'no route' } });
+    });
+    gateway = await startGateway(
+      { providers: { local: testProvider('openai-compatible', `${fake.url}/v1`) } },
+      { detectServers: true, serverRedetectAfterMs: 100 },
+    );
+    expect(await waitForServerDetection(gateway)).toEqual({ local: { server: 'generic', found: 'detected' } });
+    identity.kind = 'vllm';
+    await sleep(150);
+    const failed = await gateway
+      .client()
+      .chat.completions.create({ model: 'local/m', messages })
+      .catch((caught: unknown) => caught);
+    expect(failed).toMatchObject({ status: 502 });
+    expect(await waitForServerDetection(gateway, (servers) => servers.local?.server === 'vllm')).toEqual({
+      local: { server: 'vllm', version: '0.11.2', found: 'detected' },
+    });
   });
 
   it('never delays /health: the gateway answers while a server is still being asked', async () => {
