@@ -3,6 +3,7 @@ import type { RequestCaches } from '../src/core/request-caches.js';
 import type { ProviderConfig } from '../src/config/config-types.js';
 import type { ProviderAdapter } from '../src/core/provider-adapter.js';
 import type { ToolCallingMode } from '../src/core/resolved-model.js';
+import type { ServerProber } from '../src/core/server-profile.js';
 import type { RenderFamilyCall } from './scripted/scripted-events.js';
 
 /** What app.ts lends the adapters that need more than their config. */
@@ -44,6 +45,8 @@ export type ProviderKind<Type extends string = string, ConfigProperties extends 
   /** Finds a provider of this kind in the environment when no config file is given. */
   discover?(environment: NodeJS.ProcessEnv, probe: ServerProbe): DiscoveredProvider | undefined | Promise<DiscoveredProvider | undefined>;
   createAdapter(config: ProviderConfig, dependencies: ProviderDependencies): ProviderAdapter;
+  /** Kinds whose upstream may be one of several inference servers: finds out which, and what it parses itself. */
+  createServerProber?(config: ProviderConfig): ServerProber;
 };
 
 /** Every model of a first-party API has working native tools. */

@@ -7,7 +7,7 @@ import { randomHex } from './core/random-id.js';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
-import { createProviderAdapter } from '../providers/index.js';
+import { createProviderAdapter, providerKind } from '../providers/index.js';
 import { registerChatCompletionsRoutes } from '../routes/chat-completions/index.js';
 import { registerEmbeddingsRoutes } from '../routes/embeddings/index.js';
 import { registerHealthRoutes } from '../routes/health/index.js';
@@ -56,6 +56,7 @@ import { createInProcessState } from './state/in-process-state.js';
 import { createRedisState } from './state/redis-state.js';
 import type { SharedState } from './state/shared-state.js';
 import { reportUpstreamFailures } from './pipeline/report-upstream-failures.js';
+import { UpstreamProfiles, type ProbedProvider } from './pipeline/upstream-profiles.js';
 import { loadTracing } from './telemetry/load-tracing.js';
 import { version } from './version.js';
 
@@ -68,6 +69,14 @@ export type BuildAppOptions = {
   shutdownGraceMs?: number;
   /** Where the OTEL_* variables are read (default: process.env). */
   environment?: Record<string, string | undefined>;
+  /**
+   * Whether the servers behind `openai-compatible` and `ollama` providers are asked what they are once
+   * the app is ready (default true). Tests of other things turn it off so that their fake upstreams see
+   * only the requests the test makes.
+   */
+  detectServers?: boolean;
+  /** The shortest time between two detections of one provider's server (default 30 s; tests shorten it). */
+  serverRedetectAfterMs?: number;
 };
 
 /** The one redactor of a config's secrets, shared by the logger and the app (server.ts builds the logger first). */
@@ -96,6 +105,16 @@ async function providerAnswers(adapter: ProviderAdapter | undefined): Promise<bo
   if (!adapter.listModels) return true;
   await adapter.listModels({ cancellation: cancellationFromSignal(AbortSignal.timeout(2_000)), requestId: 'readiness', log: silentLogger });
   return true;
+}
+
+/** The providers whose kind can ask its server what it is, each with its prober (src/pipeline/upstream-profiles.ts). */
+function probedProviders(config: GatewayConfig): ProbedProvider[] {
+  return Object.values(config.providers).flatMap((provider): ProbedProvider[] => {
+    const prober = providerKind(provider.type).createServerProber?.(provider);
+    if (!prober) return [];
+    const configured = provider.server ?? (provider.type === 'ollama' ? 'ollama' : undefined);
+    return [configured === undefined ? { name: provider.name, prober } : { name: provider.name, prober, configured }];
+  });
 }
 
 /** In-process unless the config names a Redis; then counters and stored responses are shared with every replica using it. */
@@ -151,18 +170,25 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   // Traces only when an endpoint is configured; otherwise no OpenTelemetry code is even loaded.
   const tracing = await loadTracing(config.telemetry, options.environment ?? process.env, version, redactor);
   const metrics = new Metrics(() => liveStreams.size);
+  // What answers each provider: found in the background once the app is ready, never delaying it.
+  const servers = new UpstreamProfiles(probedProviders(config), { log: logger, redetectAfterMs: options.serverRedetectAfterMs });
+  if (options.detectServers ?? true) app.addHook('onReady', async () => void servers.start());
+  app.addHook('onClose', async () => servers.close());
   const providers = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(config.providers)) {
     const adapter = reportUpstreamFailures(
       redactProviderErrors(createProviderAdapter(provider, { renderCall, caches }), redactor),
-      (error) => metrics.observeUpstreamError(provider.name, error),
+      (error) => {
+        metrics.observeUpstreamError(provider.name, error);
+        servers.noticeFailure(provider.name, error);
+      },
     );
     providers.set(provider.name, tracing ? tracing.traceProvider(adapter, provider) : adapter);
   }
   const agentSyntaxes = createAgentSyntaxRegistry(toolFormats);
   const recentRepliesKept = config.debug?.recentReplies ?? 0;
   const recentReplies = recentRepliesKept > 0 ? new RecentReplies(recentRepliesKept, (text) => redactor.redact(text)) : undefined;
-  const inspector = new ToolCallInspector({ config, toolFormats, agentSyntaxes, caches });
+  const inspector = new ToolCallInspector({ config, toolFormats, agentSyntaxes, caches, servers });
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   app.decorate('metrics', metrics);
@@ -177,6 +203,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     recentReplies,
     resilience: metrics,
     caches,
+    servers,
   });
   registerRequestLog(app);
   registerErrorEnvelope(app, errorEnvelopes);
@@ -196,6 +223,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     providers: Object.keys(config.providers),
     version,
     reachable: (name) => providerAnswers(providers.get(name)),
+    servers: (name) => servers.report(name),
     stateProblem: () => state.problem(),
   });
   const providerDirectory = new ProviderDirectory(config, providers);

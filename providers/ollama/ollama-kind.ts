@@ -2,6 +2,7 @@
 import { byModelFamily, type ProviderKind } from '../provider-kind.js';
 import { createOllamaAdapter } from './create-ollama-adapter.js';
 import { discoverOllama } from './discover-ollama.js';
+import { createOllamaServerProber } from './ollama-server-prober.js';
 
 export const ollamaKind: ProviderKind<'ollama'> = {
   type: 'ollama',
@@ -13,4 +14,5 @@ export const ollamaKind: ProviderKind<'ollama'> = {
   discoveryHint: 'OLLAMA_HOST',
   discover: discoverOllama,
   createAdapter: (config) => createOllamaAdapter(config),
+  createServerProber: createOllamaServerProber,
 };

@@ -2,6 +2,7 @@
 import { createOpenAiAdapter } from '../openai/create-openai-adapter.js';
 import { serverKinds } from '../../src/core/server-kind.js';
 import { byModelFamily, type ProviderKind } from '../provider-kind.js';
+import { createOpenAiCompatibleServerProber } from './openai-compatible-server-prober.js';
 
 /** `server` names what answers at baseUrl (vLLM, llama-server, …) and overrides detecting it. */
 const openAiCompatibleConfigProperties = { server: { enum: serverKinds } } as const;
@@ -16,4 +17,5 @@ export const openAiCompatibleKind: ProviderKind<'openai-compatible', typeof open
   // A vLLM, llama.cpp or LM Studio server: its own name is unknown, and it speaks OpenAI's API.
   genAiProviderName: 'openai_compatible',
   createAdapter: (config, dependencies) => createOpenAiAdapter(config, 'openai-compatible', dependencies.caches),
+  createServerProber: createOpenAiCompatibleServerProber,
 };

@@ -1,9 +1,10 @@
 /**
  * GET /health (liveness: the process answers), GET /ready (readiness: config loaded and at least one
- * provider reachable) and HEAD / (Claude Code's probe). None needs a key.
+ * provider reachable; with the server found behind each provider) and HEAD / (Claude Code's probe). None needs a key.
  */
 import type { FastifyInstance } from 'fastify';
 import { gatewayError } from '../../src/core/gateway-error.js';
+import type { ServerReport } from '../../src/core/server-directory.js';
 import { sendError } from '../../src/plugins/error-envelope.js';
 
 export type HealthRouteOptions = {
@@ -11,6 +12,8 @@ export type HealthRouteOptions = {
   version: string;
   /** Whether one provider answers now (its model list, within a short timeout). */
   reachable(provider: string): Promise<boolean>;
+  /** The server found behind a provider (kind, version, how it was found); undefined for first-party APIs. */
+  servers?(provider: string): ServerReport | undefined;
   /** Why the shared state (Redis) cannot serve now, or undefined; in-process state always can. */
   stateProblem?(): Promise<string | undefined>;
 };
@@ -33,11 +36,21 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthRouteO
     return cached.providers;
   };
 
+  // Read when asked: detection runs in the background and may finish, or run again, at any time.
+  const serverReports = () => {
+    const reports: Record<string, ServerReport> = {};
+    for (const name of options.providers) {
+      const report = options.servers?.(name);
+      if (report) reports[name] = report;
+    }
+    return reports;
+  };
+
   app.get('/ready', async (request, reply) => {
     // Not cached: a replica that lost Redis must leave the load balancer's rotation within one probe.
     const [providers, stateProblem] = await Promise.all([probe(), options.stateProblem?.()]);
     const providerReachable = Object.values(providers).some(Boolean);
-    if (providerReachable && stateProblem === undefined) return { status: 'ready', providers };
+    if (providerReachable && stateProblem === undefined) return { status: 'ready', providers, servers: serverReports() };
     const message = !providerReachable
       ? options.providers.length
         ? `No provider is reachable: ${options.providers.join(', ')}.`

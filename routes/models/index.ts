@@ -6,19 +6,34 @@ import type { FastifyInstance } from 'fastify';
 import { gatewayError } from '../../src/core/gateway-error.js';
 import { cancellationFromSignal } from '../../src/core/cancellation.js';
 import type { ModelInfo } from '../../src/core/provider-adapter.js';
+import type { ToolCallingMode } from '../../src/core/resolved-model.js';
+import type { ServerKind } from '../../src/core/server-kind.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { ProviderDirectory } from '../../src/pipeline/provider-directory.js';
 
-type WireModel = { id: string; object: 'model'; created: number; owned_by: string };
+/**
+ * OpenAI's model object, plus two extension fields: `server`, the inference server found behind the
+ * provider (when known), and `tool_calling`, the lane `toolCalling` picks for this model now.
+ */
+type WireModel = { id: string; object: 'model'; created: number; owned_by: string; server?: ServerKind; tool_calling: ToolCallingMode };
 
 const listTimeoutMs = 5_000;
 
-function toWireModel(provider: string, model: ModelInfo): WireModel {
-  return { id: `${provider}/${model.id}`, object: 'model', created: model.created ?? 0, owned_by: model.ownedBy ?? provider };
-}
-
 export function registerModelsRoutes(app: FastifyInstance, options: { pipeline: ChatPipeline; providers: ProviderDirectory }): void {
   const { pipeline, providers } = options;
+
+  function toWireModel(provider: string, model: ModelInfo): WireModel {
+    const resolved = pipeline.resolve(model.id, provider);
+    const wire: WireModel = {
+      id: `${provider}/${model.id}`,
+      object: 'model',
+      created: model.created ?? 0,
+      owned_by: model.ownedBy ?? provider,
+      tool_calling: resolved.toolCalling,
+    };
+    if (resolved.server !== undefined) wire.server = resolved.server;
+    return wire;
+  }
 
   async function listProvider(provider: string, requestId: string, log: FastifyInstance['log']): Promise<WireModel[]> {
     const adapter = providers.adapter(provider);

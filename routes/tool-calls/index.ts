@@ -109,7 +109,11 @@ export function registerToolCallsRoutes(app: FastifyInstance, options: ToolCalls
       agent_formats: inspector.agentFormats(),
     };
     const model = request.query.model;
-    if (typeof model === 'string' && model !== '') body.resolved = choiceFields(inspector.choose({ model, access: request.access }));
+    if (typeof model === 'string' && model !== '') {
+      const choice = inspector.choose({ model, access: request.access });
+      // For a configured model, the server found behind its provider and the lane its requests take now.
+      body.resolved = { ...choiceFields(choice), server: choice.model.server ?? null, tool_calling: choice.lane ?? null };
+    }
     return body;
   });
 

@@ -8,22 +8,35 @@ import { ownValue } from '../core/own-value.js';
 import type { RecentMemo } from '../core/recent-memo.js';
 import type { FamilyMatch } from '../core/request-caches.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
-import type { GatewayConfig, ProviderConfig } from './config-types.js';
+import type { ServerDirectory } from '../core/server-directory.js';
+import type { GatewayConfig, ProviderConfig, ToolCallingSetting } from './config-types.js';
 import { detectModelFamily } from './detect-model-family.js';
 import { detectReasoningOpening } from './detect-reasoning-opening.js';
 
-function chooseToolCalling(provider: ProviderConfig, model: string, autoToolCalling: ToolCallingMode): ToolCallingMode {
-  const setting = ownValue(provider.models, model)?.toolCalling ?? provider.toolCalling;
-  if (setting !== 'auto') return setting;
-  return providerKind(provider.type).autoToolCalling(model, autoToolCalling);
+/** The model's own `toolCalling`, else the provider's: an explicit `native` or `prompted` always wins over detection. */
+export function toolCallingSetting(provider: ProviderConfig, model: string): ToolCallingSetting {
+  return ownValue(provider.models, model)?.toolCalling ?? provider.toolCalling;
 }
 
-/** `families`: the requests' memory of model families (RequestCaches.modelFamilies). */
+function chooseToolCalling(
+  provider: ProviderConfig,
+  model: string,
+  autoToolCalling: ToolCallingMode,
+  servers: ServerDirectory | undefined,
+): ToolCallingMode {
+  const setting = toolCallingSetting(provider, model);
+  if (setting !== 'auto') return setting;
+  // What the server behind the provider parses itself, when it was found; else the families table's answer.
+  return servers?.autoToolCalling(provider.name, model) ?? providerKind(provider.type).autoToolCalling(model, autoToolCalling);
+}
+
+/** `families`: the requests' memory of model families (RequestCaches.modelFamilies); `servers`: what answers each provider. */
 export function resolveModelFor(
   provider: ProviderConfig,
   model: string,
   id: string,
   families?: RecentMemo<string, FamilyMatch>,
+  servers?: ServerDirectory,
 ): ResolvedModel {
   const detected = detectModelFamily(model, families);
   const settings = ownValue(provider.models, model);
@@ -33,7 +46,7 @@ export function resolveModelFor(
     providerType: provider.type,
     model,
     family: settings?.family ?? detected.family,
-    toolCalling: chooseToolCalling(provider, model, detected.autoToolCalling),
+    toolCalling: chooseToolCalling(provider, model, detected.autoToolCalling, servers),
   };
   const opening =
     settings?.startsInReasoning === undefined
@@ -44,8 +57,8 @@ export function resolveModelFor(
         ? 'by-default'
         : undefined;
   if (opening !== undefined) resolved.opensInReasoning = opening;
-  // The configured server; detection (when it lands) fills in the rest.
-  const server = provider.server ?? (provider.type === 'ollama' ? 'ollama' : undefined);
+  // The configured server, else the detected one.
+  const server = provider.server ?? (provider.type === 'ollama' ? 'ollama' : servers?.server(provider.name));
   if (server !== undefined) resolved.server = server;
   return resolved;
 }
@@ -76,16 +89,17 @@ export function resolveModel(
   modelString: string,
   providerName?: string,
   families?: RecentMemo<string, FamilyMatch>,
+  servers?: ServerDirectory,
 ): ResolvedModel {
   if (providerName !== undefined) {
     const provider = ownValue(config.providers, providerName);
     if (!provider) unknownProvider(config, `${providerName}/${modelString}`, providerName);
-    return resolveModelFor(provider, modelString, `${providerName}/${modelString}`, families);
+    return resolveModelFor(provider, modelString, `${providerName}/${modelString}`, families, servers);
   }
   const alias = config.aliases.get(modelString);
   if (alias !== undefined) {
     // The client keeps the name it asked for; the alias's target answers it.
-    const target = resolveModel({ ...config, aliases: noAliases }, alias, undefined, families);
+    const target = resolveModel({ ...config, aliases: noAliases }, alias, undefined, families, servers);
     return { ...target, id: modelString };
   }
   const slash = modelString.indexOf('/');
@@ -95,5 +109,5 @@ export function resolveModel(
   const model = modelString.slice(slash + 1);
   if (!model)
     throw gatewayError('model_not_found', { message: `Model '${modelString}' names provider '${prefix}' but no model.`, param: 'model' });
-  return resolveModelFor(provider, model, modelString, families);
+  return resolveModelFor(provider, model, modelString, families, servers);
 }

@@ -6,7 +6,7 @@
  */
 import { defaultRetries, normalizeAgentFormats } from '../config/normalize-config.js';
 import { fallbackKey } from '../config/normalize-fallbacks.js';
-import { resolveModel } from '../config/resolve-model.js';
+import { resolveModel, toolCallingSetting } from '../config/resolve-model.js';
 import type { GatewayConfig } from '../config/config-types.js';
 import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-request.js';
 import { gatewayError, type GatewayError } from '../core/gateway-error.js';
@@ -17,6 +17,7 @@ import type { StreamEvent } from '../core/stream-event.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { AgentSyntaxRegistry } from '../core/agent-text-syntax.js';
 import type { SecretRedactor } from '../core/secret-redactor.js';
+import type { ServerDirectory } from '../core/server-directory.js';
 import type { AgentFormat, AgentFormatRequest, AgentFormatSelection } from './agent-format/agent-format.js';
 import { AgentFormatSelector } from './agent-format/agent-format-selector.js';
 import { applyAgentFormatToEvents, applyAgentFormatToRequest } from './agent-format/apply-agent-format.js';
@@ -36,6 +37,7 @@ import { repairNativeArguments, type JsonRepair } from './repair-native-argument
 import { validateChatInput } from './validate-chat-input.js';
 import { classifyUpstreamFailure, failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
+import { isNativeToolsRefusal } from './native-tools-refused.js';
 import { ProviderDirectory } from './provider-directory.js';
 import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
 
@@ -55,6 +57,8 @@ export type ChatPipelineDependencies = {
   resilience?: ResilienceObserver;
   /** The app's caches (src/core/request-caches.ts); fresh ones when absent. */
   caches?: RequestCaches;
+  /** What answers each provider (detected servers pick `toolCalling: auto`'s lane); the families table alone when absent. */
+  servers?: ServerDirectory;
 };
 
 export type RunOptions = {
@@ -114,7 +118,7 @@ export class ChatPipeline {
   }
 
   resolve(modelString: string, providerName?: string): ResolvedModel {
-    return resolveModel(this.dependencies.config, modelString, providerName, this.caches.modelFamilies);
+    return resolveModel(this.dependencies.config, modelString, providerName, this.caches.modelFamilies, this.dependencies.servers);
   }
 
   private toolFormat(family: string): ToolFormat {
@@ -178,7 +182,14 @@ export class ChatPipeline {
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
     if (model.toolCalling === 'native') {
-      const upstream = await streamWithRetries(adapter, request, context, retries);
+      let upstream: AsyncIterable<StreamEvent>;
+      try {
+        upstream = await streamWithRetries(adapter, request, context, retries);
+      } catch (error) {
+        // Nothing reached the client yet: a server that refuses this model's native tools gets the same request prompted.
+        if (!this.promptedAfterRefusal(model, request, error, context)) throw error;
+        return this.plan({ ...model, toolCalling: 'prompted' }, input, context, options, attempts);
+      }
       // A server without a reasoning parser hands on the raw text of a template that opened reasoning:
       // only that block is read out of it (the calls are native already).
       const read = replyStartsInReasoning(request)
@@ -227,6 +238,23 @@ export class ChatPipeline {
       ? recordedReply(recentReplies, { model: model.id, family: format.family, key: access?.name ?? null }, upstream, parse)
       : parse(upstream);
     return { model, toolCalling: 'prompted', toolFormat: format.family, events, attempts: attempts.count };
+  }
+
+  /**
+   * The server refused native tools for a model that `auto` sent natively (vLLM without a tool parser):
+   * remembered, so the model is prompted from now on, and true when this request is to be prompted too.
+   * An explicit `toolCalling: native` is the operator's word and keeps the error.
+   */
+  private promptedAfterRefusal(model: ResolvedModel, request: ChatRequest, error: unknown, context: ProviderContext): boolean {
+    const { servers } = this.dependencies;
+    if (!servers || !request.tools?.length || !isNativeToolsRefusal(error)) return false;
+    if (toolCallingSetting(this.providers.config(model.provider), model.model) !== 'auto') return false;
+    servers.rememberNativeRefused(model.provider, model.model);
+    context.log.warn(
+      { provider: model.provider, model: model.model, reason: (error as Error).message },
+      'the server refused native tools for this model: it is prompted from now on',
+    );
+    return true;
   }
 }
 

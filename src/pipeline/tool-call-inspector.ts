@@ -10,7 +10,8 @@ import { chatRequestFrom, type ChatRequest } from '../core/chat-request.js';
 import { GatewayError, gatewayError, invalidRequest } from '../core/gateway-error.js';
 import type { Message } from '../core/message.js';
 import { RequestCaches } from '../core/request-caches.js';
-import type { ResolvedModel } from '../core/resolved-model.js';
+import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
+import type { ServerDirectory } from '../core/server-directory.js';
 import { replayEvents, type StreamEvent } from '../core/stream-event.js';
 import type { ToolChoice, ToolDefinition } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
@@ -34,6 +35,8 @@ export type FamilyChoice = {
   /** How the family was found: named, from a configured provider's model (overrides apply), or from the name alone. */
   source: 'family' | 'config' | 'model-name';
   model: ResolvedModel;
+  /** A configured model: the lane a chat request to it takes now (its `toolCalling`, with the server found behind it). */
+  lane?: ToolCallingMode;
 };
 
 export type ParseInspection = FamilyChoice & { events: AsyncIterable<StreamEvent> };
@@ -48,6 +51,8 @@ export type InspectorDependencies = {
   agentSyntaxes: AgentSyntaxRegistry;
   /** The app's caches (src/core/request-caches.ts); fresh ones when absent. */
   caches?: RequestCaches;
+  /** What answers each provider, so that a configured model's lane is the one its requests take. */
+  servers?: ServerDirectory;
 };
 
 /** Stands in for a provider when a bare model name is inspected: the prompted lane, no per-model settings. */
@@ -103,7 +108,13 @@ export class ToolCallInspector {
     const model = configured ?? resolveModelFor(namesOnly, target.model, target.model, this.caches.modelFamilies);
     // A family with no registered format runs as generic JSON, exactly as a chat request would.
     const family = this.dependencies.toolFormats.has(model.family) ? model.family : 'generic-json';
-    return { family, source: configured ? 'config' : 'model-name', model: { ...model, family, toolCalling: 'prompted' } };
+    const choice: FamilyChoice = {
+      family,
+      source: configured ? 'config' : 'model-name',
+      model: { ...model, family, toolCalling: 'prompted' },
+    };
+    if (configured) choice.lane = configured.toolCalling;
+    return choice;
   }
 
   /** `chunks` is the text as the upstream would have streamed it: each piece is pushed to the parser on its own. */
@@ -148,7 +159,7 @@ export class ToolCallInspector {
   /** `provider/model` of a configured provider resolves as a request's would; anything else is a bare name. */
   private configuredModel(model: string): ResolvedModel | undefined {
     try {
-      return resolveModel(this.dependencies.config, model, undefined, this.caches.modelFamilies);
+      return resolveModel(this.dependencies.config, model, undefined, this.caches.modelFamilies, this.dependencies.servers);
     } catch (error) {
       if (GatewayError.isInstance(error) && error.status === 404) return undefined;
       throw error;

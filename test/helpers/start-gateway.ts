@@ -34,7 +34,13 @@ export type StartedGateway = {
 
 export async function startGateway(
   file: TestConfigFile,
-  options: { shutdownGraceMs?: number; environment?: Record<string, string | undefined> } = {},
+  options: {
+    shutdownGraceMs?: number;
+    environment?: Record<string, string | undefined>;
+    /** Off unless asked: detection's probes would otherwise reach the test's fake upstreams (see BuildAppOptions). */
+    detectServers?: boolean;
+    serverRedetectAfterMs?: number;
+  } = {},
 ): Promise<StartedGateway> {
   const config = normalizeConfig(validateConfigFile(file), { host: '127.0.0.1', port: 0 });
   // Never the test process's own OTEL_* variables: a test that wants them says so.
@@ -42,6 +48,8 @@ export async function startGateway(
     logger: pino({ level: 'silent' }),
     shutdownGraceMs: options.shutdownGraceMs ?? 2_000,
     environment: options.environment ?? {},
+    detectServers: options.detectServers ?? false,
+    ...(options.serverRedetectAfterMs === undefined ? {} : { serverRedetectAfterMs: options.serverRedetectAfterMs }),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
@@ -58,4 +66,24 @@ export async function startGateway(
 /** A provider entry with test-friendly timeouts (a few seconds, never the production minutes). */
 export function testProvider(type: string, baseUrl: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { type, baseUrl, timeouts: { connectMs: 2_000, headersMs: 10_000, bodyMs: 10_000 }, ...extra };
+}
+
+/** One provider's server as /ready says it (src/core/server-directory.ts `ServerReport`). */
+export type ReadyServer = { server?: string; version?: string; found: string };
+
+/**
+ * Detection runs in the background once the gateway is ready (started with `detectServers: true`): polls
+ * /ready until no provider's server is pending and `until` holds, and returns its `servers`.
+ */
+export async function waitForServerDetection(
+  gateway: StartedGateway,
+  until: (servers: Record<string, ReadyServer>) => boolean = () => true,
+): Promise<Record<string, ReadyServer>> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const ready = (await (await fetch(`${gateway.baseUrl}/ready`)).json()) as { servers?: Record<string, ReadyServer> };
+    const servers = ready.servers;
+    if (servers && Object.values(servers).every((report) => report.found !== 'pending') && until(servers)) return servers;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('server detection did not finish in 5 s');
 }

@@ -179,7 +179,10 @@ async function showModelFamily() {
       // generic-json is also what a name no family claims falls back to: say so rather than look like a match.
       const fallback =
         family === 'generic-json' && source === 'model-name' ? '; no family claims this name, so it is read as generic JSON' : '';
-      $('model-family').textContent = `Maps to ${family} (${why}${fallback}).`;
+      // A configured model also says what answers its provider and which lane its requests take now.
+      const { server, tool_calling: lane } = answer.resolved;
+      const served = lane ? ` Requests take the ${lane} lane${server ? ` on ${server}` : ''}.` : '';
+      $('model-family').textContent = `Maps to ${family} (${why}${fallback}).${served}`;
     } catch (error) {
       $('model-family').textContent = error.message;
     }

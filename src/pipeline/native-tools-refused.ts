@@ -1,0 +1,18 @@
+/**
+ * Whether an upstream error is a server refusing native tools for a model, which the prompted lane can
+ * serve instead. Only the servers' own words count (a bare 400 is as often bad input):
+ * - vLLM without --enable-auto-tool-choice and --tool-call-parser, for `tool_choice: "auto"` (its default
+ *   with tools): `"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`
+ *   (vllm/entrypoints/openai/serving_chat.py);
+ * - llama-server without --jinja: `tools param requires --jinja flag`, sent as HTTP 500
+ *   (tools/server/utils.hpp, `oaicompat_chat_params_parse`);
+ * - Ollama, for a model without the `tools` capability: `<model> does not support tools` (server/routes.go).
+ */
+import { GatewayError } from '../core/gateway-error.js';
+
+const refusals: readonly RegExp[] = [/--enable-auto-tool-choice/, /tools param requires --jinja/, /does not support tools/];
+
+export function isNativeToolsRefusal(error: unknown): boolean {
+  if (!GatewayError.isInstance(error) || error.upstreamStatus === undefined) return false;
+  return refusals.some((pattern) => pattern.test(error.message));
+}
