@@ -1,7 +1,8 @@
 /** Builds a ToolFormat from a family spec and the catalogue of every family's envelopes. */
-import type { ToolFormat } from '../../src/core/index.js';
+import type { ToolCallParser, ToolFormat } from '../../src/core/index.js';
 import type { EnvelopeCatalogue } from './envelope-catalogue.js';
 import type { FamilySpec } from './family-spec.js';
+import { withInlineMarkupRemoved } from './inline-markup.js';
 import { createPassThroughParser } from './pass-through-parser.js';
 import { renderHistoryAsText } from './render-history-as-text.js';
 import { createReplyParser } from './reply-parser.js';
@@ -12,6 +13,8 @@ export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue)
   const syntax = catalogue.syntaxFor(spec.family);
   const reasoningSyntax = catalogue.reasoningSyntaxFor(spec.family);
   const noTools = createToolRoster([]);
+  const markup = spec.inlineMarkup;
+  const withFamilyMarkupRemoved = (parser: ToolCallParser) => (markup === undefined ? parser : withInlineMarkupRemoved(parser, markup));
   return {
     family: spec.family,
     renderTools: (tools, choice) => renderToolPrompt(tools, choice, spec.prompt, spec.renderCall),
@@ -20,8 +23,10 @@ export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue)
     // With no tools offered nothing may become a call, so nothing is parsed at all, but for a reasoning
     // block the template opened.
     createParser: (tools, options) => {
-      if (tools.length > 0) return createReplyParser(syntax, createToolRoster(tools), options);
-      return options?.startsInReasoning === true ? createReplyParser(reasoningSyntax, noTools, options) : createPassThroughParser();
+      if (tools.length > 0) return withFamilyMarkupRemoved(createReplyParser(syntax, createToolRoster(tools), options));
+      return options?.startsInReasoning === true
+        ? withFamilyMarkupRemoved(createReplyParser(reasoningSyntax, noTools, options))
+        : createPassThroughParser();
     },
   };
 }

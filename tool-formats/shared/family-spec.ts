@@ -1,5 +1,6 @@
 /** Everything a family provides: parser syntax, prompt wording, and how it writes calls and results. */
 import type { FamilySyntax } from './envelope-catalogue.js';
+import type { InlineMarkup } from './inline-markup.js';
 import type { HistoryRendering } from './render-history-as-text.js';
 import type { ToolPromptWording } from './tool-prompt.js';
 
@@ -11,4 +12,6 @@ import type { ToolPromptWording } from './tool-prompt.js';
 export type FamilySpec = FamilySyntax &
   HistoryRendering & {
     prompt: ToolPromptWording;
+    /** Markup the family's own parser drops from text and reasoning, keeping what it wraps (Cohere's citations). */
+    inlineMarkup?: InlineMarkup;
   };
