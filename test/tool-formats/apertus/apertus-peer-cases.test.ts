@@ -1,13 +1,13 @@
 /** Apertus replies from vLLM's apertus parser tests: a list the reply ended inside, a missing suffix, bursts. */
 // Source: https://github.com/vllm-project/vllm/blob/main/tests/tool_parsers/test_apertus_tool_parser.py
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
+import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
+import { offeredTools } from '../helpers/peer-suites.js';
 
 const format = createToolFormatRegistry().get('apertus')!;
-const offered = (name: string): ToolDefinition => ({ name, description: name, parameters: { type: 'object', properties: {} } });
-const tools = ['get_weather', 'get_time', 'complex_function', 'f', 't1', 't2', 't3'].map(offered);
+const tools = offeredTools('get_weather', 'get_time', 'complex_function', 'f', 't1', 't2', 't3');
 const parse = (text: string) => expectChunkingInvariant(() => format.createParser(tools), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 

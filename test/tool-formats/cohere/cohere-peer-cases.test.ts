@@ -1,14 +1,14 @@
 /** Cohere replies from vLLM's cohere_command parser tests: citation tags in text and reasoning, actions with ids. */
 // Source: https://github.com/vllm-project/vllm/blob/main/tests/tool_parsers/test_cohere_command_tool_parser.py
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
+import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
+import { offeredTools } from '../helpers/peer-suites.js';
 
 const registry = createToolFormatRegistry();
 const format = registry.get('cohere')!;
-const offered = (name: string): ToolDefinition => ({ name, description: name, parameters: { type: 'object', properties: {} } });
-const tools = [offered('foo'), offered('bar')];
+const tools = offeredTools('foo', 'bar');
 const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(tools, options), text);
 
 /** cmd3-citations_no_tool_calls and cmd4-citations_no_tool_calls. */

@@ -1,14 +1,14 @@
 /** MiniMax-M1 replies from vLLM's minimax parser tests: bad lines in a call list, and where we read more than vLLM. */
 // Source: https://github.com/vllm-project/vllm/blob/main/tests/tool_parsers/test_minimax_tool_parser.py
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
+import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
+import { offeredTools } from '../helpers/peer-suites.js';
 
 const format = createToolFormatRegistry().get('minimax-m1')!;
-const offered = (name: string): ToolDefinition => ({ name, description: name, parameters: { type: 'object', properties: {} } });
 // vLLM's tests send no tools (its parsers call whatever is named); here the roster holds the good names.
-const tools = ['valid_tool', 'another_valid_tool', 'get_current_weather', 'get_time'].map(offered);
+const tools = offeredTools('valid_tool', 'another_valid_tool', 'get_current_weather', 'get_time');
 const parse = (text: string) => expectChunkingInvariant(() => format.createParser(tools), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 const calls = (events: readonly ParsedEvent[]) => events.filter((event) => event.type === 'tool-call');

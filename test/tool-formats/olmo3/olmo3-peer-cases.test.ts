@@ -1,13 +1,13 @@
 /** OLMo 3 replies from vLLM's olmo3 parser tests: a bad call beside a good one, non-finite numbers, mismatched brackets. */
 // Source: https://github.com/vllm-project/vllm/blob/main/tests/tool_parsers/test_olmo3_tool_parser.py
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
+import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
+import { offeredTools } from '../helpers/peer-suites.js';
 
 const format = createToolFormatRegistry().get('olmo3')!;
-const offered = (name: string): ToolDefinition => ({ name, description: name, parameters: { type: 'object', properties: {} } });
-const tools = ['get_weather', 'calc', 'foo', 'do_something_cool'].map(offered);
+const tools = offeredTools('get_weather', 'calc', 'foo', 'do_something_cool');
 const parse = (text: string, roster = tools) => expectChunkingInvariant(() => format.createParser(roster), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 
@@ -26,7 +26,7 @@ describe('olmo3: a bad call beside a good one (vLLM’s test_bad_sibling_call_do
   it('deliberately differs on an offered tool called with a bytes literal: read as its text', () => {
     // vLLM cannot turn b'z' into JSON and drops that call; the Python reader reads a bytes literal as
     // the string it spells, which JSON can carry.
-    expect(parse(`<function_calls>bad(x=b'z')\n${simple}</function_calls>`, [...tools, offered('bad')])).toEqual([
+    expect(parse(`<function_calls>bad(x=b'z')\n${simple}</function_calls>`, [...tools, ...offeredTools('bad')])).toEqual([
       call('bad', { x: 'z' }),
       simpleCall,
     ]);

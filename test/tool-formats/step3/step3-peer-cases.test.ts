@@ -5,6 +5,7 @@ import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { toolCallBegin, toolCallEnd, toolCallsBegin, toolCallsEnd, toolSeparator } from '../../../tool-formats/step3/step3-tokens.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
+import { offeredTools } from '../helpers/peer-suites.js';
 
 const format = createToolFormatRegistry().get('step3')!;
 /** `_WS_TOOLS` of the vLLM test. */
@@ -13,8 +14,8 @@ const editFile: ToolDefinition = {
   description: 'Edit a file.',
   parameters: { type: 'object', properties: { old_string: { type: 'string' }, indent: { type: 'integer' }, enabled: { type: 'boolean' } } },
 };
-const testFunction: ToolDefinition = { name: 'test_function', description: 'Any values.', parameters: { type: 'object', properties: {} } };
-const parse = (text: string) => expectChunkingInvariant(() => format.createParser([editFile, testFunction]), text);
+const tools = [editFile, ...offeredTools('test_function')];
+const parse = (text: string) => expectChunkingInvariant(() => format.createParser(tools), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 
 /** `_ws_output` of the vLLM test: the name again after the separator, then values with edge whitespace. */
@@ -74,7 +75,7 @@ describe('step3: the common suite’s various_data_types_output (vLLM)', () => {
 
 testChunkingInvariance({
   name: 'step3 (name line, whitespace)',
-  createParser: () => format.createParser([editFile, testFunction]),
+  createParser: () => format.createParser(tools),
   samples: [whitespaceReply('    if x:\n'), whitespaceReply('a', 'other\n'), `Edit.\n${whitespaceReply('b ')}\nDone.`],
   fragments: [
     toolCallsBegin,
