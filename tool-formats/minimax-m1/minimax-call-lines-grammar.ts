@@ -8,6 +8,7 @@
 // @see https://github.com/vllm-project/vllm/blob/main/tests/tool_parsers/test_minimax_tool_parser.py
 import { excerpt, type BodyGrammar, type DecodeContext, type DecodedBody } from '../shared/body-grammar.js';
 import { normalizeCallPayload, type CandidateCall } from '../shared/call-payload.js';
+import { decodeJsonCalls } from '../shared/json-call-grammar.js';
 import { readLenientJson, skipSpace } from '../shared/lenient-json.js';
 
 /** A line (after optional indentation) that opens an object: where reading resumes after a bad value. */
@@ -20,6 +21,9 @@ export const minimaxCallLinesGrammar: BodyGrammar = {
 };
 
 function decodeCallLines(body: string, context: DecodeContext): DecodedBody {
+  // Most lists are all good: the JSON grammar reads them as it reads every family's (and fast).
+  const whole = decodeJsonCalls(body, context);
+  if (whole.type === 'calls') return whole;
   const calls: CandidateCall[] = [];
   let problem: Extract<DecodedBody, { type: 'invalid' }> = { type: 'invalid', message: 'The tool-call list holds no call' };
   let position = 0;

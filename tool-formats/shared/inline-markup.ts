@@ -21,11 +21,11 @@ export function withInlineMarkupRemoved(parser: ToolCallParser, markup: InlineMa
     if (held !== '') out.push({ type: heldKind, text: held });
     held = '';
   };
-  const strip = (out: ParsedEvent[], text: string) => {
+  /** `first` is `find(text, 0)`, already known. */
+  const strip = (out: ParsedEvent[], text: string, first: InlineMarkupMatch) => {
     let kept = '';
     let position = 0;
-    for (;;) {
-      const match = markup.find(text, position);
+    for (let match = first; ; match = markup.find(text, position)) {
       if (match.type === 'found') {
         kept += text.slice(position, match.start);
         position = match.end;
@@ -38,8 +38,7 @@ export function withInlineMarkupRemoved(parser: ToolCallParser, markup: InlineMa
     }
     if (kept !== '') out.push({ type: heldKind, text: kept });
   };
-  const filter = (events: readonly ParsedEvent[]): ParsedEvent[] => {
-    const out: ParsedEvent[] = [];
+  const filter = (events: readonly ParsedEvent[], out: ParsedEvent[]): ParsedEvent[] => {
     for (const event of events) {
       if (event.type !== 'text' && event.type !== 'reasoning') {
         flush(out);
@@ -47,15 +46,24 @@ export function withInlineMarkupRemoved(parser: ToolCallParser, markup: InlineMa
       } else if (event.text !== '') {
         if (event.type !== heldKind) flush(out);
         heldKind = event.type;
-        strip(out, held + event.text);
+        const text = held + event.text;
+        const first = markup.find(text, 0);
+        // Most runs hold no markup at all: passed on as they are.
+        if (first.type === 'none') {
+          out.push(held === '' ? event : { type: heldKind, text });
+          held = '';
+        } else strip(out, text, first);
       }
     }
     return out;
   };
   return {
-    push: (text) => filter(parser.push(text)),
+    push: (text) => {
+      const events = parser.push(text);
+      return events.length === 0 ? events : filter(events, []);
+    },
     finish: () => {
-      const out = filter(parser.finish());
+      const out = filter(parser.finish(), []);
       flush(out);
       return out;
     },
