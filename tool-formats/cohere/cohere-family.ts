@@ -6,7 +6,8 @@
 // with ids numbered over the conversation as the template's `tool_call_id_to_int` does.
 // Cohere2 MoE ("North Code") writes the same actions, its answer in `<|START_TEXT|>…<|END_TEXT|>`, and its
 // template opens `<|START_THINKING|>` in the generation prompt; llama.cpp ends that block at its close or
-// before the answer or an action, so the reasoning tag ends before them too.
+// before the answer or an action, so the reasoning tag ends before them too. Citation tags are dropped
+// from text and reasoning, keeping the cited text (`cohere-citations.ts`).
 // @see https://github.com/ggml-org/llama.cpp/blob/master/common/parsers/cohere2moe.cpp
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/cohere_command_tool_parser.py
@@ -16,6 +17,7 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 import { toolSignature } from '../shared/tool-prompt.js';
+import { cohereCitations } from './cohere-citations.js';
 import {
   endAction,
   endOfTurn,
@@ -48,6 +50,7 @@ export const cohereFamily: FamilySpec = {
   reasoningTags: [{ open: startThinking, close: endThinking, endsBefore: [startAction, startText] }],
   framingTokens: [startResponse, endResponse, endOfTurn],
   familyFramingTokens: [startText, endText],
+  inlineMarkup: cohereCitations,
   prompt: {
     introduction: [
       '## Tool Use',

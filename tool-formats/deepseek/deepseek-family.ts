@@ -4,6 +4,8 @@
 // A section whose end never came still yields its complete calls.
 // Written: the V3 / R1 form, which the R1 distills served without native tool calling know; the prompt
 // follows the tool block of DeepSeek's model card, and results are the template's tool outputs.
+// Where the peers' V3.1 tests differ on purpose: an unreadable or cut-off section is reported, not returned
+// as content (vLLM); reasoning that never closes stays streamed and is replayed as content (llama.cpp).
 // @see https://huggingface.co/deepseek-ai/DeepSeek-V3.1#toolcall
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja
 import type { ToolCallPart, ToolDefinition } from '../../src/core/index.js';

@@ -4,6 +4,8 @@
 // registered here the same way: the tagged scan closes a complete body at a repeated start marker, and a
 // complete body at the end of the reply is a call, so both forms read alike in every family.
 // Results go back as the template's `<function_response>` lines.
+// Where vLLM's granite-20b-fc tests differ on purpose: they send no tools and still get calls; here only
+// offered names become calls (the roster rule), and a one-call list after the marker is read too.
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/granite_20b_fc_tool_parser.py
 // @see https://github.com/vllm-project/vllm/blob/main/examples/tool_chat_template_granite_20b_fc.jinja
 import { taggedEnvelope } from '../shared/envelope.js';

@@ -7,6 +7,8 @@
 // say `Here's`), Granite 3.3 `<think>…</think><response>…</response>`. The phrases are plain English that
 // other models write in prose, so only this family's parser takes them (scope `family`), and the same goes
 // for the `<response>` framing tags.
+// Where vLLM's granite tests differ on purpose: they send no tools and still get calls; here only offered
+// names become calls (the roster rule), and a lone object after the marker is read as a one-call list.
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/granite_tool_parser.py
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/reasoning/granite_reasoning_parser.py
 import { taggedEnvelope, type ReasoningTag } from '../shared/envelope.js';

@@ -1,6 +1,7 @@
 /** The minimax-m1 family (MiniMax-M1, MiniMax-Text-01): `<tool_calls>` holding one JSON call object per line. */
 // `<tool_calls>` is registered as Jamba's list is (`shared/tool-calls-list.ts`): the JSON grammar reads
-// values one after another, so one object per line is several calls. Calls inside `<think>` are not
+// values one after another, so one object per line is several calls; the family's own parser reads the
+// lines one by one first (`minimax-call-lines-grammar.ts`), so that a bad line loses only itself. Calls inside `<think>` are not
 // calls (vLLM's minimax parser removes them; here reasoning is never parsed). The prompt and the results
 // (`tool name:` / `tool result:` lines) follow the MiniMax-M1 tool template.
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/minimax_tool_parser.py
@@ -11,6 +12,7 @@ import { jsonCallObject } from '../shared/json-call-text.js';
 import { toolCallsClose, toolCallsEnvelope, toolCallsOpen } from '../shared/tool-calls-list.js';
 import { toolSignature } from '../shared/tool-prompt.js';
 import { resultText } from '../shared/tool-result-text.js';
+import { minimaxCallLinesGrammar } from './minimax-call-lines-grammar.js';
 
 const family = 'minimax-m1';
 
@@ -20,7 +22,7 @@ function renderCallLines(calls: readonly Parameters<FamilySpec['renderCall']>[0]
 
 export const minimaxM1Family: FamilySpec = {
   family,
-  envelopes: [toolCallsEnvelope(family)],
+  envelopes: [toolCallsEnvelope(family, [minimaxCallLinesGrammar])],
   prompt: {
     introduction: 'You are provided with these tools:',
     renderToolList: (tools) => `<tools>\n${tools.map((tool) => formatJson(toolSignature(tool))).join('\n')}\n</tools>`,

@@ -3,6 +3,8 @@
 // lines reason there). Nemotron-3-Nano writes Qwen3-Coder's syntax and stays in that family.
 // Written: the templates' own layout; results as the `<TOOL_RESPONSE>[…]</TOOL_RESPONSE>` list the
 // templates write tool messages into.
+// Where vLLM's nemotron_json tests differ on purpose: a `<TOOLCALL>` that yields no call is reported, not
+// returned as content, and closers missing before `</TOOLCALL>` are repaired (test_extract_tool_calls_returns_original_for_malformed).
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/NVIDIA-Nemotron-Nano-v2.jinja
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja
 import type { ToolCallPart } from '../../src/core/index.js';

@@ -4,6 +4,9 @@
 // does); `<think>` reasoning (OLMo 3 Think). Written: the same block, the tools as the JSON list the
 // template puts inside `<functions></functions>`, results as JSON lines in a user turn (the template
 // gives them an `environment` turn of their own, which a user turn cannot open).
+// Where vLLM's olmo3 tests differ on purpose: a bytes argument (`b'z'`) is read as the text it spells
+// (vLLM drops that call); a bad call beside good ones loses only itself, as there
+// (test/tool-formats/olmo3/olmo3-peer-cases.test.ts).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/olmo3_tool_parser.py
 import type { ToolCallPart } from '../../src/core/index.js';
 import { taggedEnvelope } from '../shared/envelope.js';

@@ -8,6 +8,15 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 export function normalizeCallArguments(value: unknown): CallArguments {
+  const read = readCallArguments(value);
+  // `1e999` reads as Infinity, which JSON.stringify would turn into null: a value the model never wrote.
+  // The call is refused instead, as vLLM's olmo3 parser does (its test_non_finite_argument_rejected).
+  if (read.type === 'object' && holdsNonFiniteNumber(read.value))
+    return { type: 'error', message: 'The arguments hold a number too large for JSON (such as 1e999)' };
+  return read;
+}
+
+function readCallArguments(value: unknown): CallArguments {
   if (value === undefined || value === null) return { type: 'object', value: {} };
   if (isPlainObject(value)) return { type: 'object', value };
   if (typeof value === 'string') {
@@ -18,4 +27,11 @@ export function normalizeCallArguments(value: unknown): CallArguments {
     return { type: 'error', message: 'The arguments string is not a JSON object' };
   }
   return { type: 'error', message: `The arguments are ${Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not an object` };
+}
+
+function holdsNonFiniteNumber(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (Array.isArray(value)) return value.some(holdsNonFiniteNumber);
+  if (isPlainObject(value)) return Object.values(value).some(holdsNonFiniteNumber);
+  return false;
 }

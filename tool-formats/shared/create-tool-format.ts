@@ -1,7 +1,8 @@
 /** Builds a ToolFormat from a family spec and the catalogue of every family's envelopes. */
-import type { ToolFormat } from '../../src/core/index.js';
+import type { ToolCallParser, ToolFormat } from '../../src/core/index.js';
 import type { EnvelopeCatalogue } from './envelope-catalogue.js';
 import type { FamilySpec } from './family-spec.js';
+import { withInlineMarkupRemoved } from './inline-markup.js';
 import { createPassThroughParser } from './pass-through-parser.js';
 import { renderHistoryAsText } from './render-history-as-text.js';
 import { createReplyParser } from './reply-parser.js';
@@ -13,6 +14,8 @@ export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue)
   const syntax = catalogue.syntaxFor(spec.family);
   const reasoningSyntax = catalogue.reasoningSyntaxFor(spec.family);
   const noTools = createToolRoster([]);
+  const markup = spec.inlineMarkup;
+  const withFamilyMarkupRemoved = (parser: ToolCallParser) => (markup === undefined ? parser : withInlineMarkupRemoved(parser, markup));
   return {
     family: spec.family,
     renderTools: (tools, choice) => renderToolPrompt(tools, choice, spec.prompt, spec.renderCall),
@@ -23,10 +26,12 @@ export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue)
     createParser: (tools, options) => {
       if (tools.length > 0) {
         const roster = createToolRoster(tools);
-        const parser = createReplyParser(syntax, roster, options);
+        const parser = withFamilyMarkupRemoved(createReplyParser(syntax, roster, options));
         return spec.strippedResidue === undefined ? parser : createResidueParser(spec.family, parser, spec.strippedResidue, roster);
       }
-      return options?.startsInReasoning === true ? createReplyParser(reasoningSyntax, noTools, options) : createPassThroughParser();
+      return options?.startsInReasoning === true
+        ? withFamilyMarkupRemoved(createReplyParser(reasoningSyntax, noTools, options))
+        : createPassThroughParser();
     },
   };
 }

@@ -1,5 +1,6 @@
 /** Everything a family provides: parser syntax, prompt wording, and how it writes calls and results. */
 import type { FamilySyntax } from './envelope-catalogue.js';
+import type { InlineMarkup } from './inline-markup.js';
 import type { HistoryRendering } from './render-history-as-text.js';
 import type { StrippedResidue } from './stripped-residue.js';
 import type { ToolPromptWording } from './tool-prompt.js';
@@ -14,4 +15,6 @@ export type FamilySpec = FamilySyntax &
     prompt: ToolPromptWording;
     /** What the family's markup leaves when a server strips special tokens, read by its own parser only. */
     strippedResidue?: StrippedResidue;
+    /** Markup the family's own parser drops from text and reasoning, keeping what it wraps (Cohere's citations). */
+    inlineMarkup?: InlineMarkup;
   };

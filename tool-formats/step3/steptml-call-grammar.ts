@@ -1,6 +1,9 @@
 /** The calls inside Step3's tool-call section: `function<｜tool_sep｜><steptml:invoke name="N">` with StepTML parameters. */
 // Each call sits between `<｜tool_call_begin｜>` and `<｜tool_call_end｜>`: the call type `function` and
-// the separator (left out by some replies vLLM's tests show), then one invoke whose parameters are raw
+// the separator (left out by some replies vLLM's tests show), the function name again on a line of its
+// own (as DeepSeek V3 writes it; vLLM's `TestStep3ParameterWhitespace` replies do, and its parser looks
+// for the invoke anywhere after the separator; a name that differs from the invoke's is refused here),
+// then one invoke whose parameters are raw
 // text, converted with the tool's schema. A value ends at its `</steptml:parameter>` (vLLM stops at
 // any `<`, which loses values holding code) and is kept as written: the format writes values tight
 // against their tags, so edge whitespace is the value's own (vLLM strips it; a schema type still
@@ -16,6 +19,8 @@ import type { ToolRoster } from '../shared/tool-roster.js';
 import { invokeClose, invokeOpen, parameterClose, parameterOpen, toolCallBegin, toolCallEnd, toolSeparator } from './step3-tokens.js';
 
 const functionType = 'function';
+/** A function name and the whitespace after it, before the invoke. */
+const repeatedName = /^([\w.-]+)\s+/;
 const attributeClose = '">';
 
 type Invalid = Extract<DecodedBody, { type: 'invalid' }>;
@@ -38,13 +43,23 @@ export const steptmlCallGrammar = callSectionGrammar({
 
 /** The invoke after the optional `function<｜tool_sep｜>` header. */
 function withoutCallType(call: string): string {
+  return withoutHeader(call).invoke;
+}
+
+/** `function<｜tool_sep｜>`, then optionally the name on its own line: the invoke, and that name if written. */
+function withoutHeader(call: string): { invoke: string; headerName?: string } {
   const separator = call.indexOf(toolSeparator);
-  if (separator < 0 || call.slice(0, separator).trim() !== functionType) return call;
-  return call.slice(separator + toolSeparator.length).trimStart();
+  if (separator < 0 || call.slice(0, separator).trim() !== functionType) return { invoke: call };
+  const invoke = call.slice(separator + toolSeparator.length).trimStart();
+  const named = repeatedName.exec(invoke);
+  if (named === null) return { invoke };
+  const rest = invoke.slice(named[0].length);
+  // Only before an invoke (or, in a cut-off reply, the start of one): a bare name is no call.
+  return rest.startsWith(invokeOpen) || invokeOpen.startsWith(rest) ? { invoke: rest, headerName: named[1] as string } : { invoke };
 }
 
 export function readSteptmlCall(text: string, framing: BodyFraming, roster: ToolRoster): DecodedBody {
-  const call = withoutCallType(text);
+  const { invoke: call, headerName } = withoutHeader(text);
   const cutOff = framing === 'unclosed';
   if (!call.startsWith(invokeOpen)) {
     return {
@@ -55,6 +70,8 @@ export function readSteptmlCall(text: string, framing: BodyFraming, roster: Tool
   }
   const name = readAttribute(call, invokeOpen.length, 'The function name');
   if (name.type === 'invalid') return { ...name, incomplete: cutOff };
+  if (headerName !== undefined && headerName !== name.value)
+    return { type: 'invalid', message: `The call names "${headerName}" before invoking "${name.value}"` };
   const raw: Record<string, string> = {};
   let position = name.end;
   for (;;) {
