@@ -14,6 +14,7 @@ import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.
 import { RequestCaches } from '../core/request-caches.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { StreamEvent } from '../core/stream-event.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { AgentSyntaxRegistry } from '../core/agent-text-syntax.js';
 import type { SecretRedactor } from '../core/secret-redactor.js';
@@ -35,6 +36,7 @@ import { ToolPromptCache } from './tool-prompt-cache.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
 import { repairNativeArguments, type JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
+import { mayLoseHarmonyRecipient, noticeLostHarmonyRecipient } from './vllm-harmony-notice.js';
 import { classifyUpstreamFailure, failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
 import { isNativeToolsRefusal } from './native-tools-refused.js';
@@ -190,18 +192,26 @@ export class ChatPipeline {
         if (!this.promptedAfterRefusal(model, request, error, context)) throw error;
         return this.plan({ ...model, toolCalling: 'prompted' }, input, context, options, attempts);
       }
-      // A server without a reasoning parser hands on the raw text of a template that opened reasoning:
-      // only that block is read out of it (the calls are native already).
-      const read = replyStartsInReasoning(request)
-        ? parseTextIntoCalls(upstream, {
-            createParser: (inReasoning) => this.toolFormat(model.family).createParser([], { startsInReasoning: inReasoning }),
-            startsInReasoning: true,
-            diagnostics,
-            singleCall: false,
-          })
-        : upstream;
+      // A server without a reasoning parser hands on the raw text of a template that opened reasoning,
+      // and an inference server may lack a tool parser for this model (vLLM tells no one which it was
+      // started with) or its parser may miss a call: the family's parser reads that text, so what the
+      // server left as markup still arrives as reasoning and calls.
+      const startsInReasoning = replyStartsInReasoning(request);
+      const textTools = serverMayLeaveMarkup(model) ? (request.tools ?? noTools) : noTools;
+      const read =
+        startsInReasoning || textTools.length > 0
+          ? parseTextIntoCalls(upstream, {
+              createParser: (inReasoning) => this.toolFormat(model.family).createParser(textTools, { startsInReasoning: inReasoning }),
+              startsInReasoning,
+              diagnostics,
+              singleCall: request.parallelToolCalls === false,
+            })
+          : upstream;
+      const noticed = mayLoseHarmonyRecipient(model.server, model.family, textTools.length)
+        ? noticeLostHarmonyRecipient(read, diagnostics)
+        : read;
       const repairJson = this.dependencies.repairJson;
-      const repaired = repairJson ? repairNativeArguments(read, { repair: repairJson, diagnostics }) : read;
+      const repaired = repairJson ? repairNativeArguments(noticed, { repair: repairJson, diagnostics }) : noticed;
       const allowed = toolPolicy ? dropDisallowedCalls(repaired, (name) => toolPolicy.allowsTool(name), diagnostics) : repaired;
       const events = applyAgentFormatToEvents(allowed, agentFormat);
       // The count is final here: the upstream answered.
@@ -256,6 +266,17 @@ export class ChatPipeline {
     );
     return true;
   }
+}
+
+const noTools: ToolDefinition[] = [];
+
+/**
+ * An open-model inference server (vLLM, SGLang, llama-server, LM Studio, Ollama) answers this model:
+ * its text may carry the family's call markup when it did not parse it. Not a first-party API, and not
+ * an unidentified server, whose replies go on as they come.
+ */
+function serverMayLeaveMarkup(model: ResolvedModel): boolean {
+  return model.server !== undefined && model.server !== 'generic';
 }
 
 /** Takes the tools the key may not use out of the request (with a warning); a tool_choice naming one is refused. */

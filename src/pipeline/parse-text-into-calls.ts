@@ -79,6 +79,8 @@ class ParseTextStage implements EventStage {
   private readonly converter: ParsedEventConverter;
   private parser: ToolCallParser | undefined;
   private structuredFirst = false;
+  /** The upstream's own call indexes → this reply's (absent until the upstream sends a call). */
+  private nativeIndexes: Map<number, number> | undefined;
   /** Nothing after a finish or an error is read: the parser is done, and so is the reply. */
   finished = false;
 
@@ -94,10 +96,17 @@ class ParseTextStage implements EventStage {
         converter.convert(this.replyParser().push(event.delta), out);
         return;
       case 'reasoning-delta':
-      case 'tool-call-start':
         // The upstream's server read the reply's structure itself (reasoning, native calls) before any text.
-        if (this.parser === undefined && (event.type !== 'reasoning-delta' || event.delta !== '')) this.structuredFirst = true;
+        if (this.parser === undefined && event.delta !== '') this.structuredFirst = true;
         out.push(event);
+        return;
+      case 'tool-call-start':
+        if (this.parser === undefined) this.structuredFirst = true;
+        out.push(this.renumbered(event));
+        return;
+      case 'tool-call-delta':
+      case 'tool-call-end':
+        out.push(this.renumbered(event));
         return;
       case 'finish':
         converter.convert(this.replyParser().finish(), out);
@@ -117,6 +126,19 @@ class ParseTextStage implements EventStage {
       default:
         out.push(event);
     }
+  }
+
+  /**
+   * The native lane reads the text of a server that parses calls too (its parser may miss some): the
+   * server's calls and those read from the text share one numbering, in the order they began.
+   */
+  private renumbered<Event extends StreamEvent & { index: number }>(event: Event): Event {
+    let index = this.nativeIndexes?.get(event.index);
+    if (index === undefined) {
+      index = this.converter.callCount++;
+      (this.nativeIndexes ??= new Map()).set(event.index, index);
+    }
+    return index === event.index ? event : { ...event, index };
   }
 
   private replyParser(): ToolCallParser {

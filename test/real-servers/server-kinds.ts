@@ -22,6 +22,8 @@ export type ServerKindSetup = {
   /** The describe label: the server and how it was started. */
   label: string;
   start(models: readonly ScriptedModel[]): Promise<StartedServers>;
+  /** Families whose calls this server loses before the gateway sees them, whatever it is sent: the reply must say so. */
+  losesCallsOf?: readonly string[];
 };
 
 const providerOf = (model: ScriptedModel) => `m-${model.family}`;
@@ -66,6 +68,9 @@ const ggufName = (model: ScriptedModel) => `${model.id.split('/').at(-1) ?? mode
 export const serverKinds: readonly ServerKindSetup[] = [
   {
     label: 'vLLM (vllm serve MODEL)',
+    // Without a tool parser vLLM reads gpt-oss's reply from token ids and drops each call's recipient
+    // (vllm/entrypoints/openai/parser/harmony_utils.py, parse_chat_output): see src/pipeline/vllm-harmony-notice.ts.
+    losesCallsOf: ['harmony'],
     start: perModel(
       'openai-compatible',
       (model) => startFakeVllmServer({ model }),

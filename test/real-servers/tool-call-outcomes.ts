@@ -12,7 +12,15 @@ export type Outcome = {
   finish: string | null | undefined;
   /** The text shown to the user (content, output_text, text blocks). */
   text: string;
+  /** Chat Completions only: the codes of `diagnostics.warnings`. */
+  warnings?: string[];
 };
+
+type WithDiagnostics = { diagnostics?: { warnings?: { code: string }[] } };
+
+function warningCodes(carrier: unknown): string[] {
+  return ((carrier as WithDiagnostics).diagnostics?.warnings ?? []).map((warning) => warning.code);
+}
 
 export type Api = 'chat-completions' | 'responses' | 'messages';
 
@@ -43,12 +51,15 @@ async function chatCompletions(client: OpenAI, model: string, stream: boolean): 
       ),
       finish: choice?.finish_reason,
       text: choice?.message.content ?? '',
+      warnings: warningCodes(completion),
     };
   }
   const calls: { name: string; arguments: string }[] = [];
   let finish: string | null = null;
   let text = '';
+  const warnings: string[] = [];
   for await (const chunk of await client.chat.completions.create({ ...request, stream: true })) {
+    warnings.push(...warningCodes(chunk));
     const choice = chunk.choices[0];
     if (!choice) continue;
     text += choice.delta.content ?? '';
@@ -59,7 +70,7 @@ async function chatCompletions(client: OpenAI, model: string, stream: boolean): 
     }
     if (choice.finish_reason) finish = choice.finish_reason;
   }
-  return { calls: calls.map((call) => ({ name: call.name, arguments: parsed(call.arguments) })), finish, text };
+  return { calls: calls.map((call) => ({ name: call.name, arguments: parsed(call.arguments) })), finish, text, warnings };
 }
 
 type ResponseItem = { type: string; name?: string; arguments?: string; content?: { type: string; text?: string }[] };
