@@ -19,6 +19,7 @@ import { functionaryV31Family } from './functionary/functionary-v31-family.js';
 import { functionaryV32Family } from './functionary/functionary-v32-family.js';
 import { functoolsFamily } from './functools/functools-family.js';
 import { gemmaFamily } from './gemma/gemma-family.js';
+import { gemma4Family } from './gemma/gemma4-family.js';
 import { genericJsonFamily } from './generic-json/generic-json-family.js';
 import { glmFamily } from './glm/glm-family.js';
 import { harmonyFamily } from './harmony/harmony-family.js';
@@ -66,6 +67,7 @@ export const familySpecs: readonly FamilySpec[] = [
   genericJsonFamily,
   harmonyFamily,
   gemmaFamily,
+  gemma4Family,
   qwen3CoderFamily,
   glmFamily,
   mistralFamily,

@@ -17,6 +17,8 @@ describe('detectModelFamily', () => {
     ['mistralai/Mistral-Small-3.2-24B-Instruct-2506', 'mistral'],
     ['devstral:24b', 'mistral'],
     ['google/gemma-3-27b-it', 'gemma'],
+    ['google/gemma-4-31B-it', 'gemma4'],
+    ['gemma4:e4b', 'gemma4'],
     ['meta-llama/Llama-3.2-3B-Instruct', 'pythonic'],
     ['meta-llama/Llama-3.1-8B-Instruct', 'llama3'],
     ['llama3.1:8b', 'llama3'],
