@@ -8,6 +8,8 @@ import type { ToolDefinition } from '../../src/core/index.js';
 import { isPlainObject } from '../shared/call-arguments.js';
 import { formatGemma4Value, gemma4String } from './gemma4-values.js';
 
+const declared = { delimitKeys: true, sortKeys: true };
+
 export function renderGemma4Declarations(tools: readonly ToolDefinition[]): string {
   return tools.map((tool) => `<|tool>${declaration(tool)}<tool|>`).join('');
 }
@@ -44,7 +46,7 @@ function property(schema: Record<string, unknown>): string[] {
   if (schema['nullable'] === true) parts.push('nullable:true');
   const type = (Array.isArray(schema['type']) ? schema['type'][0] : schema['type']) as unknown;
   const upperType = typeof type === 'string' ? type.toUpperCase() : 'STRING';
-  if (upperType === 'STRING' && Array.isArray(schema['enum'])) parts.push(`enum:${formatGemma4Value(schema['enum'], true)}`);
+  if (upperType === 'STRING' && Array.isArray(schema['enum'])) parts.push(`enum:${formatGemma4Value(schema['enum'], declared)}`);
   if (upperType === 'OBJECT') {
     parts.push(`properties:{${properties(isPlainObject(schema['properties']) ? schema['properties'] : {})}}`);
     const required = requiredList(schema['required']);
@@ -66,9 +68,9 @@ function items(schema: Record<string, unknown>): string[] {
       if (key === 'required') return [requiredList(value) ?? 'required:[]'];
       if (key === 'type')
         return [
-          `type:${formatGemma4Value(Array.isArray(value) ? value.map((item) => String(item).toUpperCase()) : String(value).toUpperCase(), true)}`,
+          `type:${formatGemma4Value(Array.isArray(value) ? value.map((item) => String(item).toUpperCase()) : String(value).toUpperCase(), declared)}`,
         ];
-      return [`${key}:${formatGemma4Value(value, true)}`];
+      return [`${key}:${formatGemma4Value(value, declared)}`];
     });
 }
 

@@ -16,16 +16,18 @@ import { renderGemma4Declarations } from './gemma4-declaration.js';
 import { formatGemma4Members, formatGemma4Value } from './gemma4-values.js';
 
 const family = 'gemma4';
+const called = { delimitKeys: false, sortKeys: false };
+const returned = { delimitKeys: false, sortKeys: true };
 
 function renderGemma4Call(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
   const value = argumentsForRendering(call.arguments);
-  return `<|tool_call>call:${call.name}{${isPlainObject(value) ? formatGemma4Members(value, false) : ''}}<tool_call|>`;
+  return `<|tool_call>call:${call.name}{${isPlainObject(value) ? formatGemma4Members(value, called) : ''}}<tool_call|>`;
 }
 
 /** An object result is written member by member; any other output (text, an error) as `value`. */
 function renderGemma4Result(result: ToolResultPart): string {
   const value = result.isError === true ? undefined : argumentsForRendering(result.output);
-  const members = isPlainObject(value) ? formatGemma4Members(value, false) : `value:${formatGemma4Value(resultText(result), false)}`;
+  const members = isPlainObject(value) ? formatGemma4Members(value, returned) : `value:${formatGemma4Value(resultText(result), returned)}`;
   return `<|tool_response>response:${result.toolName ?? 'unknown'}{${members}}<tool_response|>`;
 }
 
