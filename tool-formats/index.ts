@@ -12,6 +12,7 @@ import { jambaFamily } from './jamba/jamba-family.js';
 import { minimaxM1Family } from './minimax-m1/minimax-m1-family.js';
 import { minimaxM2Family } from './minimax-m2/minimax-m2-family.js';
 import { deepseekFamily } from './deepseek/deepseek-family.js';
+import { deepseekV31Family } from './deepseek/deepseek-v31-family.js';
 import { deepseekV32Family } from './deepseek-v32/deepseek-v32-family.js';
 import { dotsFamily } from './dots/dots-family.js';
 import { ernieFamily } from './ernie/ernie-family.js';
@@ -72,6 +73,7 @@ export const familySpecs: readonly FamilySpec[] = [
   glmFamily,
   mistralFamily,
   deepseekFamily,
+  deepseekV31Family,
   kimiK2Family,
   // The <tool_calls> / <|tool_call|> group.
   graniteFamily,
