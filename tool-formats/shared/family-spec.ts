@@ -1,4 +1,5 @@
 /** Everything a family provides: parser syntax, prompt wording, and how it writes calls and results. */
+import type { ToolFormat } from '../../src/core/index.js';
 import type { FamilySyntax } from './envelope-catalogue.js';
 import type { HistoryRendering } from './render-history-as-text.js';
 import type { ToolPromptWording } from './tool-prompt.js';
@@ -11,4 +12,6 @@ import type { ToolPromptWording } from './tool-prompt.js';
 export type FamilySpec = FamilySyntax &
   HistoryRendering & {
     prompt: ToolPromptWording;
+    /** Where the template puts the tool prompt, when not after the system text (see `ToolFormat.placeToolPrompt`). */
+    placeToolPrompt?: ToolFormat['placeToolPrompt'];
   };
