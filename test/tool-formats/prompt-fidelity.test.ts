@@ -9,12 +9,13 @@ import { promptSimilarity } from '../helpers/prompt-fidelity/prompt-similarity.j
  */
 const floors: Record<string, { whole: number; callsAndResults: number }> = {
   Qwen3: { whole: 0.96, callsAndResults: 0.99 },
-  'DeepSeek V3': { whole: 0.98, callsAndResults: 0.97 },
-  'DeepSeek V3.1': { whole: 0.95, callsAndResults: 0.87 },
-  'Mistral Small 3.1': { whole: 0.49, callsAndResults: 0.9 },
-  'Phi-4-mini': { whole: 0.69, callsAndResults: 0.8 },
-  'Gemma 4': { whole: 0.41, callsAndResults: 0.37 },
+  'DeepSeek V3': { whole: 0.98, callsAndResults: 0.96 },
+  'DeepSeek V3.1': { whole: 0.98, callsAndResults: 0.96 },
+  'Mistral Small 3.1': { whole: 0.97, callsAndResults: 0.95 },
+  'Phi-4-mini': { whole: 0.69, callsAndResults: 0.79 },
+  'Gemma 4': { whole: 0.99, callsAndResults: 0.99 },
   'Command R7B': { whole: 0.74, callsAndResults: 0.96 },
+  'Kimi K2 Thinking': { whole: 0.85, callsAndResults: 0.94 },
   'Kimi K2': { whole: 0.76, callsAndResults: 0.6 },
   'Nemotron Nano v2': { whole: 0.98, callsAndResults: 0.99 },
 };

@@ -27,6 +27,8 @@ export type ChatTemplateEntry = {
    * figure measures the rest.
    */
   rendersTools: boolean;
+  /** The ids the model itself gives calls (Kimi's `functions.NAME:IDX`), which clients send back; by default the conversation's. */
+  nativeCallId?: (name: string, ordinal: number) => string;
   /** Per-message fields a template reads without checking them (minja and vLLM fill them the same way). */
   messageDefaults?: Record<string, unknown>;
   bosToken: string;
@@ -35,6 +37,7 @@ export type ChatTemplateEntry = {
   note?: string;
 };
 
+const kimiCallId = (name: string, ordinal: number) => `functions.${name}:${ordinal}`;
 const fixtures = new URL('../../fixtures/chat-templates/', import.meta.url);
 const llamaCppTemplates = 'https://github.com/ggml-org/llama.cpp/blob/master/models/templates/';
 
@@ -121,10 +124,20 @@ export function chatTemplateCatalogue(): ChatTemplateEntry[] {
     },
     {
       ...shared,
+      name: 'Kimi K2 Thinking',
+      model: 'moonshotai/Kimi-K2-Thinking',
+      source: `${llamaCppTemplates}moonshotai-Kimi-K2-Thinking.jinja`,
+      template: fixture('moonshotai-kimi-k2-thinking.jinja'),
+      nativeCallId: kimiCallId,
+      note: 'the tool declarations are a `tool_declare` system turn and results `tool` system turns, which the chat API cannot send (the provider folds system messages into the first), so they stay in the system prompt and a user turn',
+    },
+    {
+      ...shared,
       name: 'Kimi K2',
       model: 'moonshotai/Kimi-K2-Instruct',
       source: `${llamaCppTemplates}moonshotai-Kimi-K2.jinja`,
       template: fixture('moonshotai-kimi-k2.jinja'),
+      nativeCallId: kimiCallId,
       note: 'the template drops assistant tool_calls, so the native prompt shows no calls and ours keeps them',
     },
     {

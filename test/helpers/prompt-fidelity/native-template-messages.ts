@@ -9,7 +9,9 @@ import type { ChatTemplateEntry } from './chat-template-catalogue.js';
 type TemplateCall = { id: string; type: 'function'; function: { name: string; arguments: unknown } };
 
 export function nativeTemplateMessages(messages: Message[], entry: ChatTemplateEntry): OpenAiMessage[] {
-  const shaped = convertToOpenAiMessages(messages).map((message) => {
+  const ids = nativeCallIds(messages, entry);
+  const shaped = convertToOpenAiMessages(messages).map((original) => {
+    const message = renameCallIds(original, ids);
     const calls = message['tool_calls'] as TemplateCall[] | undefined;
     const withCalls =
       calls === undefined || entry.argumentsAs === 'string'
@@ -26,6 +28,27 @@ export function nativeTemplateMessages(messages: Message[], entry: ChatTemplateE
       : { ...entry.messageDefaults, ...withCalls, content: message['content'] ?? '' };
   });
   return entry.shape === 'gemma4' ? foldGemma4Results(shaped) : shaped;
+}
+
+/** The conversation's call ids → the model's own, numbered over the conversation. */
+function nativeCallIds(messages: Message[], entry: ChatTemplateEntry): Map<string, string> {
+  const ids = new Map<string, string>();
+  if (entry.nativeCallId === undefined) return ids;
+  for (const message of messages)
+    if (message.role === 'assistant')
+      for (const part of message.content) if (part.type === 'tool-call') ids.set(part.id, entry.nativeCallId(part.name, ids.size));
+  return ids;
+}
+
+function renameCallIds(message: OpenAiMessage, ids: Map<string, string>): OpenAiMessage {
+  if (ids.size === 0) return message;
+  const calls = message['tool_calls'] as TemplateCall[] | undefined;
+  const resultId = message['tool_call_id'] as string | undefined;
+  return {
+    ...message,
+    ...(calls === undefined ? {} : { tool_calls: calls.map((call) => ({ ...call, id: ids.get(call.id) ?? call.id })) }),
+    ...(resultId === undefined ? {} : { tool_call_id: ids.get(resultId) ?? resultId }),
+  };
 }
 
 /**
