@@ -2,7 +2,8 @@
 // The template writes `[AVAILABLE_TOOLS] […][/AVAILABLE_TOOLS]` just before the `[INST]` of the last
 // user message, and its tool instructions first in `[SYSTEM_PROMPT]`, then a blank line and the system
 // text. Through a chat API the list can only go inside that user turn, at its start; so it goes there,
-// and the instructions go before the system text.
+// and the instructions go before the system text. In an agent's loop, where results end the conversation
+// in a user turn, that is the question before them, as in the template.
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja
 import type { Message, UserMessage } from '../../src/core/index.js';
 
@@ -11,7 +12,7 @@ import type { Message, UserMessage } from '../../src/core/index.js';
  * in strings), so the list ends at the first blank line.
  */
 export function placeMistralToolPrompt(messages: Message[], prompt: string): { messages: Message[]; rest: string } {
-  const lastUser = messages.findLastIndex((message) => message.role === 'user');
+  const lastUser = messages.findLastIndex((message) => message.role === 'user' && !isResultsTurn(message));
   if (lastUser === -1) return { messages, rest: prompt };
   const split = prompt.indexOf('\n\n');
   const list = split === -1 ? prompt : prompt.slice(0, split);
@@ -31,4 +32,13 @@ export function placeMistralToolPrompt(messages: Message[], prompt: string): { m
   const text = (placed[system] as Extract<Message, { role: 'system' }>).content;
   placed[system] = { role: 'system', content: text === '' ? instructions : `${instructions}\n\n${text}` };
   return { messages: placed, rest: '' };
+}
+
+/**
+ * Results that end the conversation are a user turn of `[TOOL_RESULTS]` (see `resultsInCallTurn`); the
+ * template's last user message is the question before them, so the list goes there.
+ */
+function isResultsTurn(message: UserMessage): boolean {
+  const first = message.content[0];
+  return first?.type === 'text' && first.text.startsWith('[TOOL_RESULTS]');
 }

@@ -38,6 +38,18 @@ describe('mistral: rendering', () => {
     expect(JSON.stringify(placed.messages[3])).toContain('[AVAILABLE_TOOLS] [{');
   });
 
+  it('places the list before the question, not before results that end the conversation', () => {
+    const prompt = format.renderTools([getTime], { type: 'auto' });
+    const history = format.renderHistory([
+      { role: 'user', content: [{ type: 'text', text: 'Time?' }] },
+      { role: 'assistant', content: [{ type: 'tool-call', id: 'call_1', name: 'get_time', arguments: '{}' }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', output: '10:00' }] },
+    ]);
+    const placed = format.placeToolPrompt!(history, prompt).messages;
+    expect(JSON.stringify(placed[1])).toMatch(/^\{"role":"user","content":\[\{"type":"text","text":"\[AVAILABLE_TOOLS\].*Time\?"\}\]\}$/);
+    expect(placed[3]).toEqual(history[2]);
+  });
+
   it('renders tools as [AVAILABLE_TOOLS] with the template wording', () => {
     expect(format.renderTools([documentedWeather, searchWeb], { type: 'required' })).toMatchInlineSnapshot(`
       "[AVAILABLE_TOOLS] [{"type": "function", "function": {"name": "get_weather", "description": "Get the current weather for a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["city"]}}}, {"type": "function", "function": {"name": "search_web", "description": "Search the web and return the top results.", "parameters": {"type": "object", "properties": {"query": {"type": "string"}, "max_results": {"type": "integer", "minimum": 1, "maximum": 20}}, "required": ["query"]}}}][/AVAILABLE_TOOLS]
