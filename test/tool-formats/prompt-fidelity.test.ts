@@ -17,6 +17,8 @@ const floors: Record<string, { whole: number; callsAndResults: number }> = {
   'Command R7B': { whole: 0.74, callsAndResults: 0.96 },
   'Kimi K2 Thinking': { whole: 0.85, callsAndResults: 0.94 },
   'Kimi K2': { whole: 0.76, callsAndResults: 0.6 },
+  'GLM 4.5': { whole: 0.93, callsAndResults: 0.98 },
+  'MiniMax M2': { whole: 0.94, callsAndResults: 0.98 },
   'Nemotron Nano v2': { whole: 0.98, callsAndResults: 0.99 },
 };
 

@@ -142,6 +142,20 @@ export function chatTemplateCatalogue(): ChatTemplateEntry[] {
     },
     {
       ...shared,
+      name: 'GLM 4.5',
+      model: 'zai-org/GLM-4.5',
+      source: `${llamaCppTemplates}glm_4_5.jinja`,
+      template: fixture('glm-4.5.jinja'),
+    },
+    {
+      ...shared,
+      name: 'MiniMax M2',
+      model: 'MiniMaxAI/MiniMax-M2',
+      source: `${llamaCppTemplates}unsloth-MiniMax-M2.jinja`,
+      template: fixture('minimax-m2.jinja'),
+    },
+    {
+      ...shared,
       name: 'Nemotron Nano v2',
       model: 'nvidia/NVIDIA-Nemotron-Nano-9B-v2',
       source: `${llamaCppTemplates}NVIDIA-Nemotron-Nano-v2.jinja`,
