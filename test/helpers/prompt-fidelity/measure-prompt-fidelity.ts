@@ -10,7 +10,7 @@ import { insertToolPrompt } from '../../../src/pipeline/insert-tool-prompt.js';
 import { preparePromptedRequest } from '../../../src/pipeline/prepare-prompted-request.js';
 import { ToolPromptCache } from '../../../src/pipeline/tool-prompt-cache.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { chatTemplateCatalogue, type ChatTemplateEntry } from './chat-template-catalogue.js';
+import type { ChatTemplateEntry } from './chat-template-catalogue.js';
 import { answerAfterResults, fidelityMessages, fidelityTools, firstQuestion } from './fidelity-conversation.js';
 import { nativeTemplateMessages } from './native-template-messages.js';
 import { promptSimilarity } from './prompt-similarity.js';
@@ -27,7 +27,7 @@ export type PromptFidelity = {
   callsAndResults: number;
 };
 
-export function measurePromptFidelity(entries: readonly ChatTemplateEntry[] = chatTemplateCatalogue()): PromptFidelity[] {
+export function measurePromptFidelity(entries: readonly ChatTemplateEntry[]): PromptFidelity[] {
   const formats = createToolFormatRegistry();
   const cache = new ToolPromptCache(new RequestCaches());
   return entries.map((entry) => {
