@@ -12,6 +12,7 @@ import { jambaFamily } from './jamba/jamba-family.js';
 import { minimaxM1Family } from './minimax-m1/minimax-m1-family.js';
 import { minimaxM2Family } from './minimax-m2/minimax-m2-family.js';
 import { deepseekFamily } from './deepseek/deepseek-family.js';
+import { deepseekV31Family } from './deepseek/deepseek-v31-family.js';
 import { deepseekV32Family } from './deepseek-v32/deepseek-v32-family.js';
 import { dotsFamily } from './dots/dots-family.js';
 import { ernieFamily } from './ernie/ernie-family.js';
@@ -19,6 +20,7 @@ import { functionaryV31Family } from './functionary/functionary-v31-family.js';
 import { functionaryV32Family } from './functionary/functionary-v32-family.js';
 import { functoolsFamily } from './functools/functools-family.js';
 import { gemmaFamily } from './gemma/gemma-family.js';
+import { gemma4Family } from './gemma/gemma4-family.js';
 import { genericJsonFamily } from './generic-json/generic-json-family.js';
 import { glmFamily } from './glm/glm-family.js';
 import { harmonyFamily } from './harmony/harmony-family.js';
@@ -66,10 +68,12 @@ export const familySpecs: readonly FamilySpec[] = [
   genericJsonFamily,
   harmonyFamily,
   gemmaFamily,
+  gemma4Family,
   qwen3CoderFamily,
   glmFamily,
   mistralFamily,
   deepseekFamily,
+  deepseekV31Family,
   kimiK2Family,
   // The <tool_calls> / <|tool_call|> group.
   graniteFamily,

@@ -48,6 +48,13 @@ export interface ToolFormat {
   /** The system-prompt fragment describing the tools and how to call them. */
   renderTools(tools: ToolDefinition[], choice: ToolChoice): string;
   /**
+   * For a family whose chat template puts (part of) its tool prompt elsewhere than after the system text
+   * (Mistral's `[AVAILABLE_TOOLS]` before the last user turn, its instructions before the system text):
+   * the rendered history with that placed, and what is left for the usual place (appended to the system
+   * message), possibly empty. Absent: the whole prompt goes to the usual place.
+   */
+  placeToolPrompt?(messages: Message[], prompt: string): { messages: Message[]; rest: string };
+  /**
    * Rewrites earlier assistant tool calls and tool results into this family's text form, so that
    * the result holds only system/user/assistant messages with text. Deterministic (byte-stable).
    */

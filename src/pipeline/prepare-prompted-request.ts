@@ -27,7 +27,11 @@ export function preparePromptedRequest(
   const offered = request.tools ?? [];
   const active = choice.type === 'none' ? [] : offered;
   const { prompt: toolPrompt, warnings } = active.length ? cache.render(format, active, choice) : { prompt: '', warnings: [] };
-  const messages = insertToolPrompt(format.renderHistory(request.messages), toolPrompt, caches?.systemsWithToolPrompt);
+  const history = format.renderHistory(request.messages);
+  const placed = toolPrompt !== '' && format.placeToolPrompt !== undefined ? format.placeToolPrompt(history, toolPrompt) : undefined;
+  const messages = placed
+    ? insertToolPrompt(placed.messages, placed.rest, caches?.systemsWithToolPrompt)
+    : insertToolPrompt(history, toolPrompt, caches?.systemsWithToolPrompt);
   const prepared = chatRequestFrom(request, request.model, messages);
   // Emptied rather than deleted: `delete` would turn the copy into a slow dictionary-mode object.
   prepared.tools = undefined;

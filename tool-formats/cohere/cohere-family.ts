@@ -51,6 +51,10 @@ export const cohereFamily: FamilySpec = {
   framingTokens: [startResponse, endResponse, endOfTurn],
   familyFramingTokens: [startText, endText],
   inlineMarkup: cohereCitations,
+  // The template writes this Tool Use section and the tool list in its own system preamble, before its
+  // default preamble; through the chat API a system message lands in the developer preamble after it, so
+  // the same words go there. Results stay in a user turn: the template's system turn for them cannot be
+  // sent mid-conversation (system messages are folded into the first). See docs/prompt-fidelity.md.
   prompt: {
     introduction: [
       '## Tool Use',

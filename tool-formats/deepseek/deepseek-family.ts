@@ -45,7 +45,8 @@ function renderDeepSeekCall(call: Pick<ToolCallPart, 'name' | 'arguments'>): str
   );
 }
 
-function renderToolSection(tool: ToolDefinition): string {
+/** One tool as DeepSeek's model cards list it (`### NAME`, its description, its parameters as JSON). */
+export function renderToolSection(tool: ToolDefinition): string {
   const description = tool.description === undefined || tool.description === '' ? '' : `\nDescription: ${tool.description}`;
   return `### ${tool.name}${description}\n\nParameters: ${formatJson(tool.parameters)}`;
 }

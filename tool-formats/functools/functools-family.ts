@@ -42,6 +42,9 @@ export const functoolsFamily: FamilySpec = {
     taggedEnvelope(family, '<|tool_call|>', '<|/tool_call|>', [jsonCallGrammar]),
   ],
   bareGrammars: [jsonCallGrammar],
+  // Not llama.cpp's Phi-4-mini template (its own `<|tool|>` / `<|tool_call|>` adaptation, which the
+  // fidelity measure renders): the family follows vLLM's Phi-4-mini template and parser, which expect
+  // functools lists, as FireFunction v2's does. See docs/prompt-fidelity.md.
   prompt: {
     introduction: 'In addition to plain text responses, you can choose to call one or more of the provided functions.',
     renderToolList: (tools) =>

@@ -45,6 +45,10 @@ export const kimiK2Family: FamilySpec = {
   ],
   framingTokens: [toolCallsSectionEnd],
   strippedResidue: kimiK2Residue,
+  // Kept, though not the template's: Kimi K2's first template drops assistant tool_calls from history (so
+  // calls are written here as K2 Thinking's template writes them), and both declare tools in a
+  // `tool_declare` system turn and return results in `tool` system turns, which the chat API cannot send
+  // (the openai-compatible provider folds every system message into the first). See docs/prompt-fidelity.md.
   prompt: {
     introduction: '# Tools\n\nYou may call one or more of the following functions to help with the request. They are declared in JSON:',
     renderToolList: (tools) => formatJson(tools.map(toolAsFunction)),

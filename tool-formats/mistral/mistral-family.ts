@@ -2,10 +2,11 @@
 // Read: `[TOOL_CALLS][{"name", "arguments", "id"?}, …]`, `[TOOL_CALLS]NAME{…}`, `[TOOL_CALLS]NAME[ARGS]{…}` and
 // `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}`, `[TOOL_CALLS]` repeated for several calls; the end of the reply
 // closes the envelope, and text may follow the JSON. Magistral reasons in `[THINK]…[/THINK]`.
-// Written: the v0.3 JSON array with 9-alphanumeric ids, the tool list as `[AVAILABLE_TOOLS]` and results as
-// `[TOOL_RESULTS] {"content", "call_id"}[/TOOL_RESULTS]`, as the Mistral chat templates print them.
+// Written: the v0.3 JSON array with 9-alphanumeric ids, the tool list as `[AVAILABLE_TOOLS]` before the last
+// user turn and results as `[TOOL_RESULTS] {"content", "call_id"}[/TOOL_RESULTS]` in the model's turn after
+// its calls, as the Mistral chat templates print them.
 // @see https://github.com/vllm-project/vllm/blob/main/examples/tool_chat_template_mistral3.jinja
-import type { ToolCallPart } from '../../src/core/index.js';
+import type { ToolCallPart, ToolResultPart } from '../../src/core/index.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
@@ -15,6 +16,7 @@ import { mistralCallId } from './mistral-call-id.js';
 import { mistralCallsScanning } from './mistral-calls-scanner.js';
 import { mistralNamedCallGrammar } from './mistral-named-call-grammar.js';
 import { mistralResidue } from './mistral-residue.js';
+import { placeMistralToolPrompt } from './mistral-tool-prompt-placement.js';
 
 const family = 'mistral';
 const toolCallsMarker = '[TOOL_CALLS]';
@@ -41,26 +43,30 @@ export const mistralFamily: FamilySpec = {
   ],
   reasoningTags: [{ open: '[THINK]', close: '[/THINK]' }],
   strippedResidue: mistralResidue,
+  // The template's own words and list, placed where it puts them (`placeMistralToolPrompt`): the list
+  // first, so that it is the prompt's first paragraph.
   prompt: {
-    introduction:
-      'You are a helpful assistant that can call tools. The tools you may call are listed between [AVAILABLE_TOOLS] and [/AVAILABLE_TOOLS] as JSON function signatures.',
+    introduction: '',
     renderToolList: (tools) => `[AVAILABLE_TOOLS] [${tools.map((tool) => formatJson(toolAsFunction(tool))).join(', ')}][/AVAILABLE_TOOLS]`,
-    callInstructions: [
-      'If you call one or more tools, write [TOOL_CALLS] followed by a single JSON array, where each object is a tool call:',
-      '[TOOL_CALLS][{"name": tool call name, "arguments": tool call arguments}, additional tool calls]',
-      'Do not write separate objects outside of the array or several arrays. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.',
-    ].join('\n'),
-    resultInstructions:
-      'Tool results come back to you in the next user turn, each as [TOOL_RESULTS] {"content": result, "call_id": id of its call}[/TOOL_RESULTS]. When no tool is needed, answer directly.',
+    callInstructions:
+      'You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{"name": tool call name, "arguments": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.',
   },
+  placeToolPrompt: placeMistralToolPrompt,
   renderCall: (call) => toolCallsMarker + formatJson([callObject(call)]),
   // Parallel calls share one array, as the template writes them.
   renderCalls: (calls) => toolCallsMarker + formatJson(calls.map(callObject)),
+  // The template prints the content as it came (`content|string`): JSON output stays JSON, other text
+  // is quoted so that the object stays JSON. Results sit in the model's turn, after its calls.
   renderResults: (results) =>
     results
       .map(
-        (result) =>
-          `[TOOL_RESULTS] ${formatJson({ content: resultText(result), call_id: mistralCallId(result.toolCallId) })}[/TOOL_RESULTS]`,
+        (result) => `[TOOL_RESULTS] {"content": ${resultContent(result)}, "call_id": "${mistralCallId(result.toolCallId)}"}[/TOOL_RESULTS]`,
       )
-      .join('\n'),
+      .join(''),
+  resultsInCallTurn: true,
 };
+
+function resultContent(result: ToolResultPart): string {
+  const output = result.isError === true ? undefined : argumentsForRendering(result.output);
+  return output !== undefined && typeof output !== 'string' ? formatJson(output) : JSON.stringify(resultText(result));
+}

@@ -19,6 +19,7 @@ export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue)
   return {
     family: spec.family,
     renderTools: (tools, choice) => renderToolPrompt(tools, choice, spec.prompt, spec.renderCall),
+    ...(spec.placeToolPrompt === undefined ? {} : { placeToolPrompt: spec.placeToolPrompt }),
     renderHistory: (messages) => renderHistoryAsText(messages, spec),
     renderCall: spec.renderCall,
     // With no tools offered nothing may become a call, so nothing is parsed at all, but for a reasoning

@@ -1,4 +1,5 @@
 /** Everything a family provides: parser syntax, prompt wording, and how it writes calls and results. */
+import type { ToolFormat } from '../../src/core/index.js';
 import type { FamilySyntax } from './envelope-catalogue.js';
 import type { InlineMarkup } from './inline-markup.js';
 import type { HistoryRendering } from './render-history-as-text.js';
@@ -17,4 +18,6 @@ export type FamilySpec = FamilySyntax &
     strippedResidue?: StrippedResidue;
     /** Markup the family's own parser drops from text and reasoning, keeping what it wraps (Cohere's citations). */
     inlineMarkup?: InlineMarkup;
+    /** Where the template puts the tool prompt, when not after the system text (see `ToolFormat.placeToolPrompt`). */
+    placeToolPrompt?: ToolFormat['placeToolPrompt'];
   };

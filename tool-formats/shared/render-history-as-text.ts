@@ -1,8 +1,8 @@
 /** Rewrites a conversation for a prompted model: tool calls and results become family-syntax text. */
 // Assistant tool calls become text after the assistant's text, and tool results become user turns in
-// the family's wrapper (consecutive results merged into one turn). Deterministic, so prompts are
-// byte-stable.
-import type { AssistantMessage, Message, ToolCallPart, ToolResultPart } from '../../src/core/index.js';
+// the family's wrapper (consecutive results merged into one turn), or, for families whose template
+// writes them in the model's own turn, part of that turn. Deterministic, so prompts are byte-stable.
+import type { AssistantMessage, Message, TextPart, ToolCallPart, ToolResultPart } from '../../src/core/index.js';
 import type { CallRenderer } from './tool-prompt.js';
 
 export type HistoryRendering = {
@@ -17,6 +17,14 @@ export type HistoryRendering = {
    * results get the same one, so the model can pair them. By default ids are written as they are.
    */
   familyCallId?: (call: { id: string; name: string }, ordinal: number) => string;
+  /**
+   * The template writes results inside the model's turn, right after its calls, and the model's next
+   * text after them (Gemma 4, DeepSeek V3.1, Mistral). Results that an assistant message follows then
+   * join the turn that made the calls, with that message's content after them. Results that end the
+   * conversation stay a user turn: a last assistant message would be rendered as closed (Mistral's
+   * template ends it with `</s>`) or taken as a prefill that not every server supports.
+   */
+  resultsInCallTurn?: boolean;
 };
 
 export function renderHistoryAsText(messages: readonly Message[], rendering: HistoryRendering): Message[] {
@@ -24,10 +32,15 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
   const callIds = familyCallIds(rendering);
   const rendered: Message[] = [];
   let results: ToolResultPart[] = [];
-  const flushResults = () => {
+  let joinsCallTurn = false;
+  const flushResults = (next: Message) => {
     if (results.length === 0) return;
-    rendered.push({ role: 'user', content: [{ type: 'text', text: rendering.renderResults(results) }] });
+    const text: TextPart = { type: 'text', text: rendering.renderResults(results) };
     results = [];
+    const caller = rendered.at(-1);
+    joinsCallTurn = rendering.resultsInCallTurn === true && next.role === 'assistant' && caller?.role === 'assistant';
+    if (joinsCallTurn) rendered[rendered.length - 1] = { role: 'assistant', content: [...(caller as AssistantMessage).content, text] };
+    else rendered.push({ role: 'user', content: [text] });
   };
   for (const message of messages) {
     if (message.role === 'tool') {
@@ -38,15 +51,20 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
       }
       continue;
     }
-    flushResults();
+    flushResults(message);
     if (message.role !== 'assistant') {
       rendered.push(message);
       continue;
     }
     for (const part of message.content) if (part.type === 'tool-call') toolNames.set(part.id, part.name);
-    rendered.push(renderAssistant(callIds === undefined ? message : withFamilyCallIds(message, callIds), rendering));
+    const assistant = renderAssistant(callIds === undefined ? message : withFamilyCallIds(message, callIds), rendering);
+    if (joinsCallTurn) {
+      const caller = rendered[rendered.length - 1] as AssistantMessage;
+      rendered[rendered.length - 1] = { role: 'assistant', content: [...caller.content, ...assistant.content] };
+      joinsCallTurn = false;
+    } else rendered.push(assistant);
   }
-  flushResults();
+  if (results.length > 0) rendered.push({ role: 'user', content: [{ type: 'text', text: rendering.renderResults(results) }] });
   return rendered;
 }
 

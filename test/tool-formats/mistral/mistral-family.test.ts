@@ -3,7 +3,7 @@ import type { Message, ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
 import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
+import { documentedWeather, getTime, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
 import { withoutCallIds } from './without-call-ids.js';
 
 const format = createToolFormatRegistry().get('mistral')!;
@@ -17,15 +17,44 @@ const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (ev
 testFamilyContract(withoutCallIds(format));
 
 describe('mistral: rendering', () => {
+  it('places the tool list before the last user turn and its instructions before the system text, as the template does', () => {
+    const prompt = format.renderTools([getTime], { type: 'auto' });
+    const placed = format.placeToolPrompt!(
+      [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] },
+        { role: 'user', content: [{ type: 'text', text: 'Time?' }] },
+      ],
+      prompt,
+    );
+    expect(placed.rest).toBe('');
+    expect(placed.messages[0]).toEqual({ role: 'system', content: `${prompt.slice(prompt.indexOf('\n\n') + 2)}\n\nYou are terse.` });
+    expect(placed.messages[1]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Hi' }] });
+    expect(placed.messages[3]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: `${prompt.slice(0, prompt.indexOf('\n\n'))}Time?` }],
+    });
+    expect(JSON.stringify(placed.messages[3])).toContain('[AVAILABLE_TOOLS] [{');
+  });
+
+  it('places the list before the question, not before results that end the conversation', () => {
+    const prompt = format.renderTools([getTime], { type: 'auto' });
+    const history = format.renderHistory([
+      { role: 'user', content: [{ type: 'text', text: 'Time?' }] },
+      { role: 'assistant', content: [{ type: 'tool-call', id: 'call_1', name: 'get_time', arguments: '{}' }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', output: '10:00' }] },
+    ]);
+    const placed = format.placeToolPrompt!(history, prompt).messages;
+    expect(JSON.stringify(placed[1])).toMatch(/^\{"role":"user","content":\[\{"type":"text","text":"\[AVAILABLE_TOOLS\].*Time\?"\}\]\}$/);
+    expect(placed[3]).toEqual(history[2]);
+  });
+
   it('renders tools as [AVAILABLE_TOOLS] with the template wording', () => {
     expect(format.renderTools([documentedWeather, searchWeb], { type: 'required' })).toMatchInlineSnapshot(`
-      "You are a helpful assistant that can call tools. The tools you may call are listed between [AVAILABLE_TOOLS] and [/AVAILABLE_TOOLS] as JSON function signatures.
+      "[AVAILABLE_TOOLS] [{"type": "function", "function": {"name": "get_weather", "description": "Get the current weather for a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["city"]}}}, {"type": "function", "function": {"name": "search_web", "description": "Search the web and return the top results.", "parameters": {"type": "object", "properties": {"query": {"type": "string"}, "max_results": {"type": "integer", "minimum": 1, "maximum": 20}}, "required": ["query"]}}}][/AVAILABLE_TOOLS]
 
-      [AVAILABLE_TOOLS] [{"type": "function", "function": {"name": "get_weather", "description": "Get the current weather for a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["city"]}}}, {"type": "function", "function": {"name": "search_web", "description": "Search the web and return the top results.", "parameters": {"type": "object", "properties": {"query": {"type": "string"}, "max_results": {"type": "integer", "minimum": 1, "maximum": 20}}, "required": ["query"]}}}][/AVAILABLE_TOOLS]
-
-      If you call one or more tools, write [TOOL_CALLS] followed by a single JSON array, where each object is a tool call:
-      [TOOL_CALLS][{"name": tool call name, "arguments": tool call arguments}, additional tool calls]
-      Do not write separate objects outside of the array or several arrays. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.
+      You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{"name": tool call name, "arguments": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.
 
       When to use the tools:
       - get_weather: When the user asks about current conditions somewhere. (tags: weather, travel)
@@ -35,8 +64,6 @@ describe('mistral: rendering', () => {
       [TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]
       - get_weather
       [TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo", "unit": "celsius"}}]
-
-      Tool results come back to you in the next user turn, each as [TOOL_RESULTS] {"content": result, "call_id": id of its call}[/TOOL_RESULTS]. When no tool is needed, answer directly.
 
       You must call at least one tool in this reply; do not answer without a tool call."
     `);
@@ -52,15 +79,12 @@ describe('mistral: rendering', () => {
     expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}', id: 'aB3dE5gH7' })).toContain('"id": "aB3dE5gH7"');
   });
 
-  it('renders history with one call array per turn and [TOOL_RESULTS] user turns', () => {
+  it('renders history with one call array per turn and [TOOL_RESULTS] in the model’s turn after it', () => {
     expect(historyTranscript(format)).toMatchInlineSnapshot(`
       "[system] You are terse.
       [user] Weather in Oslo, and the time?
       [assistant] (reasoning: Two tools.) Checking.
-      [TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}, "id": "JqNCNswm3"}, {"name": "get_time", "arguments": {}, "id": "i39Hsn0l3"}]
-      [user] [TOOL_RESULTS] {"content": "-3 C, snow", "call_id": "JqNCNswm3"}[/TOOL_RESULTS]
-      [TOOL_RESULTS] {"content": "Error: error: clock unavailable", "call_id": "i39Hsn0l3"}[/TOOL_RESULTS]
-      [assistant] It is -3 C and snowing.
+      [TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}, "id": "JqNCNswm3"}, {"name": "get_time", "arguments": {}, "id": "i39Hsn0l3"}][TOOL_RESULTS] {"content": "-3 C, snow", "call_id": "JqNCNswm3"}[/TOOL_RESULTS][TOOL_RESULTS] {"content": "Error: error: clock unavailable", "call_id": "i39Hsn0l3"}[/TOOL_RESULTS]It is -3 C and snowing.
       [user] Thanks"
     `);
   });
