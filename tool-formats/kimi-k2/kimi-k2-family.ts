@@ -32,6 +32,8 @@ function renderKimiCall(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: 
 
 export const kimiK2Family: FamilySpec = {
   family,
+  // Special in Kimi K2's tokenizer; vLLM's kimi_k2 parser turns skip_special_tokens off for them (adjust_request).
+  specialTokens: [toolCallsSectionBegin, toolCallsSectionEnd, toolCallBegin, toolCallArgumentBegin, toolCallEnd],
   envelopes: [
     taggedEnvelope(family, toolCallsSectionBegin, toolCallsSectionEnd, [kimiCallGrammar], argumentsAreJson),
     // A call without its section; the section end that may follow it is a framing token.
@@ -42,7 +44,7 @@ export const kimiK2Family: FamilySpec = {
     // Kimi-VL's thinking models write their reasoning between these instead.
     { open: '◁think▷', close: '◁/think▷' },
   ],
-  framingTokens: [toolCallsSectionEnd],
+  framingTokens: [toolCallsSectionEnd, '<|im_end|>'],
   prompt: {
     introduction: '# Tools\n\nYou may call one or more of the following functions to help with the request. They are declared in JSON:',
     renderToolList: (tools) => formatJson(tools.map(toolAsFunction)),

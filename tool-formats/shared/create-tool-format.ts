@@ -14,6 +14,7 @@ export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue)
   const noTools = createToolRoster([]);
   return {
     family: spec.family,
+    specialTokens: spec.specialTokens ?? [],
     renderTools: (tools, choice) => renderToolPrompt(tools, choice, spec.prompt, spec.renderCall),
     renderHistory: (messages) => renderHistoryAsText(messages, spec),
     renderCall: spec.renderCall,

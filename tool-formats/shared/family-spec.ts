@@ -6,9 +6,13 @@ import type { ToolPromptWording } from './tool-prompt.js';
 /**
  * `renderCall` writes one call in the family's syntax (the family's parser must read it back);
  * `renderCalls` (optional) writes a turn's parallel calls the family's way, e.g. one Python list;
- * `renderResults` writes tool results as the text of one user turn.
+ * `renderResults` writes tool results as the text of one user turn;
+ * `specialTokens` lists the family's markers that are special tokens in its models' tokenizers (a
+ * server that skips special tokens removes them; see ToolFormat.specialTokens), each family's file
+ * saying where it was read.
  */
 export type FamilySpec = FamilySyntax &
   HistoryRendering & {
     prompt: ToolPromptWording;
+    specialTokens?: readonly string[];
   };
