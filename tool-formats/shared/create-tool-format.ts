@@ -15,6 +15,7 @@ export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue)
   return {
     family: spec.family,
     specialTokens: spec.specialTokens ?? [],
+    templateRendersTools: spec.templateRendersTools === true,
     renderTools: (tools, choice) => renderToolPrompt(tools, choice, spec.prompt, spec.renderCall),
     renderHistory: (messages) => renderHistoryAsText(messages, spec),
     renderCall: spec.renderCall,

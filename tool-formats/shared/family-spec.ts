@@ -9,10 +9,12 @@ import type { ToolPromptWording } from './tool-prompt.js';
  * `renderResults` writes tool results as the text of one user turn;
  * `specialTokens` lists the family's markers that are special tokens in its models' tokenizers (a
  * server that skips special tokens removes them; see ToolFormat.specialTokens), each family's file
- * saying where it was read.
+ * saying where it was read; `templateRendersTools` says the models' own templates render tools and tool
+ * history faithfully (see ToolFormat.templateRendersTools).
  */
 export type FamilySpec = FamilySyntax &
   HistoryRendering & {
     prompt: ToolPromptWording;
     specialTokens?: readonly string[];
+    templateRendersTools?: boolean;
   };
