@@ -5,6 +5,7 @@ import { isSharedToolList, type SharedToolList } from '../../src/core/shared-too
 import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
 import { convertToOpenAiMessages, type OpenAiMessage } from './convert-to-openai-messages.js';
 import { foldSystemMessages } from './fold-system-messages.js';
+import { askToKeepSpecialTokens, extrasForOpenAi } from './server-specific-fields.js';
 import { joinJsonPieces, stringifyWithRawMembers, type JsonPiece } from './stringify-with-raw-members.js';
 
 export type OpenAiFlavour = 'openai' | 'openai-compatible';
@@ -23,7 +24,7 @@ function convertResponseFormat(format: ResponseFormat | null | undefined): unkno
   return { type, json_schema: jsonSchema };
 }
 
-function convertTools(tools: readonly ToolDefinition[]): unknown[] {
+export function convertTools(tools: readonly ToolDefinition[]): unknown[] {
   return tools.map((tool) => {
     const definition: Record<string, unknown> = { name: tool.name, parameters: tool.parameters };
     if (tool.description !== undefined) definition.description = tool.description;
@@ -44,7 +45,7 @@ function assembleBody(
   options: OpenAiBodyOptions,
   wireTools: () => unknown,
 ): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...request.openaiExtras };
+  const body: Record<string, unknown> = flavour === 'openai' ? extrasForOpenAi(request.openaiExtras) : { ...request.openaiExtras };
   body.model = request.model.model;
   // OpenAI itself takes system messages anywhere; the servers behind openai-compatible mostly do not.
   body.messages = convertToOpenAiMessages(flavour === 'openai' ? request.messages : foldSystemMessages(request.messages));
@@ -64,6 +65,7 @@ function assembleBody(
   setIfGiven(body, 'response_format', convertResponseFormat(request.responseFormat));
   setIfGiven(body, 'reasoning_effort', request.reasoningEffort);
   setIfGiven(body, 'user', request.user);
+  if (flavour === 'openai-compatible') askToKeepSpecialTokens(request, body);
   if (options.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };

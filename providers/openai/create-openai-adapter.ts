@@ -14,7 +14,9 @@ import { serializeOpenAiRequestBody, type OpenAiBodyCaches, type OpenAiFlavour }
 import { decodeChatCompletionChunks, type DecodeState } from './decode-chat-completion-chunks.js';
 import { readOpenAiEmbeddings, readOpenAiModels } from './read-openai-listings.js';
 import { parseChatCompletion } from './read-chat-completion.js';
+import { createLlamaTemplateLane, takesLlamaTemplateLane } from './llama-template-lane.js';
 import { readOpenAiStream } from './read-openai-stream.js';
+import { serverFieldWarnings } from './server-specific-fields.js';
 
 /** The headers every request of one upstream shares, built once; `accept` differs between streams and whole bodies. */
 function sharedHeaders(config: ProviderConfig, accept: string): Record<string, string> {
@@ -28,13 +30,16 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
   const client = new UpstreamClient(config);
   const streamHeaders = sharedHeaders(config, 'text/event-stream');
   const wholeHeaders = sharedHeaders(config, 'application/json');
+  const llamaTemplateLane = createLlamaTemplateLane(config, { stream: streamHeaders, whole: wholeHeaders });
 
   return {
     async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
+      if (flavour === 'openai-compatible' && takesLlamaTemplateLane(request)) return llamaTemplateLane.stream(request, context);
       const whole = context.wholeReply === true;
       const { cancellation } = context;
       const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole }, caches);
-      const readOptions = { provider: config.name, model: request.model.model, warnings: [], cancellation };
+      const warnings = flavour === 'openai' && request.openaiExtras ? serverFieldWarnings(request.openaiExtras) : [];
+      const readOptions = { provider: config.name, model: request.model.model, warnings, cancellation };
       const call = {
         path: '/chat/completions',
         headers: withForwardedHeaders(whole ? wholeHeaders : streamHeaders, request.forwardHeaders),
@@ -69,6 +74,8 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
       );
     },
 
-    close: () => client.close(),
+    close: async () => {
+      await Promise.all([client.close(), llamaTemplateLane.close()]);
+    },
   };
 }

@@ -1,6 +1,7 @@
 /** A validated Chat Completions body → the neutral ChatInput plus the route's own settings. */
 import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
 import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
+import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
 import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { chatCompletionRequestSchema, type ChatCompletionBody } from './chat-completion-request-schema.js';
@@ -76,6 +77,9 @@ export function parseChatCompletionRequest(
   if (body.user !== undefined) input.user = body.user;
   const extras: Record<string, unknown> = {};
   for (const field of openaiOnlyFields) if (body[field] !== undefined) extras[field] = body[field];
+  // vLLM's, SGLang's and llama-server's own fields (top_k, min_p, skip_special_tokens, …): the body's few
+  // keys are looked up in the list rather than the list in the body.
+  for (const field in body) if (isServerSamplingExtension(field) && body[field] !== undefined) extras[field] = body[field];
   // Log probabilities have no place in the neutral event stream, so asking an upstream for them would be
   // paid for and then lost: say so instead.
   if (body.logprobs === true || (typeof body.top_logprobs === 'number' && body.top_logprobs > 0)) {

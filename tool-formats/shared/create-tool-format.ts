@@ -18,6 +18,8 @@ export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue)
   const withFamilyMarkupRemoved = (parser: ToolCallParser) => (markup === undefined ? parser : withInlineMarkupRemoved(parser, markup));
   return {
     family: spec.family,
+    specialTokens: spec.specialTokens ?? [],
+    templateRendersTools: spec.templateRendersTools === true,
     renderTools: (tools, choice) => renderToolPrompt(tools, choice, spec.prompt, spec.renderCall),
     ...(spec.placeToolPrompt === undefined ? {} : { placeToolPrompt: spec.placeToolPrompt }),
     renderHistory: (messages) => renderHistoryAsText(messages, spec),

@@ -9,7 +9,11 @@ import type { ToolPromptWording } from './tool-prompt.js';
 /**
  * `renderCall` writes one call in the family's syntax (the family's parser must read it back);
  * `renderCalls` (optional) writes a turn's parallel calls the family's way, e.g. one Python list;
- * `renderResults` writes tool results as the text of one user turn.
+ * `renderResults` writes tool results as the text of one user turn;
+ * `specialTokens` lists the family's markers that are special tokens in its models' tokenizers (a
+ * server that skips special tokens removes them; see ToolFormat.specialTokens), each family's file
+ * saying where it was read; `templateRendersTools` says the models' own templates render tools and tool
+ * history faithfully (see ToolFormat.templateRendersTools).
  */
 export type FamilySpec = FamilySyntax &
   HistoryRendering & {
@@ -20,4 +24,6 @@ export type FamilySpec = FamilySyntax &
     inlineMarkup?: InlineMarkup;
     /** Where the template puts the tool prompt, when not after the system text (see `ToolFormat.placeToolPrompt`). */
     placeToolPrompt?: ToolFormat['placeToolPrompt'];
+    specialTokens?: readonly string[];
+    templateRendersTools?: boolean;
   };

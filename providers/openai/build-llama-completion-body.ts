@@ -1,0 +1,55 @@
+/**
+ * The two bodies of llama-server's prompted lane: `POST /apply-template` renders the conversation
+ * through the model's own chat template, and `POST /completion` generates from that prompt with the
+ * family's special tokens preserved (llama-server renders a special token as text only with --special
+ * or when the request preserves it; its chat endpoint preserves a template's tokens only for requests
+ * with tools, which the prompted lane does not send).
+ * @see https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md
+ */
+// /apply-template takes a chat body (oaicompat_chat_params_parse in tools/server/server-common.cpp) and
+// answers { prompt }. /completion reads its fields in params_from_json_cmpl (tools/server/server-task.cpp):
+// `preserved_tokens` are strings, each kept when it is exactly one token of the model's vocabulary.
+import type { ChatRequest } from '../../src/core/chat-request.js';
+import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
+import { convertTools } from './build-openai-request-body.js';
+import { convertToOpenAiMessages } from './convert-to-openai-messages.js';
+import { foldSystemMessages } from './fold-system-messages.js';
+
+function setIfGiven(body: Record<string, unknown>, key: string, value: unknown): void {
+  if (value !== undefined) body[key] = value;
+}
+
+/** The conversation, and the tools when the pipeline lets the template render them (tool_choice `none`). */
+export function buildApplyTemplateBody(request: ChatRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = { messages: convertToOpenAiMessages(foldSystemMessages(request.messages)) };
+  if (request.tools?.length) {
+    body.tools = convertTools(request.tools);
+    // `none` takes common/chat.cpp's plain handler: the template renders the tools, llama.cpp adds nothing.
+    body.tool_choice = 'none';
+  }
+  // Template switches such as enable_thinking change the prompt, so they belong to the rendering.
+  setIfGiven(body, 'chat_template_kwargs', request.openaiExtras?.chat_template_kwargs);
+  return body;
+}
+
+/** The generation: the neutral options under llama-server's names, plus the client's own llama.cpp fields. */
+export function buildLlamaCompletionBody(request: ChatRequest, prompt: string, stream: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: request.model.model, prompt, stream };
+  const extras = request.openaiExtras;
+  for (const name in extras) if (isServerSamplingExtension(name)) body[name] = extras[name];
+  // vLLM's name for the same penalty, which a client written for vLLM sends.
+  if (body.repeat_penalty === undefined) setIfGiven(body, 'repeat_penalty', extras?.repetition_penalty);
+  delete body.repetition_penalty;
+  setIfGiven(body, 'n_predict', request.maxOutputTokens);
+  setIfGiven(body, 'temperature', request.temperature);
+  setIfGiven(body, 'top_p', request.topP);
+  setIfGiven(body, 'stop', request.stop);
+  setIfGiven(body, 'seed', request.seed);
+  setIfGiven(body, 'presence_penalty', request.presencePenalty);
+  setIfGiven(body, 'frequency_penalty', request.frequencyPenalty);
+  const format = request.responseFormat;
+  if (format?.type === 'json_object') body.json_schema = { type: 'object' };
+  else if (format?.type === 'json_schema' && format.schema) body.json_schema = format.schema;
+  if (request.keepSpecialTokens?.length) body.preserved_tokens = request.keepSpecialTokens;
+  return body;
+}
