@@ -57,7 +57,7 @@ function packagedTemplate(packageName: PackagedTokenizer): () => string {
 }
 
 function fixtureTemplate(file: string): () => string {
-  return () => readFileSync(new URL(`../fixtures/chat-templates/${file}`, import.meta.url), 'utf8');
+  return () => readFileSync(new URL(`../fixtures/fake-server-templates/${file}`, import.meta.url), 'utf8');
 }
 
 /** Python's `json.dumps` spacing, which the models were trained on (`{"city": "Paris"}`). */
@@ -89,7 +89,7 @@ export const scriptedModels: readonly ScriptedModel[] = [
     answer: `<|channel|>final<|message|>${plainAnswer}`,
     endOfCall: '<|call|>',
     endOfAnswer: '<|return|>',
-    chatTemplate: fixtureTemplate('gpt-oss.jinja'),
+    chatTemplate: fixtureTemplate('gpt-oss.model.jinja'),
   },
   {
     // Tekken v11+: [TOOL_CALLS]NAME[ARGS]{…} (mistral-common's InstructTokenizerV11; vLLM mistral_tool_parser.py).
@@ -104,7 +104,7 @@ export const scriptedModels: readonly ScriptedModel[] = [
     answer: plainAnswer,
     endOfCall: '</s>',
     endOfAnswer: '</s>',
-    chatTemplate: fixtureTemplate('mistral-small-3.1.jinja'),
+    chatTemplate: fixtureTemplate('mistral-small.model.jinja'),
   },
   {
     // Llama 3.1 JSON tool calling, after <|python_tag|> and ended by <|eom_id|> (vLLM llama_tool_parser.py's tests).
@@ -136,7 +136,7 @@ export const scriptedModels: readonly ScriptedModel[] = [
     answer: plainAnswer,
     endOfCall: '<|im_end|>',
     endOfAnswer: '<|im_end|>',
-    chatTemplate: fixtureTemplate('kimi-k2.jinja'),
+    chatTemplate: fixtureTemplate('kimi-k2.model.jinja'),
   },
   {
     // Granite 3: <|tool_call|> and a JSON list (vLLM granite_tool_parser.py).
@@ -151,7 +151,7 @@ export const scriptedModels: readonly ScriptedModel[] = [
     answer: plainAnswer,
     endOfCall: '<|end_of_text|>',
     endOfAnswer: '<|end_of_text|>',
-    chatTemplate: fixtureTemplate('granite-3.0.jinja'),
+    chatTemplate: fixtureTemplate('granite-3.model.jinja'),
   },
   {
     // InternLM2: a sentence, then <|action_start|><|plugin|> and the JSON (vLLM internlm2_tool_parser.py). A
@@ -167,7 +167,7 @@ export const scriptedModels: readonly ScriptedModel[] = [
     answer: plainAnswer,
     endOfCall: '<|im_end|>',
     endOfAnswer: '<|im_end|>',
-    chatTemplate: fixtureTemplate('internlm2.jinja'),
+    chatTemplate: fixtureTemplate('internlm2.model.jinja'),
   },
   {
     // Qwen3: it thinks first, then Hermes tags, which are not special tokens (its tokenizer.json).
