@@ -37,7 +37,9 @@ async function readJson<Body>(path: string): Promise<Body> {
 
 /** A vLLM started without --enable-auto-tool-choice: tools get its 400; a prompt gets the model's Hermes text. */
 function vllmWithoutToolParser(request: RecordedRequest, response: Parameters<typeof writeChatReply>[1]) {
-  if ((request.body as { tools?: unknown }).tools) return writeVllmAutoToolChoiceRefusal(response);
+  // vLLM refuses tools only when asked to choose among them (`auto`); `none` it renders through the template.
+  const body = request.body as { tools?: unknown; tool_choice?: unknown };
+  if (body.tools && body.tool_choice !== 'none') return writeVllmAutoToolChoiceRefusal(response);
   writeChatReply(request, response, { content: hermesCall });
 }
 
@@ -61,11 +63,15 @@ describe('server detection end to end', () => {
     const call = first.data.choices[0]?.message.tool_calls?.[0];
     expect(call).toMatchObject({ type: 'function', function: { name: 'get_weather' } });
     expect(JSON.parse(call?.type === 'function' ? call.function.arguments : '')).toEqual({ city: 'Paris' });
-    // The refused request, then the same one prompted: tools in the prompt, none in the body.
-    const [refused, prompted] = chatRequests().map((request) => request.body as { tools?: unknown; messages: { content: string }[] });
+    // The refused request, then the same one prompted: Qwen3's own template renders the tools (sent with
+    // tool_choice "none"), the gateway parses the reply, and the special tokens are kept.
+    const [refused, prompted] = chatRequests().map(
+      (request) => request.body as { tools?: unknown; tool_choice?: unknown; skip_special_tokens?: unknown },
+    );
     expect(refused?.tools).toBeDefined();
-    expect(prompted?.tools).toBeUndefined();
-    expect(JSON.stringify(prompted?.messages)).toContain('get_weather');
+    expect(refused?.tool_choice).toBeUndefined();
+    expect(prompted).toMatchObject({ tool_choice: 'none', skip_special_tokens: false });
+    expect(prompted?.tools).toBeDefined();
 
     // Remembered: the next request goes straight to the prompted lane, streamed too.
     const stream = await client.chat.completions.create({ model: 'local/Qwen/Qwen3-8B', messages, tools, stream: true }).withResponse();
@@ -94,6 +100,7 @@ describe('server detection end to end', () => {
     expect(chatRequests()).toHaveLength(1);
   });
 
+  // The prompted lane's requests to llama-server (/apply-template, /completion) are the real-servers matrix's.
   it('sends tools natively to a llama-server whose template calls tools, and prompts when it does not', async () => {
     const nativeCall = (request: RecordedRequest, response: Parameters<typeof writeChatReply>[1]) =>
       writeChatReply(request, response, { toolCall: { name: 'get_weather', arguments: '{"city":"Paris"}' } });
@@ -104,9 +111,13 @@ describe('server detection end to end', () => {
       fake = await startProbeFake('llama.cpp', { templateCallsTools, chat: nativeCall });
       gateway = await startGateway({ providers: { box: testProvider('openai-compatible', `${fake.url}/v1`) } }, { detectServers: true });
       expect(await waitForServerDetection(gateway)).toEqual({ box: { server: 'llama.cpp', version: 'b7100-1a2b3c4', found: 'detected' } });
-      const reply = await gateway.client().chat.completions.create({ model: 'box/Qwen/Qwen3-8B', messages, tools }).withResponse();
-      expect(reply.response.headers.get('x-tool-calling')).toBe(lane);
-      expect((chatRequests()[0]?.body as { tools?: unknown }).tools !== undefined).toBe(lane === 'native');
+      const models = await readJson<ModelsBody>('/v1/models');
+      expect(models.data[0]).toMatchObject({ server: 'llama.cpp', tool_calling: lane });
+      if (lane === 'native') {
+        const reply = await gateway.client().chat.completions.create({ model: 'box/Qwen/Qwen3-8B', messages, tools }).withResponse();
+        expect(reply.response.headers.get('x-tool-calling')).toBe('native');
+        expect((chatRequests()[0]?.body as { tools?: unknown }).tools).toBeDefined();
+      }
       await gateway.close();
       await fake.close();
       gateway = undefined;
