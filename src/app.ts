@@ -3,7 +3,7 @@
  * formats together. Everything else depends on the neutral core.
  */
 import { cancellationFromSignal } from './core/cancellation.js';
-import { randomHex } from './core/random-id.js';
+import { RandomHexPool } from './core/random-hex-pool.js';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
@@ -116,6 +116,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const shutdownGraceMs = options.shutdownGraceMs ?? config.server.shutdownGraceMs;
   // OpenAI's envelope unless a route family claims a path for its own (the Messages routes do).
   const errorEnvelopes = new ErrorEnvelopes(toOpenAiErrorBody);
+  // The ids every request mints (its own, its completion's), from one pool of random bytes.
+  const ids = new RandomHexPool();
   const app = Fastify({
     ...serverTimeoutOptions(config.server, shutdownGraceMs),
     loggerInstance: logger as FastifyBaseLogger,
@@ -124,7 +126,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     bodyLimit: config.server.bodyLimitBytes,
     // A client's x-request-id is kept when it is a sane token (it goes into logs and headers); else one is minted.
     requestIdHeader: false,
-    genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? `req_${randomHex(16)}`,
+    genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? `req_${ids.hex(16)}`,
     childLoggerFactory: (logger, bindings) => createLazyChildLogger(logger, bindings),
     // Refused by registerShutdownRefusal instead, in the API's envelope.
     return503OnClosing: false,
@@ -200,7 +202,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   const providerDirectory = new ProviderDirectory(config, providers);
   registerModelsRoutes(app, { pipeline, providers: providerDirectory });
-  registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches, validators });
+  registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches, validators, ids });
   // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
   await app.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
   registerCloseRefusedUpgrades(app);
