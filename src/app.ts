@@ -55,7 +55,6 @@ import { registerShutdownRefusal } from './plugins/shutdown-refusal.js';
 import { createInProcessState } from './state/in-process-state.js';
 import { createRedisState } from './state/redis-state.js';
 import type { SharedState } from './state/shared-state.js';
-import { reportUpstreamFailures } from './pipeline/report-upstream-failures.js';
 import { loadTracing } from './telemetry/load-tracing.js';
 import { version } from './version.js';
 
@@ -155,10 +154,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const metrics = new Metrics(() => liveStreams.size);
   const providers = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(config.providers)) {
-    const adapter = reportUpstreamFailures(
-      redactProviderErrors(createProviderAdapter(provider, { renderCall, caches }), redactor),
-      (error) => metrics.observeUpstreamError(provider.name, error),
-    );
+    // Upstream failures before the first byte are counted where the pipeline's retries catch them (stream-with-retries.ts).
+    const adapter = redactProviderErrors(createProviderAdapter(provider, { renderCall, caches }), redactor);
     providers.set(provider.name, tracing ? tracing.traceProvider(adapter, provider) : adapter);
   }
   const agentSyntaxes = createAgentSyntaxRegistry(toolFormats);
