@@ -26,7 +26,7 @@ import { DiagnosticsCollector } from './diagnostics-collector.js';
 import { dropDisallowedCalls } from './drop-disallowed-calls.js';
 import { tapReply, type ReplySummary } from './tap-reply.js';
 import { finalizeEvents } from './finalize-events.js';
-import { parsePromptedReply } from './parse-prompted-reply.js';
+import { parsePromptedReply, type PromptedReplyOptions } from './parse-prompted-reply.js';
 import { parseTextIntoCalls } from './parse-text-into-calls.js';
 import { recordedReply, type RecentReplies } from './recent-replies.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
@@ -121,18 +121,11 @@ export class ChatPipeline {
     return this.dependencies.toolFormats.get(family) ?? this.dependencies.toolFormats.get('generic-json') ?? missingFormat(family);
   }
 
-  /** Resolves after the upstream accepted the request (2xx headers); earlier failures reject. */
+  /**
+   * Resolves after the upstream accepted the request (2xx headers); earlier failures reject. The fallback
+   * loop sits above planning: each target is planned from the client's own request.
+   */
   async run(input: ChatInput, context: ProviderContext, options: RunOptions = {}): Promise<ChatRun> {
-    const run = await this.start(input, context, options);
-    const { onFinish, onError } = options;
-    // A whole reply runs through its stages right here, so the listener is told the run it belongs to.
-    if (onFinish || onError)
-      run.events = tapReply(run.events, (summary) => onFinish?.(summary, run), onError && ((error) => onError(error, run)));
-    return run;
-  }
-
-  /** The fallback loop sits above planning: each target is planned from the client's own request. */
-  private async start(input: ChatInput, context: ProviderContext, options: RunOptions): Promise<ChatRun> {
     validateChatInput(input, this.caches);
     const primary = this.resolve(input.model, input.provider);
     options.access?.checkModel(primary);
@@ -141,7 +134,7 @@ export class ChatPipeline {
     for (let target = primary, position = 0; ; position++) {
       attempts.target = target;
       try {
-        return await this.plan(target, input, context, options, attempts);
+        return tapped(await this.plan(target, input, context, options, attempts), options);
       } catch (error) {
         const next = fallbacks[position];
         const failure = next && !context.cancellation.aborted ? classifyUpstreamFailure(error) : undefined;
@@ -213,21 +206,27 @@ export class ChatPipeline {
     const upstream = await streamWithRetries(adapter, prepared.request, context, retries);
     const warnings = [...routeWarnings, ...prepared.warnings];
     const { redactor, recentReplies } = this.dependencies;
-    const parse = (events: AsyncIterable<StreamEvent>) =>
-      parsePromptedReply(events, {
-        format,
-        request,
-        parse: prepared.parse,
-        agentFormat,
-        diagnostics,
-        warnings,
-        ...(redactor ? { redactor } : {}),
-      });
+    const parsing: PromptedReplyOptions = { format, request, parse: prepared.parse, agentFormat, diagnostics, warnings };
+    if (redactor) parsing.redactor = redactor;
+    // No named closure for the plain case: under tsx each one costs a name patched on per request.
     const events = recentReplies
-      ? recordedReply(recentReplies, { model: model.id, family: format.family, key: access?.name ?? null }, upstream, parse)
-      : parse(upstream);
+      ? recordedReply(recentReplies, { model: model.id, family: format.family, key: access?.name ?? null }, upstream, (replied) =>
+          parsePromptedReply(replied, parsing),
+        )
+      : parsePromptedReply(upstream, parsing);
     return { model, toolCalling: 'prompted', toolFormat: format.family, events, attempts: attempts.count };
   }
+}
+
+/**
+ * The run with its listeners told how the reply ends. A whole reply runs through its stages right here, so
+ * the listener is told the run it belongs to.
+ */
+function tapped(run: ChatRun, options: RunOptions): ChatRun {
+  const { onFinish, onError } = options;
+  if (onFinish || onError)
+    run.events = tapReply(run.events, (summary) => onFinish?.(summary, run), onError && ((error) => onError(error, run)));
+  return run;
 }
 
 /** Takes the tools the key may not use out of the request (with a warning); a tool_choice naming one is refused. */

@@ -23,12 +23,9 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
   const toolNames = new Map<string, string>();
   const callIds = familyCallIds(rendering);
   const rendered: Message[] = [];
+  // Results waiting for the next turn (or the end): flushed by a module function, not a closure, which
+  // tsx's name-keeping would patch a name onto on every request.
   let results: ToolResultPart[] = [];
-  const flushResults = () => {
-    if (results.length === 0) return;
-    rendered.push({ role: 'user', content: [{ type: 'text', text: rendering.renderResults(results) }] });
-    results = [];
-  };
   for (const message of messages) {
     if (message.role === 'tool') {
       // The name is not always on the result; the assistant turn that made the call knows it.
@@ -38,7 +35,7 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
       }
       continue;
     }
-    flushResults();
+    results = flushResults(results, rendered, rendering);
     if (message.role !== 'assistant') {
       rendered.push(message);
       continue;
@@ -46,8 +43,15 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
     for (const part of message.content) if (part.type === 'tool-call') toolNames.set(part.id, part.name);
     rendered.push(renderAssistant(callIds === undefined ? message : withFamilyCallIds(message, callIds), rendering));
   }
-  flushResults();
+  flushResults(results, rendered, rendering);
   return rendered;
+}
+
+/** Renders the waiting results as one user turn; returns the emptied list. */
+function flushResults(results: ToolResultPart[], rendered: Message[], rendering: HistoryRendering): ToolResultPart[] {
+  if (results.length === 0) return results;
+  rendered.push({ role: 'user', content: [{ type: 'text', text: rendering.renderResults(results) }] });
+  return [];
 }
 
 function renderAssistant(message: AssistantMessage, rendering: HistoryRendering): AssistantMessage {
