@@ -97,6 +97,7 @@ export function renderLanesReport(machine: MachineInfo, figures: LaneFigures): s
     '',
     `- Date: ${machine.date} · Node: ${machine.node} · CPU: ${machine.cpu} × ${machine.cores}`,
     `- Load average (1, 5, 15 min): ${figures.loadAverage.before} before, ${figures.loadAverage.after} after`,
+    `- Host reference (bench/host-reference.ts): JSON.parse of a small call ${figures.jsonParseNanoseconds.before} ns before, ${figures.jsonParseNanoseconds.after} ns after`,
     `- ${figures.trees.map((tree) => `${tree.label}: ${tree.root} at ${tree.commit}`).join(' · ')}`,
     `- ${figures.rounds} rounds of ${figures.windowMs} ms per contender and connection count, interleaved; CPU is the contender's process (/proc), per request; "min" and "max" over the rounds`,
     ...[...figures.notes, ...errors].map((note) => `- ${note}`),

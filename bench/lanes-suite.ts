@@ -16,6 +16,7 @@ import { ChildProcesses } from './child-processes.js';
 import { repositoryRoot, spawnGateway, spawnServerProcess } from './child-servers.js';
 import { closeContenders, gatewayContenders, upstreamContender, type Contender } from './contenders.js';
 import { writeGatewayConfig } from './gateway-config.js';
+import { bestCpuTime, measureJsonParse } from './host-reference.js';
 import { gitCommit } from './machine-info.js';
 import { probeContender } from './probe-contender.js';
 import type { Progress } from './progress.js';
@@ -30,6 +31,8 @@ export type LaneFigures = {
   notes: string[];
   /** The 1, 5 and 15 minute load averages before and after: the machine may be shared. */
   loadAverage: { before: string; after: string };
+  /** The host reference (bench/host-reference.ts): JSON.parse of a small call in ns, before and after, so that runs on two hosts or hours compare. */
+  jsonParseNanoseconds: { before: number; after: number };
   /** Interleaved rounds per contender and connection count, and each round's window. */
   rounds: number;
   windowMs: number;
@@ -64,6 +67,7 @@ export function laneTrees(argv: readonly string[], progress: Progress): LaneTree
 
 export async function runLanesSuite(trees: LaneTree[], settings: BenchSettings, progress: Progress): Promise<LaneFigures> {
   const before = loadAverage();
+  const jsonParseBefore = measureJsonParse(bestCpuTime);
   const directory = mkdtempSync(path.join(os.tmpdir(), 'interlingua-bench-lanes-'));
   const children = new ChildProcesses();
   let failed = true;
@@ -95,7 +99,15 @@ export async function runLanesSuite(trees: LaneTree[], settings: BenchSettings, 
       laneConnections,
     );
     failed = false;
-    return { trees, requests, notes, loadAverage: { before, after: loadAverage() }, rounds, windowMs: settings.windowMs };
+    return {
+      trees,
+      requests,
+      notes,
+      loadAverage: { before, after: loadAverage() },
+      jsonParseNanoseconds: { before: jsonParseBefore, after: measureJsonParse(bestCpuTime) },
+      rounds,
+      windowMs: settings.windowMs,
+    };
   } finally {
     await closeContenders(contenders);
     await children.stopAll();

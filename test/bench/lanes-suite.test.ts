@@ -56,6 +56,7 @@ describe('renderLanesReport', () => {
       requests,
       notes: [],
       loadAverage: { before: '1.00 1.00 1.00', after: '2.00 2.00 2.00' },
+      jsonParseNanoseconds: { before: 550, after: 560 },
       rounds: 1,
       windowMs: 1000,
     };
@@ -65,6 +66,7 @@ describe('renderLanesReport', () => {
     // 30 ms of CPU over 100 requests is 300 µs a request, against 200 µs: 1.50 ×, by paired rounds and by minimums.
     for (const row of rows) expect(row).toMatch(/1\.50 × \| +1\.50 × \| +200 \| +300 \|$/);
     expect(report).toContain('| native @ this tree ');
+    expect(report).toContain('small call 550 ns before, 560 ns after');
     expect(report).toContain('1.00 1.00 1.00 before, 2.00 2.00 2.00 after');
   });
 });
