@@ -176,6 +176,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     recentReplies,
     resilience: metrics,
     caches,
+    ids,
   });
   registerRequestLog(app);
   registerErrorEnvelope(app, errorEnvelopes);

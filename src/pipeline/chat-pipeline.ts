@@ -12,6 +12,7 @@ import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-
 import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
 import { RequestCaches } from '../core/request-caches.js';
+import type { RandomHexPool } from '../core/random-hex-pool.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import type { ToolFormat } from '../core/tool-format.js';
@@ -55,6 +56,8 @@ export type ChatPipelineDependencies = {
   resilience?: ResilienceObserver;
   /** The app's caches (src/core/request-caches.ts); fresh ones when absent. */
   caches?: RequestCaches;
+  /** The app's pool of random hex, for the ids of calls parsed out of text; a UUID each when absent. */
+  ids?: RandomHexPool;
 };
 
 export type RunOptions = {
@@ -208,6 +211,7 @@ export class ChatPipeline {
     const { redactor, recentReplies } = this.dependencies;
     const parsing: PromptedReplyOptions = { format, request, parse: prepared.parse, agentFormat, diagnostics, warnings };
     if (redactor) parsing.redactor = redactor;
+    if (this.dependencies.ids) parsing.callIds = this.dependencies.ids;
     // No named closure for the plain case: under tsx each one costs a name patched on per request.
     const events = recentReplies
       ? recordedReply(recentReplies, { model: model.id, family: format.family, key: access?.name ?? null }, upstream, (replied) =>
