@@ -83,6 +83,8 @@ export type GatewayProcessOptions = {
   nodeFlags?: string[];
   /** The checkout whose gateway runs (its own src/server.ts and node_modules); this one by default. */
   root?: string;
+  /** Variables added to this process's environment for the gateway. */
+  environment?: Record<string, string>;
 };
 
 export async function spawnGateway(options: GatewayProcessOptions): Promise<ChildServer> {
@@ -91,7 +93,7 @@ export async function spawnGateway(options: GatewayProcessOptions): Promise<Chil
   const child = spawn(
     process.execPath,
     [...(options.nodeFlags ?? []), '--import', 'tsx', 'src/server.ts', '--config', options.configPath, '--port', String(port)],
-    { cwd: options.root ?? repositoryRoot, stdio: ['ignore', log, log] },
+    { cwd: options.root ?? repositoryRoot, stdio: ['ignore', log, log], env: { ...process.env, ...options.environment } },
   );
   closeSync(log);
   const url = `http://127.0.0.1:${port}`;

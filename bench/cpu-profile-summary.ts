@@ -17,10 +17,14 @@ export type Hotspot = { name: string; selfMs: number; share: number; onStackMs?:
 export type ProfileSummary = { busyMs: number; idleMs: number; functions: Hotspot[]; areas: Hotspot[] };
 export type SampleWindow = { startUs: number; endUs: number };
 
-const repositoryUrl = `file://${repositoryRoot}`;
+/** The checkout's directory as a file URL ending in a slash, so that paths under it come out relative. */
+function rootUrl(root: string): string {
+  return `file://${root.endsWith('/') ? root : `${root}/`}`;
+}
 
 /** `node_modules/@scope/name/…` → `@scope/name`; `node:internal/streams/readable` → `node:internal/streams`. */
-export function areaOf(frame: CallFrame): string {
+function areaOf(frame: CallFrame, root: string): string {
+  const repositoryUrl = rootUrl(root);
   const { url, functionName } = frame;
   if (url === '') return functionName.startsWith('(') ? functionName : '(V8 builtins and native code)';
   const modules = url.lastIndexOf('/node_modules/');
@@ -39,21 +43,23 @@ export function areaOf(frame: CallFrame): string {
   return url;
 }
 
-function shortLocation(frame: CallFrame): string {
+function shortLocation(frame: CallFrame, root: string): string {
   const { url } = frame;
+  const repositoryUrl = rootUrl(root);
   const modules = url.lastIndexOf('/node_modules/');
   if (modules !== -1) return `${url.slice(modules + 1)}:${frame.lineNumber + 1}`;
   // Repository files run through tsx, whose output lines do not match the TypeScript source.
   return url.startsWith(repositoryUrl) ? url.slice(repositoryUrl.length) : `${url}:${frame.lineNumber + 1}`;
 }
 
-function functionKey(frame: CallFrame): string {
+/** `root`: the checkout the profiled gateway ran from, whose files are named relative to it. */
+export function functionKey(frame: CallFrame, root: string = repositoryRoot): string {
   const name = frame.functionName || '(anonymous)';
-  return frame.url === '' ? name : `${name} ${shortLocation(frame)}`;
+  return frame.url === '' ? name : `${name} ${shortLocation(frame, root)}`;
 }
 
 /** For each node, the distinct areas on its stack (itself and its ancestors). */
-function areasOnStack(profile: CpuProfile): Map<number, Set<string>> {
+function areasOnStack(profile: CpuProfile, root: string): Map<number, Set<string>> {
   const parents = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
@@ -64,7 +70,7 @@ function areasOnStack(profile: CpuProfile): Map<number, Set<string>> {
     const parent = parents.get(id);
     const areas = new Set(parent === undefined ? [] : resolve(parent));
     const frame = frames.get(id);
-    if (frame && !frame.functionName.startsWith('(') && frame.url !== '') areas.add(areaOf(frame));
+    if (frame && !frame.functionName.startsWith('(') && frame.url !== '') areas.add(areaOf(frame, root));
     result.set(id, areas);
     return areas;
   };
@@ -86,9 +92,13 @@ function longestCreditedSample(timeDeltas: readonly number[]): number {
   return positive.length === 0 ? Number.POSITIVE_INFINITY : 4 * positive[Math.floor(positive.length / 2)]!;
 }
 
-export function summariseCpuProfile(profile: CpuProfile, options: { window?: SampleWindow; limit?: number } = {}): ProfileSummary {
+export function summariseCpuProfile(
+  profile: CpuProfile,
+  options: { window?: SampleWindow; limit?: number; root?: string } = {},
+): ProfileSummary {
+  const root = options.root ?? repositoryRoot;
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
-  const stacks = areasOnStack(profile);
+  const stacks = areasOnStack(profile, root);
   const byFunction = new Map<string, number>();
   const byArea = new Map<string, number>();
   const onStack = new Map<string, number>();
@@ -110,8 +120,8 @@ export function summariseCpuProfile(profile: CpuProfile, options: { window?: Sam
       continue;
     }
     busyUs += delta;
-    add(byFunction, functionKey(frame), delta);
-    add(byArea, areaOf(frame), delta);
+    add(byFunction, functionKey(frame, root), delta);
+    add(byArea, areaOf(frame, root), delta);
     for (const area of stacks.get(id) ?? []) add(onStack, area, delta);
   }
   const busyMs = busyUs / 1000;

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the performance suite of issue 5, printing a markdown report on stdout (progress
- * on stderr). `BENCH_QUICK=1` for a one-minute smoke run; `-- --profile` for CPU profiles instead; `-- --cost` for the Cost rows alone; `-- --agent-turn` for the agent-turn rows alone; `-- --lanes [--against DIR]` for the two lanes' CPU
- * per request alone (bench/lanes-suite.ts).
+ * on stderr). `BENCH_QUICK=1` for a one-minute smoke run; `-- --profile` for CPU profiles instead (`-- --profile --lanes
+ * [--against DIR]`: CPU and allocation profiles of both lanes, bench/profile-lanes.ts); `-- --cost` for the Cost rows alone; `-- --agent-turn` for the agent-turn rows alone; `-- --lanes [--against DIR|COMMIT|baseline]`
+ * for the two lanes' CPU per request alone, against the named baseline commit by default (bench/lanes-suite.ts).
  */
 import { renderAgentTurnSection, runAgentTurnScenario } from './agent-turn-scenario.js';
 import { renderBenchReport, renderCostSection } from './bench-report.js';
@@ -13,6 +14,7 @@ import { spawnServerProcess } from './child-servers.js';
 import { readMachineInfo } from './machine-info.js';
 import { runParserSection, type ParserSection } from './parser-benchmarks-hook.js';
 import { profileGateway } from './profile-gateway.js';
+import { profileLanes } from './profile-lanes.js';
 import { createProgress, type Progress } from './progress.js';
 import { runSuite } from './run-suite.js';
 import { renderMarkdownTable } from './markdown-table.js';
@@ -35,7 +37,9 @@ async function main(): Promise<void> {
   if (process.argv.includes('--profile')) {
     const upstream = await spawnServerProcess('fake-upstream');
     try {
-      const report = await profileGateway(upstream.url, settings, progress);
+      const report = process.argv.includes('--lanes')
+        ? await profileLanes(laneTrees(process.argv, progress), upstream.url, settings, progress)
+        : await profileGateway(upstream.url, settings, progress);
       process.stdout.write(
         `# Interlingua gateway profile\n\n- Date: ${machine.date}\n- Node: ${machine.node} · CPU: ${machine.cpu} × ${machine.cores} · commit ${machine.commit}\n\n${report}\n`,
       );
@@ -52,8 +56,8 @@ async function main(): Promise<void> {
     return;
   }
   if (process.argv.includes('--lanes')) {
-    const figures = await runLanesSuite(laneTrees(process.argv), settings, progress);
-    process.stdout.write(renderLanesReport(machine, settings, figures));
+    const figures = await runLanesSuite(laneTrees(process.argv, progress), settings, progress);
+    process.stdout.write(renderLanesReport(machine, figures));
     return;
   }
   if (process.argv.includes('--agent-turn')) {

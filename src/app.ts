@@ -3,7 +3,7 @@
  * formats together. Everything else depends on the neutral core.
  */
 import { cancellationFromSignal } from './core/cancellation.js';
-import { randomHex } from './core/random-id.js';
+import { RandomHexPool } from './core/random-hex-pool.js';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
@@ -55,8 +55,8 @@ import { registerShutdownRefusal } from './plugins/shutdown-refusal.js';
 import { createInProcessState } from './state/in-process-state.js';
 import { createRedisState } from './state/redis-state.js';
 import type { SharedState } from './state/shared-state.js';
-import { reportUpstreamFailures } from './pipeline/report-upstream-failures.js';
 import { UpstreamProfiles, type ProbedProvider } from './pipeline/upstream-profiles.js';
+import type { ResilienceObserver } from './pipeline/stream-with-retries.js';
 import { loadTracing } from './telemetry/load-tracing.js';
 import { version } from './version.js';
 
@@ -135,6 +135,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const shutdownGraceMs = options.shutdownGraceMs ?? config.server.shutdownGraceMs;
   // OpenAI's envelope unless a route family claims a path for its own (the Messages routes do).
   const errorEnvelopes = new ErrorEnvelopes(toOpenAiErrorBody);
+  // The ids every request mints (its own, its completion's), from one pool of random bytes.
+  const ids = new RandomHexPool();
   const app = Fastify({
     ...serverTimeoutOptions(config.server, shutdownGraceMs),
     loggerInstance: logger as FastifyBaseLogger,
@@ -143,7 +145,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     bodyLimit: config.server.bodyLimitBytes,
     // A client's x-request-id is kept when it is a sane token (it goes into logs and headers); else one is minted.
     requestIdHeader: false,
-    genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? `req_${randomHex(16)}`,
+    genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? `req_${ids.hex(16)}`,
     childLoggerFactory: (logger, bindings) => createLazyChildLogger(logger, bindings),
     // Refused by registerShutdownRefusal instead, in the API's envelope.
     return503OnClosing: false,
@@ -176,13 +178,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   app.addHook('onClose', async () => servers.close());
   const providers = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(config.providers)) {
-    const adapter = reportUpstreamFailures(
-      redactProviderErrors(createProviderAdapter(provider, { renderCall, caches }), redactor),
-      (error) => {
-        metrics.observeUpstreamError(provider.name, error);
-        servers.noticeFailure(provider.name, error);
-      },
-    );
+    // Upstream failures before the first byte are counted where the pipeline's retries catch them (stream-with-retries.ts).
+    const adapter = redactProviderErrors(createProviderAdapter(provider, { renderCall, caches }), redactor);
     providers.set(provider.name, tracing ? tracing.traceProvider(adapter, provider) : adapter);
   }
   const agentSyntaxes = createAgentSyntaxRegistry(toolFormats);
@@ -193,6 +190,15 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
 
   app.decorate('metrics', metrics);
   if (tracing) app.decorate('tracing', tracing);
+  // An upstream that failed before its first byte is counted, and its server is asked again what it is.
+  const resilience: ResilienceObserver = {
+    observeUpstreamError: (provider, error) => {
+      metrics.observeUpstreamError(provider, error);
+      servers.noticeFailure(provider, error);
+    },
+    observeRetry: (handover) => metrics.observeRetry(handover),
+    observeFallback: (handover) => metrics.observeFallback(handover),
+  };
   const pipeline = new ChatPipeline({
     config,
     providers,
@@ -201,9 +207,10 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     redactor,
     repairJson: repairJsonText,
     recentReplies,
-    resilience: metrics,
+    resilience,
     caches,
     servers,
+    ids,
   });
   registerRequestLog(app);
   registerErrorEnvelope(app, errorEnvelopes);
@@ -228,7 +235,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   const providerDirectory = new ProviderDirectory(config, providers);
   registerModelsRoutes(app, { pipeline, providers: providerDirectory });
-  registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches, validators });
+  registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches, validators, ids });
   // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
   await app.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
   registerCloseRefusedUpgrades(app);

@@ -1,6 +1,6 @@
 /** POST /v1/chat/completions and POST /{provider}/v1/chat/completions (JSON and SSE). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { randomHex } from '../../src/core/random-id.js';
+import type { RandomHexPool } from '../../src/core/random-hex-pool.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
 import type { ChatPipeline, ChatRun } from '../../src/pipeline/chat-pipeline.js';
 import type { LiveStreams } from '../../src/plugins/live-streams.js';
@@ -17,18 +17,17 @@ export type ChatCompletionsRouteOptions = {
   liveStreams: LiveStreams;
   caches: RouteToolCaches;
   validators: BodyValidators;
+  /** Where completion ids come from (the app's pool; src/app.ts). */
+  ids: RandomHexPool;
 };
 
-function completionId(): string {
-  return `chatcmpl-${randomHex(24)}`;
-}
-
-function completionMeta(input: ChatInput, run: ChatRun) {
-  return { id: completionId(), created: Math.floor(Date.now() / 1000), model: echoedModel(input, run) };
-}
-
 export function registerChatCompletionsRoutes(app: FastifyInstance, options: ChatCompletionsRouteOptions): void {
-  const { pipeline, liveStreams, caches, validators } = options;
+  const { pipeline, liveStreams, caches, validators, ids } = options;
+  const completionMeta = (input: ChatInput, run: ChatRun) => ({
+    id: `chatcmpl-${ids.hex(24)}`,
+    created: Math.floor(Date.now() / 1000),
+    model: echoedModel(input, run),
+  });
 
   function handle(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const parsed = parseChatCompletionRequest(request.body, validators, caches);

@@ -13,7 +13,10 @@ export function randomHex(characters: number): string {
   return hex.length === characters ? hex : hex.slice(0, characters);
 }
 
-/** A tool-call id for calls whose upstream named none: `call_` + 24 hex characters, like OpenAI's. */
-export function generateCallId(): string {
-  return `call_${randomHex(24)}`;
+/**
+ * A tool-call id for calls whose upstream named none: `call_` + 24 hex characters, like OpenAI's; from
+ * `pool` (the app's RandomHexPool, random-hex-pool.ts) when the caller has it, as the prompted lane does.
+ */
+export function generateCallId(pool?: { hex(characters: number): string }): string {
+  return `call_${pool ? pool.hex(24) : randomHex(24)}`;
 }

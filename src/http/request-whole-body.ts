@@ -62,7 +62,8 @@ class WholeBodyHandler {
   private readonly chunks: Buffer[] = [];
   private receivedBytes = 0;
   private settled = false;
-  private unsubscribe: (() => void) | undefined;
+  /** The abort listener: a bound method, not a closure, which tsx's name-keeping would patch a name onto per request. */
+  private readonly cancelled: (() => void) | undefined;
 
   constructor(
     private readonly signal: Cancellation | undefined,
@@ -72,11 +73,15 @@ class WholeBodyHandler {
   ) {
     // An abort while the request still waits for a connection rejects at once; the abort function
     // undici hands over when the request starts then cancels it before anything is sent.
+    // `on`, not `once` (which wraps the listener in two more objects): it is removed once the request settles.
     if (signal) {
-      const listener = () => this.onCancel();
-      signal.once('abort', listener);
-      this.unsubscribe = () => signal.removeListener('abort', listener);
+      this.cancelled = this.onCancel.bind(this);
+      signal.on('abort', this.cancelled);
     }
+  }
+
+  private detach(): void {
+    if (this.cancelled) this.signal?.removeListener('abort', this.cancelled);
   }
 
   private onCancel(): void {
@@ -89,7 +94,7 @@ class WholeBodyHandler {
     if (this.settled) return;
     this.settled = true;
     this.chunks.length = 0;
-    this.unsubscribe?.();
+    this.detach();
     this.reject(reason);
   }
 
@@ -129,7 +134,7 @@ class WholeBodyHandler {
       return;
     }
     this.settled = true;
-    this.unsubscribe?.();
+    this.detach();
     this.resolve(new WholeResponse(this.statusCode, this.rawHeaders, body));
   }
 

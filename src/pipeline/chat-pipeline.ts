@@ -12,6 +12,7 @@ import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-
 import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
 import { RequestCaches } from '../core/request-caches.js';
+import type { RandomHexPool } from '../core/random-hex-pool.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
@@ -28,7 +29,7 @@ import { DiagnosticsCollector } from './diagnostics-collector.js';
 import { dropDisallowedCalls } from './drop-disallowed-calls.js';
 import { tapReply, type ReplySummary } from './tap-reply.js';
 import { finalizeEvents } from './finalize-events.js';
-import { parsePromptedReply } from './parse-prompted-reply.js';
+import { parsePromptedReply, type PromptedReplyOptions } from './parse-prompted-reply.js';
 import { parseTextIntoCalls } from './parse-text-into-calls.js';
 import { recordedReply, type RecentReplies } from './recent-replies.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
@@ -61,6 +62,8 @@ export type ChatPipelineDependencies = {
   caches?: RequestCaches;
   /** What answers each provider (detected servers pick `toolCalling: auto`'s lane); the families table alone when absent. */
   servers?: ServerDirectory;
+  /** The app's pool of random hex, for the ids of calls parsed out of text; a UUID each when absent. */
+  ids?: RandomHexPool;
 };
 
 export type RunOptions = {
@@ -127,18 +130,11 @@ export class ChatPipeline {
     return this.dependencies.toolFormats.get(family) ?? this.dependencies.toolFormats.get('generic-json') ?? missingFormat(family);
   }
 
-  /** Resolves after the upstream accepted the request (2xx headers); earlier failures reject. */
+  /**
+   * Resolves after the upstream accepted the request (2xx headers); earlier failures reject. The fallback
+   * loop sits above planning: each target is planned from the client's own request.
+   */
   async run(input: ChatInput, context: ProviderContext, options: RunOptions = {}): Promise<ChatRun> {
-    const run = await this.start(input, context, options);
-    const { onFinish, onError } = options;
-    // A whole reply runs through its stages right here, so the listener is told the run it belongs to.
-    if (onFinish || onError)
-      run.events = tapReply(run.events, (summary) => onFinish?.(summary, run), onError && ((error) => onError(error, run)));
-    return run;
-  }
-
-  /** The fallback loop sits above planning: each target is planned from the client's own request. */
-  private async start(input: ChatInput, context: ProviderContext, options: RunOptions): Promise<ChatRun> {
     validateChatInput(input, this.caches);
     const primary = this.resolve(input.model, input.provider);
     options.access?.checkModel(primary);
@@ -147,7 +143,7 @@ export class ChatPipeline {
     for (let target = primary, position = 0; ; position++) {
       attempts.target = target;
       try {
-        return await this.plan(target, input, context, options, attempts);
+        return tapped(await this.plan(target, input, context, options, attempts), options);
       } catch (error) {
         const next = fallbacks[position];
         const failure = next && !context.cancellation.aborted ? classifyUpstreamFailure(error) : undefined;
@@ -234,19 +230,15 @@ export class ChatPipeline {
     const upstream = await streamWithRetries(adapter, prepared.request, context, retries);
     const warnings = [...routeWarnings, ...prepared.warnings];
     const { redactor, recentReplies } = this.dependencies;
-    const parse = (events: AsyncIterable<StreamEvent>) =>
-      parsePromptedReply(events, {
-        format,
-        request,
-        parse: prepared.parse,
-        agentFormat,
-        diagnostics,
-        warnings,
-        ...(redactor ? { redactor } : {}),
-      });
+    const parsing: PromptedReplyOptions = { format, request, parse: prepared.parse, agentFormat, diagnostics, warnings };
+    if (redactor) parsing.redactor = redactor;
+    if (this.dependencies.ids) parsing.callIds = this.dependencies.ids;
+    // No named closure for the plain case: under tsx each one costs a name patched on per request.
     const events = recentReplies
-      ? recordedReply(recentReplies, { model: model.id, family: format.family, key: access?.name ?? null }, upstream, parse)
-      : parse(upstream);
+      ? recordedReply(recentReplies, { model: model.id, family: format.family, key: access?.name ?? null }, upstream, (replied) =>
+          parsePromptedReply(replied, parsing),
+        )
+      : parsePromptedReply(upstream, parsing);
     return { model, toolCalling: 'prompted', toolFormat: format.family, events, attempts: attempts.count };
   }
 
@@ -277,6 +269,17 @@ const noTools: ToolDefinition[] = [];
  */
 function serverMayLeaveMarkup(model: ResolvedModel): boolean {
   return model.server !== undefined && model.server !== 'generic';
+}
+
+/**
+ * The run with its listeners told how the reply ends. A whole reply runs through its stages right here, so
+ * the listener is told the run it belongs to.
+ */
+function tapped(run: ChatRun, options: RunOptions): ChatRun {
+  const { onFinish, onError } = options;
+  if (onFinish || onError)
+    run.events = tapReply(run.events, (summary) => onFinish?.(summary, run), onError && ((error) => onError(error, run)));
+  return run;
 }
 
 /** Takes the tools the key may not use out of the request (with a warning); a tool_choice naming one is refused. */

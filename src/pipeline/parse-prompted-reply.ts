@@ -6,14 +6,16 @@
 import type { ChatRequest } from '../core/chat-request.js';
 import type { SecretRedactor } from '../core/secret-redactor.js';
 import type { StreamEvent } from '../core/stream-event.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { Warning } from '../core/warning.js';
 import type { AgentFormat } from './agent-format/agent-format.js';
 import { applyAgentFormatToEvents } from './agent-format/apply-agent-format.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
 import { finalizeEvents } from './finalize-events.js';
-import { parseTextIntoCalls } from './parse-text-into-calls.js';
+import { parseTextIntoCalls, type ParseOptions } from './parse-text-into-calls.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
+import type { RandomHexPool } from '../core/random-hex-pool.js';
 
 export type PromptedReplyOptions = {
   format: ToolFormat;
@@ -25,6 +27,8 @@ export type PromptedReplyOptions = {
   diagnostics: DiagnosticsCollector;
   warnings: Warning[];
   redactor?: SecretRedactor;
+  /** Ids for the calls parsed out of the text (the app's pool). */
+  callIds?: RandomHexPool;
 };
 
 export function parsePromptedReply(upstream: AsyncIterable<StreamEvent>, options: PromptedReplyOptions): AsyncIterable<StreamEvent> {
@@ -34,11 +38,12 @@ export function parsePromptedReply(upstream: AsyncIterable<StreamEvent>, options
   const parsed =
     options.parse || startsInReasoning
       ? parseTextIntoCalls(upstream, {
-          createParser: (inReasoning) => format.createParser(options.parse ? tools : [], { startsInReasoning: inReasoning }),
+          createParser: parserMaker(format, options.parse ? tools : []),
           startsInReasoning,
           diagnostics,
           singleCall: request.parallelToolCalls === false,
           keepRawText: agentFormat.type === 'passthrough',
+          ...(options.callIds ? { callIds: options.callIds } : {}),
         })
       : upstream;
   const finalize = {
@@ -48,4 +53,12 @@ export function parsePromptedReply(upstream: AsyncIterable<StreamEvent>, options
     ...(options.redactor ? { redactor: options.redactor } : {}),
   };
   return finalizeEvents(applyAgentFormatToEvents(parsed, agentFormat), finalize);
+}
+
+/**
+ * The reply's parser maker, returned by a function rather than written inline in the options: under tsx a
+ * function that gets a name from its property costs a name patched onto it per request (3.5 µs here).
+ */
+function parserMaker(format: ToolFormat, tools: ToolDefinition[]): ParseOptions['createParser'] {
+  return (inReasoning) => format.createParser(tools, { startsInReasoning: inReasoning });
 }

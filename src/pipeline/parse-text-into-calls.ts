@@ -6,6 +6,7 @@ import type { StreamEvent } from '../core/stream-event.js';
 import type { ParsedEvent, ToolCallParser } from '../core/tool-format.js';
 import { assertNever } from '../core/assert-never.js';
 import { generateCallId } from '../core/random-id.js';
+import type { RandomHexPool } from '../core/random-hex-pool.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
 import { applyStage, type EventStage } from './event-stage.js';
 
@@ -26,6 +27,8 @@ export type ParseOptions = {
    * only contributes the calls, so what the model wrote can be debugged next to what was understood.
    */
   keepRawText?: boolean;
+  /** Where the ids of calls the model named none come from (the app's pool); a UUID each without it. */
+  callIds?: RandomHexPool;
 };
 
 /** Parser output → neutral events, numbering calls and keeping ids unique across the reply. */
@@ -54,7 +57,7 @@ class ParsedEventConverter {
           }
           const index = this.callCount++;
           // Keep a model's own id (Kimi's functions.NAME:IDX) unless it would repeat.
-          const id = event.id && !this.usedIds.has(event.id) ? event.id : generateCallId();
+          const id = event.id && !this.usedIds.has(event.id) ? event.id : generateCallId(options.callIds);
           this.usedIds.add(id);
           out.push({ type: 'tool-call-start', index, id, name: event.name });
           out.push({ type: 'tool-call-delta', index, argumentsDelta: event.arguments });

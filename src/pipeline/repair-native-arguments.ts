@@ -22,7 +22,18 @@ export type JsonRepair = (text: string) => string | undefined;
 
 export type RepairOptions = { repair: JsonRepair; diagnostics: DiagnosticsCollector };
 
-type OpenCall = { name: string; prefix: StrictJsonPrefix };
+/**
+ * `whole`: the call's arguments when its first delta was already a complete JSON object (every whole
+ * reply's call, and many streamed ones): passed on as they are, checked once with JSON.parse instead of
+ * character by character and then parsed again at the call's end. The prefix is fed them only if more
+ * text follows.
+ */
+type OpenCall = { name: string; prefix: StrictJsonPrefix; whole: string | undefined };
+
+/** A delta that may hold a whole object: cheap to test, so that a partial one rarely pays for a failed JSON.parse. */
+function looksWhole(text: string): boolean {
+  return text.length >= 2 && text.charCodeAt(0) === 0x7b && text.charCodeAt(text.length - 1) === 0x7d;
+}
 
 function isJson(text: string): boolean {
   try {
@@ -42,13 +53,19 @@ class RepairStage implements EventStage {
   push(event: StreamEvent, out: StreamEvent[]): void {
     switch (event.type) {
       case 'tool-call-start':
-        this.calls.set(event.index, { name: event.name, prefix: new StrictJsonPrefix() });
+        this.calls.set(event.index, { name: event.name, prefix: new StrictJsonPrefix(), whole: undefined });
         out.push(event);
         return;
       case 'tool-call-delta': {
         const call = this.calls.get(event.index);
         if (!call) return void out.push(event);
-        const passed = call.prefix.push(event.argumentsDelta);
+        const text = event.argumentsDelta;
+        if (call.whole === undefined && call.prefix.received === '' && looksWhole(text) && isJson(text)) {
+          call.whole = text;
+          return void out.push(event);
+        }
+        this.replayWhole(call);
+        const passed = call.prefix.push(text);
         if (passed !== '') out.push({ ...event, argumentsDelta: passed });
         return;
       }
@@ -56,6 +73,8 @@ class RepairStage implements EventStage {
         const call = this.calls.get(event.index);
         this.calls.delete(event.index);
         if (!call) return void out.push(event);
+        if (call.whole !== undefined && call.whole === event.arguments) return void out.push(event);
+        this.replayWhole(call);
         this.endCall(event.index, call, event.arguments, out);
         return;
       }
@@ -73,6 +92,13 @@ class RepairStage implements EventStage {
   }
 
   end(): void {}
+
+  /** A whole first delta was passed on unread by the prefix: it reads it now, since the call goes on (what it passes was passed already). */
+  private replayWhole(call: OpenCall): void {
+    if (call.whole === undefined) return;
+    call.prefix.push(call.whole);
+    call.whole = undefined;
+  }
 
   private endCall(index: number, call: OpenCall, received: string, out: StreamEvent[]): void {
     const { prefix } = call;

@@ -6,7 +6,7 @@
  */
 import type { RetrySettings } from '../config/config-types.js';
 import type { ChatRequest } from '../core/chat-request.js';
-import { GatewayError } from '../core/gateway-error.js';
+import { GatewayError, toGatewayError } from '../core/gateway-error.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
 import type { StreamEvent } from '../core/stream-event.js';
@@ -17,8 +17,10 @@ import { waitBeforeRetry } from '../http/wait-before-retry.js';
 /** One retry or fallback, as metrics count it: the target that failed, and how. */
 export type UpstreamHandover = { provider: string; model: string; reason: string };
 
-/** Told of each retry and fallback (the app's metrics); optional, like every observer of the pipeline. */
+/** Told of each failed upstream call, retry and fallback (the app's metrics); optional, like every observer of the pipeline. */
 export type ResilienceObserver = {
+  /** A generation the upstream refused or failed before its first byte (errors inside a stream reach the reply's tap instead). */
+  observeUpstreamError(provider: string, error: GatewayError): void;
   observeRetry(handover: UpstreamHandover): void;
   observeFallback(handover: UpstreamHandover): void;
 };
@@ -46,6 +48,9 @@ export async function streamWithRetries(
     try {
       return await adapter.stream(request, context);
     } catch (error) {
+      // Reported here, where the failure is caught anyway, rather than by a wrapper around every adapter
+      // (a promise and a microtask more on every request that does not fail).
+      options.observer?.observeUpstreamError(request.model.provider, toGatewayError(error));
       const failure = settings && retry <= settings.count ? classifyUpstreamFailure(error) : undefined;
       const cancelled = context.cancellation.aborted;
       if (!settings || !failure || !isRetryable(failure) || cancelled || !GatewayError.isInstance(error)) throw error;

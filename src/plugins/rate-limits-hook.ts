@@ -45,7 +45,9 @@ export function registerRateLimits(app: FastifyInstance, limits: RateLimits): vo
     }, done);
   };
   // Chosen once per route as it is registered, not per request: other routes run no limits hook at all
-  // (and no request reads fastify's routeOptions getter, which builds an object on every read).
+  // (and no request reads fastify's routeOptions getter, which builds an object on every read); and
+  // with no limit configured, no route does.
+  if (!limits.active) return;
   app.addHook('onRoute', (route) => {
     if (!isLimitedRoute(route.method, route.url)) return;
     const existing = route.preHandler;

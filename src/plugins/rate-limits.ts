@@ -132,6 +132,12 @@ export class RateLimits {
     }
   }
 
+  /** Whether any scope has a limit: without one, no route runs a limits hook at all (rate-limits-hook.ts). */
+  get active(): boolean {
+    for (const plan of this.stepsByKey.values()) if (plan.steps.length > 0) return true;
+    return false;
+  }
+
   /** A count made after the fact (tokens used, a slot given back): a failing store must not become an unhandled rejection. */
   background(operation: MaybePromise<unknown>): void {
     if (isPromise(operation)) operation.catch((error: unknown) => this.log.debug({ err: error }, 'rate limits: store failed to count'));

@@ -1,5 +1,9 @@
 /** `npm run bench -- --lanes`: which checkouts it measures, what a quick run leaves out, and the side-by-side report. */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { baselineCommit } from '../../bench/baseline-checkout.js';
 import { summariseRequests } from '../../bench/bench-figures.js';
 import { readBenchSettings } from '../../bench/bench-settings.js';
 import { repositoryRoot } from '../../bench/child-servers.js';
@@ -7,17 +11,21 @@ import { renderLanesReport } from '../../bench/lanes-report.js';
 import { laneConnections, laneTrees, type LaneFigures } from '../../bench/lanes-suite.js';
 import { readMachineInfo } from '../../bench/machine-info.js';
 
+const quiet = () => {};
+
 describe('laneTrees', () => {
-  it('is this checkout alone without --against, and adds each --against directory in order', () => {
-    expect(laneTrees(['node', 'run.ts', '--lanes']).map((tree) => tree.root)).toEqual([repositoryRoot]);
-    const trees = laneTrees(['node', 'run.ts', '--lanes', '--against', '/tmp/a', '--against', '/tmp/b']);
-    expect(trees.map((tree) => tree.root)).toEqual([repositoryRoot, '/tmp/a', '/tmp/b']);
+  it('is this checkout alone with --no-baseline, and adds each --against directory in order', () => {
+    expect(laneTrees(['node', 'run.ts', '--lanes', '--no-baseline'], quiet).map((tree) => tree.root)).toEqual([repositoryRoot]);
+    const [first, second] = [mkdtempSync(path.join(os.tmpdir(), 'lanes-a-')), mkdtempSync(path.join(os.tmpdir(), 'lanes-b-'))];
+    const trees = laneTrees(['node', 'run.ts', '--lanes', '--against', first, '--against', second], quiet);
+    expect(trees.map((tree) => tree.root)).toEqual([repositoryRoot, first, second]);
     expect(trees[0]!.label).toBe('this tree');
   });
 
-  it('refuses --against without a directory', () => {
-    expect(() => laneTrees(['--lanes', '--against'])).toThrow(/needs a checkout directory/);
-    expect(() => laneTrees(['--against', '--lanes'])).toThrow(/needs a checkout directory/);
+  it('names a baseline commit, and refuses --against without a checkout', () => {
+    expect(baselineCommit).toMatch(/^[0-9a-f]{7,40}$/);
+    expect(() => laneTrees(['--lanes', '--against'], quiet)).toThrow(/needs a checkout directory/);
+    expect(() => laneTrees(['--against', '--lanes'], quiet)).toThrow(/needs a checkout directory/);
   });
 });
 
@@ -48,12 +56,17 @@ describe('renderLanesReport', () => {
       requests,
       notes: [],
       loadAverage: { before: '1.00 1.00 1.00', after: '2.00 2.00 2.00' },
+      jsonParseNanoseconds: { before: 550, after: 560 },
+      rounds: 1,
+      windowMs: 1000,
     };
-    const report = renderLanesReport(readMachineInfo(), readBenchSettings({}), figures);
-    const rows = report.split('\n').filter((line) => /^\| (native|prompted) /.test(line));
+    const report = renderLanesReport(readMachineInfo(), figures);
+    const rows = report.split('\n').filter((line) => /^\| (native|prompted) +\| +\d/.test(line));
     expect(rows).toHaveLength(2 * laneConnections.length);
-    // 30 ms of CPU over 100 requests is 300 µs a request, against 200 µs: 1.50 ×.
-    for (const row of rows) expect(row).toMatch(/300 \|.*200 \|.*1\.50 × \|$/);
+    // 30 ms of CPU over 100 requests is 300 µs a request, against 200 µs: 1.50 ×, by paired rounds and by minimums.
+    for (const row of rows) expect(row).toMatch(/1\.50 × \| +1\.50 × \| +200 \| +300 \|$/);
+    expect(report).toContain('| native @ this tree ');
+    expect(report).toContain('small call 550 ns before, 560 ns after');
     expect(report).toContain('1.00 1.00 1.00 before, 2.00 2.00 2.00 after');
   });
 });

@@ -61,4 +61,21 @@ describe('repairNativeArguments', () => {
     expect(calls(result.events).get(0)).toEqual({ deltas: '', end: '{}' });
     expect(result.warnings).toEqual([]);
   });
+
+  it('passes a whole first delta on as it is, and still follows the text when more comes after it', () => {
+    const whole = run([...call(0, ['{"city": "Paris"}']), finish]);
+    expect(calls(whole.events).get(0)).toEqual({ deltas: '{"city": "Paris"}', end: '{"city": "Paris"}' });
+    expect(whole.warnings).toEqual([]);
+    // A first delta that is a whole object, then more text: the same outcome as when no delta was whole.
+    for (const rest of ['}', ', "c": 2}', ' ']) {
+      const more = run([...call(0, ['{"a": {"b": 1}}', rest]), finish]);
+      const split = run([...call(0, ['{"a": {"b": 1', '}}', rest]), finish]);
+      expect(calls(more.events)).toEqual(calls(split.events));
+      expect(more.warnings).toEqual(split.warnings);
+    }
+    // A delta that looks whole but is not JSON goes through the character-by-character path.
+    const partial = run([...call(0, ['{"a": {"b": 1}', ', "c": 2}']), finish]);
+    expect(calls(partial.events).get(0)).toEqual({ deltas: '{"a": {"b": 1}, "c": 2}', end: '{"a": {"b": 1}, "c": 2}' });
+    expect(partial.warnings).toEqual([]);
+  });
 });

@@ -33,6 +33,9 @@ describe('findTooDeepValue', () => {
   it('walks 100,000 levels without overflowing the stack', () => {
     const value = JSON.parse(nestedText(100_000)) as unknown;
     expect(findTooDeepValue(value, 128)).toEqual(Array.from({ length: 128 }, () => 'a'));
+    // The deepest limit still walked recursively, and the shallowest walked with a stack of its own.
+    expect(findTooDeepValue(value, 2048)).toHaveLength(2048);
+    expect(findTooDeepValue(value, 2049)).toHaveLength(2049);
     expect(findTooDeepValue(value, 100_000)).toBeUndefined();
   });
 

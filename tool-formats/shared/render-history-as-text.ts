@@ -31,17 +31,11 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
   const toolNames = new Map<string, string>();
   const callIds = familyCallIds(rendering);
   const rendered: Message[] = [];
+  // Results waiting for the next turn (or the end): flushed by a module function, not a closure, which
+  // tsx's name-keeping would patch a name onto on every request.
   let results: ToolResultPart[] = [];
+  // Whether the results just flushed joined the turn that made their calls, which the answer then continues.
   let joinsCallTurn = false;
-  const flushResults = (next: Message) => {
-    if (results.length === 0) return;
-    const text: TextPart = { type: 'text', text: rendering.renderResults(results) };
-    results = [];
-    const caller = rendered.at(-1);
-    joinsCallTurn = rendering.resultsInCallTurn === true && next.role === 'assistant' && caller?.role === 'assistant';
-    if (joinsCallTurn) rendered[rendered.length - 1] = { role: 'assistant', content: [...(caller as AssistantMessage).content, text] };
-    else rendered.push({ role: 'user', content: [text] });
-  };
   for (const message of messages) {
     if (message.role === 'tool') {
       // The name is not always on the result; the assistant turn that made the call knows it.
@@ -51,7 +45,8 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
       }
       continue;
     }
-    flushResults(message);
+    joinsCallTurn = flushResults(results, rendered, rendering, message);
+    if (results.length > 0) results = [];
     if (message.role !== 'assistant') {
       rendered.push(message);
       continue;
@@ -64,8 +59,25 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
       joinsCallTurn = false;
     } else rendered.push(assistant);
   }
-  if (results.length > 0) rendered.push({ role: 'user', content: [{ type: 'text', text: rendering.renderResults(results) }] });
+  flushResults(results, rendered, rendering, undefined);
   return rendered;
+}
+
+/**
+ * Renders the waiting results: inside the model's turn that made the calls when the family's template
+ * puts them there and the model answers them next (`next` is an assistant turn), else as one user turn.
+ * Returns whether they joined the call turn.
+ */
+function flushResults(results: ToolResultPart[], rendered: Message[], rendering: HistoryRendering, next: Message | undefined): boolean {
+  if (results.length === 0) return false;
+  const text: TextPart = { type: 'text', text: rendering.renderResults(results) };
+  const caller = rendered.at(-1);
+  if (rendering.resultsInCallTurn === true && next?.role === 'assistant' && caller?.role === 'assistant') {
+    rendered[rendered.length - 1] = { role: 'assistant', content: [...caller.content, text] };
+    return true;
+  }
+  rendered.push({ role: 'user', content: [text] });
+  return false;
 }
 
 function renderAssistant(message: AssistantMessage, rendering: HistoryRendering): AssistantMessage {
