@@ -10,7 +10,7 @@ import type { ParserOptions, ToolCallParser, ToolDefinition, ToolFormat } from '
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import { childRowRequest, measureInChildProcess, writeChildRow } from './measure-in-child-process.js';
 import { forksFrom, medianOfForks } from './fork-median.js';
-import { hostReferenceLine, measureJsonParse, PassThroughParser, type HostReference } from './host-reference.js';
+import { bestCpuTime, hostReferenceLine, measureJsonParse, PassThroughParser, type HostReference } from './host-reference.js';
 import { checkParser, parserCheckReport, streamMegabytesPerSecondGoal } from './parser-speed-check.js';
 
 export type Row = {
@@ -121,21 +121,6 @@ function streamThrough(parser: ToolCallParser, chunks: readonly string[]): numbe
   return calls;
 }
 
-/**
- * The best of `runs` timings in milliseconds of this process's CPU time: on a shared machine, wall
- * time mostly measures the neighbours. The best run is the one least disturbed by GC.
- */
-function bestTime(runs: number, run: () => unknown): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let index = 0; index < runs; index++) {
-    const started = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(started);
-    best = Math.min(best, (used.user + used.system) / 1000);
-  }
-  return best;
-}
-
 function subjects(): Subject[] {
   const registry = createToolFormatRegistry();
   const families: Subject[] = [...registry.values()].map((format) => ({
@@ -226,10 +211,10 @@ function measureSpeed(subject: Subject, small: string, smallChunks: readonly str
   const calls = parseWhole(subject, small);
   if (parseStream(subject, smallChunks) !== calls) throw new Error(`${subject.name}: streaming and whole parses disagree`);
   // Warm the JIT on both paths before timing.
-  bestTime(3, () => parseWhole(subject, small));
-  bestTime(3, () => parseStream(subject, smallChunks));
-  const wholeSmall = bestTime(10, () => parseWhole(subject, small));
-  const streamSmall = bestTime(10, () => parseStream(subject, smallChunks));
+  bestCpuTime(3, () => parseWhole(subject, small));
+  bestCpuTime(3, () => parseStream(subject, smallChunks));
+  const wholeSmall = bestCpuTime(10, () => parseWhole(subject, small));
+  const streamSmall = bestCpuTime(10, () => parseStream(subject, smallChunks));
   return {
     calls,
     wholeMegabytesPerSecond: round(small.length / megabyte / (wholeSmall / 1000)),
@@ -251,8 +236,8 @@ function tenToOneRatio(parseSmall: () => unknown, parseLarge: () => unknown): nu
   let small = Number.POSITIVE_INFINITY;
   let large = Number.POSITIVE_INFINITY;
   for (let run = 0; run < ratioRuns; run++) {
-    large = Math.min(large, bestTime(1, parseLarge));
-    small = Math.min(small, bestTime(1, parseSmall));
+    large = Math.min(large, bestCpuTime(1, parseLarge));
+    small = Math.min(small, bestCpuTime(1, parseSmall));
   }
   return round(large / small);
 }
@@ -297,10 +282,10 @@ function measureHostReference(): HostReference {
   if (hermes === undefined) throw new Error('the host reference reads the hermes bench reply');
   const chunks = splitIntoChunks(buildReply(hermes, megabyte));
   const passThrough = () => streamThrough(new PassThroughParser(), chunks);
-  bestTime(3, passThrough);
+  bestCpuTime(3, passThrough);
   return {
-    passThroughNanosecondsPerPush: Math.round((bestTime(10, passThrough) * 1_000_000) / chunks.length),
-    jsonParseNanoseconds: measureJsonParse(bestTime),
+    passThroughNanosecondsPerPush: Math.round((bestCpuTime(10, passThrough) * 1_000_000) / chunks.length),
+    jsonParseNanoseconds: measureJsonParse(bestCpuTime),
   };
 }
 

@@ -9,15 +9,12 @@
 // /apply-template takes a chat body (oaicompat_chat_params_parse in tools/server/server-common.cpp) and
 // answers { prompt }. /completion reads its fields in params_from_json_cmpl (tools/server/server-task.cpp):
 // `preserved_tokens` are strings, each kept when it is exactly one token of the model's vocabulary.
+import { setIfGiven, setSharedSamplingOptions } from './sampling-options.js';
 import type { ChatRequest } from '../../src/core/chat-request.js';
 import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
 import { convertTools } from './build-openai-request-body.js';
 import { convertToOpenAiMessages } from './convert-to-openai-messages.js';
 import { foldSystemMessages } from './fold-system-messages.js';
-
-function setIfGiven(body: Record<string, unknown>, key: string, value: unknown): void {
-  if (value !== undefined) body[key] = value;
-}
 
 /** The conversation, and the tools when the pipeline lets the template render them (tool_choice `none`). */
 export function buildApplyTemplateBody(request: ChatRequest): Record<string, unknown> {
@@ -41,12 +38,7 @@ export function buildLlamaCompletionBody(request: ChatRequest, prompt: string, s
   if (body.repeat_penalty === undefined) setIfGiven(body, 'repeat_penalty', extras?.repetition_penalty);
   delete body.repetition_penalty;
   setIfGiven(body, 'n_predict', request.maxOutputTokens);
-  setIfGiven(body, 'temperature', request.temperature);
-  setIfGiven(body, 'top_p', request.topP);
-  setIfGiven(body, 'stop', request.stop);
-  setIfGiven(body, 'seed', request.seed);
-  setIfGiven(body, 'presence_penalty', request.presencePenalty);
-  setIfGiven(body, 'frequency_penalty', request.frequencyPenalty);
+  setSharedSamplingOptions(body, request);
   const format = request.responseFormat;
   if (format?.type === 'json_object') body.json_schema = { type: 'object' };
   else if (format?.type === 'json_schema' && format.schema) body.json_schema = format.schema;

@@ -1,4 +1,5 @@
 /** Neutral ChatRequest → the JSON body of an OpenAI Chat Completions request (streamed, or whole for non-streaming clients). */
+import { setIfGiven, setSharedSamplingOptions } from './sampling-options.js';
 import type { ChatRequest, ResponseFormat } from '../../src/core/chat-request.js';
 import type { RequestCaches } from '../../src/core/request-caches.js';
 import { isSharedToolList, type SharedToolList } from '../../src/core/shared-tool-list.js';
@@ -33,11 +34,6 @@ export function convertTools(tools: readonly ToolDefinition[]): unknown[] {
   });
 }
 
-function setIfGiven(body: Record<string, unknown>, key: string, value: unknown): void {
-  // undefined = not given; null, 0 and false are values and go upstream as they are.
-  if (value !== undefined) body[key] = value;
-}
-
 /** The body with `wireTools` as its `tools` (set only when the request has tools). */
 function assembleBody(
   request: ChatRequest,
@@ -56,12 +52,7 @@ function assembleBody(
   }
   // OpenAI deprecated max_tokens for max_completion_tokens; most compatible servers know only max_tokens.
   setIfGiven(body, flavour === 'openai' ? 'max_completion_tokens' : 'max_tokens', request.maxOutputTokens);
-  setIfGiven(body, 'temperature', request.temperature);
-  setIfGiven(body, 'top_p', request.topP);
-  setIfGiven(body, 'stop', request.stop);
-  setIfGiven(body, 'seed', request.seed);
-  setIfGiven(body, 'presence_penalty', request.presencePenalty);
-  setIfGiven(body, 'frequency_penalty', request.frequencyPenalty);
+  setSharedSamplingOptions(body, request);
   setIfGiven(body, 'response_format', convertResponseFormat(request.responseFormat));
   setIfGiven(body, 'reasoning_effort', request.reasoningEffort);
   setIfGiven(body, 'user', request.user);
