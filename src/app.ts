@@ -51,6 +51,7 @@ import { registerRateLimits } from './plugins/rate-limits-hook.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { serverTimeoutOptions } from './plugins/server-timeouts.js';
 import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
+import { registerRequestBodyDeadline } from './plugins/request-body-deadline.js';
 import { registerShutdownRefusal } from './plugins/shutdown-refusal.js';
 import { createInProcessState } from './state/in-process-state.js';
 import { createRedisState } from './state/redis-state.js';
@@ -137,6 +138,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const errorEnvelopes = new ErrorEnvelopes(toOpenAiErrorBody);
   // The ids every request mints (its own, its completion's), from one pool of random bytes.
   const ids = new RandomHexPool();
+  const clientErrorHandler = createClientErrorResponder(errorEnvelopes);
   const app = Fastify({
     ...serverTimeoutOptions(config.server, shutdownGraceMs),
     loggerInstance: logger as FastifyBaseLogger,
@@ -149,9 +151,11 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     childLoggerFactory: (logger, bindings) => createLazyChildLogger(logger, bindings),
     // Refused by registerShutdownRefusal instead, in the API's envelope.
     return503OnClosing: false,
-    clientErrorHandler: createClientErrorResponder(errorEnvelopes),
+    clientErrorHandler,
     frameworkErrors: (error, request, reply) => sendFrameworkError(errorEnvelopes, error, request, reply),
   });
+  // Before every other hook: a body that stops mid-way gets its 408 even when Node's connection sweep misses it.
+  registerRequestBodyDeadline(app, config.server.requestTimeoutMs, clientErrorHandler);
   // What requests share (resent tool lists) and what is cached from them: src/core/request-caches.ts.
   const caches = new RequestCaches();
   // The routes' request-body schemas, each compiled once for this app (ajv keeps them).

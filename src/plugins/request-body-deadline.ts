@@ -1,0 +1,54 @@
+/**
+ * The gateway's own deadline on receiving a request's body: a client that stops mid-body gets its 408
+ * and its socket closed `server.requestTimeoutMs` after its headers arrived, however many are stalled.
+ *
+ * Node keeps the same limit (`requestTimeout`) by sweeping its list of connections every
+ * `connectionsCheckingInterval`. That list is a `std::set` ordered by each request's start time
+ * (https://github.com/nodejs/node/blob/main/src/node_http_parser.cc, `ParserComparator`): two requests
+ * that start on the same clock reading are one key, so the second is never inserted, and erasing one
+ * erases whichever shares its key: with hundreds of connections arriving together (on a host whose
+ * monotonic clock is coarse) stalled bodies can fall out of the sweep and hold their sockets for good,
+ * which is how 500 stalled bodies were all still open 67 s later while one alone got its 408. One timer
+ * per request whose body is still to come does not depend on that list; Node's sweep stays as it is,
+ * and whichever fires first answers.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+
+/** Node's own error for this case, so the client-error responder answers it as it answers Node's. */
+function requestTimeoutError(): Error & { code: string } {
+  return Object.assign(new Error('The request body did not arrive in time.'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+}
+
+/** Whether a body is still to come once the headers are read (a GET has none; a body that fit in the first packet is complete). */
+function bodyStillComing(request: IncomingMessage): boolean {
+  if (request.complete) return false;
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** `answer` is the server's client-error handler: it writes the 408 in the API's envelope and closes the socket. */
+export function registerRequestBodyDeadline(
+  app: FastifyInstance,
+  requestTimeoutMs: number,
+  answer: (error: Error & { code: string }, socket: Socket) => void,
+): void {
+  // 0 turns the limit off, as it does for Node's requestTimeout.
+  if (requestTimeoutMs <= 0) return;
+  // A callback hook, registered first: it runs even for a request another hook then refuses before reading its body.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const raw = request.raw;
+    if (bodyStillComing(raw)) {
+      const socket = raw.socket;
+      const deadline = setTimeout(() => {
+        if (!raw.complete && !socket.destroyed) answer(requestTimeoutError(), socket);
+      }, requestTimeoutMs);
+      // 'end' when the body was read (or dumped after an early reply), 'close' when the request or its socket went.
+      const disarm = () => clearTimeout(deadline);
+      raw.once('end', disarm);
+      raw.once('close', disarm);
+    }
+    done();
+  });
+}
