@@ -155,6 +155,13 @@ export const configFileSchema = {
         streamKeepAliveMs: { type: 'integer', minimum: 0 },
         shutdownGraceMs: { type: 'integer', minimum: 0 },
         webSocketMaxConnectionMs: { type: 'integer', minimum: 0 },
+        // A non-streaming reply is read whole before the client sees a byte: bounded in time as well as in bytes.
+        wholeReplyTimeoutMs: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            'Longest time a non-streaming request waits for its whole reply (every retry and fallback included); then a 504 upstream_timeout. Default 600000 (10 minutes); 0 disables.',
+        },
       },
     },
     providers: {

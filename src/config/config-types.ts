@@ -121,6 +121,11 @@ export type ServerConfig = {
   shutdownGraceMs: number;
   /** How long a Responses WebSocket connection may stay open (it closes between turns); 0: no limit. */
   webSocketMaxConnectionMs: number;
+  /**
+   * Longest time a non-streaming request waits for its whole reply (retries and fallbacks included),
+   * then a 504 `upstream_timeout`; 0 disables. Its size is bounded by the provider's `limits.maxResponseBytes`.
+   */
+  wholeReplyTimeoutMs: number;
 };
 
 /** A request-header rule for agent_format detection: the header's value contains `contains` (any case). */

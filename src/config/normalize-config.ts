@@ -47,6 +47,8 @@ export const defaultServer = {
   shutdownGraceMs: 10_000,
   // OpenAI's own limit for a Responses WebSocket connection, which its clients must already handle.
   webSocketMaxConnectionMs: 60 * 60_000,
+  // Generous: a long non-streaming generation takes minutes; an upstream that streams forever must not hold the request forever.
+  wholeReplyTimeoutMs: 10 * 60_000,
 };
 
 /** Codex CLI names itself in both (`codex_exec/0.171.0 …`, `originator: codex_cli_rs`), as captured on the wire. */
@@ -100,7 +102,7 @@ export function normalizeProvider(name: string, settings: ProviderEntry): Provid
 
 type ServerTimes = Pick<
   GatewayConfig['server'],
-  'requestTimeoutMs' | 'headersTimeoutMs' | 'streamKeepAliveMs' | 'shutdownGraceMs' | 'webSocketMaxConnectionMs'
+  'requestTimeoutMs' | 'headersTimeoutMs' | 'streamKeepAliveMs' | 'shutdownGraceMs' | 'webSocketMaxConnectionMs' | 'wholeReplyTimeoutMs'
 >;
 
 function normalizeServerTimes(server: NonNullable<ConfigFile['server']>): ServerTimes {
@@ -113,6 +115,7 @@ function normalizeServerTimes(server: NonNullable<ConfigFile['server']>): Server
     streamKeepAliveMs: server.streamKeepAliveMs ?? defaultServer.streamKeepAliveMs,
     shutdownGraceMs: server.shutdownGraceMs ?? defaultServer.shutdownGraceMs,
     webSocketMaxConnectionMs: server.webSocketMaxConnectionMs ?? defaultServer.webSocketMaxConnectionMs,
+    wholeReplyTimeoutMs: server.wholeReplyTimeoutMs ?? defaultServer.wholeReplyTimeoutMs,
   };
 }
 

@@ -43,6 +43,7 @@ import { FallbackTargets } from './fallback-targets.js';
 import { isNativeToolsRefusal } from './native-tools-refused.js';
 import { ProviderDirectory } from './provider-directory.js';
 import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
+import { WholeReplyBound } from './whole-reply-bound.js';
 
 export type ChatPipelineDependencies = {
   config: GatewayConfig;
@@ -140,14 +141,27 @@ export class ChatPipeline {
     options.access?.checkModel(primary);
     const fallbacks = this.fallbacks.after(primary, options.access);
     const attempts: RunProgress = options.progress ?? { count: 0 };
+    // A reply read whole is bounded in time over every target, and in bytes by the target that answers.
+    const whole =
+      context.wholeReply === true ? new WholeReplyBound(context, this.dependencies.config.server.wholeReplyTimeoutMs) : undefined;
+    const runContext = whole?.context ?? context;
     for (let target = primary, position = 0; ; position++) {
       attempts.target = target;
       try {
-        return tapped(await this.plan(target, input, context, options, attempts), options);
+        const run = await this.plan(target, input, runContext, options, attempts);
+        if (whole)
+          run.events = whole.bound(run.events, {
+            provider: target.provider,
+            maxBytes: this.providers.config(target.provider).limits.maxResponseBytes,
+          });
+        return tapped(run, options);
       } catch (error) {
         const next = fallbacks[position];
-        const failure = next && !context.cancellation.aborted ? classifyUpstreamFailure(error) : undefined;
-        if (!next || !failure || !this.fallbacks.handsOver(failure)) throw error;
+        const failure = next && !runContext.cancellation.aborted ? classifyUpstreamFailure(error) : undefined;
+        if (!next || !failure || !this.fallbacks.handsOver(failure)) {
+          whole?.dispose();
+          throw error;
+        }
         const handover = { provider: target.provider, model: target.model, reason: failureReason(failure) };
         context.log.info({ ...handover, fallback: fallbackKey(next), attempts: attempts.count }, 'falling back to the next target');
         this.dependencies.resilience?.observeFallback(handover);
