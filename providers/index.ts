@@ -3,6 +3,8 @@
  * union, discovery, tool-calling defaults, telemetry names and adapter dispatch all derive from this list.
  */
 import type { ProviderConfig } from '../src/config/config-types.js';
+import type { ProviderDiscovery, ProviderType, ServerProbe } from '../src/core/provider-types.js';
+import { probeOllama } from './ollama/discover-ollama.js';
 import type { ProviderAdapter } from '../src/core/provider-adapter.js';
 import { anthropicKind } from './anthropic/index.js';
 import { geminiKind } from './gemini/index.js';
@@ -19,9 +21,12 @@ export { localOllamaUrl, probeOllama } from './ollama/discover-ollama.js';
 /** Discovery runs in this order, so it is also the order of the no-config providers. */
 export const providerKinds = [openAiKind, openAiCompatibleKind, anthropicKind, ollamaKind, geminiKind, scriptedKind] as const;
 
-export type ProviderType = (typeof providerKinds)[number]['type'];
+export { providerTypeNames, type ProviderType } from '../src/core/provider-types.js';
 
-export const providerTypeNames: readonly ProviderType[] = providerKinds.map((kind) => kind.type);
+/** Both ways: a kind missing from src/core/provider-types.ts, or a name there without a kind here, fails to compile. */
+type SameUnion<Left, Right> = [Left] extends [Right] ? ([Right] extends [Left] ? true : false) : false;
+const kindsMatchTheirNames: SameUnion<(typeof providerKinds)[number]['type'], ProviderType> = true;
+void kindsMatchTheirNames;
 
 const kindsByType: ReadonlyMap<string, ProviderKind> = new Map(providerKinds.map((kind) => [kind.type, kind]));
 
@@ -30,6 +35,16 @@ export function providerKind(type: string): ProviderKind {
   // Unreachable for a validated config: the schema's enum is this list.
   if (kind === undefined) throw new Error(`unknown provider type '${type}'`);
   return kind;
+}
+
+/** `gen_ai.provider.name` of a kind (telemetry reads it through app.ts, never from here). */
+export function genAiProviderName(type: string): string {
+  return providerKind(type).genAiProviderName;
+}
+
+/** The kinds in discovery order with the local-Ollama probe (or a test's own), for src/config's discovery. */
+export function providerDiscovery(probe: ServerProbe = probeOllama): ProviderDiscovery {
+  return { kinds: providerKinds, probe };
 }
 
 export function createProviderAdapter(config: ProviderConfig, dependencies: ProviderDependencies): ProviderAdapter {

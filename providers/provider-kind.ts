@@ -4,6 +4,7 @@ import type { ProviderConfig } from '../src/config/config-types.js';
 import type { ProviderAdapter } from '../src/core/provider-adapter.js';
 import type { ToolCallingMode } from '../src/core/resolved-model.js';
 import type { ServerProber } from '../src/core/server-profile.js';
+import type { DiscoveredProvider, DiscoveringKind, ProviderKindFacts } from '../src/core/provider-types.js';
 import type { RenderFamilyCall } from './scripted/scripted-events.js';
 
 /** What app.ts lends the adapters that need more than their config. */
@@ -14,40 +15,26 @@ export type ProviderDependencies = {
   caches?: RequestCaches;
 };
 
-/** Whether a server answers at a base URL (injectable, so discovery is testable without one). */
-export type ServerProbe = (baseUrl: string) => Promise<boolean>;
-
-/** A provider found in the environment: its name in the config, its settings, and a line for the startup log. */
-export type DiscoveredProvider = { name: string; settings: Record<string, unknown>; note: string };
+export type { DiscoveredProvider, ServerProbe } from '../src/core/provider-types.js';
 
 /**
  * `ConfigProperties` is the literal type of a kind's own settings (`as const`), so that the config
  * file's type, derived from its schema, has them too.
  */
-export type ProviderKind<Type extends string = string, ConfigProperties extends object = object> = {
-  /** The config's `type`. */
-  type: Type;
-  /** `false` for kinds with no upstream (`scripted`): `baseUrl` is then not required. */
-  hasUpstream: boolean;
-  /** Config settings only this kind reads, as JSON Schema properties of a provider entry. */
-  configProperties?: ConfigProperties;
-  /**
-   * What `toolCalling: auto` picks for a model: `byFamily` is the model-families table's answer from
-   * the name. First-party APIs answer `native` whatever the name.
-   */
-  autoToolCalling(model: string, byFamily: ToolCallingMode): ToolCallingMode;
-  /** The upstream hands the raw text on, so a template that opens `<think>` must be detected from the name. */
-  detectsReasoningOpening: boolean;
-  /** `gen_ai.provider.name`: the OpenTelemetry convention's well-known value where one fits. */
-  genAiProviderName: string;
-  /** The environment variable(s) that discovery reads, for the first-run hint. */
-  discoveryHint?: string;
-  /** Finds a provider of this kind in the environment when no config file is given. */
-  discover?(environment: NodeJS.ProcessEnv, probe: ServerProbe): DiscoveredProvider | undefined | Promise<DiscoveredProvider | undefined>;
-  createAdapter(config: ProviderConfig, dependencies: ProviderDependencies): ProviderAdapter;
-  /** Kinds whose upstream may be one of several inference servers: finds out which, and what it parses itself. */
-  createServerProber?(config: ProviderConfig): ServerProber;
-};
+export type ProviderKind<Type extends string = string, ConfigProperties extends object = object> = ProviderKindFacts &
+  DiscoveringKind & {
+    /** The config's `type`. */
+    type: Type;
+    /** `false` for kinds with no upstream (`scripted`): `baseUrl` is then not required. */
+    hasUpstream: boolean;
+    /** Config settings only this kind reads, as JSON Schema properties of a provider entry. */
+    configProperties?: ConfigProperties;
+    /** `gen_ai.provider.name`: the OpenTelemetry convention's well-known value where one fits. */
+    genAiProviderName: string;
+    createAdapter(config: ProviderConfig, dependencies: ProviderDependencies): ProviderAdapter;
+    /** Kinds whose upstream may be one of several inference servers: finds out which, and what it parses itself. */
+    createServerProber?(config: ProviderConfig): ServerProber;
+  };
 
 /** Every model of a first-party API has working native tools. */
 export function alwaysNative(): ToolCallingMode {

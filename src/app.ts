@@ -7,7 +7,7 @@ import { RandomHexPool } from './core/random-hex-pool.js';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
-import { createProviderAdapter, providerKind } from '../providers/index.js';
+import { createProviderAdapter, genAiProviderName, providerKind } from '../providers/index.js';
 import { registerChatCompletionsRoutes } from '../routes/chat-completions/index.js';
 import { registerEmbeddingsRoutes } from '../routes/embeddings/index.js';
 import { registerHealthRoutes } from '../routes/health/index.js';
@@ -174,7 +174,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const renderCall = (family: string, call: { name: string; arguments: string }) =>
     (toolFormats.get(family) ?? toolFormats.get('generic-json'))?.renderCall(call) ?? JSON.stringify(call);
   // Traces only when an endpoint is configured; otherwise no OpenTelemetry code is even loaded.
-  const tracing = await loadTracing(config.telemetry, options.environment ?? process.env, version, redactor);
+  const tracing = await loadTracing(config.telemetry, options.environment ?? process.env, version, redactor, genAiProviderName);
   const metrics = new Metrics(() => liveStreams.size);
   // What answers each provider: found in the background once the app is ready, never delaying it.
   const servers = new UpstreamProfiles(probedProviders(config), { log: logger, redetectAfterMs: options.serverRedetectAfterMs });
@@ -189,7 +189,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const agentSyntaxes = createAgentSyntaxRegistry(toolFormats);
   const recentRepliesKept = config.debug?.recentReplies ?? 0;
   const recentReplies = recentRepliesKept > 0 ? new RecentReplies(recentRepliesKept, (text) => redactor.redact(text)) : undefined;
-  const inspector = new ToolCallInspector({ config, toolFormats, agentSyntaxes, caches, servers });
+  const inspector = new ToolCallInspector({ config, kinds: providerKind, toolFormats, agentSyntaxes, caches, servers });
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   app.decorate('metrics', metrics);
@@ -205,6 +205,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   };
   const pipeline = new ChatPipeline({
     config,
+    kinds: providerKind,
     providers,
     toolFormats,
     agentSyntaxes,

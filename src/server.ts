@@ -1,5 +1,6 @@
 /** Process entry: load the config, build the app, listen; close gracefully on SIGTERM/SIGINT. */
 import pino from 'pino';
+import { providerDiscovery } from '../providers/index.js';
 import { buildApp, createConfigRedactor, createGatewayLogger } from './app.js';
 import { ConfigError } from './config/config-error.js';
 import { loadConfig } from './config/load-config.js';
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
       path: commandLine.configPath,
       environment: process.env,
       overrides: { port: commandLine.port, host: commandLine.host },
+      // Without a file, each provider kind looks in the environment (config itself knows no kind's code).
+      discovery: providerDiscovery(),
     });
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -1,11 +1,10 @@
 /** The `openai-compatible` provider kind: vLLM, llama.cpp, LM Studio, OpenRouter and other /v1 servers. */
 import { createOpenAiAdapter } from '../openai/create-openai-adapter.js';
-import { serverKinds } from '../../src/core/server-kind.js';
+import { providerKindConfigProperties } from '../../src/core/provider-types.js';
 import { byModelFamily, type ProviderKind } from '../provider-kind.js';
 import { createOpenAiCompatibleServerProber } from './openai-compatible-server-prober.js';
 
-/** `server` names what answers at baseUrl (vLLM, llama-server, …) and overrides detecting it. */
-const openAiCompatibleConfigProperties = { server: { enum: serverKinds } } as const;
+const openAiCompatibleConfigProperties = providerKindConfigProperties['openai-compatible'];
 
 export const openAiCompatibleKind: ProviderKind<'openai-compatible', typeof openAiCompatibleConfigProperties> = {
   type: 'openai-compatible',

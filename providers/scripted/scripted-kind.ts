@@ -1,9 +1,9 @@
 /** The `scripted` provider kind: no upstream; a replayed script, or the first-run demo model. */
+import { providerKindConfigProperties } from '../../src/core/provider-types.js';
 import { byModelFamily, type ProviderKind } from '../provider-kind.js';
 import { createScriptedAdapter } from './index.js';
 
-/** The turns to replay (YAML or JSON), relative to the config file. */
-const scriptedConfigProperties = { script: { type: 'string', minLength: 1 } } as const;
+const scriptedConfigProperties = providerKindConfigProperties.scripted;
 
 export const scriptedKind: ProviderKind<'scripted', typeof scriptedConfigProperties> = {
   type: 'scripted',

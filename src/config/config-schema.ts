@@ -3,7 +3,7 @@
  * type is derived from it (FromSchema), so the schema is the one source of the file's shape.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { providerKinds, providerTypeNames } from '../../providers/index.js';
+import { providerKindConfigProperties, providerTypeNames, providerTypesWithoutUpstream } from '../core/provider-types.js';
 
 const toolCalling = { enum: ['auto', 'native', 'prompted'] } as const;
 
@@ -50,17 +50,17 @@ const retries = settingsObject({
 
 /** `A | B` → `A & B`: every kind's settings are properties of one provider entry. */
 type Intersection<Union> = (Union extends unknown ? (part: Union) => void : never) extends (part: infer Whole) => void ? Whole : never;
-type KindProperties = Intersection<NonNullable<(typeof providerKinds)[number]['configProperties']>>;
+type KindProperties = Intersection<(typeof providerKindConfigProperties)[keyof typeof providerKindConfigProperties]>;
 
 /** Object.assign over a list is typed `any`: the kinds' own types say what it holds. */
-const kindProperties = Object.assign({}, ...providerKinds.map((kind) => kind.configProperties ?? {})) as KindProperties;
+const kindProperties = Object.assign({}, ...Object.values(providerKindConfigProperties)) as KindProperties;
 
 const provider = {
   type: 'object',
   additionalProperties: false,
   required: ['type'],
   // Every kind with an upstream talks to a URL.
-  if: { properties: { type: { enum: providerKinds.filter((kind) => kind.hasUpstream).map((kind) => kind.type) } } },
+  if: { properties: { type: { enum: providerTypeNames.filter((type) => !providerTypesWithoutUpstream.includes(type)) } } },
   then: { required: ['baseUrl'], properties: { baseUrl: true } },
   properties: {
     type: { enum: providerTypeNames },

@@ -1,6 +1,6 @@
 /** The validated configuration, as the rest of the gateway sees it (after defaults and ${ENV}). */
 import type { ServerKind } from '../core/server-kind.js';
-import type { ProviderType } from '../../providers/index.js';
+import type { ProviderType } from '../core/provider-types.js';
 
 export type ToolCallingSetting = 'auto' | 'native' | 'prompted';
 

@@ -4,7 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.js';
 import type { GatewayConfig } from './config-types.js';
-import { discoverProviders, type OllamaProbe } from './discover-providers.js';
+import type { ProviderDiscovery } from '../core/provider-types.js';
+import { discoverProviders } from './discover-providers.js';
 import { interpolateEnvironment, MissingEnvironmentVariableError } from './interpolate-environment.js';
 import { normalizeConfig, type ServerOverrides } from './normalize-config.js';
 import { compileConfigFileValidator } from './validate-config-file.js';
@@ -14,7 +15,8 @@ export type LoadConfigOptions = {
   path?: string;
   environment: NodeJS.ProcessEnv;
   overrides?: ServerOverrides;
-  probeOllama?: OllamaProbe;
+  /** How providers are found without a file (the provider registry's `providerDiscovery`); without it, a file is required. */
+  discovery?: ProviderDiscovery;
 };
 
 export type LoadedConfig = {
@@ -57,7 +59,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       if (provider.script !== undefined) provider.script = resolve(dirname(options.path), provider.script);
     return { config, notes: [`config from ${options.path}`] };
   }
-  const discovered = await discoverProviders(options.environment, options.probeOllama);
+  if (!options.discovery) throw new ConfigError(['no config file given (pass --config FILE)']);
+  const discovered = await discoverProviders(options.environment, options.discovery);
   const file = validateConfigFile(discovered.file);
   return { config: normalizeConfig(file, overrides), notes: ['no config file: using the environment', ...discovered.notes] };
 }

@@ -2,7 +2,7 @@
 import { GatewayError } from '../core/gateway-error.js';
 import { ConfigError } from './config-error.js';
 import type { FallbackCondition, GatewayConfig, ProviderConfig } from './config-types.js';
-import { resolveModel } from './resolve-model.js';
+import { resolveModelAddress } from './resolve-model.js';
 
 /** Rate limits, server errors, timeouts and refused connections: what another upstream may well not have. */
 export const defaultFallbackOn: readonly FallbackCondition[] = [429, '5xx', 'timeout', 'connect'];
@@ -24,7 +24,8 @@ export function normalizeFallbacks(
   const problems: string[] = [];
   const resolvedKey = (modelString: string, path: string): string | undefined => {
     try {
-      return fallbackKey(resolveModel(config, modelString));
+      const { provider, model } = resolveModelAddress(config, modelString);
+      return fallbackKey({ provider: provider.name, model });
     } catch (error) {
       if (!GatewayError.isInstance(error)) throw error;
       problems.push(`${path}: ${error.message}`);

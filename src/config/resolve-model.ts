@@ -2,12 +2,12 @@
  * Resolves a request's model string against the configuration: the provider prefix (split only at a
  * configured provider name), the upstream model id, its family and the tool-calling strategy.
  */
-import { providerKind } from '../../providers/index.js';
 import { gatewayError } from '../core/gateway-error.js';
 import { ownValue } from '../core/own-value.js';
 import type { RecentMemo } from '../core/recent-memo.js';
 import type { FamilyMatch } from '../core/request-caches.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
+import type { ProviderKindLookup } from '../core/provider-types.js';
 import type { ServerDirectory } from '../core/server-directory.js';
 import type { GatewayConfig, ProviderConfig, ToolCallingSetting } from './config-types.js';
 import { detectModelFamily } from './detect-model-family.js';
@@ -19,6 +19,7 @@ export function toolCallingSetting(provider: ProviderConfig, model: string): Too
 }
 
 function chooseToolCalling(
+  kinds: ProviderKindLookup,
   provider: ProviderConfig,
   model: string,
   autoToolCalling: ToolCallingMode,
@@ -27,11 +28,15 @@ function chooseToolCalling(
   const setting = toolCallingSetting(provider, model);
   if (setting !== 'auto') return setting;
   // What the server behind the provider parses itself, when it was found; else the families table's answer.
-  return servers?.autoToolCalling(provider.name, model) ?? providerKind(provider.type).autoToolCalling(model, autoToolCalling);
+  return servers?.autoToolCalling(provider.name, model) ?? kinds(provider.type).autoToolCalling(model, autoToolCalling);
 }
 
-/** `families`: the requests' memory of model families (RequestCaches.modelFamilies); `servers`: what answers each provider. */
+/**
+ * `kinds`: what each provider kind says (the registry's, handed in by app.ts); `families`: the requests'
+ * memory of model families (RequestCaches.modelFamilies); `servers`: what answers each provider.
+ */
 export function resolveModelFor(
+  kinds: ProviderKindLookup,
   provider: ProviderConfig,
   model: string,
   id: string,
@@ -46,11 +51,11 @@ export function resolveModelFor(
     providerType: provider.type,
     model,
     family: settings?.family ?? detected.family,
-    toolCalling: chooseToolCalling(provider, model, detected.autoToolCalling, servers),
+    toolCalling: chooseToolCalling(kinds, provider, model, detected.autoToolCalling, servers),
   };
   const opening =
     settings?.startsInReasoning === undefined
-      ? providerKind(provider.type).detectsReasoningOpening
+      ? kinds(provider.type).detectsReasoningOpening
         ? detectReasoningOpening(model)
         : undefined
       : settings.startsInReasoning
@@ -80,27 +85,23 @@ function unknownProvider(config: ModelTable, modelString: string, prefix: string
   });
 }
 
+/** A model string's provider and upstream model, by the config alone (aliases followed, once). */
+export type ModelAddress = { provider: ProviderConfig; model: string; id: string };
+
 /**
  * @param modelString the body's `model`, e.g. `local/Qwen/Qwen3-8B`
  * @param providerName set by `POST /{provider}/v1/…`: the model is then taken whole
  */
-export function resolveModel(
-  config: ModelTable,
-  modelString: string,
-  providerName?: string,
-  families?: RecentMemo<string, FamilyMatch>,
-  servers?: ServerDirectory,
-): ResolvedModel {
+export function resolveModelAddress(config: ModelTable, modelString: string, providerName?: string): ModelAddress {
   if (providerName !== undefined) {
     const provider = ownValue(config.providers, providerName);
     if (!provider) unknownProvider(config, `${providerName}/${modelString}`, providerName);
-    return resolveModelFor(provider, modelString, `${providerName}/${modelString}`, families, servers);
+    return { provider, model: modelString, id: `${providerName}/${modelString}` };
   }
   const alias = config.aliases.get(modelString);
   if (alias !== undefined) {
     // The client keeps the name it asked for; the alias's target answers it.
-    const target = resolveModel({ ...config, aliases: noAliases }, alias, undefined, families, servers);
-    return { ...target, id: modelString };
+    return { ...resolveModelAddress({ ...config, aliases: noAliases }, alias), id: modelString };
   }
   const slash = modelString.indexOf('/');
   const prefix = slash === -1 ? undefined : modelString.slice(0, slash);
@@ -109,5 +110,18 @@ export function resolveModel(
   const model = modelString.slice(slash + 1);
   if (!model)
     throw gatewayError('model_not_found', { message: `Model '${modelString}' names provider '${prefix}' but no model.`, param: 'model' });
-  return resolveModelFor(provider, model, modelString, families, servers);
+  return { provider, model, id: modelString };
+}
+
+/** The model string resolved: its address, family and lane (see resolveModelFor for `kinds`, `families` and `servers`). */
+export function resolveModel(
+  kinds: ProviderKindLookup,
+  config: ModelTable,
+  modelString: string,
+  providerName?: string,
+  families?: RecentMemo<string, FamilyMatch>,
+  servers?: ServerDirectory,
+): ResolvedModel {
+  const address = resolveModelAddress(config, modelString, providerName);
+  return resolveModelFor(kinds, address.provider, address.model, address.id, families, servers);
 }

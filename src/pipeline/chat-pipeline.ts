@@ -19,6 +19,7 @@ import type { ToolDefinition } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { AgentSyntaxRegistry } from '../core/agent-text-syntax.js';
 import type { SecretRedactor } from '../core/secret-redactor.js';
+import type { ProviderKindLookup } from '../core/provider-types.js';
 import type { ServerDirectory } from '../core/server-directory.js';
 import type { AgentFormat, AgentFormatRequest, AgentFormatSelection } from './agent-format/agent-format.js';
 import { AgentFormatSelector } from './agent-format/agent-format-selector.js';
@@ -43,10 +44,13 @@ import { FallbackTargets } from './fallback-targets.js';
 import { isNativeToolsRefusal } from './native-tools-refused.js';
 import { ProviderDirectory } from './provider-directory.js';
 import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
-import { WholeReplyBound } from './whole-reply-bound.js';
+import type { RequestCancellation } from './request-cancellation.js';
+import { armWholeReplyDeadline, capWholeReply } from './whole-reply-bound.js';
 
 export type ChatPipelineDependencies = {
   config: GatewayConfig;
+  /** What each provider kind says of its models (the provider registry's lookup, handed in by app.ts). */
+  kinds: ProviderKindLookup;
   providers: ReadonlyMap<string, ProviderAdapter>;
   toolFormats: ReadonlyMap<string, ToolFormat>;
   /** Text syntaxes for agent_format; without it only openai, codex and passthrough exist. */
@@ -118,13 +122,28 @@ export class ChatPipeline {
     this.fallbacks = new FallbackTargets(dependencies.config, (modelString) => this.resolve(modelString));
   }
 
+  /**
+   * A reply the client reads whole waits at most `server.wholeReplyTimeoutMs` (every retry and fallback
+   * included): then `cancellation` aborts with a 504. Returns what disarms it once the reply was sent.
+   */
+  wholeReplyDeadline(cancellation: RequestCancellation): () => void {
+    return armWholeReplyDeadline(cancellation, this.dependencies.config.server.wholeReplyTimeoutMs);
+  }
+
   /** The request's agent format (body field, X-Agent-Format, config rules, default); an unknown one is a 400. */
   selectAgentFormat(request: AgentFormatRequest): AgentFormatSelection {
     return this.agentFormats.select(request);
   }
 
   resolve(modelString: string, providerName?: string): ResolvedModel {
-    return resolveModel(this.dependencies.config, modelString, providerName, this.caches.modelFamilies, this.dependencies.servers);
+    return resolveModel(
+      this.dependencies.kinds,
+      this.dependencies.config,
+      modelString,
+      providerName,
+      this.caches.modelFamilies,
+      this.dependencies.servers,
+    );
   }
 
   private toolFormat(family: string): ToolFormat {
@@ -141,27 +160,21 @@ export class ChatPipeline {
     options.access?.checkModel(primary);
     const fallbacks = this.fallbacks.after(primary, options.access);
     const attempts: RunProgress = options.progress ?? { count: 0 };
-    // A reply read whole is bounded in time over every target, and in bytes by the target that answers.
-    const whole =
-      context.wholeReply === true ? new WholeReplyBound(context, this.dependencies.config.server.wholeReplyTimeoutMs) : undefined;
-    const runContext = whole?.context ?? context;
     for (let target = primary, position = 0; ; position++) {
       attempts.target = target;
       try {
-        const run = await this.plan(target, input, runContext, options, attempts);
-        if (whole)
-          run.events = whole.bound(run.events, {
+        const run = await this.plan(target, input, context, options, attempts);
+        // A reply read whole is capped in bytes by the target that answered (its time by wholeReplyDeadline).
+        if (context.wholeReply === true)
+          run.events = capWholeReply(run.events, {
             provider: target.provider,
             maxBytes: this.providers.config(target.provider).limits.maxResponseBytes,
           });
         return tapped(run, options);
       } catch (error) {
         const next = fallbacks[position];
-        const failure = next && !runContext.cancellation.aborted ? classifyUpstreamFailure(error) : undefined;
-        if (!next || !failure || !this.fallbacks.handsOver(failure)) {
-          whole?.dispose();
-          throw error;
-        }
+        const failure = next && !context.cancellation.aborted ? classifyUpstreamFailure(error) : undefined;
+        if (!next || !failure || !this.fallbacks.handsOver(failure)) throw error;
         const handover = { provider: target.provider, model: target.model, reason: failureReason(failure) };
         context.log.info({ ...handover, fallback: fallbackKey(next), attempts: attempts.count }, 'falling back to the next target');
         this.dependencies.resilience?.observeFallback(handover);

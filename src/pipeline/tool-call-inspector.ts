@@ -11,6 +11,7 @@ import { GatewayError, gatewayError, invalidRequest } from '../core/gateway-erro
 import type { Message } from '../core/message.js';
 import { RequestCaches } from '../core/request-caches.js';
 import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
+import type { ProviderKindLookup } from '../core/provider-types.js';
 import type { ServerDirectory } from '../core/server-directory.js';
 import { replayEvents, type StreamEvent } from '../core/stream-event.js';
 import type { ToolChoice, ToolDefinition } from '../core/tool-definition.js';
@@ -47,6 +48,8 @@ export type RenderInspection = FamilyChoice & { messages: Message[]; warnings: W
 
 export type InspectorDependencies = {
   config: GatewayConfig;
+  /** What each provider kind says of its models (the provider registry's lookup). */
+  kinds: ProviderKindLookup;
   toolFormats: ReadonlyMap<string, ToolFormat>;
   agentSyntaxes: AgentSyntaxRegistry;
   /** The app's caches (src/core/request-caches.ts); fresh ones when absent. */
@@ -105,7 +108,7 @@ export class ToolCallInspector {
     if (target.model === undefined) throw invalidRequest("Give 'model' or 'family'.", 'model');
     const configured = this.configuredModel(target.model);
     if (configured) target.access?.checkModel(configured);
-    const model = configured ?? resolveModelFor(namesOnly, target.model, target.model, this.caches.modelFamilies);
+    const model = configured ?? resolveModelFor(this.dependencies.kinds, namesOnly, target.model, target.model, this.caches.modelFamilies);
     // A family with no registered format runs as generic JSON, exactly as a chat request would.
     const family = this.dependencies.toolFormats.has(model.family) ? model.family : 'generic-json';
     const choice: FamilyChoice = {
@@ -159,7 +162,14 @@ export class ToolCallInspector {
   /** `provider/model` of a configured provider resolves as a request's would; anything else is a bare name. */
   private configuredModel(model: string): ResolvedModel | undefined {
     try {
-      return resolveModel(this.dependencies.config, model, undefined, this.caches.modelFamilies, this.dependencies.servers);
+      return resolveModel(
+        this.dependencies.kinds,
+        this.dependencies.config,
+        model,
+        undefined,
+        this.caches.modelFamilies,
+        this.dependencies.servers,
+      );
     } catch (error) {
       if (GatewayError.isInstance(error) && error.status === 404) return undefined;
       throw error;

@@ -5,8 +5,6 @@
  * unstable names rather than importing its `incubating` entry, whose exports may change in a minor release.
  * https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/
  */
-import { providerKind } from '../../providers/index.js';
-
 export const genAi = {
   operationName: 'gen_ai.operation.name',
   providerName: 'gen_ai.provider.name',
@@ -48,7 +46,5 @@ export const gateway = {
   outcome: 'interlingua.outcome',
 } as const;
 
-/** `gen_ai.provider.name` by provider kind: each kind's descriptor names it. */
-export function genAiProviderName(type: string): string {
-  return providerKind(type).genAiProviderName;
-}
+/** `gen_ai.provider.name` by provider kind (`type`): each kind's descriptor names it, and app.ts hands the lookup in. */
+export type GenAiProviderNames = (type: string) => string;

@@ -5,6 +5,7 @@
 import type { TelemetrySettings } from '../config/config-types.js';
 import type { SecretRedactor } from '../core/secret-redactor.js';
 import type { GatewayTracing } from './gateway-tracing.js';
+import type { GenAiProviderNames } from './gen-ai-attributes.js';
 import { resolveTracingSettings } from './tracing-settings.js';
 
 export async function loadTracing(
@@ -12,9 +13,10 @@ export async function loadTracing(
   environment: Record<string, string | undefined>,
   serviceVersion: string,
   redactor: SecretRedactor,
+  genAiProviderName: GenAiProviderNames,
 ): Promise<GatewayTracing | undefined> {
   const settings = resolveTracingSettings(telemetry, environment);
   if (!settings) return undefined;
   const { createOtlpTracing } = await import('./otlp-tracing.js');
-  return createOtlpTracing(settings, serviceVersion, (text) => redactor.redact(text));
+  return createOtlpTracing(settings, serviceVersion, (text) => redactor.redact(text), genAiProviderName);
 }

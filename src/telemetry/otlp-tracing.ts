@@ -12,6 +12,7 @@ import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic
 import type { ProviderConfig } from '../config/config-types.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
 import type { GatewayTracing, RequestTrace, RequestTraceStart } from './gateway-tracing.js';
+import type { GenAiProviderNames } from './gen-ai-attributes.js';
 import { RequestSpan } from './request-span.js';
 import { traceProviderAdapter } from './trace-provider-adapter.js';
 import { upstreamEndpoint, type UpstreamEndpoint } from './upstream-endpoint.js';
@@ -30,19 +31,26 @@ class OtlpTracing implements GatewayTracing {
     private readonly provider: BasicTracerProvider,
     private readonly tracer: Tracer,
     private readonly redact: (text: string) => string,
+    private readonly genAiProviderName: GenAiProviderNames,
   ) {}
 
   startRequest(start: RequestTraceStart): RequestTrace {
     const parent = this.propagator.extract(ROOT_CONTEXT, start.headers, defaultTextMapGetter);
     return new RequestSpan(
-      { tracer: this.tracer, bindings: this.requestSpans, endpoints: this.endpoints, redact: this.redact },
+      {
+        tracer: this.tracer,
+        bindings: this.requestSpans,
+        endpoints: this.endpoints,
+        redact: this.redact,
+        genAiProviderName: this.genAiProviderName,
+      },
       parent,
       start,
     );
   }
 
   traceProvider(adapter: ProviderAdapter, provider: ProviderConfig): ProviderAdapter {
-    const endpoint = upstreamEndpoint(provider);
+    const endpoint = upstreamEndpoint(provider, this.genAiProviderName);
     this.endpoints.set(provider.name, endpoint);
     return traceProviderAdapter(adapter, endpoint, { tracer: this.tracer, redact: this.redact }, (context: ProviderContext) =>
       this.requestSpans.get(context),
@@ -68,11 +76,16 @@ class OtlpTracing implements GatewayTracing {
 }
 
 /** `redact`: error messages in span statuses pass it (an upstream's error may echo a configured key). */
-export function createOtlpTracing(settings: TracingSettings, serviceVersion: string, redact: (text: string) => string): GatewayTracing {
+export function createOtlpTracing(
+  settings: TracingSettings,
+  serviceVersion: string,
+  redact: (text: string) => string,
+  genAiProviderName: GenAiProviderNames,
+): GatewayTracing {
   const exporter = new OTLPTraceExporter({ url: settings.url, headers: settings.headers, timeoutMillis: shutdownLimitMs });
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName, [ATTR_SERVICE_VERSION]: serviceVersion }),
     spanProcessors: [new BatchSpanProcessor(exporter)],
   });
-  return new OtlpTracing(provider, provider.getTracer('interlingua', serviceVersion), redact);
+  return new OtlpTracing(provider, provider.getTracer('interlingua', serviceVersion), redact, genAiProviderName);
 }

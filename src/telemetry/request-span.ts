@@ -8,7 +8,7 @@ import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/
 import type { GenerationOptions } from '../core/chat-request.js';
 import { toGatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ReplySummary } from '../pipeline/tap-reply.js';
-import { gateway, genAi, genAiProviderName } from './gen-ai-attributes.js';
+import { gateway, genAi, type GenAiProviderNames } from './gen-ai-attributes.js';
 import type { RequestTrace, RequestTraceRun, RequestTraceStart } from './gateway-tracing.js';
 import { finishReasonValue, usageAttributes } from './reply-attributes.js';
 import { UpstreamSpan } from './upstream-span.js';
@@ -45,6 +45,7 @@ export type RequestSpanSetting = SpanSetting & {
   /** Provider contexts → their request's span, so that upstream calls find their parent. */
   bindings: WeakMap<object, RequestSpan>;
   endpoints: ReadonlyMap<string, UpstreamEndpoint>;
+  genAiProviderName: GenAiProviderNames;
 };
 
 export class RequestSpan implements RequestTrace {
@@ -75,7 +76,7 @@ export class RequestSpan implements RequestTrace {
     this.span.updateName(`chat ${run.model.model}`);
     const attributes: Attributes = {
       [genAi.requestModel]: run.model.model,
-      [genAi.providerName]: genAiProviderName(run.model.providerType),
+      [genAi.providerName]: this.setting.genAiProviderName(run.model.providerType),
       [gateway.provider]: run.model.provider,
       [gateway.lane]: run.lane,
     };

@@ -2,11 +2,11 @@
 import type { Attributes } from '@opentelemetry/api';
 import { ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from '@opentelemetry/semantic-conventions';
 import type { ProviderConfig } from '../config/config-types.js';
-import { gateway, genAi, genAiProviderName } from './gen-ai-attributes.js';
+import { gateway, genAi, type GenAiProviderNames } from './gen-ai-attributes.js';
 
 export type UpstreamEndpoint = { attributes: Attributes };
 
-export function upstreamEndpoint(provider: ProviderConfig): UpstreamEndpoint {
+export function upstreamEndpoint(provider: ProviderConfig, genAiProviderName: GenAiProviderNames): UpstreamEndpoint {
   const url = new URL(provider.baseUrl);
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   return {

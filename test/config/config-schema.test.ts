@@ -1,6 +1,6 @@
 /** The config file's type, derived from its schema (provider kinds' own settings included), agrees with the validator. */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { ProviderType } from '../../providers/index.js';
+import type { ProviderType } from '../../src/core/provider-types.js';
 import { configFileSchema, type ClientKeyEntry, type ConfigFile, type ProviderEntry } from '../../src/config/config-schema.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';

@@ -1,5 +1,6 @@
 /** Which model names' chat templates open the reasoning block themselves (model-families.json `opensInReasoning`). */
 import { describe, expect, it } from 'vitest';
+import { providerKind } from '../../providers/index.js';
 import { detectReasoningOpening } from '../../src/config/detect-reasoning-opening.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import { resolveModel } from '../../src/config/resolve-model.js';
@@ -61,12 +62,12 @@ describe('resolveModel: opensInReasoning', () => {
   );
 
   it('comes from the table on openai-compatible providers, and from config when set there', () => {
-    expect(resolveModel(config, 'local/Qwen/Qwen3.5-27B').opensInReasoning).toBe('by-default');
-    expect(resolveModel(config, 'local/Qwen/QwQ-32B').opensInReasoning).toBeUndefined();
-    expect(resolveModel(config, 'local/my-thinker').opensInReasoning).toBe('by-default');
+    expect(resolveModel(providerKind, config, 'local/Qwen/Qwen3.5-27B').opensInReasoning).toBe('by-default');
+    expect(resolveModel(providerKind, config, 'local/Qwen/QwQ-32B').opensInReasoning).toBeUndefined();
+    expect(resolveModel(providerKind, config, 'local/my-thinker').opensInReasoning).toBe('by-default');
   });
 
   it('is not assumed on Ollama, which applies its own template and reads reasoning itself', () => {
-    expect(resolveModel(config, 'home/qwen3.5:27b').opensInReasoning).toBeUndefined();
+    expect(resolveModel(providerKind, config, 'home/qwen3.5:27b').opensInReasoning).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 /** The no-config default: providers from OPENAI_API_KEY, ANTHROPIC_API_KEY, OLLAMA_HOST, or a local Ollama that answers. */
 import { describe, expect, it, vi } from 'vitest';
-import { localOllamaUrl, probeOllama } from '../../providers/index.js';
+import { localOllamaUrl, probeOllama, providerDiscovery } from '../../providers/index.js';
 import { discoverProviders } from '../../src/config/discover-providers.js';
 import { startFakeOllamaUpstream } from '../helpers/fake-ollama-upstream.js';
 import { startLoopbackServer } from '../helpers/loopback-server.js';
@@ -14,7 +14,7 @@ describe('discoverProviders', () => {
     [' localhost:11434 ', 'http://localhost:11434'],
   ])('reads OLLAMA_HOST=%j as %s, without probing', async (host, baseUrl) => {
     const probe = vi.fn(async () => true);
-    const { file } = await discoverProviders({ OLLAMA_HOST: host }, probe);
+    const { file } = await discoverProviders({ OLLAMA_HOST: host }, providerDiscovery(probe));
     expect(file.providers?.ollama).toEqual({ type: 'ollama', baseUrl });
     expect(probe).not.toHaveBeenCalled();
   });
@@ -22,7 +22,7 @@ describe('discoverProviders', () => {
   it('honours OPENAI_BASE_URL and ANTHROPIC_BASE_URL next to the keys', async () => {
     const { file } = await discoverProviders(
       { OPENAI_API_KEY: 'a', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', ANTHROPIC_API_KEY: 'b', ANTHROPIC_BASE_URL: 'http://127.0.0.1:2' },
-      async () => false,
+      providerDiscovery(async () => false),
     );
     expect(file.providers).toEqual({
       openai: { type: 'openai', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'a' },
@@ -31,7 +31,10 @@ describe('discoverProviders', () => {
   });
 
   it('ignores empty keys, and with nothing found serves the scripted demo provider', async () => {
-    const { file, notes } = await discoverProviders({ OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' }, async () => false);
+    const { file, notes } = await discoverProviders(
+      { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' },
+      providerDiscovery(async () => false),
+    );
     expect(file.providers).toEqual({ demo: { type: 'scripted' } });
     expect(notes).toHaveLength(1);
     expect(notes[0]).toContain('demo/qwen3-8b');
@@ -39,7 +42,7 @@ describe('discoverProviders', () => {
 
   it('probes the local Ollama address when OLLAMA_HOST is unset', async () => {
     const probe = vi.fn(async () => true);
-    const { file, notes } = await discoverProviders({}, probe);
+    const { file, notes } = await discoverProviders({}, providerDiscovery(probe));
     expect(probe).toHaveBeenCalledWith(localOllamaUrl);
     expect(file.providers?.ollama).toEqual({ type: 'ollama', baseUrl: localOllamaUrl });
     expect(notes.join()).toContain('a local Ollama answered');

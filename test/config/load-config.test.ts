@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { providerDiscovery } from '../../providers/index.js';
 import { ConfigError } from '../../src/config/config-error.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { defaultServer, defaultTimeouts, defaultUpstreamLimits } from '../../src/config/normalize-config.js';
@@ -61,7 +62,7 @@ describe('config files', () => {
     const { config, notes } = await loadConfig({
       path,
       environment: { GATEWAY_TEST_PORT: '9999', CLIENT_KEY: 'client-secret', LOCAL_KEY: 'sk-local' },
-      probeOllama: noOllama,
+      discovery: providerDiscovery(noOllama),
     });
     // The file's values over the defaults (bodyLimitBytes 32 MiB, logLevel info, the time limits).
     expect(config.server).toEqual({
@@ -214,7 +215,7 @@ describe('without a config file', () => {
     const probe = vi.fn(async () => false);
     const { config, notes } = await loadConfig({
       environment: { OPENAI_API_KEY: 'sk-openai', ANTHROPIC_API_KEY: 'sk-ant', OLLAMA_HOST: '0.0.0.0:11500' },
-      probeOllama: probe,
+      discovery: providerDiscovery(probe),
     });
     expect(Object.keys(config.providers)).toEqual(['openai', 'anthropic', 'ollama']);
     expect(config.providers.openai).toMatchObject({ type: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-openai' });
@@ -227,7 +228,11 @@ describe('without a config file', () => {
   });
 
   it('starts with only the demo provider and no keys when nothing is found, saying how to add real ones', async () => {
-    const { config, notes } = await loadConfig({ environment: {}, probeOllama: async () => false, overrides: { port: 0 } });
+    const { config, notes } = await loadConfig({
+      environment: {},
+      discovery: providerDiscovery(async () => false),
+      overrides: { port: 0 },
+    });
     expect(Object.keys(config.providers)).toEqual(['demo']);
     expect(config.providers.demo).toMatchObject({ type: 'scripted', baseUrl: '' });
     expect(config.server.apiKeys).toEqual([]);
@@ -237,7 +242,7 @@ describe('without a config file', () => {
 
   it('uses a local Ollama when the probe finds one', async () => {
     const probe = vi.fn(async () => true);
-    const { config } = await loadConfig({ environment: {}, probeOllama: probe });
+    const { config } = await loadConfig({ environment: {}, discovery: providerDiscovery(probe) });
     expect(probe).toHaveBeenCalledWith('http://127.0.0.1:11434');
     expect(config.providers.ollama).toMatchObject({ type: 'ollama', baseUrl: 'http://127.0.0.1:11434' });
   });

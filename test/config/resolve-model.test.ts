@@ -1,5 +1,6 @@
 /** Model addressing: split only at a configured provider name, the model part whole, family and tool-calling lane. */
 import { describe, expect, it } from 'vitest';
+import { providerKind } from '../../providers/index.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import { resolveModel } from '../../src/config/resolve-model.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
@@ -38,7 +39,7 @@ function rejection(action: () => unknown): GatewayError {
 
 describe('resolveModel', () => {
   it('sends local/Qwen/Qwen3-8B to provider local as Qwen/Qwen3-8B, family from the model part', () => {
-    expect(resolveModel(config, 'local/Qwen/Qwen3-8B')).toEqual({
+    expect(resolveModel(providerKind, config, 'local/Qwen/Qwen3-8B')).toEqual({
       id: 'local/Qwen/Qwen3-8B',
       provider: 'local',
       providerType: 'openai-compatible',
@@ -49,7 +50,7 @@ describe('resolveModel', () => {
   });
 
   it('takes the model whole when the route fixes the provider', () => {
-    expect(resolveModel(config, 'ollama/llama3.1:8b', 'local')).toMatchObject({
+    expect(resolveModel(providerKind, config, 'ollama/llama3.1:8b', 'local')).toMatchObject({
       provider: 'local',
       model: 'ollama/llama3.1:8b',
       id: 'local/ollama/llama3.1:8b',
@@ -57,46 +58,53 @@ describe('resolveModel', () => {
   });
 
   it('splits at the first slash only, and only at a configured name', () => {
-    expect(resolveModel(config, 'local.v2/a/b/c')).toMatchObject({ provider: 'local.v2', model: 'a/b/c' });
-    expect(rejection(() => resolveModel(config, 'Qwen/Qwen3-8B'))).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+    expect(resolveModel(providerKind, config, 'local.v2/a/b/c')).toMatchObject({ provider: 'local.v2', model: 'a/b/c' });
+    expect(rejection(() => resolveModel(providerKind, config, 'Qwen/Qwen3-8B'))).toMatchObject({
+      status: 404,
+      code: 'model_not_found',
+      param: 'model',
+    });
   });
 
   it('is a 404 naming every configured provider for an unknown prefix or none', () => {
-    const unknown = rejection(() => resolveModel(config, 'azure/gpt-4o'));
+    const unknown = rejection(() => resolveModel(providerKind, config, 'azure/gpt-4o'));
     expect(unknown.message).toContain("Unknown provider 'azure'");
     expect(unknown.message).toContain('local, ollama, oai, claude, local.v2');
-    expect(rejection(() => resolveModel(config, 'gpt-4o')).message).toContain('has no provider prefix');
-    expect(rejection(() => resolveModel(config, 'm', 'nowhere')).status).toBe(404);
+    expect(rejection(() => resolveModel(providerKind, config, 'gpt-4o')).message).toContain('has no provider prefix');
+    expect(rejection(() => resolveModel(providerKind, config, 'm', 'nowhere')).status).toBe(404);
   });
 
   it('is a 404, not a crash, for a provider or model named like an Object.prototype member', () => {
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
-      expect(rejection(() => resolveModel(config, `${name}/x`))).toMatchObject({ status: 404, code: 'model_not_found' });
-      expect(rejection(() => resolveModel(config, 'x', name))).toMatchObject({ status: 404, code: 'model_not_found' });
+      expect(rejection(() => resolveModel(providerKind, config, `${name}/x`))).toMatchObject({ status: 404, code: 'model_not_found' });
+      expect(rejection(() => resolveModel(providerKind, config, 'x', name))).toMatchObject({ status: 404, code: 'model_not_found' });
       // A per-model override lookup with such a model id finds no override.
-      const plain = resolveModel(config, 'local/some-model');
-      expect(resolveModel(config, `local/${name}`)).toEqual({ ...plain, id: `local/${name}`, model: name });
+      const plain = resolveModel(providerKind, config, 'local/some-model');
+      expect(resolveModel(providerKind, config, `local/${name}`)).toEqual({ ...plain, id: `local/${name}`, model: name });
     }
   });
 
   it('lists "(none configured)" when there are no providers', () => {
-    expect(rejection(() => resolveModel(normalizeConfig({}, {}), 'a/b')).message).toContain('(none configured)');
+    expect(rejection(() => resolveModel(providerKind, normalizeConfig({}, {}), 'a/b')).message).toContain('(none configured)');
   });
 
   it('uses native tools on the first-party APIs whatever the family says', () => {
-    expect(resolveModel(config, 'oai/gpt-oss-120b')).toMatchObject({ family: 'harmony', toolCalling: 'native' });
-    expect(resolveModel(config, 'claude/claude-sonnet-4-5')).toMatchObject({ toolCalling: 'native' });
+    expect(resolveModel(providerKind, config, 'oai/gpt-oss-120b')).toMatchObject({ family: 'harmony', toolCalling: 'native' });
+    expect(resolveModel(providerKind, config, 'claude/claude-sonnet-4-5')).toMatchObject({ toolCalling: 'native' });
   });
 
   it('follows the family table under auto, and the provider setting otherwise', () => {
-    expect(resolveModel(config, 'local/gpt-4o-mini')).toMatchObject({ family: 'generic-json', toolCalling: 'native' });
-    expect(resolveModel(config, 'local/meta-llama/Llama-3.1-8B-Instruct')).toMatchObject({ family: 'llama3', toolCalling: 'prompted' });
-    expect(resolveModel(config, 'ollama/qwen3:8b')).toMatchObject({ family: 'hermes', toolCalling: 'native' });
-    expect(resolveModel(config, 'local.v2/gpt-4o-mini')).toMatchObject({ toolCalling: 'prompted' });
+    expect(resolveModel(providerKind, config, 'local/gpt-4o-mini')).toMatchObject({ family: 'generic-json', toolCalling: 'native' });
+    expect(resolveModel(providerKind, config, 'local/meta-llama/Llama-3.1-8B-Instruct')).toMatchObject({
+      family: 'llama3',
+      toolCalling: 'prompted',
+    });
+    expect(resolveModel(providerKind, config, 'ollama/qwen3:8b')).toMatchObject({ family: 'hermes', toolCalling: 'native' });
+    expect(resolveModel(providerKind, config, 'local.v2/gpt-4o-mini')).toMatchObject({ toolCalling: 'prompted' });
   });
 
   it('applies per-model overrides for family and tool calling', () => {
-    expect(resolveModel(config, 'local/my-org/custom')).toMatchObject({ family: 'mistral', toolCalling: 'native' });
-    expect(resolveModel(config, 'ollama/dolphin3:8b')).toMatchObject({ toolCalling: 'prompted' });
+    expect(resolveModel(providerKind, config, 'local/my-org/custom')).toMatchObject({ family: 'mistral', toolCalling: 'native' });
+    expect(resolveModel(providerKind, config, 'ollama/dolphin3:8b')).toMatchObject({ toolCalling: 'prompted' });
   });
 });

@@ -1,5 +1,6 @@
 /** ChatPipeline over in-memory adapters: the native lane, the prompted lane (with a stub tool format), and finalisation. */
 import { describe, expect, it } from 'vitest';
+import { providerKind } from '../../providers/index.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import type { ChatInput, ChatRequest } from '../../src/core/chat-request.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
@@ -103,6 +104,7 @@ function setup(formats: ToolFormat[] = [stubFormat('hermes'), stubFormat('generi
   const prompted = new ScriptedAdapter();
   const pipeline = new ChatPipeline({
     config,
+    kinds: providerKind,
     providers: new Map<string, ProviderAdapter>([
       ['native', native],
       ['prompted', prompted],

@@ -4,8 +4,15 @@ import { discoverProviders } from '../../src/config/discover-providers.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import { resolveModel } from '../../src/config/resolve-model.js';
 import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';
-import { genAiProviderName } from '../../src/telemetry/gen-ai-attributes.js';
-import { createProviderAdapter, providerKind, providerKinds, providerTypeNames } from '../../providers/index.js';
+import { providerTypesWithoutUpstream } from '../../src/core/provider-types.js';
+import {
+  createProviderAdapter,
+  genAiProviderName,
+  providerDiscovery,
+  providerKind,
+  providerKinds,
+  providerTypeNames,
+} from '../../providers/index.js';
 
 /** The config schema is compiled once for the file (as the loader does once per load). */
 const validateConfigFile = compileConfigFileValidator();
@@ -20,6 +27,10 @@ describe('the provider registry', () => {
       expect(() => validateConfigFile({ providers: { one: entry } })).not.toThrow();
     }
     expect(() => validateConfigFile({ providers: { one: { type: 'vertex', baseUrl: 'http://127.0.0.1:1' } } })).toThrow(/must be one of/);
+  });
+
+  it('says which kinds have an upstream as their descriptors do (config reads src/core/provider-types.ts)', () => {
+    for (const kind of providerKinds) expect(providerTypesWithoutUpstream.includes(kind.type)).toBe(!kind.hasUpstream);
   });
 
   it('requires a baseUrl of every kind with an upstream only', () => {
@@ -52,22 +63,28 @@ describe('the provider registry', () => {
       validateConfigFile({ providers: { google: { type: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com' } } }),
       {},
     );
-    expect(resolveModel(config, 'google/gemini-2.5-flash')).toMatchObject({
+    expect(resolveModel(providerKind, config, 'google/gemini-2.5-flash')).toMatchObject({
       providerType: 'gemini',
       toolCalling: 'native',
       family: 'generic-json',
     });
-    expect(resolveModel(config, 'google/gemma-3-27b-it')).toMatchObject({ toolCalling: 'prompted', family: 'gemma' });
+    expect(resolveModel(providerKind, config, 'google/gemma-3-27b-it')).toMatchObject({ toolCalling: 'prompted', family: 'gemma' });
   });
 
   it('finds Gemini from GEMINI_API_KEY when no config is given', async () => {
-    const { file, notes } = await discoverProviders({ GEMINI_API_KEY: 'g-key' }, async () => false);
+    const { file, notes } = await discoverProviders(
+      { GEMINI_API_KEY: 'g-key' },
+      providerDiscovery(async () => false),
+    );
     expect(file.providers).toEqual({ gemini: { type: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com', apiKey: 'g-key' } });
     expect(notes).toEqual(['provider "gemini" from GEMINI_API_KEY']);
   });
 
   it('names every kind’s variable in the first-run hint', async () => {
-    const { notes } = await discoverProviders({}, async () => false);
+    const { notes } = await discoverProviders(
+      {},
+      providerDiscovery(async () => false),
+    );
     expect(notes[0]).toContain(
       'For real models set OPENAI_API_KEY, ANTHROPIC_API_KEY, OLLAMA_HOST or GEMINI_API_KEY, or pass --config FILE',
     );

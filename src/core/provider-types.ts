@@ -1,0 +1,57 @@
+/**
+ * The provider kinds as the config file sees them: their names, which of them talk to an upstream URL,
+ * and the settings only one kind reads. No adapter is imported here, so config (and whatever reads a
+ * config's types) does not load every provider; providers/index.ts checks its kinds against this list.
+ */
+import type { ToolCallingMode } from './resolved-model.js';
+import { serverKinds } from './server-kind.js';
+
+/** The config's `type` enum; discovery and the no-config providers follow the registry's order (providers/index.ts). */
+export const providerTypeNames = ['openai', 'openai-compatible', 'anthropic', 'ollama', 'gemini', 'scripted'] as const;
+
+export type ProviderType = (typeof providerTypeNames)[number];
+
+/** Kinds with no upstream (`scripted`): `baseUrl` is then not required. */
+export const providerTypesWithoutUpstream: readonly ProviderType[] = ['scripted'];
+
+/**
+ * Settings only one kind reads, as JSON Schema properties of a provider entry (`as const`, so that the
+ * config file's type, derived from its schema, has them too). Each kind's `configProperties` is its entry.
+ */
+export const providerKindConfigProperties = {
+  /** `server` names what answers at baseUrl (vLLM, llama-server, …) and overrides detecting it. */
+  'openai-compatible': { server: { enum: serverKinds } },
+  /** The turns to replay (YAML or JSON), relative to the config file. */
+  scripted: { script: { type: 'string', minLength: 1 } },
+} as const;
+
+/** What model resolution asks of a kind (providers/provider-kind.ts's descriptors answer it; app.ts hands them in). */
+export type ProviderKindFacts = {
+  /**
+   * What `toolCalling: auto` picks for a model: `byFamily` is the model-families table's answer from
+   * the name. First-party APIs answer `native` whatever the name.
+   */
+  autoToolCalling(model: string, byFamily: ToolCallingMode): ToolCallingMode;
+  /** The upstream hands the raw text on, so a template that opens `<think>` must be detected from the name. */
+  detectsReasoningOpening: boolean;
+};
+
+/** A kind's facts by its config `type`. */
+export type ProviderKindLookup = (type: string) => ProviderKindFacts;
+
+/** Whether a server answers at a base URL (injectable, so discovery is testable without one). */
+export type ServerProbe = (baseUrl: string) => Promise<boolean>;
+
+/** A provider found in the environment: its name in the config, its settings, and a line for the startup log. */
+export type DiscoveredProvider = { name: string; settings: Record<string, unknown>; note: string };
+
+/** What discovery asks of a kind, when no config file is given. */
+export type DiscoveringKind = {
+  /** The environment variable(s) that discovery reads, for the first-run hint. */
+  discoveryHint?: string;
+  /** Finds a provider of this kind in the environment. */
+  discover?(environment: NodeJS.ProcessEnv, probe: ServerProbe): DiscoveredProvider | undefined | Promise<DiscoveredProvider | undefined>;
+};
+
+/** The kinds in discovery order, and the probe that asks a local server (Ollama) whether it answers. */
+export type ProviderDiscovery = { kinds: readonly DiscoveringKind[]; probe: ServerProbe };
