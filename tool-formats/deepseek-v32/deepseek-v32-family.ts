@@ -7,7 +7,7 @@
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/DeepSeek-V3.2.jinja
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/deepseekv4_tool_parser.py
 import type { ToolCallPart } from '../../src/core/index.js';
-import { endOfSentence } from '../deepseek/deepseek-tokens.js';
+import { endOfSentence } from '../shared/deepseek-tokens.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { formatJson, argumentsForRendering } from '../shared/format-json.js';

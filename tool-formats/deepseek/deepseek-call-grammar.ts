@@ -7,7 +7,7 @@
 import type { BodyFraming, DecodedBody } from '../shared/body-grammar.js';
 import { callSectionGrammar } from '../shared/call-section-grammar.js';
 import { readArgumentsObject } from '../shared/json-arguments.js';
-import { toolCallBegin, toolCallEnd, toolSeparator } from './deepseek-tokens.js';
+import { toolCallBegin, toolCallEnd, toolSeparator } from '../shared/deepseek-tokens.js';
 
 /** The call type V3 writes before the separator; V3.1 writes the name there instead. */
 const functionType = 'function';

@@ -25,7 +25,7 @@ import {
   toolOutputsBegin,
   toolOutputsEnd,
   toolSeparator,
-} from './deepseek-tokens.js';
+} from '../shared/deepseek-tokens.js';
 
 const family = 'deepseek';
 /**

@@ -20,7 +20,7 @@ import {
   toolOutputBegin,
   toolOutputEnd,
   toolSeparator,
-} from './deepseek-tokens.js';
+} from '../shared/deepseek-tokens.js';
 
 const family = 'deepseek-v31';
 

@@ -4,7 +4,7 @@
 // Written: as the template prints earlier calls, one tag after another; the prompt is the template's
 // system block, and results are its ipython turns.
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/meetkai-functionary-medium-v3.1.jinja
-import { functionTagGrammar } from '../llama3/function-tag-grammar.js';
+import { functionTagGrammar } from '../shared/function-tag-grammar.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';

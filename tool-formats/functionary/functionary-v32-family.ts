@@ -8,7 +8,7 @@
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/meetkai-functionary-medium-v3.2.jinja
 // @see https://github.com/ggml-org/llama.cpp/blob/master/common/chat-parsers/functionary-v3-2.cpp
 import type { ToolCallPart } from '../../src/core/index.js';
-import { renderFunctionsNamespace } from '../harmony/typescript-namespace.js';
+import { renderFunctionsNamespace } from '../shared/typescript-namespace.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { jsonResultLines } from '../shared/tool-result-text.js';

@@ -11,7 +11,7 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 import { jsonResultLines } from '../shared/tool-result-text.js';
-import { renderFunctionType } from '../harmony/typescript-namespace.js';
+import { renderFunctionType } from '../shared/typescript-namespace.js';
 
 const family = 'gigachat';
 const messageSeparator = '<|message_sep|>';

@@ -8,7 +8,13 @@ import { rawArgumentEntries } from '../shared/format-json.js';
 import type { CallRenderer } from '../shared/tool-prompt.js';
 import { renderFunctionLines } from '../shared/tool-prompt.js';
 import { taggedResults } from '../shared/tool-result-text.js';
-import { argumentKeyClose, argumentKeyOpen, argumentValueClose, argumentValueOpen, glmArgumentPairsGrammar } from './arg-pairs-grammar.js';
+import {
+  argumentKeyClose,
+  argumentKeyOpen,
+  argumentValueClose,
+  argumentValueOpen,
+  glmArgumentPairsGrammar,
+} from '../shared/arg-pairs-grammar.js';
 
 const family = 'glm';
 

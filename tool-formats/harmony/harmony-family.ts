@@ -12,7 +12,7 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { harmonyMessageScanning } from './harmony-message-scanner.js';
 import { harmonyRecipientGrammar } from './recipient-grammar.js';
-import { renderFunctionsNamespace } from './typescript-namespace.js';
+import { renderFunctionsNamespace } from '../shared/typescript-namespace.js';
 import { harmonyResidue } from './harmony-residue.js';
 
 const family = 'harmony';

@@ -4,7 +4,7 @@
 // each call once the `<tool_sep>` after the name is a plain separator. Calls are split value-aware: a
 // value holding code with `</tool_call>` in it does not end its call.
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/hy_v3_tool_parser.py
-import { argumentValueClose, argumentValueOpen, glmArgumentPairsGrammar } from '../glm/arg-pairs-grammar.js';
+import { argumentValueClose, argumentValueOpen, glmArgumentPairsGrammar } from '../shared/arg-pairs-grammar.js';
 import { excerpt, type BodyGrammar, type DecodeContext, type DecodedBody } from '../shared/body-grammar.js';
 import type { CandidateCall } from '../shared/call-payload.js';
 import { skipSpace } from '../shared/lenient-json.js';

@@ -8,7 +8,7 @@
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/hy_v3_tool_parser.py
 import { hermesFamily } from '../hermes/hermes-family.js';
 import type { ToolCallPart } from '../../src/core/index.js';
-import { argumentKeyClose, argumentKeyOpen, argumentValueClose, argumentValueOpen } from '../glm/arg-pairs-grammar.js';
+import { argumentKeyClose, argumentKeyOpen, argumentValueClose, argumentValueOpen } from '../shared/arg-pairs-grammar.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { rawArgumentEntries } from '../shared/format-json.js';

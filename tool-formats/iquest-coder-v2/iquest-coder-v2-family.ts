@@ -13,7 +13,7 @@ import {
   argumentValueClose,
   argumentValueOpen,
   glmArgumentTags,
-} from '../glm/arg-pairs-grammar.js';
+} from '../shared/arg-pairs-grammar.js';
 import { hermesFamily } from '../hermes/hermes-family.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';

@@ -5,7 +5,7 @@
 // notes the models often leave the tag out even when asked for it).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/k2_horizon_tool_parser.py
 // @see https://github.com/ggml-org/llama.cpp/blob/master/common/parsers/k2-horizon.cpp
-import { argumentPairsGrammar, type ArgumentPairTags } from '../glm/arg-pairs-grammar.js';
+import { argumentPairsGrammar, type ArgumentPairTags } from '../shared/arg-pairs-grammar.js';
 import { callSectionGrammar } from '../shared/call-section-grammar.js';
 import type { ValueSpan } from '../shared/envelope.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';

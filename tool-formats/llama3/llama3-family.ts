@@ -10,7 +10,7 @@ import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 import { pythonicCallGrammar } from '../shared/pythonic-call-grammar.js';
 import { toolAsFunction } from '../shared/tool-prompt.js';
 import { jsonResultLines } from '../shared/tool-result-text.js';
-import { functionTagGrammar } from './function-tag-grammar.js';
+import { functionTagGrammar } from '../shared/function-tag-grammar.js';
 import { gluedJsonResidue } from '../shared/glued-json-residue.js';
 
 const family = 'llama3';

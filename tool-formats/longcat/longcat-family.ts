@@ -6,7 +6,7 @@
 // Written: the JSON form the model card shows; results as `<longcat_tool_response>` blocks.
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/longcat_tool_parser.py
 // @see https://huggingface.co/meituan-longcat/LongCat-Flash-Chat
-import { argumentPairsGrammar, type ArgumentPairTags } from '../glm/arg-pairs-grammar.js';
+import { argumentPairsGrammar, type ArgumentPairTags } from '../shared/arg-pairs-grammar.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';

@@ -20,7 +20,7 @@ import {
   parameterOpen,
   parameterValues,
   withoutLinePadding,
-} from './invoke-grammar.js';
+} from '../shared/invoke-grammar.js';
 
 const family = 'minimax-m2';
 const sectionOpen = '<minimax:tool_call>';

@@ -8,7 +8,7 @@
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/frontend/processing/tool_parsers/minimax_m3_tool_parser.py
 import { excerpt, type BodyFraming, type DecodeContext, type DecodedBody } from '../shared/body-grammar.js';
 import { isPlainObject } from '../shared/call-arguments.js';
-import { invokeBlocksGrammar } from '../minimax-m2/invoke-grammar.js';
+import { invokeBlocksGrammar } from '../shared/invoke-grammar.js';
 import { coerceBySchema } from '../shared/coerce-by-schema.js';
 import { defineKey, skipSpace } from '../shared/lenient-json.js';
 

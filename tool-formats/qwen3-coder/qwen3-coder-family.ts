@@ -15,7 +15,7 @@ import {
   parameterOpen,
   qwen3CoderFunctionGrammar,
   qwen3CoderToolCallGrammar,
-} from './function-block-grammar.js';
+} from '../shared/function-block-grammar.js';
 import { qwen3CoderPromptWording } from './qwen3-coder-prompt.js';
 
 const family = 'qwen3-coder';

@@ -20,7 +20,7 @@ import {
   lineParameterOpen,
   parameterClose,
   parameterOpen,
-} from '../qwen3-coder/function-block-grammar.js';
+} from '../shared/function-block-grammar.js';
 import { seedOssPromptWording } from './seed-oss-prompt.js';
 
 const family = 'seed-oss';

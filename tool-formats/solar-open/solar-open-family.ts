@@ -8,7 +8,7 @@
 // the parser's documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/solar_open2_tool_parser.py
 import { hermesFamily } from '../hermes/hermes-family.js';
-import { argumentPairsGrammar, type ArgumentPairTags } from '../glm/arg-pairs-grammar.js';
+import { argumentPairsGrammar, type ArgumentPairTags } from '../shared/arg-pairs-grammar.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { rawArgumentEntries } from '../shared/format-json.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent } from '../../../src/core/index.js';
-import { toolCallBegin, toolCallEnd, toolCallsBegin, toolCallsEnd, toolSeparator } from '../../../tool-formats/deepseek/deepseek-tokens.js';
+import { toolCallBegin, toolCallEnd, toolCallsBegin, toolCallsEnd, toolSeparator } from '../../../tool-formats/shared/deepseek-tokens.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
 import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';

@@ -4,7 +4,7 @@
 // https://github.com/vllm-project/vllm/blob/main/tests/tool_parsers/test_deepseekv31_tool_parser.py
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent } from '../../../src/core/index.js';
-import { toolCallBegin, toolCallEnd, toolCallsBegin, toolCallsEnd, toolSeparator } from '../../../tool-formats/deepseek/deepseek-tokens.js';
+import { toolCallBegin, toolCallEnd, toolCallsBegin, toolCallsEnd, toolSeparator } from '../../../tool-formats/shared/deepseek-tokens.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
 import { offeredTools } from '../helpers/peer-suites.js';

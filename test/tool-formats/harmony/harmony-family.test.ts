@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { renderSchemaType } from '../../../tool-formats/harmony/typescript-namespace.js';
+import { renderSchemaType } from '../../../tool-formats/shared/typescript-namespace.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
 import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
 import { documentedWeather, getTime, getWeather, searchWeb, standardTools } from '../helpers/tools.js';

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
-import { toolCallEnd as deepseekCallEnd } from '../../../tool-formats/deepseek/deepseek-tokens.js';
+import { toolCallEnd as deepseekCallEnd } from '../../../tool-formats/shared/deepseek-tokens.js';
 import { ifmCallClose, ifmSectionClose } from '../../../tool-formats/k2-horizon/ifm-call-grammar.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { callClose as kimiK3CallClose } from '../../../tool-formats/kimi-k3/kimi-k3-call-grammar.js';

@@ -6,7 +6,7 @@
 // spaces per level, with the closing brace under the field that opens it.
 // @see https://github.com/openai/harmony/blob/main/docs/format.md#function-calling
 import type { ToolDefinition } from '../../src/core/index.js';
-import { isPlainObject } from '../shared/call-arguments.js';
+import { isPlainObject } from './call-arguments.js';
 
 const nestedIndent = '    ';
 const identifierPattern = /^[A-Za-z_$][\w$]*$/;

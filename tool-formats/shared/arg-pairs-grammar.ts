@@ -3,10 +3,10 @@
 // text: kept as written when the schema says string, else read as JSON (vLLM's glm45/glm47 parsers).
 // LongCat writes the same pairs with `longcat_`-prefixed tags, hence `argumentPairsGrammar(tags)`.
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/glm4_moe_tool_parser.py
-import { excerpt, type BodyGrammar, type DecodeContext, type DecodedBody } from '../shared/body-grammar.js';
-import { coerceArgumentsBySchema } from '../shared/coerce-by-schema.js';
-import { defineKey, skipSpace } from '../shared/lenient-json.js';
-import { isMarkerRemnant } from '../shared/marker-matcher.js';
+import { excerpt, type BodyGrammar, type DecodeContext, type DecodedBody } from './body-grammar.js';
+import { coerceArgumentsBySchema } from './coerce-by-schema.js';
+import { defineKey, skipSpace } from './lenient-json.js';
+import { isMarkerRemnant } from './marker-matcher.js';
 
 /** The tags of one arg-pairs dialect; `callClose` is the envelope's end marker. */
 export type ArgumentPairTags = { id: string; keyOpen: string; keyClose: string; valueOpen: string; valueClose: string; callClose: string };

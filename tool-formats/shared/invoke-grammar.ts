@@ -5,11 +5,11 @@
 // vLLM's minimax_m2 parser strips all surrounding whitespace. Names may be quoted with " or '.
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/minimax_m2_tool_parser.py
 // @see https://github.com/MiniMax-AI/MiniMax-M2/blob/main/docs/tool_calling_guide.md
-import { excerpt, type BodyFraming, type BodyGrammar, type DecodeContext, type DecodedBody } from '../shared/body-grammar.js';
-import { callSectionGrammar, type CallSectionSyntax } from '../shared/call-section-grammar.js';
-import { coerceArgumentsBySchema } from '../shared/coerce-by-schema.js';
-import type { ValueSpan } from '../shared/envelope.js';
-import { defineKey, skipSpace } from '../shared/lenient-json.js';
+import { excerpt, type BodyFraming, type BodyGrammar, type DecodeContext, type DecodedBody } from './body-grammar.js';
+import { callSectionGrammar, type CallSectionSyntax } from './call-section-grammar.js';
+import { coerceArgumentsBySchema } from './coerce-by-schema.js';
+import type { ValueSpan } from './envelope.js';
+import { defineKey, skipSpace } from './lenient-json.js';
 
 export const invokeOpen = '<invoke name=';
 export const invokeClose = '</invoke>';

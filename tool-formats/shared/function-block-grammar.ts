@@ -5,12 +5,12 @@
 // blocks it quotes (a line starting with `<parameter=`); when the model left that close out, at the
 // next `<parameter=` or `</function>` starting a line (as vLLM's qwen3_coder parser does).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/qwen3coder_tool_parser.py
-import { excerpt, type BodyGrammar, type DecodeContext, type DecodedBody } from '../shared/body-grammar.js';
-import type { CandidateCall } from '../shared/call-payload.js';
-import { coerceArgumentsBySchema } from '../shared/coerce-by-schema.js';
-import { defineKey, skipSpace } from '../shared/lenient-json.js';
-import { isMarkerRemnant } from '../shared/marker-matcher.js';
-import { NextOccurrence } from '../shared/next-occurrence.js';
+import { excerpt, type BodyGrammar, type DecodeContext, type DecodedBody } from './body-grammar.js';
+import type { CandidateCall } from './call-payload.js';
+import { coerceArgumentsBySchema } from './coerce-by-schema.js';
+import { defineKey, skipSpace } from './lenient-json.js';
+import { isMarkerRemnant } from './marker-matcher.js';
+import { NextOccurrence } from './next-occurrence.js';
 
 export const functionOpen = '<function=';
 export const functionClose = '</function>';

@@ -1,7 +1,7 @@
 /** Llama 3.1's alternative custom-tool syntax, `<function=NAME>{json}</function>`: the body is `NAME>{json}`. */
-import type { BodyGrammar, DecodeContext, DecodedBody } from '../shared/body-grammar.js';
-import { isPlainObject } from '../shared/call-arguments.js';
-import { parseLenientJson } from '../shared/lenient-json.js';
+import type { BodyGrammar, DecodeContext, DecodedBody } from './body-grammar.js';
+import { isPlainObject } from './call-arguments.js';
+import { parseLenientJson } from './lenient-json.js';
 
 const functionTagShape = /^([A-Za-z_][\w.-]*)>\s*(\{[\s\S]*)$/;
 
