@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RandomHexPool } from '../../src/core/random-hex-pool.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
 import type { ChatPipeline, ChatRun } from '../../src/pipeline/chat-pipeline.js';
-import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import type { LiveStreamRegistry } from '../../src/core/live-stream-registry.js';
 import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { echoedModel, runGeneration } from '../shared/run-generation.js';
@@ -14,7 +14,7 @@ import { streamChatCompletion } from './stream-chat-completion.js';
 /** `caches`: the app's (src/core/request-caches.ts): a resent tool list is validated and translated once. */
 export type ChatCompletionsRouteOptions = {
   pipeline: ChatPipeline;
-  liveStreams: LiveStreams;
+  liveStreams: LiveStreamRegistry;
   caches: RouteToolCaches;
   validators: BodyValidators;
   /** Where completion ids come from (the app's pool; src/app.ts). */

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomHex } from '../../src/core/random-id.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
-import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import type { LiveStreamRegistry } from '../../src/core/live-stream-registry.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { runGeneration } from '../shared/run-generation.js';
@@ -20,7 +20,7 @@ import { streamMessage } from './stream-message.js';
 /** `caches`: the app's (src/core/request-caches.ts): a resent tool list is validated and translated once. */
 export type MessagesRouteOptions = {
   pipeline: ChatPipeline;
-  liveStreams: LiveStreams;
+  liveStreams: LiveStreamRegistry;
   caches: RouteToolCaches;
   validators: BodyValidators;
 };

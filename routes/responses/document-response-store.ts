@@ -4,8 +4,8 @@
  * conversation it came from), and one small index entry per item id names the response holding it:
  * `previous_response_id` and GET are one round trip, `item_reference` two, storing one (a transaction).
  */
-import type { DocumentStore } from '../../src/state/document-store.js';
-import { stateUnavailable } from '../../src/state/state-unavailable.js';
+import type { DocumentStore } from '../../src/core/document-store.js';
+import { stateUnavailable } from '../../src/core/state-unavailable.js';
 import type { StoredResponse } from './response-store.js';
 import type { WireInputItem } from './responses-request-schema.js';
 import type { StoredResponses } from './stored-responses.js';

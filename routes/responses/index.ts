@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatewayError } from '../../src/core/gateway-error.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
-import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import type { LiveStreamRegistry } from '../../src/core/live-stream-registry.js';
 import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { runGeneration } from '../shared/run-generation.js';
@@ -19,7 +19,7 @@ import { streamResponse } from './stream-response.js';
 
 export type ResponsesRouteOptions = {
   pipeline: ChatPipeline;
-  liveStreams: LiveStreams;
+  liveStreams: LiveStreamRegistry;
   /** Where finished responses (unless `store: false`) are kept: previous_response_id, item_reference, GET/DELETE; built in app.ts. */
   store: StoredResponses;
   /** The app's caches (src/core/request-caches.ts): a resent tool list is validated and translated once. */

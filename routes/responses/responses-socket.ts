@@ -11,9 +11,8 @@ import type { WebSocket } from '@fastify/websocket';
 import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
 import { gatewayError, invalidRequest, toGatewayError, type GatewayError } from '../../src/core/gateway-error.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
-import { findTooDeepValue } from '../../src/plugins/find-too-deep-value.js';
-import { tooDeepError } from '../../src/plugins/json-body-parser.js';
-import type { LiveStreams } from '../../src/plugins/live-streams.js';
+import { findTooDeepValue, tooDeepError } from '../../src/core/find-too-deep-value.js';
+import type { LiveStreamRegistry } from '../../src/core/live-stream-registry.js';
 import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { toOpenAiErrorBody } from '../shared/openai-wire.js';
@@ -29,7 +28,7 @@ import { sendAll, streamResponse } from './stream-response.js';
 
 export type ResponsesSocketOptions = {
   pipeline: ChatPipeline;
-  liveStreams: LiveStreams;
+  liveStreams: LiveStreamRegistry;
   /** The shared store: responses with `store` on go there too, and are found from any connection. */
   store: StoredResponses;
   /** Set on /{provider}/v1/responses. */

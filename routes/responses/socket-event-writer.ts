@@ -4,7 +4,7 @@
  * answers itself, never seen as events), as proxies cut idle WebSocket connections like idle streams.
  */
 import type { WebSocket } from '@fastify/websocket';
-import type { KeepAliveTarget } from '../../src/plugins/stream-keep-alive.js';
+import type { KeepAliveTarget } from '../../src/core/live-stream-registry.js';
 import type { EventWriter } from './stream-response.js';
 
 /** ws queues frames in memory without limit; past this much a slow client makes the stream wait instead. */

@@ -6,9 +6,9 @@
 import type { FastifyRequest } from 'fastify';
 import { toGatewayError } from '../../src/core/gateway-error.js';
 import type { ChatRun, RunProgress } from '../../src/pipeline/chat-pipeline.js';
-import { isPromise } from '../../src/state/limit-counters.js';
-import type { Admission } from '../../src/plugins/admission.js';
-import type { RequestTrace } from '../../src/telemetry/gateway-tracing.js';
+import { isPromise } from '../../src/core/maybe-promise.js';
+import type { Admission } from '../../src/core/admission.js';
+import type { RequestTrace } from '../../src/core/request-trace.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
 import { startGenerationTrace, type GenerationObservers } from '../shared/run-generation.js';
 

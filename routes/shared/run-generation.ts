@@ -10,17 +10,17 @@ import type { ProviderContext } from '../../src/core/provider-adapter.js';
 import type { AgentFormat } from '../../src/pipeline/agent-format/agent-format.js';
 import type { ResolvedModel } from '../../src/core/resolved-model.js';
 import type { ChatPipeline, ChatRun, RunOptions, RunProgress } from '../../src/pipeline/chat-pipeline.js';
-import type { LiveStreams } from '../../src/plugins/live-streams.js';
-import type { Admission } from '../../src/plugins/admission.js';
+import type { LiveStreamRegistry } from '../../src/core/live-stream-registry.js';
+import type { Admission } from '../../src/core/admission.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
-import type { RequestTrace } from '../../src/telemetry/gateway-tracing.js';
+import type { RequestTrace } from '../../src/core/request-trace.js';
 import { watchClientAbort } from './client-abort.js';
 import { selectAgentFormat, type AgentFormatFields } from './select-agent-format.js';
 import { SseWriter } from './sse-writer.js';
 
 export type GenerationOptions = {
   pipeline: ChatPipeline;
-  liveStreams: LiveStreams;
+  liveStreams: LiveStreamRegistry;
   input: ChatInput;
   stream: boolean;
   agentFormatFields: AgentFormatFields;

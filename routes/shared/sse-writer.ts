@@ -3,7 +3,7 @@
  * socket buffer waits for `drain`, and a closed client ends the wait instead of hanging.
  */
 import type { ServerResponse } from 'node:http';
-import type { KeepAliveTarget } from '../../src/plugins/stream-keep-alive.js';
+import type { KeepAliveTarget } from '../../src/core/live-stream-registry.js';
 
 /** An SSE comment: every SSE parser skips lines that start with `:` (the openai SDK among them). */
 export const commentKeepAlive = ': ping\n\n';

@@ -1,22 +1,8 @@
 /** Tells a listener how a reply ended (usage, calls, first-token time) or that it failed, passing every event on unchanged. */
-import type { Diagnostics } from '../core/diagnostics.js';
-import type { FinishReason } from '../core/finish-reason.js';
 import type { GatewayError } from '../core/gateway-error.js';
+import type { ReplySummary } from '../core/reply-summary.js';
 import type { StreamEvent } from '../core/stream-event.js';
-import type { Usage } from '../core/usage.js';
 import { applyStage, type EventStage } from './event-stage.js';
-
-export type ReplySummary = {
-  usage: Usage;
-  finishReason: FinishReason;
-  toolCalls: number;
-  /** The upstream's response id and model, from its `response-start` (absent if it had none). */
-  responseId?: string;
-  responseModel?: string;
-  diagnostics?: Diagnostics;
-  /** `performance.now()` when the first text, reasoning or call reached the stage; undefined if none did. */
-  firstTokenAt?: number;
-};
 
 class ReplyTap implements EventStage {
   finished = false;
@@ -74,3 +60,5 @@ export function tapReply(
 ): AsyncIterable<StreamEvent> {
   return applyStage(events, new ReplyTap(listener, onError));
 }
+
+export type { ReplySummary } from '../core/reply-summary.js';

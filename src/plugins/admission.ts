@@ -1,15 +1,7 @@
-/** What the rate limits hand a request they admit. */
+/** The admission of a request no limit applies to (the Admission type is src/core's). */
+import type { Admission } from '../core/admission.js';
 
-/** What one admitted request holds: headers to send, its stream slots to give back, its tokens to count. */
-export type Admission = {
-  headers: Record<string, string>;
-  /** Whether it holds stream slots, to give back when the reply closes. */
-  readonly holdsSlots: boolean;
-  /** Counts the reply's tokens against the minute. */
-  recordTokens(tokens: number): void;
-  /** Gives back the concurrent-stream slots (idempotent). */
-  release(): void;
-};
+export type { Admission } from '../core/admission.js';
 
 /** The admission of a request no limit applies to. */
 export const noLimits: Admission = { headers: {}, holdsSlots: false, recordTokens: () => {}, release: () => {} };

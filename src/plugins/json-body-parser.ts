@@ -4,8 +4,7 @@
  * is a 400, and so is JSON nested deeper than the configured depth.
  */
 import type { FastifyInstance } from 'fastify';
-import { gatewayError, type GatewayError } from '../core/gateway-error.js';
-import { findTooDeepValue, formatJsonPath, type JsonPath } from './find-too-deep-value.js';
+import { findTooDeepValue, tooDeepError } from '../core/find-too-deep-value.js';
 import { KnownToolLists } from './known-tool-lists.js';
 
 export type JsonBodyParserOptions = {
@@ -13,19 +12,6 @@ export type JsonBodyParserOptions = {
   maxDepth: number;
   knownToolLists?: KnownToolLists;
 };
-
-/** How much of a too-deep value's path the error names: enough to find the field, not a hundred `.a`s. */
-const namedPathSegments = 4;
-
-/**
- * Deeper values would overflow the stack in the recursive code behind the edge (JSON.stringify of the
- * upstream body, the tool-prompt cache's keys, schema walks), which is a 500 or worse: refused here.
- */
-export function tooDeepError(path: JsonPath, maxDepth: number): GatewayError {
-  const param = formatJsonPath(path.slice(0, namedPathSegments));
-  const more = path.length > namedPathSegments ? '…' : '';
-  return gatewayError('json_too_deep', { message: `The request body nests deeper than ${maxDepth} levels, at '${param}${more}'.`, param });
-}
 
 /**
  * A media type fastify can parse (`type/subtype`, then parameters), as its ContentType class checks it.

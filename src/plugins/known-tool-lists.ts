@@ -15,7 +15,7 @@
  */
 import { shareToolList } from '../core/shared-tool-list.js';
 import { randomHex } from '../core/random-id.js';
-import { findTooDeepValue } from './find-too-deep-value.js';
+import { findTooDeepValue } from '../core/find-too-deep-value.js';
 import { findJsonContainerEnd } from './json-container-end.js';
 
 export type KnownToolListsOptions = {

@@ -5,10 +5,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { gatewayError } from '../core/gateway-error.js';
+import type { Abortable, LiveStreamRegistry } from '../core/live-stream-registry.js';
 import { StreamKeepAlive } from './stream-keep-alive.js';
 
-/** Anything a shutdown can abort (a request's Cancellation). */
-export type Abortable = { abort(reason: unknown): void };
+export type { Abortable } from '../core/live-stream-registry.js';
 
 /** How long aborted streams get to write their error frame and end. */
 const abortSettleMs = 1_000;
@@ -22,7 +22,7 @@ const lingeringConnectionsMs = 1_000;
 /** The longest a close takes past the grace period, whatever the clients and upstreams do. */
 export const shutdownOverrunMs = abortSettleMs + lingeringConnectionsMs;
 
-export class LiveStreams {
+export class LiveStreams implements LiveStreamRegistry {
   private readonly generations = new Set<Abortable>();
   private idleWaiters: (() => void)[] = [];
 

@@ -23,7 +23,7 @@ import {
 import type { SharedState } from '../state/shared-state.js';
 import { noLimits, type Admission } from './admission.js';
 import { HeaderTally, rateLimitExceeded } from './rate-limit-headers.js';
-import { stateUnavailable } from '../state/state-unavailable.js';
+import { stateUnavailable } from '../core/state-unavailable.js';
 
 /** A minute, the window of the per-minute limits. */
 const windowSeconds = 60;

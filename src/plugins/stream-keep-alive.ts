@@ -4,18 +4,14 @@
  * proxy or load balancer between the gateway and its client cuts the idle connection.
  */
 
-/** A stream the sweep can watch: it reports whether it wrote since the last sweep, and can send a ping. */
-export type KeepAliveTarget = {
-  /** True when the stream wrote anything since the previous call (and clears that mark). */
-  takeActivity(): boolean;
-  /** Writes the API's keep-alive frame (an SSE comment, or Anthropic's `ping` event). */
-  ping(): void;
-};
+import type { KeepAliveTarget, KeepAliveWatcher } from '../core/live-stream-registry.js';
+
+export type { KeepAliveTarget } from '../core/live-stream-registry.js';
 
 /** Sweeps per idle interval: a quiet stream is pinged after between 1 and 1 + 1/sweepsPerInterval intervals. */
 const sweepsPerInterval = 4;
 
-export class StreamKeepAlive {
+export class StreamKeepAlive implements KeepAliveWatcher {
   /** Each watched stream with the number of consecutive sweeps that found it quiet. */
   private readonly quietSweeps = new Map<KeepAliveTarget, number>();
   private timer: NodeJS.Timeout | undefined;

@@ -4,7 +4,9 @@
  * answers synchronously, so a request pays no promise for its limits; Redis answers with a promise.
  */
 
-export type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from '../core/maybe-promise.js';
+
+export { isPromise, type MaybePromise } from '../core/maybe-promise.js';
 
 /** A key's window after an operation: points counted in it so far, and milliseconds until it resets (rate-limiter-flexible's names). */
 export type WindowCount = { readonly consumedPoints: number; readonly msBeforeNext: number };
@@ -27,8 +29,4 @@ export interface SlotLease {
 export interface StreamSlots {
   /** Takes one of `limit` slots for `key`, or undefined when all are held. */
   acquire(key: string, limit: number): MaybePromise<SlotLease | undefined>;
-}
-
-export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

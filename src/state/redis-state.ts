@@ -7,7 +7,7 @@
 import { Redis } from 'ioredis';
 import type { StateSettings } from '../config/config-types.js';
 import type { Logger } from '../core/logger.js';
-import type { DocumentStore } from './document-store.js';
+import type { DocumentStore } from '../core/document-store.js';
 import { defineLeaseCommands, LeaseKeeper, RedisStreamSlots } from './redis-stream-leases.js';
 import { RedisWindowCounter } from './redis-window-counter.js';
 import type { RedisState } from './shared-state.js';

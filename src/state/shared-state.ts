@@ -2,7 +2,7 @@
  * The state replicas must share: rate-limit counters and stored Responses. In-process by default;
  * Redis when `state.redis` is set, so that several gateway processes behind one load balancer agree.
  */
-import type { DocumentStore } from './document-store.js';
+import type { DocumentStore } from '../core/document-store.js';
 import type { StreamSlots, WindowCounter } from './limit-counters.js';
 
 /** One rate-limit counter family: `name` keeps families apart in a shared store (`server:requests`, `key:tokens`). */

@@ -1,5 +1,5 @@
 /** The error a request gets when the shared state (Redis) it needs does not answer: a 503, never a hang. */
-import { gatewayError, type GatewayError } from '../core/gateway-error.js';
+import { gatewayError, type GatewayError } from './gateway-error.js';
 
 export function stateUnavailable(what: string, cause?: unknown): GatewayError {
   return gatewayError('state_unavailable', {

@@ -3,7 +3,8 @@
  * too deep to recurse over: 100,000 nested objects overflow the stack in JSON.stringify and every other
  * recursive walk).
  */
-import { isSharedToolList } from '../core/shared-tool-list.js';
+import { gatewayError, type GatewayError } from './gateway-error.js';
+import { isSharedToolList } from './shared-tool-list.js';
 
 /** Where a too-deep value sits: keys and array indices from the root. */
 export type JsonPath = (string | number)[];
@@ -77,4 +78,17 @@ function tooDeepBelow(container: object, depth: number, maximumDepth: number): J
 /** `['tools', 0, 'function', 'parameters']` → `tools[0].function.parameters` (the way OpenAI names params). */
 export function formatJsonPath(path: JsonPath): string {
   return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${key}` : key), '');
+}
+
+/** How much of a too-deep value's path the error names: enough to find the field, not a hundred `.a`s. */
+const namedPathSegments = 4;
+
+/**
+ * Deeper values would overflow the stack in the recursive code behind the edge (JSON.stringify of the
+ * upstream body, the tool-prompt cache's keys, schema walks), which is a 500 or worse: refused here.
+ */
+export function tooDeepError(path: JsonPath, maxDepth: number): GatewayError {
+  const param = formatJsonPath(path.slice(0, namedPathSegments));
+  const more = path.length > namedPathSegments ? '…' : '';
+  return gatewayError('json_too_deep', { message: `The request body nests deeper than ${maxDepth} levels, at '${param}${more}'.`, param });
 }

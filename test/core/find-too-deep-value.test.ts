@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shareToolList } from '../../src/core/shared-tool-list.js';
-import { findTooDeepValue, formatJsonPath } from '../../src/plugins/find-too-deep-value.js';
+import { findTooDeepValue, formatJsonPath } from '../../src/core/find-too-deep-value.js';
 
 /** Containers count; the root container is level 1, a scalar root level 0. */
 function recursiveDepth(value: unknown): number {
