@@ -3,9 +3,10 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** One restricted-imports rule: each pattern is a regular expression over the import's source text. */
-function boundary(files, rules) {
+function boundary(files, rules, ignores = []) {
   return {
     files,
+    ignores,
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: rules.map(([regex, message]) => ({ regex, message })) }],
     },
@@ -67,11 +68,28 @@ export default tseslint.config(
       ],
     },
   },
-  // The dependency rules (README: Project layout): only src/app.ts sees everything.
+  // The dependency rules (DESIGN.md §2): each folder's allowed imports; only src/app.ts and src/server.ts
+  // (the composition root) see everything. A later block for the same files replaces an earlier one's
+  // patterns, so each folder is listed once.
   boundary(['src/core/**/*.ts'], [['^\\.\\./', 'src/core imports nothing outside src/core.']]),
+  // Families use src/core and shared/ (and may build on another family's exported family value, its *-family.ts).
   boundary(
     ['tool-formats/**/*.ts'],
-    [['^(\\.\\./)+(src/(?!core/)|routes/|providers/|bench/|test/)', `tool-formats import ${outsideCore}.`]],
+    [
+      ['^(\\.\\./)+(src/(?!core/)|routes/|providers/|bench/|test/)', `tool-formats import ${outsideCore}.`],
+      [
+        '^\\.\\./(?!shared/|\\.\\./)[^/]+/(?![^/]+-family\\.js$)',
+        "a family shares with other families through tool-formats/shared/, not through a sibling family's files.",
+      ],
+    ],
+    ['tool-formats/shared/**', 'tool-formats/index.ts'],
+  ),
+  boundary(
+    ['tool-formats/shared/**/*.ts'],
+    [
+      ['^(\\.\\./)+(src/(?!core/)|routes/|providers/|bench/|test/)', `tool-formats import ${outsideCore}.`],
+      ['^\\.\\./(?!\\.\\./)[^/]+/', 'tool-formats/shared/ never imports a family.'],
+    ],
   ),
   boundary(
     ['providers/**/*.ts'],
@@ -87,8 +105,12 @@ export default tseslint.config(
     ['routes/**/*.ts'],
     [
       [
-        '^(\\.\\./)+(providers|tool-formats|src/(http|config))/',
-        'routes import src/core, src/pipeline and fastify, never providers or tool-formats.',
+        '^(\\.\\./)+(providers|tool-formats|src/(http|config|state|telemetry))/',
+        'routes import src/core, src/pipeline and fastify (the interfaces they hold live in src/core), never providers or tool-formats.',
+      ],
+      [
+        '^(\\.\\./)+src/plugins/(?!(error-envelope|request-log)\\.js$)',
+        'routes use src/plugins only for the reply helpers of the HTTP edge (error-envelope, request-log); interfaces come from src/core.',
       ],
     ],
   ),
@@ -97,7 +119,7 @@ export default tseslint.config(
     [
       ['^fastify$|^@fastify/', 'the pipeline never imports fastify.'],
       [
-        '^(\\.\\./)+(routes|providers|tool-formats|plugins)/',
+        '^(\\.\\./)+(routes|providers|tool-formats|plugins|state|telemetry)/',
         'the pipeline sees providers and tool formats only through src/core interfaces.',
       ],
     ],
@@ -106,18 +128,45 @@ export default tseslint.config(
     ['src/http/**/*.ts'],
     [
       ['^fastify$|^@fastify/', 'src/http never imports fastify.'],
-      ['^(\\.\\./)+(routes|providers|tool-formats|pipeline|plugins)/', 'src/http imports only src/core (and src/config for its types).'],
+      [
+        '^(\\.\\./)+(routes|providers|tool-formats|pipeline|plugins|state|telemetry)/',
+        'src/http imports only src/core (and src/config for its types).',
+      ],
     ],
   ),
-  // Config reads the provider kinds (schema enum, kind-only settings, discovery) from their one registry, nothing else of providers/.
+  // Config knows provider kinds only through src/core/provider-types.ts; their behaviour is handed in by app.ts and server.ts.
   boundary(
     ['src/config/**/*.ts'],
     [
       ['^fastify$|^@fastify/', 'src/config never imports fastify.'],
-      ['^(\\.\\./)+(routes|tool-formats|pipeline|plugins)/', 'src/config imports only src/core, src/http and the provider registry.'],
       [
-        '^(\\.\\./)+providers/(?!index\\.js$|provider-kind\\.js$)',
-        'src/config sees provider kinds only through their registry (providers/index.ts).',
+        '^(\\.\\./)+(routes|tool-formats|providers|bench|pipeline|plugins|state|telemetry|http)/',
+        'src/config imports only src/core (provider kinds: src/core/provider-types.ts, their lookups handed in).',
+      ],
+    ],
+  ),
+  // The fastify edge: hooks and registries built in app.ts; never an upstream's code or a route.
+  boundary(
+    ['src/plugins/**/*.ts'],
+    [['^(\\.\\./)+(routes|providers|tool-formats|http)/', 'src/plugins never import routes, providers, tool formats or src/http.']],
+  ),
+  boundary(
+    ['src/state/**/*.ts'],
+    [
+      ['^fastify$|^@fastify/', 'src/state never imports fastify.'],
+      [
+        '^(\\.\\./)+(routes|providers|tool-formats|pipeline|plugins|telemetry|http)/',
+        'src/state imports only src/core (and src/config for its types).',
+      ],
+    ],
+  ),
+  boundary(
+    ['src/telemetry/**/*.ts'],
+    [
+      ['^fastify$|^@fastify/', 'src/telemetry never imports fastify.'],
+      [
+        '^(\\.\\./)+(routes|providers|tool-formats|plugins|state|http)/',
+        "src/telemetry imports src/core, src/config types and the pipeline's stage helpers; provider facts are handed in by app.ts.",
       ],
     ],
   ),
