@@ -23,28 +23,25 @@ import type { ProviderKindLookup } from '../core/provider-types.js';
 import type { ServerDirectory } from '../core/server-directory.js';
 import type { AgentFormat, AgentFormatRequest, AgentFormatSelection } from './agent-format/agent-format.js';
 import { AgentFormatSelector } from './agent-format/agent-format-selector.js';
-import { applyAgentFormatToEvents, applyAgentFormatToRequest } from './agent-format/apply-agent-format.js';
+import { applyAgentFormatToRequest } from './agent-format/apply-agent-format.js';
 import type { Warning } from '../core/warning.js';
 import type { AccessPolicy } from './access-policy.js';
 import { DiagnosticsCollector } from './diagnostics-collector.js';
-import { dropDisallowedCalls } from './drop-disallowed-calls.js';
 import { tapReply, type ReplySummary } from './tap-reply.js';
-import { finalizeEvents } from './finalize-events.js';
 import { parsePromptedReply, type PromptedReplyOptions } from './parse-prompted-reply.js';
-import { parseTextIntoCalls } from './parse-text-into-calls.js';
 import { recordedReply, type RecentReplies } from './recent-replies.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
 import { ToolPromptCache } from './tool-prompt-cache.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
-import { repairNativeArguments, type JsonRepair } from './repair-native-arguments.js';
+import type { JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
-import { mayLoseHarmonyRecipient, noticeLostHarmonyRecipient } from './vllm-harmony-notice.js';
 import { classifyUpstreamFailure, failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
 import { isNativeToolsRefusal } from './native-tools-refused.js';
 import { ProviderDirectory } from './provider-directory.js';
 import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
 import type { RequestCancellation } from './request-cancellation.js';
+import { applyReplyStages, nativeLane, type ReplyPlan } from './stages.js';
 import { armWholeReplyDeadline, capWholeReply } from './whole-reply-bound.js';
 
 export type ChatPipelineDependencies = {
@@ -110,6 +107,8 @@ export class ChatPipeline {
   private readonly caches: RequestCaches;
   private readonly providers: ProviderDirectory;
   private readonly toolPrompts: ToolPromptCache;
+  /** The format lookup the reply stages read, made once (a closure per request costs under tsx). */
+  private readonly formatOf = (family: string): ToolFormat => this.toolFormat(family);
 
   constructor(private readonly dependencies: ChatPipelineDependencies) {
     this.caches = dependencies.caches ?? new RequestCaches();
@@ -218,37 +217,21 @@ export class ChatPipeline {
       // A server without a reasoning parser hands on the raw text of a template that opened reasoning,
       // and an inference server may lack a tool parser for this model (vLLM tells no one which it was
       // started with) or its parser may miss a call: the family's parser reads that text, so what the
-      // server left as markup still arrives as reasoning and calls.
-      const startsInReasoning = replyStartsInReasoning(request);
-      const textTools = serverMayLeaveMarkup(model) ? (request.tools ?? noTools) : noTools;
-      const read =
-        startsInReasoning || textTools.length > 0
-          ? parseTextIntoCalls(upstream, {
-              createParser: (inReasoning) => this.toolFormat(model.family).createParser(textTools, { startsInReasoning: inReasoning }),
-              startsInReasoning,
-              diagnostics,
-              singleCall: request.parallelToolCalls === false,
-            })
-          : upstream;
-      const noticed = mayLoseHarmonyRecipient(model.server, model.family, textTools.length)
-        ? noticeLostHarmonyRecipient(read, diagnostics)
-        : read;
-      const repairJson = this.dependencies.repairJson;
-      const repaired = repairJson ? repairNativeArguments(noticed, { repair: repairJson, diagnostics }) : noticed;
-      const allowed = toolPolicy ? dropDisallowedCalls(repaired, (name) => toolPolicy.allowsTool(name), diagnostics) : repaired;
-      const events = applyAgentFormatToEvents(allowed, agentFormat);
-      // The count is final here: the upstream answered.
-      return {
+      // server left as markup still arrives as reasoning and calls. The stages: src/pipeline/stages.ts.
+      const replyPlan: ReplyPlan = {
         model,
-        toolCalling: 'native',
-        events: finalizeEvents(events, {
-          warnings: routeWarnings,
-          diagnostics,
-          provider: model.provider,
-          redactor: this.dependencies.redactor,
-        }),
-        attempts: attempts.count,
+        request,
+        toolFormat: this.formatOf,
+        parseTools: serverMayLeaveMarkup(model) ? (request.tools ?? noTools) : noTools,
+        startsInReasoning: replyStartsInReasoning(request),
+        agentFormat,
+        diagnostics,
+        finalize: { warnings: routeWarnings, diagnostics, provider: model.provider, redactor: this.dependencies.redactor },
       };
+      if (this.dependencies.repairJson) replyPlan.repairJson = this.dependencies.repairJson;
+      if (toolPolicy) replyPlan.toolPolicy = toolPolicy;
+      // The count is final here: the upstream answered.
+      return { model, toolCalling: 'native', events: applyReplyStages(nativeLane, upstream, replyPlan), attempts: attempts.count };
     }
 
     const format = this.toolFormat(model.family);

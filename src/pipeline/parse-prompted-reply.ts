@@ -1,6 +1,7 @@
 /**
  * The prompted lane's way back, in one place: the family parser over the upstream's text (also read for a
- * reasoning block the template opened when there are no tools), the agent format, then the finalize stage.
+ * reasoning block the template opened when there are no tools), the agent format, then the finalize stage:
+ * the prompted lane's reply stages in src/pipeline/stages.ts.
  * Chat replies and the inspector's parse route both run it, so what the inspector shows is what a reply gives.
  */
 import type { ChatRequest } from '../core/chat-request.js';
@@ -10,11 +11,9 @@ import type { ToolDefinition } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { Warning } from '../core/warning.js';
 import type { AgentFormat } from './agent-format/agent-format.js';
-import { applyAgentFormatToEvents } from './agent-format/apply-agent-format.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
-import { finalizeEvents } from './finalize-events.js';
-import { parseTextIntoCalls, type ParseOptions } from './parse-text-into-calls.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
+import { applyReplyStages, promptedLane, type ReplyPlan } from './stages.js';
 import type { RandomHexPool } from '../core/random-hex-pool.js';
 
 export type PromptedReplyOptions = {
@@ -32,33 +31,29 @@ export type PromptedReplyOptions = {
 };
 
 export function parsePromptedReply(upstream: AsyncIterable<StreamEvent>, options: PromptedReplyOptions): AsyncIterable<StreamEvent> {
-  const { format, request, agentFormat, diagnostics } = options;
-  const tools = request.tools ?? [];
-  const startsInReasoning = replyStartsInReasoning(request);
-  const parsed =
-    options.parse || startsInReasoning
-      ? parseTextIntoCalls(upstream, {
-          createParser: parserMaker(format, options.parse ? tools : []),
-          startsInReasoning,
-          diagnostics,
-          singleCall: request.parallelToolCalls === false,
-          keepRawText: agentFormat.type === 'passthrough',
-          ...(options.callIds ? { callIds: options.callIds } : {}),
-        })
-      : upstream;
-  const finalize = {
-    warnings: options.warnings,
+  const { request, diagnostics } = options;
+  const plan: ReplyPlan = {
+    model: request.model,
+    request,
+    toolFormat: fixedFormat(options.format),
+    parseTools: options.parse ? (request.tools ?? noTools) : noTools,
+    startsInReasoning: replyStartsInReasoning(request),
+    agentFormat: options.agentFormat,
     diagnostics,
-    provider: request.model.provider,
-    ...(options.redactor ? { redactor: options.redactor } : {}),
+    finalize: {
+      warnings: options.warnings,
+      diagnostics,
+      provider: request.model.provider,
+      ...(options.redactor ? { redactor: options.redactor } : {}),
+    },
   };
-  return finalizeEvents(applyAgentFormatToEvents(parsed, agentFormat), finalize);
+  if (options.callIds) plan.callIds = options.callIds;
+  return applyReplyStages(promptedLane, upstream, plan);
 }
 
-/**
- * The reply's parser maker, returned by a function rather than written inline in the options: under tsx a
- * function that gets a name from its property costs a name patched onto it per request (3.5 µs here).
- */
-function parserMaker(format: ToolFormat, tools: ToolDefinition[]): ParseOptions['createParser'] {
-  return (inReasoning) => format.createParser(tools, { startsInReasoning: inReasoning });
+const noTools: ToolDefinition[] = [];
+
+/** The prompted lane's format whatever family is asked (returned by a function: no name patched on per request under tsx). */
+function fixedFormat(format: ToolFormat): ReplyPlan['toolFormat'] {
+  return () => format;
 }
