@@ -44,10 +44,10 @@ export function registerRequestBodyDeadline(
       const deadline = setTimeout(() => {
         if (!raw.complete && !socket.destroyed) answer(requestTimeoutError(), socket);
       }, requestTimeoutMs);
-      // 'end' when the body was read (or dumped after an early reply), 'close' when the request or its socket went.
-      const disarm = () => clearTimeout(deadline);
-      raw.once('end', disarm);
-      raw.once('close', disarm);
+      // Never what keeps the process alive; and a timer that outlives its request finds it complete and does nothing.
+      deadline.unref();
+      // 'close' once the body was read (or dumped after an early reply), or the request's socket went.
+      raw.once('close', () => clearTimeout(deadline));
     }
     done();
   });

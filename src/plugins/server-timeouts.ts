@@ -19,6 +19,8 @@ export function serverTimeoutOptions(server: ServerConfig, shutdownGraceMs: numb
   return {
     // Node's requestTimeout runs from the first byte until the request is fully received: a reply
     // streaming for minutes afterwards is not cut by it, a client stalling mid-body is (408, then close).
+    // Its sweep can miss connections under load, so the gateway keeps its own body deadline too
+    // (request-body-deadline.ts).
     requestTimeout: server.requestTimeoutMs,
     http: {
       requestTimeout: server.requestTimeoutMs,
