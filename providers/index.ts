@@ -1,6 +1,8 @@
 /**
- * The provider registry: every provider kind, listed once. The config's `type` enum, the `ProviderType`
- * union, discovery, tool-calling defaults, telemetry names and adapter dispatch all derive from this list.
+ * The provider registry: every provider kind with its code, listed once. Adapter dispatch, discovery,
+ * tool-calling defaults and telemetry names derive from this list; the kind names the config reads live in
+ * src/core/provider-types.ts (checked against this list below), and the lookups reach config, resolution
+ * and telemetry through src/app.ts and src/server.ts.
  */
 import type { ProviderConfig } from '../src/config/config-types.js';
 import type { ProviderDiscovery, ProviderType, ServerProbe } from '../src/core/provider-types.js';
@@ -21,7 +23,7 @@ export { localOllamaUrl, probeOllama } from './ollama/discover-ollama.js';
 /** Discovery runs in this order, so it is also the order of the no-config providers. */
 export const providerKinds = [openAiKind, openAiCompatibleKind, anthropicKind, ollamaKind, geminiKind, scriptedKind] as const;
 
-export { providerTypeNames, type ProviderType } from '../src/core/provider-types.js';
+export { providerTypeNames } from '../src/core/provider-types.js';
 
 /** Both ways: a kind missing from src/core/provider-types.ts, or a name there without a kind here, fails to compile. */
 type SameUnion<Left, Right> = [Left] extends [Right] ? ([Right] extends [Left] ? true : false) : false;

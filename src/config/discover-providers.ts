@@ -3,13 +3,10 @@
  * (OPENAI_API_KEY, ANTHROPIC_API_KEY, OLLAMA_HOST or a local Ollama that answers, GEMINI_API_KEY); with none
  * of them, the scripted `demo` provider.
  */
-import type { ProviderDiscovery, ServerProbe } from '../core/provider-types.js';
+import type { ProviderDiscovery } from '../core/provider-types.js';
 
 /** Not yet a ConfigFile: load-config validates it like a file read from disk. */
 export type DiscoveredFile = { providers: Record<string, Record<string, unknown>> };
-
-/** Ollama is the one kind found by asking a local server; tests pass their own probe. */
-export type OllamaProbe = ServerProbe;
 
 /** `discovery`: the kinds and the local-server probe, from the provider registry (server.ts hands them in). */
 export async function discoverProviders(
