@@ -6,7 +6,7 @@
 // The wording follows the parser's documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/cwm_tool_parser.py
 import type { ToolCallPart } from '../../src/core/index.js';
-import { hermesFamily } from '../hermes/hermes-family.js';
+import { hermesPrompt, hermesResults } from '../shared/hermes-layout.js';
 import { isPlainObject } from '../shared/call-arguments.js';
 import { excerpt, type BodyGrammar } from '../shared/body-grammar.js';
 import { taggedEnvelope } from '../shared/envelope.js';
@@ -51,16 +51,16 @@ export const cwmFamily: FamilySpec = {
   family,
   envelopes: [taggedEnvelope(family, blockOpen, blockClose, [cwmBlockGrammar])],
   prompt: {
-    introduction: hermesFamily.prompt.introduction,
-    renderToolList: hermesFamily.prompt.renderToolList,
+    introduction: hermesPrompt.introduction,
+    renderToolList: hermesPrompt.renderToolList,
     callInstructions: [
       'To call a tool, write a tool block: the tool name, then its input, JSON arguments or, for a tool that takes one command, the command itself:',
       `${blockOpen} function>`,
       'tool_name {"argument": "value"}',
       blockClose,
     ].join('\n'),
-    resultInstructions: hermesFamily.prompt.resultInstructions,
+    resultInstructions: hermesPrompt.resultInstructions,
   },
   renderCall: renderBlock,
-  renderResults: hermesFamily.renderResults,
+  renderResults: hermesResults,
 };

@@ -7,7 +7,7 @@
 // Written: the Hermes layout; results as `<tool_response>` blocks.
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/ernie45_tool_parser.py
 // @see https://huggingface.co/baidu/ERNIE-4.5-21B-A3B-Thinking
-import { hermesFamily } from '../hermes/hermes-family.js';
+import { hermesPrompt, hermesResults, renderHermesCall } from '../shared/hermes-layout.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
@@ -18,7 +18,7 @@ export const ernieFamily: FamilySpec = {
   family,
   envelopes: [taggedEnvelope(family, '<tool_call>', '</tool_call>', [jsonCallGrammar])],
   bareGrammars: [jsonCallGrammar],
-  prompt: hermesFamily.prompt,
-  renderCall: hermesFamily.renderCall,
-  renderResults: hermesFamily.renderResults,
+  prompt: hermesPrompt,
+  renderCall: renderHermesCall,
+  renderResults: hermesResults,
 };

@@ -3,10 +3,8 @@
 // <tool_response> blocks in a user turn. The prompt follows the Qwen2.5 chat template.
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
-import { argumentsForRendering, formatJson } from '../shared/format-json.js';
+import { hermesPrompt, hermesResults, renderHermesCall } from '../shared/hermes-layout.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
-import { renderFunctionLines } from '../shared/tool-prompt.js';
-import { taggedResults } from '../shared/tool-result-text.js';
 
 const family = 'hermes';
 
@@ -25,19 +23,7 @@ export const hermesFamily: FamilySpec = {
     taggedEnvelope(family, '<|tool_call|>', ['</|tool_call|>', '</|tool_call|}'], [jsonCallGrammar]),
   ],
   bareGrammars: [jsonCallGrammar],
-  prompt: {
-    introduction: '# Tools\n\nYou may call one or more functions to assist with the user query.',
-    renderToolList: (tools) =>
-      `You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n${renderFunctionLines(tools)}\n</tools>`,
-    callInstructions: [
-      'For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:',
-      '<tool_call>',
-      '{"name": <function-name>, "arguments": <args-json-object>}',
-      '</tool_call>',
-    ].join('\n'),
-    resultInstructions:
-      'Function results come back to you in the next user turn, each inside <tool_response></tool_response> XML tags. When no function is needed, answer directly.',
-  },
-  renderCall: (call) => `<tool_call>\n${formatJson({ name: call.name, arguments: argumentsForRendering(call.arguments) })}\n</tool_call>`,
-  renderResults: taggedResults('<tool_response>', '</tool_response>'),
+  prompt: hermesPrompt,
+  renderCall: renderHermesCall,
+  renderResults: hermesResults,
 };

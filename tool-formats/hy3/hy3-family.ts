@@ -6,7 +6,7 @@
 // Written: the same section, one per turn; results as tagged blocks in a user turn. The wording follows
 // the parser's documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/hy_v3_tool_parser.py
-import { hermesFamily } from '../hermes/hermes-family.js';
+import { hermesPrompt } from '../shared/hermes-layout.js';
 import type { ToolCallPart } from '../../src/core/index.js';
 import { argumentKeyClose, argumentKeyOpen, argumentValueClose, argumentValueOpen } from '../shared/arg-pairs-grammar.js';
 import { taggedEnvelope } from '../shared/envelope.js';
@@ -37,8 +37,8 @@ export const hy3Family: FamilySpec = {
   ],
   prompt: {
     // The Qwen-style words many templates share, for the tool list (see the note at the top).
-    introduction: hermesFamily.prompt.introduction,
-    renderToolList: hermesFamily.prompt.renderToolList,
+    introduction: hermesPrompt.introduction,
+    renderToolList: hermesPrompt.renderToolList,
     callInstructions: [
       'To call functions, write one tool-calls section holding one block per call:',
       `${toolCallsOpen}${hy3CallOpen}function_name${hy3Separator}${argumentKeyOpen}argument_name${argumentKeyClose}${argumentValueOpen}value${argumentValueClose}${hy3CallClose}${toolCallsClose}`,

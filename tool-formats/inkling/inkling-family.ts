@@ -9,7 +9,7 @@
 // @see https://github.com/ggml-org/llama.cpp/blob/master/common/parsers/inkling.cpp
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/frontend/processing/tool_parsers/inkling_tool_parser.py
 import type { ToolCallPart } from '../../src/core/index.js';
-import { hermesFamily } from '../hermes/hermes-family.js';
+import { hermesPrompt, hermesResults } from '../shared/hermes-layout.js';
 import { excerpt, type BodyGrammar } from '../shared/body-grammar.js';
 import { isPlainObject } from '../shared/call-arguments.js';
 import { taggedEnvelope } from '../shared/envelope.js';
@@ -60,16 +60,16 @@ export const inklingFamily: FamilySpec = {
   reasoningTags: [{ open: '<|content_thinking|>', close: endOfBlock, endsBefore: ['<|content_text|>', endOfTurn], scope: 'family' }],
   familyFramingTokens: ['<|content_text|>', endOfBlock, endOfTurn],
   prompt: {
-    introduction: hermesFamily.prompt.introduction,
-    renderToolList: hermesFamily.prompt.renderToolList,
+    introduction: hermesPrompt.introduction,
+    renderToolList: hermesPrompt.renderToolList,
     callInstructions: [
       'To call a function, write a tool block: the function name, the invoke token, then a JSON object with the name and its arguments:',
       `${blockOpen}function_name${inklingInvokeToken}{"name": "function_name", "args": {"argument": "value"}}${endOfBlock}`,
       'Write one block per call.',
     ].join('\n'),
-    resultInstructions: hermesFamily.prompt.resultInstructions,
+    resultInstructions: hermesPrompt.resultInstructions,
   },
   renderCall: renderBlock,
   renderCalls: (calls) => calls.map(renderBlock).join(''),
-  renderResults: hermesFamily.renderResults,
+  renderResults: hermesResults,
 };

@@ -14,7 +14,7 @@ import {
   argumentValueOpen,
   glmArgumentTags,
 } from '../shared/arg-pairs-grammar.js';
-import { hermesFamily } from '../hermes/hermes-family.js';
+import { hermesPrompt } from '../shared/hermes-layout.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { rawArgumentEntries } from '../shared/format-json.js';
@@ -45,8 +45,8 @@ export const iquestCoderV2Family: FamilySpec = {
     ),
   ],
   prompt: {
-    introduction: hermesFamily.prompt.introduction,
-    renderToolList: hermesFamily.prompt.renderToolList,
+    introduction: hermesPrompt.introduction,
+    renderToolList: hermesPrompt.renderToolList,
     callInstructions: [
       'For each function call, write one block with the function name and its arguments:',
       `${callOpen}function_name`,

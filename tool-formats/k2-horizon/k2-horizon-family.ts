@@ -7,7 +7,7 @@
 // has it. The wording follows the parsers' documented format (the model's template was not available).
 // @see https://github.com/ggml-org/llama.cpp/blob/master/common/parsers/k2-horizon.cpp
 import type { ToolCallPart } from '../../src/core/index.js';
-import { hermesFamily } from '../hermes/hermes-family.js';
+import { hermesPrompt } from '../shared/hermes-layout.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { rawArgumentEntries } from '../shared/format-json.js';
@@ -37,8 +37,8 @@ export const k2HorizonFamily: FamilySpec = {
   envelopes: [taggedEnvelope(family, ifmSectionOpen, ifmSectionClose, [ifmCallGrammar], { valueSpans: ifmValues })],
   reasoningTags: [thinkTag('ifm|think'), thinkTag('ifm|think_fast'), thinkTag('ifm|think_faster')],
   prompt: {
-    introduction: hermesFamily.prompt.introduction,
-    renderToolList: hermesFamily.prompt.renderToolList,
+    introduction: hermesPrompt.introduction,
+    renderToolList: hermesPrompt.renderToolList,
     callInstructions: [
       'To call functions, write one tool-calls section holding one block per call:',
       `${ifmSectionOpen}${ifmCallOpen}function_name`,

@@ -5,7 +5,7 @@
 // Written: the same blocks, one per line; results as tagged blocks in a user turn. The wording follows
 // the parser's documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/minicpm5xml_tool_parser.py
-import { hermesFamily } from '../hermes/hermes-family.js';
+import { hermesPrompt } from '../shared/hermes-layout.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { rawArgumentEntries } from '../shared/format-json.js';
@@ -31,8 +31,8 @@ export const minicpmFamily: FamilySpec = {
   ],
   prompt: {
     // The Qwen-style words many templates share, for the tool list (see the note at the top).
-    introduction: hermesFamily.prompt.introduction,
-    renderToolList: hermesFamily.prompt.renderToolList,
+    introduction: hermesPrompt.introduction,
+    renderToolList: hermesPrompt.renderToolList,
     callInstructions: [
       'For each function call, write one function block with its parameters:',
       `${functionOpen}function_name">${paramOpen}parameter_name">value${paramClose}${functionClose}`,

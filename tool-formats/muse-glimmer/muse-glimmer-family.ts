@@ -11,7 +11,7 @@
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/frontend/processing/tool_parsers/muse_glimmer_tool_parser.py
 import type { ToolCallPart } from '../../src/core/index.js';
 import { functionMessage } from '../harmony/harmony-family.js';
-import { hermesFamily } from '../hermes/hermes-family.js';
+import { hermesPrompt, hermesResults } from '../shared/hermes-layout.js';
 import type { Envelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
@@ -62,8 +62,8 @@ export const museGlimmerFamily: FamilySpec = {
     framingTokens: [' to=user<|message|>'],
   },
   prompt: {
-    introduction: hermesFamily.prompt.introduction,
-    renderToolList: hermesFamily.prompt.renderToolList,
+    introduction: hermesPrompt.introduction,
+    renderToolList: hermesPrompt.renderToolList,
     callInstructions: [
       'To call a function, write a message addressed to it, holding one invoke:',
       `${messageStart} to=function_name<|message|>${atemSectionOpen}`,
@@ -73,9 +73,9 @@ export const museGlimmerFamily: FamilySpec = {
       `${atemSectionClose}${endOfMessage}`,
       'Write string values as they are, without quotes or escaping, and other values (numbers, booleans, arrays, objects) as JSON. Write your answer to the user in a message addressed to=user.',
     ].join('\n'),
-    resultInstructions: hermesFamily.prompt.resultInstructions,
+    resultInstructions: hermesPrompt.resultInstructions,
   },
   renderCall: renderToolMessage,
   renderCalls: (calls) => calls.map(renderToolMessage).join(''),
-  renderResults: hermesFamily.renderResults,
+  renderResults: hermesResults,
 };

@@ -6,7 +6,7 @@
 // follows the parsers' documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/openpangu_v2_tool_parser.py
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/pangu_tool_parser.py
-import { hermesFamily } from '../hermes/hermes-family.js';
+import { hermesPrompt } from '../shared/hermes-layout.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { renderJsonCallList } from '../shared/json-call-text.js';
@@ -26,8 +26,8 @@ export const openPanguFamily: FamilySpec = {
   ],
   prompt: {
     // The Qwen-style words many templates share, for the tool list (see the note at the top).
-    introduction: hermesFamily.prompt.introduction,
-    renderToolList: hermesFamily.prompt.renderToolList,
+    introduction: hermesPrompt.introduction,
+    renderToolList: hermesPrompt.renderToolList,
     callInstructions: [
       `To call functions, write one JSON list of calls between ${callStart} and ${callEnd}:`,
       `${callStart}[{"name": "function_name", "arguments": {"argument_name": "value"}}]${callEnd}`,

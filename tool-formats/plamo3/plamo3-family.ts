@@ -4,7 +4,7 @@
 // Written: the same section, one per turn; results as tagged blocks in a user turn. The wording follows
 // the parser's documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/plamo3_tool_parser.py
-import { hermesFamily } from '../hermes/hermes-family.js';
+import { hermesPrompt } from '../shared/hermes-layout.js';
 import type { ToolCallPart } from '../../src/core/index.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
@@ -37,8 +37,8 @@ export const plamo3Family: FamilySpec = {
   ],
   prompt: {
     // The Qwen-style words many templates share, for the tool list (see the note at the top).
-    introduction: hermesFamily.prompt.introduction,
-    renderToolList: hermesFamily.prompt.renderToolList,
+    introduction: hermesPrompt.introduction,
+    renderToolList: hermesPrompt.renderToolList,
     callInstructions: [
       'To call functions, write one tool-requests block holding one request per call, its arguments as one JSON object:',
       `${requestsOpen}${requestOpen}${nameOpen}function_name${nameClose}${argumentsOpen}{"argument_name": "value"}${argumentsClose}${requestClose}${requestsClose}`,

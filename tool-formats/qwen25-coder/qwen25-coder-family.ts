@@ -5,7 +5,7 @@
 // other families' models may write it as text: the envelope is family-scoped, read only by this
 // family's parser. Everything written (prompt, history, results) is Hermes', as the template writes it.
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/qwen2_5_coder_tool_parser.py
-import { hermesFamily } from '../hermes/hermes-family.js';
+import { hermesPrompt, hermesResults, renderHermesCall } from '../shared/hermes-layout.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { toolsTagGrammar } from './tools-tag-grammar.js';
@@ -15,7 +15,7 @@ const family = 'qwen25-coder';
 export const qwen25CoderFamily: FamilySpec = {
   family,
   envelopes: [{ ...taggedEnvelope(family, '<tools>', '</tools>', [toolsTagGrammar]), scope: 'family' }],
-  prompt: hermesFamily.prompt,
-  renderCall: hermesFamily.renderCall,
-  renderResults: hermesFamily.renderResults,
+  prompt: hermesPrompt,
+  renderCall: renderHermesCall,
+  renderResults: hermesResults,
 };

@@ -5,7 +5,7 @@
 // here, the roster and the client's schema decide. Written: the marker and fence per call. The wording
 // follows the parser's documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/rwkv_tool_parser.py
-import { hermesFamily } from '../hermes/hermes-family.js';
+import { hermesPrompt, hermesResults } from '../shared/hermes-layout.js';
 import type { Envelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
@@ -28,8 +28,8 @@ export const rwkvFamily: FamilySpec = {
   family,
   envelopes: [toolCallEnvelope],
   prompt: {
-    introduction: hermesFamily.prompt.introduction,
-    renderToolList: hermesFamily.prompt.renderToolList,
+    introduction: hermesPrompt.introduction,
+    renderToolList: hermesPrompt.renderToolList,
     callInstructions: [
       `To call a function, write ${marker} and then a JSON block with the function name and its arguments:`,
       marker,
@@ -37,9 +37,9 @@ export const rwkvFamily: FamilySpec = {
       '{"name": "function_name", "arguments": {"argument": "value"}}',
       '```',
     ].join('\n'),
-    resultInstructions: hermesFamily.prompt.resultInstructions,
+    resultInstructions: hermesPrompt.resultInstructions,
   },
   renderCall: (call) =>
     `${marker}\n\`\`\`json\n${formatJson({ name: call.name, arguments: argumentsForRendering(call.arguments) })}\n\`\`\``,
-  renderResults: hermesFamily.renderResults,
+  renderResults: hermesResults,
 };

@@ -6,7 +6,7 @@
 // documented format (the model's template was not available to read).
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/step_audio_2_tool_parser.py
 import type { ToolCallPart } from '../../src/core/index.js';
-import { hermesFamily } from '../hermes/hermes-family.js';
+import { hermesPrompt, hermesResults } from '../shared/hermes-layout.js';
 import { excerpt, type BodyGrammar } from '../shared/body-grammar.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
@@ -50,16 +50,16 @@ export const stepAudio2Family: FamilySpec = {
   family,
   envelopes: [taggedEnvelope(family, callOpen, callClose, [typedCallGrammar])],
   prompt: {
-    introduction: hermesFamily.prompt.introduction,
-    renderToolList: hermesFamily.prompt.renderToolList,
+    introduction: hermesPrompt.introduction,
+    renderToolList: hermesPrompt.renderToolList,
     callInstructions: [
       `For each function call, write the call type, the function name and its JSON arguments on their own lines within ${callOpen}${callClose} tags:`,
       callOpen + 'function',
       'function_name',
       '{"argument": "value"}' + callClose,
     ].join('\n'),
-    resultInstructions: hermesFamily.prompt.resultInstructions,
+    resultInstructions: hermesPrompt.resultInstructions,
   },
   renderCall: renderTypedCall,
-  renderResults: hermesFamily.renderResults,
+  renderResults: hermesResults,
 };
