@@ -4,7 +4,7 @@ import { discoverProviders } from '../../src/config/discover-providers.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import { resolveModel } from '../../src/config/resolve-model.js';
 import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';
-import { providerTypesWithoutUpstream } from '../../src/core/provider-types.js';
+import { providerKindConfigProperties, providerTypesWithoutUpstream } from '../../src/core/provider-types.js';
 import {
   createProviderAdapter,
   genAiProviderName,
@@ -29,8 +29,12 @@ describe('the provider registry', () => {
     expect(() => validateConfigFile({ providers: { one: { type: 'vertex', baseUrl: 'http://127.0.0.1:1' } } })).toThrow(/must be one of/);
   });
 
-  it('says which kinds have an upstream as their descriptors do (config reads src/core/provider-types.ts)', () => {
-    for (const kind of providerKinds) expect(providerTypesWithoutUpstream.includes(kind.type)).toBe(!kind.hasUpstream);
+  it('says which kinds have an upstream, and their own settings, as their descriptors do (config reads src/core/provider-types.ts)', () => {
+    for (const kind of providerKinds) {
+      expect(providerTypesWithoutUpstream.includes(kind.type)).toBe(!kind.hasUpstream);
+      const configured = (providerKindConfigProperties as Record<string, object | undefined>)[kind.type];
+      expect(configured, `${kind.type}: its configProperties belong in providerKindConfigProperties`).toEqual(kind.configProperties);
+    }
   });
 
   it('requires a baseUrl of every kind with an upstream only', () => {
