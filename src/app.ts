@@ -5,6 +5,7 @@
 import { cancellationFromSignal } from './core/cancellation.js';
 import { RandomHexPool } from './core/random-hex-pool.js';
 import fastifyWebsocket from '@fastify/websocket';
+import type { RequestListener, Server } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
 import { createProviderAdapter, genAiProviderName, providerKind } from '../providers/index.js';
@@ -12,6 +13,9 @@ import { registerChatCompletionsRoutes } from '../routes/chat-completions/index.
 import { registerEmbeddingsRoutes } from '../routes/embeddings/index.js';
 import { registerHealthRoutes } from '../routes/health/index.js';
 import { registerMessagesRoutes } from '../routes/messages/index.js';
+import { DeploymentBalancer } from './pipeline/deployment-balancer.js';
+import { registerAdminRoutes } from '../routes/admin/index.js';
+import type { ReloadOutcome } from './live-gateway.js';
 import { registerModelsRoutes } from '../routes/models/index.js';
 import { inspectorPagePaths, registerInspectorPage } from '../routes/inspector/index.js';
 import { registerResponsesRoutes } from '../routes/responses/index.js';
@@ -78,6 +82,10 @@ export type BuildAppOptions = {
   detectServers?: boolean;
   /** The shortest time between two detections of one provider's server (default 30 s; tests shorten it). */
   serverRedetectAfterMs?: number;
+  /** Hands fastify the server it serves (src/live-gateway.ts: one listening server in front of each reloaded app). */
+  serverFactory?: (handler: RequestListener) => Server;
+  /** Reloads the config file (`POST /admin/reload`, admin keys only); the route exists only with it. */
+  reload?: () => Promise<ReloadOutcome>;
 };
 
 /** The one redactor of a config's secrets, shared by the logger and the app (server.ts builds the logger first). */
@@ -141,6 +149,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const clientErrorHandler = createClientErrorResponder(errorEnvelopes);
   const app = Fastify({
     ...serverTimeoutOptions(config.server, shutdownGraceMs),
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     loggerInstance: logger as FastifyBaseLogger,
     // Our own one-line-per-request log replaces fastify's two lines (see plugins/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
@@ -193,6 +202,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   app.decorate('metrics', metrics);
+  // How many generations this app still serves: a reloaded gateway closes a replaced app when none are left.
+  app.decorate('liveGenerations', () => liveStreams.size);
   if (tracing) app.decorate('tracing', tracing);
   // An upstream that failed before its first byte is counted, and its server is asked again what it is.
   const resilience: ResilienceObserver = {
@@ -216,6 +227,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     caches,
     servers,
     ids,
+    balancer: new DeploymentBalancer(),
   });
   registerRequestLog(app);
   registerErrorEnvelope(app, errorEnvelopes);
@@ -239,7 +251,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     stateProblem: () => state.problem(),
   });
   const providerDirectory = new ProviderDirectory(config, providers);
-  registerModelsRoutes(app, { pipeline, providers: providerDirectory });
+  registerModelsRoutes(app, { pipeline, providers: providerDirectory, deployments: config.deployments });
+  if (options.reload) registerAdminRoutes(app, { reload: options.reload });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches, validators, ids });
   // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
   await app.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });

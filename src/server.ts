@@ -1,6 +1,11 @@
-/** Process entry: load the config, build the app, listen; close gracefully on SIGTERM/SIGINT. */
+/** Process entry: load the config, build the app, listen; reload the config on SIGHUP; close gracefully on SIGTERM/SIGINT. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { providerDiscovery } from '../providers/index.js';
+import type { GatewayConfig } from './config/config-types.js';
+import { LiveGateway } from './live-gateway.js';
+import { serverTimeoutOptions } from './plugins/server-timeouts.js';
 import { buildApp, createConfigRedactor, createGatewayLogger } from './app.js';
 import { ConfigError } from './config/config-error.js';
 import { loadConfig } from './config/load-config.js';
@@ -21,15 +26,17 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   if (commandLine.checkConfigPath) process.exit(await checkConfig(commandLine.checkConfigPath, bootLogger));
-  let loaded;
-  try {
-    loaded = await loadConfig({
+  const readConfig = () =>
+    loadConfig({
       path: commandLine.configPath,
       environment: process.env,
       overrides: { port: commandLine.port, host: commandLine.host },
       // Without a file, each provider kind looks in the environment (config itself knows no kind's code).
       discovery: providerDiscovery(),
     });
+  let loaded;
+  try {
+    loaded = await readConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       bootLogger.fatal(error.message);
@@ -40,14 +47,23 @@ async function main(): Promise<void> {
   const { config, notes } = loaded;
   const logDestination = createLogDestination();
   // One redactor for the log and the app's error messages: no configured secret leaves the process.
-  const redactor = createConfigRedactor(config);
-  const logger = createGatewayLogger(config, redactor, logDestination);
+  // Each config (a reload's too) gets its own, since its secrets are the ones to hide.
+  const loggerFor = (current: GatewayConfig) => {
+    const redactor = createConfigRedactor(current);
+    return { redactor, logger: createGatewayLogger(current, redactor, logDestination) };
+  };
+  const { logger } = loggerFor(config);
   // A stray rejection is a bug to log, not a reason to drop every live stream with the process.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   for (const note of notes) logger.info(note);
-  let app;
+  const live: LiveGateway = new LiveGateway({
+    loadConfig: async () => (await readConfig()).config,
+    buildApp: (current, serverFactory) => buildApp(current, { ...loggerFor(current), serverFactory, reload: () => live.reload() }),
+    log: logger,
+    serverOptions: serverTimeoutOptions(config.server, config.server.shutdownGraceMs).http,
+  });
   try {
-    app = await buildApp(config, { logger, redactor });
+    await live.start(config);
   } catch (error) {
     // Some settings (agent-format rules naming unknown formats) can only be checked once the app knows its formats.
     if (error instanceof ConfigError) {
@@ -57,9 +73,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const closeBackstopMs = config.server.shutdownGraceMs + shutdownOverrunMs + closeBackstopMarginMs;
-  // Node's default accept backlog (511) overflows when ~1,000 clients connect at once (npm run soak): the kernel
-  // then drops their handshakes and they hang for a minute or more before a reset. The kernel caps it at somaxconn.
-  const address = await app.listen({ host: config.server.host, port: config.server.port, backlog: 4096 });
+  const address = await listen(live.server, config.server.host, config.server.port);
   logger.info({ providers: Object.keys(config.providers), auth: config.server.apiKeys.length > 0 }, `Interlingua listening on ${address}`);
   // Start-up lines now, not at the first periodic flush: whoever started the gateway is watching for them.
   logDestination.flushSync();
@@ -77,7 +91,7 @@ async function main(): Promise<void> {
     }, closeBackstopMs);
     backstop.unref();
     try {
-      await app.close();
+      await live.close();
       process.exit(0);
     } catch (error) {
       logger.error({ err: error }, 'error while closing');
@@ -86,6 +100,26 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // A reload's outcome is logged by the gateway; the signal has no one to answer.
+  process.on('SIGHUP', () => {
+    if (!closing) void live.reload().catch((error: unknown) => logger.error({ err: error }, 'config reload failed'));
+  });
+}
+
+/**
+ * Node's default accept backlog (511) overflows when ~1,000 clients connect at once (npm run soak): the kernel
+ * then drops their handshakes and they hang for a minute or more before a reset. The kernel caps it at somaxconn.
+ */
+function listen(server: Server, host: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host, port, backlog: 4096 }, () => {
+      server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve(`http://${shownHost}:${address.port}`);
+    });
+  });
 }
 
 /** `--check-config FILE`: everything a start checks (the file, then what only the built app can), without listening. */

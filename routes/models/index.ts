@@ -19,7 +19,17 @@ type WireModel = { id: string; object: 'model'; created: number; owned_by: strin
 
 const listTimeoutMs = 5_000;
 
-export function registerModelsRoutes(app: FastifyInstance, options: { pipeline: ChatPipeline; providers: ProviderDirectory }): void {
+/** What the list needs of a configured deployment (the config's `Deployment`). */
+type ListedDeployment = { name: string; targets: readonly { model: string }[] };
+
+export type ModelsRouteOptions = {
+  pipeline: ChatPipeline;
+  providers: ProviderDirectory;
+  /** The config's deployments: each name is listed as a model the gateway itself owns. */
+  deployments?: ReadonlyMap<string, ListedDeployment> | undefined;
+};
+
+export function registerModelsRoutes(app: FastifyInstance, options: ModelsRouteOptions): void {
   const { pipeline, providers } = options;
 
   function toWireModel(provider: string, model: ModelInfo): WireModel {
@@ -54,6 +64,9 @@ export function registerModelsRoutes(app: FastifyInstance, options: { pipeline: 
     // A key limited to some models sees only those.
     const { access } = request;
     const data = access ? lists.flat().filter((model) => access.allowsModel(model.id)) : lists.flat();
+    for (const deployment of options.deployments?.values() ?? [])
+      if (!access || deployment.targets.some((target) => access.allowsModel(target.model)))
+        data.push(deploymentModel(deployment, pipeline));
     return { object: 'list', data };
   });
 
@@ -65,4 +78,10 @@ export function registerModelsRoutes(app: FastifyInstance, options: { pipeline: 
     if (!found) throw gatewayError('model_not_found', { message: `The model '${id}' does not exist.`, param: 'model' });
     return found;
   });
+}
+
+/** A deployment as a model: its lane is its first target's (all its targets serve the same model). */
+function deploymentModel(deployment: ListedDeployment, pipeline: ChatPipeline): WireModel {
+  const first = pipeline.resolve((deployment.targets[0] as { model: string }).model);
+  return { id: deployment.name, object: 'model', created: 0, owned_by: 'interlingua', tool_calling: first.toolCalling };
 }

@@ -70,6 +70,7 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     // A hijacked stream writes its own head: the rate-limit headers go into it.
     if (options.stream && request.admission) Object.assign(headers, request.admission.headers);
     if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
+    if (run.deployment !== undefined) headers['x-interlingua-deployment'] = headerAddress(run.deployment);
 
     if (!options.stream) {
       // Set before rendering: a reply that ends in an error is answered with them too.
@@ -127,7 +128,10 @@ const headerSafe = /^[\x20-\x7e]*$/;
  * cannot carry is percent-encoded rather than allowed to fail the reply.
  */
 function headerModel(model: ResolvedModel): string {
-  const address = `${model.provider}/${model.model}`;
+  return headerAddress(`${model.provider}/${model.model}`);
+}
+
+function headerAddress(address: string): string {
   return headerSafe.test(address) ? address : encodeURIComponent(address);
 }
 

@@ -110,6 +110,8 @@ const apiKey = {
           properties: { allow: globs, deny: globs },
         },
         limits,
+        /** May reload the config (`POST /admin/reload`) and read every key's usage. */
+        admin: { type: 'boolean' },
       },
     },
   ],
@@ -206,6 +208,32 @@ export const configFileSchema = {
     },
     /** Model names clients hard-code (`claude-sonnet-4-5`) → the `provider/model` that answers them. */
     aliases: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string', pattern: '^[^/]+/.+$' } },
+    /** One name, several targets that serve the same model: each request goes to one, chosen by the strategy. */
+    deployments: {
+      type: 'object',
+      propertyNames: { minLength: 1 },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['targets'],
+        properties: {
+          strategy: { enum: ['weighted', 'least-busy', 'latency'] },
+          targets: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['model'],
+              properties: { model: { type: 'string', pattern: '^[^/]+/.+$' }, weight: { type: 'number', exclusiveMinimum: 0 } },
+            },
+          },
+          cooldownSeconds: { type: 'number', minimum: 0 },
+          /** `session`: one conversation keeps to one healthy target, so the server's prompt cache is reused. */
+          affinity: { enum: ['none', 'session'] },
+        },
+      },
+    },
     /** A model (`provider/model` or an alias) → the targets tried in order when it fails before the first byte. */
     fallbacks: {
       type: 'object',

@@ -37,6 +37,20 @@ export type RetrySettings = {
 /** What makes a request move on to its next fallback: an upstream status, `5xx` (any), a timeout or a connect error. */
 export type FallbackCondition = number | '5xx' | 'timeout' | 'connect';
 
+/** How a deployment picks its target: by weight, the fewest requests in flight, or the lowest recent latency. */
+export type DeploymentStrategy = 'weighted' | 'least-busy' | 'latency';
+
+/** One name served by several targets (`provider/model`), balanced with health cooldowns. */
+export type Deployment = {
+  name: string;
+  strategy: DeploymentStrategy;
+  targets: readonly { model: string; weight: number }[];
+  /** How long a target that failed (connect error, 5xx, timeout before the first byte) is skipped. */
+  cooldownMs: number;
+  /** One conversation to one healthy target, so that the server's prompt cache is reused. */
+  sessionAffinity: boolean;
+};
+
 export type ModelSettings = {
   family?: string;
   toolCalling?: ToolCallingSetting;
@@ -96,6 +110,8 @@ export type ClientKey = {
   models?: string[];
   tools?: ToolPolicy;
   limits?: LimitSettings;
+  /** May reload the config and read every key's usage. */
+  admin?: boolean;
 };
 
 export type ServerConfig = {
@@ -192,5 +208,7 @@ export type GatewayConfig = {
   fallbackOn?: readonly FallbackCondition[];
   /** Model aliases: a name as a client sends it → `provider/model`. A Map: names come from requests. */
   aliases: ReadonlyMap<string, string>;
+  /** Names served by several targets; absent or empty: no balancing work on any request. */
+  deployments?: ReadonlyMap<string, Deployment>;
   state: StateSettings;
 };

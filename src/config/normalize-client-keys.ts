@@ -9,6 +9,7 @@ export function normalizeClientKeys(entries: readonly ClientKeyEntry[] | undefin
     if (entry.models) clientKey.models = entry.models;
     if (entry.tools) clientKey.tools = entry.tools;
     if (entry.limits) clientKey.limits = entry.limits;
+    if (entry.admin) clientKey.admin = true;
     return clientKey;
   });
 }

@@ -10,8 +10,9 @@ import type {
   TimeoutSettings,
   UpstreamLimitSettings,
 } from './config-types.js';
-import type { RetrySettings } from './config-types.js';
+import type { Deployment, RetrySettings } from './config-types.js';
 import { defaultFallbackOn, normalizeFallbacks } from './normalize-fallbacks.js';
+import { normalizeDeployments } from './normalize-deployments.js';
 
 export const defaultTimeouts: TimeoutSettings = {
   connectMs: 10_000,
@@ -138,12 +139,19 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
     },
     providers,
     // Checked against the providers and aliases, so that `--check-config` names a bad key or target.
-    fallbacks: normalizeFallbacks(file.fallbacks, providers, file.aliases),
+    fallbacks: normalizeFallbacks(file.fallbacks, providers, file.aliases, new Set(Object.keys(file.deployments ?? {}))),
     fallbackOn: file.fallbackOn ?? defaultFallbackOn,
     agentFormats: normalizeAgentFormats(file.agentFormats),
     debug: { recentReplies: file.debug?.recentReplies ?? 0 },
     ...(file.telemetry ? { telemetry: { ...file.telemetry, headers: file.telemetry.headers ?? {} } } : {}),
     aliases: new Map(Object.entries(file.aliases ?? {})),
+    ...deploymentsOf(file, providers),
     state: { ...defaultState, ...file.state },
   };
+}
+
+/** Only when some are configured: without them no request does any balancing work. */
+function deploymentsOf(file: ConfigFile, providers: Record<string, ProviderConfig>): { deployments?: ReadonlyMap<string, Deployment> } {
+  const deployments = normalizeDeployments(file.deployments, providers, file.aliases);
+  return deployments ? { deployments } : {};
 }

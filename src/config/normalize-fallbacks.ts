@@ -16,6 +16,7 @@ export function normalizeFallbacks(
   fallbacks: Record<string, string[]> | undefined,
   providers: Record<string, ProviderConfig>,
   aliases: Record<string, string> = {},
+  deploymentNames: ReadonlySet<string> = new Set(),
 ): Map<string, readonly string[]> {
   const normalized = new Map<string, readonly string[]>();
   if (!fallbacks) return normalized;
@@ -33,7 +34,8 @@ export function normalizeFallbacks(
     }
   };
   for (const [primary, targets] of Object.entries(fallbacks)) {
-    const key = resolvedKey(primary, `fallbacks.${primary}`);
+    // A deployment's fallbacks are tried after all its targets, found by its name.
+    const key = deploymentNames.has(primary) ? primary : resolvedKey(primary, `fallbacks.${primary}`);
     targets.forEach((target, index) => {
       const targetKey = resolvedKey(target, `fallbacks.${primary}.${index}`);
       if (key !== undefined && targetKey === key) problems.push(`fallbacks.${primary}.${index}: a model cannot fall back to itself`);

@@ -47,6 +47,7 @@ export const errorCatalogue = {
   invalid_api_key: { status: 401, type: 'authentication_error', message: 'Missing or invalid API key.' },
   model_not_allowed: { status: 403, type: 'permission_error' },
   tool_not_allowed: { status: 403, type: 'permission_error' },
+  admin_only: { status: 403, type: 'permission_error', message: 'Only a key marked admin may do this.' },
   model_not_found: { status: 404, type: 'invalid_request_error' },
   response_not_found: { status: 404, type: 'invalid_request_error' },
   previous_response_not_found: { status: 404, type: 'invalid_request_error' },
@@ -56,6 +57,8 @@ export const errorCatalogue = {
   websocket_only_route: { status: 404, type: 'invalid_request_error', code: 'not_found' },
   request_timeout: { status: 408, type: 'invalid_request_error', message: 'The request did not arrive in time.' },
   response_in_progress: { status: 409, type: 'invalid_request_error' },
+  /** A reload found the config file invalid: the running config is kept. */
+  config_invalid: { status: 422, type: 'invalid_request_error' },
   // OpenAI's code when a WebSocket connection reaches its 60 minutes; the client opens a new one.
   websocket_connection_limit_reached: { status: 400, type: 'invalid_request_error' },
   request_header_fields_too_large: {

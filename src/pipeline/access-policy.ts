@@ -23,6 +23,8 @@ export type ToolFilterResult = { readonly tools: ToolDefinition[]; readonly warn
 
 export class AccessPolicy {
   readonly name: string;
+  /** An operator's key: it may reload the config and read every key's usage. */
+  readonly admin: boolean;
   private readonly filtered = new WeakMap<readonly ToolDefinition[], ToolFilterResult>();
   private readonly models: readonly RegExp[] | undefined;
   /**
@@ -38,6 +40,7 @@ export class AccessPolicy {
 
   constructor(clientKey: ClientKey) {
     this.name = clientKey.name;
+    this.admin = clientKey.admin === true;
     this.models = clientKey.models?.map(globToRegExp);
     this.wholeProviders = new Set(clientKey.models?.flatMap((glob) => wholeProviderOf(glob) ?? []));
     this.allowedTools = clientKey.tools?.allow?.map(globToRegExp);

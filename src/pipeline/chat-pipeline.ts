@@ -7,7 +7,7 @@
 import { defaultRetries, normalizeAgentFormats } from '../config/normalize-config.js';
 import { fallbackKey } from '../config/normalize-fallbacks.js';
 import { resolveModel, toolCallingSetting } from '../config/resolve-model.js';
-import type { GatewayConfig } from '../config/config-types.js';
+import type { Deployment, GatewayConfig } from '../config/config-types.js';
 import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-request.js';
 import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
@@ -37,6 +37,8 @@ import type { JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
 import { classifyUpstreamFailure, failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
+import { DeploymentBalancer, sessionKeyOf } from './deployment-balancer.js';
+import { afterEvents, coolsDown, type TargetObserver } from './deployment-observer.js';
 import { isNativeToolsRefusal } from './native-tools-refused.js';
 import { ProviderDirectory } from './provider-directory.js';
 import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
@@ -66,6 +68,8 @@ export type ChatPipelineDependencies = {
   servers?: ServerDirectory;
   /** The app's pool of random hex, for the ids of calls parsed out of text; a UUID each when absent. */
   ids?: RandomHexPool;
+  /** Orders each deployment's targets (the config's `deployments`); a fresh one when absent. */
+  balancer?: DeploymentBalancer;
 };
 
 export type RunOptions = {
@@ -99,6 +103,8 @@ export type ChatRun = {
   events: AsyncIterable<StreamEvent>;
   /** Upstream requests made, over every target tried (retries and fallbacks included). */
   attempts: number;
+  /** The deployment target that answered (`provider/model`), when the model named a deployment. */
+  deployment?: string;
 };
 
 export class ChatPipeline {
@@ -109,6 +115,7 @@ export class ChatPipeline {
   private readonly toolPrompts: ToolPromptCache;
   /** The format lookup the reply stages read, made once (a closure per request costs under tsx). */
   private readonly formatOf = (family: string): ToolFormat => this.toolFormat(family);
+  private readonly balancer: DeploymentBalancer;
 
   constructor(private readonly dependencies: ChatPipelineDependencies) {
     this.caches = dependencies.caches ?? new RequestCaches();
@@ -119,6 +126,7 @@ export class ChatPipeline {
       dependencies.agentSyntaxes ?? noAgentSyntaxes,
     );
     this.fallbacks = new FallbackTargets(dependencies.config, (modelString) => this.resolve(modelString));
+    this.balancer = dependencies.balancer ?? new DeploymentBalancer();
   }
 
   /**
@@ -155,12 +163,66 @@ export class ChatPipeline {
    */
   async run(input: ChatInput, context: ProviderContext, options: RunOptions = {}): Promise<ChatRun> {
     validateChatInput(input, this.caches);
+    const deployment = input.provider === undefined ? this.dependencies.config.deployments?.get(input.model) : undefined;
+    if (deployment) return this.runDeployment(deployment, input, context, options);
     const primary = this.resolve(input.model, input.provider);
     options.access?.checkModel(primary);
-    const fallbacks = this.fallbacks.after(primary, options.access);
+    return this.runTargets(primary, this.fallbacks.after(primary, options.access), input, context, options);
+  }
+
+  /**
+   * A name served by several targets: the balancer orders them for this request; the others are the
+   * first fallbacks, then the name's own `fallbacks`. Each target's requests in flight, latency and
+   * failures go back to the balancer.
+   */
+  private async runDeployment(deployment: Deployment, input: ChatInput, context: ProviderContext, options: RunOptions): Promise<ChatRun> {
+    const { access } = options;
+    const ordered = this.balancer.order(deployment, deployment.sessionAffinity ? sessionKeyOf(input) : undefined);
+    // The client keeps the name it asked for, as with an alias.
+    const resolved = ordered.map((model) => ({ ...this.resolve(model), id: input.model }));
+    const allowed = access ? resolved.filter((target) => access.allowsModel(fallbackKey(target))) : resolved;
+    const [primary, ...others] = allowed;
+    if (!primary) {
+      // Every target is outside the key's models: refused as the first one would be.
+      access?.checkModel(resolved[0] as ResolvedModel);
+      throw gatewayError('model_not_allowed', { message: `The key may not use deployment '${input.model}'.`, param: 'model' });
+    }
+    const members = new Set(allowed);
+    const observer: TargetObserver = {
+      sending: (target) => {
+        if (members.has(target)) this.balancer.started(deployment, fallbackKey(target));
+        return performance.now();
+      },
+      answered: (target, sentAt, run) => {
+        if (!members.has(target)) return run;
+        const model = fallbackKey(target);
+        this.balancer.answered(deployment, model, performance.now() - sentAt);
+        run.deployment = model;
+        run.events = afterEvents(run.events, () => this.balancer.ended(deployment, model));
+        return run;
+      },
+      failed: (target, failure) => {
+        if (!members.has(target)) return;
+        const model = fallbackKey(target);
+        this.balancer.ended(deployment, model);
+        if (failure && coolsDown(failure)) this.balancer.failed(deployment, model);
+      },
+    };
+    return this.runTargets(primary, [...others, ...this.fallbacks.afterName(input.model, access)], input, context, options, observer);
+  }
+
+  private async runTargets(
+    primary: ResolvedModel,
+    fallbacks: readonly ResolvedModel[],
+    input: ChatInput,
+    context: ProviderContext,
+    options: RunOptions,
+    observer?: TargetObserver,
+  ): Promise<ChatRun> {
     const attempts: RunProgress = options.progress ?? { count: 0 };
     for (let target = primary, position = 0; ; position++) {
       attempts.target = target;
+      const sentAt = observer?.sending(target) ?? 0;
       try {
         const run = await this.plan(target, input, context, options, attempts);
         // A reply read whole is capped in bytes by the target that answered (its time by wholeReplyDeadline).
@@ -169,10 +231,11 @@ export class ChatPipeline {
             provider: target.provider,
             maxBytes: this.providers.config(target.provider).limits.maxResponseBytes,
           });
-        return tapped(run, options);
+        return tapped(observer ? observer.answered(target, sentAt, run) : run, options);
       } catch (error) {
+        const failure = context.cancellation.aborted ? undefined : classifyUpstreamFailure(error);
+        observer?.failed(target, failure);
         const next = fallbacks[position];
-        const failure = next && !context.cancellation.aborted ? classifyUpstreamFailure(error) : undefined;
         if (!next || !failure || !this.fallbacks.handsOver(failure)) throw error;
         const handover = { provider: target.provider, model: target.model, reason: failureReason(failure) };
         context.log.info({ ...handover, fallback: fallbackKey(next), attempts: attempts.count }, 'falling back to the next target');

@@ -30,8 +30,12 @@ export class FallbackTargets {
 
   /** The targets after `primary`, in order, that the key may use (empty without fallbacks: the common case). */
   after(primary: ResolvedModel, access: AccessPolicy | undefined): readonly ResolvedModel[] {
-    if (this.fallbacks.size === 0) return noTargets;
-    const targets = this.fallbacks.get(fallbackKey(primary));
+    return this.fallbacks.size === 0 ? noTargets : this.afterName(fallbackKey(primary), access);
+  }
+
+  /** The targets configured after a name that is not itself a target (a deployment's name). */
+  afterName(name: string, access: AccessPolicy | undefined): readonly ResolvedModel[] {
+    const targets = this.fallbacks.size === 0 ? undefined : this.fallbacks.get(name);
     if (!targets) return noTargets;
     return targets.map(this.resolve).filter((target) => !access || access.allowsModel(fallbackKey(target)));
   }

@@ -17,7 +17,7 @@ const abortSettleMs = 1_000;
  * After the streams: how long other busy connections (a request body still arriving, a models list)
  * get before they are closed, so that none holds the shutdown until its own timeout.
  */
-const lingeringConnectionsMs = 1_000;
+export const lingeringConnectionsMs = 1_000;
 
 /** The longest a close takes past the grace period, whatever the clients and upstreams do. */
 export const shutdownOverrunMs = abortSettleMs + lingeringConnectionsMs;

@@ -17,6 +17,7 @@ export type TestConfigFile = {
   providers: Record<string, Record<string, unknown>>;
   aliases?: Record<string, string>;
   fallbacks?: Record<string, string[]>;
+  deployments?: Record<string, Record<string, unknown>>;
   fallbackOn?: (number | string)[];
   debug?: Record<string, unknown>;
   state?: Record<string, unknown>;

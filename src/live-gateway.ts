@@ -1,0 +1,132 @@
+/**
+ * One listening HTTP server in front of the current app. A reload (SIGHUP, `POST /admin/reload`) reads
+ * the config file again, builds a whole new app from it and sends new requests there; the old app
+ * finishes what it started (its streams run to their end on the config they began with) and is then
+ * closed. A file that fails validation is refused and the running app kept.
+ *
+ * A new app rather than patched parts: keys, limits, aliases, deployments, prices and providers are read
+ * by many mechanisms, and building them all again from one config is the one way none is forgotten.
+ */
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { Logger as PinoLogger } from 'pino';
+import { ConfigError } from './config/config-error.js';
+import { lingeringConnectionsMs } from './plugins/live-streams.js';
+import type { GatewayConfig } from './config/config-types.js';
+
+/** What building one app gives: the app, and the request handler fastify made for it. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** How many generations the app is still serving (its live streams and pending replies): app.ts decorates it. */
+    liveGenerations?: () => number;
+  }
+}
+
+export type BuiltApp = { app: FastifyInstance; handle: RequestListener; detached: Server };
+
+export type ReloadOutcome = { reloaded: true } | { reloaded: false; reason: string };
+
+export type LiveGatewayOptions = {
+  /** Reads and validates the config file; throws a ConfigError when it is invalid. */
+  loadConfig(): Promise<GatewayConfig>;
+  /** Builds an app for a config; `serverFactory` hands fastify a server that never listens itself. */
+  buildApp(config: GatewayConfig, serverFactory: (handler: RequestListener) => Server): Promise<FastifyInstance>;
+  log: PinoLogger;
+  /** The listening server's own limits (request and headers timeouts): they belong to the socket, not to an app. */
+  serverOptions: ServerOptions;
+  /** How often a replaced app is checked for generations still running (default 1 s). */
+  drainCheckMs?: number;
+};
+
+export class LiveGateway {
+  readonly server: Server;
+  private current: BuiltApp | undefined;
+  private readonly draining = new Set<FastifyInstance>();
+  private reloading: Promise<ReloadOutcome> | undefined;
+
+  constructor(private readonly options: LiveGatewayOptions) {
+    this.server = createServer(options.serverOptions, (request, response) => this.handle(request, response));
+    // The Responses WebSocket mode: @fastify/websocket listens for upgrades on the app's own server.
+    this.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (this.current) this.current.detached.emit('upgrade', request, socket, head);
+      else socket.destroy();
+    });
+  }
+
+  get app(): FastifyInstance {
+    if (!this.current) throw new Error('the gateway has no app yet');
+    return this.current.app;
+  }
+
+  /** Builds the first app (the caller then listens on `server`). */
+  async start(config: GatewayConfig): Promise<FastifyInstance> {
+    this.current = await this.build(config);
+    return this.current.app;
+  }
+
+  /** One reload at a time: a second signal during a reload waits for it and shares its outcome. */
+  reload(): Promise<ReloadOutcome> {
+    this.reloading ??= this.reloadOnce().finally(() => (this.reloading = undefined));
+    return this.reloading;
+  }
+
+  /** Closes the current app and any still draining (their own close waits for their streams, bounded by the grace). */
+  async close(): Promise<void> {
+    // No new connections from now on; idle ones close, busy ones end with their requests.
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const apps = [...this.draining, ...(this.current ? [this.current.app] : [])];
+    await Promise.all(apps.map((app) => app.close()));
+    // The apps answered or aborted everything they served: a connection still open is a client that lingers.
+    const lingering = setTimeout(() => this.server.closeAllConnections(), lingeringConnectionsMs);
+    lingering.unref();
+    await closed;
+    clearTimeout(lingering);
+  }
+
+  private handle(request: IncomingMessage, response: ServerResponse): void {
+    if (this.current) this.current.handle(request, response);
+    else response.writeHead(503).end();
+  }
+
+  private async reloadOnce(): Promise<ReloadOutcome> {
+    const { log } = this.options;
+    let next: BuiltApp;
+    try {
+      next = await this.build(await this.options.loadConfig());
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      log.error({ reason: error.message }, 'config reload refused: the running config is kept');
+      return { reloaded: false, reason: error.message };
+    }
+    const previous = this.current;
+    this.current = next;
+    log.info('config reloaded: new requests use it; live streams finish on the config they started with');
+    if (previous) this.retire(previous.app);
+    return { reloaded: true };
+  }
+
+  private async build(config: GatewayConfig): Promise<BuiltApp> {
+    let handle: RequestListener | undefined;
+    const detached = createServer();
+    const app = await this.options.buildApp(config, (handler) => {
+      handle = handler;
+      return detached;
+    });
+    await app.ready();
+    if (!handle) throw new Error('the app was built without the live server factory');
+    return { app, handle, detached };
+  }
+
+  /** Closes a replaced app once nothing it started is still running. */
+  private retire(app: FastifyInstance): void {
+    this.draining.add(app);
+    const check = setInterval(() => {
+      if ((app.liveGenerations?.() ?? 0) > 0) return;
+      clearInterval(check);
+      this.draining.delete(app);
+      app.close().catch((error: unknown) => this.options.log.error({ err: error }, 'closing a replaced app failed'));
+    }, this.options.drainCheckMs ?? 1_000);
+    check.unref();
+  }
+}

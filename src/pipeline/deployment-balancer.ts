@@ -1,0 +1,130 @@
+/**
+ * Chooses, per request, the order in which a deployment's targets are tried: the healthy ones by the
+ * deployment's strategy, then those cooling down after a failure (least recently failed first), so
+ * that a request is refused only when every target has failed it. Built once in app.ts; its memory of
+ * each target (requests in flight, smoothed latency, last failure) lives as long as the gateway.
+ */
+import type { Deployment } from '../config/config-types.js';
+import type { ChatInput } from '../core/chat-request.js';
+
+type TargetHealth = {
+  inFlight: number;
+  /** Smoothed time from sending to the upstream's answer (ms); undefined until the target first answered. */
+  latencyMs: number | undefined;
+  coolUntil: number;
+  lastFailedAt: number;
+};
+
+/** How much one new latency sample moves the smoothed value: recent enough to follow a slowing server. */
+const latencySmoothing = 0.3;
+
+/** Below any difference two in-flight counts over weights can make. */
+const tieBreak = 1e-9;
+
+export type BalancerClock = { now(): number; random(): number };
+
+const systemClock: BalancerClock = { now: () => performance.now(), random: Math.random };
+
+export class DeploymentBalancer {
+  private readonly health = new Map<string, TargetHealth>();
+
+  constructor(private readonly clock: BalancerClock = systemClock) {}
+
+  /** The targets' models (`provider/model`) in the order to try them. */
+  order(deployment: Deployment, sessionKey?: string): string[] {
+    const now = this.clock.now();
+    const healthy: { model: string; rank: number }[] = [];
+    const cooling: { model: string; lastFailedAt: number }[] = [];
+    for (const target of deployment.targets) {
+      const health = this.healthOf(deployment, target.model);
+      if (health.coolUntil > now) cooling.push({ model: target.model, lastFailedAt: health.lastFailedAt });
+      else healthy.push({ model: target.model, rank: this.rank(deployment, target, health, sessionKey) });
+    }
+    healthy.sort((left, right) => left.rank - right.rank);
+    cooling.sort((left, right) => left.lastFailedAt - right.lastFailedAt);
+    return [...healthy.map((target) => target.model), ...cooling.map((target) => target.model)];
+  }
+
+  /** A request was sent to the target. */
+  started(deployment: Deployment, model: string): void {
+    this.healthOf(deployment, model).inFlight++;
+  }
+
+  /** The target answered (its response headers arrived) this long after the request was sent. */
+  answered(deployment: Deployment, model: string, elapsedMs: number): void {
+    const health = this.healthOf(deployment, model);
+    health.latencyMs = health.latencyMs === undefined ? elapsedMs : health.latencyMs + latencySmoothing * (elapsedMs - health.latencyMs);
+  }
+
+  /** The request to the target is over, whichever way it ended. */
+  ended(deployment: Deployment, model: string): void {
+    const health = this.healthOf(deployment, model);
+    if (health.inFlight > 0) health.inFlight--;
+  }
+
+  /** The target failed before answering (connect error, 5xx, timeout): it is skipped for the cooldown. */
+  failed(deployment: Deployment, model: string): void {
+    const health = this.healthOf(deployment, model);
+    const now = this.clock.now();
+    health.lastFailedAt = now;
+    health.coolUntil = now + deployment.cooldownMs;
+  }
+
+  /** Lower goes first. Ties and the weighted strategy are broken by a weighted random draw. */
+  private rank(deployment: Deployment, target: { model: string; weight: number }, health: TargetHealth, sessionKey?: string): number {
+    // Efraimidis–Spirakis: sorting by -u^(1/w) is a weighted random order; with a session key u comes
+    // from a hash of the key and the target (rendezvous hashing), so one conversation keeps its target
+    // while that target is healthy, and moves to the next one only when it is not.
+    const draw = sessionKey === undefined ? this.clock.random() : unitHash(`${sessionKey}\u0000${target.model}`);
+    const weighted = -(draw ** (1 / target.weight));
+    if (sessionKey !== undefined) return weighted;
+    switch (deployment.strategy) {
+      case 'weighted':
+        return weighted;
+      case 'least-busy':
+        // Requests in flight per unit of weight (a weight is a capacity here) decide; the draw, scaled
+        // far below one request's difference, only breaks ties.
+        return health.inFlight / target.weight + weighted * tieBreak;
+      case 'latency':
+        // A target not yet measured is tried first, so every target gets measured.
+        return health.latencyMs === undefined ? weighted : health.latencyMs + 1 + weighted;
+    }
+  }
+
+  private healthOf(deployment: Deployment, model: string): TargetHealth {
+    const key = `${deployment.name}\u0000${model}`;
+    let health = this.health.get(key);
+    if (!health) {
+      health = { inFlight: 0, latencyMs: undefined, coolUntil: 0, lastFailedAt: 0 };
+      this.health.set(key, health);
+    }
+    return health;
+  }
+}
+
+/**
+ * What ties a request to its conversation: the client's `user` when it sends one, else the
+ * conversation's opening (system prompt and first user turn), which every later turn repeats.
+ */
+export function sessionKeyOf(input: ChatInput): string {
+  if (input.user) return `user:${input.user}`;
+  const system = input.messages.find((message) => message.role === 'system');
+  const firstUser = input.messages.find((message) => message.role === 'user');
+  const userText =
+    firstUser?.role === 'user' ? firstUser.content.map((part) => (part.type === 'text' ? part.text : part.data.length)).join('') : '';
+  return `opening:${system?.role === 'system' ? system.content : ''}\u0000${userText}`;
+}
+
+/** FNV-1a over the string's UTF-16 units, mapped into (0, 1): cheap, stable across replicas and restarts. */
+function unitHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  // A final avalanche so that keys differing only in their last characters spread over the range.
+  hash ^= hash >>> 15;
+  hash = Math.imul(hash, 0x2c1b3c6d);
+  hash ^= hash >>> 12;
+  return ((hash >>> 0) + 0.5) / 0x1_0000_0000;
+}

@@ -1,0 +1,107 @@
+/** SIGHUP and POST /admin/reload against the real entry point: new requests get the new config, live streams keep theirs. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, GatewayProcesses, logMessages, waitForHealth, type StartedProcess } from './helpers/gateway-process.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from './helpers/fake-openai-upstream.js';
+
+const processes = new GatewayProcesses();
+let upstream: FakeOpenAiUpstream;
+let configPath: string;
+let started: StartedProcess;
+let baseUrl: string;
+
+function writeConfig(teamLimit: number, extra: Record<string, unknown> = {}): void {
+  const config = {
+    server: {
+      apiKeys: [
+        { key: 'team-key', name: 'team', limits: { requestsPerMinute: teamLimit } },
+        { key: 'ops-key', name: 'ops', admin: true },
+      ],
+    },
+    providers: { local: { type: 'openai-compatible', baseUrl: `${upstream.url}/v1`, toolCalling: 'native', server: 'generic' } },
+    ...extra,
+  };
+  writeFileSync(configPath, JSON.stringify(config));
+}
+
+function chat(key: string, model = 'local/m', stream = false): Promise<Response> {
+  return fetch(`${baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ model, stream, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+}
+
+async function waitForLog(message: string, count: number): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (logMessages(started.output()).filter((line) => line === message).length >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no '${message}' in the log:\n${started.output()}`);
+}
+
+beforeAll(async () => {
+  upstream = await startFakeOpenAiUpstream();
+  upstream.respondWith(() => ({ type: 'chat', content: 'hello' }));
+  configPath = path.join(mkdtempSync(path.join(tmpdir(), 'live-reload-')), 'gateway.json');
+  writeConfig(1_000);
+  const port = await freePort();
+  started = processes.start(['--config', configPath, '--port', String(port)]);
+  await waitForHealth(started, port);
+  baseUrl = `http://127.0.0.1:${port}`;
+}, 90_000);
+
+afterAll(async () => {
+  processes.killAll();
+  await upstream.close();
+});
+
+describe('live config', () => {
+  it('SIGHUP: a lower limit applies to the next requests while a stream started before runs to its end', async () => {
+    // A slow stream: 40 pieces, 50 ms apart.
+    upstream.respondWith(() => ({ type: 'chat', content: 'x'.repeat(40), fragmentSize: 1, chunkDelayMs: 50 }));
+    const stream = await chat('team-key', 'local/m', true);
+    expect(stream.status).toBe(200);
+    upstream.respondWith(() => ({ type: 'chat', content: 'hello' }));
+    writeConfig(1);
+    started.child.kill('SIGHUP');
+    await waitForLog('config reloaded: new requests use it; live streams finish on the config they started with', 1);
+    expect((await chat('team-key')).status).toBe(200);
+    const refused = await chat('team-key');
+    expect(refused.status).toBe(429);
+    const text = await stream.text();
+    expect(text).toContain('data: [DONE]');
+    expect(text.match(/"content":"x"/g)?.length).toBe(40);
+  }, 60_000);
+
+  it('an invalid file is refused with its reason and the running config is kept', async () => {
+    writeFileSync(configPath, JSON.stringify({ providers: { local: { type: 'no-such-kind' } } }));
+    started.child.kill('SIGHUP');
+    await waitForLog('config reload refused: the running config is kept', 1);
+    // Still the config of the last good reload: one request a minute for the team key, used up above.
+    expect((await chat('team-key')).status).toBe(429);
+    expect((await chat('ops-key')).status).toBe(200);
+  }, 60_000);
+
+  it('POST /admin/reload: admin keys only; answers the reason when the file is invalid; adds a deployment live', async () => {
+    const reload = (key: string) => fetch(`${baseUrl}/admin/reload`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+    const forbidden = await reload('team-key');
+    expect(forbidden.status).toBe(403);
+    expect(((await forbidden.json()) as { error: { code: string } }).error.code).toBe('admin_only');
+    const invalid = await reload('ops-key');
+    expect(invalid.status).toBe(422);
+    const body = (await invalid.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('config_invalid');
+    expect(body.error.message).toContain('providers.local');
+    writeConfig(1_000, { deployments: { coder: { targets: [{ model: 'local/m' }] } } });
+    const accepted = await reload('ops-key');
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toEqual({ reloaded: true });
+    const response = await chat('team-key', 'coder');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-interlingua-deployment')).toBe('local/m');
+  }, 60_000);
+});

@@ -1,0 +1,176 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
+import { startGateway, testProvider, type StartedGateway, type TestConfigFile } from '../helpers/start-gateway.js';
+
+/** A loopback port nothing listens on: connecting to it is refused at once, as with a dead host. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const opened: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((item) => item.close()));
+});
+
+async function upstreams(count: number): Promise<FakeOpenAiUpstream[]> {
+  const started = await Promise.all(Array.from({ length: count }, () => startFakeOpenAiUpstream()));
+  opened.push(...started);
+  // Each answers every request it gets with a short text, unless a test queued something else.
+  for (const upstream of started) upstream.respondWith(() => ({ type: 'chat', content: 'hello from upstream' }));
+  return started;
+}
+
+async function gatewayWith(file: TestConfigFile): Promise<StartedGateway> {
+  const gateway = await startGateway(file);
+  opened.push(gateway);
+  return gateway;
+}
+
+function provider(upstream: FakeOpenAiUpstream | number): Record<string, unknown> {
+  const url = typeof upstream === 'number' ? `http://127.0.0.1:${upstream}` : upstream.url;
+  return testProvider('openai-compatible', `${url}/v1`, { toolCalling: 'native', retries: { count: 0 } });
+}
+
+async function ask(gateway: StartedGateway, model: string, extra: Record<string, unknown> = {}): Promise<Response> {
+  return fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hello' }], ...extra }),
+  });
+}
+
+describe('deployments: one name, several targets', () => {
+  it('spreads requests by weight, names the target, keeps the name the client asked for', async () => {
+    const [first, second] = await upstreams(2);
+    const gateway = await gatewayWith({
+      providers: { box1: provider(first!), box2: provider(second!) },
+      deployments: { coder: { targets: [{ model: 'box1/qwen3-coder', weight: 3 }, { model: 'box2/qwen3-coder' }] } },
+    });
+    const counts: Record<string, number> = {};
+    for (let index = 0; index < 200; index++) {
+      const response = await ask(gateway, 'coder');
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { model: string };
+      expect(body.model).toBe('coder');
+      const target = response.headers.get('x-interlingua-deployment') as string;
+      counts[target] = (counts[target] ?? 0) + 1;
+    }
+    expect(Object.keys(counts).sort()).toEqual(['box1/qwen3-coder', 'box2/qwen3-coder']);
+    expect(counts['box1/qwen3-coder']).toBeGreaterThan(120);
+    expect(first!.chatRequests().length + second!.chatRequests().length).toBe(200);
+    expect(first!.lastChatBody().model).toBe('qwen3-coder');
+  });
+
+  it('skips a dead host: the request goes to the next target, and the dead one rests for its cooldown', async () => {
+    const [alive] = await upstreams(1);
+    const dead = await deadPort();
+    const gateway = await gatewayWith({
+      providers: { dead: provider(dead), alive: provider(alive!) },
+      deployments: { coder: { targets: [{ model: 'dead/m' }, { model: 'alive/m' }], cooldownSeconds: 60 } },
+    });
+    const attempts: number[] = [];
+    for (let index = 0; index < 30; index++) {
+      const response = await ask(gateway, 'coder');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-interlingua-deployment')).toBe('alive/m');
+      attempts.push(Number(response.headers.get('x-interlingua-attempts')));
+    }
+    // The dead host is tried at most once: after its failure it cools down behind the live one.
+    expect(attempts.filter((count) => count > 1).length).toBeLessThanOrEqual(1);
+    expect(alive!.chatRequests()).toHaveLength(30);
+  });
+
+  it('every target down: the error keeps its meaning and says what was tried', async () => {
+    const gateway = await gatewayWith({
+      providers: { one: provider(await deadPort()), two: provider(await deadPort()) },
+      deployments: { coder: { targets: [{ model: 'one/m' }, { model: 'two/m' }] } },
+    });
+    const response = await ask(gateway, 'coder');
+    expect(response.status).toBe(502);
+    expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+    const body = (await response.json()) as { error: { code: string } };
+    expect(body.error.code).toBe('upstream_unavailable');
+  });
+
+  it('least-busy: a target holding a long stream gets no new request while another is idle', async () => {
+    const [busy, idle] = await upstreams(2);
+    // The first request either target gets is held open: that target stays busy.
+    let held = false;
+    const holdFirst = () =>
+      held
+        ? { type: 'chat' as const, content: 'quick' }
+        : ((held = true), { type: 'chat' as const, content: 'a long story', holdAfterChunks: 2 });
+    busy!.respondWith(holdFirst);
+    idle!.respondWith(holdFirst);
+    const gateway = await gatewayWith({
+      providers: { busy: provider(busy!), idle: provider(idle!) },
+      deployments: {
+        coder: {
+          strategy: 'least-busy',
+          targets: [
+            { model: 'busy/m', weight: 100 },
+            { model: 'idle/m', weight: 100 },
+          ],
+        },
+      },
+    });
+    // Open a stream; whichever target took it is now busy.
+    const controller = new AbortController();
+    const stream = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'coder', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      signal: controller.signal,
+    });
+    const heldBy = stream.headers.get('x-interlingua-deployment');
+    const other = heldBy === 'busy/m' ? 'idle/m' : 'busy/m';
+    for (let index = 0; index < 10; index++) {
+      const response = await ask(gateway, 'coder');
+      expect(response.headers.get('x-interlingua-deployment')).toBe(other);
+      await response.arrayBuffer();
+    }
+    controller.abort();
+  });
+
+  it('lists each deployment in /v1/models, and routes a streamed request through the official client', async () => {
+    const [first] = await upstreams(1);
+    const gateway = await gatewayWith({
+      providers: { box1: provider(first!) },
+      deployments: { coder: { targets: [{ model: 'box1/qwen3-coder' }] } },
+    });
+    const models = await gateway.client().models.list();
+    expect(models.data.map((model) => model.id)).toContain('coder');
+    const stream = await gateway
+      .client()
+      .chat.completions.create({ model: 'coder', stream: true, messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
+    expect(stream.response.headers.get('x-interlingua-deployment')).toBe('box1/qwen3-coder');
+    let text = '';
+    for await (const chunk of stream.data) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text.length).toBeGreaterThan(0);
+  });
+
+  it('a deployment name has its own fallbacks, tried after all its targets', async () => {
+    const [spare] = await upstreams(1);
+    const gateway = await gatewayWith({
+      providers: { one: provider(await deadPort()), spare: provider(spare!) },
+      deployments: { coder: { targets: [{ model: 'one/m' }] } },
+      fallbacks: { coder: ['spare/m'] },
+    });
+    const response = await ask(gateway, 'coder');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-interlingua-model')).toBe('spare/m');
+    expect(response.headers.get('x-interlingua-deployment')).toBeNull();
+  });
+
+  it('refuses a config whose target names no configured provider, naming the path', async () => {
+    await expect(
+      startGateway({ providers: { box1: provider(1) }, deployments: { coder: { targets: [{ model: 'nowhere/m' }] } } }),
+    ).rejects.toThrow(/deployments\.coder\.targets\.0\.model/);
+  });
+});
