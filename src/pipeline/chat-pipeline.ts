@@ -42,9 +42,8 @@ import { afterEvents, coolsDown, type TargetObserver } from './deployment-observ
 import { isNativeToolsRefusal } from './native-tools-refused.js';
 import { ProviderDirectory } from './provider-directory.js';
 import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
-import type { RequestCancellation } from './request-cancellation.js';
 import { applyReplyStages, nativeLane, type ReplyPlan } from './stages.js';
-import { armWholeReplyDeadline, capWholeReply } from './whole-reply-bound.js';
+import { capWholeReply, WholeReplyDeadlines } from './whole-reply-bound.js';
 
 export type ChatPipelineDependencies = {
   config: GatewayConfig;
@@ -127,15 +126,14 @@ export class ChatPipeline {
     );
     this.fallbacks = new FallbackTargets(dependencies.config, (modelString) => this.resolve(modelString));
     this.balancer = dependencies.balancer ?? new DeploymentBalancer();
+    this.wholeReplyDeadlines = new WholeReplyDeadlines(dependencies.config.server.wholeReplyTimeoutMs);
   }
 
   /**
    * A reply the client reads whole waits at most `server.wholeReplyTimeoutMs` (every retry and fallback
-   * included): then `cancellation` aborts with a 504. Returns what disarms it once the reply was sent.
+   * included): then its cancellation aborts with a 504. Routes arm it, and disarm it once the reply was sent.
    */
-  wholeReplyDeadline(cancellation: RequestCancellation): () => void {
-    return armWholeReplyDeadline(cancellation, this.dependencies.config.server.wholeReplyTimeoutMs);
-  }
+  readonly wholeReplyDeadlines: WholeReplyDeadlines;
 
   /** The request's agent format (body field, X-Agent-Format, config rules, default); an unknown one is a 400. */
   selectAgentFormat(request: AgentFormatRequest): AgentFormatSelection {
@@ -161,13 +159,19 @@ export class ChatPipeline {
    * Resolves after the upstream accepted the request (2xx headers); earlier failures reject. The fallback
    * loop sits above planning: each target is planned from the client's own request.
    */
-  async run(input: ChatInput, context: ProviderContext, options: RunOptions = {}): Promise<ChatRun> {
-    validateChatInput(input, this.caches);
-    const deployment = input.provider === undefined ? this.dependencies.config.deployments?.get(input.model) : undefined;
-    if (deployment) return this.runDeployment(deployment, input, context, options);
-    const primary = this.resolve(input.model, input.provider);
-    options.access?.checkModel(primary);
-    return this.runTargets(primary, this.fallbacks.after(primary, options.access), input, context, options);
+  run(input: ChatInput, context: ProviderContext, options: RunOptions = {}): Promise<ChatRun> {
+    // Not an async function: it would wrap runTargets' promise in one more (a promise and a microtask per request).
+    try {
+      validateChatInput(input, this.caches);
+      const deployment = input.provider === undefined ? this.dependencies.config.deployments?.get(input.model) : undefined;
+      if (deployment) return this.runDeployment(deployment, input, context, options);
+      const primary = this.resolve(input.model, input.provider);
+      options.access?.checkModel(primary);
+      return this.runTargets(primary, this.fallbacks.after(primary, options.access), input, context, options);
+    } catch (error) {
+      // Bad input and a refused model reject like every other failure: callers never see a synchronous throw.
+      return Promise.reject(error as Error);
+    }
   }
 
   /**

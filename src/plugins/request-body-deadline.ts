@@ -15,6 +15,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { DeadlineSweep } from '../core/deadline-sweep.js';
 
 /** Node's own error for this case, so the client-error responder answers it as it answers Node's. */
 function requestTimeoutError(): Error & { code: string } {
@@ -28,6 +29,15 @@ function bodyStillComing(request: IncomingMessage): boolean {
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/**
+ * The sweep's period: a tenth of the limit (a 30 s limit is kept within 1 s), never under 50 ms. One
+ * sweep over every request with a body still coming, instead of a timer, a closure and a `close`
+ * listener per request (src/core/deadline-sweep.ts).
+ */
+function sweepPeriodMs(requestTimeoutMs: number): number {
+  return Math.min(1_000, Math.max(50, Math.round(requestTimeoutMs / 10)));
+}
+
 /** `answer` is the server's client-error handler: it writes the 408 in the API's envelope and closes the socket. */
 export function registerRequestBodyDeadline(
   app: FastifyInstance,
@@ -36,19 +46,15 @@ export function registerRequestBodyDeadline(
 ): void {
   // 0 turns the limit off, as it does for Node's requestTimeout.
   if (requestTimeoutMs <= 0) return;
+  const pending = new DeadlineSweep<IncomingMessage>({
+    resolutionMs: sweepPeriodMs(requestTimeoutMs),
+    // A body that arrived, or a socket that went, needs no deadline any more.
+    settled: (raw) => raw.complete || raw.socket.destroyed,
+    expire: (raw) => answer(requestTimeoutError(), raw.socket),
+  });
   // A callback hook, registered first: it runs even for a request another hook then refuses before reading its body.
   app.addHook('onRequest', (request, _reply, done) => {
-    const raw = request.raw;
-    if (bodyStillComing(raw)) {
-      const socket = raw.socket;
-      const deadline = setTimeout(() => {
-        if (!raw.complete && !socket.destroyed) answer(requestTimeoutError(), socket);
-      }, requestTimeoutMs);
-      // Never what keeps the process alive; and a timer that outlives its request finds it complete and does nothing.
-      deadline.unref();
-      // 'close' once the body was read (or dumped after an early reply), or the request's socket went.
-      raw.once('close', () => clearTimeout(deadline));
-    }
+    if (bodyStillComing(request.raw)) pending.add(request.raw, requestTimeoutMs);
     done();
   });
 }
