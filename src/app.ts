@@ -14,6 +14,7 @@ import { registerEmbeddingsRoutes } from '../routes/embeddings/index.js';
 import { registerHealthRoutes } from '../routes/health/index.js';
 import { registerMessagesRoutes } from '../routes/messages/index.js';
 import { DeploymentBalancer } from './pipeline/deployment-balancer.js';
+import { PriceTable } from './pipeline/price-table.js';
 import { registerAdminRoutes } from '../routes/admin/index.js';
 import type { ReloadOutcome } from './live-gateway.js';
 import { registerModelsRoutes } from '../routes/models/index.js';
@@ -228,6 +229,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     servers,
     ids,
     balancer: new DeploymentBalancer(),
+    prices: new PriceTable(config.prices),
   });
   registerRequestLog(app);
   registerErrorEnvelope(app, errorEnvelopes);

@@ -18,6 +18,7 @@ export function mapAnthropicUsage(raw: JsonRecord | undefined): Usage {
     usage.inputTokens = (input ?? 0) + (cacheCreation ?? 0) + (cacheRead ?? 0);
   }
   if (cacheRead !== undefined) usage.cachedInputTokens = cacheRead;
+  if (cacheCreation !== undefined) usage.cacheWriteInputTokens = cacheCreation;
   if (output !== undefined) usage.outputTokens = output;
   if (usage.inputTokens !== undefined && output !== undefined) usage.totalTokens = usage.inputTokens + output;
   return usage;

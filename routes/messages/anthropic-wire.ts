@@ -32,6 +32,9 @@ export type AnthropicUsage = {
   input_tokens: number;
   output_tokens: number;
   cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+  /** Extension: what the reply cost in USD, when the gateway knows the model's price (SDKs ignore it). */
+  cost_usd?: number;
 };
 
 /**
@@ -41,11 +44,14 @@ export type AnthropicUsage = {
  */
 export function toAnthropicUsage(usage: Usage): AnthropicUsage {
   const cached = usage.cachedInputTokens;
+  const written = usage.cacheWriteInputTokens;
   const wire: AnthropicUsage = {
-    input_tokens: Math.max(0, (usage.inputTokens ?? 0) - (cached ?? 0)),
+    input_tokens: Math.max(0, (usage.inputTokens ?? 0) - (cached ?? 0) - (written ?? 0)),
     output_tokens: usage.outputTokens ?? 0,
   };
   if (cached !== undefined) wire.cache_read_input_tokens = cached;
+  if (written !== undefined) wire.cache_creation_input_tokens = written;
+  if (usage.costUsd !== undefined) wire.cost_usd = usage.costUsd;
   return wire;
 }
 

@@ -40,14 +40,16 @@ export function toResponsesUsage(usage: Usage | undefined): WireResponsesUsage |
   if (!usage || (usage.inputTokens === undefined && usage.outputTokens === undefined)) return undefined;
   const input = usage.inputTokens ?? 0;
   const output = usage.outputTokens ?? 0;
-  return {
+  const wire: WireResponsesUsage = {
     input_tokens: input,
-    // The neutral Usage has no cache-write count, so it reads 0 like any count not broken down.
-    input_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0, cache_write_tokens: 0 },
+    input_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0, cache_write_tokens: usage.cacheWriteInputTokens ?? 0 },
     output_tokens: output,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.totalTokens ?? input + output,
   };
+  // Extension: what the reply cost in USD, when the gateway knows the model's price (SDKs ignore it).
+  if (usage.costUsd !== undefined) wire.cost_usd = usage.costUsd;
+  return wire;
 }
 
 export function buildResponseObject(identity: ResponseIdentity, state: ResponseState): WireResponse {

@@ -55,6 +55,8 @@ export type WireResponsesUsage = {
   output_tokens: number;
   output_tokens_details: { reasoning_tokens: number };
   total_tokens: number;
+  /** Extension: what the reply cost in USD, when the gateway knows the model's price. */
+  cost_usd?: number;
 };
 
 /** The `Response` object; every field the spec marks required is always present. */

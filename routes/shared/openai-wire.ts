@@ -25,6 +25,8 @@ export type OpenAiUsage = {
   total_tokens: number;
   prompt_tokens_details?: { cached_tokens: number };
   completion_tokens_details?: { reasoning_tokens: number };
+  /** Extension: what the reply cost in USD, when the gateway knows the model's price (SDKs ignore it). */
+  cost_usd?: number;
 };
 
 /** Undefined when the upstream reported no token counts: usage is never invented. */
@@ -35,6 +37,7 @@ export function toOpenAiUsage(usage: Usage): OpenAiUsage | undefined {
   const wire: OpenAiUsage = { prompt_tokens: input, completion_tokens: output, total_tokens: usage.totalTokens ?? input + output };
   if (usage.cachedInputTokens !== undefined) wire.prompt_tokens_details = { cached_tokens: usage.cachedInputTokens };
   if (usage.reasoningTokens !== undefined) wire.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens };
+  if (usage.costUsd !== undefined) wire.cost_usd = usage.costUsd;
   return wire;
 }
 

@@ -75,7 +75,9 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     if (!options.stream) {
       // Set before rendering: a reply that ends in an error is answered with them too.
       void reply.headers(headers);
-      return reply.send(await options.renderBody(run));
+      const body = await options.renderBody(run);
+      if (run.costUsd !== undefined) void reply.header('x-interlingua-cost-usd', formatUsd(run.costUsd));
+      return reply.send(body);
     }
 
     reply.hijack();
@@ -193,4 +195,10 @@ export function providerContext(request: FastifyRequest, cancellation: Cancellat
 /** The model a response echoes: as the client wrote it (`provider/model`, or the bare model on /{provider}/v1/…). */
 export function echoedModel(input: ChatInput, run: ChatRun): string {
   return input.provider ? input.model : run.model.id;
+}
+
+/** A plain decimal (never an exponent), to the millionth of a cent. */
+export function formatUsd(usd: number): string {
+  const fixed = usd.toFixed(10);
+  return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
 }

@@ -92,6 +92,17 @@ const limits = {
 /** `provider/model` globs (`*` any run of characters, `?` one). */
 const globs = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
 
+/** A spend limit in USD per UTC day, week (from Monday) or month. */
+const budget = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['usd', 'period'],
+  properties: { usd: { type: 'number', minimum: 0 }, period: { enum: ['day', 'week', 'month'] } },
+} as const;
+
+/** USD per million tokens. */
+const tokenPrice = { type: 'number', minimum: 0 } as const;
+
 /** A client key: a string (full access), or an object with a policy. */
 const apiKey = {
   anyOf: [
@@ -112,6 +123,7 @@ const apiKey = {
         limits,
         /** May reload the config (`POST /admin/reload`) and read every key's usage. */
         admin: { type: 'boolean' },
+        budget,
       },
     },
   ],
@@ -149,6 +161,8 @@ export const configFileSchema = {
         port: { type: 'integer', minimum: 0, maximum: 65535 },
         apiKeys: { type: 'array', items: apiKey },
         limits,
+        /** The budget of every key that sets none of its own. */
+        budget,
         bodyLimitBytes: { type: 'integer', minimum: 1024 },
         maxJsonDepth: { type: 'integer', minimum: 8, maximum: 1024 },
         logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
@@ -208,6 +222,17 @@ export const configFileSchema = {
     },
     /** Model names clients hard-code (`claude-sonnet-4-5`) → the `provider/model` that answers them. */
     aliases: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string', pattern: '^[^/]+/.+$' } },
+    /** USD per million tokens by `provider/model` glob (first match wins); over the price data package's. */
+    prices: {
+      type: 'object',
+      propertyNames: { minLength: 1 },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['input', 'output'],
+        properties: { input: tokenPrice, output: tokenPrice, cacheRead: tokenPrice, cacheWrite: tokenPrice },
+      },
+    },
     /** One name, several targets that serve the same model: each request goes to one, chosen by the strategy. */
     deployments: {
       type: 'object',

@@ -112,7 +112,14 @@ export type ClientKey = {
   limits?: LimitSettings;
   /** May reload the config and read every key's usage. */
   admin?: boolean;
+  budget?: Budget;
 };
+
+/** A spend limit in USD per UTC period. */
+export type Budget = { usd: number; period: 'day' | 'week' | 'month' };
+
+/** USD per million tokens; cache reads and writes at the input price when not given. */
+export type TokenPrices = { input: number; output: number; cacheRead?: number; cacheWrite?: number };
 
 export type ServerConfig = {
   host: string;
@@ -123,6 +130,8 @@ export type ServerConfig = {
   clientKeys: ClientKey[];
   /** Server-wide limits, shared by every client. */
   limits?: LimitSettings;
+  /** The budget of every key that sets none of its own. */
+  budget?: Budget;
   bodyLimitBytes: number;
   /** Deepest JSON nesting a request body may have (the body object is level 1); deeper is a 400. */
   maxJsonDepth: number;
@@ -208,6 +217,8 @@ export type GatewayConfig = {
   fallbackOn?: readonly FallbackCondition[];
   /** Model aliases: a name as a client sends it → `provider/model`. A Map: names come from requests. */
   aliases: ReadonlyMap<string, string>;
+  /** Prices by `provider/model` glob, in the file's order; over the price data package's. */
+  prices?: readonly { glob: string; prices: TokenPrices }[];
   /** Names served by several targets; absent or empty: no balancing work on any request. */
   deployments?: ReadonlyMap<string, Deployment>;
   state: StateSettings;

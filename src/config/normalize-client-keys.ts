@@ -10,6 +10,7 @@ export function normalizeClientKeys(entries: readonly ClientKeyEntry[] | undefin
     if (entry.tools) clientKey.tools = entry.tools;
     if (entry.limits) clientKey.limits = entry.limits;
     if (entry.admin) clientKey.admin = true;
+    if (entry.budget) clientKey.budget = entry.budget;
     return clientKey;
   });
 }

@@ -136,6 +136,7 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
       logLevel: server.logLevel ?? defaultServer.logLevel,
       ...normalizeServerTimes(server),
       ...(server.limits ? { limits: server.limits } : {}),
+      ...(server.budget ? { budget: server.budget } : {}),
     },
     providers,
     // Checked against the providers and aliases, so that `--check-config` names a bad key or target.
@@ -146,6 +147,7 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
     ...(file.telemetry ? { telemetry: { ...file.telemetry, headers: file.telemetry.headers ?? {} } } : {}),
     aliases: new Map(Object.entries(file.aliases ?? {})),
     ...deploymentsOf(file, providers),
+    ...(file.prices ? { prices: Object.entries(file.prices).map(([glob, prices]) => ({ glob, prices })) } : {}),
     state: { ...defaultState, ...file.state },
   };
 }

@@ -44,6 +44,8 @@ import { ProviderDirectory } from './provider-directory.js';
 import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
 import { applyReplyStages, nativeLane, type ReplyPlan } from './stages.js';
 import { capWholeReply, WholeReplyDeadlines } from './whole-reply-bound.js';
+import type { PriceTable } from './price-table.js';
+import { pricedEvents } from './priced-events.js';
 
 export type ChatPipelineDependencies = {
   config: GatewayConfig;
@@ -69,6 +71,8 @@ export type ChatPipelineDependencies = {
   ids?: RandomHexPool;
   /** Orders each deployment's targets (the config's `deployments`); a fresh one when absent. */
   balancer?: DeploymentBalancer;
+  /** Prices replies (the cost in the finish event's usage); no reply is priced without it. */
+  prices?: PriceTable;
 };
 
 export type RunOptions = {
@@ -104,6 +108,8 @@ export type ChatRun = {
   attempts: number;
   /** The deployment target that answered (`provider/model`), when the model named a deployment. */
   deployment?: string;
+  /** What the reply cost in USD, once its finish event passed and the model's price is known. */
+  costUsd?: number;
 };
 
 export class ChatPipeline {
@@ -235,6 +241,9 @@ export class ChatPipeline {
             provider: target.provider,
             maxBytes: this.providers.config(target.provider).limits.maxResponseBytes,
           });
+        const { prices } = this.dependencies;
+        // Decided once per model (a memo lookup): a model without a known price adds no stage.
+        if (prices?.knows(run.model)) run.events = pricedEvents(run.events, (usage) => prices.costOf(run.model, usage), run);
         return tapped(observer ? observer.answered(target, sentAt, run) : run, options);
       } catch (error) {
         const failure = context.cancellation.aborted ? undefined : classifyUpstreamFailure(error);

@@ -36,6 +36,7 @@ export class Metrics implements ResilienceObserver {
   private readonly duration: SeriesHistogram;
   private readonly firstToken: SeriesHistogram;
   private readonly tokens: SeriesCounter;
+  private readonly cost: SeriesCounter;
   private readonly toolCalls: SeriesCounter;
   private readonly upstreamErrors: SeriesCounter;
   private readonly retries: SeriesCounter;
@@ -75,6 +76,14 @@ export class Metrics implements ResilienceObserver {
         name: 'interlingua_tokens_total',
         help: "Tokens by direction (input, output), from the replies' usage.",
         labelNames: ['provider', 'model', 'direction', 'key'],
+      },
+      this.registry,
+    );
+    this.cost = new SeriesCounter(
+      {
+        name: 'interlingua_cost_usd_total',
+        help: 'What replies cost in USD, from the price table (models with a known price only).',
+        labelNames: ['key', 'provider', 'model'],
       },
       this.registry,
     );
@@ -145,6 +154,8 @@ export class Metrics implements ResilienceObserver {
     const { inputTokens, outputTokens } = summary.usage;
     if (inputTokens) this.tokens.inc(inputTokens, provider, model, 'input', key);
     if (outputTokens) this.tokens.inc(outputTokens, provider, model, 'output', key);
+    const { costUsd } = summary.usage;
+    if (costUsd) this.cost.inc(costUsd, key, provider, model);
     if (summary.toolCalls) this.toolCalls.inc(summary.toolCalls, family, lane, 'parsed');
     const diagnostics = summary.diagnostics;
     if (diagnostics?.toolCallError) this.toolCalls.inc(1, family, lane, 'rejected');

@@ -37,6 +37,8 @@ export const gateway = {
   family: 'interlingua.family',
   /** The client key's name from the config; the key itself never. */
   keyName: 'interlingua.key.name',
+  /** What the reply cost in USD (x-interlingua-cost-usd), when the model's price is known. */
+  costUsd: 'interlingua.cost_usd',
   /** The inbound route (`/v1/chat/completions`, `/v1/responses`, `/v1/messages`). */
   route: 'interlingua.route',
   toolCallsParsed: 'interlingua.tool_calls.parsed',

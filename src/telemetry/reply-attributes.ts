@@ -2,7 +2,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { FinishReason } from '../core/finish-reason.js';
 import type { Usage } from '../core/usage.js';
-import { genAi } from './gen-ai-attributes.js';
+import { gateway, genAi } from './gen-ai-attributes.js';
 
 /** OpenAI's spelling (`tool_calls`, `content_filter`), which the GenAI examples use. */
 export function finishReasonValue(reason: FinishReason): string {
@@ -15,5 +15,6 @@ export function usageAttributes(usage: Usage): Attributes {
   if (usage.outputTokens !== undefined) attributes[genAi.usageOutputTokens] = usage.outputTokens;
   if (usage.cachedInputTokens !== undefined) attributes[genAi.usageCacheReadInputTokens] = usage.cachedInputTokens;
   if (usage.reasoningTokens !== undefined) attributes[genAi.usageReasoningOutputTokens] = usage.reasoningTokens;
+  if (usage.costUsd !== undefined) attributes[gateway.costUsd] = usage.costUsd;
   return attributes;
 }
