@@ -18,6 +18,7 @@ export type TestConfigFile = {
   aliases?: Record<string, string>;
   fallbacks?: Record<string, string[]>;
   deployments?: Record<string, Record<string, unknown>>;
+  prices?: Record<string, Record<string, number>>;
   fallbackOn?: (number | string)[];
   debug?: Record<string, unknown>;
   state?: Record<string, unknown>;
