@@ -17,6 +17,8 @@ import { DeploymentBalancer } from './pipeline/deployment-balancer.js';
 import { PriceTable } from './pipeline/price-table.js';
 import { registerAdminRoutes } from '../routes/admin/index.js';
 import type { ReloadOutcome } from './live-gateway.js';
+import { registerUsageRoutes } from '../routes/usage/index.js';
+import { UsageLog } from './core/usage-log.js';
 import { registerModelsRoutes } from '../routes/models/index.js';
 import { inspectorPagePaths, registerInspectorPage } from '../routes/inspector/index.js';
 import { registerResponsesRoutes } from '../routes/responses/index.js';
@@ -29,7 +31,7 @@ import { registerToolCallsRoutes } from '../routes/tool-calls/index.js';
 import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import { repairJsonText } from '../tool-formats/shared/repair-json-text.js';
-import type { GatewayConfig } from './config/config-types.js';
+import type { Budget, GatewayConfig } from './config/config-types.js';
 import { configuredSecrets } from './config/configured-secrets.js';
 import { RequestCaches } from './core/request-caches.js';
 import { SecretRedactor } from './core/secret-redactor.js';
@@ -53,6 +55,7 @@ import { createLazyChildLogger } from './plugins/lazy-child-logger.js';
 import { Metrics, registerMetricsRoute } from './plugins/metrics.js';
 import { RateLimits } from './plugins/rate-limits.js';
 import { registerRateLimits } from './plugins/rate-limits-hook.js';
+import { BudgetLedger, registerBudgets } from './plugins/budgets.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { serverTimeoutOptions } from './plugins/server-timeouts.js';
 import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
@@ -203,6 +206,9 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   app.decorate('metrics', metrics);
+  // Tokens and spend per key, model and day, for GET /v1/usage.
+  const usageLog = new UsageLog();
+  app.decorate('usageLog', usageLog);
   // How many generations this app still serves: a reloaded gateway closes a replaced app when none are left.
   app.decorate('liveGenerations', () => liveStreams.size);
   if (tracing) app.decorate('tracing', tracing);
@@ -243,6 +249,9 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   app.addHook('onClose', async () => state.close());
   const keyLimits = new Map(config.server.clientKeys.map((clientKey) => [clientKey.name, clientKey.limits]));
   registerRateLimits(app, new RateLimits(config.server.limits, keyLimits, { state, log: logger }));
+  // Budgets only when one is configured: otherwise no route runs a budget hook.
+  if (config.server.budget || config.server.clientKeys.some((clientKey) => clientKey.budget))
+    registerBudgets(app, new BudgetLedger(state), config.server.budget);
   registerLiveStreams(app, liveStreams, shutdownGraceMs);
 
   registerHealthRoutes(app, {
@@ -255,6 +264,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const providerDirectory = new ProviderDirectory(config, providers);
   registerModelsRoutes(app, { pipeline, providers: providerDirectory, deployments: config.deployments });
   if (options.reload) registerAdminRoutes(app, { reload: options.reload });
+  registerUsageRoutes(app, { usage: usageLog, budgets: budgetsByKey(config) });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches, validators, ids });
   // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
   await app.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
@@ -281,4 +291,11 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await tracing?.shutdown();
   });
   return app;
+}
+
+/** Each key's budget (its own, else the server's), by name; without keys, the one anonymous client. */
+function budgetsByKey(config: GatewayConfig): Map<string, Budget | undefined> {
+  const { clientKeys, budget } = config.server;
+  if (clientKeys.length === 0) return new Map([['anonymous', budget]]);
+  return new Map(clientKeys.map((clientKey) => [clientKey.name, clientKey.budget ?? budget]));
 }

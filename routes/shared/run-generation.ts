@@ -69,6 +69,7 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     };
     // A hijacked stream writes its own head: the rate-limit headers go into it.
     if (options.stream && request.admission) Object.assign(headers, request.admission.headers);
+    if (options.stream && request.budget?.headers) Object.assign(headers, request.budget.headers);
     if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
     if (run.deployment !== undefined) headers['x-interlingua-deployment'] = headerAddress(run.deployment);
 
@@ -154,11 +155,15 @@ export function generationRunOptions(request: FastifyRequest, agentFormat: Agent
   const { trace, progress, admission } = observers;
   const options: RunOptions = { agentFormat, progress };
   if (request.access) options.access = request.access;
-  const { metrics } = request.server;
-  if (!admission && !metrics && !trace) return options;
+  const { metrics, budgets, usageLog } = request.server;
+  const { budget } = request;
+  if (!admission && !metrics && !trace && !budget && !usageLog) return options;
   const startedAt = performance.now();
   options.onFinish = (summary, run) => {
+    // A stream that crosses the budget finishes; its cost counts against the next request.
+    if (budget && budgets && summary.usage.costUsd) budgets.record(budget, summary.usage.costUsd, request.log);
     const { usage } = summary;
+    usageLog?.record(request.access?.name ?? 'anonymous', `${run.model.provider}/${run.model.model}`, usage);
     admission?.recordTokens(usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
     metrics?.observeReply({
       provider: run.model.provider,

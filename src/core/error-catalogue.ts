@@ -67,6 +67,8 @@ export const errorCatalogue = {
     message: 'The request headers are larger than the gateway accepts.',
   },
   rate_limit_exceeded: { status: 429, type: 'rate_limit_error' },
+  /** The key spent its budget for the period (server.apiKeys[].budget). */
+  budget_exceeded: { status: 429, type: 'rate_limit_error' },
   // nginx's 499: nobody reads it but the log.
   client_closed_request: {
     status: 499,

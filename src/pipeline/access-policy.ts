@@ -3,7 +3,7 @@
  * tools it may offer. A tool it may not use never reaches the model, and a call to one is never returned:
  * the gateway's side of an agent runtime's approval hook.
  */
-import type { ClientKey } from '../config/config-types.js';
+import type { Budget, ClientKey } from '../config/config-types.js';
 import { globToRegExp, matchesAny } from '../config/glob-pattern.js';
 import { gatewayError } from '../core/gateway-error.js';
 import { freezeDeeply } from '../core/immutable-values.js';
@@ -25,6 +25,8 @@ export class AccessPolicy {
   readonly name: string;
   /** An operator's key: it may reload the config and read every key's usage. */
   readonly admin: boolean;
+  /** The key's own spend limit (the server's default applies when absent). */
+  readonly budget: Budget | undefined;
   private readonly filtered = new WeakMap<readonly ToolDefinition[], ToolFilterResult>();
   private readonly models: readonly RegExp[] | undefined;
   /**
@@ -41,6 +43,7 @@ export class AccessPolicy {
   constructor(clientKey: ClientKey) {
     this.name = clientKey.name;
     this.admin = clientKey.admin === true;
+    this.budget = clientKey.budget;
     this.models = clientKey.models?.map(globToRegExp);
     this.wholeProviders = new Set(clientKey.models?.flatMap((glob) => wholeProviderOf(glob) ?? []));
     this.allowedTools = clientKey.tools?.allow?.map(globToRegExp);

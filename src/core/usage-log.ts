@@ -1,0 +1,55 @@
+/**
+ * Tokens and spend per client key, model and UTC day, for `GET /v1/usage`. Kept in this process (each
+ * replica answers for the requests it served; budgets themselves are counted in the shared state) for
+ * the last 62 days, enough for a month's period and the one before it.
+ */
+import type { Usage } from './usage.js';
+
+export type UsageRow = {
+  key: string;
+  model: string;
+  day: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+};
+
+const daysKept = 62;
+
+export class UsageLog {
+  private readonly rows = new Map<string, UsageRow>();
+  private lastDay = '';
+
+  constructor(private readonly today: () => string = () => new Date().toISOString().slice(0, 10)) {}
+
+  record(key: string, model: string, usage: Usage): void {
+    const day = this.today();
+    if (day !== this.lastDay) this.forgetBefore(day);
+    const id = `${key}\u0000${model}\u0000${day}`;
+    let row = this.rows.get(id);
+    if (!row) {
+      row = { key, model, day, requests: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+      this.rows.set(id, row);
+    }
+    row.requests++;
+    row.inputTokens += usage.inputTokens ?? 0;
+    row.outputTokens += usage.outputTokens ?? 0;
+    row.cacheReadTokens += usage.cachedInputTokens ?? 0;
+    row.cacheWriteTokens += usage.cacheWriteInputTokens ?? 0;
+    row.costUsd += usage.costUsd ?? 0;
+  }
+
+  /** Rows from `fromDay` (inclusive, `YYYY-MM-DD`), of one key or of all. */
+  rowsSince(fromDay: string, key?: string): UsageRow[] {
+    return [...this.rows.values()].filter((row) => row.day >= fromDay && (key === undefined || row.key === key));
+  }
+
+  private forgetBefore(day: string): void {
+    this.lastDay = day;
+    const oldest = new Date(Date.parse(`${day}T00:00:00Z`) - daysKept * 86_400_000).toISOString().slice(0, 10);
+    for (const [id, row] of this.rows) if (row.day < oldest) this.rows.delete(id);
+  }
+}

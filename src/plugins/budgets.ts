@@ -1,0 +1,199 @@
+/**
+ * Spend limits per client key: what each key's replies cost (the price table's figure) is added to a
+ * counter for the key's UTC day, week (from Monday) or month, in the shared state (Redis when configured,
+ * so replicas enforce one budget together). A key at or over its budget is refused before any upstream is
+ * asked: 429 `budget_exceeded` in the API's envelope, with the budget, what is left and when it resets. A
+ * stream that crosses the budget finishes; the next request is refused.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Budget } from '../config/config-types.js';
+import { gatewayError } from '../core/gateway-error.js';
+import type { SharedState } from '../state/shared-state.js';
+import { isPromise, type MaybePromise, type WindowCount, type WindowCounter } from '../state/limit-counters.js';
+import { isLimitedRoute } from './rate-limits-hook.js';
+
+/** Spend is counted in millionths of a dollar: whole points in every store. */
+const pointsPerUsd = 1_000_000;
+const dayMs = 86_400_000;
+
+export type BudgetPeriod = { start: Date; end: Date; label: string };
+
+/** The UTC period `now` falls in. */
+export function budgetPeriod(period: Budget['period'], now: Date): BudgetPeriod {
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth();
+  const date = now.getUTCDate();
+  switch (period) {
+    case 'day': {
+      const start = new Date(Date.UTC(year, month, date));
+      return { start, end: new Date(start.getTime() + dayMs), label: start.toISOString().slice(0, 10) };
+    }
+    case 'week': {
+      // getUTCDay: 0 is Sunday; weeks start on Monday (ISO 8601).
+      const sinceMonday = (now.getUTCDay() + 6) % 7;
+      const start = new Date(Date.UTC(year, month, date - sinceMonday));
+      return { start, end: new Date(start.getTime() + 7 * dayMs), label: `week-${start.toISOString().slice(0, 10)}` };
+    }
+    case 'month': {
+      const start = new Date(Date.UTC(year, month, 1));
+      return { start, end: new Date(Date.UTC(year, month + 1, 1)), label: start.toISOString().slice(0, 7) };
+    }
+  }
+}
+
+export type BudgetStatus = { budget: Budget; spentUsd: number; remainingUsd: number; resetsAt: Date };
+
+/** A key's budget and name, as the request carries them to the reply's end (with the headers a stream writes in its head). */
+export type BudgetHolder = { name: string; budget: Budget; headers?: Record<string, string> };
+
+export class BudgetLedger {
+  private readonly counters = new Map<Budget['period'], WindowCounter>();
+
+  constructor(
+    private readonly state: SharedState,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  status(holder: BudgetHolder): MaybePromise<BudgetStatus> {
+    const period = budgetPeriod(holder.budget.period, this.now());
+    const count = this.counter(holder.budget.period).read(this.key(holder.name, period));
+    return isPromise(count) ? count.then((read) => this.statusOf(holder, period, read)) : this.statusOf(holder, period, count);
+  }
+
+  /** Adds a reply's cost to the key's current period; a store that fails is logged, never the reply's problem. */
+  record(holder: BudgetHolder, costUsd: number, log: { warn(details: object, message: string): void }): void {
+    const points = Math.round(costUsd * pointsPerUsd);
+    if (points <= 0) return;
+    const period = budgetPeriod(holder.budget.period, this.now());
+    const added = this.counter(holder.budget.period).add(this.key(holder.name, period), points);
+    if (isPromise(added))
+      added.catch((error: unknown) => log.warn({ key: holder.name, error: (error as Error).message }, 'recording spend failed'));
+  }
+
+  private statusOf(holder: BudgetHolder, period: BudgetPeriod, count: WindowCount): BudgetStatus {
+    const spentUsd = count.consumedPoints / pointsPerUsd;
+    return { budget: holder.budget, spentUsd, remainingUsd: Math.max(0, holder.budget.usd - spentUsd), resetsAt: period.end };
+  }
+
+  /** The period's start is in the key: a new period counts from zero, and the old count expires with its window. */
+  private key(name: string, period: BudgetPeriod): string {
+    return `${name}:${period.label}`;
+  }
+
+  private counter(period: Budget['period']): WindowCounter {
+    let counter = this.counters.get(period);
+    if (!counter && this.state.kind === 'in-process') {
+      // Not the in-process window counter: its expiry is a timer, and Node fires a timer longer than
+      // 24.8 days (a month's window) at once. Here the period is in the key, so nothing needs to expire.
+      counter = new SpendTotals();
+      this.counters.set(period, counter);
+    } else if (!counter) {
+      // The window outlives the longest period by a day: a count is never dropped before its period ends.
+      const durationSeconds = { day: 2, week: 8, month: 32 }[period] * 86_400;
+      counter = this.state.windowCounter({ name: `budget:${period}`, points: Number.MAX_SAFE_INTEGER, durationSeconds });
+      this.counters.set(period, counter);
+    }
+    return counter;
+  }
+}
+
+/** Spend per key and period in this process, for budgets without Redis; a period's totals go when the next begins. */
+class SpendTotals implements WindowCounter {
+  private readonly totals = new Map<string, number>();
+  private currentLabel = '';
+
+  add(key: string, points: number): WindowCount {
+    const label = key.slice(key.lastIndexOf(':') + 1);
+    if (label !== this.currentLabel) {
+      if (label > this.currentLabel) for (const stale of this.totals.keys()) if (!stale.endsWith(`:${label}`)) this.totals.delete(stale);
+      this.currentLabel = label > this.currentLabel ? label : this.currentLabel;
+    }
+    const consumedPoints = (this.totals.get(key) ?? 0) + points;
+    this.totals.set(key, consumedPoints);
+    return { consumedPoints, msBeforeNext: 0 };
+  }
+
+  read(key: string): WindowCount {
+    return { consumedPoints: this.totals.get(key) ?? 0, msBeforeNext: 0 };
+  }
+}
+
+/** The reply's budget headers: the budget, what is left, and when it resets. */
+export function budgetHeaders(status: BudgetStatus): Record<string, string> {
+  return {
+    'x-interlingua-budget-usd': String(status.budget.usd),
+    'x-interlingua-budget-remaining-usd': status.remainingUsd.toFixed(6),
+    'x-interlingua-budget-reset': status.resetsAt.toISOString(),
+  };
+}
+
+function admitWithin(request: FastifyRequest, reply: FastifyReply, holder: BudgetHolder, status: BudgetStatus): void {
+  const headers = budgetHeaders(status);
+  void reply.headers(headers);
+  if (status.remainingUsd > 0) {
+    holder.headers = headers;
+    request.budget = holder;
+    return;
+  }
+  const retryAfterSeconds = Math.max(1, Math.ceil((status.resetsAt.getTime() - Date.now()) / 1000));
+  void reply.header('retry-after', String(retryAfterSeconds));
+  throw gatewayError('budget_exceeded', {
+    message: `The key '${holder.name}' has spent its budget of $${status.budget.usd} for this ${status.budget.period}; it resets at ${status.resetsAt.toISOString()}.`,
+  });
+}
+
+/**
+ * Checks the key's budget before every generating route, when any budget is configured (else no hook
+ * runs). `serverBudget` is the budget of keys without their own (and of every request without keys).
+ */
+export function registerBudgets(app: FastifyInstance, ledger: BudgetLedger, serverBudget: Budget | undefined): void {
+  app.decorateRequest('budget', null);
+  app.decorate('budgets', ledger);
+  const check = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+    if (request.method !== 'POST') return done();
+    const budget = request.access?.budget ?? serverBudget;
+    if (!budget) return done();
+    const holder: BudgetHolder = { name: request.access?.name ?? 'anonymous', budget };
+    try {
+      const status = ledger.status(holder);
+      if (!isPromise(status)) {
+        admitWithin(request, reply, holder, status);
+        return done();
+      }
+      status.then(
+        (read) => {
+          try {
+            admitWithin(request, reply, holder, read);
+            done();
+          } catch (error) {
+            done(error as Error);
+          }
+        },
+        // The shared store failed: the request is admitted (and counted when the store is back), as rate limits fail open.
+        (error: unknown) => {
+          request.log.warn({ key: holder.name, error: (error as Error).message }, 'reading the budget failed; admitted');
+          request.budget = holder;
+          done();
+        },
+      );
+    } catch (error) {
+      done(error as Error);
+    }
+  };
+  app.addHook('onRoute', (route) => {
+    if (!isLimitedRoute(route.method, route.url)) return;
+    const existing = route.preHandler;
+    route.preHandler = existing === undefined ? check : [check, ...(Array.isArray(existing) ? existing : [existing])];
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The budget this request's cost counts against (null without one). */
+    budget: BudgetHolder | null;
+  }
+  interface FastifyInstance {
+    /** Budgets, when any is configured (app.ts decorates it). */
+    budgets?: BudgetLedger;
+  }
+}

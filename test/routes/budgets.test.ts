@@ -1,0 +1,163 @@
+/** Budgets per key: refused before the upstream when spent, per API envelope; streams that cross finish; replicas share; /v1/usage. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { BudgetLedger, budgetPeriod } from '../../src/plugins/budgets.js';
+import { createInProcessState } from '../../src/state/in-process-state.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
+import { redisServerPath, warnWhenRedisIsMissing } from '../helpers/redis-server.js';
+import { startGateway, testProvider, type StartedGateway, type TestConfigFile } from '../helpers/start-gateway.js';
+import { useRedisServer } from '../helpers/use-redis-server.js';
+
+warnWhenRedisIsMissing('the shared budget test');
+
+/** With the fake's usage (11 prompt and 7 completion tokens), every reply costs (11 × 300 + 7 × 100) / 1e6 = $0.004. */
+const costPerReply = 0.004;
+const opened: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((item) => item.close()));
+});
+
+async function setUp(
+  budgetUsd: number,
+  extra: Partial<TestConfigFile> = {},
+): Promise<{ gateway: StartedGateway; upstream: FakeOpenAiUpstream }> {
+  const upstream = await startFakeOpenAiUpstream();
+  upstream.respondWith(() => ({ type: 'chat', content: 'hello' }));
+  opened.push(upstream);
+  const gateway = await startGateway({
+    server: {
+      apiKeys: [
+        { key: 'team-key', name: 'team', budget: { usd: budgetUsd, period: 'month' } },
+        { key: 'other-key', name: 'other' },
+        { key: 'ops-key', name: 'ops', admin: true },
+      ],
+    },
+    providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { server: 'generic', toolCalling: 'native' }) },
+    prices: { 'local/*': { input: 300, output: 100 } },
+    ...extra,
+  });
+  opened.push(gateway);
+  return { gateway, upstream };
+}
+
+function chat(gateway: StartedGateway, key: string, stream = false): Promise<Response> {
+  return fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ model: 'local/m', stream, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+}
+
+describe('budgets', () => {
+  it('refuses a key over its budget before the upstream, with 429 budget_exceeded and the budget headers', async () => {
+    const { gateway, upstream } = await setUp(0.01);
+    for (let index = 0; index < 3; index++) {
+      const response = await chat(gateway, 'team-key');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-interlingua-budget-usd')).toBe('0.01');
+      expect(Number(response.headers.get('x-interlingua-cost-usd'))).toBeCloseTo(costPerReply, 9);
+      await response.arrayBuffer();
+    }
+    const before = upstream.chatRequests().length;
+    const refused = await chat(gateway, 'team-key');
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as { error: { code: string; type: string; message: string } };
+    expect(body.error).toMatchObject({ code: 'budget_exceeded', type: 'rate_limit_error' });
+    expect(refused.headers.get('x-interlingua-budget-remaining-usd')).toBe('0.000000');
+    expect(Date.parse(refused.headers.get('x-interlingua-budget-reset') as string)).toBeGreaterThan(Date.now());
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(upstream.chatRequests().length).toBe(before);
+    // Other keys are not affected.
+    expect((await chat(gateway, 'other-key')).status).toBe(200);
+    // The Messages API refuses in its own envelope.
+    const messages = await fetch(`${gateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'team-key', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'local/m', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(messages.status).toBe(429);
+    expect(await messages.json()).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    const responses = await fetch(`${gateway.baseUrl}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer team-key' },
+      body: JSON.stringify({ model: 'local/m', input: 'hi' }),
+    });
+    expect(responses.status).toBe(429);
+    expect(((await responses.json()) as { error: { code: string } }).error.code).toBe('budget_exceeded');
+  });
+
+  it('a stream that crosses the budget finishes; the next request is refused', async () => {
+    const { gateway } = await setUp(0.005);
+    const first = await chat(gateway, 'team-key', true);
+    expect(first.headers.get('x-interlingua-budget-usd')).toBe('0.005');
+    expect(await first.text()).toContain('[DONE]');
+    const second = await chat(gateway, 'team-key', true);
+    expect(second.status).toBe(200);
+    expect(await second.text()).toContain('[DONE]');
+    expect((await chat(gateway, 'team-key', true)).status).toBe(429);
+  });
+
+  it('GET /v1/usage: a key sees its own spend and tokens, an admin key sees every key', async () => {
+    const { gateway } = await setUp(1);
+    await (await chat(gateway, 'team-key')).arrayBuffer();
+    await (await chat(gateway, 'team-key')).arrayBuffer();
+    await (await chat(gateway, 'other-key')).arrayBuffer();
+    const own = (await (await fetch(`${gateway.baseUrl}/v1/usage`, { headers: { authorization: 'Bearer team-key' } })).json()) as {
+      keys: {
+        key: string;
+        cost_usd: number;
+        budget: { spent_usd: number; remaining_usd: number } | null;
+        data: { input_tokens: number; requests: number }[];
+      }[];
+    };
+    expect(own.keys.map((key) => key.key)).toEqual(['team']);
+    expect(own.keys[0]!.cost_usd).toBeCloseTo(2 * costPerReply, 9);
+    expect(own.keys[0]!.budget?.spent_usd).toBeCloseTo(2 * costPerReply, 9);
+    expect(own.keys[0]!.data[0]).toMatchObject({ requests: 2, input_tokens: 22 });
+    const all = (await (
+      await fetch(`${gateway.baseUrl}/v1/usage?period=day`, { headers: { authorization: 'Bearer ops-key' } })
+    ).json()) as {
+      keys: { key: string }[];
+    };
+    expect(all.keys.map((key) => key.key)).toEqual(['ops', 'other', 'team']);
+    const bad = await fetch(`${gateway.baseUrl}/v1/usage?period=year`, { headers: { authorization: 'Bearer ops-key' } });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('budget periods', () => {
+  it('day, week (from Monday) and month boundaries are UTC', () => {
+    const now = new Date('2026-12-05T23:59:59Z'); // a Saturday
+    expect(budgetPeriod('day', now)).toMatchObject({ start: new Date('2026-12-05T00:00:00Z'), end: new Date('2026-12-06T00:00:00Z') });
+    expect(budgetPeriod('week', now)).toMatchObject({ start: new Date('2026-11-30T00:00:00Z'), end: new Date('2026-12-07T00:00:00Z') });
+    expect(budgetPeriod('month', now)).toMatchObject({ start: new Date('2026-12-01T00:00:00Z'), end: new Date('2027-01-01T00:00:00Z') });
+    expect(budgetPeriod('week', new Date('2026-11-30T00:00:00Z')).start).toEqual(new Date('2026-11-30T00:00:00Z'));
+  });
+
+  it('spend counts from zero when the period turns', async () => {
+    let now = new Date('2026-12-31T23:00:00Z');
+    const ledger = new BudgetLedger(createInProcessState(), () => now);
+    const holder = { name: 'team', budget: { usd: 1, period: 'month' as const } };
+    const log = { warn: () => undefined };
+    ledger.record(holder, 0.75, log);
+    expect((await ledger.status(holder)).remainingUsd).toBeCloseTo(0.25, 9);
+    now = new Date('2027-01-01T00:00:01Z');
+    const turned = await ledger.status(holder);
+    expect(turned.spentUsd).toBe(0);
+    expect(turned.resetsAt).toEqual(new Date('2027-02-01T00:00:00Z'));
+  });
+});
+
+describe.skipIf(!redisServerPath)('budgets shared through Redis', () => {
+  const redis = useRedisServer();
+
+  it('two replicas on one Redis enforce one budget together', async () => {
+    const state = { redis: redis.server.url, keyPrefix: `budget-test-${Date.now()}:` };
+    const first = await setUp(0.008, { state });
+    const second = await setUp(0.008, { state });
+    await (await chat(first.gateway, 'team-key')).arrayBuffer();
+    await (await chat(second.gateway, 'team-key')).arrayBuffer();
+    // $0.008 spent across the two: both refuse now.
+    expect((await chat(first.gateway, 'team-key')).status).toBe(429);
+    expect((await chat(second.gateway, 'team-key')).status).toBe(429);
+  });
+});
