@@ -55,7 +55,7 @@ import { createLazyChildLogger } from './plugins/lazy-child-logger.js';
 import { Metrics, registerMetricsRoute } from './plugins/metrics.js';
 import { RateLimits } from './plugins/rate-limits.js';
 import { registerRateLimits } from './plugins/rate-limits-hook.js';
-import { BudgetLedger, registerBudgets } from './plugins/budgets.js';
+import { BudgetLedger, registerBudgets, type InProcessSpend } from './plugins/budgets.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { serverTimeoutOptions } from './plugins/server-timeouts.js';
 import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
@@ -90,7 +90,16 @@ export type BuildAppOptions = {
   serverFactory?: (handler: RequestListener) => Server;
   /** Reloads the config file (`POST /admin/reload`, admin keys only); the route exists only with it. */
   reload?: () => Promise<ReloadOutcome>;
+  /** What outlives a config reload (the process keeps it): usage and in-process budget spend; fresh when absent. */
+  lasting?: LastingState;
 };
+
+/** Counts that must survive a reload: a new config must not forgive what a key already spent. */
+export type LastingState = { usageLog: UsageLog; inProcessSpend: InProcessSpend };
+
+export function createLastingState(): LastingState {
+  return { usageLog: new UsageLog(), inProcessSpend: new Map() };
+}
 
 /** The one redactor of a config's secrets, shared by the logger and the app (server.ts builds the logger first). */
 export function createConfigRedactor(config: GatewayConfig): SecretRedactor {
@@ -207,7 +216,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
 
   app.decorate('metrics', metrics);
   // Tokens and spend per key, model and day, for GET /v1/usage.
-  const usageLog = new UsageLog();
+  const usageLog = options.lasting?.usageLog ?? new UsageLog();
   app.decorate('usageLog', usageLog);
   // How many generations this app still serves: a reloaded gateway closes a replaced app when none are left.
   app.decorate('liveGenerations', () => liveStreams.size);
@@ -251,7 +260,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerRateLimits(app, new RateLimits(config.server.limits, keyLimits, { state, log: logger }));
   // Budgets only when one is configured: otherwise no route runs a budget hook.
   if (config.server.budget || config.server.clientKeys.some((clientKey) => clientKey.budget))
-    registerBudgets(app, new BudgetLedger(state), config.server.budget);
+    registerBudgets(app, new BudgetLedger(state, undefined, options.lasting?.inProcessSpend), config.server.budget);
   registerLiveStreams(app, liveStreams, shutdownGraceMs);
 
   registerHealthRoutes(app, {

@@ -6,7 +6,7 @@ import { providerDiscovery } from '../providers/index.js';
 import type { GatewayConfig } from './config/config-types.js';
 import { LiveGateway } from './live-gateway.js';
 import { serverTimeoutOptions } from './plugins/server-timeouts.js';
-import { buildApp, createConfigRedactor, createGatewayLogger } from './app.js';
+import { buildApp, createConfigRedactor, createGatewayLogger, createLastingState } from './app.js';
 import { ConfigError } from './config/config-error.js';
 import { loadConfig } from './config/load-config.js';
 import { createLogDestination } from './log-destination.js';
@@ -56,9 +56,10 @@ async function main(): Promise<void> {
   // A stray rejection is a bug to log, not a reason to drop every live stream with the process.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   for (const note of notes) logger.info(note);
+  const lasting = createLastingState();
   const live: LiveGateway = new LiveGateway({
     loadConfig: async () => (await readConfig()).config,
-    buildApp: (current, serverFactory) => buildApp(current, { ...loggerFor(current), serverFactory, reload: () => live.reload() }),
+    buildApp: (current, serverFactory) => buildApp(current, { ...loggerFor(current), serverFactory, reload: () => live.reload(), lasting }),
     log: logger,
     serverOptions: serverTimeoutOptions(config.server, config.server.shutdownGraceMs).http,
   });

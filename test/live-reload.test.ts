@@ -12,11 +12,11 @@ let configPath: string;
 let started: StartedProcess;
 let baseUrl: string;
 
-function writeConfig(teamLimit: number, extra: Record<string, unknown> = {}): void {
+function writeConfig(teamLimit: number, extra: Record<string, unknown> = {}, teamExtra: Record<string, unknown> = {}): void {
   const config = {
     server: {
       apiKeys: [
-        { key: 'team-key', name: 'team', limits: { requestsPerMinute: teamLimit } },
+        { key: 'team-key', name: 'team', limits: { requestsPerMinute: teamLimit }, ...teamExtra },
         { key: 'ops-key', name: 'ops', admin: true },
       ],
     },
@@ -103,5 +103,22 @@ describe('live config', () => {
     const response = await chat('team-key', 'coder');
     expect(response.status).toBe(200);
     expect(response.headers.get('x-interlingua-deployment')).toBe('local/m');
+  }, 60_000);
+
+  it('a reload does not forgive spend: the budget counts on across the new config', async () => {
+    // Each reply costs (11 × 300 + 7 × 100) / 1e6 = $0.004 with the fake's usage: one reply spends the budget.
+    const budgeted = () =>
+      writeConfig(1_000, { prices: { 'local/*': { input: 300, output: 100 } } }, { budget: { usd: 0.004, period: 'day' } });
+    budgeted();
+    const reload = () => fetch(`${baseUrl}/admin/reload`, { method: 'POST', headers: { authorization: 'Bearer ops-key' } });
+    expect((await reload()).status).toBe(200);
+    const spent = await chat('team-key');
+    expect(spent.status).toBe(200);
+    expect(spent.headers.get('x-interlingua-cost-usd')).toBe('0.004');
+    budgeted();
+    expect((await reload()).status).toBe(200);
+    const refused = await chat('team-key');
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('budget_exceeded');
   }, 60_000);
 });

@@ -46,13 +46,21 @@ export type BudgetStatus = { budget: Budget; spentUsd: number; remainingUsd: num
 /** A key's budget and name, as the request carries them to the reply's end (with the headers a stream writes in its head). */
 export type BudgetHolder = { name: string; budget: Budget; headers?: Record<string, string> };
 
-export class BudgetLedger {
-  private readonly counters = new Map<Budget['period'], WindowCounter>();
+/** In-process spend by period kind; kept by the process across config reloads (src/live-gateway.ts). */
+export type InProcessSpend = Map<Budget['period'], WindowCounter>;
 
+export class BudgetLedger {
+  private readonly counters: Map<Budget['period'], WindowCounter>;
+
+  /** `inProcessSpend`: where in-process totals live (a reload's new app keeps counting on them); fresh when absent. */
   constructor(
     private readonly state: SharedState,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    inProcessSpend?: InProcessSpend,
+  ) {
+    // Redis counters belong to this app's connection; in-process totals may outlive the app.
+    this.counters = state.kind === 'in-process' && inProcessSpend ? inProcessSpend : new Map();
+  }
 
   status(holder: BudgetHolder): MaybePromise<BudgetStatus> {
     const period = budgetPeriod(holder.budget.period, this.now());
