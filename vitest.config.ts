@@ -8,5 +8,12 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // `npm run test:coverage`: V8's own counters, over the code a request runs (not the tests, benches or fixtures).
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts', 'routes/**/*.ts', 'providers/**/*.ts', 'tool-formats/**/*.ts'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'coverage',
+    },
   },
 });

@@ -56,8 +56,8 @@ describe('gatewayError', () => {
   });
 });
 
-describe('the README error table', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+describe('the error table in docs/endpoints.md', () => {
+  const readme = readFileSync(new URL('../../docs/endpoints.md', import.meta.url), 'utf8');
   const table = readme.slice(readme.indexOf('#### Error codes'), readme.indexOf('### Time limits'));
 
   it('lists the status, type and code of every catalogued error', () => {
