@@ -26,10 +26,36 @@ function sharedHeaders(config: ProviderConfig, accept: string): Record<string, s
   return headers;
 }
 
-export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavour, caches?: OpenAiBodyCaches): ProviderAdapter {
+/**
+ * Where a deployment of OpenAI's API puts its routes and how it authenticates, when that is not OpenAI's
+ * own (`/chat/completions` under the base URL, `Authorization: Bearer apiKey`): Azure OpenAI's.
+ */
+export type OpenAiEndpoint = {
+  chatPath(model: string): string;
+  embeddingsPath(model: string): string;
+  modelsPath: string;
+  /** Headers that authenticate each request (a token that expires is fetched again); none when absent. */
+  authorization?(): Promise<Record<string, string>>;
+};
+
+const openAiEndpoint: OpenAiEndpoint = {
+  chatPath: () => '/chat/completions',
+  embeddingsPath: () => '/embeddings',
+  modelsPath: '/models',
+};
+
+export function createOpenAiAdapter(
+  config: ProviderConfig,
+  flavour: OpenAiFlavour,
+  caches?: OpenAiBodyCaches,
+  endpoint: OpenAiEndpoint = openAiEndpoint,
+): ProviderAdapter {
   const client = new UpstreamClient(config);
   const streamHeaders = sharedHeaders(config, 'text/event-stream');
   const wholeHeaders = sharedHeaders(config, 'application/json');
+  /** The shared headers, with the endpoint's authentication when it has its own. */
+  const authenticated = async (headers: Record<string, string>): Promise<Record<string, string>> =>
+    endpoint.authorization ? { ...headers, ...(await endpoint.authorization()) } : headers;
   const llamaTemplateLane = createLlamaTemplateLane(config, { stream: streamHeaders, whole: wholeHeaders });
 
   return {
@@ -40,9 +66,10 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
       const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole }, caches);
       const warnings = flavour === 'openai' && request.openaiExtras ? serverFieldWarnings(request.openaiExtras) : [];
       const readOptions = { provider: config.name, model: request.model.model, warnings, cancellation };
+      const headers = withForwardedHeaders(whole ? wholeHeaders : streamHeaders, request.forwardHeaders);
       const call = {
-        path: '/chat/completions',
-        headers: withForwardedHeaders(whole ? wholeHeaders : streamHeaders, request.forwardHeaders),
+        path: endpoint.chatPath(request.model.model),
+        headers: endpoint.authorization ? await authenticated(headers) : headers,
         body,
         cancellation,
       };
@@ -58,7 +85,7 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
 
     async listModels(context: ProviderContext): Promise<ModelInfo[]> {
       return readOpenAiModels(
-        await client.readJson({ path: '/models', headers: wholeHeaders, cancellation: context.cancellation }),
+        await client.readJson({ path: endpoint.modelsPath, headers: await authenticated(wholeHeaders), cancellation: context.cancellation }),
         config.name,
       );
     },
@@ -69,7 +96,12 @@ export function createOpenAiAdapter(config: ProviderConfig, flavour: OpenAiFlavo
       if (request.encodingFormat !== undefined) body.encoding_format = request.encodingFormat;
       if (request.user !== undefined) body.user = request.user;
       return readOpenAiEmbeddings(
-        await client.readJson({ path: '/embeddings', headers: wholeHeaders, json: body, cancellation: context.cancellation }),
+        await client.readJson({
+          path: endpoint.embeddingsPath(request.model),
+          headers: await authenticated(wholeHeaders),
+          json: body,
+          cancellation: context.cancellation,
+        }),
         config.name,
       );
     },

@@ -81,6 +81,10 @@ export type ProviderConfig = {
   script?: string;
   /** `openai-compatible` only: the server that answers, as configured; absent: detected. */
   server?: ServerKind;
+  /** `azure-openai` only: `v1` or a dated API version. */
+  apiVersion?: string;
+  /** `azure-openai` only: the Entra ID service principal (absent: the environment's credential chain). */
+  entra?: { tenantId?: string; clientId?: string; clientSecret?: string };
   /** Anthropic requires max_tokens; used when the request gives none (with a warning). */
   defaultMaxTokens?: number;
   /**

@@ -1,4 +1,4 @@
-/** Every secret a config holds, for the redactor: provider API keys, configured upstream and OTLP header values, client keys, the Redis password. */
+/** Every secret a config holds, for the redactor: provider API keys and Entra client secrets, configured upstream and OTLP header values, client keys, the Redis password. */
 import type { GatewayConfig } from './config-types.js';
 
 /** `Bearer abc…`, `Basic abc…`: the credential alone, which is what an upstream echoes as often as the whole value. */
@@ -12,6 +12,7 @@ export function configuredSecrets(config: GatewayConfig): string[] {
   const secrets: string[] = [];
   for (const provider of Object.values(config.providers)) {
     if (provider.apiKey) secrets.push(provider.apiKey);
+    if (provider.entra?.clientSecret) secrets.push(provider.entra.clientSecret);
     for (const value of Object.values(provider.headers)) {
       secrets.push(value);
       const credential = schemeAndCredential.exec(value)?.[1];

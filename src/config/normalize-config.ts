@@ -97,6 +97,8 @@ export function normalizeProvider(name: string, settings: ProviderEntry): Provid
   if (typeof settings.apiKey === 'string' && settings.apiKey !== '') provider.apiKey = settings.apiKey;
   if (typeof settings.script === 'string') provider.script = settings.script;
   if (typeof settings.server === 'string') provider.server = settings.server;
+  if (typeof settings.apiVersion === 'string') provider.apiVersion = settings.apiVersion;
+  if (settings.entra) provider.entra = settings.entra;
   if (typeof settings.defaultMaxTokens === 'number') provider.defaultMaxTokens = settings.defaultMaxTokens;
   return provider;
 }

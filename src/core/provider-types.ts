@@ -7,7 +7,7 @@ import type { ToolCallingMode } from './resolved-model.js';
 import { serverKinds } from './server-kind.js';
 
 /** The config's `type` enum; discovery and the no-config providers follow the registry's order (providers/index.ts). */
-export const providerTypeNames = ['openai', 'openai-compatible', 'anthropic', 'ollama', 'gemini', 'scripted'] as const;
+export const providerTypeNames = ['openai', 'openai-compatible', 'anthropic', 'ollama', 'gemini', 'azure-openai', 'scripted'] as const;
 
 export type ProviderType = (typeof providerTypeNames)[number];
 
@@ -23,6 +23,19 @@ export const providerKindConfigProperties = {
   'openai-compatible': { server: { enum: serverKinds } },
   /** The turns to replay (YAML or JSON), relative to the config file. */
   scripted: { script: { type: 'string', minLength: 1 } },
+  /**
+   * Azure OpenAI: `apiVersion` `v1` (the default: /openai/v1/…, model in the body) or a dated version
+   * (/openai/deployments/{deployment}/…?api-version=…); without `apiKey`, Microsoft Entra ID tokens, from
+   * `entra`'s service principal or else the environment's credential chain.
+   */
+  'azure-openai': {
+    apiVersion: { type: 'string', pattern: '^(v1|\\d{4}-\\d{2}-\\d{2}(-preview)?)$' },
+    entra: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { tenantId: { type: 'string', minLength: 1 }, clientId: { type: 'string', minLength: 1 }, clientSecret: { type: 'string', minLength: 1 } },
+    },
+  },
 } as const;
 
 /** What model resolution asks of a kind (providers/provider-kind.ts's descriptors answer it; app.ts hands them in). */

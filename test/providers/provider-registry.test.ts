@@ -58,6 +58,7 @@ describe('the provider registry', () => {
       'anthropic',
       'ollama',
       'gcp.gemini',
+      'azure.ai.openai',
       'interlingua.scripted',
     ]);
   });

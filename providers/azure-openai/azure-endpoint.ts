@@ -1,0 +1,30 @@
+/**
+ * Azure OpenAI's routes and authentication (https://learn.microsoft.com/azure/ai-foundry/openai/reference
+ * and …/api-version-lifecycle): the v1 API (`/openai/v1/chat/completions`, the deployment name as `model`
+ * in the body, no api-version), or a dated API version (`/openai/deployments/{deployment}/chat/completions
+ * ?api-version=2024-10-21`). A key goes in the `api-key` header; without one, a Microsoft Entra ID token
+ * (scope `https://cognitiveservices.azure.com/.default`) as a bearer.
+ */
+import type { ProviderConfig } from '../../src/config/config-types.js';
+import type { OpenAiEndpoint } from '../openai/create-openai-adapter.js';
+
+/** What Azure documents as the stable line; dated versions are for resources that cannot use it yet. */
+export const defaultAzureApiVersion = 'v1';
+
+export function azureOpenAiEndpoint(config: ProviderConfig, authorization?: () => Promise<Record<string, string>>): OpenAiEndpoint {
+  const version = config.apiVersion ?? defaultAzureApiVersion;
+  const endpoint: OpenAiEndpoint =
+    version === 'v1'
+      ? {
+          chatPath: () => '/openai/v1/chat/completions',
+          embeddingsPath: () => '/openai/v1/embeddings',
+          modelsPath: '/openai/v1/models',
+        }
+      : {
+          chatPath: (deployment) => `/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${version}`,
+          embeddingsPath: (deployment) => `/openai/deployments/${encodeURIComponent(deployment)}/embeddings?api-version=${version}`,
+          modelsPath: `/openai/models?api-version=${version}`,
+        };
+  if (authorization) endpoint.authorization = authorization;
+  return endpoint;
+}
