@@ -22,7 +22,15 @@ import { readAnthropicStream } from './read-anthropic-stream.js';
  */
 const longestWholeReplyTokens = 21_333;
 
-export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter {
+/** Where the Messages API lives and how calls authenticate, when not Anthropic's own (Vertex AI's rawPredict). */
+export type AnthropicRoute = {
+  path(model: string, stream: boolean): string;
+  /** The Messages body as this host wants it (Vertex: no `model`, its `anthropic_version` in the body). */
+  body(body: Record<string, unknown>): Record<string, unknown>;
+  authorization(): Promise<Record<string, string>>;
+};
+
+export function createAnthropicAdapter(config: ProviderConfig, route?: AnthropicRoute): ProviderAdapter {
   const client = new UpstreamClient(config);
 
   async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
@@ -31,21 +39,22 @@ export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter 
     body.stream = !whole;
     if (warnings.length > 0) context.log.debug({ warnings, provider: config.name }, 'anthropic request warnings');
     const { cancellation } = context;
-    const call = {
-      path: '/v1/messages',
-      headers: buildAnthropicHeaders(config, { forwardHeaders: request.forwardHeaders, json: true }),
-      json: body,
-      cancellation,
-    };
+    const headers = buildAnthropicHeaders(config, { forwardHeaders: request.forwardHeaders, json: true });
+    const call = route
+      ? {
+          path: route.path(request.model.model, !whole),
+          headers: { ...headers, ...(await route.authorization()) },
+          json: route.body(body as unknown as Record<string, unknown>),
+          cancellation,
+        }
+      : { path: '/v1/messages', headers, json: body, cancellation };
     const reader = new AnthropicStreamReader({ provider: config.name, model: request.model.model, warnings });
     // Read before resolving: a non-streaming client has seen nothing yet, so a failure here is still a real HTTP error.
     if (whole) return readAnthropicMessage(await client.readText(call), reader, config.name);
     return readAnthropicStream(await client.openStream(call), reader);
   }
 
-  return {
-    stream,
-    listModels: (context) => listAnthropicModels(client, config, context),
-    close: () => client.close(),
-  };
+  const adapter: ProviderAdapter = { stream, close: () => client.close() };
+  if (!route) adapter.listModels = (context) => listAnthropicModels(client, config, context);
+  return adapter;
 }

@@ -26,7 +26,11 @@ export class GeminiUpstream {
   private readonly wholeHeaders: Record<string, string>;
   private readonly streamHeaders: Record<string, string>;
 
-  constructor(config: ProviderConfig) {
+  /** `authorization`: headers that authenticate each call when not a key (Vertex AI's bearer tokens). */
+  constructor(
+    config: ProviderConfig,
+    private readonly authorization?: () => Promise<Record<string, string>>,
+  ) {
     this.client = new UpstreamClient(config, { errorFromStatus: mapGeminiStatusError });
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': `interlingua/${version}` };
     if (config.apiKey) headers['x-goog-api-key'] = config.apiKey;
@@ -35,21 +39,26 @@ export class GeminiUpstream {
     this.streamHeaders = { ...headers, accept: 'text/event-stream' };
   }
 
+  private async headers(shared: Record<string, string>, call: GeminiCall): Promise<Record<string, string>> {
+    const headers = withForwardedHeaders(shared, call.forwardHeaders);
+    return this.authorization ? { ...headers, ...(await this.authorization()) } : headers;
+  }
+
   /** The 2xx body's text; otherwise a GatewayError. */
-  readText(call: GeminiCall): Promise<string> {
+  async readText(call: GeminiCall): Promise<string> {
     return this.client.readText({
       path: call.path,
-      headers: withForwardedHeaders(this.wholeHeaders, call.forwardHeaders),
+      headers: this.authorization ? await this.headers(this.wholeHeaders, call) : withForwardedHeaders(this.wholeHeaders, call.forwardHeaders),
       json: call.body,
       cancellation: call.cancellation,
     });
   }
 
   /** A streamed POST: resolves once 2xx headers arrived; otherwise a GatewayError. */
-  openStream(call: GeminiCall): Promise<UpstreamStream> {
+  async openStream(call: GeminiCall): Promise<UpstreamStream> {
     return this.client.openStream({
       path: call.path,
-      headers: withForwardedHeaders(this.streamHeaders, call.forwardHeaders),
+      headers: this.authorization ? await this.headers(this.streamHeaders, call) : withForwardedHeaders(this.streamHeaders, call.forwardHeaders),
       json: call.body,
       cancellation: call.cancellation,
     });

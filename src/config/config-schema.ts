@@ -3,7 +3,12 @@
  * type is derived from it (FromSchema), so the schema is the one source of the file's shape.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { providerKindConfigProperties, providerTypeNames, providerTypesWithoutUpstream } from '../core/provider-types.js';
+import {
+  providerKindConfigProperties,
+  providerTypeNames,
+  providerTypesWithDefaultBaseUrl,
+  providerTypesWithoutUpstream,
+} from '../core/provider-types.js';
 
 const toolCalling = { enum: ['auto', 'native', 'prompted'] } as const;
 
@@ -59,8 +64,12 @@ const provider = {
   type: 'object',
   additionalProperties: false,
   required: ['type'],
-  // Every kind with an upstream talks to a URL.
-  if: { properties: { type: { enum: providerTypeNames.filter((type) => !providerTypesWithoutUpstream.includes(type)) } } },
+  // Every kind with an upstream talks to a URL (given, unless the kind derives it from its settings).
+  if: {
+    properties: {
+      type: { enum: providerTypeNames.filter((type) => !providerTypesWithoutUpstream.includes(type) && !providerTypesWithDefaultBaseUrl.includes(type)) },
+    },
+  },
   then: { required: ['baseUrl'], properties: { baseUrl: true } },
   properties: {
     type: { enum: providerTypeNames },

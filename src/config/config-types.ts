@@ -81,6 +81,8 @@ export type ProviderConfig = {
   script?: string;
   /** `openai-compatible` only: the server that answers, as configured; absent: detected. */
   server?: ServerKind;
+  /** `vertex` only: the Google Cloud project and location, and where its credentials come from (absent: ADC). */
+  vertex?: { project: string; location: string; keyFile?: string; accessToken?: string };
   /** `azure-openai` only: `v1` or a dated API version. */
   apiVersion?: string;
   /** `azure-openai` only: the Entra ID service principal (absent: the environment's credential chain). */

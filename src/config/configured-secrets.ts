@@ -13,6 +13,7 @@ export function configuredSecrets(config: GatewayConfig): string[] {
   for (const provider of Object.values(config.providers)) {
     if (provider.apiKey) secrets.push(provider.apiKey);
     if (provider.entra?.clientSecret) secrets.push(provider.entra.clientSecret);
+    if (provider.vertex?.accessToken) secrets.push(provider.vertex.accessToken);
     for (const value of Object.values(provider.headers)) {
       secrets.push(value);
       const credential = schemeAndCredential.exec(value)?.[1];

@@ -1,5 +1,6 @@
 /** Fills defaults into a validated config file and produces the GatewayConfig the app runs on. */
 import type { ConfigFile, ProviderEntry } from './config-schema.js';
+import { ConfigError } from './config-error.js';
 import { normalizeClientKeys } from './normalize-client-keys.js';
 import type {
   StateSettings,
@@ -99,6 +100,7 @@ export function normalizeProvider(name: string, settings: ProviderEntry): Provid
   if (typeof settings.server === 'string') provider.server = settings.server;
   if (typeof settings.apiVersion === 'string') provider.apiVersion = settings.apiVersion;
   if (settings.entra) provider.entra = settings.entra;
+  if (settings.type === 'vertex') normalizeVertex(provider, settings);
   if (typeof settings.defaultMaxTokens === 'number') provider.defaultMaxTokens = settings.defaultMaxTokens;
   return provider;
 }
@@ -158,4 +160,15 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
 function deploymentsOf(file: ConfigFile, providers: Record<string, ProviderConfig>): { deployments?: ReadonlyMap<string, Deployment> } {
   const deployments = normalizeDeployments(file.deployments, providers, file.aliases);
   return deployments ? { deployments } : {};
+}
+
+/** Vertex AI needs its project; its URL follows from the location unless `baseUrl` overrides it. */
+function normalizeVertex(provider: ProviderConfig, settings: ProviderEntry): void {
+  if (typeof settings.project !== 'string') throw new ConfigError([`providers.${provider.name}.project: required for a vertex provider`]);
+  const location = typeof settings.location === 'string' ? settings.location : 'us-central1';
+  provider.vertex = { project: settings.project, location };
+  if (typeof settings.keyFile === 'string') provider.vertex.keyFile = settings.keyFile;
+  if (typeof settings.accessToken === 'string') provider.vertex.accessToken = settings.accessToken;
+  // https://cloud.google.com/vertex-ai/docs/reference/rest#service-endpoint: regional hosts, and one for `global`.
+  if (!settings.baseUrl) provider.baseUrl = location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
 }

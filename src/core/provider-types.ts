@@ -7,12 +7,15 @@ import type { ToolCallingMode } from './resolved-model.js';
 import { serverKinds } from './server-kind.js';
 
 /** The config's `type` enum; discovery and the no-config providers follow the registry's order (providers/index.ts). */
-export const providerTypeNames = ['openai', 'openai-compatible', 'anthropic', 'ollama', 'gemini', 'azure-openai', 'scripted'] as const;
+export const providerTypeNames = ['openai', 'openai-compatible', 'anthropic', 'ollama', 'gemini', 'azure-openai', 'vertex', 'scripted'] as const;
 
 export type ProviderType = (typeof providerTypeNames)[number];
 
 /** Kinds with no upstream (`scripted`): `baseUrl` is then not required. */
 export const providerTypesWithoutUpstream: readonly ProviderType[] = ['scripted'];
+
+/** Kinds whose upstream URL follows from their other settings (Vertex AI's from its location): `baseUrl` only overrides. */
+export const providerTypesWithDefaultBaseUrl: readonly ProviderType[] = ['vertex'];
 
 /**
  * Settings only one kind reads, as JSON Schema properties of a provider entry (`as const`, so that the
@@ -28,6 +31,16 @@ export const providerKindConfigProperties = {
    * (/openai/deployments/{deployment}/…?api-version=…); without `apiKey`, Microsoft Entra ID tokens, from
    * `entra`'s service principal or else the environment's credential chain.
    */
+  /**
+   * Google Vertex AI: the Google Cloud `project` and `location` (`us-central1`, `global`, …); credentials
+   * from Application Default Credentials, a service-account `keyFile`, or a fixed `accessToken`.
+   */
+  vertex: {
+    project: { type: 'string', minLength: 1 },
+    location: { type: 'string', pattern: '^[a-z0-9-]+$' },
+    keyFile: { type: 'string', minLength: 1 },
+    accessToken: { type: 'string', minLength: 1 },
+  },
   'azure-openai': {
     apiVersion: { type: 'string', pattern: '^(v1|\\d{4}-\\d{2}-\\d{2}(-preview)?)$' },
     entra: {

@@ -70,8 +70,8 @@ describe('the config file type derived from configFileSchema', () => {
     // @ts-expect-error an unknown setting is a type error, as it is a validation error
     const unknownSetting: ConfigFile = { providers: { local: { type: 'ollama', baseUrl: 'http://127.0.0.1:9', colour: 'red' } } };
     expect(() => validateConfigFile(unknownSetting)).toThrow('providers.local.colour: is not a known setting');
-    // @ts-expect-error 'vertex' is not a provider kind
-    const unknownKind: ConfigFile = { providers: { cloud: { type: 'vertex', baseUrl: 'http://127.0.0.1:9' } } };
+    // @ts-expect-error 'watsonx' is not a provider kind
+    const unknownKind: ConfigFile = { providers: { cloud: { type: 'watsonx', baseUrl: 'http://127.0.0.1:9' } } };
     expect(() => validateConfigFile(unknownKind)).toThrow(/providers\.cloud\.type: must be one of openai, openai-compatible/);
   });
 });

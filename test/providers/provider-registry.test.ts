@@ -19,14 +19,19 @@ const validateConfigFile = compileConfigFileValidator();
 
 const noDependencies = { renderCall: () => '' };
 
+/** What a kind cannot do without besides its URL (Vertex AI's Google Cloud project). */
+function requiredSettings(type: string): Record<string, string> {
+  return type === 'vertex' ? { project: 'a-project' } : {};
+}
+
 describe('the provider registry', () => {
   it('lists each kind once, and the config accepts exactly those types', () => {
     expect(new Set(providerTypeNames).size).toBe(providerKinds.length);
     for (const type of providerTypeNames) {
-      const entry = providerKind(type).hasUpstream ? { type, baseUrl: 'http://127.0.0.1:1' } : { type };
+      const entry = providerKind(type).hasUpstream ? { type, baseUrl: 'http://127.0.0.1:1', ...requiredSettings(type) } : { type };
       expect(() => validateConfigFile({ providers: { one: entry } })).not.toThrow();
     }
-    expect(() => validateConfigFile({ providers: { one: { type: 'vertex', baseUrl: 'http://127.0.0.1:1' } } })).toThrow(/must be one of/);
+    expect(() => validateConfigFile({ providers: { one: { type: 'watsonx', baseUrl: 'http://127.0.0.1:1' } } })).toThrow(/must be one of/);
   });
 
   it('says which kinds have an upstream, and their own settings, as their descriptors do (config reads src/core/provider-types.ts)', () => {
@@ -44,7 +49,7 @@ describe('the provider registry', () => {
 
   it('builds each kind’s adapter from its descriptor', async () => {
     for (const type of providerTypeNames) {
-      const config = normalizeConfig(validateConfigFile({ providers: { one: { type, baseUrl: 'http://127.0.0.1:1' } } }), {});
+      const config = normalizeConfig(validateConfigFile({ providers: { one: { type, baseUrl: 'http://127.0.0.1:1', ...requiredSettings(type) } } }), {});
       const adapter = createProviderAdapter(config.providers.one!, noDependencies);
       expect(typeof adapter.stream).toBe('function');
       await adapter.close?.();
@@ -59,6 +64,7 @@ describe('the provider registry', () => {
       'ollama',
       'gcp.gemini',
       'azure.ai.openai',
+      'gcp.vertex_ai',
       'interlingua.scripted',
     ]);
   });

@@ -43,6 +43,7 @@ describe('anthropic stream events', () => {
         outputTokens: 4,
         totalTokens: 16,
         cachedInputTokens: 0,
+        cacheWriteInputTokens: 0,
         raw: { input_tokens: 12, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 4 },
       },
     });

@@ -96,6 +96,7 @@ describe('anthropic whole replies', () => {
         usage: {
           inputTokens: 10,
           cachedInputTokens: 6,
+          cacheWriteInputTokens: 0,
           outputTokens: 2,
           totalTokens: 12,
           raw: { input_tokens: 4, cache_creation_input_tokens: 0, cache_read_input_tokens: 6, output_tokens: 2 },

@@ -1,0 +1,43 @@
+/**
+ * The `vertex` provider adapter: Gemini models through Vertex AI's `generateContent` and
+ * `streamGenerateContent` (https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference),
+ * Anthropic's Claude models through `rawPredict` and `streamRawPredict` with the Messages body
+ * (https://docs.anthropic.com/en/api/claude-on-vertex-ai): the Gemini and Anthropic kinds' own
+ * conversions, on Vertex's paths, with Google Cloud bearer tokens.
+ */
+import type { ProviderConfig } from '../../src/config/config-types.js';
+import type { ProviderAdapter } from '../../src/core/provider-adapter.js';
+import { createAnthropicAdapter } from '../anthropic/create-anthropic-adapter.js';
+import { createGeminiAdapter } from '../gemini/create-gemini-adapter.js';
+import { vertexAuthorization, vertexTokenSource, type AccessTokenSource } from './vertex-credentials.js';
+
+/** The Messages API version Vertex AI expects, in the body instead of a header. */
+const vertexAnthropicVersion = 'vertex-2023-10-16';
+
+/** Claude models are Anthropic's publisher on Vertex; every other model is Google's. */
+function isAnthropicModel(model: string): boolean {
+  return /^claude/i.test(model);
+}
+
+export function createVertexAdapter(config: ProviderConfig, tokens: AccessTokenSource = vertexTokenSource(config)): ProviderAdapter {
+  const vertex = config.vertex;
+  if (!vertex) throw new Error(`provider ${config.name} has no vertex settings`);
+  const authorization = vertexAuthorization(tokens, config.name);
+  const publisher = (name: string) =>
+    `/v1/projects/${encodeURIComponent(vertex.project)}/locations/${vertex.location}/publishers/${name}/models`;
+  const gemini = createGeminiAdapter(config, {
+    modelPath: (model) => `${publisher('google')}/${encodeURIComponent(model)}`,
+    authorization,
+  });
+  const anthropic = createAnthropicAdapter(config, {
+    path: (model, stream) => `${publisher('anthropic')}/${encodeURIComponent(model)}:${stream ? 'streamRawPredict' : 'rawPredict'}`,
+    body: ({ model: _model, ...rest }) => ({ anthropic_version: vertexAnthropicVersion, ...rest }),
+    authorization,
+  });
+  return {
+    stream: (request, context) => (isAnthropicModel(request.model.model) ? anthropic : gemini).stream(request, context),
+    close: async () => {
+      await Promise.all([gemini.close?.(), anthropic.close?.()]);
+    },
+  };
+}

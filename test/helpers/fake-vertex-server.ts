@@ -1,0 +1,88 @@
+/**
+ * A fake Vertex AI endpoint on 127.0.0.1, as its REST API answers
+ * (https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference for Gemini's
+ * `publishers/google/models/{model}:generateContent` and `:streamGenerateContent?alt=sse`;
+ * https://docs.anthropic.com/en/api/claude-on-vertex-ai for Claude's `publishers/anthropic/models/{model}
+ * :rawPredict` and `:streamRawPredict`, whose body carries `anthropic_version: "vertex-2023-10-16"` and no
+ * `model`). Calls need `Authorization: Bearer <token>` (401 UNAUTHENTICATED otherwise) and the project and
+ * location the fake was started for (404 NOT_FOUND otherwise). The replies come from the fake Gemini and
+ * Anthropic upstreams behind it, so tests script them there.
+ */
+import http from 'node:http';
+import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fake-anthropic-upstream.js';
+import { startFakeGeminiUpstream, type FakeGeminiUpstream } from './fake-gemini-upstream.js';
+import { startLoopbackServer, type RecordedRequest } from './loopback-server.js';
+
+export type FakeVertex = {
+  url: string;
+  gemini: FakeGeminiUpstream;
+  anthropic: FakeAnthropicUpstream;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+};
+
+function googleError(response: http.ServerResponse, code: number, status: string, message: string): void {
+  response.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code, message, status } }));
+}
+
+function forward(url: string, body: unknown, headers: Record<string, string>, response: http.ServerResponse): void {
+  const upstream = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (answer) => {
+    response.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(response);
+  });
+  upstream.end(JSON.stringify(body));
+}
+
+export async function startFakeVertex(options: { project: string; location: string; token: string }): Promise<FakeVertex> {
+  const [gemini, anthropic] = await Promise.all([startFakeGeminiUpstream(), startFakeAnthropicUpstream()]);
+  const server = await startLoopbackServer((request, response) => {
+    if (request.headers.authorization !== `Bearer ${options.token}`)
+      return googleError(
+        response,
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token.',
+      );
+    const route = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):(\w+)(\?alt=sse)?$/.exec(
+      request.path,
+    );
+    if (!route || route[1] !== options.project || route[2] !== options.location)
+      return googleError(
+        response,
+        404,
+        'NOT_FOUND',
+        `Publisher model ${request.path} was not found or your project does not have access to it.`,
+      );
+    const [, , , publisher, model, method, sse] = route as unknown as string[];
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    if (publisher === 'google') {
+      if (method === 'streamGenerateContent' && !sse) return googleError(response, 400, 'INVALID_ARGUMENT', 'expected alt=sse');
+      return forward(`${gemini.url}/v1beta/models/${model}:${method}${sse ?? ''}`, body, { 'x-goog-api-key': 'fake' }, response);
+    }
+    if (body.anthropic_version !== 'vertex-2023-10-16' || 'model' in body)
+      return googleError(
+        response,
+        400,
+        'INVALID_ARGUMENT',
+        'anthropic_version must be vertex-2023-10-16 and the body must not name the model',
+      );
+    const stream = method === 'streamRawPredict';
+    const { anthropic_version: _version, ...messages } = body;
+    forward(
+      `${anthropic.url}/v1/messages`,
+      { ...messages, model: decodeURIComponent(model as string), stream },
+      { 'x-api-key': 'fake', 'anthropic-version': '2023-06-01' },
+      response,
+    );
+  });
+  return {
+    url: server.url,
+    gemini,
+    anthropic,
+    requests: server.requests,
+    close: async () => {
+      await server.close();
+      await Promise.all([gemini.close(), anthropic.close()]);
+    },
+  };
+}

@@ -1,0 +1,158 @@
+/** The vertex kind against a fake Vertex AI: Gemini through generateContent, Claude through rawPredict, bearer tokens, all three APIs. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { normalizeConfig } from '../../../src/config/normalize-config.js';
+import { compileConfigFileValidator } from '../../../src/config/validate-config-file.js';
+import { cancellationFromSignal } from '../../../src/core/cancellation.js';
+import type { ResolvedModel } from '../../../src/core/resolved-model.js';
+import type { StreamEvent } from '../../../src/core/stream-event.js';
+import { createVertexAdapter } from '../../../providers/vertex/index.js';
+import { startFakeVertex, type FakeVertex } from '../../helpers/fake-vertex-server.js';
+import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
+
+const weatherTool = {
+  type: 'function' as const,
+  function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+};
+
+let vertex: FakeVertex;
+let gateway: StartedGateway;
+
+beforeAll(async () => {
+  vertex = await startFakeVertex({ project: 'my-project', location: 'us-east5', token: 'ya29.fake-token' });
+  gateway = await startGateway({
+    providers: {
+      vertex: testProvider('vertex', vertex.url, { project: 'my-project', location: 'us-east5', accessToken: 'ya29.fake-token' }),
+      'vertex-wrong': testProvider('vertex', vertex.url, {
+        project: 'other-project',
+        location: 'us-east5',
+        accessToken: 'ya29.fake-token',
+      }),
+    },
+  });
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await vertex.close();
+});
+
+describe('vertex', () => {
+  it('Gemini: generateContent on the project and location, with the bearer token; tool calls come back', async () => {
+    vertex.gemini.enqueue({ type: 'generate', chunks: [[{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }]] });
+    const completion = await gateway.client().chat.completions.create({
+      model: 'vertex/gemini-2.5-pro',
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [weatherTool],
+    });
+    expect(completion.choices[0]?.message.tool_calls?.[0]).toMatchObject({
+      function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+    });
+    const sent = vertex.requests.at(-1)!;
+    expect(sent.path).toBe('/v1/projects/my-project/locations/us-east5/publishers/google/models/gemini-2.5-pro:generateContent');
+    expect(sent.headers.authorization).toBe('Bearer ya29.fake-token');
+    expect(sent.headers['x-goog-api-key']).toBeUndefined();
+  });
+
+  it('Gemini streamed: streamGenerateContent?alt=sse', async () => {
+    vertex.gemini.enqueue({ type: 'generate', chunks: [[{ text: 'Sunny ' }], [{ text: 'in Paris.' }]] });
+    const stream = await gateway
+      .client()
+      .chat.completions.create({ model: 'vertex/gemini-2.5-flash', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('Sunny in Paris.');
+    expect(vertex.requests.at(-1)!.path).toBe(
+      '/v1/projects/my-project/locations/us-east5/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
+    );
+  });
+
+  it('Claude: streamRawPredict with the Messages body, anthropic_version in it and no model; tools through the Messages API', async () => {
+    vertex.anthropic.enqueue({ type: 'message', content: [{ type: 'tool_use', name: 'get_weather', input: { city: 'Oslo' } }] });
+    const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({
+        model: 'vertex/claude-sonnet-4-5@20250929',
+        max_tokens: 100,
+        stream: true,
+        messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+        tools: [{ name: 'get_weather', input_schema: weatherTool.function.parameters }],
+      }),
+    });
+    const text = await response.text();
+    expect(text).toContain('"name":"get_weather"');
+    const sent = vertex.requests.at(-1)!;
+    expect(sent.path).toBe(
+      '/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5%4020250929:streamRawPredict',
+    );
+    expect(sent.body).toMatchObject({ anthropic_version: 'vertex-2023-10-16', stream: true });
+    expect(sent.body).not.toHaveProperty('model');
+  });
+
+  it('Claude whole through the Responses API: rawPredict', async () => {
+    vertex.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'hello from Claude' }] });
+    const response = await gateway.client().responses.create({ model: 'vertex/claude-sonnet-4-5@20250929', input: 'hi' });
+    expect(response.output_text).toBe('hello from Claude');
+    expect(vertex.requests.at(-1)!.path).toMatch(/:rawPredict$/);
+  });
+
+  it("Vertex's errors keep their meaning: a project without the model is a 404", async () => {
+    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'vertex-wrong/gemini-2.5-pro', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(response.status).toBe(404);
+  });
+
+  it('credentials come from the token source (ADC or a key file in production); a missing one is a clear 502', async () => {
+    const config = normalizeConfig(
+      compileConfigFileValidator()({
+        providers: { vertex: { type: 'vertex', baseUrl: vertex.url, project: 'my-project', location: 'us-east5' } },
+      }),
+      {},
+    );
+    const model = {
+      id: 'vertex/gemini-2.5-pro',
+      provider: 'vertex',
+      providerType: 'vertex',
+      model: 'gemini-2.5-pro',
+      family: 'gemini',
+      toolCalling: 'native',
+    } as ResolvedModel;
+    const context = {
+      cancellation: cancellationFromSignal(new AbortController().signal),
+      requestId: 'test',
+      log: pino({ level: 'silent' }),
+    };
+    const request = { model, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }] };
+    let asked = 0;
+    const adapter = createVertexAdapter(config.providers.vertex!, { getAccessToken: async () => (asked++, 'ya29.fake-token') });
+    vertex.gemini.enqueue({ type: 'generate', chunks: [[{ text: 'ok' }]] });
+    const events: StreamEvent[] = [];
+    for await (const event of await adapter.stream(request, context)) events.push(event);
+    expect(events.at(-1)?.type).toBe('finish');
+    expect(asked).toBe(1);
+    const missing = createVertexAdapter(config.providers.vertex!, {
+      getAccessToken: async () => {
+        throw new Error('Could not load the default credentials');
+      },
+    });
+    await expect(missing.stream(request, context)).rejects.toMatchObject({
+      status: 502,
+      message: expect.stringContaining('GOOGLE_APPLICATION_CREDENTIALS'),
+    });
+  });
+
+  it('derives the endpoint from the location, and requires the project', () => {
+    const validate = compileConfigFileValidator();
+    const regional = normalizeConfig(validate({ providers: { v: { type: 'vertex', project: 'p', location: 'europe-west4' } } }), {});
+    expect(regional.providers.v?.baseUrl).toBe('https://europe-west4-aiplatform.googleapis.com');
+    const global = normalizeConfig(validate({ providers: { v: { type: 'vertex', project: 'p', location: 'global' } } }), {});
+    expect(global.providers.v?.baseUrl).toBe('https://aiplatform.googleapis.com');
+    expect(() => normalizeConfig(validate({ providers: { v: { type: 'vertex', location: 'global' } } }), {})).toThrow(
+      /providers\.v\.project/,
+    );
+  });
+});
