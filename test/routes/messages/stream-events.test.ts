@@ -124,8 +124,14 @@ describe('thinking', () => {
       { type: 'thinking', thinking: 'Let me think.', signature: 'ZmFrZXNpZw==' },
       { type: 'text', text: 'Done.' },
     ]);
-    // Cache reads are counted apart from input_tokens, as Anthropic does.
-    expect(result.usage).toEqual({ input_tokens: 50, output_tokens: 12, cache_read_input_tokens: 30 });
+    // Cache reads and writes are counted apart from input_tokens, as Anthropic does; cost_usd is the gateway's extension.
+    expect(result.usage).toEqual({
+      input_tokens: 50,
+      output_tokens: 12,
+      cache_read_input_tokens: 30,
+      cache_creation_input_tokens: 0,
+      cost_usd: expect.any(Number) as number,
+    });
   });
 
   it('reasoning from an OpenAI-compatible server becomes a thinking block without a signature', async () => {
