@@ -19,8 +19,17 @@ export type UnparsedToolCall = {
   reason: 'unclosed' | 'malformed';
 };
 
+/** Why a reply asked for with `response_format` json_schema / json_object is not valid against it (content is left as written). */
+export type ResponseFormatError = {
+  code: 'invalid_json' | 'schema_mismatch';
+  message: string;
+  /** ajv's errors (instancePath, keyword, message, params) for `schema_mismatch`. */
+  errors: { instancePath: string; keyword: string; message: string; params: Record<string, unknown> }[];
+};
+
 export type Diagnostics = {
   toolCallError?: ToolCallError;
+  responseFormatError?: ResponseFormatError;
   unparsedToolCall?: UnparsedToolCall;
   warnings?: Warning[];
 };

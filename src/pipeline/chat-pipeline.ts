@@ -42,6 +42,8 @@ import { classifyUpstreamFailure, failureReason } from '../http/upstream-failure
 import { FallbackTargets } from './fallback-targets.js';
 import { isNativeToolsRefusal } from './native-tools-refused.js';
 import { ProviderDirectory } from './provider-directory.js';
+import { asksForJson, checkResponseFormat, type ResponseFormatOptions } from './check-response-format.js';
+import type { SchemaCheck } from './schema-validators.js';
 import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
 
 export type ChatPipelineDependencies = {
@@ -62,6 +64,8 @@ export type ChatPipelineDependencies = {
   caches?: RequestCaches;
   /** What answers each provider (detected servers pick `toolCalling: auto`'s lane); the families table alone when absent. */
   servers?: ServerDirectory;
+  /** Validates replies against `response_format` schemas (ajv, compiled once per schema); unchecked when absent. */
+  schemaCheck?: SchemaCheck;
   /** The app's pool of random hex, for the ids of calls parsed out of text; a UUID each when absent. */
   ids?: RandomHexPool;
 };
@@ -209,7 +213,9 @@ export class ChatPipeline {
       const repairJson = this.dependencies.repairJson;
       const repaired = repairJson ? repairNativeArguments(noticed, { repair: repairJson, diagnostics }) : noticed;
       const allowed = toolPolicy ? dropDisallowedCalls(repaired, (name) => toolPolicy.allowsTool(name), diagnostics) : repaired;
-      const events = applyAgentFormatToEvents(allowed, agentFormat);
+      const formatCheck = this.responseFormatCheck(request, diagnostics);
+      const checked = formatCheck ? checkResponseFormat(allowed, formatCheck) : allowed;
+      const events = applyAgentFormatToEvents(checked, agentFormat);
       // The count is final here: the upstream answered.
       return {
         model,
@@ -233,6 +239,8 @@ export class ChatPipeline {
     const parsing: PromptedReplyOptions = { format, request, parse: prepared.parse, agentFormat, diagnostics, warnings };
     if (redactor) parsing.redactor = redactor;
     if (this.dependencies.ids) parsing.callIds = this.dependencies.ids;
+    const formatCheck = this.responseFormatCheck(request, diagnostics);
+    if (formatCheck) parsing.responseFormat = formatCheck;
     // No named closure for the plain case: under tsx each one costs a name patched on per request.
     const events = recentReplies
       ? recordedReply(recentReplies, { model: model.id, family: format.family, key: access?.name ?? null }, upstream, (replied) =>
@@ -240,6 +248,20 @@ export class ChatPipeline {
         )
       : parsePromptedReply(upstream, parsing);
     return { model, toolCalling: 'prompted', toolFormat: format.family, events, attempts: attempts.count };
+  }
+
+  /**
+   * How the reply is checked against the requested JSON format, or undefined when none was asked for.
+   * Native upstreams are checked too: an upstream whose native form is best effort (json_object modes,
+   * Ollama's format on small models) can still answer off-schema, and the client is owed the verdict.
+   */
+  private responseFormatCheck(request: ChatRequest, diagnostics: DiagnosticsCollector): ResponseFormatOptions | undefined {
+    const { schemaCheck, repairJson } = this.dependencies;
+    const format = request.responseFormat;
+    if (!schemaCheck || !asksForJson(format)) return undefined;
+    const options: ResponseFormatOptions = { format, check: schemaCheck, diagnostics };
+    if (repairJson) options.repair = repairJson;
+    return options;
   }
 
   /**

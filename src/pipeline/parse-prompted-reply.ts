@@ -13,6 +13,7 @@ import type { AgentFormat } from './agent-format/agent-format.js';
 import { applyAgentFormatToEvents } from './agent-format/apply-agent-format.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
 import { finalizeEvents } from './finalize-events.js';
+import { checkResponseFormat, type ResponseFormatOptions } from './check-response-format.js';
 import { parseTextIntoCalls, type ParseOptions } from './parse-text-into-calls.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
 import type { RandomHexPool } from '../core/random-hex-pool.js';
@@ -29,6 +30,8 @@ export type PromptedReplyOptions = {
   redactor?: SecretRedactor;
   /** Ids for the calls parsed out of the text (the app's pool). */
   callIds?: RandomHexPool;
+  /** The requested JSON format, checked by the gateway (the prompted lane's upstream has no native form for it). */
+  responseFormat?: ResponseFormatOptions;
 };
 
 export function parsePromptedReply(upstream: AsyncIterable<StreamEvent>, options: PromptedReplyOptions): AsyncIterable<StreamEvent> {
@@ -52,7 +55,8 @@ export function parsePromptedReply(upstream: AsyncIterable<StreamEvent>, options
     provider: request.model.provider,
     ...(options.redactor ? { redactor: options.redactor } : {}),
   };
-  return finalizeEvents(applyAgentFormatToEvents(parsed, agentFormat), finalize);
+  const checked = options.responseFormat ? checkResponseFormat(parsed, options.responseFormat) : parsed;
+  return finalizeEvents(applyAgentFormatToEvents(checked, agentFormat), finalize);
 }
 
 /**
