@@ -44,6 +44,7 @@ import { isNativeToolsRefusal } from './native-tools-refused.js';
 import { ProviderDirectory } from './provider-directory.js';
 import { asksForJson, checkResponseFormat, type ResponseFormatOptions } from './check-response-format.js';
 import type { SchemaCheck } from './schema-validators.js';
+import { promptForResponseFormat } from './response-format-prompt.js';
 import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
 
 export type ChatPipelineDependencies = {
@@ -184,9 +185,10 @@ export class ChatPipeline {
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
     if (model.toolCalling === 'native') {
+      const sent = this.scriptedFormatRequest(request, diagnostics, routeWarnings);
       let upstream: AsyncIterable<StreamEvent>;
       try {
-        upstream = await streamWithRetries(adapter, request, context, retries);
+        upstream = await streamWithRetries(adapter, sent, context, retries);
       } catch (error) {
         // Nothing reached the client yet: a server that refuses this model's native tools gets the same request prompted.
         if (!this.promptedAfterRefusal(model, request, error, context)) throw error;
@@ -233,8 +235,9 @@ export class ChatPipeline {
     const format = this.toolFormat(model.family);
     const prepared = preparePromptedRequest(request, format, this.toolPrompts, this.caches);
     for (const warning of prepared.warnings) diagnostics.warn(warning);
-    const upstream = await streamWithRetries(adapter, prepared.request, context, retries);
-    const warnings = [...routeWarnings, ...prepared.warnings];
+    const formatted = this.promptedFormatRequest(prepared.request, prepared.parse, diagnostics);
+    const upstream = await streamWithRetries(adapter, formatted.request, context, retries);
+    const warnings = [...routeWarnings, ...prepared.warnings, ...formatted.warnings];
     const { redactor, recentReplies } = this.dependencies;
     const parsing: PromptedReplyOptions = { format, request, parse: prepared.parse, agentFormat, diagnostics, warnings };
     if (redactor) parsing.redactor = redactor;
@@ -248,6 +251,39 @@ export class ChatPipeline {
         )
       : parsePromptedReply(upstream, parsing);
     return { model, toolCalling: 'prompted', toolFormat: format.family, events, attempts: attempts.count };
+  }
+
+  /**
+   * The scripted kind plays a model with no native JSON mode: the format goes into its prompt. Other
+   * native upstreams get the format in their own field (each adapter maps it).
+   */
+  private scriptedFormatRequest(request: ChatRequest, diagnostics: DiagnosticsCollector, warnings: Warning[]): ChatRequest {
+    const format = request.responseFormat;
+    if (!asksForJson(format) || this.providers.config(request.model.provider).type !== 'scripted') return request;
+    const why = 'the scripted provider has no constrained decoding';
+    const prompted = promptForResponseFormat(request, format, { withTools: Boolean(request.tools?.length), why });
+    for (const warning of prompted.warnings) diagnostics.warn(warning);
+    warnings.push(...prompted.warnings);
+    return prompted.request;
+  }
+
+  /**
+   * Prompted lane with tools: a native JSON mode would constrain the reply to the schema and leave no
+   * room for the family's call markup, so the format is written into the prompt instead and checked by
+   * the gateway. Without tools the upstream's own field is kept (its adapter maps it).
+   */
+  private promptedFormatRequest(
+    request: ChatRequest,
+    parse: boolean,
+    diagnostics: DiagnosticsCollector,
+  ): { request: ChatRequest; warnings: Warning[] } {
+    const format = request.responseFormat;
+    const scripted = this.providers.config(request.model.provider).type === 'scripted';
+    if (!asksForJson(format) || (!parse && !scripted)) return { request, warnings: [] };
+    const why = scripted ? 'the scripted provider has no constrained decoding' : 'tools are written into the prompt for this model';
+    const prompted = promptForResponseFormat(request, format, { withTools: parse, why });
+    for (const warning of prompted.warnings) diagnostics.warn(warning);
+    return prompted;
   }
 
   /**
