@@ -8,6 +8,7 @@ export type WireDiagnostics = {
     code: string;
     message: string;
     errors: { instance_path: string; keyword: string; message: string; params: Record<string, unknown> }[];
+    json?: string;
   };
   warnings?: { code: string; message: string }[];
 };
@@ -21,7 +22,7 @@ export function renderDiagnostics(diagnostics: Diagnostics | undefined): WireDia
   }
   if (diagnostics.unparsedToolCall) wire.unparsed_tool_call = { ...diagnostics.unparsedToolCall };
   if (diagnostics.responseFormatError) {
-    const { code, message, errors } = diagnostics.responseFormatError;
+    const { code, message, errors, json } = diagnostics.responseFormatError;
     wire.response_format_error = {
       code,
       message,
@@ -32,6 +33,7 @@ export function renderDiagnostics(diagnostics: Diagnostics | undefined): WireDia
         params: error.params,
       })),
     };
+    if (json !== undefined) wire.response_format_error.json = json;
   }
   if (diagnostics.warnings?.length) wire.warnings = diagnostics.warnings.map((warning) => ({ ...warning }));
   return Object.keys(wire).length ? wire : undefined;

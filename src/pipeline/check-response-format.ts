@@ -75,7 +75,17 @@ class ResponseFormatStage implements EventStage {
   /** Judges the text and hands on what the client gets: the model's text, or (whole replies) the recovered JSON. */
   private release(out: StreamEvent[]): void {
     const verdict = this.called ? undefined : this.judge();
-    if (!this.held) return;
+    if (!this.held) {
+      // Streamed text is already with the client: say it needed mending, and hand over the JSON it held.
+      if (verdict !== undefined && verdict !== this.text.trim())
+        this.options.diagnostics.reportResponseFormat({
+          code: 'repaired_json',
+          message: 'The streamed text is schema-valid JSON only after fences, prose or near-JSON were mended; the JSON is in `json`.',
+          errors: [],
+          json: verdict,
+        });
+      return;
+    }
     if (verdict !== undefined && verdict !== this.text) out.push({ type: 'text-delta', delta: verdict });
     else out.push(...this.held);
   }
