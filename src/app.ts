@@ -31,6 +31,7 @@ import { registerToolCallsRoutes } from '../routes/tool-calls/index.js';
 import { createAgentSyntaxRegistry } from '../tool-formats/agent-syntaxes/index.js';
 import { createToolFormatRegistry } from '../tool-formats/index.js';
 import { repairJsonText } from '../tool-formats/shared/repair-json-text.js';
+import { createSchemaCheck } from './pipeline/schema-validators.js';
 import type { Budget, GatewayConfig } from './config/config-types.js';
 import { configuredSecrets } from './config/configured-secrets.js';
 import { RequestCaches } from './core/request-caches.js';
@@ -238,6 +239,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     agentSyntaxes,
     redactor,
     repairJson: repairJsonText,
+    schemaCheck: createSchemaCheck(),
     recentReplies,
     resilience,
     caches,

@@ -47,6 +47,8 @@ export type AnthropicMessagesBody = {
   stop_sequences?: string[];
   metadata?: { user_id: string };
   thinking?: { type: 'enabled'; budget_tokens: number };
+  /** Structured outputs, GA form (https://platform.claude.com/docs/en/build-with-claude/structured-outputs). */
+  output_config?: { format: { type: 'json_schema'; schema: Record<string, unknown> } };
   /** SSE for streaming clients; one whole `message` object for clients that read the reply whole. */
   stream: boolean;
 };

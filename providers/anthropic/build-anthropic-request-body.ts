@@ -16,7 +16,6 @@ const unsupportedOptions: readonly { key: keyof GenerationOptions; name: string 
   { key: 'seed', name: 'seed' },
   { key: 'presencePenalty', name: 'presence_penalty' },
   { key: 'frequencyPenalty', name: 'frequency_penalty' },
-  { key: 'responseFormat', name: 'response_format' },
 ];
 
 function unsupportedParameter(name: string, provider: string): Warning {
@@ -31,8 +30,6 @@ function collectUnsupportedWarnings(request: ChatRequest, provider: string): War
   for (const { key, name } of unsupportedOptions) {
     // null means "given as null": nothing to honour, so nothing to warn about.
     if (request[key] === undefined || request[key] === null) continue;
-    // Plain text is all Anthropic produces, so `{type:'text'}` loses nothing.
-    if (key === 'responseFormat' && request.responseFormat?.type === 'text') continue;
     warnings.push(unsupportedParameter(name, provider));
   }
   for (const name of Object.keys(request.openaiExtras ?? {})) warnings.push(unsupportedParameter(name, provider));
@@ -89,6 +86,9 @@ export function buildAnthropicRequestBody(
   if (request.user !== undefined && request.user !== null) body.metadata = { user_id: request.user };
   const thinking = mapReasoningEffortToThinking(request, { ...body, maxTokensDefaulted: maxTokens.defaulted }, config.name);
   if (thinking.thinking) body.thinking = thinking.thinking;
+  // json_schema goes natively (output_config.format); json_object has no Anthropic form and is checked by the gateway.
+  const format = request.responseFormat;
+  if (format?.type === 'json_schema' && format.schema) body.output_config = { format: { type: 'json_schema', schema: format.schema } };
   if (thinking.maxTokens !== undefined) body.max_tokens = thinking.maxTokens;
   if (maxTokens.defaulted) warnings.push(defaultedMaxTokensWarning(config, maxTokens.value, body.max_tokens));
   warnings.push(...conversation.warnings, ...thinking.warnings, ...collectUnsupportedWarnings(request, config.name));

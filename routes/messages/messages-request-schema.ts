@@ -104,6 +104,12 @@ const commonProperties = {
   thinking,
 } as const;
 
+const outputFormat = {
+  type: 'object',
+  required: ['type'],
+  properties: { type: { const: 'json_schema' }, schema: { type: 'object' } },
+} as const;
+
 export const messagesRequestSchema = {
   type: 'object',
   required: ['model', 'messages', 'max_tokens'],
@@ -116,6 +122,10 @@ export const messagesRequestSchema = {
     top_k: { type: 'integer' },
     stop_sequences: { type: 'array', items: { type: 'string' } },
     metadata: { type: 'object', properties: { user_id: { type: ['string', 'null'] } } },
+    // Structured outputs: GA `output_config.format`, and the beta's `output_format` (header structured-outputs-2025-11-13).
+    // https://platform.claude.com/docs/en/build-with-claude/structured-outputs
+    output_config: { type: 'object', properties: { format: outputFormat } },
+    output_format: outputFormat,
   },
 } as const;
 

@@ -84,6 +84,9 @@ export function parseMessagesRequest(
   if (reasoningEffort !== undefined) input.reasoningEffort = reasoningEffort;
   // Not an effort: nothing is sent upstream for it, but a reply is then not assumed to begin in reasoning.
   if (body.thinking?.type === 'disabled') input.thinkingDisabled = true;
+  const format = body.output_config?.format ?? body.output_format;
+  // Anthropic's format has no name; `response` names it in diagnostics and prompts.
+  if (format) input.responseFormat = { type: 'json_schema', name: 'response', schema: format.schema ?? {}, strict: true };
   const forwardHeaders = forwardHeadersOf(headers);
   if (forwardHeaders) input.forwardHeaders = forwardHeaders;
   return { input, stream: body.stream === true, warnings };

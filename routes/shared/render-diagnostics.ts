@@ -4,6 +4,12 @@ import type { Diagnostics } from '../../src/core/diagnostics.js';
 export type WireDiagnostics = {
   tool_call_error?: { code: string; message: string; available_tools: string[] };
   unparsed_tool_call?: { format: string; text: string; reason: string };
+  response_format_error?: {
+    code: string;
+    message: string;
+    errors: { instance_path: string; keyword: string; message: string; params: Record<string, unknown> }[];
+    json?: string;
+  };
   warnings?: { code: string; message: string }[];
 };
 
@@ -15,6 +21,20 @@ export function renderDiagnostics(diagnostics: Diagnostics | undefined): WireDia
     wire.tool_call_error = { code, message, available_tools: availableTools };
   }
   if (diagnostics.unparsedToolCall) wire.unparsed_tool_call = { ...diagnostics.unparsedToolCall };
+  if (diagnostics.responseFormatError) {
+    const { code, message, errors, json } = diagnostics.responseFormatError;
+    wire.response_format_error = {
+      code,
+      message,
+      errors: errors.map((error) => ({
+        instance_path: error.instancePath,
+        keyword: error.keyword,
+        message: error.message,
+        params: error.params,
+      })),
+    };
+    if (json !== undefined) wire.response_format_error.json = json;
+  }
   if (diagnostics.warnings?.length) wire.warnings = diagnostics.warnings.map((warning) => ({ ...warning }));
   return Object.keys(wire).length ? wire : undefined;
 }

@@ -19,8 +19,20 @@ export type UnparsedToolCall = {
   reason: 'unclosed' | 'malformed';
 };
 
+/** Why a reply asked for with `response_format` json_schema / json_object is not valid against it (content is left as written). */
+export type ResponseFormatError = {
+  /** `repaired_json`: a streamed reply held valid JSON only after fences, prose or near-JSON were mended (in `json`). */
+  code: 'invalid_json' | 'schema_mismatch' | 'repaired_json';
+  message: string;
+  /** ajv's errors (instancePath, keyword, message, params) for `schema_mismatch`. */
+  errors: { instancePath: string; keyword: string; message: string; params: Record<string, unknown> }[];
+  /** The schema-valid JSON the streamed text held (code `repaired_json` only). */
+  json?: string;
+};
+
 export type Diagnostics = {
   toolCallError?: ToolCallError;
+  responseFormatError?: ResponseFormatError;
   unparsedToolCall?: UnparsedToolCall;
   warnings?: Warning[];
 };

@@ -37,6 +37,9 @@ import type { JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
 import { classifyUpstreamFailure, failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
+import { asksForJson, type ResponseFormatOptions } from './check-response-format.js';
+import type { SchemaCheck } from './schema-validators.js';
+import { promptForResponseFormat } from './response-format-prompt.js';
 import { DeploymentBalancer, sessionKeyOf } from './deployment-balancer.js';
 import { afterEvents, coolsDown, type TargetObserver } from './deployment-observer.js';
 import { isNativeToolsRefusal } from './native-tools-refused.js';
@@ -67,6 +70,8 @@ export type ChatPipelineDependencies = {
   caches?: RequestCaches;
   /** What answers each provider (detected servers pick `toolCalling: auto`'s lane); the families table alone when absent. */
   servers?: ServerDirectory;
+  /** Validates replies against `response_format` schemas (ajv, compiled once per schema); unchecked when absent. */
+  schemaCheck?: SchemaCheck;
   /** The app's pool of random hex, for the ids of calls parsed out of text; a UUID each when absent. */
   ids?: RandomHexPool;
   /** Orders each deployment's targets (the config's `deployments`); a fresh one when absent. */
@@ -282,9 +287,10 @@ export class ChatPipeline {
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
     if (model.toolCalling === 'native') {
+      const sent = this.scriptedFormatRequest(request, diagnostics, routeWarnings);
       let upstream: AsyncIterable<StreamEvent>;
       try {
-        upstream = await streamWithRetries(adapter, request, context, retries);
+        upstream = await streamWithRetries(adapter, sent, context, retries);
       } catch (error) {
         // Nothing reached the client yet: a server that refuses this model's native tools gets the same request prompted.
         if (!this.promptedAfterRefusal(model, request, error, context)) throw error;
@@ -306,6 +312,8 @@ export class ChatPipeline {
       };
       if (this.dependencies.repairJson) replyPlan.repairJson = this.dependencies.repairJson;
       if (toolPolicy) replyPlan.toolPolicy = toolPolicy;
+      const formatCheck = this.responseFormatCheck(request, diagnostics);
+      if (formatCheck) replyPlan.responseFormat = formatCheck;
       // The count is final here: the upstream answered.
       return { model, toolCalling: 'native', events: applyReplyStages(nativeLane, upstream, replyPlan), attempts: attempts.count };
     }
@@ -313,12 +321,15 @@ export class ChatPipeline {
     const format = this.toolFormat(model.family);
     const prepared = preparePromptedRequest(request, format, this.toolPrompts, this.caches);
     for (const warning of prepared.warnings) diagnostics.warn(warning);
-    const upstream = await streamWithRetries(adapter, prepared.request, context, retries);
-    const warnings = [...routeWarnings, ...prepared.warnings];
+    const formatted = this.promptedFormatRequest(prepared.request, prepared.parse, diagnostics);
+    const upstream = await streamWithRetries(adapter, formatted.request, context, retries);
+    const warnings = [...routeWarnings, ...prepared.warnings, ...formatted.warnings];
     const { redactor, recentReplies } = this.dependencies;
     const parsing: PromptedReplyOptions = { format, request, parse: prepared.parse, agentFormat, diagnostics, warnings };
     if (redactor) parsing.redactor = redactor;
     if (this.dependencies.ids) parsing.callIds = this.dependencies.ids;
+    const formatCheck = this.responseFormatCheck(request, diagnostics);
+    if (formatCheck) parsing.responseFormat = formatCheck;
     // No named closure for the plain case: under tsx each one costs a name patched on per request.
     const events = recentReplies
       ? recordedReply(recentReplies, { model: model.id, family: format.family, key: access?.name ?? null }, upstream, (replied) =>
@@ -326,6 +337,53 @@ export class ChatPipeline {
         )
       : parsePromptedReply(upstream, parsing);
     return { model, toolCalling: 'prompted', toolFormat: format.family, events, attempts: attempts.count };
+  }
+
+  /**
+   * The scripted kind plays a model with no native JSON mode: the format goes into its prompt. Other
+   * native upstreams get the format in their own field (each adapter maps it).
+   */
+  private scriptedFormatRequest(request: ChatRequest, diagnostics: DiagnosticsCollector, warnings: Warning[]): ChatRequest {
+    const format = request.responseFormat;
+    if (!asksForJson(format) || this.providers.config(request.model.provider).type !== 'scripted') return request;
+    const why = 'the scripted provider has no constrained decoding';
+    const prompted = promptForResponseFormat(request, format, { withTools: Boolean(request.tools?.length), why });
+    for (const warning of prompted.warnings) diagnostics.warn(warning);
+    warnings.push(...prompted.warnings);
+    return prompted.request;
+  }
+
+  /**
+   * Prompted lane with tools: a native JSON mode would constrain the reply to the schema and leave no
+   * room for the family's call markup, so the format is written into the prompt instead and checked by
+   * the gateway. Without tools the upstream's own field is kept (its adapter maps it).
+   */
+  private promptedFormatRequest(
+    request: ChatRequest,
+    parse: boolean,
+    diagnostics: DiagnosticsCollector,
+  ): { request: ChatRequest; warnings: Warning[] } {
+    const format = request.responseFormat;
+    const scripted = this.providers.config(request.model.provider).type === 'scripted';
+    if (!asksForJson(format) || (!parse && !scripted)) return { request, warnings: [] };
+    const why = scripted ? 'the scripted provider has no constrained decoding' : 'tools are written into the prompt for this model';
+    const prompted = promptForResponseFormat(request, format, { withTools: parse, why });
+    for (const warning of prompted.warnings) diagnostics.warn(warning);
+    return prompted;
+  }
+
+  /**
+   * How the reply is checked against the requested JSON format, or undefined when none was asked for.
+   * Native upstreams are checked too: an upstream whose native form is best effort (json_object modes,
+   * Ollama's format on small models) can still answer off-schema, and the client is owed the verdict.
+   */
+  private responseFormatCheck(request: ChatRequest, diagnostics: DiagnosticsCollector): ResponseFormatOptions | undefined {
+    const { schemaCheck, repairJson } = this.dependencies;
+    const format = request.responseFormat;
+    if (!schemaCheck || !asksForJson(format)) return undefined;
+    const options: ResponseFormatOptions = { format, check: schemaCheck, diagnostics };
+    if (repairJson) options.repair = repairJson;
+    return options;
   }
 
   /**

@@ -1,5 +1,5 @@
 /** Gathers tool-call diagnostics and warnings over one response, for the final `finish` event. */
-import type { Diagnostics } from '../core/diagnostics.js';
+import type { Diagnostics, ResponseFormatError } from '../core/diagnostics.js';
 import type { ToolDefinition } from '../core/tool-definition.js';
 import type { ParsedEvent } from '../core/tool-format.js';
 import type { Warning } from '../core/warning.js';
@@ -15,6 +15,11 @@ export class DiagnosticsCollector {
 
   warn(warning: Warning): void {
     this.warnings.push(warning);
+  }
+
+  /** The reply is not valid against the requested response format (see check-response-format.ts). */
+  reportResponseFormat(error: ResponseFormatError): void {
+    this.diagnostics.responseFormatError = error;
   }
 
   /** The first problem of each kind fills the structured field; later ones become warnings. */
@@ -38,12 +43,14 @@ export class DiagnosticsCollector {
   result(existing?: Diagnostics): Diagnostics | undefined {
     const toolCallError = this.diagnostics.toolCallError ?? existing?.toolCallError;
     const unparsedToolCall = this.diagnostics.unparsedToolCall ?? existing?.unparsedToolCall;
+    const responseFormatError = this.diagnostics.responseFormatError ?? existing?.responseFormatError;
     const warnings = existing?.warnings?.length ? [...existing.warnings, ...this.warnings] : this.warnings;
     // Most replies have nothing to report: no object built for them.
-    if (!toolCallError && !unparsedToolCall && !warnings.length) return undefined;
+    if (!toolCallError && !unparsedToolCall && !responseFormatError && !warnings.length) return undefined;
     const merged: Diagnostics = {};
     if (toolCallError) merged.toolCallError = toolCallError;
     if (unparsedToolCall) merged.unparsedToolCall = unparsedToolCall;
+    if (responseFormatError) merged.responseFormatError = responseFormatError;
     if (warnings.length) merged.warnings = [...warnings];
     return merged;
   }

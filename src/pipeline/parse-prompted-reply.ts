@@ -13,6 +13,7 @@ import type { Warning } from '../core/warning.js';
 import type { AgentFormat } from './agent-format/agent-format.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
+import type { ResponseFormatOptions } from './check-response-format.js';
 import { applyReplyStages, promptedLane, type ReplyPlan } from './stages.js';
 import type { RandomHexPool } from '../core/random-hex-pool.js';
 
@@ -28,6 +29,8 @@ export type PromptedReplyOptions = {
   redactor?: SecretRedactor;
   /** Ids for the calls parsed out of the text (the app's pool). */
   callIds?: RandomHexPool;
+  /** How the reply is checked against the request's JSON response format; unchecked when absent. */
+  responseFormat?: ResponseFormatOptions;
 };
 
 export function parsePromptedReply(upstream: AsyncIterable<StreamEvent>, options: PromptedReplyOptions): AsyncIterable<StreamEvent> {
@@ -48,6 +51,7 @@ export function parsePromptedReply(upstream: AsyncIterable<StreamEvent>, options
     },
   };
   if (options.callIds) plan.callIds = options.callIds;
+  if (options.responseFormat) plan.responseFormat = options.responseFormat;
   return applyReplyStages(promptedLane, upstream, plan);
 }
 

@@ -13,6 +13,7 @@ import type { AccessPolicy } from './access-policy.js';
 import type { AgentFormat } from './agent-format/agent-format.js';
 import { applyAgentFormatToEvents } from './agent-format/apply-agent-format.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
+import { checkResponseFormat, type ResponseFormatOptions } from './check-response-format.js';
 import { dropDisallowedCalls } from './drop-disallowed-calls.js';
 import { finalizeEvents, type FinalizeOptions } from './finalize-events.js';
 import { parseTextIntoCalls, type ParseOptions } from './parse-text-into-calls.js';
@@ -43,6 +44,8 @@ export type ReplyPlan = {
   /** The client key's policy when it limits tools. */
   toolPolicy?: AccessPolicy;
   callIds?: RandomHexPool;
+  /** How the reply is checked against the request's JSON response format; unchecked when absent. */
+  responseFormat?: ResponseFormatOptions;
 };
 
 /** A stage over the reply's events: applied when `applies`, in list order. */
@@ -99,6 +102,15 @@ const callUpstream: StageInfo = {
   phase: 'upstream',
   file: 'pipeline/stream-with-retries.ts',
   why: 'The provider adapter sends the neutral request; failures before the first byte are retried (and then fall back) since the client has seen nothing.',
+};
+
+const checkFormat: ReplyStage = {
+  name: 'check-response-format',
+  phase: 'reply',
+  file: 'pipeline/check-response-format.ts',
+  why: 'A reply asked to be JSON (response_format) is read, repaired once and validated after every call is known (a reply that calls a tool is not checked), before the client sees the final text.',
+  applies: (plan) => plan.responseFormat !== undefined,
+  apply: (events, plan) => (plan.responseFormat ? checkResponseFormat(events, plan.responseFormat) : events),
 };
 
 const agentFormatReply: ReplyStage = {
@@ -192,6 +204,7 @@ export const nativeLane: readonly LaneStage[] = [
     apply: (events, plan) =>
       plan.toolPolicy ? dropDisallowedCalls(events, (name) => plan.toolPolicy?.allowsTool(name) ?? true, plan.diagnostics) : events,
   },
+  checkFormat,
   agentFormatReply,
   finalize,
   ...runTail,
@@ -221,6 +234,7 @@ export const promptedLane: readonly LaneStage[] = [
     applies: (plan) => plan.parseTools.length > 0 || plan.startsInReasoning,
     apply: (events, plan) => parseTextIntoCalls(events, parseWith(plan, plan.agentFormat.type === 'passthrough')),
   },
+  checkFormat,
   agentFormatReply,
   finalize,
   ...runTail,

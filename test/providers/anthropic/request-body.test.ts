@@ -216,7 +216,15 @@ describe('anthropic request body', () => {
     const warnings = warningsOf(events);
     expect(warnings.every((warning) => warning.code === 'unsupported-parameter')).toBe(true);
     const named = warnings.map((warning) => /Parameter '([^']+)'/.exec(warning.message)?.[1]);
-    expect(named).toEqual(['seed', 'presence_penalty', 'frequency_penalty', 'response_format', 'logit_bias', 'store']);
+    // json_object has no Anthropic form: the pipeline checks the reply instead (check-response-format.ts).
+    expect(named).toEqual(['seed', 'presence_penalty', 'frequency_penalty', 'logit_bias', 'store']);
+  });
+
+  it('sends a json_schema response format as structured outputs (output_config.format)', async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+    const { body, events } = await send(testRequest({ responseFormat: { type: 'json_schema', name: 'place', schema, strict: true } }));
+    expect(body.output_config).toEqual({ format: { type: 'json_schema', schema } });
+    expect(warningsOf(events)).toEqual([]);
   });
 
   it('maps reasoning_effort to an extended-thinking budget below max_tokens, or warns when it cannot apply', async () => {

@@ -81,7 +81,8 @@ async function completion(model: string, body: Record<string, unknown> = fullBod
 
 describe('the openai adapter', () => {
   it('forwards every request field exactly and nothing unknown', async () => {
-    openai.enqueue({ type: 'chat', content: 'ok' });
+    // JSON, as the request's response_format asks: the gateway checks the reply against it.
+    openai.enqueue({ type: 'chat', content: '{}' });
     const body = await completion('oai/gpt-4.1');
     const sent = openai.lastChatBody();
     expect(sent).toEqual({
@@ -204,7 +205,7 @@ describe('the openai-compatible adapter', () => {
 
 describe('the anthropic adapter', () => {
   it('translates the request and warns about every parameter it cannot send', async () => {
-    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{}' }] });
     const body = await completion('claude/claude-sonnet-4-5');
     const sent = anthropic.messageRequests().at(-1)?.body as Record<string, unknown>;
     expect(sent).toEqual({
@@ -227,19 +228,13 @@ describe('the anthropic adapter', () => {
       temperature: 0,
       stop_sequences: ['END'],
       metadata: { user_id: 'user-42' },
+      // response_format json_schema as Anthropic's structured outputs.
+      output_config: { format: { type: 'json_schema', schema: { type: 'object' } } },
       // A non-streaming client: the upstream is asked for one whole message too.
       stream: false,
     });
     const warnings = body.diagnostics?.warnings ?? [];
-    for (const parameter of [
-      'seed',
-      'presence_penalty',
-      'frequency_penalty',
-      'response_format',
-      'reasoning_effort',
-      'logit_bias',
-      'store',
-    ]) {
+    for (const parameter of ['seed', 'presence_penalty', 'frequency_penalty', 'reasoning_effort', 'logit_bias', 'store']) {
       expect(
         warnings.some((warning) => warning.message.includes(parameter)),
         parameter,

@@ -1,0 +1,114 @@
+/**
+ * Gateway enforcement of `response_format` json_schema / json_object: the reply's text is validated at
+ * its end (fences and prose stripped, one repair of near-JSON, then ajv), and when it still does not
+ * match, `diagnostics.response_format_error` says why. A reply that called a tool is not checked: a
+ * call is not the answer the schema describes.
+ *
+ * Streaming: text passes through as it comes and the verdict rides on the finish event. A whole reply
+ * (an EventList) whose JSON was recovered gets that JSON as its content, so its client can parse it.
+ */
+import { EventList } from '../core/event-list.js';
+import type { ResponseFormat } from '../core/chat-request.js';
+import type { StreamEvent } from '../core/stream-event.js';
+import type { DiagnosticsCollector } from './diagnostics-collector.js';
+import { applyStage, type EventStage } from './event-stage.js';
+import { extractJsonReply } from './extract-json-reply.js';
+import type { JsonRepair } from './repair-native-arguments.js';
+import type { SchemaCheck } from './schema-validators.js';
+
+export type ResponseFormatOptions = {
+  format: ResponseFormat;
+  check: SchemaCheck;
+  repair?: JsonRepair;
+  diagnostics: DiagnosticsCollector;
+};
+
+/** True when the format asks for JSON (the only formats the gateway checks). */
+export function asksForJson(format: ResponseFormat | null | undefined): format is Exclude<ResponseFormat, { type: 'text' }> {
+  return format?.type === 'json_object' || format?.type === 'json_schema';
+}
+
+class ResponseFormatStage implements EventStage {
+  private text = '';
+  private called = false;
+  finished = false;
+  /** Text deltas of a whole reply, held so recovered JSON can replace them. */
+  private readonly held: StreamEvent[] | undefined;
+
+  constructor(
+    private readonly options: ResponseFormatOptions,
+    whole: boolean,
+  ) {
+    this.held = whole ? [] : undefined;
+  }
+
+  push(event: StreamEvent, out: StreamEvent[]): void {
+    switch (event.type) {
+      case 'text-delta':
+        this.text += event.delta;
+        if (this.held) this.held.push(event);
+        else out.push(event);
+        return;
+      case 'tool-call-start':
+        this.called = true;
+        out.push(event);
+        return;
+      case 'finish':
+        this.finished = true;
+        this.release(out);
+        out.push(event);
+        return;
+      case 'error':
+        this.finished = true;
+        if (this.held) out.push(...this.held);
+        out.push(event);
+        return;
+      default:
+        out.push(event);
+    }
+  }
+
+  end(out: StreamEvent[]): void {
+    if (this.held) out.push(...this.held);
+  }
+
+  /** Judges the text and hands on what the client gets: the model's text, or (whole replies) the recovered JSON. */
+  private release(out: StreamEvent[]): void {
+    const verdict = this.called ? undefined : this.judge();
+    if (!this.held) {
+      // Streamed text is already with the client: say it needed mending, and hand over the JSON it held.
+      if (verdict !== undefined && verdict !== this.text.trim())
+        this.options.diagnostics.reportResponseFormat({
+          code: 'repaired_json',
+          message: 'The streamed text is schema-valid JSON only after fences, prose or near-JSON were mended; the JSON is in `json`.',
+          errors: [],
+          json: verdict,
+        });
+      return;
+    }
+    if (verdict !== undefined && verdict !== this.text) out.push({ type: 'text-delta', delta: verdict });
+    else out.push(...this.held);
+  }
+
+  /** The JSON text to return when the reply is valid, undefined otherwise (with diagnostics reported). */
+  private judge(): string | undefined {
+    const { format, check, repair, diagnostics } = this.options;
+    const extracted = extractJsonReply(this.text, repair);
+    if (extracted.type === 'invalid') {
+      diagnostics.reportResponseFormat({ code: 'invalid_json', message: 'The reply is not JSON, even after repair.', errors: [] });
+      return undefined;
+    }
+    const schema = format.type === 'json_schema' ? (format.schema ?? {}) : { type: 'object' };
+    const errors = check(schema, extracted.value);
+    if (errors.length) {
+      const name = format.type === 'json_schema' ? `schema '${format.name}'` : 'a JSON object';
+      diagnostics.reportResponseFormat({ code: 'schema_mismatch', message: `The reply does not match ${name}.`, errors });
+      return undefined;
+    }
+    return extracted.text;
+  }
+}
+
+export function checkResponseFormat(events: AsyncIterable<StreamEvent>, options: ResponseFormatOptions): AsyncIterable<StreamEvent> {
+  return applyStage(events, new ResponseFormatStage(options, events instanceof EventList));
+}

@@ -1,0 +1,94 @@
+/**
+ * The response-format check over any chunking of the reply: the verdict (diagnostics) and the text a
+ * client ends up with are the same for every split of the same text, live or whole (property-tested
+ * with fast-check), and fences, leading prose and trailing commas are recovered.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EventList } from '../../src/core/event-list.js';
+import type { StreamEvent } from '../../src/core/stream-event.js';
+import { checkResponseFormat } from '../../src/pipeline/check-response-format.js';
+import { DiagnosticsCollector } from '../../src/pipeline/diagnostics-collector.js';
+import { createSchemaCheck } from '../../src/pipeline/schema-validators.js';
+import { repairJsonText } from '../../tool-formats/shared/repair-json-text.js';
+
+const schema = {
+  type: 'object',
+  properties: { name: { type: 'string' }, tags: { type: 'array', items: { enum: ['a', 'b'] } } },
+  required: ['name', 'tags'],
+};
+const check = createSchemaCheck(8);
+const finish: StreamEvent = { type: 'finish', reason: { unified: 'stop' }, usage: {} };
+
+function eventsFor(text: string, cuts: number[]): StreamEvent[] {
+  const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((left, right) => left - right);
+  const pieces: string[] = [];
+  let start = 0;
+  for (const point of [...points, text.length]) {
+    if (point > start) pieces.push(text.slice(start, point));
+    start = Math.max(start, point);
+  }
+  return [
+    { type: 'response-start', id: 'r', model: 'm', warnings: [] },
+    ...pieces.map((delta) => ({ type: 'text-delta' as const, delta })),
+    finish,
+  ];
+}
+
+async function run(events: StreamEvent[], whole: boolean): Promise<{ text: string; code: string | undefined }> {
+  const diagnostics = new DiagnosticsCollector([]);
+  const source = whole
+    ? new EventList(events)
+    : (async function* () {
+        yield* events;
+      })();
+  let text = '';
+  for await (const event of checkResponseFormat(source, {
+    format: { type: 'json_schema', name: 'item', schema },
+    check,
+    repair: repairJsonText,
+    diagnostics,
+  }))
+    if (event.type === 'text-delta') text += event.delta;
+  return { text, code: diagnostics.result()?.responseFormatError?.code };
+}
+
+const replies = [
+  { text: '{"name": "x", "tags": ["a"]}', code: undefined },
+  { text: '```json\n{"name": "x", "tags": ["a", "b",],}\n```', code: undefined },
+  { text: 'Here it is: {"name": "x", "tags": []} Hope that helps.', code: undefined },
+  { text: '{"name": "x", "tags": ["c"]}', code: 'schema_mismatch' },
+  { text: 'No idea.', code: 'invalid_json' },
+];
+
+describe('checkResponseFormat', () => {
+  it('gives the same verdict for any chunking, live or whole; a whole reply gets the recovered JSON', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...replies), fc.array(fc.nat(80), { maxLength: 8 }), async (reply, cuts) => {
+        const events = eventsFor(reply.text, cuts);
+        const live = await run(events, false);
+        const whole = await run(events, true);
+        // A streamed reply that needed mending says so (its JSON in diagnostics); a whole one is mended in place.
+        expect(live.code).toBe(reply.code ?? (reply.text.startsWith('{"') ? undefined : 'repaired_json'));
+        expect(whole.code).toBe(reply.code);
+        // Streamed text passes through untouched; a whole reply's valid JSON replaces fences and prose.
+        expect(live.text).toBe(reply.text);
+        if (reply.code === undefined) expect(() => JSON.parse(whole.text) as unknown).not.toThrow();
+        else expect(whole.text).toBe(reply.text);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('does not check a reply that called a tool', async () => {
+    const diagnostics = new DiagnosticsCollector([]);
+    const events: StreamEvent[] = [
+      { type: 'tool-call-start', index: 0, id: 'c', name: 'f' },
+      { type: 'tool-call-end', index: 0, arguments: '{}' },
+      finish,
+    ];
+    const options = { format: { type: 'json_schema' as const, name: 'item', schema }, check, diagnostics };
+    for await (const event of checkResponseFormat(new EventList(events), options)) expect(event).toBeDefined();
+    expect(diagnostics.result()).toBeUndefined();
+  });
+});
