@@ -11,6 +11,7 @@ import type { ProviderAdapter } from '../src/core/provider-adapter.js';
 import { anthropicKind } from './anthropic/index.js';
 import { azureOpenAiKind } from './azure-openai/index.js';
 import { vertexKind } from './vertex/index.js';
+import { bedrockKind } from './bedrock/index.js';
 import { geminiKind } from './gemini/index.js';
 import { ollamaKind } from './ollama/index.js';
 import { openAiKind } from './openai/index.js';
@@ -23,7 +24,7 @@ export type { ProviderDependencies } from './provider-kind.js';
 export { localOllamaUrl, probeOllama } from './ollama/discover-ollama.js';
 
 /** Discovery runs in this order, so it is also the order of the no-config providers. */
-export const providerKinds = [openAiKind, openAiCompatibleKind, anthropicKind, ollamaKind, geminiKind, azureOpenAiKind, vertexKind, scriptedKind] as const;
+export const providerKinds = [openAiKind, openAiCompatibleKind, anthropicKind, ollamaKind, geminiKind, azureOpenAiKind, vertexKind, bedrockKind, scriptedKind] as const;
 
 export { providerTypeNames } from '../src/core/provider-types.js';
 

@@ -83,6 +83,8 @@ export type ProviderConfig = {
   server?: ServerKind;
   /** `vertex` only: the Google Cloud project and location, and where its credentials come from (absent: ADC). */
   vertex?: { project: string; location: string; keyFile?: string; accessToken?: string };
+  /** `bedrock` only: the AWS region, and credentials when not from the AWS SDK's default chain. */
+  bedrock?: { region: string; profile?: string; accessKeyId?: string; secretAccessKey?: string; sessionToken?: string };
   /** `azure-openai` only: `v1` or a dated API version. */
   apiVersion?: string;
   /** `azure-openai` only: the Entra ID service principal (absent: the environment's credential chain). */

@@ -14,6 +14,8 @@ export function configuredSecrets(config: GatewayConfig): string[] {
     if (provider.apiKey) secrets.push(provider.apiKey);
     if (provider.entra?.clientSecret) secrets.push(provider.entra.clientSecret);
     if (provider.vertex?.accessToken) secrets.push(provider.vertex.accessToken);
+    if (provider.bedrock?.secretAccessKey) secrets.push(provider.bedrock.secretAccessKey);
+    if (provider.bedrock?.sessionToken) secrets.push(provider.bedrock.sessionToken);
     for (const value of Object.values(provider.headers)) {
       secrets.push(value);
       const credential = schemeAndCredential.exec(value)?.[1];

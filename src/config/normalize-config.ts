@@ -101,6 +101,7 @@ export function normalizeProvider(name: string, settings: ProviderEntry): Provid
   if (typeof settings.apiVersion === 'string') provider.apiVersion = settings.apiVersion;
   if (settings.entra) provider.entra = settings.entra;
   if (settings.type === 'vertex') normalizeVertex(provider, settings);
+  if (settings.type === 'bedrock') normalizeBedrock(provider, settings);
   if (typeof settings.defaultMaxTokens === 'number') provider.defaultMaxTokens = settings.defaultMaxTokens;
   return provider;
 }
@@ -171,4 +172,19 @@ function normalizeVertex(provider: ProviderConfig, settings: ProviderEntry): voi
   if (typeof settings.accessToken === 'string') provider.vertex.accessToken = settings.accessToken;
   // https://cloud.google.com/vertex-ai/docs/reference/rest#service-endpoint: regional hosts, and one for `global`.
   if (!settings.baseUrl) provider.baseUrl = location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
+}
+
+/** Bedrock needs its region (from config or AWS_REGION); its URL follows from it unless `baseUrl` overrides it. */
+function normalizeBedrock(provider: ProviderConfig, settings: ProviderEntry): void {
+  const region = typeof settings.region === 'string' ? settings.region : undefined;
+  if (!region) throw new ConfigError([`providers.${provider.name}.region: required for a bedrock provider`]);
+  provider.bedrock = { region };
+  for (const name of ['profile', 'accessKeyId', 'secretAccessKey', 'sessionToken'] as const) {
+    const value = settings[name];
+    if (typeof value === 'string') provider.bedrock[name] = value;
+  }
+  if (provider.bedrock.accessKeyId && !provider.bedrock.secretAccessKey)
+    throw new ConfigError([`providers.${provider.name}.secretAccessKey: required with accessKeyId`]);
+  // https://docs.aws.amazon.com/general/latest/gr/bedrock.html: the runtime endpoint of each region.
+  if (!settings.baseUrl) provider.baseUrl = `https://bedrock-runtime.${region}.amazonaws.com`;
 }

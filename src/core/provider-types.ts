@@ -7,7 +7,7 @@ import type { ToolCallingMode } from './resolved-model.js';
 import { serverKinds } from './server-kind.js';
 
 /** The config's `type` enum; discovery and the no-config providers follow the registry's order (providers/index.ts). */
-export const providerTypeNames = ['openai', 'openai-compatible', 'anthropic', 'ollama', 'gemini', 'azure-openai', 'vertex', 'scripted'] as const;
+export const providerTypeNames = ['openai', 'openai-compatible', 'anthropic', 'ollama', 'gemini', 'azure-openai', 'vertex', 'bedrock', 'scripted'] as const;
 
 export type ProviderType = (typeof providerTypeNames)[number];
 
@@ -15,7 +15,7 @@ export type ProviderType = (typeof providerTypeNames)[number];
 export const providerTypesWithoutUpstream: readonly ProviderType[] = ['scripted'];
 
 /** Kinds whose upstream URL follows from their other settings (Vertex AI's from its location): `baseUrl` only overrides. */
-export const providerTypesWithDefaultBaseUrl: readonly ProviderType[] = ['vertex'];
+export const providerTypesWithDefaultBaseUrl: readonly ProviderType[] = ['vertex', 'bedrock'];
 
 /**
  * Settings only one kind reads, as JSON Schema properties of a provider entry (`as const`, so that the
@@ -40,6 +40,17 @@ export const providerKindConfigProperties = {
     location: { type: 'string', pattern: '^[a-z0-9-]+$' },
     keyFile: { type: 'string', minLength: 1 },
     accessToken: { type: 'string', minLength: 1 },
+  },
+  /**
+   * Amazon Bedrock: the AWS `region`; credentials from the AWS SDK's default chain (environment, shared
+   * config and `profile`, container and instance roles), or given here.
+   */
+  bedrock: {
+    region: { type: 'string', pattern: '^[a-z0-9-]+$' },
+    profile: { type: 'string', minLength: 1 },
+    accessKeyId: { type: 'string', minLength: 1 },
+    secretAccessKey: { type: 'string', minLength: 1 },
+    sessionToken: { type: 'string', minLength: 1 },
   },
   'azure-openai': {
     apiVersion: { type: 'string', pattern: '^(v1|\\d{4}-\\d{2}-\\d{2}(-preview)?)$' },

@@ -132,7 +132,7 @@ describe('config errors name the bad path', () => {
     [
       'a bad provider type',
       'providers:\n  local: { type: vllm, baseUrl: "http://127.0.0.1:8000/v1" }\n',
-      'providers.local.type: must be one of openai, openai-compatible, anthropic, ollama, gemini, azure-openai, vertex, scripted',
+      'providers.local.type: must be one of openai, openai-compatible, anthropic, ollama, gemini, azure-openai, vertex, bedrock, scripted',
     ],
     ['a missing baseUrl', 'providers:\n  local: { type: ollama }\n', 'providers.local.baseUrl: is required'],
     [
@@ -180,7 +180,7 @@ describe('config errors name the bad path', () => {
     const error = await configError(loadConfig({ path, environment: {} }));
     expect(error.problems).toEqual(
       expect.arrayContaining([
-        'providers.a.type: must be one of openai, openai-compatible, anthropic, ollama, gemini, azure-openai, vertex, scripted',
+        'providers.a.type: must be one of openai, openai-compatible, anthropic, ollama, gemini, azure-openai, vertex, bedrock, scripted',
         'providers.b.baseUrl: is required',
       ]),
     );

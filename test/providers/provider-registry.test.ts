@@ -19,9 +19,10 @@ const validateConfigFile = compileConfigFileValidator();
 
 const noDependencies = { renderCall: () => '' };
 
-/** What a kind cannot do without besides its URL (Vertex AI's Google Cloud project). */
+/** What a kind cannot do without besides its URL (Vertex AI's Google Cloud project, Bedrock's region). */
 function requiredSettings(type: string): Record<string, string> {
-  return type === 'vertex' ? { project: 'a-project' } : {};
+  if (type === 'vertex') return { project: 'a-project' };
+  return type === 'bedrock' ? { region: 'us-east-1' } : {};
 }
 
 describe('the provider registry', () => {
@@ -65,6 +66,7 @@ describe('the provider registry', () => {
       'gcp.gemini',
       'azure.ai.openai',
       'gcp.vertex_ai',
+      'aws.bedrock',
       'interlingua.scripted',
     ]);
   });

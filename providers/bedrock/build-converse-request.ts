@@ -1,0 +1,96 @@
+/**
+ * The neutral request as Bedrock's Converse API takes it
+ * (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html): system prompts
+ * apart, user and assistant turns alternating (consecutive ones merged, tool results as `toolResult` blocks
+ * of a user turn), tools as `toolSpec`s, `tool_choice` as `auto`/`any`/`tool`, sampling in `inferenceConfig`.
+ */
+import type { ContentBlock, ConverseCommandInput, Message as ConverseMessage, Tool } from '@aws-sdk/client-bedrock-runtime';
+import type { ChatRequest } from '../../src/core/chat-request.js';
+import type { Message } from '../../src/core/message.js';
+import type { Warning } from '../../src/core/warning.js';
+
+const imageFormats: Readonly<Record<string, 'png' | 'jpeg' | 'gif' | 'webp'>> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+};
+
+function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // A call whose arguments never were JSON is sent back as the text it was, so the model sees what it wrote.
+    return { arguments: text };
+  }
+}
+
+function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warning[]): ContentBlock[] {
+  switch (message.role) {
+    case 'user':
+      return message.content.flatMap((part): ContentBlock[] => {
+        if (part.type === 'text') return [{ text: part.text }];
+        const format = imageFormats[part.mediaType];
+        if (format) return [{ image: { format, source: { bytes: Buffer.from(part.data, 'base64') } } }];
+        warnings.push({ code: 'unsupported-content', message: `Bedrock: a ${part.mediaType} part was left out.` });
+        return [];
+      });
+    case 'assistant':
+      return message.content.map((part): ContentBlock => {
+        if (part.type === 'text') return { text: part.text };
+        if (part.type === 'tool-call')
+          return { toolUse: { toolUseId: part.id, name: part.name, input: parseArguments(part.arguments) as never } };
+        return { reasoningContent: { reasoningText: { text: part.text, ...(part.signature ? { signature: part.signature } : {}) } } };
+      });
+    case 'tool':
+      return message.content.map((part) => ({
+        toolResult: { toolUseId: part.toolCallId, content: [{ text: part.output }], status: part.isError ? 'error' : 'success' },
+      }));
+  }
+}
+
+export function buildConverseRequest(request: ChatRequest): { input: ConverseCommandInput; warnings: Warning[] } {
+  const warnings: Warning[] = [];
+  const system = request.messages.flatMap((message) => (message.role === 'system' ? [{ text: message.content }] : []));
+  const messages: ConverseMessage[] = [];
+  for (const message of request.messages) {
+    if (message.role === 'system') continue;
+    const role = message.role === 'assistant' ? 'assistant' : 'user';
+    const content = blocksOf(message, warnings);
+    const last = messages.at(-1);
+    // Converse requires alternating roles: a tool result after a user turn joins it.
+    if (last && last.role === role) last.content = [...(last.content ?? []), ...content];
+    else messages.push({ role, content });
+  }
+  const input: ConverseCommandInput = { modelId: request.model.model, messages };
+  if (system.length > 0) input.system = system;
+  const inference: NonNullable<ConverseCommandInput['inferenceConfig']> = {};
+  if (typeof request.maxOutputTokens === 'number') inference.maxTokens = request.maxOutputTokens;
+  if (typeof request.temperature === 'number') inference.temperature = request.temperature;
+  if (typeof request.topP === 'number') inference.topP = request.topP;
+  if (request.stop?.length) inference.stopSequences = request.stop;
+  if (Object.keys(inference).length > 0) input.inferenceConfig = inference;
+  if (request.tools?.length) {
+    const tools: Tool[] = request.tools.map((tool) => ({
+      toolSpec: {
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        inputSchema: { json: tool.parameters as never },
+      },
+    }));
+    const choice = request.toolChoice;
+    input.toolConfig = { tools };
+    if (choice?.type === 'required') input.toolConfig.toolChoice = { any: {} };
+    else if (choice?.type === 'tool') input.toolConfig.toolChoice = { tool: { name: choice.name } };
+    else if (choice?.type === 'auto') input.toolConfig.toolChoice = { auto: {} };
+    else if (choice?.type === 'none')
+      warnings.push({
+        code: 'unsupported-parameter',
+        message: 'Bedrock Converse has no tool_choice "none": the tools were offered with auto.',
+      });
+  }
+  for (const name of ['seed', 'presencePenalty', 'frequencyPenalty'] as const)
+    if (request[name] !== undefined && request[name] !== null)
+      warnings.push({ code: 'unsupported-parameter', message: `Bedrock Converse has no ${name}: it was not sent.` });
+  return { input, warnings };
+}

@@ -1,0 +1,86 @@
+/**
+ * The `bedrock` provider adapter: Converse and ConverseStream through the AWS SDK's Bedrock Runtime
+ * client, which signs each request with Signature V4 and decodes the event-stream framing. Models are
+ * addressed by model id, inference profile id or ARN (`bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0`,
+ * `bedrock/us.anthropic.claude-…`, `bedrock/arn:aws:bedrock:…`); the SDK puts the id in the path.
+ */
+import {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  ConverseStreamCommand,
+  type BedrockRuntimeClientConfig,
+  type ConverseStreamOutput,
+} from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { ProviderConfig } from '../../src/config/config-types.js';
+import type { ChatRequest } from '../../src/core/chat-request.js';
+import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
+import type { ProviderAdapter, ProviderContext } from '../../src/core/provider-adapter.js';
+import { buildConverseRequest } from './build-converse-request.js';
+import { mapBedrockError } from './map-bedrock-error.js';
+import { streamedConverseEvents, wholeConverseEvents } from './read-converse-reply.js';
+
+function clientConfig(config: ProviderConfig): BedrockRuntimeClientConfig {
+  const settings = config.bedrock;
+  if (!settings) throw new Error(`provider ${config.name} has no bedrock settings`);
+  const client: BedrockRuntimeClientConfig = {
+    region: settings.region,
+    endpoint: config.baseUrl,
+    // The gateway's own retries and fallbacks decide (provider `retries`): the SDK does not retry behind them.
+    maxAttempts: 1,
+    // HTTP/1.1 (Converse and ConverseStream need no HTTP/2): the client's default HTTP/2 handler would keep one
+    // session per endpoint that private endpoints and proxies in between often do not speak.
+    requestHandler: new NodeHttpHandler({ connectionTimeout: config.timeouts.connectMs, requestTimeout: config.timeouts.bodyMs }),
+  };
+  if (settings.accessKeyId && settings.secretAccessKey)
+    client.credentials = {
+      accessKeyId: settings.accessKeyId,
+      secretAccessKey: settings.secretAccessKey,
+      ...(settings.sessionToken ? { sessionToken: settings.sessionToken } : {}),
+    };
+  else if (settings.profile) client.profile = settings.profile;
+  return client;
+}
+
+export function createBedrockAdapter(config: ProviderConfig): ProviderAdapter {
+  const client = new BedrockRuntimeClient(clientConfig(config));
+  let responses = 0;
+
+  async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
+    const { input, warnings } = buildConverseRequest(request);
+    const start = { id: `bedrock-${context.requestId}-${responses++}`, model: request.model.model, warnings };
+    // The SDK takes an AbortSignal: the request's cancellation (the client left, a shutdown) aborts it.
+    const controller = new AbortController();
+    context.cancellation.once('abort', () => controller.abort());
+    const abortSignal = controller.signal;
+    try {
+      if (context.wholeReply === true) {
+        const output = await client.send(new ConverseCommand(input), { abortSignal });
+        return replayEvents(wholeConverseEvents(output, start));
+      }
+      const output = await client.send(new ConverseStreamCommand(input), { abortSignal });
+      if (!output.stream) return replayEvents(wholeConverseEvents({}, start));
+      return readStream(output.stream, start, context);
+    } catch (error) {
+      throw mapBedrockError(error, config.name, context.cancellation);
+    }
+  }
+
+  /** Errors after the first byte become the stream's error event, with their meaning kept. */
+  async function* readStream(
+    events: AsyncIterable<ConverseStreamOutput>,
+    start: Parameters<typeof streamedConverseEvents>[1],
+    context: ProviderContext,
+  ): AsyncIterable<StreamEvent> {
+    try {
+      yield* streamedConverseEvents(events, start, config.name);
+    } catch (error) {
+      yield { type: 'error', error: mapBedrockError(error, config.name, context.cancellation) };
+    }
+  }
+
+  return {
+    stream,
+    close: async () => client.destroy(),
+  };
+}

@@ -1,0 +1,2 @@
+/** The `bedrock` provider kind. */
+export { bedrockKind } from './bedrock-kind.js';

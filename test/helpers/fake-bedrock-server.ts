@@ -1,0 +1,158 @@
+/**
+ * A fake Amazon Bedrock Runtime on 127.0.0.1, as its Converse API answers
+ * (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html and
+ * API_runtime_ConverseStream.html): `POST /model/{modelId}/converse` (JSON) and `/converse-stream` (the
+ * `application/vnd.amazon.eventstream` binary framing, encoded with Smithy's codec, so the SDK's decoder
+ * reads it as it reads AWS's). Every request's Signature V4 is recomputed with the test credentials
+ * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html): a wrong
+ * key gets 403 `UnrecognizedClientException` (the header `x-amzn-errortype` names it, as AWS does).
+ */
+import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
+import type http from 'node:http';
+import { EventStreamCodec } from '@smithy/core/event-streams';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { startLoopbackServer, type RecordedRequest } from './loopback-server.js';
+
+/** What the fake answers a model: text, tool uses, or an AWS error. */
+export type FakeBedrockReply =
+  | {
+      type: 'message';
+      text?: string;
+      toolUses?: { name: string; input: Record<string, unknown> }[];
+      stopReason?: string;
+      usage?: { inputTokens: number; outputTokens: number };
+    }
+  | { type: 'error'; status: number; errorType: string; message: string };
+
+export type FakeBedrock = {
+  url: string;
+  requests: RecordedRequest[];
+  enqueue(...replies: FakeBedrockReply[]): void;
+  close(): Promise<void>;
+};
+
+/** SHA-256 and HMAC-SHA-256 from node:crypto, in the shape Smithy's signer takes. */
+type SourceData = string | ArrayBuffer | ArrayBufferView;
+
+function bytesOf(data: SourceData): string | Buffer {
+  if (typeof data === 'string') return data;
+  return ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
+}
+
+class NodeSha256 {
+  private hash: Hash | Hmac;
+  private readonly secret: string | Buffer | undefined;
+  constructor(secret?: SourceData) {
+    this.secret = secret === undefined ? undefined : bytesOf(secret);
+    this.hash = this.secret === undefined ? createHash('sha256') : createHmac('sha256', this.secret);
+  }
+  update(data: SourceData): void {
+    this.hash.update(bytesOf(data));
+  }
+  async digest(): Promise<Uint8Array> {
+    return new Uint8Array(this.hash.digest());
+  }
+  reset(): void {
+    this.hash = this.secret === undefined ? createHash('sha256') : createHmac('sha256', this.secret);
+  }
+}
+
+const codec = new EventStreamCodec(
+  (bytes) => Buffer.from(bytes).toString('utf8'),
+  (text) => new Uint8Array(Buffer.from(text, 'utf8')),
+);
+
+function frame(eventType: string, payload: unknown): Uint8Array {
+  return codec.encode({
+    headers: {
+      ':event-type': { type: 'string', value: eventType },
+      ':message-type': { type: 'string', value: 'event' },
+      ':content-type': { type: 'string', value: 'application/json' },
+    },
+    body: new Uint8Array(Buffer.from(JSON.stringify(payload), 'utf8')),
+  });
+}
+
+function awsError(response: http.ServerResponse, status: number, errorType: string, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': errorType }).end(JSON.stringify({ message }));
+}
+
+async function signatureMatches(
+  request: RecordedRequest,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+  region: string,
+  rawBody: string,
+): Promise<boolean> {
+  const authorization = String(request.headers.authorization ?? '');
+  const match =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/\d{8}\/([^/]+)\/bedrock\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+      authorization,
+    );
+  if (!match || match[1] !== credentials.accessKeyId || match[2] !== region) return false;
+  const signedHeaders = (match[3] as string).split(';');
+  const headers: Record<string, string> = {};
+  for (const name of signedHeaders) headers[name] = String(request.headers[name] ?? '');
+  const [path, query] = request.path.split('?') as [string, string | undefined];
+  const amzDate = String(request.headers['x-amz-date']);
+  const signingDate = new Date(
+    `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
+  );
+  const signer = new SignatureV4({ service: 'bedrock', region, credentials, sha256: NodeSha256 });
+  const signed = await signer.sign(
+    {
+      method: request.method,
+      protocol: 'http:',
+      hostname: headers.host?.split(':')[0] ?? '127.0.0.1',
+      path,
+      query: Object.fromEntries(new URLSearchParams(query ?? '')),
+      headers,
+      body: rawBody,
+    },
+    { signingDate },
+  );
+  return String(signed.headers.authorization).endsWith(`Signature=${match[4] as string}`);
+}
+
+export async function startFakeBedrock(options: { region: string; accessKeyId: string; secretAccessKey: string }): Promise<FakeBedrock> {
+  const queue: FakeBedrockReply[] = [];
+  const server = await startLoopbackServer(async (request, response) => {
+    const rawBody = request.body === undefined ? '' : JSON.stringify(request.body);
+    if (!(await signatureMatches(request, options, options.region, rawBody)))
+      return awsError(response, 403, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
+    const route = /^\/model\/([^/]+)\/(converse|converse-stream)$/.exec(request.path);
+    if (!route) return awsError(response, 404, 'UnknownOperationException', 'Unknown operation');
+    const reply = queue.shift() ?? { type: 'message', text: 'Hello from Bedrock.' };
+    if (reply.type === 'error') return awsError(response, reply.status, reply.errorType, reply.message);
+    const toolUses = (reply.toolUses ?? []).map((use, index) => ({ toolUseId: `tooluse_${index}`, ...use }));
+    const stopReason = reply.stopReason ?? (toolUses.length ? 'tool_use' : 'end_turn');
+    const usage = { ...(reply.usage ?? { inputTokens: 12, outputTokens: 5 }), totalTokens: 0 };
+    usage.totalTokens = usage.inputTokens + usage.outputTokens;
+    if (route[2] === 'converse') {
+      const content = [...(reply.text ? [{ text: reply.text }] : []), ...toolUses.map((use) => ({ toolUse: use }))];
+      response.writeHead(200, { 'content-type': 'application/json' });
+      return void response.end(
+        JSON.stringify({ output: { message: { role: 'assistant', content } }, stopReason, usage, metrics: { latencyMs: 10 } }),
+      );
+    }
+    response.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
+    response.write(frame('messageStart', { role: 'assistant' }));
+    let block = 0;
+    if (reply.text) {
+      for (const piece of reply.text.match(/.{1,4}/gs) ?? [])
+        response.write(frame('contentBlockDelta', { contentBlockIndex: block, delta: { text: piece } }));
+      response.write(frame('contentBlockStop', { contentBlockIndex: block++ }));
+    }
+    for (const use of toolUses) {
+      response.write(
+        frame('contentBlockStart', { contentBlockIndex: block, start: { toolUse: { toolUseId: use.toolUseId, name: use.name } } }),
+      );
+      const input = JSON.stringify(use.input);
+      for (const piece of input.match(/.{1,5}/gs) ?? [])
+        response.write(frame('contentBlockDelta', { contentBlockIndex: block, delta: { toolUse: { input: piece } } }));
+      response.write(frame('contentBlockStop', { contentBlockIndex: block++ }));
+    }
+    response.write(frame('messageStop', { stopReason }));
+    response.end(frame('metadata', { usage, metrics: { latencyMs: 10 } }));
+  });
+  return { url: server.url, requests: server.requests, enqueue: (...replies) => void queue.push(...replies), close: () => server.close() };
+}

@@ -1,0 +1,156 @@
+/** The bedrock kind against a fake Bedrock Runtime that checks Signature V4 and speaks the event-stream framing. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normalizeConfig } from '../../../src/config/normalize-config.js';
+import { compileConfigFileValidator } from '../../../src/config/validate-config-file.js';
+import { startFakeBedrock, type FakeBedrock } from '../../helpers/fake-bedrock-server.js';
+import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
+
+const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
+const claude = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
+const weatherTool = {
+  type: 'function' as const,
+  function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+};
+
+let bedrock: FakeBedrock;
+let gateway: StartedGateway;
+
+beforeAll(async () => {
+  bedrock = await startFakeBedrock({ region: 'us-east-1', ...credentials });
+  gateway = await startGateway({
+    providers: {
+      bedrock: testProvider('bedrock', bedrock.url, { region: 'us-east-1', ...credentials }),
+      'bedrock-wrong': testProvider('bedrock', bedrock.url, {
+        region: 'us-east-1',
+        accessKeyId: 'AKIDEXAMPLE',
+        secretAccessKey: 'not-the-secret',
+      }),
+    },
+  });
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await bedrock.close();
+});
+
+describe('bedrock', () => {
+  it('Converse: a signed request with the tools as toolSpecs; the tool use comes back as a call', async () => {
+    bedrock.enqueue({ type: 'message', toolUses: [{ name: 'get_weather', input: { city: 'Paris' } }] });
+    const completion = await gateway.client().chat.completions.create({
+      model: `bedrock/${claude}`,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Weather in Paris?' },
+      ],
+      tools: [weatherTool],
+      max_tokens: 200,
+    });
+    expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(completion.choices[0]?.message.tool_calls?.[0]).toMatchObject({
+      function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+    });
+    const sent = bedrock.requests.at(-1)!;
+    expect(sent.path).toBe(`/model/${encodeURIComponent(claude)}/converse`);
+    expect(sent.body).toMatchObject({
+      system: [{ text: 'Be brief.' }],
+      messages: [{ role: 'user', content: [{ text: 'Weather in Paris?' }] }],
+      toolConfig: { tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: weatherTool.function.parameters } } }] },
+      inferenceConfig: { maxTokens: 200 },
+    });
+  });
+
+  it('ConverseStream: the event-stream frames become a streamed reply, text and tool call', async () => {
+    bedrock.enqueue({ type: 'message', text: 'Checking the weather.', toolUses: [{ name: 'get_weather', input: { city: 'Oslo' } }] });
+    const stream = await gateway.client().chat.completions.create({
+      model: `bedrock/${claude}`,
+      stream: true,
+      messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+      tools: [weatherTool],
+    });
+    let text = '';
+    let args = '';
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      args += chunk.choices[0]?.delta.tool_calls?.[0]?.function?.arguments ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(text).toBe('Checking the weather.');
+    expect(JSON.parse(args)).toEqual({ city: 'Oslo' });
+    expect(finish).toBe('tool_calls');
+    expect(bedrock.requests.at(-1)!.path).toMatch(/\/converse-stream$/);
+  });
+
+  it('the tool result goes back as a toolResult block in a user turn, through the Messages API', async () => {
+    bedrock.enqueue({ type: 'message', text: 'It is sunny.' });
+    const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({
+        model: `bedrock/${claude}`,
+        max_tokens: 100,
+        messages: [
+          { role: 'user', content: 'Weather in Oslo?' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'tooluse_1', name: 'get_weather', input: { city: 'Oslo' } }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tooluse_1', content: 'sunny' }] },
+        ],
+        tools: [{ name: 'get_weather', input_schema: weatherTool.function.parameters }],
+      }),
+    });
+    const message = (await response.json()) as { content: { text?: string }[] };
+    expect(message.content[0]?.text).toBe('It is sunny.');
+    const sent = bedrock.requests.at(-1)!.body as { messages: { role: string; content: Record<string, unknown>[] }[] };
+    expect(sent.messages[1]?.content[0]).toMatchObject({
+      toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { city: 'Oslo' } },
+    });
+    expect(sent.messages[2]).toMatchObject({
+      role: 'user',
+      content: [{ toolResult: { toolUseId: 'tooluse_1', content: [{ text: 'sunny' }], status: 'success' } }],
+    });
+  });
+
+  it('Responses API, addressed by an inference profile ARN', async () => {
+    bedrock.enqueue({ type: 'message', text: 'hello' });
+    const arn = 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-5-20250929-v1:0';
+    const response = await gateway.client().responses.create({ model: `bedrock/${arn}`, input: 'hi' });
+    expect(response.output_text).toBe('hello');
+    expect(bedrock.requests.at(-1)!.path).toBe(`/model/${encodeURIComponent(arn)}/converse`);
+  });
+
+  it("Bedrock's errors keep their meaning: a wrong secret is 403, throttling 429, a bad request 400", async () => {
+    const wrong = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: `bedrock-wrong/${claude}`, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(wrong.status).toBe(403);
+    bedrock.enqueue({
+      type: 'error',
+      status: 429,
+      errorType: 'ThrottlingException',
+      message: 'Too many requests, please wait before trying again.',
+    });
+    const throttled = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: `bedrock/${claude}`, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(throttled.status).toBe(429);
+    expect(((await throttled.json()) as { error: { message: string } }).error.message).toContain('Too many requests');
+    bedrock.enqueue({ type: 'error', status: 400, errorType: 'ValidationException', message: 'The provided model identifier is invalid.' });
+    const invalid = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'bedrock/no-such-model', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(invalid.status).toBe(400);
+  });
+
+  it('derives the endpoint from the region, requires it, and keeps the secret out of nothing but the signer', () => {
+    const validate = compileConfigFileValidator();
+    const config = normalizeConfig(validate({ providers: { b: { type: 'bedrock', region: 'eu-west-3' } } }), {});
+    expect(config.providers.b?.baseUrl).toBe('https://bedrock-runtime.eu-west-3.amazonaws.com');
+    expect(() => normalizeConfig(validate({ providers: { b: { type: 'bedrock' } } }), {})).toThrow(/providers\.b\.region/);
+  });
+});
