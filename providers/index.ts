@@ -24,7 +24,17 @@ export type { ProviderDependencies } from './provider-kind.js';
 export { localOllamaUrl, probeOllama } from './ollama/discover-ollama.js';
 
 /** Discovery runs in this order, so it is also the order of the no-config providers. */
-export const providerKinds = [openAiKind, openAiCompatibleKind, anthropicKind, ollamaKind, geminiKind, azureOpenAiKind, vertexKind, bedrockKind, scriptedKind] as const;
+export const providerKinds = [
+  openAiKind,
+  openAiCompatibleKind,
+  anthropicKind,
+  ollamaKind,
+  geminiKind,
+  azureOpenAiKind,
+  vertexKind,
+  bedrockKind,
+  scriptedKind,
+] as const;
 
 export { providerTypeNames } from '../src/core/provider-types.js';
 

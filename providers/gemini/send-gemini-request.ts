@@ -48,7 +48,9 @@ export class GeminiUpstream {
   async readText(call: GeminiCall): Promise<string> {
     return this.client.readText({
       path: call.path,
-      headers: this.authorization ? await this.headers(this.wholeHeaders, call) : withForwardedHeaders(this.wholeHeaders, call.forwardHeaders),
+      headers: this.authorization
+        ? await this.headers(this.wholeHeaders, call)
+        : withForwardedHeaders(this.wholeHeaders, call.forwardHeaders),
       json: call.body,
       cancellation: call.cancellation,
     });
@@ -58,7 +60,9 @@ export class GeminiUpstream {
   async openStream(call: GeminiCall): Promise<UpstreamStream> {
     return this.client.openStream({
       path: call.path,
-      headers: this.authorization ? await this.headers(this.streamHeaders, call) : withForwardedHeaders(this.streamHeaders, call.forwardHeaders),
+      headers: this.authorization
+        ? await this.headers(this.streamHeaders, call)
+        : withForwardedHeaders(this.streamHeaders, call.forwardHeaders),
       json: call.body,
       cancellation: call.cancellation,
     });

@@ -85,7 +85,11 @@ export function createOpenAiAdapter(
 
     async listModels(context: ProviderContext): Promise<ModelInfo[]> {
       return readOpenAiModels(
-        await client.readJson({ path: endpoint.modelsPath, headers: await authenticated(wholeHeaders), cancellation: context.cancellation }),
+        await client.readJson({
+          path: endpoint.modelsPath,
+          headers: await authenticated(wholeHeaders),
+          cancellation: context.cancellation,
+        }),
         config.name,
       );
     },

@@ -61,14 +61,24 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRouteOpt
       [...names].sort().map(async (name) => {
         const own = rows.filter((row) => row.key === name);
         const budget = options.budgets.get(name);
-        const status = budget && ledger ? ((await ledger.status({ name, budget })) as { spentUsd: number; remainingUsd: number; resetsAt: Date }) : undefined;
+        const status =
+          budget && ledger
+            ? ((await ledger.status({ name, budget })) as { spentUsd: number; remainingUsd: number; resetsAt: Date })
+            : undefined;
         return {
           key: name,
           cost_usd: own.reduce((sum, row) => sum + row.costUsd, 0),
           requests: own.reduce((sum, row) => sum + row.requests, 0),
-          budget: status && budget
-            ? { usd: budget.usd, period: budget.period, spent_usd: status.spentUsd, remaining_usd: status.remainingUsd, resets_at: status.resetsAt.toISOString() }
-            : null,
+          budget:
+            status && budget
+              ? {
+                  usd: budget.usd,
+                  period: budget.period,
+                  spent_usd: status.spentUsd,
+                  remaining_usd: status.remainingUsd,
+                  resets_at: status.resetsAt.toISOString(),
+                }
+              : null,
           data: own.map(wireRow),
         };
       }),

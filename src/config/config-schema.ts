@@ -67,7 +67,11 @@ const provider = {
   // Every kind with an upstream talks to a URL (given, unless the kind derives it from its settings).
   if: {
     properties: {
-      type: { enum: providerTypeNames.filter((type) => !providerTypesWithoutUpstream.includes(type) && !providerTypesWithDefaultBaseUrl.includes(type)) },
+      type: {
+        enum: providerTypeNames.filter(
+          (type) => !providerTypesWithoutUpstream.includes(type) && !providerTypesWithDefaultBaseUrl.includes(type),
+        ),
+      },
     },
   },
   then: { required: ['baseUrl'], properties: { baseUrl: true } },

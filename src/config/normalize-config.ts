@@ -171,7 +171,8 @@ function normalizeVertex(provider: ProviderConfig, settings: ProviderEntry): voi
   if (typeof settings.keyFile === 'string') provider.vertex.keyFile = settings.keyFile;
   if (typeof settings.accessToken === 'string') provider.vertex.accessToken = settings.accessToken;
   // https://cloud.google.com/vertex-ai/docs/reference/rest#service-endpoint: regional hosts, and one for `global`.
-  if (!settings.baseUrl) provider.baseUrl = location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
+  if (!settings.baseUrl)
+    provider.baseUrl = location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
 }
 
 /** Bedrock needs its region (from config or AWS_REGION); its URL follows from it unless `baseUrl` overrides it. */

@@ -7,7 +7,17 @@ import type { ToolCallingMode } from './resolved-model.js';
 import { serverKinds } from './server-kind.js';
 
 /** The config's `type` enum; discovery and the no-config providers follow the registry's order (providers/index.ts). */
-export const providerTypeNames = ['openai', 'openai-compatible', 'anthropic', 'ollama', 'gemini', 'azure-openai', 'vertex', 'bedrock', 'scripted'] as const;
+export const providerTypeNames = [
+  'openai',
+  'openai-compatible',
+  'anthropic',
+  'ollama',
+  'gemini',
+  'azure-openai',
+  'vertex',
+  'bedrock',
+  'scripted',
+] as const;
 
 export type ProviderType = (typeof providerTypeNames)[number];
 
@@ -57,7 +67,11 @@ export const providerKindConfigProperties = {
     entra: {
       type: 'object',
       additionalProperties: false,
-      properties: { tenantId: { type: 'string', minLength: 1 }, clientId: { type: 'string', minLength: 1 }, clientSecret: { type: 'string', minLength: 1 } },
+      properties: {
+        tenantId: { type: 'string', minLength: 1 },
+        clientId: { type: 'string', minLength: 1 },
+        clientSecret: { type: 'string', minLength: 1 },
+      },
     },
   },
 } as const;

@@ -17,7 +17,12 @@ import type { Usage } from '../core/usage.js';
 /** A price the package gives either flat or by tier: the tier is chosen by the request's whole input. */
 type PackagePrice = number | { base: number; tiers: { start: number; price: number }[] };
 
-type PackageRates = { input_mtok?: PackagePrice; output_mtok?: PackagePrice; cache_read_mtok?: PackagePrice; cache_write_mtok?: PackagePrice };
+type PackageRates = {
+  input_mtok?: PackagePrice;
+  output_mtok?: PackagePrice;
+  cache_read_mtok?: PackagePrice;
+  cache_write_mtok?: PackagePrice;
+};
 
 /** How a model is priced: fixed rates (config), the package's rates (maybe tiered), the package per call, or not at all. */
 type Pricing =
@@ -115,7 +120,12 @@ function costWithRates(rates: TokenPrices, usage: Usage): number {
 }
 
 /** The package's usage shape: `input_tokens` is the whole input, cache reads and writes parts of it. */
-function packageUsage(usage: Usage): { input_tokens: number; output_tokens: number; cache_read_tokens?: number; cache_write_tokens?: number } {
+function packageUsage(usage: Usage): {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+} {
   const shaped: { input_tokens: number; output_tokens: number; cache_read_tokens?: number; cache_write_tokens?: number } = {
     input_tokens: usage.inputTokens ?? 0,
     output_tokens: usage.outputTokens ?? 0,

@@ -50,7 +50,10 @@ describe('the provider registry', () => {
 
   it('builds each kind’s adapter from its descriptor', async () => {
     for (const type of providerTypeNames) {
-      const config = normalizeConfig(validateConfigFile({ providers: { one: { type, baseUrl: 'http://127.0.0.1:1', ...requiredSettings(type) } } }), {});
+      const config = normalizeConfig(
+        validateConfigFile({ providers: { one: { type, baseUrl: 'http://127.0.0.1:1', ...requiredSettings(type) } } }),
+        {},
+      );
       const adapter = createProviderAdapter(config.providers.one!, noDependencies);
       expect(typeof adapter.stream).toBe('function');
       await adapter.close?.();
