@@ -42,9 +42,11 @@ export async function runCostScenario(
     );
   const metered = await gatewayOf('gateway-metered', { type: 'metered' });
   const traced = await gatewayOf('gateway-traced', { type: 'metered-traced', otlpEndpoint: sink.url });
+  const team = await gatewayOf('gateway-team', { type: 'team' });
   const costContenders = [
     keyedContender('gateway native, keyed + limited + metered', metered.url, metered, benchClientKey),
     keyedContender('gateway native, keyed + limited + metered + traced', traced.url, traced, benchClientKey),
+    keyedContender('gateway native, keyed + limited + metered + deployments + prices + budget', team.url, team, benchClientKey),
   ];
   for (const contender of costContenders) await probeContender(contender);
   const notes = costContenders
@@ -55,7 +57,7 @@ export async function runCostScenario(
   // the ratio is the median of per-round ratios (paired-cpu-ratio.ts), which wants many rounds.
   const figures = await runRequestScenario(measured, { ...settings, rounds: Math.max(settings.rounds * 2, 8) }, progress, costConnections);
   await closeContenders(costContenders);
-  await Promise.all([children.stop(metered), children.stop(traced)]);
+  await Promise.all([children.stop(metered), children.stop(traced), children.stop(team)]);
   await children.stop(sink);
   return { figures, notes };
 }

@@ -55,7 +55,28 @@ const meteredServer = {
   limits: generousLimits,
 };
 
-export type GatewayConfigVariant = { type: 'plain' } | { type: 'metered' } | { type: 'metered-traced'; otlpEndpoint: string };
+export type GatewayConfigVariant =
+  { type: 'plain' } | { type: 'metered' } | { type: 'metered-traced'; otlpEndpoint: string } | { type: 'team' };
+
+/**
+ * Issue 28's "deployments, prices and a budget configured": the native model's name is a deployment over
+ * two targets (the same fake behind two providers), every model is priced, and the key has a budget it
+ * never reaches; so a request pays for the balancer, the pricing stage, and the budget's check and record.
+ */
+function addTeamOperations(config: Record<string, unknown>, upstreamUrl: string): void {
+  const providersOf = config.providers as Record<string, Record<string, unknown>>;
+  providersOf['native-b'] = { ...providersOf.native, baseUrl: `${upstreamUrl}/tool-call/v1` };
+  config.deployments = {
+    [gatewayModels.native]: { strategy: 'least-busy', targets: [{ model: gatewayModels.native }, { model: `native-b/${nativeModel}` }] },
+  };
+  config.prices = { '*': { input: 0.15, output: 0.6 } };
+  const server = config.server as { apiKeys: Record<string, unknown>[] };
+  server.apiKeys = server.apiKeys.map((key) => ({
+    ...key,
+    models: [...(key.models as string[]), 'native-b/*'],
+    budget: { usd: 1_000_000_000, period: 'month' },
+  }));
+}
 
 export function buildGatewayConfig(
   upstreamUrl: string,
@@ -74,6 +95,7 @@ export function buildGatewayConfig(
   const config: Record<string, unknown> = { server: { host: '127.0.0.1', apiKeys: [], logLevel }, providers: Object.fromEntries(entries) };
   if (variant.type !== 'plain') config.server = { host: '127.0.0.1', logLevel, ...meteredServer };
   if (variant.type === 'metered-traced') config.telemetry = { otlpEndpoint: variant.otlpEndpoint, serviceName: 'interlingua-bench' };
+  if (variant.type === 'team') addTeamOperations(config, upstreamUrl);
   return config;
 }
 
