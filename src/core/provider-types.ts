@@ -24,6 +24,12 @@ export type ProviderType = (typeof providerTypeNames)[number];
 /** Kinds with no upstream (`scripted`): `baseUrl` is then not required. */
 export const providerTypesWithoutUpstream: readonly ProviderType[] = ['scripted'];
 
+/**
+ * Kinds whose upstream has no native JSON response format (the scripted model; Bedrock's Converse API):
+ * the format is written into the prompt and the gateway checks the reply.
+ */
+export const providerTypesWithoutResponseFormat: readonly ProviderType[] = ['scripted', 'bedrock'];
+
 /** Kinds whose upstream URL follows from their other settings (Vertex AI's from its location): `baseUrl` only overrides. */
 export const providerTypesWithDefaultBaseUrl: readonly ProviderType[] = ['vertex', 'bedrock'];
 

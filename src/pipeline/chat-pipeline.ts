@@ -37,6 +37,7 @@ import type { JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
 import { classifyUpstreamFailure, failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
+import { providerTypesWithoutResponseFormat } from '../core/provider-types.js';
 import { asksForJson, type ResponseFormatOptions } from './check-response-format.js';
 import type { SchemaCheck } from './schema-validators.js';
 import { promptForResponseFormat } from './response-format-prompt.js';
@@ -340,13 +341,14 @@ export class ChatPipeline {
   }
 
   /**
-   * The scripted kind plays a model with no native JSON mode: the format goes into its prompt. Other
-   * native upstreams get the format in their own field (each adapter maps it).
+   * Kinds with no native JSON mode (the scripted model, Bedrock's Converse) get the format in their prompt.
+   * Other native upstreams get it in their own field (each adapter maps it).
    */
   private scriptedFormatRequest(request: ChatRequest, diagnostics: DiagnosticsCollector, warnings: Warning[]): ChatRequest {
     const format = request.responseFormat;
-    if (!asksForJson(format) || this.providers.config(request.model.provider).type !== 'scripted') return request;
-    const why = 'the scripted provider has no constrained decoding';
+    const type = this.providers.config(request.model.provider).type;
+    if (!asksForJson(format) || !providerTypesWithoutResponseFormat.includes(type)) return request;
+    const why = `the ${type} provider has no constrained decoding`;
     const prompted = promptForResponseFormat(request, format, { withTools: Boolean(request.tools?.length), why });
     for (const warning of prompted.warnings) diagnostics.warn(warning);
     warnings.push(...prompted.warnings);
@@ -364,9 +366,10 @@ export class ChatPipeline {
     diagnostics: DiagnosticsCollector,
   ): { request: ChatRequest; warnings: Warning[] } {
     const format = request.responseFormat;
-    const scripted = this.providers.config(request.model.provider).type === 'scripted';
-    if (!asksForJson(format) || (!parse && !scripted)) return { request, warnings: [] };
-    const why = scripted ? 'the scripted provider has no constrained decoding' : 'tools are written into the prompt for this model';
+    const type = this.providers.config(request.model.provider).type;
+    const noNativeFormat = providerTypesWithoutResponseFormat.includes(type);
+    if (!asksForJson(format) || (!parse && !noNativeFormat)) return { request, warnings: [] };
+    const why = noNativeFormat ? `the ${type} provider has no constrained decoding` : 'tools are written into the prompt for this model';
     const prompted = promptForResponseFormat(request, format, { withTools: parse, why });
     for (const warning of prompted.warnings) diagnostics.warn(warning);
     return prompted;

@@ -153,4 +153,19 @@ describe('bedrock', () => {
     expect(config.providers.b?.baseUrl).toBe('https://bedrock-runtime.eu-west-3.amazonaws.com');
     expect(() => normalizeConfig(validate({ providers: { b: { type: 'bedrock' } } }), {})).toThrow(/providers\.b\.region/);
   });
+
+  it('response_format json_schema: Converse has no native form, so the schema goes into the system prompt and the reply is checked', async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' }, celsius: { type: 'number' } }, required: ['city', 'celsius'] };
+    bedrock.enqueue({ type: 'message', text: '```json\n{"city": "Paris", "celsius": 21}\n```' });
+    const completion = await gateway.client().chat.completions.create({
+      model: `bedrock/${claude}`,
+      messages: [{ role: 'user', content: 'Weather in Paris as JSON' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'weather', schema, strict: true } },
+    });
+    expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ city: 'Paris', celsius: 21 });
+    const sent = bedrock.requests.at(-1)!.body as { system: { text: string }[] };
+    expect(sent.system.map((block) => block.text).join('\n')).toContain(JSON.stringify(schema));
+    const warnings = (completion as unknown as { diagnostics?: { warnings?: { code: string }[] } }).diagnostics?.warnings ?? [];
+    expect(warnings.map((warning) => warning.code)).toContain('strict-schema-not-guaranteed');
+  });
 });
