@@ -14,6 +14,7 @@ import { registerEmbeddingsRoutes } from '../routes/embeddings/index.js';
 import { registerHealthRoutes } from '../routes/health/index.js';
 import { registerMessagesRoutes } from '../routes/messages/index.js';
 import { DeploymentBalancer } from './pipeline/deployment-balancer.js';
+import { shareCooldowns } from './plugins/shared-cooldowns.js';
 import { PriceTable } from './pipeline/price-table.js';
 import { registerAdminRoutes } from '../routes/admin/index.js';
 import type { ReloadOutcome } from './live-gateway.js';
@@ -231,6 +232,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     observeRetry: (handover) => metrics.observeRetry(handover),
     observeFallback: (handover) => metrics.observeFallback(handover),
   };
+  // Deployments balance per replica; with Redis, a target that fails on one replica rests on all (below).
+  const balancer = new DeploymentBalancer();
   const pipeline = new ChatPipeline({
     config,
     kinds: providerKind,
@@ -245,7 +248,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     caches,
     servers,
     ids,
-    balancer: new DeploymentBalancer(),
+    balancer,
     prices: new PriceTable(config.prices),
   });
   registerRequestLog(app);
@@ -255,6 +258,10 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   // Bounded by the configured keys: only a key that passed the constant-time check is remembered.
   registerClientAuth(app, keyEntries, { extraOpenPaths: inspectorPagePaths, verifiedKeys: new VerifiedKeyMemo(keyEntries.length) });
   const state = createSharedState(config, logger);
+  if (config.deployments && state.kind === 'redis') {
+    const sharing = shareCooldowns(balancer, state, config.deployments, logger);
+    app.addHook('onClose', async () => sharing.close());
+  }
   // Connects once the app is ready (listen or inject): `--check-config` builds the app without ever connecting.
   app.addHook('onReady', async () => state.connect());
   app.addHook('onClose', async () => state.close());

@@ -27,6 +27,7 @@ const systemClock: BalancerClock = { now: () => performance.now(), random: Math.
 
 export class DeploymentBalancer {
   private readonly health = new Map<string, TargetHealth>();
+  private failureListener: ((deployment: Deployment, model: string) => void) | undefined;
 
   constructor(private readonly clock: BalancerClock = systemClock) {}
 
@@ -68,6 +69,21 @@ export class DeploymentBalancer {
     const now = this.clock.now();
     health.lastFailedAt = now;
     health.coolUntil = now + deployment.cooldownMs;
+    this.failureListener?.(deployment, model);
+  }
+
+  /** Told of each failure this replica sees (src/pipeline/shared-cooldowns.ts passes it to the others). */
+  onFailure(listener: (deployment: Deployment, model: string) => void): void {
+    this.failureListener = listener;
+  }
+
+  /** Another replica saw the target fail: it rests here too, for what is left of its cooldown. */
+  restUntil(deployment: Deployment, model: string, restMs: number): void {
+    const health = this.healthOf(deployment, model);
+    const now = this.clock.now();
+    if (health.coolUntil >= now + restMs) return;
+    health.coolUntil = now + restMs;
+    health.lastFailedAt = Math.max(health.lastFailedAt, now - (deployment.cooldownMs - restMs));
   }
 
   /** Lower goes first. Ties and the weighted strategy are broken by a weighted random draw. */

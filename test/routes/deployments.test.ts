@@ -1,7 +1,11 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
+import { redisServerPath, warnWhenRedisIsMissing } from '../helpers/redis-server.js';
 import { startGateway, testProvider, type StartedGateway, type TestConfigFile } from '../helpers/start-gateway.js';
+import { useRedisServer } from '../helpers/use-redis-server.js';
+
+warnWhenRedisIsMissing('the shared deployment cooldown test');
 
 /** A loopback port nothing listens on: connecting to it is refused at once, as with a dead host. */
 async function deadPort(): Promise<number> {
@@ -172,5 +176,37 @@ describe('deployments: one name, several targets', () => {
     await expect(
       startGateway({ providers: { box1: provider(1) }, deployments: { coder: { targets: [{ model: 'nowhere/m' }] } } }),
     ).rejects.toThrow(/deployments\.coder\.targets\.0\.model/);
+  });
+});
+
+describe.skipIf(!redisServerPath)('deployments on replicas sharing one Redis', () => {
+  const redis = useRedisServer();
+
+  it('a target that failed on one replica rests on the other within about a second', async () => {
+    const [alive] = await upstreams(1);
+    const dead = await deadPort();
+    const file: TestConfigFile = {
+      providers: { dead: provider(dead), alive: provider(alive!) },
+      // The dead target first by weight: a replica that has not heard of its failure tries it first.
+      deployments: {
+        coder: {
+          targets: [
+            { model: 'dead/m', weight: 1_000 },
+            { model: 'alive/m', weight: 0.001 },
+          ],
+          cooldownSeconds: 60,
+        },
+      },
+      state: { redis: redis.server.url, keyPrefix: `deployments-${Date.now()}:` },
+    };
+    const first = await gatewayWith(file);
+    const second = await gatewayWith(file);
+    const seen = await ask(first, 'coder');
+    expect(seen.headers.get('x-interlingua-attempts')).toBe('2');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const told = await ask(second, 'coder');
+    expect(told.status).toBe(200);
+    expect(told.headers.get('x-interlingua-deployment')).toBe('alive/m');
+    expect(told.headers.get('x-interlingua-attempts')).toBe('1');
   });
 });
