@@ -19,11 +19,25 @@ export type UsageRow = {
 
 const daysKept = 62;
 
+/** Today's UTC date, worked out again only when the day ends (a Date and a string per request cost ~1 µs). */
+function utcDayClock(): () => string {
+  let day = '';
+  let nextDayAt = 0;
+  return () => {
+    const now = Date.now();
+    if (now >= nextDayAt) {
+      day = new Date(now).toISOString().slice(0, 10);
+      nextDayAt = (Math.floor(now / 86_400_000) + 1) * 86_400_000;
+    }
+    return day;
+  };
+}
+
 export class UsageLog {
   private readonly rows = new Map<string, UsageRow>();
   private lastDay = '';
 
-  constructor(private readonly today: () => string = () => new Date().toISOString().slice(0, 10)) {}
+  constructor(private readonly today: () => string = utcDayClock()) {}
 
   record(key: string, model: string, usage: Usage): void {
     const day = this.today();
