@@ -6,11 +6,18 @@
  *   (vllm/entrypoints/openai/serving_chat.py);
  * - llama-server without --jinja: `tools param requires --jinja flag`, sent as HTTP 500
  *   (tools/server/utils.hpp, `oaicompat_chat_params_parse`);
- * - Ollama, for a model without the `tools` capability: `<model> does not support tools` (server/routes.go).
+ * - Ollama, for a model without the `tools` capability: `<model> does not support tools` (server/routes.go);
+ * - Bedrock's Converse, for a model without tool use: a ValidationException `This model doesn't support tool
+ *   use.` (https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-supported-models-features.html).
  */
 import { GatewayError } from '../core/gateway-error.js';
 
-const refusals: readonly RegExp[] = [/--enable-auto-tool-choice/, /tools param requires --jinja/, /does not support tools/];
+const refusals: readonly RegExp[] = [
+  /--enable-auto-tool-choice/,
+  /tools param requires --jinja/,
+  /does not support tools/,
+  /doesn't support tool use/,
+];
 
 export function isNativeToolsRefusal(error: unknown): boolean {
   if (!GatewayError.isInstance(error) || error.upstreamStatus === undefined) return false;

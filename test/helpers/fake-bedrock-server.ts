@@ -113,7 +113,13 @@ async function signatureMatches(
   return String(signed.headers.authorization).endsWith(`Signature=${match[4] as string}`);
 }
 
-export async function startFakeBedrock(options: { region: string; accessKeyId: string; secretAccessKey: string }): Promise<FakeBedrock> {
+export async function startFakeBedrock(options: {
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Models without tool use: a request with a toolConfig gets Bedrock's ValidationException. */
+  modelsWithoutTools?: string[];
+}): Promise<FakeBedrock> {
   const queue: FakeBedrockReply[] = [];
   const server = await startLoopbackServer(async (request, response) => {
     const rawBody = request.body === undefined ? '' : JSON.stringify(request.body);
@@ -121,6 +127,9 @@ export async function startFakeBedrock(options: { region: string; accessKeyId: s
       return awsError(response, 403, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
     const route = /^\/model\/([^/]+)\/(converse|converse-stream)$/.exec(request.path);
     if (!route) return awsError(response, 404, 'UnknownOperationException', 'Unknown operation');
+    const body = (request.body ?? {}) as { toolConfig?: unknown };
+    if (body.toolConfig && options.modelsWithoutTools?.includes(decodeURIComponent(route[1] as string)))
+      return awsError(response, 400, 'ValidationException', "This model doesn't support tool use.");
     const reply = queue.shift() ?? { type: 'message', text: 'Hello from Bedrock.' };
     if (reply.type === 'error') return awsError(response, reply.status, reply.errorType, reply.message);
     const toolUses = (reply.toolUses ?? []).map((use, index) => ({ toolUseId: `tooluse_${index}`, ...use }));

@@ -12,6 +12,7 @@ describe('isNativeToolsRefusal', () => {
     // llama-server without --jinja answers with a 500, which the gateway passes on as a 502 naming it.
     [500, 'tools param requires --jinja flag'],
     [400, 'registry.ollama.ai/library/gemma3:270m does not support tools'],
+    [400, "This model doesn't support tool use."],
   ])('is true for an HTTP %i saying %s', (status, message) => {
     expect(isNativeToolsRefusal(upstream(status, message))).toBe(true);
   });

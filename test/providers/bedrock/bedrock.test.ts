@@ -16,7 +16,7 @@ let bedrock: FakeBedrock;
 let gateway: StartedGateway;
 
 beforeAll(async () => {
-  bedrock = await startFakeBedrock({ region: 'us-east-1', ...credentials });
+  bedrock = await startFakeBedrock({ region: 'us-east-1', ...credentials, modelsWithoutTools: ['meta.llama3-8b-instruct-v1:0'] });
   gateway = await startGateway({
     providers: {
       bedrock: testProvider('bedrock', bedrock.url, { region: 'us-east-1', ...credentials }),
@@ -167,5 +167,23 @@ describe('bedrock', () => {
     expect(sent.system.map((block) => block.text).join('\n')).toContain(JSON.stringify(schema));
     const warnings = (completion as unknown as { diagnostics?: { warnings?: { code: string }[] } }).diagnostics?.warnings ?? [];
     expect(warnings.map((warning) => warning.code)).toContain('strict-schema-not-guaranteed');
+  });
+
+  it('a model without tool use refuses natively; the same request is served prompted, and the model stays prompted', async () => {
+    const llama = 'meta.llama3-8b-instruct-v1:0';
+    bedrock.enqueue({ type: 'message', text: '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Rome"}}' });
+    const response = await gateway
+      .client()
+      .chat.completions.create({
+        model: `bedrock/${llama}`,
+        messages: [{ role: 'user', content: 'Weather in Rome?' }],
+        tools: [weatherTool],
+      })
+      .withResponse();
+    expect(response.response.headers.get('x-tool-calling')).toBe('prompted');
+    const calls = bedrock.requests.filter((request) => request.path.includes(encodeURIComponent(llama)));
+    expect(calls).toHaveLength(2);
+    expect((calls[1]!.body as { toolConfig?: unknown }).toolConfig).toBeUndefined();
+    expect(response.data.choices[0]?.message.tool_calls?.[0]).toMatchObject({ function: { name: 'get_weather' } });
   });
 });
