@@ -149,7 +149,7 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
       const run = await options.pipeline.run(
         turn.parsed.input,
         context,
-        generationRunOptions(request, agentFormat.selection.format, observer),
+        generationRunOptions(request, options.pipeline, agentFormat.selection.format, observer),
       );
       observer.started(run);
       const assembler = turn.assemblerFor(run);

@@ -15,6 +15,7 @@ import type { Admission } from '../../src/core/admission.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import type { RequestTrace } from '../../src/core/request-trace.js';
 import { watchClientAbort } from './client-abort.js';
+import { sessionIdOf } from './session-id.js';
 import { selectAgentFormat, type AgentFormatFields } from './select-agent-format.js';
 import { SseWriter } from './sse-writer.js';
 
@@ -50,7 +51,7 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     const run = await pipeline.run(
       input,
       context,
-      generationRunOptions(request, agentFormat.selection.format, { trace, progress, admission: request.admission }),
+      generationRunOptions(request, pipeline, agentFormat.selection.format, { trace, progress, admission: request.admission }),
     );
     trace?.started({ model: run.model, lane: run.toolCalling, family: run.toolFormat });
     annotateRequest(request, {
@@ -151,10 +152,19 @@ function setFailedRunHeaders(reply: FastifyReply, progress: RunProgress): void {
 export type GenerationObservers = { trace: RequestTrace | undefined; progress: RunProgress; admission: Admission | null };
 
 /** The key's policy; how the reply ended goes to the key's token quota, to the metrics and to the trace. */
-export function generationRunOptions(request: FastifyRequest, agentFormat: AgentFormat, observers: GenerationObservers): RunOptions {
+export function generationRunOptions(
+  request: FastifyRequest,
+  pipeline: ChatPipeline,
+  agentFormat: AgentFormat,
+  observers: GenerationObservers,
+): RunOptions {
   const { trace, progress, admission } = observers;
   const options: RunOptions = { agentFormat, progress };
   if (request.access) options.access = request.access;
+  if (pipeline.keysSessions) {
+    const sessionId = sessionIdOf(request.headers);
+    if (sessionId) options.sessionId = sessionId;
+  }
   const { metrics, budgets, usageLog } = request.server;
   const { budget } = request;
   if (!admission && !metrics && !trace && !budget && !usageLog) return options;

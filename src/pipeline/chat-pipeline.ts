@@ -92,6 +92,8 @@ export type RunOptions = {
   onError?: (error: GatewayError, run: ChatRun) => void;
   /** Filled in as the run goes, so that a run that fails still says what it tried (the error reply's headers). */
   progress?: RunProgress;
+  /** The client's own session id (`x-session-id`): a deployment with session affinity keeps it on one target. */
+  sessionId?: string;
 };
 
 /** Upstream requests made so far, and the target tried last (absent until one is planned). */
@@ -139,7 +141,11 @@ export class ChatPipeline {
     this.fallbacks = new FallbackTargets(dependencies.config, (modelString) => this.resolve(modelString));
     this.balancer = dependencies.balancer ?? new DeploymentBalancer();
     this.wholeReplyDeadlines = new WholeReplyDeadlines(dependencies.config.server.wholeReplyTimeoutMs);
+    this.keysSessions = [...(dependencies.config.deployments?.values() ?? [])].some((deployment) => deployment.sessionAffinity);
   }
+
+  /** Some deployment keeps sessions on one target: routes then read the client's session header (RunOptions.sessionId). */
+  readonly keysSessions: boolean;
 
   /**
    * A reply the client reads whole waits at most `server.wholeReplyTimeoutMs` (every retry and fallback
@@ -193,7 +199,7 @@ export class ChatPipeline {
    */
   private async runDeployment(deployment: Deployment, input: ChatInput, context: ProviderContext, options: RunOptions): Promise<ChatRun> {
     const { access } = options;
-    const ordered = this.balancer.order(deployment, deployment.sessionAffinity ? sessionKeyOf(input) : undefined);
+    const ordered = this.balancer.order(deployment, deployment.sessionAffinity ? sessionKeyOf(input, options.sessionId) : undefined);
     // The client keeps the name it asked for, as with an alias.
     const resolved = ordered.map((model) => ({ ...this.resolve(model), id: input.model }));
     const allowed = access ? resolved.filter((target) => access.allowsModel(fallbackKey(target))) : resolved;

@@ -119,10 +119,15 @@ export class DeploymentBalancer {
 }
 
 /**
- * What ties a request to its conversation: the client's `user` when it sends one, else the
- * conversation's opening (system prompt and first user turn), which every later turn repeats.
+ * What ties a request to its conversation, most explicit first: the client's session header, OpenAI's
+ * `prompt_cache_key` (the field OpenAI routes on for its own prompt cache), the client's `user` (or the
+ * Messages API's `metadata.user_id`), else the conversation's opening (system prompt and first user
+ * turn), which every later turn repeats.
  */
-export function sessionKeyOf(input: ChatInput): string {
+export function sessionKeyOf(input: ChatInput, sessionId?: string): string {
+  if (sessionId) return `session:${sessionId}`;
+  const promptCacheKey = input.openaiExtras?.prompt_cache_key;
+  if (typeof promptCacheKey === 'string' && promptCacheKey) return `cache:${promptCacheKey}`;
   if (input.user) return `user:${input.user}`;
   const system = input.messages.find((message) => message.role === 'system');
   const firstUser = input.messages.find((message) => message.role === 'user');

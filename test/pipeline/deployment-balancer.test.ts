@@ -111,7 +111,7 @@ describe('DeploymentBalancer', () => {
     expect(balancer.order(target, 'user:alice')[0]).toBe(second);
   });
 
-  it('the session key is the client user, else the conversation opening that later turns repeat', () => {
+  it('the session key is the session header, else prompt_cache_key, else the client user, else the conversation opening that later turns repeat', () => {
     const opening = [
       { role: 'system' as const, content: 'You are a coder.' },
       { role: 'user' as const, content: [{ type: 'text' as const, text: 'fix the bug' }] },
@@ -119,5 +119,9 @@ describe('DeploymentBalancer', () => {
     const later = [...opening, { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'done' }] }];
     expect(sessionKeyOf({ model: 'coder', messages: opening })).toBe(sessionKeyOf({ model: 'coder', messages: later }));
     expect(sessionKeyOf({ model: 'coder', messages: opening, user: 'bob' })).toBe('user:bob');
+    const cached = { model: 'coder', messages: opening, user: 'bob', openaiExtras: { prompt_cache_key: 'repo-42' } };
+    expect(sessionKeyOf(cached)).toBe('cache:repo-42');
+    expect(sessionKeyOf(cached, 'ses_1')).toBe('session:ses_1');
+    expect(sessionKeyOf({ ...cached, openaiExtras: { prompt_cache_key: '' } })).toBe('user:bob');
   });
 });

@@ -172,6 +172,40 @@ describe('deployments: one name, several targets', () => {
     expect(response.headers.get('x-interlingua-deployment')).toBeNull();
   });
 
+  it('session affinity: the session header agents send (or prompt_cache_key) keeps a conversation on one target', async () => {
+    const boxes = await upstreams(3);
+    const gateway = await gatewayWith({
+      providers: Object.fromEntries(boxes.map((box, index) => [`box${index}`, provider(box)])),
+      deployments: { coder: { affinity: 'session', targets: boxes.map((_, index) => ({ model: `box${index}/m` })) } },
+    });
+    const targetOf = async (headers: Record<string, string>, body: Record<string, unknown>) => {
+      const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ model: 'coder', ...body }),
+      });
+      expect(response.status).toBe(200);
+      return response.headers.get('x-interlingua-deployment') as string;
+    };
+    // Each turn opens differently, so only the header can tie them together.
+    const turn = (index: number) => ({ messages: [{ role: 'user', content: `turn ${index} of a session` }] });
+    for (const header of ['x-session-id', 'x-session-affinity', 'session-id', 'x-claude-code-session-id', 'goose-session-id']) {
+      const sessions = Array.from({ length: 12 }, (_, index) => `ses_${header}_${index}`);
+      const chosen = new Set<string>();
+      for (const session of sessions) {
+        const targets = new Set<string>();
+        for (let index = 0; index < 4; index++) targets.add(await targetOf({ [header]: session }, turn(index)));
+        expect(targets.size).toBe(1);
+        chosen.add([...targets][0]!);
+      }
+      // Twelve sessions over three equal targets: more than one target serves them.
+      expect(chosen.size).toBeGreaterThan(1);
+    }
+    const byCacheKey = new Set<string>();
+    for (let index = 0; index < 4; index++) byCacheKey.add(await targetOf({}, { ...turn(index), prompt_cache_key: 'repository-7' }));
+    expect(byCacheKey.size).toBe(1);
+  });
+
   it('refuses a config whose target names no configured provider, naming the path', async () => {
     await expect(
       startGateway({ providers: { box1: provider(1) }, deployments: { coder: { targets: [{ model: 'nowhere/m' }] } } }),
