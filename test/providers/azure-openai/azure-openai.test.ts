@@ -16,11 +16,30 @@ const weatherTool = {
   function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
 };
 
+const blockedPhrase = 'something hateful';
+const deploymentModel = {
+  id: 'azure/gpt-4o-prod',
+  provider: 'azure',
+  providerType: 'azure-openai',
+  model: 'gpt-4o-prod',
+  family: 'generic-json',
+  toolCalling: 'native',
+} as ResolvedModel;
+
+function silentContext() {
+  return { cancellation: cancellationFromSignal(new AbortController().signal), requestId: 'test', log: pino({ level: 'silent' }) };
+}
+
 let azure: FakeAzureOpenAi;
 let gateway: StartedGateway;
 
 beforeAll(async () => {
-  azure = await startFakeAzureOpenAi({ deployments: ['gpt-4o-prod'], apiKey: 'azure-key', bearerToken: 'entra-token' });
+  azure = await startFakeAzureOpenAi({
+    deployments: ['gpt-4o-prod'],
+    apiKey: 'azure-key',
+    bearerTokens: () => ['entra-token'],
+    blockedPhrase,
+  });
   gateway = await startGateway({
     providers: {
       azure: testProvider('azure-openai', azure.url, { apiKey: 'azure-key' }),
@@ -112,25 +131,12 @@ describe('azure-openai', () => {
     };
     const config = normalizeConfig(compileConfigFileValidator()({ providers: { azure: testProvider('azure-openai', azure.url) } }), {});
     const adapter = createAzureOpenAiAdapter(config.providers.azure!, undefined, credential);
-    const model = {
-      id: 'azure/gpt-4o-prod',
-      provider: 'azure',
-      providerType: 'azure-openai',
-      model: 'gpt-4o-prod',
-      family: 'generic-json',
-      toolCalling: 'native',
-    } as ResolvedModel;
     for (let turn = 0; turn < 3; turn++) {
       azure.openai.enqueue({ type: 'chat', content: 'ok' });
       const events: StreamEvent[] = [];
-      const context = {
-        cancellation: cancellationFromSignal(new AbortController().signal),
-        requestId: 'test',
-        log: pino({ level: 'silent' }),
-      };
       for await (const event of await adapter.stream(
-        { model, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] },
-        context,
+        { model: deploymentModel, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] },
+        silentContext(),
       ))
         events.push(event);
       expect(events.at(-1)?.type).toBe('finish');
@@ -138,6 +144,44 @@ describe('azure-openai', () => {
     expect(azure.requests.at(-1)!.headers.authorization).toBe('Bearer entra-token');
     expect(tokensIssued).toBe(1);
     await adapter.close?.();
+  });
+
+  it("Azure's opening chunk of prompt annotations does not start the reply: the id and model come from the completion's chunks", async () => {
+    const config = normalizeConfig(
+      compileConfigFileValidator()({ providers: { azure: testProvider('azure-openai', azure.url, { apiKey: 'azure-key' }) } }),
+      {},
+    );
+    const adapter = createAzureOpenAiAdapter(config.providers.azure!);
+    azure.openai.enqueue({ type: 'chat', content: 'ok' });
+    const events: StreamEvent[] = [];
+    for await (const event of await adapter.stream(
+      { model: deploymentModel, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] },
+      silentContext(),
+    ))
+      events.push(event);
+    expect(events[0]).toMatchObject({ type: 'response-start', id: 'chatcmpl-fake', model: 'gpt-4o-prod' });
+    expect(events.at(-1)).toMatchObject({ type: 'finish', reason: { unified: 'stop' } });
+    await adapter.close?.();
+  });
+
+  it("Azure's content filter keeps its meaning: a refused prompt is a 400 content_filter, a filtered reply finishes as content_filter", async () => {
+    const refused = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'azure/gpt-4o-prod', messages: [{ role: 'user', content: `say ${blockedPhrase}` }] }),
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'content_filter',
+      message: expect.stringContaining('content management policy'),
+    });
+    azure.openai.enqueue({ type: 'chat', content: 'The answer is', finishReason: 'content_filter' });
+    const stream = await gateway
+      .client()
+      .chat.completions.create({ model: 'azure/gpt-4o-prod', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const finishReasons: (string | null)[] = [];
+    for await (const chunk of stream) if (chunk.choices[0]?.finish_reason) finishReasons.push(chunk.choices[0].finish_reason);
+    expect(finishReasons).toEqual(['content_filter']);
   });
 
   it('refuses an apiVersion that is neither v1 nor a date, naming the path', () => {
