@@ -71,8 +71,6 @@ function relayStream(answer: http.IncomingMessage, response: http.ServerResponse
     }
   });
   answer.on('end', () => response.end(pending));
-  answer.on('error', () => response.destroy());
-  response.on('close', () => answer.destroy());
 }
 
 function relayWhole(answer: http.IncomingMessage, response: http.ServerResponse): void {
@@ -96,12 +94,17 @@ function relayWhole(answer: http.IncomingMessage, response: http.ServerResponse)
 /** Sends the request on to the fake OpenAI upstream as `POST /v1/…` and relays its answer with Azure's annotations. */
 function forward(openai: FakeOpenAiUpstream, path: string, body: Record<string, unknown>, response: http.ServerResponse): void {
   const upstream = http.request(`${openai.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (answer) => {
+    // A cut upstream body cuts this one.
+    answer.on('close', () => void (answer.complete || response.destroy()));
     if (path !== '/v1/chat/completions' || (answer.statusCode ?? 500) >= 300) {
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(response);
     } else if (body.stream === true) relayStream(answer, response);
     else relayWhole(answer, response);
   });
+  upstream.on('error', () => response.destroy());
+  // A client that leaves releases the upstream (abort propagation).
+  response.on('close', () => upstream.destroy());
   upstream.end(JSON.stringify(body));
 }
 

@@ -30,7 +30,12 @@ function forward(url: string, body: unknown, headers: Record<string, string>, re
   const upstream = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (answer) => {
     response.writeHead(answer.statusCode ?? 502, answer.headers);
     answer.pipe(response);
+    // A cut upstream body cuts this one.
+    answer.on('close', () => void (answer.complete || response.destroy()));
   });
+  upstream.on('error', () => response.destroy());
+  // A client that leaves releases the upstream (abort propagation).
+  response.on('close', () => upstream.destroy());
   upstream.end(JSON.stringify(body));
 }
 
