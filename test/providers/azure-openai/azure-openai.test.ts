@@ -42,7 +42,7 @@ beforeAll(async () => {
   });
   gateway = await startGateway({
     providers: {
-      azure: testProvider('azure-openai', azure.url, { apiKey: 'azure-key' }),
+      azure: testProvider('azure-openai', azure.url, { apiKey: 'azure-key', models: { 'gpt-4o-prod': {} } }),
       'azure-dated': testProvider('azure-openai', azure.url, { apiKey: 'azure-key', apiVersion: '2024-10-21' }),
       'azure-wrong-key': testProvider('azure-openai', azure.url, { apiKey: 'not-the-key' }),
     },
@@ -182,6 +182,13 @@ describe('azure-openai', () => {
     const finishReasons: (string | null)[] = [];
     for await (const chunk of stream) if (chunk.choices[0]?.finish_reason) finishReasons.push(chunk.choices[0].finish_reason);
     expect(finishReasons).toEqual(['content_filter']);
+  });
+
+  it("/v1/models lists the configured deployments: Azure's own list holds base models, which requests cannot address", async () => {
+    const ids: string[] = [];
+    for await (const model of gateway.client().models.list()) ids.push(model.id);
+    expect(ids).toContain('azure/gpt-4o-prod');
+    expect(azure.requests.some((request) => request.path.includes('/models'))).toBe(false);
   });
 
   it('refuses an apiVersion that is neither v1 nor a date, naming the path', () => {
