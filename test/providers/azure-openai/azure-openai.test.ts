@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeConfig } from '../../../src/config/normalize-config.js';
 import { compileConfigFileValidator } from '../../../src/config/validate-config-file.js';
 import { cancellationFromSignal } from '../../../src/core/cancellation.js';
+import type { ProviderAdapter } from '../../../src/core/provider-adapter.js';
 import type { ResolvedModel } from '../../../src/core/resolved-model.js';
 import type { StreamEvent } from '../../../src/core/stream-event.js';
 import { createAzureOpenAiAdapter } from '../../../providers/azure-openai/index.js';
@@ -26,8 +27,19 @@ const deploymentModel = {
   toolCalling: 'native',
 } as ResolvedModel;
 
-function silentContext() {
-  return { cancellation: cancellationFromSignal(new AbortController().signal), requestId: 'test', log: pino({ level: 'silent' }) };
+/** An adapter of a provider entry as the config loader builds it. */
+function adapterFor(entry: Record<string, unknown>, credential?: TokenCredential): ProviderAdapter {
+  const config = normalizeConfig(compileConfigFileValidator()({ providers: { azure: entry } }), {});
+  return createAzureOpenAiAdapter(config.providers.azure!, undefined, credential);
+}
+
+/** The neutral events of one `hi` to the deployment, straight from the adapter. */
+async function eventsOf(adapter: ProviderAdapter): Promise<StreamEvent[]> {
+  const context = { cancellation: cancellationFromSignal(new AbortController().signal), requestId: 'test', log: pino({ level: 'silent' }) };
+  const events: StreamEvent[] = [];
+  const request = { model: deploymentModel, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }] };
+  for await (const event of await adapter.stream(request, context)) events.push(event);
+  return events;
 }
 
 let azure: FakeAzureOpenAi;
@@ -129,17 +141,10 @@ describe('azure-openai', () => {
         return { token: 'entra-token', expiresOnTimestamp: Date.now() + 3_600_000 } satisfies AccessToken;
       },
     };
-    const config = normalizeConfig(compileConfigFileValidator()({ providers: { azure: testProvider('azure-openai', azure.url) } }), {});
-    const adapter = createAzureOpenAiAdapter(config.providers.azure!, undefined, credential);
+    const adapter = adapterFor(testProvider('azure-openai', azure.url), credential);
     for (let turn = 0; turn < 3; turn++) {
       azure.openai.enqueue({ type: 'chat', content: 'ok' });
-      const events: StreamEvent[] = [];
-      for await (const event of await adapter.stream(
-        { model: deploymentModel, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] },
-        silentContext(),
-      ))
-        events.push(event);
-      expect(events.at(-1)?.type).toBe('finish');
+      expect((await eventsOf(adapter)).at(-1)?.type).toBe('finish');
     }
     expect(azure.requests.at(-1)!.headers.authorization).toBe('Bearer entra-token');
     expect(tokensIssued).toBe(1);
@@ -147,18 +152,9 @@ describe('azure-openai', () => {
   });
 
   it("Azure's opening chunk of prompt annotations does not start the reply: the id and model come from the completion's chunks", async () => {
-    const config = normalizeConfig(
-      compileConfigFileValidator()({ providers: { azure: testProvider('azure-openai', azure.url, { apiKey: 'azure-key' }) } }),
-      {},
-    );
-    const adapter = createAzureOpenAiAdapter(config.providers.azure!);
+    const adapter = adapterFor(testProvider('azure-openai', azure.url, { apiKey: 'azure-key' }));
     azure.openai.enqueue({ type: 'chat', content: 'ok' });
-    const events: StreamEvent[] = [];
-    for await (const event of await adapter.stream(
-      { model: deploymentModel, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] },
-      silentContext(),
-    ))
-      events.push(event);
+    const events = await eventsOf(adapter);
     expect(events[0]).toMatchObject({ type: 'response-start', id: 'chatcmpl-fake', model: 'gpt-4o-prod' });
     expect(events.at(-1)).toMatchObject({ type: 'finish', reason: { unified: 'stop' } });
     await adapter.close?.();

@@ -88,13 +88,19 @@ function hosting<Fake>(name: string, host: Host<Fake>) {
   };
 }
 
-function openAiApi(type: 'openai' | 'openai-compatible'): Host<FakeOpenAiUpstream> {
+/** A kind's own API: its fake, the provider pointed straight at it (under `path`) with a key. */
+function ownApi<Fake extends { url: string; close(): Promise<void> }>(
+  type: string,
+  start: () => Promise<Fake>,
+  requests: (fake: Fake) => RecordedRequest[],
+  path = '',
+): Host<Fake> {
   return async () => {
-    const fake = await startFakeOpenAiUpstream();
+    const fake = await start();
     return {
       fake,
-      providerEntry: (extra) => testProvider(type, `${fake.url}/v1`, { apiKey: 'upstream-key', ...extra }),
-      chatRequests: () => fake.chatRequests(),
+      providerEntry: (extra) => testProvider(type, `${fake.url}${path}`, { apiKey: 'upstream-key', ...extra }),
+      chatRequests: () => requests(fake),
       close: () => fake.close(),
     };
   };
@@ -127,7 +133,11 @@ function vertexAi<Fake>(publisher: 'google' | 'anthropic', pick: (vertex: FakeVe
   };
 }
 
-function openAiKind(type: 'openai' | 'openai-compatible', name: string, host: Host<FakeOpenAiUpstream> = openAiApi(type)): ProviderKind {
+function openAiKind(
+  type: 'openai' | 'openai-compatible',
+  name: string,
+  host: Host<FakeOpenAiUpstream> = ownApi(type, startFakeOpenAiUpstream, (fake) => fake.chatRequests(), '/v1'),
+): ProviderKind {
   const { start, close, started, fake } = hosting(name, host);
   const usage = { prompt_tokens: usageCounts.input, completion_tokens: usageCounts.output };
   return {
@@ -150,17 +160,10 @@ function openAiKind(type: 'openai' | 'openai-compatible', name: string, host: Ho
   };
 }
 
-const anthropicApi: Host<FakeAnthropicUpstream> = async () => {
-  const fake = await startFakeAnthropicUpstream();
-  return {
-    fake,
-    providerEntry: (extra) => testProvider('anthropic', fake.url, { apiKey: 'upstream-key', ...extra }),
-    chatRequests: () => fake.messageRequests(),
-    close: () => fake.close(),
-  };
-};
-
-function anthropicKind(name = 'claude', host: Host<FakeAnthropicUpstream> = anthropicApi): ProviderKind {
+function anthropicKind(
+  name = 'claude',
+  host: Host<FakeAnthropicUpstream> = ownApi('anthropic', startFakeAnthropicUpstream, (fake) => fake.messageRequests()),
+): ProviderKind {
   const { start, close, started, fake } = hosting(name, host);
   const usage = { input_tokens: usageCounts.input, output_tokens: usageCounts.output };
   const message = (content: FakeAnthropicBlock[], fragmentSize = 3) => fake().enqueue({ type: 'message', content, usage, fragmentSize });
@@ -240,17 +243,10 @@ function ollamaKind(): ProviderKind {
   };
 }
 
-const geminiApi: Host<FakeGeminiUpstream> = async () => {
-  const fake = await startFakeGeminiUpstream();
-  return {
-    fake,
-    providerEntry: (extra) => testProvider('gemini', fake.url, { apiKey: 'upstream-key', ...extra }),
-    chatRequests: () => fake.generateRequests(),
-    close: () => fake.close(),
-  };
-};
-
-function geminiKind(name = 'google', host: Host<FakeGeminiUpstream> = geminiApi): ProviderKind {
+function geminiKind(
+  name = 'google',
+  host: Host<FakeGeminiUpstream> = ownApi('gemini', startFakeGeminiUpstream, (fake) => fake.generateRequests()),
+): ProviderKind {
   const { start, close, started, fake } = hosting(name, host);
   const usage = { promptTokenCount: usageCounts.input, candidatesTokenCount: usageCounts.output };
   const preamble = [[{ text: 'Work' }], [{ text: 'ing ' }], [{ text: 'on ' }], [{ text: 'it' }]];
