@@ -4,7 +4,7 @@
  */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest, ProviderAdapter, ProviderContext, StreamEvent } from '../../src/core/index.js';
-import { UpstreamClient } from '../../src/http/upstream-client.js';
+import { UpstreamClient, type UpstreamClientOptions } from '../../src/http/upstream-client.js';
 import { AnthropicStreamReader } from './anthropic-stream-reader.js';
 import { buildAnthropicHeaders } from './build-anthropic-headers.js';
 import { buildAnthropicRequestBody } from './build-anthropic-request-body.js';
@@ -28,10 +28,12 @@ export type AnthropicRoute = {
   /** The Messages body as this host wants it (Vertex: no `model`, its `anthropic_version` in the body). */
   body(body: Record<string, unknown>): Record<string, unknown>;
   authorization(): Promise<Record<string, string>>;
+  /** The host's own error bodies (Vertex AI answers auth, quota and routing failures in Google's envelope). */
+  errorFromStatus: NonNullable<UpstreamClientOptions['errorFromStatus']>;
 };
 
 export function createAnthropicAdapter(config: ProviderConfig, route?: AnthropicRoute): ProviderAdapter {
-  const client = new UpstreamClient(config);
+  const client = new UpstreamClient(config, route ? { errorFromStatus: route.errorFromStatus } : {});
 
   async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
     const { body, warnings } = buildAnthropicRequestBody(request, config, { stream: true });

@@ -3,7 +3,9 @@
  * and …/api-version-lifecycle): the v1 API (`/openai/v1/chat/completions`, the deployment name as `model`
  * in the body, no api-version), or a dated API version (`/openai/deployments/{deployment}/chat/completions
  * ?api-version=2024-10-21`). A key goes in the `api-key` header; without one, a Microsoft Entra ID token
- * (scope `https://cognitiveservices.azure.com/.default`) as a bearer.
+ * (scope `https://cognitiveservices.azure.com/.default`) as a bearer. No model list: Azure's `models` route
+ * lists the base models a resource could deploy, not the deployment names requests address, so `/v1/models`
+ * shows the provider's configured `models:` instead.
  */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { OpenAiEndpoint } from '../openai/create-openai-adapter.js';
@@ -18,12 +20,10 @@ export function azureOpenAiEndpoint(config: ProviderConfig, authorization?: () =
       ? {
           chatPath: () => '/openai/v1/chat/completions',
           embeddingsPath: () => '/openai/v1/embeddings',
-          modelsPath: '/openai/v1/models',
         }
       : {
           chatPath: (deployment) => `/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${version}`,
           embeddingsPath: (deployment) => `/openai/deployments/${encodeURIComponent(deployment)}/embeddings?api-version=${version}`,
-          modelsPath: `/openai/models?api-version=${version}`,
         };
   if (authorization) endpoint.authorization = authorization;
   return endpoint;

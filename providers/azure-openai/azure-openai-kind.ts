@@ -23,7 +23,7 @@ export function createAzureOpenAiAdapter(config: ProviderConfig, caches?: OpenAi
       azureOpenAiEndpoint(config),
     );
   }
-  const authorization = entraAuthorization(credential ?? entraCredential(config));
+  const authorization = entraAuthorization(credential ?? entraCredential(config), config.name);
   return createOpenAiAdapter(config, 'openai', caches, azureOpenAiEndpoint(config, authorization));
 }
 

@@ -6,6 +6,7 @@
  */
 import { ClientSecretCredential, DefaultAzureCredential, type TokenCredential } from '@azure/identity';
 import type { ProviderConfig } from '../../src/config/config-types.js';
+import { gatewayError } from '../../src/core/gateway-error.js';
 
 const scope = 'https://cognitiveservices.azure.com/.default';
 const renewBeforeMs = 5 * 60_000;
@@ -16,19 +17,32 @@ export function entraCredential(config: ProviderConfig): TokenCredential {
   return new DefaultAzureCredential();
 }
 
-/** `authorization()` for the endpoint: one token shared by concurrent requests, fetched again before it expires. */
-export function entraAuthorization(credential: TokenCredential): () => Promise<Record<string, string>> {
+/**
+ * `authorization()` for the endpoint: one token shared by concurrent requests, fetched again before it
+ * expires. A credential that yields none (no principal found, a wrong secret) is the gateway's upstream
+ * failing it, a 502 naming what was tried, never the client's fault; the next request asks again.
+ */
+export function entraAuthorization(credential: TokenCredential, provider: string): () => Promise<Record<string, string>> {
   let current: { header: Record<string, string>; renewAt: number } | undefined;
   let pending: Promise<Record<string, string>> | undefined;
+  const failed = (detail: string) =>
+    gatewayError('upstream_unavailable', {
+      message: `Provider '${provider}': no Microsoft Entra ID token for Azure OpenAI (${detail}). Set apiKey, entra, or the AZURE_* variables of DefaultAzureCredential.`,
+    });
   return async () => {
     if (current && Date.now() < current.renewAt) return current.header;
     pending ??= credential
       .getToken(scope)
-      .then((token) => {
-        if (!token) throw new Error('Microsoft Entra ID returned no token for Azure OpenAI');
-        current = { header: { authorization: `Bearer ${token.token}` }, renewAt: token.expiresOnTimestamp - renewBeforeMs };
-        return current.header;
-      })
+      .then(
+        (token) => {
+          if (!token) throw failed('the credential returned none');
+          current = { header: { authorization: `Bearer ${token.token}` }, renewAt: token.expiresOnTimestamp - renewBeforeMs };
+          return current.header;
+        },
+        (error: unknown) => {
+          throw failed((error as Error).message);
+        },
+      )
       .finally(() => (pending = undefined));
     return pending;
   };

@@ -33,7 +33,8 @@ function sharedHeaders(config: ProviderConfig, accept: string): Record<string, s
 export type OpenAiEndpoint = {
   chatPath(model: string): string;
   embeddingsPath(model: string): string;
-  modelsPath: string;
+  /** Absent: the upstream has no list of the names requests use (Azure lists base models, not deployments). */
+  modelsPath?: string;
   /** Headers that authenticate each request (a token that expires is fetched again); none when absent. */
   authorization?(): Promise<Record<string, string>>;
 };
@@ -58,7 +59,7 @@ export function createOpenAiAdapter(
     endpoint.authorization ? { ...headers, ...(await endpoint.authorization()) } : headers;
   const llamaTemplateLane = createLlamaTemplateLane(config, { stream: streamHeaders, whole: wholeHeaders });
 
-  return {
+  const adapter: ProviderAdapter = {
     async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
       if (flavour === 'openai-compatible' && takesLlamaTemplateLane(request)) return llamaTemplateLane.stream(request, context);
       const whole = context.wholeReply === true;
@@ -83,17 +84,6 @@ export function createOpenAiAdapter(
       return readOpenAiStream(decodeChatCompletionChunks(upstream, config.name, state), { ...readOptions, state });
     },
 
-    async listModels(context: ProviderContext): Promise<ModelInfo[]> {
-      return readOpenAiModels(
-        await client.readJson({
-          path: endpoint.modelsPath,
-          headers: await authenticated(wholeHeaders),
-          cancellation: context.cancellation,
-        }),
-        config.name,
-      );
-    },
-
     async embed(request: EmbeddingRequest, context: ProviderContext): Promise<EmbeddingResult> {
       const body: Record<string, unknown> = { model: request.model, input: request.input };
       if (request.dimensions !== undefined) body.dimensions = request.dimensions;
@@ -114,4 +104,12 @@ export function createOpenAiAdapter(
       await Promise.all([client.close(), llamaTemplateLane.close()]);
     },
   };
+  const { modelsPath } = endpoint;
+  if (modelsPath !== undefined)
+    adapter.listModels = async (context: ProviderContext): Promise<ModelInfo[]> =>
+      readOpenAiModels(
+        await client.readJson({ path: modelsPath, headers: await authenticated(wholeHeaders), cancellation: context.cancellation }),
+        config.name,
+      );
+  return adapter;
 }

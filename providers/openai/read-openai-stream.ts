@@ -52,6 +52,10 @@ class ChunkReader {
   read(batch: readonly unknown[], events: StreamEvent[]): void {
     for (const value of batch) {
       const chunk = value as LooseChunk;
+      // Azure OpenAI opens a stream with the prompt's content-filter annotations alone (empty `id`, `model`
+      // and `choices`): nothing to start a reply with, or to take its id and model from.
+      // https://learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter
+      if (!this.started && chunk.choices?.length === 0 && !chunk.usage) continue;
       if (!this.started) {
         this.started = true;
         events.push({

@@ -1,36 +1,51 @@
 /**
- * Google Cloud access tokens for Vertex AI: a fixed `accessToken` from config (what
+ * Google Cloud credentials for Vertex AI: a fixed `accessToken` from config (what
  * `gcloud auth print-access-token` prints), else `google-auth-library`'s GoogleAuth with the
- * cloud-platform scope: a service-account `keyFile`, or Application Default Credentials
- * (GOOGLE_APPLICATION_CREDENTIALS, `gcloud auth application-default login`, the metadata server on GCE,
- * GKE and Cloud Run). The library caches each token until shortly before it expires.
+ * cloud-platform scope: a service-account `keyFile` (or any credential file GoogleAuth reads), or
+ * Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, `gcloud auth application-default
+ * login`, the metadata server on GCE, GKE and Cloud Run). https://cloud.google.com/docs/authentication/application-default-credentials
+ * The library caches each token until shortly before it expires.
  */
 import { GoogleAuth } from 'google-auth-library';
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import { gatewayError } from '../../src/core/gateway-error.js';
 
-/** What hands out a current access token (GoogleAuth, or a test's own). */
-export type AccessTokenSource = { getAccessToken(): Promise<string | null | undefined> };
+/** What authenticates each call (GoogleAuth, or a test's own): `authorization`, and `x-goog-user-project` when the credential names a quota project. */
+export type GoogleHeadersSource = { getRequestHeaders(): Promise<Headers> };
 
-export function vertexTokenSource(config: ProviderConfig): AccessTokenSource {
-  const fixed = config.vertex?.accessToken;
-  if (fixed) return { getAccessToken: async () => fixed };
-  const keyFile = config.vertex?.keyFile;
-  return new GoogleAuth({ scopes: ['https://www.googleapis.com/auth/cloud-platform'], ...(keyFile ? { keyFile } : {}) });
+const cloudPlatformScope = 'https://www.googleapis.com/auth/cloud-platform';
+
+export function vertexHeadersSource(config: ProviderConfig): GoogleHeadersSource {
+  const vertex = config.vertex;
+  const fixed = vertex?.accessToken;
+  if (fixed) return { getRequestHeaders: async () => new Headers({ authorization: `Bearer ${fixed}` }) };
+  // The project is known, so GoogleAuth never asks Resource Manager for it (external-account credentials would).
+  return new GoogleAuth({
+    scopes: [cloudPlatformScope],
+    ...(vertex?.project ? { projectId: vertex.project } : {}),
+    ...(vertex?.keyFile ? { keyFile: vertex.keyFile } : {}),
+  });
 }
 
-/** The bearer header of each call; no credentials found is a clear 502 naming what to configure. */
-export function vertexAuthorization(source: AccessTokenSource, provider: string): () => Promise<Record<string, string>> {
+/**
+ * The headers of each call, through the library's `getRequestHeaders` rather than a bare token: user
+ * credentials from `gcloud auth application-default login` carry a quota project, which Vertex AI
+ * needs as `x-goog-user-project`. No credentials found is a clear 502 naming what to configure.
+ */
+export function vertexAuthorization(source: GoogleHeadersSource, provider: string): () => Promise<Record<string, string>> {
   return async () => {
-    let token: string | null | undefined;
+    let headers: Headers;
     try {
-      token = await source.getAccessToken();
+      headers = await source.getRequestHeaders();
     } catch (error) {
       throw gatewayError('upstream_unavailable', {
         message: `Provider '${provider}': no Google Cloud credentials (${(error as Error).message}). Set GOOGLE_APPLICATION_CREDENTIALS, keyFile or accessToken.`,
       });
     }
-    if (!token) throw gatewayError('upstream_unavailable', { message: `Provider '${provider}': Google Cloud returned no access token.` });
-    return { authorization: `Bearer ${token}` };
+    const record: Record<string, string> = {};
+    headers.forEach((value, name) => (record[name] = value));
+    if (!record.authorization)
+      throw gatewayError('upstream_unavailable', { message: `Provider '${provider}': Google Cloud returned no access token.` });
+    return record;
   };
 }

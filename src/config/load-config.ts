@@ -55,8 +55,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     const file = validateConfigFile(interpolated);
     const config = normalizeConfig(file, overrides);
     // A script is found next to the config that names it, wherever the gateway was started from.
-    for (const provider of Object.values(config.providers))
+    for (const provider of Object.values(config.providers)) {
       if (provider.script !== undefined) provider.script = resolve(dirname(options.path), provider.script);
+      // So is a Vertex service-account key file.
+      if (provider.vertex?.keyFile !== undefined) provider.vertex.keyFile = resolve(dirname(options.path), provider.vertex.keyFile);
+    }
     return { config, notes: [`config from ${options.path}`] };
   }
   if (!options.discovery) throw new ConfigError(['no config file given (pass --config FILE)']);

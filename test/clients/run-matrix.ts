@@ -8,7 +8,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { startFakeAzureOpenAi } from '../helpers/fake-azure-openai-server.js';
 import { startFakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
+import { startFakeVertex } from '../helpers/fake-vertex-server.js';
 import { startGateway, testProvider } from '../helpers/start-gateway.js';
 import { agentScenarios } from './agent-scenarios.js';
 import { installGroup, registryReachable, type InstalledGroup } from './client-cache.js';
@@ -17,6 +19,7 @@ import { continueCliScenarios } from './continue-cli-scenarios.js';
 import { opencodeScenarios } from './opencode-scenarios.js';
 import { ScenarioFailure, type Scenario } from './scenario.js';
 import { scriptedReply } from './scripted-agent-upstream.js';
+import { scriptedGeminiReply } from './scripted-gemini-upstream.js';
 import { sdkScenarios } from './sdk-scenarios.js';
 
 const groups: Record<string, string[]> = {
@@ -73,10 +76,16 @@ async function main(): Promise<number> {
 
   const upstream = await startFakeOpenAiUpstream();
   upstream.respondWith(scriptedReply);
+  // The cloud kinds' rows: Azure relays to the same scripted upstream; Vertex's Gemini side is scripted alike.
+  const azure = await startFakeAzureOpenAi({ deployments: ['gpt-5.5'], apiKey: 'azure-matrix', openai: upstream });
+  const vertex = await startFakeVertex({ project: 'matrix', location: 'global', bearerTokens: () => ['ya29.matrix'] });
+  vertex.gemini.respondWith(scriptedGeminiReply);
   const gateway = await startGateway({
     providers: {
       native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
       prompted: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'prompted' }),
+      azure: testProvider('azure-openai', azure.url, { apiKey: 'azure-matrix' }),
+      vertex: testProvider('vertex', vertex.url, { project: 'matrix', location: 'global', accessToken: 'ya29.matrix' }),
     },
   });
   // Counted at the gateway, so the WebSocket scenario proves the transport Codex really used.
@@ -101,6 +110,7 @@ async function main(): Promise<number> {
         await scenario.run({
           gatewayUrl: gateway.baseUrl,
           upstream,
+          vertexGemini: vertex.gemini,
           prefix: group.prefix,
           workDir,
           task,
@@ -119,6 +129,7 @@ async function main(): Promise<number> {
     }
   } finally {
     await gateway.close();
+    await Promise.all([azure.close(), vertex.close()]);
     await upstream.close();
   }
   if (counts.skipped > 0) console.log(`\n*** SKIPPED ${counts.skipped} client scenarios: see the reasons above. ***\n`);

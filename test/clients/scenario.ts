@@ -1,6 +1,7 @@
 /** What every matrix scenario is given and what it reports; and the checks every agent scenario shares. */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { FakeGeminiUpstream } from '../helpers/fake-gemini-upstream.js';
 import type { FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import type { ProcessResult } from './run-process.js';
 import { finalText, resultTurn, type Task } from './scripted-agent-upstream.js';
@@ -8,6 +9,8 @@ import { finalText, resultTurn, type Task } from './scripted-agent-upstream.js';
 export type ScenarioContext = {
   gatewayUrl: string;
   upstream: FakeOpenAiUpstream;
+  /** The Gemini side of the fake Vertex AI endpoint (the vertex kind's row); Azure OpenAI's fake relays to `upstream`. */
+  vertexGemini: FakeGeminiUpstream;
   /** The install prefix of the scenario's client group. */
   prefix: string;
   /** A fresh directory: the agent's working directory and HOME. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { models } from './agent-scenarios.js';
 import { cleanEnvironment, runProcess } from './run-process.js';
 import { check, checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
+import { geminiAsChatUpstream } from './scripted-gemini-upstream.js';
 import { sdkScripts } from './sdk-scripts.js';
 
 type SdkRun = { script: keyof typeof sdkScripts; model: string; env?: Record<string, string> };
@@ -55,4 +56,19 @@ export const sdkScenarios: Scenario[] = [
   ...bothLanes('anthropic sdk messages', 'sdks', { script: 'anthropicSdk' }),
   ...bothLanes('openai node sdk chat', 'sdks', { script: 'openaiNode' }),
   ...bothLanes('openai python sdk chat (venv)', 'python', { script: 'openaiPython' }),
+  // The cloud kinds: the same agent loop through the fake Azure OpenAI resource and the fake Vertex AI endpoint.
+  {
+    name: 'openai node sdk chat via azure-openai',
+    group: 'sdks',
+    run: (context) => runSdk(context, { script: 'openaiNode', model: 'azure/gpt-5.5' }),
+  },
+  {
+    name: 'openai node sdk chat via vertex (gemini)',
+    group: 'sdks',
+    run: (context) =>
+      runSdk(
+        { ...context, upstream: geminiAsChatUpstream(context.vertexGemini, context.upstream) },
+        { script: 'openaiNode', model: 'vertex/gemini-2.5-pro' },
+      ),
+  },
 ];

@@ -111,6 +111,20 @@ describe('config files', () => {
     expect(config.server).toMatchObject({ host: '127.0.0.2', port: 2222 });
   });
 
+  it("finds a Vertex provider's keyFile next to the config that names it, and keeps an absolute one", async () => {
+    const path = await configFile(
+      'yaml',
+      [
+        'providers:',
+        '  vertex: { type: vertex, project: p, location: global, keyFile: keys/service-account.json }',
+        '  pinned: { type: vertex, project: p, location: global, keyFile: /etc/keys/sa.json }',
+      ].join('\n'),
+    );
+    const { config } = await loadConfig({ path, environment: {} });
+    expect(config.providers.vertex?.vertex?.keyFile).toBe(join(directory, 'keys/service-account.json'));
+    expect(config.providers.pinned?.vertex?.keyFile).toBe('/etc/keys/sa.json');
+  });
+
   it('treats an empty file as an empty config', async () => {
     const path = await configFile('yaml', '');
     const { config } = await loadConfig({ path, environment: {} });

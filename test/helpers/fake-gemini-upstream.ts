@@ -48,6 +48,8 @@ export type FakeGeminiUpstream = {
   /** Only the generateContent and streamGenerateContent requests. */
   generateRequests(): RecordedRequest[];
   enqueue(...replies: FakeGeminiReply[]): void;
+  /** Decides the reply to each generate request the queue has none for (scripted agent sessions). */
+  respondWith(responder: ((request: RecordedRequest) => FakeGeminiReply) | undefined): void;
   /** Served by GET /v1beta/models (with `models/` prefixed, as Google names them). */
   models: string[];
   close(): Promise<void>;
@@ -142,6 +144,7 @@ const generatePath = /^\/v1beta\/models\/([^/:?]+):(generateContent|streamGenera
 
 export async function startFakeGeminiUpstream(): Promise<FakeGeminiUpstream> {
   const queue: FakeGeminiReply[] = [];
+  let responder: ((request: RecordedRequest) => FakeGeminiReply) | undefined;
   const fake: Pick<FakeGeminiUpstream, 'models'> = { models: ['gemini-2.5-flash', 'gemini-2.5-pro'] };
   const server = await startLoopbackServer(async (request, response) => {
     if (request.method === 'GET' && request.path.startsWith('/v1beta/models')) {
@@ -161,7 +164,7 @@ export async function startFakeGeminiUpstream(): Promise<FakeGeminiUpstream> {
       response.end(JSON.stringify(googleErrorBody(404, `no route ${request.method} ${request.path}`)));
       return;
     }
-    const reply = queue.shift() ?? { type: 'generate', chunks: [[{ text: 'Hello' }], [{ text: ' there' }]] };
+    const reply = queue.shift() ?? responder?.(request) ?? { type: 'generate', chunks: [[{ text: 'Hello' }], [{ text: ' there' }]] };
     if (reply.type === 'http-error') {
       response.writeHead(reply.status, { 'content-type': 'application/json; charset=UTF-8', ...reply.headers });
       response.end(JSON.stringify(googleErrorBody(reply.status, reply.message)));
@@ -175,6 +178,7 @@ export async function startFakeGeminiUpstream(): Promise<FakeGeminiUpstream> {
     requests: server.requests,
     generateRequests: () => server.requests.filter((request) => generatePath.test(request.path)),
     enqueue: (...replies: FakeGeminiReply[]) => void queue.push(...replies),
+    respondWith: (next: typeof responder) => void (responder = next),
     close: () => server.close(),
   });
 }

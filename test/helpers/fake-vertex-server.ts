@@ -4,7 +4,8 @@
  * `publishers/google/models/{model}:generateContent` and `:streamGenerateContent?alt=sse`;
  * https://docs.anthropic.com/en/api/claude-on-vertex-ai for Claude's `publishers/anthropic/models/{model}
  * :rawPredict` and `:streamRawPredict`, whose body carries `anthropic_version: "vertex-2023-10-16"` and no
- * `model`). Calls need `Authorization: Bearer <token>` (401 UNAUTHENTICATED otherwise) and the project and
+ * `model`). Calls need `Authorization: Bearer <token>` with a token the test issued (401 UNAUTHENTICATED
+ * otherwise, in Google's error envelope: https://cloud.google.com/apis/design/errors) and the project and
  * location the fake was started for (404 NOT_FOUND otherwise). The replies come from the fake Gemini and
  * Anthropic upstreams behind it, so tests script them there.
  */
@@ -29,14 +30,27 @@ function forward(url: string, body: unknown, headers: Record<string, string>, re
   const upstream = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (answer) => {
     response.writeHead(answer.statusCode ?? 502, answer.headers);
     answer.pipe(response);
+    // A cut upstream body cuts this one.
+    answer.on('close', () => void (answer.complete || response.destroy()));
   });
+  upstream.on('error', () => response.destroy());
+  // A client that leaves releases the upstream (abort propagation).
+  response.on('close', () => upstream.destroy());
   upstream.end(JSON.stringify(body));
 }
 
-export async function startFakeVertex(options: { project: string; location: string; token: string }): Promise<FakeVertex> {
+export type FakeVertexOptions = {
+  project: string;
+  location: string;
+  /** The OAuth access tokens Google would accept for the project (asked on each call: tokens may be issued later). */
+  bearerTokens: () => readonly string[];
+};
+
+export async function startFakeVertex(options: FakeVertexOptions): Promise<FakeVertex> {
   const [gemini, anthropic] = await Promise.all([startFakeGeminiUpstream(), startFakeAnthropicUpstream()]);
   const server = await startLoopbackServer((request, response) => {
-    if (request.headers.authorization !== `Bearer ${options.token}`)
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (bearer === undefined || !options.bearerTokens().includes(bearer))
       return googleError(
         response,
         401,

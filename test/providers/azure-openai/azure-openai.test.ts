@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeConfig } from '../../../src/config/normalize-config.js';
 import { compileConfigFileValidator } from '../../../src/config/validate-config-file.js';
 import { cancellationFromSignal } from '../../../src/core/cancellation.js';
+import type { ProviderAdapter } from '../../../src/core/provider-adapter.js';
 import type { ResolvedModel } from '../../../src/core/resolved-model.js';
 import type { StreamEvent } from '../../../src/core/stream-event.js';
 import { createAzureOpenAiAdapter } from '../../../providers/azure-openai/index.js';
@@ -16,14 +17,44 @@ const weatherTool = {
   function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
 };
 
+const blockedPhrase = 'something hateful';
+const deploymentModel = {
+  id: 'azure/gpt-4o-prod',
+  provider: 'azure',
+  providerType: 'azure-openai',
+  model: 'gpt-4o-prod',
+  family: 'generic-json',
+  toolCalling: 'native',
+} as ResolvedModel;
+
+/** An adapter of a provider entry as the config loader builds it. */
+function adapterFor(entry: Record<string, unknown>, credential?: TokenCredential): ProviderAdapter {
+  const config = normalizeConfig(compileConfigFileValidator()({ providers: { azure: entry } }), {});
+  return createAzureOpenAiAdapter(config.providers.azure!, undefined, credential);
+}
+
+/** The neutral events of one `hi` to the deployment, straight from the adapter. */
+async function eventsOf(adapter: ProviderAdapter): Promise<StreamEvent[]> {
+  const context = { cancellation: cancellationFromSignal(new AbortController().signal), requestId: 'test', log: pino({ level: 'silent' }) };
+  const events: StreamEvent[] = [];
+  const request = { model: deploymentModel, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }] };
+  for await (const event of await adapter.stream(request, context)) events.push(event);
+  return events;
+}
+
 let azure: FakeAzureOpenAi;
 let gateway: StartedGateway;
 
 beforeAll(async () => {
-  azure = await startFakeAzureOpenAi({ deployments: ['gpt-4o-prod'], apiKey: 'azure-key', bearerToken: 'entra-token' });
+  azure = await startFakeAzureOpenAi({
+    deployments: ['gpt-4o-prod'],
+    apiKey: 'azure-key',
+    bearerTokens: () => ['entra-token'],
+    blockedPhrase,
+  });
   gateway = await startGateway({
     providers: {
-      azure: testProvider('azure-openai', azure.url, { apiKey: 'azure-key' }),
+      azure: testProvider('azure-openai', azure.url, { apiKey: 'azure-key', models: { 'gpt-4o-prod': {} } }),
       'azure-dated': testProvider('azure-openai', azure.url, { apiKey: 'azure-key', apiVersion: '2024-10-21' }),
       'azure-wrong-key': testProvider('azure-openai', azure.url, { apiKey: 'not-the-key' }),
     },
@@ -110,34 +141,50 @@ describe('azure-openai', () => {
         return { token: 'entra-token', expiresOnTimestamp: Date.now() + 3_600_000 } satisfies AccessToken;
       },
     };
-    const config = normalizeConfig(compileConfigFileValidator()({ providers: { azure: testProvider('azure-openai', azure.url) } }), {});
-    const adapter = createAzureOpenAiAdapter(config.providers.azure!, undefined, credential);
-    const model = {
-      id: 'azure/gpt-4o-prod',
-      provider: 'azure',
-      providerType: 'azure-openai',
-      model: 'gpt-4o-prod',
-      family: 'generic-json',
-      toolCalling: 'native',
-    } as ResolvedModel;
+    const adapter = adapterFor(testProvider('azure-openai', azure.url), credential);
     for (let turn = 0; turn < 3; turn++) {
       azure.openai.enqueue({ type: 'chat', content: 'ok' });
-      const events: StreamEvent[] = [];
-      const context = {
-        cancellation: cancellationFromSignal(new AbortController().signal),
-        requestId: 'test',
-        log: pino({ level: 'silent' }),
-      };
-      for await (const event of await adapter.stream(
-        { model, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] },
-        context,
-      ))
-        events.push(event);
-      expect(events.at(-1)?.type).toBe('finish');
+      expect((await eventsOf(adapter)).at(-1)?.type).toBe('finish');
     }
     expect(azure.requests.at(-1)!.headers.authorization).toBe('Bearer entra-token');
     expect(tokensIssued).toBe(1);
     await adapter.close?.();
+  });
+
+  it("Azure's opening chunk of prompt annotations does not start the reply: the id and model come from the completion's chunks", async () => {
+    const adapter = adapterFor(testProvider('azure-openai', azure.url, { apiKey: 'azure-key' }));
+    azure.openai.enqueue({ type: 'chat', content: 'ok' });
+    const events = await eventsOf(adapter);
+    expect(events[0]).toMatchObject({ type: 'response-start', id: 'chatcmpl-fake', model: 'gpt-4o-prod' });
+    expect(events.at(-1)).toMatchObject({ type: 'finish', reason: { unified: 'stop' } });
+    await adapter.close?.();
+  });
+
+  it("Azure's content filter keeps its meaning: a refused prompt is a 400 content_filter, a filtered reply finishes as content_filter", async () => {
+    const refused = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'azure/gpt-4o-prod', messages: [{ role: 'user', content: `say ${blockedPhrase}` }] }),
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'content_filter',
+      message: expect.stringContaining('content management policy'),
+    });
+    azure.openai.enqueue({ type: 'chat', content: 'The answer is', finishReason: 'content_filter' });
+    const stream = await gateway
+      .client()
+      .chat.completions.create({ model: 'azure/gpt-4o-prod', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const finishReasons: (string | null)[] = [];
+    for await (const chunk of stream) if (chunk.choices[0]?.finish_reason) finishReasons.push(chunk.choices[0].finish_reason);
+    expect(finishReasons).toEqual(['content_filter']);
+  });
+
+  it("/v1/models lists the configured deployments: Azure's own list holds base models, which requests cannot address", async () => {
+    const ids: string[] = [];
+    for await (const model of gateway.client().models.list()) ids.push(model.id);
+    expect(ids).toContain('azure/gpt-4o-prod');
+    expect(azure.requests.some((request) => request.path.includes('/models'))).toBe(false);
   });
 
   it('refuses an apiVersion that is neither v1 nor a date, naming the path', () => {

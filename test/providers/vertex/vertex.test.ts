@@ -19,7 +19,7 @@ let vertex: FakeVertex;
 let gateway: StartedGateway;
 
 beforeAll(async () => {
-  vertex = await startFakeVertex({ project: 'my-project', location: 'us-east5', token: 'ya29.fake-token' });
+  vertex = await startFakeVertex({ project: 'my-project', location: 'us-east5', bearerTokens: () => ['ya29.fake-token'] });
   gateway = await startGateway({
     providers: {
       vertex: testProvider('vertex', vertex.url, { project: 'my-project', location: 'us-east5', accessToken: 'ya29.fake-token' }),
@@ -84,7 +84,7 @@ describe('vertex', () => {
     expect(text).toContain('"name":"get_weather"');
     const sent = vertex.requests.at(-1)!;
     expect(sent.path).toBe(
-      '/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5%4020250929:streamRawPredict',
+      '/v1/projects/my-project/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:streamRawPredict',
     );
     expect(sent.body).toMatchObject({ anthropic_version: 'vertex-2023-10-16', stream: true });
     expect(sent.body).not.toHaveProperty('model');
@@ -104,6 +104,14 @@ describe('vertex', () => {
       body: JSON.stringify({ model: 'vertex-wrong/gemini-2.5-pro', messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(response.status).toBe(404);
+    // Claude's calls too: Vertex answers them in Google's envelope before they reach Anthropic.
+    const claude = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'vertex-wrong/claude-sonnet-4-5@20250929', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(claude.status).toBe(404);
+    expect(((await claude.json()) as { error: { code: string } }).error.code).toBe('not_found');
   });
 
   it('credentials come from the token source (ADC or a key file in production); a missing one is a clear 502', async () => {
@@ -128,14 +136,21 @@ describe('vertex', () => {
     };
     const request = { model, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }] };
     let asked = 0;
-    const adapter = createVertexAdapter(config.providers.vertex!, { getAccessToken: async () => (asked++, 'ya29.fake-token') });
+    const adapter = createVertexAdapter(config.providers.vertex!, {
+      // User credentials from `gcloud auth application-default login` name a quota project, which Vertex needs to see.
+      getRequestHeaders: async () => (
+        asked++,
+        new Headers({ authorization: 'Bearer ya29.fake-token', 'x-goog-user-project': 'billing-project' })
+      ),
+    });
     vertex.gemini.enqueue({ type: 'generate', chunks: [[{ text: 'ok' }]] });
     const events: StreamEvent[] = [];
     for await (const event of await adapter.stream(request, context)) events.push(event);
     expect(events.at(-1)?.type).toBe('finish');
     expect(asked).toBe(1);
+    expect(vertex.requests.at(-1)?.headers['x-goog-user-project']).toBe('billing-project');
     const missing = createVertexAdapter(config.providers.vertex!, {
-      getAccessToken: async () => {
+      getRequestHeaders: async () => {
         throw new Error('Could not load the default credentials');
       },
     });
