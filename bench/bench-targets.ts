@@ -87,19 +87,25 @@ export function checkTargets(figures: BenchFigures): TargetCheck[] {
     ),
   );
   const plain32 = figures.cost.find((row) => row.contender === 'gateway native' && row.connections === 32);
-  checks.push(
-    check(
-      'keyed + limited + metered: CPU per request ÷ plain gateway native, 32 connections',
-      // Round by round: the two windows of a round see the same load on the shared machine.
-      pairedCpuRatio(
-        figures.cost.find((row) => row.contender === 'gateway native, keyed + limited + metered' && row.connections === 32),
-        plain32,
+  // Issue 27's operations row, and issue 28's: deployments, prices and a budget on the plain gateway.
+  const costGoals = [
+    ['keyed + limited + metered', 'gateway native, keyed + limited + metered'],
+    ['deployments + prices + budget', 'gateway native, deployments + prices + budget'],
+  ] as const;
+  for (const [label, contender] of costGoals)
+    checks.push(
+      check(
+        `${label}: CPU per request ÷ plain gateway native, 32 connections`,
+        // Round by round: the two windows of a round see the same load on the shared machine.
+        pairedCpuRatio(
+          figures.cost.find((row) => row.contender === contender && row.connections === 32),
+          plain32,
+        ),
+        '≤ 1.10 ×',
+        (value) => value <= 1.1,
+        formatRatio,
       ),
-      '≤ 1.10 ×',
-      (value) => value <= 1.1,
-      formatRatio,
-    ),
-  );
+    );
   for (const lane of ['gateway native', 'gateway prompted']) {
     checks.push(
       check(

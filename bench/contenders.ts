@@ -13,6 +13,7 @@ export type ContenderName =
   | 'gateway native, keyed + limited + metered'
   | 'gateway native, keyed + limited + metered + traced'
   | 'gateway native, keyed + limited + metered + deployments + prices + budget'
+  | 'gateway native, deployments + prices + budget'
   /** The lanes rows (`--lanes`), one pair per checkout measured. */
   | `${GatewayLane} @ ${string}`;
 

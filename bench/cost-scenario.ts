@@ -43,10 +43,13 @@ export async function runCostScenario(
   const metered = await gatewayOf('gateway-metered', { type: 'metered' });
   const traced = await gatewayOf('gateway-traced', { type: 'metered-traced', otlpEndpoint: sink.url });
   const team = await gatewayOf('gateway-team', { type: 'team' });
+  const operations = await gatewayOf('gateway-operations', { type: 'operations' });
   const costContenders = [
     keyedContender('gateway native, keyed + limited + metered', metered.url, metered, benchClientKey),
     keyedContender('gateway native, keyed + limited + metered + traced', traced.url, traced, benchClientKey),
     keyedContender('gateway native, keyed + limited + metered + deployments + prices + budget', team.url, team, benchClientKey),
+    // No keys configured: the key it sends is not read (the server-wide budget applies).
+    keyedContender('gateway native, deployments + prices + budget', operations.url, operations, benchClientKey),
   ];
   for (const contender of costContenders) await probeContender(contender);
   const notes = costContenders
@@ -57,7 +60,7 @@ export async function runCostScenario(
   // the ratio is the median of per-round ratios (paired-cpu-ratio.ts), which wants many rounds.
   const figures = await runRequestScenario(measured, { ...settings, rounds: Math.max(settings.rounds * 2, 8) }, progress, costConnections);
   await closeContenders(costContenders);
-  await Promise.all([children.stop(metered), children.stop(traced), children.stop(team)]);
+  await Promise.all([children.stop(metered), children.stop(traced), children.stop(team), children.stop(operations)]);
   await children.stop(sink);
   return { figures, notes };
 }

@@ -56,20 +56,30 @@ const meteredServer = {
 };
 
 export type GatewayConfigVariant =
-  { type: 'plain' } | { type: 'metered' } | { type: 'metered-traced'; otlpEndpoint: string } | { type: 'team' };
+  { type: 'plain' } | { type: 'metered' } | { type: 'metered-traced'; otlpEndpoint: string } | { type: 'team' } | { type: 'operations' };
 
 /**
  * Issue 28's "deployments, prices and a budget configured": the native model's name is a deployment over
  * two targets (the same fake behind two providers), every model is priced, and the key has a budget it
  * never reaches; so a request pays for the balancer, the pricing stage, and the budget's check and record.
  */
-function addTeamOperations(config: Record<string, unknown>, upstreamUrl: string): void {
+function addDeploymentsAndPrices(config: Record<string, unknown>, upstreamUrl: string): void {
   const providersOf = config.providers as Record<string, Record<string, unknown>>;
   providersOf['native-b'] = { ...providersOf.native, baseUrl: `${upstreamUrl}/tool-call/v1` };
   config.deployments = {
     [gatewayModels.native]: { strategy: 'least-busy', targets: [{ model: gatewayModels.native }, { model: `native-b/${nativeModel}` }] },
   };
   config.prices = { '*': { input: 0.15, output: 0.6 } };
+}
+
+/** The issue's own measure: the plain gateway with deployments, prices and a (server-wide) budget, and nothing else. */
+function addOperations(config: Record<string, unknown>, upstreamUrl: string): void {
+  addDeploymentsAndPrices(config, upstreamUrl);
+  (config.server as Record<string, unknown>).budget = { usd: 1_000_000_000, period: 'month' };
+}
+
+function addTeamOperations(config: Record<string, unknown>, upstreamUrl: string): void {
+  addDeploymentsAndPrices(config, upstreamUrl);
   const server = config.server as { apiKeys: Record<string, unknown>[] };
   server.apiKeys = server.apiKeys.map((key) => ({
     ...key,
@@ -93,9 +103,10 @@ export function buildGatewayConfig(
     return [name, provider];
   });
   const config: Record<string, unknown> = { server: { host: '127.0.0.1', apiKeys: [], logLevel }, providers: Object.fromEntries(entries) };
-  if (variant.type !== 'plain') config.server = { host: '127.0.0.1', logLevel, ...meteredServer };
+  if (variant.type !== 'plain' && variant.type !== 'operations') config.server = { host: '127.0.0.1', logLevel, ...meteredServer };
   if (variant.type === 'metered-traced') config.telemetry = { otlpEndpoint: variant.otlpEndpoint, serviceName: 'interlingua-bench' };
   if (variant.type === 'team') addTeamOperations(config, upstreamUrl);
+  if (variant.type === 'operations') addOperations(config, upstreamUrl);
   return config;
 }
 

@@ -56,10 +56,16 @@ export class AccessPolicy {
     return this.models === undefined || matchesAny(this.models, providerAndModel);
   }
 
+  /** A resolved target: a glob that allows its whole provider answers without a pattern test. */
+  allowsTarget(model: ResolvedModel): boolean {
+    return (
+      this.models === undefined || this.wholeProviders.has(model.provider) || matchesAny(this.models, `${model.provider}/${model.model}`)
+    );
+  }
+
   checkModel(model: ResolvedModel): void {
-    if (this.models === undefined || this.wholeProviders.has(model.provider)) return;
+    if (this.allowsTarget(model)) return;
     const target = `${model.provider}/${model.model}`;
-    if (this.allowsModel(target)) return;
     throw gatewayError('model_not_allowed', { param: 'model', message: `The API key '${this.name}' may not use model '${target}'.` });
   }
 

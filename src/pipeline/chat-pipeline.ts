@@ -42,7 +42,7 @@ import { asksForJson, type ResponseFormatOptions } from './check-response-format
 import type { SchemaCheck } from './schema-validators.js';
 import { promptForResponseFormat } from './response-format-prompt.js';
 import { DeploymentBalancer, sessionKeyOf } from './deployment-balancer.js';
-import { afterEvents, coolsDown, type TargetObserver } from './deployment-observer.js';
+import { DeploymentTargets, type TargetObserver } from './deployment-observer.js';
 import { isNativeToolsRefusal } from './native-tools-refused.js';
 import { ProviderDirectory } from './provider-directory.js';
 import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
@@ -202,34 +202,14 @@ export class ChatPipeline {
     const ordered = this.balancer.order(deployment, deployment.sessionAffinity ? sessionKeyOf(input, options.sessionId) : undefined);
     // The client keeps the name it asked for, as with an alias.
     const resolved = ordered.map((model) => ({ ...this.resolve(model), id: input.model }));
-    const allowed = access ? resolved.filter((target) => access.allowsModel(fallbackKey(target))) : resolved;
+    const allowed = access ? resolved.filter((target) => access.allowsTarget(target)) : resolved;
     const [primary, ...others] = allowed;
     if (!primary) {
       // Every target is outside the key's models: refused as the first one would be.
       access?.checkModel(resolved[0] as ResolvedModel);
       throw gatewayError('model_not_allowed', { message: `The key may not use deployment '${input.model}'.`, param: 'model' });
     }
-    const members = new Set(allowed);
-    const observer: TargetObserver = {
-      sending: (target) => {
-        if (members.has(target)) this.balancer.started(deployment, fallbackKey(target));
-        return performance.now();
-      },
-      answered: (target, sentAt, run) => {
-        if (!members.has(target)) return run;
-        const model = fallbackKey(target);
-        this.balancer.answered(deployment, model, performance.now() - sentAt);
-        run.deployment = model;
-        run.events = afterEvents(run.events, () => this.balancer.ended(deployment, model));
-        return run;
-      },
-      failed: (target, failure) => {
-        if (!members.has(target)) return;
-        const model = fallbackKey(target);
-        this.balancer.ended(deployment, model);
-        if (failure && coolsDown(failure)) this.balancer.failed(deployment, model);
-      },
-    };
+    const observer = new DeploymentTargets(this.balancer, deployment, allowed);
     return this.runTargets(primary, [...others, ...this.fallbacks.afterName(input.model, access)], input, context, options, observer);
   }
 
@@ -255,7 +235,7 @@ export class ChatPipeline {
           });
         const { prices } = this.dependencies;
         // Decided once per model (a memo lookup): a model without a known price adds no stage.
-        if (prices?.knows(run.model)) run.events = pricedEvents(run.events, (usage) => prices.costOf(run.model, usage), run);
+        if (prices?.knows(run.model)) run.events = pricedEvents(run.events, prices, run);
         return tapped(observer ? observer.answered(target, sentAt, run) : run, options);
       } catch (error) {
         const failure = context.cancellation.aborted ? undefined : classifyUpstreamFailure(error);

@@ -26,7 +26,8 @@ export type BalancerClock = { now(): number; random(): number };
 const systemClock: BalancerClock = { now: () => performance.now(), random: Math.random };
 
 export class DeploymentBalancer {
-  private readonly health = new Map<string, TargetHealth>();
+  /** By deployment, then target: two lookups, and no key string built per call. */
+  private readonly health = new Map<Deployment, Map<string, TargetHealth>>();
   private failureListener: ((deployment: Deployment, model: string) => void) | undefined;
 
   constructor(private readonly clock: BalancerClock = systemClock) {}
@@ -34,16 +35,18 @@ export class DeploymentBalancer {
   /** The targets' models (`provider/model`) in the order to try them. */
   order(deployment: Deployment, sessionKey?: string): string[] {
     const now = this.clock.now();
-    const healthy: { model: string; rank: number }[] = [];
-    const cooling: { model: string; lastFailedAt: number }[] = [];
+    // A deployment has a handful of targets: insertion into two sorted lists, no objects per target.
+    const healthy: string[] = [];
+    const healthyRanks: number[] = [];
+    const cooling: string[] = [];
+    const coolingSince: number[] = [];
     for (const target of deployment.targets) {
       const health = this.healthOf(deployment, target.model);
-      if (health.coolUntil > now) cooling.push({ model: target.model, lastFailedAt: health.lastFailedAt });
-      else healthy.push({ model: target.model, rank: this.rank(deployment, target, health, sessionKey) });
+      if (health.coolUntil > now) insertSorted(cooling, coolingSince, target.model, health.lastFailedAt);
+      else insertSorted(healthy, healthyRanks, target.model, this.rank(deployment, target, health, sessionKey));
     }
-    healthy.sort((left, right) => left.rank - right.rank);
-    cooling.sort((left, right) => left.lastFailedAt - right.lastFailedAt);
-    return [...healthy.map((target) => target.model), ...cooling.map((target) => target.model)];
+    for (const model of cooling) healthy.push(model);
+    return healthy;
   }
 
   /** A request was sent to the target. */
@@ -108,11 +111,15 @@ export class DeploymentBalancer {
   }
 
   private healthOf(deployment: Deployment, model: string): TargetHealth {
-    const key = `${deployment.name}\u0000${model}`;
-    let health = this.health.get(key);
+    let targets = this.health.get(deployment);
+    if (!targets) {
+      targets = new Map();
+      this.health.set(deployment, targets);
+    }
+    let health = targets.get(model);
     if (!health) {
       health = { inFlight: 0, latencyMs: undefined, coolUntil: 0, lastFailedAt: 0 };
-      this.health.set(key, health);
+      targets.set(model, health);
     }
     return health;
   }
@@ -134,6 +141,14 @@ export function sessionKeyOf(input: ChatInput, sessionId?: string): string {
   const userText =
     firstUser?.role === 'user' ? firstUser.content.map((part) => (part.type === 'text' ? part.text : part.data.length)).join('') : '';
   return `opening:${system?.role === 'system' ? system.content : ''}\u0000${userText}`;
+}
+
+/** Inserts `model` into `models`, kept in ascending order of `keys` (ties keep their arrival order). */
+function insertSorted(models: string[], keys: number[], model: string, key: number): void {
+  let position = keys.length;
+  while (position > 0 && (keys[position - 1] as number) > key) position--;
+  models.splice(position, 0, model);
+  keys.splice(position, 0, key);
 }
 
 /** FNV-1a over the string's UTF-16 units, mapped into (0, 1): cheap, stable across replicas and restarts. */

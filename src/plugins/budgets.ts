@@ -18,6 +18,9 @@ const dayMs = 86_400_000;
 
 export type BudgetPeriod = { start: Date; end: Date; label: string };
 
+/** A period as the ledger keeps it between requests: its bounds as numbers, and the reset time as a header writes it. */
+type CurrentPeriod = BudgetPeriod & { startMs: number; endMs: number; resetText: string };
+
 /** The UTC period `now` falls in. */
 export function budgetPeriod(period: Budget['period'], now: Date): BudgetPeriod {
   const year = now.getUTCFullYear();
@@ -41,7 +44,7 @@ export function budgetPeriod(period: Budget['period'], now: Date): BudgetPeriod 
   }
 }
 
-export type BudgetStatus = { budget: Budget; spentUsd: number; remainingUsd: number; resetsAt: Date };
+export type BudgetStatus = { budget: Budget; spentUsd: number; remainingUsd: number; resetsAt: Date; resetText: string };
 
 /** A key's budget and name, as the request carries them to the reply's end (with the headers a stream writes in its head). */
 export type BudgetHolder = { name: string; budget: Budget; headers?: Record<string, string> };
@@ -51,11 +54,13 @@ export type InProcessSpend = Map<Budget['period'], WindowCounter>;
 
 export class BudgetLedger {
   private readonly counters: Map<Budget['period'], WindowCounter>;
+  /** The period each kind is in, worked out when it turns rather than per request (dates and ISO strings cost µs). */
+  private readonly periods = new Map<Budget['period'], CurrentPeriod>();
 
-  /** `inProcessSpend`: where in-process totals live (a reload's new app keeps counting on them); fresh when absent. */
+  /** `now`: milliseconds since the epoch. `inProcessSpend`: where in-process totals live (a reload's new app keeps counting on them); fresh when absent. */
   constructor(
     private readonly state: SharedState,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: () => number = Date.now,
     inProcessSpend?: InProcessSpend,
   ) {
     // Redis counters belong to this app's connection; in-process totals may outlive the app.
@@ -63,7 +68,7 @@ export class BudgetLedger {
   }
 
   status(holder: BudgetHolder): MaybePromise<BudgetStatus> {
-    const period = budgetPeriod(holder.budget.period, this.now());
+    const period = this.periodOf(holder.budget.period);
     const count = this.counter(holder.budget.period).read(this.key(holder.name, period));
     return isPromise(count) ? count.then((read) => this.statusOf(holder, period, read)) : this.statusOf(holder, period, count);
   }
@@ -72,15 +77,31 @@ export class BudgetLedger {
   record(holder: BudgetHolder, costUsd: number, log: { warn(details: object, message: string): void }): void {
     const points = Math.round(costUsd * pointsPerUsd);
     if (points <= 0) return;
-    const period = budgetPeriod(holder.budget.period, this.now());
+    const period = this.periodOf(holder.budget.period);
     const added = this.counter(holder.budget.period).add(this.key(holder.name, period), points);
     if (isPromise(added))
       added.catch((error: unknown) => log.warn({ key: holder.name, error: (error as Error).message }, 'recording spend failed'));
   }
 
-  private statusOf(holder: BudgetHolder, period: BudgetPeriod, count: WindowCount): BudgetStatus {
+  private periodOf(kind: Budget['period']): CurrentPeriod {
+    const nowMs = this.now();
+    const cached = this.periods.get(kind);
+    if (cached && nowMs >= cached.startMs && nowMs < cached.endMs) return cached;
+    const period = budgetPeriod(kind, new Date(nowMs));
+    const current = { ...period, startMs: period.start.getTime(), endMs: period.end.getTime(), resetText: period.end.toISOString() };
+    this.periods.set(kind, current);
+    return current;
+  }
+
+  private statusOf(holder: BudgetHolder, period: CurrentPeriod, count: WindowCount): BudgetStatus {
     const spentUsd = count.consumedPoints / pointsPerUsd;
-    return { budget: holder.budget, spentUsd, remainingUsd: Math.max(0, holder.budget.usd - spentUsd), resetsAt: period.end };
+    return {
+      budget: holder.budget,
+      spentUsd,
+      remainingUsd: Math.max(0, holder.budget.usd - spentUsd),
+      resetsAt: period.end,
+      resetText: period.resetText,
+    };
   }
 
   /** The period's start is in the key: a new period counts from zero, and the old count expires with its window. */
@@ -131,7 +152,7 @@ export function budgetHeaders(status: BudgetStatus): Record<string, string> {
   return {
     'x-interlingua-budget-usd': String(status.budget.usd),
     'x-interlingua-budget-remaining-usd': status.remainingUsd.toFixed(6),
-    'x-interlingua-budget-reset': status.resetsAt.toISOString(),
+    'x-interlingua-budget-reset': status.resetText,
   };
 }
 
@@ -146,7 +167,7 @@ function admitWithin(request: FastifyRequest, reply: FastifyReply, holder: Budge
   const retryAfterSeconds = Math.max(1, Math.ceil((status.resetsAt.getTime() - Date.now()) / 1000));
   void reply.header('retry-after', String(retryAfterSeconds));
   throw gatewayError('budget_exceeded', {
-    message: `The key '${holder.name}' has spent its budget of $${status.budget.usd} for this ${status.budget.period}; it resets at ${status.resetsAt.toISOString()}.`,
+    message: `The key '${holder.name}' has spent its budget of $${status.budget.usd} for this ${status.budget.period}; it resets at ${status.resetText}.`,
   });
 }
 

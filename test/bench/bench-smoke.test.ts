@@ -123,7 +123,7 @@ describe('bench building blocks', () => {
     expect(report).toContain('| gateway native');
     expect(report).toContain('## Targets (issue 5)');
     expect(report).toMatch(
-      /\| keyed \+ limited \+ metered: CPU per request ÷ plain gateway native, 32 connections \|\s+1\.05 × \| ≤ 1\.10 × \| pass\s+\|/,
+      /\| keyed \+ limited \+ metered: CPU per request ÷ plain gateway native, 32 connections\s+\|\s+1\.05 × \| ≤ 1\.10 × \| pass\s+\|/,
     );
   });
 

@@ -135,7 +135,7 @@ describe('budget periods', () => {
 
   it('spend counts from zero when the period turns', async () => {
     let now = new Date('2026-12-31T23:00:00Z');
-    const ledger = new BudgetLedger(createInProcessState(), () => now);
+    const ledger = new BudgetLedger(createInProcessState(), () => now.getTime());
     const holder = { name: 'team', budget: { usd: 1, period: 'month' as const } };
     const log = { warn: () => undefined };
     ledger.record(holder, 0.75, log);
