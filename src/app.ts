@@ -14,7 +14,7 @@ import { registerEmbeddingsRoutes } from '../routes/embeddings/index.js';
 import { registerHealthRoutes } from '../routes/health/index.js';
 import { registerMessagesRoutes } from '../routes/messages/index.js';
 import { DeploymentBalancer } from './pipeline/deployment-balancer.js';
-import { shareCooldowns } from './plugins/shared-cooldowns.js';
+import { shareDeploymentHealth } from './plugins/shared-deployment-health.js';
 import { PriceTable } from './pipeline/price-table.js';
 import { registerAdminRoutes } from '../routes/admin/index.js';
 import type { ReloadOutcome } from './live-gateway.js';
@@ -259,7 +259,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerClientAuth(app, keyEntries, { extraOpenPaths: inspectorPagePaths, verifiedKeys: new VerifiedKeyMemo(keyEntries.length) });
   const state = createSharedState(config, logger);
   if (config.deployments && state.kind === 'redis') {
-    const sharing = shareCooldowns(balancer, state, config.deployments, logger);
+    const sharing = shareDeploymentHealth(balancer, state, config.deployments, logger);
     app.addHook('onClose', async () => sharing.close());
   }
   // Connects once the app is ready (listen or inject): `--check-config` builds the app without ever connecting.

@@ -13,7 +13,17 @@ type TargetHealth = {
   latencyMs: number | undefined;
   coolUntil: number;
   lastFailedAt: number;
+  /** What the other replicas on the shared state last said of this target (src/plugins/shared-deployment-health.ts). */
+  others: OthersLoad | undefined;
+  /** When `others` was heard: older than a few seconds, it is stale and ignored. */
+  othersHeardAt: number;
 };
+
+/** The other replicas' load on one target: requests in flight on all of them, their mean latency, and how many measured it. */
+export type OthersLoad = { inFlight: number; latencyMs: number | undefined; replicas: number };
+
+/** The other replicas' figures are written every second: three missed writes make them stale. */
+const othersStaleAfterMs = 3_000;
 
 /** How much one new latency sample moves the smoothed value: recent enough to follow a slowing server. */
 const latencySmoothing = 0.3;
@@ -75,7 +85,7 @@ export class DeploymentBalancer {
     this.failureListener?.(deployment, model);
   }
 
-  /** Told of each failure this replica sees (src/pipeline/shared-cooldowns.ts passes it to the others). */
+  /** Told of each failure this replica sees (src/plugins/shared-deployment-health.ts passes it to the others). */
   onFailure(listener: (deployment: Deployment, model: string) => void): void {
     this.failureListener = listener;
   }
@@ -87,6 +97,19 @@ export class DeploymentBalancer {
     if (health.coolUntil >= now + restMs) return;
     health.coolUntil = now + restMs;
     health.lastFailedAt = Math.max(health.lastFailedAt, now - (deployment.cooldownMs - restMs));
+  }
+
+  /** This replica's requests in flight on the target and its smoothed latency, for the other replicas. */
+  ownLoad(deployment: Deployment, model: string): { inFlight: number; latencyMs: number | undefined } {
+    const health = this.healthOf(deployment, model);
+    return { inFlight: health.inFlight, latencyMs: health.latencyMs };
+  }
+
+  /** The other replicas' load on the target, as the shared state last told it. */
+  othersLoad(deployment: Deployment, model: string, others: OthersLoad): void {
+    const health = this.healthOf(deployment, model);
+    health.others = others;
+    health.othersHeardAt = this.clock.now();
   }
 
   /** Lower goes first. Ties and the weighted strategy are broken by a weighted random draw. */
@@ -103,11 +126,17 @@ export class DeploymentBalancer {
       case 'least-busy':
         // Requests in flight per unit of weight (a weight is a capacity here) decide; the draw, scaled
         // far below one request's difference, only breaks ties.
-        return health.inFlight / target.weight + weighted * tieBreak;
-      case 'latency':
-        // A target not yet measured is tried first, so every target gets measured.
-        return health.latencyMs === undefined ? weighted : health.latencyMs + 1 + weighted;
+        return (health.inFlight + (this.freshOthers(health)?.inFlight ?? 0)) / target.weight + weighted * tieBreak;
+      case 'latency': {
+        // A target not yet measured (here or anywhere) is tried first, so every target gets measured.
+        const latencyMs = meanLatency(health.latencyMs, this.freshOthers(health));
+        return latencyMs === undefined ? weighted : latencyMs + 1 + weighted;
+      }
     }
+  }
+
+  private freshOthers(health: TargetHealth): OthersLoad | undefined {
+    return health.others && this.clock.now() - health.othersHeardAt < othersStaleAfterMs ? health.others : undefined;
   }
 
   private healthOf(deployment: Deployment, model: string): TargetHealth {
@@ -118,7 +147,7 @@ export class DeploymentBalancer {
     }
     let health = targets.get(model);
     if (!health) {
-      health = { inFlight: 0, latencyMs: undefined, coolUntil: 0, lastFailedAt: 0 };
+      health = { inFlight: 0, latencyMs: undefined, coolUntil: 0, lastFailedAt: 0, others: undefined, othersHeardAt: 0 };
       targets.set(model, health);
     }
     return health;
@@ -141,6 +170,13 @@ export function sessionKeyOf(input: ChatInput, sessionId?: string): string {
   const userText =
     firstUser?.role === 'user' ? firstUser.content.map((part) => (part.type === 'text' ? part.text : part.data.length)).join('') : '';
   return `opening:${system?.role === 'system' ? system.content : ''}\u0000${userText}`;
+}
+
+/** The mean of this replica's latency and the other replicas' mean, each replica counted once. */
+function meanLatency(ownMs: number | undefined, others: OthersLoad | undefined): number | undefined {
+  if (!others || others.latencyMs === undefined || others.replicas === 0) return ownMs;
+  if (ownMs === undefined) return others.latencyMs;
+  return (ownMs + others.latencyMs * others.replicas) / (others.replicas + 1);
 }
 
 /** Inserts `model` into `models`, kept in ascending order of `keys` (ties keep their arrival order). */

@@ -99,6 +99,28 @@ describe('DeploymentBalancer', () => {
     expect(balancer.order(target)).toEqual(['box3/m', 'box1/m', 'box2/m']);
   });
 
+  it("other replicas' load counts: their requests in flight for least-busy, their mean latency for latency, until it goes stale", () => {
+    const clock = testClock();
+    const balancer = new DeploymentBalancer(clock);
+    const busy = deployment('least-busy', [1, 1]);
+    balancer.started(busy, 'box1/m');
+    // Here box2 is idle, but the other replicas hold three requests on it.
+    balancer.othersLoad(busy, 'box2/m', { inFlight: 3, latencyMs: undefined, replicas: 2 });
+    expect(balancer.order(busy)).toEqual(['box1/m', 'box2/m']);
+    expect(balancer.ownLoad(busy, 'box1/m')).toEqual({ inFlight: 1, latencyMs: undefined });
+    clock.advance(5_000);
+    expect(balancer.order(busy)).toEqual(['box2/m', 'box1/m']);
+
+    const fast = deployment('latency', [1, 1]);
+    balancer.answered(fast, 'box1/m', 100);
+    balancer.answered(fast, 'box2/m', 120);
+    // Three other replicas measured box1 at 400 ms: the mean over four replicas is 325 ms.
+    balancer.othersLoad(fast, 'box1/m', { inFlight: 0, latencyMs: 400, replicas: 3 });
+    expect(balancer.order(fast)).toEqual(['box2/m', 'box1/m']);
+    clock.advance(5_000);
+    expect(balancer.order(fast)).toEqual(['box1/m', 'box2/m']);
+  });
+
   it('session affinity: one conversation keeps its target, moves when it fails, and sessions spread', () => {
     const balancer = new DeploymentBalancer(testClock());
     const target = deployment('weighted', [1, 1, 1], { sessionAffinity: true });

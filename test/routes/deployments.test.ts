@@ -243,4 +243,38 @@ describe.skipIf(!redisServerPath)('deployments on replicas sharing one Redis', (
     expect(told.headers.get('x-interlingua-deployment')).toBe('alive/m');
     expect(told.headers.get('x-interlingua-attempts')).toBe('1');
   });
+  it("least-busy counts the other replica's requests in flight: a target busy there gets the new requests here last", async () => {
+    const [one, two] = await upstreams(2);
+    // A request that says 'hold' is held open; every other is answered at once.
+    const holdWhenAsked = (request: { body: unknown }) =>
+      JSON.stringify(request.body).includes('hold')
+        ? { type: 'chat' as const, content: 'a long story', holdAfterChunks: 2 }
+        : { type: 'chat' as const, content: 'quick' };
+    one!.respondWith(holdWhenAsked);
+    two!.respondWith(holdWhenAsked);
+    const file: TestConfigFile = {
+      providers: { one: provider(one!), two: provider(two!) },
+      deployments: { coder: { strategy: 'least-busy', targets: [{ model: 'one/m' }, { model: 'two/m' }] } },
+      state: { redis: redis.server.url, keyPrefix: `deployment-load-${Date.now()}:` },
+    };
+    const first = await gatewayWith(file);
+    const second = await gatewayWith(file);
+    const controller = new AbortController();
+    const held = await fetch(`${first.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'coder', stream: true, messages: [{ role: 'user', content: 'hold' }] }),
+      signal: controller.signal,
+    });
+    const heldBy = held.headers.get('x-interlingua-deployment');
+    const other = heldBy === 'one/m' ? 'two/m' : 'one/m';
+    // Written in one second, read in the next: within about two seconds the second replica knows.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    for (let index = 0; index < 10; index++) {
+      const response = await ask(second, 'coder');
+      expect(response.headers.get('x-interlingua-deployment')).toBe(other);
+      await response.arrayBuffer();
+    }
+    controller.abort();
+  });
 });
