@@ -4,6 +4,9 @@
  * target's share and the mean latency through the gateway beside the same requests sent straight to the
  * fastest upstream (what balancing and its failures add).
  *
+ * With redis-server installed it then runs two gateway replicas on one Redis (state.redis), the requests
+ * alternating between them, to show that the shares hold when the replicas share their health.
+ *
  *   node --import tsx bench/deployments-shares.ts [--requests N]
  */
 import http from 'node:http';
@@ -12,6 +15,7 @@ import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import { normalizeConfig } from '../src/config/normalize-config.js';
 import { compileConfigFileValidator } from '../src/config/validate-config-file.js';
+import { RedisServer, redisServerPath } from '../test/helpers/redis-server.js';
 import { renderMarkdownTable } from './markdown-table.js';
 
 const requestsPerStrategy = Number(process.argv[process.argv.indexOf('--requests') + 1]) || 1_000;
@@ -47,7 +51,11 @@ async function refusedUrl(): Promise<string> {
   return `http://127.0.0.1:${port}/v1`;
 }
 
-async function drive(url: string, model: string, count: number): Promise<{ shares: Map<string, number>; meanMs: number; failed: number }> {
+async function drive(
+  urls: readonly string[],
+  model: string,
+  count: number,
+): Promise<{ shares: Map<string, number>; meanMs: number; failed: number }> {
   const shares = new Map<string, number>();
   let next = 0;
   let totalMs = 0;
@@ -55,7 +63,8 @@ async function drive(url: string, model: string, count: number): Promise<{ share
   const body = JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] });
   const worker = async () => {
     while (next < count) {
-      next++;
+      // Requests alternate between the replicas.
+      const url = urls[next++ % urls.length] as string;
       const startedAt = performance.now();
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       await response.arrayBuffer();
@@ -81,23 +90,40 @@ async function main(): Promise<void> {
   const targets = [...upstreams.map((_, index) => ({ model: `box${index + 1}/m` })), { model: 'dead/m' }];
   const strategies = ['weighted', 'least-busy', 'latency'] as const;
   const deployments = Object.fromEntries(strategies.map((strategy) => [strategy, { strategy, targets, cooldownSeconds: 30 }]));
-  const config = normalizeConfig(compileConfigFileValidator()({ providers, deployments }), { host: '127.0.0.1', port: 0 });
-  const app = await buildApp(config, { logger: pino({ level: 'silent' }), detectServers: false });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const gatewayUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1/chat/completions`;
+  const startGateway = async (state?: { redis: string; keyPrefix: string }) => {
+    const file = { providers, deployments, ...(state ? { state } : {}) };
+    const config = normalizeConfig(compileConfigFileValidator()(file), { host: '127.0.0.1', port: 0 });
+    const app = await buildApp(config, { logger: pino({ level: 'silent' }), detectServers: false });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1/chat/completions` };
+  };
+  const tableOf = async (urls: readonly string[]) => {
+    const rows: string[][] = [];
+    for (const strategy of strategies) {
+      const result = await drive(urls, strategy, requestsPerStrategy);
+      const share = (model: string) => `${(((result.shares.get(model) ?? 0) / requestsPerStrategy) * 100).toFixed(1)} %`;
+      rows.push([strategy, ...targets.map((target) => share(target.model)), String(result.failed), result.meanMs.toFixed(1)]);
+    }
+    return renderMarkdownTable(['strategy', ...targets.map((target) => target.model), 'failed', 'mean ms'], rows);
+  };
 
-  const direct = await drive(`${upstreams[0]!.url}/chat/completions`, 'm', requestsPerStrategy);
-  const rows: string[][] = [];
-  for (const strategy of strategies) {
-    const result = await drive(gatewayUrl, strategy, requestsPerStrategy);
-    const share = (model: string) => `${(((result.shares.get(model) ?? 0) / requestsPerStrategy) * 100).toFixed(1)} %`;
-    rows.push([strategy, ...targets.map((target) => share(target.model)), String(result.failed), result.meanMs.toFixed(1)]);
-  }
+  const direct = await drive([`${upstreams[0]!.url}/chat/completions`], 'm', requestsPerStrategy);
+  const single = await startGateway();
   console.log(`# Deployment strategies: ${requestsPerStrategy} requests each, ${concurrency} at a time`);
   console.log(`Upstreams answer after ${delaysMs.join(' / ')} ms; dead/m refuses connections (30 s cooldown).`);
   console.log(`Straight to the 5 ms upstream: mean ${direct.meanMs.toFixed(1)} ms per request.\n`);
-  console.log(renderMarkdownTable(['strategy', ...targets.map((target) => target.model), 'failed', 'mean ms'], rows));
-  await app.close();
+  console.log(await tableOf([single.url]));
+  await single.app.close();
+
+  if (redisServerPath) {
+    const redis = await RedisServer.start();
+    const state = { redis: redis.url, keyPrefix: `bench-deployments-${Date.now()}:` };
+    const replicas = [await startGateway(state), await startGateway(state)];
+    console.log('\n## Two replicas on one Redis, requests alternating between them\n');
+    console.log(await tableOf(replicas.map((replica) => replica.url)));
+    for (const replica of replicas) await replica.app.close();
+    await redis.stop();
+  } else console.log('\n(no redis-server: the two-replica table is left out)');
   for (const upstream of upstreams) upstream.server.close();
 }
 
