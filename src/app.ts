@@ -65,7 +65,7 @@ import { registerRequestBodyDeadline } from './plugins/request-body-deadline.js'
 import { registerShutdownRefusal } from './plugins/shutdown-refusal.js';
 import { createInProcessState } from './state/in-process-state.js';
 import { createRedisState } from './state/redis-state.js';
-import type { SharedState } from './state/shared-state.js';
+import type { InProcessState, SharedState } from './state/shared-state.js';
 import { UpstreamProfiles, type ProbedProvider } from './pipeline/upstream-profiles.js';
 import type { ResilienceObserver } from './pipeline/stream-with-retries.js';
 import { loadTracing } from './telemetry/load-tracing.js';
@@ -96,11 +96,37 @@ export type BuildAppOptions = {
   lasting?: LastingState;
 };
 
-/** Counts that must survive a reload: a new config must not forgive what a key already spent. */
-export type LastingState = { usageLog: UsageLog; inProcessSpend: InProcessSpend };
+/**
+ * What the process keeps across config reloads: a new config must not forgive what a key already spent,
+ * reopen a rate-limit window, forget a stored response a client will continue from, or start the metrics'
+ * counters again (a reset counter reads as a restart). Each reloaded app uses these instead of its own.
+ */
+export type LastingState = {
+  usageLog: UsageLog;
+  inProcessSpend: InProcessSpend;
+  /** Rate-limit windows and stream slots without Redis (its counters are kept by name). */
+  inProcessState: InProcessState;
+  /** Stored Responses without Redis: made by the first app, with its TTL. */
+  responseStore?: ResponseStore;
+  metrics: Metrics;
+  /** Each live app's count of generations in flight: the metrics' gauge is their sum. */
+  liveGenerationCounts: Set<() => number>;
+};
 
 export function createLastingState(): LastingState {
-  return { usageLog: new UsageLog(), inProcessSpend: new Map() };
+  const liveGenerationCounts = new Set<() => number>();
+  const liveGenerations = () => {
+    let total = 0;
+    for (const count of liveGenerationCounts) total += count();
+    return total;
+  };
+  return {
+    usageLog: new UsageLog(),
+    inProcessSpend: new Map(),
+    inProcessState: createInProcessState(),
+    metrics: new Metrics(liveGenerations),
+    liveGenerationCounts,
+  };
 }
 
 /** The one redactor of a config's secrets, shared by the logger and the app (server.ts builds the logger first). */
@@ -142,14 +168,18 @@ function probedProviders(config: GatewayConfig): ProbedProvider[] {
 }
 
 /** In-process unless the config names a Redis; then counters and stored responses are shared with every replica using it. */
-function createSharedState(config: GatewayConfig, logger: PinoLogger): SharedState {
+function createSharedState(config: GatewayConfig, logger: PinoLogger, lasting: LastingState | undefined): SharedState {
   const { redis } = config.state;
-  return redis === undefined ? createInProcessState() : createRedisState({ ...config.state, redis }, logger);
+  if (redis === undefined) return lasting?.inProcessState ?? createInProcessState();
+  return createRedisState({ ...config.state, redis }, logger);
 }
 
-function createStoredResponses(config: GatewayConfig, state: SharedState): StoredResponses {
+function createStoredResponses(config: GatewayConfig, state: SharedState, lasting: LastingState | undefined): StoredResponses {
   const ttlMs = config.state.responseTtlSeconds * 1000;
-  if (state.kind === 'in-process') return inProcessResponses(new ResponseStore({ ttlMs }));
+  if (state.kind === 'in-process') {
+    const store = lasting ? (lasting.responseStore ??= new ResponseStore({ ttlMs })) : new ResponseStore({ ttlMs });
+    return inProcessResponses(store);
+  }
   return new DocumentResponseStore(state.documents, { keyPrefix: config.state.keyPrefix, ttlMs, maxBytes: config.state.maxResponseBytes });
 }
 
@@ -199,7 +229,12 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     (toolFormats.get(family) ?? toolFormats.get('generic-json'))?.renderCall(call) ?? JSON.stringify(call);
   // Traces only when an endpoint is configured; otherwise no OpenTelemetry code is even loaded.
   const tracing = await loadTracing(config.telemetry, options.environment ?? process.env, version, redactor, genAiProviderName);
-  const metrics = new Metrics(() => liveStreams.size);
+  const metrics = options.lasting?.metrics ?? new Metrics(() => liveStreams.size);
+  if (options.lasting) {
+    const liveGenerations = () => liveStreams.size;
+    options.lasting.liveGenerationCounts.add(liveGenerations);
+    app.addHook('onClose', async () => void options.lasting?.liveGenerationCounts.delete(liveGenerations));
+  }
   // What answers each provider: found in the background once the app is ready, never delaying it.
   const servers = new UpstreamProfiles(probedProviders(config), { log: logger, redetectAfterMs: options.serverRedetectAfterMs });
   if (options.detectServers ?? true) app.addHook('onReady', async () => void servers.start());
@@ -257,7 +292,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const keyEntries = config.server.clientKeys.map((clientKey) => ({ key: clientKey.key, access: new AccessPolicy(clientKey) }));
   // Bounded by the configured keys: only a key that passed the constant-time check is remembered.
   registerClientAuth(app, keyEntries, { extraOpenPaths: inspectorPagePaths, verifiedKeys: new VerifiedKeyMemo(keyEntries.length) });
-  const state = createSharedState(config, logger);
+  const state = createSharedState(config, logger, options.lasting);
   if (config.deployments && state.kind === 'redis') {
     const sharing = shareDeploymentHealth(balancer, state, config.deployments, logger);
     app.addHook('onClose', async () => sharing.close());
@@ -290,7 +325,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerResponsesRoutes(app, {
     pipeline,
     liveStreams,
-    store: createStoredResponses(config, state),
+    store: createStoredResponses(config, state, options.lasting),
     caches,
     validators,
     maxJsonDepth: config.server.maxJsonDepth,

@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 describe('live config', () => {
-  it('SIGHUP: a lower limit applies to the next requests while a stream started before runs to its end', async () => {
+  it('SIGHUP: a lower limit applies to the next requests, counting those before it, while a stream started before runs to its end', async () => {
     // A slow stream: 40 pieces, 50 ms apart.
     upstream.respondWith(() => ({ type: 'chat', content: 'x'.repeat(40), fragmentSize: 1, chunkDelayMs: 50 }));
     const stream = await chat('team-key', 'local/m', true);
@@ -69,7 +69,7 @@ describe('live config', () => {
     writeConfig(1);
     started.child.kill('SIGHUP');
     await waitForLog('config reloaded: new requests use it; live streams finish on the config they started with', 1);
-    expect((await chat('team-key')).status).toBe(200);
+    // The window counts on across the reload: the stream was this minute's one request.
     const refused = await chat('team-key');
     expect(refused.status).toBe(429);
     const text = await stream.text();
@@ -120,5 +120,53 @@ describe('live config', () => {
     const refused = await chat('team-key');
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('budget_exceeded');
+  }, 60_000);
+
+  it('a reload keeps rate-limit windows, stored responses and the metrics counters', async () => {
+    const limited = () =>
+      writeFileSync(
+        configPath,
+        JSON.stringify({
+          server: {
+            apiKeys: [
+              { key: 'fresh-key', name: 'fresh', limits: { requestsPerMinute: 2 } },
+              { key: 'ops-key', name: 'ops', admin: true },
+            ],
+          },
+          providers: { local: { type: 'openai-compatible', baseUrl: `${upstream.url}/v1`, toolCalling: 'native', server: 'generic' } },
+        }),
+      );
+    const reload = () => fetch(`${baseUrl}/admin/reload`, { method: 'POST', headers: { authorization: 'Bearer ops-key' } });
+    const requestsServed = async () => {
+      const text = await (await fetch(`${baseUrl}/metrics`, { headers: { authorization: 'Bearer ops-key' } })).text();
+      return text
+        .split('\n')
+        .filter((line) => line.startsWith('interlingua_requests_total{'))
+        .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+    };
+    limited();
+    expect((await reload()).status).toBe(200);
+    expect((await chat('fresh-key')).status).toBe(200);
+    const stored = await fetch(`${baseUrl}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer fresh-key' },
+      body: JSON.stringify({ model: 'local/m', input: 'remember this' }),
+    });
+    expect(stored.status).toBe(200);
+    const { id } = (await stored.json()) as { id: string };
+    const servedBefore = await requestsServed();
+    expect(servedBefore).toBeGreaterThan(0);
+    // The same file again: a new app on the same config, as any reload makes.
+    expect((await reload()).status).toBe(200);
+    // Two requests a minute, both used before the reload: the window goes on.
+    const refused = await chat('fresh-key');
+    expect(refused.status).toBe(429);
+    const continued = await fetch(`${baseUrl}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer ops-key' },
+      body: JSON.stringify({ model: 'local/m', input: 'and now?', previous_response_id: id }),
+    });
+    expect(continued.status).toBe(200);
+    expect(await requestsServed()).toBeGreaterThanOrEqual(servedBefore);
   }, 60_000);
 });
