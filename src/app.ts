@@ -252,8 +252,9 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   app.decorate('metrics', metrics);
-  // Tokens and spend per key, model and day, for GET /v1/usage.
-  const usageLog = options.lasting?.usageLog ?? new UsageLog();
+  const state = createSharedState(config, logger, options.lasting);
+  // Tokens and spend per key, model and day, for GET /v1/usage: in Redis when the replicas share one.
+  const usageLog = state.kind === 'redis' ? state.usage : (options.lasting?.usageLog ?? new UsageLog());
   app.decorate('usageLog', usageLog);
   // How many generations this app still serves: a reloaded gateway closes a replaced app when none are left.
   app.decorate('liveGenerations', () => liveStreams.size);
@@ -292,7 +293,6 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const keyEntries = config.server.clientKeys.map((clientKey) => ({ key: clientKey.key, access: new AccessPolicy(clientKey) }));
   // Bounded by the configured keys: only a key that passed the constant-time check is remembered.
   registerClientAuth(app, keyEntries, { extraOpenPaths: inspectorPagePaths, verifiedKeys: new VerifiedKeyMemo(keyEntries.length) });
-  const state = createSharedState(config, logger, options.lasting);
   if (config.deployments && state.kind === 'redis') {
     const sharing = shareDeploymentHealth(balancer, state, config.deployments, logger);
     app.addHook('onClose', async () => sharing.close());

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { gatewayError } from '../../src/core/gateway-error.js';
-import type { UsageLog, UsageRow } from '../../src/core/usage-log.js';
+import type { UsageRecorder, UsageRow } from '../../src/core/usage-log.js';
 
 type Period = 'day' | 'week' | 'month';
 const periods: readonly Period[] = ['day', 'week', 'month'];
@@ -38,7 +38,7 @@ function wireRow(row: UsageRow): Record<string, unknown> {
 }
 
 export type UsageRouteOptions = {
-  usage: UsageLog;
+  usage: UsageRecorder;
   /** Every configured key's name and budget (the server's default filled in), for the budget figures. */
   budgets: ReadonlyMap<string, { usd: number; period: Period } | undefined>;
 };
@@ -52,7 +52,7 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRouteOpt
     const start = periodStart(period, new Date());
     const { access } = request;
     const ownKey = access && !access.admin ? access.name : undefined;
-    const rows = options.usage.rowsSince(start.toISOString().slice(0, 10), ownKey);
+    const rows = await options.usage.rowsSince(start.toISOString().slice(0, 10), ownKey);
     const names = new Set(rows.map((row) => row.key));
     if (ownKey !== undefined) names.add(ownKey);
     else for (const name of options.budgets.keys()) names.add(name);
@@ -83,6 +83,6 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRouteOpt
         };
       }),
     );
-    return { object: 'usage', period, period_start: start.toISOString(), scope: 'replica', keys };
+    return { object: 'usage', period, period_start: start.toISOString(), scope: options.usage.scope, keys };
   });
 }

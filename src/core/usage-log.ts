@@ -17,10 +17,21 @@ export type UsageRow = {
   costUsd: number;
 };
 
-const daysKept = 62;
+/** Where tokens and spend per key, model and day are kept: this process (UsageLog) or Redis, shared by replicas. */
+export interface UsageRecorder {
+  /** Whether the rows are every replica's (Redis) or this replica's own. */
+  readonly scope: 'shared' | 'replica';
+  record(key: string, model: string, usage: Usage): void;
+  /** Rows from `fromDay` (inclusive, `YYYY-MM-DD`), of one key or of all. */
+  rowsSince(fromDay: string, key?: string): UsageRow[] | Promise<UsageRow[]>;
+}
+
+/** Long enough for a month's period and the one before it. */
+export const usageDaysKept = 62;
+const daysKept = usageDaysKept;
 
 /** Today's UTC date, worked out again only when the day ends (a Date and a string per request cost ~1 µs). */
-function utcDayClock(): () => string {
+export function utcDayClock(): () => string {
   let day = '';
   let nextDayAt = 0;
   return () => {
@@ -33,7 +44,8 @@ function utcDayClock(): () => string {
   };
 }
 
-export class UsageLog {
+export class UsageLog implements UsageRecorder {
+  readonly scope = 'replica';
   private readonly rows = new Map<string, UsageRow>();
   private lastDay = '';
 

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayTracing, RequestTrace } from '../telemetry/gateway-tracing.js';
-import type { UsageLog } from '../core/usage-log.js';
+import type { UsageRecorder } from '../core/usage-log.js';
 import type { Metrics } from './metrics.js';
 
 export type RequestLogFields = {
@@ -25,7 +25,7 @@ declare module 'fastify' {
     /** Where each request's end is counted, when metrics are on (app.ts decorates it). */
     metrics?: Metrics;
     /** Tokens and spend per key, model and day (GET /v1/usage); app.ts decorates it. */
-    usageLog?: UsageLog;
+    usageLog?: UsageRecorder;
     /** Traces, when configured (app.ts decorates it); absent: no span is made. */
     tracing?: GatewayTracing;
   }

@@ -9,6 +9,7 @@ import type { StateSettings } from '../config/config-types.js';
 import type { Logger } from '../core/logger.js';
 import type { DocumentStore } from '../core/document-store.js';
 import { defineLeaseCommands, LeaseKeeper, RedisStreamSlots } from './redis-stream-leases.js';
+import { RedisUsageLog } from './redis-usage-log.js';
 import { RedisWindowCounter } from './redis-window-counter.js';
 import type { RedisState } from './shared-state.js';
 
@@ -84,6 +85,7 @@ export function createRedisState(settings: StateSettings & { redis: string }, lo
     kind: 'redis',
     onError: settings.onRedisError,
     documents: new RedisDocuments(client),
+    usage: new RedisUsageLog(client, settings.keyPrefix, logger),
     windowCounter: ({ name, points, durationSeconds }) =>
       new RedisWindowCounter(client, `${settings.keyPrefix}limits:${name}`, points, durationSeconds),
     streamSlots: (name) => new RedisStreamSlots(leases, `${settings.keyPrefix}leases:${name}:`),

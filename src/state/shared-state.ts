@@ -3,6 +3,7 @@
  * Redis when `state.redis` is set, so that several gateway processes behind one load balancer agree.
  */
 import type { DocumentStore } from '../core/document-store.js';
+import type { UsageRecorder } from '../core/usage-log.js';
 import type { StreamSlots, WindowCounter } from './limit-counters.js';
 
 /** One rate-limit counter family: `name` keeps families apart in a shared store (`server:requests`, `key:tokens`). */
@@ -34,6 +35,8 @@ export type RedisState = CommonState & {
   kind: 'redis';
   documents: DocumentStore;
   onError: StateErrorPolicy;
+  /** Tokens and spend per key, model and day, for every replica's `GET /v1/usage`. */
+  usage: UsageRecorder;
 };
 
 export type SharedState = InProcessState | RedisState;

@@ -160,4 +160,33 @@ describe.skipIf(!redisServerPath)('budgets shared through Redis', () => {
     expect((await chat(first.gateway, 'team-key')).status).toBe(429);
     expect((await chat(second.gateway, 'team-key')).status).toBe(429);
   });
+  it('GET /v1/usage on either replica counts the replies both served (scope: shared)', async () => {
+    const state = { redis: redis.server.url, keyPrefix: `usage-test-${Date.now()}:` };
+    const first = await setUp(1, { state });
+    const second = await setUp(1, { state });
+    await (await chat(first.gateway, 'team-key')).arrayBuffer();
+    await (await chat(second.gateway, 'team-key')).arrayBuffer();
+    await (await chat(second.gateway, 'other-key')).arrayBuffer();
+    // Recorded without the request waiting: give the pipelined increments a moment.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    type UsageBody = {
+      scope: string;
+      keys: { key: string; cost_usd: number; requests: number; data: { model: string; input_tokens: number; requests: number }[] }[];
+    };
+    for (const replica of [first, second]) {
+      const usage = (await (
+        await fetch(`${replica.gateway.baseUrl}/v1/usage`, { headers: { authorization: 'Bearer ops-key' } })
+      ).json()) as UsageBody;
+      expect(usage.scope).toBe('shared');
+      const team = usage.keys.find((key) => key.key === 'team');
+      expect(team?.requests).toBe(2);
+      expect(team?.cost_usd).toBeCloseTo(2 * costPerReply, 9);
+      expect(team?.data).toEqual([expect.objectContaining({ model: 'local/m', requests: 2, input_tokens: 22 })]);
+      expect(usage.keys.find((key) => key.key === 'other')?.requests).toBe(1);
+    }
+    const own = (await (
+      await fetch(`${first.gateway.baseUrl}/v1/usage?period=day`, { headers: { authorization: 'Bearer other-key' } })
+    ).json()) as UsageBody;
+    expect(own.keys.map((key) => key.key)).toEqual(['other']);
+  });
 });
