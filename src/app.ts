@@ -209,7 +209,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     frameworkErrors: (error, request, reply) => sendFrameworkError(errorEnvelopes, error, request, reply),
   });
   // Before every other hook: a body that stops mid-way gets its 408 even when Node's connection sweep misses it.
-  registerRequestBodyDeadline(app, config.server.requestTimeoutMs, clientErrorHandler);
+  const bodyArrived = registerRequestBodyDeadline(app, config.server.requestTimeoutMs, clientErrorHandler);
   // What requests share (resent tool lists) and what is cached from them: src/core/request-caches.ts.
   const caches = new RequestCaches();
   // The routes' request-body schemas, each compiled once for this app (ajv keeps them).
@@ -217,6 +217,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerJsonBodyParser(app, {
     maxDepth: config.server.maxJsonDepth,
     knownToolLists: new KnownToolLists({ maximumDepth: config.server.maxJsonDepth }),
+    bodyArrived,
   });
   // Every reply says which request it answers (streams write it in their own head).
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -3,6 +3,7 @@
  * content types), with recently seen large tool lists reused (see known-tool-lists.ts). Malformed JSON
  * is a 400, and so is JSON nested deeper than the configured depth.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { findTooDeepValue, tooDeepError } from '../core/find-too-deep-value.js';
 import { KnownToolLists } from './known-tool-lists.js';
@@ -11,6 +12,8 @@ export type JsonBodyParserOptions = {
   /** Deepest nesting accepted (the body object is level 1); see `server.maxJsonDepth`. */
   maxDepth: number;
   knownToolLists?: KnownToolLists;
+  /** Told that a request's body is in (its receive deadline is dropped). */
+  bodyArrived?: (request: IncomingMessage) => void;
 };
 
 /**
@@ -28,7 +31,9 @@ export function registerJsonBodyParser(app: FastifyInstance, options: JsonBodyPa
     done();
   });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+  const { bodyArrived } = options;
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    bodyArrived?.(request.raw);
     if (body === '') return done(null, undefined);
     let parsed: unknown;
     try {
