@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeOllamaUpstream } from '../helpers/fake-ollama-upstream.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { redisServerPath, warnWhenRedisIsMissing } from '../helpers/redis-server.js';
 import { startGateway, testProvider, type StartedGateway, type TestConfigFile } from '../helpers/start-gateway.js';
@@ -204,6 +205,40 @@ describe('deployments: one name, several targets', () => {
     const byCacheKey = new Set<string>();
     for (let index = 0; index < 4; index++) byCacheKey.add(await targetOf({}, { ...turn(index), prompt_cache_key: 'repository-7' }));
     expect(byCacheKey.size).toBe(1);
+  });
+
+  it('three Ollama hosts and a dead one behind one name: requests spread, the dead host is skipped, each reply priced (free)', async () => {
+    const hosts = await Promise.all([0, 1, 2].map(() => startFakeOllamaUpstream({ models: ['llama3.1:8b'] })));
+    opened.push(...hosts);
+    const ollama = (url: string) => testProvider('ollama', url, { toolCalling: 'native', retries: { count: 0 } });
+    const gateway = await gatewayWith({
+      providers: {
+        'ollama-a': ollama(hosts[0]!.url),
+        'ollama-b': ollama(hosts[1]!.url),
+        'ollama-c': ollama(hosts[2]!.url),
+        'ollama-dead': ollama(`http://127.0.0.1:${await deadPort()}`),
+      },
+      deployments: {
+        llama: { targets: ['a', 'b', 'c', 'dead'].map((host) => ({ model: `ollama-${host}/llama3.1:8b` })), cooldownSeconds: 60 },
+      },
+      prices: { 'ollama-*/*': { input: 0, output: 0 } },
+    });
+    const counts: Record<string, number> = {};
+    let attempts = 0;
+    for (let index = 0; index < 90; index++) {
+      const response = await ask(gateway, 'llama');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-interlingua-cost-usd')).toBe('0');
+      attempts += Number(response.headers.get('x-interlingua-attempts'));
+      const target = response.headers.get('x-interlingua-deployment') as string;
+      counts[target] = (counts[target] ?? 0) + 1;
+      await response.arrayBuffer();
+    }
+    expect(Object.keys(counts).sort()).toEqual(['ollama-a/llama3.1:8b', 'ollama-b/llama3.1:8b', 'ollama-c/llama3.1:8b']);
+    for (const count of Object.values(counts)) expect(count).toBeGreaterThan(10);
+    // The dead host was tried at most once: then it rested for its cooldown.
+    expect(attempts).toBeLessThanOrEqual(91);
+    for (const host of hosts) expect(host.requests.filter((request) => request.path === '/api/chat').length).toBeGreaterThan(10);
   });
 
   it('refuses a config whose target names no configured provider, naming the path', async () => {
