@@ -320,24 +320,30 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   if (options.reload) registerAdminRoutes(app, { reload: options.reload });
   registerUsageRoutes(app, { usage: usageLog, budgets: budgetsByKey(config) });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches, validators, ids });
-  // The Responses WebSocket mode (routes/responses/responses-socket.ts); 32 MB frames like request bodies.
-  await app.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
-  registerCloseRefusedUpgrades(app);
-  registerResponsesRoutes(app, {
-    pipeline,
-    liveStreams,
-    store: createStoredResponses(config, state, options.lasting),
-    caches,
-    validators,
-    maxJsonDepth: config.server.maxJsonDepth,
-    bodyLimitBytes: config.server.bodyLimitBytes,
-    maxConnectionMs: config.server.webSocketMaxConnectionMs,
-  });
   registerMessagesRoutes(app, { pipeline, liveStreams, caches, validators });
   registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory, validators });
   registerToolCallsRoutes(app, { inspector, validators, recentReplies });
   registerInspectorPage(app);
   registerMetricsRoute(app, metrics);
+  // The Responses routes with their WebSocket mode (routes/responses/responses-socket.ts; 32 MB frames like
+  // request bodies) in a context of their own: @fastify/websocket's two hooks and the refused-upgrade closer
+  // then run for these routes only, not for every request. Registered last, so that the context inherits
+  // every hook, parser and handler above (a child copies its parent's as it is created).
+  const storedResponses = createStoredResponses(config, state, options.lasting);
+  await app.register(async (responses) => {
+    await responses.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
+    registerCloseRefusedUpgrades(responses);
+    registerResponsesRoutes(responses, {
+      pipeline,
+      liveStreams,
+      store: storedResponses,
+      caches,
+      validators,
+      maxJsonDepth: config.server.maxJsonDepth,
+      bodyLimitBytes: config.server.bodyLimitBytes,
+      maxConnectionMs: config.server.webSocketMaxConnectionMs,
+    });
+  });
 
   app.addHook('onClose', async () => {
     await Promise.all([...providers.values()].map((adapter) => adapter.close?.()));
