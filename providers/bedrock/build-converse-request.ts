@@ -9,6 +9,42 @@ import type { ChatRequest } from '../../src/core/chat-request.js';
 import type { Message } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
 
+/**
+ * Converse refuses a history with toolUse or toolResult blocks and no `toolConfig` ("The toolConfig field must
+ * be defined when using toolUse and toolResult content blocks."). A request that offers no tools but carries
+ * an earlier tool exchange gets this one tool, which says not to call it; a call to it is dropped from the
+ * reply (read-converse-reply.ts), so the client never sees a tool it did not offer.
+ */
+export const noToolsOfferedName = 'interlingua_no_tools_offered';
+
+const noToolsOffered: Tool = {
+  toolSpec: {
+    name: noToolsOfferedName,
+    description: 'No tools are offered in this turn. Do not call this tool; answer in text.',
+    inputSchema: { json: { type: 'object', properties: {} } },
+  },
+};
+
+/** Converse takes only an object schema (`inputSchema.json.type` must be `object`): a tool without one gets an empty object's. */
+function objectSchema(parameters: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (parameters?.type === 'object') return parameters;
+  return { ...parameters, type: 'object', properties: (parameters?.properties as Record<string, unknown> | undefined) ?? {} };
+}
+
+/**
+ * Claude on Bedrock wants a user turn after a tool use to begin with its results ("Messages following
+ * `tool_use` blocks must begin with a matching number of `tool_result` blocks"): a turn that merged text and
+ * results puts the results first, each in the order given.
+ */
+function resultsFirst(content: ContentBlock[]): ContentBlock[] {
+  if (!content.some((block) => block.toolResult) || content.every((block) => block.toolResult)) return content;
+  return [...content.filter((block) => block.toolResult), ...content.filter((block) => !block.toolResult)];
+}
+
+function hasToolBlocks(messages: readonly ConverseMessage[]): boolean {
+  return messages.some((message) => message.content?.some((block) => block.toolUse !== undefined || block.toolResult !== undefined));
+}
+
 const imageFormats: Readonly<Record<string, 'png' | 'jpeg' | 'gif' | 'webp'>> = {
   'image/png': 'png',
   'image/jpeg': 'jpeg',
@@ -62,6 +98,7 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
     if (last && last.role === role) last.content = [...(last.content ?? []), ...content];
     else messages.push({ role, content });
   }
+  for (const message of messages) if (message.role === 'user' && message.content) message.content = resultsFirst(message.content);
   const input: ConverseCommandInput = { modelId: request.model.model, messages };
   if (system.length > 0) input.system = system;
   const inference: NonNullable<ConverseCommandInput['inferenceConfig']> = {};
@@ -75,7 +112,7 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
       toolSpec: {
         name: tool.name,
         ...(tool.description ? { description: tool.description } : {}),
-        inputSchema: { json: tool.parameters as never },
+        inputSchema: { json: objectSchema(tool.parameters) as never },
       },
     }));
     const choice = request.toolChoice;
@@ -89,6 +126,7 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
         message: 'Bedrock Converse has no tool_choice "none": the tools were offered with auto.',
       });
   }
+  if (!input.toolConfig && hasToolBlocks(messages)) input.toolConfig = { tools: [noToolsOffered] };
   for (const name of ['seed', 'presencePenalty', 'frequencyPenalty'] as const)
     if (request[name] !== undefined && request[name] !== null)
       warnings.push({ code: 'unsupported-parameter', message: `Bedrock Converse has no ${name}: it was not sent.` });

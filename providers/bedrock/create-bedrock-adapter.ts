@@ -42,6 +42,12 @@ function clientConfig(config: ProviderConfig): BedrockRuntimeClientConfig {
   return client;
 }
 
+/** Bedrock's 400 for a tool_choice the model cannot honour: "This model doesn't support the toolConfig.toolChoice.any field. …". */
+function refusesToolChoice(error: unknown): boolean {
+  const aws = error as { name?: string; message?: string };
+  return aws.name === 'ValidationException' && /toolConfig\.toolChoice/.test(aws.message ?? '');
+}
+
 export function createBedrockAdapter(config: ProviderConfig): ProviderAdapter {
   const client = new BedrockRuntimeClient(clientConfig(config));
   let responses = 0;
@@ -53,7 +59,7 @@ export function createBedrockAdapter(config: ProviderConfig): ProviderAdapter {
     const controller = new AbortController();
     context.cancellation.once('abort', () => controller.abort());
     const abortSignal = controller.signal;
-    try {
+    const send = async (): Promise<AsyncIterable<StreamEvent>> => {
       if (context.wholeReply === true) {
         const output = await client.send(new ConverseCommand(input), { abortSignal });
         return replayEvents(wholeConverseEvents(output, start));
@@ -61,6 +67,21 @@ export function createBedrockAdapter(config: ProviderConfig): ProviderAdapter {
       const output = await client.send(new ConverseStreamCommand(input), { abortSignal });
       if (!output.stream) return replayEvents(wholeConverseEvents({}, start));
       return readStream(output.stream, start, context);
+    };
+    try {
+      try {
+        return await send();
+      } catch (error) {
+        if (!refusesToolChoice(error) || !input.toolConfig?.toolChoice) throw error;
+        // Only some model families take `any` or a named tool (Claude, Mistral Large, Nova); the others say
+        // so in a 400. The tools are still offered, with the model's own choice, and the client is told.
+        delete input.toolConfig.toolChoice;
+        warnings.push({
+          code: 'unsupported-parameter',
+          message: `Bedrock model '${request.model.model}' takes no tool_choice: the tools were offered with auto.`,
+        });
+        return await send();
+      }
     } catch (error) {
       throw mapBedrockError(error, config.name, context.cancellation);
     }

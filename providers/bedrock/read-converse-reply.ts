@@ -6,10 +6,12 @@
  */
 import type { ContentBlock, ConverseOutput, ConverseStreamOutput, TokenUsage } from '@aws-sdk/client-bedrock-runtime';
 import type { FinishReason, UnifiedFinishReason } from '../../src/core/finish-reason.js';
-import { gatewayError } from '../../src/core/gateway-error.js';
+import { errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import type { Warning } from '../../src/core/warning.js';
+import { noToolsOfferedName } from './build-converse-request.js';
+import { bedrockExceptionStatus } from './map-bedrock-error.js';
 
 const unifiedReasons: Readonly<Record<string, UnifiedFinishReason>> = {
   end_turn: 'stop',
@@ -21,8 +23,10 @@ const unifiedReasons: Readonly<Record<string, UnifiedFinishReason>> = {
   content_filtered: 'content-filter',
 };
 
-export function converseFinishReason(raw: string | undefined): FinishReason {
-  const reason: FinishReason = { unified: (raw === undefined ? undefined : unifiedReasons[raw]) ?? 'other' };
+/** `onlyDroppedCalls`: the model called only the placeholder tool, which the client never sees: a stop, not tool calls. */
+export function converseFinishReason(raw: string | undefined, onlyDroppedCalls = false): FinishReason {
+  const unified = onlyDroppedCalls && raw === 'tool_use' ? 'stop' : raw === undefined ? undefined : unifiedReasons[raw];
+  const reason: FinishReason = { unified: unified ?? 'other' };
   if (raw !== undefined) reason.raw = raw;
   return reason;
 }
@@ -51,7 +55,12 @@ export function wholeConverseEvents(
   const events: StreamEvent[] = [{ type: 'response-start', ...start }];
   const blocks: ContentBlock[] = output.output?.message?.content ?? [];
   let index = 0;
+  let dropped = false;
   for (const block of blocks) {
+    if (block.toolUse?.name === noToolsOfferedName) {
+      dropped = true;
+      continue;
+    }
     if (block.text !== undefined) events.push({ type: 'text-delta', delta: block.text });
     else if (block.reasoningContent?.reasoningText) {
       events.push({ type: 'reasoning-delta', delta: block.reasoningContent.reasoningText.text ?? '' });
@@ -65,25 +74,34 @@ export function wholeConverseEvents(
       index++;
     }
   }
-  events.push({ type: 'finish', reason: converseFinishReason(output.stopReason), usage: converseUsage(output.usage) });
+  events.push({
+    type: 'finish',
+    reason: converseFinishReason(output.stopReason, dropped && index === 0),
+    usage: converseUsage(output.usage),
+  });
   return events;
 }
 
-/** The in-band exceptions a stream may end with, as the errors they mean. */
+/** The stream event's exception members, should the SDK hand one over as an event rather than throw it. */
+const exceptionMembers = [
+  'throttlingException',
+  'serviceUnavailableException',
+  'internalServerException',
+  'modelStreamErrorException',
+  'validationException',
+] as const;
+
+/** An in-band exception as the error it means, with the status it has as a response (map-bedrock-error.ts). */
 function streamException(event: ConverseStreamOutput, provider: string): StreamEvent | undefined {
-  const exception =
-    event.internalServerException ??
-    event.modelStreamErrorException ??
-    event.throttlingException ??
-    event.validationException ??
-    event.serviceUnavailableException;
-  if (!exception) return undefined;
-  return {
-    type: 'error',
-    error: gatewayError('upstream_stream_error', {
-      message: `Upstream provider '${provider}' ended the stream: ${exception.message ?? 'an exception'}`,
-    }),
-  };
+  for (const member of exceptionMembers) {
+    const exception = event[member];
+    if (!exception) continue;
+    const type = member.charAt(0).toUpperCase() + member.slice(1);
+    const status = bedrockExceptionStatus(member) ?? 502;
+    const body = { message: exception.message ?? type, __type: type, code: type };
+    return { type: 'error', error: errorFromUpstreamStatus({ status, body, provider, retryAfter: null }) };
+  }
+  return undefined;
 }
 
 export async function* streamedConverseEvents(
@@ -94,6 +112,8 @@ export async function* streamedConverseEvents(
   yield { type: 'response-start', ...start };
   /** Bedrock's content block index → our call index, for tool-use blocks. */
   const calls = new Map<number, { index: number; text: string }>();
+  /** Content blocks of calls to the placeholder tool: left out of the reply. */
+  const droppedBlocks = new Set<number>();
   let stopReason: string | undefined;
   let usage: Usage = {};
   for await (const event of stream) {
@@ -103,7 +123,8 @@ export async function* streamedConverseEvents(
       return;
     }
     const block = event.contentBlockStart;
-    if (block?.start?.toolUse) {
+    if (block?.start?.toolUse?.name === noToolsOfferedName) droppedBlocks.add(block.contentBlockIndex ?? -1);
+    else if (block?.start?.toolUse) {
       const call = { index: calls.size, text: '' };
       calls.set(block.contentBlockIndex ?? calls.size, call);
       yield {
@@ -133,5 +154,5 @@ export async function* streamedConverseEvents(
     if (event.messageStop) stopReason = event.messageStop.stopReason;
     if (event.metadata) usage = converseUsage(event.metadata.usage);
   }
-  yield { type: 'finish', reason: converseFinishReason(stopReason), usage };
+  yield { type: 'finish', reason: converseFinishReason(stopReason, droppedBlocks.size > 0 && calls.size === 0), usage };
 }

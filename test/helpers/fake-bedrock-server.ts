@@ -21,6 +21,8 @@ export type FakeBedrockReply =
       toolUses?: { name: string; input: Record<string, unknown> }[];
       stopReason?: string;
       usage?: { inputTokens: number; outputTokens: number };
+      /** ConverseStream only: after the text, an in-band exception ends the stream (an event-stream message of type `exception`). */
+      streamException?: { type: 'throttlingException' | 'serviceUnavailableException' | 'modelStreamErrorException'; message: string };
     }
   | { type: 'error'; status: number; errorType: string; message: string };
 
@@ -73,6 +75,54 @@ function frame(eventType: string, payload: unknown): Uint8Array {
   });
 }
 
+/** An in-band exception, as AWS frames one: `:message-type` exception, its name in `:exception-type`. */
+function exceptionFrame(exceptionType: string, message: string): Uint8Array {
+  return codec.encode({
+    headers: {
+      ':exception-type': { type: 'string', value: exceptionType },
+      ':message-type': { type: 'string', value: 'exception' },
+      ':content-type': { type: 'string', value: 'application/json' },
+    },
+    body: new Uint8Array(Buffer.from(JSON.stringify({ message }), 'utf8')),
+  });
+}
+
+type ConverseBlock = { text?: string; toolUse?: unknown; toolResult?: unknown };
+type ConverseBody = {
+  messages?: { role: string; content?: ConverseBlock[] }[];
+  toolConfig?: { tools?: { toolSpec?: { inputSchema?: { json?: { type?: unknown } } } }[]; toolChoice?: Record<string, unknown> };
+};
+
+/**
+ * What Bedrock refuses before any model runs, with its messages (each seen in the wild: the Converse
+ * reference, and bug reports of Strands, Dify, pentagi, browser-use quoting them):
+ * tool blocks without a toolConfig; a tool schema that is not an object; a toolChoice the model family
+ * cannot take; and for Claude a user turn after a tool use that does not begin with its results.
+ */
+function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: readonly string[]): string | undefined {
+  const messages = body.messages ?? [];
+  const blocks = messages.flatMap((message) => message.content ?? []);
+  if (!body.toolConfig && blocks.some((block) => block.toolUse || block.toolResult))
+    return 'The toolConfig field must be defined when using toolUse and toolResult content blocks.';
+  const badSchema = (body.toolConfig?.tools ?? []).findIndex((tool) => tool.toolSpec?.inputSchema?.json?.type !== 'object');
+  if (body.toolConfig && badSchema !== -1)
+    return `The value at toolConfig.tools.${badSchema}.toolSpec.inputSchema.json.type must be one of the following: object.`;
+  const choice = Object.keys(body.toolConfig?.toolChoice ?? {})[0];
+  if ((choice === 'any' || choice === 'tool') && modelsWithoutToolChoice.includes(modelId))
+    return `This model doesn't support the toolConfig.toolChoice.${choice} field. Remove toolConfig.toolChoice.${choice} and try again.`;
+  if (modelId.includes('anthropic.')) {
+    for (const [position, message] of messages.entries()) {
+      const previous = messages[position - 1];
+      const uses = previous?.role === 'assistant' ? (previous.content ?? []).filter((block) => block.toolUse).length : 0;
+      if (uses === 0 || message.role !== 'user') continue;
+      const leading = (message.content ?? []).slice(0, uses);
+      if (!leading.every((block) => block.toolResult))
+        return `messages.${position}: Did not find ${uses} \`tool_result\` block(s) at the beginning of this message. Messages following \`tool_use\` blocks must begin with a matching number of \`tool_result\` blocks.`;
+    }
+  }
+  return undefined;
+}
+
 function awsError(response: http.ServerResponse, status: number, errorType: string, message: string): void {
   response.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': errorType }).end(JSON.stringify({ message }));
 }
@@ -119,6 +169,8 @@ export async function startFakeBedrock(options: {
   secretAccessKey: string;
   /** Models without tool use: a request with a toolConfig gets Bedrock's ValidationException. */
   modelsWithoutTools?: string[];
+  /** Models that take tools but no `any` or named tool_choice (Llama, most others: only Claude, Mistral Large and Nova do). */
+  modelsWithoutToolChoice?: string[];
 }): Promise<FakeBedrock> {
   const queue: FakeBedrockReply[] = [];
   const server = await startLoopbackServer(async (request, response) => {
@@ -127,9 +179,12 @@ export async function startFakeBedrock(options: {
       return awsError(response, 403, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
     const route = /^\/model\/([^/]+)\/(converse|converse-stream)$/.exec(request.path);
     if (!route) return awsError(response, 404, 'UnknownOperationException', 'Unknown operation');
-    const body = (request.body ?? {}) as { toolConfig?: unknown };
-    if (body.toolConfig && options.modelsWithoutTools?.includes(decodeURIComponent(route[1] as string)))
+    const body = (request.body ?? {}) as ConverseBody;
+    const modelId = decodeURIComponent(route[1] as string);
+    if (body.toolConfig && options.modelsWithoutTools?.includes(modelId))
       return awsError(response, 400, 'ValidationException', "This model doesn't support tool use.");
+    const refused = refusal(modelId, body, options.modelsWithoutToolChoice ?? []);
+    if (refused) return awsError(response, 400, 'ValidationException', refused);
     const reply = queue.shift() ?? { type: 'message', text: 'Hello from Bedrock.' };
     if (reply.type === 'error') return awsError(response, reply.status, reply.errorType, reply.message);
     const toolUses = (reply.toolUses ?? []).map((use, index) => ({ toolUseId: `tooluse_${index}`, ...use }));
@@ -151,6 +206,7 @@ export async function startFakeBedrock(options: {
         response.write(frame('contentBlockDelta', { contentBlockIndex: block, delta: { text: piece } }));
       response.write(frame('contentBlockStop', { contentBlockIndex: block++ }));
     }
+    if (reply.streamException) return void response.end(exceptionFrame(reply.streamException.type, reply.streamException.message));
     for (const use of toolUses) {
       response.write(
         frame('contentBlockStart', { contentBlockIndex: block, start: { toolUse: { toolUseId: use.toolUseId, name: use.name } } }),

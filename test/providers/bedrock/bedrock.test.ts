@@ -7,6 +7,7 @@ import { startGateway, testProvider, type StartedGateway } from '../../helpers/s
 
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 const claude = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
+const llama = 'meta.llama3-1-70b-instruct-v1:0';
 const weatherTool = {
   type: 'function' as const,
   function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
@@ -16,7 +17,12 @@ let bedrock: FakeBedrock;
 let gateway: StartedGateway;
 
 beforeAll(async () => {
-  bedrock = await startFakeBedrock({ region: 'us-east-1', ...credentials, modelsWithoutTools: ['meta.llama3-8b-instruct-v1:0'] });
+  bedrock = await startFakeBedrock({
+    region: 'us-east-1',
+    ...credentials,
+    modelsWithoutTools: ['meta.llama3-8b-instruct-v1:0'],
+    modelsWithoutToolChoice: [llama],
+  });
   gateway = await startGateway({
     providers: {
       bedrock: testProvider('bedrock', bedrock.url, { region: 'us-east-1', ...credentials }),
@@ -108,6 +114,90 @@ describe('bedrock', () => {
       role: 'user',
       content: [{ toolResult: { toolUseId: 'tooluse_1', content: [{ text: 'sunny' }], status: 'success' } }],
     });
+  });
+
+  it('what Converse refuses is sent as it accepts it: results before text, an old tool exchange without tools, a tool without an object schema', async () => {
+    // The client's turn after the tool use says something before the result: Claude wants the result first.
+    bedrock.enqueue({ type: 'message', text: 'Sunny, as you said.' });
+    const history = [
+      { role: 'user' as const, content: 'Weather in Oslo?' },
+      {
+        role: 'assistant' as const,
+        content: null,
+        tool_calls: [{ id: 'tooluse_1', type: 'function' as const, function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+      },
+      { role: 'user' as const, content: 'I think it is sunny.' },
+      { role: 'tool' as const, tool_call_id: 'tooluse_1', content: 'sunny' },
+    ];
+    const answered = await gateway
+      .client()
+      .chat.completions.create({ model: `bedrock/${claude}`, messages: history, tools: [weatherTool] });
+    expect(answered.choices[0]?.message.content).toBe('Sunny, as you said.');
+    const merged = (bedrock.requests.at(-1)!.body as { messages: { content: Record<string, unknown>[] }[] }).messages[2]!.content;
+    expect(Object.keys(merged[0]!)).toEqual(['toolResult']);
+    expect(merged[1]).toEqual({ text: 'I think it is sunny.' });
+
+    // The same history with no tools offered (a title or summary request): Converse still needs a toolConfig;
+    // the placeholder goes, and a call to it never reaches the client.
+    bedrock.enqueue({ type: 'message', toolUses: [{ name: 'interlingua_no_tools_offered', input: {} }], text: 'Oslo weather' });
+    const titled = await gateway.client().chat.completions.create({ model: `bedrock/${claude}`, messages: history });
+    expect(titled.choices[0]?.message).toMatchObject({ content: 'Oslo weather' });
+    expect(titled.choices[0]?.message.tool_calls ?? []).toEqual([]);
+    expect(titled.choices[0]?.finish_reason).toBe('stop');
+    const toolConfig = (bedrock.requests.at(-1)!.body as { toolConfig: { tools: { toolSpec: { name: string } }[] } }).toolConfig;
+    expect(toolConfig.tools.map((tool) => tool.toolSpec.name)).toEqual(['interlingua_no_tools_offered']);
+
+    // A tool declared without parameters: Converse takes only an object schema.
+    bedrock.enqueue({ type: 'message', text: 'ok' });
+    const bare = await gateway.client().chat.completions.create({
+      model: `bedrock/${claude}`,
+      messages: [{ role: 'user', content: 'What time is it?' }],
+      tools: [{ type: 'function', function: { name: 'now' } }],
+    });
+    expect(bare.choices[0]?.message.content).toBe('ok');
+  });
+
+  it('a model that takes no tool_choice gets the tools with its own choice, and the client a warning', async () => {
+    bedrock.enqueue({ type: 'message', toolUses: [{ name: 'get_weather', input: { city: 'Lima' } }] });
+    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: `bedrock/${llama}`,
+        messages: [{ role: 'user', content: 'Weather in Lima?' }],
+        tools: [weatherTool],
+        tool_choice: 'required',
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      choices: { message: { tool_calls: { function: { name: string } }[] } }[];
+      diagnostics?: { warnings?: { message: string }[] };
+    };
+    expect(body.choices[0]?.message.tool_calls[0]?.function.name).toBe('get_weather');
+    expect(JSON.stringify(body.diagnostics?.warnings)).toContain('takes no tool_choice');
+    const [refused, accepted] = bedrock.requests.slice(-2).map((request) => request.body as { toolConfig: { toolChoice?: unknown } });
+    expect(refused?.toolConfig.toolChoice).toEqual({ any: {} });
+    expect(accepted?.toolConfig.toolChoice).toBeUndefined();
+  });
+
+  it('an exception inside the stream keeps its meaning: a throttle after the first text is a rate-limit error event', async () => {
+    bedrock.enqueue({
+      type: 'message',
+      text: 'Partly',
+      streamException: { type: 'throttlingException', message: 'Too many tokens, please wait.' },
+    });
+    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: `bedrock/${claude}`, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain('"content":"Part"');
+    const errorFrame = text.split('\n').find((line) => line.includes('"error"'));
+    expect(errorFrame).toContain('Too many tokens, please wait.');
+    expect(JSON.parse(errorFrame!.slice('data: '.length))).toMatchObject({ error: { type: 'rate_limit_error' } });
   });
 
   it('Responses API, addressed by an inference profile ARN', async () => {
