@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startFakeAzureOpenAi } from '../helpers/fake-azure-openai-server.js';
+import { startFakeBedrock } from '../helpers/fake-bedrock-server.js';
 import { startFakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { startFakeVertex } from '../helpers/fake-vertex-server.js';
 import { startGateway, testProvider } from '../helpers/start-gateway.js';
@@ -19,6 +20,7 @@ import { continueCliScenarios } from './continue-cli-scenarios.js';
 import { opencodeScenarios } from './opencode-scenarios.js';
 import { ScenarioFailure, type Scenario } from './scenario.js';
 import { scriptedReply } from './scripted-agent-upstream.js';
+import { scriptedBedrockReply } from './scripted-bedrock-upstream.js';
 import { scriptedGeminiReply } from './scripted-gemini-upstream.js';
 import { sdkScenarios } from './sdk-scenarios.js';
 
@@ -80,20 +82,21 @@ async function main(): Promise<number> {
   const azure = await startFakeAzureOpenAi({ deployments: ['gpt-5.5'], apiKey: 'azure-matrix', openai: upstream });
   const vertex = await startFakeVertex({ project: 'matrix', location: 'global', bearerTokens: () => ['ya29.matrix'] });
   vertex.gemini.respondWith(scriptedGeminiReply);
+  const bedrockKeys = { accessKeyId: 'AKIAMATRIX0000000001', secretAccessKey: 'matrix-secret-0000000000000000000000000' };
+  const bedrock = await startFakeBedrock({ region: 'us-east-1', ...bedrockKeys });
+  bedrock.respondWith(scriptedBedrockReply);
   const gateway = await startGateway({
     providers: {
       native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
       prompted: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'prompted' }),
       azure: testProvider('azure-openai', azure.url, { apiKey: 'azure-matrix' }),
       vertex: testProvider('vertex', vertex.url, { project: 'matrix', location: 'global', accessToken: 'ya29.matrix' }),
+      bedrock: testProvider('bedrock', bedrock.url, { region: 'us-east-1', ...bedrockKeys }),
     },
   });
-  // Counted at the gateway, so the WebSocket scenario proves the transport Codex really used.
+  // Counted at the gateway's HTTP server, so the WebSocket scenario proves the transport Codex really used.
   let webSocketConnections = 0;
-  (gateway.app as unknown as { websocketServer: { on(event: 'connection', listener: () => void): void } }).websocketServer.on(
-    'connection',
-    () => webSocketConnections++,
-  );
+  gateway.app.server.on('upgrade', () => webSocketConnections++);
   const counts = { passed: 0, failed: 0, skipped: 0 };
   try {
     for (const [index, scenario] of scenarios.entries()) {
@@ -111,6 +114,7 @@ async function main(): Promise<number> {
           gatewayUrl: gateway.baseUrl,
           upstream,
           vertexGemini: vertex.gemini,
+          bedrock,
           prefix: group.prefix,
           workDir,
           task,
@@ -129,7 +133,7 @@ async function main(): Promise<number> {
     }
   } finally {
     await gateway.close();
-    await Promise.all([azure.close(), vertex.close()]);
+    await Promise.all([azure.close(), vertex.close(), bedrock.close()]);
     await upstream.close();
   }
   if (counts.skipped > 0) console.log(`\n*** SKIPPED ${counts.skipped} client scenarios: see the reasons above. ***\n`);

@@ -1,6 +1,7 @@
 /** What every matrix scenario is given and what it reports; and the checks every agent scenario shares. */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { FakeBedrock } from '../helpers/fake-bedrock-server.js';
 import type { FakeGeminiUpstream } from '../helpers/fake-gemini-upstream.js';
 import type { FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import type { ProcessResult } from './run-process.js';
@@ -11,6 +12,8 @@ export type ScenarioContext = {
   upstream: FakeOpenAiUpstream;
   /** The Gemini side of the fake Vertex AI endpoint (the vertex kind's row); Azure OpenAI's fake relays to `upstream`. */
   vertexGemini: FakeGeminiUpstream;
+  /** The fake Bedrock Runtime (the bedrock kind's row), answering with the same script. */
+  bedrock: FakeBedrock;
   /** The install prefix of the scenario's client group. */
   prefix: string;
   /** A fresh directory: the agent's working directory and HOME. */

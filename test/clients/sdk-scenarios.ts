@@ -4,6 +4,7 @@ import path from 'node:path';
 import { models } from './agent-scenarios.js';
 import { cleanEnvironment, runProcess } from './run-process.js';
 import { check, checkAgentRun, type Scenario, type ScenarioContext } from './scenario.js';
+import { bedrockAsChatUpstream } from './scripted-bedrock-upstream.js';
 import { geminiAsChatUpstream } from './scripted-gemini-upstream.js';
 import { sdkScripts } from './sdk-scripts.js';
 
@@ -69,6 +70,15 @@ export const sdkScenarios: Scenario[] = [
       runSdk(
         { ...context, upstream: geminiAsChatUpstream(context.vertexGemini, context.upstream) },
         { script: 'openaiNode', model: 'vertex/gemini-2.5-pro' },
+      ),
+  },
+  {
+    name: 'openai node sdk chat via bedrock (claude)',
+    group: 'sdks',
+    run: (context) =>
+      runSdk(
+        { ...context, upstream: bedrockAsChatUpstream(context.bedrock, context.upstream) },
+        { script: 'openaiNode', model: 'bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0' },
       ),
   },
 ];

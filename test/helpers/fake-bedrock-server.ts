@@ -30,6 +30,8 @@ export type FakeBedrock = {
   url: string;
   requests: RecordedRequest[];
   enqueue(...replies: FakeBedrockReply[]): void;
+  /** Answers every request the queue does not (a scripted model); the default text when absent. */
+  respondWith(responder: ((request: RecordedRequest) => FakeBedrockReply) | undefined): void;
   close(): Promise<void>;
 };
 
@@ -173,6 +175,7 @@ export async function startFakeBedrock(options: {
   modelsWithoutToolChoice?: string[];
 }): Promise<FakeBedrock> {
   const queue: FakeBedrockReply[] = [];
+  let responder: ((request: RecordedRequest) => FakeBedrockReply) | undefined;
   const server = await startLoopbackServer(async (request, response) => {
     const rawBody = request.body === undefined ? '' : JSON.stringify(request.body);
     if (!(await signatureMatches(request, options, options.region, rawBody)))
@@ -185,7 +188,7 @@ export async function startFakeBedrock(options: {
       return awsError(response, 400, 'ValidationException', "This model doesn't support tool use.");
     const refused = refusal(modelId, body, options.modelsWithoutToolChoice ?? []);
     if (refused) return awsError(response, 400, 'ValidationException', refused);
-    const reply = queue.shift() ?? { type: 'message', text: 'Hello from Bedrock.' };
+    const reply = queue.shift() ?? responder?.(request) ?? { type: 'message', text: 'Hello from Bedrock.' };
     if (reply.type === 'error') return awsError(response, reply.status, reply.errorType, reply.message);
     const toolUses = (reply.toolUses ?? []).map((use, index) => ({ toolUseId: `tooluse_${index}`, ...use }));
     const stopReason = reply.stopReason ?? (toolUses.length ? 'tool_use' : 'end_turn');
@@ -219,5 +222,11 @@ export async function startFakeBedrock(options: {
     response.write(frame('messageStop', { stopReason }));
     response.end(frame('metadata', { usage, metrics: { latencyMs: 10 } }));
   });
-  return { url: server.url, requests: server.requests, enqueue: (...replies) => void queue.push(...replies), close: () => server.close() };
+  return {
+    url: server.url,
+    requests: server.requests,
+    enqueue: (...replies) => void queue.push(...replies),
+    respondWith: (next) => void (responder = next),
+    close: () => server.close(),
+  };
 }
