@@ -44,6 +44,7 @@ import { promptForResponseFormat } from './response-format-prompt.js';
 import { DeploymentBalancer, sessionKeyOf } from './deployment-balancer.js';
 import { DeploymentTargets, type TargetObserver } from './deployment-observer.js';
 import { isNativeToolsRefusal } from './native-tools-refused.js';
+import { isResponseFormatRefusal, ResponseFormatRefusals } from './response-format-refused.js';
 import { ProviderDirectory } from './provider-directory.js';
 import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
 import { applyReplyStages, nativeLane, type ReplyPlan } from './stages.js';
@@ -129,6 +130,7 @@ export class ChatPipeline {
   /** The format lookup the reply stages read, made once (a closure per request costs under tsx). */
   private readonly formatOf = (family: string): ToolFormat => this.toolFormat(family);
   private readonly balancer: DeploymentBalancer;
+  private readonly formatRefused: ResponseFormatRefusals;
 
   constructor(private readonly dependencies: ChatPipelineDependencies) {
     this.caches = dependencies.caches ?? new RequestCaches();
@@ -141,6 +143,7 @@ export class ChatPipeline {
     this.fallbacks = new FallbackTargets(dependencies.config, (modelString) => this.resolve(modelString));
     this.balancer = dependencies.balancer ?? new DeploymentBalancer();
     this.wholeReplyDeadlines = new WholeReplyDeadlines(dependencies.config.server.wholeReplyTimeoutMs);
+    this.formatRefused = new ResponseFormatRefusals();
     this.keysSessions = [...(dependencies.config.deployments?.values() ?? [])].some((deployment) => deployment.sessionAffinity);
   }
 
@@ -274,14 +277,24 @@ export class ChatPipeline {
     for (const warning of routeWarnings) diagnostics.warn(warning);
 
     if (model.toolCalling === 'native') {
-      const sent = this.scriptedFormatRequest(request, diagnostics, routeWarnings);
+      const sent = this.nativeFormatRequest(request, diagnostics, routeWarnings);
       let upstream: AsyncIterable<StreamEvent>;
       try {
         upstream = await streamWithRetries(adapter, sent, context, retries);
       } catch (error) {
-        // Nothing reached the client yet: a server that refuses this model's native tools gets the same request prompted.
-        if (!this.promptedAfterRefusal(model, request, error, context)) throw error;
-        return this.plan({ ...model, toolCalling: 'prompted' }, input, context, options, attempts);
+        // Nothing reached the client yet: a server that refuses this model's native tools gets the same request prompted,
+        if (this.promptedAfterRefusal(model, request, error, context))
+          return this.plan({ ...model, toolCalling: 'prompted' }, input, context, options, attempts);
+        // and one that refuses the native form of the response format gets it in the prompt, checked by the gateway.
+        if (!sent.responseFormat || !isResponseFormatRefusal(error)) throw error;
+        this.formatRefused.remember(model, error as Error, context);
+        const refusal: Warning = {
+          code: 'unsupported-parameter',
+          message: `The upstream refused the native response format (${(error as Error).message}): the schema was written into the prompt and the reply checked by the gateway.`,
+        };
+        diagnostics.warn(refusal);
+        routeWarnings.push(refusal);
+        upstream = await streamWithRetries(adapter, this.nativeFormatRequest(request, diagnostics, routeWarnings), context, retries);
       }
       // A server without a reasoning parser hands on the raw text of a template that opened reasoning,
       // and an inference server may lack a tool parser for this model (vLLM tells no one which it was
@@ -327,14 +340,17 @@ export class ChatPipeline {
   }
 
   /**
-   * Kinds with no native JSON mode (the scripted model, Bedrock's Converse) get the format in their prompt.
-   * Other native upstreams get it in their own field (each adapter maps it).
+   * Kinds with no native JSON mode (the scripted model, Bedrock's Converse), and models whose upstream
+   * refused the native form before, get the format in their prompt. Other native upstreams get it in their
+   * own field (each adapter maps it).
    */
-  private scriptedFormatRequest(request: ChatRequest, diagnostics: DiagnosticsCollector, warnings: Warning[]): ChatRequest {
+  private nativeFormatRequest(request: ChatRequest, diagnostics: DiagnosticsCollector, warnings: Warning[]): ChatRequest {
     const format = request.responseFormat;
+    if (!asksForJson(format)) return request;
     const type = this.providers.config(request.model.provider).type;
-    if (!asksForJson(format) || !providerTypesWithoutResponseFormat.includes(type)) return request;
-    const why = `the ${type} provider has no constrained decoding`;
+    const refused = this.formatRefused.has(request.model);
+    if (!refused && !providerTypesWithoutResponseFormat.includes(type)) return request;
+    const why = refused ? 'the upstream refused its native form for this model' : `the ${type} provider has no constrained decoding`;
     const prompted = promptForResponseFormat(request, format, { withTools: Boolean(request.tools?.length), why });
     for (const warning of prompted.warnings) diagnostics.warn(warning);
     warnings.push(...prompted.warnings);

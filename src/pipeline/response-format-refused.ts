@@ -1,0 +1,42 @@
+/**
+ * Whether an upstream error is the upstream refusing the native form of a JSON response format, which
+ * the gateway can enforce itself (the schema written into the prompt, the reply checked). Only a 4xx
+ * whose message names the field the adapter sent counts: the request's only use of these fields is the
+ * format, so an error about them is about it. Seen in the wild:
+ * - Claude on Vertex AI where `output_config` is not enabled (the organization policy
+ *   `constraints/vertexai.allowedPartnerModelFeatures`, or a model Vertex does not list for it), and
+ *   Claude models before structured outputs: a 400 naming `output_config` / `output_format`;
+ * - OpenAI-compatible servers without json_schema support: a 400 naming `response_format`;
+ * - Gemini models without a JSON schema mode: a 400 naming `responseJsonSchema` / `responseSchema`.
+ */
+import { GatewayError } from '../core/gateway-error.js';
+import type { Logger } from '../core/logger.js';
+import type { ResolvedModel } from '../core/resolved-model.js';
+
+const formatFields = /output_config|output_format|response_format|responseJsonSchema|responseSchema|json_schema/;
+
+export function isResponseFormatRefusal(error: unknown): boolean {
+  if (!GatewayError.isInstance(error) || error.upstreamStatus === undefined) return false;
+  return (error.upstreamStatus === 400 || error.upstreamStatus === 422) && formatFields.test(error.message);
+}
+
+/** Models are named by requests: the memory is bounded, and forgets all at once when full (a refusal costs one more 400). */
+const modelsRemembered = 1_000;
+
+/** The models whose upstream refused the native response format: later requests write it into the prompt at once. */
+export class ResponseFormatRefusals {
+  private readonly refused = new Set<string>();
+
+  has(model: ResolvedModel): boolean {
+    return this.refused.size > 0 && this.refused.has(`${model.provider}/${model.model}`);
+  }
+
+  remember(model: ResolvedModel, error: Error, context: { log: Pick<Logger, 'warn'> }): void {
+    if (this.refused.size >= modelsRemembered) this.refused.clear();
+    this.refused.add(`${model.provider}/${model.model}`);
+    context.log.warn(
+      { provider: model.provider, model: model.model, reason: error.message },
+      'the upstream refused the native response format for this model: the gateway enforces it from now on',
+    );
+  }
+}
