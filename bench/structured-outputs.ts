@@ -9,6 +9,9 @@
  */
 import { Ajv } from 'ajv';
 import { startFakeAnthropicUpstream } from '../test/helpers/fake-anthropic-upstream.js';
+import { startFakeBedrock } from '../test/helpers/fake-bedrock-server.js';
+import { startFakeGeminiUpstream } from '../test/helpers/fake-gemini-upstream.js';
+import { startFakeOllamaUpstream } from '../test/helpers/fake-ollama-upstream.js';
 import { startFakeOpenAiUpstream } from '../test/helpers/fake-openai-upstream.js';
 import { startGateway, testProvider } from '../test/helpers/start-gateway.js';
 import { renderMarkdownTable } from './markdown-table.js';
@@ -92,11 +95,19 @@ const weatherTool = { type: 'function', function: { name: 'get_weather', paramet
 async function main(): Promise<void> {
   const openai = await startFakeOpenAiUpstream();
   const anthropic = await startFakeAnthropicUpstream();
+  const ollama = await startFakeOllamaUpstream();
+  const gemini = await startFakeGeminiUpstream();
+  const bedrockKeys = { accessKeyId: 'AKIABENCH00000000001', secretAccessKey: 'bench-secret-00000000000000000000000000' };
+  const bedrock = await startFakeBedrock({ region: 'us-east-1', ...bedrockKeys });
   const gateway = await startGateway({
     providers: {
       native: testProvider('openai-compatible', `${openai.url}/v1`, { toolCalling: 'native' }),
       prompted: testProvider('openai-compatible', `${openai.url}/v1`, { toolCalling: 'prompted' }),
       claude: testProvider('anthropic', anthropic.url, { apiKey: 'test' }),
+      ollama: testProvider('ollama', ollama.url, { toolCalling: 'native' }),
+      'ollama-prompted': testProvider('ollama', ollama.url, { toolCalling: 'prompted' }),
+      gemini: testProvider('gemini', gemini.url, { apiKey: 'test' }),
+      bedrock: testProvider('bedrock', bedrock.url, { region: 'us-east-1', ...bedrockKeys }),
     },
   });
   const lanes: Lane[] = [
@@ -117,6 +128,30 @@ async function main(): Promise<void> {
       model: 'claude/claude-sonnet-4-5',
       tools: false,
       enqueue: (text) => anthropic.enqueue({ type: 'message', content: [{ type: 'text', text }] }),
+    },
+    {
+      label: 'ollama · native',
+      model: 'ollama/llama3.1:8b',
+      tools: false,
+      enqueue: (text) => ollama.enqueue({ type: 'chat', content: text }),
+    },
+    {
+      label: 'ollama · prompted (tools)',
+      model: 'ollama-prompted/qwen2.5:7b',
+      tools: true,
+      enqueue: (text) => ollama.enqueue({ type: 'chat', content: text }),
+    },
+    {
+      label: 'gemini · native',
+      model: 'gemini/gemini-2.5-flash',
+      tools: false,
+      enqueue: (text) => gemini.enqueue({ type: 'generate', chunks: [[{ text }]] }),
+    },
+    {
+      label: 'bedrock · schema in prompt',
+      model: 'bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0',
+      tools: false,
+      enqueue: (text) => bedrock.enqueue({ type: 'message', text }),
     },
   ];
   const ajv = new Ajv({ strict: false });
@@ -171,8 +206,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await gateway.close();
-    await openai.close();
-    await anthropic.close();
+    await Promise.all([openai.close(), anthropic.close(), ollama.close(), gemini.close(), bedrock.close()]);
   }
   process.stdout.write(
     `Replies per cell: ${imperfections.map((entry) => entry.name).join(', ')}\n\n` +
