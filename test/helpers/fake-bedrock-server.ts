@@ -66,27 +66,21 @@ const codec = new EventStreamCodec(
   (text) => new Uint8Array(Buffer.from(text, 'utf8')),
 );
 
+/** One event-stream message: its kind in the headers, its JSON payload as the body. */
+function encoded(kind: Record<string, string>, payload: unknown): Uint8Array {
+  const headers = Object.fromEntries(
+    Object.entries({ ...kind, ':content-type': 'application/json' }).map(([name, value]) => [name, { type: 'string' as const, value }]),
+  );
+  return codec.encode({ headers, body: new Uint8Array(Buffer.from(JSON.stringify(payload), 'utf8')) });
+}
+
 function frame(eventType: string, payload: unknown): Uint8Array {
-  return codec.encode({
-    headers: {
-      ':event-type': { type: 'string', value: eventType },
-      ':message-type': { type: 'string', value: 'event' },
-      ':content-type': { type: 'string', value: 'application/json' },
-    },
-    body: new Uint8Array(Buffer.from(JSON.stringify(payload), 'utf8')),
-  });
+  return encoded({ ':event-type': eventType, ':message-type': 'event' }, payload);
 }
 
 /** An in-band exception, as AWS frames one: `:message-type` exception, its name in `:exception-type`. */
 function exceptionFrame(exceptionType: string, message: string): Uint8Array {
-  return codec.encode({
-    headers: {
-      ':exception-type': { type: 'string', value: exceptionType },
-      ':message-type': { type: 'string', value: 'exception' },
-      ':content-type': { type: 'string', value: 'application/json' },
-    },
-    body: new Uint8Array(Buffer.from(JSON.stringify({ message }), 'utf8')),
-  });
+  return encoded({ ':exception-type': exceptionType, ':message-type': 'exception' }, { message });
 }
 
 type ConverseBlock = { text?: string; toolUse?: unknown; toolResult?: unknown };
