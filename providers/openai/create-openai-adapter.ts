@@ -61,7 +61,10 @@ export function createOpenAiAdapter(
 
   const adapter: ProviderAdapter = {
     async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
-      if (flavour === 'openai-compatible' && takesLlamaTemplateLane(request)) return llamaTemplateLane.stream(request, context);
+      if (flavour === 'openai-compatible' && takesLlamaTemplateLane(request) && llamaTemplateLane.available()) {
+        const rendered = await llamaTemplateLane.stream(request, context);
+        if (rendered) return rendered;
+      }
       const whole = context.wholeReply === true;
       const { cancellation } = context;
       const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole }, caches);

@@ -8,7 +8,7 @@ import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest } from '../../src/core/chat-request.js';
 import type { ProviderContext } from '../../src/core/provider-adapter.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
-import { gatewayError } from '../../src/core/gateway-error.js';
+import { GatewayError, gatewayError } from '../../src/core/gateway-error.js';
 import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
 import type { Warning } from '../../src/core/warning.js';
 import { withForwardedHeaders } from '../../src/http/headers-for-non-anthropic.js';
@@ -50,21 +50,45 @@ function promptOf(reply: unknown, provider: string): string {
   return prompt;
 }
 
+/**
+ * The server has no `/apply-template`: a llama-server build from before it (2025), or a proxy in front
+ * that passes only `/v1`. Its 404 (or 405/501) says so; any other failure is the request's.
+ */
+function isMissingEndpoint(error: unknown): boolean {
+  const status = GatewayError.isInstance(error) ? error.upstreamStatus : undefined;
+  return status === 404 || status === 405 || status === 501;
+}
+
 export function createLlamaTemplateLane(config: ProviderConfig, headers: Headers) {
   // Made on first use: most openai-compatible providers never take this lane.
   let client: UpstreamClient | undefined;
   const root = () => (client ??= new UpstreamClient(rootConfig(config)));
+  let templateMissing = false;
   return {
-    async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
+    /** False once the server showed it has no `/apply-template`: the adapter uses the chat endpoint instead. */
+    available: (): boolean => !templateMissing,
+    /** The reply, or undefined when the server has no `/apply-template` (then the chat endpoint serves the request). */
+    async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent> | undefined> {
       const whole = context.wholeReply === true;
       const { cancellation } = context;
       const forwarded = (shared: Record<string, string>) => withForwardedHeaders(shared, request.forwardHeaders);
-      const rendered = await root().readJson({
-        path: '/apply-template',
-        headers: forwarded(headers.whole),
-        json: buildApplyTemplateBody(request),
-        cancellation,
-      });
+      let rendered: unknown;
+      try {
+        rendered = await root().readJson({
+          path: '/apply-template',
+          headers: forwarded(headers.whole),
+          json: buildApplyTemplateBody(request),
+          cancellation,
+        });
+      } catch (error) {
+        if (!isMissingEndpoint(error)) throw error;
+        templateMissing = true;
+        context.log.warn(
+          { provider: config.name },
+          "llama-server has no /apply-template (an older build, or a proxy that passes /v1 only): the prompted lane uses its chat endpoint, with the gateway's own prompt",
+        );
+        return undefined;
+      }
       const call = {
         path: '/completion',
         headers: forwarded(whole ? headers.whole : headers.stream),

@@ -26,6 +26,8 @@ export type FakeLlamaServerOptions = {
   model: ScriptedModel;
   /** Started with `--special` (`-sp`): every special token's text is sent. */
   special?: boolean;
+  /** A build from before `/apply-template` (llama.cpp added it in 2025): the route answers 404 like any unknown path. */
+  withoutApplyTemplate?: boolean;
 };
 
 /** llama-server's error envelope (`format_error_response`, server-common.cpp). */
@@ -151,6 +153,7 @@ export async function startFakeLlamaServer(options: FakeLlamaServerOptions): Pro
       // llama-server serves its one model whatever the request's `model` says.
       'POST /v1/chat/completions': (request, response) => serveChat(request, response, model, rules),
       'POST /apply-template': (request, response) => {
+        if (options.withoutApplyTemplate) return sendJson(response, 404, llamaError(404, 'not_found_error', 'File Not Found'));
         const body = bodyOf(request);
         const prompt = renderChatTemplate(model.chatTemplate(), {
           messages: Array.isArray(body.messages) ? body.messages : [],

@@ -99,6 +99,12 @@ export const serverKinds: readonly ServerKindSetup[] = [
     start: perModel('openai-compatible', (model) => startFakeLlamaServer({ model }), ggufName),
   },
   {
+    // A build from before /apply-template, or a proxy that passes /v1 only: the prompted lane falls back to
+    // the chat endpoint with the gateway's own prompt (providers/openai/llama-template-lane.ts).
+    label: 'llama.cpp without /apply-template (an older build)',
+    start: perModel('openai-compatible', (model) => startFakeLlamaServer({ model, withoutApplyTemplate: true }), ggufName),
+  },
+  {
     label: 'Ollama (native API)',
     start: shared(
       { type: 'ollama', path: '' },

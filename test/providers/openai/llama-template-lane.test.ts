@@ -219,3 +219,49 @@ describe('llama-server /completion stream cut off', () => {
     }
   });
 });
+
+describe('llama-server without /apply-template (an older build, or a proxy that passes /v1 only)', () => {
+  it("falls back to the chat endpoint with the gateway's prompt, and asks /apply-template no more", async () => {
+    const old = await startLoopbackServer((recorded, response) => {
+      if (recorded.path === '/v1/chat/completions') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            id: 'chatcmpl-old',
+            object: 'chat.completion',
+            created: 0,
+            model: 'gpt-oss-20b',
+            choices: [{ index: 0, message: { role: 'assistant', content: 'from the chat endpoint' }, finish_reason: 'stop' }],
+          }),
+        );
+        return;
+      }
+      // llama-server's answer to a path it does not serve.
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }));
+    });
+    const oldAdapter = createOpenAiAdapter(
+      {
+        name: 'old',
+        type: 'openai-compatible',
+        baseUrl: `${old.url}/v1`,
+        headers: {},
+        timeouts: { connectMs: 1_000, headersMs: 5_000, bodyMs: 5_000 },
+        limits: { ...defaultUpstreamLimits },
+        toolCalling: 'prompted',
+        models: {},
+        maxConnections: 1,
+        server: 'llama.cpp',
+      },
+      'openai-compatible',
+    );
+    try {
+      for (let turn = 0; turn < 2; turn++)
+        expect(text(await collect(await oldAdapter.stream(request, context(true))))).toBe('from the chat endpoint');
+      expect(old.requests.map((recorded) => recorded.path)).toEqual(['/apply-template', '/v1/chat/completions', '/v1/chat/completions']);
+    } finally {
+      await oldAdapter.close?.();
+      await old.close();
+    }
+  });
+});
