@@ -44,6 +44,7 @@ export type AnthropicMessagesBody = {
   tool_choice?: AnthropicToolChoice;
   temperature?: number;
   top_p?: number;
+  top_k?: number;
   stop_sequences?: string[];
   metadata?: { user_id: string };
   thinking?: { type: 'enabled'; budget_tokens: number };

@@ -32,7 +32,7 @@ function collectUnsupportedWarnings(request: ChatRequest, provider: string): War
     if (request[key] === undefined || request[key] === null) continue;
     warnings.push(unsupportedParameter(name, provider));
   }
-  for (const name of Object.keys(request.openaiExtras ?? {})) warnings.push(unsupportedParameter(name, provider));
+  for (const name of Object.keys(request.openaiExtras ?? {})) if (name !== 'top_k') warnings.push(unsupportedParameter(name, provider));
   return warnings;
 }
 
@@ -82,6 +82,9 @@ export function buildAnthropicRequestBody(
   }
   if (request.temperature !== undefined && request.temperature !== null) body.temperature = request.temperature;
   if (request.topP !== undefined && request.topP !== null) body.top_p = request.topP;
+  // Anthropic's own top_k (the Messages API's, or a client's sampling extra): sent as given.
+  const topK = request.openaiExtras?.top_k;
+  if (typeof topK === 'number') body.top_k = topK;
   if (request.stop !== undefined && request.stop !== null) body.stop_sequences = request.stop;
   if (request.user !== undefined && request.user !== null) body.metadata = { user_id: request.user };
   const thinking = mapReasoningEffortToThinking(request, { ...body, maxTokensDefaulted: maxTokens.defaulted }, config.name);

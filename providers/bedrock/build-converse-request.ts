@@ -127,6 +127,13 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
       });
   }
   if (!input.toolConfig && hasToolBlocks(messages)) input.toolConfig = { tools: [noToolsOffered] };
+  for (const [name, value] of Object.entries(request.openaiExtras ?? {})) {
+    // Claude on Bedrock takes top_k through the model's own request fields
+    // (https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-call.html, additionalModelRequestFields).
+    if (name === 'top_k' && typeof value === 'number' && request.model.model.includes('anthropic.'))
+      input.additionalModelRequestFields = { top_k: value };
+    else warnings.push({ code: 'unsupported-parameter', message: `Bedrock Converse has no ${name}: it was not sent.` });
+  }
   for (const name of ['seed', 'presencePenalty', 'frequencyPenalty'] as const)
     if (request[name] !== undefined && request[name] !== null)
       warnings.push({ code: 'unsupported-parameter', message: `Bedrock Converse has no ${name}: it was not sent.` });

@@ -47,6 +47,9 @@ function generationConfigFor(request: ChatRequest): GeminiGenerationConfig {
   const config: GeminiGenerationConfig = {};
   if (given(request.temperature)) config.temperature = request.temperature;
   if (given(request.topP)) config.topP = request.topP;
+  // generationConfig.topK (https://ai.google.dev/api/generate-content#generationconfig), from a client's top_k.
+  const topK = request.openaiExtras?.top_k;
+  if (typeof topK === 'number') config.topK = topK;
   if (given(request.maxOutputTokens)) config.maxOutputTokens = request.maxOutputTokens;
   if (given(request.stop)) config.stopSequences = request.stop;
   if (given(request.seed)) config.seed = request.seed;
@@ -75,7 +78,7 @@ function collectWarnings(request: ChatRequest, provider: string): Warning[] {
   if (given(request.user)) warnings.push(unsupportedParameter('user', provider));
   // Gemini decides alone how many calls a turn makes.
   if (request.parallelToolCalls === false) warnings.push(unsupportedParameter('parallel_tool_calls', provider));
-  for (const name of Object.keys(request.openaiExtras ?? {})) warnings.push(unsupportedParameter(name, provider));
+  for (const name of Object.keys(request.openaiExtras ?? {})) if (name !== 'top_k') warnings.push(unsupportedParameter(name, provider));
   return warnings;
 }
 

@@ -31,6 +31,7 @@ export type GeminiThinkingConfig = { thinkingBudget?: number; thinkingLevel?: st
 export type GeminiGenerationConfig = {
   temperature?: number;
   topP?: number;
+  topK?: number;
   maxOutputTokens?: number;
   stopSequences?: string[];
   seed?: number;

@@ -1,7 +1,7 @@
 /** A neutral ChatRequest → the `/api/chat` body, plus warnings for everything Ollama cannot honour. */
 import { assertNever, type ChatRequest, type ResponseFormat, type Warning } from '../../src/core/index.js';
 import { convertToOllamaMessages } from './convert-to-ollama-messages.js';
-import { convertToOllamaOptions } from './convert-to-ollama-options.js';
+import { convertToOllamaOptions, isOllamaOptionExtra } from './convert-to-ollama-options.js';
 import { convertToOllamaTools } from './convert-to-ollama-tools.js';
 import type { OllamaThink, OllamaWireChatRequest } from './ollama-wire-types.js';
 import { unsupportedParameterWarning } from './unsupported-parameter-warning.js';
@@ -24,7 +24,7 @@ export function convertToOllamaChatRequest(request: ChatRequest, delivery: { str
     warnings.push(unsupportedParameterWarning('user', 'the value was not sent upstream'));
   }
   for (const key of Object.keys(request.openaiExtras ?? {})) {
-    warnings.push(unsupportedParameterWarning(key, 'the value was not sent upstream'));
+    if (!isOllamaOptionExtra(key)) warnings.push(unsupportedParameterWarning(key, 'the value was not sent upstream'));
   }
   return { body, warnings };
 }

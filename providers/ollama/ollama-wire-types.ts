@@ -13,6 +13,15 @@ export type OllamaWireOptions = {
   num_predict?: number;
   presence_penalty?: number;
   frequency_penalty?: number;
+  /** Sampling options Ollama's runner takes beside OpenAI's (a client's vLLM/llama-server-style extras). */
+  top_k?: number;
+  min_p?: number;
+  typical_p?: number;
+  repeat_penalty?: number;
+  repeat_last_n?: number;
+  mirostat?: number;
+  mirostat_tau?: number;
+  mirostat_eta?: number;
 };
 
 export type OllamaWireToolCall = {

@@ -75,9 +75,9 @@ export function parseMessagesRequest(
   input.maxOutputTokens = body.max_tokens;
   if (body.temperature !== undefined) input.temperature = body.temperature;
   if (body.top_p !== undefined) input.topP = body.top_p;
-  if (body.top_k !== undefined) {
-    warnings.push({ code: 'unsupported-parameter', message: "Parameter 'top_k' has no neutral equivalent and was ignored." });
-  }
+  // Anthropic's top_k: sent natively to Anthropic, Gemini and Ollama, and as the sampling extra vLLM, SGLang
+  // and llama-server take; OpenAI, which has none, gets a warning instead.
+  if (body.top_k !== undefined) input.openaiExtras = { ...input.openaiExtras, top_k: body.top_k };
   if (body.stop_sequences?.length) input.stop = body.stop_sequences;
   if (typeof body.metadata?.user_id === 'string') input.user = body.metadata.user_id;
   const reasoningEffort = reasoningEffortOf(body.thinking);

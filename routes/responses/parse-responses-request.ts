@@ -1,4 +1,5 @@
 /** A validated Responses body → the neutral ChatInput, the fields the Response object echoes, and the conversation to store. */
+import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
 import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
 import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import type { Warning } from '../../src/core/warning.js';
@@ -135,6 +136,10 @@ export async function parseResponsesRequest(
   if (body.user !== undefined) input.user = body.user;
   // OpenAI's Chat API takes safety_identifier too; other providers turn it into a warning.
   if (typeof body.safety_identifier === 'string') input.openaiExtras = { safety_identifier: body.safety_identifier };
+  // vLLM's, SGLang's and llama-server's own sampling fields (top_k, min_p, …), as the Chat route passes them on.
+  for (const field in body)
+    if (isServerSamplingExtension(field) && (body as Record<string, unknown>)[field] !== undefined)
+      input.openaiExtras = { ...input.openaiExtras, [field]: (body as Record<string, unknown>)[field] };
 
   return {
     input,

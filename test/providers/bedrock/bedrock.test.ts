@@ -200,6 +200,26 @@ describe('bedrock', () => {
     expect(JSON.parse(errorFrame!.slice('data: '.length))).toMatchObject({ error: { type: 'rate_limit_error' } });
   });
 
+  it('top_k reaches Claude through additionalModelRequestFields; extras Converse has no field for are named', async () => {
+    bedrock.enqueue({ type: 'message', text: 'ok' });
+    const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: `bedrock/${claude}`, max_tokens: 50, top_k: 15, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(response.status).toBe(200);
+    expect((bedrock.requests.at(-1)!.body as Record<string, unknown>).additionalModelRequestFields).toEqual({ top_k: 15 });
+    bedrock.enqueue({ type: 'message', text: 'ok' });
+    const completion = (await (
+      await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: `bedrock/${llama}`, min_p: 0.1, messages: [{ role: 'user', content: 'hi' }] }),
+      })
+    ).json()) as { diagnostics?: { warnings?: { message: string }[] } };
+    expect(JSON.stringify(completion.diagnostics?.warnings)).toContain('min_p');
+  });
+
   it('Responses API, addressed by an inference profile ARN', async () => {
     bedrock.enqueue({ type: 'message', text: 'hello' });
     const arn = 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-5-20250929-v1:0';

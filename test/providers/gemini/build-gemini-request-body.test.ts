@@ -120,6 +120,13 @@ describe('buildGeminiRequestBody', () => {
     });
   });
 
+  it("takes a client's top_k as generationConfig.topK, and warns of the extras Gemini has no field for", () => {
+    const { body, warnings } = buildGeminiRequestBody(testRequest({ openaiExtras: { top_k: 40, min_p: 0.1 } }), 'google');
+    expect(body.generationConfig?.topK).toBe(40);
+    expect(warnings.map((warning) => warning.message).join('\n')).toContain('min_p');
+    expect(warnings.map((warning) => warning.message).join('\n')).not.toContain('top_k');
+  });
+
   it.each([
     ['gemini-2.5-flash', 'low', { thinkingBudget: 1024, includeThoughts: true }],
     ['gemini-2.5-flash', 'none', { thinkingBudget: 0 }],

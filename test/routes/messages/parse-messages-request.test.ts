@@ -27,7 +27,9 @@ describe('parseMessagesRequest with a known tool list', () => {
     expect(isSharedToolList(first.input.tools)).toBe(true);
     expect(first.input.tools?.map((tool) => tool.name)).toEqual(['Read', 'Write']);
     expect(first.warnings.map((warning) => warning.code)).toEqual(['unsupported-tool']);
-    expect(second.warnings.map((warning) => warning.code)).toEqual(['unsupported-tool', 'unsupported-parameter']);
+    expect(second.warnings.map((warning) => warning.code)).toEqual(['unsupported-tool']);
+    expect(second.input.openaiExtras).toEqual({ top_k: 5 });
+    expect(first.input.openaiExtras).toBeUndefined();
   });
 
   it('takes tool_choice from each request, leaving the shared tools as they were', () => {

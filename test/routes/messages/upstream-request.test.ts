@@ -202,10 +202,11 @@ describe('tools and options', () => {
     });
     // `adaptive` leaves the depth to the model: no reasoning_effort that a non-reasoning model would reject.
     expect(sent).not.toHaveProperty('reasoning_effort');
-    expect(sent).not.toHaveProperty('top_k');
+    // top_k is the sampling extra vLLM, SGLang and llama-server take: an OpenAI-compatible server gets it.
+    expect(sent.top_k).toBe(40);
     const message = JSON.parse(response.text) as Record<string, unknown>;
     const warnings = (message.diagnostics as { warnings: { code: string; message: string }[] }).warnings;
-    expect(warnings.map((warning) => warning.code)).toEqual(expect.arrayContaining(['unsupported-tool', 'unsupported-parameter']));
+    expect(warnings.map((warning) => warning.code)).toEqual(expect.arrayContaining(['unsupported-tool']));
     expect(warnings.find((warning) => warning.code === 'unsupported-tool')?.message).toContain('web_search');
   });
 
@@ -330,5 +331,23 @@ describe('to an Anthropic upstream', () => {
     expect(response.status).toBe(200);
     expect((kit.anthropic.messageRequests().at(-1)?.body as Record<string, unknown>).model).toBe('claude-opus-4-8');
     expect(JSON.parse(response.text)).toMatchObject({ model: 'claude-opus-4-8', content: [{ type: 'text', text: 'hi' }] });
+  });
+});
+
+describe('top_k, the sampling field Anthropic has and OpenAI has not', () => {
+  it('goes to Anthropic as top_k and to Ollama as options.top_k, without a warning', async () => {
+    kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    const viaAnthropic = await post(url, messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, { top_k: 12 }));
+    expect(viaAnthropic.status).toBe(200);
+    expect((kit.anthropic.messageRequests().at(-1)!.body as Record<string, unknown>).top_k).toBe(12);
+    expect(JSON.parse(viaAnthropic.text)).not.toHaveProperty('diagnostics');
+    kit.ollama.enqueue({ type: 'chat', content: 'ok' });
+    const viaOllama = await post(url, messagesBody(`${providers.ollama}/llama3.1:8b`, { top_k: 7 }));
+    expect(viaOllama.status).toBe(200);
+    const sent = kit.ollama.requests.filter((request) => request.path === '/api/chat').at(-1)!.body as {
+      options?: Record<string, unknown>;
+    };
+    expect(sent.options?.top_k).toBe(7);
+    expect(JSON.parse(viaOllama.text)).not.toHaveProperty('diagnostics');
   });
 });

@@ -291,4 +291,15 @@ describe('prompted lane', () => {
     expect(upstreamBody).not.toHaveProperty('tools');
     expect(JSON.stringify(upstreamBody.messages)).toContain('apply_patch');
   });
+  it("passes an inference server's own sampling fields on, as the Chat route does (top_k, min_p, repetition_penalty)", async () => {
+    harness.upstream.enqueue({ type: 'chat', content: 'ok' });
+    const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: nativeModel, input: 'hi', top_k: 20, min_p: 0.05, repetition_penalty: 1.05, store: false }),
+    });
+    expect(response.status).toBe(200);
+    expect(harness.upstream.lastChatBody()).toMatchObject({ top_k: 20, min_p: 0.05, repetition_penalty: 1.05 });
+    expect(harness.upstream.lastChatBody()).not.toHaveProperty('store');
+  });
 });
