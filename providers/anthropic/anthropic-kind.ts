@@ -1,4 +1,5 @@
 /** The `anthropic` provider kind: Anthropic's Messages API. */
+import { firstPartyBaseUrls } from '../../src/core/provider-types.js';
 import { alwaysNative, discoverFromApiKey, type ProviderKind } from '../provider-kind.js';
 import { createAnthropicAdapter } from './create-anthropic-adapter.js';
 
@@ -14,7 +15,7 @@ export const anthropicKind: ProviderKind<'anthropic'> = {
     type: 'anthropic',
     keyVariable: 'ANTHROPIC_API_KEY',
     baseUrlVariable: 'ANTHROPIC_BASE_URL',
-    defaultBaseUrl: 'https://api.anthropic.com',
+    defaultBaseUrl: firstPartyBaseUrls.anthropic,
   }),
   createAdapter: (config) => createAnthropicAdapter(config),
 };

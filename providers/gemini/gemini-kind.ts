@@ -1,4 +1,5 @@
 /** The `gemini` provider kind: Google's Gemini API (generativelanguage.googleapis.com), not its OpenAI-compatible endpoint. */
+import { firstPartyBaseUrls } from '../../src/core/provider-types.js';
 import type { ToolCallingMode } from '../../src/core/index.js';
 import { discoverFromApiKey, type ProviderKind } from '../provider-kind.js';
 import { createGeminiAdapter } from './create-gemini-adapter.js';
@@ -22,7 +23,7 @@ export const geminiKind: ProviderKind<'gemini'> = {
     type: 'gemini',
     keyVariable: 'GEMINI_API_KEY',
     baseUrlVariable: 'GEMINI_BASE_URL',
-    defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+    defaultBaseUrl: firstPartyBaseUrls.gemini,
   }),
   createAdapter: (config) => createGeminiAdapter(config),
 };

@@ -1,4 +1,5 @@
 /** The `openai` provider kind: the OpenAI API itself. */
+import { firstPartyBaseUrls } from '../../src/core/provider-types.js';
 import { alwaysNative, discoverFromApiKey, type ProviderKind } from '../provider-kind.js';
 import { createOpenAiAdapter } from './create-openai-adapter.js';
 
@@ -14,7 +15,7 @@ export const openAiKind: ProviderKind<'openai'> = {
     type: 'openai',
     keyVariable: 'OPENAI_API_KEY',
     baseUrlVariable: 'OPENAI_BASE_URL',
-    defaultBaseUrl: 'https://api.openai.com/v1',
+    defaultBaseUrl: firstPartyBaseUrls.openai,
   }),
   createAdapter: (config, dependencies) => createOpenAiAdapter(config, 'openai', dependencies.caches),
 };

@@ -1,5 +1,6 @@
 /** Fills defaults into a validated config file and produces the GatewayConfig the app runs on. */
 import type { ConfigFile, ProviderEntry } from './config-schema.js';
+import { firstPartyBaseUrls } from '../core/provider-types.js';
 import { ConfigError } from './config-error.js';
 import { normalizeClientKeys } from './normalize-client-keys.js';
 import type {
@@ -81,11 +82,15 @@ export const defaultState: StateSettings = {
 
 export type ServerOverrides = { host?: string; port?: number };
 
+function firstPartyBaseUrlOf(type: string): string | undefined {
+  return Object.hasOwn(firstPartyBaseUrls, type) ? firstPartyBaseUrls[type as keyof typeof firstPartyBaseUrls] : undefined;
+}
+
 export function normalizeProvider(name: string, settings: ProviderEntry): ProviderConfig {
   const provider: ProviderConfig = {
     name,
     type: settings.type,
-    baseUrl: String(settings.baseUrl ?? '').replace(/\/+$/, ''),
+    baseUrl: String(settings.baseUrl ?? firstPartyBaseUrlOf(settings.type) ?? '').replace(/\/+$/, ''),
     headers: settings.headers ?? {},
     timeouts: { ...defaultTimeouts, ...settings.timeouts },
     limits: { ...defaultUpstreamLimits, ...settings.limits },

@@ -30,8 +30,21 @@ export const providerTypesWithoutUpstream: readonly ProviderType[] = ['scripted'
  */
 export const providerTypesWithoutResponseFormat: readonly ProviderType[] = ['scripted', 'bedrock'];
 
-/** Kinds whose upstream URL follows from their other settings (Vertex AI's from its location): `baseUrl` only overrides. */
-export const providerTypesWithDefaultBaseUrl: readonly ProviderType[] = ['vertex', 'bedrock'];
+/**
+ * The first-party APIs' own URLs: a provider of these kinds may leave `baseUrl` out (a proxy, a private
+ * endpoint or a test sets it). Discovery from `OPENAI_API_KEY` and the like uses the same.
+ */
+export const firstPartyBaseUrls = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com',
+  gemini: 'https://generativelanguage.googleapis.com',
+} as const satisfies Partial<Record<ProviderType, string>>;
+
+/**
+ * Kinds whose upstream URL follows from their kind (the first-party APIs) or from their other settings
+ * (Vertex AI's from its location, Bedrock's from its region): `baseUrl` only overrides.
+ */
+export const providerTypesWithDefaultBaseUrl: readonly ProviderType[] = ['vertex', 'bedrock', 'openai', 'anthropic', 'gemini'];
 
 /**
  * Settings only one kind reads, as JSON Schema properties of a provider entry (`as const`, so that the

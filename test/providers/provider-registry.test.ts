@@ -43,9 +43,25 @@ describe('the provider registry', () => {
     }
   });
 
-  it('requires a baseUrl of every kind with an upstream only', () => {
-    expect(() => validateConfigFile({ providers: { one: { type: 'gemini' } } })).toThrow(/baseUrl: is required/);
+  it('requires a baseUrl of every kind with an upstream, except where the kind knows its own', () => {
+    for (const type of ['openai-compatible', 'ollama', 'azure-openai'])
+      expect(() => validateConfigFile({ providers: { one: { type } } })).toThrow(/baseUrl: is required/);
     expect(() => validateConfigFile({ providers: { one: { type: 'scripted' } } })).not.toThrow();
+    // The first-party APIs: their own URL unless baseUrl says otherwise (a proxy, a private endpoint).
+    const defaults = {
+      openai: 'https://api.openai.com/v1',
+      anthropic: 'https://api.anthropic.com',
+      gemini: 'https://generativelanguage.googleapis.com',
+    };
+    for (const [type, url] of Object.entries(defaults)) {
+      const config = normalizeConfig(validateConfigFile({ providers: { one: { type, apiKey: 'k' } } }), {});
+      expect(config.providers.one?.baseUrl).toBe(url);
+      const proxied = normalizeConfig(
+        validateConfigFile({ providers: { one: { type, apiKey: 'k', baseUrl: 'http://127.0.0.1:9/' } } }),
+        {},
+      );
+      expect(proxied.providers.one?.baseUrl).toBe('http://127.0.0.1:9');
+    }
   });
 
   it('builds each kind’s adapter from its descriptor', async () => {
