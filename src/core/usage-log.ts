@@ -28,7 +28,6 @@ export interface UsageRecorder {
 
 /** Long enough for a month's period and the one before it. */
 export const usageDaysKept = 62;
-const daysKept = usageDaysKept;
 
 /** Today's UTC date, worked out again only when the day ends (a Date and a string per request cost ~1 µs). */
 export function utcDayClock(): () => string {
@@ -75,7 +74,7 @@ export class UsageLog implements UsageRecorder {
 
   private forgetBefore(day: string): void {
     this.lastDay = day;
-    const oldest = new Date(Date.parse(`${day}T00:00:00Z`) - daysKept * 86_400_000).toISOString().slice(0, 10);
+    const oldest = new Date(Date.parse(`${day}T00:00:00Z`) - usageDaysKept * 86_400_000).toISOString().slice(0, 10);
     for (const [id, row] of this.rows) if (row.day < oldest) this.rows.delete(id);
   }
 }

@@ -23,6 +23,23 @@ const final = {
   timings: { cache_n: 64, prompt_n: 24, predicted_n: 21 },
 };
 
+/** A llama-server provider in the prompted lane at `url` (its root; the chat base URL adds `/v1`). */
+function llamaAdapter(name: string, url: string, extra: Partial<ProviderConfig> = {}): ProviderAdapter {
+  const config: ProviderConfig = {
+    name,
+    type: 'openai-compatible',
+    baseUrl: `${url}/v1`,
+    headers: {},
+    timeouts: { connectMs: 1_000, headersMs: 5_000, bodyMs: 5_000 },
+    limits: { ...defaultUpstreamLimits },
+    toolCalling: 'prompted',
+    models: {},
+    maxConnections: 1,
+    ...extra,
+  };
+  return createOpenAiAdapter(config, 'openai-compatible');
+}
+
 let server: LoopbackServer;
 let adapter: ProviderAdapter;
 
@@ -47,19 +64,7 @@ beforeAll(async () => {
       response.writeHead(404).end();
     }
   });
-  const config: ProviderConfig = {
-    name: 'llama',
-    type: 'openai-compatible',
-    baseUrl: `${server.url}/v1`,
-    headers: {},
-    timeouts: { connectMs: 1_000, headersMs: 5_000, bodyMs: 5_000 },
-    limits: { ...defaultUpstreamLimits },
-    toolCalling: 'prompted',
-    models: {},
-    maxConnections: 4,
-    server: 'llama.cpp',
-  };
-  adapter = createOpenAiAdapter(config, 'openai-compatible');
+  adapter = llamaAdapter('llama', server.url, { maxConnections: 4, server: 'llama.cpp' });
 });
 
 afterAll(async () => {
@@ -195,20 +200,7 @@ describe('llama-server /completion stream cut off', () => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.end(`data: ${JSON.stringify({ content: 'partial', stop: false })}\n\n`);
     });
-    const cutAdapter = createOpenAiAdapter(
-      {
-        name: 'cut',
-        type: 'openai-compatible',
-        baseUrl: `${cut.url}/v1`,
-        headers: {},
-        timeouts: { connectMs: 1_000, headersMs: 5_000, bodyMs: 5_000 },
-        limits: { ...defaultUpstreamLimits },
-        toolCalling: 'prompted',
-        models: {},
-        maxConnections: 1,
-      },
-      'openai-compatible',
-    );
+    const cutAdapter = llamaAdapter('cut', cut.url);
     try {
       const events = await collect(await cutAdapter.stream(request, context(false)));
       expect(text(events)).toBe('partial');
@@ -240,21 +232,7 @@ describe('llama-server without /apply-template (an older build, or a proxy that 
       response.writeHead(404, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }));
     });
-    const oldAdapter = createOpenAiAdapter(
-      {
-        name: 'old',
-        type: 'openai-compatible',
-        baseUrl: `${old.url}/v1`,
-        headers: {},
-        timeouts: { connectMs: 1_000, headersMs: 5_000, bodyMs: 5_000 },
-        limits: { ...defaultUpstreamLimits },
-        toolCalling: 'prompted',
-        models: {},
-        maxConnections: 1,
-        server: 'llama.cpp',
-      },
-      'openai-compatible',
-    );
+    const oldAdapter = llamaAdapter('old', old.url, { server: 'llama.cpp' });
     try {
       for (let turn = 0; turn < 2; turn++)
         expect(text(await collect(await oldAdapter.stream(request, context(true))))).toBe('from the chat endpoint');
