@@ -1,12 +1,14 @@
 /** The cwm family: `<tool: LABEL>\nNAME input\n</tool>` blocks, the input JSON or one command. */
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
+import type { ToolDefinition } from '../../../src/core/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { getWeather, standardTools } from '../helpers/tools.js';
+import { standardTools } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('cwm')!;
+const { format, call } = familyUnderTest('cwm');
+
+testFamilyTable(format);
+
 const bash: ToolDefinition = {
   name: 'bash',
   description: 'Run a shell command.',
@@ -14,35 +16,8 @@ const bash: ToolDefinition = {
 };
 const tools = [...standardTools, bash];
 const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(tools, options), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
-
-testFamilyContract(format);
 
 describe('cwm: rendering', () => {
-  it('renders history with one block per call and Hermes’ tagged results', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <tool: function>
-      get_weather
-      {"city": "Oslo"}
-      </tool>
-      <tool: function>
-      get_time
-      {}
-      </tool>
-      [user] <tool_response>
-      -3 C, snow
-      </tool_response>
-      <tool_response>
-      Error: error: clock unavailable
-      </tool_response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
-  });
-
   it('writes a command-only call as its command, so it reads back the same', () => {
     const rendered = format.renderCall({ name: 'bash', arguments: '{"command":"grep -rn \\"def bulk_create\\" ."}' });
     expect(rendered).toBe('<tool: function>\nbash grep -rn "def bulk_create" .\n</tool>');
@@ -70,17 +45,8 @@ describe('cwm: parsing', () => {
     expect(parse('<tool: function>\nget_time\n</tool>')).toEqual([call('get_time', { command: '' })]);
   });
 
-  it('reports a cut-off call as unparsed and rejects unknown tools and malformed blocks', () => {
+  it('reports a cut-off call as unparsed', () => {
     expect(parse('<tool: function>\nbash ls -')).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
-    expect(parse('<tool: function>\nrm_everything now\n</tool>')).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse('<tool: function>\n</tool>')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-  });
-
-  it('keeps prose as text and only calls the request’s tools', () => {
-    for (const text of ['a <tool b', 'see </tool> here', 'tool: function']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), '<tool: function>\nbash ls\n</tool>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
   });
 });
 

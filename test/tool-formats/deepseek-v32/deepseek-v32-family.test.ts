@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
 import {
   functionCallsClose,
   functionCallsOpen,
@@ -8,21 +7,16 @@ import {
   toolCallsClose,
   toolCallsOpen,
 } from '../../../tool-formats/deepseek-v32/dsml-tokens.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, getWeather, standardTools } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('deepseek-v32')!;
-const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
+const { format, parse, call } = familyUnderTest('deepseek-v32');
+
+testFamilyTable(format);
 
 const parameter = (name: string, value: string, string: boolean | undefined = true) =>
   `<｜DSML｜parameter name="${name}"${string === undefined ? '' : ` string="${string}"`}>${value}${parameterClose}`;
 const invoke = (name: string, ...parameters: string[]) => `<｜DSML｜invoke name="${name}">\n${parameters.join('\n')}\n${invokeClose}`;
 const section = (...invokes: string[]) => `${functionCallsOpen}\n${invokes.join('\n')}\n${functionCallsClose}`;
-
-testFamilyContract(format);
 
 describe('deepseek-v32: tokens', () => {
   it('uses the full-width bar U+FF5C, byte for byte', () => {
@@ -32,51 +26,6 @@ describe('deepseek-v32: tokens', () => {
 });
 
 describe('deepseek-v32: rendering', () => {
-  it("renders the V3.2 template's tool block", () => {
-    expect(format.renderTools([documentedWeather], { type: 'auto' })).toMatchInlineSnapshot(`
-      "## Tools
-
-      You have access to a set of tools you can use to answer the user's question.
-      You can invoke functions by writing a "<｜DSML｜function_calls>" block like the following as part of your reply to the user:
-      <｜DSML｜function_calls>
-      <｜DSML｜invoke name="$FUNCTION_NAME">
-      <｜DSML｜parameter name="$PARAMETER_NAME" string="true|false">$PARAMETER_VALUE</｜DSML｜parameter>
-      ...
-      </｜DSML｜invoke>
-      <｜DSML｜invoke name="$FUNCTION_NAME2">
-      ...
-      </｜DSML｜invoke>
-      </｜DSML｜function_calls>
-
-      String and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The "string" attribute should be set to "true" for string type parameters and "false" for other types (numbers, booleans, arrays, objects).
-
-      Here are the functions available in JSONSchema format:
-      <functions>
-      {"name": "get_weather", "description": "Get the current weather for a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["city"]}}
-      </functions>
-
-      When to use the tools:
-      - get_weather: When the user asks about current conditions somewhere. (tags: weather, travel)
-
-      Examples of tool calls:
-      - get_weather: Weather in Paris
-      <｜DSML｜function_calls>
-      <｜DSML｜invoke name="get_weather">
-      <｜DSML｜parameter name="city" string="true">Paris</｜DSML｜parameter>
-      </｜DSML｜invoke>
-      </｜DSML｜function_calls>
-      - get_weather
-      <｜DSML｜function_calls>
-      <｜DSML｜invoke name="get_weather">
-      <｜DSML｜parameter name="city" string="true">Oslo</｜DSML｜parameter>
-      <｜DSML｜parameter name="unit" string="true">celsius</｜DSML｜parameter>
-      </｜DSML｜invoke>
-      </｜DSML｜function_calls>
-
-      Function results come back to you in the next user turn, inside <function_results></function_results>, each result in <result></result>. When no function is needed, answer directly."
-    `);
-  });
-
   it('renders a turn of calls as one section, strings as they are and other values as JSON, results as <function_results>', () => {
     expect(format.renderCall({ name: 'search_web', arguments: '{"query":"a < b","max_results":3}' })).toMatchInlineSnapshot(`
       "<｜DSML｜function_calls>
@@ -85,25 +34,6 @@ describe('deepseek-v32: rendering', () => {
       <｜DSML｜parameter name="max_results" string="false">3</｜DSML｜parameter>
       </｜DSML｜invoke>
       </｜DSML｜function_calls>"
-    `);
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <｜DSML｜function_calls>
-      <｜DSML｜invoke name="get_weather">
-      <｜DSML｜parameter name="city" string="true">Oslo</｜DSML｜parameter>
-      </｜DSML｜invoke>
-      <｜DSML｜invoke name="get_time">
-
-      </｜DSML｜invoke>
-      </｜DSML｜function_calls>
-      [user] <function_results>
-      <result>-3 C, snow</result>
-      <result>Error: error: clock unavailable</result>
-      </function_results>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
     `);
   });
 });
@@ -173,17 +103,7 @@ describe('deepseek-v32: parsing', () => {
     ]);
   });
 
-  it('rejects unknown tools and malformed invokes, keeping their markup out of the text', () => {
-    expect(parse(section(invoke('rm_rf', parameter('path', '/'))))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(invoke('get_time')))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
-    expect(parse(section(invoke('get_weather', 'city=Paris')))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
-    expect(parse(section('get_weather(city="Paris")'))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
+  it('rejects malformed invokes, keeping their markup out of the text', () => {
     // Only a value's own close ends it, so an unclosed value runs to the end of the reply.
     expect(parse(section(invoke('get_weather', '<｜DSML｜parameter name="city" string="true">Paris')))).toMatchObject([
       { type: 'tool-call-unparsed', reason: 'unclosed' },
@@ -194,31 +114,4 @@ describe('deepseek-v32: parsing', () => {
       call('get_time', {}),
     ]);
   });
-
-  it('keeps JSON answers and prose about DSML as text', () => {
-    for (const text of ['{"name": "Alice", "age": 31}', 'DSML tags look like <｜DSML｜invoke name="x">.', 'a <｜DSML｜ b'])
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
-  });
-});
-
-testChunkingInvariance({
-  name: 'deepseek-v32',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    `Checking.\n\n${section(invoke('get_weather', parameter('city', 'Paris')), invoke('get_time'))}`,
-    section(invoke('write_file', parameter('path', 'a'), parameter('content', `${functionCallsClose} </think> \`\`\``))),
-    `${section(invoke('nope'))}${toolCallsOpen}\n<｜DSML｜invoke name="get_ti`,
-  ],
-  fragments: [
-    functionCallsOpen,
-    functionCallsClose,
-    toolCallsOpen,
-    toolCallsClose,
-    '<｜DSML｜invoke name="get_time">',
-    invokeClose,
-    parameter('query', 'x'),
-    parameter('max_results', '3', false),
-    parameterClose,
-    invoke('get_time'),
-  ],
 });

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent } from '../../../src/core/index.js';
 import { toolCallBegin, toolCallEnd, toolCallsBegin, toolCallsEnd, toolSeparator } from '../../../tool-formats/shared/deepseek-tokens.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('deepseek')!;
-const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
+const { format, parse, call } = familyUnderTest('deepseek');
+
+testFamilyTable(format);
+
 const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 /** A V3 / R1 call block: the type, the name, and the arguments in a JSON fence. */
@@ -18,91 +16,11 @@ const v3Call = (name: string, json: string) =>
 const v31Call = (name: string, json: string) => `${toolCallBegin}${name}${toolSeparator}${json}${toolCallEnd}`;
 const section = (...calls: string[]) => toolCallsBegin + calls.join('') + toolCallsEnd;
 
-testFamilyContract(format);
-
 describe('deepseek: tokens', () => {
   it('uses the full-width bar U+FF5C and the U+2581 block, byte for byte', () => {
     expect(toolCallsBegin).toBe('<\uFF5Ctool\u2581calls\u2581begin\uFF5C>');
     expect(toolSeparator).toBe('<\uFF5Ctool\u2581sep\uFF5C>');
     expect(Buffer.from(toolCallEnd, 'utf8').toString('hex')).toBe('3cefbd9c746f6f6ce2968163616c6ce29681656e64efbd9c3e');
-  });
-});
-
-describe('deepseek: rendering', () => {
-  it('renders tools in the model card layout with the V3 / R1 call syntax', () => {
-    expect(format.renderTools([documentedWeather, searchWeb], { type: 'required' })).toMatchInlineSnapshot(`
-      "## Tools
-      You have access to the following tools:
-
-      ### get_weather
-      Description: Get the current weather for a city.
-
-      Parameters: {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["city"]}
-
-      ### search_web
-      Description: Search the web and return the top results.
-
-      Parameters: {"type": "object", "properties": {"query": {"type": "string"}, "max_results": {"type": "integer", "minimum": 1, "maximum": 20}}, "required": ["query"]}
-
-      IMPORTANT: ALWAYS adhere to this exact format for tool use:
-      <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>tool_call_name
-      \`\`\`json
-      tool_call_arguments
-      \`\`\`<｜tool▁call▁end｜>{additional_tool_calls}<｜tool▁calls▁end｜>
-
-      Where:
-      - \`tool_call_name\` must be an exact match to one of the available tools
-      - \`tool_call_arguments\` must be valid JSON that strictly follows the tool's Parameters Schema
-      - For multiple tool calls, chain them with a newline as separator, inside the one section
-
-      When to use the tools:
-      - get_weather: When the user asks about current conditions somewhere. (tags: weather, travel)
-
-      Examples of tool calls:
-      - get_weather: Weather in Paris
-      <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather
-      \`\`\`json
-      {"city": "Paris"}
-      \`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>
-      - get_weather
-      <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather
-      \`\`\`json
-      {"city": "Oslo", "unit": "celsius"}
-      \`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>
-
-      Tool results come back to you in the next user turn, all inside <｜tool▁outputs▁begin｜>…<｜tool▁outputs▁end｜>, each between <｜tool▁output▁begin｜> and <｜tool▁output▁end｜>. When no tool is needed, answer directly.
-
-      You must call at least one tool in this reply; do not answer without a tool call."
-    `);
-  });
-
-  it('renders one call as a section with a JSON fence', () => {
-    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(`
-      "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather
-      \`\`\`json
-      {"city": "Oslo"}
-      \`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
-    `);
-  });
-
-  it('renders history with one section per turn and the template tool outputs', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather
-      \`\`\`json
-      {"city": "Oslo"}
-      \`\`\`<｜tool▁call▁end｜>
-      <｜tool▁call▁begin｜>function<｜tool▁sep｜>get_time
-      \`\`\`json
-      {}
-      \`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>
-      [user] <｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>-3 C, snow<｜tool▁output▁end｜>
-      <｜tool▁output▁begin｜>Error: error: clock unavailable<｜tool▁output▁end｜><｜tool▁outputs▁end｜>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
   });
 });
 
@@ -189,36 +107,13 @@ describe('deepseek: parsing', () => {
     ]);
   });
 
-  it('rejects unknown tools and malformed calls, keeping their markup out of the text', () => {
+  it('rejects unknown tools, keeping their markup out of the text', () => {
     const unknown = parse(`Sure.\n${section(v3Call('delete_all_files', '{}'))}`);
     expect(unknown).toMatchObject([
       { type: 'text', text: 'Sure.\n' },
       { type: 'tool-call-rejected', code: 'unavailable_tool' },
     ]);
     expect(textOf(unknown)).not.toContain('delete_all_files');
-    expect(parse(section(v3Call('get_weather', '{"city" "Paris"}')))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
-    expect(parse(section(`${toolCallBegin}get the weather in Paris${toolCallEnd}`))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
-    expect(parse(section())).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-  });
-
-  it('keeps JSON answers and prose as text', () => {
-    for (const text of [
-      '```json\n{"name": "Alice", "age": 31}\n```',
-      'Use <｜tool▁sep｜> between the name and the arguments.',
-      'a <｜ b ▁ c',
-    ]) {
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
-    }
-  });
-
-  it('only makes calls to the tools of the request', () => {
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), section(v3Call('search_web', '{"query": "x"}')))).toMatchObject(
-      [{ type: 'tool-call-rejected', code: 'unavailable_tool' }],
-    );
   });
 });
 
@@ -247,32 +142,4 @@ describe('deepseek: the section end token inside the arguments', () => {
     const events = parse(`${toolCallsBegin}${toolCallBegin}search_web${toolSeparator}{"query": "a"${toolCallsEnd} Sorry.`);
     expect(events).toEqual([call('search_web', { query: 'a' }), { type: 'text', text: ' Sorry.' }]);
   });
-});
-
-testChunkingInvariance({
-  name: 'deepseek',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    `Let me check.\n${section(v3Call('get_weather', '{"city": "Paris"}'), '\n', v3Call('get_time', '{}'))}\nDone.`,
-    `<think>\nplan <｜tool▁calls▁begin｜>\n</think>\n\n${section(v31Call('write_file', '{"path": "a", "content": "<｜tool▁call▁end｜> ``` </think>"}'))}`,
-    `${section(v3Call('nope', '{}'))}${v31Call('get_time', '{}')}${toolCallsEnd}${toolCallsBegin}${toolCallBegin}function${toolSeparator}get_ti`,
-    // Found by fast-check: a chunk ending in what may be a marker (`<｜tool▁call`, the start of
-    // `<｜tool▁calls▁begin｜>`) while the arguments' JSON value was still sought ended the seek.
-    `${toolCallsBegin}${toolCallBegin}function${toolSeparator}get_ti${toolCallEnd}[get(${toolCallsBegin}`,
-  ],
-  fragments: [
-    toolCallsBegin,
-    toolCallsEnd,
-    toolCallBegin,
-    toolCallEnd,
-    toolSeparator,
-    'function',
-    '```json\n{"city": "Rome"}\n```',
-    v3Call('get_weather', '{"city": "Rome"}'),
-    v31Call('search_web', '{"query": "a ``` b"}'),
-    v31Call('search_web', `{"query": "${toolCallsEnd}${toolCallEnd}"}`),
-    `${toolSeparator}{"a": "`,
-    section(v31Call('delete_all', '{}')),
-    '<｜end▁of▁sentence｜>',
-  ],
 });

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, getTime, standardTools } from '../helpers/tools.js';
+import { documentedWeather, getTime } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('deepseek-v31')!;
-const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
+const { format, parse } = familyUnderTest('deepseek-v31');
 
-testFamilyContract(format);
+testFamilyTable(format);
 
 describe('deepseek-v31: rendering as V3.1 writes calls', () => {
   it("lists tools as the model card does and asks for V3.1's call form", () => {
@@ -46,16 +43,6 @@ describe('deepseek-v31: rendering as V3.1 writes calls', () => {
       Tool results follow your calls, each between <｜tool▁output▁begin｜> and <｜tool▁output▁end｜>. When no tool is needed, answer directly."
     `);
   });
-
-  it('writes calls without type or fence, and results inside the turn that made the calls', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Oslo"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>get_time<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜><｜tool▁output▁begin｜>-3 C, snow<｜tool▁output▁end｜><｜tool▁output▁begin｜>Error: error: clock unavailable<｜tool▁output▁end｜>It is -3 C and snowing.
-      [user] Thanks"
-    `);
-  });
 });
 
 describe('deepseek-v31: parsing', () => {
@@ -69,20 +56,4 @@ describe('deepseek-v31: parsing', () => {
       ),
     ).toEqual([{ type: 'tool-call', name: 'get_time', arguments: '{}' }]);
   });
-});
-
-testChunkingInvariance({
-  name: 'deepseek-v31',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    'Let me check.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>get_time<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
-  ],
-  fragments: [
-    '<｜tool▁calls▁begin｜>',
-    '<｜tool▁call▁begin｜>',
-    'get_time<｜tool▁sep｜>{}',
-    '<｜tool▁call▁end｜>',
-    '<｜tool▁calls▁end｜>',
-    '</think>',
-  ],
 });

@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { getTime, standardTools } from '../helpers/tools.js';
+import { getTime } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('dots')!;
-const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
+const { format, parse, call } = familyUnderTest('dots');
+
+testFamilyTable(format);
+
 const block = (body: string) => `<dots_function_call>\n${body}\n</dots_function_call>`;
-
-testFamilyContract(format);
 
 describe('dots: rendering', () => {
   it('renders the invoke format and one block per turn', () => {
@@ -35,26 +31,6 @@ describe('dots: rendering', () => {
       Write string values as they are, without quotes or escaping, and other values (numbers, booleans, arrays, objects) as JSON.
 
       Tool results come back to you in the next user turn, each inside <tool_response></tool_response> tags. When no tool is needed, answer directly."
-    `);
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <dots_function_call>
-      <invoke name="get_weather">
-      <parameter name="city">Oslo</parameter>
-      </invoke>
-      <invoke name="get_time">
-      </invoke>
-      </dots_function_call>
-      [user] <tool_response>
-      -3 C, snow
-      </tool_response>
-      <tool_response>
-      Error: error: clock unavailable
-      </tool_response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
     `);
   });
 });
@@ -83,7 +59,7 @@ describe('dots: parsing (vLLM dots parser cases)', () => {
     ).toEqual([call('get_time', {}), call('get_weather', { city: '東京' }), call('get_time', {})]);
   });
 
-  it('keeps the block close inside a value, and reports cut-off and unknown calls', () => {
+  it('keeps the block close inside a value', () => {
     expect(
       parse(
         block(
@@ -91,31 +67,5 @@ describe('dots: parsing (vLLM dots parser cases)', () => {
         ),
       ),
     ).toEqual([call('write_file', { path: 'a', content: '</dots_function_call> x' })]);
-    expect(parse('<dots_function_call>\n<invoke name="get_weather"><parameter name="city">Par')).toMatchObject([
-      { type: 'tool-call-unparsed', format: 'dots', reason: 'unclosed' },
-    ]);
-    expect(parse(block('<invoke name="rm"></invoke>'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
-
-  it('keeps prose about invoke tags as text', () => {
-    for (const text of ['Write <invoke name="x"> to call.', 'The <parameter> tag.']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-  });
-});
-
-testChunkingInvariance({
-  name: 'dots',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    `Checking.${block('<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n</invoke>')}`,
-    block('{"name": "nope", "arguments": {}}') + '<dots_function_call><invoke name="get_ti',
-  ],
-  fragments: [
-    '<dots_function_call>',
-    '</dots_function_call>',
-    '<invoke name="get_time">',
-    '</invoke>',
-    '<parameter name="query">',
-    '</parameter>',
-    '{"name": "get_time", "arguments": {}}',
-  ],
 });

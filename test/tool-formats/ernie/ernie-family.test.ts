@@ -2,16 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { testFamilyContract } from '../helpers/family-contract.js';
 import { standardTools } from '../helpers/tools.js';
+import { testFamilyTable } from '../helpers/family-table.js';
 
 const registry = createToolFormatRegistry();
 const format = registry.get('ernie')!;
+
+testFamilyTable(format);
+
 const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 const block = (json: string) => `<tool_call>\n${json}\n</tool_call>`;
-
-testFamilyContract(format);
 
 describe('ernie: rendering', () => {
   it('writes the Hermes layout, which its <tool_call> JSON is', () => {
@@ -38,18 +39,6 @@ describe('ernie: parsing', () => {
       { type: 'text', text: '\n' },
       call('create_event', { title: '</tool_call>', options: { remind: true } }),
     ]);
-  });
-
-  it('reports a cut-off call as unparsed (format ernie) and rejects unknown tools', () => {
-    expect(parse('<tool_call>\n{"name": "get_weather", "arguments": {"ci')).toMatchObject([
-      { type: 'tool-call-unparsed', format: 'ernie', reason: 'unclosed' },
-    ]);
-    expect(parse(block('{"name": "rm_rf", "arguments": {}}'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-  });
-
-  it('keeps the <response> wrapper, which servers drop as a special token, and other prose as text', () => {
-    for (const text of ['<response>\nParis is the capital.\n</response>', '{"name": "Alice"}'])
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
   });
 });
 

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
 import { quoteDelimitedStrings } from '../../../tool-formats/gemma/delimited-call-grammar.js';
 import { renderPythonType } from '../../../tool-formats/gemma/python-signature.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, getTime, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
+import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
+import { documentedWeather, getTime, getWeather, searchWeb } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('gemma')!;
-const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
+const { format, parse, call } = familyUnderTest('gemma');
+
+testFamilyTable(format);
+
 const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 /** Enums, defaults, optionals (declared before a required one), nullable, unions, arrays and a nested object. */
@@ -35,8 +35,6 @@ const planTrip: ToolDefinition = {
     required: ['destination', 'travellers'],
   },
 };
-
-testFamilyContract(format);
 
 describe('gemma: rendering', () => {
   it('renders tools as Python stubs and asks for tool_code blocks', () => {
@@ -137,26 +135,6 @@ describe('gemma: rendering', () => {
     expect(rendered).toBe('```tool_code\nwrite_file(path="a.md", content="\\x60\\x60\\x60ts\\nx\\n\\x60\\x60\\x60\\x60")\n```');
     expect(parse(rendered)).toEqual([call('write_file', { path: 'a.md', content: '```ts\nx\n````' })]);
   });
-
-  it('renders history with tool_output blocks in a user turn', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      \`\`\`tool_code
-      get_weather(city="Oslo")
-      get_time()
-      \`\`\`
-      [user] \`\`\`tool_output
-      {"name": "get_weather", "output": "-3 C, snow"}
-      \`\`\`
-      \`\`\`tool_output
-      {"name": "get_time", "output": "error: clock unavailable", "is_error": true}
-      \`\`\`
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
-  });
 });
 
 describe('gemma: parsing tool_code blocks', () => {
@@ -208,19 +186,13 @@ describe('gemma: parsing tool_code blocks', () => {
     expect(parse('```tool_code\npython("print(1)")\n```')).toEqual([call('python', { code: 'print(1)' })]);
   });
 
-  it('rejects unknown tools and unreadable code, keeping their markup out of the text', () => {
+  it('rejects unknown tools, keeping their markup out of the text', () => {
     const unknown = parse('Sure.\n```tool_code\ndelete_all_files(confirm=True)\n```');
     expect(unknown).toMatchObject([
       { type: 'text', text: 'Sure.\n' },
       { type: 'tool-call-rejected', code: 'unavailable_tool' },
     ]);
     expect(textOf(unknown)).not.toContain('delete_all_files');
-    expect(parse('```tool_code\nget_weather(city=Paris)\n```')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
-    expect(parse('```tool_code\nweather = lookup("Paris")\n```')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
   });
 
   it('reads a complete call in an unclosed block, and reports a cut-off one as unclosed', () => {
@@ -237,13 +209,6 @@ describe('gemma: parsing tool_code blocks', () => {
   });
 
   it('keeps other code blocks, JSON answers and prose as text, and drops leaked turn tokens', () => {
-    for (const text of [
-      '```python\nprint(get_weather(city="Paris"))\n```',
-      '```json\n{"name": "Alice", "age": 31}\n```',
-      'Call get_weather(city="Paris") yourself.',
-    ]) {
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
-    }
     expect(parse('It is sunny.<end_of_turn>')).toEqual([{ type: 'text', text: 'It is sunny.' }]);
   });
 });
@@ -289,16 +254,7 @@ describe('gemma: parsing Gemma 4 and FunctionGemma calls', () => {
     ).toEqual([call('get_weather', { city: 'Zürich', unit: 'celsius' })]);
   });
 
-  it('rejects unknown tools and malformed bodies, and reports cut-off ones as unclosed', () => {
-    expect(parse('<|tool_call>call:rm_rf{path:<|"|>/<|"|>}<tool_call|>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
-    expect(parse('<|tool_call>call:get_weather{city:Paris}<tool_call|>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
-    expect(parse('<|tool_call>get weather please<tool_call|>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
+  it('reports cut-off calls as unclosed', () => {
     for (const text of [
       '<|tool_call>call:get_weather{city:<|"|>Par',
       '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>',
@@ -322,34 +278,4 @@ describe('gemma: parsing Gemma 4 and FunctionGemma calls', () => {
       call('search_web', { query: 'x' }),
     ]);
   });
-});
-
-testChunkingInvariance({
-  name: 'gemma',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    'Let me check.\n```tool_code\nget_weather(city="Paris")\n```\nDone.',
-    '```tool_code\n{"name": "get_time", "arguments": {}}\n```',
-    '```tool_code\nwrite_file(path="a", content="```\\n<tool_call|>")\nget_time()\n```',
-    '<|channel>thought\nplan<channel|><|tool_call>call:search_web{query:<|"|>a <tool_call|> "b"<|"|>,max_results:2}<tool_call|><|tool_response>',
-    '<start_function_call>call:get_time{}<end_function_call><|tool_call>call:nope{}<tool_call|><|tool_call>call:get_weather{city:<|"|>Li',
-  ],
-  fragments: [
-    '```tool_code\n',
-    '```',
-    '\n```',
-    'get_weather(city="Rome")',
-    '{"name": "get_time", "arguments": {}}',
-    '<|tool_call>',
-    '<tool_call|>',
-    'call:get_weather{city:<|"|>Rome<|"|>}',
-    '<|"|>',
-    '<turn|>',
-    '<|channel>thought\n',
-    '<channel|>',
-    '<start_function_call>call:get_time{}<end_function_call>',
-    '<escape>',
-    '<end_of_turn>',
-    '[get_time()]',
-  ],
 });

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../../src/core/index.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, getTime, standardTools } from '../helpers/tools.js';
+import { documentedWeather, getTime } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('gemma4')!;
-const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
+const { format, parse } = familyUnderTest('gemma4');
+
+testFamilyTable(format);
 
 /** A nested object, an array of objects, a nullable string and a union type, as Gemma 4's template declares them. */
 const bookTrip: ToolDefinition = {
@@ -23,8 +22,6 @@ const bookTrip: ToolDefinition = {
   },
 };
 
-testFamilyContract(format);
-
 describe('gemma4: rendering as its chat template does', () => {
   it('declares tools in <|tool> tokens, without instructions the template does not give', () => {
     expect(format.renderTools([documentedWeather, getTime, bookTrip], { type: 'auto' })).toMatchInlineSnapshot(`
@@ -38,16 +35,6 @@ describe('gemma4: rendering as its chat template does', () => {
       <|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>
       - get_weather
       <|tool_call>call:get_weather{city:<|"|>Oslo<|"|>,unit:<|"|>celsius<|"|>}<tool_call|>"
-    `);
-  });
-
-  it('writes calls in its value syntax and results as responses inside the model turn, before its next words', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <|tool_call>call:get_weather{city:<|"|>Oslo<|"|>}<tool_call|><|tool_call>call:get_time{}<tool_call|><|tool_response>response:get_weather{value:<|"|>-3 C, snow<|"|>}<tool_response|><|tool_response>response:get_time{value:<|"|>Error: error: clock unavailable<|"|>}<tool_response|>It is -3 C and snowing.
-      [user] Thanks"
     `);
   });
 
@@ -71,14 +58,4 @@ describe('gemma4: parsing', () => {
     ]);
     expect(parse('```tool_code\nget_time()\n```')).toEqual([{ type: 'tool-call', name: 'get_time', arguments: '{}' }]);
   });
-});
-
-testChunkingInvariance({
-  name: 'gemma4',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    'Checking.<|tool_call>call:get_weather{city:<|"|>São Paulo<|"|>,unit:<|"|>celsius<|"|>}<tool_call|>',
-    '<|channel>thought\nNeed the time.<channel|><|tool_call>call:get_time{}<tool_call|><|tool_response>',
-  ],
-  fragments: ['<|tool_call>call:', 'get_time{}', '<tool_call|>', '<|"|>', '<|channel>thought', '<channel|>', '<|tool_response>'],
 });

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
+import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
+import { getWeather } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('glm')!;
-const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
+const { format, parse, call } = familyUnderTest('glm');
+
+testFamilyTable(format);
+
 const parseWith = (tools: ToolDefinition[], text: string) => expectChunkingInvariant(() => format.createParser(tools), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 /** A GLM-4.5 call (one tag per line); `compact` writes GLM-4.7's form without newlines. */
 const glmCall = (name: string, pairs: Record<string, string>, compact = false) => {
@@ -36,54 +36,7 @@ const typed: ToolDefinition = {
   },
 };
 
-testFamilyContract(format);
-
 describe('glm: rendering', () => {
-  it('renders tools as the GLM-4.5 chat template does', () => {
-    expect(format.renderTools([documentedWeather, searchWeb], { type: 'required' })).toMatchInlineSnapshot(`
-      "# Tools
-
-      You may call one or more functions to assist with the user query.
-
-      You are provided with function signatures within <tools></tools> XML tags:
-      <tools>
-      {"type": "function", "function": {"name": "get_weather", "description": "Get the current weather for a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["city"]}}}
-      {"type": "function", "function": {"name": "search_web", "description": "Search the web and return the top results.", "parameters": {"type": "object", "properties": {"query": {"type": "string"}, "max_results": {"type": "integer", "minimum": 1, "maximum": 20}}, "required": ["query"]}}}
-      </tools>
-
-      For each function call, output the function name and arguments within the following XML format:
-      <tool_call>{function-name}
-      <arg_key>{arg-key-1}</arg_key>
-      <arg_value>{arg-value-1}</arg_value>
-      <arg_key>{arg-key-2}</arg_key>
-      <arg_value>{arg-value-2}</arg_value>
-      ...
-      </tool_call>
-      Write string values as they are, without quotes or escaping, and other values (numbers, booleans, arrays, objects) as JSON.
-
-      When to use the tools:
-      - get_weather: When the user asks about current conditions somewhere. (tags: weather, travel)
-
-      Examples of tool calls:
-      - get_weather: Weather in Paris
-      <tool_call>get_weather
-      <arg_key>city</arg_key>
-      <arg_value>Paris</arg_value>
-      </tool_call>
-      - get_weather
-      <tool_call>get_weather
-      <arg_key>city</arg_key>
-      <arg_value>Oslo</arg_value>
-      <arg_key>unit</arg_key>
-      <arg_value>celsius</arg_value>
-      </tool_call>
-
-      Function results come back to you in the next user turn, each inside <tool_response></tool_response> XML tags. When no function is needed, answer directly.
-
-      You must call at least one tool in this reply; do not answer without a tool call."
-    `);
-  });
-
   it('renders one call in the GLM-4.5 form: strings as they are, other values as JSON', () => {
     expect(
       format.renderCall({
@@ -101,28 +54,6 @@ describe('glm: rendering', () => {
       </tool_call>"
     `);
     expect(format.renderCall({ name: 'get_time', arguments: '{}' })).toBe('<tool_call>get_time\n</tool_call>');
-  });
-
-  it('renders history with <tool_response> user turns', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <tool_call>get_weather
-      <arg_key>city</arg_key>
-      <arg_value>Oslo</arg_value>
-      </tool_call>
-      <tool_call>get_time
-      </tool_call>
-      [user] <tool_response>
-      -3 C, snow
-      </tool_response>
-      <tool_response>
-      Error: error: clock unavailable
-      </tool_response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
   });
 });
 
@@ -234,38 +165,12 @@ describe('glm: parsing', () => {
       ]);
   });
 
-  it("reads the other families' syntax under the same tag and keeps JSON answers and prose as text", () => {
+  it("reads the other families' syntax under the same tag", () => {
     expect(parse('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Kyiv"}}\n</tool_call>')).toEqual([
       call('get_weather', { city: 'Kyiv' }),
     ]);
     expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nKyiv\n</parameter>\n</function>\n</tool_call>')).toEqual([
       call('get_weather', { city: 'Kyiv' }),
     ]);
-    for (const text of ['```json\n{"name": "Alice", "age": 31}\n```', 'Write <arg_key>k</arg_key> pairs; 3 <| 4.'])
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
   });
-});
-
-testChunkingInvariance({
-  name: 'glm',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    `I will check.\n${glmCall('get_weather', { city: 'Beijing', unit: 'celsius' })}\nDone.`,
-    `<think>plan</think>${glmCall('write_file', { path: 'a', content: '</tool_call> <think> <arg_value>' }, true)}`,
-    `${glmCall('nope', {})}<tool_call>broken words here</tool_call>${glmCall('get_time', {})}<tool_call>read_file<arg_key>pa`,
-  ],
-  fragments: [
-    '<tool_call>',
-    '</tool_call>',
-    '<tool_call>get_weather\n',
-    '<arg_key>city</arg_key>',
-    '<arg_value>Rome</arg_value>',
-    '<arg_value>',
-    '</arg_value>',
-    '<think>',
-    '</think>',
-    glmCall('search_web', { query: 'a </tool_call> b', max_results: '2' }),
-    glmCall('get_time', {}, true),
-    '<tool_call>{"name": "get_time", "arguments": {}}</tool_call>',
-  ],
 });

@@ -1,83 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
+import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
+import { getWeather, searchWeb, standardTools } from '../helpers/tools.js';
+import { testFamilyTable } from '../helpers/family-table.js';
 
 const registry = createToolFormatRegistry();
 const format = registry.get('granite')!;
+
+testFamilyTable(format);
+
 const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
-
-testFamilyContract(format);
-
-describe('granite: rendering', () => {
-  it('renders tools as the Granite 3.x template does: its tool sentence, then each tool as indented JSON', () => {
-    expect(format.renderTools([documentedWeather], { type: 'auto' })).toMatchInlineSnapshot(`
-      "You are a helpful AI assistant with access to the following tools. When a tool is required to answer the user's query, respond with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.
-
-      {
-          "type": "function",
-          "function": {
-              "name": "get_weather",
-              "description": "Get the current weather for a city.",
-              "parameters": {
-                  "type": "object",
-                  "properties": {
-                      "city": {
-                          "type": "string",
-                          "description": "City name"
-                      },
-                      "unit": {
-                          "type": "string",
-                          "enum": [
-                              "celsius",
-                              "fahrenheit"
-                          ]
-                      }
-                  },
-                  "required": [
-                      "city"
-                  ]
-              }
-          }
-      }
-
-      The list holds one object per call, all calls of the turn in one list:
-      <|tool_call|>[{"name": <function-name>, "arguments": <args-json-object>}]
-
-      When to use the tools:
-      - get_weather: When the user asks about current conditions somewhere. (tags: weather, travel)
-
-      Examples of tool calls:
-      - get_weather: Weather in Paris
-      <|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]
-      - get_weather
-      <|tool_call|>[{"name": "get_weather", "arguments": {"city": "Oslo", "unit": "celsius"}}]
-
-      Tool results come back to you in the next user turn, each inside <tool_response></tool_response> tags."
-    `);
-  });
-
-  it("writes a turn's calls as one <|tool_call|> list, and results as <tool_response> blocks", () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <|tool_call|>[{"name": "get_weather", "arguments": {"city": "Oslo"}}, {"name": "get_time", "arguments": {}}]
-      [user] <tool_response>
-      -3 C, snow
-      </tool_response>
-      <tool_response>
-      Error: error: clock unavailable
-      </tool_response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
-  });
-});
 
 describe('granite: a bare call list at the very start of the reply', () => {
   // vLLM's granite parser takes a list without `<|tool_call|>` at the reply's start; Granite 3.3 writes
@@ -155,16 +90,13 @@ describe('granite: parsing', () => {
     }
   });
 
-  it('rejects unknown tools and malformed lists without leaking the markup, and never surfaces a cut-off list', () => {
+  it('rejects unknown tools without leaking the markup, and never surfaces a cut-off list', () => {
     const unknown = parse('Sure.\n<|tool_call|>[{"name": "delete_all_files", "arguments": {}}]');
     expect(unknown).toMatchObject([
       { type: 'text', text: 'Sure.\n' },
       { type: 'tool-call-rejected', code: 'unavailable_tool' },
     ]);
     expect(textOf(unknown)).not.toContain('delete_all_files');
-    expect(parse('<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"oops"}]</|tool_call|>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
     const cut = '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Par';
     expect(parse(`Checking.\n${cut}`)).toEqual([
       { type: 'text', text: 'Checking.\n' },
@@ -176,27 +108,4 @@ describe('granite: parsing', () => {
     const answer = '```json\n{"name": "Alice", "age": 31}\n```';
     expect(expectChunkingInvariant(() => format.createParser([getWeather, searchWeb]), answer)).toEqual([{ type: 'text', text: answer }]);
   });
-});
-
-testChunkingInvariance({
-  name: 'granite',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    'Here is my thought process:\nplan\nHere is my response:\n<|tool_call|>[{"name": "get_time", "arguments": {}}]',
-    '<think>x</think><response>A <b>bold</b> answer.</response>',
-    '<|tool_call|>[{"name": "write_file", "arguments": {"path": "a", "content": "</|tool_call|> Here is my response:"}}]',
-  ],
-  fragments: [
-    '<|tool_call|>',
-    '</|tool_call|>',
-    '<tool_call>',
-    'Here is my thought process:',
-    'Here is my response:',
-    "Here's my thought process:",
-    "Here's my response:",
-    '<response>',
-    '</response>',
-    '[{"name": "get_weather", "arguments": {"city": "Rome"}}]',
-    '[{"name": "get_wea',
-  ],
 });

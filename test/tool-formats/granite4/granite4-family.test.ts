@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, standardTools } from '../helpers/tools.js';
+import { historyTranscript } from '../helpers/family-contract.js';
+import { documentedWeather } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('granite4')!;
-const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
+const { format, parse, call } = familyUnderTest('granite4');
 
-testFamilyContract(format);
+testFamilyTable(format);
 
 describe('granite4: rendering', () => {
   it('renders tools in the words of the Granite 4.0 template', () => {
@@ -63,24 +60,8 @@ describe('granite4: parsing', () => {
     ]);
   });
 
-  it('rejects unknown tools and unreadable blocks, and reports a cut-off block', () => {
-    expect(parse('<tool_call>\n{"name": "format_disk", "arguments": {}}\n</tool_call>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
-    expect(parse('<tool_call>\nweather in paris\n</tool_call>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
+  it('reports a cut-off block', () => {
     const cut = '<tool_call>\n{"name": "search_web", "arguments": {"query": "gran';
     expect(parse(cut)).toEqual([{ type: 'tool-call-unparsed', format: 'granite4', text: cut, reason: 'unclosed' }]);
   });
-});
-
-testChunkingInvariance({
-  name: 'granite4',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    'Sure.\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>',
-    '<tool_call>{"name": "write_file", "arguments": {"path": "a", "content": "</tool_call>"}}</tool_call>x',
-  ],
-  fragments: ['<tool_call>', '</tool_call>', '{"name": "get_weather", "arguments": {"city": "Rome"}}', '{"name": "get_wea'],
 });

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { renderSchemaType } from '../../../tool-formats/shared/typescript-namespace.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, getTime, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
+import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
+import { documentedWeather, getTime, getWeather, searchWeb } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('harmony')!;
-const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
+const { format, parse, call } = familyUnderTest('harmony');
+
+testFamilyTable(format);
+
 const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 /** Enums, defaults, optionals, nullable, unions, arrays of objects and nested objects. */
@@ -43,8 +43,6 @@ const planTrip: ToolDefinition = {
 };
 
 const header = (name: string) => `<|start|>assistant<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>`;
-
-testFamilyContract(format);
 
 describe('harmony: rendering', () => {
   it('renders tools as the functions namespace of a Harmony developer message', () => {
@@ -119,24 +117,6 @@ describe('harmony: rendering', () => {
     expect(renderSchemaType({ const: 'fixed' }, '')).toBe('"fixed"');
     expect(renderSchemaType({ oneOf: [{ type: 'string' }, { type: 'null' }] }, '')).toBe('string | null');
     expect(renderSchemaType({}, '')).toBe('any');
-  });
-
-  it('renders one call as a commentary message to the function', () => {
-    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(
-      `"<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Oslo"}<|call|>"`,
-    );
-  });
-
-  it('renders history with calls as Harmony messages and results as tool messages in a user turn', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Oslo"}<|call|><|start|>assistant<|channel|>commentary to=functions.get_time <|constrain|>json<|message|>{}<|call|>
-      [user] <|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>-3 C, snow<|end|><|start|>functions.get_time to=assistant<|channel|>commentary<|message|>Error: error: clock unavailable<|end|>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
   });
 });
 
@@ -238,9 +218,6 @@ describe('harmony: parsing', () => {
       { type: 'tool-call-rejected', code: 'unavailable_tool' },
     ]);
     expect(textOf(events)).not.toContain('delete_all_files');
-    expect(parse('<|channel|>analysis to=browser.search code<|message|>{"query": "x"}<|call|>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
     const withoutPython = () => format.createParser([getWeather, getTime]);
     expect(expectChunkingInvariant(withoutPython, '<|channel|>analysis to=python code<|message|>print(1)<|call|>')).toMatchObject([
       { type: 'tool-call-rejected', code: 'unavailable_tool' },
@@ -261,10 +238,6 @@ describe('harmony: parsing', () => {
     const malformed = parse(`${header('get_weather')}{"city": Paris!!}<|call|>`);
     expect(malformed).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
     expect(textOf(malformed)).toBe('');
-    expect(parse('<|channel|>commentary to=functions.get_weather<|call|>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
-    expect(parse(`${header('get_weather')}["Paris"]<|call|>`)).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
 
   it('reports a cut-off call as unclosed, never as a call', () => {
@@ -307,17 +280,6 @@ describe('harmony: parsing', () => {
     ]);
   });
 
-  it('keeps plain answers, JSON answers and prose as text', () => {
-    for (const text of [
-      'Hello there.',
-      '```json\n{"name": "Alice", "age": 31}\n```',
-      'If a < b and <b>bold</b> text, use <tool> carefully; 3 <| 4.',
-      'Send it to=functions later.',
-    ]) {
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
-    }
-  });
-
   it("reads calls written in other families' syntax", () => {
     expect(parse('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Bern"}}\n</tool_call>')).toEqual([
       call('get_weather', { city: 'Bern' }),
@@ -333,32 +295,4 @@ describe('harmony: parsing', () => {
       call('search_web', { query: 'x' }),
     ]);
   });
-});
-
-testChunkingInvariance({
-  name: 'harmony',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    '<|channel|>analysis<|message|>User asks weather; call tool.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Seattle"}<|call|>',
-    '<|channel|>analysis<|message|>Simple greeting.<|end|><|start|>assistant<|channel|>final<|message|>Hi there!<|return|>',
-    '<|channel|>commentary<|message|>Plan.<|end|><|start|>assistant to=functions.write_file<|channel|>commentary json<|message|>{"path": "a", "content": "<|call|>"}<|call|><|start|>assistant<|channel|>commentary to=functions.get_time <|constrain|>json<|message|>{}',
-    '<|channel|>commentary to=functions.nope <|constrain|>json<|message|>{}<|call|><|channel|>commentary to=functions.get_weather<|message|>{"city": bad}<|end|><|channel|>commentary to=functions.get_time<|message|>{"a',
-  ],
-  fragments: [
-    '<|channel|>analysis<|message|>',
-    '<|end|>',
-    '<|start|>assistant',
-    '<|channel|>final<|message|>',
-    '<|channel|>commentary<|message|>',
-    '<|channel|>commentary to=',
-    '<|start|>assistant to=',
-    'functions.get_weather <|constrain|>json<|message|>',
-    '{"city": "Rome"}',
-    '<|call|>',
-    '<|return|>',
-    '<|channel|>commentary to=functions.get_time <|constrain|>json<|message|>{}<|call|>',
-    '<|start|>assistant to=functions.search_web<|channel|>commentary json<|message|>{"query": "a <|call|> b"}<|call|>',
-    '<|channel|>commentary to=assistant',
-    '<|message|>',
-  ],
 });

@@ -1,38 +1,16 @@
 /** The hy3 family: Hy3's `<tool_calls>` section of `<tool_call>NAME<tool_sep>` blocks with GLM-style pairs. */
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { getWeather, standardTools } from '../helpers/tools.js';
+import { testChunkingInvariance } from '../helpers/chunking-invariance.js';
+import { standardTools } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('hy3')!;
-const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
+const { format, parse, call } = familyUnderTest('hy3');
+
+testFamilyTable(format);
+
 const pair = (key: string, value: string) => `<arg_key>${key}</arg_key><arg_value>${value}</arg_value>`;
 const block = (name: string, ...pairs: string[]) => `<tool_call>${name}<tool_sep>${pairs.join('')}</tool_call>`;
 const section = (...blocks: string[]) => `<tool_calls>${blocks.join('')}</tool_calls>`;
-
-testFamilyContract(format);
-
-describe('hy3: rendering', () => {
-  it('renders history with one section per turn and tagged results', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <tool_calls><tool_call>get_weather<tool_sep><arg_key>city</arg_key><arg_value>Oslo</arg_value></tool_call><tool_call>get_time<tool_sep></tool_call></tool_calls>
-      [user] <tool_response>
-      -3 C, snow
-      </tool_response>
-      <tool_response>
-      Error: error: clock unavailable
-      </tool_response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
-  });
-});
 
 describe('hy3: parsing', () => {
   it('reads text then a section of several calls, values typed by the schema', () => {
@@ -62,20 +40,10 @@ describe('hy3: parsing', () => {
     ]);
   });
 
-  it('reports a cut-off call as unparsed and rejects unknown tools and malformed calls', () => {
+  it('reports a cut-off call as unparsed', () => {
     expect(parse(`<tool_calls>${'<tool_call>search_web<tool_sep><arg_key>query</arg_key><arg_value>ha'}`)).toMatchObject([
       { type: 'tool-call-unparsed', reason: 'unclosed' },
     ]);
-    expect(parse(section(block('delete_all_files')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse(section(block('get_weather', 'city=Paris')))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-  });
-
-  it('keeps prose as text and only calls the request’s tools', () => {
-    for (const text of ['Hy3 writes tool_sep tokens.', 'a <tool_ b', '<tool_sep> alone'])
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(
-      expectChunkingInvariant(() => format.createParser([getWeather]), section(block('search_web', pair('query', 'x')))),
-    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 
@@ -104,19 +72,13 @@ describe('hy3: Hy4 replies (vLLM hy_v4 parser)', () => {
     expect(parse(hy4Section(hy4Block('get_time')))).toEqual([call('get_time', {})]);
   });
 
-  it('keeps a value holding the suffixed section close, and reports cut-off and unknown calls', () => {
+  it('keeps a value holding the suffixed section close, and reports cut-off calls', () => {
     expect(parse(hy4Section(hy4Block('write_file', hy4Pair('path', 'a'), hy4Pair('content', `x${closeTag('tool_calls')}y`))))).toEqual([
       call('write_file', { path: 'a', content: `x${closeTag('tool_calls')}y` }),
     ]);
     expect(parse(`${tag('tool_calls')}${tag('tool_call')}search_web${tag('arg_key')}query`)).toMatchObject([
       { type: 'tool-call-unparsed', reason: 'unclosed' },
     ]);
-    expect(parse(hy4Section(hy4Block('delete_all_files')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-  });
-
-  it('leaves prose that only looks like the suffixed tag as text', () => {
-    for (const text of ['<tool_calls: none here>', 'see <tool_calls:', 'a <tool_calls:x y> b'])
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
   });
 });
 
@@ -129,14 +91,4 @@ testChunkingInvariance({
     '<tool_calls: x> y',
   ],
   fragments: [tag('tool_calls'), closeTag('tool_calls'), hy4Block('get_time'), hy4Pair('city', 'Rome'), '<tool_calls:', ' ', '>'],
-});
-
-testChunkingInvariance({
-  name: 'hy3',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    `<think>maybe ${section(block('get_time'))}</think>${section(block('get_weather', pair('city', 'Paris')), block('get_time'))}`,
-    `${section(block('nope'))}<tool_calls><tool_call>get_ti`,
-  ],
-  fragments: ['<tool_calls>', '</tool_calls>', '<tool_call>', '<tool_sep>', '</tool_call>', pair('city', 'Rome'), block('get_time')],
 });

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
+import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
 import { documentedWeather, standardTools } from '../helpers/tools.js';
+import { testFamilyTable } from '../helpers/family-table.js';
 
 const registry = createToolFormatRegistry();
 const format = registry.get('jamba')!;
+
+testFamilyTable(format);
+
 const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
-
-testFamilyContract(format);
 
 describe('jamba: rendering', () => {
   it("renders tools as JSON lines and a turn's calls as one <tool_calls> list", () => {
@@ -37,20 +38,6 @@ describe('jamba: rendering', () => {
       Function results come back to you in the next user turn, each inside <tool_response></tool_response> tags.
 
       You must call at least one tool in this reply; do not answer without a tool call."
-    `);
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <tool_calls>[{"name": "get_weather", "arguments": {"city": "Oslo"}}, {"name": "get_time", "arguments": {}}]</tool_calls>
-      [user] <tool_response>
-      -3 C, snow
-      </tool_response>
-      <tool_response>
-      Error: error: clock unavailable
-      </tool_response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
     `);
   });
 });
@@ -81,10 +68,7 @@ describe('jamba: parsing', () => {
     ]);
   });
 
-  it('rejects unreadable lists and never surfaces a cut-off one', () => {
-    expect(parse('<tool_calls>call get_time please</tool_calls>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
+  it('never surfaces a cut-off list', () => {
     const cut = '<tool_calls>[{"name": "get_time", "arguments": {}}, {"name": "get_weather", "arguments": {"ci';
     expect(parse(cut)).toEqual([{ type: 'tool-call-unparsed', format: 'jamba', text: cut, reason: 'unclosed' }]);
   });
@@ -98,20 +82,4 @@ describe('jamba: parsing', () => {
       ).toEqual([call('read_file', { path: '</tool_calls>.md' })]);
     }
   });
-});
-
-testChunkingInvariance({
-  name: 'jamba',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    'Sure.\n<tool_calls>[{"name": "get_time", "arguments": {}}]</tool_calls>\nDone.',
-    '<tool_call>{"name": "get_time", "arguments": {}}</tool_call><tool_calls>[]</tool_calls>',
-  ],
-  fragments: [
-    '<tool_calls>',
-    '</tool_calls>',
-    '<tool_call>',
-    '[{"name": "get_weather", "arguments": {"city": "Rome"}}]',
-    '[{"name": "get_wea',
-  ],
 });

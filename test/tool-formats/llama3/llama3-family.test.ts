@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { conversation, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, searchWeb, standardTools } from '../helpers/tools.js';
+import { conversation } from '../helpers/family-contract.js';
+import { documentedWeather, searchWeb } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('llama3')!;
-const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
+const { format, parse, call } = familyUnderTest('llama3');
 
-testFamilyContract(format);
+testFamilyTable(format);
 
 describe('llama3: rendering', () => {
   it('renders tools in the Llama 3.3 template style', () => {
@@ -35,12 +31,6 @@ describe('llama3: rendering', () => {
 
       You must call the tool "get_weather" in this reply; do not answer without calling it."
     `);
-  });
-
-  it('renders one call with "parameters"', () => {
-    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(
-      `"{"name": "get_weather", "parameters": {"city": "Oslo"}}"`,
-    );
   });
 
   it('renders history with ipython-style JSON results', () => {
@@ -111,48 +101,12 @@ describe('llama3: parsing', () => {
     ]);
   });
 
-  it('reads a built-in style Python call after <|python_tag|>, rejecting unknown tools', () => {
+  it('reads a built-in style Python call after <|python_tag|>', () => {
     expect(parse('<|python_tag|>python(code="print(1)")')).toEqual([call('python', { code: 'print(1)' })]);
-    expect(parse('<|python_tag|>brave_search.call(query="x")<|eom_id|>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
-  });
-
-  it('rejects unreadable python_tag bodies at the end of the reply but reports cut-off JSON as unclosed', () => {
-    expect(parse('<|python_tag|>import os')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    expect(parse('<|python_tag|>{"name": "get_weather", "parameters": {"ci')).toMatchObject([
-      { type: 'tool-call-unparsed', format: 'llama3', reason: 'unclosed' },
-    ]);
-  });
-
-  it('keeps a JSON answer and prose as text', () => {
-    for (const text of ['{"name": "Alice", "age": 31}', 'I would call {"name": "get_time"} if needed.', '{"result": {"name": "get_time"}}'])
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
   });
 
   it("reads calls written in other families' syntax", () => {
     expect(parse('<tool_call>{"name": "get_time", "arguments": {}}</tool_call>')).toEqual([call('get_time', {})]);
     expect(parse('[get_weather(city="Graz")]')).toEqual([call('get_weather', { city: 'Graz' })]);
   });
-});
-
-testChunkingInvariance({
-  name: 'llama3',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    '{"name": "get_weather", "parameters": {"city": "A"}}; {"name": "get_time", "parameters": {}}',
-    '<|python_tag|>{"name": "get_weather", "parameters": {"city": "A"}}; {"name": "get_time", "parameters": {}}<|eom_id|> tail',
-    'Sure.<function_call>{"name": "get_time", "arguments": {}}</function_call><function=get_weather>{"city": "</function>"}</function>',
-  ],
-  fragments: [
-    '<|python_tag|>',
-    '<|eom_id|>',
-    '<|eot_id|>',
-    '{"name": "get_time", "parameters": {}}',
-    '; ',
-    '<function_call>',
-    '</function_call>',
-    '<function=get_weather>{"city": "X"}</function>',
-    '{"name": "search_web", "parameters": {"query": "a; b"}}',
-  ],
 });

@@ -1,74 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, standardTools } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('longcat')!;
-const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
+const { format, parse, call } = familyUnderTest('longcat');
+
+testFamilyTable(format);
+
 const block = (body: string) => `<longcat_tool_call>\n${body}\n</longcat_tool_call>`;
 const pair = (key: string, value: string) => `<longcat_arg_key>${key}</longcat_arg_key>\n<longcat_arg_value>${value}</longcat_arg_value>\n`;
-
-testFamilyContract(format);
-
-describe('longcat: rendering', () => {
-  it('renders the tools and the <longcat_tool_call> JSON format', () => {
-    expect(format.renderTools([documentedWeather], { type: 'auto' })).toMatchInlineSnapshot(`
-      "# Tools
-
-      You may call one or more functions to assist with the user query.
-
-      You are provided with function signatures within <tools></tools> XML tags:
-      <tools>
-      {"type": "function", "function": {"name": "get_weather", "description": "Get the current weather for a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["city"]}}}
-      </tools>
-
-      For each function call, return a json object with function name and arguments within <longcat_tool_call></longcat_tool_call> XML tags:
-      <longcat_tool_call>
-      {"name": <function-name>, "arguments": <args-dict>}
-      </longcat_tool_call>
-
-      When to use the tools:
-      - get_weather: When the user asks about current conditions somewhere. (tags: weather, travel)
-
-      Examples of tool calls:
-      - get_weather: Weather in Paris
-      <longcat_tool_call>
-      {"name": "get_weather", "arguments": {"city": "Paris"}}
-      </longcat_tool_call>
-      - get_weather
-      <longcat_tool_call>
-      {"name": "get_weather", "arguments": {"city": "Oslo", "unit": "celsius"}}
-      </longcat_tool_call>
-
-      Function results come back to you in the next user turn, each inside <longcat_tool_response></longcat_tool_response> XML tags. When no function is needed, answer directly."
-    `);
-  });
-
-  it('renders history with one block per call and <longcat_tool_response> results', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <longcat_tool_call>
-      {"name": "get_weather", "arguments": {"city": "Oslo"}}
-      </longcat_tool_call>
-      <longcat_tool_call>
-      {"name": "get_time", "arguments": {}}
-      </longcat_tool_call>
-      [user] <longcat_tool_response>
-      -3 C, snow
-      </longcat_tool_response>
-      <longcat_tool_response>
-      Error: error: clock unavailable
-      </longcat_tool_response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
-  });
-});
 
 describe('longcat: parsing', () => {
   it('reads JSON blocks, several in a row, with text before them', () => {
@@ -101,40 +39,9 @@ describe('longcat: parsing', () => {
     ]);
   });
 
-  it('reports cut-off calls as unparsed, and rejects unknown tools and malformed bodies', () => {
-    expect(parse('<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Pa')).toMatchObject([
-      { type: 'tool-call-unparsed', format: 'longcat', reason: 'unclosed' },
-    ]);
+  it('reports cut-off calls as unparsed', () => {
     expect(parse(`<longcat_tool_call>search_web\n${pair('query', 'x')}`)).toMatchObject([
       { type: 'tool-call-unparsed', reason: 'unclosed' },
     ]);
-    expect(parse(block('{"name": "rm_rf", "arguments": {}}'))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse(block('get the weather please'))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
-
-  it('keeps JSON answers and prose about the tags as text', () => {
-    for (const text of ['{"name": "Alice", "age": 31}', 'The tag is written <longcat_tool_', 'Use <longcat_arg_key> for names.']) {
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
-    }
-  });
-});
-
-testChunkingInvariance({
-  name: 'longcat',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    `Checking.\n${block('{"name": "get_weather", "arguments": {"city": "Paris"}}')}`,
-    `<longcat_tool_call>search_web\n${pair('query', '</longcat_tool_call> "x"')}</longcat_tool_call> done`,
-    `${block('{"name": "nope", "arguments": {}}')}<longcat_tool_call>get_ti`,
-  ],
-  fragments: [
-    '<longcat_tool_call>',
-    '</longcat_tool_call>',
-    '<longcat_arg_key>',
-    '</longcat_arg_key>',
-    '<longcat_arg_value>',
-    '</longcat_arg_value>',
-    pair('query', 'a'),
-    '{"name": "get_time", "arguments": {}}',
-  ],
 });

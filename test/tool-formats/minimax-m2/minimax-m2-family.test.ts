@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, standardTools } from '../helpers/tools.js';
+import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('minimax-m2')!;
-const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
+const { format, parse, call } = familyUnderTest('minimax-m2');
+
+testFamilyTable(format);
+
 const parseWith = (tools: ToolDefinition[], text: string) => expectChunkingInvariant(() => format.createParser(tools), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 const searchTagged: ToolDefinition = {
@@ -26,67 +25,7 @@ const searchTagged: ToolDefinition = {
   },
 };
 
-testFamilyContract(format);
-
 describe('minimax-m2: rendering', () => {
-  it('renders tools and calls in the layout of the MiniMax-M2 template', () => {
-    expect(format.renderTools([documentedWeather], { type: 'auto' })).toMatchInlineSnapshot(`
-      "# Tools
-      You may call one or more tools to assist with the user query.
-      Here are the tools available in JSONSchema format:
-
-      <tools>
-      <tool>{"name": "get_weather", "description": "Get the current weather for a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["city"]}}</tool>
-      </tools>
-
-      When making tool calls, use XML format to invoke tools and pass parameters:
-      <minimax:tool_call>
-      <invoke name="tool-name-1">
-      <parameter name="param-key-1">param-value-1</parameter>
-      <parameter name="param-key-2">param-value-2</parameter>
-      ...
-      </invoke>
-      </minimax:tool_call>
-      Write string values as they are, without quotes or escaping, and other values (numbers, booleans, arrays, objects) as JSON. Put several invokes in one block to call several tools.
-
-      When to use the tools:
-      - get_weather: When the user asks about current conditions somewhere. (tags: weather, travel)
-
-      Examples of tool calls:
-      - get_weather: Weather in Paris
-      <minimax:tool_call>
-      <invoke name="get_weather">
-      <parameter name="city">Paris</parameter>
-      </invoke>
-      </minimax:tool_call>
-      - get_weather
-      <minimax:tool_call>
-      <invoke name="get_weather">
-      <parameter name="city">Oslo</parameter>
-      <parameter name="unit">celsius</parameter>
-      </invoke>
-      </minimax:tool_call>
-
-      Tool results come back to you in the next user turn, each inside <response></response> tags."
-    `);
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <minimax:tool_call>
-      <invoke name="get_weather">
-      <parameter name="city">Oslo</parameter>
-      </invoke>
-      <invoke name="get_time">
-      </invoke>
-      </minimax:tool_call>
-      [user] <response>-3 C, snow</response>
-      <response>Error: error: clock unavailable</response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
-  });
-
   it('pads a value that starts and ends with a newline, so that it reads back unchanged', () => {
     const rendered = format.renderCall({ name: 'write_file', arguments: JSON.stringify({ path: '7', content: '\nline\n' }) });
     expect(rendered).toContain('<parameter name="content">\n\nline\n\n</parameter>');
@@ -153,24 +92,4 @@ describe('minimax-m2: parsing', () => {
     const reply = '<minimax:tool_call>\n<invoke name="get_time">\n</invoke>\n<invoke name="get_weather">\n<parameter name="city">Os';
     expect(parse(reply)).toMatchObject([call('get_time', {}), { type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
   });
-});
-
-testChunkingInvariance({
-  name: 'minimax-m2',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    '<think>\nplan\n</think>\n<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Rome</parameter>\n</invoke>\n</minimax:tool_call>',
-    '<minimax:tool_call><invoke name="write_file"><parameter name="path">a</parameter><parameter name="content"></minimax:tool_call> <invoke name="x"></parameter></invoke></minimax:tool_call>after',
-  ],
-  fragments: [
-    '<minimax:tool_call>',
-    '</minimax:tool_call>',
-    '<invoke name="get_time">',
-    '</invoke>',
-    '<parameter name="city">',
-    '</parameter>',
-    'Rome',
-    '<think>',
-    '</think>',
-  ],
 });

@@ -1,42 +1,18 @@
 /** The minimax-m3 family: `]<]minimax[>[`-prefixed sections of invokes whose arguments are XML elements. */
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { getWeather, standardTools } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('minimax-m3')!;
-const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
+const { format, parse, call } = familyUnderTest('minimax-m3');
+
+testFamilyTable(format);
+
 const ns = ']<]minimax[>[';
 const element = (key: string, value: string) => `${ns}<${key}>${value}${ns}</${key}>`;
 const invoke = (name: string, ...elements: string[]) =>
   `${ns}<invoke name="${name}">\n${elements.map((line) => `${line}\n`).join('')}${ns}</invoke>`;
 const section = (...invokes: string[]) => `${ns}<tool_call>\n${invokes.join('\n')}\n${ns}</tool_call>`;
 
-testFamilyContract(format);
-
 describe('minimax-m3: rendering', () => {
-  it('renders history with one section per turn and <response> results', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      ]<]minimax[>[<tool_call>
-      ]<]minimax[>[<invoke name="get_weather">
-      ]<]minimax[>[<city>Oslo]<]minimax[>[</city>
-      ]<]minimax[>[</invoke>
-      ]<]minimax[>[<invoke name="get_time">
-      ]<]minimax[>[</invoke>
-      ]<]minimax[>[</tool_call>
-      [user] <response>-3 C, snow</response>
-      <response>Error: error: clock unavailable</response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
-  });
-
   it('expands objects and arrays into elements, as the template’s to_xml does', () => {
     expect(
       format.renderCall({
@@ -113,25 +89,10 @@ describe('minimax-m3: parsing', () => {
     ]);
   });
 
-  it('reports a cut-off call as unparsed and rejects unknown tools and malformed calls', () => {
+  it('reports a cut-off call as unparsed', () => {
     expect(parse(`${ns}<tool_call>\n${ns}<invoke name="search_web">\n${ns}<query>ha`)).toMatchObject([
       { type: 'tool-call-unparsed', reason: 'unclosed' },
     ]);
-    expect(parse(section(invoke('delete_all_files')))).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
-    expect(parse(section(invoke('get_weather', 'city=Paris')))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
-    expect(parse(section(invoke('get_weather', `${ns}<city>Paris`)))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
-  });
-
-  it('keeps prose as text and only calls the request’s tools', () => {
-    for (const text of ['MiniMax writes ]<]minimax[>[ tokens.', 'a ]<] b', 'invoke name="x" alone'])
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(
-      expectChunkingInvariant(() => format.createParser([getWeather]), section(invoke('search_web', element('query', 'x')))),
-    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 });
 
@@ -169,31 +130,4 @@ describe('minimax-m3: values quoting the markup', () => {
     const events = parse(`${ns}<tool_call>\n${ns}<invoke name="write_file">\n${ns}<content>abc ${ns}</tool_call>`);
     expect(events).toEqual([expect.objectContaining({ type: 'tool-call-unparsed', reason: 'unclosed' })]);
   });
-});
-
-testChunkingInvariance({
-  name: 'minimax-m3',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    `<mm:think>maybe ${section(invoke('get_time'))}</mm:think>${section(invoke('get_weather', element('city', 'Paris')), invoke('get_time'))}`,
-    `${section(invoke('nope'))}${ns}<tool_call>${ns}<invoke name="get_ti`,
-  ],
-  fragments: [
-    `${ns}<tool_call>`,
-    `${ns}</tool_call>`,
-    invoke('get_time'),
-    element('city', 'Rome'),
-    '<mm:think>',
-    '</mm:think>',
-    ns,
-    `${ns}<`,
-    `${ns}</city>`,
-    invoke('write_file', element('content', `${ns}</tool_call>${ns}<b>`)),
-    // Tags read on across chunks: near and over the length limit, a partial namespace token inside one.
-    `${ns}<invoke name="${'x'.repeat(250)}`,
-    `${ns}<note ${'y'.repeat(260)}`,
-    `${ns}<invoke name="]<]mini`,
-    `${ns}<tool_callx>`,
-    `${ns}</tool_cal`,
-  ],
 });

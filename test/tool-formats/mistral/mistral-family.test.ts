@@ -1,20 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Message, ParsedEvent } from '../../../src/core/index.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, getTime, getWeather, searchWeb, standardTools } from '../helpers/tools.js';
-import { withoutCallIds } from './without-call-ids.js';
+import { getTime } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('mistral')!;
-const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
+const { format, parse } = familyUnderTest('mistral');
+
+testFamilyTable(format);
+
 const call = (name: string, callArguments: unknown, id?: string): ParsedEvent =>
   id === undefined
     ? { type: 'tool-call', name, arguments: JSON.stringify(callArguments) }
     : { type: 'tool-call', name, arguments: JSON.stringify(callArguments), id };
 const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
-
-testFamilyContract(withoutCallIds(format));
 
 describe('mistral: rendering', () => {
   it('places the tool list before the last user turn and its instructions before the system text, as the template does', () => {
@@ -50,43 +47,11 @@ describe('mistral: rendering', () => {
     expect(placed[3]).toEqual(history[2]);
   });
 
-  it('renders tools as [AVAILABLE_TOOLS] with the template wording', () => {
-    expect(format.renderTools([documentedWeather, searchWeb], { type: 'required' })).toMatchInlineSnapshot(`
-      "[AVAILABLE_TOOLS] [{"type": "function", "function": {"name": "get_weather", "description": "Get the current weather for a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["city"]}}}, {"type": "function", "function": {"name": "search_web", "description": "Search the web and return the top results.", "parameters": {"type": "object", "properties": {"query": {"type": "string"}, "max_results": {"type": "integer", "minimum": 1, "maximum": 20}}, "required": ["query"]}}}][/AVAILABLE_TOOLS]
-
-      You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{"name": tool call name, "arguments": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.
-
-      When to use the tools:
-      - get_weather: When the user asks about current conditions somewhere. (tags: weather, travel)
-
-      Examples of tool calls:
-      - get_weather: Weather in Paris
-      [TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]
-      - get_weather
-      [TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo", "unit": "celsius"}}]
-
-      You must call at least one tool in this reply; do not answer without a tool call."
-    `);
-  });
-
   it('renders a call as the v0.3 array, with a 9-alphanumeric id when the call has one', () => {
-    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(
-      `"[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}}]"`,
-    );
     expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}', id: 'call_1' })).toMatchInlineSnapshot(
       `"[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}, "id": "JqNCNswm3"}]"`,
     );
     expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}', id: 'aB3dE5gH7' })).toContain('"id": "aB3dE5gH7"');
-  });
-
-  it('renders history with one call array per turn and [TOOL_RESULTS] in the model’s turn after it', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      [TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}, "id": "JqNCNswm3"}, {"name": "get_time", "arguments": {}, "id": "i39Hsn0l3"}][TOOL_RESULTS] {"content": "-3 C, snow", "call_id": "JqNCNswm3"}[/TOOL_RESULTS][TOOL_RESULTS] {"content": "Error: error: clock unavailable", "call_id": "i39Hsn0l3"}[/TOOL_RESULTS]It is -3 C and snowing.
-      [user] Thanks"
-    `);
   });
 
   it('pairs each result with its call by the same derived id, byte-stable across renderings', () => {
@@ -168,10 +133,6 @@ describe('mistral: parsing', () => {
       { type: 'tool-call-rejected', code: 'unavailable_tool' },
     ]);
     expect(textOf(unknown)).not.toContain('delete_all_files');
-    expect(parse('[TOOL_CALLS]get_weather{"city": "Paris" "unit"}')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
-    expect(parse('[TOOL_CALLS][{"city": "Paris"}]')).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
     expect(parse('[TOOL_CALLS]I cannot call tools for that.')).toEqual([
       {
         type: 'tool-call-rejected',
@@ -192,39 +153,4 @@ describe('mistral: parsing', () => {
     ]);
     expect(parse('[TOOL_CALLS][{"name": "get_time", "argu')).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
   });
-
-  it('keeps JSON answers and bracketed prose as text', () => {
-    for (const text of ['[{"name": "Alice", "age": 31}]', 'See [1] and [TOOL] or [ARGS] in the docs.', '```json\n{"name": "Alice"}\n```']) {
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
-    }
-  });
-
-  it('only makes calls to the tools of the request', () => {
-    expect(expectChunkingInvariant(() => format.createParser([getWeather]), '[TOOL_CALLS]search_web[ARGS]{"query": "x"}')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
-  });
-});
-
-testChunkingInvariance({
-  name: 'mistral',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    'Let me check.[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "aB3dE5gH7"}]\nDone.',
-    '[THINK]\nplan [TOOL_CALLS]\n[/THINK][TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{"city": "[/THINK] }"}[TOOL_CALLS]get_time{}',
-    '[TOOL_CALLS][TOOL_CALLS]search_web[ARGS]{"query": "q"} and [TOOL_CALLS]nope[ARGS]{}[TOOL_CALLS]oops, [TOOL_CALLS]get_time[ARGS]{"a": ',
-  ],
-  fragments: [
-    '[TOOL_CALLS]',
-    '[ARGS]',
-    '[CALL_ID]',
-    '[THINK]',
-    '[/THINK]',
-    'get_weather',
-    '{"city": "Rome"}',
-    '[{"name": "get_time", "arguments": {}}]',
-    '[TOOL_CALLS]get_weather[ARGS]{"city": "a [TOOL_CALLS] b"}',
-    '[TOOL_CALLS]delete_all[ARGS]{}',
-    '[TOOL_CALLS]get_time[CALL_ID]Zx9Yw8Vu7[ARGS]{}',
-  ],
 });

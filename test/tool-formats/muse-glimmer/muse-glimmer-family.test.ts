@@ -2,45 +2,20 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { getWeather, standardTools } from '../helpers/tools.js';
+import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
+import { standardTools } from '../helpers/tools.js';
+import { testFamilyTable } from '../helpers/family-table.js';
 
 const registry = createToolFormatRegistry();
 const format = registry.get('muse-glimmer')!;
+
+testFamilyTable(format);
+
 const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 const parameter = (key: string, value: string) => `<atem:parameter name="${key}">${value}</atem:parameter>`;
 const toolMessage = (recipient: string, name: string, ...parameters: string[]) =>
   `<|start|>assistant to=${recipient}<|message|><atem:function_calls>\n<atem:invoke name="${name}">\n${parameters.map((line) => `${line}\n`).join('')}</atem:invoke>\n</atem:function_calls><|eom|>`;
-
-testFamilyContract(format);
-
-describe('muse-glimmer: rendering', () => {
-  it('renders history with one tool message per call and Hermes’ tagged results', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <|start|>assistant to=get_weather<|message|><atem:function_calls>
-      <atem:invoke name="get_weather">
-      <atem:parameter name="city">Oslo</atem:parameter>
-      </atem:invoke>
-      </atem:function_calls><|eom|><|start|>assistant to=get_time<|message|><atem:function_calls>
-      <atem:invoke name="get_time">
-      </atem:invoke>
-      </atem:function_calls><|eom|>
-      [user] <tool_response>
-      -3 C, snow
-      </tool_response>
-      <tool_response>
-      Error: error: clock unavailable
-      </tool_response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
-  });
-});
 
 describe('muse-glimmer: parsing', () => {
   it('reads a turn as the template frames it: reasoning, tool messages, then the answer', () => {
@@ -85,25 +60,12 @@ describe('muse-glimmer: parsing', () => {
     ]);
   });
 
-  it('reports a cut-off call as unparsed and rejects unknown tools and malformed calls', () => {
+  it('reports a cut-off call as unparsed', () => {
     expect(
       parse(
         '<|start|>assistant to=search_web<|message|><atem:function_calls>\n<atem:invoke name="search_web">\n<atem:parameter name="query">ha',
       ),
     ).toMatchObject([{ type: 'tool-call-unparsed', reason: 'unclosed' }]);
-    expect(parse(toolMessage('delete_all_files', 'delete_all_files'))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
-    expect(
-      parse('<|start|>assistant to=get_weather<|message|><atem:function_calls>\nget_weather(city="Paris")\n</atem:function_calls><|eom|>'),
-    ).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-  });
-
-  it('keeps prose as text and only calls the request’s tools', () => {
-    for (const text of ['Write to=self in a header.', 'a <atem:invoke b']) expect(parse(text)).toEqual([{ type: 'text', text }]);
-    expect(
-      expectChunkingInvariant(() => format.createParser([getWeather]), toolMessage('search_web', 'search_web', parameter('query', 'x'))),
-    ).toMatchObject([{ type: 'tool-call-rejected', code: 'unavailable_tool' }]);
   });
 
   it('leaves GPT-OSS replies to Harmony’s grammar on the shared header', () => {
@@ -112,24 +74,4 @@ describe('muse-glimmer: parsing', () => {
     expect(expectChunkingInvariant(() => harmony.createParser(standardTools), reply)).toEqual([call('get_weather', { city: 'Oslo' })]);
     expect(parse(reply)).toEqual([call('get_weather', { city: 'Oslo' })]);
   });
-});
-
-testChunkingInvariance({
-  name: 'muse-glimmer',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    ` to=self<|message|>maybe ${toolMessage('get_time', 'get_time')}<|eom|>${toolMessage('get_weather', 'get_weather', parameter('city', 'Paris'))}<|start|>assistant to=user<|message|>Done.<|eot|>`,
-    `${toolMessage('nope', 'nope')}<|start|>assistant to=get_ti`,
-  ],
-  fragments: [
-    '<|start|>assistant',
-    ' to=self<|message|>',
-    ' to=user<|message|>',
-    '<|start|>assistant to=',
-    '<|message|>',
-    '<|eom|>',
-    '<|eot|>',
-    toolMessage('get_time', 'get_time'),
-    parameter('city', 'Rome'),
-  ],
 });

@@ -2,17 +2,19 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
+import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
+import { historyTranscript } from '../helpers/family-contract.js';
 import { documentedWeather, getWeather, standardTools } from '../helpers/tools.js';
+import { testFamilyTable } from '../helpers/family-table.js';
 
 const registry = createToolFormatRegistry();
 const format = registry.get('qwen25-coder')!;
+
+testFamilyTable(format);
+
 const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
 const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 const tools = (json: string) => `<tools>\n${json}\n</tools>`;
-
-testFamilyContract(format);
 
 describe('qwen25-coder: rendering', () => {
   it('writes Hermes’ prompt and history, as Qwen2.5-Coder’s template does', () => {
@@ -53,18 +55,6 @@ describe('qwen25-coder: parsing', () => {
     ).toEqual([{ type: 'reasoning', text: 'Weather.' }, call('get_weather', { city: 'Rome' })]);
   });
 
-  it('rejects an echoed tool definition, unknown tools and prose in <tools>, and reports a cut-off call', () => {
-    const definition =
-      '{"type": "function", "function": {"name": "get_weather", "description": "Weather.", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}';
-    expect(parse(tools(definition))).toMatchObject([{ type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
-    expect(parse(tools('{"name": "delete_all_files", "arguments": {}}'))).toMatchObject([
-      { type: 'tool-call-rejected', code: 'unavailable_tool' },
-    ]);
-    expect(parse('<tools>{"name": "search_web", "arguments": {"query": "ha')).toMatchObject([
-      { type: 'tool-call-unparsed', format: 'qwen25-coder', reason: 'unclosed' },
-    ]);
-  });
-
   it('is the only parser that reads <tools>: for every other family it is text', () => {
     const reply = `The list goes in ${tools('{"name": "get_weather", "arguments": {"city": "Paris"}}')} tags.`;
     for (const family of ['hermes', 'qwen3-coder', 'glm', 'generic-json']) {
@@ -80,21 +70,4 @@ describe('qwen25-coder: parsing', () => {
       ).toEqual([]);
     }
   });
-});
-
-testChunkingInvariance({
-  name: 'qwen25-coder',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    `<think>maybe ${tools('{"name": "get_time", "arguments": {}}')}</think>${tools('[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_time", "arguments": {}}]')}`,
-    tools('{"name": "write_file", "arguments": {"path": "a", "content": "</tools> </think>"}}'),
-    `${tools('{"name": "nope", "arguments": {}}')}<tools>{"name": "get_ti`,
-  ],
-  fragments: [
-    '<tools>',
-    '</tools>',
-    '{"name": "get_time", "arguments": {}}',
-    '\n',
-    tools('{"name": "get_weather", "arguments": {"city": "Rome"}}'),
-  ],
 });

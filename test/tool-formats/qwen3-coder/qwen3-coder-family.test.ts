@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { documentedWeather, getTime, searchWeb, standardTools, writeFile } from '../helpers/tools.js';
+import { getTime, standardTools, writeFile } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('qwen3-coder')!;
-const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
+const { format, parse, call } = familyUnderTest('qwen3-coder');
+
+testFamilyTable(format);
+
 const parseWith = (tools: ToolDefinition[], text: string) => expectChunkingInvariant(() => format.createParser(tools), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 /** One `<tool_call>` block the way the chat template writes it. */
 const block = (name: string, parameters: Record<string, string>) =>
@@ -35,105 +35,7 @@ const typed: ToolDefinition = {
   },
 };
 
-testFamilyContract(format);
-
 describe('qwen3-coder: rendering', () => {
-  it('renders tools as the Qwen3-Coder chat template does', () => {
-    expect(format.renderTools([documentedWeather, searchWeb], { type: 'required' })).toMatchInlineSnapshot(`
-      "# Tools
-
-      You have access to the following functions:
-
-      <tools>
-      <function>
-      <name>get_weather</name>
-      <description>Get the current weather for a city.</description>
-      <parameters>
-      <parameter>
-      <name>city</name>
-      <type>string</type>
-      <description>City name</description>
-      </parameter>
-      <parameter>
-      <name>unit</name>
-      <type>string</type>
-      <enum>["celsius", "fahrenheit"]</enum>
-      </parameter>
-      <required>["city"]</required>
-      </parameters>
-      </function>
-      <function>
-      <name>search_web</name>
-      <description>Search the web and return the top results.</description>
-      <parameters>
-      <parameter>
-      <name>query</name>
-      <type>string</type>
-      </parameter>
-      <parameter>
-      <name>max_results</name>
-      <type>integer</type>
-      <minimum>1</minimum>
-      <maximum>20</maximum>
-      </parameter>
-      <required>["query"]</required>
-      </parameters>
-      </function>
-      </tools>
-
-      If you choose to call a function ONLY reply in the following format with NO suffix:
-
-      <tool_call>
-      <function=example_function_name>
-      <parameter=example_parameter_1>
-      value_1
-      </parameter>
-      <parameter=example_parameter_2>
-      This is the value for the second parameter
-      that can span
-      multiple lines
-      </parameter>
-      </function>
-      </tool_call>
-
-      <IMPORTANT>
-      Reminder:
-      - Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags
-      - Required parameters MUST be specified
-      - You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after
-      - If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls
-      </IMPORTANT>
-
-      When to use the tools:
-      - get_weather: When the user asks about current conditions somewhere. (tags: weather, travel)
-
-      Examples of tool calls:
-      - get_weather: Weather in Paris
-      <tool_call>
-      <function=get_weather>
-      <parameter=city>
-      Paris
-      </parameter>
-      </function>
-      </tool_call>
-      - get_weather
-      <tool_call>
-      <function=get_weather>
-      <parameter=city>
-      Oslo
-      </parameter>
-      <parameter=unit>
-      celsius
-      </parameter>
-      </function>
-      </tool_call>
-
-      Function results come back to you in the next user turn, each inside <tool_response></tool_response> XML tags.
-
-      You must call at least one tool in this reply; do not answer without a tool call."
-    `);
-  });
-
   it('renders one call with raw string values and JSON for the rest', () => {
     expect(
       format.renderCall({
@@ -159,33 +61,6 @@ describe('qwen3-coder: rendering', () => {
         </tool_call>"
       `);
     expect(format.renderCall({ name: 'get_time', arguments: '{}' })).toBe('<tool_call>\n<function=get_time>\n</function>\n</tool_call>');
-  });
-
-  it('renders history with one <tool_call> per call and <tool_response> user turns', () => {
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      <tool_call>
-      <function=get_weather>
-      <parameter=city>
-      Oslo
-      </parameter>
-      </function>
-      </tool_call>
-      <tool_call>
-      <function=get_time>
-      </function>
-      </tool_call>
-      [user] <tool_response>
-      -3 C, snow
-      </tool_response>
-      <tool_response>
-      Error: error: clock unavailable
-      </tool_response>
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
   });
 });
 
@@ -355,16 +230,6 @@ describe('qwen3-coder: parsing', () => {
   });
 
   it('rejects unreadable blocks as invalid_tool_syntax', () => {
-    // AbstractCore #53: a tag named after the tool instead of <function=…>.
-    expect(parse('<tool_call>\n<web.search>\n<parameter=query>\nhello\n</parameter>\n</web.search>\n</tool_call>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
-    expect(parse('<tool_call>\n<function=get_weather>\nParis please\n</function>\n</tool_call>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
-    expect(parse('<tool_call>\n<function={{ tool.name }}>\n</function>\n</tool_call>')).toMatchObject([
-      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
-    ]);
     // The calls before a broken block stand; the broken one is reported.
     expect(parse('<tool_call>\n<function=get_time>\n</function>\n<function=get_weather>\nParis\n</function>\n</tool_call>')).toMatchObject([
       call('get_time', {}),
@@ -401,14 +266,6 @@ describe('qwen3-coder: parsing', () => {
     expect(parse('<tool_call>\n<function=get_weather>\n<parameter=city>\nLima\n</parameter>\n</function>\n</tool_')).toEqual([
       call('get_weather', { city: 'Lima' }),
     ]);
-  });
-
-  it('keeps prose that mentions the syntax without opening an envelope as text', () => {
-    for (const text of [
-      'Use a function= tag and <parameter> blocks.',
-      'If a < b and <b>bold</b>, write </function> or </tool_call> in docs.',
-    ])
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
   });
 
   it('round-trips values with edge whitespace, empty strings and markup', () => {

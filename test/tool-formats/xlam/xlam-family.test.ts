@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
-import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { historyTranscript, testFamilyContract } from '../helpers/family-contract.js';
-import { getWeather, searchWeb, standardTools } from '../helpers/tools.js';
+import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
+import { getWeather, searchWeb } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
-const format = createToolFormatRegistry().get('xlam')!;
-const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
+const { format, parse, call } = familyUnderTest('xlam');
+
+testFamilyTable(format);
+
 const weatherInParis = '{"name": "get_weather", "arguments": {"city": "Paris"}}';
-
-testFamilyContract(format);
 
 describe('xlam: rendering', () => {
   it('renders the tools with the xLAM format instruction', () => {
@@ -52,22 +49,6 @@ describe('xlam: rendering', () => {
       You must call at least one tool in this reply; do not answer without a tool call."
     `);
   });
-
-  it('renders a turn of calls as one JSON array', () => {
-    expect(format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toMatchInlineSnapshot(
-      `"[{"name": "get_weather", "arguments": {"city": "Oslo"}}]"`,
-    );
-    expect(historyTranscript(format)).toMatchInlineSnapshot(`
-      "[system] You are terse.
-      [user] Weather in Oslo, and the time?
-      [assistant] (reasoning: Two tools.) Checking.
-      [{"name": "get_weather", "arguments": {"city": "Oslo"}}, {"name": "get_time", "arguments": {}}]
-      [user] {"name": "get_weather", "output": "-3 C, snow"}
-      {"name": "get_time", "output": "error: clock unavailable", "is_error": true}
-      [assistant] It is -3 C and snowing.
-      [user] Thanks"
-    `);
-  });
 });
 
 describe("xlam: parsing (the forms vLLM's xlam parser accepts)", () => {
@@ -104,10 +85,7 @@ describe("xlam: parsing (the forms vLLM's xlam parser accepts)", () => {
     ).toEqual([call('create_event', { title: 'Réunion [hebdo] 🗓️', attendees: ['a@x.io'], options: { remind: true, minutes: 10 } })]);
   });
 
-  it('keeps JSON answers, arrays naming no offered tool and cut-off prose-like arrays as text', () => {
-    for (const text of ['[1, 2, 3]', '[{"name": "Alice", "age": 31}]', '{"name": "Alice"}', 'See [the docs](https://x.io).']) {
-      expect(parse(text)).toEqual([{ type: 'text', text }]);
-    }
+  it('keeps JSON answers and arrays naming no offered tool as text', () => {
     expect(expectChunkingInvariant(() => format.createParser([getWeather]), '[{"name": "get_time", "arguments": {}}]')).toEqual([
       { type: 'text', text: '[{"name": "get_time", "arguments": {}}]' },
     ]);
@@ -118,26 +96,4 @@ describe("xlam: parsing (the forms vLLM's xlam parser accepts)", () => {
       { type: 'tool-call-unparsed', reason: 'unclosed' },
     ]);
   });
-});
-
-testChunkingInvariance({
-  name: 'xlam',
-  createParser: () => format.createParser(standardTools),
-  samples: [
-    `[${weatherInParis}, {"name": "get_time", "arguments": {}}]`,
-    `<think>x</think>\n[${weatherInParis}]\nDone.`,
-    '[1, 2] and [{"name": "Al',
-  ],
-  fragments: [
-    '[',
-    ']',
-    weatherInParis,
-    `[${weatherInParis}]`,
-    '```json\n',
-    '\n```',
-    '[TOOL_CALLS]',
-    '<tool_call>',
-    '</tool_call>',
-    '</think>',
-  ],
 });
