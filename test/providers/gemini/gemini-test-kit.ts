@@ -1,16 +1,8 @@
 /** Shared builders for the gemini adapter tests: config, request, context, event collection, a fake per file. */
-import { cancellationFromSignal } from '../../../src/core/cancellation.js';
 import { afterAll, beforeAll } from 'vitest';
 import type { ProviderConfig } from '../../../src/config/config-types.js';
 import { defaultUpstreamLimits } from '../../../src/config/normalize-config.js';
-import {
-  silentLogger,
-  type ChatRequest,
-  type ProviderAdapter,
-  type ProviderContext,
-  type ResolvedModel,
-  type StreamEvent,
-} from '../../../src/core/index.js';
+import { type ChatRequest, type ProviderAdapter, type ResolvedModel } from '../../../src/core/index.js';
 import { createGeminiAdapter } from '../../../providers/gemini/index.js';
 import { startFakeGeminiUpstream, type FakeGeminiUpstream } from '../../helpers/fake-gemini-upstream.js';
 
@@ -42,22 +34,6 @@ export function testRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
   return { model: testModel, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }], ...overrides };
 }
 
-export function testContext(options: { wholeReply?: boolean; signal?: AbortSignal } = {}): ProviderContext {
-  const context: ProviderContext = {
-    cancellation: cancellationFromSignal(options.signal ?? new AbortController().signal),
-    requestId: 'request-1',
-    log: silentLogger,
-  };
-  if (options.wholeReply) context.wholeReply = true;
-  return context;
-}
-
-export async function collectEvents(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const collected: StreamEvent[] = [];
-  for await (const event of events) collected.push(event);
-  return collected;
-}
-
 /** One fake Gemini and one adapter in front of it for the whole test file. */
 export function useFakeGemini(): { upstream(): FakeGeminiUpstream; adapter(): ProviderAdapter } {
   let upstream: FakeGeminiUpstream | undefined;
@@ -76,3 +52,5 @@ export function useFakeGemini(): { upstream(): FakeGeminiUpstream; adapter(): Pr
   };
   return { upstream: () => started(upstream), adapter: () => started(adapter) };
 }
+
+export { collectEvents, providerTestContext as testContext } from '../provider-test-kit.js';

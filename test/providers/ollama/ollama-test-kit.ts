@@ -1,15 +1,8 @@
 /** Shared builders for the Ollama adapter tests: config, resolved model, context, event collection. */
-import { cancellationFromSignal } from '../../../src/core/cancellation.js';
 import type { ProviderConfig } from '../../../src/config/config-types.js';
 import { defaultUpstreamLimits } from '../../../src/config/normalize-config.js';
-import {
-  GatewayError,
-  silentLogger,
-  type ChatRequest,
-  type ProviderContext,
-  type ResolvedModel,
-  type StreamEvent,
-} from '../../../src/core/index.js';
+import { type ChatRequest, type ProviderContext, type ResolvedModel, type StreamEvent } from '../../../src/core/index.js';
+import { providerTestContext } from '../provider-test-kit.js';
 
 export function ollamaConfig(baseUrl: string, overrides: Partial<ProviderConfig> = {}): ProviderConfig {
   return {
@@ -38,16 +31,6 @@ export function chatRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
   };
 }
 
-export function providerContext(signal: AbortSignal = new AbortController().signal): ProviderContext {
-  return { cancellation: cancellationFromSignal(signal), requestId: 'request-1', log: silentLogger };
-}
-
-export async function collectEvents(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const collected: StreamEvent[] = [];
-  for await (const event of events) collected.push(event);
-  return collected;
-}
-
 export function textOf(events: StreamEvent[], type: 'text-delta' | 'reasoning-delta' = 'text-delta'): string {
   return events.map((event) => (event.type === type ? event.delta : '')).join('');
 }
@@ -59,12 +42,8 @@ export function lastEvent(events: StreamEvent[]): StreamEvent {
   return last;
 }
 
-/** The rejection of a promise, which must be a GatewayError. */
-export async function rejectionOf(promise: Promise<unknown>): Promise<GatewayError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!GatewayError.isInstance(outcome)) throw new Error(`expected a GatewayError rejection, got ${String(outcome)}`);
-  return outcome;
+export { collectEvents, gatewayErrorOf as rejectionOf } from '../provider-test-kit.js';
+
+export function providerContext(signal?: AbortSignal): ProviderContext {
+  return providerTestContext(signal ? { signal } : {});
 }

@@ -33,38 +33,40 @@ afterAll(async () => {
 
 const weatherSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
 
-/** A body that uses every forwarded field, with the values that naive code loses (0, false, null). */
+/** Every field the adapter forwards, with the values that naive code loses (0, false, null). */
+const forwardedFields: Record<string, unknown> = {
+  messages: [
+    { role: 'system', content: 'Be terse.' },
+    { role: 'user', content: 'Weather in Paris?' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_prev', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lyon"}' } }],
+    },
+    { role: 'tool', tool_call_id: 'call_prev', content: '18°C' },
+    { role: 'user', content: 'And Paris?' },
+  ],
+  tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true } }],
+  tool_choice: { type: 'function', function: { name: 'get_weather' } },
+  parallel_tool_calls: false,
+  temperature: 0,
+  top_p: null,
+  presence_penalty: 0,
+  frequency_penalty: 0,
+  seed: 0,
+  max_completion_tokens: 300,
+  stop: ['END'],
+  response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' }, strict: true } },
+  reasoning_effort: 'low',
+  user: 'user-42',
+  logit_bias: { '50256': -100 },
+  store: false,
+};
+
 function fullBody(model: string): Record<string, unknown> {
   return {
     model,
-    messages: [
-      { role: 'system', content: 'Be terse.' },
-      { role: 'user', content: 'Weather in Paris?' },
-      {
-        role: 'assistant',
-        content: null,
-        tool_calls: [{ id: 'call_prev', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lyon"}' } }],
-      },
-      { role: 'tool', tool_call_id: 'call_prev', content: '18°C' },
-      { role: 'user', content: 'And Paris?' },
-    ],
-    tools: [
-      { type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true } },
-    ],
-    tool_choice: { type: 'function', function: { name: 'get_weather' } },
-    parallel_tool_calls: false,
-    temperature: 0,
-    top_p: null,
-    presence_penalty: 0,
-    frequency_penalty: 0,
-    seed: 0,
-    max_completion_tokens: 300,
-    stop: ['END'],
-    response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' }, strict: true } },
-    reasoning_effort: 'low',
-    user: 'user-42',
-    logit_bias: { '50256': -100 },
-    store: false,
+    ...forwardedFields,
     // Unknown top-level fields: real clients send extras like these; they are ignored, never forwarded.
     client_metadata: { session: 'abc' },
     frobnicate: true,
@@ -87,34 +89,7 @@ describe('the openai adapter', () => {
     const sent = openai.lastChatBody();
     expect(sent).toEqual({
       model: 'gpt-4.1',
-      messages: [
-        { role: 'system', content: 'Be terse.' },
-        { role: 'user', content: 'Weather in Paris?' },
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: [{ id: 'call_prev', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lyon"}' } }],
-        },
-        { role: 'tool', tool_call_id: 'call_prev', content: '18°C' },
-        { role: 'user', content: 'And Paris?' },
-      ],
-      tools: [
-        { type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema, strict: true } },
-      ],
-      tool_choice: { type: 'function', function: { name: 'get_weather' } },
-      parallel_tool_calls: false,
-      temperature: 0,
-      top_p: null,
-      presence_penalty: 0,
-      frequency_penalty: 0,
-      seed: 0,
-      max_completion_tokens: 300,
-      stop: ['END'],
-      response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' }, strict: true } },
-      reasoning_effort: 'low',
-      user: 'user-42',
-      logit_bias: { '50256': -100 },
-      store: false,
+      ...forwardedFields,
       // A non-streaming client: the upstream is asked for one whole body too.
       stream: false,
     });

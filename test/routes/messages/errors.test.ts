@@ -1,18 +1,8 @@
 /** Errors on /v1/messages: Anthropic's envelope `{"type":"error","error":{type,message}}` with honest statuses. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messagesBody, post, providers, startMessagesKit, type MessagesKit } from './messages-test-kit.js';
+import { describe, expect, it } from 'vitest';
+import { messagesBody, post, providers, startMessagesKit, useMessagesKit } from './messages-test-kit.js';
 
-let kit: MessagesKit;
-let url: string;
-
-beforeAll(async () => {
-  kit = await startMessagesKit();
-  url = `${kit.gateway.baseUrl}/v1/messages?beta=true`;
-});
-
-afterAll(async () => {
-  await kit?.close();
-});
+const messagesKit = useMessagesKit();
 
 type Envelope = { type: string; error: { type: string; message: string } };
 
@@ -51,7 +41,7 @@ describe('400 bad input names the field', () => {
     ['a named tool_choice without a name', messagesBody(model, { tool_choice: { type: 'tool' } }), 'tool_choice.name'],
     ['max_tokens as a string', messagesBody(model, { max_tokens: '100' }), 'max_tokens'],
   ])('%s', async (_label, body, field) => {
-    const response = await post(url, body);
+    const response = await post(messagesKit.url, body);
     expect(response.status).toBe(400);
     const { error } = envelope(response.text);
     expect(error.type).toBe('invalid_request_error');
@@ -60,7 +50,7 @@ describe('400 bad input names the field', () => {
 
   it("tool_choice 'any' with only server tools is a 400 in Anthropic's terms", async () => {
     const response = await post(
-      url,
+      messagesKit.url,
       messagesBody(model, { tools: [{ type: 'web_search_20250305', name: 'web_search' }], tool_choice: { type: 'any' } }),
     );
     expect(response.status).toBe(400);
@@ -69,7 +59,7 @@ describe('400 bad input names the field', () => {
 
   it('an image from the Files API (source type file) is a 400 naming the field', async () => {
     const response = await post(
-      url,
+      messagesKit.url,
       messagesBody(model, { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'file_1' } }] }] }),
     );
     expect(response.status).toBe(400);
@@ -77,14 +67,14 @@ describe('400 bad input names the field', () => {
   });
 
   it('malformed JSON is a 400 in the Anthropic envelope', async () => {
-    const response = await post(url, '{"model": ');
+    const response = await post(messagesKit.url, '{"model": ');
     expect(response.status).toBe(400);
     expect(envelope(response.text).error.type).toBe('invalid_request_error');
   });
 
   it('a tool_choice naming a tool that is not offered is a 400', async () => {
     const response = await post(
-      url,
+      messagesKit.url,
       messagesBody(model, { tools: [{ name: 'Bash', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'Edit' } }),
     );
     expect(response.status).toBe(400);
@@ -92,9 +82,9 @@ describe('400 bad input names the field', () => {
   });
 
   it('unknown top-level fields are ignored, never rejected', async () => {
-    kit.openai.enqueue({ type: 'chat', content: 'ok' });
+    messagesKit.kit.openai.enqueue({ type: 'chat', content: 'ok' });
     const response = await post(
-      url,
+      messagesKit.url,
       messagesBody(model, { output_config: { effort: 'high' }, context_management: {}, service_tier: 'auto', container: null }),
     );
     expect(response.status).toBe(200);
@@ -103,7 +93,7 @@ describe('400 bad input names the field', () => {
 
 describe('404', () => {
   it('an unknown provider prefix is a not_found_error', async () => {
-    const response = await post(url, messagesBody('nowhere/some-model'));
+    const response = await post(messagesKit.url, messagesBody('nowhere/some-model'));
     expect(response.status).toBe(404);
     const { error } = envelope(response.text);
     expect(error.type).toBe('not_found_error');
@@ -111,13 +101,13 @@ describe('404', () => {
   });
 
   it('a model without a provider prefix (Claude Code default) is a not_found_error', async () => {
-    const response = await post(url, messagesBody('claude-opus-4-8', { stream: true }));
+    const response = await post(messagesKit.url, messagesBody('claude-opus-4-8', { stream: true }));
     expect(response.status).toBe(404);
     expect(envelope(response.text).error.type).toBe('not_found_error');
   });
 
   it('an unknown /v1/messages sub-route answers in the Anthropic envelope', async () => {
-    const response = await post(`${kit.gateway.baseUrl}/v1/messages/batches`, {});
+    const response = await post(`${messagesKit.kit.gateway.baseUrl}/v1/messages/batches`, {});
     expect(response.status).toBe(404);
     expect(envelope(response.text).error.type).toBe('not_found_error');
   });
@@ -125,30 +115,30 @@ describe('404', () => {
 
 describe('upstream failures before the first byte', () => {
   it('an upstream 429 stays a 429 rate_limit_error with retry-after, even for a streaming request', async () => {
-    kit.anthropic.enqueue({ type: 'http-error', status: 429, message: 'slow down', headers: { 'retry-after': '7' } });
-    const response = await post(url, messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, { stream: true }));
+    messagesKit.kit.anthropic.enqueue({ type: 'http-error', status: 429, message: 'slow down', headers: { 'retry-after': '7' } });
+    const response = await post(messagesKit.url, messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, { stream: true }));
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('7');
     expect(envelope(response.text).error).toEqual({ type: 'rate_limit_error', message: 'slow down' });
   });
 
   it('an upstream 400 is kept as a 400 invalid_request_error', async () => {
-    kit.openai.enqueue({ type: 'http-error', status: 400, message: 'context too long' });
-    const response = await post(url, messagesBody(model));
+    messagesKit.kit.openai.enqueue({ type: 'http-error', status: 400, message: 'context too long' });
+    const response = await post(messagesKit.url, messagesBody(model));
     expect(response.status).toBe(400);
     expect(envelope(response.text).error).toEqual({ type: 'invalid_request_error', message: 'context too long' });
   });
 
   it('an upstream 500 becomes a 502 api_error', async () => {
-    kit.openai.enqueue({ type: 'http-error', status: 500, errorType: 'server_error', message: 'boom' });
-    const response = await post(url, messagesBody(model, { stream: true }));
+    messagesKit.kit.openai.enqueue({ type: 'http-error', status: 500, errorType: 'server_error', message: 'boom' });
+    const response = await post(messagesKit.url, messagesBody(model, { stream: true }));
     expect(response.status).toBe(502);
     expect(envelope(response.text).error.type).toBe('api_error');
   });
 
   it('a non-streaming request whose upstream fails mid-body is a 502 in the envelope', async () => {
-    kit.openai.enqueue({ type: 'chat', content: 'abcdefghij', cutAfterChunks: 3 });
-    const response = await post(url, messagesBody(model));
+    messagesKit.kit.openai.enqueue({ type: 'chat', content: 'abcdefghij', cutAfterChunks: 3 });
+    const response = await post(messagesKit.url, messagesBody(model));
     expect(response.status).toBe(502);
     expect(envelope(response.text).error.type).toBe('api_error');
   });

@@ -2,6 +2,7 @@
  * Shared set-up for the /v1/messages tests: the gateway in front of fake Anthropic, OpenAI-compatible
  * and Ollama upstreams, raw POSTs, and a reader that checks every SSE frame is `event: T` + `data: {"type":T,…}`.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
 import { startFakeOllamaUpstream, type FakeOllamaUpstream } from '../../helpers/fake-ollama-upstream.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
@@ -40,6 +41,29 @@ export async function startMessagesKit(server: Record<string, unknown> = {}): Pr
     close: async () => {
       await gateway.close();
       await Promise.all([anthropic.close(), openai.close(), ollama.close()]);
+    },
+  };
+}
+
+/** Starts the kit before the file's tests and closes it after them; read `kit` and `url` (the Messages URL) inside tests. */
+export function useMessagesKit(): { readonly kit: MessagesKit; readonly url: string } {
+  let started: MessagesKit | undefined;
+  beforeAll(async () => {
+    started = await startMessagesKit();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const kit = (): MessagesKit => {
+    if (started === undefined) throw new Error('the kit starts in beforeAll');
+    return started;
+  };
+  return {
+    get kit() {
+      return kit();
+    },
+    get url() {
+      return `${kit().gateway.baseUrl}/v1/messages?beta=true`;
     },
   };
 }

@@ -1,5 +1,5 @@
 /** POST /v1/messages with stream: true: the exact Anthropic event sequence, from every kind of upstream. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   accumulate,
   anthropicEvents,
@@ -8,20 +8,10 @@ import {
   post,
   providers,
   startMessagesKit,
-  type MessagesKit,
+  useMessagesKit,
 } from './messages-test-kit.js';
 
-let kit: MessagesKit;
-let url: string;
-
-beforeAll(async () => {
-  kit = await startMessagesKit();
-  url = `${kit.gateway.baseUrl}/v1/messages?beta=true`;
-});
-
-afterAll(async () => {
-  await kit?.close();
-});
+const messagesKit = useMessagesKit();
 
 const tools = [
   {
@@ -37,8 +27,12 @@ const timeInput = { timezone: 'Europe/Paris' };
 
 describe('streamed text', () => {
   it('from an OpenAI-compatible upstream: message_start, ping, one text block, message_delta, message_stop', async () => {
-    kit.openai.enqueue({ type: 'chat', content: ['Hello', ' ', 'world', '\n'], usage: { prompt_tokens: 21, completion_tokens: 8 } });
-    const response = await post(url, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true }));
+    messagesKit.kit.openai.enqueue({
+      type: 'chat',
+      content: ['Hello', ' ', 'world', '\n'],
+      usage: { prompt_tokens: 21, completion_tokens: 8 },
+    });
+    const response = await post(messagesKit.url, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true }));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(response.headers.get('x-tool-calling')).toBe('native');
@@ -78,8 +72,8 @@ describe('streamed text', () => {
   });
 
   it('from Ollama, with the length stop mapped to max_tokens', async () => {
-    kit.ollama.enqueue({ type: 'chat', content: 'cut off', doneReason: 'length', promptEvalCount: 5, evalCount: 2 });
-    const response = await post(url, messagesBody(`${providers.ollama}/llama3.1:8b`, { stream: true }));
+    messagesKit.kit.ollama.enqueue({ type: 'chat', content: 'cut off', doneReason: 'length', promptEvalCount: 5, evalCount: 2 });
+    const response = await post(messagesKit.url, messagesBody(`${providers.ollama}/llama3.1:8b`, { stream: true }));
     const result = accumulate(anthropicEvents(response.text));
     expect(result.content).toEqual([{ type: 'text', text: 'cut off' }]);
     expect(result.stopReason).toBe('max_tokens');
@@ -89,7 +83,7 @@ describe('streamed text', () => {
 
 describe('thinking', () => {
   it('an Anthropic thinking block keeps its signature: thinking_delta…, signature_delta, then the text block', async () => {
-    kit.anthropic.enqueue({
+    messagesKit.kit.anthropic.enqueue({
       type: 'message',
       content: [
         { type: 'thinking', thinking: 'Let me think.', signature: 'ZmFrZXNpZw==' },
@@ -99,7 +93,7 @@ describe('thinking', () => {
       fragmentSize: 5,
     });
     const response = await post(
-      url,
+      messagesKit.url,
       messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, { stream: true, thinking: { type: 'enabled', budget_tokens: 2048 } }),
     );
     const events = anthropicEvents(response.text);
@@ -135,8 +129,8 @@ describe('thinking', () => {
   });
 
   it('reasoning from an OpenAI-compatible server becomes a thinking block without a signature', async () => {
-    kit.openai.enqueue({ type: 'chat', reasoning: 'Hmm, 2+2.', content: '4' });
-    const response = await post(url, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true }));
+    messagesKit.kit.openai.enqueue({ type: 'chat', reasoning: 'Hmm, 2+2.', content: '4' });
+    const response = await post(messagesKit.url, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true }));
     const result = accumulate(anthropicEvents(response.text));
     expect(result.content).toEqual([
       { type: 'thinking', thinking: 'Hmm, 2+2.', signature: '' },
@@ -147,7 +141,7 @@ describe('thinking', () => {
 
 describe('parallel tool_use blocks', () => {
   it('from Anthropic: text, then two tool_use blocks whose input_json_delta fragments reassemble to the exact inputs', async () => {
-    kit.anthropic.enqueue({
+    messagesKit.kit.anthropic.enqueue({
       type: 'message',
       content: [
         { type: 'text', text: 'Checking.' },
@@ -156,7 +150,7 @@ describe('parallel tool_use blocks', () => {
       ],
       fragmentSize: 4,
     });
-    const response = await post(url, messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, { stream: true, tools }));
+    const response = await post(messagesKit.url, messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, { stream: true, tools }));
     const events = anthropicEvents(response.text);
     const sequence = eventSequence(events);
     expect(sequence.filter((entry) => !entry.startsWith('input_json_delta') && !entry.startsWith('text_delta'))).toEqual([
@@ -191,8 +185,8 @@ describe('parallel tool_use blocks', () => {
       { id: 'call_w', name: 'get_weather', arguments: weatherInput },
       { id: 'call_t', name: 'get_time', arguments: timeInput },
     ];
-    kit.openai.enqueue({ type: 'chat', toolCalls: calls, fragmentSize: 2, quirks: ['interleaved-calls'] });
-    const response = await post(url, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true, tools }));
+    messagesKit.kit.openai.enqueue({ type: 'chat', toolCalls: calls, fragmentSize: 2, quirks: ['interleaved-calls'] });
+    const response = await post(messagesKit.url, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true, tools }));
     const events = anthropicEvents(response.text);
     const sequence = eventSequence(events);
     // Blocks never overlap: #1 only starts after #0 stopped.
@@ -206,14 +200,14 @@ describe('parallel tool_use blocks', () => {
   });
 
   it('from Ollama (calls arrive whole): one input_json_delta per block with the whole input', async () => {
-    kit.ollama.enqueue({
+    messagesKit.kit.ollama.enqueue({
       type: 'chat',
       toolCalls: [
         { name: 'get_weather', arguments: weatherInput },
         { name: 'get_time', arguments: timeInput },
       ],
     });
-    const response = await post(url, messagesBody(`${providers.ollama}/llama3.1:8b`, { stream: true, tools }));
+    const response = await post(messagesKit.url, messagesBody(`${providers.ollama}/llama3.1:8b`, { stream: true, tools }));
     const result = accumulate(anthropicEvents(response.text));
     expect(result.content.map((block) => [block.type, block.name, block.input])).toEqual([
       ['tool_use', 'get_weather', weatherInput],
@@ -225,12 +219,12 @@ describe('parallel tool_use blocks', () => {
 
 describe('mid-stream failure', () => {
   it('an upstream overloaded error after some text becomes one event: error frame, then the stream closes', async () => {
-    kit.anthropic.enqueue({
+    messagesKit.kit.anthropic.enqueue({
       type: 'message',
       content: [{ type: 'text', text: 'Partial answer here' }],
       interruption: { type: 'error-event', afterEvents: 5, errorType: 'overloaded_error', message: 'Overloaded' },
     });
-    const response = await post(url, messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, { stream: true }));
+    const response = await post(messagesKit.url, messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, { stream: true }));
     expect(response.status).toBe(200);
     const events = anthropicEvents(response.text);
     const last = events.at(-1) as Record<string, unknown>;
@@ -242,8 +236,8 @@ describe('mid-stream failure', () => {
   });
 
   it('an OpenAI-compatible server that cuts the connection mid-stream ends with an api_error event', async () => {
-    kit.openai.enqueue({ type: 'chat', content: 'abcdefghij', cutAfterChunks: 3 });
-    const response = await post(url, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true }));
+    messagesKit.kit.openai.enqueue({ type: 'chat', content: 'abcdefghij', cutAfterChunks: 3 });
+    const response = await post(messagesKit.url, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true }));
     const events = anthropicEvents(response.text);
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { type: 'api_error' } });
     expect(eventSequence(events).slice(0, 3)).toEqual(['message_start', 'ping', 'start text #0']);
@@ -251,7 +245,7 @@ describe('mid-stream failure', () => {
 });
 
 describe('cancellation', () => {
-  // A kit of its own: on a gateway that already served a stream on the same keep-alive connection,
+  // A messagesKit.kit of its own: on a gateway that already served a stream on the same keep-alive connection,
   // close() after an aborted stream takes ~4 s (seen on /v1/chat/completions too; reported).
   it('a client that goes away mid-stream aborts the upstream request', async () => {
     const own = await startMessagesKit();

@@ -1,18 +1,8 @@
 /** What an Anthropic Messages request becomes upstream: transcripts, system messages, tools, options and headers. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accumulate, anthropicEvents, messagesBody, post, providers, startMessagesKit, type MessagesKit } from './messages-test-kit.js';
+import { describe, expect, it } from 'vitest';
+import { accumulate, anthropicEvents, messagesBody, post, providers, useMessagesKit } from './messages-test-kit.js';
 
-let kit: MessagesKit;
-let url: string;
-
-beforeAll(async () => {
-  kit = await startMessagesKit();
-  url = `${kit.gateway.baseUrl}/v1/messages?beta=true`;
-});
-
-afterAll(async () => {
-  await kit?.close();
-});
+const messagesKit = useMessagesKit();
 
 const bashTool = {
   name: 'Bash',
@@ -58,13 +48,13 @@ const transcript = [
 
 describe('a multi-turn tool transcript to an OpenAI-compatible upstream', () => {
   it('arrives as assistant tool_calls and tool messages with the Anthropic ids kept', async () => {
-    kit.openai.enqueue({ type: 'chat', content: 'Done.' });
+    messagesKit.kit.openai.enqueue({ type: 'chat', content: 'Done.' });
     const response = await post(
-      url,
+      messagesKit.url,
       messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true, system: 'Be brief.', tools: [bashTool], messages: transcript }),
     );
     expect(response.status).toBe(200);
-    const sent = kit.openai.lastChatBody();
+    const sent = messagesKit.kit.openai.lastChatBody();
     expect(sent.messages).toEqual([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Create probe.txt' },
@@ -87,14 +77,14 @@ describe('a multi-turn tool transcript to an OpenAI-compatible upstream', () => 
   });
 
   it('a tool_use id minted by the gateway round-trips as the tool_result id', async () => {
-    kit.openai.enqueue({ type: 'chat', toolCalls: [{ id: 'call_round_trip', name: 'Bash', arguments: { command: 'ls' } }] });
-    const first = await post(url, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true, tools: [bashTool] }));
+    messagesKit.kit.openai.enqueue({ type: 'chat', toolCalls: [{ id: 'call_round_trip', name: 'Bash', arguments: { command: 'ls' } }] });
+    const first = await post(messagesKit.url, messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, { stream: true, tools: [bashTool] }));
     const call = accumulate(anthropicEvents(first.text)).content[0] as Record<string, unknown>;
     expect(call).toMatchObject({ type: 'tool_use', id: 'call_round_trip', name: 'Bash', input: { command: 'ls' } });
 
-    kit.openai.enqueue({ type: 'chat', content: 'ok' });
+    messagesKit.kit.openai.enqueue({ type: 'chat', content: 'ok' });
     await post(
-      url,
+      messagesKit.url,
       messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, {
         tools: [bashTool],
         messages: [
@@ -104,7 +94,7 @@ describe('a multi-turn tool transcript to an OpenAI-compatible upstream', () => 
         ],
       }),
     );
-    const messages = kit.openai.lastChatBody().messages as Record<string, unknown>[];
+    const messages = messagesKit.kit.openai.lastChatBody().messages as Record<string, unknown>[];
     expect((messages[1]?.tool_calls as Record<string, unknown>[])[0]?.id).toBe('call_round_trip');
     expect(messages[2]).toEqual({ role: 'tool', tool_call_id: 'call_round_trip', content: 'a b c' });
   });
@@ -112,9 +102,9 @@ describe('a multi-turn tool transcript to an OpenAI-compatible upstream', () => 
 
 describe('system prompts', () => {
   it('system blocks are joined (the billing header left out) and a mid-conversation role:"system" message folds into the leading one', async () => {
-    kit.openai.enqueue({ type: 'chat', content: 'ok' });
+    messagesKit.kit.openai.enqueue({ type: 'chat', content: 'ok' });
     await post(
-      url,
+      messagesKit.url,
       messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, {
         system: [
           { type: 'text', text: 'x-anthropic-billing-header: cc_version=2.1.197.c94; cc_entrypoint=sdk-cli;' },
@@ -133,7 +123,7 @@ describe('system prompts', () => {
         ],
       }),
     );
-    const messages = kit.openai.lastChatBody().messages as Record<string, unknown>[];
+    const messages = messagesKit.kit.openai.lastChatBody().messages as Record<string, unknown>[];
     // Chat templates of OpenAI-compatible servers take one system message, first (README: system messages).
     expect(messages.map((message) => message.role)).toEqual(['system', 'user']);
     expect(messages[0]?.content).toBe('You are a Claude agent.\n\nHelp with code.\n\nAvailable agent types: claude');
@@ -148,19 +138,19 @@ describe('anthropic-* headers', () => {
   it.each([
     [
       'an OpenAI-compatible',
-      () => kit.openai.enqueue({ type: 'chat', content: 'ok' }),
+      () => messagesKit.kit.openai.enqueue({ type: 'chat', content: 'ok' }),
       `${providers.openai}/Qwen/Qwen3-8B`,
-      () => kit.openai.chatRequests().at(-1),
+      () => messagesKit.kit.openai.chatRequests().at(-1),
     ],
     [
       'an Ollama',
-      () => kit.ollama.enqueue({ type: 'chat', content: 'ok' }),
+      () => messagesKit.kit.ollama.enqueue({ type: 'chat', content: 'ok' }),
       `${providers.ollama}/qwen3:8b`,
-      () => kit.ollama.requests.at(-1),
+      () => messagesKit.kit.ollama.requests.at(-1),
     ],
   ])('never reach %s upstream', async (_kind, enqueue, model, lastRequest) => {
     enqueue();
-    const response = await post(url, messagesBody(model), headers);
+    const response = await post(messagesKit.url, messagesBody(model), headers);
     expect(response.status).toBe(200);
     const sent = lastRequest()?.headers ?? {};
     expect(Object.keys(sent).filter((name) => name.startsWith('anthropic-'))).toEqual([]);
@@ -169,9 +159,9 @@ describe('anthropic-* headers', () => {
 
 describe('tools and options', () => {
   it('strips $schema, drops server tools with a diagnostics warning, and maps tool_choice, sampling and user', async () => {
-    kit.openai.enqueue({ type: 'chat', content: 'ok' });
+    messagesKit.kit.openai.enqueue({ type: 'chat', content: 'ok' });
     const response = await post(
-      url,
+      messagesKit.url,
       messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, {
         tools: [bashTool, { type: 'web_search_20250305', name: 'web_search', max_uses: 5 }],
         tool_choice: { type: 'any', disable_parallel_tool_use: true },
@@ -186,7 +176,7 @@ describe('tools and options', () => {
       }),
     );
     expect(response.status).toBe(200);
-    const sent = kit.openai.lastChatBody();
+    const sent = messagesKit.kit.openai.lastChatBody();
     const { $schema: _marker, ...schemaWithoutMarker } = bashTool.input_schema;
     expect(sent.tools).toEqual([
       { type: 'function', function: { name: 'Bash', description: 'Run a shell command', parameters: schemaWithoutMarker } },
@@ -211,9 +201,9 @@ describe('tools and options', () => {
   });
 
   it('a named tool_choice becomes a function choice; images become image parts', async () => {
-    kit.openai.enqueue({ type: 'chat', content: 'ok' });
+    messagesKit.kit.openai.enqueue({ type: 'chat', content: 'ok' });
     await post(
-      url,
+      messagesKit.url,
       messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, {
         tools: [bashTool],
         tool_choice: { type: 'tool', name: 'Bash' },
@@ -229,7 +219,7 @@ describe('tools and options', () => {
         ],
       }),
     );
-    const sent = kit.openai.lastChatBody();
+    const sent = messagesKit.kit.openai.lastChatBody();
     expect(sent.tool_choice).toEqual({ type: 'function', function: { name: 'Bash' } });
     const content = (sent.messages as Record<string, unknown>[])[0]?.content as Record<string, unknown>[];
     expect(content[0]).toMatchObject({ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } });
@@ -240,9 +230,9 @@ describe('tools and options', () => {
 
 describe('files', () => {
   it('a PDF document becomes a file part and an image inside a tool_result follows the tool message as user content', async () => {
-    kit.openai.enqueue({ type: 'chat', content: 'ok' });
+    messagesKit.kit.openai.enqueue({ type: 'chat', content: 'ok' });
     await post(
-      url,
+      messagesKit.url,
       messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, {
         tools: [bashTool],
         messages: [
@@ -270,7 +260,7 @@ describe('files', () => {
         ],
       }),
     );
-    const messages = kit.openai.lastChatBody().messages as Record<string, unknown>[];
+    const messages = messagesKit.kit.openai.lastChatBody().messages as Record<string, unknown>[];
     expect(messages[0]?.content).toEqual([
       { type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'spec.pdf' } },
       { type: 'text', text: 'Read it.' },
@@ -285,9 +275,9 @@ describe('files', () => {
 
 describe('to an Anthropic upstream', () => {
   it('thinking with its signature round-trips, redacted thinking is dropped, and anthropic-beta/version are forwarded', async () => {
-    kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    messagesKit.kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
     const response = await post(
-      url,
+      messagesKit.url,
       messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, {
         stream: true,
         tools: [bashTool],
@@ -307,7 +297,7 @@ describe('to an Anthropic upstream', () => {
       { 'anthropic-beta': 'claude-code-20250219,interleaved-thinking-2025-05-14', 'anthropic-version': '2023-06-01' },
     );
     expect(response.status).toBe(200);
-    const upstream = kit.anthropic.messageRequests().at(-1);
+    const upstream = messagesKit.kit.anthropic.messageRequests().at(-1);
     expect(upstream?.headers['anthropic-beta']).toBe('claude-code-20250219,interleaved-thinking-2025-05-14');
     expect(upstream?.headers['anthropic-version']).toBe('2023-06-01');
     const body = upstream?.body as Record<string, unknown>;
@@ -326,25 +316,28 @@ describe('to an Anthropic upstream', () => {
   });
 
   it('POST /{provider}/v1/messages takes the model whole and echoes it as sent', async () => {
-    kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'hi' }] });
-    const response = await post(`${kit.gateway.baseUrl}/${providers.anthropic}/v1/messages?beta=true`, messagesBody('claude-opus-4-8'));
+    messagesKit.kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'hi' }] });
+    const response = await post(
+      `${messagesKit.kit.gateway.baseUrl}/${providers.anthropic}/v1/messages?beta=true`,
+      messagesBody('claude-opus-4-8'),
+    );
     expect(response.status).toBe(200);
-    expect((kit.anthropic.messageRequests().at(-1)?.body as Record<string, unknown>).model).toBe('claude-opus-4-8');
+    expect((messagesKit.kit.anthropic.messageRequests().at(-1)?.body as Record<string, unknown>).model).toBe('claude-opus-4-8');
     expect(JSON.parse(response.text)).toMatchObject({ model: 'claude-opus-4-8', content: [{ type: 'text', text: 'hi' }] });
   });
 });
 
 describe('top_k, the sampling field Anthropic has and OpenAI has not', () => {
   it('goes to Anthropic as top_k and to Ollama as options.top_k, without a warning', async () => {
-    kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
-    const viaAnthropic = await post(url, messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, { top_k: 12 }));
+    messagesKit.kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    const viaAnthropic = await post(messagesKit.url, messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, { top_k: 12 }));
     expect(viaAnthropic.status).toBe(200);
-    expect((kit.anthropic.messageRequests().at(-1)!.body as Record<string, unknown>).top_k).toBe(12);
+    expect((messagesKit.kit.anthropic.messageRequests().at(-1)!.body as Record<string, unknown>).top_k).toBe(12);
     expect(JSON.parse(viaAnthropic.text)).not.toHaveProperty('diagnostics');
-    kit.ollama.enqueue({ type: 'chat', content: 'ok' });
-    const viaOllama = await post(url, messagesBody(`${providers.ollama}/llama3.1:8b`, { top_k: 7 }));
+    messagesKit.kit.ollama.enqueue({ type: 'chat', content: 'ok' });
+    const viaOllama = await post(messagesKit.url, messagesBody(`${providers.ollama}/llama3.1:8b`, { top_k: 7 }));
     expect(viaOllama.status).toBe(200);
-    const sent = kit.ollama.requests.filter((request) => request.path === '/api/chat').at(-1)!.body as {
+    const sent = messagesKit.kit.ollama.requests.filter((request) => request.path === '/api/chat').at(-1)!.body as {
       options?: Record<string, unknown>;
     };
     expect(sent.options?.top_k).toBe(7);

@@ -3,27 +3,10 @@
  * + hosted tools, unknown top-level fields, and the follow-up turn carrying tool results back.
  */
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectWellFormedStream,
-  nativeModel,
-  postRawSse,
-  promptedModel,
-  startResponsesHarness,
-  type ResponsesHarness,
-} from './responses-test-kit.js';
+import { describe, expect, it } from 'vitest';
+import { expectWellFormedStream, nativeModel, postRawSse, promptedModel, useResponsesHarness } from './responses-test-kit.js';
 
-let harness: ResponsesHarness;
-let client: OpenAI;
-
-beforeAll(async () => {
-  harness = await startResponsesHarness();
-  client = harness.gateway.client();
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
+const responses = useResponsesHarness();
 
 const execCommand = {
   type: 'function',
@@ -106,12 +89,12 @@ const patch = '*** Begin Patch\n*** Add File: probe.txt\n+hello "quoted" \\ back
 
 describe('first turn', () => {
   it('sends the upstream the developer messages, the user turn and the translated tools, ignoring unknown fields', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'On it.' });
-    const result = await postRawSse(harness.gateway.baseUrl, codexBody(firstTurnInput));
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'On it.' });
+    const result = await postRawSse(responses.harness.gateway.baseUrl, codexBody(firstTurnInput));
     expect(result.status).toBe(200);
     expectWellFormedStream(result);
 
-    const body = harness.upstream.lastChatBody();
+    const body = responses.harness.upstream.lastChatBody();
     expect(body.messages).toEqual([
       // Two developer items fold into one leading system message for an OpenAI-compatible server.
       { role: 'system', content: 'You are a coding agent running in the Codex CLI.\n\n<skills_instructions>…<permissions instructions>…' },
@@ -152,13 +135,13 @@ describe('first turn', () => {
   });
 
   it('renders a custom tool call as custom_tool_call with the raw input, streamed unwrapped', async () => {
-    harness.upstream.enqueue({
+    responses.harness.upstream.enqueue({
       type: 'chat',
       reasoning: 'Write the file.',
       toolCalls: [{ id: 'call_patch1', name: 'apply_patch', arguments: { input: patch } }],
       fragmentSize: 5,
     });
-    const result = await postRawSse(harness.gateway.baseUrl, codexBody(firstTurnInput));
+    const result = await postRawSse(responses.harness.gateway.baseUrl, codexBody(firstTurnInput));
     expectWellFormedStream(result);
     const deltas = result.events
       .filter(({ data }) => data.type === 'response.custom_tool_call_input.delta')
@@ -179,8 +162,10 @@ describe('first turn', () => {
   });
 
   it('marks calls to namespaced tools with their namespace, and the SDK accepts the stream', async () => {
-    harness.upstream.enqueue({ type: 'chat', toolCalls: [{ id: 'call_ns', name: 'close_agent', arguments: { id: 'agent-7' } }] });
-    const stream = client.responses.stream(codexBody(firstTurnInput) as unknown as OpenAI.Responses.ResponseCreateParamsStreaming);
+    responses.harness.upstream.enqueue({ type: 'chat', toolCalls: [{ id: 'call_ns', name: 'close_agent', arguments: { id: 'agent-7' } }] });
+    const stream = responses.client.responses.stream(
+      codexBody(firstTurnInput) as unknown as OpenAI.Responses.ResponseCreateParamsStreaming,
+    );
     const final = await stream.finalResponse();
     expect(final.output).toHaveLength(1);
     // toMatchObject: the SDK adds its own parsed_arguments locally.
@@ -200,7 +185,7 @@ describe('first turn', () => {
 
 describe('follow-up turn', () => {
   it('sends function and custom tool results upstream as tool_calls and tool messages, call ids kept, reasoning dropped', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'Done.' });
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Done.' });
     const history = [
       ...firstTurnInput,
       {
@@ -231,10 +216,12 @@ describe('follow-up turn', () => {
         ],
       },
     ];
-    const response = await client.responses.create(codexBody(history) as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming);
+    const response = await responses.client.responses.create(
+      codexBody(history) as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming,
+    );
     expect(response.output_text).toBe('Done.');
 
-    const messages = harness.upstream.lastChatBody().messages as Record<string, unknown>[];
+    const messages = responses.harness.upstream.lastChatBody().messages as Record<string, unknown>[];
     expect(messages.slice(3)).toEqual([
       {
         role: 'assistant',
@@ -256,8 +243,8 @@ describe('follow-up turn', () => {
   });
 
   it('merges consecutive parallel calls into one assistant turn', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'ok' });
-    await client.responses.create({
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'ok' });
+    await responses.client.responses.create({
       model: nativeModel,
       input: [
         { role: 'user', content: 'two things' },
@@ -268,7 +255,11 @@ describe('follow-up turn', () => {
       ],
       tools: [execCommand as OpenAI.Responses.FunctionTool],
     });
-    const messages = harness.upstream.lastChatBody().messages as { role: string; tool_calls?: { id: string }[]; tool_call_id?: string }[];
+    const messages = responses.harness.upstream.lastChatBody().messages as {
+      role: string;
+      tool_calls?: { id: string }[];
+      tool_call_id?: string;
+    }[];
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
     expect(messages[1]?.tool_calls?.map((call) => call.id)).toEqual(['call_a', 'call_b']);
     expect(messages.slice(2).map((message) => message.tool_call_id)).toEqual(['call_a', 'call_b']);
@@ -278,8 +269,12 @@ describe('follow-up turn', () => {
 describe('prompted lane', () => {
   it('parses a freeform tool call out of model text and returns it as custom_tool_call', async () => {
     const call = JSON.stringify({ name: 'apply_patch', arguments: { input: patch } });
-    harness.promptedUpstream.enqueue({ type: 'chat', content: `I'll add the file.\n<tool_call>\n${call}\n</tool_call>`, fragmentSize: 7 });
-    const result = await postRawSse(harness.gateway.baseUrl, { ...codexBody(firstTurnInput), model: promptedModel });
+    responses.harness.promptedUpstream.enqueue({
+      type: 'chat',
+      content: `I'll add the file.\n<tool_call>\n${call}\n</tool_call>`,
+      fragmentSize: 7,
+    });
+    const result = await postRawSse(responses.harness.gateway.baseUrl, { ...codexBody(firstTurnInput), model: promptedModel });
     expect(result.status).toBe(200);
     expect(result.headers.get('x-tool-calling')).toBe('prompted');
     expect(result.headers.get('x-tool-format')).toBeTruthy();
@@ -287,19 +282,19 @@ describe('prompted lane', () => {
     const completed = result.events.at(-1)?.data.response as { output: Record<string, unknown>[] };
     const customCall = completed.output.find((item) => item.type === 'custom_tool_call');
     expect(customCall).toMatchObject({ name: 'apply_patch', input: patch, status: 'completed', call_id: expect.any(String) });
-    const upstreamBody = harness.promptedUpstream.lastChatBody();
+    const upstreamBody = responses.harness.promptedUpstream.lastChatBody();
     expect(upstreamBody).not.toHaveProperty('tools');
     expect(JSON.stringify(upstreamBody.messages)).toContain('apply_patch');
   });
   it("passes an inference server's own sampling fields on, as the Chat route does (top_k, min_p, repetition_penalty)", async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'ok' });
-    const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`, {
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'ok' });
+    const response = await fetch(`${responses.harness.gateway.baseUrl}/v1/responses`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: nativeModel, input: 'hi', top_k: 20, min_p: 0.05, repetition_penalty: 1.05, store: false }),
     });
     expect(response.status).toBe(200);
-    expect(harness.upstream.lastChatBody()).toMatchObject({ top_k: 20, min_p: 0.05, repetition_penalty: 1.05 });
-    expect(harness.upstream.lastChatBody()).not.toHaveProperty('store');
+    expect(responses.harness.upstream.lastChatBody()).toMatchObject({ top_k: 20, min_p: 0.05, repetition_penalty: 1.05 });
+    expect(responses.harness.upstream.lastChatBody()).not.toHaveProperty('store');
   });
 });

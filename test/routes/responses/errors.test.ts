@@ -1,26 +1,9 @@
 /** Errors on /v1/responses: 400s naming the field, 404 unknown model, upstream statuses kept, mid-stream failure, a plain GET 404. */
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectValidResponseObject,
-  expectWellFormedStream,
-  nativeModel,
-  postRawSse,
-  startResponsesHarness,
-  type ResponsesHarness,
-} from './responses-test-kit.js';
+import { describe, expect, it } from 'vitest';
+import { expectValidResponseObject, expectWellFormedStream, nativeModel, postRawSse, useResponsesHarness } from './responses-test-kit.js';
 
-let harness: ResponsesHarness;
-let client: OpenAI;
-
-beforeAll(async () => {
-  harness = await startResponsesHarness();
-  client = harness.gateway.client();
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
+const responses = useResponsesHarness();
 
 async function apiError(promise: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
   const error = await promise.then(
@@ -34,7 +17,7 @@ async function apiError(promise: Promise<unknown>): Promise<InstanceType<typeof 
 async function post(
   body: unknown,
 ): Promise<{ status: number; body: { error: { message: string; type: string; param: string | null; code: string | null } } }> {
-  const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`, {
+  const response = await fetch(`${responses.harness.gateway.baseUrl}/v1/responses`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -98,11 +81,11 @@ describe('bad requests', () => {
     expect(result.status).toBe(400);
     expect(result.body.error).toMatchObject({ type: 'invalid_request_error', param });
     expect(result.body.error.message).toContain(param.replace(/\[\d+\]$/, ''));
-    expect(harness.upstream.requests.filter((request) => JSON.stringify(request.body).includes('"x"'))).toHaveLength(0);
+    expect(responses.harness.upstream.requests.filter((request) => JSON.stringify(request.body).includes('"x"'))).toHaveLength(0);
   });
 
   it('rejects a malformed JSON body with a 400 in the OpenAI envelope', async () => {
-    const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`, {
+    const response = await fetch(`${responses.harness.gateway.baseUrl}/v1/responses`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"model":',
@@ -113,7 +96,7 @@ describe('bad requests', () => {
 
   it('surfaces as BadRequestError in the SDK, with the param', async () => {
     const error = await apiError(
-      client.responses.create({ model: nativeModel, input: [{ type: 'function_call_output', output: 'x' } as never] }),
+      responses.client.responses.create({ model: nativeModel, input: [{ type: 'function_call_output', output: 'x' } as never] }),
     );
     expect(error.status).toBe(400);
     expect(error.param).toBe('input[0].call_id');
@@ -122,12 +105,12 @@ describe('bad requests', () => {
 
 describe('unknown model and upstream errors', () => {
   it('answers 404 for a model whose provider is not configured', async () => {
-    const error = await apiError(client.responses.create({ model: 'nowhere/model-x', input: 'hi' }));
+    const error = await apiError(responses.client.responses.create({ model: 'nowhere/model-x', input: 'hi' }));
     expect(error.status).toBe(404);
   });
 
   it('keeps an upstream 429 with its message and retry-after, streaming or not', async () => {
-    harness.upstream.enqueue({
+    responses.harness.upstream.enqueue({
       type: 'http-error',
       status: 429,
       message: 'Slow down',
@@ -135,24 +118,24 @@ describe('unknown model and upstream errors', () => {
       code: 'rate_limit_exceeded',
       headers: { 'retry-after': '7' },
     });
-    const error = await apiError(client.responses.create({ model: nativeModel, input: 'hi' }));
+    const error = await apiError(responses.client.responses.create({ model: nativeModel, input: 'hi' }));
     expect(error.status).toBe(429);
     expect(error.message).toContain('Slow down');
     expect(error.headers?.get('retry-after')).toBe('7');
 
-    harness.upstream.enqueue({ type: 'http-error', status: 429, message: 'Slow down', headers: { 'retry-after': '7' } });
-    const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
+    responses.harness.upstream.enqueue({ type: 'http-error', status: 429, message: 'Slow down', headers: { 'retry-after': '7' } });
+    const result = await postRawSse(responses.harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
     expect(result.status).toBe(429);
     expect(JSON.parse(result.text)).toMatchObject({ error: { type: 'rate_limit_error', message: expect.stringContaining('Slow down') } });
   });
 
   it('ends a stream that fails mid-way with response.failed carrying the partial output', async () => {
-    harness.upstream.enqueue({
+    responses.harness.upstream.enqueue({
       type: 'chat',
       content: 'Partial answer that never ends',
       streamError: { afterChunks: 4, message: 'overloaded' },
     });
-    const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
+    const result = await postRawSse(responses.harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
     expect(result.status).toBe(200);
     expectWellFormedStream(result);
     const failed = result.events.at(-1)?.data as {
@@ -168,8 +151,8 @@ describe('unknown model and upstream errors', () => {
   });
 
   it('lets the SDK stream helper finish on response.failed with the failed Response', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'Partial', streamError: { afterChunks: 2, message: 'boom' } });
-    const stream = client.responses.stream({ model: nativeModel, input: 'hi' });
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Partial', streamError: { afterChunks: 2, message: 'boom' } });
+    const stream = responses.client.responses.stream({ model: nativeModel, input: 'hi' });
     const seen: string[] = [];
     stream.on('event', (event) => seen.push(event.type));
     const final = await stream.finalResponse();
@@ -179,29 +162,29 @@ describe('unknown model and upstream errors', () => {
   });
 
   it('turns a cut upstream connection into response.failed', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'Partial answer', cutAfterChunks: 3 });
-    const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Partial answer', cutAfterChunks: 3 });
+    const result = await postRawSse(responses.harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
     expectWellFormedStream(result);
     expect(result.events.at(-1)?.data.type).toBe('response.failed');
   });
 
   it('answers a mid-stream failure of a non-streaming request with an HTTP error', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'Partial', streamError: { afterChunks: 2, message: 'boom' } });
-    const error = await apiError(client.responses.create({ model: nativeModel, input: 'hi' }));
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Partial', streamError: { afterChunks: 2, message: 'boom' } });
+    const error = await apiError(responses.client.responses.create({ model: nativeModel, input: 'hi' }));
     expect(error.status).toBe(502);
     expect(error.message).toContain('boom');
   });
 
   it('checks a failed Response against the official schema', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'Partial', streamError: { afterChunks: 2, message: 'boom' } });
-    const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Partial', streamError: { afterChunks: 2, message: 'boom' } });
+    const result = await postRawSse(responses.harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
     expectValidResponseObject(result.events.at(-1)?.data.response);
   });
 });
 
 describe('GET /v1/responses', () => {
   it('answers a plain GET (no WebSocket upgrade) with 404', async () => {
-    const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`);
+    const response = await fetch(`${responses.harness.gateway.baseUrl}/v1/responses`);
     expect(response.status).toBe(404);
   });
 });

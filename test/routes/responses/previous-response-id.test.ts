@@ -1,19 +1,9 @@
 /** `previous_response_id`: the gateway's in-memory store continues conversations within one process. */
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nativeModel, postRawSse, startResponsesHarness, type ResponsesHarness } from './responses-test-kit.js';
+import { describe, expect, it } from 'vitest';
+import { nativeModel, postRawSse, useResponsesHarness } from './responses-test-kit.js';
 
-let harness: ResponsesHarness;
-let client: OpenAI;
-
-beforeAll(async () => {
-  harness = await startResponsesHarness();
-  client = harness.gateway.client();
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
+const responses = useResponsesHarness();
 
 const tools: OpenAI.Responses.Tool[] = [
   { type: 'function', name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false },
@@ -22,7 +12,7 @@ const tools: OpenAI.Responses.Tool[] = [
 
 describe('previous_response_id', () => {
   it('replays the earlier input and output, so only the new tool results need sending', async () => {
-    harness.upstream.enqueue({
+    responses.harness.upstream.enqueue({
       type: 'chat',
       content: 'Let me look.',
       toolCalls: [
@@ -30,11 +20,16 @@ describe('previous_response_id', () => {
         { id: 'call_patch', name: 'apply_patch', arguments: { input: '*** Begin Patch\n*** End Patch\n' } },
       ],
     });
-    const first = await client.responses.create({ model: nativeModel, instructions: 'First instructions.', input: 'Fix a.txt', tools });
+    const first = await responses.client.responses.create({
+      model: nativeModel,
+      instructions: 'First instructions.',
+      input: 'Fix a.txt',
+      tools,
+    });
     expect(first.output.map((item) => item.type)).toEqual(['message', 'function_call', 'custom_tool_call']);
 
-    harness.upstream.enqueue({ type: 'chat', content: 'Fixed.' });
-    const second = await client.responses.create({
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Fixed.' });
+    const second = await responses.client.responses.create({
       model: nativeModel,
       previous_response_id: first.id,
       instructions: 'Second instructions.',
@@ -46,7 +41,7 @@ describe('previous_response_id', () => {
     });
     expect(second.previous_response_id).toBe(first.id);
     expect(second.output_text).toBe('Fixed.');
-    expect(harness.upstream.lastChatBody().messages).toEqual([
+    expect(responses.harness.upstream.lastChatBody().messages).toEqual([
       // Instructions are not inherited through previous_response_id: only this request's count.
       { role: 'system', content: 'Second instructions.' },
       { role: 'user', content: 'Fix a.txt' },
@@ -68,13 +63,15 @@ describe('previous_response_id', () => {
   });
 
   it('chains streamed turns, dropping reasoning items from the replay', async () => {
-    harness.upstream.enqueue({ type: 'chat', reasoning: 'Think first.', content: 'One.' });
-    const first = await client.responses.stream({ model: nativeModel, input: 'Count with me' }).finalResponse();
-    harness.upstream.enqueue({ type: 'chat', content: 'Two.' });
-    const second = await client.responses.stream({ model: nativeModel, previous_response_id: first.id, input: 'Next' }).finalResponse();
-    harness.upstream.enqueue({ type: 'chat', content: 'Three.' });
-    await client.responses.create({ model: nativeModel, previous_response_id: second.id, input: 'And again' });
-    expect(harness.upstream.lastChatBody().messages).toEqual([
+    responses.harness.upstream.enqueue({ type: 'chat', reasoning: 'Think first.', content: 'One.' });
+    const first = await responses.client.responses.stream({ model: nativeModel, input: 'Count with me' }).finalResponse();
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Two.' });
+    const second = await responses.client.responses
+      .stream({ model: nativeModel, previous_response_id: first.id, input: 'Next' })
+      .finalResponse();
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Three.' });
+    await responses.client.responses.create({ model: nativeModel, previous_response_id: second.id, input: 'And again' });
+    expect(responses.harness.upstream.lastChatBody().messages).toEqual([
       { role: 'user', content: 'Count with me' },
       { role: 'assistant', content: 'One.' },
       { role: 'user', content: 'Next' },
@@ -84,33 +81,33 @@ describe('previous_response_id', () => {
   });
 
   it('answers 404 previous_response_not_found for an unknown id, before calling the upstream', async () => {
-    const before = harness.upstream.chatRequests().length;
-    const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`, {
+    const before = responses.harness.upstream.chatRequests().length;
+    const response = await fetch(`${responses.harness.gateway.baseUrl}/v1/responses`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: nativeModel, previous_response_id: 'resp_unknown', input: 'hi' }),
     });
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: { code: 'previous_response_not_found', param: 'previous_response_id' } });
-    expect(harness.upstream.chatRequests()).toHaveLength(before);
+    expect(responses.harness.upstream.chatRequests()).toHaveLength(before);
   });
 
   it('does not keep responses created with store: false', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'Not kept.' });
-    const response = await client.responses.create({ model: nativeModel, input: 'hi', store: false });
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Not kept.' });
+    const response = await responses.client.responses.create({ model: nativeModel, input: 'hi', store: false });
     expect((response as unknown as { store: boolean }).store).toBe(false);
-    const error = await client.responses
+    const error = await responses.client.responses
       .create({ model: nativeModel, previous_response_id: response.id, input: 'again' })
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 404, code: 'previous_response_not_found' });
   });
 
   it('does not keep failed responses', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'Partial', streamError: { afterChunks: 2, message: 'boom' } });
-    const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Partial', streamError: { afterChunks: 2, message: 'boom' } });
+    const result = await postRawSse(responses.harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
     const failed = result.events.at(-1)?.data as { type: string; response: { id: string } };
     expect(failed.type).toBe('response.failed');
-    const response = await fetch(`${harness.gateway.baseUrl}/v1/responses`, {
+    const response = await fetch(`${responses.harness.gateway.baseUrl}/v1/responses`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: nativeModel, previous_response_id: failed.response.id, input: 'again' }),

@@ -1,27 +1,16 @@
 /** The real `openai` client's Responses API through the gateway: text, reasoning, parallel calls, incomplete, wire shape. */
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   eventTypes,
   expectValidResponseObject,
   expectWellFormedStream,
   nativeModel,
   postRawSse,
-  startResponsesHarness,
-  type ResponsesHarness,
+  useResponsesHarness,
 } from './responses-test-kit.js';
 
-let harness: ResponsesHarness;
-let client: OpenAI;
-
-beforeAll(async () => {
-  harness = await startResponsesHarness();
-  client = harness.gateway.client();
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
+const responses = useResponsesHarness();
 
 const tools: OpenAI.Responses.FunctionTool[] = [
   {
@@ -44,8 +33,8 @@ const textPieces = ['Hello', ' ', 'world', '\n', '\n', '  ', 'indented', ' '];
 
 describe('text', () => {
   it('responses.create returns one completed message, usage and the requested model', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: textPieces, usage: { prompt_tokens: 21, completion_tokens: 8 } });
-    const response = await client.responses.create({ model: nativeModel, input: 'Say hello', instructions: 'Be brief.' });
+    responses.harness.upstream.enqueue({ type: 'chat', content: textPieces, usage: { prompt_tokens: 21, completion_tokens: 8 } });
+    const response = await responses.client.responses.create({ model: nativeModel, input: 'Say hello', instructions: 'Be brief.' });
     expectValidResponseObject(response);
     expect(response.status).toBe('completed');
     expect(response.model).toBe(nativeModel);
@@ -66,16 +55,16 @@ describe('text', () => {
       total_tokens: 29,
     });
     expect(response.instructions).toBe('Be brief.');
-    expect(harness.upstream.lastChatBody().messages).toEqual([
+    expect(responses.harness.upstream.lastChatBody().messages).toEqual([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Say hello' },
     ]);
   });
 
   it('responses.stream keeps every whitespace-only delta and finalResponse assembles the message', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: textPieces });
+    responses.harness.upstream.enqueue({ type: 'chat', content: textPieces });
     const deltas: string[] = [];
-    const stream = client.responses.stream({ model: nativeModel, input: [{ role: 'user', content: 'Say hello' }] });
+    const stream = responses.client.responses.stream({ model: nativeModel, input: [{ role: 'user', content: 'Say hello' }] });
     stream.on('response.output_text.delta', (event) => deltas.push(event.delta));
     const final = await stream.finalResponse();
     expect(deltas).toEqual(textPieces);
@@ -84,8 +73,8 @@ describe('text', () => {
   });
 
   it('sends the spec-shaped event sequence with headers, and no [DONE]', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'Hi there' });
-    const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Hi there' });
+    const result = await postRawSse(responses.harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
     expect(result.status).toBe(200);
     expect(result.headers.get('x-tool-calling')).toBe('native');
     expect(result.headers.get('x-request-id')).toMatch(/^req_/);
@@ -109,16 +98,16 @@ describe('text', () => {
   });
 
   it('reports finish reason length as response.incomplete with max_output_tokens', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'Once upon a', finishReason: 'length' });
-    const response = await client.responses.create({ model: nativeModel, input: 'Tell a story', max_output_tokens: 3 });
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Once upon a', finishReason: 'length' });
+    const response = await responses.client.responses.create({ model: nativeModel, input: 'Tell a story', max_output_tokens: 3 });
     expect(response.status).toBe('incomplete');
     expect(response.incomplete_details).toEqual({ reason: 'max_output_tokens' });
     expect(response.output[0]).toMatchObject({ type: 'message', status: 'incomplete' });
     expect(response.max_output_tokens).toBe(3);
-    expect(harness.upstream.lastChatBody().max_tokens).toBe(3);
+    expect(responses.harness.upstream.lastChatBody().max_tokens).toBe(3);
 
-    harness.upstream.enqueue({ type: 'chat', content: 'Once upon a', finishReason: 'length' });
-    const result = await postRawSse(harness.gateway.baseUrl, { model: nativeModel, input: 'Tell a story' });
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Once upon a', finishReason: 'length' });
+    const result = await postRawSse(responses.harness.gateway.baseUrl, { model: nativeModel, input: 'Tell a story' });
     expectWellFormedStream(result);
     expect(result.events.at(-1)?.data).toMatchObject({
       type: 'response.incomplete',
@@ -131,8 +120,8 @@ describe('reasoning', () => {
   const reasoning = 'The user wants a greeting. Be brief.';
 
   it('renders reasoning as a reasoning item with a summary, before the message', async () => {
-    harness.upstream.enqueue({ type: 'chat', reasoning, content: 'Hi!' });
-    const response = await client.responses.create({ model: nativeModel, input: 'hello', reasoning: { effort: 'high' } });
+    responses.harness.upstream.enqueue({ type: 'chat', reasoning, content: 'Hi!' });
+    const response = await responses.client.responses.create({ model: nativeModel, input: 'hello', reasoning: { effort: 'high' } });
     expect(response.output.map((item) => item.type)).toEqual(['reasoning', 'message']);
     expect(response.output[0]).toMatchObject({
       type: 'reasoning',
@@ -140,13 +129,13 @@ describe('reasoning', () => {
       summary: [{ type: 'summary_text', text: reasoning }],
     });
     expect(response.output_text).toBe('Hi!');
-    expect(harness.upstream.lastChatBody().reasoning_effort).toBe('high');
+    expect(responses.harness.upstream.lastChatBody().reasoning_effort).toBe('high');
   });
 
   it('streams reasoning summary deltas that the SDK accumulates', async () => {
-    harness.upstream.enqueue({ type: 'chat', reasoning, content: 'Hi!' });
+    responses.harness.upstream.enqueue({ type: 'chat', reasoning, content: 'Hi!' });
     let streamed = '';
-    const stream = client.responses.stream({ model: nativeModel, input: 'hello' });
+    const stream = responses.client.responses.stream({ model: nativeModel, input: 'hello' });
     stream.on('response.reasoning_summary_text.delta', (event) => {
       expect(event.summary_index).toBe(0);
       streamed += event.delta;
@@ -170,8 +159,8 @@ describe('parallel function calls', () => {
   }
 
   it('responses.create returns both calls with their call ids', async () => {
-    harness.upstream.enqueue({ type: 'chat', toolCalls: parallelCalls, fragmentSize: 2 });
-    const response = await client.responses.create({
+    responses.harness.upstream.enqueue({ type: 'chat', toolCalls: parallelCalls, fragmentSize: 2 });
+    const response = await responses.client.responses.create({
       model: nativeModel,
       input: 'Weather and time in Paris?',
       tools,
@@ -180,7 +169,7 @@ describe('parallel function calls', () => {
     expectValidResponseObject(response);
     expectCalls(response.output);
     expect(response.tools).toEqual(tools);
-    const upstreamBody = harness.upstream.lastChatBody();
+    const upstreamBody = responses.harness.upstream.lastChatBody();
     expect(upstreamBody.tools).toEqual([
       {
         type: 'function',
@@ -192,21 +181,26 @@ describe('parallel function calls', () => {
   });
 
   it('responses.stream assembles interleaved fragments of both calls', async () => {
-    harness.upstream.enqueue({ type: 'chat', toolCalls: parallelCalls, fragmentSize: 2, quirks: ['interleaved-calls'] });
+    responses.harness.upstream.enqueue({ type: 'chat', toolCalls: parallelCalls, fragmentSize: 2, quirks: ['interleaved-calls'] });
     const argumentDeltas = new Map<number, string>();
-    const stream = client.responses.stream({ model: nativeModel, input: 'Weather and time in Paris?', tools, tool_choice: 'required' });
+    const stream = responses.client.responses.stream({
+      model: nativeModel,
+      input: 'Weather and time in Paris?',
+      tools,
+      tool_choice: 'required',
+    });
     stream.on('response.function_call_arguments.delta', (event) => {
       argumentDeltas.set(event.output_index, (argumentDeltas.get(event.output_index) ?? '') + event.delta);
     });
     const final = await stream.finalResponse();
     expectCalls(final.output);
     expect([...argumentDeltas.values()]).toEqual(parallelCalls.map((call) => JSON.stringify(call.arguments)));
-    expect(harness.upstream.lastChatBody().tool_choice).toBe('required');
+    expect(responses.harness.upstream.lastChatBody().tool_choice).toBe('required');
   });
 
   it('puts each call through added → arguments deltas → done with name → output_item.done', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'Checking.', toolCalls: parallelCalls, fragmentSize: 4 });
-    const result = await postRawSse(harness.gateway.baseUrl, {
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Checking.', toolCalls: parallelCalls, fragmentSize: 4 });
+    const result = await postRawSse(responses.harness.gateway.baseUrl, {
       model: nativeModel,
       input: 'Weather and time?',
       tools,
@@ -235,15 +229,15 @@ describe('parallel function calls', () => {
         item: { status: 'completed', arguments: JSON.stringify(call.arguments) },
       });
     }
-    expect(harness.upstream.lastChatBody().tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
+    expect(responses.harness.upstream.lastChatBody().tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
   });
 });
 
 describe('options', () => {
   it('maps generation options and text.format, and echoes them on the Response', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: '{"ok":true}' });
+    responses.harness.upstream.enqueue({ type: 'chat', content: '{"ok":true}' });
     const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false };
-    const response = await client.responses.create({
+    const response = await responses.client.responses.create({
       model: nativeModel,
       input: 'json please',
       temperature: 0,
@@ -253,15 +247,15 @@ describe('options', () => {
       text: { format: { type: 'json_schema', name: 'answer', schema, strict: true } },
     });
     expect(response).toMatchObject({ temperature: 0, top_p: 0.5, metadata: { ticket: 'T-1' } });
-    const body = harness.upstream.lastChatBody();
+    const body = responses.harness.upstream.lastChatBody();
     expect(body).toMatchObject({ temperature: 0, top_p: 0.5, user: 'user-7' });
     expect(body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'answer', schema, strict: true } });
     expect(body).not.toHaveProperty('metadata');
   });
 
   it('takes the model whole on POST /{provider}/v1/responses and ignores query strings', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'ok' });
-    const response = await fetch(`${harness.gateway.baseUrl}/local/v1/responses?api-version=test`, {
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'ok' });
+    const response = await fetch(`${responses.harness.gateway.baseUrl}/local/v1/responses?api-version=test`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'org/some-model', input: 'hi' }),
@@ -269,16 +263,16 @@ describe('options', () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as { model: string; output: unknown[] };
     expect(body.model).toBe('org/some-model');
-    expect(harness.upstream.lastChatBody().model).toBe('org/some-model');
+    expect(responses.harness.upstream.lastChatBody().model).toBe('org/some-model');
   });
 });
 
 describe('inputs and cancellation', () => {
   it('sends image and file parts of a user message upstream', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'A cat.' });
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'A cat.' });
     const image = 'data:image/png;base64,iVBORw0KGgo=';
     const pdf = 'data:application/pdf;base64,JVBERi0=';
-    await client.responses.create({
+    await responses.client.responses.create({
       model: nativeModel,
       input: [
         {
@@ -291,7 +285,7 @@ describe('inputs and cancellation', () => {
         },
       ],
     });
-    expect(harness.upstream.lastChatBody().messages).toEqual([
+    expect(responses.harness.upstream.lastChatBody().messages).toEqual([
       {
         role: 'user',
         content: [
@@ -303,18 +297,18 @@ describe('inputs and cancellation', () => {
     ]);
   });
 
-  it('aborts the upstream request when the client goes away mid-stream', async () => {
-    harness.upstream.enqueue({ type: 'chat', content: 'This answer never finishes', holdAfterChunks: 3 });
-    const stream = client.responses.stream({ model: nativeModel, input: 'hi' });
+  it('aborts the upstream request when the responses.client goes away mid-stream', async () => {
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'This answer never finishes', holdAfterChunks: 3 });
+    const stream = responses.client.responses.stream({ model: nativeModel, input: 'hi' });
     const settled = stream.done().then(
       () => 'finished',
       (error: unknown) => (error as Error).constructor.name,
     );
     await new Promise<void>((resolve) => stream.on('response.output_text.delta', () => resolve()));
-    const upstreamRequest = harness.upstream.chatRequests().at(-1);
+    const upstreamRequest = responses.harness.upstream.chatRequests().at(-1);
     if (!upstreamRequest) throw new Error('no upstream request');
     stream.abort();
-    await harness.upstream.waitForAbort(upstreamRequest);
+    await responses.harness.upstream.waitForAbort(upstreamRequest);
     expect(upstreamRequest.aborted).toBe(true);
     expect(await settled).toBe('APIUserAbortError');
   });

@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
 import { historyTranscript } from '../helpers/family-contract.js';
 import { standardTools } from '../helpers/tools.js';
-import { testFamilyTable } from '../helpers/family-table.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
 const registry = createToolFormatRegistry();
-const format = registry.get('apriel')!;
+const { format, parse, call } = familyUnderTest('apriel');
 
 testFamilyTable(format);
-
-const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 
 const reasoned =
   'The user wants the time in UTC.\nI should call get_time.\n[BEGIN FINAL RESPONSE]\nChecking the clock.\n<tool_calls>[{"name": "get_time", "arguments": {}}]</tool_calls>\n[END FINAL RESPONSE]';

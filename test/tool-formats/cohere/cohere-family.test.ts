@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Message, ParsedEvent } from '../../../src/core/index.js';
+import type { Message } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
 import { standardTools } from '../helpers/tools.js';
-import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
+import { familyUnderTest, testFamilyTable, textOf } from '../helpers/family-table.js';
 
-const { format, parse } = familyUnderTest('cohere');
+const { format, parse, call } = familyUnderTest('cohere');
 
 testFamilyTable(format);
 
-const call = (name: string, callArguments: unknown, id?: string): ParsedEvent =>
-  id === undefined
-    ? { type: 'tool-call', name, arguments: JSON.stringify(callArguments) }
-    : { type: 'tool-call', name, arguments: JSON.stringify(callArguments), id };
-const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 const action = (...calls: string[]) => `<|START_ACTION|>[\n    ${calls.join(',\n    ')}\n]<|END_ACTION|>`;
 
 // The contract compares calls without ids; the action's tool_call_id is the call's id (checked below).

@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
-import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
+import { testChunkingInvariance } from '../helpers/chunking-invariance.js';
 import { standardTools } from '../helpers/tools.js';
-import { testFamilyTable } from '../helpers/family-table.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
 const registry = createToolFormatRegistry();
-const format = registry.get('ernie')!;
+const { format, parse, call } = familyUnderTest('ernie');
 
 testFamilyTable(format);
 
-const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 const block = (json: string) => `<tool_call>\n${json}\n</tool_call>`;
 
 describe('ernie: rendering', () => {

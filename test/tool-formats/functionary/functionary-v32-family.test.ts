@@ -1,18 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
 import { standardTools } from '../helpers/tools.js';
-import { testFamilyTable } from '../helpers/family-table.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
 const registry = createToolFormatRegistry();
-const format = registry.get('functionary-v32')!;
+const { format, parse, call } = familyUnderTest('functionary-v32');
 
 testFamilyTable(format);
 
-const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
 const parseAs = (family: string, text: string) => expectChunkingInvariant(() => registry.get(family)!.createParser(standardTools), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 
 describe('functionary-v32: parsing', () => {
   it("reads the reply as following the template's >>>: a first recipient without the marker", () => {

@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
+import type { ToolDefinition } from '../../../src/core/index.js';
 import { quoteDelimitedStrings } from '../../../tool-formats/gemma/delimited-call-grammar.js';
 import { renderPythonType } from '../../../tool-formats/gemma/python-signature.js';
 import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
 import { documentedWeather, getTime, getWeather, searchWeb } from '../helpers/tools.js';
-import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
+import { familyUnderTest, testFamilyTable, textOf } from '../helpers/family-table.js';
 
 const { format, parse, call } = familyUnderTest('gemma');
 
 testFamilyTable(format);
-
-const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 /** Enums, defaults, optionals (declared before a required one), nullable, unions, arrays and a nested object. */
 const planTrip: ToolDefinition = {

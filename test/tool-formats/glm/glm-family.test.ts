@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
+import type { ToolDefinition } from '../../../src/core/index.js';
 import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
-import { getWeather } from '../helpers/tools.js';
-import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
+import { getWeather, typed } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable, textOf } from '../helpers/family-table.js';
 
 const { format, parse, call } = familyUnderTest('glm');
 
 testFamilyTable(format);
 
 const parseWith = (tools: ToolDefinition[], text: string) => expectChunkingInvariant(() => format.createParser(tools), text);
-const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 /** A GLM-4.5 call (one tag per line); `compact` writes GLM-4.7's form without newlines. */
 const glmCall = (name: string, pairs: Record<string, string>, compact = false) => {
   const newline = compact ? '' : '\n';
@@ -17,23 +16,6 @@ const glmCall = (name: string, pairs: Record<string, string>, compact = false) =
     .map(([key, value]) => `<arg_key>${key}</arg_key>${newline}<arg_value>${value}</arg_value>${newline}`)
     .join('');
   return `<tool_call>${name}${newline}${body}</tool_call>`;
-};
-
-const typed: ToolDefinition = {
-  name: 'typed',
-  description: 'Takes one argument of every type.',
-  parameters: {
-    type: 'object',
-    properties: {
-      code: { type: 'string' },
-      count: { type: 'integer' },
-      ratio: { type: 'number' },
-      enabled: { type: 'boolean' },
-      nothing: { type: 'null' },
-      tags: { type: 'array', items: { type: 'string' } },
-      config: { type: 'object' },
-    },
-  },
 };
 
 describe('glm: rendering', () => {

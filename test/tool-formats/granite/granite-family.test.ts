@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
 import { getWeather, searchWeb, standardTools } from '../helpers/tools.js';
-import { testFamilyTable } from '../helpers/family-table.js';
+import { familyUnderTest, testFamilyTable, textOf } from '../helpers/family-table.js';
 
 const registry = createToolFormatRegistry();
-const format = registry.get('granite')!;
+const { format, parse, call } = familyUnderTest('granite');
 
 testFamilyTable(format);
-
-const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
-const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 describe('granite: a bare call list at the very start of the reply', () => {
   // vLLM's granite parser takes a list without `<|tool_call|>` at the reply's start; Granite 3.3 writes

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
+import type { ToolDefinition } from '../../../src/core/index.js';
 import { renderSchemaType } from '../../../tool-formats/shared/typescript-namespace.js';
 import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
 import { documentedWeather, getTime, getWeather, searchWeb } from '../helpers/tools.js';
-import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
+import { familyUnderTest, testFamilyTable, textOf } from '../helpers/family-table.js';
 
 const { format, parse, call } = familyUnderTest('harmony');
 
 testFamilyTable(format);
-
-const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 /** Enums, defaults, optionals, nullable, unions, arrays of objects and nested objects. */
 const planTrip: ToolDefinition = {

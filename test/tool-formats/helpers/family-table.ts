@@ -56,15 +56,23 @@ function readFamilyCases(family: string): FamilyCases {
 export function familyUnderTest(family: string): {
   format: ToolFormat;
   parse: (text: string, options?: ParserOptions) => ParsedEvent[];
-  call: (name: string, callArguments: unknown) => ParsedEvent;
+  call: (name: string, callArguments: unknown, id?: string) => ParsedEvent;
 } {
   const format = createToolFormatRegistry().get(family);
   if (format === undefined) throw new Error(`no family ${family}`);
   return {
     format,
     parse: (text, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text),
-    call: (name, callArguments) => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) }),
+    call: (name, callArguments, id) =>
+      id === undefined
+        ? { type: 'tool-call', name, arguments: JSON.stringify(callArguments) }
+        : { type: 'tool-call', name, arguments: JSON.stringify(callArguments), id },
   };
+}
+
+/** The text of a reply's events, joined: what a client shows. */
+export function textOf(events: readonly ParsedEvent[]): string {
+  return events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 }
 
 /** Leaves call ids out, since the contract compares calls without them (Mistral and Kimi-K2 report ids). */

@@ -54,3 +54,22 @@ export const documentedWeather: ToolDefinition = {
   tags: ['weather', 'travel'],
   examples: [{ description: 'Weather in Paris', arguments: { city: 'Paris' } }, { arguments: { city: 'Oslo', unit: 'celsius' } }],
 };
+
+/** One argument of every JSON type, for the families that write values by the parameter's declared type. */
+export const typed: ToolDefinition = {
+  name: 'typed',
+  description: 'Takes one argument of every type.',
+  parameters: {
+    type: 'object',
+    properties: {
+      code: { type: 'string' },
+      count: { type: 'integer' },
+      ratio: { type: 'number' },
+      enabled: { type: 'boolean' },
+      nothing: { type: 'null' },
+      tags: { type: 'array', items: { type: 'string' } },
+      config: { type: 'object' },
+      note: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+    },
+  },
+};

@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
 import { documentedWeather, standardTools } from '../helpers/tools.js';
-import { testFamilyTable } from '../helpers/family-table.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
 const registry = createToolFormatRegistry();
-const format = registry.get('jamba')!;
+const { format, parse, call } = familyUnderTest('jamba');
 
 testFamilyTable(format);
-
-const parse = (text: string) => expectChunkingInvariant(() => format.createParser(standardTools), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 
 describe('jamba: rendering', () => {
   it("renders tools as JSON lines and a turn's calls as one <tool_calls> list", () => {

@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Message, ParsedEvent } from '../../../src/core/index.js';
+import type { Message } from '../../../src/core/index.js';
 import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
-import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
+import { familyUnderTest, testFamilyTable, textOf } from '../helpers/family-table.js';
 
-const { format, parse } = familyUnderTest('kimi-k2');
+const { format, parse, call } = familyUnderTest('kimi-k2');
 
 testFamilyTable(format);
-
-const call = (name: string, callArguments: unknown, id?: string): ParsedEvent =>
-  id === undefined
-    ? { type: 'tool-call', name, arguments: JSON.stringify(callArguments) }
-    : { type: 'tool-call', name, arguments: JSON.stringify(callArguments), id };
-const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 const kimiCall = (header: string, json: string) => `<|tool_call_begin|>${header}<|tool_call_argument_begin|>${json}<|tool_call_end|>`;
 const section = (...calls: string[]) => `<|tool_calls_section_begin|>${calls.join('')}<|tool_calls_section_end|>`;

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
+import type { ToolDefinition } from '../../../src/core/index.js';
 import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
-import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
+import { familyUnderTest, testFamilyTable, textOf } from '../helpers/family-table.js';
 
 const { format, parse, call } = familyUnderTest('minimax-m2');
 
 testFamilyTable(format);
 
 const parseWith = (tools: ToolDefinition[], text: string) => expectChunkingInvariant(() => format.createParser(tools), text);
-const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 const searchTagged: ToolDefinition = {
   name: 'search_web',

@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Message, ParsedEvent } from '../../../src/core/index.js';
+import type { Message } from '../../../src/core/index.js';
 import { getTime } from '../helpers/tools.js';
-import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
+import { familyUnderTest, testFamilyTable, textOf } from '../helpers/family-table.js';
 
-const { format, parse } = familyUnderTest('mistral');
+const { format, parse, call } = familyUnderTest('mistral');
 
 testFamilyTable(format);
-
-const call = (name: string, callArguments: unknown, id?: string): ParsedEvent =>
-  id === undefined
-    ? { type: 'tool-call', name, arguments: JSON.stringify(callArguments) }
-    : { type: 'tool-call', name, arguments: JSON.stringify(callArguments), id };
-const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 describe('mistral: rendering', () => {
   it('places the tool list before the last user turn and its instructions before the system text, as the template does', () => {

@@ -1,18 +1,15 @@
 /** The muse-glimmer family: messages by recipient (`to=self` reasoning, `to=user` answer, tools in ATEM markup). */
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
 import { standardTools } from '../helpers/tools.js';
-import { testFamilyTable } from '../helpers/family-table.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
 const registry = createToolFormatRegistry();
-const format = registry.get('muse-glimmer')!;
+const { format, parse, call } = familyUnderTest('muse-glimmer');
 
 testFamilyTable(format);
 
-const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 const parameter = (key: string, value: string) => `<atem:parameter name="${key}">${value}</atem:parameter>`;
 const toolMessage = (recipient: string, name: string, ...parameters: string[]) =>
   `<|start|>assistant to=${recipient}<|message|><atem:function_calls>\n<atem:invoke name="${name}">\n${parameters.map((line) => `${line}\n`).join('')}</atem:invoke>\n</atem:function_calls><|eom|>`;

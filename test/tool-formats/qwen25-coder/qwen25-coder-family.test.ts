@@ -1,19 +1,16 @@
 /** The qwen25-coder family: Hermes' prompt, and the `<tools>{…}</tools>` Qwen2.5-Coder answers in (read only by its own parser). */
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { expectChunkingInvariant } from '../helpers/chunking-invariance.js';
 import { historyTranscript } from '../helpers/family-contract.js';
-import { documentedWeather, getWeather, standardTools } from '../helpers/tools.js';
-import { testFamilyTable } from '../helpers/family-table.js';
+import { documentedWeather, getWeather } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
 const registry = createToolFormatRegistry();
-const format = registry.get('qwen25-coder')!;
+const { format, parse, call } = familyUnderTest('qwen25-coder');
 
 testFamilyTable(format);
 
-const parse = (text: string, options = {}) => expectChunkingInvariant(() => format.createParser(standardTools, options), text);
-const call = (name: string, callArguments: unknown): ParsedEvent => ({ type: 'tool-call', name, arguments: JSON.stringify(callArguments) });
 const tools = (json: string) => `<tools>\n${json}\n</tools>`;
 
 describe('qwen25-coder: rendering', () => {

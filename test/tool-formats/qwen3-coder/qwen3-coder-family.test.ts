@@ -1,39 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent, ToolDefinition } from '../../../src/core/index.js';
+import type { ToolDefinition } from '../../../src/core/index.js';
 import { expectChunkingInvariant, testChunkingInvariance } from '../helpers/chunking-invariance.js';
-import { getTime, standardTools, writeFile } from '../helpers/tools.js';
-import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
+import { getTime, standardTools, typed, writeFile } from '../helpers/tools.js';
+import { familyUnderTest, testFamilyTable, textOf } from '../helpers/family-table.js';
 
 const { format, parse, call } = familyUnderTest('qwen3-coder');
 
 testFamilyTable(format);
 
 const parseWith = (tools: ToolDefinition[], text: string) => expectChunkingInvariant(() => format.createParser(tools), text);
-const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 /** One `<tool_call>` block the way the chat template writes it. */
 const block = (name: string, parameters: Record<string, string>) =>
   `<tool_call>\n<function=${name}>\n${Object.entries(parameters)
     .map(([key, value]) => `<parameter=${key}>\n${value}\n</parameter>\n`)
     .join('')}</function>\n</tool_call>`;
-
-/** Every JSON Schema type, for the conversion rules (llama.cpp's and vLLM's fixtures). */
-const typed: ToolDefinition = {
-  name: 'typed',
-  description: 'Takes one argument of every type.',
-  parameters: {
-    type: 'object',
-    properties: {
-      code: { type: 'string' },
-      count: { type: 'integer' },
-      ratio: { type: 'number' },
-      enabled: { type: 'boolean' },
-      nothing: { type: 'null' },
-      tags: { type: 'array', items: { type: 'string' } },
-      config: { type: 'object' },
-      note: { anyOf: [{ type: 'string' }, { type: 'null' }] },
-    },
-  },
-};
 
 describe('qwen3-coder: rendering', () => {
   it('renders one call with raw string values and JSON for the rest', () => {

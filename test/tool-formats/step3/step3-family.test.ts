@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ParsedEvent } from '../../../src/core/index.js';
 import { toolCallBegin, toolCallEnd, toolCallsBegin, toolCallsEnd, toolSeparator } from '../../../tool-formats/step3/step3-tokens.js';
-import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
+import { familyUnderTest, testFamilyTable, textOf } from '../helpers/family-table.js';
 
 const { format, parse, call } = familyUnderTest('step3');
 
 testFamilyTable(format);
-
-const textOf = (events: readonly ParsedEvent[]) => events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
 
 const invoke = (name: string, parameters: Record<string, string> = {}) =>
   `<steptml:invoke name="${name}">\n${Object.entries(parameters)
