@@ -4,30 +4,18 @@
  * inbound API takes the shared (frozen) value. The real `openai` client drives the gateway.
  */
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
+import { describe, expect, it } from 'vitest';
+import { gatewayOverFakeOpenAi } from '../helpers/gateway-with-openai-upstream.js';
 import { postJson } from '../helpers/read-sse.js';
-import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
+import { testProvider } from '../helpers/start-gateway.js';
 
-let upstream: FakeOpenAiUpstream;
-let gateway: StartedGateway;
-let client: OpenAI;
-
-beforeAll(async () => {
-  upstream = await startFakeOpenAiUpstream();
-  gateway = await startGateway({
-    providers: {
-      native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
-      prompted: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'prompted' }),
-    },
-  });
-  client = gateway.client();
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
-});
+const { upstream, gateway } = await gatewayOverFakeOpenAi((upstream) => ({
+  providers: {
+    native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
+    prompted: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'prompted' }),
+  },
+}));
+const client = gateway.client();
 
 /** About 10 KB of tools, over the 4 KB a list needs to be remembered; `variant` makes a different list. */
 function agentTools(variant: string): OpenAI.ChatCompletionFunctionTool[] {

@@ -4,10 +4,10 @@
  * every limited reply.
  */
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { gatewayOverFakeOpenAi } from '../helpers/gateway-with-openai-upstream.js';
 import { formatReset } from '../../src/plugins/rate-limit-headers.js';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
-import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
+import { testProvider } from '../helpers/start-gateway.js';
 
 const requestsKey = 'sk-requests-0123456789';
 const tokensKey = 'sk-tokens-0123456789';
@@ -15,30 +15,19 @@ const streamsKey = 'sk-streams-0123456789';
 const freeKey = 'sk-free-0123456789';
 const ask = [{ role: 'user' as const, content: 'hi' }];
 
-let upstream: FakeOpenAiUpstream;
-let gateway: StartedGateway;
-
-beforeAll(async () => {
-  upstream = await startFakeOpenAiUpstream();
-  gateway = await startGateway({
-    server: {
-      apiKeys: [
-        { key: requestsKey, name: 'requests', limits: { requestsPerMinute: 2 } },
-        // The fake upstream reports 18 tokens a reply.
-        { key: tokensKey, name: 'tokens', limits: { tokensPerMinute: 30 } },
-        { key: streamsKey, name: 'streams', limits: { concurrentStreams: 1 } },
-        freeKey,
-      ],
-      limits: { requestsPerMinute: 1000 },
-    },
-    providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) },
-  });
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
-});
+const { upstream, gateway } = await gatewayOverFakeOpenAi((upstream) => ({
+  server: {
+    apiKeys: [
+      { key: requestsKey, name: 'requests', limits: { requestsPerMinute: 2 } },
+      // The fake upstream reports 18 tokens a reply.
+      { key: tokensKey, name: 'tokens', limits: { tokensPerMinute: 30 } },
+      { key: streamsKey, name: 'streams', limits: { concurrentStreams: 1 } },
+      freeKey,
+    ],
+    limits: { requestsPerMinute: 1000 },
+  },
+  providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) },
+}));
 
 async function post(path: string, key: string, body: Record<string, unknown>) {
   const response = await fetch(`${gateway.baseUrl}${path}`, {

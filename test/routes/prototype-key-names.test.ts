@@ -1,20 +1,11 @@
 /** Provider and model names spelled like Object.prototype members are unknown models (404), on every route that resolves one. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
-import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
+import { describe, expect, it } from 'vitest';
+import { gatewayOverFakeOpenAi } from '../helpers/gateway-with-openai-upstream.js';
+import { testProvider } from '../helpers/start-gateway.js';
 
-let upstream: FakeOpenAiUpstream;
-let gateway: StartedGateway;
-
-beforeAll(async () => {
-  upstream = await startFakeOpenAiUpstream();
-  gateway = await startGateway({ providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`) } });
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
-});
+const { gateway } = await gatewayOverFakeOpenAi((upstream) => ({
+  providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`) },
+}));
 
 const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty'];
 const user = [{ role: 'user', content: 'hi' }];

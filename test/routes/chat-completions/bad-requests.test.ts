@@ -1,27 +1,16 @@
 /** Bad input to /v1/chat/completions: 400s (or 404s) in OpenAI's envelope, `param` naming the field, nothing sent upstream. */
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
+import { describe, expect, it } from 'vitest';
+import { gatewayOverFakeOpenAi } from '../../helpers/gateway-with-openai-upstream.js';
 import { postJson } from '../../helpers/read-sse.js';
-import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
+import { testProvider } from '../../helpers/start-gateway.js';
 
-let upstream: FakeOpenAiUpstream;
-let gateway: StartedGateway;
-
-beforeAll(async () => {
-  upstream = await startFakeOpenAiUpstream();
-  gateway = await startGateway({
-    providers: {
-      local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
-      backup: testProvider('openai', `${upstream.url}/v1`, { apiKey: 'k' }),
-    },
-  });
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
-});
+const { upstream, gateway } = await gatewayOverFakeOpenAi((upstream) => ({
+  providers: {
+    local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
+    backup: testProvider('openai', `${upstream.url}/v1`, { apiKey: 'k' }),
+  },
+}));
 
 type ErrorBody = { error: { message: string; type: string; param: string | null; code: string | null } };
 

@@ -1,26 +1,14 @@
 /** The Responses WebSocket mode, driven the way Codex drives it, with the real `ws` client. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
+import { describe, expect, it } from 'vitest';
+import { gatewayOverFakeOpenAi } from '../../helpers/gateway-with-openai-upstream.js';
 import { ResponsesSocketClient, type SocketEvent } from '../../helpers/responses-socket-client.js';
-import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
+import { testProvider } from '../../helpers/start-gateway.js';
 
-let upstream: FakeOpenAiUpstream;
-let gateway: StartedGateway;
-let socketUrl: string;
-
-beforeAll(async () => {
-  upstream = await startFakeOpenAiUpstream();
-  gateway = await startGateway({
-    server: { apiKeys: ['sk-gateway'] },
-    providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) },
-  });
-  socketUrl = `${gateway.baseUrl.replace(/^http/, 'ws')}/v1/responses?api-version=test`;
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
-});
+const { upstream, gateway } = await gatewayOverFakeOpenAi((upstream) => ({
+  server: { apiKeys: ['sk-gateway'] },
+  providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) },
+}));
+const socketUrl = `${gateway.baseUrl.replace(/^http/, 'ws')}/v1/responses?api-version=test`;
 
 const auth = { authorization: 'Bearer sk-gateway' };
 const execCommand = {

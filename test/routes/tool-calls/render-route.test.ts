@@ -3,9 +3,9 @@
  * syntax and every agent_format), GET /v1/tool-calls/families, and the keys every route needs.
  */
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
-import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
+import { describe, expect, it } from 'vitest';
+import { gatewayOverFakeOpenAi } from '../../helpers/gateway-with-openai-upstream.js';
+import { testProvider } from '../../helpers/start-gateway.js';
 
 const weather: OpenAI.ChatCompletionTool = {
   type: 'function',
@@ -17,26 +17,15 @@ const weather: OpenAI.ChatCompletionTool = {
 };
 const clientKey = 'sk-inspector-client-key';
 
-let upstream: FakeOpenAiUpstream;
-let gateway: StartedGateway;
-
-beforeAll(async () => {
-  upstream = await startFakeOpenAiUpstream();
-  gateway = await startGateway({
-    server: { apiKeys: [clientKey] },
-    providers: {
-      local: testProvider('openai-compatible', `${upstream.url}/v1`, {
-        toolCalling: 'prompted',
-        models: { 'my-finetune': { family: 'glm' } },
-      }),
-    },
-  });
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
-});
+const { upstream, gateway } = await gatewayOverFakeOpenAi((upstream) => ({
+  server: { apiKeys: [clientKey] },
+  providers: {
+    local: testProvider('openai-compatible', `${upstream.url}/v1`, {
+      toolCalling: 'prompted',
+      models: { 'my-finetune': { family: 'glm' } },
+    }),
+  },
+}));
 
 /** `key: null` sends none. */
 async function send(method: string, path: string, body?: unknown, key: string | null = clientKey) {

@@ -3,42 +3,31 @@
  * it inspects; recent replies are recorded for all three APIs, streamed or not, and a key sees only its own,
  * with the provider key an upstream echoed redacted.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
-import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
+import { describe, expect, it } from 'vitest';
+import { gatewayOverFakeOpenAi } from '../../helpers/gateway-with-openai-upstream.js';
+import { testProvider } from '../../helpers/start-gateway.js';
 
 const aliceKey = 'sk-client-alice-0001';
 const bobKey = 'sk-client-bob-0002';
 const providerKey = 'sk-upstream-provider-secret-42';
 const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
 
-let upstream: FakeOpenAiUpstream;
-let gateway: StartedGateway;
-
-beforeAll(async () => {
-  upstream = await startFakeOpenAiUpstream();
-  gateway = await startGateway({
-    server: {
-      apiKeys: [
-        { key: aliceKey, name: 'alice', models: ['local/*'] },
-        { key: bobKey, name: 'bob', models: ['other/*'] },
-      ],
-    },
-    providers: {
-      local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'prompted', apiKey: providerKey }),
-      other: testProvider('openai-compatible', `${upstream.url}/v1`, {
-        toolCalling: 'prompted',
-        models: { secret: { family: 'mistral' } },
-      }),
-    },
-    debug: { recentReplies: 20 },
-  });
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
-});
+const { upstream, gateway } = await gatewayOverFakeOpenAi((upstream) => ({
+  server: {
+    apiKeys: [
+      { key: aliceKey, name: 'alice', models: ['local/*'] },
+      { key: bobKey, name: 'bob', models: ['other/*'] },
+    ],
+  },
+  providers: {
+    local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'prompted', apiKey: providerKey }),
+    other: testProvider('openai-compatible', `${upstream.url}/v1`, {
+      toolCalling: 'prompted',
+      models: { secret: { family: 'mistral' } },
+    }),
+  },
+  debug: { recentReplies: 20 },
+}));
 
 async function call(path: string, key: string | undefined, body?: unknown) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
