@@ -58,6 +58,7 @@ import { Metrics, registerMetricsRoute } from './plugins/metrics.js';
 import { RateLimits } from './plugins/rate-limits.js';
 import { registerRateLimits } from './plugins/rate-limits-hook.js';
 import { BudgetLedger, registerBudgets, type InProcessSpend } from './plugins/budgets.js';
+import { registerRequestContext } from './plugins/request-context.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { serverTimeoutOptions } from './plugins/server-timeouts.js';
 import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
@@ -288,6 +289,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     balancer,
     prices: new PriceTable(config.prices),
   });
+  registerRequestContext(app);
   registerRequestLog(app);
   registerErrorEnvelope(app, errorEnvelopes);
   registerShutdownRefusal(app);

@@ -6,7 +6,7 @@ import type { ReloadOutcome } from '../../src/live-gateway.js';
 export function registerAdminRoutes(app: FastifyInstance, options: { reload: () => Promise<ReloadOutcome> }): void {
   app.post('/admin/reload', async (request) => {
     // Without client keys the gateway trusts its network, as for every other route.
-    if (request.access && !request.access.admin) throw gatewayError('admin_only', {});
+    if (request.gatewayContext?.access && !request.gatewayContext.access.admin) throw gatewayError('admin_only', {});
     const outcome = await options.reload();
     if (!outcome.reloaded)
       throw gatewayError('config_invalid', { message: `The config file was refused; the running config is kept. ${outcome.reason}` });

@@ -62,7 +62,7 @@ export function registerModelsRoutes(app: FastifyInstance, options: ModelsRouteO
   app.get('/v1/models', async (request) => {
     const lists = await Promise.all(providers.names().map((provider) => listProvider(provider, request.id, request.log)));
     // A key limited to some models sees only those.
-    const { access } = request;
+    const access = request.gatewayContext?.access;
     const data = access ? lists.flat().filter((model) => access.allowsModel(model.id)) : lists.flat();
     for (const deployment of options.deployments?.values() ?? [])
       if (!access || deployment.targets.some((target) => access.allowsModel(target.model)))
@@ -74,7 +74,7 @@ export function registerModelsRoutes(app: FastifyInstance, options: ModelsRouteO
     const id = request.params['*'];
     const model = pipeline.resolve(id);
     const models = await listProvider(model.provider, request.id, request.log);
-    const found = models.find((candidate) => candidate.id === id && (request.access?.allowsModel(candidate.id) ?? true));
+    const found = models.find((candidate) => candidate.id === id && (request.gatewayContext?.access?.allowsModel(candidate.id) ?? true));
     if (!found) throw gatewayError('model_not_found', { message: `The model '${id}' does not exist.`, param: 'model' });
     return found;
   });

@@ -31,7 +31,7 @@ export class SocketTurnObserver implements GenerationObservers {
 
   /** Admits the turn: a refusal (429, or 503 when limits fail closed) rejects before anything is generated. */
   async admit(): Promise<void> {
-    const admitted = this.request.server.rateLimits?.admit(this.request.access?.name ?? null, true);
+    const admitted = this.request.server.rateLimits?.admit(this.request.gatewayContext?.access?.name ?? null, true);
     this.admission = admitted === undefined ? null : isPromise(admitted) ? await admitted : admitted;
   }
 
@@ -52,7 +52,7 @@ export class SocketTurnObserver implements GenerationObservers {
       provider: model?.provider,
       model: model?.model,
       status,
-      key: this.request.access?.name,
+      key: this.request.gatewayContext?.access?.name,
       durationMs: performance.now() - this.startedAt,
     });
   }

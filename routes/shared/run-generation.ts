@@ -13,6 +13,7 @@ import type { ChatPipeline, ChatRun, RunOptions, RunProgress } from '../../src/p
 import type { LiveStreamRegistry } from '../../src/core/live-stream-registry.js';
 import type { Admission } from '../../src/core/admission.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
+import { requestContextOf } from '../../src/pipeline/request-context.js';
 import type { RequestTrace } from '../../src/core/request-trace.js';
 import { watchClientAbort } from './client-abort.js';
 import { sessionIdOf } from './session-id.js';
@@ -43,7 +44,8 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   const release = options.liveStreams.add(abort.cancellation);
   // The arrival, by fastify's clock on the reply.
   const trace = startGenerationTrace(request, input, options.stream, performance.now() - reply.elapsedTime);
-  request.trace = trace ?? null;
+  const requestContext = requestContextOf(request);
+  requestContext.trace = trace ?? null;
   const progress: RunProgress = { count: 0 };
   try {
     const context = providerContext(request, abort.cancellation, !options.stream);
@@ -51,7 +53,7 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     const run = await pipeline.run(
       input,
       context,
-      generationRunOptions(request, pipeline, agentFormat.selection.format, { trace, progress, admission: request.admission }),
+      generationRunOptions(request, pipeline, agentFormat.selection.format, { trace, progress, admission: requestContext.admission }),
     );
     trace?.started({ model: run.model, lane: run.toolCalling, family: run.toolFormat });
     annotateRequest(request, {
@@ -69,8 +71,8 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
       'x-interlingua-attempts': String(run.attempts),
     };
     // A hijacked stream writes its own head: the rate-limit headers go into it.
-    if (options.stream && request.admission) Object.assign(headers, request.admission.headers);
-    if (options.stream && request.budget?.headers) Object.assign(headers, request.budget.headers);
+    if (options.stream && requestContext.admission) Object.assign(headers, requestContext.admission.headers);
+    if (options.stream && requestContext.budget?.headers) Object.assign(headers, requestContext.budget.headers);
     if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
     if (run.deployment !== undefined) headers['x-interlingua-deployment'] = headerAddress(run.deployment);
 
@@ -119,7 +121,7 @@ export function startGenerationTrace(
     requestedModel: input.model,
     stream,
     options: input,
-    ...(request.access?.name ? { keyName: request.access.name } : {}),
+    ...(request.gatewayContext?.access?.name ? { keyName: request.gatewayContext.access.name } : {}),
     startedAt,
   });
 }
@@ -160,27 +162,28 @@ export function generationRunOptions(
 ): RunOptions {
   const { trace, progress, admission } = observers;
   const options: RunOptions = { agentFormat, progress };
-  if (request.access) options.access = request.access;
+  const access = request.gatewayContext?.access;
+  if (access) options.access = access;
   if (pipeline.keysSessions) {
     const sessionId = sessionIdOf(request.headers);
     if (sessionId) options.sessionId = sessionId;
   }
   const { metrics, budgets, usageLog } = request.server;
-  const { budget } = request;
+  const budget = request.gatewayContext?.budget;
   if (!admission && !metrics && !trace && !budget && !usageLog) return options;
   const startedAt = performance.now();
   options.onFinish = (summary, run) => {
     // A stream that crosses the budget finishes; its cost counts against the next request.
     if (budget && budgets && summary.usage.costUsd) budgets.record(budget, summary.usage.costUsd, request.log);
     const { usage } = summary;
-    usageLog?.record(request.access?.name ?? 'anonymous', `${run.model.provider}/${run.model.model}`, usage);
+    usageLog?.record(access?.name ?? 'anonymous', `${run.model.provider}/${run.model.model}`, usage);
     admission?.recordTokens(usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
     metrics?.observeReply({
       provider: run.model.provider,
       model: run.model.model,
       lane: run.toolCalling,
       family: run.toolFormat,
-      key: request.access?.name,
+      key: access?.name,
       startedAt,
       summary,
     });

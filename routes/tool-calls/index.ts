@@ -65,7 +65,7 @@ export function registerToolCallsRoutes(app: FastifyInstance, options: ToolCalls
   const { inspector, validators, recentReplies } = options;
 
   app.post('/v1/tool-calls/parse', async (request) => {
-    const parsed = parseParseRequest(request.body, validators, request.access);
+    const parsed = parseParseRequest(request.body, validators, request.gatewayContext?.access ?? null);
     const inspection = inspector.parse(parsed.target, parsed.chunks, parsed.tools, parsed.parallelToolCalls);
     const result = await foldChatCompletion(inspection.events, { id: 'inspection', created: 0, model: inspection.model.id });
     if ('error' in result) throw result.error;
@@ -84,7 +84,7 @@ export function registerToolCallsRoutes(app: FastifyInstance, options: ToolCalls
   });
 
   app.post('/v1/tool-calls/render', async (request) => {
-    const parsed = parseRenderRequest(request.body, validators, request.access);
+    const parsed = parseRenderRequest(request.body, validators, request.gatewayContext?.access ?? null);
     const rendered = inspector.render(parsed.target, parsed.messages, parsed.tools, parsed.toolChoice, parsed.calls);
     const messages = rendered.messages.map(wireMessage);
     return {
@@ -110,7 +110,7 @@ export function registerToolCallsRoutes(app: FastifyInstance, options: ToolCalls
     };
     const model = request.query.model;
     if (typeof model === 'string' && model !== '') {
-      const choice = inspector.choose({ model, access: request.access });
+      const choice = inspector.choose({ model, access: request.gatewayContext?.access ?? null });
       // For a configured model, the server found behind its provider and the lane its requests take now.
       body.resolved = { ...choiceFields(choice), server: choice.model.server ?? null, tool_calling: choice.lane ?? null };
     }
@@ -122,6 +122,6 @@ export function registerToolCallsRoutes(app: FastifyInstance, options: ToolCalls
     object: 'list',
     enabled: recentReplies !== undefined,
     capacity: recentReplies?.capacity ?? 0,
-    data: recentReplies?.list(request.access?.name ?? null).map(wireRecentReply) ?? [],
+    data: recentReplies?.list(request.gatewayContext?.access?.name ?? null).map(wireRecentReply) ?? [],
   }));
 }

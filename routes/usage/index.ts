@@ -50,7 +50,7 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRouteOpt
       throw gatewayError('invalid_request', { message: `period must be one of ${periods.join(', ')}.`, param: 'period' });
     const period = requested as Period;
     const start = periodStart(period, new Date());
-    const { access } = request;
+    const access = request.gatewayContext?.access;
     const ownKey = access && !access.admin ? access.name : undefined;
     const rows = await options.usage.rowsSince(start.toISOString().slice(0, 10), ownKey);
     const names = new Set(rows.map((row) => row.key));

@@ -10,6 +10,7 @@ import type { Budget } from '../config/config-types.js';
 import { gatewayError } from '../core/gateway-error.js';
 import type { SharedState } from '../state/shared-state.js';
 import { isPromise, type MaybePromise, type WindowCount, type WindowCounter } from '../state/limit-counters.js';
+import { requestContextOf, type BudgetHolder } from '../pipeline/request-context.js';
 import { isLimitedRoute } from './rate-limits-hook.js';
 
 /** Spend is counted in millionths of a dollar: whole points in every store. */
@@ -45,9 +46,6 @@ export function budgetPeriod(period: Budget['period'], now: Date): BudgetPeriod 
 }
 
 export type BudgetStatus = { budget: Budget; spentUsd: number; remainingUsd: number; resetsAt: Date; resetText: string };
-
-/** A key's budget and name, as the request carries them to the reply's end (with the headers a stream writes in its head). */
-export type BudgetHolder = { name: string; budget: Budget; headers?: Record<string, string> };
 
 /** In-process spend by period kind; kept by the process across config reloads (src/live-gateway.ts). */
 export type InProcessSpend = Map<Budget['period'], WindowCounter>;
@@ -161,7 +159,7 @@ function admitWithin(request: FastifyRequest, reply: FastifyReply, holder: Budge
   void reply.headers(headers);
   if (status.remainingUsd > 0) {
     holder.headers = headers;
-    request.budget = holder;
+    requestContextOf(request).budget = holder;
     return;
   }
   const retryAfterSeconds = Math.max(1, Math.ceil((status.resetsAt.getTime() - Date.now()) / 1000));
@@ -176,13 +174,12 @@ function admitWithin(request: FastifyRequest, reply: FastifyReply, holder: Budge
  * runs). `serverBudget` is the budget of keys without their own (and of every request without keys).
  */
 export function registerBudgets(app: FastifyInstance, ledger: BudgetLedger, serverBudget: Budget | undefined): void {
-  app.decorateRequest('budget', null);
   app.decorate('budgets', ledger);
   const check = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
     if (request.method !== 'POST') return done();
-    const budget = request.access?.budget ?? serverBudget;
+    const budget = request.gatewayContext?.access?.budget ?? serverBudget;
     if (!budget) return done();
-    const holder: BudgetHolder = { name: request.access?.name ?? 'anonymous', budget };
+    const holder: BudgetHolder = { name: request.gatewayContext?.access?.name ?? 'anonymous', budget };
     try {
       const status = ledger.status(holder);
       if (!isPromise(status)) {
@@ -201,7 +198,7 @@ export function registerBudgets(app: FastifyInstance, ledger: BudgetLedger, serv
         // The shared store failed: the request is admitted (and counted when the store is back), as rate limits fail open.
         (error: unknown) => {
           request.log.warn({ key: holder.name, error: (error as Error).message }, 'reading the budget failed; admitted');
-          request.budget = holder;
+          requestContextOf(request).budget = holder;
           done();
         },
       );
@@ -217,10 +214,6 @@ export function registerBudgets(app: FastifyInstance, ledger: BudgetLedger, serv
 }
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** The budget this request's cost counts against (null without one). */
-    budget: BudgetHolder | null;
-  }
   interface FastifyInstance {
     /** Budgets, when any is configured (app.ts decorates it). */
     budgets?: BudgetLedger;

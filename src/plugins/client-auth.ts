@@ -8,15 +8,9 @@ import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { gatewayError } from '../core/gateway-error.js';
 import type { AccessPolicy } from '../pipeline/access-policy.js';
+import { requestContextOf } from '../pipeline/request-context.js';
 import { sendError } from './error-envelope.js';
 import { VerifiedKeyMemo } from './verified-key-memo.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The policy of the client key the request presented; null when the gateway has no keys. */
-    access: AccessPolicy | null;
-  }
-}
 
 /**
  * Hashing first gives equal-length buffers, so neither content nor length leaks through timing.
@@ -72,7 +66,6 @@ function pathOf(url: string): string {
 }
 
 export function registerClientAuth(app: FastifyInstance, keys: readonly KeyEntry[], options: ClientAuthOptions = {}): void {
-  app.decorateRequest('access', null);
   if (keys.length === 0) return;
   const find = createKeyFinder(keys);
   const verifiedKeys = options.verifiedKeys ?? new VerifiedKeyMemo<KeyEntry>(0);
@@ -87,7 +80,7 @@ export function registerClientAuth(app: FastifyInstance, keys: readonly KeyEntry
       if (entry && presented !== undefined) verifiedKeys.remember(presented, entry);
     }
     if (entry) {
-      request.access = entry.access;
+      requestContextOf(request).access = entry.access;
       return done();
     }
     void reply.header('www-authenticate', 'Bearer');

@@ -3,13 +3,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isPromise, type MaybePromise } from '../state/limit-counters.js';
 import { noLimits, type Admission } from './admission.js';
 import type { RateLimits } from './rate-limits.js';
+import { requestContextOf } from '../pipeline/request-context.js';
 
 /** The routes that generate (and so count): Chat Completions, Responses, Messages, embeddings, on /v1 and /{provider}/v1. */
 const limitedRoute = /\/v1\/(?:chat\/completions|responses|messages|embeddings)$/;
 
 function holdAdmission(request: FastifyRequest, reply: FastifyReply, admission: Admission): void {
   if (admission === noLimits) return;
-  request.admission = admission;
+  requestContextOf(request).admission = admission;
   void reply.headers(admission.headers);
   // Only a stream holds slots: other requests add no listener.
   if (admission.holdsSlots) reply.raw.once('close', () => admission.release());
@@ -22,7 +23,6 @@ export function isLimitedRoute(method: string | readonly string[], url: string):
 }
 
 export function registerRateLimits(app: FastifyInstance, limits: RateLimits): void {
-  app.decorateRequest('admission', null);
   app.decorate('rateLimits', limits);
   // A callback hook, not an async one: in-process limits answer synchronously, and then no promise is made.
   const admitRequest = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
@@ -31,7 +31,7 @@ export function registerRateLimits(app: FastifyInstance, limits: RateLimits): vo
     const body = request.body as { stream?: unknown } | null;
     let admission: MaybePromise<Admission>;
     try {
-      admission = limits.admit(request.access?.name ?? null, body?.stream === true);
+      admission = limits.admit(request.gatewayContext?.access?.name ?? null, body?.stream === true);
     } catch (error) {
       return done(error as Error);
     }
@@ -56,10 +56,6 @@ export function registerRateLimits(app: FastifyInstance, limits: RateLimits): vo
 }
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** The rate-limit admission of a generating request (null elsewhere, or with no limits). */
-    admission: Admission | null;
-  }
   interface FastifyInstance {
     /** The limits, for generations that are no HTTP request of their own (a WebSocket turn). */
     rateLimits?: RateLimits;

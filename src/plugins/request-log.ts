@@ -3,24 +3,12 @@
  * Never a key or a prompt (headers and bodies are not logged).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { GatewayTracing, RequestTrace } from '../telemetry/gateway-tracing.js';
+import type { GatewayTracing } from '../telemetry/gateway-tracing.js';
+import { requestContextOf, type RequestLogFields } from '../pipeline/request-context.js';
 import type { UsageRecorder } from '../core/usage-log.js';
 import type { Metrics } from './metrics.js';
 
-export type RequestLogFields = {
-  provider?: string;
-  model?: string;
-  toolCalling?: string;
-  toolFormat?: string;
-  stream?: boolean;
-};
-
-type RequestLogState = RequestLogFields & { written?: boolean };
-
 declare module 'fastify' {
-  interface FastifyRequest {
-    gatewayLog: RequestLogState | null;
-  }
   interface FastifyInstance {
     /** Where each request's end is counted, when metrics are on (app.ts decorates it). */
     metrics?: Metrics;
@@ -29,15 +17,12 @@ declare module 'fastify' {
     /** Traces, when configured (app.ts decorates it); absent: no span is made. */
     tracing?: GatewayTracing;
   }
-  interface FastifyRequest {
-    /** The generation's span (routes/shared/run-generation.ts starts it; the request log ends it). */
-    trace: RequestTrace | null;
-  }
 }
 
 /** `fields` is kept as it is (not copied) when it is the request's first annotation: pass a fresh object. */
 export function annotateRequest(request: FastifyRequest, fields: RequestLogFields): void {
-  request.gatewayLog = request.gatewayLog ? Object.assign(request.gatewayLog, fields) : fields;
+  const context = requestContextOf(request);
+  context.logFields = context.logFields ? Object.assign(context.logFields, fields) : fields;
 }
 
 function pathOf(url: string): string {
@@ -51,8 +36,10 @@ function pathOf(url: string): string {
  * fixed shape: pino leaves out the members that are undefined.
  */
 export function logRequest(request: FastifyRequest, reply: FastifyReply, statusCode: number, outcome?: string): void {
-  const state = request.gatewayLog;
-  if (state?.written) return;
+  const context = requestContextOf(request);
+  if (context.logged) return;
+  context.logged = true;
+  const state = context.logFields;
   const line = {
     reqId: request.id,
     method: request.method,
@@ -65,11 +52,9 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, statusC
     toolFormat: state?.toolFormat,
     stream: state?.stream,
     // The key's name, never the key.
-    key: request.access?.name,
+    key: context.access?.name,
     outcome: outcome || undefined,
   };
-  if (state) state.written = true;
-  else request.gatewayLog = { written: true };
   request.server.metrics?.observeRequest({
     route: request.routeOptions.url ?? 'unknown',
     provider: line.provider,
@@ -78,7 +63,7 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, statusC
     key: line.key,
     durationMs: line.durationMs,
   });
-  request.trace?.end(statusCode, outcome);
+  context.trace?.end(statusCode, outcome);
   // The root logger with the id as a field: no per-request child logger on the hot path.
   const logger = request.server.log;
   if (statusCode >= 500) logger.warn(line, 'request');
@@ -86,8 +71,6 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, statusC
 }
 
 export function registerRequestLog(app: FastifyInstance): void {
-  app.decorateRequest('gatewayLog', null);
-  app.decorateRequest('trace', null);
   // A callback hook, not an async one: no promise per request.
   app.addHook('onResponse', (request, reply, done) => {
     logRequest(request, reply, reply.statusCode);

@@ -37,7 +37,7 @@ describe('client auth with the memo', () => {
       access: new AccessPolicy({ key, name: `team-${index}` }),
     }));
     registerClientAuth(app, keys, { verifiedKeys: memo });
-    app.get('/who', async (request) => ({ name: request.access?.name }));
+    app.get('/who', async (request) => ({ name: request.gatewayContext?.access?.name }));
     await app.ready();
     return app;
   }
