@@ -40,7 +40,7 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   // The client's disconnect aborts the upstream request (one cancellation down to undici).
   const abort = watchClientAbort(reply);
   // A reply read whole is bounded in time (the pipeline caps its bytes).
-  if (!options.stream) pipeline.wholeReplyDeadlines.arm(abort.cancellation);
+  const deadline = options.stream ? undefined : pipeline.wholeReplyDeadlines.arm(abort.cancellation);
   const release = options.liveStreams.add(abort.cancellation);
   // The arrival, by fastify's clock on the reply.
   const trace = startGenerationTrace(request, input, options.stream, performance.now() - reply.elapsedTime);
@@ -102,7 +102,7 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     if (!reply.raw.headersSent) setFailedRunHeaders(reply, progress);
     throw error;
   } finally {
-    if (!options.stream) pipeline.wholeReplyDeadlines.disarm(abort.cancellation);
+    pipeline.wholeReplyDeadlines.disarm(deadline);
     release();
     abort.dispose();
   }

@@ -1,6 +1,7 @@
 /**
  * What the gateway learns about one request on its way through, in one object: the edge's hooks fill it
  * and the routes read it, in this order:
+ * 0. the body deadline (onRequest, while a body is still to come): `bodyDeadline`, dropped when it is in;
  * 1. client-auth (onRequest, when keys are configured): `access`, the key's policy;
  * 2. the rate limits (preHandler of the generating routes, when limits apply): `admission`;
  * 3. the budgets (preHandler, when a budget applies): `budget`;
@@ -9,8 +10,10 @@
  * It is made where it is first needed (`requestContextOf`), so a request that none of these touch costs
  * no object, and no hook runs to make it.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Budget } from '../config/config-types.js';
 import type { Admission } from '../core/admission.js';
+import type { Deadline } from '../core/deadline-sweep.js';
 import type { RequestTrace } from '../core/request-trace.js';
 import type { AccessPolicy } from './access-policy.js';
 
@@ -28,6 +31,8 @@ export type BudgetHolder = { name: string; budget: Budget; headers?: Record<stri
 
 /** A class, so that every request's context has one shape. */
 export class RequestContext {
+  /** The receive deadline of a body still to come (src/plugins/request-body-deadline.ts). */
+  bodyDeadline: Deadline<IncomingMessage> | null = null;
   /** The client key's policy; null when the gateway has no keys. */
   access: AccessPolicy | null = null;
   /** The request's rate-limit admission; null when no limit applies. */

@@ -5,7 +5,7 @@
  * `limits.maxResponseBytes`; a streamed reply folded for the client is capped here by the same figure
  * (the text, reasoning and argument bytes it carries), and the whole wait by `server.wholeReplyTimeoutMs`.
  */
-import { DeadlineSweep } from '../core/deadline-sweep.js';
+import { DeadlineSweep, type Deadline } from '../core/deadline-sweep.js';
 import { EventList } from '../core/event-list.js';
 import { gatewayError } from '../core/gateway-error.js';
 import type { StreamEvent } from '../core/stream-event.js';
@@ -66,11 +66,12 @@ export class WholeReplyDeadlines {
     });
   }
 
-  arm(cancellation: RequestCancellation): void {
-    if (this.timeoutMs > 0) this.sweep.add(cancellation, this.timeoutMs);
+  /** Starts the request's wait; the handle disarms it (none when there is no limit). */
+  arm(cancellation: RequestCancellation): Deadline<RequestCancellation> | undefined {
+    return this.timeoutMs > 0 ? this.sweep.add(cancellation, this.timeoutMs) : undefined;
   }
 
-  disarm(cancellation: RequestCancellation): void {
-    this.sweep.delete(cancellation);
+  disarm(deadline: Deadline<RequestCancellation> | undefined): void {
+    if (deadline) this.sweep.delete(deadline);
   }
 }

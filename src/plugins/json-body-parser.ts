@@ -3,17 +3,17 @@
  * content types), with recently seen large tool lists reused (see known-tool-lists.ts). Malformed JSON
  * is a 400, and so is JSON nested deeper than the configured depth.
  */
-import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { findTooDeepValue, tooDeepError } from '../core/find-too-deep-value.js';
 import { KnownToolLists } from './known-tool-lists.js';
+import type { BodyArrival } from './request-body-deadline.js';
 
 export type JsonBodyParserOptions = {
   /** Deepest nesting accepted (the body object is level 1); see `server.maxJsonDepth`. */
   maxDepth: number;
   knownToolLists?: KnownToolLists;
   /** Told that a request's body is in (its receive deadline is dropped). */
-  bodyArrived?: (request: IncomingMessage) => void;
+  bodyArrived?: BodyArrival;
 };
 
 /**
@@ -33,7 +33,7 @@ export function registerJsonBodyParser(app: FastifyInstance, options: JsonBodyPa
   app.removeAllContentTypeParsers();
   const { bodyArrived } = options;
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    bodyArrived?.(request.raw);
+    bodyArrived?.(request);
     if (body === '') return done(null, undefined);
     let parsed: unknown;
     try {

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { gatewayError } from '../core/gateway-error.js';
+import { LinkedEntries } from '../core/linked-entries.js';
 import type { Abortable, LiveStreamRegistry } from '../core/live-stream-registry.js';
 import { StreamKeepAlive } from './stream-keep-alive.js';
 
@@ -23,7 +24,8 @@ export const lingeringConnectionsMs = 1_000;
 export const shutdownOverrunMs = abortSettleMs + lingeringConnectionsMs;
 
 export class LiveStreams implements LiveStreamRegistry {
-  private readonly generations = new Set<Abortable>();
+  /** A list, not a Set: one entry per request in a long-lived registry (src/core/linked-entries.ts says why). */
+  private readonly generations = new LinkedEntries<Abortable>();
   private idleWaiters: (() => void)[] = [];
 
   /** `keepAlive` defaults to none (keep-alives disabled). */
@@ -35,9 +37,9 @@ export class LiveStreams implements LiveStreamRegistry {
 
   /** Registers a generation; the returned function removes it when it is done. */
   add(generation: Abortable): () => void {
-    this.generations.add(generation);
+    const entry = this.generations.add(generation);
     return () => {
-      this.generations.delete(generation);
+      this.generations.remove(entry);
       if (this.generations.size === 0) {
         const waiters = this.idleWaiters;
         this.idleWaiters = [];

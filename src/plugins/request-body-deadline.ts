@@ -14,8 +14,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DeadlineSweep } from '../core/deadline-sweep.js';
+import { requestContextOf } from '../pipeline/request-context.js';
 
 /** Node's own error for this case, so the client-error responder answers it as it answers Node's. */
 function requestTimeoutError(): Error & { code: string } {
@@ -39,7 +40,7 @@ function sweepPeriodMs(requestTimeoutMs: number): number {
 }
 
 /** Told by the body parser when a request's body is in: its deadline is dropped at once. */
-export type BodyArrival = (request: IncomingMessage) => void;
+export type BodyArrival = (request: FastifyRequest) => void;
 
 const noDeadline: BodyArrival = () => undefined;
 
@@ -64,8 +65,14 @@ export function registerRequestBodyDeadline(
   });
   // A callback hook, registered first: it runs even for a request another hook then refuses before reading its body.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (bodyStillComing(request.raw)) pending.add(request.raw, requestTimeoutMs);
+    if (bodyStillComing(request.raw)) requestContextOf(request).bodyDeadline = pending.add(request.raw, requestTimeoutMs);
     done();
   });
-  return (request) => pending.delete(request);
+  return (request) => {
+    const context = request.gatewayContext;
+    if (context?.bodyDeadline) {
+      pending.delete(context.bodyDeadline);
+      context.bodyDeadline = null;
+    }
+  };
 }

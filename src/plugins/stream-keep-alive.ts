@@ -4,6 +4,7 @@
  * proxy or load balancer between the gateway and its client cuts the idle connection.
  */
 
+import { LinkedEntries } from '../core/linked-entries.js';
 import type { KeepAliveTarget, KeepAliveWatcher } from '../core/live-stream-registry.js';
 
 export type { KeepAliveTarget } from '../core/live-stream-registry.js';
@@ -12,8 +13,11 @@ export type { KeepAliveTarget } from '../core/live-stream-registry.js';
 const sweepsPerInterval = 4;
 
 export class StreamKeepAlive implements KeepAliveWatcher {
-  /** Each watched stream with the number of consecutive sweeps that found it quiet. */
-  private readonly quietSweeps = new Map<KeepAliveTarget, number>();
+  /**
+   * Each watched stream with the number of consecutive sweeps that found it quiet: a list, not a Map,
+   * since streams come and go per request (src/core/linked-entries.ts says why).
+   */
+  private readonly quietSweeps = new LinkedEntries<{ target: KeepAliveTarget; quiet: number }>();
   private timer: NodeJS.Timeout | undefined;
   private readonly sweep = () => this.pingQuietStreams();
 
@@ -23,14 +27,14 @@ export class StreamKeepAlive implements KeepAliveWatcher {
   /** Watches a stream whose headers are sent; the returned function stops watching it. */
   watch(target: KeepAliveTarget): () => void {
     if (this.idleMs <= 0) return noop;
-    this.quietSweeps.set(target, 0);
+    const entry = this.quietSweeps.add({ target, quiet: 0 });
     // The timer runs only while a stream is live, so an idle gateway never wakes up for it.
     if (!this.timer) {
       this.timer = setInterval(this.sweep, Math.max(1, Math.round(this.idleMs / sweepsPerInterval)));
       this.timer.unref();
     }
     return () => {
-      this.quietSweeps.delete(target);
+      this.quietSweeps.remove(entry);
       if (this.quietSweeps.size === 0) this.stop();
     };
   }
@@ -49,14 +53,14 @@ export class StreamKeepAlive implements KeepAliveWatcher {
    * stream reset on every write: the hot path pays one boolean store.
    */
   private pingQuietStreams(): void {
-    for (const [target, quiet] of this.quietSweeps) {
-      if (target.takeActivity()) {
-        this.quietSweeps.set(target, 0);
-      } else if (quiet + 1 >= sweepsPerInterval) {
-        target.ping();
-        this.quietSweeps.set(target, 0);
+    for (const watched of this.quietSweeps) {
+      if (watched.target.takeActivity()) {
+        watched.quiet = 0;
+      } else if (watched.quiet + 1 >= sweepsPerInterval) {
+        watched.target.ping();
+        watched.quiet = 0;
       } else {
-        this.quietSweeps.set(target, quiet + 1);
+        watched.quiet++;
       }
     }
   }
