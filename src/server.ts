@@ -1,4 +1,6 @@
 /** Process entry: load the config, build the app, listen; reload the config on SIGHUP; close gracefully on SIGTERM/SIGINT. */
+// First: V8 settings that must hold before anything is allocated.
+import './v8-settings.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
