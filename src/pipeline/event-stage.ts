@@ -1,8 +1,9 @@
 /**
  * One pipeline stage, written once for both kinds of event stream. A stage takes events one at a
- * time and appends what it makes of them; `applyStage` runs it over a live stream as an async
- * generator, or over an EventList (a whole reply already in hand) in one synchronous pass, which
- * spares the async generator step per event that would otherwise dominate a small reply's cost.
+ * time and appends what it makes of them; `applyStage` runs it over an EventList (a whole reply already
+ * in hand) in one synchronous pass, or over a live stream, where consecutive stages share one async
+ * generator (StagedEvents): an async generator step per event per stage (a promise and microtasks each)
+ * would otherwise cost more than the stages' own work, on every chunk of a long stream.
  */
 import { EventList } from '../core/event-list.js';
 import type { StreamEvent } from '../core/stream-event.js';
@@ -16,21 +17,87 @@ export interface EventStage {
   readonly finished: boolean;
 }
 
-async function* streamThroughStage(events: AsyncIterable<StreamEvent>, stage: EventStage): AsyncGenerator<StreamEvent> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) {
-    stage.push(event, out);
-    for (const produced of out) yield produced;
-    out.length = 0;
-    // Returning closes the source too (for await calls its return()), as a finished stream should.
-    if (stage.finished) return;
+/**
+ * Feeds `events` through the stages from `first` on, in order; returns what comes out of the last.
+ * A stage that has finished gets nothing more (what an earlier stage still makes is dropped before it).
+ */
+function pushThrough(stages: readonly EventStage[], first: number, events: StreamEvent[]): StreamEvent[] {
+  let batch = events;
+  for (let index = first; index < stages.length && batch.length > 0; index++) {
+    const stage = stages[index] as EventStage;
+    const out: StreamEvent[] = [];
+    for (const event of batch) {
+      if (stage.finished) break;
+      stage.push(event, out);
+    }
+    batch = out;
   }
-  stage.end(out);
-  for (const produced of out) yield produced;
+  return batch;
+}
+
+/**
+ * The stream's end (or a stage's finish, which ends what reaches it): each stage from `first` on that
+ * has not finished gets its `end`, and what that makes flows through the stages after it.
+ */
+function endFrom(stages: readonly EventStage[], first: number): StreamEvent[] {
+  const produced: StreamEvent[] = [];
+  for (let index = first; index < stages.length; index++) {
+    const stage = stages[index] as EventStage;
+    if (stage.finished) continue;
+    const out: StreamEvent[] = [];
+    stage.end(out);
+    produced.push(...pushThrough(stages, index + 1, out));
+  }
+  return produced;
+}
+
+/** The first stage that has finished, or -1: it and the stages before it want no more events. */
+function lastFinished(stages: readonly EventStage[]): number {
+  for (let index = stages.length - 1; index >= 0; index--) if ((stages[index] as EventStage).finished) return index;
+  return -1;
+}
+
+async function* runStages(source: AsyncIterable<StreamEvent>, stages: readonly EventStage[]): AsyncGenerator<StreamEvent> {
+  const single: StreamEvent[] = [];
+  for await (const event of source) {
+    single[0] = event;
+    for (const produced of pushThrough(stages, 0, single)) yield produced;
+    const finished = lastFinished(stages);
+    if (finished >= 0) {
+      // As a stage's own generator would: it stops reading (closing the source, as for await's return
+      // does), and the stages after it see the end of their input.
+      for (const produced of endFrom(stages, finished + 1)) yield produced;
+      return;
+    }
+  }
+  for (const produced of endFrom(stages, 0)) yield produced;
+}
+
+/**
+ * A live stream with the stages applied so far. Until it is read, another stage joins the same pass
+ * instead of wrapping it; once read, it is a stream like any other (its iterator is made once, so a
+ * reader that takes the first event and then goes on with `for await` continues where it was).
+ */
+class StagedEvents implements AsyncIterable<StreamEvent> {
+  private running: AsyncGenerator<StreamEvent> | undefined = undefined;
+
+  constructor(
+    readonly source: AsyncIterable<StreamEvent>,
+    readonly stages: readonly EventStage[],
+  ) {}
+
+  get started(): boolean {
+    return this.running !== undefined;
+  }
+
+  [Symbol.asyncIterator](): AsyncGenerator<StreamEvent> {
+    return (this.running ??= runStages(this.source, this.stages));
+  }
 }
 
 export function applyStage(events: AsyncIterable<StreamEvent>, stage: EventStage): AsyncIterable<StreamEvent> {
-  if (!(events instanceof EventList)) return streamThroughStage(events, stage);
+  if (events instanceof StagedEvents && !events.started) return new StagedEvents(events.source, [...events.stages, stage]);
+  if (!(events instanceof EventList)) return new StagedEvents(events, [stage]);
   const out: StreamEvent[] = [];
   for (const event of events.events) {
     stage.push(event, out);

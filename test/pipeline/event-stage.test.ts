@@ -121,6 +121,78 @@ describe('applyStage', () => {
   });
 });
 
+/** The way stages ran before they shared one generator: each its own, reading the one before. The reference. */
+async function* layered(events: AsyncIterable<StreamEvent>, stage: EventStage): AsyncGenerator<StreamEvent> {
+  const out: StreamEvent[] = [];
+  for await (const event of events) {
+    stage.push(event, out);
+    for (const produced of out) yield produced;
+    out.length = 0;
+    if (stage.finished) return;
+  }
+  stage.end(out);
+  for (const produced of out) yield produced;
+}
+
+/** A stage of random habits: it doubles, drops or keeps each event, may finish at one, and may say something at its end. */
+type Habits = { double: number; drop: number; finishAt: number | null; endsWith: boolean };
+
+function habitStage(habits: Habits, label: number): EventStage {
+  let seen = 0;
+  const stage = {
+    finished: false,
+    push(event: StreamEvent, out: StreamEvent[]) {
+      seen++;
+      if (seen % 5 !== habits.drop) out.push(event);
+      if (seen % 5 === habits.double) out.push({ type: 'text-delta', delta: `copy ${label}` });
+      if (habits.finishAt === seen) stage.finished = true;
+    },
+    end(out: StreamEvent[]) {
+      if (habits.endsWith) out.push({ type: 'text-delta', delta: `end ${label}` });
+    },
+  };
+  return stage;
+}
+
+const habitsArbitrary: fc.Arbitrary<Habits> = fc.record({
+  double: fc.nat({ max: 4 }),
+  drop: fc.nat({ max: 6 }),
+  finishAt: fc.option(fc.integer({ min: 1, max: 14 })),
+  endsWith: fc.boolean(),
+});
+
+describe('stages over a live stream', () => {
+  it('share one pass and give what one generator per stage gave, finishes and ends included', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(eventArbitrary, { maxLength: 12 }),
+        fc.array(habitsArbitrary, { minLength: 1, maxLength: 5 }),
+        async (events, chain) => {
+          let shared: AsyncIterable<StreamEvent> = live(events);
+          let reference: AsyncIterable<StreamEvent> = live(events);
+          chain.forEach((habits, label) => {
+            shared = applyStage(shared, habitStage(habits, label));
+            reference = layered(reference, habitStage(habits, label));
+          });
+          expect(comparable(await collect(shared))).toEqual(comparable(await collect(reference)));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('goes on where a reader left it when the same stream is iterated again', async () => {
+    const events: StreamEvent[] = [
+      { type: 'text-delta', delta: 'a' },
+      { type: 'text-delta', delta: 'b' },
+    ];
+    const staged = applyStage(live(events), habitStage({ double: 9, drop: 9, finishAt: null, endsWith: false }, 0));
+    const first = await staged[Symbol.asyncIterator]().next();
+    expect(first.value).toEqual(events[0]);
+    expect(await collect(staged)).toEqual([events[1]]);
+  });
+});
+
 describe('foldEvents', () => {
   it('answers with the first result, over a list or a live stream, and closes the stream', async () => {
     const events: StreamEvent[] = [
