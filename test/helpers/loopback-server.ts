@@ -23,7 +23,15 @@ export type LoopbackServer = {
   close(): Promise<void>;
 };
 
-export async function startLoopbackServer(handler: LoopbackHandler): Promise<LoopbackServer> {
+/**
+ * `keepAliveTimeoutMs`: Node's default here is 1 s, under undici's keep-alive threshold (2 s), so undici
+ * closes each connection after its response; a test of connection reuse needs longer, as real servers
+ * give (uvicorn's 5 s, for vLLM).
+ */
+export async function startLoopbackServer(
+  handler: LoopbackHandler,
+  options: { keepAliveTimeoutMs?: number } = {},
+): Promise<LoopbackServer> {
   const requests: RecordedRequest[] = [];
   let waiters: ((request: RecordedRequest) => void)[] = [];
   const server = http.createServer(async (raw, response) => {
@@ -57,7 +65,7 @@ export async function startLoopbackServer(handler: LoopbackHandler): Promise<Loo
       response.end(JSON.stringify({ error: { message: String(error) } }));
     }
   });
-  server.keepAliveTimeout = 1000;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {

@@ -9,6 +9,8 @@ import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-se
 
 let server: LoopbackServer;
 let client: UpstreamClient;
+/** The sockets the long streams came in on: one, when a finished stream's connection goes back to the pool. */
+const longStreamSockets = new Set<unknown>();
 
 function config(baseUrl: string): ProviderConfig {
   return {
@@ -24,51 +26,63 @@ function config(baseUrl: string): ProviderConfig {
 }
 
 beforeAll(async () => {
-  server = await startLoopbackServer(async (request, response) => {
-    switch (request.path) {
-      case '/v1/echo':
-        response
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ method: request.method, body: request.body ?? null, auth: request.headers.authorization ?? null }));
-        return;
-      case '/v1/limited':
-        response
-          .writeHead(429, { 'content-type': 'application/json', 'retry-after': '7', 'retry-after-ms': '7000' })
-          .end('{"error":{"message":"slow down","code":"rate_limited"}}');
-        return;
-      case '/v1/broken':
-        response.writeHead(500, { 'content-type': 'text/plain' }).end('runner crashed');
-        return;
-      case '/v1/not-json':
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{"cut":');
-        return;
-      case '/v1/large':
-        response.writeHead(200, { 'content-type': 'application/json' });
-        for (let index = 0; index < 16 && !response.destroyed; index++) response.write(Buffer.alloc(16 * 1024, 'x'));
-        response.end();
-        return;
-      case '/v1/sse':
-        response.writeHead(200, { 'content-type': 'text/event-stream' });
-        response.write('data: one\n\nevent: named\ndata: two\n\n');
-        response.end('data: unfinished');
-        return;
-      case '/v1/ndjson':
-        response.writeHead(200, { 'content-type': 'application/x-ndjson' });
-        response.write('{"n":1}\n{"n"');
-        response.end(':2}\n{"n":3}');
-        return;
-      case '/v1/long-event':
-        response.writeHead(200, { 'content-type': 'text/event-stream' });
-        response.end(`data: ${'x'.repeat(4096)}\n\n`);
-        return;
-      case '/v1/hold':
-        response.writeHead(200, { 'content-type': 'text/event-stream' });
-        response.write('data: first\n\n');
-        return;
-      default:
-        response.writeHead(404).end();
-    }
-  });
+  server = await startLoopbackServer(
+    async (request, response, raw) => {
+      switch (request.path) {
+        case '/v1/long-sse': {
+          // Past 64 KB in all, its end a little after [DONE], as a server ends the response after its last frame.
+          longStreamSockets.add(raw.socket);
+          response.writeHead(200, { 'content-type': 'text/event-stream' });
+          for (let index = 0; index < 200; index++) response.write(`data: ${'x'.repeat(400)}\n\n`);
+          response.write('data: [DONE]\n\n');
+          setTimeout(() => response.end(), 20);
+          return;
+        }
+        case '/v1/echo':
+          response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ method: request.method, body: request.body ?? null, auth: request.headers.authorization ?? null }));
+          return;
+        case '/v1/limited':
+          response
+            .writeHead(429, { 'content-type': 'application/json', 'retry-after': '7', 'retry-after-ms': '7000' })
+            .end('{"error":{"message":"slow down","code":"rate_limited"}}');
+          return;
+        case '/v1/broken':
+          response.writeHead(500, { 'content-type': 'text/plain' }).end('runner crashed');
+          return;
+        case '/v1/not-json':
+          response.writeHead(200, { 'content-type': 'application/json' }).end('{"cut":');
+          return;
+        case '/v1/large':
+          response.writeHead(200, { 'content-type': 'application/json' });
+          for (let index = 0; index < 16 && !response.destroyed; index++) response.write(Buffer.alloc(16 * 1024, 'x'));
+          response.end();
+          return;
+        case '/v1/sse':
+          response.writeHead(200, { 'content-type': 'text/event-stream' });
+          response.write('data: one\n\nevent: named\ndata: two\n\n');
+          response.end('data: unfinished');
+          return;
+        case '/v1/ndjson':
+          response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+          response.write('{"n":1}\n{"n"');
+          response.end(':2}\n{"n":3}');
+          return;
+        case '/v1/long-event':
+          response.writeHead(200, { 'content-type': 'text/event-stream' });
+          response.end(`data: ${'x'.repeat(4096)}\n\n`);
+          return;
+        case '/v1/hold':
+          response.writeHead(200, { 'content-type': 'text/event-stream' });
+          response.write('data: first\n\n');
+          return;
+        default:
+          response.writeHead(404).end();
+      }
+    },
+    { keepAliveTimeoutMs: 5_000 },
+  );
   client = new UpstreamClient(config(`${server.url}/v1/`));
 });
 
@@ -196,6 +210,23 @@ describe('UpstreamClient streams', () => {
     expect(await rejection(batches.next())).toMatchObject({ status: 499, code: 'client_closed_request' });
     while (!recorded.aborted) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(cancellation.listenerCount('abort')).toBe(0);
+  });
+
+  it('reads the rest of a long stream completed at [DONE], so its connection serves the next request', async () => {
+    for (let round = 0; round < 2; round++) {
+      const stream = await client.openStream({ path: '/long-sse', headers: {}, json: {} });
+      let frames = 0;
+      for await (const batch of stream.serverSentEvents('drop')) {
+        frames += batch.length;
+        if (batch.some((event) => event.data === '[DONE]')) {
+          stream.complete();
+          break;
+        }
+      }
+      expect(frames).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(longStreamSockets.size).toBe(1);
   });
 
   it('releases the body when the consumer leaves the loop early', async () => {
