@@ -51,7 +51,7 @@ function endFrom(stages: readonly EventStage[], first: number): StreamEvent[] {
   return produced;
 }
 
-/** The first stage that has finished, or -1: it and the stages before it want no more events. */
+/** The latest stage in the chain that has finished, or -1: no event reaches it or the stages before it any more. */
 function lastFinished(stages: readonly EventStage[]): number {
   for (let index = stages.length - 1; index >= 0; index--) if ((stages[index] as EventStage).finished) return index;
   return -1;
