@@ -20,12 +20,15 @@ export interface EventStage {
 /**
  * Feeds `events` through the stages from `first` on, in order; returns what comes out of the last.
  * A stage that has finished gets nothing more (what an earlier stage still makes is dropped before it).
+ * Each stage writes into its own buffer in `outputs`, reused from event to event as a generator per
+ * stage reused its own: the result is read before the next call.
  */
-function pushThrough(stages: readonly EventStage[], first: number, events: StreamEvent[]): StreamEvent[] {
+function pushThrough(stages: readonly EventStage[], outputs: StreamEvent[][], first: number, events: StreamEvent[]): StreamEvent[] {
   let batch = events;
   for (let index = first; index < stages.length && batch.length > 0; index++) {
     const stage = stages[index] as EventStage;
-    const out: StreamEvent[] = [];
+    const out = outputs[index] as StreamEvent[];
+    out.length = 0;
     for (const event of batch) {
       if (stage.finished) break;
       stage.push(event, out);
@@ -39,14 +42,14 @@ function pushThrough(stages: readonly EventStage[], first: number, events: Strea
  * The stream's end (or a stage's finish, which ends what reaches it): each stage from `first` on that
  * has not finished gets its `end`, and what that makes flows through the stages after it.
  */
-function endFrom(stages: readonly EventStage[], first: number): StreamEvent[] {
+function endFrom(stages: readonly EventStage[], outputs: StreamEvent[][], first: number): StreamEvent[] {
   const produced: StreamEvent[] = [];
   for (let index = first; index < stages.length; index++) {
     const stage = stages[index] as EventStage;
     if (stage.finished) continue;
-    const out: StreamEvent[] = [];
-    stage.end(out);
-    produced.push(...pushThrough(stages, index + 1, out));
+    const ended: StreamEvent[] = [];
+    stage.end(ended);
+    produced.push(...pushThrough(stages, outputs, index + 1, ended));
   }
   return produced;
 }
@@ -59,18 +62,19 @@ function lastFinished(stages: readonly EventStage[]): number {
 
 async function* runStages(source: AsyncIterable<StreamEvent>, stages: readonly EventStage[]): AsyncGenerator<StreamEvent> {
   const single: StreamEvent[] = [];
+  const outputs = stages.map((): StreamEvent[] => []);
   for await (const event of source) {
     single[0] = event;
-    for (const produced of pushThrough(stages, 0, single)) yield produced;
+    for (const produced of pushThrough(stages, outputs, 0, single)) yield produced;
     const finished = lastFinished(stages);
     if (finished >= 0) {
       // As a stage's own generator would: it stops reading (closing the source, as for await's return
       // does), and the stages after it see the end of their input.
-      for (const produced of endFrom(stages, finished + 1)) yield produced;
+      for (const produced of endFrom(stages, outputs, finished + 1)) yield produced;
       return;
     }
   }
-  for (const produced of endFrom(stages, 0)) yield produced;
+  for (const produced of endFrom(stages, outputs, 0)) yield produced;
 }
 
 /**
