@@ -53,13 +53,12 @@ import { ErrorEnvelopes, registerErrorEnvelope, sendFrameworkError } from './plu
 import { registerJsonBodyParser } from './plugins/json-body-parser.js';
 import { KnownToolLists } from './plugins/known-tool-lists.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
-import { createLazyChildLogger } from './plugins/lazy-child-logger.js';
+import { createLazyChildLogger, registerRequestLog } from './plugins/request-log.js';
 import { Metrics, registerMetricsRoute } from './plugins/metrics.js';
 import { RateLimits } from './plugins/rate-limits.js';
 import { registerRateLimits } from './plugins/rate-limits-hook.js';
 import { BudgetLedger, registerBudgets, type InProcessSpend } from './plugins/budgets.js';
 import { registerRequestContext } from './plugins/request-context.js';
-import { registerRequestLog } from './plugins/request-log.js';
 import { serverTimeoutOptions } from './plugins/server-timeouts.js';
 import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
 import { registerRequestBodyDeadline } from './plugins/request-body-deadline.js';

@@ -6,15 +6,16 @@
  * with tools, which the prompted lane does not send).
  * @see https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md
  */
+
 // /apply-template takes a chat body (oaicompat_chat_params_parse in tools/server/server-common.cpp) and
 // answers { prompt }. /completion reads its fields in params_from_json_cmpl (tools/server/server-task.cpp):
 // `preserved_tokens` are strings, each kept when it is exactly one token of the model's vocabulary.
-import { setIfGiven, setSharedSamplingOptions } from './sampling-options.js';
+import { setIfGiven, setSharedSamplingOptions } from './build-openai-request-body.js';
 import type { ChatRequest } from '../../src/core/chat-request.js';
 import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
 import { convertTools } from './build-openai-request-body.js';
 import { convertToOpenAiMessages } from './convert-to-openai-messages.js';
-import { foldSystemMessages } from './fold-system-messages.js';
+import { foldSystemMessages } from './build-openai-request-body.js';
 
 /** The conversation, and the tools when the pipeline lets the template render them (tool_choice `none`). */
 export function buildApplyTemplateBody(request: ChatRequest): Record<string, unknown> {

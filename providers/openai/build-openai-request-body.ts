@@ -1,13 +1,13 @@
 /** Neutral ChatRequest → the JSON body of an OpenAI Chat Completions request (streamed, or whole for non-streaming clients). */
-import { setIfGiven, setSharedSamplingOptions } from './sampling-options.js';
 import type { ChatRequest, ResponseFormat } from '../../src/core/chat-request.js';
 import type { RequestCaches } from '../../src/core/request-caches.js';
 import { isSharedToolList, type SharedToolList } from '../../src/core/shared-tool-list.js';
 import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
 import { convertToOpenAiMessages, type OpenAiMessage } from './convert-to-openai-messages.js';
-import { foldSystemMessages } from './fold-system-messages.js';
-import { askToKeepSpecialTokens, extrasForOpenAi } from './server-specific-fields.js';
 import { joinJsonPieces, stringifyWithRawMembers, type JsonPiece } from './stringify-with-raw-members.js';
+import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
+import type { Warning } from '../../src/core/warning.js';
+import type { Message, SystemMessage } from '../../src/core/message.js';
 
 export type OpenAiFlavour = 'openai' | 'openai-compatible';
 export type OpenAiBodyOptions = { stream: boolean };
@@ -123,4 +123,92 @@ export function serializeOpenAiRequestBody(
   if (knownTools) rawMembers.set('tools', [toolsJsonOf(knownTools, caches)]);
   if (messagesJson !== undefined) rawMembers.set('messages', messagesJson);
   return joinJsonPieces(stringifyWithRawMembers(body, rawMembers));
+}
+
+/** The generation options OpenAI's API and llama-server's `/completion` both name the same way. */
+export function setIfGiven(body: Record<string, unknown>, key: string, value: unknown): void {
+  // undefined = not given; null, 0 and false are values and go upstream as they are.
+  if (value !== undefined) body[key] = value;
+}
+
+/** temperature, top_p, stop, seed and the two penalties, each only when the client gave it. */
+export function setSharedSamplingOptions(body: Record<string, unknown>, request: ChatRequest): void {
+  setIfGiven(body, 'temperature', request.temperature);
+  setIfGiven(body, 'top_p', request.topP);
+  setIfGiven(body, 'stop', request.stop);
+  setIfGiven(body, 'seed', request.seed);
+  setIfGiven(body, 'presence_penalty', request.presencePenalty);
+  setIfGiven(body, 'frequency_penalty', request.frequencyPenalty);
+}
+
+/**
+ * The fields of an OpenAI body that belong to one kind of server: the inference servers' own sampling and
+ * decoding fields (never sent to OpenAI itself, which rejects unknown fields), and the prompted lane's
+ * request that vLLM or SGLang keep the reply's special tokens.
+ */
+/** The client's extras as OpenAI itself takes them: the servers' own fields left out. */
+export function extrasForOpenAi(extras: Record<string, unknown> | undefined): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const name in extras) if (!isServerSamplingExtension(name)) kept[name] = extras[name];
+  return kept;
+}
+
+/** What extrasForOpenAi left out, said rather than dropped in silence. */
+export function serverFieldWarnings(extras: Record<string, unknown> | undefined): Warning[] {
+  const warnings: Warning[] = [];
+  for (const name in extras) {
+    if (isServerSamplingExtension(name))
+      warnings.push({
+        code: 'unsupported-parameter',
+        message: `'${name}' is a vLLM/llama.cpp field that OpenAI does not take; it was not sent.`,
+      });
+  }
+  return warnings;
+}
+
+/**
+ * vLLM and SGLang remove special tokens from the reply unless told not to (`skip_special_tokens`
+ * defaults to true; their tool parsers turn it off only for requests with tools, which the prompted
+ * lane does not send), and put spaces between them; the parser needs the markers as the model wrote
+ * them. A value the client sent itself is kept.
+ * @see https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/chat_completion/protocol.py
+ */
+export function askToKeepSpecialTokens(request: ChatRequest, body: Record<string, unknown>): void {
+  if (request.keepSpecialTokens === undefined) return;
+  const server = request.model.server;
+  if (server !== 'vllm' && server !== 'sglang') return;
+  if (body.skip_special_tokens === undefined) body.skip_special_tokens = false;
+  if (body.spaces_between_special_tokens === undefined) body.spaces_between_special_tokens = false;
+}
+
+/** Folds every system message into one leading system message, for OpenAI-compatible servers. */
+/**
+ * Claude Code puts `role: "system"` messages mid-conversation, and Responses clients send
+ * `developer` items after the first turn. OpenAI takes system messages anywhere, but the chat
+ * templates behind most OpenAI-compatible servers do not: Qwen's and Llama's render only a leading
+ * system message, and vLLM and llama.cpp reject a late one ("System message must be at the
+ * beginning"). So every system message's text joins the first one, in order, separated by a blank
+ * line, and the rest of the conversation keeps its order. A conversation that already has at most
+ * one system message, at the start, is returned as it is (no copy on the hot path).
+ */
+export function foldSystemMessages(messages: Message[]): Message[] {
+  let systemCount = 0;
+  for (const [index, message] of messages.entries()) {
+    if (message.role !== 'system') continue;
+    systemCount++;
+    if (index > 0 || systemCount > 1) return fold(messages);
+  }
+  return messages;
+}
+
+function fold(messages: Message[]): Message[] {
+  const texts: string[] = [];
+  const rest: Message[] = [];
+  for (const message of messages) {
+    if (message.role !== 'system') rest.push(message);
+    else if (message.content !== '') texts.push(message.content);
+  }
+  if (texts.length === 0) return rest;
+  const leading: SystemMessage = { role: 'system', content: texts.join('\n\n') };
+  return [leading, ...rest];
 }

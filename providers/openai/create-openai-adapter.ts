@@ -10,13 +10,12 @@ import type { StreamEvent } from '../../src/core/stream-event.js';
 import { withForwardedHeaders } from '../../src/http/headers-for-non-anthropic.js';
 import { UpstreamClient } from '../../src/http/upstream-client.js';
 import { version } from '../../src/version.js';
-import { serializeOpenAiRequestBody, type OpenAiBodyCaches, type OpenAiFlavour } from './build-openai-request-body.js';
+import { serializeOpenAiRequestBody, type OpenAiBodyCaches, type OpenAiFlavour, serverFieldWarnings } from './build-openai-request-body.js';
 import { decodeChatCompletionChunks, type DecodeState } from './decode-chat-completion-chunks.js';
 import { readOpenAiEmbeddings, readOpenAiModels } from './read-openai-listings.js';
 import { parseChatCompletion } from './read-chat-completion.js';
 import { createLlamaTemplateLane, takesLlamaTemplateLane } from './llama-template-lane.js';
 import { readOpenAiStream } from './read-openai-stream.js';
-import { serverFieldWarnings } from './server-specific-fields.js';
 
 /** The headers every request of one upstream shares, built once; `accept` differs between streams and whole bodies. */
 function sharedHeaders(config: ProviderConfig, accept: string): Record<string, string> {

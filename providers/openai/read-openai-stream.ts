@@ -6,7 +6,6 @@ import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { DecodeState } from './decode-chat-completion-chunks.js';
-import { mapOpenAiFinishReason } from './map-openai-finish-reason.js';
 import { OpenAiToolCallTracker, type ToolCallFragment } from './openai-tool-call-tracker.js';
 import { errorFromAbort, errorFromTransportFailure } from '../../src/http/upstream-error.js';
 
@@ -149,4 +148,24 @@ export function readOpenAiStream(
   }
   events.push(...reader.end());
   return replayEvents(events);
+}
+
+/** OpenAI `finish_reason` → unified finish reason (raw kept). @see https://platform.openai.com/docs/api-reference/chat/object */
+export function mapOpenAiFinishReason(raw: string | null | undefined): FinishReason {
+  switch (raw) {
+    case 'stop':
+      return { unified: 'stop', raw };
+    case 'length':
+      return { unified: 'length', raw };
+    case 'tool_calls':
+    case 'function_call':
+      return { unified: 'tool-calls', raw };
+    case 'content_filter':
+      return { unified: 'content-filter', raw };
+    case null:
+    case undefined:
+      return { unified: 'other' };
+    default:
+      return { unified: 'other', raw };
+  }
 }

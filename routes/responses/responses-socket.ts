@@ -16,8 +16,7 @@ import type { LiveStreamRegistry } from '../../src/core/live-stream-registry.js'
 import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { toOpenAiErrorBody } from '../shared/openai-wire.js';
-import { generationRunOptions, providerContext } from '../shared/run-generation.js';
-import { agentFormatFieldsOf, selectAgentFormat } from '../shared/select-agent-format.js';
+import { generationRunOptions, providerContext, agentFormatFieldsOf, selectAgentFormat } from '../shared/run-generation.js';
 import type { StoredResponseLookup } from './parse-responses-request.js';
 import { prepareResponseTurn, type ResponseTurn } from './response-turn.js';
 import { ResponseStore, type StoredResponse } from './response-store.js';

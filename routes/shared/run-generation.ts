@@ -17,8 +17,9 @@ import { requestContextOf } from '../../src/pipeline/request-context.js';
 import type { RequestTrace } from '../../src/core/request-trace.js';
 import { watchClientAbort } from './client-abort.js';
 import { sessionIdOf } from './session-id.js';
-import { selectAgentFormat, type AgentFormatFields } from './select-agent-format.js';
 import { SseWriter } from './sse-writer.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { agentFormatHeader, type AgentFormatSelection } from '../../src/pipeline/agent-format/agent-format.js';
 
 export type GenerationOptions = {
   pipeline: ChatPipeline;
@@ -224,4 +225,21 @@ export function formatUsd(usd: number): string {
   if (!shortest.includes('e')) return shortest;
   const fixed = usd.toFixed(10);
   return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
+}
+
+/** Picks a request's agent format for any route, with the `x-agent-format` response header that names it and why. */
+export type AgentFormatFields = { field?: unknown; toolCallTags?: unknown };
+
+export type RouteAgentFormat = { selection: AgentFormatSelection; header: string };
+
+/** The extension fields as sent in a body whose schema does not list them (Responses, Messages). */
+export function agentFormatFieldsOf(body: unknown): AgentFormatFields {
+  if (typeof body !== 'object' || body === null) return {};
+  const record = body as Record<string, unknown>;
+  return { field: record.agent_format, toolCallTags: record.tool_call_tags };
+}
+
+export function selectAgentFormat(pipeline: ChatPipeline, headers: IncomingHttpHeaders, fields: AgentFormatFields): RouteAgentFormat {
+  const selection = pipeline.selectAgentFormat({ field: fields.field, toolCallTags: fields.toolCallTags, headers });
+  return { selection, header: agentFormatHeader(selection) };
 }

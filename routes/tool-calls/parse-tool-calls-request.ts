@@ -6,7 +6,7 @@ import type { AccessPolicy } from '../../src/pipeline/access-policy.js';
 import type { InspectionTarget } from '../../src/pipeline/tool-call-inspector.js';
 import type { WireTool } from '../chat-completions/chat-completion-request-schema.js';
 import { parseChatMessages } from '../chat-completions/parse-chat-messages.js';
-import { parseChatTool, parseChatToolChoice } from '../chat-completions/parse-chat-tools.js';
+import { parseChatTool, parseChatToolChoice } from '../chat-completions/parse-chat-completion-request.js';
 import type { BodyValidators } from '../shared/body-validator.js';
 import { parseRequestSchema, renderRequestSchema, type ParseBody, type RenderBody } from './tool-calls-request-schema.js';
 

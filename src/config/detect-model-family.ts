@@ -1,11 +1,13 @@
 /**
- * Finds a model's tool-format family from its name using the data table in model-families.json.
+ * What a model's name says about it, from the data table in model-families.json: its tool-format family,
+ * and whether its chat template opens the reasoning block itself.
  * Patterns are anchored at name boundaries so `dolphin` never matches `phi` and `ollama` never `llama`.
  */
+
 import table from './model-families.json' with { type: 'json' };
 import type { RecentMemo } from '../core/recent-memo.js';
 import type { FamilyMatch } from '../core/request-caches.js';
-import type { ToolCallingMode } from '../core/resolved-model.js';
+import type { ReasoningOpening, ToolCallingMode } from '../core/resolved-model.js';
 
 export type { FamilyMatch } from '../core/request-caches.js';
 
@@ -13,9 +15,11 @@ type FamilyEntry = { family: string; patterns: string[]; autoToolCalling: string
 
 const boundary = '(?:^|[/:_\\-. ])';
 
+const compile = (patterns: readonly string[]) => new RegExp(`${boundary}(?:${patterns.join('|')})`, 'i');
+
 const compiled = (table.families as FamilyEntry[]).map((entry) => ({
   match: { family: entry.family, autoToolCalling: entry.autoToolCalling as ToolCallingMode },
-  expression: new RegExp(`${boundary}(?:${entry.patterns.join('|')})`, 'i'),
+  expression: compile(entry.patterns),
 }));
 
 const fallback: FamilyMatch = {
@@ -37,3 +41,17 @@ export function detectModelFamily(model: string, memory?: RecentMemo<string, Fam
 }
 
 export const knownFamilies: readonly string[] = [...new Set([...compiled.map((entry) => entry.match.family), fallback.family])];
+
+/**
+ * Finds from a model's name whether its chat template opens the reasoning block in the generation
+ * prompt (the `opensInReasoning` lists of model-families.json), so that its replies begin inside it.
+ */
+const byDefault = compile(table.opensInReasoning.byDefault);
+const whenEnabled = compile(table.opensInReasoning.whenEnabled);
+
+/** `model` is the upstream model id only (e.g. `Qwen/Qwen3.5-27B`), never `provider/model`. */
+export function detectReasoningOpening(model: string): ReasoningOpening | undefined {
+  if (byDefault.test(model)) return 'by-default';
+  if (whenEnabled.test(model)) return 'when-enabled';
+  return undefined;
+}

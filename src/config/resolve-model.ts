@@ -10,8 +10,7 @@ import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { ProviderKindLookup } from '../core/provider-types.js';
 import type { ServerDirectory } from '../core/server-directory.js';
 import type { GatewayConfig, ProviderConfig, ToolCallingSetting } from './config-types.js';
-import { detectModelFamily } from './detect-model-family.js';
-import { detectReasoningOpening } from './detect-reasoning-opening.js';
+import { detectModelFamily, detectReasoningOpening } from './detect-model-family.js';
 
 /** The model's own `toolCalling`, else the provider's: an explicit `native` or `prompted` always wins over detection. */
 export function toolCallingSetting(provider: ProviderConfig, model: string): ToolCallingSetting {

@@ -23,7 +23,7 @@ import type { ProviderKindLookup } from '../core/provider-types.js';
 import type { ServerDirectory } from '../core/server-directory.js';
 import type { AgentFormat, AgentFormatRequest, AgentFormatSelection } from './agent-format/agent-format.js';
 import { AgentFormatSelector } from './agent-format/agent-format-selector.js';
-import { applyAgentFormatToRequest } from './agent-format/apply-agent-format.js';
+import { applyAgentFormatToRequest } from './agent-format/agent-format.js';
 import type { Warning } from '../core/warning.js';
 import type { AccessPolicy } from './access-policy.js';
 import { DiagnosticsCollector } from './diagnostics-collector.js';

@@ -11,7 +11,7 @@ import type { ToolDefinition } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { AccessPolicy } from './access-policy.js';
 import type { AgentFormat } from './agent-format/agent-format.js';
-import { applyAgentFormatToEvents } from './agent-format/apply-agent-format.js';
+import { applyAgentFormatToEvents } from './agent-format/agent-format.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
 import { checkResponseFormat, type ResponseFormatOptions } from './check-response-format.js';
 import { dropDisallowedCalls } from './drop-disallowed-calls.js';
@@ -86,7 +86,7 @@ const requestStages: readonly StageInfo[] = [
   {
     name: 'agent-format-request',
     phase: 'request',
-    file: 'pipeline/agent-format/apply-agent-format.ts',
+    file: 'pipeline/agent-format/agent-format.ts',
     why: 'Calls the client wrote as text in its history (agent_format) become structured again before any lane reads them.',
   },
   {
@@ -116,7 +116,7 @@ const checkFormat: ReplyStage = {
 const agentFormatReply: ReplyStage = {
   name: 'agent-format-reply',
   phase: 'reply',
-  file: 'pipeline/agent-format/apply-agent-format.ts',
+  file: 'pipeline/agent-format/agent-format.ts',
   why: 'Calls go to the client as it wants them (structured, or re-rendered as text) once every call is final.',
   applies: () => true,
   apply: (events, plan) => applyAgentFormatToEvents(events, plan.agentFormat),

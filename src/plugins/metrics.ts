@@ -9,8 +9,7 @@ import { Gauge, Registry } from 'prom-client';
 import type { GatewayError } from '../core/gateway-error.js';
 import type { ReplySummary } from '../pipeline/tap-reply.js';
 import type { ResilienceObserver, UpstreamHandover } from '../pipeline/stream-with-retries.js';
-import { BoundedLabelValues } from './bounded-label-values.js';
-import { SeriesCounter, SeriesHistogram } from './labelled-series.js';
+import { BoundedLabelValues, SeriesCounter, SeriesHistogram } from './labelled-series.js';
 
 export type RequestObservation = { route: string; provider?: string; model?: string; status: number; key?: string; durationMs: number };
 

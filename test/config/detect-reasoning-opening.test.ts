@@ -1,7 +1,7 @@
 /** Which model names' chat templates open the reasoning block themselves (model-families.json `opensInReasoning`). */
 import { describe, expect, it } from 'vitest';
 import { providerKind } from '../../providers/index.js';
-import { detectReasoningOpening } from '../../src/config/detect-reasoning-opening.js';
+import { detectReasoningOpening } from '../../src/config/detect-model-family.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import { resolveModel } from '../../src/config/resolve-model.js';
 

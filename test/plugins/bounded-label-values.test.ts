@@ -1,6 +1,6 @@
 /** Model names are the one metric label a client chooses: their series stay bounded however many names arrive. */
 import { describe, expect, it } from 'vitest';
-import { BoundedLabelValues, overflowLabelValue } from '../../src/plugins/bounded-label-values.js';
+import { BoundedLabelValues, overflowLabelValue } from '../../src/plugins/labelled-series.js';
 import { Metrics } from '../../src/plugins/metrics.js';
 import { metricSamples } from '../helpers/metric-samples.js';
 

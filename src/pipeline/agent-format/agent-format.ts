@@ -1,5 +1,10 @@
 /** The agent formats a request can ask for (`agent_format`), and how one was chosen. */
 import type { AgentTextSyntax } from '../../core/agent-text-syntax.js';
+import { assertNever } from '../../core/assert-never.js';
+import { chatRequestFrom, type ChatRequest } from '../../core/chat-request.js';
+import type { StreamEvent } from '../../core/stream-event.js';
+import { renderCallsAsText } from './render-calls-as-text.js';
+import { rewriteAgentHistory } from './rewrite-agent-history.js';
 
 /**
  * - `structured` (`openai`, `codex`): calls are `tool_calls`, content has no markup.
@@ -28,4 +33,30 @@ export type AgentFormatRequest = {
 /** The response header value, e.g. `qwen3; source=field`. */
 export function agentFormatHeader(selection: AgentFormatSelection): string {
   return `${selection.format.name}; source=${selection.source}`;
+}
+
+/** Applies a request's agent format to the pipeline: its history on the way in, its events on the way out. */
+export function applyAgentFormatToRequest(request: ChatRequest, format: AgentFormat): ChatRequest {
+  switch (format.type) {
+    case 'structured':
+    case 'passthrough':
+      return request;
+    case 'text':
+      return chatRequestFrom(request, request.model, rewriteAgentHistory(request.messages, format.syntax, request.tools ?? []));
+    default:
+      return assertNever(format, 'agent format');
+  }
+}
+
+/** Structured and passthrough leave the events alone: passthrough's raw text comes from the prompted lane. */
+export function applyAgentFormatToEvents(events: AsyncIterable<StreamEvent>, format: AgentFormat): AsyncIterable<StreamEvent> {
+  switch (format.type) {
+    case 'structured':
+    case 'passthrough':
+      return events;
+    case 'text':
+      return renderCallsAsText(events, format.syntax);
+    default:
+      return assertNever(format, 'agent format');
+  }
 }

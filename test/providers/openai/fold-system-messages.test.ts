@@ -1,8 +1,7 @@
 /** The system-message rule for OpenAI-compatible servers: one leading system message, the rest in order. */
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../src/core/message.js';
-import { buildOpenAiRequestBody } from '../../../providers/openai/build-openai-request-body.js';
-import { foldSystemMessages } from '../../../providers/openai/fold-system-messages.js';
+import { buildOpenAiRequestBody, foldSystemMessages } from '../../../providers/openai/build-openai-request-body.js';
 import type { ResolvedModel } from '../../../src/core/resolved-model.js';
 
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });

@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat-request.js';
 import type { ServerKind } from '../../../src/core/server-kind.js';
-import { buildOpenAiRequestBody } from '../../../providers/openai/build-openai-request-body.js';
-import { serverFieldWarnings } from '../../../providers/openai/server-specific-fields.js';
+import { buildOpenAiRequestBody, serverFieldWarnings } from '../../../providers/openai/build-openai-request-body.js';
 
 function request(server: ServerKind | undefined, overrides: Partial<ChatRequest> = {}): ChatRequest {
   const model = {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isSharedToolList, shareToolList } from '../../../src/core/shared-tool-list.js';
 import { RequestCaches } from '../../../src/core/request-caches.js';
 import type { WireTool } from '../../../routes/chat-completions/chat-completion-request-schema.js';
-import { parseChatTools } from '../../../routes/chat-completions/parse-chat-tools.js';
+import { parseChatTools } from '../../../routes/chat-completions/parse-chat-completion-request.js';
 
 /** One set for the file, as the app has one. */
 const caches = new RequestCaches();
