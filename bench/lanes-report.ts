@@ -22,6 +22,19 @@ function ratio(mine: number | undefined, other: number | undefined): number | un
 }
 
 export function renderLanesReport(machine: MachineInfo, figures: LaneFigures): string {
+  return [
+    '# Interlingua bench: lanes',
+    '',
+    `- Date: ${machine.date} · Node: ${machine.node} · CPU: ${machine.cpu} × ${machine.cores}`,
+    renderLanesSection(figures, '###'),
+  ].join('\n');
+}
+
+/**
+ * The lanes' figures without a title: the `--lanes` report's body, and the full bench's section on the
+ * baseline. `heading` is the level of each comparison's heading.
+ */
+export function renderLanesSection(figures: LaneFigures, heading: string): string {
   const [mine, ...others] = figures.trees;
   const find = (contender: string, connections: number): RequestFigures | undefined =>
     figures.requests.find((figure) => figure.contender === contender && figure.connections === connections);
@@ -72,7 +85,7 @@ export function renderLanesReport(machine: MachineInfo, figures: LaneFigures): s
       }),
     );
     return [
-      `### This tree against ${other.label}`,
+      `${heading} This tree against ${other.label}`,
       '',
       renderMarkdownTable(
         [
@@ -93,9 +106,6 @@ export function renderLanesReport(machine: MachineInfo, figures: LaneFigures): s
     .filter((figure) => figure.errors > 0)
     .map((figure) => `${figure.contender} (${figure.connections}): ${figure.errors} errors, first: ${figure.firstError}`);
   return [
-    '# Interlingua bench: lanes',
-    '',
-    `- Date: ${machine.date} · Node: ${machine.node} · CPU: ${machine.cpu} × ${machine.cores}`,
     `- Load average (1, 5, 15 min): ${figures.loadAverage.before} before, ${figures.loadAverage.after} after`,
     `- Host reference (bench/host-reference.ts): JSON.parse of a small call ${figures.jsonParseNanoseconds.before} ns before, ${figures.jsonParseNanoseconds.after} ns after`,
     `- ${figures.trees.map((tree) => `${tree.label}: ${tree.root} at ${tree.commit}`).join(' · ')}`,

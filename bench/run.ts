@@ -6,7 +6,7 @@
  */
 import { renderAgentTurnSection, runAgentTurnScenario } from './agent-turn-scenario.js';
 import { renderBenchReport, renderCostSection } from './bench-report.js';
-import { renderLanesReport } from './lanes-report.js';
+import { renderLanesReport, renderLanesSection } from './lanes-report.js';
 import { laneTrees, runLanesSuite } from './lanes-suite.js';
 import { runCostSuite } from './run-cost-suite.js';
 import { readBenchSettings } from './bench-settings.js';
@@ -77,12 +77,21 @@ async function main(): Promise<void> {
         decoders: await runAnnounced(progress, 'stream decoder benchmarks (bench/stream-decoders.ts)', runStreamDecoderBenchmarks),
       };
   if (parsers.status !== 'ok') figures.skipped.push({ section: 'parsers', reason: parsers.markdown.replace(/^_|_$/g, '') });
+  // The side-by-side run against the named baseline commit (issue 27): a slow drift shows here, in every full run.
+  const lanes = settings.quick ? undefined : await runLanesSuite(laneTrees(process.argv, progress), settings, progress);
+  if (!lanes)
+    figures.skipped.push({
+      section: 'lanes against the baseline',
+      reason: 'left out of BENCH_QUICK=1 runs (npm run bench -- --lanes measures them)',
+    });
   const decoderTable = renderMarkdownTable(
     ['Decoder (16 KB reads)', '1 MB ms CPU', '10 MB ms CPU', '10 MB ÷ 1 MB (linear ≈ 10)'],
     decoders.map((row) => [row.decoder, String(row.oneMegabyteMs), String(row.tenMegabytesMs), String(row.tenToOneRatio)]),
   );
   process.stdout.write(
-    `${renderBenchReport(machine, settings, figures, parsers)}\n\n${renderAgentTurnSection(agentTurn)}\n## Stream decoders (bench/stream-decoders.ts)\n\n${decoderTable}\n`,
+    `${renderBenchReport(machine, settings, figures, parsers)}\n\n${renderAgentTurnSection(agentTurn)}\n## Stream decoders (bench/stream-decoders.ts)\n\n${decoderTable}\n${
+      lanes ? `\n## Lanes against the baseline (bench/lanes-suite.ts)\n\n${renderLanesSection(lanes, '###')}\n` : ''
+    }`,
   );
 }
 
