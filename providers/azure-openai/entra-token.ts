@@ -4,17 +4,27 @@
  * workload identity, managed identity, Azure CLI). A token is kept until five minutes before it expires,
  * so a request pays for a token only once an hour or so.
  */
-import { ClientSecretCredential, DefaultAzureCredential, type TokenCredential } from '@azure/identity';
+import type { TokenCredential } from '@azure/identity';
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import { gatewayError } from '../../src/core/gateway-error.js';
 
 const scope = 'https://cognitiveservices.azure.com/.default';
 const renewBeforeMs = 5 * 60_000;
 
+/**
+ * The credential, with `@azure/identity` loaded on the first token asked for: the library is several MB of
+ * heap and start-up time that a gateway without an Azure provider, or whose Azure provider has a key, never pays.
+ */
 export function entraCredential(config: ProviderConfig): TokenCredential {
   const { tenantId, clientId, clientSecret } = config.entra ?? {};
-  if (tenantId && clientId && clientSecret) return new ClientSecretCredential(tenantId, clientId, clientSecret);
-  return new DefaultAzureCredential();
+  let credential: Promise<TokenCredential> | undefined;
+  const load = () =>
+    (credential ??= import('@azure/identity').then((identity) =>
+      tenantId && clientId && clientSecret
+        ? new identity.ClientSecretCredential(tenantId, clientId, clientSecret)
+        : new identity.DefaultAzureCredential(),
+    ));
+  return { getToken: async (scopes, options) => (await load()).getToken(scopes, options) };
 }
 
 /**

@@ -4,14 +4,8 @@
  * addressed by model id, inference profile id or ARN (`bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0`,
  * `bedrock/us.anthropic.claude-…`, `bedrock/arn:aws:bedrock:…`); the SDK puts the id in the path.
  */
-import {
-  BedrockRuntimeClient,
-  ConverseCommand,
-  ConverseStreamCommand,
-  type BedrockRuntimeClientConfig,
-  type ConverseStreamOutput,
-} from '@aws-sdk/client-bedrock-runtime';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { BedrockRuntimeClient, BedrockRuntimeClientConfig, ConverseStreamOutput } from '@aws-sdk/client-bedrock-runtime';
+import type { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest } from '../../src/core/chat-request.js';
 import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
@@ -20,7 +14,9 @@ import { buildConverseRequest } from './build-converse-request.js';
 import { mapBedrockError } from './map-bedrock-error.js';
 import { streamedConverseEvents, wholeConverseEvents } from './read-converse-reply.js';
 
-function clientConfig(config: ProviderConfig): BedrockRuntimeClientConfig {
+type Sdk = typeof import('@aws-sdk/client-bedrock-runtime');
+
+function clientConfig(config: ProviderConfig, Handler: typeof NodeHttpHandler): BedrockRuntimeClientConfig {
   const settings = config.bedrock;
   if (!settings) throw new Error(`provider ${config.name} has no bedrock settings`);
   const client: BedrockRuntimeClientConfig = {
@@ -30,7 +26,7 @@ function clientConfig(config: ProviderConfig): BedrockRuntimeClientConfig {
     maxAttempts: 1,
     // HTTP/1.1 (Converse and ConverseStream need no HTTP/2): the client's default HTTP/2 handler would keep one
     // session per endpoint that private endpoints and proxies in between often do not speak.
-    requestHandler: new NodeHttpHandler({ connectionTimeout: config.timeouts.connectMs, requestTimeout: config.timeouts.bodyMs }),
+    requestHandler: new Handler({ connectionTimeout: config.timeouts.connectMs, requestTimeout: config.timeouts.bodyMs }),
   };
   if (settings.accessKeyId && settings.secretAccessKey)
     client.credentials = {
@@ -49,7 +45,15 @@ function refusesToolChoice(error: unknown): boolean {
 }
 
 export function createBedrockAdapter(config: ProviderConfig): ProviderAdapter {
-  const client = new BedrockRuntimeClient(clientConfig(config));
+  if (!config.bedrock) throw new Error(`provider ${config.name} has no bedrock settings`);
+  // The AWS SDK loads with the first request: it is megabytes of heap and start-up time that a gateway
+  // without a Bedrock provider never pays (providers/index.ts imports every kind).
+  let loaded: Promise<{ sdk: Sdk; client: BedrockRuntimeClient }> | undefined;
+  const load = () =>
+    (loaded ??= Promise.all([import('@aws-sdk/client-bedrock-runtime'), import('@smithy/node-http-handler')]).then(([sdk, http]) => ({
+      sdk,
+      client: new sdk.BedrockRuntimeClient(clientConfig(config, http.NodeHttpHandler)),
+    })));
   let responses = 0;
 
   async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
@@ -60,6 +64,8 @@ export function createBedrockAdapter(config: ProviderConfig): ProviderAdapter {
     context.cancellation.once('abort', () => controller.abort());
     const abortSignal = controller.signal;
     const send = async (): Promise<AsyncIterable<StreamEvent>> => {
+      const { sdk, client } = await load();
+      const { ConverseCommand, ConverseStreamCommand } = sdk;
       if (context.wholeReply === true) {
         const output = await client.send(new ConverseCommand(input), { abortSignal });
         return replayEvents(wholeConverseEvents(output, start));
@@ -102,6 +108,8 @@ export function createBedrockAdapter(config: ProviderConfig): ProviderAdapter {
 
   return {
     stream,
-    close: async () => client.destroy(),
+    close: async () => {
+      if (loaded) (await loaded).client.destroy();
+    },
   };
 }

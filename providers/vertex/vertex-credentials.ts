@@ -6,7 +6,6 @@
  * login`, the metadata server on GCE, GKE and Cloud Run). https://cloud.google.com/docs/authentication/application-default-credentials
  * The library caches each token until shortly before it expires.
  */
-import { GoogleAuth } from 'google-auth-library';
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import { gatewayError } from '../../src/core/gateway-error.js';
 
@@ -19,12 +18,19 @@ export function vertexHeadersSource(config: ProviderConfig): GoogleHeadersSource
   const vertex = config.vertex;
   const fixed = vertex?.accessToken;
   if (fixed) return { getRequestHeaders: async () => new Headers({ authorization: `Bearer ${fixed}` }) };
-  // The project is known, so GoogleAuth never asks Resource Manager for it (external-account credentials would).
-  return new GoogleAuth({
-    scopes: [cloudPlatformScope],
-    ...(vertex?.project ? { projectId: vertex.project } : {}),
-    ...(vertex?.keyFile ? { keyFile: vertex.keyFile } : {}),
-  });
+  // Loaded on the first call: the library is heap and start-up time a gateway without a Vertex provider never pays.
+  let auth: Promise<GoogleHeadersSource> | undefined;
+  const load = () =>
+    (auth ??= import('google-auth-library').then(
+      ({ GoogleAuth }) =>
+        // The project is known, so GoogleAuth never asks Resource Manager for it (external-account credentials would).
+        new GoogleAuth({
+          scopes: [cloudPlatformScope],
+          ...(vertex?.project ? { projectId: vertex.project } : {}),
+          ...(vertex?.keyFile ? { keyFile: vertex.keyFile } : {}),
+        }),
+    ));
+  return { getRequestHeaders: async () => (await load()).getRequestHeaders() };
 }
 
 /**
