@@ -11,8 +11,8 @@ import { renderToolPrompt } from './tool-prompt.js';
 import { createToolRoster } from './tool-roster.js';
 
 export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue): ToolFormat {
-  const syntax = catalogue.syntaxFor(spec.family);
-  const reasoningSyntax = catalogue.reasoningSyntaxFor(spec.family);
+  // Each family's reply syntax knows every family's markers, so building all of them takes megabytes; the
+  // catalogue builds one when a parser first needs it (and keeps it), so a gateway pays for the families it serves.
   const noTools = createToolRoster([]);
   const markup = spec.inlineMarkup;
   const withFamilyMarkupRemoved = (parser: ToolCallParser) => (markup === undefined ? parser : withInlineMarkupRemoved(parser, markup));
@@ -29,11 +29,11 @@ export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue)
     createParser: (tools, options) => {
       if (tools.length > 0) {
         const roster = createToolRoster(tools);
-        const parser = withFamilyMarkupRemoved(createReplyParser(syntax, roster, options));
+        const parser = withFamilyMarkupRemoved(createReplyParser(catalogue.syntaxFor(spec.family), roster, options));
         return spec.strippedResidue === undefined ? parser : createResidueParser(spec.family, parser, spec.strippedResidue, roster);
       }
       return options?.startsInReasoning === true
-        ? withFamilyMarkupRemoved(createReplyParser(reasoningSyntax, noTools, options))
+        ? withFamilyMarkupRemoved(createReplyParser(catalogue.reasoningSyntaxFor(spec.family), noTools, options))
         : createPassThroughParser();
     },
   };
