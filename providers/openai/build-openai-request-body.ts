@@ -141,11 +141,10 @@ export function setSharedSamplingOptions(body: Record<string, unknown>, request:
   setIfGiven(body, 'frequency_penalty', request.frequencyPenalty);
 }
 
-/**
- * The fields of an OpenAI body that belong to one kind of server: the inference servers' own sampling and
- * decoding fields (never sent to OpenAI itself, which rejects unknown fields), and the prompted lane's
- * request that vLLM or SGLang keep the reply's special tokens.
- */
+// The fields of an OpenAI body that belong to one kind of server: the inference servers' own sampling and
+// decoding fields (never sent to OpenAI itself, which rejects unknown fields), and the prompted lane's
+// request that vLLM or SGLang keep the reply's special tokens.
+
 /** The client's extras as OpenAI itself takes them: the servers' own fields left out. */
 export function extrasForOpenAi(extras: Record<string, unknown> | undefined): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
@@ -181,7 +180,8 @@ export function askToKeepSpecialTokens(request: ChatRequest, body: Record<string
   if (body.spaces_between_special_tokens === undefined) body.spaces_between_special_tokens = false;
 }
 
-/** Folds every system message into one leading system message, for OpenAI-compatible servers. */
+// Folds every system message into one leading system message, for OpenAI-compatible servers.
+
 /**
  * Claude Code puts `role: "system"` messages mid-conversation, and Responses clients send
  * `developer` items after the first turn. OpenAI takes system messages anywhere, but the chat

@@ -227,7 +227,8 @@ export function formatUsd(usd: number): string {
   return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
 }
 
-/** Picks a request's agent format for any route, with the `x-agent-format` response header that names it and why. */
+// A request's agent format, for any route, with the `x-agent-format` response header that names it and why.
+
 export type AgentFormatFields = { field?: unknown; toolCallTags?: unknown };
 
 export type RouteAgentFormat = { selection: AgentFormatSelection; header: string };

@@ -69,6 +69,10 @@ export class UpstreamStream {
   }
 }
 
+const ignoreError = () => undefined;
+const drainLimitBytes = 64 * 1024;
+const drainTimeoutMs = 2_000;
+
 /**
  * Ending an upstream body (undici: "all response bodies must always be fully consumed or destroyed").
  * Destroying an unfinished body aborts the request and closes its connection, which is right when the
@@ -79,10 +83,6 @@ export class UpstreamStream {
  * left, so a reply over the limit (any stream of a few hundred chunks) was destroyed on the spot, its
  * connection closed and an AbortError with its stack built, and the next request paid a new connection.
  */
-const ignoreError = () => undefined;
-const drainLimitBytes = 64 * 1024;
-const drainTimeoutMs = 2_000;
-
 export class UpstreamBody {
   private settled = false;
 
