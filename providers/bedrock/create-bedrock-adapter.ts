@@ -16,9 +16,11 @@ import { streamedConverseEvents, wholeConverseEvents } from './read-converse-rep
 
 type Sdk = typeof import('@aws-sdk/client-bedrock-runtime');
 
-function clientConfig(config: ProviderConfig, Handler: typeof NodeHttpHandler): BedrockRuntimeClientConfig {
-  const settings = config.bedrock;
-  if (!settings) throw new Error(`provider ${config.name} has no bedrock settings`);
+function clientConfig(
+  config: ProviderConfig,
+  settings: NonNullable<ProviderConfig['bedrock']>,
+  Handler: typeof NodeHttpHandler,
+): BedrockRuntimeClientConfig {
   const client: BedrockRuntimeClientConfig = {
     region: settings.region,
     endpoint: config.baseUrl,
@@ -45,14 +47,15 @@ function refusesToolChoice(error: unknown): boolean {
 }
 
 export function createBedrockAdapter(config: ProviderConfig): ProviderAdapter {
-  if (!config.bedrock) throw new Error(`provider ${config.name} has no bedrock settings`);
+  const settings = config.bedrock;
+  if (!settings) throw new Error(`provider ${config.name} has no bedrock settings`);
   // The AWS SDK loads with the first request: it is megabytes of heap and start-up time that a gateway
   // without a Bedrock provider never pays (providers/index.ts imports every kind).
   let loaded: Promise<{ sdk: Sdk; client: BedrockRuntimeClient }> | undefined;
   const load = () =>
     (loaded ??= Promise.all([import('@aws-sdk/client-bedrock-runtime'), import('@smithy/node-http-handler')]).then(([sdk, http]) => ({
       sdk,
-      client: new sdk.BedrockRuntimeClient(clientConfig(config, http.NodeHttpHandler)),
+      client: new sdk.BedrockRuntimeClient(clientConfig(config, settings, http.NodeHttpHandler)),
     })));
   let responses = 0;
 

@@ -146,7 +146,7 @@ export function setSharedSamplingOptions(body: Record<string, unknown>, request:
 // request that vLLM or SGLang keep the reply's special tokens.
 
 /** The client's extras as OpenAI itself takes them: the servers' own fields left out. */
-export function extrasForOpenAi(extras: Record<string, unknown> | undefined): Record<string, unknown> {
+function extrasForOpenAi(extras: Record<string, unknown> | undefined): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
   for (const name in extras) if (!isServerSamplingExtension(name)) kept[name] = extras[name];
   return kept;
@@ -172,7 +172,7 @@ export function serverFieldWarnings(extras: Record<string, unknown> | undefined)
  * them. A value the client sent itself is kept.
  * @see https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/chat_completion/protocol.py
  */
-export function askToKeepSpecialTokens(request: ChatRequest, body: Record<string, unknown>): void {
+function askToKeepSpecialTokens(request: ChatRequest, body: Record<string, unknown>): void {
   if (request.keepSpecialTokens === undefined) return;
   const server = request.model.server;
   if (server !== 'vllm' && server !== 'sglang') return;

@@ -151,7 +151,7 @@ export function readOpenAiStream(
 }
 
 /** OpenAI `finish_reason` → unified finish reason (raw kept). @see https://platform.openai.com/docs/api-reference/chat/object */
-export function mapOpenAiFinishReason(raw: string | null | undefined): FinishReason {
+function mapOpenAiFinishReason(raw: string | null | undefined): FinishReason {
   switch (raw) {
     case 'stop':
       return { unified: 'stop', raw };

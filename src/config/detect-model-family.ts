@@ -42,10 +42,8 @@ export function detectModelFamily(model: string, memory?: RecentMemo<string, Fam
 
 export const knownFamilies: readonly string[] = [...new Set([...compiled.map((entry) => entry.match.family), fallback.family])];
 
-/**
- * Finds from a model's name whether its chat template opens the reasoning block in the generation
- * prompt (the `opensInReasoning` lists of model-families.json), so that its replies begin inside it.
- */
+// Whether a model's chat template opens the reasoning block in the generation prompt (the
+// `opensInReasoning` lists of model-families.json), so that its replies begin inside it.
 const byDefault = compile(table.opensInReasoning.byDefault);
 const whenEnabled = compile(table.opensInReasoning.whenEnabled);
 
