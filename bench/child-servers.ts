@@ -51,7 +51,7 @@ export async function spawnServerProcess(kind: ServerProcessKind, argument?: str
   return childServer(child, `http://127.0.0.1:${port}`);
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -59,8 +59,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function waitForHealth(url: string, child: ChildProcess, logPath: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+/** Resolves once `/health` answers 200; throws when the child exits first or `timeoutMs` passes. */
+export async function waitForHealth(url: string, child: ChildProcess, logPath: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the gateway exited with code ${child.exitCode}; see ${logPath}`);
     try {
@@ -72,7 +73,7 @@ async function waitForHealth(url: string, child: ChildProcess, logPath: string):
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`the gateway did not answer /health within 60 s; see ${logPath}`);
+  throw new Error(`the gateway did not answer /health within ${timeoutMs / 1000} s; see ${logPath}`);
 }
 
 export type GatewayProcessOptions = {

@@ -2,10 +2,13 @@
  * `npm run bench`: the performance suite of issue 5, printing a markdown report on stdout (progress
  * on stderr). `BENCH_QUICK=1` for a one-minute smoke run; `-- --profile` for CPU profiles instead (`-- --profile --lanes
  * [--against DIR]`: CPU and allocation profiles of both lanes, bench/profile-lanes.ts); `-- --cost` for the Cost rows alone; `-- --agent-turn` for the agent-turn rows alone; `-- --lanes [--against DIR|COMMIT|baseline]`
- * for the two lanes' CPU per request alone, against the named baseline commit by default (bench/lanes-suite.ts).
+ * for the two lanes' CPU per request alone, against the named baseline commit by default (bench/lanes-suite.ts);
+ * `-- --instructions [--against …]` for the same comparison counted by valgrind, free of the machine's noise
+ * (bench/instruction-counts.ts).
  */
 import { renderAgentTurnSection, runAgentTurnScenario } from './agent-turn-scenario.js';
 import { renderBenchReport, renderCostSection } from './bench-report.js';
+import { renderInstructionCounts, runInstructionCounts } from './instruction-counts.js';
 import { renderLanesReport, renderLanesSection } from './lanes-report.js';
 import { laneTrees, runLanesSuite } from './lanes-suite.js';
 import { runCostSuite } from './run-cost-suite.js';
@@ -52,6 +55,13 @@ async function main(): Promise<void> {
     const figures = await runCostSuite(settings, progress);
     process.stdout.write(
       `# Interlingua bench: cost rows\n\n- Node: ${machine.node} · CPU: ${machine.cpu} × ${machine.cores} · commit ${machine.commit}\n\n${renderCostSection(figures)}\n`,
+    );
+    return;
+  }
+  if (process.argv.includes('--instructions')) {
+    const counts = await runInstructionCounts(laneTrees(process.argv, progress), progress);
+    process.stdout.write(
+      `# Interlingua bench: instructions and cache misses per request (valgrind)\n\n- Date: ${machine.date} · Node: ${machine.node} · commit ${machine.commit}\n\n${renderInstructionCounts(counts)}\n`,
     );
     return;
   }

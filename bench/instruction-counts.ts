@@ -1,0 +1,229 @@
+/**
+ * `npm run bench -- --instructions [--against DIR|COMMIT|baseline]`: what one non-streaming request costs
+ * the gateway in work done rather than in time, counted by valgrind (callgrind) so that a shared
+ * machine's noise cannot move it: instructions, and the misses of a simulated cache (first level, and a
+ * 1 MB last level standing for a core's own L2), per request, for this tree and each other one.
+ *
+ * Why: on these hosts the same tree's CPU per request moves by 1.5–2× between runs, so a loss of a few
+ * per cent hides in time measurements. Counting is slow (valgrind runs the gateway ~50× slower; ~2
+ * minutes per tree and lane) but repeats within a few per cent. Node runs with `--predictable` (no
+ * background compiler or GC threads, whose timing would change what is counted), after a warm-up long
+ * enough that the code is compiled; only the counted window is instrumented.
+ *
+ * What it cannot see: the kernel (syscalls: `strace -c` shows them), and time itself. Two trees that
+ * execute the same instructions can still differ in CPU time through the memory they touch; the
+ * simulated last-level misses are the footprint of code and data a request walks through.
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Pool } from 'undici';
+import { benchRequestBody } from './bench-requests.js';
+import { freePort, spawnServerProcess, waitForHealth } from './child-servers.js';
+import { gatewayModels, writeGatewayConfig } from './gateway-config.js';
+import type { LaneTree } from './lanes-suite.js';
+import { renderMarkdownTable } from './markdown-table.js';
+import type { Progress } from './progress.js';
+
+/** The events callgrind counts with its cache simulation, in the order of its `events:` line. */
+export type CacheEvents = {
+  /** Instructions executed. */
+  Ir: number;
+  /** First-level misses: instruction fetch, data read, data write. */
+  I1mr: number;
+  D1mr: number;
+  D1mw: number;
+  /** Last-level (here 1 MB) misses: instruction fetch, data read, data write. */
+  ILmr: number;
+  DLmr: number;
+  DLmw: number;
+};
+
+const eventNames = ['Ir', 'I1mr', 'D1mr', 'D1mw', 'ILmr', 'DLmr', 'DLmw'] as const;
+
+export type CountFigures = { tree: LaneTree; lane: 'native' | 'prompted'; requests: number; perRequest: CacheEvents };
+
+export type CountSettings = { warmUpRequests: number; countedRequests: number; connections: number };
+
+export const defaultCountSettings: CountSettings = { warmUpRequests: 6_000, countedRequests: 4_000, connections: 8 };
+
+/** A simulated last level of 1 MB, 16-way, 64-byte lines: about one core's L2, so misses show a request's footprint. */
+const lastLevelCache = '--LL=1048576,16,64';
+
+/**
+ * The totals of a callgrind output file, by event name. Throws when the file has no `events:` or
+ * `totals:` line (callgrind did not finish writing it).
+ */
+export function readCallgrindTotals(text: string): Record<string, number> {
+  const events = /^events: (.+)$/m.exec(text)?.[1]?.trim().split(/\s+/);
+  const totals = /^totals: (.+)$/m.exec(text)?.[1]?.trim().split(/\s+/).map(Number);
+  if (!events || !totals) throw new Error('the callgrind output has no events or totals line');
+  return Object.fromEntries(events.map((event, index) => [event, totals[index] ?? 0]));
+}
+
+/**
+ * A rough cycle estimate from the counts, with the weights cachegrind's manual uses for its own
+ * estimate: 10 cycles a first-level miss, 100 a last-level one. A guide for comparing two trees, not a
+ * prediction of time on any CPU.
+ */
+export function estimatedCycles(events: CacheEvents): number {
+  return events.Ir + 10 * (events.I1mr + events.D1mr + events.D1mw) + 100 * (events.ILmr + events.DLmr + events.DLmw);
+}
+
+function requireValgrind(): void {
+  const found = spawnSync('valgrind', ['--version'], { encoding: 'utf8' });
+  if (found.status !== 0)
+    throw new Error('--instructions needs valgrind and callgrind_control (Debian: apt-get install valgrind); it was not found');
+}
+
+/** `count` requests over `connections` keep-alive connections, each answered 200 (or this throws). */
+async function sendRequests(url: string, body: Buffer, count: number, connections: number): Promise<void> {
+  const pool = new Pool(url, { connections });
+  let sent = 0;
+  const failures: string[] = [];
+  try {
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (sent < count) {
+          sent++;
+          const response = await pool.request({
+            path: '/v1/chat/completions',
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          });
+          const text = await response.body.text();
+          if (response.statusCode !== 200) failures.push(`${response.statusCode}: ${text.slice(0, 200)}`);
+        }
+      }),
+    );
+  } finally {
+    await pool.close();
+  }
+  if (failures.length > 0) throw new Error(`${failures.length} of ${count} requests failed; the first: ${failures[0]}`);
+}
+
+async function countOneTree(
+  tree: LaneTree,
+  lane: 'native' | 'prompted',
+  configPath: string,
+  directory: string,
+  settings: CountSettings,
+): Promise<CountFigures> {
+  const port = await freePort();
+  const outputDirectory = path.join(directory, `${path.basename(tree.root)}-${lane}-${port}`);
+  const logPath = `${outputDirectory}.log`;
+  const log = openSync(logPath, 'w');
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      '--cache-sim=yes',
+      lastLevelCache,
+      // V8's generated code lives on the heap: valgrind must notice when it is rewritten.
+      '--smc-check=all-non-file',
+      `--callgrind-out-file=${outputDirectory}.%p.callgrind`,
+      process.execPath,
+      '--predictable',
+      '--import',
+      'tsx',
+      'src/server.ts',
+      '--config',
+      configPath,
+      '--port',
+      String(port),
+    ],
+    { cwd: tree.root, stdio: ['ignore', log, log] },
+  );
+  closeSync(log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    // Under valgrind the gateway starts in tens of seconds rather than one or two.
+    await waitForHealth(url, child, logPath, 300_000);
+    const body = benchRequestBody({ model: gatewayModels[lane], stream: false, toolCount: 1 });
+    await sendRequests(url, body, settings.warmUpRequests, settings.connections);
+    execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
+    await sendRequests(url, body, settings.countedRequests, settings.connections);
+    execFileSync('callgrind_control', ['--instr=off', String(child.pid)], { stdio: 'ignore' });
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+  const outputs = readdirSync(directory).filter(
+    (name) => name.startsWith(`${path.basename(outputDirectory)}.`) && name.endsWith('.callgrind'),
+  );
+  // The gateway is one process; its threads are counted together in one file (no --separate-threads).
+  const totals = outputs.map((name) => readCallgrindTotals(readFileSync(path.join(directory, name), 'utf8')));
+  const counted = totals.reduce((largest, next) => ((next.Ir ?? 0) > (largest.Ir ?? 0) ? next : largest), {});
+  const perRequest = Object.fromEntries(eventNames.map((name) => [name, (counted[name] ?? 0) / settings.countedRequests])) as CacheEvents;
+  return { tree, lane, requests: settings.countedRequests, perRequest };
+}
+
+/** Every tree in both lanes, one after the other (the counts do not depend on the machine's load). */
+export async function runInstructionCounts(
+  trees: LaneTree[],
+  progress: Progress,
+  settings = defaultCountSettings,
+): Promise<CountFigures[]> {
+  requireValgrind();
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'interlingua-bench-instructions-'));
+  const upstream = await spawnServerProcess('fake-upstream');
+  const figures: CountFigures[] = [];
+  try {
+    const configPath = writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, 'info');
+    for (const lane of ['native', 'prompted'] as const)
+      for (const tree of trees) {
+        progress(
+          `counting ${lane} lane of ${tree.label} (${tree.commit}) under valgrind: ${settings.warmUpRequests} requests of warm-up, ${settings.countedRequests} counted`,
+        );
+        figures.push(await countOneTree(tree, lane, configPath, directory, settings));
+      }
+  } finally {
+    await upstream.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
+  return figures;
+}
+
+const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
+
+/** One table per lane: each tree's counts per request, and this tree (the first) ÷ each other. */
+export function renderInstructionCounts(figures: CountFigures[]): string {
+  const sections = (['native', 'prompted'] as const).map((lane) => {
+    const rows = figures.filter((figure) => figure.lane === lane);
+    const [mine, ...others] = rows;
+    if (!mine) return '';
+    const line = (label: string, events: CacheEvents) => [
+      label,
+      thousands(events.Ir),
+      thousands(events.I1mr + events.D1mr + events.D1mw),
+      thousands(events.ILmr),
+      thousands(events.DLmr + events.DLmw),
+      thousands(estimatedCycles(events)),
+    ];
+    const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)} ×` : '–');
+    const table = renderMarkdownTable(
+      ['Tree', 'Instructions', 'L1 misses', 'LL misses (code)', 'LL misses (data)', 'Estimated cycles'],
+      [
+        ...rows.map((row) => line(`${row.tree.label} (${row.tree.commit})`, row.perRequest)),
+        ...others.map((other) => {
+          const a = mine.perRequest;
+          const b = other.perRequest;
+          return [
+            `this tree ÷ ${other.tree.commit}`,
+            ratio(a.Ir, b.Ir),
+            ratio(a.I1mr + a.D1mr + a.D1mw, b.I1mr + b.D1mr + b.D1mw),
+            ratio(a.ILmr, b.ILmr),
+            ratio(a.DLmr + a.DLmw, b.DLmr + b.DLmw),
+            ratio(estimatedCycles(a), estimatedCycles(b)),
+          ];
+        }),
+      ],
+    );
+    return `### ${lane} lane, per request\n\n${table}`;
+  });
+  return sections.filter(Boolean).join('\n\n');
+}
