@@ -6,9 +6,11 @@
  *
  * Why: on these hosts the same tree's CPU per request moves by 1.5–2× between runs, so a loss of a few
  * per cent hides in time measurements. Counting is slow (valgrind runs the gateway ~50× slower; ~2
- * minutes per tree and lane) but repeats within a few per cent. Node runs with `--predictable` (no
- * background compiler or GC threads, whose timing would change what is counted), after a warm-up long
- * enough that the code is compiled; only the counted window is instrumented.
+ * minutes per tree and lane) but repeats far better than time: the same tree's instructions per request
+ * were within 1–4 % in most runs, up to 13 % apart when V8 happened to optimise a function inside the
+ * counted window. Node runs with `--predictable` (no background compiler or GC threads, whose timing
+ * would change what is counted) and keeps its bytecode, after a warm-up long enough that the code is
+ * compiled; only the counted window is instrumented.
  *
  * What it cannot see: the kernel (syscalls: `strace -c` shows them), and time itself. Two trees that
  * execute the same instructions can still differ in CPU time through the memory they touch; the
@@ -127,6 +129,8 @@ async function countOneTree(
       `--callgrind-out-file=${outputDirectory}.%p.callgrind`,
       process.execPath,
       '--predictable',
+      // Bytecode flushed after some collections is compiled again later, sometimes inside the counted window.
+      '--no-flush-bytecode',
       '--import',
       'tsx',
       'src/server.ts',
