@@ -114,8 +114,8 @@ async function countOneTree(
   settings: CountSettings,
 ): Promise<CountFigures> {
   const port = await freePort();
-  const outputDirectory = path.join(directory, `${path.basename(tree.root)}-${lane}-${port}`);
-  const logPath = `${outputDirectory}.log`;
+  const outputPrefix = path.join(directory, `${path.basename(tree.root)}-${lane}-${port}`);
+  const logPath = `${outputPrefix}.log`;
   const log = openSync(logPath, 'w');
   const child = spawn(
     'valgrind',
@@ -126,7 +126,7 @@ async function countOneTree(
       lastLevelCache,
       // V8's generated code lives on the heap: valgrind must notice when it is rewritten.
       '--smc-check=all-non-file',
-      `--callgrind-out-file=${outputDirectory}.%p.callgrind`,
+      `--callgrind-out-file=${outputPrefix}.%p.callgrind`,
       process.execPath,
       '--predictable',
       // Bytecode flushed after some collections is compiled again later, sometimes inside the counted window.
@@ -157,7 +157,7 @@ async function countOneTree(
     await exited;
   }
   const outputs = readdirSync(directory).filter(
-    (name) => name.startsWith(`${path.basename(outputDirectory)}.`) && name.endsWith('.callgrind'),
+    (name) => name.startsWith(`${path.basename(outputPrefix)}.`) && name.endsWith('.callgrind'),
   );
   // The gateway is one process; its threads are counted together in one file (no --separate-threads).
   const totals = outputs.map((name) => readCallgrindTotals(readFileSync(path.join(directory, name), 'utf8')));
@@ -187,8 +187,9 @@ export async function runInstructionCounts(
       }
   } finally {
     await upstream.stop();
-    rmSync(directory, { recursive: true, force: true });
   }
+  // Kept when a count failed: its error names the gateway's log in there.
+  rmSync(directory, { recursive: true, force: true });
   return figures;
 }
 
