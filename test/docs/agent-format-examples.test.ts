@@ -5,9 +5,9 @@
  * page's text and two calls.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
-import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
+import { describe, expect, it } from 'vitest';
+import { gatewayOverFakeOpenAi } from '../helpers/gateway-with-openai-upstream.js';
+import { testProvider } from '../helpers/start-gateway.js';
 
 const page = readFileSync(new URL('../../docs/tool-calling.md', import.meta.url), 'utf8');
 const section = page.slice(page.indexOf('### How each format writes a two-call reply'), page.indexOf('### The return trip'));
@@ -26,24 +26,15 @@ function examples(): Example[] {
   return found;
 }
 
+const pageExamples = examples();
+
+const { upstream, gateway } = await gatewayOverFakeOpenAi((upstream) => ({
+  providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) },
+}));
+
 describe("the tool-calling page's agent-format examples", () => {
-  let upstream: FakeOpenAiUpstream;
-  let gateway: StartedGateway;
-
-  beforeAll(async () => {
-    upstream = await startFakeOpenAiUpstream();
-    gateway = await startGateway({
-      providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) },
-    });
-  });
-
-  afterAll(async () => {
-    await gateway?.close();
-    await upstream?.close();
-  });
-
   it('finds one example per text format', () => {
-    expect(examples().map((example) => example.format)).toEqual([
+    expect(pageExamples.map((example) => example.format)).toEqual([
       'qwen3',
       'llama3',
       'xml',
@@ -55,7 +46,7 @@ describe("the tool-calling page's agent-format examples", () => {
     ]);
   });
 
-  it.each(examples().map((example) => [example.tags ? `${example.format} ${example.tags}` : example.format, example] as const))(
+  it.each(pageExamples.map((example) => [example.tags ? `${example.format} ${example.tags}` : example.format, example] as const))(
     '%s is what the gateway writes',
     async (_name, example) => {
       upstream.enqueue({
