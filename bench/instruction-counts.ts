@@ -23,6 +23,7 @@ import path from 'node:path';
 import { Pool } from 'undici';
 import { benchRequestBody } from './bench-requests.js';
 import { freePort, spawnServerProcess, waitForHealth } from './child-servers.js';
+import { recordFailure, type Failures } from './closed-loop.js';
 import { gatewayModels, writeGatewayConfig } from './gateway-config.js';
 import type { LaneTree } from './lanes-suite.js';
 import { renderMarkdownTable } from './markdown-table.js';
@@ -83,7 +84,7 @@ function requireValgrind(): void {
 async function sendRequests(url: string, body: Buffer, count: number, connections: number): Promise<void> {
   const pool = new Pool(url, { connections });
   let sent = 0;
-  const failures: string[] = [];
+  const failures: Failures = { count: 0 };
   try {
     await Promise.all(
       Array.from({ length: connections }, async () => {
@@ -95,15 +96,15 @@ async function sendRequests(url: string, body: Buffer, count: number, connection
             headers: { 'content-type': 'application/json' },
             body,
           });
-          const text = await response.body.text();
-          if (response.statusCode !== 200) failures.push(`${response.statusCode}: ${text.slice(0, 200)}`);
+          if (response.statusCode === 200) await response.body.text();
+          else await recordFailure(failures, response);
         }
       }),
     );
   } finally {
     await pool.close();
   }
-  if (failures.length > 0) throw new Error(`${failures.length} of ${count} requests failed; the first: ${failures[0]}`);
+  if (failures.count > 0) throw new Error(`${failures.count} of ${count} requests failed; the first: ${failures.first}`);
 }
 
 async function countOneTree(
