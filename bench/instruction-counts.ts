@@ -6,9 +6,10 @@
  *
  * Why: on these hosts the same tree's CPU per request moves by 1.5–2× between runs, so a loss of a few
  * per cent hides in time measurements. Counting is slow (valgrind runs the gateway ~50× slower; ~2
- * minutes per tree and lane) but repeats far better than time: the same tree's instructions per request
- * were within 1–4 % in most runs, up to 13 % apart when V8 happened to optimise a function inside the
- * counted window. Node runs with `--predictable` (no background compiler or GC threads, whose timing
+ * minutes per tree and lane) but repeats far better than time. All instructions together were up to 13 %
+ * apart between runs of one tree, when V8 happened to optimise functions inside the counted window; so V8's
+ * compiling and garbage collection are counted apart from the work (readCallgrindParts), which repeated
+ * within about 2 %. Node runs with `--predictable` (no background compiler or GC threads, whose timing
  * would change what is counted) and keeps its bytecode, after a warm-up long enough that the code is
  * compiled; only the counted window is instrumented.
  *
@@ -45,7 +46,15 @@ export type CacheEvents = {
 
 const eventNames = ['Ir', 'I1mr', 'D1mr', 'D1mw', 'ILmr', 'DLmr', 'DLmw'] as const;
 
-export type CountFigures = { tree: LaneTree; lane: 'native' | 'prompted'; requests: number; perRequest: CacheEvents };
+/** Per request: the work's events, and the instructions V8 spent compiling and collecting garbage besides. */
+export type CountFigures = {
+  tree: LaneTree;
+  lane: 'native' | 'prompted';
+  requests: number;
+  perRequest: CacheEvents;
+  compilingInstructions: number;
+  collectingInstructions: number;
+};
 
 export type CountSettings = { warmUpRequests: number; countedRequests: number; connections: number };
 
@@ -55,14 +64,68 @@ export const defaultCountSettings: CountSettings = { warmUpRequests: 6_000, coun
 const lastLevelCache = '--LL=1048576,16,64';
 
 /**
- * The totals of a callgrind output file, by event name. Throws when the file has no `events:` or
- * `totals:` line (callgrind did not finish writing it).
+ * What V8 does besides running the gateway's code: compiling it (its parser, bytecode generator and
+ * optimising compilers) and collecting garbage. Compiling is warm-up that sometimes falls inside the
+ * counted window (it was the whole 13 % between two runs of one tree); a major collection is one lump
+ * that lands in one run and not in the next. Counted apart, they leave a figure for the work that repeats.
  */
-export function readCallgrindTotals(text: string): Record<string, number> {
+const compilingFunction =
+  /\bv8::internal::(?:(?:compiler|maglev|turboshaft|baseline|interpreter)::|(?:Compiler|Parser|PreParser|ParserBase|Scanner|Zone|AstValueFactory|DeclarationScope|Scope|OptimizingCompileDispatcher)\b)/;
+const collectingFunction =
+  /\bv8::internal::(?:Heap|Scavenger\w*|MarkCompactCollector|MinorMarkSweepCollector|\w*Marking\w*|Sweeper|\w*Evacuat\w*|GCTracer|ConcurrentMarking|MemoryAllocator|PagedSpace\w*)\b/;
+
+export type CountPart = 'work' | 'compiling' | 'collecting';
+
+export function partOf(functionName: string): CountPart {
+  if (compilingFunction.test(functionName)) return 'compiling';
+  if (collectingFunction.test(functionName)) return 'collecting';
+  return 'work';
+}
+
+/**
+ * A callgrind output file's events summed by part (each function's own cost, not its callees'), by
+ * event name. Function names are compressed (`fn=(12) name` once, `fn=(12)` after); the cost line after
+ * a `calls=` line is the call's inclusive cost, counted at its callee, so it is skipped here. Throws
+ * when the file has no `events:` or `totals:` line (callgrind did not finish writing it).
+ */
+export function readCallgrindParts(text: string): Record<CountPart, Record<string, number>> {
   const events = /^events: (.+)$/m.exec(text)?.[1]?.trim().split(/\s+/);
-  const totals = /^totals: (.+)$/m.exec(text)?.[1]?.trim().split(/\s+/).map(Number);
-  if (!events || !totals) throw new Error('the callgrind output has no events or totals line');
-  return Object.fromEntries(events.map((event, index) => [event, totals[index] ?? 0]));
+  const positions = /^positions: (.+)$/m.exec(text)?.[1]?.trim().split(/\s+/).length ?? 1;
+  if (!events || !/^totals: /m.test(text)) throw new Error('the callgrind output has no events or totals line');
+  const sums: Record<CountPart, number[]> = { work: events.map(() => 0), compiling: events.map(() => 0), collecting: events.map(() => 0) };
+  const names = new Map<string, string>();
+  let part: CountPart = 'work';
+  let callCost = false;
+  for (const line of text.split('\n')) {
+    const first = line.charCodeAt(0);
+    // A cost line starts with its position: a number, or +n, -n, * relative to the last one.
+    if ((first >= 48 && first <= 57) || first === 43 || first === 45 || first === 42) {
+      if (callCost) {
+        callCost = false;
+        continue;
+      }
+      const fields = line.split(' ');
+      const sum = sums[part];
+      for (let index = 0; index < events.length; index++) sum[index]! += Number(fields[positions + index] ?? 0) || 0;
+    } else if (line.startsWith('fn=')) {
+      const name = /^fn=(?:\((\d+)\))? ?(.*)$/.exec(line);
+      const id = name?.[1];
+      let full = name?.[2] ?? '';
+      if (id !== undefined) {
+        if (full) names.set(id, full);
+        else full = names.get(id) ?? '';
+      }
+      part = partOf(full);
+    } else if (line.startsWith('cfn=')) {
+      // A callee named here for the first time: its id is used by later fn= lines.
+      const name = /^cfn=\((\d+)\) (.+)$/.exec(line);
+      if (name) names.set(name[1]!, name[2]!);
+    } else if (line.startsWith('calls=')) {
+      callCost = true;
+    }
+  }
+  const named = (values: number[]) => Object.fromEntries(events.map((event, index) => [event, values[index] ?? 0]));
+  return { work: named(sums.work), compiling: named(sums.compiling), collecting: named(sums.collecting) };
 }
 
 /**
@@ -160,11 +223,19 @@ async function countOneTree(
   const outputs = readdirSync(directory).filter(
     (name) => name.startsWith(`${path.basename(outputPrefix)}.`) && name.endsWith('.callgrind'),
   );
+  if (outputs.length === 0) throw new Error(`callgrind wrote no output for ${tree.label} (${lane}); its log: ${logPath}`);
   // The gateway is one process; its threads are counted together in one file (no --separate-threads).
-  const totals = outputs.map((name) => readCallgrindTotals(readFileSync(path.join(directory, name), 'utf8')));
-  const counted = totals.reduce((largest, next) => ((next.Ir ?? 0) > (largest.Ir ?? 0) ? next : largest), {});
-  const perRequest = Object.fromEntries(eventNames.map((name) => [name, (counted[name] ?? 0) / settings.countedRequests])) as CacheEvents;
-  return { tree, lane, requests: settings.countedRequests, perRequest };
+  const parts = outputs.map((name) => readCallgrindParts(readFileSync(path.join(directory, name), 'utf8')));
+  const counted = parts.reduce((largest, next) => ((next.work.Ir ?? 0) > (largest.work.Ir ?? 0) ? next : largest));
+  const perRequest = (events: Record<string, number>, name: string) => (events[name] ?? 0) / settings.countedRequests;
+  return {
+    tree,
+    lane,
+    requests: settings.countedRequests,
+    perRequest: Object.fromEntries(eventNames.map((name) => [name, perRequest(counted.work, name)])) as CacheEvents,
+    compilingInstructions: perRequest(counted.compiling, 'Ir'),
+    collectingInstructions: perRequest(counted.collecting, 'Ir'),
+  };
 }
 
 /** Every tree in both lanes, one after the other (the counts do not depend on the machine's load). */
@@ -202,19 +273,30 @@ export function renderInstructionCounts(figures: CountFigures[]): string {
     const rows = figures.filter((figure) => figure.lane === lane);
     const [mine, ...others] = rows;
     if (!mine) return '';
-    const line = (label: string, events: CacheEvents) => [
+    const line = (label: string, figure: CountFigures) => [
       label,
-      thousands(events.Ir),
-      thousands(events.I1mr + events.D1mr + events.D1mw),
-      thousands(events.ILmr),
-      thousands(events.DLmr + events.DLmw),
-      thousands(estimatedCycles(events)),
+      thousands(figure.perRequest.Ir),
+      thousands(figure.perRequest.I1mr + figure.perRequest.D1mr + figure.perRequest.D1mw),
+      thousands(figure.perRequest.ILmr),
+      thousands(figure.perRequest.DLmr + figure.perRequest.DLmw),
+      thousands(estimatedCycles(figure.perRequest)),
+      thousands(figure.compilingInstructions),
+      thousands(figure.collectingInstructions),
     ];
     const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)} ×` : '–');
     const table = renderMarkdownTable(
-      ['Tree', 'Instructions', 'L1 misses', 'LL misses (code)', 'LL misses (data)', 'Estimated cycles'],
       [
-        ...rows.map((row) => line(`${row.tree.label} (${row.tree.commit})`, row.perRequest)),
+        'Tree',
+        'Instructions',
+        'L1 misses',
+        'LL misses (code)',
+        'LL misses (data)',
+        'Estimated cycles',
+        'Besides: V8 compiling',
+        'garbage collection',
+      ],
+      [
+        ...rows.map((row) => line(`${row.tree.label} (${row.tree.commit})`, row)),
         ...others.map((other) => {
           const a = mine.perRequest;
           const b = other.perRequest;
@@ -225,11 +307,14 @@ export function renderInstructionCounts(figures: CountFigures[]): string {
             ratio(a.ILmr, b.ILmr),
             ratio(a.DLmr + a.DLmw, b.DLmr + b.DLmw),
             ratio(estimatedCycles(a), estimatedCycles(b)),
+            // Warm-up and lumps: no ratio to read a change into.
+            '',
+            '',
           ];
         }),
       ],
     );
-    return `### ${lane} lane, per request\n\n${table}`;
+    return `### ${lane} lane, per request\n\n${table}\n\nThe first columns count the work: what V8 spent compiling code and collecting garbage inside the counted window is given apart (right), as it falls into one run and not the next.`;
   });
   return sections.filter(Boolean).join('\n\n');
 }

@@ -2,13 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   estimatedCycles,
-  readCallgrindTotals,
+  partOf,
+  readCallgrindParts,
   renderInstructionCounts,
   type CacheEvents,
   type CountFigures,
 } from '../../bench/instruction-counts.js';
 
-// The head and tail of a callgrind output file written with --cache-sim=yes (valgrind 3.19's layout).
+// A callgrind output file written with --cache-sim=yes (valgrind 3.19's layout), cut down: names are
+// compressed (given once with their id), and the cost line after calls= is the call's inclusive cost.
 const callgrindOutput = [
   '# callgrind format',
   'version: 1',
@@ -16,25 +18,53 @@ const callgrindOutput = [
   'cmd:  /usr/bin/node --predictable --import tsx src/server.ts',
   'positions: line',
   'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw',
-  'summary: 0 0 0 0 0 0 0 0 0',
-  'fn=(1) main',
-  '0 10 2 1 1 0 0 0 0 0',
-  'totals: 1600000000 440000000 240000000 60000000 24000000 4800000 4000000 3000000 3400000',
+  'summary: 0',
+  'ob=(1) /usr/bin/node',
+  'fn=(1) Builtins_KeyedLoadIC_Megamorphic',
+  '0 100 20 0 4 1 0 2 1 0',
+  '+2 50 10 0 1',
+  'cfn=(2) v8::internal::compiler::GraphReducer::ReduceTop()',
+  'calls=3 0',
+  '0 9000 0 0 90 0 0 9 0 0',
+  'fn=(2)',
+  '0 9000 0 0 90 0 0 9 0 0',
+  'fn=(3) v8::internal::JsonParser<unsigned char>::ScanJsonString(bool)',
+  '* 400 40 0 8 2 0 1 0 0',
+  'fn=(4) v8::internal::Scavenger::ScavengePage(v8::internal::MemoryChunk*)',
+  '0 700 70 70 7 7 7 0 3 3',
+  'fn=(1)',
+  '-1 50 0 0 1 0 0 0 0 0',
+  'totals: 10300 140 70 111 10 7 12 4 3',
 ].join('\n');
 
 function figures(lane: 'native' | 'prompted', label: string, commit: string, perRequest: CacheEvents): CountFigures {
-  return { tree: { label, root: `/tmp/${commit}`, commit }, lane, requests: 4000, perRequest };
+  return { tree: { label, root: `/tmp/${commit}`, commit }, lane, requests: 4000, perRequest, compilingInstructions: 50_000, collectingInstructions: 2_000 };
 }
 
-describe('readCallgrindTotals', () => {
-  it('names each total by its event, from the file callgrind writes', () => {
-    const totals = readCallgrindTotals(callgrindOutput);
-    expect(totals).toMatchObject({ Ir: 1_600_000_000, I1mr: 60_000_000, D1mw: 4_800_000, ILmr: 4_000_000, DLmw: 3_400_000 });
-    expect(Object.keys(totals)).toHaveLength(9);
+describe('readCallgrindParts', () => {
+  it("sums each function's own events into work, compiling and collecting, skipping the calls' inclusive costs", () => {
+    const parts = readCallgrindParts(callgrindOutput);
+    // The megamorphic load (100 + 50 + 50 after fn=(1) came back) and JSON.parse's scanner are work.
+    expect(parts.work).toMatchObject({ Ir: 600, I1mr: 14, ILmr: 3, DLmr: 1 });
+    // Counted once, at the compiler's own fn= line, not again as the cost of the call to it.
+    expect(parts.compiling).toMatchObject({ Ir: 9000, I1mr: 90, ILmr: 9 });
+    expect(parts.collecting).toMatchObject({ Ir: 700, DLmr: 3, DLmw: 3 });
+    expect(Object.keys(parts.work)).toHaveLength(9);
   });
 
   it('refuses a file without totals (callgrind did not finish writing it)', () => {
-    expect(() => readCallgrindTotals(callgrindOutput.replace(/^totals:.*$/m, ''))).toThrow(/no events or totals/);
+    expect(() => readCallgrindParts(callgrindOutput.replace(/^totals:.*$/m, ''))).toThrow(/no events or totals/);
+  });
+});
+
+describe('partOf', () => {
+  it("tells V8's compilers and parser, and its collector, from the work they are named like", () => {
+    expect(partOf('v8::internal::maglev::MaglevGraphBuilder::VisitLdaZero()')).toBe('compiling');
+    expect(partOf('v8::internal::ParserBase<v8::internal::Parser>::ParseStatementListItem()')).toBe('compiling');
+    expect(partOf('v8::internal::MarkCompactCollector::CollectGarbage()')).toBe('collecting');
+    expect(partOf('v8::internal::JsonParser<unsigned char>::ParseJsonValue<false>()')).toBe('work');
+    expect(partOf('node::(anonymous namespace)::Parser::on_headers_complete()')).toBe('work');
+    expect(partOf('0x000000000d31a800')).toBe('work');
   });
 });
 
@@ -58,7 +88,7 @@ describe('renderInstructionCounts', () => {
     expect(report).toContain('### native lane, per request');
     expect(report).toContain('### prompted lane, per request');
     const native = report.split('### prompted')[0]!;
-    expect(native).toMatch(/\| this tree \(aaaaaaa\)\s*\|\s*400,000\s*\|\s*22,000\s*\|\s*1,000\s*\|\s*1,700\s*\|/);
+    expect(native).toMatch(/\| this tree \(aaaaaaa\)\s*\|\s*400,000\s*\|\s*22,000\s*\|\s*1,000\s*\|\s*1,700\s*\|[^|]+\|\s*50,000\s*\|\s*2,000\s*\|/);
     // 400,000 ÷ 425,000 instructions, 1,000 ÷ 700 code misses, 1,700 ÷ 1,300 data misses.
     expect(native).toMatch(/\| this tree ÷ 99d8c76\s*\|\s*0\.94 ×\s*\|\s*1\.05 ×\s*\|\s*1\.43 ×\s*\|\s*1\.31 ×\s*\|/);
   });
