@@ -61,8 +61,9 @@ import { BudgetLedger, registerBudgets, type InProcessSpend } from './plugins/bu
 import { registerRequestContext } from './plugins/request-context.js';
 import { serverTimeoutOptions } from './plugins/server-timeouts.js';
 import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
-import { registerRequestBodyDeadline } from './plugins/request-body-deadline.js';
-import { registerShutdownRefusal } from './plugins/shutdown-refusal.js';
+import { BodyDeadlines } from './plugins/request-body-deadline.js';
+import { registerRequestIntake } from './plugins/request-intake.js';
+import { ShutdownRefusal } from './plugins/shutdown-refusal.js';
 import { createInProcessState } from './state/in-process-state.js';
 import { createRedisState } from './state/redis-state.js';
 import type { InProcessState, SharedState } from './state/shared-state.js';
@@ -203,13 +204,13 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     requestIdHeader: false,
     genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? `req_${ids.hex(16)}`,
     childLoggerFactory: (logger, bindings) => createLazyChildLogger(logger, bindings),
-    // Refused by registerShutdownRefusal instead, in the API's envelope.
+    // Refused by the request intake's ShutdownRefusal instead, in the API's envelope.
     return503OnClosing: false,
     clientErrorHandler,
     frameworkErrors: (error, request, reply) => sendFrameworkError(errorEnvelopes, error, request, reply),
   });
-  // Before every other hook: a body that stops mid-way gets its 408 even when Node's connection sweep misses it.
-  const bodyArrived = registerRequestBodyDeadline(app, config.server.requestTimeoutMs, clientErrorHandler);
+  // A body that stops mid-way gets its 408 even when Node's connection sweep misses it; started by the intake.
+  const bodyDeadlines = new BodyDeadlines(config.server.requestTimeoutMs, clientErrorHandler);
   // What requests share (resent tool lists) and what is cached from them: src/core/request-caches.ts.
   const caches = new RequestCaches();
   // The routes' request-body schemas, each compiled once for this app (ajv keeps them).
@@ -217,12 +218,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerJsonBodyParser(app, {
     maxDepth: config.server.maxJsonDepth,
     knownToolLists: new KnownToolLists({ maximumDepth: config.server.maxJsonDepth }),
-    bodyArrived,
-  });
-  // Every reply says which request it answers (streams write it in their own head).
-  app.addHook('onSend', (request, reply, payload, done) => {
-    void reply.header('x-request-id', request.id);
-    done(null, payload);
+    bodyDeadlines,
   });
 
   const toolFormats = createToolFormatRegistry();
@@ -291,7 +287,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerRequestContext(app);
   registerRequestLog(app);
   registerErrorEnvelope(app, errorEnvelopes);
-  registerShutdownRefusal(app);
+  // Before every other onRequest hook (client keys' among them): its steps and their order are in request-intake.ts.
+  registerRequestIntake(app, { bodyDeadlines, shutdownRefusal: new ShutdownRefusal(app) });
   const keyEntries = config.server.clientKeys.map((clientKey) => ({ key: clientKey.key, access: new AccessPolicy(clientKey) }));
   // Bounded by the configured keys: only a key that passed the constant-time check is remembered.
   registerClientAuth(app, keyEntries, { extraOpenPaths: inspectorPagePaths, verifiedKeys: new VerifiedKeyMemo(keyEntries.length) });

@@ -1,7 +1,7 @@
 /**
  * What the gateway learns about one request on its way through, in one object: the edge's hooks fill it
  * and the routes read it, in this order:
- * 0. the body deadline (onRequest, while a body is still to come): `bodyDeadline`, dropped when it is in;
+ * 0. the body deadline (the request intake, while a body is still to come): `bodyDeadline`, dropped when it is in;
  * 1. client-auth (onRequest, when keys are configured): `access`, the key's policy;
  * 2. the rate limits (preHandler of the generating routes, when limits apply): `admission`;
  * 3. the budgets (preHandler, when a budget applies): `budget`;

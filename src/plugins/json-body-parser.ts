@@ -3,17 +3,17 @@
  * content types), with recently seen large tool lists reused (see known-tool-lists.ts). Malformed JSON
  * is a 400, and so is JSON nested deeper than the configured depth.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findTooDeepValue, tooDeepError } from '../core/find-too-deep-value.js';
 import { KnownToolLists } from './known-tool-lists.js';
-import type { BodyArrival } from './request-body-deadline.js';
+import type { BodyDeadlines } from './request-body-deadline.js';
 
 export type JsonBodyParserOptions = {
   /** Deepest nesting accepted (the body object is level 1); see `server.maxJsonDepth`. */
   maxDepth: number;
   knownToolLists?: KnownToolLists;
   /** Told that a request's body is in (its receive deadline is dropped). */
-  bodyArrived?: BodyArrival;
+  bodyDeadlines?: BodyDeadlines;
 };
 
 /**
@@ -22,18 +22,22 @@ export type JsonBodyParserOptions = {
  */
 const mediaTypePattern = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(?:;|$)/;
 
+/**
+ * The body is JSON whatever the Content-Type says, an unparseable one included: dropped, it reaches the
+ * catch-all parser below. Called by the request intake (src/plugins/request-intake.ts), before fastify
+ * picks a parser.
+ */
+export function dropUnparseableContentType(request: FastifyRequest): void {
+  const contentType = request.headers['content-type'];
+  if (contentType !== undefined && !mediaTypePattern.test(contentType)) delete request.headers['content-type'];
+}
+
 export function registerJsonBodyParser(app: FastifyInstance, options: JsonBodyParserOptions): void {
   const knownToolLists = options.knownToolLists ?? new KnownToolLists({ maximumDepth: options.maxDepth });
-  // The body is JSON whatever the Content-Type says, an unparseable one included: dropped, it reaches the catch-all parser.
-  app.addHook('onRequest', (request, _reply, done) => {
-    const contentType = request.headers['content-type'];
-    if (contentType !== undefined && !mediaTypePattern.test(contentType)) delete request.headers['content-type'];
-    done();
-  });
   app.removeAllContentTypeParsers();
-  const { bodyArrived } = options;
+  const { bodyDeadlines } = options;
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    bodyArrived?.(request);
+    bodyDeadlines?.arrived(request);
     if (body === '') return done(null, undefined);
     let parsed: unknown;
     try {

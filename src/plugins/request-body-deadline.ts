@@ -14,7 +14,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { DeadlineSweep } from '../core/deadline-sweep.js';
 import { requestContextOf } from '../pipeline/request-context.js';
 
@@ -39,40 +39,45 @@ function sweepPeriodMs(requestTimeoutMs: number): number {
   return Math.min(1_000, Math.max(50, Math.round(requestTimeoutMs / 10)));
 }
 
-/** Told by the body parser when a request's body is in: its deadline is dropped at once. */
-export type BodyArrival = (request: FastifyRequest) => void;
-
-const noDeadline: BodyArrival = () => undefined;
-
 /**
+ * Each request's receive deadline for its body: started by the request intake as the headers are in
+ * (src/plugins/request-intake.ts), dropped by the body parser once the body is in.
  * `answer` is the server's client-error handler: it writes the 408 in the API's envelope and closes the
- * socket. Returns what the body parser calls once a body is in: a request whose deadline waited for the
- * next sweep to be dropped would keep its whole object graph alive up to a second, long enough to outlive
- * the young generation and make every major garbage collection dearer.
+ * socket.
  */
-export function registerRequestBodyDeadline(
-  app: FastifyInstance,
-  requestTimeoutMs: number,
-  answer: (error: Error & { code: string }, socket: Socket) => void,
-): BodyArrival {
-  // 0 turns the limit off, as it does for Node's requestTimeout.
-  if (requestTimeoutMs <= 0) return noDeadline;
-  const pending = new DeadlineSweep<IncomingMessage>({
-    resolutionMs: sweepPeriodMs(requestTimeoutMs),
-    // A body that arrived, or a socket that went, needs no deadline any more.
-    settled: (raw) => raw.complete || raw.socket.destroyed,
-    expire: (raw) => answer(requestTimeoutError(), raw.socket),
-  });
-  // A callback hook, registered first: it runs even for a request another hook then refuses before reading its body.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (bodyStillComing(request.raw)) requestContextOf(request).bodyDeadline = pending.add(request.raw, requestTimeoutMs);
-    done();
-  });
-  return (request) => {
+export class BodyDeadlines {
+  private readonly pending: DeadlineSweep<IncomingMessage> | undefined;
+
+  constructor(
+    private readonly requestTimeoutMs: number,
+    answer: (error: Error & { code: string }, socket: Socket) => void,
+  ) {
+    // 0 turns the limit off, as it does for Node's requestTimeout.
+    if (requestTimeoutMs <= 0) return;
+    this.pending = new DeadlineSweep<IncomingMessage>({
+      resolutionMs: sweepPeriodMs(requestTimeoutMs),
+      // A body that arrived, or a socket that went, needs no deadline any more.
+      settled: (raw) => raw.complete || raw.socket.destroyed,
+      expire: (raw) => answer(requestTimeoutError(), raw.socket),
+    });
+  }
+
+  /** As the headers are in, before any other step may refuse the request without reading its body. */
+  start(request: FastifyRequest): void {
+    if (this.pending && bodyStillComing(request.raw))
+      requestContextOf(request).bodyDeadline = this.pending.add(request.raw, this.requestTimeoutMs);
+  }
+
+  /**
+   * The body is in: its deadline is dropped at once. One that waited for the next sweep to be dropped
+   * would keep the request's whole object graph alive up to a second, long enough to outlive the young
+   * generation and make every major garbage collection dearer.
+   */
+  arrived(request: FastifyRequest): void {
     const context = request.gatewayContext;
     if (context?.bodyDeadline) {
-      pending.delete(context.bodyDeadline);
+      this.pending?.delete(context.bodyDeadline);
       context.bodyDeadline = null;
     }
-  };
+  }
 }

@@ -38,7 +38,14 @@ const callgrindOutput = [
 ].join('\n');
 
 function figures(lane: 'native' | 'prompted', label: string, commit: string, perRequest: CacheEvents): CountFigures {
-  return { tree: { label, root: `/tmp/${commit}`, commit }, lane, requests: 4000, perRequest, compilingInstructions: 50_000, collectingInstructions: 2_000 };
+  return {
+    tree: { label, root: `/tmp/${commit}`, commit },
+    lane,
+    requests: 4000,
+    perRequest,
+    compilingInstructions: 50_000,
+    collectingInstructions: 2_000,
+  };
 }
 
 describe('readCallgrindParts', () => {
@@ -88,7 +95,9 @@ describe('renderInstructionCounts', () => {
     expect(report).toContain('### native lane, per request');
     expect(report).toContain('### prompted lane, per request');
     const native = report.split('### prompted')[0]!;
-    expect(native).toMatch(/\| this tree \(aaaaaaa\)\s*\|\s*400,000\s*\|\s*22,000\s*\|\s*1,000\s*\|\s*1,700\s*\|[^|]+\|\s*50,000\s*\|\s*2,000\s*\|/);
+    expect(native).toMatch(
+      /\| this tree \(aaaaaaa\)\s*\|\s*400,000\s*\|\s*22,000\s*\|\s*1,000\s*\|\s*1,700\s*\|[^|]+\|\s*50,000\s*\|\s*2,000\s*\|/,
+    );
     // 400,000 ÷ 425,000 instructions, 1,000 ÷ 700 code misses, 1,700 ÷ 1,300 data misses.
     expect(native).toMatch(/\| this tree ÷ 99d8c76\s*\|\s*0\.94 ×\s*\|\s*1\.05 ×\s*\|\s*1\.43 ×\s*\|\s*1\.31 ×\s*\|/);
   });
