@@ -88,7 +88,8 @@ export function sendFrameworkError(
   reply: FastifyReply,
 ): FastifyReply {
   const rejected = gatewayError('request_rejected', { status: error.statusCode ?? 400, code: error.code, message: error.message });
-  return markNoAttempts(reply).status(rejected.status).send(envelopes.forUrl(request.url)(rejected));
+  // Some come before any hook ran (a URL that cannot be decoded): the request intake never set the id.
+  return markNoAttempts(reply).header('x-request-id', request.id).status(rejected.status).send(envelopes.forUrl(request.url)(rejected));
 }
 
 export function registerErrorEnvelope(app: FastifyInstance, envelopes: ErrorEnvelopes): void {

@@ -157,6 +157,8 @@ describe('errors fastify raises before routing (frameworkErrors)', () => {
   it('answers a URL it cannot decode with a 400 in the envelope', async () => {
     const response = await fetch(`${gateway.baseUrl}/v1/models/%zz`);
     expect(response.status).toBe(400);
+    // Before any hook ran, and still named, as every reply is.
+    expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{16}$/);
     expect(await response.json()).toEqual({
       error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: 'FST_ERR_BAD_URL' },
     });
