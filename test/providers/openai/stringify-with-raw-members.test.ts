@@ -1,4 +1,5 @@
 /** JSON.stringify with some members' JSON text given: byte for byte JSON.stringify's own output. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { joinJsonPieces, stringifyWithRawMembers } from '../../../providers/openai/stringify-with-raw-members.js';
 
@@ -32,5 +33,22 @@ describe('stringifyWithRawMembers', () => {
   it('keeps a member named __proto__ a member', () => {
     const object = JSON.parse('{"__proto__":{"x":1},"tools":[1],"after":"__proto__"}') as Record<string, unknown>;
     check(object, ['tools']);
+  });
+
+  it('matches JSON.stringify for any object and any choice of raw members', () => {
+    // Keys JSON.stringify treats apart (integer-like, __proto__, a prototype's name) and values it drops.
+    const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('0', '7', '__proto__', 'toString', 'tools', 'messages'));
+    const value = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(key, value, fc.boolean()), { selector: ([name]) => name, maxLength: 8 }), (members) => {
+        const object: Record<string, unknown> = {};
+        for (const [name, member] of members)
+          Object.defineProperty(object, name, { value: member, enumerable: true, writable: true, configurable: true });
+        check(
+          object,
+          members.filter(([, member, raw]) => raw && member !== undefined).map(([name]) => name),
+        );
+      }),
+    );
   });
 });
