@@ -38,6 +38,8 @@ describe('a request during shutdown', () => {
     const chat = await postJson(`${gateway.baseUrl}/v1/chat/completions`, { model: 'local/m', messages: userTurn });
     expect(chat.status).toBe(503);
     expect(chat.headers.get('connection')).toBe('close');
+    // Named like every other reply: the intake sets the id before it refuses.
+    expect(chat.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{16}$/);
     expect(JSON.parse(chat.text)).toEqual({
       error: { message: 'The gateway is shutting down.', type: 'server_error', param: null, code: 'server_shutting_down' },
     });
