@@ -50,7 +50,6 @@ const eventNames = ['Ir', 'I1mr', 'D1mr', 'D1mw', 'ILmr', 'DLmr', 'DLmw'] as con
 export type CountFigures = {
   tree: LaneTree;
   lane: 'native' | 'prompted';
-  requests: number;
   perRequest: CacheEvents;
   compilingInstructions: number;
   collectingInstructions: number;
@@ -134,8 +133,11 @@ export function readCallgrindParts(text: string): Record<CountPart, Record<strin
  * prediction of time on any CPU.
  */
 export function estimatedCycles(events: CacheEvents): number {
-  return events.Ir + 10 * (events.I1mr + events.D1mr + events.D1mw) + 100 * (events.ILmr + events.DLmr + events.DLmw);
+  return events.Ir + 10 * firstLevelMisses(events) + 100 * (events.ILmr + lastLevelDataMisses(events));
 }
+
+const firstLevelMisses = (events: CacheEvents) => events.I1mr + events.D1mr + events.D1mw;
+const lastLevelDataMisses = (events: CacheEvents) => events.DLmr + events.DLmw;
 
 function requireValgrind(): void {
   const found = spawnSync('valgrind', ['--version'], { encoding: 'utf8' });
@@ -231,7 +233,6 @@ async function countOneTree(
   return {
     tree,
     lane,
-    requests: settings.countedRequests,
     perRequest: Object.fromEntries(eventNames.map((name) => [name, perRequest(counted.work, name)])) as CacheEvents,
     compilingInstructions: perRequest(counted.compiling, 'Ir'),
     collectingInstructions: perRequest(counted.collecting, 'Ir'),
@@ -276,9 +277,9 @@ export function renderInstructionCounts(figures: CountFigures[]): string {
     const line = (label: string, figure: CountFigures) => [
       label,
       thousands(figure.perRequest.Ir),
-      thousands(figure.perRequest.I1mr + figure.perRequest.D1mr + figure.perRequest.D1mw),
+      thousands(firstLevelMisses(figure.perRequest)),
       thousands(figure.perRequest.ILmr),
-      thousands(figure.perRequest.DLmr + figure.perRequest.DLmw),
+      thousands(lastLevelDataMisses(figure.perRequest)),
       thousands(estimatedCycles(figure.perRequest)),
       thousands(figure.compilingInstructions),
       thousands(figure.collectingInstructions),
@@ -303,9 +304,9 @@ export function renderInstructionCounts(figures: CountFigures[]): string {
           return [
             `this tree ÷ ${other.tree.commit}`,
             ratio(a.Ir, b.Ir),
-            ratio(a.I1mr + a.D1mr + a.D1mw, b.I1mr + b.D1mr + b.D1mw),
+            ratio(firstLevelMisses(a), firstLevelMisses(b)),
             ratio(a.ILmr, b.ILmr),
-            ratio(a.DLmr + a.DLmw, b.DLmr + b.DLmw),
+            ratio(lastLevelDataMisses(a), lastLevelDataMisses(b)),
             ratio(estimatedCycles(a), estimatedCycles(b)),
             // Warm-up and lumps: no ratio to read a change into.
             '',

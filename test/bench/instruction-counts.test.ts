@@ -41,7 +41,6 @@ function figures(lane: 'native' | 'prompted', label: string, commit: string, per
   return {
     tree: { label, root: `/tmp/${commit}`, commit },
     lane,
-    requests: 4000,
     perRequest,
     compilingInstructions: 50_000,
     collectingInstructions: 2_000,
