@@ -55,6 +55,7 @@ import { KnownToolLists } from './plugins/known-tool-lists.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
 import { createLazyChildLogger, registerRequestLog } from './plugins/request-log.js';
 import { Metrics, registerMetricsRoute } from './plugins/metrics.js';
+import { RequestLines } from './plugins/request-lines.js';
 import { RateLimits } from './plugins/rate-limits.js';
 import { registerRateLimits } from './plugins/rate-limits-hook.js';
 import { BudgetLedger, registerBudgets, type InProcessSpend } from './plugins/budgets.js';
@@ -249,6 +250,10 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   app.decorate('metrics', metrics);
+  // Each request's log line and request metrics, written at the end of the event loop's turn (request-lines.ts).
+  const requestLines = new RequestLines(app.log, metrics);
+  app.decorate('requestLines', requestLines);
+  app.addHook('onClose', async () => requestLines.flush());
   const state = createSharedState(config, logger, options.lasting);
   // Tokens and spend per key, model and day, for GET /v1/usage: in Redis when the replicas share one.
   const usageLog = state.kind === 'redis' ? state.usage : (options.lasting?.usageLog ?? new UsageLog());
@@ -322,7 +327,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory, validators });
   registerToolCallsRoutes(app, { inspector, validators, recentReplies });
   registerInspectorPage(app);
-  registerMetricsRoute(app, metrics);
+  registerMetricsRoute(app, metrics, requestLines);
   // The Responses routes with their WebSocket mode (routes/responses/responses-socket.ts; 32 MB frames like
   // request bodies) in a context of their own: @fastify/websocket's two hooks and the refused-upgrade closer
   // then run for these routes only, not for every request. Registered last, so that the context inherits

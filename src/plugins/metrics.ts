@@ -167,6 +167,10 @@ export class Metrics implements ResilienceObserver {
   }
 }
 
-export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics): void {
-  app.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+/** `pending`: the request lines not yet written (request-lines.ts); a scrape counts every request that ended before it. */
+export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, pending: { flush(): void }): void {
+  app.get('/metrics', async (_request, reply) => {
+    pending.flush();
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
 }

@@ -1,6 +1,7 @@
 /**
  * Logging per request: one log line when it ends (request id, method, route, provider, model, lane,
- * status, duration), and the request's own logger, made only when something logs through it.
+ * status, duration; written by RequestLines), and the request's own logger, made only when something logs
+ * through it.
  * Never a key or a prompt (headers and bodies are not logged).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyBaseLogger } from 'fastify';
@@ -8,6 +9,7 @@ import type { GatewayTracing } from '../telemetry/gateway-tracing.js';
 import { requestContextOf, type RequestLogFields } from '../pipeline/request-context.js';
 import type { UsageRecorder } from '../core/usage-log.js';
 import type { Metrics } from './metrics.js';
+import type { RequestLine, RequestLines } from './request-lines.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,6 +19,8 @@ declare module 'fastify' {
     usageLog?: UsageRecorder;
     /** Traces, when configured (app.ts decorates it); absent: no span is made. */
     tracing?: GatewayTracing;
+    /** Where each request's line and request metrics wait for the end of the event loop's turn (app.ts decorates it). */
+    requestLines: RequestLines;
   }
 }
 
@@ -32,16 +36,17 @@ function pathOf(url: string): string {
 }
 
 /**
- * Writes the request's line once (streams call it themselves, since hijacked replies skip onResponse).
- * The duration is fastify's own clock on the reply, started when the request arrived. One literal of
- * fixed shape: pino leaves out the members that are undefined.
+ * Ends the request's record once (streams call it themselves, since hijacked replies skip onResponse): its
+ * trace ends now, its line and request metrics go to RequestLines, written at the end of the event loop's
+ * turn. The duration is fastify's own clock on the reply, started when the request arrived. One literal of
+ * fixed shape.
  */
 export function logRequest(request: FastifyRequest, reply: FastifyReply, statusCode: number, outcome?: string): void {
   const context = requestContextOf(request);
   if (context.logged) return;
   context.logged = true;
   const state = context.logFields;
-  const line = {
+  const line: RequestLine = {
     reqId: request.id,
     method: request.method,
     url: pathOf(request.url),
@@ -52,23 +57,11 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, statusC
     toolCalling: state?.toolCalling,
     toolFormat: state?.toolFormat,
     stream: state?.stream,
-    // The key's name, never the key.
     key: context.access?.name,
     outcome: outcome || undefined,
   };
-  request.server.metrics?.observeRequest({
-    route: request.routeOptions.url ?? 'unknown',
-    provider: line.provider,
-    model: line.model,
-    status: statusCode,
-    key: line.key,
-    durationMs: line.durationMs,
-  });
   context.trace?.end(statusCode, outcome);
-  // The root logger with the id as a field: no per-request child logger on the hot path.
-  const logger = request.server.log;
-  if (statusCode >= 500) logger.warn(line, 'request');
-  else logger.info(line, 'request');
+  request.server.requestLines.add(line, request.routeOptions.url ?? 'unknown');
 }
 
 export function registerRequestLog(app: FastifyInstance): void {
