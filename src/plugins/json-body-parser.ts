@@ -3,7 +3,7 @@
  * content types), with recently seen large tool lists reused (see known-tool-lists.ts). Malformed JSON
  * is a 400, and so is JSON nested deeper than the configured depth.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
 import { findTooDeepValue, tooDeepError } from '../core/find-too-deep-value.js';
 import { KnownToolLists } from './known-tool-lists.js';
 import type { BodyDeadlines } from './request-body-deadline.js';
@@ -36,12 +36,12 @@ export function registerJsonBodyParser(app: FastifyInstance, options: JsonBodyPa
   const knownToolLists = options.knownToolLists ?? new KnownToolLists({ maximumDepth: options.maxDepth });
   app.removeAllContentTypeParsers();
   const { bodyDeadlines } = options;
-  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+  const parse: FastifyBodyParser<string> = (request, body, done) => {
     bodyDeadlines?.arrived(request);
     if (body === '') return done(null, undefined);
     let parsed: unknown;
     try {
-      parsed = knownToolLists.parse(body as string);
+      parsed = knownToolLists.parse(body);
     } catch (error) {
       const syntaxError = error as Error & { statusCode?: number; code?: string };
       syntaxError.statusCode = 400;
@@ -51,5 +51,10 @@ export function registerJsonBodyParser(app: FastifyInstance, options: JsonBodyPa
     const tooDeep = findTooDeepValue(parsed, options.maxDepth);
     if (tooDeep !== undefined) return done(tooDeepError(tooDeep, options.maxDepth));
     done(null, parsed);
-  });
+  };
+  // The same parser under its own type first: fastify remembers the parser it found for a registered
+  // type, but looks the catch-all up again for every request (its Content-Type parsed into an object
+  // and a Map each time), and nearly every client sends application/json.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parse);
+  app.addContentTypeParser('*', { parseAs: 'string' }, parse);
 }
