@@ -28,7 +28,12 @@ export type RepairOptions = { repair: JsonRepair; diagnostics: DiagnosticsCollec
  * character by character and then parsed again at the call's end. The prefix is fed them only if more
  * text follows.
  */
-type OpenCall = { name: string; prefix: StrictJsonPrefix; whole: string | undefined };
+type OpenCall = { name: string; prefix: StrictJsonPrefix | undefined; whole: string | undefined };
+
+/** The call's prefix, made when text first has to be read through it (a call whose arguments came whole never needs one). */
+function prefixOf(call: OpenCall): StrictJsonPrefix {
+  return (call.prefix ??= new StrictJsonPrefix());
+}
 
 /** A delta that may hold a whole object: cheap to test, so that a partial one rarely pays for a failed JSON.parse. */
 function looksWhole(text: string): boolean {
@@ -53,19 +58,19 @@ class RepairStage implements EventStage {
   push(event: StreamEvent, out: StreamEvent[]): void {
     switch (event.type) {
       case 'tool-call-start':
-        this.calls.set(event.index, { name: event.name, prefix: new StrictJsonPrefix(), whole: undefined });
+        this.calls.set(event.index, { name: event.name, prefix: undefined, whole: undefined });
         out.push(event);
         return;
       case 'tool-call-delta': {
         const call = this.calls.get(event.index);
         if (!call) return void out.push(event);
         const text = event.argumentsDelta;
-        if (call.whole === undefined && call.prefix.received === '' && looksWhole(text) && isJson(text)) {
+        if (call.whole === undefined && (call.prefix?.received ?? '') === '' && looksWhole(text) && isJson(text)) {
           call.whole = text;
           return void out.push(event);
         }
         this.replayWhole(call);
-        const passed = call.prefix.push(text);
+        const passed = prefixOf(call).push(text);
         if (passed !== '') out.push({ ...event, argumentsDelta: passed });
         return;
       }
@@ -83,7 +88,7 @@ class RepairStage implements EventStage {
         this.finished = true;
         // A call left open has its held text as received: nothing may go missing.
         for (const [index, call] of this.calls)
-          if (call.prefix.held !== '') out.push({ type: 'tool-call-delta', index, argumentsDelta: call.prefix.held });
+          if (call.prefix && call.prefix.held !== '') out.push({ type: 'tool-call-delta', index, argumentsDelta: call.prefix.held });
         out.push(event);
         return;
       default:
@@ -96,12 +101,12 @@ class RepairStage implements EventStage {
   /** A whole first delta was passed on unread by the prefix: it reads it now, since the call goes on (what it passes was passed already). */
   private replayWhole(call: OpenCall): void {
     if (call.whole === undefined) return;
-    call.prefix.push(call.whole);
+    prefixOf(call).push(call.whole);
     call.whole = undefined;
   }
 
   private endCall(index: number, call: OpenCall, received: string, out: StreamEvent[]): void {
-    const { prefix } = call;
+    const prefix = prefixOf(call);
     // The usual case: valid as received (the end may spell text its deltas did not, e.g. Anthropic's `{}`).
     if (!prefix.altered && isJson(received)) {
       if (prefix.held !== '') out.push({ type: 'tool-call-delta', index, argumentsDelta: prefix.held });
