@@ -55,7 +55,7 @@ import { KnownToolLists } from './plugins/known-tool-lists.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
 import { createLazyChildLogger, registerRequestLog } from './plugins/request-log.js';
 import { Metrics, registerMetricsRoute } from './plugins/metrics.js';
-import { RequestLines } from './plugins/request-lines.js';
+import { AfterReply } from './plugins/after-reply.js';
 import { RateLimits } from './plugins/rate-limits.js';
 import { registerRateLimits } from './plugins/rate-limits-hook.js';
 import { BudgetLedger, registerBudgets, type InProcessSpend } from './plugins/budgets.js';
@@ -250,10 +250,10 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const liveStreams = new LiveStreams(new StreamKeepAlive(config.server.streamKeepAliveMs));
 
   app.decorate('metrics', metrics);
-  // Each request's log line and request metrics, written at the end of the event loop's turn (request-lines.ts).
-  const requestLines = new RequestLines(app.log, metrics);
-  app.decorate('requestLines', requestLines);
-  app.addHook('onClose', async () => requestLines.flush());
+  // What observes a settled request (its log line, metrics, usage row) runs at the end of the event loop's turn.
+  const afterReply = new AfterReply((error) => app.log.error({ err: error }, 'recording a finished request failed'));
+  app.decorate('afterReply', afterReply);
+  app.addHook('onClose', async () => afterReply.flush());
   const state = createSharedState(config, logger, options.lasting);
   // Tokens and spend per key, model and day, for GET /v1/usage: in Redis when the replicas share one.
   const usageLog = state.kind === 'redis' ? state.usage : (options.lasting?.usageLog ?? new UsageLog());
@@ -321,13 +321,13 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const providerDirectory = new ProviderDirectory(config, providers);
   registerModelsRoutes(app, { pipeline, providers: providerDirectory, deployments: config.deployments });
   if (options.reload) registerAdminRoutes(app, { reload: options.reload });
-  registerUsageRoutes(app, { usage: usageLog, budgets: budgetsByKey(config) });
+  registerUsageRoutes(app, { usage: usageLog, budgets: budgetsByKey(config), pending: afterReply });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches, validators, ids });
   registerMessagesRoutes(app, { pipeline, liveStreams, caches, validators });
   registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory, validators });
   registerToolCallsRoutes(app, { inspector, validators, recentReplies });
   registerInspectorPage(app);
-  registerMetricsRoute(app, metrics, requestLines);
+  registerMetricsRoute(app, metrics, afterReply);
   // The Responses routes with their WebSocket mode (routes/responses/responses-socket.ts; 32 MB frames like
   // request bodies) in a context of their own: @fastify/websocket's two hooks and the refused-upgrade closer
   // then run for these routes only, not for every request. Registered last, so that the context inherits

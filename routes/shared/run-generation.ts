@@ -3,7 +3,7 @@
  * the upstream request, run the pipeline, set the lane headers, then render either one JSON body or an
  * SSE stream, and log the request once. Routes supply only their wire rendering.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Cancellation } from '../../src/core/cancellation.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
 import type { ProviderContext } from '../../src/core/provider-adapter.js';
@@ -15,6 +15,7 @@ import type { Admission } from '../../src/core/admission.js';
 import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import { requestContextOf } from '../../src/pipeline/request-context.js';
 import type { RequestTrace } from '../../src/core/request-trace.js';
+import type { ReplySummary } from '../../src/core/reply-summary.js';
 import { watchClientAbort } from './client-abort.js';
 import { sessionIdOf } from './session-id.js';
 import { SseWriter } from './sse-writer.js';
@@ -177,17 +178,9 @@ export function generationRunOptions(
     // A stream that crosses the budget finishes; its cost counts against the next request.
     if (budget && budgets && summary.usage.costUsd) budgets.record(budget, summary.usage.costUsd, request.log);
     const { usage } = summary;
-    usageLog?.record(access?.name ?? 'anonymous', `${run.model.provider}/${run.model.model}`, usage);
+    // The next request's admission reads the tokens: recorded now. The rest only observes (after-reply.ts).
     admission?.recordTokens(usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
-    metrics?.observeReply({
-      provider: run.model.provider,
-      model: run.model.model,
-      lane: run.toolCalling,
-      family: run.toolFormat,
-      key: access?.name,
-      startedAt,
-      summary,
-    });
+    if (usageLog || metrics) request.server.afterReply.add(() => observeReply(request.server, summary, run, access?.name, startedAt));
     trace?.finished(summary);
   };
   options.onError = (error, run) => {
@@ -195,6 +188,21 @@ export function generationRunOptions(
     trace?.failed(error);
   };
   return options;
+}
+
+/** The reply's usage row and metrics, at the end of the turn it finished in. */
+function observeReply(server: FastifyInstance, summary: ReplySummary, run: ChatRun, key: string | undefined, startedAt: number): void {
+  const { model } = run;
+  server.usageLog?.record(key ?? 'anonymous', `${model.provider}/${model.model}`, summary.usage);
+  server.metrics?.observeReply({
+    provider: model.provider,
+    model: model.model,
+    lane: run.toolCalling,
+    family: run.toolFormat,
+    key,
+    startedAt,
+    summary,
+  });
 }
 
 /** A class, so that every request's context has one shape. */

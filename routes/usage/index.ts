@@ -41,6 +41,8 @@ export type UsageRouteOptions = {
   usage: UsageRecorder;
   /** Every configured key's name and budget (the server's default filled in), for the budget figures. */
   budgets: ReadonlyMap<string, { usd: number; period: Period } | undefined>;
+  /** What finished requests have yet to record (src/plugins/after-reply.ts): written before the rows are read. */
+  pending: { flush(): void };
 };
 
 export function registerUsageRoutes(app: FastifyInstance, options: UsageRouteOptions): void {
@@ -49,6 +51,7 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRouteOpt
     if (!(periods as readonly string[]).includes(requested))
       throw gatewayError('invalid_request', { message: `period must be one of ${periods.join(', ')}.`, param: 'period' });
     const period = requested as Period;
+    options.pending.flush();
     const start = periodStart(period, new Date());
     const access = request.gatewayContext?.access;
     const ownKey = access && !access.admin ? access.name : undefined;

@@ -167,7 +167,7 @@ export class Metrics implements ResilienceObserver {
   }
 }
 
-/** `pending`: the request lines not yet written (request-lines.ts); a scrape counts every request that ended before it. */
+/** `pending`: what finished requests have yet to record (after-reply.ts); a scrape counts every request that ended before it. */
 export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, pending: { flush(): void }): void {
   app.get('/metrics', async (_request, reply) => {
     pending.flush();

@@ -1,6 +1,6 @@
 /**
  * Logging per request: one log line when it ends (request id, method, route, provider, model, lane,
- * status, duration; written by RequestLines), and the request's own logger, made only when something logs
+ * status, duration; written after the reply, see after-reply.ts), and the request's own logger, made only when something logs
  * through it.
  * Never a key or a prompt (headers and bodies are not logged).
  */
@@ -9,7 +9,7 @@ import type { GatewayTracing } from '../telemetry/gateway-tracing.js';
 import { requestContextOf, type RequestLogFields } from '../pipeline/request-context.js';
 import type { UsageRecorder } from '../core/usage-log.js';
 import type { Metrics } from './metrics.js';
-import type { RequestLine, RequestLines } from './request-lines.js';
+import type { AfterReply } from './after-reply.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,8 +19,8 @@ declare module 'fastify' {
     usageLog?: UsageRecorder;
     /** Traces, when configured (app.ts decorates it); absent: no span is made. */
     tracing?: GatewayTracing;
-    /** Where each request's line and request metrics wait for the end of the event loop's turn (app.ts decorates it). */
-    requestLines: RequestLines;
+    /** What observes a settled request (its line, metrics, usage), done at the end of the event loop's turn (app.ts decorates it). */
+    afterReply: AfterReply;
   }
 }
 
@@ -35,11 +35,42 @@ function pathOf(url: string): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
+/** The request's line as logged (pino leaves out the members that are undefined). */
+type RequestLine = {
+  reqId: string;
+  method: string;
+  url: string;
+  status: number;
+  durationMs: number;
+  provider: string | undefined;
+  model: string | undefined;
+  toolCalling: string | undefined;
+  toolFormat: string | undefined;
+  stream: boolean | undefined;
+  /** The key's name, never the key. */
+  key: string | undefined;
+  outcome: string | undefined;
+};
+
+/** The line and the request metrics of one request, at the end of the turn it ended in (after-reply.ts). */
+function writeRequestLine(server: FastifyInstance, line: RequestLine, route: string): void {
+  server.metrics?.observeRequest({
+    route,
+    provider: line.provider,
+    model: line.model,
+    status: line.status,
+    key: line.key,
+    durationMs: line.durationMs,
+  });
+  // The root logger with the id as a field: no per-request child logger on the hot path.
+  if (line.status >= 500) server.log.warn(line, 'request');
+  else server.log.info(line, 'request');
+}
+
 /**
  * Ends the request's record once (streams call it themselves, since hijacked replies skip onResponse): its
- * trace ends now, its line and request metrics go to RequestLines, written at the end of the event loop's
- * turn. The duration is fastify's own clock on the reply, started when the request arrived. One literal of
- * fixed shape.
+ * trace ends now; its line and request metrics are written after the reply (after-reply.ts). The duration
+ * is fastify's own clock on the reply, started when the request arrived. One literal of fixed shape.
  */
 export function logRequest(request: FastifyRequest, reply: FastifyReply, statusCode: number, outcome?: string): void {
   const context = requestContextOf(request);
@@ -61,7 +92,9 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, statusC
     outcome: outcome || undefined,
   };
   context.trace?.end(statusCode, outcome);
-  request.server.requestLines.add(line, request.routeOptions.url ?? 'unknown');
+  const { server } = request;
+  const route = request.routeOptions.url ?? 'unknown';
+  server.afterReply.add(() => writeRequestLine(server, line, route));
 }
 
 export function registerRequestLog(app: FastifyInstance): void {
