@@ -1,7 +1,7 @@
 /**
  * Logging per request: one log line when it ends (request id, method, route, provider, model, lane,
- * status, duration; written after the reply, see after-reply.ts), and the request's own logger, made only when something logs
- * through it.
+ * status, duration; written after the reply, see after-reply.ts), and the request's own logger, made only
+ * when something logs through it.
  * Never a key or a prompt (headers and bodies are not logged).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyBaseLogger } from 'fastify';
@@ -19,7 +19,7 @@ declare module 'fastify' {
     usageLog?: UsageRecorder;
     /** Traces, when configured (app.ts decorates it); absent: no span is made. */
     tracing?: GatewayTracing;
-    /** What observes a settled request (its line, metrics, usage), done at the end of the event loop's turn (app.ts decorates it). */
+    /** What observes a settled request (its line, metrics, usage row), done at the turn's end (app.ts decorates it). */
     afterReply: AfterReply;
   }
 }
