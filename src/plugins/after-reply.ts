@@ -8,7 +8,7 @@
  * evicted code of those paths and were evicted by it in turn; run for every request of a turn in a row,
  * they stay warm. Measured at 32 connections, non-streaming, paired rounds of the same tree with and
  * without: the log line and request metrics 4 to 12 % less CPU per request, the usage row and reply
- * metrics about 5 % more (docs/performance.md, seventh session). At one connection a turn holds one
+ * metrics about 5 % less on top of that (docs/performance.md, seventh session). At one connection a turn holds one
  * request, and the cost is the same as before.
  *
  * What waits here waits at most for the end of the current turn (a setImmediate). Whoever reads what it
