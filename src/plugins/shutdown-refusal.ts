@@ -1,7 +1,7 @@
 /**
  * Requests that arrive while the gateway shuts down (on a kept-alive connection) get a 503 in the
  * API's envelope, instead of fastify's own `{"error":"Service Unavailable","statusCode":503}`
- * (`return503OnClosing`, which app.ts turns off for this). The request intake asks it first
+ * (`return503OnClosing`, which app.ts turns off for this). The request intake asks it about every request
  * (src/plugins/request-intake.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
