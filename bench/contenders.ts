@@ -1,6 +1,7 @@
 /**
- * The four contenders, each an origin with the paths and model names that make it serve the same
- * reply: straight to the fake upstream, through the bare proxy, and through the gateway's two lanes.
+ * The contenders, each an origin with the paths and model names that make it serve the same
+ * reply: straight to the fake upstream, through the bare proxy, through the stack's floor, and through the
+ * gateway's two lanes.
  */
 import { Pool } from 'undici';
 import { gatewayModels, nativeModel } from './gateway-config.js';
@@ -8,6 +9,8 @@ import { gatewayModels, nativeModel } from './gateway-config.js';
 export type ContenderName =
   | 'direct'
   | 'bare proxy'
+  /** The least a gateway on fastify, undici and pino does (fastify-floor.ts): the `--lanes` reference beside the bare proxy. */
+  | 'fastify floor'
   | 'gateway native'
   | 'gateway prompted'
   | 'gateway native, keyed + limited + metered'
@@ -53,6 +56,18 @@ export function upstreamContender(name: 'direct' | 'bare proxy', origin: string,
   };
   if (process) contender.process = process;
   return contender;
+}
+
+/** The stack's floor (fastify-floor.ts), asked for the native lane's replies. */
+export function floorContender(origin: string, process: MeasuredProcess): Contender {
+  const path = '/v1/chat/completions';
+  return {
+    name: 'fastify floor',
+    process,
+    pool: createPool(origin),
+    reply: { path, model: gatewayModels.native },
+    stream: { path, model: gatewayModels.nativeStream },
+  };
 }
 
 /** `tree`: which checkout's gateway this is, when several are measured side by side (`--lanes --against`). */

@@ -42,8 +42,10 @@ export function renderLanesSection(figures: LaneFigures, heading: string): strin
 
   const cpuRows = laneConnections.flatMap((connections) => {
     const bare = find('bare proxy', connections);
+    const floor = find('fastify floor', connections);
     const contenders: [string, RequestFigures | undefined][] = [
       ['bare proxy', bare],
+      ['fastify floor', floor],
       ...lanes.flatMap((lane) =>
         figures.trees.map((tree): [string, RequestFigures | undefined] => [
           `${lane.replace('gateway ', '')} @ ${tree.label}`,
@@ -61,11 +63,21 @@ export function renderLanesSection(figures: LaneFigures, heading: string): strin
         formatNumber(range.max),
         formatNumber(figure?.requestsPerSecond),
         name === 'bare proxy' ? '1.00 ×' : formatRatio(pairedCpuRatio(figure, bare)),
+        name === 'bare proxy' || name === 'fastify floor' ? '' : formatRatio(pairedCpuRatio(figure, floor)),
       ];
     });
   });
   const cpuTable = renderMarkdownTable(
-    ['Contender', 'Connections', 'CPU µs/request (median)', 'min', 'max', 'req/s', 'CPU × bare proxy (paired median)'],
+    [
+      'Contender',
+      'Connections',
+      'CPU µs/request (median)',
+      'min',
+      'max',
+      'req/s',
+      'CPU × bare proxy (paired median)',
+      'CPU × fastify floor (paired median)',
+    ],
     cpuRows,
   );
 

@@ -10,6 +10,11 @@ import { repositoryRoot } from '../../bench/child-servers.js';
 import { renderLanesReport } from '../../bench/lanes-report.js';
 import { laneConnections, laneTrees, type LaneFigures } from '../../bench/lanes-suite.js';
 import { readMachineInfo } from '../../bench/machine-info.js';
+import { startFakeUpstream } from '../../bench/fake-upstream.js';
+import { startFastifyFloor } from '../../bench/fastify-floor.js';
+import { benchRequestBody } from '../../bench/bench-requests.js';
+import { gatewayModels } from '../../bench/gateway-config.js';
+import { request } from 'undici';
 
 const quiet = () => {};
 
@@ -40,27 +45,34 @@ describe('BENCH_QUICK=1', () => {
   });
 });
 
+/** One round of 100 requests that took `cpuMs` of CPU. */
+const round = (cpuMs: number) => ({ requests: 100, errors: 0, elapsedMs: 1000, requestsPerSecond: 100, p50Ms: 1, p99Ms: 2, cpuMs });
+
+/** A one-round run of these rows, on a host whose load went from 1 to 2 and whose JSON.parse reference went from 550 to 560 ns. */
+function laneFigures(trees: LaneFigures['trees'], requests: LaneFigures['requests']): LaneFigures {
+  return {
+    trees,
+    requests,
+    notes: [],
+    loadAverage: { before: '1.00 1.00 1.00', after: '2.00 2.00 2.00' },
+    jsonParseNanoseconds: { before: 550, after: 560 },
+    rounds: 1,
+    windowMs: 1000,
+  };
+}
+
 describe('renderLanesReport', () => {
   it('gives each lane and connection count a row, and this tree over the other as a CPU ratio', () => {
-    const round = (cpuMs: number) => ({ requests: 100, errors: 0, elapsedMs: 1000, requestsPerSecond: 100, p50Ms: 1, p99Ms: 2, cpuMs });
     const requests = ['this tree', 'abc1234'].flatMap((label, tree) =>
       ['gateway native', 'gateway prompted'].flatMap((lane) =>
         laneConnections.map((connections) => summariseRequests(`${lane} @ ${label}`, connections, 1, [round(tree === 0 ? 30 : 20)])),
       ),
     );
-    const figures: LaneFigures = {
-      trees: [
-        { label: 'this tree', root: '/here', commit: 'def5678' },
-        { label: 'abc1234', root: '/there', commit: 'abc1234' },
-      ],
-      requests,
-      notes: [],
-      loadAverage: { before: '1.00 1.00 1.00', after: '2.00 2.00 2.00' },
-      jsonParseNanoseconds: { before: 550, after: 560 },
-      rounds: 1,
-      windowMs: 1000,
-    };
-    const report = renderLanesReport(readMachineInfo(), figures);
+    const trees = [
+      { label: 'this tree', root: '/here', commit: 'def5678' },
+      { label: 'abc1234', root: '/there', commit: 'abc1234' },
+    ];
+    const report = renderLanesReport(readMachineInfo(), laneFigures(trees, requests));
     const rows = report.split('\n').filter((line) => /^\| (native|prompted) +\| +\d/.test(line));
     expect(rows).toHaveLength(2 * laneConnections.length);
     // 30 ms of CPU over 100 requests is 300 µs a request, against 200 µs: 1.50 ×, by paired rounds and by minimums.
@@ -68,5 +80,50 @@ describe('renderLanesReport', () => {
     expect(report).toContain('| native @ this tree ');
     expect(report).toContain('small call 550 ns before, 560 ns after');
     expect(report).toContain('1.00 1.00 1.00 before, 2.00 2.00 2.00 after');
+  });
+});
+
+describe('the fastify floor', () => {
+  it('answers the native lane request with the upstream call, rebuilt as a chat.completion with the model asked for', async () => {
+    const upstream = await startFakeUpstream();
+    const floor = await startFastifyFloor(upstream.url);
+    try {
+      const body = benchRequestBody({ model: gatewayModels.native, stream: false });
+      const response = await request(`${floor.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      const completion = (await response.body.json()) as {
+        object: string;
+        model: string;
+        choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[];
+      };
+      expect(response.statusCode).toBe(200);
+      expect(completion.object).toBe('chat.completion');
+      expect(completion.model).toBe(gatewayModels.native);
+      expect(completion.choices[0]?.message.tool_calls[0]?.function.name).toBe('get_weather');
+    } finally {
+      await floor.close();
+      await upstream.close();
+    }
+  });
+
+  it('is a row of the lanes report, and each lane is also given over it', () => {
+    const requests = laneConnections.flatMap((connections) => [
+      summariseRequests('bare proxy', connections, 1, [round(10)]),
+      summariseRequests('fastify floor', connections, 1, [round(12)]),
+      summariseRequests('gateway native @ this tree', connections, 1, [round(18)]),
+      summariseRequests('gateway prompted @ this tree', connections, 1, [round(24)]),
+    ]);
+    const report = renderLanesReport(readMachineInfo(), laneFigures([{ label: 'this tree', root: '/here', commit: 'def5678' }], requests));
+    const floorRows = report.split('\n').filter((line) => line.startsWith('| fastify floor '));
+    expect(floorRows).toHaveLength(laneConnections.length);
+    for (const row of floorRows) expect(row).toMatch(/\| +1\.20 × \| +\|$/);
+    // 180 and 240 µs a request over the floor's 120: 1.50 × and 2.00 ×, beside 1.80 × and 2.40 × the bare proxy.
+    const nativeRows = report.split('\n').filter((line) => line.startsWith('| native @ this tree '));
+    for (const row of nativeRows) expect(row).toMatch(/\| +1\.80 × \| +1\.50 × \|$/);
+    const promptedRows = report.split('\n').filter((line) => line.startsWith('| prompted @ this tree '));
+    for (const row of promptedRows) expect(row).toMatch(/\| +2\.40 × \| +2\.00 × \|$/);
   });
 });
