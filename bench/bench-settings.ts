@@ -2,7 +2,7 @@
  * How long and how wide the suite runs. The full suite takes a few minutes; `BENCH_QUICK=1` is a
  * one-minute smoke run: shorter windows, and the widest loads (256 connections, 64 streams, 1000 idle
  * streams), the cost rows and the parser and decoder sections left out (each has its own command).
- * `BENCH_ROUNDS` and `BENCH_WINDOW_MS` override either.
+ * `BENCH_ROUNDS` and `BENCH_WINDOW_MS` override either (the lanes' rounds and windows too).
  */
 
 export type BenchSettings = {
@@ -11,6 +11,14 @@ export type BenchSettings = {
   rounds: number;
   /** One measurement window (non-streaming and streaming). */
   windowMs: number;
+  /**
+   * The lanes' rounds and window (`--lanes`): many short rounds, since their figure is the median of
+   * paired per-round ratios. On the shared host 21 rounds of 600 ms gave ratios that repeated where 5
+   * rounds of 1.5 s (the same time) swung by a third between runs: a burst of someone else's load then
+   * spoils one round in twenty, not one in five (docs/performance.md, eighth session).
+   */
+  laneRounds: number;
+  laneWindowMs: number;
   /** One window of the tool-count growth measurement (1 connection, latency only). */
   growthWindowMs: number;
   /** A discarded first window per contender, so that JIT warm-up is not measured. */
@@ -31,10 +39,13 @@ function positiveInteger(value: string | undefined): number | undefined {
 export function readBenchSettings(environment: NodeJS.ProcessEnv): BenchSettings {
   const quick = environment.BENCH_QUICK === '1' || environment.BENCH_QUICK === 'true';
   const windowMs = positiveInteger(environment.BENCH_WINDOW_MS) ?? (quick ? 500 : 1500);
+  const rounds = positiveInteger(environment.BENCH_ROUNDS);
   return {
     quick,
-    rounds: positiveInteger(environment.BENCH_ROUNDS) ?? (quick ? 2 : 5),
+    rounds: rounds ?? (quick ? 2 : 5),
     windowMs,
+    laneRounds: rounds ?? (quick ? 3 : 21),
+    laneWindowMs: positiveInteger(environment.BENCH_WINDOW_MS) ?? (quick ? 300 : 600),
     growthWindowMs: Math.round((windowMs * 2) / 3),
     warmupMs: quick ? 300 : 800,
     // The widest loads took most of a quick run's time (the parser section most of all: see run.ts).

@@ -93,10 +93,10 @@ export async function runLanesSuite(trees: LaneTree[], settings: BenchSettings, 
       return note === undefined ? [] : [`${contender.name}: ${note}`];
     });
     for (const note of notes) progress(note);
-    const rounds = Math.max(fewestRounds, settings.rounds);
+    const rounds = Math.max(fewestRounds, settings.laneRounds);
     const requests = await runRequestScenario(
       contenders.filter((contender) => !contender.unavailable),
-      { ...settings, rounds },
+      { ...settings, rounds, windowMs: settings.laneWindowMs },
       progress,
       laneConnections,
     );
@@ -108,7 +108,7 @@ export async function runLanesSuite(trees: LaneTree[], settings: BenchSettings, 
       loadAverage: { before, after: loadAverage() },
       jsonParseNanoseconds: { before: jsonParseBefore, after: measureJsonParse(bestCpuTime) },
       rounds,
-      windowMs: settings.windowMs,
+      windowMs: settings.laneWindowMs,
     };
   } finally {
     await closeContenders(contenders);

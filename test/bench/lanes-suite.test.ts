@@ -43,6 +43,14 @@ describe('BENCH_QUICK=1', () => {
     expect(Math.max(...quick.idleStreamCounts)).toBeLessThan(Math.max(...full.idleStreamCounts));
     expect(quick.windowMs).toBeLessThan(full.windowMs);
   });
+
+  it('gives the lanes many short rounds of their own, unless BENCH_ROUNDS and BENCH_WINDOW_MS say otherwise', () => {
+    const full = readBenchSettings({});
+    expect(full.laneRounds).toBeGreaterThan(full.rounds);
+    expect(full.laneWindowMs).toBeLessThan(full.windowMs);
+    const told = readBenchSettings({ BENCH_ROUNDS: '7', BENCH_WINDOW_MS: '900' });
+    expect([told.rounds, told.laneRounds, told.windowMs, told.laneWindowMs]).toEqual([7, 7, 900, 900]);
+  });
 });
 
 /** One round of 100 requests that took `cpuMs` of CPU. */
