@@ -73,7 +73,7 @@ export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRo
     pipeline.resolve(body.model, providerName);
     const warnings: Warning[] = [];
     const input = parseConversation(body, warnings, caches);
-    return reply.headers({ 'x-request-id': request.id, 'x-token-count': 'estimate' }).send({ input_tokens: estimateInputTokens(input) });
+    return reply.header('x-token-count', 'estimate').send({ input_tokens: estimateInputTokens(input) });
   }
 
   app.post('/v1/messages', routeConfig, (request, reply) => createMessage(request, reply));

@@ -66,15 +66,18 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
       stream: options.stream,
     });
     const headers: Record<string, string> = {
-      'x-request-id': request.id,
       'x-tool-calling': run.toolCalling,
       'x-agent-format': agentFormat.header,
       'x-interlingua-model': headerModel(run.model),
       'x-interlingua-attempts': String(run.attempts),
     };
-    // A hijacked stream writes its own head: the rate-limit headers go into it.
-    if (options.stream && requestContext.admission) Object.assign(headers, requestContext.admission.headers);
-    if (options.stream && requestContext.budget?.headers) Object.assign(headers, requestContext.budget.headers);
+    // A hijacked stream writes its own head, without what is set on the reply: the request id (the intake's)
+    // and the rate-limit and budget headers go into it.
+    if (options.stream) {
+      headers['x-request-id'] = request.id;
+      if (requestContext.admission) Object.assign(headers, requestContext.admission.headers);
+      if (requestContext.budget?.headers) Object.assign(headers, requestContext.budget.headers);
+    }
     if (run.toolFormat) headers['x-tool-format'] = run.toolFormat;
     if (run.deployment !== undefined) headers['x-interlingua-deployment'] = headerAddress(run.deployment);
 

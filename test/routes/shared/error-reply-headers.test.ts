@@ -3,7 +3,8 @@
  * of the key's limits, and `x-interlingua-model` / `x-interlingua-attempts` (the target tried last and
  * the upstream requests made) — on Chat Completions, Responses and Messages, for an exhausted fallback
  * chain, a streaming request refused before its first byte, an upstream 429 passed on, and the gateway's
- * own 429 (no upstream asked: 0 attempts).
+ * own 429 (no upstream asked: 0 attempts). And answers name their request once: the intake sets the id on
+ * every reply, a stream writes it into its own head.
  */
 import { describe, expect, it } from 'vitest';
 import { postJson, type RawResponse } from '../../helpers/read-sse.js';
@@ -104,5 +105,34 @@ describe('headers on error replies', () => {
       expect(refused.headers.get('x-interlingua-attempts')).toBe('0');
       expect(refused.headers.get('x-interlingua-model')).toBeNull();
     }
+  });
+});
+
+describe('the request id on answers', () => {
+  it('a whole reply, a stream and a token count each carry the client’s x-request-id, once', async () => {
+    const upstream = await fakeUpstream();
+    upstream.respondWith(() => ({ type: 'chat', content: 'hello' }));
+    const gateway = await gatewayFor({ providers: { a: testProvider('openai-compatible', `${upstream.url}/v1`) } });
+    const named = (id: string) => ({ 'x-request-id': id });
+    for (const route of routes) {
+      const whole = await postJson(`${gateway.baseUrl}${route.path}`, route.body('a/model-a'), named(`req-whole-${route.api.length}`));
+      expect(whole.status).toBe(200);
+      expect(whole.headers.get('x-request-id')).toBe(`req-whole-${route.api.length}`);
+      const streamed = await postJson(
+        `${gateway.baseUrl}${route.path}`,
+        { ...route.body('a/model-a'), stream: true },
+        named(`req-stream-${route.api.length}`),
+      );
+      expect(streamed.status).toBe(200);
+      expect(streamed.headers.get('x-request-id')).toBe(`req-stream-${route.api.length}`);
+    }
+    const counted = await postJson(
+      `${gateway.baseUrl}/v1/messages/count_tokens`,
+      { model: 'a/model-a', messages: [{ role: 'user', content: 'hi' }] },
+      named('req-count'),
+    );
+    expect(counted.status).toBe(200);
+    expect(counted.headers.get('x-request-id')).toBe('req-count');
+    expect(counted.headers.get('x-token-count')).toBe('estimate');
   });
 });
