@@ -38,14 +38,16 @@ function positiveInteger(value: string | undefined): number | undefined {
 
 export function readBenchSettings(environment: NodeJS.ProcessEnv): BenchSettings {
   const quick = environment.BENCH_QUICK === '1' || environment.BENCH_QUICK === 'true';
-  const windowMs = positiveInteger(environment.BENCH_WINDOW_MS) ?? (quick ? 500 : 1500);
-  const rounds = positiveInteger(environment.BENCH_ROUNDS);
+  // What the environment says wins over every default, the lanes' included.
+  const givenRounds = positiveInteger(environment.BENCH_ROUNDS);
+  const givenWindowMs = positiveInteger(environment.BENCH_WINDOW_MS);
+  const windowMs = givenWindowMs ?? (quick ? 500 : 1500);
   return {
     quick,
-    rounds: rounds ?? (quick ? 2 : 5),
+    rounds: givenRounds ?? (quick ? 2 : 5),
     windowMs,
-    laneRounds: rounds ?? (quick ? 3 : 21),
-    laneWindowMs: positiveInteger(environment.BENCH_WINDOW_MS) ?? (quick ? 300 : 600),
+    laneRounds: givenRounds ?? (quick ? 3 : 21),
+    laneWindowMs: givenWindowMs ?? (quick ? 300 : 600),
     growthWindowMs: Math.round((windowMs * 2) / 3),
     warmupMs: quick ? 300 : 800,
     // The widest loads took most of a quick run's time (the parser section most of all: see run.ts).

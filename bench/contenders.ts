@@ -58,16 +58,21 @@ export function upstreamContender(name: 'direct' | 'bare proxy', origin: string,
   return contender;
 }
 
-/** The stack's floor (fastify-floor.ts), asked for the native lane's replies. */
-export function floorContender(origin: string, process: MeasuredProcess): Contender {
+/** Asked for the native lane's replies on the gateway's own path: the cost rows' gateways and the stack's floor. */
+function nativeLaneContender(name: ContenderName, origin: string, process: MeasuredProcess): Contender {
   const path = '/v1/chat/completions';
   return {
-    name: 'fastify floor',
+    name,
     process,
     pool: createPool(origin),
     reply: { path, model: gatewayModels.native },
     stream: { path, model: gatewayModels.nativeStream },
   };
+}
+
+/** The stack's floor (fastify-floor.ts), asked for the native lane's replies. */
+export function floorContender(origin: string, process: MeasuredProcess): Contender {
+  return nativeLaneContender('fastify floor', origin, process);
 }
 
 /** `tree`: which checkout's gateway this is, when several are measured side by side (`--lanes --against`). */
@@ -91,15 +96,7 @@ export function gatewayContenders(origin: string, process?: MeasuredProcess, tre
 
 /** The native lane through a gateway whose config has keys with policies and limits (and maybe traces): the cost rows. */
 export function keyedContender(name: ContenderName, origin: string, process: MeasuredProcess, clientKey: string): Contender {
-  const path = '/v1/chat/completions';
-  return {
-    name,
-    process,
-    pool: createPool(origin),
-    headers: { authorization: `Bearer ${clientKey}` },
-    reply: { path, model: gatewayModels.native },
-    stream: { path, model: gatewayModels.nativeStream },
-  };
+  return { ...nativeLaneContender(name, origin, process), headers: { authorization: `Bearer ${clientKey}` } };
 }
 
 export async function closeContenders(contenders: Contender[]): Promise<void> {
