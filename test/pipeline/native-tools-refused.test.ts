@@ -9,6 +9,7 @@ const upstream = (status: number, message: string) => errorFromUpstreamStatus({ 
 describe('isNativeToolsRefusal', () => {
   it.each([
     [400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'],
+    [400, 'tool_choice="required" requires --tool-call-parser to be set'],
     // llama-server without --jinja answers with a 500, which the gateway passes on as a 502 naming it.
     [500, 'tools param requires --jinja flag'],
     [400, 'registry.ollama.ai/library/gemma3:270m does not support tools'],

@@ -1,0 +1,55 @@
+/**
+ * `tool_choice` against a vLLM started as its docs start it (`vllm serve MODEL`, with and without a tool
+ * parser), each case on a fresh gateway because the first request with tools decides the model's lane.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeInferenceServer } from '../helpers/fake-inference-server.js';
+import { startFakeVllmServer } from '../helpers/fake-vllm-server.js';
+import { weatherCall } from '../helpers/scripted-generation.js';
+import { scriptedModel } from '../helpers/scripted-models.js';
+import { startGateway, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
+
+const tools = [
+  {
+    type: 'function' as const,
+    function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  },
+];
+const messages = [{ role: 'user' as const, content: 'What is the weather in Paris?' }];
+
+let server: FakeInferenceServer | undefined;
+let gateway: StartedGateway | undefined;
+
+afterEach(async () => {
+  await gateway?.close();
+  await server?.close();
+  gateway = undefined;
+  server = undefined;
+});
+
+async function startVllm(family: string, toolCallParser: boolean): Promise<{ gateway: StartedGateway; model: string }> {
+  const model = scriptedModel(family);
+  server = await startFakeVllmServer({ model, toolCallParser });
+  gateway = await startGateway({ providers: { v: { type: 'openai-compatible', baseUrl: `${server.url}/v1` } } }, { detectServers: true });
+  await waitForServerDetection(gateway);
+  return { gateway, model: `v/${model.id}` };
+}
+
+describe('tool_choice through vLLM', () => {
+  it.each([
+    ['required', 'required' as const],
+    ['a named tool', { type: 'function' as const, function: { name: 'get_weather' } }],
+  ])('without a tool parser, %s on the first request is retried prompted, not refused', async (_label, toolChoice) => {
+    // vLLM answers 400 `tool_choice="required" requires --tool-call-parser to be set` (serving_chat.py).
+    const { gateway, model } = await startVllm('llama3', false);
+    const reply = await gateway.client().chat.completions.create({ model, messages, tools, tool_choice: toolChoice }).withResponse();
+    expect(reply.response.headers.get('x-tool-calling')).toBe('prompted');
+    const choice = reply.data.choices[0];
+    expect(choice?.finish_reason).toBe('tool_calls');
+    const call = choice?.message.tool_calls?.[0];
+    expect(call?.type === 'function' ? [call.function.name, JSON.parse(call.function.arguments)] : []).toEqual([
+      weatherCall.name,
+      weatherCall.arguments,
+    ]);
+  });
+});
