@@ -299,12 +299,14 @@ export class ChatPipeline {
       // A server without a reasoning parser hands on the raw text of a template that opened reasoning,
       // and an inference server may lack a tool parser for this model (vLLM tells no one which it was
       // started with) or its parser may miss a call: the family's parser reads that text, so what the
-      // server left as markup still arrives as reasoning and calls. The stages: src/pipeline/stages.ts.
+      // server left as markup still arrives as reasoning and calls. Not under `tool_choice: "none"`: the
+      // client was promised no calls, and vLLM still renders the tools then, so the model may write one.
+      // The stages: src/pipeline/stages.ts.
       const replyPlan: ReplyPlan = {
         model,
         request,
         toolFormat: this.formatOf,
-        parseTools: serverMayLeaveMarkup(model) ? (request.tools ?? noTools) : noTools,
+        parseTools: serverMayLeaveMarkup(model) && request.toolChoice?.type !== 'none' ? (request.tools ?? noTools) : noTools,
         startsInReasoning: replyStartsInReasoning(request),
         agentFormat,
         diagnostics,

@@ -53,3 +53,17 @@ describe('tool_choice through vLLM', () => {
     ]);
   });
 });
+
+describe('tool_choice "none" through vLLM', () => {
+  it('returns no calls even though vLLM renders the tools and the model writes one', async () => {
+    // vLLM renders `tools` under `none` unless started with --exclude-tools-when-tool-choice-none, and does
+    // not parse the reply (docs/features/tool_calling.md): Qwen3's unparsed <tool_call> arrives as text.
+    const { gateway, model } = await startVllm('hermes', true);
+    const reply = await gateway.client().chat.completions.create({ model, messages, tools, tool_choice: 'none' }).withResponse();
+    expect(reply.response.headers.get('x-tool-calling')).toBe('native');
+    const choice = reply.data.choices[0];
+    expect(choice?.message.tool_calls ?? []).toEqual([]);
+    expect(choice?.finish_reason).toBe('stop');
+    expect(server?.bodiesOf('/v1/chat/completions')[0]).toMatchObject({ tool_choice: 'none' });
+  });
+});
