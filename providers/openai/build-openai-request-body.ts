@@ -8,6 +8,7 @@ import { joinJsonPieces, stringifyWithRawMembers, type JsonPiece } from './strin
 import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { Message, SystemMessage } from '../../src/core/message.js';
+import { offersTools } from './ollama-tool-choice.js';
 
 export type OpenAiFlavour = 'openai' | 'openai-compatible';
 export type OpenAiBodyOptions = { stream: boolean };
@@ -45,7 +46,7 @@ function assembleBody(
   body.model = request.model.model;
   // OpenAI itself takes system messages anywhere; the servers behind openai-compatible mostly do not.
   body.messages = convertToOpenAiMessages(flavour === 'openai' ? request.messages : foldSystemMessages(request.messages));
-  if (request.tools?.length) {
+  if (request.tools?.length && offersTools(request)) {
     body.tools = wireTools();
     if (request.toolChoice) body.tool_choice = convertToolChoice(request.toolChoice);
     setIfGiven(body, 'parallel_tool_calls', request.parallelToolCalls);
@@ -114,7 +115,7 @@ export function serializeOpenAiRequestBody(
   caches?: OpenAiBodyCaches,
 ): string | Buffer {
   if (caches === undefined) return JSON.stringify(buildOpenAiRequestBody(request, flavour, options));
-  const knownTools = request.tools?.length && isSharedToolList(request.tools) ? request.tools : undefined;
+  const knownTools = request.tools?.length && isSharedToolList(request.tools) && offersTools(request) ? request.tools : undefined;
   // A shared list's stand-in only holds the member's place in the key order; its text comes from the cache.
   const body = assembleBody(request, flavour, options, () => (knownTools ? null : convertTools(request.tools ?? [])));
   const messagesJson = messagesJsonWithLongTexts(body.messages as OpenAiMessage[], caches.longTextJson);

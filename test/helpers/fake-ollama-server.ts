@@ -55,6 +55,8 @@ function openAiRefusal(body: Record<string, unknown>, model: ScriptedModel | und
   return refused && { status: refused.status, body: { error: { message: refused.message, type: 'api_error', param: null, code: null } } };
 }
 
+// `tool_choice` is not read: openai/openai.go's ChatCompletionRequest has no such field, so `none` and a
+// forced tool change nothing and every offered tool is rendered and parsed.
 const openAiRules: ChatRules = {
   refuse: openAiRefusal,
   rendersTools: hasTools,

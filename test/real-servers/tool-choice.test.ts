@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeInferenceServer } from '../helpers/fake-inference-server.js';
+import { startFakeOllamaServer } from '../helpers/fake-ollama-server.js';
 import { startFakeVllmServer } from '../helpers/fake-vllm-server.js';
 import { weatherCall } from '../helpers/scripted-generation.js';
 import { scriptedModel } from '../helpers/scripted-models.js';
@@ -65,5 +66,37 @@ describe('tool_choice "none" through vLLM', () => {
     expect(choice?.message.tool_calls ?? []).toEqual([]);
     expect(choice?.finish_reason).toBe('stop');
     expect(server?.bodiesOf('/v1/chat/completions')[0]).toMatchObject({ tool_choice: 'none' });
+  });
+});
+
+describe("tool_choice through Ollama's OpenAI-compatible /v1", () => {
+  async function startOllama(): Promise<{ gateway: StartedGateway; model: string }> {
+    const model = scriptedModel('hermes');
+    server = await startFakeOllamaServer({ models: [model] });
+    gateway = await startGateway({ providers: { o: { type: 'openai-compatible', baseUrl: `${server.url}/v1` } } }, { detectServers: true });
+    await waitForServerDetection(gateway);
+    return { gateway, model: `o/${model.ollamaName}` };
+  }
+
+  it('keeps "none" by not offering the tools, since Ollama ignores tool_choice', async () => {
+    const { gateway, model } = await startOllama();
+    const reply = await gateway.client().chat.completions.create({ model, messages, tools, tool_choice: 'none' });
+    expect(reply.choices[0]?.message.tool_calls ?? []).toEqual([]);
+    expect(reply.choices[0]?.finish_reason).toBe('stop');
+    expect(server?.bodiesOf('/v1/chat/completions')[0]).not.toHaveProperty('tools');
+  });
+
+  it('says that a forced tool cannot be enforced', async () => {
+    const { gateway, model } = await startOllama();
+    const reply = await gateway.client().chat.completions.create({
+      model,
+      messages,
+      tools,
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+    });
+    const { diagnostics } = reply as unknown as { diagnostics?: { warnings?: { code: string; message: string }[] } };
+    expect(diagnostics?.warnings).toEqual([
+      expect.objectContaining({ code: 'unsupported-parameter', message: expect.stringContaining("forcing 'get_weather'") }),
+    ]);
   });
 });

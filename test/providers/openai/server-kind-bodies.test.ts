@@ -2,7 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat-request.js';
 import type { ServerKind } from '../../../src/core/server-kind.js';
-import { buildOpenAiRequestBody, serverFieldWarnings } from '../../../providers/openai/build-openai-request-body.js';
+import { RequestCaches } from '../../../src/core/request-caches.js';
+import { shareToolList } from '../../../src/core/shared-tool-list.js';
+import {
+  buildOpenAiRequestBody,
+  serializeOpenAiRequestBody,
+  serverFieldWarnings,
+} from '../../../providers/openai/build-openai-request-body.js';
 
 function request(server: ServerKind | undefined, overrides: Partial<ChatRequest> = {}): ChatRequest {
   const model = {
@@ -146,5 +152,19 @@ describe('server sampling fields', () => {
       "'repetition_penalty' is a vLLM/llama.cpp field that OpenAI does not take; it was not sent.",
       "'skip_special_tokens' is a vLLM/llama.cpp field that OpenAI does not take; it was not sent.",
     ]);
+  });
+});
+
+describe("tool_choice none for Ollama's /v1, which has no tool_choice", () => {
+  const tools = shareToolList([{ name: 'get_weather', parameters: { type: 'object' } }]);
+  const native = { keepSpecialTokens: undefined, tools, toolChoice: { type: 'none' as const } };
+
+  it.each([
+    ['ollama', false],
+    ['vllm', true],
+  ] as const)('%s: tools on the wire %s, whether or not their JSON is cached', (server, sent) => {
+    const body = serializeOpenAiRequestBody(request(server, native), 'openai-compatible', { stream: true }, new RequestCaches());
+    expect(JSON.parse(body.toString()).tools !== undefined).toBe(sent);
+    expect(buildOpenAiRequestBody(request(server, native), 'openai-compatible').tools !== undefined).toBe(sent);
   });
 });
