@@ -8,7 +8,7 @@ import { joinJsonPieces, stringifyWithRawMembers, type JsonPiece } from './strin
 import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { Message, SystemMessage } from '../../src/core/message.js';
-import { offersTools } from './ollama-tool-choice.js';
+import { toolsForServer } from './server-tool-choice.js';
 
 export type OpenAiFlavour = 'openai' | 'openai-compatible';
 export type OpenAiBodyOptions = { stream: boolean };
@@ -46,9 +46,10 @@ function assembleBody(
   body.model = request.model.model;
   // OpenAI itself takes system messages anywhere; the servers behind openai-compatible mostly do not.
   body.messages = convertToOpenAiMessages(flavour === 'openai' ? request.messages : foldSystemMessages(request.messages));
-  if (request.tools?.length && offersTools(request)) {
-    body.tools = wireTools();
-    if (request.toolChoice) body.tool_choice = convertToolChoice(request.toolChoice);
+  const sent = flavour === 'openai-compatible' ? toolsForServer(request) : request;
+  if (sent.tools?.length) {
+    body.tools = sent === request ? wireTools() : convertTools(sent.tools);
+    if (sent.toolChoice) body.tool_choice = convertToolChoice(sent.toolChoice);
     setIfGiven(body, 'parallel_tool_calls', request.parallelToolCalls);
   }
   // OpenAI deprecated max_tokens for max_completion_tokens; most compatible servers know only max_tokens.
@@ -115,7 +116,9 @@ export function serializeOpenAiRequestBody(
   caches?: OpenAiBodyCaches,
 ): string | Buffer {
   if (caches === undefined) return JSON.stringify(buildOpenAiRequestBody(request, flavour, options));
-  const knownTools = request.tools?.length && isSharedToolList(request.tools) && offersTools(request) ? request.tools : undefined;
+  // A list the server is sent only part of (or none of) is serialised whole neither from nor into the cache.
+  const unchanged = flavour === 'openai' || toolsForServer(request) === request;
+  const knownTools = request.tools?.length && isSharedToolList(request.tools) && unchanged ? request.tools : undefined;
   // A shared list's stand-in only holds the member's place in the key order; its text comes from the cache.
   const body = assembleBody(request, flavour, options, () => (knownTools ? null : convertTools(request.tools ?? [])));
   const messagesJson = messagesJsonWithLongTexts(body.messages as OpenAiMessage[], caches.longTextJson);

@@ -10,7 +10,7 @@ import type { StreamEvent } from '../../src/core/stream-event.js';
 import { withForwardedHeaders } from '../../src/http/headers-for-non-anthropic.js';
 import { UpstreamClient } from '../../src/http/upstream-client.js';
 import { version } from '../../src/version.js';
-import { ollamaToolChoiceWarnings } from './ollama-tool-choice.js';
+import { toolChoiceWarnings } from './server-tool-choice.js';
 import { serializeOpenAiRequestBody, type OpenAiBodyCaches, type OpenAiFlavour, serverFieldWarnings } from './build-openai-request-body.js';
 import { decodeChatCompletionChunks, type DecodeState } from './decode-chat-completion-chunks.js';
 import { readOpenAiEmbeddings, readOpenAiModels } from './read-openai-listings.js';
@@ -69,7 +69,7 @@ export function createOpenAiAdapter(
       const { cancellation } = context;
       const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole }, caches);
       const warnings =
-        flavour === 'openai' && request.openaiExtras ? serverFieldWarnings(request.openaiExtras) : ollamaToolChoiceWarnings(request);
+        flavour === 'openai' && request.openaiExtras ? serverFieldWarnings(request.openaiExtras) : toolChoiceWarnings(request);
       const readOptions = { provider: config.name, model: request.model.model, warnings, cancellation };
       const headers = withForwardedHeaders(whole ? wholeHeaders : streamHeaders, request.forwardHeaders);
       const call = {

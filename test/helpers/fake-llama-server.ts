@@ -44,6 +44,8 @@ function llamaChatRules(options: FakeLlamaServerOptions): ChatRules {
     rendersTools: hasTools,
     // With tools, common_chat_templates_apply picks the template's tool format (or the generic JSON one
     // for templates that render no tools) and common_chat_parse returns its calls as tool_calls.
+    // tool_choice is read as a string (server-common.cpp, `json_value(body, "tool_choice", "auto")`): a
+    // named-function object is read as "auto", which is what this rule does with it.
     parsesCalls: (body) => hasTools(body) && body.tool_choice !== 'none',
     // Without tools the template's "content only" format preserves no tokens: only --special keeps them.
     decode: (generation) => splitThinking(llamaCppPieces(generation, { special: options.special === true })),

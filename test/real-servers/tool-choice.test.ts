@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeInferenceServer } from '../helpers/fake-inference-server.js';
+import { startFakeLlamaServer } from '../helpers/fake-llama-server.js';
 import { startFakeOllamaServer } from '../helpers/fake-ollama-server.js';
 import { startFakeVllmServer } from '../helpers/fake-vllm-server.js';
 import { weatherCall } from '../helpers/scripted-generation.js';
@@ -98,5 +99,31 @@ describe("tool_choice through Ollama's OpenAI-compatible /v1", () => {
     expect(diagnostics?.warnings).toEqual([
       expect.objectContaining({ code: 'unsupported-parameter', message: expect.stringContaining("forcing 'get_weather'") }),
     ]);
+  });
+});
+
+describe('a named tool through llama-server, which reads tool_choice only as a string', () => {
+  it('is sent as that tool alone with "required", which its grammar enforces', async () => {
+    const model = scriptedModel('hermes');
+    server = await startFakeLlamaServer({ model });
+    gateway = await startGateway({ providers: { l: { type: 'openai-compatible', baseUrl: `${server.url}/v1` } } }, { detectServers: true });
+    await waitForServerDetection(gateway);
+    const offered = [...tools, { type: 'function' as const, function: { name: 'get_time', parameters: { type: 'object' } } }];
+    const reply = await gateway
+      .client()
+      .chat.completions.create({
+        model: 'l/Qwen3-8B-Q4_K_M.gguf',
+        messages,
+        tools: offered,
+        tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      })
+      .withResponse();
+    expect(reply.response.headers.get('x-tool-calling')).toBe('native');
+    expect(reply.data.choices[0]?.finish_reason).toBe('tool_calls');
+    const sent = server.bodiesOf('/v1/chat/completions')[0] as { tools?: { function: { name: string } }[]; tool_choice?: unknown };
+    expect({ tools: sent.tools?.map((tool) => tool.function.name), toolChoice: sent.tool_choice }).toEqual({
+      tools: ['get_weather'],
+      toolChoice: 'required',
+    });
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../src/core/chat-request.js';
 import type { ServerKind } from '../../../src/core/server-kind.js';
+import type { ToolChoice } from '../../../src/core/tool-definition.js';
 import { RequestCaches } from '../../../src/core/request-caches.js';
 import { shareToolList } from '../../../src/core/shared-tool-list.js';
 import {
@@ -155,16 +156,37 @@ describe('server sampling fields', () => {
   });
 });
 
-describe("tool_choice none for Ollama's /v1, which has no tool_choice", () => {
-  const tools = shareToolList([{ name: 'get_weather', parameters: { type: 'object' } }]);
-  const native = { keepSpecialTokens: undefined, tools, toolChoice: { type: 'none' as const } };
+describe('tool_choice where the server cannot take it as given', () => {
+  const tools = shareToolList([
+    { name: 'get_weather', parameters: { type: 'object' } },
+    { name: 'get_time', parameters: { type: 'object' } },
+  ]);
+  /** The body's tools and tool_choice, serialised with the cache (twice: from it the second time) and without. */
+  function sent(server: ServerKind, toolChoice: ToolChoice) {
+    const native = request(server, { keepSpecialTokens: undefined, tools, toolChoice });
+    const caches = new RequestCaches();
+    const bodies = [0, 1].map(() =>
+      JSON.parse(serializeOpenAiRequestBody(native, 'openai-compatible', { stream: true }, caches).toString()),
+    );
+    bodies.push(buildOpenAiRequestBody(native, 'openai-compatible'));
+    return bodies.map((body: { tools?: { function: { name: string } }[]; tool_choice?: unknown }) => ({
+      tools: body.tools?.map((tool) => tool.function.name),
+      tool_choice: body.tool_choice,
+    }));
+  }
 
-  it.each([
-    ['ollama', false],
-    ['vllm', true],
-  ] as const)('%s: tools on the wire %s, whether or not their JSON is cached', (server, sent) => {
-    const body = serializeOpenAiRequestBody(request(server, native), 'openai-compatible', { stream: true }, new RequestCaches());
-    expect(JSON.parse(body.toString()).tools !== undefined).toBe(sent);
-    expect(buildOpenAiRequestBody(request(server, native), 'openai-compatible').tools !== undefined).toBe(sent);
+  it("Ollama's /v1 (no tool_choice at all): none is kept by offering no tools", () => {
+    expect(sent('ollama', { type: 'none' })).toEqual(Array(3).fill({ tools: undefined, tool_choice: undefined }));
+  });
+
+  it('llama-server (tool_choice read as a string only): a named tool becomes that tool alone, required', () => {
+    expect(sent('llama.cpp', { type: 'tool', name: 'get_time' })).toEqual(Array(3).fill({ tools: ['get_time'], tool_choice: 'required' }));
+  });
+
+  it('vLLM takes both as given', () => {
+    expect(sent('vllm', { type: 'none' })).toEqual(Array(3).fill({ tools: ['get_weather', 'get_time'], tool_choice: 'none' }));
+    expect(sent('vllm', { type: 'tool', name: 'get_time' })).toEqual(
+      Array(3).fill({ tools: ['get_weather', 'get_time'], tool_choice: { type: 'function', function: { name: 'get_time' } } }),
+    );
   });
 });
