@@ -12,6 +12,8 @@ import { okBody, probeJson } from '../../src/http/probe-json.js';
 
 export type OllamaProbeTarget = { root: string; headers: Record<string, string> };
 
+const latestTag = ':latest';
+
 /** Listed models read at start, at most: a large library is read lazily, model by model, as requests name them. */
 const modelsReadAtStart = 32;
 
@@ -59,11 +61,17 @@ export async function readOllamaProfile(
   const version = readString(asRecord(okBody(versionAnswer)), 'version');
   const names = (await listedModels(target, signal)).slice(0, modelsReadAtStart);
   const models = new Map<string, boolean>();
+  const withoutTools: string[] = [];
   for (const name of names) {
     const hasTools = await ollamaModelHasTools(target, name, signal);
-    if (hasTools !== undefined) models.set(name, hasTools);
+    if (hasTools === undefined) continue;
+    models.set(name, hasTools);
+    if (!hasTools) withoutTools.push(name);
+    // Clients mostly name a model without its tag, as `ollama run` does: Ollama reads `llama3.1` as
+    // `llama3.1:latest` (types/model/name.go, ParseName), and so must the lane lookup, or the first request
+    // goes to the family table's lane before the model is asked about on its own.
+    if (name.endsWith(latestTag)) models.set(name.slice(0, -latestTag.length), hasTools);
   }
-  const withoutTools = [...models].filter(([, hasTools]) => !hasTools).map(([name]) => name);
   const profile: UpstreamProfile = { server: 'ollama', found, toolParsing: 'per-model', models };
   if (version !== undefined) profile.version = version;
   if (withoutTools.length > 0) profile.strippingWarning = strippingWarning(withoutTools);

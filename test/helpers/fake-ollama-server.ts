@@ -66,9 +66,18 @@ const openAiRules: ChatRules = {
   splitsThinking: true,
 };
 
+/**
+ * Ollama's name rule: a name without a tag means its `latest` tag, so `llama3.1` is `llama3.1:latest`
+ * (types/model/name.go, `ParseName` fills in the default tag).
+ */
+function findModel(models: readonly ScriptedModel[], name: unknown): ScriptedModel | undefined {
+  const full = typeof name === 'string' && !name.includes(':') ? `${name}:latest` : name;
+  return models.find((candidate) => candidate.ollamaName === full);
+}
+
 async function serveNativeChat(request: RecordedRequest, response: http.ServerResponse, models: readonly ScriptedModel[]): Promise<void> {
   const body = bodyOf(request);
-  const model = models.find((candidate) => candidate.ollamaName === body.model);
+  const model = findModel(models, body.model);
   const refused = refusal(body, model);
   if (refused || !model) return sendJson(response, refused?.status ?? 404, { error: refused?.message });
   const generation = generate(model, sawTool(body, hasTools(body)));
@@ -96,7 +105,7 @@ async function serveNativeChat(request: RecordedRequest, response: http.ServerRe
 function show(request: RecordedRequest, response: http.ServerResponse, models: readonly ScriptedModel[]): void {
   const body = bodyOf(request);
   const name = body.model ?? body.name;
-  const model = models.find((candidate) => candidate.ollamaName === name);
+  const model = findModel(models, name);
   if (!model) return sendJson(response, 404, { error: `model '${String(name)}' not found` });
   sendJson(response, 200, {
     license: '',
@@ -130,7 +139,7 @@ export async function startFakeOllamaServer(options: FakeOllamaServerOptions): P
         }),
       'POST /v1/chat/completions': async (request, response) => {
         const body = bodyOf(request);
-        const model = models.find((candidate) => candidate.ollamaName === body.model);
+        const model = findModel(models, body.model);
         if (model) return serveChat(request, response, model, openAiRules);
         const refused = openAiRefusal(body, undefined);
         return sendJson(response, refused?.status ?? 404, refused?.body);
