@@ -1,5 +1,6 @@
 /** Neutral messages → Ollama `/api/chat` messages (tool calls as objects, results named by tool). */
 import {
+  toolResultText,
   assertNever,
   invalidRequest,
   type AssistantMessage,
@@ -94,7 +95,7 @@ function convertAssistantMessage(message: AssistantMessage, toolNames: Map<strin
 
 function convertToolMessage(message: ToolMessage, toolNames: Map<string, string>): OllamaWireMessage[] {
   return message.content.map((result) => {
-    const converted: OllamaWireMessage = { role: 'tool', content: result.output };
+    const converted: OllamaWireMessage = { role: 'tool', content: toolResultText(result) };
     const toolName = result.toolName ?? toolNames.get(result.toolCallId);
     if (toolName !== undefined) converted.tool_name = toolName;
     // Newer Ollama servers link results to calls by id; older ones ignore the field.

@@ -1,6 +1,7 @@
 /** Neutral messages → OpenAI Chat Completions messages. */
 import { assertNever } from '../../src/core/assert-never.js';
 import type { FilePart, Message, TextPart } from '../../src/core/message.js';
+import { toolResultText } from '../../src/core/tool-result-text.js';
 
 type OpenAiContentPart =
   | { type: 'text'; text: string }
@@ -56,7 +57,7 @@ export function convertToOpenAiMessages(messages: Message[]): OpenAiMessage[] {
         break;
       }
       case 'tool':
-        for (const part of message.content) result.push({ role: 'tool', tool_call_id: part.toolCallId, content: part.output });
+        for (const part of message.content) result.push({ role: 'tool', tool_call_id: part.toolCallId, content: toolResultText(part) });
         break;
       default:
         assertNever(message, 'message role');

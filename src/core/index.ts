@@ -7,6 +7,7 @@ export * from './finish-reason.js';
 export * from './gateway-error.js';
 export * from './logger.js';
 export * from './message.js';
+export * from './tool-result-text.js';
 export * from './provider-adapter.js';
 export * from './random-id.js';
 export * from './resolved-model.js';

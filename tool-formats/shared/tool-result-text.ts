@@ -1,5 +1,5 @@
 /** Ways families write tool results back into a user turn. */
-import type { ToolResultPart } from '../../src/core/index.js';
+import { toolResultText, type ToolResultPart } from '../../src/core/index.js';
 import { formatJson } from './format-json.js';
 
 export type ResultRenderer = (results: readonly ToolResultPart[]) => string;
@@ -10,9 +10,7 @@ export function taggedResults(open: string, close: string): ResultRenderer {
 }
 
 /** A result's output, marked as an error when it is one (for wrappers that have no error flag of their own). */
-export function resultText(result: ToolResultPart): string {
-  return result.isError === true ? `Error: ${result.output}` : result.output;
-}
+export const resultText = toolResultText;
 
 /** One JSON object per result (`{"name": …, "output": …}`), like Llama's ipython turns. */
 export const jsonResultLines: ResultRenderer = (results) => results.map((result) => formatJson(resultObject(result))).join('\n');

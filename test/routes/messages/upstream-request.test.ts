@@ -71,7 +71,8 @@ describe('a multi-turn tool transcript to an OpenAI-compatible upstream', () => 
         ],
       }),
       { role: 'tool', tool_call_id: 'toolu_01ABC', content: '' },
-      { role: 'tool', tool_call_id: 'toolu_01DEF', content: 'hello\nworld' },
+      // OpenAI's tool message has no is_error: the failure is said in the content (src/core/tool-result-text.ts).
+      { role: 'tool', tool_call_id: 'toolu_01DEF', content: 'Error: hello\nworld' },
       { role: 'user', content: 'Now summarise.' },
     ]);
   });
