@@ -118,6 +118,38 @@ describe('anthropic request body', () => {
     expect(warningsOf(events)).toEqual([]);
   });
 
+  it("re-spells ids outside Anthropic's pattern, alike in the call and its result", async () => {
+    // Kimi K2's own ids (functions.NAME:IDX), as the prompted lane returns them; Anthropic refuses any id
+    // outside ^[a-zA-Z0-9_-]+$ with a 400.
+    const { body } = await send(
+      testRequest({
+        tools: [{ name: 'get_weather', parameters: { type: 'object' } }],
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'Weather in Paris and Rome?' }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'tool-call', id: 'functions.get_weather:0', name: 'get_weather', arguments: '{"city":"Paris"}' },
+              { type: 'tool-call', id: 'functions.get_weather:1', name: 'get_weather', arguments: '{"city":"Rome"}' },
+            ],
+          },
+          {
+            role: 'tool',
+            content: [
+              { type: 'tool-result', toolCallId: 'functions.get_weather:1', output: '21C' },
+              { type: 'tool-result', toolCallId: 'functions.get_weather:0', output: '18C' },
+            ],
+          },
+        ],
+      }),
+    );
+    const [, calls, results] = body.messages as { content: { id?: string; tool_use_id?: string }[] }[];
+    const callIds = calls?.content.map((block) => block.id) ?? [];
+    expect(callIds.every((id) => /^[a-zA-Z0-9_-]+$/.test(id ?? ''))).toBe(true);
+    expect(new Set(callIds).size).toBe(2);
+    expect(results?.content.map((block) => block.tool_use_id)).toEqual([callIds[1], callIds[0]]);
+  });
+
   it('puts tool results before user text even when the text came first', async () => {
     const { body } = await send(
       testRequest({
