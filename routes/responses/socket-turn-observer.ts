@@ -29,10 +29,11 @@ export class SocketTurnObserver implements GenerationObservers {
     this.trace = startGenerationTrace(request, input, true, this.startedAt);
   }
 
-  /** Admits the turn: a refusal (429, or 503 when limits fail closed) rejects before anything is generated. */
+  /** Admits the turn: a refusal (429 past a limit or the budget, or 503 when limits fail closed) rejects before anything is generated. */
   async admit(): Promise<void> {
     const admitted = this.request.server.rateLimits?.admit(this.request.gatewayContext?.access?.name ?? null, true);
     this.admission = admitted === undefined ? null : isPromise(admitted) ? await admitted : admitted;
+    await this.request.server.admitTurnBudget?.(this.request);
   }
 
   started(run: ChatRun): void {

@@ -162,11 +162,44 @@ function admitWithin(request: FastifyRequest, reply: FastifyReply, holder: Budge
     requestContextOf(request).budget = holder;
     return;
   }
-  const retryAfterSeconds = Math.max(1, Math.ceil((status.resetsAt.getTime() - Date.now()) / 1000));
-  void reply.header('retry-after', String(retryAfterSeconds));
-  throw gatewayError('budget_exceeded', {
+  void reply.header('retry-after', String(Math.max(1, Math.ceil((status.resetsAt.getTime() - Date.now()) / 1000))));
+  throw budgetExceeded(holder, status);
+}
+
+function budgetExceeded(holder: BudgetHolder, status: BudgetStatus): Error {
+  return gatewayError('budget_exceeded', {
     message: `The key '${holder.name}' has spent its budget of $${status.budget.usd} for this ${status.budget.period}; it resets at ${status.resetText}.`,
   });
+}
+
+/** The budget the request's key spends against: its own, else the server's; none when neither is set. */
+function holderOf(request: FastifyRequest, serverBudget: Budget | undefined): BudgetHolder | undefined {
+  const budget = request.gatewayContext?.access?.budget ?? serverBudget;
+  return budget ? { name: request.gatewayContext?.access?.name ?? 'anonymous', budget } : undefined;
+}
+
+/** The shared store failed: the request is admitted (and counted when the store is back), as rate limits fail open. */
+function admitUnread(request: FastifyRequest, holder: BudgetHolder, error: unknown): void {
+  request.log.warn({ key: holder.name, error: (error as Error).message }, 'reading the budget failed; admitted');
+  requestContextOf(request).budget = holder;
+}
+
+/**
+ * A WebSocket turn is no HTTP request of its own: the upgrade (a GET) passed no budget check, so each
+ * turn is checked here, and the connection's request then carries the budget its turns' cost counts against.
+ */
+async function admitTurn(request: FastifyRequest, ledger: BudgetLedger, serverBudget: Budget | undefined): Promise<void> {
+  const holder = holderOf(request, serverBudget);
+  if (!holder) return;
+  let status: BudgetStatus;
+  try {
+    status = await ledger.status(holder);
+  } catch (error) {
+    admitUnread(request, holder, error);
+    return;
+  }
+  if (status.remainingUsd <= 0) throw budgetExceeded(holder, status);
+  requestContextOf(request).budget = holder;
 }
 
 /**
@@ -175,11 +208,11 @@ function admitWithin(request: FastifyRequest, reply: FastifyReply, holder: Budge
  */
 export function registerBudgets(app: FastifyInstance, ledger: BudgetLedger, serverBudget: Budget | undefined): void {
   app.decorate('budgets', ledger);
+  app.decorate('admitTurnBudget', (request: FastifyRequest) => admitTurn(request, ledger, serverBudget));
   const check = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
     if (request.method !== 'POST') return done();
-    const budget = request.gatewayContext?.access?.budget ?? serverBudget;
-    if (!budget) return done();
-    const holder: BudgetHolder = { name: request.gatewayContext?.access?.name ?? 'anonymous', budget };
+    const holder = holderOf(request, serverBudget);
+    if (!holder) return done();
     try {
       const status = ledger.status(holder);
       if (!isPromise(status)) {
@@ -195,10 +228,8 @@ export function registerBudgets(app: FastifyInstance, ledger: BudgetLedger, serv
             done(error as Error);
           }
         },
-        // The shared store failed: the request is admitted (and counted when the store is back), as rate limits fail open.
         (error: unknown) => {
-          request.log.warn({ key: holder.name, error: (error as Error).message }, 'reading the budget failed; admitted');
-          requestContextOf(request).budget = holder;
+          admitUnread(request, holder, error);
           done();
         },
       );
@@ -217,5 +248,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Budgets, when any is configured (app.ts decorates it). */
     budgets?: BudgetLedger;
+    /** Checks one WebSocket turn against its key's budget (refused: a 429 budget_exceeded), when any budget is configured. */
+    admitTurnBudget?: (request: FastifyRequest) => Promise<void>;
   }
 }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BudgetLedger, budgetPeriod } from '../../src/plugins/budgets.js';
 import { createInProcessState } from '../../src/state/in-process-state.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
+import { ResponsesSocketClient } from '../helpers/responses-socket-client.js';
 import { redisServerPath, warnWhenRedisIsMissing } from '../helpers/redis-server.js';
 import { startGateway, testProvider, type StartedGateway, type TestConfigFile } from '../helpers/start-gateway.js';
 import { useRedisServer } from '../helpers/use-redis-server.js';
@@ -94,6 +95,26 @@ describe('budgets', () => {
     expect(second.status).toBe(200);
     expect(await second.text()).toContain('[DONE]');
     expect((await chat(gateway, 'team-key', true)).status).toBe(429);
+  });
+
+  it('a WebSocket turn spends the budget and is refused past it, like an HTTP request', async () => {
+    const { gateway, upstream } = await setUp(2 * costPerReply);
+    const url = `${gateway.baseUrl.replace(/^http/, 'ws')}/v1/responses`;
+    const client = await ResponsesSocketClient.connect(url, { authorization: 'Bearer team-key' });
+    const turn = async () => {
+      client.send({ type: 'response.create', model: 'local/m', input: 'hi', store: false });
+      return (await client.nextTurn()).at(-1);
+    };
+    try {
+      expect((await turn())?.type).toBe('response.completed');
+      // The turn's cost counts: one HTTP request spends the rest.
+      expect((await chat(gateway, 'team-key')).status).toBe(200);
+      const before = upstream.chatRequests().length;
+      expect(await turn()).toMatchObject({ type: 'error', status: 429, error: { code: 'budget_exceeded' } });
+      expect(upstream.chatRequests().length).toBe(before);
+    } finally {
+      await client.close();
+    }
   });
 
   it('GET /v1/usage: a key sees its own spend and tokens, an admin key sees every key', async () => {
