@@ -1,9 +1,10 @@
 /** `server.apiKeys` entries (strings or policy objects) → named ClientKeys. */
+import { ConfigError } from './config-error.js';
 import type { ClientKeyEntry } from './config-schema.js';
 import type { ClientKey } from './config-types.js';
 
 export function normalizeClientKeys(entries: readonly ClientKeyEntry[] | undefined): ClientKey[] {
-  return (entries ?? []).map((entry, index) => {
+  const clientKeys = (entries ?? []).map((entry, index) => {
     if (typeof entry === 'string') return { key: entry, name: `key-${index + 1}` };
     const clientKey: ClientKey = { key: entry.key, name: entry.name ?? `key-${index + 1}` };
     if (entry.models) clientKey.models = entry.models;
@@ -13,4 +14,28 @@ export function normalizeClientKeys(entries: readonly ClientKeyEntry[] | undefin
     if (entry.budget) clientKey.budget = entry.budget;
     return clientKey;
   });
+  refuseSharedNamesWithOtherPolicies(clientKeys);
+  return clientKeys;
+}
+
+/**
+ * Rate-limit windows, budget spend and usage are counted by a key's name, and its limits and budget found
+ * by it: two keys of one name are one client. That is right for a rotated key (old and new, same policy),
+ * but two keys of different policies under one name (an explicit name equal to another key's `key-N`, a
+ * name repeated by mistake) would spend each other's budget and share one key's limits.
+ */
+function refuseSharedNamesWithOtherPolicies(clientKeys: readonly ClientKey[]): void {
+  const firstByName = new Map<string, { index: number; policy: string }>();
+  const problems: string[] = [];
+  clientKeys.forEach((clientKey, index) => {
+    const { key: _key, name, ...rest } = clientKey;
+    const policy = JSON.stringify(rest);
+    const first = firstByName.get(name);
+    if (!first) firstByName.set(name, { index, policy });
+    else if (first.policy !== policy)
+      problems.push(
+        `server.apiKeys.${index}: named '${name}' like server.apiKeys.${first.index}, with another policy; limits, budgets and usage are counted by name, so give each its own name`,
+      );
+  });
+  if (problems.length) throw new ConfigError(problems);
 }

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeClientKeys } from '../../src/config/normalize-client-keys.js';
+
+describe('normalizeClientKeys', () => {
+  it('names keys without a name by position', () => {
+    expect(normalizeClientKeys(['sk-a', { key: 'sk-b', name: 'ci' }, { key: 'sk-c' }]).map((clientKey) => clientKey.name)).toEqual([
+      'key-1',
+      'ci',
+      'key-3',
+    ]);
+  });
+
+  it('lets two keys of one policy share a name (a rotated key: one client, one budget)', () => {
+    const budget = { usd: 5, period: 'day' as const };
+    const keys = normalizeClientKeys([
+      { key: 'sk-old', name: 'team', budget },
+      { key: 'sk-new', name: 'team', budget },
+    ]);
+    expect(keys.map((clientKey) => clientKey.name)).toEqual(['team', 'team']);
+  });
+
+  it("refuses a name given to keys of different policies, as when it equals another key's generated name", () => {
+    // The plain key is `key-2`: without the check it would spend the first key's budget and share its counters.
+    expect(() => normalizeClientKeys([{ key: 'sk-a', name: 'key-2', budget: { usd: 1, period: 'day' } }, 'sk-b'])).toThrow(
+      "server.apiKeys.1: named 'key-2' like server.apiKeys.0, with another policy",
+    );
+    expect(() =>
+      normalizeClientKeys([
+        { key: 'sk-a', name: 'team', limits: { requestsPerMinute: 10 } },
+        { key: 'sk-b', name: 'team', limits: { requestsPerMinute: 1000 } },
+      ]),
+    ).toThrow(/server\.apiKeys\.1: named 'team'/);
+  });
+});
