@@ -31,8 +31,19 @@ type Pricing =
   | { type: 'package-call'; providerId: string; model: string }
   | { type: 'unknown' };
 
-/** The package's provider ids for the kinds whose model names are the provider's own. */
-const packageProviders: Readonly<Record<string, string>> = { openai: 'openai', anthropic: 'anthropic', gemini: 'google' };
+/**
+ * The package's provider ids for the kinds whose model names are the provider's own: Vertex AI's
+ * (`gemini-2.5-pro`, `claude-sonnet-4-5@20250929`) and Bedrock's model ids (`anthropic.claude-…-v1:0`,
+ * `us.…` inference profiles) included. Not `azure-openai`: its model is the operator's deployment name,
+ * which need not name the model behind it, and a guessed price is worse than none.
+ */
+const packageProviders: Readonly<Record<string, string>> = {
+  openai: 'openai',
+  anthropic: 'anthropic',
+  gemini: 'google',
+  vertex: 'google',
+  bedrock: 'aws',
+};
 
 /** Models come from requests: the memo is bounded. */
 const modelsRemembered = 1_000;
