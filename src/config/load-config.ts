@@ -36,8 +36,19 @@ async function readConfigFile(path: string): Promise<unknown> {
     // YAML 1.2 is a superset of JSON, so one parser reads both.
     return parseYaml(text) ?? {};
   } catch (error) {
-    throw new ConfigError([`cannot parse config file ${path}: ${(error as Error).message}`]);
+    throw new ConfigError([`cannot parse config file ${path}: ${withoutSourceExcerpt((error as Error).message)}`]);
   }
+}
+
+/**
+ * The yaml parser ends its message with the lines around the error (`… at line 4, column 12:` and an
+ * excerpt). Those lines may hold a key written into the file, and the message goes to the log (a reload's
+ * refusal too, logged under the old config's redactor, which knows none of the new file's secrets) and
+ * to `POST /admin/reload`'s answer: the line and column say where, without the text.
+ */
+function withoutSourceExcerpt(message: string): string {
+  const excerpt = message.indexOf(':\n\n');
+  return excerpt === -1 ? message : message.slice(0, excerpt);
 }
 
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {

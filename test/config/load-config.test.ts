@@ -218,6 +218,14 @@ describe('config errors name the bad path', () => {
     expect(error.message).toContain(`cannot parse config file ${path}`);
   });
 
+  it('says where a file cannot be parsed without quoting its lines, which may hold a key', async () => {
+    const path = await configFile('yaml', 'server:\n  apiKeys:\n    - key: sk-inline-secret-1234 name: team\nproviders: {}\n');
+    const error = await configError(loadConfig({ path, environment: {} }));
+    expect(error.message).toContain(`cannot parse config file ${path}`);
+    expect(error.message).toContain('at line 3, column');
+    expect(error.message).not.toContain('sk-inline-secret-1234');
+  });
+
   it('rejects a file whose top level is not a mapping', async () => {
     const path = await configFile('yaml', '- just\n- a list\n');
     await configError(loadConfig({ path, environment: {} }));
