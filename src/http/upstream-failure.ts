@@ -16,6 +16,22 @@ export function classifyUpstreamFailure(error: unknown): UpstreamFailure | undef
   return undefined;
 }
 
+/** Upstream errors that say nothing about the server's health: the reply was only larger than the gateway reads, or a script chose it. */
+const notServerFailures: ReadonlySet<string> = new Set(['upstream_response_too_large', 'scripted_error']);
+
+/**
+ * The same, for a reply read whole (a non-streaming request): until it is in hand nothing has reached
+ * the client, so an upstream that answered 2xx and then failed (an error body or event, a body cut or
+ * unreadable) failed like a 502 and may be retried or handed to the next target, as the docs promise
+ * ("while its reply is read whole"). In a stream the same errors come after the first byte: never retried.
+ */
+export function classifyWholeReplyFailure(error: unknown): UpstreamFailure | undefined {
+  const failure = classifyUpstreamFailure(error);
+  if (failure || !GatewayError.isInstance(error)) return failure;
+  if (error.type !== 'upstream_error' || error.status < 500 || notServerFailures.has(error.code ?? '')) return undefined;
+  return { type: 'status', status: error.status };
+}
+
 /** Connect errors, timeouts, 408, 429 and 5xx; every other 4xx keeps its meaning. */
 export function isRetryable(failure: UpstreamFailure): boolean {
   if (failure.type !== 'status') return true;

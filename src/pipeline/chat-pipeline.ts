@@ -35,7 +35,7 @@ import { ToolPromptCache } from './tool-prompt-cache.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
 import type { JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
-import { classifyUpstreamFailure, failureReason } from '../http/upstream-failure.js';
+import { failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
 import { providerTypesWithoutResponseFormat } from '../core/provider-types.js';
 import { asksForJson, type ResponseFormatOptions } from './check-response-format.js';
@@ -46,7 +46,7 @@ import { DeploymentTargets, type TargetObserver } from './deployment-observer.js
 import { isNativeToolsRefusal } from './native-tools-refused.js';
 import { isResponseFormatRefusal, ResponseFormatRefusals } from './response-format-refused.js';
 import { ProviderDirectory } from './provider-directory.js';
-import { streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
+import { failureOf, streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
 import { applyReplyStages, nativeLane, type ReplyPlan } from './stages.js';
 import { capWholeReply, WholeReplyDeadlines } from './whole-reply-bound.js';
 import type { PriceTable } from './price-table.js';
@@ -241,7 +241,7 @@ export class ChatPipeline {
         if (prices?.knows(run.model)) run.events = pricedEvents(run.events, prices, run);
         return tapped(observer ? observer.answered(target, sentAt, run) : run, options);
       } catch (error) {
-        const failure = context.cancellation.aborted ? undefined : classifyUpstreamFailure(error);
+        const failure = context.cancellation.aborted ? undefined : failureOf(error, context);
         observer?.failed(target, failure);
         const next = fallbacks[position];
         if (!next || !failure || !this.fallbacks.handsOver(failure)) throw error;

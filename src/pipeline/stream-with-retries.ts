@@ -11,7 +11,13 @@ import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.
 import type { ResolvedModel } from '../core/resolved-model.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import { retryDelayMs } from '../http/retry-delay.js';
-import { classifyUpstreamFailure, failureReason, isRetryable } from '../http/upstream-failure.js';
+import {
+  classifyUpstreamFailure,
+  classifyWholeReplyFailure,
+  failureReason,
+  isRetryable,
+  type UpstreamFailure,
+} from '../http/upstream-failure.js';
 import { waitBeforeRetry } from '../http/wait-before-retry.js';
 
 /** One retry or fallback, as metrics count it: the target that failed, and how. */
@@ -51,7 +57,7 @@ export async function streamWithRetries(
       // Reported here, where the failure is caught anyway, rather than by a wrapper around every adapter
       // (a promise and a microtask more on every request that does not fail).
       options.observer?.observeUpstreamError(request.model.provider, toGatewayError(error));
-      const failure = settings && retry <= settings.count ? classifyUpstreamFailure(error) : undefined;
+      const failure = settings && retry <= settings.count ? failureOf(error, context) : undefined;
       const cancelled = context.cancellation.aborted;
       if (!settings || !failure || !isRetryable(failure) || cancelled || !GatewayError.isInstance(error)) throw error;
       const delayMs = retryDelayMs(error, retry, settings, { now: Date.now(), random: options.random ?? Math.random });
@@ -63,4 +69,9 @@ export async function streamWithRetries(
       await waitBeforeRetry(delayMs, context);
     }
   }
+}
+
+/** What kind of upstream failure an error is for this request: a reply read whole has more (upstream-failure.ts). */
+export function failureOf(error: unknown, context: ProviderContext): UpstreamFailure | undefined {
+  return context.wholeReply === true ? classifyWholeReplyFailure(error) : classifyUpstreamFailure(error);
 }

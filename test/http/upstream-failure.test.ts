@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
 import { GatewayError, gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
-import { classifyUpstreamFailure, failureReason, isRetryable } from '../../src/http/upstream-failure.js';
+import { classifyUpstreamFailure, classifyWholeReplyFailure, failureReason, isRetryable } from '../../src/http/upstream-failure.js';
 
 const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
 const headersTimeout = Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
@@ -32,6 +32,22 @@ describe('classifyUpstreamFailure', () => {
         new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_stream_error', message: 'mid-stream' }),
       ),
     ).toBeUndefined();
+  });
+});
+
+describe('classifyWholeReplyFailure', () => {
+  it('counts a 2xx reply that failed while read whole as a server failure: nothing reached the client yet', () => {
+    const errorBody = gatewayError('upstream_error', { message: "Upstream provider 'up' failed: boom" });
+    expect(classifyUpstreamFailure(errorBody)).toBeUndefined();
+    expect(classifyWholeReplyFailure(errorBody)).toEqual({ type: 'status', status: 502 });
+    expect(classifyWholeReplyFailure(gatewayError('overloaded', { message: 'overloaded' }))).toEqual({ type: 'status', status: 502 });
+  });
+
+  it('keeps what says nothing of the server: a reply too large, a scripted error, a 4xx, the gateway’s own errors', () => {
+    expect(classifyWholeReplyFailure(gatewayError('upstream_response_too_large', { message: 'large' }))).toBeUndefined();
+    expect(classifyWholeReplyFailure(gatewayError('scripted_error', { status: 503, message: 'scripted' }))).toBeUndefined();
+    expect(classifyWholeReplyFailure(invalidRequest('bad'))).toBeUndefined();
+    expect(classifyWholeReplyFailure(errorFromTransportFailure(headersTimeout, 'up'))).toEqual({ type: 'timeout' });
   });
 });
 

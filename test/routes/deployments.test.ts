@@ -90,6 +90,24 @@ describe('deployments: one name, several targets', () => {
     expect(alive!.chatRequests()).toHaveLength(30);
   });
 
+  it('a target whose 200 reply is an error body rests like a 5xx: a whole-reply request moves on to the next target', async () => {
+    const [broken, alive] = await upstreams(2);
+    // The fake answers a non-streaming request with a 200 whose body is the error (as a server failing mid-generation does).
+    broken!.respondWith(() => ({ type: 'chat', content: 'partial', streamError: { afterChunks: 1, message: 'engine died' } }));
+    const gateway = await gatewayWith({
+      providers: { broken: provider(broken!), alive: provider(alive!) },
+      deployments: { coder: { targets: [{ model: 'broken/m', weight: 1_000 }, { model: 'alive/m' }], cooldownSeconds: 60 } },
+    });
+    const first = await ask(gateway, 'coder');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-interlingua-deployment')).toBe('alive/m');
+    expect(first.headers.get('x-interlingua-attempts')).toBe('2');
+    // Cooled down: the next request goes straight to the other target, though its weight is a thousandth.
+    const second = await ask(gateway, 'coder');
+    expect(second.headers.get('x-interlingua-attempts')).toBe('1');
+    expect(broken!.chatRequests()).toHaveLength(1);
+  });
+
   it('every target down: the error keeps its meaning and says what was tried', async () => {
     const gateway = await gatewayWith({
       providers: { one: provider(await deadPort()), two: provider(await deadPort()) },
