@@ -44,6 +44,8 @@ export class LiveGateway {
   private current: BuiltApp | undefined;
   private readonly draining = new Set<FastifyInstance>();
   private reloading: Promise<ReloadOutcome> | undefined;
+  /** The reload asked for while one ran: it runs once that one ends. */
+  private queued: Promise<ReloadOutcome> | undefined;
 
   constructor(private readonly options: LiveGatewayOptions) {
     this.server = createServer(options.serverOptions, (request, response) => this.handle(request, response));
@@ -65,10 +67,27 @@ export class LiveGateway {
     return this.current.app;
   }
 
-  /** One reload at a time: a second signal during a reload waits for it and shares its outcome. */
+  /**
+   * One reload at a time. A signal during a reload may follow an edit that the running one read too early
+   * to see, so it gets one more reload once the running one ends; every signal until then shares that one.
+   */
   reload(): Promise<ReloadOutcome> {
-    this.reloading ??= this.reloadOnce().finally(() => (this.reloading = undefined));
+    if (!this.reloading) return this.startReload();
+    this.queued ??= this.reloading.then(
+      () => this.startQueued(),
+      () => this.startQueued(),
+    );
+    return this.queued;
+  }
+
+  private startReload(): Promise<ReloadOutcome> {
+    this.reloading = this.reloadOnce().finally(() => (this.reloading = undefined));
     return this.reloading;
+  }
+
+  private startQueued(): Promise<ReloadOutcome> {
+    this.queued = undefined;
+    return this.startReload();
   }
 
   /** Closes the current app and any still draining (their own close waits for their streams, bounded by the grace). */
