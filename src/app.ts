@@ -47,6 +47,7 @@ import { RecentReplies } from './pipeline/recent-replies.js';
 import { ToolCallInspector } from './pipeline/tool-call-inspector.js';
 import { registerClientAuth } from './plugins/client-auth.js';
 import { VerifiedKeyMemo } from './plugins/verified-key-memo.js';
+import { closeSocketsForRestart } from './plugins/restart-close-sockets.js';
 import { registerCloseRefusedUpgrades } from './plugins/close-refused-upgrades.js';
 import { createClientErrorResponder } from './plugins/client-error-response.js';
 import { ErrorEnvelopes, registerErrorEnvelope, sendFrameworkError } from './plugins/error-envelope.js';
@@ -334,7 +335,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   // every hook, parser and handler above (a child copies its parent's as it is created).
   const storedResponses = createStoredResponses(config, state, options.lasting);
   await app.register(async (responses) => {
-    await responses.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes } });
+    await responses.register(fastifyWebsocket, { options: { maxPayload: config.server.bodyLimitBytes }, preClose: closeSocketsForRestart });
     registerCloseRefusedUpgrades(responses);
     registerResponsesRoutes(responses, {
       pipeline,

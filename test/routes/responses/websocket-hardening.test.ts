@@ -1,7 +1,8 @@
 /**
  * The Responses WebSocket mode under the hardening that HTTP requests get (issue 10): frames nested
  * too deep are refused like bodies, a connection's chaining store is bounded in bytes, a quiet
- * turn is kept alive with WebSocket pings, and a shutdown ends a live turn with response.failed.
+ * turn is kept alive with WebSocket pings, and a shutdown ends a live turn with response.failed and
+ * closes idle connections as a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
@@ -167,5 +168,12 @@ describe('shutdown during a turn', () => {
       expect(lastEvent(events).type).toBe('response.failed');
       await closed;
     });
+  });
+
+  it('closes an idle connection with 1012 (Service Restart), which tells the client to connect again', async () => {
+    const closing = await startGateway({ providers: { native: testProvider('openai-compatible', `${upstream.url}/v1`) } });
+    const client = await ResponsesSocketClient.connect(`${closing.baseUrl.replace(/^http/, 'ws')}/v1/responses`);
+    await closing.close();
+    expect((await client.closed).code).toBe(1012);
   });
 });
