@@ -261,6 +261,10 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   app.decorate('usageLog', usageLog);
   // How many generations this app still serves: a reloaded gateway closes a replaced app when none are left.
   app.decorate('liveGenerations', () => liveStreams.size);
+  // Replaced by a reload (src/live-gateway.ts): what it still serves finishes, but nothing new starts here.
+  let retired = false;
+  app.decorate('retire', () => void (retired = true));
+  app.decorate('isRetired', () => retired);
   if (tracing) app.decorate('tracing', tracing);
   // An upstream that failed before its first byte is counted, and its server is asked again what it is.
   const resilience: ResilienceObserver = {

@@ -20,6 +20,9 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** How many generations the app is still serving (its live streams and pending replies): app.ts decorates it. */
     liveGenerations?: () => number;
+    /** Marks the app replaced by a reload (app.ts decorates it): its WebSocket connections start no new turn. */
+    retire?: () => void;
+    isRetired?: () => boolean;
   }
 }
 
@@ -139,6 +142,7 @@ export class LiveGateway {
 
   /** Closes a replaced app once nothing it started is still running. */
   private retire(app: FastifyInstance): void {
+    app.retire?.();
     this.draining.add(app);
     const check = setInterval(() => {
       if ((app.liveGenerations?.() ?? 0) > 0) return;

@@ -26,6 +26,9 @@ function liveGateway(): LiveGateway {
     },
     buildApp: async (config, serverFactory: (handler: RequestListener) => Server) => {
       const app = Fastify({ serverFactory });
+      let retired = false;
+      app.decorate('retire', () => void (retired = true));
+      app.decorate('isRetired', () => retired);
       app.get('/version', async () => (config as unknown as { version: number }).version);
       return app;
     },
@@ -53,5 +56,15 @@ describe('LiveGateway.reload', () => {
     expect(await second).toEqual({ reloaded: true });
     const served = await gateway.app.inject({ method: 'GET', url: '/version' });
     expect(served.body).toBe('2');
+  });
+});
+
+describe('LiveGateway retiring an app', () => {
+  it('marks the replaced app retired at once (its WebSocket connections start no new turn), not the new one', async () => {
+    gateway = liveGateway();
+    const first = await gateway.start({ version: 0 } as unknown as GatewayConfig);
+    expect(await gateway.reload()).toEqual({ reloaded: true });
+    expect(first.isRetired?.()).toBe(true);
+    expect(gateway.app.isRetired?.()).toBe(false);
   });
 });

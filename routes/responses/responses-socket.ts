@@ -104,6 +104,16 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
     socket.send(errorFrame(limit, undefined));
     socket.close(1000, 'connection limit reached');
   };
+  // A config reload retired this connection's app: a new turn would run on the old config (a removed key,
+  // an old limit) and keep the old app alive. OpenAI's limit event is the one clients already answer by
+  // connecting again, where the new config serves them.
+  const closeRetired = () => {
+    const reloaded = gatewayError('websocket_connection_limit_reached', {
+      message: 'The gateway reloaded its config; open a new connection to continue.',
+    });
+    socket.send(errorFrame(reloaded, undefined));
+    socket.close(1012, 'the gateway reloaded its config; connect again');
+  };
   const expiry =
     options.maxConnectionMs > 0
       ? setTimeout(() => {
@@ -173,6 +183,11 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
   socket.on('message', (data: Buffer, isBinary: boolean) => {
     // Closing already: a frame sent after the limit's error event is not started.
     if (expired) return;
+    if (request.server.isRetired?.()) {
+      expired = true;
+      closeRetired();
+      return;
+    }
     if (current) {
       const busy = gatewayError('response_in_progress', {
         message:

@@ -170,6 +170,21 @@ describe('shutdown during a turn', () => {
     });
   });
 
+  it('a connection whose app a reload retired starts no new turn: the limit event clients reconnect on, then 1012', async () => {
+    const retiring = await startGateway({ providers: { native: testProvider('openai-compatible', `${upstream.url}/v1`) } });
+    try {
+      const client = await ResponsesSocketClient.connect(`${retiring.baseUrl.replace(/^http/, 'ws')}/v1/responses`);
+      retiring.app.retire?.();
+      const before = upstream.requests.length;
+      client.send({ type: 'response.create', model: 'native/m', input: [user('hi')] });
+      expect(await client.closed).toMatchObject({ code: 1012 });
+      expect(client.pending()).toMatchObject([{ type: 'error', error: { code: 'websocket_connection_limit_reached' } }]);
+      expect(upstream.requests.length).toBe(before);
+    } finally {
+      await retiring.close();
+    }
+  });
+
   it('closes an idle connection with 1012 (Service Restart), which tells the client to connect again', async () => {
     const closing = await startGateway({ providers: { native: testProvider('openai-compatible', `${upstream.url}/v1`) } });
     const client = await ResponsesSocketClient.connect(`${closing.baseUrl.replace(/^http/, 'ws')}/v1/responses`);
