@@ -6,7 +6,8 @@
  */
 import type { ContentBlock, ConverseCommandInput, Message as ConverseMessage, Tool } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatRequest } from '../../src/core/chat-request.js';
-import type { Message } from '../../src/core/message.js';
+import { inlineFileData } from '../../src/core/inline-file-data.js';
+import type { FilePart, Message } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
 
 /**
@@ -52,6 +53,24 @@ const imageFormats: Readonly<Record<string, 'png' | 'jpeg' | 'gif' | 'webp'>> = 
   'image/webp': 'webp',
 };
 
+/**
+ * Converse takes image bytes inline or from S3, never a URL, and each block's own format: a `data:` URL is
+ * decoded from its payload (decoding it whole would send its header as bytes).
+ */
+function imageBlock(part: FilePart, warnings: Warning[]): ContentBlock[] {
+  const data = inlineFileData(part);
+  const format = data.type === 'inline' ? imageFormats[data.mediaType.toLowerCase()] : undefined;
+  if (data.type === 'inline' && format) return [{ image: { format, source: { bytes: Buffer.from(data.base64, 'base64') } } }];
+  const why =
+    data.type === 'url'
+      ? 'Converse takes images inline only (base64 or a data: URL)'
+      : data.type === 'malformed'
+        ? data.reason
+        : 'its type is not png, jpeg, gif or webp';
+  warnings.push({ code: 'unsupported-content', message: `Bedrock: a ${part.mediaType} part was left out (${why}).` });
+  return [];
+}
+
 function parseArguments(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -64,13 +83,7 @@ function parseArguments(text: string): unknown {
 function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warning[]): ContentBlock[] {
   switch (message.role) {
     case 'user':
-      return message.content.flatMap((part): ContentBlock[] => {
-        if (part.type === 'text') return [{ text: part.text }];
-        const format = imageFormats[part.mediaType];
-        if (format) return [{ image: { format, source: { bytes: Buffer.from(part.data, 'base64') } } }];
-        warnings.push({ code: 'unsupported-content', message: `Bedrock: a ${part.mediaType} part was left out.` });
-        return [];
-      });
+      return message.content.flatMap((part): ContentBlock[] => (part.type === 'text' ? [{ text: part.text }] : imageBlock(part, warnings)));
     case 'assistant':
       return message.content.map((part): ContentBlock => {
         if (part.type === 'text') return { text: part.text };

@@ -157,6 +157,36 @@ describe('bedrock', () => {
     expect(bare.choices[0]?.message.content).toBe('ok');
   });
 
+  it("an image in a data: URL reaches Converse as the payload's bytes in the header's format; an image URL is left out with a warning", async () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUg==';
+    bedrock.enqueue({ type: 'message', text: 'A pixel.' });
+    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: `bedrock/${claude}`,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is this?' },
+              { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
+              { type: 'image_url', image_url: { url: 'https://example.com/cat.jpg' } },
+            ],
+          },
+        ],
+      }),
+    });
+    const body = (await response.json()) as { diagnostics?: { warnings?: { code: string; message: string }[] } };
+    expect(response.status).toBe(200);
+    const sent = bedrock.requests.at(-1)!.body as { messages: { content: Record<string, unknown>[] }[] };
+    // The SDK writes blob members as base64: the same text means the same bytes.
+    expect(sent.messages[0]?.content).toEqual([{ text: 'What is this?' }, { image: { format: 'png', source: { bytes: png } } }]);
+    expect(body.diagnostics?.warnings).toContainEqual(
+      expect.objectContaining({ code: 'unsupported-content', message: expect.stringContaining('inline only') }),
+    );
+  });
+
   it('a model that takes no tool_choice gets the tools with its own choice, and the client a warning', async () => {
     bedrock.enqueue({ type: 'message', toolUses: [{ name: 'get_weather', input: { city: 'Lima' } }] });
     const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
