@@ -71,6 +71,19 @@ function imageBlock(part: FilePart, warnings: Warning[]): ContentBlock[] {
   return [];
 }
 
+/**
+ * Converse refuses a text block that is empty or only whitespace ("The text field in the ContentBlock object
+ * at messages.1.content.0 is blank. Add text to the text field, and try again."), and a turn with no blocks
+ * ("The content field in the Message object at messages.1 is empty."): clients send both, an assistant turn
+ * `content: ""` beside its tool calls, Claude's "\n\n" before a tool use, a tool that printed nothing.
+ */
+function isBlank(text: string): boolean {
+  return text.trim() === '';
+}
+
+/** What an empty tool result says instead of a blank block: the model learns the tool ran and printed nothing. */
+const emptyToolOutput = '(no output)';
+
 function parseArguments(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -93,19 +106,26 @@ function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warni
       });
     case 'tool':
       return message.content.map((part) => ({
-        toolResult: { toolUseId: part.toolCallId, content: [{ text: part.output }], status: part.isError ? 'error' : 'success' },
+        toolResult: {
+          toolUseId: part.toolCallId,
+          content: [{ text: isBlank(part.output) ? emptyToolOutput : part.output }],
+          status: part.isError ? 'error' : 'success',
+        },
       }));
   }
 }
 
 export function buildConverseRequest(request: ChatRequest): { input: ConverseCommandInput; warnings: Warning[] } {
   const warnings: Warning[] = [];
-  const system = request.messages.flatMap((message) => (message.role === 'system' ? [{ text: message.content }] : []));
+  const system = request.messages.flatMap((message) =>
+    message.role === 'system' && !isBlank(message.content) ? [{ text: message.content }] : [],
+  );
   const messages: ConverseMessage[] = [];
   for (const message of request.messages) {
     if (message.role === 'system') continue;
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const content = blocksOf(message, warnings);
+    const content = blocksOf(message, warnings).filter((block) => block.text === undefined || !isBlank(block.text));
+    if (content.length === 0) continue;
     const last = messages.at(-1);
     // Converse requires alternating roles: a tool result after a user turn joins it.
     if (last && last.role === role) last.content = [...(last.content ?? []), ...content];

@@ -83,7 +83,7 @@ function exceptionFrame(exceptionType: string, message: string): Uint8Array {
   return encoded({ ':exception-type': exceptionType, ':message-type': 'exception' }, { message });
 }
 
-type ConverseBlock = { text?: string; toolUse?: unknown; toolResult?: unknown };
+type ConverseBlock = { text?: string; toolUse?: unknown; toolResult?: { content?: { text?: string }[] } };
 type ConverseBody = {
   messages?: { role: string; content?: ConverseBlock[] }[];
   toolConfig?: { tools?: { toolSpec?: { inputSchema?: { json?: { type?: unknown } } } }[]; toolChoice?: Record<string, unknown> };
@@ -91,12 +91,14 @@ type ConverseBody = {
 
 /**
  * What Bedrock refuses before any model runs, with its messages (each seen in the wild: the Converse
- * reference, and bug reports of Strands, Dify, pentagi, browser-use quoting them):
- * tool blocks without a toolConfig; a tool schema that is not an object; a toolChoice the model family
+ * reference, and bug reports of Strands, Dify, pentagi, browser-use quoting them): blank text and empty
+ * turns; tool blocks without a toolConfig; a tool schema that is not an object; a toolChoice the model family
  * cannot take; and for Claude a user turn after a tool use that does not begin with its results.
  */
 function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: readonly string[]): string | undefined {
   const messages = body.messages ?? [];
+  const blank = blankText(messages);
+  if (blank) return blank;
   const blocks = messages.flatMap((message) => message.content ?? []);
   if (!body.toolConfig && blocks.some((block) => block.toolUse || block.toolResult))
     return 'The toolConfig field must be defined when using toolUse and toolResult content blocks.';
@@ -114,6 +116,25 @@ function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: r
       const leading = (message.content ?? []).slice(0, uses);
       if (!leading.every((block) => block.toolResult))
         return `messages.${position}: Did not find ${uses} \`tool_result\` block(s) at the beginning of this message. Messages following \`tool_use\` blocks must begin with a matching number of \`tool_result\` blocks.`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Converse refuses a turn without blocks and a text block that is empty or only whitespace, a tool result's
+ * too. Messages as AWS words them, quoted in continuedev/continue#9767, OpenHands/OpenHands#5339 (top-level
+ * blocks), earendil-works/pi#3443 (an empty turn) and NousResearch/hermes-agent#55092 (a tool result's text).
+ */
+function blankText(messages: NonNullable<ConverseBody['messages']>): string | undefined {
+  for (const [position, message] of messages.entries()) {
+    if (!message.content?.length)
+      return `The content field in the Message object at messages.${position} is empty. Add a ContentBlock object to the content field and try again.`;
+    for (const [index, block] of message.content.entries()) {
+      if (block.text !== undefined && block.text.trim() === '')
+        return `The text field in the ContentBlock object at messages.${position}.content.${index} is blank. Add text to the text field, and try again.`;
+      if (block.toolResult?.content?.some((part) => part.text !== undefined && part.text.trim() === ''))
+        return 'messages: text content blocks must be non-empty';
     }
   }
   return undefined;

@@ -157,6 +157,56 @@ describe('bedrock', () => {
     expect(bare.choices[0]?.message.content).toBe('ok');
   });
 
+  it('what Converse calls blank is left out: an empty assistant text beside its calls, a whitespace block, an empty tool result', async () => {
+    bedrock.enqueue({ type: 'message', text: 'Nothing came back.' });
+    const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({
+        model: `bedrock/${claude}`,
+        max_tokens: 100,
+        messages: [
+          { role: 'user', content: 'Weather in Oslo?' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'text', text: '\n\n' },
+              { type: 'tool_use', id: 'tooluse_1', name: 'get_weather', input: { city: 'Oslo' } },
+            ],
+          },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tooluse_1', content: '' }] },
+        ],
+        tools: [{ name: 'get_weather', input_schema: weatherTool.function.parameters }],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const sent = bedrock.requests.at(-1)!.body as { messages: { content: Record<string, unknown>[] }[] };
+    expect(sent.messages[1]?.content.map((block) => Object.keys(block)[0])).toEqual(['toolUse']);
+    expect(sent.messages[2]?.content[0]).toMatchObject({ toolResult: { content: [{ text: '(no output)' }] } });
+
+    // Chat Completions' `content: ""` beside tool calls, and an earlier empty reply: no blank block, no empty turn.
+    bedrock.enqueue({ type: 'message', text: 'ok' });
+    const completion = await gateway.client().chat.completions.create({
+      model: `bedrock/${claude}`,
+      tools: [weatherTool],
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: '' },
+        { role: 'user', content: 'Weather in Oslo?' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 'tooluse_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'tooluse_1', content: 'sunny' },
+      ],
+    });
+    expect(completion.choices[0]?.message.content).toBe('ok');
+    const merged = bedrock.requests.at(-1)!.body as { messages: { role: string; content: Record<string, unknown>[] }[] };
+    expect(merged.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(merged.messages[0]?.content).toEqual([{ text: 'hi' }, { text: 'Weather in Oslo?' }]);
+  });
+
   it("an image in a data: URL reaches Converse as the payload's bytes in the header's format; an image URL is left out with a warning", async () => {
     const png = 'iVBORw0KGgoAAAANSUhEUg==';
     bedrock.enqueue({ type: 'message', text: 'A pixel.' });
