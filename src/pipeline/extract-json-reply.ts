@@ -32,17 +32,56 @@ function bracketed(text: string): string | undefined {
   return end > start ? text.slice(start, end + 1) : text.slice(start);
 }
 
+/** How many bracketed spans are parsed at most: prose is short, and a reply of many spans is not one JSON answer. */
+const spanLimit = 8;
+
 /**
- * Tries, in order: the text as is, the fence's body, the bracketed span; then one repair (trailing
- * commas, single quotes, missing closers) of the best candidate. Bounded: at most four parses.
+ * The top-level balanced `{…}` and `[…]` spans of `text`, in order: prose around and between them skipped,
+ * brackets inside a JSON string ignored (a `"` opens a string only inside a bracket, so an apostrophe or a
+ * quote in the prose opens none). Prose with brackets of its own ("[as requested]", "{city}") is one more
+ * span that does not parse.
+ */
+function balancedSpans(text: string): string[] {
+  const spans: string[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let index = 0; index < text.length && spans.length < spanLimit; index++) {
+    const character = text[index];
+    if (inString) {
+      if (character === '\\') index++;
+      else if (character === '"') inString = false;
+    } else if (character === '"' && depth > 0) inString = true;
+    else if (character === '{' || character === '[') {
+      if (depth++ === 0) start = index;
+    } else if ((character === '}' || character === ']') && depth > 0 && --depth === 0) spans.push(text.slice(start, index + 1));
+  }
+  return spans;
+}
+
+/** The longest span that parses: the answer is the biggest JSON value in the reply, not an aside like "[1, 2]". */
+function longestParsedSpan(text: string): ExtractedJson | undefined {
+  let best: ExtractedJson | undefined;
+  for (const span of balancedSpans(text)) {
+    const value = parsed(span);
+    if (value?.type === 'json' && (best?.type !== 'json' || span.length > best.text.length)) best = value;
+  }
+  return best;
+}
+
+/**
+ * Tries, in order: the text as is, the fence's body, the longest balanced span that parses; then one
+ * repair (trailing commas, single quotes, missing closers) of the fence's body or the bracketed span.
+ * Bounded: a fixed number of parses.
  */
 export function extractJsonReply(text: string, repair: JsonRepair | undefined): ExtractedJson {
   const trimmed = text.trim();
   const whole = parsed(trimmed);
   if (whole) return whole;
-  const candidate = fencedBody(trimmed) ?? bracketed(trimmed) ?? trimmed;
-  const direct = candidate !== trimmed ? parsed(candidate) : undefined;
+  const fenced = fencedBody(trimmed);
+  const direct = fenced !== undefined ? parsed(fenced) : longestParsedSpan(trimmed);
   if (direct) return direct;
+  const candidate = fenced ?? bracketed(trimmed) ?? trimmed;
   const repaired = repair?.(candidate);
   return (repaired !== undefined && parsed(repaired)) || { type: 'invalid' };
 }
