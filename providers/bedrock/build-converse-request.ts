@@ -167,8 +167,20 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
       input.additionalModelRequestFields = { top_k: value };
     else warnings.push({ code: 'unsupported-parameter', message: `Bedrock Converse has no ${name}: it was not sent.` });
   }
-  for (const name of ['seed', 'presencePenalty', 'frequencyPenalty'] as const)
+  for (const name of ['seed', 'presencePenalty', 'frequencyPenalty', 'user'] as const)
     if (request[name] !== undefined && request[name] !== null)
       warnings.push({ code: 'unsupported-parameter', message: `Bedrock Converse has no ${name}: it was not sent.` });
+  // Converse's toolChoice has no switch for parallel calls: the model may still make several.
+  if (request.parallelToolCalls === false && input.toolConfig)
+    warnings.push({
+      code: 'unsupported-parameter',
+      message: 'Bedrock Converse cannot turn parallel tool calls off: the model may make several.',
+    });
+  const effort = request.reasoningEffort;
+  if (effort && effort !== 'none' && effort !== 'minimal')
+    warnings.push({
+      code: 'unsupported-parameter',
+      message: `Bedrock: reasoning_effort '${effort}' (or Messages' thinking) was not applied; this provider kind does not turn on extended thinking.`,
+    });
   return { input, warnings };
 }

@@ -300,6 +300,28 @@ describe('bedrock', () => {
     expect(JSON.stringify(completion.diagnostics?.warnings)).toContain('min_p');
   });
 
+  it('what Converse has no field for is named, not dropped in silence: reasoning, user, parallel_tool_calls off', async () => {
+    bedrock.enqueue({ type: 'message', text: 'ok' });
+    const completion = (await (
+      await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: `bedrock/${claude}`,
+          reasoning_effort: 'high',
+          user: 'user-1',
+          parallel_tool_calls: false,
+          tools: [weatherTool],
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+      })
+    ).json()) as { diagnostics?: { warnings?: { message: string }[] } };
+    const messages = (completion.diagnostics?.warnings ?? []).map((warning) => warning.message).join('\n');
+    expect(messages).toContain("reasoning_effort 'high'");
+    expect(messages).toContain('no user');
+    expect(messages).toContain('parallel tool calls');
+  });
+
   it('Responses API, addressed by an inference profile ARN', async () => {
     bedrock.enqueue({ type: 'message', text: 'hello' });
     const arn = 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-5-20250929-v1:0';
