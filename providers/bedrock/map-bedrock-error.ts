@@ -2,11 +2,11 @@
  * What the AWS SDK throws, as the gateway's errors with their meaning kept
  * (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_Errors):
  * an HTTP status from Bedrock (ValidationException 400, AccessDeniedException 403, ResourceNotFoundException
- * 404, ThrottlingException 429, ModelTimeoutException 408, ServiceUnavailableException 503, …) goes through
- * the same mapping as every upstream's; no status (a refused connection, a timeout) is a transport failure.
+ * 404, ThrottlingException 429, ServiceUnavailableException 503, …) goes through the same mapping as every
+ * upstream's; no status (a refused connection, a timeout) is a transport failure.
  */
 import type { Cancellation } from '../../src/core/cancellation.js';
-import type { GatewayError } from '../../src/core/gateway-error.js';
+import { gatewayError, type GatewayError } from '../../src/core/gateway-error.js';
 import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 
 type AwsError = Error & { name: string; $metadata?: { httpStatusCode?: number }; $response?: { headers?: Record<string, string> } };
@@ -31,18 +31,64 @@ const exceptionStatuses: Readonly<Record<string, number>> = {
   ModelNotReadyException: 429,
 };
 
+/**
+ * Bedrock's 4xx statuses for a model that failed, not a request that was wrong: ModelErrorException and
+ * ModelStreamErrorException (424, "The request failed due to an error while processing the model") and
+ * ModelTimeoutException (408, "The request took too long to process"). Passed on as they are, a client reads
+ * its own mistake (`invalid_request_error`, a 408 that says the client was slow) and neither retries nor
+ * fallbacks run. They are the upstream failing: a 502, and a 504 for the timeout.
+ */
+const modelFailures: ReadonlySet<string> = new Set(['ModelErrorException', 'ModelStreamErrorException', 'ModelTimeoutException']);
+
+function exceptionName(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
 /** `name`: an exception's name as the SDK gives it (`ThrottlingException`) or as a stream event's member (`throttlingException`). */
 export function bedrockExceptionStatus(name: string): number | undefined {
-  return exceptionStatuses[name.charAt(0).toUpperCase() + name.slice(1)];
+  return exceptionStatuses[exceptionName(name)];
+}
+
+/** One of Bedrock's exceptions, with the HTTP status it came with (or has as a response), as the client's error. */
+export function bedrockExceptionError(options: {
+  name: string;
+  message: string | undefined;
+  status: number;
+  provider: string;
+  retryAfter?: string | null;
+}): GatewayError {
+  const name = exceptionName(options.name);
+  const message = options.message ?? name;
+  if (modelFailures.has(name)) {
+    const text = `Upstream provider '${options.provider}' failed: ${name} (HTTP ${options.status}): ${message}`;
+    const upstreamBody = { message, __type: name };
+    if (name === 'ModelTimeoutException') return gatewayError('upstream_timeout', { message: text, upstreamBody });
+    // As a 5xx for retries and fallbacks (src/http/upstream-failure.ts), which this is.
+    return gatewayError('upstream_http_error', {
+      status: 502,
+      type: 'upstream_error',
+      code: name,
+      message: text,
+      upstreamStatus: 502,
+      upstreamBody,
+    });
+  }
+  return errorFromUpstreamStatus({
+    status: options.status,
+    body: { message, __type: name, code: name },
+    provider: options.provider,
+    retryAfter: options.retryAfter ?? null,
+  });
 }
 
 export function mapBedrockError(error: unknown, provider: string, cancellation: Cancellation): GatewayError {
   const aws = error as AwsError;
   const status = aws.$metadata?.httpStatusCode ?? (typeof aws.name === 'string' ? bedrockExceptionStatus(aws.name) : undefined);
   if (status === undefined || cancellation.aborted) return errorFromTransportFailure(error, provider, cancellation);
-  return errorFromUpstreamStatus({
+  return bedrockExceptionError({
+    name: aws.name,
+    message: aws.message,
     status,
-    body: { message: aws.message, __type: aws.name, code: aws.name },
     provider,
     retryAfter: aws.$response?.headers?.['retry-after'] ?? null,
   });

@@ -6,12 +6,11 @@
  */
 import type { ContentBlock, ConverseOutput, ConverseStreamOutput, TokenUsage } from '@aws-sdk/client-bedrock-runtime';
 import type { FinishReason, UnifiedFinishReason } from '../../src/core/finish-reason.js';
-import { errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import type { Warning } from '../../src/core/warning.js';
 import { noToolsOfferedName } from './build-converse-request.js';
-import { bedrockExceptionStatus } from './map-bedrock-error.js';
+import { bedrockExceptionError, bedrockExceptionStatus } from './map-bedrock-error.js';
 
 const unifiedReasons: Readonly<Record<string, UnifiedFinishReason>> = {
   end_turn: 'stop',
@@ -96,10 +95,8 @@ function streamException(event: ConverseStreamOutput, provider: string): StreamE
   for (const member of exceptionMembers) {
     const exception = event[member];
     if (!exception) continue;
-    const type = member.charAt(0).toUpperCase() + member.slice(1);
     const status = bedrockExceptionStatus(member) ?? 502;
-    const body = { message: exception.message ?? type, __type: type, code: type };
-    return { type: 'error', error: errorFromUpstreamStatus({ status, body, provider, retryAfter: null }) };
+    return { type: 'error', error: bedrockExceptionError({ name: member, message: exception.message, status, provider }) };
   }
   return undefined;
 }

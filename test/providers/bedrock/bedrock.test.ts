@@ -8,6 +8,7 @@ import { startGateway, testProvider, type StartedGateway } from '../../helpers/s
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 const claude = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 const llama = 'meta.llama3-1-70b-instruct-v1:0';
+const haiku = 'anthropic.claude-3-5-haiku-20241022-v1:0';
 const weatherTool = {
   type: 'function' as const,
   function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
@@ -26,12 +27,14 @@ beforeAll(async () => {
   gateway = await startGateway({
     providers: {
       bedrock: testProvider('bedrock', bedrock.url, { region: 'us-east-1', ...credentials }),
+      'bedrock-backup': testProvider('bedrock', bedrock.url, { region: 'us-east-1', ...credentials }),
       'bedrock-wrong': testProvider('bedrock', bedrock.url, {
         region: 'us-east-1',
         accessKeyId: 'AKIDEXAMPLE',
         secretAccessKey: 'not-the-secret',
       }),
     },
+    fallbacks: { [`bedrock/${haiku}`]: [`bedrock-backup/${claude}`] },
   });
 });
 
@@ -357,6 +360,55 @@ describe('bedrock', () => {
       body: JSON.stringify({ model: 'bedrock/no-such-model', messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(invalid.status).toBe(400);
+  });
+
+  it("a model that failed is the upstream failing, not the client's mistake: 502 and a fallback, 504 for its timeout, upstream_error mid-stream", async () => {
+    // The fallback target answers: a failed model is worth another try, where a bad request is not.
+    bedrock.enqueue(
+      {
+        type: 'error',
+        status: 424,
+        errorType: 'ModelErrorException',
+        message: 'The system encountered an unexpected error during processing.',
+      },
+      { type: 'message', text: 'From the backup.' },
+    );
+    const recovered = await gateway
+      .client()
+      .chat.completions.create({ model: `bedrock/${haiku}`, messages: [{ role: 'user', content: 'hi' }] });
+    expect(recovered.choices[0]?.message.content).toBe('From the backup.');
+
+    bedrock.enqueue({ type: 'error', status: 424, errorType: 'ModelErrorException', message: 'The model failed.' });
+    const failed = await fetch(`${gateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: `bedrock/${claude}`, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(failed.status).toBe(502);
+    const envelope = (await failed.json()) as { error: { type: string; message: string } };
+    expect(envelope.error.type).not.toBe('invalid_request_error');
+    expect(envelope.error.message).toContain('ModelErrorException');
+
+    bedrock.enqueue({ type: 'error', status: 408, errorType: 'ModelTimeoutException', message: 'The request took too long to process.' });
+    const slow = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: `bedrock/${llama}`, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(slow.status).toBe(504);
+
+    bedrock.enqueue({
+      type: 'message',
+      text: 'Half',
+      streamException: { type: 'modelStreamErrorException', message: 'The model stream failed.' },
+    });
+    const streamed = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: `bedrock/${llama}`, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    const errorFrame = (await streamed.text()).split('\n').find((line) => line.includes('"error"'));
+    expect(JSON.parse(errorFrame!.slice('data: '.length))).toMatchObject({ error: { type: 'upstream_error' } });
   });
 
   it('derives the endpoint from the region, requires it, and keeps the secret out of nothing but the signer', () => {
