@@ -140,7 +140,9 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
   if (typeof request.topP === 'number') inference.topP = request.topP;
   if (request.stop?.length) inference.stopSequences = request.stop;
   if (Object.keys(inference).length > 0) input.inferenceConfig = inference;
-  if (request.tools?.length) {
+  // Converse has no tool_choice "none": the tools are withheld instead, so the model cannot call one the
+  // client forbade (a tool history still gets the placeholder below, whose calls are dropped).
+  if (request.tools?.length && request.toolChoice?.type !== 'none') {
     const tools: Tool[] = request.tools.map((tool) => ({
       toolSpec: {
         name: tool.name,
@@ -153,11 +155,6 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
     if (choice?.type === 'required') input.toolConfig.toolChoice = { any: {} };
     else if (choice?.type === 'tool') input.toolConfig.toolChoice = { tool: { name: choice.name } };
     else if (choice?.type === 'auto') input.toolConfig.toolChoice = { auto: {} };
-    else if (choice?.type === 'none')
-      warnings.push({
-        code: 'unsupported-parameter',
-        message: 'Bedrock Converse has no tool_choice "none": the tools were offered with auto.',
-      });
   }
   if (!input.toolConfig && hasToolBlocks(messages)) input.toolConfig = { tools: [noToolsOffered] };
   for (const [name, value] of Object.entries(request.openaiExtras ?? {})) {

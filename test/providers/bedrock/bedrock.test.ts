@@ -303,6 +303,39 @@ describe('bedrock', () => {
     expect(JSON.stringify(completion.diagnostics?.warnings)).toContain('min_p');
   });
 
+  it('tool_choice none withholds the tools (Converse has no none), so the model cannot call one the client forbade', async () => {
+    bedrock.enqueue({ type: 'message', text: 'I will not call anything.' });
+    const completion = await gateway.client().chat.completions.create({
+      model: `bedrock/${claude}`,
+      messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+      tools: [weatherTool],
+      tool_choice: 'none',
+    });
+    expect(completion.choices[0]?.message.content).toBe('I will not call anything.');
+    expect(bedrock.requests.at(-1)!.body).not.toHaveProperty('toolConfig');
+
+    // With an earlier tool exchange Converse wants a toolConfig: the placeholder, whose calls never reach the client.
+    bedrock.enqueue({ type: 'message', toolUses: [{ name: 'interlingua_no_tools_offered', input: {} }], text: 'Sunny.' });
+    const followUp = await gateway.client().chat.completions.create({
+      model: `bedrock/${claude}`,
+      tools: [weatherTool],
+      tool_choice: 'none',
+      messages: [
+        { role: 'user', content: 'Weather in Oslo?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'tooluse_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'tooluse_1', content: 'sunny' },
+      ],
+    });
+    expect(followUp.choices[0]?.message).toMatchObject({ content: 'Sunny.' });
+    expect(followUp.choices[0]?.message.tool_calls ?? []).toEqual([]);
+    const toolConfig = (bedrock.requests.at(-1)!.body as { toolConfig: { tools: { toolSpec: { name: string } }[] } }).toolConfig;
+    expect(toolConfig.tools.map((tool) => tool.toolSpec.name)).toEqual(['interlingua_no_tools_offered']);
+  });
+
   it('what Converse has no field for is named, not dropped in silence: reasoning, user, parallel_tool_calls off', async () => {
     bedrock.enqueue({ type: 'message', text: 'ok' });
     const completion = (await (
