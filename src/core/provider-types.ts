@@ -25,8 +25,10 @@ export type ProviderType = (typeof providerTypeNames)[number];
 export const providerTypesWithoutUpstream: readonly ProviderType[] = ['scripted'];
 
 /**
- * Kinds whose upstream has no native JSON response format (the scripted model; Bedrock's Converse API):
- * the format is written into the prompt and the gateway checks the reply.
+ * Kinds whose native JSON response format the gateway does not use: the scripted model has none; Bedrock's
+ * Converse has `outputConfig.textFormat` (json_schema only, GA since February 2026,
+ * https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html) for some models, not yet
+ * mapped. The format is written into the prompt and the gateway checks the reply.
  */
 export const providerTypesWithoutResponseFormat: readonly ProviderType[] = ['scripted', 'bedrock'];
 

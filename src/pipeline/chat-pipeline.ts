@@ -342,7 +342,7 @@ export class ChatPipeline {
   }
 
   /**
-   * Kinds with no native JSON mode (the scripted model, Bedrock's Converse), and models whose upstream
+   * Kinds whose native JSON mode is not used (the scripted model, Bedrock's Converse), and models whose upstream
    * refused the native form before, get the format in their prompt. Other native upstreams get it in their
    * own field (each adapter maps it).
    */

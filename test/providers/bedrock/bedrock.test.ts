@@ -451,7 +451,7 @@ describe('bedrock', () => {
     expect(() => normalizeConfig(validate({ providers: { b: { type: 'bedrock' } } }), {})).toThrow(/providers\.b\.region/);
   });
 
-  it('response_format json_schema: Converse has no native form, so the schema goes into the system prompt and the reply is checked', async () => {
+  it("response_format json_schema: Converse's textFormat is not mapped yet, so the schema goes into the system prompt and the reply is checked", async () => {
     const schema = { type: 'object', properties: { city: { type: 'string' }, celsius: { type: 'number' } }, required: ['city', 'celsius'] };
     bedrock.enqueue({ type: 'message', text: '```json\n{"city": "Paris", "celsius": 21}\n```' });
     const completion = await gateway.client().chat.completions.create({
