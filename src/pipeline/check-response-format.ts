@@ -55,7 +55,7 @@ class ResponseFormatStage implements EventStage {
         return;
       case 'finish':
         this.finished = true;
-        this.release(out);
+        this.release(out, event.reason.unified === 'length');
         out.push(event);
         return;
       case 'error':
@@ -73,8 +73,8 @@ class ResponseFormatStage implements EventStage {
   }
 
   /** Judges the text and hands on what the client gets: the model's text, or (whole replies) the recovered JSON. */
-  private release(out: StreamEvent[]): void {
-    const verdict = this.called ? undefined : this.judge();
+  private release(out: StreamEvent[], cutOff: boolean): void {
+    const verdict = this.called ? undefined : this.judge(cutOff);
     if (!this.held) {
       // Streamed text is already with the client: say it needed mending, and hand over the JSON it held.
       if (verdict !== undefined && verdict !== this.text.trim())
@@ -90,12 +90,20 @@ class ResponseFormatStage implements EventStage {
     else out.push(...this.held);
   }
 
-  /** The JSON text to return when the reply is valid, undefined otherwise (with diagnostics reported). */
-  private judge(): string | undefined {
+  /**
+   * The JSON text to return when the reply is valid, undefined otherwise (with diagnostics reported).
+   * `cutOff`: the reply stopped at the token limit. Its JSON is not repaired then: the closers it lacks
+   * are missing because the model was stopped, and closing them would pass a truncated answer (a list
+   * cut short) for a whole, schema-valid one.
+   */
+  private judge(cutOff: boolean): string | undefined {
     const { format, check, repair, diagnostics } = this.options;
-    const extracted = extractJsonReply(this.text, repair);
+    const extracted = extractJsonReply(this.text, cutOff ? undefined : repair);
     if (extracted.type === 'invalid') {
-      diagnostics.reportResponseFormat({ code: 'invalid_json', message: 'The reply is not JSON, even after repair.', errors: [] });
+      const message = cutOff
+        ? 'The reply was cut off at the output token limit before its JSON was complete.'
+        : 'The reply is not JSON, even after repair.';
+      diagnostics.reportResponseFormat({ code: 'invalid_json', message, errors: [] });
       return undefined;
     }
     const schema = format.type === 'json_schema' ? (format.schema ?? {}) : { type: 'object' };

@@ -80,6 +80,30 @@ describe('checkResponseFormat', () => {
     );
   });
 
+  it('a reply cut off at the token limit is not closed into valid JSON: a list cut short is not a whole answer', async () => {
+    const truncated = '{"name": "x", "tags": ["a", "b"';
+    const cutOff: StreamEvent = { type: 'finish', reason: { unified: 'length', raw: 'length' }, usage: {} };
+    for (const whole of [true, false]) {
+      const events = eventsFor(truncated, []).map((event) => (event.type === 'finish' ? cutOff : event));
+      const diagnostics = new DiagnosticsCollector([]);
+      const source = whole
+        ? new EventList(events)
+        : (async function* () {
+            yield* events;
+          })();
+      let text = '';
+      const options = { format: { type: 'json_schema' as const, name: 'item', schema }, check, repair: repairJsonText, diagnostics };
+      for await (const event of checkResponseFormat(source, options)) if (event.type === 'text-delta') text += event.delta;
+      expect(text).toBe(truncated);
+      expect(diagnostics.result()?.responseFormatError).toMatchObject({
+        code: 'invalid_json',
+        message: expect.stringContaining('cut off'),
+      });
+    }
+    // The same text with a stop is a model that forgot its closers: repaired, as before.
+    expect(await run(eventsFor(truncated, []), true)).toEqual({ text: '{"name":"x","tags":["a","b"]}', code: undefined });
+  });
+
   it('does not check a reply that called a tool', async () => {
     const diagnostics = new DiagnosticsCollector([]);
     const events: StreamEvent[] = [
