@@ -13,6 +13,14 @@ import type { OpenAiEndpoint } from '../openai/create-openai-adapter.js';
 /** What Azure documents as the stable line; dated versions are for resources that cannot use it yet. */
 export const defaultAzureApiVersion = 'v1';
 
+/**
+ * The first dated version with `max_completion_tokens`, `parallel_tool_calls` and `stream_options`
+ * ("Changes between 2024-09-01-preview and 2024-08-01-preview",
+ * https://learn.microsoft.com/azure/ai-services/openai/api-version-deprecation). Dates compare as text, and a
+ * `-preview` suffix sorts after its date alone.
+ */
+const firstVersionWithCurrentFields = '2024-09-01';
+
 export function azureOpenAiEndpoint(config: ProviderConfig, authorization?: () => Promise<Record<string, string>>): OpenAiEndpoint {
   const version = config.apiVersion ?? defaultAzureApiVersion;
   const endpoint: OpenAiEndpoint =
@@ -26,5 +34,6 @@ export function azureOpenAiEndpoint(config: ProviderConfig, authorization?: () =
           embeddingsPath: (deployment) => `/openai/deployments/${encodeURIComponent(deployment)}/embeddings?api-version=${version}`,
         };
   if (authorization) endpoint.authorization = authorization;
+  if (version !== 'v1' && version < firstVersionWithCurrentFields) endpoint.olderApi = true;
   return endpoint;
 }

@@ -11,7 +11,15 @@ import type { Message, SystemMessage } from '../../src/core/message.js';
 import { toolsForServer } from './server-tool-choice.js';
 
 export type OpenAiFlavour = 'openai' | 'openai-compatible';
-export type OpenAiBodyOptions = { stream: boolean };
+export type OpenAiBodyOptions = {
+  stream: boolean;
+  /**
+   * The upstream speaks OpenAI's API as it was before `max_completion_tokens`, `parallel_tool_calls` and
+   * `stream_options` (Azure's dated API versions before 2024-09-01-preview, which refuse them as
+   * "Unrecognized request argument supplied"): `max_tokens`, and neither of the other two.
+   */
+  olderApi?: boolean;
+};
 /** What the serialiser remembers between requests (see src/core/request-caches.ts). */
 export type OpenAiBodyCaches = Pick<RequestCaches, 'upstreamToolsJson' | 'longTextJson'>;
 
@@ -50,10 +58,10 @@ function assembleBody(
   if (sent.tools?.length) {
     body.tools = sent === request ? wireTools() : convertTools(sent.tools);
     if (sent.toolChoice) body.tool_choice = convertToolChoice(sent.toolChoice);
-    setIfGiven(body, 'parallel_tool_calls', request.parallelToolCalls);
+    if (!options.olderApi) setIfGiven(body, 'parallel_tool_calls', request.parallelToolCalls);
   }
   // OpenAI deprecated max_tokens for max_completion_tokens; most compatible servers know only max_tokens.
-  setIfGiven(body, flavour === 'openai' ? 'max_completion_tokens' : 'max_tokens', request.maxOutputTokens);
+  setIfGiven(body, flavour === 'openai' && !options.olderApi ? 'max_completion_tokens' : 'max_tokens', request.maxOutputTokens);
   setSharedSamplingOptions(body, request);
   setIfGiven(body, 'response_format', convertResponseFormat(request.responseFormat));
   setIfGiven(body, 'reasoning_effort', request.reasoningEffort);
@@ -61,7 +69,7 @@ function assembleBody(
   if (flavour === 'openai-compatible') askToKeepSpecialTokens(request, body);
   if (options.stream) {
     body.stream = true;
-    body.stream_options = { include_usage: true };
+    if (!options.olderApi) body.stream_options = { include_usage: true };
   } else {
     // Explicit: some compatible servers stream unless told otherwise.
     body.stream = false;

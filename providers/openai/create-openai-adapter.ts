@@ -37,6 +37,8 @@ export type OpenAiEndpoint = {
   modelsPath?: string;
   /** Headers that authenticate each request (a token that expires is fetched again); none when absent. */
   authorization?(): Promise<Record<string, string>>;
+  /** The API predates `max_completion_tokens`, `parallel_tool_calls` and `stream_options` (OpenAiBodyOptions.olderApi). */
+  olderApi?: boolean;
 };
 
 const openAiEndpoint: OpenAiEndpoint = {
@@ -67,9 +69,14 @@ export function createOpenAiAdapter(
       }
       const whole = context.wholeReply === true;
       const { cancellation } = context;
-      const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole }, caches);
+      const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole, olderApi: endpoint.olderApi === true }, caches);
       const warnings =
         flavour === 'openai' && request.openaiExtras ? serverFieldWarnings(request.openaiExtras) : toolChoiceWarnings(request);
+      if (endpoint.olderApi && request.tools?.length && typeof request.parallelToolCalls === 'boolean')
+        warnings.push({
+          code: 'unsupported-parameter',
+          message: `Provider '${config.name}': this API version has no parallel_tool_calls; it was not sent.`,
+        });
       const readOptions = { provider: config.name, model: request.model.model, warnings, cancellation };
       const headers = withForwardedHeaders(whole ? wholeHeaders : streamHeaders, request.forwardHeaders);
       const call = {

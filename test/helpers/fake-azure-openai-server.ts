@@ -108,6 +108,17 @@ function forward(openai: FakeOpenAiUpstream, path: string, body: Record<string, 
   upstream.end(JSON.stringify(body));
 }
 
+/**
+ * Dated API versions before 2024-09-01-preview know neither `max_completion_tokens`, `parallel_tool_calls`
+ * nor `stream_options` (https://learn.microsoft.com/azure/ai-services/openai/api-version-deprecation, "Changes
+ * between 2024-09-01-preview and 2024-08-01-preview") and refuse them with a 400 naming the field, as
+ * reported in Azure/azure-sdk-for-java#40198 and openai/openai-python#1469.
+ */
+function unknownToOldVersion(version: string, body: Record<string, unknown>): string | undefined {
+  if (version >= '2024-09-01') return undefined;
+  return ['stream_options', 'max_completion_tokens', 'parallel_tool_calls'].find((field) => field in body);
+}
+
 function contentFilterRefusal(response: http.ServerResponse): void {
   azureError(response, 400, {
     message:
@@ -146,7 +157,16 @@ export async function startFakeAzureOpenAi(options: FakeAzureOpenAiOptions): Pro
       deployment = body.model;
       operation = url.pathname.slice('/openai/v1/'.length);
     } else if (dated) {
-      if (!url.searchParams.get('api-version')) return azureError(response, 404, { code: '404', message: 'Resource not found' });
+      const version = url.searchParams.get('api-version');
+      if (!version) return azureError(response, 404, { code: '404', message: 'Resource not found' });
+      const unknown = unknownToOldVersion(version, body);
+      if (unknown)
+        return azureError(response, 400, {
+          message: `Unrecognized request argument supplied: ${unknown}`,
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        });
       deployment = decodeURIComponent(dated[1] as string);
       operation = dated[2];
     } else return azureError(response, 404, { code: '404', message: 'Resource not found' });

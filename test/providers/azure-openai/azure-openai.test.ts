@@ -9,6 +9,7 @@ import type { ResolvedModel } from '../../../src/core/resolved-model.js';
 import type { StreamEvent } from '../../../src/core/stream-event.js';
 import { createAzureOpenAiAdapter } from '../../../providers/azure-openai/index.js';
 import { startFakeAzureOpenAi, type FakeAzureOpenAi } from '../../helpers/fake-azure-openai-server.js';
+import { sseChunks } from '../../helpers/read-sse.js';
 import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
 import pino from 'pino';
 
@@ -56,6 +57,7 @@ beforeAll(async () => {
     providers: {
       azure: testProvider('azure-openai', azure.url, { apiKey: 'azure-key', models: { 'gpt-4o-prod': {} } }),
       'azure-dated': testProvider('azure-openai', azure.url, { apiKey: 'azure-key', apiVersion: '2024-10-21' }),
+      'azure-august': testProvider('azure-openai', azure.url, { apiKey: 'azure-key', apiVersion: '2024-08-01-preview' }),
       'azure-wrong-key': testProvider('azure-openai', azure.url, { apiKey: 'not-the-key' }),
     },
   });
@@ -95,6 +97,31 @@ describe('azure-openai', () => {
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
     expect(text).toBe('Sunny in Paris.');
     expect(azure.requests.at(-1)!.path).toBe('/openai/deployments/gpt-4o-prod/chat/completions?api-version=2024-10-21');
+  });
+
+  it('a version before 2024-09-01-preview gets max_tokens and no stream_options or parallel_tool_calls, which it would refuse', async () => {
+    azure.openai.enqueue({ type: 'chat', content: 'Sunny in Paris.' });
+    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'azure-august/gpt-4o-prod',
+        stream: true,
+        max_tokens: 100,
+        parallel_tool_calls: false,
+        tools: [weatherTool],
+        messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const chunks = sseChunks(await response.text()) as { choices?: { delta?: { content?: string } }[]; diagnostics?: unknown }[];
+    expect(chunks.map((chunk) => chunk.choices?.[0]?.delta?.content ?? '').join('')).toBe('Sunny in Paris.');
+    expect(JSON.stringify(chunks.at(-1)?.diagnostics)).toContain('no parallel_tool_calls');
+    const sent = azure.requests.at(-1)!.body as Record<string, unknown>;
+    expect(sent.max_tokens).toBe(100);
+    expect(sent).not.toHaveProperty('stream_options');
+    expect(sent).not.toHaveProperty('max_completion_tokens');
+    expect(sent).not.toHaveProperty('parallel_tool_calls');
   });
 
   it('the Messages and Responses APIs reach it too', async () => {
