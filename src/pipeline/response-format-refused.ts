@@ -15,9 +15,19 @@ import type { ResolvedModel } from '../core/resolved-model.js';
 
 const formatFields = /output_config|output_format|response_format|responseJsonSchema|responseSchema|json_schema/;
 
+/**
+ * A 400 about the client's schema, not the upstream's support for the field: OpenAI's "Invalid schema for
+ * response_format 'x': In context=(), 'additionalProperties' is required to be supplied and to be false."
+ * (strict mode's rules), a message on the schema's own path (`output_config.format.schema: …`). That is the
+ * client's to fix: taken as a refusal, one bad schema would quietly turn a strict request into a prompted
+ * one and take the native form from every later request for the model.
+ */
+const schemaProblem = /invalid (json )?schema|format\.schema\b|\bschema\b[^.]*\binvalid\b/i;
+
 export function isResponseFormatRefusal(error: unknown): boolean {
   if (!GatewayError.isInstance(error) || error.upstreamStatus === undefined) return false;
-  return (error.upstreamStatus === 400 || error.upstreamStatus === 422) && formatFields.test(error.message);
+  if (error.upstreamStatus !== 400 && error.upstreamStatus !== 422) return false;
+  return formatFields.test(error.message) && !schemaProblem.test(error.message);
 }
 
 /** Models are named by requests: the memory is bounded, and forgets all at once when full (a refusal costs one more 400). */

@@ -106,6 +106,32 @@ describe('response_format json_schema', () => {
     expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ city: 'Oslo', unit: 'celsius' });
   });
 
+  it("a schema the upstream calls invalid is the client's to fix: its 400 passes on, and the model keeps its native form", async () => {
+    const loose = { type: 'object', properties: { city: { type: 'string' } } };
+    setup.upstream.enqueue({
+      type: 'http-error',
+      status: 400,
+      errorType: 'invalid_request_error',
+      message:
+        "Invalid schema for response_format 'place': In context=(), 'additionalProperties' is required to be supplied and to be false.",
+    });
+    const refused = await postJson(`${setup.gateway.baseUrl}/v1/chat/completions`, {
+      model: 'local/gpt-4.1-mini',
+      messages: [{ role: 'user', content: 'Where?' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'place', schema: loose, strict: true } },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('Invalid schema for response_format');
+
+    setup.upstream.enqueue({ type: 'chat', content: '{"city": "Rome", "unit": "celsius"}' });
+    await setup.client.chat.completions.create({
+      model: 'local/gpt-4.1-mini',
+      messages: [{ role: 'user', content: 'Where?' }],
+      response_format: responseFormat,
+    });
+    expect(setup.upstream.lastChatBody().response_format).toEqual(responseFormat);
+  });
+
   it("Anthropic Messages' output_format reaches the upstream as response_format and its reply is checked", async () => {
     setup.upstream.enqueue({ type: 'chat', content: '{"city": "Rome"}' });
     const response = await postJson(`${setup.gateway.baseUrl}/v1/messages`, {
