@@ -89,7 +89,7 @@ export function buildAnthropicRequestBody(
   if (request.user !== undefined && request.user !== null) body.metadata = { user_id: request.user };
   const thinking = mapReasoningEffortToThinking(request, { ...body, maxTokensDefaulted: maxTokens.defaulted }, config.name);
   if (thinking.thinking) body.thinking = thinking.thinking;
-  // json_schema goes natively (output_config.format); json_object has no Anthropic form and is checked by the gateway.
+  // json_schema goes natively (output_config.format); json_object has no Anthropic form: the pipeline writes it into the prompt.
   const format = request.responseFormat;
   if (format?.type === 'json_schema' && format.schema) body.output_config = { format: { type: 'json_schema', schema: format.schema } };
   if (thinking.maxTokens !== undefined) body.max_tokens = thinking.maxTokens;

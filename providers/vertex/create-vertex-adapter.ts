@@ -8,6 +8,7 @@
  */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ProviderAdapter } from '../../src/core/provider-adapter.js';
+import { isVertexClaudeModel } from '../../src/core/provider-types.js';
 import { createAnthropicAdapter } from '../anthropic/create-anthropic-adapter.js';
 import { createGeminiAdapter } from '../gemini/create-gemini-adapter.js';
 import { mapGeminiStatusError } from '../gemini/map-gemini-error.js';
@@ -15,11 +16,6 @@ import { vertexAuthorization, vertexHeadersSource, type GoogleHeadersSource } fr
 
 /** The Messages API version Vertex AI expects, in the body instead of a header. */
 const vertexAnthropicVersion = 'vertex-2023-10-16';
-
-/** Claude models are Anthropic's publisher on Vertex; every other model is Google's. */
-function isAnthropicModel(model: string): boolean {
-  return /^claude/i.test(model);
-}
 
 /**
  * A model id as a path segment. Claude's ids carry their version after `@` (`claude-sonnet-4-5@20250929`),
@@ -50,7 +46,7 @@ export function createVertexAdapter(
     errorFromStatus: mapGeminiStatusError,
   });
   return {
-    stream: (request, context) => (isAnthropicModel(request.model.model) ? anthropic : gemini).stream(request, context),
+    stream: (request, context) => (isVertexClaudeModel(request.model.model) ? anthropic : gemini).stream(request, context),
     close: async () => {
       await Promise.all([gemini.close?.(), anthropic.close?.()]);
     },

@@ -32,6 +32,21 @@ export const providerTypesWithoutUpstream: readonly ProviderType[] = ['scripted'
  */
 export const providerTypesWithoutResponseFormat: readonly ProviderType[] = ['scripted', 'bedrock'];
 
+/** Vertex AI routes Claude models (names starting `claude`) to Anthropic's publisher, every other model to Google's. */
+export function isVertexClaudeModel(model: string): boolean {
+  return /^claude/i.test(model);
+}
+
+/**
+ * Whether a model's upstream has a native form of `json_object`. Anthropic's structured outputs take a
+ * schema only (`output_config.format` is `json_schema`), so Claude, direct or on Vertex AI, is told in
+ * its prompt; sent nothing, it answers in prose and the gateway's check can only report invalid JSON.
+ */
+export function takesJsonObjectNatively(type: ProviderType, model: string): boolean {
+  if (providerTypesWithoutResponseFormat.includes(type) || type === 'anthropic') return false;
+  return type !== 'vertex' || !isVertexClaudeModel(model);
+}
+
 /**
  * The first-party APIs' own URLs: a provider of these kinds may leave `baseUrl` out (a proxy, a private
  * endpoint or a test sets it). Discovery from `OPENAI_API_KEY` and the like uses the same.

@@ -8,7 +8,7 @@ import { defaultRetries, normalizeAgentFormats } from '../config/normalize-confi
 import { fallbackKey } from '../config/normalize-fallbacks.js';
 import { resolveModel, toolCallingSetting } from '../config/resolve-model.js';
 import type { Deployment, GatewayConfig } from '../config/config-types.js';
-import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-request.js';
+import { chatRequestFrom, type ChatInput, type ChatRequest, type ResponseFormat } from '../core/chat-request.js';
 import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
 import { RequestCaches } from '../core/request-caches.js';
@@ -37,7 +37,7 @@ import type { JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
 import { failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
-import { providerTypesWithoutResponseFormat } from '../core/provider-types.js';
+import { providerTypesWithoutResponseFormat, takesJsonObjectNatively } from '../core/provider-types.js';
 import { asksForJson, type ResponseFormatOptions } from './check-response-format.js';
 import type { SchemaCheck } from './schema-validators.js';
 import { promptForResponseFormat } from './response-format-prompt.js';
@@ -342,8 +342,9 @@ export class ChatPipeline {
   }
 
   /**
-   * Kinds whose native JSON mode is not used (the scripted model, Bedrock's Converse), and models whose upstream
-   * refused the native form before, get the format in their prompt. Other native upstreams get it in their
+   * Kinds whose native JSON mode is not used (the scripted model, Bedrock's Converse), `json_object` for Claude
+   * (which takes schemas only), and models whose upstream refused the native form before, get the format in
+   * their prompt. Other native upstreams get it in their
    * own field (each adapter maps it).
    */
   private nativeFormatRequest(request: ChatRequest, diagnostics: DiagnosticsCollector, warnings: Warning[]): ChatRequest {
@@ -351,12 +352,19 @@ export class ChatPipeline {
     if (!asksForJson(format)) return request;
     const type = this.providers.config(request.model.provider).type;
     const refused = this.formatRefused.has(request.model);
-    if (!refused && !providerTypesWithoutResponseFormat.includes(type)) return request;
+    if (!refused && !this.lacksNativeForm(format, request)) return request;
     const why = refused ? 'the upstream refused its native form for this model' : `the ${type} provider has no constrained decoding`;
     const prompted = promptForResponseFormat(request, format, { withTools: Boolean(request.tools?.length), why });
     for (const warning of prompted.warnings) diagnostics.warn(warning);
     warnings.push(...prompted.warnings);
     return prompted.request;
+  }
+
+  /** The upstream has no native form of this format: the kind has none, or none for `json_object`. */
+  private lacksNativeForm(format: Exclude<ResponseFormat, { type: 'text' }>, request: ChatRequest): boolean {
+    const type = this.providers.config(request.model.provider).type;
+    if (providerTypesWithoutResponseFormat.includes(type)) return true;
+    return format.type === 'json_object' && !takesJsonObjectNatively(type, request.model.model);
   }
 
   /**
@@ -371,7 +379,7 @@ export class ChatPipeline {
   ): { request: ChatRequest; warnings: Warning[] } {
     const format = request.responseFormat;
     const type = this.providers.config(request.model.provider).type;
-    const noNativeFormat = providerTypesWithoutResponseFormat.includes(type);
+    const noNativeFormat = asksForJson(format) && this.lacksNativeForm(format, request);
     if (!asksForJson(format) || (!parse && !noNativeFormat)) return { request, warnings: [] };
     const why = noNativeFormat ? `the ${type} provider has no constrained decoding` : 'tools are written into the prompt for this model';
     const prompted = promptForResponseFormat(request, format, { withTools: parse, why });
