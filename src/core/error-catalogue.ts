@@ -86,7 +86,7 @@ export const errorCatalogue = {
   upstream_response_too_large: { status: 502, type: 'upstream_error' },
   // Anthropic's in-band overloaded_error (HTTP 529's stream form); the Anthropic envelope says overloaded_error.
   overloaded: { status: 502, type: 'upstream_error' },
-  // An upstream's HTTP error: its 4xx (and 429) with its own code, else 502 with code upstream_http_<status>.
+  // An upstream's HTTP error, its status passed on: its 4xx (and 429) with its own code, its 5xx with code upstream_http_<status>.
   upstream_http_error: { status: 502, type: 'upstream_error', passedOn: true },
   // An in-band upstream error event (Anthropic's `event: error`): its own type as the code.
   upstream_event_error: { status: 502, type: 'upstream_error', passedOn: true },

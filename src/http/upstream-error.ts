@@ -1,6 +1,7 @@
 /**
- * Turns upstream failures into GatewayErrors with honest statuses: 4xx and 429 keep their status
- * and message (and retry-after), 5xx become 502, connection failures 502, timeouts 504.
+ * Turns upstream failures into GatewayErrors with honest statuses: an upstream's 4xx, 429 and 5xx are
+ * passed on with their status (DESIGN.md: "429/5xx from upstream passed on"), 4xx and 429 with the
+ * upstream's message, 5xx with a message naming the provider; connection failures are 502, timeouts 504.
  */
 import { GatewayError, gatewayError, type GatewayErrorType } from '../core/gateway-error.js';
 import type { Cancellation } from '../core/cancellation.js';
@@ -54,8 +55,11 @@ export function errorFromUpstreamStatus(options: {
   const { status, body, provider } = options;
   const upstreamMessage = readUpstreamErrorMessage(body) ?? `HTTP ${status}`;
   const passThrough = status >= 400 && status < 500;
+  // A 503 or Anthropic's 529 says "busy, come back", a 500 "it broke there": a client reads that from the
+  // status, so it is kept. Only a status that is no error at all (a stray 1xx-3xx) becomes a 502.
+  const errorStatus = status >= 400 && status < 600;
   return gatewayError('upstream_http_error', {
-    status: passThrough ? status : 502,
+    status: errorStatus ? status : 502,
     type: typeForStatus(status),
     code: readUpstreamErrorCode(body) ?? (passThrough ? null : `upstream_http_${status}`),
     message: passThrough ? upstreamMessage : `Upstream provider '${provider}' failed with HTTP ${status}: ${upstreamMessage}`,

@@ -9,9 +9,9 @@ const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { c
 const headersTimeout = Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
 
 describe('classifyUpstreamFailure', () => {
-  it('reads the upstream status, not the status the client sees (a 503 becomes a 502)', () => {
+  it('reads the upstream status (a 503 is passed on as one)', () => {
     const error = errorFromUpstreamStatus({ status: 503, body: { error: { message: 'busy', code: 'overloaded' } }, provider: 'up' });
-    expect(error.status).toBe(502);
+    expect(error.status).toBe(503);
     expect(classifyUpstreamFailure(error)).toEqual({ type: 'status', status: 503 });
   });
 

@@ -132,7 +132,7 @@ describe.each(kinds)('an upstream ($provider) that echoes its credentials', ({ p
       { model: `${provider}/${model}`, messages: [{ role: 'user', content: 'Hi' }] },
       authorized,
     );
-    expect(response.status).toBe(model === 'status-401' ? 401 : 502);
+    expect(response.status).toBe(model === 'status-401' ? 401 : 500);
     expectRedacted(response.text);
     expect(JSON.stringify([...response.headers])).not.toContain('secret');
     expect(response.text).toContain(`Invalid credentials: ${credential}`);

@@ -68,7 +68,7 @@ describe('GET /metrics', () => {
     const client = gateway.client('sk-metrics-0123456789');
     await expect(
       client.chat.completions.create({ model: 'native/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }),
-    ).rejects.toMatchObject({ status: 502 });
+    ).rejects.toMatchObject({ status: 500 });
     const stream = await client.chat.completions.create({
       model: 'local/qwen3-8b',
       messages: [{ role: 'user', content: 'x' }],
@@ -78,7 +78,7 @@ describe('GET /metrics', () => {
       for await (const chunk of stream) void chunk;
     }).rejects.toThrow(/overloaded/);
     const values = samples(await (await fetch(`${gateway.baseUrl}/metrics`, { headers: auth })).text());
-    expect(values.get('interlingua_upstream_errors_total{provider="native",status="502",type="upstream_error"}')).toBe(1);
+    expect(values.get('interlingua_upstream_errors_total{provider="native",status="500",type="upstream_error"}')).toBe(1);
     const midStream = [...values].filter(([name]) => name.startsWith('interlingua_upstream_errors_total{provider="local",'));
     expect(midStream.map(([, value]) => value)).toEqual([1]);
   });

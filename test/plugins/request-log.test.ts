@@ -99,7 +99,7 @@ describe('request log', () => {
     await settle();
     const logged = requestLines('/v1/chat/completions').slice(before);
     expect(logged.map((line) => [line.status, line.level])).toEqual([
-      [502, 40],
+      [500, 40],
       [400, 30],
       [401, 30],
     ]);

@@ -172,7 +172,7 @@ describe('server detection end to end', () => {
       .client()
       .chat.completions.create({ model: 'local/m', messages })
       .catch((caught: unknown) => caught);
-    expect(failed).toMatchObject({ status: 502 });
+    expect(failed).toMatchObject({ status: 503 });
     expect(await waitForServerDetection(gateway, (servers) => servers.local?.server === 'vllm')).toEqual({
       local: { server: 'vllm', version: '0.11.2', found: 'detected' },
     });

@@ -159,7 +159,7 @@ const rows: { status: number; how: string; send(api: Api): Promise<Reply> }[] = 
   },
   { status: 500, how: 'a provider that fails with a 500 of its own', send: (api) => postModel(api, 'script/m') },
   { status: 502, how: 'an upstream that is not there', send: (api) => postModel(api, 'down/m') },
-  { status: 502, how: 'an upstream 500', send: (api) => postModel(api, 'up/status-500') },
+  { status: 500, how: 'an upstream 500, passed on', send: (api) => postModel(api, 'up/status-500') },
   { status: 503, how: 'a request while the gateway shuts down', send: duringShutdown },
   { status: 504, how: 'an upstream slower than its headers timeout', send: (api) => postModel(api, 'up/slow') },
 ];

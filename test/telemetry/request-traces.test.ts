@@ -230,12 +230,12 @@ describe('failures are error spans', () => {
     upstream.enqueue({ type: 'http-error', status: 500, message: 'upstream fell over (key sk-upstream-secret-4242)' });
     const trace = clientTrace();
     const response = await send('chat', 'native/gpt-4o-mini', false, trace.traceparent);
-    expect(response.status).toBe(502);
+    expect(response.status).toBe(500);
     const { request, upstreamCalls } = await spansOf(trace.traceId);
     expect(request.status.code).toBe(errorStatus);
     expect(request.status.message).toEqual(expect.any(String));
     expect(request.status.message).not.toContain('sk-upstream-secret-4242');
-    expect(request.attributes['http.response.status_code']).toBe(502);
+    expect(request.attributes['http.response.status_code']).toBe(500);
     expect(request.attributes['error.type']).toEqual(expect.any(String));
     expect(upstreamCalls[0]?.status.code).toBe(errorStatus);
   });

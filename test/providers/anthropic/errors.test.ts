@@ -45,10 +45,10 @@ describe('anthropic errors before the stream', () => {
     });
   });
 
-  it.each([500, 529])('turns HTTP %i into 502', async (status) => {
+  it.each([500, 529])('passes HTTP %i on', async (status) => {
     upstream.enqueue({ type: 'http-error', status, message: 'upstream trouble' });
     const error = await gatewayErrorOf(newAdapter().stream(testRequest(), testContext()));
-    expect(error).toMatchObject({ status: 502, type: 'upstream_error' });
+    expect(error).toMatchObject({ status, type: 'upstream_error' });
     expect(error.message).toContain(`HTTP ${status}`);
     expect(error.message).toContain('upstream trouble');
   });

@@ -87,7 +87,7 @@ describe.each([
     [400, 400, 'invalid_request_error', 'invalid_argument'],
     [401, 401, 'authentication_error', 'unauthenticated'],
     [429, 429, 'rate_limit_error', 'resource_exhausted'],
-    [503, 502, 'upstream_error', 'unavailable'],
+    [503, 503, 'upstream_error', 'unavailable'],
   ])("keeps a %i's meaning (status %i, %s, code %s) with Google's message", async (status, expectedStatus, type, code) => {
     fixture
       .upstream()

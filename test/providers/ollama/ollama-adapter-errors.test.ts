@@ -25,10 +25,10 @@ describe('ollama adapter: errors before the first chunk reject stream()', () => 
     expect(error).toMatchObject({ status: 404, type: 'not_found_error', message: 'model "nope:1b" not found, try pulling it first' });
   });
 
-  it('turns an upstream 500 into 502, naming the provider', async () => {
+  it('passes an upstream 500 on, naming the provider', async () => {
     upstream.enqueue({ type: 'error', status: 500, message: 'llama runner process has terminated' });
     const error = await rejectionOf(adapter.stream(chatRequest(), providerContext()));
-    expect(error.status).toBe(502);
+    expect(error.status).toBe(500);
     expect(error.message).toMatch(/'local'.*HTTP 500.*llama runner process has terminated/);
   });
 
@@ -42,7 +42,7 @@ describe('ollama adapter: errors before the first chunk reject stream()', () => 
     const log = vi.spyOn(console, 'log');
     upstream.enqueue({ type: 'raw', status: 503, contentType: 'text/html', body: '<h1>Service Unavailable</h1>' });
     const error = await rejectionOf(adapter.stream(chatRequest(), providerContext()));
-    expect(error.status).toBe(502);
+    expect(error.status).toBe(503);
     expect(error.message).toMatch(/HTTP 503.*Service Unavailable/);
     expect(log).not.toHaveBeenCalled();
   });

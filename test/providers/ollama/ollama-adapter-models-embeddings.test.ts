@@ -42,7 +42,7 @@ describe('ollama adapter: listModels', () => {
   it('rejects with a GatewayError when the upstream fails', async () => {
     upstream.enqueue({ type: 'error', status: 500, message: 'disk on fire' });
     const error = await requireMethod(adapter.listModels)(providerContext()).catch((failure: unknown) => failure);
-    expect(GatewayError.isInstance(error) && error.status).toBe(502);
+    expect(GatewayError.isInstance(error) && error.status).toBe(500);
   });
 
   it('is cancelled by the caller signal even though the package passes none', async () => {

@@ -59,10 +59,10 @@ describe('ollama adapter: whole replies', () => {
 });
 
 describe('ollama adapter: whole replies that fail reject stream()', () => {
-  it('turns a failed generation (500 with an error body) into a 502 with its message', async () => {
+  it('passes a failed generation (500 with an error body) on with its message', async () => {
     upstream.enqueue({ type: 'chat', content: 'never', streamError: { afterChunks: 0, message: 'model runner crashed' } });
     const error = await rejectionOf(adapter.stream(request, wholeContext()));
-    expect(error).toMatchObject({ status: 502, type: 'upstream_error' });
+    expect(error).toMatchObject({ status: 500, type: 'upstream_error' });
     expect(error.message).toContain('model runner crashed');
   });
 

@@ -110,10 +110,10 @@ describe('stream', () => {
     expect(await rejection(adapter.stream(request, context()))).toMatchObject({ status, type, message: `fake ${status}` });
   });
 
-  it.each([500, 502, 503])('turns %i into 502 with the status in the code', async (status) => {
+  it.each([500, 502, 503])('passes %i on with the status in the code', async (status) => {
     upstream.enqueue({ type: 'http-error', status, message: 'broken', errorType: 'server_error' });
     const error = await rejection(adapter.stream(request, context()));
-    expect(error).toMatchObject({ status: 502, type: 'upstream_error' });
+    expect(error).toMatchObject({ status, type: 'upstream_error' });
     expect(error.message).toContain(`HTTP ${status}`);
   });
 
@@ -262,7 +262,7 @@ describe('listModels', () => {
 
   it('rejects with a mapped error when listing fails', async () => {
     upstream.enqueueModels({ type: 'http-error', status: 503, message: 'down' });
-    expect(await rejection(adapter.listModels?.(context()) ?? Promise.resolve())).toMatchObject({ status: 502 });
+    expect(await rejection(adapter.listModels?.(context()) ?? Promise.resolve())).toMatchObject({ status: 503 });
   });
 });
 

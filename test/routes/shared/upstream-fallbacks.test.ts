@@ -85,7 +85,7 @@ describe('fallbacks', () => {
       fallbackOn: [503],
     });
     first.enqueue({ type: 'http-error', status: 500, errorType: 'server_error', message: 'broken' });
-    expect((await chat(gateway, { model: 'a/m' })).status).toBe(502);
+    expect((await chat(gateway, { model: 'a/m' })).status).toBe(500);
     expect(second.chatRequests()).toHaveLength(0);
 
     first.enqueue({ type: 'http-error', status: 503, errorType: 'server_error', message: 'busy' });
