@@ -15,7 +15,7 @@ import type {
   AnthropicToolUseBlock,
   AnthropicUserBlock,
 } from './anthropic-messages-body.js';
-import { anthropicToolId } from './anthropic-tool-id.js';
+import { restrictedToolId } from '../restricted-tool-id.js';
 import { convertToAnthropicFileBlock } from './convert-to-anthropic-file-block.js';
 import { asRecord } from '../../src/http/read-loose-json.js';
 
@@ -47,7 +47,7 @@ function convertUserContent(message: UserMessage, warnings: Warning[]): Anthropi
 
 /** `input` must be an object; OpenAI clients send arguments as JSON text, sometimes empty or broken. */
 function toToolUseBlock(part: ToolCallPart, warnings: Warning[]): AnthropicToolUseBlock {
-  const block = { type: 'tool_use' as const, id: anthropicToolId(part.id), name: part.name };
+  const block = { type: 'tool_use' as const, id: restrictedToolId(part.id), name: part.name };
   if (part.arguments.trim() === '') return { ...block, input: {} };
   let parsed: unknown;
   try {
@@ -88,7 +88,7 @@ function convertAssistantContent(message: AssistantMessage, warnings: Warning[])
 }
 
 function toToolResultBlock(part: ToolResultPart): AnthropicToolResultBlock {
-  const block: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: anthropicToolId(part.toolCallId) };
+  const block: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: restrictedToolId(part.toolCallId) };
   // An empty result is sent without content: Anthropic treats the two alike and rejects empty text.
   if (part.output !== '') block.content = part.output;
   if (part.isError !== undefined) block.is_error = part.isError;

@@ -9,6 +9,7 @@ import type { ChatRequest } from '../../src/core/chat-request.js';
 import { inlineFileData } from '../../src/core/inline-file-data.js';
 import type { FilePart, Message } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
+import { restrictedToolId } from '../restricted-tool-id.js';
 
 /**
  * Converse refuses a history with toolUse or toolResult blocks and no `toolConfig` ("The toolConfig field must
@@ -101,13 +102,13 @@ function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warni
       return message.content.map((part): ContentBlock => {
         if (part.type === 'text') return { text: part.text };
         if (part.type === 'tool-call')
-          return { toolUse: { toolUseId: part.id, name: part.name, input: parseArguments(part.arguments) as never } };
+          return { toolUse: { toolUseId: restrictedToolId(part.id), name: part.name, input: parseArguments(part.arguments) as never } };
         return { reasoningContent: { reasoningText: { text: part.text, ...(part.signature ? { signature: part.signature } : {}) } } };
       });
     case 'tool':
       return message.content.map((part) => ({
         toolResult: {
-          toolUseId: part.toolCallId,
+          toolUseId: restrictedToolId(part.toolCallId),
           content: [{ text: isBlank(part.output) ? emptyToolOutput : part.output }],
           status: part.isError ? 'error' : 'success',
         },

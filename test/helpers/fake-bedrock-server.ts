@@ -83,7 +83,11 @@ function exceptionFrame(exceptionType: string, message: string): Uint8Array {
   return encoded({ ':exception-type': exceptionType, ':message-type': 'exception' }, { message });
 }
 
-type ConverseBlock = { text?: string; toolUse?: unknown; toolResult?: { content?: { text?: string }[] } };
+type ConverseBlock = {
+  text?: string;
+  toolUse?: { toolUseId?: string };
+  toolResult?: { toolUseId?: string; content?: { text?: string }[] };
+};
 type ConverseBody = {
   messages?: { role: string; content?: ConverseBlock[] }[];
   toolConfig?: { tools?: { toolSpec?: { inputSchema?: { json?: { type?: unknown } } } }[]; toolChoice?: Record<string, unknown> };
@@ -99,6 +103,8 @@ function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: r
   const messages = body.messages ?? [];
   const blank = blankText(messages);
   if (blank) return blank;
+  const badId = badToolUseId(messages);
+  if (badId) return badId;
   const blocks = messages.flatMap((message) => message.content ?? []);
   if (!body.toolConfig && blocks.some((block) => block.toolUse || block.toolResult))
     return 'The toolConfig field must be defined when using toolUse and toolResult content blocks.';
@@ -135,6 +141,21 @@ function blankText(messages: NonNullable<ConverseBody['messages']>): string | un
         return `The text field in the ContentBlock object at messages.${position}.content.${index} is blank. Add text to the text field, and try again.`;
       if (block.toolResult?.content?.some((part) => part.text !== undefined && part.text.trim() === ''))
         return 'messages: text content blocks must be non-empty';
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A `toolUseId` is 1 to 64 characters of `[a-zA-Z0-9_-]` (API_runtime_ToolUseBlock.html and
+ * API_runtime_ToolResultBlock.html, Length Constraints and Pattern), refused in AWS's validation wording.
+ */
+function badToolUseId(messages: NonNullable<ConverseBody['messages']>): string | undefined {
+  for (const [position, message] of messages.entries()) {
+    for (const [index, block] of (message.content ?? []).entries()) {
+      const [member, id] = block.toolUse ? ['toolUse', block.toolUse.toolUseId] : ['toolResult', block.toolResult?.toolUseId];
+      if (id === undefined || /^[a-zA-Z0-9_-]{1,64}$/.test(id)) continue;
+      return `1 validation error detected: Value '${id}' at 'messages.${position + 1}.member.content.${index + 1}.member.${member}.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`;
     }
   }
   return undefined;

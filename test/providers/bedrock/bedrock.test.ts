@@ -119,6 +119,41 @@ describe('bedrock', () => {
     });
   });
 
+  it("ids outside Converse's pattern or past 64 characters are re-spelled, alike in the call and its result", async () => {
+    // Kimi K2's own ids (functions.NAME:IDX), as the prompted lane returns them, and a client's long id.
+    const longId = `call_${'x'.repeat(80)}`;
+    bedrock.enqueue({ type: 'message', text: 'Both are mild.' });
+    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: `bedrock/${claude}`,
+        messages: [
+          { role: 'user', content: 'Weather in Oslo and Rome?' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'functions.get_weather:0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+              { id: longId, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+            ],
+          },
+          { role: 'tool', tool_call_id: longId, content: '21C' },
+          { role: 'tool', tool_call_id: 'functions.get_weather:0', content: '9C' },
+        ],
+        tools: [weatherTool],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const sent = bedrock.requests.at(-1)!.body as {
+      messages: { content: { toolUse?: { toolUseId: string }; toolResult?: { toolUseId: string } }[] }[];
+    };
+    const callIds = sent.messages[1]!.content.map((block) => block.toolUse?.toolUseId ?? '');
+    expect(callIds.every((id) => /^[a-zA-Z0-9_-]{1,64}$/.test(id))).toBe(true);
+    expect(new Set(callIds).size).toBe(2);
+    expect(sent.messages[2]!.content.map((block) => block.toolResult?.toolUseId)).toEqual([callIds[1], callIds[0]]);
+  });
+
   it('what Converse refuses is sent as it accepts it: results before text, an old tool exchange without tools, a tool without an object schema', async () => {
     // The client's turn after the tool use says something before the result: Claude wants the result first.
     bedrock.enqueue({ type: 'message', text: 'Sunny, as you said.' });
