@@ -69,13 +69,20 @@ const anthropicTypes: Record<GatewayErrorType, string> = {
   server_error: 'api_error',
 };
 
+/** Statuses with a type of their own in Anthropic's table (https://docs.anthropic.com/en/api/errors). */
+const anthropicTypesByStatus: ReadonlyMap<number, string> = new Map([
+  [404, 'not_found_error'],
+  [413, 'request_too_large'],
+  [529, 'overloaded_error'],
+]);
+
 /**
  * The Messages routes' error envelope, for HTTP replies and stream `error` events alike. An overloaded
- * upstream keeps its meaning (`overloaded_error`, the stream form of HTTP 529), so Anthropic clients
- * back off as they should.
+ * upstream keeps its meaning (`overloaded_error`: HTTP 529, passed on, or its stream form), so Anthropic
+ * clients back off as they should; a body too large is `request_too_large`, as Anthropic answers it.
  */
 export function toAnthropicErrorBody(error: GatewayError): AnthropicErrorBody {
   const overloaded = error.code === 'overloaded' || error.code === 'overloaded_error';
-  const type = overloaded ? 'overloaded_error' : error.status === 404 ? 'not_found_error' : anthropicTypes[error.type];
+  const type = overloaded ? 'overloaded_error' : (anthropicTypesByStatus.get(error.status) ?? anthropicTypes[error.type]);
   return { type: 'error', error: { type, message: error.message } };
 }

@@ -55,7 +55,7 @@ describe('errors fastify raises on the Messages routes', () => {
       body: JSON.stringify({ model: 'local/m', messages: [{ role: 'user', content: 'x'.repeat(4096) }] }),
     });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) } });
+    expect(await response.json()).toEqual({ type: 'error', error: { type: 'request_too_large', message: expect.any(String) } });
   });
 
   it('a wrong method on /v1/messages is a 404 in Anthropic’s envelope', async () => {

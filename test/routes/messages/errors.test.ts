@@ -136,6 +136,17 @@ describe('upstream failures before the first byte', () => {
     expect(envelope(response.text).error.type).toBe('api_error');
   });
 
+  it("an upstream 529 and 413 keep Anthropic's own types (overloaded_error, request_too_large)", async () => {
+    messagesKit.kit.openai.enqueue({ type: 'http-error', status: 529, errorType: 'server_error', message: 'busy' });
+    const overloaded = await post(messagesKit.url, messagesBody(model));
+    expect(overloaded.status).toBe(529);
+    expect(envelope(overloaded.text).error.type).toBe('overloaded_error');
+    messagesKit.kit.openai.enqueue({ type: 'http-error', status: 413, message: 'prompt is too long' });
+    const tooLarge = await post(messagesKit.url, messagesBody(model));
+    expect(tooLarge.status).toBe(413);
+    expect(envelope(tooLarge.text).error).toEqual({ type: 'request_too_large', message: 'prompt is too long' });
+  });
+
   it('a non-streaming request whose upstream fails mid-body is a 502 in the envelope', async () => {
     messagesKit.kit.openai.enqueue({ type: 'chat', content: 'abcdefghij', cutAfterChunks: 3 });
     const response = await post(messagesKit.url, messagesBody(model));
