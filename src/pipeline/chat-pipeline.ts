@@ -19,7 +19,6 @@ import type { ToolDefinition } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { AgentSyntaxRegistry } from '../core/agent-text-syntax.js';
 import type { SecretRedactor } from '../core/secret-redactor.js';
-import type { ProviderKindLookup } from '../core/provider-types.js';
 import type { ServerDirectory } from '../core/server-directory.js';
 import type { AgentFormat, AgentFormatRequest, AgentFormatSelection } from './agent-format/agent-format.js';
 import { AgentFormatSelector } from './agent-format/agent-format-selector.js';
@@ -37,7 +36,12 @@ import type { JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
 import { failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
-import { providerTypesWithoutResponseFormat, takesJsonObjectNatively } from '../core/provider-types.js';
+import {
+  providerTypesWithoutResponseFormat,
+  takesJsonObjectNatively,
+  type ProviderKindLookup,
+  type ProviderType,
+} from '../core/provider-types.js';
 import { asksForJson, type ResponseFormatOptions } from './check-response-format.js';
 import type { SchemaCheck } from './schema-validators.js';
 import { promptForResponseFormat } from './response-format-prompt.js';
@@ -344,27 +348,19 @@ export class ChatPipeline {
   /**
    * Kinds whose native JSON mode is not used (the scripted model, Bedrock's Converse), `json_object` for Claude
    * (which takes schemas only), and models whose upstream refused the native form before, get the format in
-   * their prompt. Other native upstreams get it in their
-   * own field (each adapter maps it).
+   * their prompt. Other native upstreams get it in their own field (each adapter maps it).
    */
   private nativeFormatRequest(request: ChatRequest, diagnostics: DiagnosticsCollector, warnings: Warning[]): ChatRequest {
     const format = request.responseFormat;
     if (!asksForJson(format)) return request;
     const type = this.providers.config(request.model.provider).type;
     const refused = this.formatRefused.has(request.model);
-    if (!refused && !this.lacksNativeForm(format, request)) return request;
+    if (!refused && !lacksNativeForm(format, type, request.model.model)) return request;
     const why = refused ? 'the upstream refused its native form for this model' : `the ${type} provider has no constrained decoding`;
     const prompted = promptForResponseFormat(request, format, { withTools: Boolean(request.tools?.length), why });
     for (const warning of prompted.warnings) diagnostics.warn(warning);
     warnings.push(...prompted.warnings);
     return prompted.request;
-  }
-
-  /** The upstream has no native form of this format: the kind has none, or none for `json_object`. */
-  private lacksNativeForm(format: Exclude<ResponseFormat, { type: 'text' }>, request: ChatRequest): boolean {
-    const type = this.providers.config(request.model.provider).type;
-    if (providerTypesWithoutResponseFormat.includes(type)) return true;
-    return format.type === 'json_object' && !takesJsonObjectNatively(type, request.model.model);
   }
 
   /**
@@ -378,9 +374,10 @@ export class ChatPipeline {
     diagnostics: DiagnosticsCollector,
   ): { request: ChatRequest; warnings: Warning[] } {
     const format = request.responseFormat;
+    if (!asksForJson(format)) return { request, warnings: [] };
     const type = this.providers.config(request.model.provider).type;
-    const noNativeFormat = asksForJson(format) && this.lacksNativeForm(format, request);
-    if (!asksForJson(format) || (!parse && !noNativeFormat)) return { request, warnings: [] };
+    const noNativeFormat = lacksNativeForm(format, type, request.model.model);
+    if (!parse && !noNativeFormat) return { request, warnings: [] };
     const why = noNativeFormat ? `the ${type} provider has no constrained decoding` : 'tools are written into the prompt for this model';
     const prompted = promptForResponseFormat(request, format, { withTools: parse, why });
     for (const warning of prompted.warnings) diagnostics.warn(warning);
@@ -459,4 +456,9 @@ function restrictTools(request: ChatRequest, access: AccessPolicy, warnings: War
 
 function missingFormat(family: string): never {
   throw gatewayError('internal_error', { message: `No tool format is registered for family '${family}'.` });
+}
+
+/** The upstream has no native form of this format: the kind has none, or none for `json_object` (Claude). */
+function lacksNativeForm(format: Exclude<ResponseFormat, { type: 'text' }>, type: ProviderType, model: string): boolean {
+  return format.type === 'json_object' ? !takesJsonObjectNatively(type, model) : providerTypesWithoutResponseFormat.includes(type);
 }
