@@ -148,7 +148,7 @@ async function main(): Promise<void> {
       enqueue: (text) => gemini.enqueue({ type: 'generate', chunks: [[{ text }]] }),
     },
     {
-      label: 'bedrock · schema in prompt',
+      label: 'bedrock · native (`outputConfig.textFormat`)',
       model: 'bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0',
       tools: false,
       enqueue: (text) => bedrock.enqueue({ type: 'message', text }),

@@ -2,9 +2,10 @@
  * The neutral request as Bedrock's Converse API takes it
  * (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html): system prompts
  * apart, user and assistant turns alternating (consecutive ones merged, tool results as `toolResult` blocks
- * of a user turn), tools as `toolSpec`s, `tool_choice` as `auto`/`any`/`tool`, sampling in `inferenceConfig`.
+ * of a user turn), tools as `toolSpec`s, `tool_choice` as `auto`/`any`/`tool`, sampling in `inferenceConfig`,
+ * a JSON schema response format in `outputConfig.textFormat`.
  */
-import type { ContentBlock, ConverseCommandInput, Message as ConverseMessage, Tool } from '@aws-sdk/client-bedrock-runtime';
+import type { ContentBlock, ConverseCommandInput, Message as ConverseMessage, OutputFormat, Tool } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatRequest } from '../../src/core/chat-request.js';
 import { inlineFileData } from '../../src/core/inline-file-data.js';
 import type { FilePart, Message } from '../../src/core/message.js';
@@ -116,6 +117,19 @@ function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warni
   }
 }
 
+/**
+ * A `json_schema` response format as Converse's structured output
+ * (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_OutputFormat.html): the schema travels
+ * as a JSON string, beside its name and description. Converse has no `json_object` form; the pipeline writes
+ * that into the prompt. A model without structured outputs refuses the field with a 400, and the pipeline
+ * serves it with the schema in the prompt from then on (src/pipeline/response-format-refused.ts).
+ */
+function converseTextFormat(format: ChatRequest['responseFormat']): OutputFormat | undefined {
+  if (format?.type !== 'json_schema' || !format.schema) return undefined;
+  const jsonSchema = { schema: JSON.stringify(format.schema), name: format.name, ...(format.description ? { description: format.description } : {}) };
+  return { type: 'json_schema', structure: { jsonSchema } };
+}
+
 export function buildConverseRequest(request: ChatRequest): { input: ConverseCommandInput; warnings: Warning[] } {
   const warnings: Warning[] = [];
   const system = request.messages.flatMap((message) =>
@@ -158,6 +172,8 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
     else if (choice?.type === 'auto') input.toolConfig.toolChoice = { auto: {} };
   }
   if (!input.toolConfig && hasToolBlocks(messages)) input.toolConfig = { tools: [noToolsOffered] };
+  const textFormat = converseTextFormat(request.responseFormat);
+  if (textFormat) input.outputConfig = { textFormat };
   for (const [name, value] of Object.entries(request.openaiExtras ?? {})) {
     // Claude on Bedrock takes top_k through the model's own request fields
     // (https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-call.html, additionalModelRequestFields).

@@ -25,12 +25,10 @@ export type ProviderType = (typeof providerTypeNames)[number];
 export const providerTypesWithoutUpstream: readonly ProviderType[] = ['scripted'];
 
 /**
- * Kinds whose native JSON response format the gateway does not use: the scripted model has none; Bedrock's
- * Converse has `outputConfig.textFormat` (json_schema only, GA since February 2026,
- * https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html) for some models, not yet
- * mapped. The format is written into the prompt and the gateway checks the reply.
+ * Kinds whose native JSON response format the gateway does not use: the scripted model has none. The
+ * format is written into the prompt and the gateway checks the reply.
  */
-export const providerTypesWithoutResponseFormat: readonly ProviderType[] = ['scripted', 'bedrock'];
+export const providerTypesWithoutResponseFormat: readonly ProviderType[] = ['scripted'];
 
 /** Vertex AI routes Claude models (names starting `claude`) to Anthropic's publisher, every other model to Google's. */
 export function isVertexClaudeModel(model: string): boolean {
@@ -39,11 +37,13 @@ export function isVertexClaudeModel(model: string): boolean {
 
 /**
  * Whether a model's upstream has a native form of `json_object`. Anthropic's structured outputs take a
- * schema only (`output_config.format` is `json_schema`), so Claude, direct or on Vertex AI, is told in
- * its prompt; sent nothing, it answers in prose and the gateway's check can only report invalid JSON.
+ * schema only (`output_config.format` is `json_schema`), and so does Bedrock's Converse
+ * (`outputConfig.textFormat.type` is `json_schema` alone), so Claude, direct or on Vertex AI, and every
+ * Bedrock model are told in their prompt; sent nothing, they answer in prose and the gateway's check can
+ * only report invalid JSON.
  */
 export function takesJsonObjectNatively(type: ProviderType, model: string): boolean {
-  if (providerTypesWithoutResponseFormat.includes(type) || type === 'anthropic') return false;
+  if (providerTypesWithoutResponseFormat.includes(type) || type === 'anthropic' || type === 'bedrock') return false;
   return type !== 'vertex' || !isVertexClaudeModel(model);
 }
 

@@ -7,13 +7,17 @@
  *   `constraints/vertexai.allowedPartnerModelFeatures`, or a model Vertex does not list for it), and
  *   Claude models before structured outputs: a 400 naming `output_config` / `output_format`;
  * - OpenAI-compatible servers without json_schema support: a 400 naming `response_format`;
- * - Gemini models without a JSON schema mode: a 400 naming `responseJsonSchema` / `responseSchema`.
+ * - Gemini models without a JSON schema mode: a 400 naming `responseJsonSchema` / `responseSchema`;
+ * - Bedrock models without structured outputs: a ValidationException "This model doesn't support the
+ *   outputConfig field. Remove outputConfig and try again." (Nova, Llama 4, Pixtral), and Claude models whose
+ *   Converse layer passes it on unaccepted: "The model returned the following errors: output_config.format:
+ *   Extra inputs are not permitted".
  */
 import { GatewayError } from '../core/gateway-error.js';
 import type { Logger } from '../core/logger.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
 
-const formatFields = /output_config|output_format|response_format|responseJsonSchema|responseSchema|json_schema/;
+const formatFields = /output_config|outputConfig|output_format|response_format|responseJsonSchema|responseSchema|json_schema/;
 
 /**
  * A 400 about the client's schema, not the upstream's support for the field: OpenAI's "Invalid schema for

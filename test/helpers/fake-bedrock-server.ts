@@ -91,6 +91,7 @@ type ConverseBlock = {
 type ConverseBody = {
   messages?: { role: string; content?: ConverseBlock[] }[];
   toolConfig?: { tools?: { toolSpec?: { inputSchema?: { json?: { type?: unknown } } } }[]; toolChoice?: Record<string, unknown> };
+  outputConfig?: { textFormat?: { type?: string; structure?: { jsonSchema?: { schema?: unknown } } } };
 };
 
 /**
@@ -111,6 +112,10 @@ function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: r
   const badSchema = (body.toolConfig?.tools ?? []).findIndex((tool) => tool.toolSpec?.inputSchema?.json?.type !== 'object');
   if (body.toolConfig && badSchema !== -1)
     return `The value at toolConfig.tools.${badSchema}.toolSpec.inputSchema.json.type must be one of the following: object.`;
+  const jsonSchema = body.outputConfig?.textFormat?.structure?.jsonSchema;
+  // JsonSchemaDefinition.schema is a String (API_runtime_JsonSchemaDefinition.html): the schema as JSON text.
+  if (jsonSchema && typeof jsonSchema.schema !== 'string')
+    return '1 validation error detected: Value at \'outputConfig.textFormat.structure.jsonSchema.schema\' failed to satisfy constraint: Member must be a string';
   const choice = Object.keys(body.toolConfig?.toolChoice ?? {})[0];
   if ((choice === 'any' || choice === 'tool') && modelsWithoutToolChoice.includes(modelId))
     return `This model doesn't support the toolConfig.toolChoice.${choice} field. Remove toolConfig.toolChoice.${choice} and try again.`;
@@ -209,6 +214,12 @@ export async function startFakeBedrock(options: {
   modelsWithoutTools?: string[];
   /** Models that take tools but no `any` or named tool_choice (Llama, most others: only Claude, Mistral Large and Nova do). */
   modelsWithoutToolChoice?: string[];
+  /**
+   * Models without structured outputs (Nova, Llama 4, Pixtral): a request with `outputConfig` gets the
+   * ValidationException users quote ("This model doesn't support the outputConfig field. Remove outputConfig
+   * and try again.", seen against Nova Lite, Nova Pro and Llama 4 in public bug reports and client code).
+   */
+  modelsWithoutStructuredOutputs?: string[];
 }): Promise<FakeBedrock> {
   const queue: FakeBedrockReply[] = [];
   let responder: ((request: RecordedRequest) => FakeBedrockReply) | undefined;
@@ -222,6 +233,8 @@ export async function startFakeBedrock(options: {
     const modelId = decodeURIComponent(route[1] as string);
     if (body.toolConfig && options.modelsWithoutTools?.includes(modelId))
       return awsError(response, 400, 'ValidationException', "This model doesn't support tool use.");
+    if (body.outputConfig && options.modelsWithoutStructuredOutputs?.includes(modelId))
+      return awsError(response, 400, 'ValidationException', "This model doesn't support the outputConfig field. Remove outputConfig and try again.");
     const refused = refusal(modelId, body, options.modelsWithoutToolChoice ?? []);
     if (refused) return awsError(response, 400, 'ValidationException', refused);
     const reply = queue.shift() ?? responder?.(request) ?? { type: 'message', text: 'Hello from Bedrock.' };

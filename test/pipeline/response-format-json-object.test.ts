@@ -35,7 +35,8 @@ describe('json_object without a native form', () => {
     expect(sent.output_config).toBeUndefined();
   });
 
-  it('is decided per model: Claude on Vertex AI has no json_object mode, Gemini on Vertex AI and OpenAI do', () => {
+  it('is decided per model: Claude on Vertex AI and Bedrock have no json_object mode, Gemini on Vertex AI and OpenAI do', () => {
+    expect(takesJsonObjectNatively('bedrock', 'amazon.nova-pro-v1:0')).toBe(false);
     expect(takesJsonObjectNatively('anthropic', 'claude-sonnet-4-5')).toBe(false);
     expect(takesJsonObjectNatively('vertex', 'claude-sonnet-4-5@20250929')).toBe(false);
     expect(takesJsonObjectNatively('vertex', 'gemini-2.5-pro')).toBe(true);

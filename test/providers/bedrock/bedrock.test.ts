@@ -23,6 +23,7 @@ beforeAll(async () => {
     ...credentials,
     modelsWithoutTools: ['meta.llama3-8b-instruct-v1:0'],
     modelsWithoutToolChoice: [llama],
+    modelsWithoutStructuredOutputs: ['amazon.nova-lite-v1:0'],
   });
   gateway = await startGateway({
     providers: {
@@ -486,19 +487,60 @@ describe('bedrock', () => {
     expect(() => normalizeConfig(validate({ providers: { b: { type: 'bedrock' } } }), {})).toThrow(/providers\.b\.region/);
   });
 
-  it("response_format json_schema: Converse's textFormat is not mapped yet, so the schema goes into the system prompt and the reply is checked", async () => {
+  it("response_format json_schema goes as Converse's outputConfig.textFormat, the schema as JSON text, and the reply is checked", async () => {
     const schema = { type: 'object', properties: { city: { type: 'string' }, celsius: { type: 'number' } }, required: ['city', 'celsius'] };
-    bedrock.enqueue({ type: 'message', text: '```json\n{"city": "Paris", "celsius": 21}\n```' });
+    bedrock.enqueue({ type: 'message', text: '{"city": "Paris", "celsius": 21}' });
     const completion = await gateway.client().chat.completions.create({
       model: `bedrock/${claude}`,
       messages: [{ role: 'user', content: 'Weather in Paris as JSON' }],
-      response_format: { type: 'json_schema', json_schema: { name: 'weather', schema, strict: true } },
+      response_format: { type: 'json_schema', json_schema: { name: 'weather', description: 'The weather', schema, strict: true } },
     });
     expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ city: 'Paris', celsius: 21 });
-    const sent = bedrock.requests.at(-1)!.body as { system: { text: string }[] };
-    expect(sent.system.map((block) => block.text).join('\n')).toContain(JSON.stringify(schema));
+    const sent = bedrock.requests.at(-1)!.body as { system?: unknown; outputConfig?: unknown };
+    expect(sent.outputConfig).toEqual({
+      textFormat: { type: 'json_schema', structure: { jsonSchema: { schema: JSON.stringify(schema), name: 'weather', description: 'The weather' } } },
+    });
+    expect(sent.system).toBeUndefined();
     const warnings = (completion as unknown as { diagnostics?: { warnings?: { code: string }[] } }).diagnostics?.warnings ?? [];
-    expect(warnings.map((warning) => warning.code)).toContain('strict-schema-not-guaranteed');
+    expect(warnings.map((warning) => warning.code)).not.toContain('strict-schema-not-guaranteed');
+  });
+
+  it('a model without structured outputs refuses outputConfig: the same request is served with the schema in the prompt, and the model keeps that way', async () => {
+    const nova = 'amazon.nova-lite-v1:0';
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const ask = () =>
+      gateway.client().chat.completions.create({
+        model: `bedrock/${nova}`,
+        messages: [{ role: 'user', content: 'City as JSON' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'place', schema } },
+      });
+    bedrock.enqueue({ type: 'message', text: 'Here it is: {"city": "Lyon"}' });
+    const first = await ask();
+    expect(JSON.parse(first.choices[0]?.message.content ?? '')).toEqual({ city: 'Lyon' });
+    const novaRequests = () => bedrock.requests.filter((request) => request.path.includes(encodeURIComponent(nova)));
+    const [refused, served] = novaRequests().map((request) => request.body as { outputConfig?: unknown; system?: { text: string }[] });
+    expect(refused?.outputConfig).toBeDefined();
+    expect(served?.outputConfig).toBeUndefined();
+    expect(served?.system?.map((block) => block.text).join('\n')).toContain(JSON.stringify(schema));
+    const warnings = (first as unknown as { diagnostics?: { warnings?: { code: string; message: string }[] } }).diagnostics?.warnings ?? [];
+    expect(warnings.map((warning) => warning.code)).toContain('unsupported-parameter');
+    bedrock.enqueue({ type: 'message', text: '{"city": "Nice"}' });
+    await ask();
+    expect(novaRequests()).toHaveLength(3);
+    expect((novaRequests()[2]!.body as { outputConfig?: unknown }).outputConfig).toBeUndefined();
+  });
+
+  it('json_object has no Converse form: it is written into the prompt, and nothing is sent in outputConfig', async () => {
+    bedrock.enqueue({ type: 'message', text: '{"ok": true}' });
+    const completion = await gateway.client().chat.completions.create({
+      model: `bedrock/${claude}`,
+      messages: [{ role: 'user', content: 'Say ok as JSON' }],
+      response_format: { type: 'json_object' },
+    });
+    expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ ok: true });
+    const sent = bedrock.requests.at(-1)!.body as { system?: { text: string }[]; outputConfig?: unknown };
+    expect(sent.outputConfig).toBeUndefined();
+    expect(sent.system?.map((block) => block.text).join('\n')).toMatch(/JSON/);
   });
 
   it('a model without tool use refuses natively; the same request is served prompted, and the model stays prompted', async () => {
