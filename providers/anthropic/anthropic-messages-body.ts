@@ -47,9 +47,12 @@ export type AnthropicMessagesBody = {
   top_k?: number;
   stop_sequences?: string[];
   metadata?: { user_id: string };
-  thinking?: { type: 'enabled'; budget_tokens: number };
-  /** Structured outputs, GA form (https://platform.claude.com/docs/en/build-with-claude/structured-outputs). */
-  output_config?: { format: { type: 'json_schema'; schema: Record<string, unknown> } };
+  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' };
+  /**
+   * Structured outputs, GA form (https://platform.claude.com/docs/en/build-with-claude/structured-outputs),
+   * and the effort (https://platform.claude.com/docs/en/build-with-claude/effort).
+   */
+  output_config?: { format?: { type: 'json_schema'; schema: Record<string, unknown> }; effort?: string };
   /** SSE for streaming clients; one whole `message` object for clients that read the reply whole. */
   stream: boolean;
 };

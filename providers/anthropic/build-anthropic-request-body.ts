@@ -4,7 +4,7 @@ import type { ChatRequest, GenerationOptions, Warning } from '../../src/core/ind
 import type { AnthropicMessagesBody } from './anthropic-messages-body.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { mapAnthropicToolChoice } from './map-anthropic-tool-choice.js';
-import { mapReasoningEffortToThinking } from './map-reasoning-effort-to-thinking.js';
+import { anthropicToolTurnLacksThinking, mapReasoningEffortToThinking } from './map-reasoning-effort-to-thinking.js';
 
 export type AnthropicRequestPlan = { body: AnthropicMessagesBody; warnings: Warning[] };
 
@@ -87,11 +87,21 @@ export function buildAnthropicRequestBody(
   if (typeof topK === 'number') body.top_k = topK;
   if (request.stop !== undefined && request.stop !== null) body.stop_sequences = request.stop;
   if (request.user !== undefined && request.user !== null) body.metadata = { user_id: request.user };
-  const thinking = mapReasoningEffortToThinking(request, { ...body, maxTokensDefaulted: maxTokens.defaulted }, config.name);
+  const thinking = mapReasoningEffortToThinking(
+    request,
+    {
+      maxTokens: body.max_tokens,
+      maxTokensDefaulted: maxTokens.defaulted,
+      forcesToolCall: body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool',
+      lastToolTurnLacksThinking: anthropicToolTurnLacksThinking(body.messages),
+    },
+    config.name,
+  );
   if (thinking.thinking) body.thinking = thinking.thinking;
   // json_schema goes natively (output_config.format); json_object has no Anthropic form: the pipeline writes it into the prompt.
   const format = request.responseFormat;
   if (format?.type === 'json_schema' && format.schema) body.output_config = { format: { type: 'json_schema', schema: format.schema } };
+  if (thinking.effort) body.output_config = { ...body.output_config, effort: thinking.effort };
   if (thinking.maxTokens !== undefined) body.max_tokens = thinking.maxTokens;
   if (maxTokens.defaulted) warnings.push(defaultedMaxTokensWarning(config, maxTokens.value, body.max_tokens));
   warnings.push(...conversation.warnings, ...thinking.warnings, ...collectUnsupportedWarnings(request, config.name));

@@ -11,6 +11,7 @@ import { inlineFileData } from '../../src/core/inline-file-data.js';
 import type { FilePart, Message } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
 import { restrictedToolId } from '../restricted-tool-id.js';
+import { applyClaudeThinking, isBedrockClaude } from './converse-claude-thinking.js';
 
 /**
  * Converse refuses a history with toolUse or toolResult blocks and no `toolConfig` ("The toolConfig field must
@@ -177,7 +178,7 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
   for (const [name, value] of Object.entries(request.openaiExtras ?? {})) {
     // Claude on Bedrock takes top_k through the model's own request fields
     // (https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-call.html, additionalModelRequestFields).
-    if (name === 'top_k' && typeof value === 'number' && request.model.model.includes('anthropic.'))
+    if (name === 'top_k' && typeof value === 'number' && isBedrockClaude(request.model.model))
       input.additionalModelRequestFields = { top_k: value };
     else warnings.push({ code: 'unsupported-parameter', message: `Bedrock Converse has no ${name}: it was not sent.` });
   }
@@ -190,11 +191,6 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
       code: 'unsupported-parameter',
       message: 'Bedrock Converse cannot turn parallel tool calls off: the model may make several.',
     });
-  const effort = request.reasoningEffort;
-  if (effort && effort !== 'none' && effort !== 'minimal')
-    warnings.push({
-      code: 'unsupported-parameter',
-      message: `Bedrock: reasoning_effort '${effort}' (or Messages' thinking) was not applied; this provider kind does not turn on extended thinking.`,
-    });
+  applyClaudeThinking(request, input, request.model.provider, warnings);
   return { input, warnings };
 }

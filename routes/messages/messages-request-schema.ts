@@ -124,7 +124,9 @@ export const messagesRequestSchema = {
     metadata: { type: 'object', properties: { user_id: { type: ['string', 'null'] } } },
     // Structured outputs: GA `output_config.format`, and the beta's `output_format` (header structured-outputs-2025-11-13).
     // https://platform.claude.com/docs/en/build-with-claude/structured-outputs
-    output_config: { type: 'object', properties: { format: outputFormat } },
+    // `effort` (low, medium, high, xhigh, max: https://platform.claude.com/docs/en/build-with-claude/effort) is
+    // checked by Claude itself, which gains levels over time.
+    output_config: { type: 'object', properties: { format: outputFormat, effort: { type: 'string', minLength: 1 } } },
     output_format: outputFormat,
   },
 } as const;

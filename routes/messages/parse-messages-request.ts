@@ -35,7 +35,8 @@ function forwardHeadersOf(headers: IncomingHttpHeaders): Record<string, string> 
 
 /**
  * Anthropic's thinking switch as the neutral effort, from its token budget. `adaptive` leaves the depth
- * to the model, so it asks for nothing: sending reasoning_effort to a non-reasoning OpenAI model fails.
+ * to the model, so it asks for no neutral effort (sending reasoning_effort to a non-reasoning OpenAI model
+ * fails): it travels as `claudeThinking`, for Claude upstreams.
  * https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking
  */
 function reasoningEffortOf(thinking: ConversationBody['thinking']): string | undefined {
@@ -84,6 +85,9 @@ export function parseMessagesRequest(
   if (reasoningEffort !== undefined) input.reasoningEffort = reasoningEffort;
   // Not an effort: nothing is sent upstream for it, but a reply is then not assumed to begin in reasoning.
   if (body.thinking?.type === 'disabled') input.thinkingDisabled = true;
+  const effort = body.output_config?.effort;
+  if (body.thinking?.type === 'adaptive' || effort !== undefined)
+    input.claudeThinking = { adaptive: body.thinking?.type === 'adaptive', ...(effort !== undefined ? { effort } : {}) };
   const format = body.output_config?.format ?? body.output_format;
   // Anthropic's format has no name; `response` names it in diagnostics and prompts.
   if (format) input.responseFormat = { type: 'json_schema', name: 'response', schema: format.schema ?? {}, strict: true };

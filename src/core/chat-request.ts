@@ -55,6 +55,13 @@ export type ChatRequest = GenerationOptions & {
   forwardHeaders?: Record<string, string>;
   /** The client turned thinking off where no effort value says so (Anthropic `thinking: {type: "disabled"}`). */
   thinkingDisabled?: boolean;
+  /**
+   * Anthropic's adaptive thinking and effort as a Messages client sent them (`thinking: {type: "adaptive"}`,
+   * `output_config.effort`; Claude Code sends both by default): the model decides how much to think.
+   * Claude upstreams take them; others are sent nothing for them, since a reasoning_effort sent to a
+   * model without reasoning fails.
+   */
+  claudeThinking?: { adaptive: boolean; effort?: string };
 };
 
 /** A chat request before its model string is resolved (what routes build). */
@@ -103,6 +110,7 @@ export function chatRequestFrom(
     openaiExtras: source.openaiExtras,
     forwardHeaders: source.forwardHeaders,
     thinkingDisabled: source.thinkingDisabled,
+    claudeThinking: source.claudeThinking,
   };
   return request as ChatRequest;
 }

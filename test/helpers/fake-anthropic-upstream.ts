@@ -291,6 +291,24 @@ async function sendMessage(scripted: FakeAnthropicMessageReply, recorded: Record
   else response.end();
 }
 
+/**
+ * Models that take adaptive thinking only (Claude Opus 4.7, the Claude 5 models, Mythos): the budget form is
+ * refused before any generation, in the words users quote (memberjunction's UsesAdaptiveThinking notes, seen
+ * on claude-sonnet-5; Bedrock's adaptive-thinking page: "Manual extended thinking … is not supported on these
+ * models and will return a 400 error").
+ */
+const adaptiveOnlyModels: readonly string[] = ['claude-opus-4-7', 'claude-sonnet-5', 'claude-opus-5', 'claude-mythos-preview'];
+
+function budgetThinkingRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | undefined {
+  const body = (recorded.body ?? {}) as { model?: unknown; thinking?: { type?: unknown } };
+  if (body.thinking?.type !== 'enabled' || typeof body.model !== 'string' || !adaptiveOnlyModels.includes(body.model)) return undefined;
+  return {
+    type: 'http-error',
+    status: 400,
+    message: '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.',
+  };
+}
+
 export async function startFakeAnthropicUpstream(
   options: { models?: FakeAnthropicModel[]; fallback?: (request: RecordedRequest) => FakeAnthropicReply } = {},
 ): Promise<FakeAnthropicUpstream> {
@@ -311,6 +329,8 @@ export async function startFakeAnthropicUpstream(
       await sendHttpError({ type: 'http-error', status: 404, message: `fake: no route ${recorded.method} ${path}` }, response);
       return;
     }
+    const refusedThinking = budgetThinkingRefusal(recorded);
+    if (refusedThinking) return sendHttpError(refusedThinking, response);
     const reply = queue.shift() ?? fallback?.(recorded);
     if (!reply) {
       await sendHttpError({ type: 'http-error', status: 500, errorType: 'api_error', message: 'fake: no scripted reply left' }, response);

@@ -92,6 +92,7 @@ type ConverseBody = {
   messages?: { role: string; content?: ConverseBlock[] }[];
   toolConfig?: { tools?: { toolSpec?: { inputSchema?: { json?: { type?: unknown } } } }[]; toolChoice?: Record<string, unknown> };
   outputConfig?: { textFormat?: { type?: string; structure?: { jsonSchema?: { schema?: unknown } } } };
+  additionalModelRequestFields?: { thinking?: { type?: string } };
 };
 
 /**
@@ -116,6 +117,11 @@ function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: r
   // JsonSchemaDefinition.schema is a String (API_runtime_JsonSchemaDefinition.html): the schema as JSON text.
   if (jsonSchema && typeof jsonSchema.schema !== 'string')
     return '1 validation error detected: Value at \'outputConfig.textFormat.structure.jsonSchema.schema\' failed to satisfy constraint: Member must be a string';
+  // Claude Opus 4.7 and the Claude 5 models think adaptively only (claude-messages-adaptive-thinking.html: the
+  // budget form "will return a 400 error"); Claude's own validation errors come back wrapped as "The model
+  // returned the following errors: …" (quoted in BerriAI/litellm#27846).
+  if (body.additionalModelRequestFields?.thinking?.type === 'enabled' && /claude-(opus-4-7|sonnet-5|opus-5)/.test(modelId))
+    return 'The model returned the following errors: "thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.';
   const choice = Object.keys(body.toolConfig?.toolChoice ?? {})[0];
   if ((choice === 'any' || choice === 'tool') && modelsWithoutToolChoice.includes(modelId))
     return `This model doesn't support the toolConfig.toolChoice.${choice} field. Remove toolConfig.toolChoice.${choice} and try again.`;

@@ -278,6 +278,42 @@ describe('anthropic request body', () => {
     expect(none.body).not.toHaveProperty('thinking');
   });
 
+  it('gives Claude 4.6 and later adaptive thinking with the effort, which the newest refuse as a budget', async () => {
+    const opus47 = { ...testRequest().model, model: 'claude-opus-4-7' };
+    const schema = { type: 'object', properties: { city: { type: 'string' } } };
+    const adaptive = await send(
+      testRequest({ model: opus47, reasoningEffort: 'medium', responseFormat: { type: 'json_schema', name: 'place', schema } }),
+    );
+    expect(adaptive.body.thinking).toEqual({ type: 'adaptive' });
+    expect(adaptive.body.output_config).toEqual({ format: { type: 'json_schema', schema }, effort: 'medium' });
+    expect(adaptive.body.max_tokens).toBe(256);
+    expect(warningsOf(adaptive.events)).toEqual([]);
+    const forced = await send(
+      testRequest({
+        model: opus47,
+        reasoningEffort: 'high',
+        tools: [{ name: 'get_weather', parameters: { type: 'object', properties: {} } }],
+        toolChoice: { type: 'required' },
+      }),
+    );
+    expect(forced.body).not.toHaveProperty('thinking');
+    expect(forced.body).not.toHaveProperty('output_config');
+    expect(warningsOf(forced.events).map((warning) => warning.message).join(' ')).toContain('forces a tool call');
+  });
+
+  it("passes a Messages client's adaptive thinking and effort as given, and gives an older Claude a budget instead", async () => {
+    const sonnet46 = { ...testRequest().model, model: 'claude-sonnet-4-6' };
+    const given = await send(testRequest({ model: sonnet46, claudeThinking: { adaptive: true, effort: 'max' }, maxOutputTokens: 32000 }));
+    expect(given.body.thinking).toEqual({ type: 'adaptive' });
+    expect(given.body.output_config).toEqual({ effort: 'max' });
+    const effortOnly = await send(testRequest({ model: sonnet46, claudeThinking: { adaptive: false, effort: 'low' } }));
+    expect(effortOnly.body).not.toHaveProperty('thinking');
+    expect(effortOnly.body.output_config).toEqual({ effort: 'low' });
+    const older = await send(testRequest({ claudeThinking: { adaptive: true }, maxOutputTokens: 32000 }));
+    expect(older.body.thinking).toEqual({ type: 'enabled', budget_tokens: 16384 });
+    expect(older.body).not.toHaveProperty('output_config');
+  });
+
   it('warns about an effort named like an Object.prototype member instead of sending a NaN budget', async () => {
     for (const effort of ['constructor', 'toString', '__proto__']) {
       const { body, events } = await send(testRequest({ reasoningEffort: effort, maxOutputTokens: 8000 }));

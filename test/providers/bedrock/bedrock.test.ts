@@ -372,14 +372,14 @@ describe('bedrock', () => {
     expect(toolConfig.tools.map((tool) => tool.toolSpec.name)).toEqual(['interlingua_no_tools_offered']);
   });
 
-  it('what Converse has no field for is named, not dropped in silence: reasoning, user, parallel_tool_calls off', async () => {
+  it('what Converse has no field for is named, not dropped in silence: reasoning on a model without it, user, parallel_tool_calls off', async () => {
     bedrock.enqueue({ type: 'message', text: 'ok' });
     const completion = (await (
       await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
-          model: `bedrock/${claude}`,
+          model: `bedrock/${llama}`,
           reasoning_effort: 'high',
           user: 'user-1',
           parallel_tool_calls: false,
@@ -392,6 +392,54 @@ describe('bedrock', () => {
     expect(messages).toContain("reasoning_effort 'high'");
     expect(messages).toContain('no user');
     expect(messages).toContain('parallel tool calls');
+  });
+
+  it("Claude's thinking: a budget for Claude 4.5 (with room for the answer), adaptive with the effort for Claude 4.6 and later", async () => {
+    bedrock.enqueue({ type: 'message', text: 'ok' });
+    await gateway.client().chat.completions.create({
+      model: `bedrock/${claude}`,
+      reasoning_effort: 'medium',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(bedrock.requests.at(-1)!.body).toMatchObject({
+      additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 4096 } },
+      inferenceConfig: { maxTokens: 4096 + 4096 },
+    });
+    const opus = 'us.anthropic.claude-opus-4-7';
+    bedrock.enqueue({ type: 'message', text: 'ok' });
+    const completion = await gateway.client().chat.completions.create({
+      model: `bedrock/${opus}`,
+      reasoning_effort: 'high',
+      max_tokens: 20000,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(completion.choices[0]?.message.content).toBe('ok');
+    const sent = bedrock.requests.at(-1)!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({
+      additionalModelRequestFields: { thinking: { type: 'adaptive' } },
+      outputConfig: { effort: 'high' },
+      inferenceConfig: { maxTokens: 20000 },
+    });
+  });
+
+  it("Claude Code's adaptive thinking reaches Claude on Bedrock through the Messages API", async () => {
+    bedrock.enqueue({ type: 'message', text: 'ok' });
+    const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({
+        model: 'bedrock/anthropic.claude-sonnet-4-6',
+        max_tokens: 32000,
+        thinking: { type: 'adaptive' },
+        output_config: { effort: 'high' },
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(bedrock.requests.at(-1)!.body).toMatchObject({
+      additionalModelRequestFields: { thinking: { type: 'adaptive' } },
+      outputConfig: { effort: 'high' },
+    });
   });
 
   it('Responses API, addressed by an inference profile ARN', async () => {

@@ -316,6 +316,33 @@ describe('to an Anthropic upstream', () => {
     expect(body.max_tokens).toBe(1024);
   });
 
+  it("Claude Code's adaptive thinking and effort reach a Claude 4.6+ model as sent, and an older Claude as a thinking budget", async () => {
+    const claudeCode = { thinking: { type: 'adaptive' }, output_config: { effort: 'high' }, max_tokens: 32000 };
+    messagesKit.kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    const adaptive = await post(messagesKit.url, messagesBody(`${providers.anthropic}/claude-opus-4-7`, claudeCode));
+    expect(adaptive.status).toBe(200);
+    const sentAdaptive = messagesKit.kit.anthropic.messageRequests().at(-1)?.body as Record<string, unknown>;
+    expect(sentAdaptive.thinking).toEqual({ type: 'adaptive' });
+    expect(sentAdaptive.output_config).toEqual({ effort: 'high' });
+    messagesKit.kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    const older = await post(messagesKit.url, messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, claudeCode));
+    expect(older.status).toBe(200);
+    const sentOlder = messagesKit.kit.anthropic.messageRequests().at(-1)?.body as Record<string, unknown>;
+    expect(sentOlder.thinking).toEqual({ type: 'enabled', budget_tokens: 16384 });
+  });
+
+  it("a budget from a Messages client reaches Claude Opus 4.7, which refuses budgets, as adaptive thinking at that budget's effort", async () => {
+    messagesKit.kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    const response = await post(
+      messagesKit.url,
+      messagesBody(`${providers.anthropic}/claude-opus-4-7`, { thinking: { type: 'enabled', budget_tokens: 4000 }, max_tokens: 16000 }),
+    );
+    expect(response.status).toBe(200);
+    const sent = messagesKit.kit.anthropic.messageRequests().at(-1)?.body as Record<string, unknown>;
+    expect(sent.thinking).toEqual({ type: 'adaptive' });
+    expect(sent.output_config).toEqual({ effort: 'medium' });
+  });
+
   it('POST /{provider}/v1/messages takes the model whole and echoes it as sent', async () => {
     messagesKit.kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'hi' }] });
     const response = await post(

@@ -1,0 +1,37 @@
+/** Which Claude models take adaptive thinking, read from their ids as each provider spells them. */
+import { describe, expect, it } from 'vitest';
+import { takesAdaptiveThinking } from '../../../providers/anthropic/claude-thinking-form.js';
+
+describe('takesAdaptiveThinking', () => {
+  it('is true from Claude 4.6 on, in Anthropic, Bedrock and Vertex AI spellings', () => {
+    for (const model of [
+      'claude-opus-4-6',
+      'claude-sonnet-4-6',
+      'claude-opus-4-7',
+      'claude-sonnet-5',
+      'claude-opus-5',
+      'claude-fable-5-1',
+      'claude-mythos-preview',
+      'anthropic.claude-opus-4-6-v1',
+      'us.anthropic.claude-opus-4-7',
+      'claude-opus-4-7@20260416',
+    ])
+      expect(takesAdaptiveThinking(model), model).toBe(true);
+  });
+
+  it('is false for Claude 4.5 and earlier, whose dates are no minor version', () => {
+    for (const model of [
+      'claude-sonnet-4-5',
+      'claude-haiku-4-5-20251001',
+      'claude-opus-4-20250514',
+      'claude-opus-4-1-20250805',
+      'claude-3-7-sonnet-20250219',
+      'claude-3-5-haiku-latest',
+      'anthropic.claude-sonnet-4-5-20250929-v1:0',
+      'claude-sonnet-4-5@20250929',
+      'claude-fake-1',
+      'gpt-4.1',
+    ])
+      expect(takesAdaptiveThinking(model), model).toBe(false);
+  });
+});
