@@ -3,6 +3,7 @@ import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest, GenerationOptions, Warning } from '../../src/core/index.js';
 import type { AnthropicMessagesBody } from './anthropic-messages-body.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
+import { changesSampling, claudeSamplingFields } from './claude-sampling.js';
 import { mapAnthropicToolChoice } from './map-anthropic-tool-choice.js';
 import { anthropicToolTurnLacksThinking, mapReasoningEffortToThinking } from './map-reasoning-effort-to-thinking.js';
 
@@ -80,11 +81,10 @@ export function buildAnthropicRequestBody(
     const toolChoice = mapAnthropicToolChoice(request.toolChoice, request.parallelToolCalls);
     if (toolChoice) body.tool_choice = toolChoice;
   }
-  if (request.temperature !== undefined && request.temperature !== null) body.temperature = request.temperature;
-  if (request.topP !== undefined && request.topP !== null) body.top_p = request.topP;
-  // Anthropic's own top_k (the Messages API's, or a client's sampling extra): sent as given.
-  const topK = request.openaiExtras?.top_k;
-  if (typeof topK === 'number') body.top_k = topK;
+  const sampling = claudeSamplingFields(request, config.name, warnings);
+  if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
+  if (sampling.topP !== undefined) body.top_p = sampling.topP;
+  if (sampling.topK !== undefined) body.top_k = sampling.topK;
   if (request.stop !== undefined && request.stop !== null) body.stop_sequences = request.stop;
   if (request.user !== undefined && request.user !== null) body.metadata = { user_id: request.user };
   const thinking = mapReasoningEffortToThinking(
@@ -93,6 +93,7 @@ export function buildAnthropicRequestBody(
       maxTokens: body.max_tokens,
       maxTokensDefaulted: maxTokens.defaulted,
       forcesToolCall: body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool',
+      changesSampling: changesSampling(sampling),
       lastToolTurnLacksThinking: anthropicToolTurnLacksThinking(body.messages),
     },
     config.name,

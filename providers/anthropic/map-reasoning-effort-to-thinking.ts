@@ -1,7 +1,7 @@
 /**
  * The client's reasoning request → Claude's thinking switch: OpenAI-style `reasoning_effort`, and a Messages
  * client's adaptive thinking and effort (`claudeThinking`). Models with adaptive thinking (Claude 4.6 and
- * later, claude-thinking-form.ts) get `thinking: {type: "adaptive"}` with the effort in
+ * later, claude-version-rules.ts) get `thinking: {type: "adaptive"}` with the effort in
  * `output_config.effort`; the budget form is refused by the newest of them. Older models get extended
  * thinking with a token budget.
  * Anthropic rejects thinking (HTTP 400) in cases a client of another API cannot know about, so
@@ -16,7 +16,7 @@
  */
 import type { ChatRequest, Warning } from '../../src/core/index.js';
 import type { AnthropicMessagesBody } from './anthropic-messages-body.js';
-import { takesAdaptiveThinking } from './claude-thinking-form.js';
+import { takesAdaptiveThinking } from './claude-version-rules.js';
 
 // A Map: the effort is request input, and `budgets['constructor']` must not be Object's constructor.
 const budgets: ReadonlyMap<string, number> = new Map([
@@ -49,6 +49,8 @@ export type ThinkingContext = {
   maxTokensDefaulted: boolean;
   /** tool_choice forces a call (`any` or a named tool). */
   forcesToolCall: boolean;
+  /** temperature, top_p or top_k as sent differ from Claude's defaults (claude-sampling.ts). */
+  changesSampling: boolean;
   /** The last assistant turn holds tool calls but not, first, the signed thinking that produced them. */
   lastToolTurnLacksThinking: boolean;
 };
@@ -65,9 +67,8 @@ export function anthropicToolTurnLacksThinking(messages: AnthropicMessagesBody['
 }
 
 /** Why thinking cannot go with this request, if it cannot. */
-function thinkingConflict(request: ChatRequest, context: ThinkingContext): string | undefined {
-  if ((request.temperature ?? 1) !== 1 || (request.topP ?? 1) < 0.95)
-    return 'extended thinking cannot be combined with the requested temperature/top_p';
+function thinkingConflict(context: ThinkingContext): string | undefined {
+  if (context.changesSampling) return 'extended thinking cannot be combined with the requested temperature/top_p/top_k';
   if (context.forcesToolCall) return 'extended thinking cannot be combined with a tool_choice that forces a tool call';
   if (context.lastToolTurnLacksThinking)
     return 'the last assistant turn has tool calls without the signed thinking block Anthropic requires before them (Chat Completions and Responses clients cannot send it back); thinking resumes once no tool results are pending';
@@ -89,14 +90,14 @@ export function mapReasoningEffortToThinking(request: ChatRequest, context: Thin
   const level = claude?.adaptive ? (clientEffort ?? defaultEffort) : (effort as string);
   if (takesAdaptiveThinking(request.model.model)) {
     if (!claude?.adaptive && !adaptiveEfforts.has(level)) return skip('unknown effort (use low, medium, high or xhigh)');
-    const conflict = thinkingConflict(request, context);
+    const conflict = thinkingConflict(context);
     if (conflict) return skip(conflict);
     return { thinking: { type: 'adaptive' }, effort: clientEffort ?? level, warnings: [] };
   }
   // A model before adaptive thinking: adaptive's levels above high take high's budget.
   const wanted = budgets.get(level) ?? (claude?.adaptive ? budgets.get(defaultEffort) : undefined);
   if (wanted === undefined) return skip(`unknown effort (use low, medium or high)`);
-  const conflict = thinkingConflict(request, context);
+  const conflict = thinkingConflict(context);
   if (conflict) return skip(conflict);
   const plan = (thinking: ThinkingPlan['thinking'], maxTokens?: number): ThinkingPlan => ({
     thinking,

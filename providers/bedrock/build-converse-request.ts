@@ -11,7 +11,8 @@ import { inlineFileData } from '../../src/core/inline-file-data.js';
 import type { FilePart, Message } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
 import { restrictedToolId } from '../restricted-tool-id.js';
-import { applyClaudeThinking, isBedrockClaude } from './converse-claude-thinking.js';
+import { changesSampling, claudeSamplingFields, type ClaudeSamplingFields } from '../anthropic/claude-sampling.js';
+import { applyClaudeThinking, asksForReasoning, isBedrockClaude } from './converse-claude-thinking.js';
 
 /**
  * Converse refuses a history with toolUse or toolResult blocks and no `toolConfig` ("The toolConfig field must
@@ -152,8 +153,13 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
   if (system.length > 0) input.system = system;
   const inference: NonNullable<ConverseCommandInput['inferenceConfig']> = {};
   if (typeof request.maxOutputTokens === 'number') inference.maxTokens = request.maxOutputTokens;
-  if (typeof request.temperature === 'number') inference.temperature = request.temperature;
-  if (typeof request.topP === 'number') inference.topP = request.topP;
+  // Claude takes the sampling fields its version takes (claude-sampling.ts); other models, what was given.
+  const claude = isBedrockClaude(request.model.model);
+  const sampling: ClaudeSamplingFields = claude
+    ? claudeSamplingFields(request, request.model.provider, warnings)
+    : { ...(typeof request.temperature === 'number' ? { temperature: request.temperature } : {}), ...(typeof request.topP === 'number' ? { topP: request.topP } : {}) };
+  if (sampling.temperature !== undefined) inference.temperature = sampling.temperature;
+  if (sampling.topP !== undefined) inference.topP = sampling.topP;
   if (request.stop?.length) inference.stopSequences = request.stop;
   if (Object.keys(inference).length > 0) input.inferenceConfig = inference;
   // Converse has no tool_choice "none": the tools are withheld instead, so the model cannot call one the
@@ -175,13 +181,13 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
   if (!input.toolConfig && hasToolBlocks(messages)) input.toolConfig = { tools: [noToolsOffered] };
   const textFormat = converseTextFormat(request.responseFormat);
   if (textFormat) input.outputConfig = { textFormat };
-  for (const [name, value] of Object.entries(request.openaiExtras ?? {})) {
-    // Claude on Bedrock takes top_k through the model's own request fields
-    // (https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-call.html, additionalModelRequestFields).
-    if (name === 'top_k' && typeof value === 'number' && isBedrockClaude(request.model.model))
-      input.additionalModelRequestFields = { top_k: value };
-    else warnings.push({ code: 'unsupported-parameter', message: `Bedrock Converse has no ${name}: it was not sent.` });
-  }
+  // Claude on Bedrock takes top_k through the model's own request fields
+  // (https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-call.html, additionalModelRequestFields);
+  // one its version refuses was named when the sampling fields were read.
+  if (sampling.topK !== undefined) input.additionalModelRequestFields = { top_k: sampling.topK };
+  for (const [name, value] of Object.entries(request.openaiExtras ?? {}))
+    if (!(claude && name === 'top_k' && typeof value === 'number'))
+      warnings.push({ code: 'unsupported-parameter', message: `Bedrock Converse has no ${name}: it was not sent.` });
   for (const name of ['seed', 'presencePenalty', 'frequencyPenalty', 'user'] as const)
     if (request[name] !== undefined && request[name] !== null)
       warnings.push({ code: 'unsupported-parameter', message: `Bedrock Converse has no ${name}: it was not sent.` });
@@ -191,6 +197,11 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
       code: 'unsupported-parameter',
       message: 'Bedrock Converse cannot turn parallel tool calls off: the model may make several.',
     });
-  applyClaudeThinking(request, input, request.model.provider, warnings);
+  if (claude) applyClaudeThinking(request, input, { changesSampling: changesSampling(sampling), warnings });
+  else if (asksForReasoning(request))
+    warnings.push({
+      code: 'unsupported-parameter',
+      message: `Bedrock: reasoning_effort '${String(request.reasoningEffort)}' was not applied; only Claude models on Bedrock take a thinking switch.`,
+    });
   return { input, warnings };
 }

@@ -4,7 +4,7 @@
  * (https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html), and the effort
  * in Converse's `outputConfig.effort`. The same rules as Anthropic's decide the form and when thinking
  * cannot go (providers/anthropic/map-reasoning-effort-to-thinking.ts); reasoning blocks already travel both
- * ways as `reasoningContent`. Other Bedrock models get no thinking switch: the request says so in a warning.
+ * ways as `reasoningContent`. Other Bedrock models get no thinking switch (build-converse-request.ts warns).
  */
 import type { ConverseCommandInput, Message as ConverseMessage } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatRequest } from '../../src/core/chat-request.js';
@@ -29,22 +29,22 @@ function toolTurnLacksThinking(messages: readonly ConverseMessage[]): boolean {
   return false;
 }
 
-function asksForReasoning(request: ChatRequest): boolean {
+/**
+ * A reasoning_effort that turns thinking on. A Messages client's adaptive thinking names no depth, so a model
+ * without a thinking switch is sent nothing for it, as other providers do.
+ */
+export function asksForReasoning(request: ChatRequest): boolean {
   const effort = request.reasoningEffort;
-  return (effort !== undefined && effort !== null && effort !== 'none' && effort !== 'minimal') || request.claudeThinking !== undefined;
+  return effort !== undefined && effort !== null && effort !== 'none' && effort !== 'minimal';
 }
 
 /** Sets Claude's thinking and effort on the Converse input (its max tokens too, when a budget needs room). */
-export function applyClaudeThinking(request: ChatRequest, input: ConverseCommandInput, provider: string, warnings: Warning[]): void {
-  if (!asksForReasoning(request)) return;
-  if (!isBedrockClaude(request.model.model)) {
-    if (request.claudeThinking === undefined)
-      warnings.push({
-        code: 'unsupported-parameter',
-        message: `Bedrock: reasoning_effort '${String(request.reasoningEffort)}' (or Messages' thinking) was not applied; only Claude models on Bedrock take a thinking switch.`,
-      });
-    return;
-  }
+export function applyClaudeThinking(
+  request: ChatRequest,
+  input: ConverseCommandInput,
+  options: { changesSampling: boolean; warnings: Warning[] },
+): void {
+  if (!asksForReasoning(request) && request.claudeThinking === undefined) return;
   const given = input.inferenceConfig?.maxTokens;
   const choice = input.toolConfig?.toolChoice;
   const plan = mapReasoningEffortToThinking(
@@ -53,11 +53,12 @@ export function applyClaudeThinking(request: ChatRequest, input: ConverseCommand
       maxTokens: given ?? fallbackMaxTokens,
       maxTokensDefaulted: given === undefined,
       forcesToolCall: choice?.any !== undefined || choice?.tool !== undefined,
+      changesSampling: options.changesSampling,
       lastToolTurnLacksThinking: toolTurnLacksThinking(input.messages ?? []),
     },
-    provider,
+    request.model.provider,
   );
-  warnings.push(...plan.warnings);
+  options.warnings.push(...plan.warnings);
   if (plan.thinking) input.additionalModelRequestFields = { ...(input.additionalModelRequestFields as object), thinking: plan.thinking };
   if (plan.effort) input.outputConfig = { ...input.outputConfig, effort: plan.effort };
   if (plan.maxTokens !== undefined) input.inferenceConfig = { ...input.inferenceConfig, maxTokens: plan.maxTokens };

@@ -299,14 +299,25 @@ async function sendMessage(scripted: FakeAnthropicMessageReply, recorded: Record
  */
 const adaptiveOnlyModels: readonly string[] = ['claude-opus-4-7', 'claude-sonnet-5', 'claude-opus-5', 'claude-mythos-preview'];
 
-function budgetThinkingRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | undefined {
-  const body = (recorded.body ?? {}) as { model?: unknown; thinking?: { type?: unknown } };
-  if (body.thinking?.type !== 'enabled' || typeof body.model !== 'string' || !adaptiveOnlyModels.includes(body.model)) return undefined;
-  return {
-    type: 'http-error',
-    status: 400,
-    message: '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.',
-  };
+/**
+ * What Claude's version refuses before any generation: the budget form of thinking on the models above;
+ * any sampling field on them ("`temperature` is deprecated for this model.", quoted in Comfy-Org/ComfyUI#13923
+ * and sipeed/picoclaw#2939); temperature and top_p together on Claude 4 models ("`temperature` and `top_p`
+ * cannot both be specified for this model. Please use only one.", quoted by LiteLLM users and proxies).
+ */
+function versionRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | undefined {
+  const body = (recorded.body ?? {}) as { model?: unknown; thinking?: { type?: unknown }; temperature?: unknown; top_p?: unknown; top_k?: unknown };
+  if (typeof body.model !== 'string') return undefined;
+  const refuse = (message: string): FakeAnthropicErrorReply => ({ type: 'http-error', status: 400, message });
+  if (adaptiveOnlyModels.includes(body.model)) {
+    if (body.thinking?.type === 'enabled')
+      return refuse('"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.');
+    const sampled = (['temperature', 'top_p', 'top_k'] as const).find((field) => body[field] !== undefined);
+    if (sampled) return refuse(`\`${sampled}\` is deprecated for this model.`);
+  }
+  if (/^claude-(opus|sonnet|haiku)-4/.test(body.model) && body.temperature !== undefined && body.top_p !== undefined)
+    return refuse('`temperature` and `top_p` cannot both be specified for this model. Please use only one.');
+  return undefined;
 }
 
 export async function startFakeAnthropicUpstream(
@@ -329,8 +340,8 @@ export async function startFakeAnthropicUpstream(
       await sendHttpError({ type: 'http-error', status: 404, message: `fake: no route ${recorded.method} ${path}` }, response);
       return;
     }
-    const refusedThinking = budgetThinkingRefusal(recorded);
-    if (refusedThinking) return sendHttpError(refusedThinking, response);
+    const refused = versionRefusal(recorded);
+    if (refused) return sendHttpError(refused, response);
     const reply = queue.shift() ?? fallback?.(recorded);
     if (!reply) {
       await sendHttpError({ type: 'http-error', status: 500, errorType: 'api_error', message: 'fake: no scripted reply left' }, response);

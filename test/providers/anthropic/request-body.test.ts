@@ -314,6 +314,31 @@ describe('anthropic request body', () => {
     expect(older.body).not.toHaveProperty('output_config');
   });
 
+  it('sends a Claude model the sampling fields its version takes, and names the rest in a warning', async () => {
+    const model = (name: string) => ({ ...testRequest().model, model: name });
+    const opus47 = await send(testRequest({ model: model('claude-opus-4-7'), temperature: 0.2, topP: 0.9, openaiExtras: { top_k: 5 } }));
+    expect(opus47.body).not.toHaveProperty('temperature');
+    expect(opus47.body).not.toHaveProperty('top_p');
+    expect(opus47.body).not.toHaveProperty('top_k');
+    expect(warningsOf(opus47.events).map((warning) => warning.message).join(' ')).toContain('temperature, top_p, top_k not sent');
+    const sonnet45 = await send(testRequest({ model: model('claude-sonnet-4-5'), temperature: 0.2, topP: 0.9 }));
+    expect(sonnet45.body).toMatchObject({ temperature: 0.2 });
+    expect(sonnet45.body).not.toHaveProperty('top_p');
+    expect(warningsOf(sonnet45.events).map((warning) => warning.message).join(' ')).toContain('top_p not sent');
+    const topPAlone = await send(testRequest({ model: model('claude-sonnet-4-5'), topP: 0.9 }));
+    expect(topPAlone.body).toMatchObject({ top_p: 0.9 });
+    const haiku35 = await send(testRequest({ model: model('claude-3-5-haiku-latest'), temperature: 0.2, topP: 0.9 }));
+    expect(haiku35.body).toMatchObject({ temperature: 0.2, top_p: 0.9 });
+    expect(warningsOf(haiku35.events)).toEqual([]);
+  });
+
+  it('thinks on Claude Opus 4.7 though the client set a temperature, which that model does not take', async () => {
+    const opus47 = { ...testRequest().model, model: 'claude-opus-4-7' };
+    const { body } = await send(testRequest({ model: opus47, reasoningEffort: 'low', temperature: 0.3 }));
+    expect(body.thinking).toEqual({ type: 'adaptive' });
+    expect(body).not.toHaveProperty('temperature');
+  });
+
   it('warns about an effort named like an Object.prototype member instead of sending a NaN budget', async () => {
     for (const effort of ['constructor', 'toString', '__proto__']) {
       const { body, events } = await send(testRequest({ reasoningEffort: effort, maxOutputTokens: 8000 }));

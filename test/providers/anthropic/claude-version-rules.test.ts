@@ -1,6 +1,6 @@
 /** Which Claude models take adaptive thinking, read from their ids as each provider spells them. */
 import { describe, expect, it } from 'vitest';
-import { takesAdaptiveThinking } from '../../../providers/anthropic/claude-thinking-form.js';
+import { claudeSampling, takesAdaptiveThinking } from '../../../providers/anthropic/claude-version-rules.js';
 
 describe('takesAdaptiveThinking', () => {
   it('is true from Claude 4.6 on, in Anthropic, Bedrock and Vertex AI spellings', () => {
@@ -33,5 +33,17 @@ describe('takesAdaptiveThinking', () => {
       'gpt-4.1',
     ])
       expect(takesAdaptiveThinking(model), model).toBe(false);
+  });
+});
+
+describe('claudeSampling', () => {
+  it('takes every field before Claude 4, one of temperature and top_p in Claude 4, none from Opus 4.7 on', () => {
+    expect(claudeSampling('claude-3-7-sonnet-20250219')).toBe('all');
+    expect(claudeSampling('claude-fake-1')).toBe('all');
+    expect(claudeSampling('claude-sonnet-4-5-20250929')).toBe('temperature-or-top-p');
+    expect(claudeSampling('anthropic.claude-sonnet-4-6')).toBe('temperature-or-top-p');
+    expect(claudeSampling('claude-opus-4-7')).toBe('none');
+    expect(claudeSampling('us.anthropic.claude-sonnet-5')).toBe('none');
+    expect(claudeSampling('claude-mythos-preview')).toBe('none');
   });
 });
