@@ -16,7 +16,7 @@ import { mistralCallId } from './mistral-call-id.js';
 import { mistralCallsScanning } from './mistral-calls-scanner.js';
 import { mistralNamedCallGrammar } from './mistral-named-call-grammar.js';
 import { mistralResidue } from './mistral-residue.js';
-import { placeMistralToolPrompt } from './mistral-tool-prompt-placement.js';
+import { mistralToolPromptPlacement } from './mistral-tool-prompt-placement.js';
 
 const family = 'mistral';
 const toolCallsMarker = '[TOOL_CALLS]';
@@ -48,7 +48,7 @@ export const mistralFamily: FamilySpec = {
   ],
   reasoningTags: [{ open: '[THINK]', close: '[/THINK]' }],
   strippedResidue: mistralResidue,
-  // The template's own words and list, placed where it puts them (`placeMistralToolPrompt`): the list
+  // The template's own words and list, placed where it puts them (`mistralToolPromptPlacement`): the list
   // first, so that it is the prompt's first paragraph.
   prompt: {
     introduction: '',
@@ -56,7 +56,7 @@ export const mistralFamily: FamilySpec = {
     callInstructions:
       'You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{"name": tool call name, "arguments": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.',
   },
-  placeToolPrompt: placeMistralToolPrompt,
+  placeToolPrompt: mistralToolPromptPlacement('last'),
   renderCall: (call) => toolCallsMarker + formatJson([callObject(call)]),
   // Parallel calls share one array, as the template writes them.
   renderCalls: (calls) => toolCallsMarker + formatJson(calls.map(callObject)),

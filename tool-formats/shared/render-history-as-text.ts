@@ -25,6 +25,14 @@ export type HistoryRendering = {
    * template ends it with `</s>`) or taken as a prefill that not every server supports.
    */
   resultsInCallTurn?: boolean;
+  /**
+   * With `resultsInCallTurn`: the end of turn the template writes after the calls, before the results
+   * (Mistral's `</s>`). The server's template ends the message only after the results and the answer,
+   * so it is written between them here.
+   */
+  callTurnEnd?: string;
+  /** What joins the assistant's text and its calls; a newline unless the template glues them (Mistral's v11+). */
+  textBeforeCalls?: string;
 };
 
 export function renderHistoryAsText(messages: readonly Message[], rendering: HistoryRendering): Message[] {
@@ -70,13 +78,14 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
  */
 function flushResults(results: ToolResultPart[], rendered: Message[], rendering: HistoryRendering, next: Message | undefined): boolean {
   if (results.length === 0) return false;
-  const text: TextPart = { type: 'text', text: rendering.renderResults(results) };
+  const text = rendering.renderResults(results);
   const caller = rendered.at(-1);
   if (rendering.resultsInCallTurn === true && next?.role === 'assistant' && caller?.role === 'assistant') {
-    rendered[rendered.length - 1] = { role: 'assistant', content: [...caller.content, text] };
+    const joined: TextPart = { type: 'text', text: (rendering.callTurnEnd ?? '') + text };
+    rendered[rendered.length - 1] = { role: 'assistant', content: [...caller.content, joined] };
     return true;
   }
-  rendered.push({ role: 'user', content: [text] });
+  rendered.push({ role: 'user', content: [{ type: 'text', text }] });
   return false;
 }
 
@@ -86,7 +95,8 @@ function renderAssistant(message: AssistantMessage, rendering: HistoryRendering)
   const reasoning = message.content.filter((part) => part.type === 'reasoning');
   const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
   const callText = rendering.renderCalls?.(calls) ?? calls.map((call) => rendering.renderCall(call)).join('\n');
-  return { role: 'assistant', content: [...reasoning, { type: 'text', text: text === '' ? callText : `${text}\n${callText}` }] };
+  const joined = text === '' ? callText : text + (rendering.textBeforeCalls ?? '\n') + callText;
+  return { role: 'assistant', content: [...reasoning, { type: 'text', text: joined }] };
 }
 
 function withName(part: ToolResultPart, toolName: string | undefined): ToolResultPart {
