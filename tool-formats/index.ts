@@ -29,6 +29,8 @@ import { kimiK2Family } from './kimi-k2/kimi-k2-family.js';
 import { llama3Family } from './llama3/llama3-family.js';
 import { longcatFamily } from './longcat/longcat-family.js';
 import { mistralFamily } from './mistral/mistral-family.js';
+import { mistralV11Family } from './mistral/mistral-v11-family.js';
+import { mistralV13Family } from './mistral/mistral-v13-family.js';
 import { pythonicFamily } from './pythonic/pythonic-family.js';
 import { qwen3CoderFamily } from './qwen3-coder/qwen3-coder-family.js';
 import { apertusFamily } from './apertus/apertus-family.js';
@@ -72,6 +74,8 @@ export const familySpecs: readonly FamilySpec[] = [
   qwen3CoderFamily,
   glmFamily,
   mistralFamily,
+  mistralV11Family,
+  mistralV13Family,
   deepseekFamily,
   deepseekV31Family,
   kimiK2Family,

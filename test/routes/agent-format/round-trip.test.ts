@@ -83,15 +83,15 @@ describe('a qwen3 transcript', () => {
     expect(JSON.stringify(messages)).not.toContain('<|tool_call|>');
   });
 
-  it('reaches a prompted Mistral upstream as Mistral history ([TOOL_CALLS], then [TOOL_RESULTS] in the same turn)', async () => {
+  it('reaches a prompted Mistral Small 3.2 upstream as its v11 history ([TOOL_CALLS]NAME[CALL_ID]ID[ARGS], then [TOOL_RESULTS] in the same turn)', async () => {
     kit.prompted.enqueue({ type: 'chat', content: 'Nothing else.' });
     await chat(kit.client, { model: 'prompted/mistral-small-3.2', messages: transcript, tools, agent_format: 'qwen3' }, { stream: true });
     const messages = kit.prompted.lastChatBody().messages as { role: string; content: string }[];
-    // Results the model answered join its turn, after the calls, as Mistral's template writes them.
+    // Results the model answered join its turn, after the calls and the </s> that ends them, as the template writes them.
     expect(messages[2]?.content).toMatch(
-      /^Checking both\.\n\[TOOL_CALLS\]\[\{"name": "get_weather", "arguments": \{"city": "Quito"\}, "id": "\w{9}"\}, \{"name": "get_weather", "arguments": \{"city": "Lima"\}, "id": "\w{9}"\}\]\[TOOL_RESULTS\] \{"content": \{"temp": 20\}, "call_id": "\w{9}"\}\[\/TOOL_RESULTS\]\[TOOL_RESULTS\].*\[\/TOOL_RESULTS\]Quito 20, Lima 25\. Now the time\.\n\[TOOL_CALLS\]/s,
+      /^Checking both\.\[TOOL_CALLS\]get_weather\[CALL_ID\](\w{9})\[ARGS\]\{"city": "Quito"\}\[TOOL_CALLS\]get_weather\[CALL_ID\](\w{9})\[ARGS\]\{"city": "Lima"\}<\/s>\[TOOL_RESULTS\]\1\[TOOL_CONTENT\]\{"temp": 20\}\[\/TOOL_RESULTS\]\[TOOL_RESULTS\]\2\[TOOL_CONTENT\].*\[\/TOOL_RESULTS\]Quito 20, Lima 25\. Now the time\.\[TOOL_CALLS\]get_time\[CALL_ID\]\w{9}\[ARGS\]\{\}$/s,
     );
-    expect(messages[3]?.content).toMatch(/^\[TOOL_RESULTS\] \{"content": "12:00", "call_id": "\w{9}"\}\[\/TOOL_RESULTS\]$/);
+    expect(messages[3]?.content).toMatch(/^\[TOOL_RESULTS\]\w{9}\[TOOL_CONTENT\]12:00\[\/TOOL_RESULTS\]$/);
     expect(JSON.stringify(messages)).not.toContain('tool_call|>');
   });
 });
