@@ -3,15 +3,17 @@
  * first (they answer only on that server), the `/v1/models` listing's `owned_by` last; a server that
  * answers none of them is `generic`, one that answers nothing is unreachable. With `server` configured
  * the kind is not asked, only what that kind can tell (its version, its template's or models' tool
- * support). Wire shapes and their sources: read-server-answers.ts.
+ * support). What its models are beside the names they are served under is read from the same answers,
+ * and for vLLM from its `/v1/models` listing. Wire shapes and their sources: read-server-answers.ts.
  */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ServerKind } from '../../src/core/server-kind.js';
 import type { ServerProber, UpstreamProfile } from '../../src/core/server-profile.js';
 import { okBody, probeHeaders, probeJson, type ProbeAnswer } from '../../src/http/probe-json.js';
-import { ollamaModelHasTools, readOllamaProfile, type OllamaProbeTarget } from '../ollama/ollama-model-capabilities.js';
+import { readOllamaModel, readOllamaProfile, type OllamaProbeTarget } from '../ollama/ollama-model-capabilities.js';
 import {
   defaultReading,
+  readListedRoots,
   readLlamaServerProps,
   readLmStudioModels,
   readModelsOwner,
@@ -76,20 +78,27 @@ export function createOpenAiCompatibleServerProber(config: ProviderConfig): Serv
     return seen.reachable ? defaultReading('generic') : undefined;
   }
 
+  /** vLLM serves several names (`--served-model-name`, LoRA adapters): only its listing says what each one is. */
+  async function withIdentities(reading: ServerReading, signal: AbortSignal): Promise<ServerReading> {
+    if (reading.server !== 'vllm') return reading;
+    const identities = readListedRoots(okBody(await probeJson(`${base}/models`, { headers, signal })));
+    return identities.size > 0 ? { ...reading, identities } : reading;
+  }
+
   return {
     async detect(signal: AbortSignal): Promise<UpstreamProfile> {
       const probe: Probe = (path) => probeJson(`${root}${path}`, { headers, signal });
       const seen = { reachable: false };
       if (config.server !== undefined) {
         const reading = await asKind(config.server, probe, signal, seen);
-        return { ...reading, found: 'configured' };
+        return { ...(await withIdentities(reading, signal)), found: 'configured' };
       }
       const reading = await detectKind(probe, signal, seen);
-      return reading ? { ...reading, found: 'detected' } : { found: 'unreachable', toolParsing: 'unknown' };
+      return reading ? { ...(await withIdentities(reading, signal)), found: 'detected' } : { found: 'unreachable', toolParsing: 'unknown' };
     },
-    async modelParsesToolCalls(model, profile, signal) {
+    async readModel(model, profile, signal) {
       // Ollama's /v1 is the only per-model server here whose models can be asked one by one.
-      return profile.server === 'ollama' ? ollamaModelHasTools(ollama, model, signal) : undefined;
+      return profile.server === 'ollama' ? readOllamaModel(ollama, model, signal) : undefined;
     },
   };
 }

@@ -30,12 +30,26 @@ export type UpstreamProfile = {
    * startup, naming the fix.
    */
   strippingWarning?: string;
+  /** What the server says each model is, by the name it serves it under (vLLM's `root`, LM Studio's `arch`, Ollama's GGUF names). */
+  identities?: ReadonlyMap<string, ModelIdentity>;
+  /** A one-model server (llama-server, SGLang) answers every model name with that model: what it is. */
+  servedModel?: ModelIdentity;
 };
+
+/**
+ * What a server says a model is, beside the name it serves it under (`--served-model-name`, `--alias`, a
+ * Modelfile's name): a repository id, a file path or an architecture, the most telling first. Read by
+ * the families table when the served name names no family.
+ */
+export type ModelIdentity = readonly string[];
+
+/** What a per-model server says of one model when asked about it alone. */
+export type ModelReading = { parsesToolCalls?: boolean; identity?: ModelIdentity };
 
 /** Finds out what answers at one provider's base URL; implemented by the provider kinds that can ask. */
 export interface ServerProber {
   /** Bounded in time by the prober itself; never rejects (an unreachable server is a profile too). */
   detect(signal: AbortSignal): Promise<UpstreamProfile>;
-  /** `per-model` servers: whether the server parses this model's calls; undefined when it cannot say. */
-  modelParsesToolCalls?(model: string, profile: UpstreamProfile, signal: AbortSignal): Promise<boolean | undefined>;
+  /** Servers that can be asked about one model (Ollama): whether it parses the model's calls, and what the model is; undefined when it cannot say. */
+  readModel?(model: string, profile: UpstreamProfile, signal: AbortSignal): Promise<ModelReading | undefined>;
 }

@@ -9,7 +9,7 @@ import type { Logger } from '../core/logger.js';
 import type { ToolCallingMode } from '../core/resolved-model.js';
 import type { ServerDirectory, ServerReport } from '../core/server-directory.js';
 import type { ServerKind } from '../core/server-kind.js';
-import type { ServerProber, UpstreamProfile } from '../core/server-profile.js';
+import type { ModelIdentity, ModelReading, ServerProber, UpstreamProfile } from '../core/server-profile.js';
 import { classifyUpstreamFailure } from '../http/upstream-failure.js';
 
 export type ProbedProvider = { name: string; prober: ServerProber; configured?: ServerKind };
@@ -34,7 +34,7 @@ type ProviderState = ProbedProvider & {
   /** Models whose native tools the server refused (vLLM without a tool parser): prompted from then on. */
   refused: Set<string>;
   /** Per-model answers learned after start (lazily), and the models asked about so far. */
-  learned: Map<string, boolean>;
+  learned: Map<string, ModelReading>;
   asked: Set<string>;
   /** Detections in a row that found nobody, and the timer of the next one. */
   unreachableRetries: number;
@@ -65,7 +65,12 @@ export class UpstreamProfiles implements ServerDirectory {
       const profile: UpstreamProfile = provider.configured
         ? { server: provider.configured, found: 'configured', toolParsing: 'unknown' }
         : { found: 'pending', toolParsing: 'unknown' };
-      const fresh = { refused: new Set<string>(), learned: new Map<string, boolean>(), asked: new Set<string>(), unreachableRetries: 0 };
+      const fresh = {
+        refused: new Set<string>(),
+        learned: new Map<string, ModelReading>(),
+        asked: new Set<string>(),
+        unreachableRetries: 0,
+      };
       this.states.set(provider.name, { ...provider, profile, ...fresh });
     }
   }
@@ -101,7 +106,7 @@ export class UpstreamProfiles implements ServerDirectory {
       case 'until-refused':
         return 'native';
       case 'per-model': {
-        const parses = profile.models?.get(model) ?? state.learned.get(model);
+        const parses = profile.models?.get(model) ?? state.learned.get(model)?.parsesToolCalls;
         if (parses !== undefined) return laneFor(parses);
         this.learnModel(state, model);
         return undefined;
@@ -109,6 +114,16 @@ export class UpstreamProfiles implements ServerDirectory {
       case 'unknown':
         return undefined;
     }
+  }
+
+  modelIdentity(provider: string, model: string): ModelIdentity | undefined {
+    const state = this.states.get(provider);
+    if (!state) return undefined;
+    const { profile } = state;
+    const identity = profile.identities?.get(model) ?? profile.servedModel ?? state.learned.get(model)?.identity;
+    // A model the server's listing did not cover (Ollama reads 32 at start) is asked about on its own.
+    if (identity === undefined && profile.toolParsing === 'per-model') this.learnModel(state, model);
+    return identity;
   }
 
   rememberNativeRefused(provider: string, model: string): void {
@@ -205,15 +220,15 @@ export class UpstreamProfiles implements ServerDirectory {
     }
   }
 
-  /** A per-model server's answer for a model not read at start, fetched once in the background. */
+  /** A per-model server's answers for a model not read at start, fetched once in the background. */
   private learnModel(state: ProviderState, model: string): void {
     const { prober, profile } = state;
-    if (!prober.modelParsesToolCalls || state.asked.has(model) || state.asked.size >= maximumModelsPerProvider) return;
+    if (!prober.readModel || state.asked.has(model) || state.asked.size >= maximumModelsPerProvider) return;
     state.asked.add(model);
     prober
-      .modelParsesToolCalls(model, profile, this.stopping.signal)
-      .then((parses) => {
-        if (parses !== undefined) state.learned.set(model, parses);
+      .readModel(model, profile, this.stopping.signal)
+      .then((reading) => {
+        if (reading !== undefined) state.learned.set(model, reading);
       })
       .catch(() => undefined);
   }

@@ -16,6 +16,10 @@ export type ProbeFakeOptions = {
   toolModels?: string[];
   /** llama-server: `chat_template_caps.supports_tool_calls` (default true). */
   templateCallsTools?: boolean;
+  /** vLLM: a listed model's `root` (`--served-model-name` differs from the path it was started with); default its own id. */
+  roots?: Record<string, string>;
+  /** Ollama: a model's GGUF `general.architecture` and `general.basename`, in `/api/show`; default none given. */
+  ggufNames?: Record<string, { architecture: string; basename?: string }>;
   /** SGLang: its `tool_call_parser` launch argument (default null: none). */
   toolCallParser?: string | null;
   /** `POST /v1/chat/completions`; without it: 404. */
@@ -31,8 +35,24 @@ function openAiListing(models: string[], ownedBy: string) {
   return { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: ownedBy })) };
 }
 
+/** vLLM's ModelCard: `root` is the path the model was loaded from (vllm/entrypoints/openai/serving_models.py). */
+function vllmListing(models: string[], roots: Record<string, string>) {
+  const data = models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'vllm', root: roots[id] ?? id, parent: null }));
+  return { object: 'list', data };
+}
+
+/** `/api/show`'s `details.family` and `model_info` GGUF keys (GetModelInfo in ollama's server/routes.go). */
+function ollamaShowNames(names: { architecture: string; basename?: string } | undefined) {
+  if (!names) return {};
+  const modelInfo = { 'general.architecture': names.architecture, ...(names.basename ? { 'general.basename': names.basename } : {}) };
+  return { details: { format: 'gguf', family: names.architecture, families: [names.architecture] }, model_info: modelInfo };
+}
+
 /** What each kind answers at its own endpoints (path → body), besides /v1/models. */
-function ownEndpoints(kind: ProbeFakeKind, options: Required<Omit<ProbeFakeOptions, 'chat'>>): Record<string, unknown> {
+function ownEndpoints(
+  kind: ProbeFakeKind,
+  options: Required<Omit<ProbeFakeOptions, 'chat' | 'roots' | 'ggufNames'>>,
+): Record<string, unknown> {
   const hasTools = (model: string) => options.toolModels.includes(model);
   switch (kind) {
     case 'vllm':
@@ -45,6 +65,7 @@ function ownEndpoints(kind: ProbeFakeKind, options: Required<Omit<ProbeFakeOptio
       return {
         'GET /props': {
           model_alias: options.models[0],
+          model_path: `/models/${options.models[0]?.split('/').at(-1) ?? ''}-Q4_K_M.gguf`,
           chat_template: '{% for message in messages %}{{ message.content }}{% endfor %}',
           chat_template_caps: { supports_tools: options.templateCallsTools, supports_tool_calls: options.templateCallsTools },
           build_info: 'b7100-1a2b3c4',
@@ -111,12 +132,18 @@ export async function startProbeFake(kind: ProbeFakeKind, options: ProbeFakeOpti
     const path = request.path.split('?')[0];
     const key = `${request.method} ${path}`;
     if (key in endpoints) return writeJson(response, 200, endpoints[key]);
+    if (key === 'GET /v1/models' && kind === 'vllm') return writeJson(response, 200, vllmListing(settings.models, options.roots ?? {}));
     if (key === 'GET /v1/models') return writeJson(response, 200, openAiListing(settings.models, owners[kind]));
     if (kind === 'ollama' && key === 'POST /api/show') {
       const model = (request.body as { model?: string }).model ?? '';
       if (!settings.models.includes(model)) return writeJson(response, 404, { error: `model '${model}' not found` });
       const capabilities = settings.toolModels.includes(model) ? ['completion', 'tools'] : ['completion'];
-      return writeJson(response, 200, { modelfile: '', template: '{{ .Prompt }}', capabilities });
+      return writeJson(response, 200, {
+        modelfile: '',
+        template: '{{ .Prompt }}',
+        capabilities,
+        ...ollamaShowNames(options.ggufNames?.[model]),
+      });
     }
     if (key === 'POST /v1/chat/completions' && options.chat) return options.chat(request, response);
     writeJson(response, 404, { error: { message: `fake: no route ${key}` } });

@@ -2,17 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import { gatewayError } from '../../src/core/gateway-error.js';
 import { silentLogger, type Logger } from '../../src/core/logger.js';
-import type { ServerProber, UpstreamProfile } from '../../src/core/server-profile.js';
+import type { ModelReading, ServerProber, UpstreamProfile } from '../../src/core/server-profile.js';
 import { UpstreamProfiles } from '../../src/pipeline/upstream-profiles.js';
 
 /** A prober that answers the given profiles in turn (the last one again), counting its detections. */
-function scriptedProber(profiles: UpstreamProfile[], perModel?: Record<string, boolean>) {
+function scriptedProber(profiles: UpstreamProfile[], perModel?: Record<string, ModelReading>) {
   const calls = { detect: 0, models: [] as string[] };
   const prober: ServerProber = {
     detect: async () => profiles[Math.min(calls.detect++, profiles.length - 1)] as UpstreamProfile,
   };
   if (perModel)
-    prober.modelParsesToolCalls = async (model) => {
+    prober.readModel = async (model) => {
       calls.models.push(model);
       return perModel[model];
     };
@@ -72,7 +72,7 @@ describe('UpstreamProfiles', () => {
       ['gemma3:270m', false],
     ]);
     const { prober, calls } = scriptedProber([{ server: 'ollama', found: 'configured', toolParsing: 'per-model', models }], {
-      'llama3.1:8b': true,
+      'llama3.1:8b': { parsesToolCalls: true },
     });
     const servers = new UpstreamProfiles([{ name: 'home', prober, configured: 'ollama' }], { log: silentLogger });
     expect(servers.server('home')).toBe('ollama');
@@ -85,6 +85,36 @@ describe('UpstreamProfiles', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(servers.autoToolCalling('home', 'llama3.1:8b')).toBe('native');
     expect(calls.models).toEqual(['llama3.1:8b']);
+  });
+
+  it('says what the server reports each model to be: listed, one model for every name, or asked about on its own', async () => {
+    const listed = scriptedProber([
+      { server: 'vllm', found: 'detected', toolParsing: 'until-refused', identities: new Map([['my-model', ['Qwen/Qwen3-8B']]]) },
+    ]);
+    const oneModel = scriptedProber([
+      { server: 'llama.cpp', found: 'detected', toolParsing: 'until-refused', servedModel: ['/models/Qwen3-8B-Q4_K_M.gguf'] },
+    ]);
+    const asked = scriptedProber([{ server: 'ollama', found: 'configured', toolParsing: 'per-model', models: new Map() }], {
+      'my-model:latest': { parsesToolCalls: false, identity: ['Qwen3', 'qwen3'] },
+    });
+    const servers = new UpstreamProfiles(
+      [
+        { name: 'vllm', prober: listed.prober },
+        { name: 'llama', prober: oneModel.prober },
+        { name: 'ollama', prober: asked.prober, configured: 'ollama' },
+      ],
+      { log: silentLogger },
+    );
+    expect(servers.modelIdentity('vllm', 'my-model')).toBeUndefined();
+    await servers.start().settled;
+    expect(servers.modelIdentity('vllm', 'my-model')).toEqual(['Qwen/Qwen3-8B']);
+    expect(servers.modelIdentity('vllm', 'other')).toBeUndefined();
+    expect(servers.modelIdentity('llama', 'any-name')).toEqual(['/models/Qwen3-8B-Q4_K_M.gguf']);
+    expect(servers.modelIdentity('ollama', 'my-model:latest')).toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(servers.modelIdentity('ollama', 'my-model:latest')).toEqual(['Qwen3', 'qwen3']);
+    expect(servers.autoToolCalling('ollama', 'my-model:latest')).toBe('prompted');
+    expect(asked.calls.models).toEqual(['my-model:latest']);
   });
 
   it('asks again after a connection failure or a 5xx, at most once per interval, and never after a 4xx', async () => {

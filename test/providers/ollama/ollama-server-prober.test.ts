@@ -32,7 +32,7 @@ describe('ollama server prober', () => {
     const signal = new AbortController().signal;
     const profile = await prober.detect(signal);
     expect(profile.strippingWarning).toBeUndefined();
-    expect(await prober.modelParsesToolCalls?.('llama3.1:8b', profile, signal)).toBe(true);
+    expect(await prober.readModel?.('llama3.1:8b', profile, signal)).toEqual({ parsesToolCalls: true });
   });
 
   it('says unreachable, still Ollama, when nothing answers', async () => {

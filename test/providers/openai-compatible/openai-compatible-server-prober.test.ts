@@ -43,6 +43,7 @@ describe('openai-compatible server detection', () => {
       found: 'detected',
       version: '0.5.4',
       toolParsing: parsing,
+      servedModel: ['Qwen/Qwen3-8B'],
     });
   });
 
@@ -55,6 +56,7 @@ describe('openai-compatible server detection', () => {
       found: 'detected',
       version: 'b7100-1a2b3c4',
       toolParsing: parsing,
+      servedModel: ['/models/Qwen3-8B-Q4_K_M.gguf'],
     });
   });
 
@@ -75,6 +77,25 @@ describe('openai-compatible server detection', () => {
       ['gemma3:270m', false],
     ]);
     expect(profile.strippingWarning).toContain('gemma3:270m');
+  });
+
+  it('reads what each model is beside its served name: vLLM’s root (a LoRA’s base through its parent), LM Studio’s arch, Ollama’s GGUF names', async () => {
+    const vllm = await detect('vllm', { models: ['my-model', 'Qwen/Qwen3-8B'], roots: { 'my-model': '/models/Qwen3-8B' } });
+    // A model served under its own path says nothing more.
+    expect([...(vllm.identities ?? [])]).toEqual([['my-model', ['/models/Qwen3-8B']]]);
+    await fake?.close();
+    const lmStudio = await detect('lmstudio', { models: ['my-model'] });
+    expect([...(lmStudio.identities ?? [])]).toEqual([['my-model', ['qwen3']]]);
+    await fake?.close();
+    const ollama = await detect('ollama', {
+      models: ['my-model:latest'],
+      ggufNames: { 'my-model:latest': { architecture: 'qwen3', basename: 'Qwen3' } },
+    });
+    // Ollama reads an untagged name as its :latest tag.
+    expect([...(ollama.identities ?? [])]).toEqual([
+      ['my-model:latest', ['Qwen3', 'qwen3']],
+      ['my-model', ['Qwen3', 'qwen3']],
+    ]);
   });
 
   it('calls a server that answers none of them generic, and one that answers nothing unreachable', async () => {
@@ -110,7 +131,7 @@ describe('openai-compatible server detection', () => {
     const prober = createOpenAiCompatibleServerProber(providerAt(`${fake.url}/v1`));
     const signal = new AbortController().signal;
     const profile = await prober.detect(signal);
-    expect(await prober.modelParsesToolCalls?.('qwen3:8b', profile, signal)).toBe(true);
-    expect(await prober.modelParsesToolCalls?.('missing:1b', profile, signal)).toBeUndefined();
+    expect(await prober.readModel?.('qwen3:8b', profile, signal)).toEqual({ parsesToolCalls: true });
+    expect(await prober.readModel?.('missing:1b', profile, signal)).toBeUndefined();
   });
 });
