@@ -8,6 +8,7 @@ import table from './model-families.json' with { type: 'json' };
 import type { RecentMemo } from '../core/recent-memo.js';
 import type { FamilyMatch } from '../core/request-caches.js';
 import type { ReasoningOpening, ToolCallingMode } from '../core/resolved-model.js';
+import type { ModelIdentity } from '../core/server-profile.js';
 
 export type { FamilyMatch } from '../core/request-caches.js';
 
@@ -38,6 +39,36 @@ function findModelFamily(model: string): FamilyMatch {
  */
 export function detectModelFamily(model: string, memory?: RecentMemo<string, FamilyMatch>): FamilyMatch {
   return memory ? memory.get(model, () => findModelFamily(model)) : findModelFamily(model);
+}
+
+/** The family a name names, or undefined when it matches no entry (the table's default is not a match). */
+export function namedModelFamily(model: string, memory?: RecentMemo<string, FamilyMatch>): FamilyMatch | undefined {
+  const match = detectModelFamily(model, memory);
+  return match === fallback ? undefined : match;
+}
+
+/**
+ * The last segment of a path or repository id (the file or folder that is the model), then the whole of
+ * it: a parent folder may name anything (`/srv/mistral-share/Qwen3-8B`), but a snapshot folder names
+ * nothing and its path does (`…/models--Qwen--Qwen3-8B/snapshots/0a1b…`).
+ */
+function spellingsOf(name: string): string[] {
+  const last = name.split(/[\\/]/).findLast((segment) => segment !== '') ?? name;
+  return last === name ? [name] : [last, name];
+}
+
+/** The family the server's identity of a model names (each name in turn, see ModelIdentity), and the name that named it. */
+export function familyFromIdentity(
+  identity: ModelIdentity,
+  memory?: RecentMemo<string, FamilyMatch>,
+): { match: FamilyMatch; name: string } | undefined {
+  for (const name of identity) {
+    for (const spelling of spellingsOf(name)) {
+      const match = namedModelFamily(spelling, memory);
+      if (match) return { match, name: spelling };
+    }
+  }
+  return undefined;
 }
 
 export const knownFamilies: readonly string[] = [...new Set([...compiled.map((entry) => entry.match.family), fallback.family])];

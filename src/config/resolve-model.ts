@@ -10,7 +10,7 @@ import type { ResolvedModel, ToolCallingMode } from '../core/resolved-model.js';
 import type { ProviderKindLookup } from '../core/provider-types.js';
 import type { ServerDirectory } from '../core/server-directory.js';
 import type { GatewayConfig, ProviderConfig, ToolCallingSetting } from './config-types.js';
-import { detectModelFamily, detectReasoningOpening } from './detect-model-family.js';
+import { detectModelFamily, detectReasoningOpening, familyFromIdentity, namedModelFamily } from './detect-model-family.js';
 
 /** The model's own `toolCalling`, else the provider's: an explicit `native` or `prompted` always wins over detection. */
 export function toolCallingSetting(provider: ProviderConfig, model: string): ToolCallingSetting {
@@ -31,6 +31,24 @@ function chooseToolCalling(
 }
 
 /**
+ * What the model is, by its served name, else by what the server reports it to be (only asked when the
+ * name names no family: a served name is often a bare alias, `vllm serve Qwen/Qwen3-8B --served-model-name
+ * my-model`), else the table's default. `server` is the server's name that named the family.
+ */
+function detectFamily(
+  provider: ProviderConfig,
+  model: string,
+  families: RecentMemo<string, FamilyMatch> | undefined,
+  servers: ServerDirectory | undefined,
+): { match: FamilyMatch; server?: string } {
+  const named = namedModelFamily(model, families);
+  if (named) return { match: named };
+  const identity = servers?.modelIdentity(provider.name, model);
+  const reported = identity === undefined ? undefined : familyFromIdentity(identity, families);
+  return reported ? { match: reported.match, server: reported.name } : { match: detectModelFamily(model, families) };
+}
+
+/**
  * `kinds`: what each provider kind says (the registry's, handed in by app.ts); `families`: the requests'
  * memory of model families (RequestCaches.modelFamilies); `servers`: what answers each provider.
  */
@@ -42,20 +60,22 @@ export function resolveModelFor(
   families?: RecentMemo<string, FamilyMatch>,
   servers?: ServerDirectory,
 ): ResolvedModel {
-  const detected = detectModelFamily(model, families);
+  const detected = detectFamily(provider, model, families, servers);
   const settings = ownValue(provider.models, model);
   const resolved: ResolvedModel = {
     id,
     provider: provider.name,
     providerType: provider.type,
     model,
-    family: settings?.family ?? detected.family,
-    toolCalling: chooseToolCalling(kinds, provider, model, detected.autoToolCalling, servers),
+    family: settings?.family ?? detected.match.family,
+    toolCalling: chooseToolCalling(kinds, provider, model, detected.match.autoToolCalling, servers),
   };
+  // An explicit family wins over anything the server says.
+  if (settings?.family === undefined && detected.server !== undefined) resolved.familyFromServer = detected.server;
   const opening =
     settings?.startsInReasoning === undefined
       ? kinds(provider.type).detectsReasoningOpening
-        ? detectReasoningOpening(model)
+        ? (detectReasoningOpening(model) ?? (detected.server === undefined ? undefined : detectReasoningOpening(detected.server)))
         : undefined
       : settings.startsInReasoning
         ? 'by-default'

@@ -15,6 +15,12 @@ export type ResolvedModel = {
   model: string;
   /** Tool-format family used in the prompted lane and by parsers, e.g. `hermes`. */
   family: string;
+  /**
+   * The family was read from what the server reports this model to be, because neither the config nor the
+   * served name names one (vLLM's `root` behind `--served-model-name`, llama-server's `model_path`, …): the
+   * name that named it, e.g. `Qwen3-8B`.
+   */
+  familyFromServer?: string;
   toolCalling: ToolCallingMode;
   /**
    * The chat template opens the reasoning block in the generation prompt, so the reply begins inside

@@ -33,8 +33,11 @@ export type InspectionTarget = { family?: string; model?: string; access?: Acces
 
 export type FamilyChoice = {
   family: string;
-  /** How the family was found: named, from a configured provider's model (overrides apply), or from the name alone. */
-  source: 'family' | 'config' | 'model-name';
+  /**
+   * How the family was found: named, from a configured provider's model (overrides apply), from what the
+   * server behind a configured provider reports the model to be (its name names no family), or from the name alone.
+   */
+  source: 'family' | 'config' | 'server' | 'model-name';
   model: ResolvedModel;
   /** A configured model: the lane a chat request to it takes now (its `toolCalling`, with the server found behind it). */
   lane?: ToolCallingMode;
@@ -113,7 +116,7 @@ export class ToolCallInspector {
     const family = this.dependencies.toolFormats.has(model.family) ? model.family : 'generic-json';
     const choice: FamilyChoice = {
       family,
-      source: configured ? 'config' : 'model-name',
+      source: configured ? (configured.familyFromServer === undefined ? 'config' : 'server') : 'model-name',
       model: { ...model, family, toolCalling: 'prompted' },
     };
     if (configured) choice.lane = configured.toolCalling;

@@ -1,6 +1,12 @@
 /** Family detection from the model part of the name, with boundary-aware patterns from the data table. */
 import { describe, expect, it } from 'vitest';
-import { detectModelFamily, knownFamilies, type FamilyMatch } from '../../src/config/detect-model-family.js';
+import {
+  detectModelFamily,
+  familyFromIdentity,
+  knownFamilies,
+  namedModelFamily,
+  type FamilyMatch,
+} from '../../src/config/detect-model-family.js';
 import { RecentMemo } from '../../src/core/recent-memo.js';
 
 describe('detectModelFamily', () => {
@@ -199,5 +205,27 @@ describe('detectModelFamily with a memory (RequestCaches.modelFamilies)', () => 
       expect(detectModelFamily(model, memory)).toBe(detectModelFamily(model, memory));
     }
     expect(memory.size).toBe(3);
+  });
+});
+
+describe('familyFromIdentity (what a server reports a model to be)', () => {
+  it('reads a repository id, a GGUF path, a snapshot folder and an architecture, the file or folder first', () => {
+    expect(familyFromIdentity(['Qwen/Qwen3-8B'])).toEqual({ match: { family: 'hermes', autoToolCalling: 'prompted' }, name: 'Qwen3-8B' });
+    expect(familyFromIdentity(['/models/Qwen3-Coder-30B-A3B-Instruct-Q4_K_M.gguf'])?.match.family).toBe('qwen3-coder');
+    // A parent folder naming another family does not outweigh the model's own folder.
+    expect(familyFromIdentity(['/srv/mistral-share/Qwen3-8B'])?.match.family).toBe('hermes');
+    // A Hugging Face cache snapshot folder names nothing; its path does.
+    expect(familyFromIdentity(['/root/.cache/huggingface/hub/models--Qwen--Qwen3-8B/snapshots/0a1b2c3d'])?.name).toBe(
+      '/root/.cache/huggingface/hub/models--Qwen--Qwen3-8B/snapshots/0a1b2c3d',
+    );
+    // Ollama: the basename names the line before the architecture several lines share.
+    expect(familyFromIdentity(['Qwen3-Coder', 'qwen3moe'])?.match.family).toBe('qwen3-coder');
+    expect(familyFromIdentity(['no-such-line', 'gemma3'])?.name).toBe('gemma3');
+  });
+
+  it('says nothing when no name names a family (the table’s default is not a match)', () => {
+    expect(familyFromIdentity(['/models/finetune-v2', 'custom'])).toBeUndefined();
+    expect(namedModelFamily('my-model')).toBeUndefined();
+    expect(namedModelFamily('gpt-4o')).toEqual({ family: 'generic-json', autoToolCalling: 'native' });
   });
 });

@@ -4,6 +4,7 @@ import { providerKind } from '../../providers/index.js';
 import { normalizeConfig } from '../../src/config/normalize-config.js';
 import { resolveModel } from '../../src/config/resolve-model.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
+import type { ServerDirectory } from '../../src/core/server-directory.js';
 
 const config = normalizeConfig(
   {
@@ -11,7 +12,7 @@ const config = normalizeConfig(
       local: {
         type: 'openai-compatible',
         baseUrl: 'http://127.0.0.1:8000/v1',
-        models: { 'my-org/custom': { family: 'mistral', toolCalling: 'native' } },
+        models: { 'my-org/custom': { family: 'mistral', toolCalling: 'native' }, pinned: { family: 'llama3' } },
       },
       ollama: {
         type: 'ollama',
@@ -106,5 +107,36 @@ describe('resolveModel', () => {
   it('applies per-model overrides for family and tool calling', () => {
     expect(resolveModel(providerKind, config, 'local/my-org/custom')).toMatchObject({ family: 'mistral', toolCalling: 'native' });
     expect(resolveModel(providerKind, config, 'ollama/dolphin3:8b')).toMatchObject({ toolCalling: 'prompted' });
+  });
+
+  it('takes the family from what the server reports when the name names none, and never over the config', () => {
+    // vllm serve Qwen/Qwen3-4B-Thinking-2507 --served-model-name my-model (and the same for `pinned`).
+    const identities: Record<string, string[]> = {
+      'my-model': ['Qwen/Qwen3-4B-Thinking-2507'],
+      pinned: ['Qwen/Qwen3-8B'],
+      'gpt-4o': ['Qwen/Qwen3-8B'],
+    };
+    const servers: ServerDirectory = {
+      server: () => 'generic',
+      autoToolCalling: () => undefined,
+      modelIdentity: (_provider, model) => identities[model],
+      rememberNativeRefused: () => undefined,
+      noticeFailure: () => undefined,
+      report: () => undefined,
+    };
+    const resolve = (model: string) => resolveModel(providerKind, config, model, undefined, undefined, servers);
+    expect(resolve('local/my-model')).toMatchObject({
+      family: 'hermes',
+      familyFromServer: 'Qwen3-4B-Thinking-2507',
+      toolCalling: 'prompted',
+      opensInReasoning: 'by-default',
+    });
+    expect(resolve('local/pinned')).toMatchObject({ family: 'llama3' });
+    expect(resolve('local/pinned').familyFromServer).toBeUndefined();
+    // A name that names a family keeps it.
+    expect(resolve('local/gpt-4o')).toMatchObject({ family: 'generic-json', toolCalling: 'native' });
+    // Nothing reported: as before.
+    expect(resolve('local/other-model')).toMatchObject({ family: 'generic-json', toolCalling: 'native' });
+    expect(resolve('local/other-model').familyFromServer).toBeUndefined();
   });
 });
