@@ -36,6 +36,14 @@ describe('fake llama-server', () => {
     expect(models.data[0]).toMatchObject({ id: 'Qwen3-8B-Q4_K_M.gguf', owned_by: 'llamacpp' });
   });
 
+  it('gives its --alias as the model name in /props and /v1/models, the file still in model_path', async () => {
+    server = await startFakeLlamaServer({ model: scriptedModel('hermes'), alias: 'my-model' });
+    const props = (await (await fetch(`${server.url}/props`)).json()) as Record<string, unknown>;
+    expect(props).toMatchObject({ model_alias: 'my-model', model_path: '/models/Qwen3-8B-Q4_K_M.gguf' });
+    const models = (await (await fetch(`${server.url}/v1/models`)).json()) as { data: { id: string }[] };
+    expect(models.data.map((entry) => entry.id)).toEqual(['my-model']);
+  });
+
   it('renders a conversation and its tools with the model own template in /apply-template', async () => {
     const post = await start('hermes');
     const { prompt } = (await post('/apply-template', { messages: asked, tools })).json();

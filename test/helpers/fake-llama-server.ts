@@ -24,6 +24,8 @@ import type { ScriptedModel } from './scripted-models.js';
 
 export type FakeLlamaServerOptions = {
   model: ScriptedModel;
+  /** `--alias NAME`: the model name /props, /v1/models and replies give instead of the file's. */
+  alias?: string;
   /** Started with `--special` (`-sp`): every special token's text is sent. */
   special?: boolean;
   /** A build from before `/apply-template` (llama.cpp added it in 2025): the route answers 404 like any unknown path. */
@@ -56,7 +58,11 @@ function llamaChatRules(options: FakeLlamaServerOptions): ChatRules {
 
 const modelPath = (model: ScriptedModel) => `/models/${model.id.split('/').at(-1) ?? model.id}-Q4_K_M.gguf`;
 
-function props(model: ScriptedModel) {
+/** The server's model name (`ctx_server.model_name`): the alias, else the file's name. */
+const modelName = (options: FakeLlamaServerOptions) => options.alias ?? modelPath(options.model).slice('/models/'.length);
+
+function props(options: FakeLlamaServerOptions) {
+  const { model } = options;
   const template = model.chatTemplate();
   return {
     default_generation_settings: {
@@ -67,7 +73,7 @@ function props(model: ScriptedModel) {
       params: { n_predict: -1, temperature: 0.8 },
     },
     total_slots: 1,
-    model_alias: modelPath(model).slice('/models/'.length),
+    model_alias: modelName(options),
     model_path: modelPath(model),
     modalities: { vision: false, audio: false },
     chat_template: template,
@@ -103,7 +109,7 @@ async function serveCompletion(request: RecordedRequest, response: http.ServerRe
     tokens: [],
     id_slot: 0,
     stop: true,
-    model: modelPath(model).slice('/models/'.length),
+    model: modelName(options),
     tokens_predicted: generation.tokens.length,
     tokens_evaluated: evaluated,
     generation_settings: { n_predict: -1, preserved_tokens: [...preserved] },
@@ -127,11 +133,11 @@ async function serveCompletion(request: RecordedRequest, response: http.ServerRe
 export async function startFakeLlamaServer(options: FakeLlamaServerOptions): Promise<FakeInferenceServer> {
   const { model } = options;
   const rules = llamaChatRules(options);
-  const name = modelPath(model).slice('/models/'.length);
+  const name = modelName(options);
   return startFakeInferenceServer(
     {
       'GET /health': (_request, response) => sendJson(response, 200, { status: 'ok' }),
-      'GET /props': (_request, response) => sendJson(response, 200, props(model)),
+      'GET /props': (_request, response) => sendJson(response, 200, props(options)),
       'GET /v1/models': (_request, response) =>
         sendJson(response, 200, {
           models: [

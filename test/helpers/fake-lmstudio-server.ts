@@ -45,7 +45,7 @@ export async function startFakeLmStudioServer(options: FakeLmStudioOptions): Pro
             object: 'model',
             type: 'llm',
             publisher: model.id.split('/')[0] ?? '',
-            arch: model.family,
+            arch: model.architecture,
             compatibility_type: 'gguf',
             quantization: 'Q4_K_M',
             state: 'loaded',

@@ -31,6 +31,11 @@ describe('fake Ollama', () => {
     expect(tags.models.map((model) => model.name)).toContain('qwen3:8b');
     expect((await post('/api/show', { model: 'qwen3:8b' })).body.capabilities).toEqual(['completion', 'tools', 'thinking']);
     expect((await post('/api/show', { model: 'internlm2:7b' })).body.capabilities).toEqual(['completion']);
+    // The GGUF's names, whatever the model is called: `details.family` and `model_info` (GetModelInfo).
+    expect((await post('/api/show', { model: 'qwen3:8b' })).body).toMatchObject({
+      details: { family: 'qwen3' },
+      model_info: { 'general.architecture': 'qwen3', 'general.basename': 'Qwen3' },
+    });
     expect((await post('/api/show', { model: 'missing:1b' })).status).toBe(404);
   });
 

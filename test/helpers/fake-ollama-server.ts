@@ -112,8 +112,10 @@ function show(request: RecordedRequest, response: http.ServerResponse, models: r
     modelfile: `FROM ${model.ollamaName}\n`,
     parameters: '',
     template: model.chatTemplate(),
-    details: describeOllamaModel(model.ollamaName).details,
-    model_info: { 'general.architecture': model.family, 'general.basename': model.id },
+    // GetModelInfo (server/routes.go): `details.family` is the config's model family (the GGUF architecture),
+    // and `model_info` the GGUF's own keys, `general.name` removed.
+    details: { ...describeOllamaModel(model.ollamaName).details, family: model.architecture, families: [model.architecture] },
+    model_info: { 'general.architecture': model.architecture, ...(model.basename ? { 'general.basename': model.basename } : {}) },
     capabilities: model.ollamaCapabilities,
     modified_at: '2026-11-01T12:00:00Z',
   });

@@ -39,6 +39,15 @@ describe('fake vLLM', () => {
     expect(models.data).toEqual([expect.objectContaining({ id: 'Qwen/Qwen3-8B', owned_by: 'vllm' })]);
   });
 
+  it('lists --served-model-name as the id with the loaded path as root, and answers only to that name', async () => {
+    const { model } = await vllm('hermes', { servedModelName: 'my-model' });
+    const models = (await (await fetch(`${server?.url}/v1/models`)).json()) as { data: { id: string; root: string }[] };
+    expect(models.data).toEqual([expect.objectContaining({ id: 'my-model', root: model.id })]);
+    const byPath = await postJson(`${server?.url}/v1/chat/completions`, { model: model.id, messages: asked });
+    expect(byPath.status).toBe(404);
+    expect((await postJson(`${server?.url}/v1/chat/completions`, { model: 'my-model', messages: asked })).status).toBe(200);
+  });
+
   it('answers tools with tool_choice auto, without a parser, with its exact 400', async () => {
     const { chat } = await vllm('hermes');
     const reply = await chat({ messages: asked, tools });

@@ -11,6 +11,8 @@ import type { ScriptedModel } from './scripted-models.js';
 export type FakeVllmOptions = {
   /** The one model the server was started with (`vllm serve ID`). */
   model: ScriptedModel;
+  /** `--served-model-name NAME`: the name requests and the listing use instead of the model's id. */
+  servedModelName?: string;
   /** Started with `--enable-auto-tool-choice --tool-call-parser <the family's parser>`. */
   toolCallParser?: boolean;
   /** Started with `--exclude-tools-when-tool-choice-none`. */
@@ -32,12 +34,16 @@ function hasTools(body: Record<string, unknown>): boolean {
   return Array.isArray(body.tools) && body.tools.length > 0;
 }
 
+/** The name requests must give: `--served-model-name`, else the path the model was loaded from (serving_models.py). */
+const servedName = (options: FakeVllmOptions) => options.servedModelName ?? options.model.id;
+
 /** The rules of vLLM's chat endpoint for one server start. */
 function vllmChatRules(options: FakeVllmOptions): ChatRules {
   const parsesCalls = (body: Record<string, unknown>) => options.toolCallParser === true && hasTools(body) && toolChoiceOf(body) !== 'none';
   return {
     refuse(body, model) {
-      if (body.model !== model.id) return vllmError(404, 'NotFoundError', `The model \`${String(body.model)}\` does not exist.`, 'model');
+      if (body.model !== servedName(options))
+        return vllmError(404, 'NotFoundError', `The model \`${String(body.model)}\` does not exist.`, 'model');
       // Mistral tokenizers and gpt-oss (Harmony) are exempt: serving.py, `tool_parsing_unavailable`.
       const unavailable = !options.toolCallParser && model.detokenizer !== 'mistral' && !model.harmony;
       const choice = toolChoiceOf(body);
@@ -76,13 +82,14 @@ export async function startFakeVllmServer(options: FakeVllmOptions): Promise<Fak
         response.writeHead(200);
         response.end();
       },
-      // vllm/entrypoints/openai/models/protocol.py, `ModelCard`: owned_by defaults to "vllm".
+      // vllm/entrypoints/openai/models/protocol.py, `ModelCard`: owned_by defaults to "vllm"; `root` is the
+      // path the model was loaded from whatever name it is served under (serving_models.py, show_available_models).
       'GET /v1/models': (_request, response) =>
         sendJson(response, 200, {
           object: 'list',
           data: [
             {
-              id: model.id,
+              id: servedName(options),
               object: 'model',
               created: 1_700_000_000,
               owned_by: 'vllm',

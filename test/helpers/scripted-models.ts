@@ -34,6 +34,13 @@ export type ScriptedModel = {
   ollamaName: string;
   /** `/api/show` capabilities in Ollama's library. */
   ollamaCapabilities: readonly string[];
+  /**
+   * The GGUF's `general.architecture`, as llama.cpp names it (`LLM_ARCH_NAMES`, src/llama-arch.cpp): LM
+   * Studio's `arch`, Ollama's `details.family`. Names the architecture, not the model line (Kimi K2 is `deepseek2`).
+   */
+  architecture: string;
+  /** The GGUF's `general.basename`, where the library's file has one we know. */
+  basename?: string;
   tokens: TokenTable;
   detokenizer: Detokenizer;
   /** Text the model writes before its call (reasoning, a sentence). */
@@ -81,6 +88,7 @@ export const scriptedModels: readonly ScriptedModel[] = [
     id: 'openai/gpt-oss-20b',
     ollamaName: 'gpt-oss:20b',
     ollamaCapabilities: ['completion', 'tools', 'thinking'],
+    architecture: 'gpt-oss',
     tokens: packagedTokenTable('gptoss'),
     detokenizer: 'fast',
     harmony: true,
@@ -97,6 +105,7 @@ export const scriptedModels: readonly ScriptedModel[] = [
     id: 'mistralai/Mistral-Small-3.2-24B-Instruct-2506',
     ollamaName: 'mistral-small3.2:24b',
     ollamaCapabilities: ['completion', 'tools', 'vision'],
+    architecture: 'mistral3',
     tokens: specialTokenTable(mistralSpecialTokens),
     detokenizer: 'mistral',
     preamble: '',
@@ -112,6 +121,7 @@ export const scriptedModels: readonly ScriptedModel[] = [
     id: 'meta-llama/Llama-3.1-8B-Instruct',
     ollamaName: 'llama3.1:8b',
     ollamaCapabilities: ['completion', 'tools'],
+    architecture: 'llama',
     tokens: packagedTokenTable('llama3_1', llama31Additions),
     detokenizer: 'fast',
     preamble: '',
@@ -128,6 +138,7 @@ export const scriptedModels: readonly ScriptedModel[] = [
     id: 'moonshotai/Kimi-K2-Instruct',
     ollamaName: 'kimi-k2:1t-cloud',
     ollamaCapabilities: ['completion', 'tools'],
+    architecture: 'deepseek2',
     tokens: specialTokenTable(kimiK2SpecialTokens),
     detokenizer: 'slow',
     preamble: '',
@@ -144,6 +155,7 @@ export const scriptedModels: readonly ScriptedModel[] = [
     id: 'ibm-granite/granite-3.3-8b-instruct',
     ollamaName: 'granite3.3:8b',
     ollamaCapabilities: ['completion', 'tools'],
+    architecture: 'granite',
     tokens: specialTokenTable(graniteSpecialTokens),
     detokenizer: 'fast',
     preamble: '',
@@ -160,6 +172,7 @@ export const scriptedModels: readonly ScriptedModel[] = [
     id: 'internlm/internlm2_5-7b-chat',
     ollamaName: 'internlm2:7b',
     ollamaCapabilities: ['completion'],
+    architecture: 'internlm2',
     tokens: specialTokenTable(internlmSpecialTokens),
     detokenizer: 'slow',
     preamble: 'I will look up the weather.',
@@ -175,6 +188,8 @@ export const scriptedModels: readonly ScriptedModel[] = [
     id: 'Qwen/Qwen3-8B',
     ollamaName: 'qwen3:8b',
     ollamaCapabilities: ['completion', 'tools', 'thinking'],
+    architecture: 'qwen3',
+    basename: 'Qwen3',
     tokens: packagedTokenTable('qwen3'),
     detokenizer: 'fast',
     preamble: '<think>\nThe user wants the weather in Paris.\n</think>\n\n',
@@ -190,6 +205,7 @@ export const scriptedModels: readonly ScriptedModel[] = [
     id: 'deepseek-ai/DeepSeek-V3-0324',
     ollamaName: 'deepseek-v3:671b',
     ollamaCapabilities: ['completion'],
+    architecture: 'deepseek2',
     tokens: packagedTokenTable('deepseek_v3'),
     detokenizer: 'fast',
     preamble: '',
@@ -207,6 +223,7 @@ export const scriptedModels: readonly ScriptedModel[] = [
     id: 'google/gemma-3-12b-it',
     ollamaName: 'gemma3:12b',
     ollamaCapabilities: ['completion', 'vision'],
+    architecture: 'gemma3',
     tokens: packagedTokenTable('gemma3'),
     detokenizer: 'fast',
     preamble: '',
