@@ -10,6 +10,7 @@ import type { ChatRequest } from '../../src/core/chat-request.js';
 import { inlineFileData } from '../../src/core/inline-file-data.js';
 import type { FilePart, Message } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
+import { argumentsObject } from '../arguments-object.js';
 import { restrictedToolId } from '../restricted-tool-id.js';
 import { changesSampling, claudeSamplingFields, type ClaudeSamplingFields } from '../anthropic/claude-sampling.js';
 import { applyClaudeThinking, asksForReasoning, isBedrockClaude } from './converse-claude-thinking.js';
@@ -88,15 +89,6 @@ function isBlank(text: string): boolean {
 /** What an empty tool result says instead of a blank block: the model learns the tool ran and printed nothing. */
 const emptyToolOutput = '(no output)';
 
-function parseArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    // A call whose arguments never were JSON is sent back as the text it was, so the model sees what it wrote.
-    return { arguments: text };
-  }
-}
-
 function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warning[]): ContentBlock[] {
   switch (message.role) {
     case 'user':
@@ -105,7 +97,7 @@ function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warni
       return message.content.map((part): ContentBlock => {
         if (part.type === 'text') return { text: part.text };
         if (part.type === 'tool-call')
-          return { toolUse: { toolUseId: restrictedToolId(part.id), name: part.name, input: parseArguments(part.arguments) as never } };
+          return { toolUse: { toolUseId: restrictedToolId(part.id), name: part.name, input: argumentsObject(part.arguments) as never } };
         return { reasoningContent: { reasoningText: { text: part.text, ...(part.signature ? { signature: part.signature } : {}) } } };
       });
     case 'tool':

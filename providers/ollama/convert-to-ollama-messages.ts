@@ -2,13 +2,13 @@
 import {
   toolResultText,
   assertNever,
-  invalidRequest,
   type AssistantMessage,
   type Message,
   type ToolMessage,
   type UserMessage,
   type Warning,
 } from '../../src/core/index.js';
+import { argumentsObject } from '../arguments-object.js';
 import { convertToOllamaImage } from './convert-to-ollama-image.js';
 import type { OllamaWireMessage, OllamaWireToolCall } from './ollama-wire-types.js';
 import { unsupportedParameterWarning } from './unsupported-parameter-warning.js';
@@ -80,7 +80,7 @@ function convertAssistantMessage(message: AssistantMessage, toolNames: Map<strin
         toolNames.set(part.id, part.name);
         toolCalls.push({
           id: part.id,
-          function: { name: part.name, arguments: parseToolArguments(part.arguments, part.id) },
+          function: { name: part.name, arguments: argumentsObject(part.arguments) },
         });
         break;
       default:
@@ -104,18 +104,3 @@ function convertToolMessage(message: ToolMessage, toolNames: Map<string, string>
   });
 }
 
-/** Ollama takes arguments as a JSON object, not the JSON text the neutral model carries. */
-function parseToolArguments(text: string, callId: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    // A 400 rather than a guessed `{}`: sending different arguments than the history holds would lie to the model.
-    throw invalidRequest(`The arguments of tool call '${callId}' must be a JSON object for Ollama`, 'messages');
-  }
-  return parsed as Record<string, unknown>;
-}

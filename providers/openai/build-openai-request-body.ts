@@ -43,6 +43,11 @@ export function convertTools(tools: readonly ToolDefinition[]): unknown[] {
   });
 }
 
+/** Servers that turn each earlier call's arguments into an object for the chat template, and fail when they cannot. */
+function parsesArguments(server: ChatRequest['model']['server']): boolean {
+  return server === 'vllm' || server === 'sglang' || server === 'llama.cpp';
+}
+
 /** The body with `wireTools` as its `tools` (set only when the request has tools). */
 function assembleBody(
   request: ChatRequest,
@@ -53,7 +58,10 @@ function assembleBody(
   const body: Record<string, unknown> = flavour === 'openai' ? extrasForOpenAi(request.openaiExtras) : { ...request.openaiExtras };
   body.model = request.model.model;
   // OpenAI itself takes system messages anywhere; the servers behind openai-compatible mostly do not.
-  body.messages = convertToOpenAiMessages(flavour === 'openai' ? request.messages : foldSystemMessages(request.messages));
+  body.messages =
+    flavour === 'openai'
+      ? convertToOpenAiMessages(request.messages)
+      : convertToOpenAiMessages(foldSystemMessages(request.messages), { argumentsAsObjects: parsesArguments(request.model.server) });
   const sent = flavour === 'openai-compatible' ? toolsForServer(request) : request;
   if (sent.tools?.length) {
     body.tools = sent === request ? wireTools() : convertTools(sent.tools);

@@ -2,6 +2,7 @@
 import { assertNever } from '../../src/core/assert-never.js';
 import type { FilePart, Message, TextPart } from '../../src/core/message.js';
 import { toolResultText } from '../../src/core/tool-result-text.js';
+import { argumentsObjectText } from '../arguments-object.js';
 
 type OpenAiContentPart =
   | { type: 'text'; text: string }
@@ -31,7 +32,12 @@ function convertUserPart(part: TextPart | FilePart): OpenAiContentPart {
   return { type: 'file', file };
 }
 
-export function convertToOpenAiMessages(messages: Message[]): OpenAiMessage[] {
+/**
+ * `argumentsAsObjects`: the server parses each earlier call's arguments into an object (vLLM, SGLang,
+ * llama-server): arguments that are not one go as an object holding their text (arguments-object.ts).
+ */
+export function convertToOpenAiMessages(messages: Message[], options: { argumentsAsObjects?: boolean } = {}): OpenAiMessage[] {
+  const argumentsText = options.argumentsAsObjects === true ? argumentsObjectText : (text: string) => text;
   const result: OpenAiMessage[] = [];
   for (const message of messages) {
     switch (message.role) {
@@ -48,7 +54,7 @@ export function convertToOpenAiMessages(messages: Message[]): OpenAiMessage[] {
       case 'assistant': {
         const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
         const calls = message.content.flatMap((part) =>
-          part.type === 'tool-call' ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } }] : [],
+          part.type === 'tool-call' ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: argumentsText(part.arguments) } }] : [],
         );
         // Reasoning parts are not replayed: several OpenAI-compatible servers reject reasoning_content in input.
         const converted: OpenAiMessage = { role: 'assistant', content: text === '' && calls.length ? null : text };

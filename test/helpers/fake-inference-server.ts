@@ -48,6 +48,28 @@ export function bodyOf(request: RecordedRequest): Record<string, unknown> {
   return typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
 }
 
+/**
+ * The first earlier call whose `arguments` text is not JSON: vLLM (chat_utils.py `_postprocess_messages`,
+ * json.loads on each) and llama-server (common_chat_msgs_parse_oaicompat, json::parse) parse them into
+ * objects for the chat template before anything is generated, and fail the request on this one.
+ */
+export function unparsableCallArguments(body: Record<string, unknown>): string | undefined {
+  const messages = Array.isArray(body.messages) ? (body.messages as { role?: unknown; tool_calls?: unknown }[]) : [];
+  for (const message of messages) {
+    if (message.role !== 'assistant' || !Array.isArray(message.tool_calls)) continue;
+    for (const call of message.tool_calls as { function?: { arguments?: unknown } }[]) {
+      const text = call.function?.arguments;
+      if (typeof text !== 'string' || text === '') continue;
+      try {
+        JSON.parse(text);
+      } catch {
+        return text;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** What a server's reply is made of before it is written as JSON or SSE. */
 export type Decoded = { reasoning?: string[]; content: string[] };
 

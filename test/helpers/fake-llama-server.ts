@@ -15,6 +15,7 @@ import {
   serveChat,
   splitThinking,
   startFakeInferenceServer,
+  unparsableCallArguments,
   type ChatRules,
   type FakeInferenceServer,
 } from './fake-inference-server.js';
@@ -41,8 +42,17 @@ function hasTools(body: Record<string, unknown>): boolean {
   return Array.isArray(body.tools) && body.tools.length > 0;
 }
 
+/** llama-server's 500 for an earlier call whose arguments are not JSON (server-common.cpp, as users quote it). */
+function argumentsRefusal(body: Record<string, unknown>) {
+  const text = unparsableCallArguments(body);
+  if (text === undefined) return undefined;
+  const message = `Failed to parse tool call arguments as JSON: [json.exception.parse_error.101] parse error at line 1, column 1: syntax error while parsing value - invalid literal; last read: '${text.slice(0, 1)}'`;
+  return { status: 500, body: llamaError(500, 'server_error', message) };
+}
+
 function llamaChatRules(options: FakeLlamaServerOptions): ChatRules {
   return {
+    refuse: (body) => argumentsRefusal(body),
     rendersTools: hasTools,
     // With tools, common_chat_templates_apply picks the template's tool format (or the generic JSON one
     // for templates that render no tools) and common_chat_parse returns its calls as tool_calls.
@@ -163,6 +173,8 @@ export async function startFakeLlamaServer(options: FakeLlamaServerOptions): Pro
       'POST /apply-template': (request, response) => {
         if (options.withoutApplyTemplate) return sendJson(response, 404, llamaError(404, 'not_found_error', 'File Not Found'));
         const body = bodyOf(request);
+        const refused = argumentsRefusal(body);
+        if (refused) return sendJson(response, refused.status, refused.body);
         const prompt = renderChatTemplate(model.chatTemplate(), {
           messages: Array.isArray(body.messages) ? body.messages : [],
           ...(Array.isArray(body.tools) ? { tools: body.tools } : {}),

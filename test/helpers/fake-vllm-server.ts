@@ -3,7 +3,14 @@
  * following https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/chat_completion/serving.py
  * (`render_chat_request`, the full and streaming generators) and .../chat_completion/protocol.py.
  */
-import { sendJson, serveChat, startFakeInferenceServer, type ChatRules, type FakeInferenceServer } from './fake-inference-server.js';
+import {
+  sendJson,
+  serveChat,
+  startFakeInferenceServer,
+  unparsableCallArguments,
+  type ChatRules,
+  type FakeInferenceServer,
+} from './fake-inference-server.js';
 import { harmonyReasoningAndContent } from './harmony-output.js';
 import { vllmDeltas } from './scripted-generation.js';
 import type { ScriptedModel } from './scripted-models.js';
@@ -44,6 +51,8 @@ function vllmChatRules(options: FakeVllmOptions): ChatRules {
     refuse(body, model) {
       if (body.model !== servedName(options))
         return vllmError(404, 'NotFoundError', `The model \`${String(body.model)}\` does not exist.`, 'model');
+      // json.loads's own error, which serving.py's preprocessing handler returns as a 400 (`f"{e} {e.__cause__}"`).
+      if (unparsableCallArguments(body) !== undefined) return vllmError(400, 'BadRequestError', 'Expecting value: line 1 column 1 (char 0) None');
       // Mistral tokenizers and gpt-oss (Harmony) are exempt: serving.py, `tool_parsing_unavailable`.
       const unavailable = !options.toolCallParser && model.detokenizer !== 'mistral' && !model.harmony;
       const choice = toolChoiceOf(body);
