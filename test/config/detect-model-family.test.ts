@@ -17,6 +17,8 @@ describe('detectModelFamily', () => {
     ['qwen3-coder:30b', 'qwen3-coder'],
     ['openai/gpt-oss-20b', 'harmony'],
     ['gpt-oss:120b', 'harmony'],
+    // The GGUF architecture Ollama's own gpt-oss files carry (general.architecture), read when a model is served under another name.
+    ['gptoss', 'harmony'],
     ['deepseek-ai/DeepSeek-V3.1', 'deepseek-v31'],
     ['deepseek-ai/DeepSeek-V3', 'deepseek'],
     ['moonshotai/Kimi-K2-Instruct', 'kimi-k2'],
