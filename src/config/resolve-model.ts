@@ -34,6 +34,9 @@ function chooseToolCalling(
  * What the model is, by its served name, else by what the server reports it to be (only asked when the
  * name names no family: a served name is often a bare alias, `vllm serve Qwen/Qwen3-8B --served-model-name
  * my-model`), else the table's default. `server` is the server's name that named the family.
+ * A name of a hosted model (`gpt-4o`, `claude-…`: the table's generic-json entry) names no local family:
+ * local servers are often started under such a name for clients that insist on one, so what the server
+ * reports wins over it.
  */
 function detectFamily(
   provider: ProviderConfig,
@@ -42,11 +45,14 @@ function detectFamily(
   servers: ServerDirectory | undefined,
 ): { match: FamilyMatch; server?: string } {
   const named = namedModelFamily(model, families);
-  if (named) return { match: named };
+  if (named && named.family !== hostedModelFamily) return { match: named };
   const identity = servers?.modelIdentity(provider.name, model);
   const reported = identity === undefined ? undefined : familyFromIdentity(identity, families);
-  return reported ? { match: reported.match, server: reported.name } : { match: detectModelFamily(model, families) };
+  return reported ? { match: reported.match, server: reported.name } : { match: named ?? detectModelFamily(model, families) };
 }
+
+/** The family the table gives hosted models' names, and every name it does not know. */
+const hostedModelFamily = 'generic-json';
 
 /**
  * `kinds`: what each provider kind says (the registry's, handed in by app.ts); `families`: the requests'

@@ -133,8 +133,10 @@ describe('resolveModel', () => {
     });
     expect(resolve('local/pinned')).toMatchObject({ family: 'llama3' });
     expect(resolve('local/pinned').familyFromServer).toBeUndefined();
-    // A name that names a family keeps it.
-    expect(resolve('local/gpt-4o')).toMatchObject({ family: 'generic-json', toolCalling: 'native' });
+    // A hosted model's name (the table's generic-json entry) is no local family: the server's report wins,
+    // and without one the name keeps its family.
+    expect(resolve('local/gpt-4o')).toMatchObject({ family: 'hermes', familyFromServer: 'Qwen3-8B' });
+    expect(resolve('local/gpt-4o-mini')).toMatchObject({ family: 'generic-json', toolCalling: 'native' });
     // Nothing reported: as before.
     expect(resolve('local/other-model')).toMatchObject({ family: 'generic-json', toolCalling: 'native' });
     expect(resolve('local/other-model').familyFromServer).toBeUndefined();

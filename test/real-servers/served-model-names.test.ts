@@ -71,6 +71,17 @@ describe('vLLM started with --served-model-name', () => {
     });
   });
 
+  it('reads a Qwen3 served under a hosted model name (gpt-4o, for clients that insist on one) by its root, not as generic JSON', async () => {
+    server = await startFakeVllmServer({ model: scriptedModel('hermes'), servedModelName: 'gpt-4o' });
+    const started = await startWith({ v: { type: 'openai-compatible', baseUrl: `${server.url}/v1` } });
+    expect(await resolvedFamily(started, 'v/gpt-4o')).toMatchObject({ family: 'hermes', family_source: 'server' });
+    expect(await askForWeather(started, 'v/gpt-4o')).toEqual({
+      lane: 'prompted',
+      format: 'hermes',
+      call: { name: weatherCall.name, arguments: weatherCall.arguments },
+    });
+  });
+
   it('keeps the family the config names, whatever the root says', async () => {
     server = await startFakeVllmServer({ model: scriptedModel('hermes'), servedModelName: 'my-model' });
     const started = await startWith({
