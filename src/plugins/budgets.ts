@@ -13,7 +13,11 @@ import { isPromise, type MaybePromise, type WindowCount, type WindowCounter } fr
 import { requestContextOf, type BudgetHolder } from '../pipeline/request-context.js';
 import { isLimitedRoute } from './rate-limits-hook.js';
 
-/** Spend is counted in millionths of a dollar: whole points in every store. */
+/**
+ * Spend is counted in millionths of a dollar: whole points in every store (Redis counts with INCRBY,
+ * integers only, and its counts stay readable across versions). What a reply costs below a whole point
+ * is carried by the ledger to the key's next reply (BudgetLedger.fractions), not rounded away.
+ */
 const pointsPerUsd = 1_000_000;
 const dayMs = 86_400_000;
 
@@ -50,10 +54,20 @@ export type BudgetStatus = { budget: Budget; spentUsd: number; remainingUsd: num
 /** In-process spend by period kind; kept by the process across config reloads (src/live-gateway.ts). */
 export type InProcessSpend = Map<Budget['period'], WindowCounter>;
 
+/** Spend below a whole point not yet in the store, for one key's current period. */
+type CarriedFraction = { label: string; points: number };
+
 export class BudgetLedger {
   private readonly counters: Map<Budget['period'], WindowCounter>;
   /** The period each kind is in, worked out when it turns rather than per request (dates and ISO strings cost µs). */
   private readonly periods = new Map<Budget['period'], CurrentPeriod>();
+  /**
+   * By period kind and key name (so bounded by the configured keys): the part of a point each key has spent
+   * and the store has not counted. Without it a request of 10 tokens at $0.05 per million ($0.0000005)
+   * rounded to nothing or to double, and many cheap requests never reached a budget. What this replica
+   * carries is at most one point per key (lost on a reload or restart: under a millionth of a dollar).
+   */
+  private readonly fractions = new Map<string, CarriedFraction>();
 
   /** `now`: milliseconds since the epoch. `inProcessSpend`: where in-process totals live (a reload's new app keeps counting on them); fresh when absent. */
   constructor(
@@ -73,9 +87,13 @@ export class BudgetLedger {
 
   /** Adds a reply's cost to the key's current period; a store that fails is logged, never the reply's problem. */
   record(holder: BudgetHolder, costUsd: number, log: { warn(details: object, message: string): void }): void {
-    const points = Math.round(costUsd * pointsPerUsd);
-    if (points <= 0) return;
+    if (!(costUsd > 0)) return;
     const period = this.periodOf(holder.budget.period);
+    const fraction = this.fractionOf(holder, period);
+    const exact = fraction.points + costUsd * pointsPerUsd;
+    const points = Math.floor(exact);
+    fraction.points = exact - points;
+    if (points === 0) return;
     const added = this.counter(holder.budget.period).add(this.key(holder.name, period), points);
     if (isPromise(added))
       added.catch((error: unknown) => log.warn({ key: holder.name, error: (error as Error).message }, 'recording spend failed'));
@@ -91,8 +109,23 @@ export class BudgetLedger {
     return current;
   }
 
+  /** The key's carried fraction for the current period: a new period starts it at zero. */
+  private fractionOf(holder: BudgetHolder, period: CurrentPeriod): CarriedFraction {
+    const id = `${holder.budget.period}\u0000${holder.name}`;
+    let fraction = this.fractions.get(id);
+    if (!fraction) {
+      fraction = { label: period.label, points: 0 };
+      this.fractions.set(id, fraction);
+    } else if (fraction.label !== period.label) {
+      fraction.label = period.label;
+      fraction.points = 0;
+    }
+    return fraction;
+  }
+
   private statusOf(holder: BudgetHolder, period: CurrentPeriod, count: WindowCount): BudgetStatus {
-    const spentUsd = count.consumedPoints / pointsPerUsd;
+    const carried = this.fractions.get(`${holder.budget.period}\u0000${holder.name}`);
+    const spentUsd = (count.consumedPoints + (carried?.label === period.label ? carried.points : 0)) / pointsPerUsd;
     return {
       budget: holder.budget,
       spentUsd,

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BudgetLedger, budgetPeriod } from '../../src/plugins/budgets.js';
 import { createInProcessState } from '../../src/state/in-process-state.js';
+import type { SharedState } from '../../src/state/shared-state.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { ResponsesSocketClient } from '../helpers/responses-socket-client.js';
 import { redisServerPath, warnWhenRedisIsMissing } from '../helpers/redis-server.js';
@@ -165,6 +166,43 @@ describe('budget periods', () => {
     const turned = await ledger.status(holder);
     expect(turned.spentUsd).toBe(0);
     expect(turned.resetsAt).toEqual(new Date('2027-02-01T00:00:00Z'));
+  });
+});
+
+describe('spend below a millionth of a dollar per request', () => {
+  const log = { warn: () => undefined };
+  const holder = { name: 'team', budget: { usd: 0.0003, period: 'day' as const } };
+  // 8 tokens at $0.05 per million: $0.0000004, under the stores' whole millionth.
+  const cheapRequest = (8 * 0.05) / 1_000_000;
+
+  it('adds up in process, so that many cheap requests reach the budget', async () => {
+    const ledger = new BudgetLedger(createInProcessState());
+    for (let index = 0; index < 1_000; index++) ledger.record(holder, cheapRequest, log);
+    const status = await ledger.status(holder);
+    expect(status.spentUsd).toBeCloseTo(0.0004, 12);
+    expect(status.remainingUsd).toBe(0);
+  });
+
+  it('adds whole points to a store that counts integers (Redis INCRBY), carrying the rest', async () => {
+    const added: number[] = [];
+    let total = 0;
+    const integerCounter = {
+      add: async (_key: string, points: number) => {
+        if (!Number.isInteger(points)) throw new Error(`ERR value is not an integer: ${points}`);
+        added.push(points);
+        total += points;
+        return { consumedPoints: total, msBeforeNext: 0 };
+      },
+      read: async () => ({ consumedPoints: total, msBeforeNext: 0 }),
+    };
+    const state = { ...createInProcessState(), kind: 'redis' as const, windowCounter: () => integerCounter } as unknown as SharedState;
+    const ledger = new BudgetLedger(state);
+    for (let index = 0; index < 1_000; index++) ledger.record(holder, cheapRequest, log);
+    await Promise.resolve();
+    expect(added.every((points) => points === 1)).toBe(true);
+    // 400 millionths, give or take the carry this replica still holds (under one).
+    expect(total).toBeGreaterThanOrEqual(399);
+    expect((await ledger.status(holder)).spentUsd).toBeCloseTo(0.0004, 12);
   });
 });
 
