@@ -277,6 +277,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   };
   // Deployments balance per replica; with Redis, a target that fails on one replica rests on all (below).
   const balancer = new DeploymentBalancer();
+  // One price table for chats and embeddings (the config's prices over the package's data).
+  const prices = new PriceTable(config.prices);
   const pipeline = new ChatPipeline({
     config,
     kinds: providerKind,
@@ -292,7 +294,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     servers,
     ids,
     balancer,
-    prices: new PriceTable(config.prices),
+    prices,
   });
   registerRequestContext(app);
   registerRequestLog(app);
@@ -329,7 +331,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   registerUsageRoutes(app, { usage: usageLog, budgets: budgetsByKey(config), pending: afterReply });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches, validators, ids });
   registerMessagesRoutes(app, { pipeline, liveStreams, caches, validators });
-  registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory, validators });
+  registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory, validators, prices });
   registerToolCallsRoutes(app, { inspector, validators, recentReplies });
   registerInspectorPage(app);
   registerMetricsRoute(app, metrics, afterReply);

@@ -1,12 +1,21 @@
-/** POST /v1/embeddings: passed to providers that have embeddings (openai, openai-compatible, ollama). */
-import type { FastifyInstance } from 'fastify';
+/**
+ * POST /v1/embeddings: passed to providers that have embeddings (openai, openai-compatible, ollama). The
+ * input tokens the upstream counted are priced like a chat's (src/pipeline/price-table.ts) and charged to
+ * the key's budget, tokens-per-minute limit and usage rows.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import { gatewayError } from '../../src/core/gateway-error.js';
-import type { EmbeddingRequest } from '../../src/core/provider-adapter.js';
+import type { EmbeddingRequest, EmbeddingResult } from '../../src/core/provider-adapter.js';
+import type { ResolvedModel } from '../../src/core/resolved-model.js';
+import type { Usage } from '../../src/core/usage.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
+import type { PriceTable } from '../../src/pipeline/price-table.js';
 import type { ProviderDirectory } from '../../src/pipeline/provider-directory.js';
 import type { BodyValidators } from '../shared/body-validator.js';
+import { chargeReply } from '../shared/charge-reply.js';
 import { watchClientAbort } from '../shared/client-abort.js';
+import { formatUsd } from '../shared/run-generation.js';
 
 /** The body's one source: its type is derived from it. */
 const embeddingRequestSchema = {
@@ -30,9 +39,9 @@ const embeddingRequestSchema = {
 
 export function registerEmbeddingsRoutes(
   app: FastifyInstance,
-  options: { pipeline: ChatPipeline; providers: ProviderDirectory; validators: BodyValidators },
+  options: { pipeline: ChatPipeline; providers: ProviderDirectory; validators: BodyValidators; prices: PriceTable },
 ): void {
-  const { pipeline, providers } = options;
+  const { pipeline, providers, prices } = options;
   const validateBody = options.validators.for<FromSchema<typeof embeddingRequestSchema>>(embeddingRequestSchema);
   app.post('/v1/embeddings', async (request, reply) => {
     const body = validateBody(request.body);
@@ -57,7 +66,31 @@ export function registerEmbeddingsRoutes(
       data: result.data.map((item) => ({ object: 'embedding', index: item.index, embedding: item.embedding })),
       model: body.model,
     };
-    if (result.usage) response.usage = { prompt_tokens: result.usage.promptTokens, total_tokens: result.usage.totalTokens };
+    const usage = chargedUsage(request, model, result, prices);
+    if (usage) {
+      const wireUsage: Record<string, unknown> = { prompt_tokens: usage.inputTokens, total_tokens: usage.totalTokens };
+      if (usage.costUsd !== undefined) {
+        // An extension field, as in the chat APIs' usage; SDKs ignore it.
+        wireUsage.cost_usd = usage.costUsd;
+        void reply.header('x-interlingua-cost-usd', formatUsd(usage.costUsd));
+      }
+      response.usage = wireUsage;
+    }
     return response;
   });
+}
+
+/** The upstream's token count, priced and charged to the key (budget, token limit, usage rows); undefined when it sent none. */
+function chargedUsage(request: FastifyRequest, model: ResolvedModel, result: EmbeddingResult, prices: PriceTable): Usage | undefined {
+  if (!result.usage) return undefined;
+  // Embeddings have input only: no output tokens to price.
+  const usage: Usage = { inputTokens: result.usage.promptTokens, outputTokens: 0, totalTokens: result.usage.totalTokens };
+  const costUsd = prices.costOf(model, usage);
+  if (costUsd !== undefined) usage.costUsd = costUsd;
+  const context = request.gatewayContext;
+  chargeReply(request, context?.budget, context?.admission, usage);
+  const { server } = request;
+  const key = context?.access?.name ?? 'anonymous';
+  server.afterReply.add(() => server.usageLog?.record(key, `${model.provider}/${model.model}`, usage));
+  return usage;
 }

@@ -16,6 +16,7 @@ import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import { requestContextOf } from '../../src/pipeline/request-context.js';
 import type { RequestTrace } from '../../src/core/request-trace.js';
 import type { ReplySummary } from '../../src/core/reply-summary.js';
+import { chargeReply } from './charge-reply.js';
 import { watchClientAbort } from './client-abort.js';
 import { sessionIdOf } from './session-id.js';
 import { SseWriter } from './sse-writer.js';
@@ -173,16 +174,14 @@ export function generationRunOptions(
     const sessionId = sessionIdOf(request.headers);
     if (sessionId) options.sessionId = sessionId;
   }
-  const { metrics, budgets, usageLog } = request.server;
+  const { metrics, usageLog } = request.server;
   const budget = request.gatewayContext?.budget;
   if (!admission && !metrics && !trace && !budget && !usageLog) return options;
   const startedAt = performance.now();
   options.onFinish = (summary, run) => {
-    // A stream that crosses the budget finishes; its cost counts against the next request.
-    if (budget && budgets && summary.usage.costUsd) budgets.record(budget, summary.usage.costUsd, request.log);
-    const { usage } = summary;
-    // The next request's admission reads the tokens: recorded now. The rest only observes (after-reply.ts).
-    admission?.recordTokens(usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
+    // A stream that crosses the budget finishes; its cost counts against the next request. The next
+    // request's admission reads the spend and tokens: recorded now. The rest only observes (after-reply.ts).
+    chargeReply(request, budget, admission, summary.usage);
     if (usageLog || metrics) request.server.afterReply.add(() => observeReply(request.server, summary, run, access?.name, startedAt));
     trace?.finished(summary);
   };

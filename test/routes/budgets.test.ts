@@ -146,6 +146,38 @@ describe('budgets', () => {
   });
 });
 
+describe('embeddings spend', () => {
+  function embed(gateway: StartedGateway, key: string): Promise<Response> {
+    return fetch(`${gateway.baseUrl}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: 'local/embedder', input: ['one', 'two'] }),
+    });
+  }
+  /** The fake counts 2 tokens per input: 4 input tokens at $300 per million. */
+  const costPerEmbedding = 0.0012;
+
+  it('prices the input tokens: the cost in the reply, in /v1/usage and against the budget', async () => {
+    const { gateway, upstream } = await setUp(0.002);
+    const first = await embed(gateway, 'team-key');
+    expect(first.status).toBe(200);
+    expect(Number(first.headers.get('x-interlingua-cost-usd'))).toBeCloseTo(costPerEmbedding, 12);
+    expect(((await first.json()) as { usage: unknown }).usage).toEqual({ prompt_tokens: 4, total_tokens: 4, cost_usd: costPerEmbedding });
+    await (await embed(gateway, 'team-key')).arrayBuffer();
+    const usage = (await (await fetch(`${gateway.baseUrl}/v1/usage`, { headers: { authorization: 'Bearer team-key' } })).json()) as {
+      keys: { cost_usd: number; budget: { spent_usd: number }; data: unknown[] }[];
+    };
+    expect(usage.keys[0]!.cost_usd).toBeCloseTo(2 * costPerEmbedding, 12);
+    expect(usage.keys[0]!.budget.spent_usd).toBeCloseTo(2 * costPerEmbedding, 12);
+    expect(usage.keys[0]!.data).toEqual([expect.objectContaining({ model: 'local/embedder', requests: 2, input_tokens: 8, output_tokens: 0 })]);
+    const before = upstream.requests.length;
+    const refused = await embed(gateway, 'team-key');
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('budget_exceeded');
+    expect(upstream.requests.length).toBe(before);
+  });
+});
+
 describe('budget periods', () => {
   it('day, week (from Monday) and month boundaries are UTC', () => {
     const now = new Date('2026-12-05T23:59:59Z'); // a Saturday
