@@ -11,7 +11,7 @@ import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { runGeneration, agentFormatFieldsOf } from '../shared/run-generation.js';
 import { toAnthropicErrorBody } from './anthropic-wire.js';
 import type { BodyValidators } from '../shared/body-validator.js';
-import { estimateInputTokens } from './estimate-input-tokens.js';
+import { estimateInputTokens } from '../../src/pipeline/estimate-tokens.js';
 import { foldMessage } from './fold-message.js';
 import { parseConversation, parseMessagesRequest, validateCountTokensBody } from './parse-messages-request.js';
 import { streamMessage } from './stream-message.js';

@@ -16,6 +16,7 @@ import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import { requestContextOf } from '../../src/pipeline/request-context.js';
 import type { RequestTrace } from '../../src/core/request-trace.js';
 import type { ReplySummary } from '../../src/core/reply-summary.js';
+import type { Usage } from '../../src/core/usage.js';
 import { chargeReply } from './charge-reply.js';
 import { watchClientAbort } from './client-abort.js';
 import { sessionIdOf } from './session-id.js';
@@ -189,13 +190,22 @@ export function generationRunOptions(
     metrics?.observeUpstreamError(run.model.provider, error);
     trace?.failed(error);
   };
+  // Cut short before the upstream's usage came: its estimate is charged and logged all the same.
+  options.onIncomplete = (usage, run) => {
+    chargeReply(request, budget, admission, usage);
+    if (usageLog) request.server.afterReply.add(() => recordUsage(request.server, run, access?.name, usage));
+  };
   return options;
+}
+
+function recordUsage(server: FastifyInstance, run: ChatRun, key: string | undefined, usage: Usage): void {
+  server.usageLog?.record(key ?? 'anonymous', `${run.model.provider}/${run.model.model}`, usage);
 }
 
 /** The reply's usage row and metrics, at the end of the turn it finished in. */
 function observeReply(server: FastifyInstance, summary: ReplySummary, run: ChatRun, key: string | undefined, startedAt: number): void {
   const { model } = run;
-  server.usageLog?.record(key ?? 'anonymous', `${model.provider}/${model.model}`, summary.usage);
+  recordUsage(server, run, key, summary.usage);
   server.metrics?.observeReply({
     provider: model.provider,
     model: model.model,

@@ -34,6 +34,7 @@ function wireRow(row: UsageRow): Record<string, unknown> {
     cache_read_tokens: row.cacheReadTokens,
     cache_write_tokens: row.cacheWriteTokens,
     cost_usd: row.costUsd,
+    estimated_cost_usd: row.estimatedCostUsd,
   };
 }
 

@@ -15,6 +15,8 @@ export type UsageRow = {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   costUsd: number;
+  /** The part of costUsd the gateway estimated: replies that ended before the upstream's usage arrived. */
+  estimatedCostUsd: number;
 };
 
 /** Where tokens and spend per key, model and day are kept: this process (UsageLog) or Redis, shared by replicas. */
@@ -56,7 +58,18 @@ export class UsageLog implements UsageRecorder {
     const id = `${key}\u0000${model}\u0000${day}`;
     let row = this.rows.get(id);
     if (!row) {
-      row = { key, model, day, requests: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+      row = {
+        key,
+        model,
+        day,
+        requests: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        costUsd: 0,
+        estimatedCostUsd: 0,
+      };
       this.rows.set(id, row);
     }
     row.requests++;
@@ -65,6 +78,7 @@ export class UsageLog implements UsageRecorder {
     row.cacheReadTokens += usage.cachedInputTokens ?? 0;
     row.cacheWriteTokens += usage.cacheWriteInputTokens ?? 0;
     row.costUsd += usage.costUsd ?? 0;
+    if (usage.estimated) row.estimatedCostUsd += usage.costUsd ?? 0;
   }
 
   /** Rows from `fromDay` (inclusive, `YYYY-MM-DD`), of one key or of all. */

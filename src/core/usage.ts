@@ -9,6 +9,11 @@ export type Usage = {
   cacheWriteInputTokens?: number;
   /** What the reply cost in USD, from the price table (src/pipeline/price-table.ts); absent when no price is known. */
   costUsd?: number;
+  /**
+   * The counts are the gateway's estimate, not the upstream's: the reply ended (the client left, the stream
+   * broke off) before the upstream's usage arrived (src/pipeline/estimate-tokens.ts). Absent otherwise.
+   */
+  estimated?: true;
   reasoningTokens?: number;
   /** The upstream's own usage object, untouched. */
   raw?: unknown;

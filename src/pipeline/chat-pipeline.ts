@@ -26,7 +26,7 @@ import { applyAgentFormatToRequest } from './agent-format/agent-format.js';
 import type { Warning } from '../core/warning.js';
 import type { AccessPolicy } from './access-policy.js';
 import { DiagnosticsCollector } from './diagnostics-collector.js';
-import { tapReply, type ReplySummary } from './tap-reply.js';
+import { tapReply, type ReplyListener, type ReplySummary } from './tap-reply.js';
 import { parsePromptedReply, type PromptedReplyOptions } from './parse-prompted-reply.js';
 import { recordedReply, type RecentReplies } from './recent-replies.js';
 import { preparePromptedRequest } from './prepare-prompted-request.js';
@@ -55,6 +55,8 @@ import { applyReplyStages, nativeLane, type ReplyPlan } from './stages.js';
 import { capWholeReply, WholeReplyDeadlines } from './whole-reply-bound.js';
 import type { PriceTable } from './price-table.js';
 import { pricedEvents } from './priced-events.js';
+import { estimateInputTokens, estimateTextTokens } from './estimate-tokens.js';
+import type { Usage } from '../core/usage.js';
 
 export type ChatPipelineDependencies = {
   config: GatewayConfig;
@@ -95,6 +97,12 @@ export type RunOptions = {
   onFinish?: (summary: ReplySummary, run: ChatRun) => void;
   /** Told when the reply ends in an error event instead (metrics, traces). */
   onError?: (error: GatewayError, run: ChatRun) => void;
+  /**
+   * Told, with estimated usage (priced when the model is), when a reply the upstream accepted ends without
+   * its usage: an error event, a stream that broke off, a client that left. The upstream billed what it
+   * generated, so budgets and usage count it too.
+   */
+  onIncomplete?: (usage: Usage, run: ChatRun) => void;
   /** Filled in as the run goes, so that a run that fails still says what it tried (the error reply's headers). */
   progress?: RunProgress;
   /** The client's own session id (`x-session-id`): a deployment with session affinity keeps it on one target. */
@@ -243,7 +251,7 @@ export class ChatPipeline {
         const { prices } = this.dependencies;
         // Decided once per model (a memo lookup): a model without a known price adds no stage.
         if (prices?.knows(run.model)) run.events = pricedEvents(run.events, prices, run);
-        return tapped(observer ? observer.answered(target, sentAt, run) : run, options);
+        return this.tapped(observer ? observer.answered(target, sentAt, run) : run, input, options);
       } catch (error) {
         const failure = context.cancellation.aborted ? undefined : failureOf(error, context);
         observer?.failed(target, failure);
@@ -346,6 +354,16 @@ export class ChatPipeline {
   }
 
   /**
+   * The run with its listeners told how the reply ends. A whole reply runs through its stages right here, so
+   * the listener is told the run it belongs to.
+   */
+  private tapped(run: ChatRun, input: ChatInput, options: RunOptions): ChatRun {
+    if (options.onFinish || options.onError || options.onIncomplete)
+      run.events = tapReply(run.events, new RunListener(run, input, options, this.dependencies.prices));
+    return run;
+  }
+
+  /**
    * Kinds whose native JSON mode is not used (the scripted model, Bedrock's Converse), `json_object` for Claude
    * (which takes schemas only), and models whose upstream refused the native form before, get the format in
    * their prompt. Other native upstreams get it in their own field (each adapter maps it).
@@ -418,6 +436,42 @@ export class ChatPipeline {
 
 const noTools: ToolDefinition[] = [];
 
+/** The run's options told how its reply ended, with the run it belongs to: one object per run. */
+class RunListener implements ReplyListener {
+  constructor(
+    private readonly run: ChatRun,
+    private readonly input: ChatInput,
+    private readonly options: RunOptions,
+    private readonly prices: PriceTable | undefined,
+  ) {}
+
+  finished(summary: ReplySummary): void {
+    this.options.onFinish?.(summary, this.run);
+  }
+
+  failed(error: GatewayError): void {
+    this.options.onError?.(error, this.run);
+  }
+
+  incomplete(outputCharacters: number): void {
+    this.options.onIncomplete?.(this.estimatedUsage(outputCharacters), this.run);
+  }
+
+  /**
+   * The reply's usage as the gateway estimates it (the client's prompt and the output streamed,
+   * src/pipeline/estimate-tokens.ts), priced when the model has a price. Worked out only for a reply that
+   * ended without the upstream's own.
+   */
+  private estimatedUsage(outputCharacters: number): Usage {
+    const inputTokens = estimateInputTokens(this.input);
+    const outputTokens = estimateTextTokens(outputCharacters);
+    const usage: Usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, estimated: true };
+    const costUsd = this.prices?.costOf(this.run.model, usage);
+    if (costUsd !== undefined) usage.costUsd = costUsd;
+    return usage;
+  }
+}
+
 /**
  * An open-model inference server (vLLM, SGLang, llama-server, LM Studio, Ollama) answers this model:
  * its text may carry the family's call markup when it did not parse it. Not a first-party API, and not
@@ -427,16 +481,6 @@ function serverMayLeaveMarkup(model: ResolvedModel): boolean {
   return model.server !== undefined && model.server !== 'generic';
 }
 
-/**
- * The run with its listeners told how the reply ends. A whole reply runs through its stages right here, so
- * the listener is told the run it belongs to.
- */
-function tapped(run: ChatRun, options: RunOptions): ChatRun {
-  const { onFinish, onError } = options;
-  if (onFinish || onError)
-    run.events = tapReply(run.events, (summary) => onFinish?.(summary, run), onError && ((error) => onError(error, run)));
-  return run;
-}
 
 /** Takes the tools the key may not use out of the request (with a warning); a tool_choice naming one is refused. */
 function restrictTools(request: ChatRequest, access: AccessPolicy, warnings: Warning[]): void {

@@ -15,6 +15,11 @@ export interface EventStage {
   end(out: StreamEvent[]): void;
   /** Set once the stage wants no more events (after a finish or an error): the rest is not read. */
   readonly finished: boolean;
+  /**
+   * The live stream stopped before its end reached the stage: the reader left early (a client that went
+   * away) or the source threw. Called at most once, and never for a reply read whole (it is in hand).
+   */
+  stopped?(): void;
 }
 
 /**
@@ -63,18 +68,25 @@ function lastFinished(stages: readonly EventStage[]): number {
 async function* runStages(source: AsyncIterable<StreamEvent>, stages: readonly EventStage[]): AsyncGenerator<StreamEvent> {
   const single: StreamEvent[] = [];
   const outputs = stages.map((): StreamEvent[] => []);
-  for await (const event of source) {
-    single[0] = event;
-    for (const produced of pushThrough(stages, outputs, 0, single)) yield produced;
-    const finished = lastFinished(stages);
-    if (finished >= 0) {
-      // As a stage's own generator would: it stops reading (closing the source, as for await's return
-      // does), and the stages after it see the end of their input.
-      for (const produced of endFrom(stages, outputs, finished + 1)) yield produced;
-      return;
+  let reachedEnd = false;
+  try {
+    for await (const event of source) {
+      single[0] = event;
+      for (const produced of pushThrough(stages, outputs, 0, single)) yield produced;
+      const finished = lastFinished(stages);
+      if (finished >= 0) {
+        // As a stage's own generator would: it stops reading (closing the source, as for await's return
+        // does), and the stages after it see the end of their input.
+        for (const produced of endFrom(stages, outputs, finished + 1)) yield produced;
+        reachedEnd = true;
+        return;
+      }
     }
+    for (const produced of endFrom(stages, outputs, 0)) yield produced;
+    reachedEnd = true;
+  } finally {
+    if (!reachedEnd) for (const stage of stages) if (!stage.finished) stage.stopped?.();
   }
-  for (const produced of endFrom(stages, outputs, 0)) yield produced;
 }
 
 /**

@@ -1,20 +1,31 @@
-/** Tells a listener how a reply ended (usage, calls, first-token time) or that it failed, passing every event on unchanged. */
+/**
+ * Tells a listener how a reply ended (usage, calls, first-token time) or that it failed, passing every event
+ * on unchanged; and, when a reply ends without its usage (an error, a client that left), how much output
+ * was streamed before, so that what the upstream generated can still be charged.
+ */
 import type { GatewayError } from '../core/gateway-error.js';
 import type { ReplySummary } from '../core/reply-summary.js';
 import type { StreamEvent } from '../core/stream-event.js';
 import { applyStage, type EventStage } from './event-stage.js';
 
+/** Who is told how a reply ends: one object per reply (the pipeline's), not a closure per event kind. */
+export interface ReplyListener {
+  finished(summary: ReplySummary): void;
+  failed(error: GatewayError): void;
+  /** The reply ended without its usage (an error event, a client that left), after streaming this much output (text, reasoning, calls). */
+  incomplete(outputCharacters: number): void;
+}
+
 class ReplyTap implements EventStage {
   finished = false;
   private toolCalls = 0;
+  /** Output streamed so far, for the estimate of a reply that ends without usage (a length added per delta). */
+  private outputCharacters = 0;
   private firstTokenAt: number | undefined;
   private responseId: string | undefined;
   private responseModel: string | undefined;
 
-  constructor(
-    private readonly listener: (summary: ReplySummary) => void,
-    private readonly onError: ((error: GatewayError) => void) | undefined,
-  ) {}
+  constructor(private readonly listener: ReplyListener) {}
 
   push(event: StreamEvent, out: StreamEvent[]): void {
     switch (event.type) {
@@ -25,10 +36,15 @@ class ReplyTap implements EventStage {
       case 'text-delta':
       case 'reasoning-delta':
         this.firstTokenAt ??= performance.now();
+        this.outputCharacters += event.delta.length;
         break;
       case 'tool-call-start':
         this.firstTokenAt ??= performance.now();
         this.toolCalls++;
+        this.outputCharacters += event.name.length;
+        break;
+      case 'tool-call-delta':
+        this.outputCharacters += event.argumentsDelta.length;
         break;
       case 'finish': {
         this.finished = true;
@@ -37,12 +53,13 @@ class ReplyTap implements EventStage {
         if (this.responseModel) summary.responseModel = this.responseModel;
         if (event.diagnostics) summary.diagnostics = event.diagnostics;
         if (this.firstTokenAt !== undefined) summary.firstTokenAt = this.firstTokenAt;
-        this.listener(summary);
+        this.listener.finished(summary);
         break;
       }
       case 'error':
         this.finished = true;
-        this.onError?.(event.error);
+        this.listener.failed(event.error);
+        this.listener.incomplete(this.outputCharacters);
         break;
       default:
         break;
@@ -51,14 +68,16 @@ class ReplyTap implements EventStage {
   }
 
   end(): void {}
+
+  /** The client left, or the stream failed before an error event could be made of it. */
+  stopped(): void {
+    this.finished = true;
+    this.listener.incomplete(this.outputCharacters);
+  }
 }
 
-export function tapReply(
-  events: AsyncIterable<StreamEvent>,
-  listener: (summary: ReplySummary) => void,
-  onError?: (error: GatewayError) => void,
-): AsyncIterable<StreamEvent> {
-  return applyStage(events, new ReplyTap(listener, onError));
+export function tapReply(events: AsyncIterable<StreamEvent>, listener: ReplyListener): AsyncIterable<StreamEvent> {
+  return applyStage(events, new ReplyTap(listener));
 }
 
 export type { ReplySummary } from '../core/reply-summary.js';

@@ -12,7 +12,7 @@ import { usageDaysKept, utcDayClock, type UsageRecorder, type UsageRow } from '.
 const dayMs = 86_400_000;
 
 /** The figures a row sums, as they are named in the hash's fields. */
-const figures = ['requests', 'inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'costUsd'] as const;
+const figures = ['requests', 'inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'costUsd', 'estimatedCostUsd'] as const;
 type Figure = (typeof figures)[number];
 
 const separator = '\u0000';
@@ -43,6 +43,7 @@ export class RedisUsageLog implements UsageRecorder {
     if (usage.cachedInputTokens) commands.push(this.client.hincrby(hash, `${field}cacheReadTokens`, usage.cachedInputTokens));
     if (usage.cacheWriteInputTokens) commands.push(this.client.hincrby(hash, `${field}cacheWriteTokens`, usage.cacheWriteInputTokens));
     if (usage.costUsd) commands.push(this.client.hincrbyfloat(hash, `${field}costUsd`, usage.costUsd));
+    if (usage.costUsd && usage.estimated) commands.push(this.client.hincrbyfloat(hash, `${field}estimatedCostUsd`, usage.costUsd));
     if (this.expiringDay !== day) {
       this.expiringDay = day;
       commands.push(this.client.pexpire(hash, (usageDaysKept + 1) * dayMs));
@@ -85,6 +86,7 @@ export class RedisUsageLog implements UsageRecorder {
             cacheReadTokens: 0,
             cacheWriteTokens: 0,
             costUsd: 0,
+            estimatedCostUsd: 0,
           };
           byRow.set(id, row);
         }

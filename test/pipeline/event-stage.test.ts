@@ -193,6 +193,52 @@ describe('stages over a live stream', () => {
   });
 });
 
+describe('a stage told the stream stopped', () => {
+  /** Passes events on and counts the calls of stopped(). */
+  class StopCounting implements EventStage {
+    finished = false;
+    stops = 0;
+    push(event: StreamEvent, out: StreamEvent[]): void {
+      if (event.type === 'finish') this.finished = true;
+      out.push(event);
+    }
+    end(): void {}
+    stopped(): void {
+      this.stops++;
+    }
+  }
+  const deltas: StreamEvent[] = [
+    { type: 'text-delta', delta: 'a' },
+    { type: 'text-delta', delta: 'b' },
+  ];
+
+  it('is told once when the reader leaves early', async () => {
+    const stage = new StopCounting();
+    for await (const event of applyStage(live(deltas), stage)) if (event.type === 'text-delta') break;
+    expect(stage.stops).toBe(1);
+  });
+
+  it('is told once when the source throws', async () => {
+    const stage = new StopCounting();
+    async function* failing(): AsyncGenerator<StreamEvent> {
+      yield deltas[0] as StreamEvent;
+      throw new Error('socket hang up');
+    }
+    await expect(collect(applyStage(failing(), stage))).rejects.toThrow('socket hang up');
+    expect(stage.stops).toBe(1);
+  });
+
+  it('is not told when the stream reaches its end, finished or not, nor for a reply read whole', async () => {
+    const ended = new StopCounting();
+    await collect(applyStage(live(deltas), ended));
+    const finished = new StopCounting();
+    await collect(applyStage(live([...deltas, { type: 'finish', reason: { unified: 'stop' }, usage: {} }]), finished));
+    const whole = new StopCounting();
+    await collect(applyStage(new EventList(deltas), whole));
+    expect([ended.stops, finished.stops, whole.stops]).toEqual([0, 0, 0]);
+  });
+});
+
 describe('foldEvents', () => {
   it('answers with the first result, over a list or a live stream, and closes the stream', async () => {
     const events: StreamEvent[] = [

@@ -146,6 +146,65 @@ describe('budgets', () => {
   });
 });
 
+describe('streams cut short', () => {
+  type UsageBody = {
+    keys: {
+      budget: { spent_usd: number } | null;
+      data: { requests: number; input_tokens: number; output_tokens: number; cost_usd: number; estimated_cost_usd: number }[];
+    }[];
+  };
+  async function teamUsage(gateway: StartedGateway): Promise<UsageBody['keys'][number]> {
+    const response = await fetch(`${gateway.baseUrl}/v1/usage`, { headers: { authorization: 'Bearer team-key' } });
+    return ((await response.json()) as UsageBody).keys[0]!;
+  }
+  /**
+   * No usage reached the gateway: the prompt ("hi", ⌈2 / 4⌉ = 1 token) and the 20 characters streamed
+   * (5 tokens) are estimated, at $300 and $100 per million.
+   */
+  const estimatedCost = (1 * 300 + 5 * 100) / 1_000_000;
+
+  it('a stream the client leaves counts what was streamed, marked estimated', async () => {
+    const { gateway, upstream } = await setUp(1);
+    upstream.respondWith(() => ({ type: 'chat', content: 'abcd'.repeat(5), fragmentSize: 4, holdAfterChunks: 6 }));
+    const controller = new AbortController();
+    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer team-key' },
+      body: JSON.stringify({ model: 'local/m', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    let text = '';
+    while ((text.match(/abcd/g) ?? []).length < 5) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    await upstream.waitForAbort(upstream.chatRequests().at(-1)!);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const team = await teamUsage(gateway);
+    expect(team.budget?.spent_usd).toBeCloseTo(estimatedCost, 12);
+    expect(team.data).toEqual([
+      expect.objectContaining({ requests: 1, input_tokens: 1, output_tokens: 5, cost_usd: estimatedCost, estimated_cost_usd: estimatedCost }),
+    ]);
+  });
+
+  it('a stream that breaks off upstream counts what was streamed', async () => {
+    const { gateway, upstream } = await setUp(1);
+    upstream.respondWith(() => ({ type: 'chat', content: 'abcd'.repeat(5), fragmentSize: 4, cutAfterChunks: 6 }));
+    const body = await (await chat(gateway, 'team-key', true)).text();
+    expect(body).toContain('"error"');
+    const team = await teamUsage(gateway);
+    expect(team.budget?.spent_usd).toBeCloseTo(estimatedCost, 12);
+    expect(team.data[0]).toMatchObject({ requests: 1, output_tokens: 5, estimated_cost_usd: estimatedCost });
+  });
+
+  it('a finished stream counts the upstream usage, with nothing estimated', async () => {
+    const { gateway } = await setUp(1);
+    await (await chat(gateway, 'team-key', true)).text();
+    const team = await teamUsage(gateway);
+    expect(team.budget?.spent_usd).toBeCloseTo(costPerReply, 12);
+    expect(team.data[0]).toMatchObject({ requests: 1, input_tokens: 11, output_tokens: 7, estimated_cost_usd: 0 });
+  });
+});
+
 describe('embeddings spend', () => {
   function embed(gateway: StartedGateway, key: string): Promise<Response> {
     return fetch(`${gateway.baseUrl}/v1/embeddings`, {

@@ -1,11 +1,12 @@
 /**
- * An estimate, not a tokenizer: the gateway fronts many model families with different vocabularies,
- * so `count_tokens` answers ⌈characters / 4⌉ over the neutral system, messages and tools (the usual
- * rule of thumb for English and code), plus a flat amount per image or document.
+ * Token counts estimated, not tokenized: the gateway fronts many model families with different
+ * vocabularies, so it counts ⌈characters / 4⌉ (the usual rule of thumb for English and code) over the
+ * neutral system, messages and tools, plus a flat amount per image or document. The Messages API's
+ * `count_tokens` answers with it, and a stream cut off before its usage arrived is charged with it.
  */
-import { assertNever } from '../../src/core/assert-never.js';
-import type { ChatInput } from '../../src/core/chat-request.js';
-import type { Message } from '../../src/core/message.js';
+import { assertNever } from '../core/assert-never.js';
+import type { ChatInput } from '../core/chat-request.js';
+import type { Message } from '../core/message.js';
 
 const charactersPerToken = 4;
 /** Anthropic's ceiling for one image (about 1.15 megapixels ≈ 1,600 tokens, docs "Vision"). */
@@ -51,4 +52,9 @@ export function estimateInputTokens(input: Pick<ChatInput, 'messages' | 'tools'>
     characters += tool.name.length + (tool.description?.length ?? 0) + JSON.stringify(tool.parameters).length;
   }
   return Math.ceil(characters / charactersPerToken) + files * tokensPerFile;
+}
+
+/** The tokens of text generated (content, reasoning, call names and arguments), by the same rule. */
+export function estimateTextTokens(characters: number): number {
+  return Math.ceil(characters / charactersPerToken);
 }
