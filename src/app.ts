@@ -186,7 +186,25 @@ function createStoredResponses(config: GatewayConfig, state: SharedState, lastin
   return new DocumentResponseStore(state.documents, { keyPrefix: config.state.keyPrefix, ttlMs, maxBytes: config.state.maxResponseBytes });
 }
 
+/** What a build has started so far: what closes it should the build fail half-way. */
+type BuildProgress = { app?: FastifyInstance; releaseUpstreams?: () => Promise<void> };
+
 export async function buildApp(config: GatewayConfig, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const progress: BuildProgress = {};
+  try {
+    return await assembleApp(config, options, progress);
+  } catch (error) {
+    // A build can fail half-way (a setting only the built app can check, a plugin that fails to register):
+    // what it started (its onClose hooks so far: its state's connection, its place in the lasting metrics,
+    // its server probes; then its upstream agents and trace exporter) is closed, or a refused reload
+    // would leave it behind in the process that goes on serving.
+    await progress.app?.close().catch(() => undefined);
+    await progress.releaseUpstreams?.().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function assembleApp(config: GatewayConfig, options: BuildAppOptions, progress: BuildProgress): Promise<FastifyInstance> {
   const redactor = options.redactor ?? createConfigRedactor(config);
   const logger = options.logger ?? createGatewayLogger(config, redactor);
   const shutdownGraceMs = options.shutdownGraceMs ?? config.server.shutdownGraceMs;
@@ -211,6 +229,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     clientErrorHandler,
     frameworkErrors: (error, request, reply) => sendFrameworkError(errorEnvelopes, error, request, reply),
   });
+  progress.app = app;
   // A body that stops mid-way gets its 408 even when Node's connection sweep misses it; started by the intake.
   const bodyDeadlines = new BodyDeadlines(config.server.requestTimeoutMs, clientErrorHandler);
   // What requests share (resent tool lists) and what is cached from them: src/core/request-caches.ts.
@@ -239,6 +258,13 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   if (options.detectServers ?? true) app.addHook('onReady', async () => void servers.start());
   app.addHook('onClose', async () => servers.close());
   const providers = new Map<string, ProviderAdapter>();
+  const releaseUpstreams = async (): Promise<void> => {
+    await Promise.all([...providers.values()].map((adapter) => adapter.close?.()));
+    // The last spans are exported (bounded: a dead collector must not hold shutdown).
+    await tracing?.shutdown();
+  };
+  // Closed last when the app closes (below, after its streams); at once should the build fail before that.
+  progress.releaseUpstreams = releaseUpstreams;
   for (const provider of Object.values(config.providers)) {
     // Upstream failures before the first byte are counted where the pipeline's retries catch them (stream-with-retries.ts).
     const adapter = redactProviderErrors(createProviderAdapter(provider, { renderCall, caches }), redactor);
@@ -355,11 +381,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     });
   });
 
-  app.addHook('onClose', async () => {
-    await Promise.all([...providers.values()].map((adapter) => adapter.close?.()));
-    // The last spans are exported (bounded: a dead collector must not hold shutdown).
-    await tracing?.shutdown();
-  });
+  app.addHook('onClose', releaseUpstreams);
   return app;
 }
 

@@ -135,9 +135,16 @@ export class LiveGateway {
       handle = handler;
       return detached;
     });
-    await app.ready();
-    if (!handle) throw new Error('the app was built without the live server factory');
-    return { app, handle, detached };
+    try {
+      await app.ready();
+      if (!handle) throw new Error('the app was built without the live server factory');
+      return { app, handle, detached };
+    } catch (error) {
+      // Its onReady hooks may have started probes, timers and connections: an app that never serves is
+      // closed, so that a failed reload leaves nothing running beside the app that goes on serving.
+      await app.close().catch((closeError: unknown) => this.options.log.error({ err: closeError }, 'closing an app that failed to start failed'));
+      throw error;
+    }
   }
 
   /** Closes a replaced app once nothing it started is still running. */

@@ -15,7 +15,14 @@ let gateway: LiveGateway | undefined;
 afterEach(async () => {
   await gateway?.close();
   gateway = undefined;
+  failingVersions.clear();
+  fileVersion = 1;
+  closedApps = 0;
 });
+
+/** Versions whose app fails as it starts (an onReady hook throws), and how many apps were closed. */
+const failingVersions = new Set<number>();
+let closedApps = 0;
 
 function liveGateway(): LiveGateway {
   return new LiveGateway({
@@ -29,7 +36,13 @@ function liveGateway(): LiveGateway {
       let retired = false;
       app.decorate('retire', () => void (retired = true));
       app.decorate('isRetired', () => retired);
-      app.get('/version', async () => (config as unknown as { version: number }).version);
+      const { version } = config as unknown as { version: number };
+      app.get('/version', async () => version);
+      app.addHook('onClose', async () => void closedApps++);
+      if (failingVersions.has(version))
+        app.addHook('onReady', async () => {
+          throw new Error('the state store refused the connection');
+        });
       return app;
     },
     log: pino({ level: 'silent' }),
@@ -65,6 +78,18 @@ describe('LiveGateway retiring an app', () => {
     const first = await gateway.start({ version: 0 } as unknown as GatewayConfig);
     expect(await gateway.reload()).toEqual({ reloaded: true });
     expect(first.isRetired?.()).toBe(true);
+    expect(gateway.app.isRetired?.()).toBe(false);
+  });
+});
+
+describe('LiveGateway reload whose app fails to start', () => {
+  it('closes the half-started app and keeps serving with the old one', async () => {
+    gateway = liveGateway();
+    await gateway.start({ version: 0 } as unknown as GatewayConfig);
+    failingVersions.add(1);
+    await expect(gateway.reload()).rejects.toThrow('the state store refused the connection');
+    expect(closedApps).toBe(1);
+    expect((await gateway.app.inject({ method: 'GET', url: '/version' })).body).toBe('0');
     expect(gateway.app.isRetired?.()).toBe(false);
   });
 });
