@@ -9,8 +9,11 @@ import type { ChatInput } from '../core/chat-request.js';
 
 type TargetHealth = {
   inFlight: number;
-  /** Smoothed time from sending to the upstream's answer (ms); undefined until the target first answered. */
-  latencyMs: number | undefined;
+  /**
+   * Smoothed time of a whole generation per output token (ms), from sending the request to the reply's
+   * finish; undefined until a reply of the target first finished. See DeploymentBalancer.measured.
+   */
+  latencyMsPerToken: number | undefined;
   coolUntil: number;
   lastFailedAt: number;
   /** What the other replicas on the shared state last said of this target (src/plugins/shared-deployment-health.ts). */
@@ -20,7 +23,7 @@ type TargetHealth = {
 };
 
 /** The other replicas' load on one target: requests in flight on all of them, their mean latency, and how many measured it. */
-export type OthersLoad = { inFlight: number; latencyMs: number | undefined; replicas: number };
+export type OthersLoad = { inFlight: number; latencyMsPerToken: number | undefined; replicas: number };
 
 /** The other replicas' figures are written every second: three missed writes make them stale. */
 const othersStaleAfterMs = 3_000;
@@ -64,10 +67,23 @@ export class DeploymentBalancer {
     this.healthOf(deployment, model).inFlight++;
   }
 
-  /** The target answered (its response headers arrived) this long after the request was sent. */
-  answered(deployment: Deployment, model: string, elapsedMs: number): void {
+  /**
+   * A reply of the target finished: its whole generation took this long per output token. Why this measure:
+   * the `latency` strategy is to send a request where it will be done soonest. Time to the response headers
+   * says little of that (a streaming server sends them before it even reads the prompt, a non-streamed
+   * reply's come only after the last token), and a whole generation's time says more of the reply's length
+   * than of the server. Per output token, from sending to the finish, it is the same figure for streamed and
+   * whole replies, and it counts queueing, prompt processing and generation: what a client waits for.
+   */
+  measured(deployment: Deployment, model: string, msPerToken: number): void {
     const health = this.healthOf(deployment, model);
-    health.latencyMs = health.latencyMs === undefined ? elapsedMs : health.latencyMs + latencySmoothing * (elapsedMs - health.latencyMs);
+    const smoothed = health.latencyMsPerToken;
+    health.latencyMsPerToken = smoothed === undefined ? msPerToken : smoothed + latencySmoothing * (msPerToken - smoothed);
+  }
+
+  /** The balancer's clock (milliseconds), which requests to its targets are timed by. */
+  now(): number {
+    return this.clock.now();
   }
 
   /** The request to the target is over, whichever way it ended. */
@@ -100,9 +116,9 @@ export class DeploymentBalancer {
   }
 
   /** This replica's requests in flight on the target and its smoothed latency, for the other replicas. */
-  ownLoad(deployment: Deployment, model: string): { inFlight: number; latencyMs: number | undefined } {
+  ownLoad(deployment: Deployment, model: string): { inFlight: number; latencyMsPerToken: number | undefined } {
     const health = this.healthOf(deployment, model);
-    return { inFlight: health.inFlight, latencyMs: health.latencyMs };
+    return { inFlight: health.inFlight, latencyMsPerToken: health.latencyMsPerToken };
   }
 
   /** The other replicas' load on the target, as the shared state last told it. */
@@ -129,8 +145,10 @@ export class DeploymentBalancer {
         return (health.inFlight + (this.freshOthers(health)?.inFlight ?? 0)) / target.weight + weighted * tieBreak;
       case 'latency': {
         // A target not yet measured (here or anywhere) is tried first, so every target gets measured.
-        const latencyMs = meanLatency(health.latencyMs, this.freshOthers(health));
-        return latencyMs === undefined ? weighted : latencyMs + 1 + weighted;
+        const latencyMsPerToken = meanLatency(health.latencyMsPerToken, this.freshOthers(health));
+        // Measured targets rank from 0 up (the unmeasured ones' draws are negative); the draw, scaled far
+        // below any real difference in milliseconds per token, only breaks ties.
+        return latencyMsPerToken === undefined ? weighted : latencyMsPerToken + (1 + weighted) * tieBreak;
       }
     }
   }
@@ -147,7 +165,7 @@ export class DeploymentBalancer {
     }
     let health = targets.get(model);
     if (!health) {
-      health = { inFlight: 0, latencyMs: undefined, coolUntil: 0, lastFailedAt: 0, others: undefined, othersHeardAt: 0 };
+      health = { inFlight: 0, latencyMsPerToken: undefined, coolUntil: 0, lastFailedAt: 0, others: undefined, othersHeardAt: 0 };
       targets.set(model, health);
     }
     return health;
@@ -174,9 +192,9 @@ export function sessionKeyOf(input: ChatInput, sessionId?: string): string {
 
 /** The mean of this replica's latency and the other replicas' mean, each replica counted once. */
 function meanLatency(ownMs: number | undefined, others: OthersLoad | undefined): number | undefined {
-  if (!others || others.latencyMs === undefined || others.replicas === 0) return ownMs;
-  if (ownMs === undefined) return others.latencyMs;
-  return (ownMs + others.latencyMs * others.replicas) / (others.replicas + 1);
+  if (!others || others.latencyMsPerToken === undefined || others.replicas === 0) return ownMs;
+  if (ownMs === undefined) return others.latencyMsPerToken;
+  return (ownMs + others.latencyMsPerToken * others.replicas) / (others.replicas + 1);
 }
 
 /** Inserts `model` into `models`, kept in ascending order of `keys` (ties keep their arrival order). */

@@ -6,6 +6,7 @@ import type { UpstreamFailure } from '../http/upstream-failure.js';
 import type { Deployment } from '../config/config-types.js';
 import { fallbackKey } from '../config/normalize-fallbacks.js';
 import type { DeploymentBalancer } from './deployment-balancer.js';
+import { estimateTextTokens } from './estimate-tokens.js';
 import type { ChatRun } from './chat-pipeline.js';
 
 export type TargetObserver = {
@@ -22,23 +23,62 @@ export function coolsDown(failure: UpstreamFailure): boolean {
   return failure.type !== 'status' || failure.status >= 500;
 }
 
+/** Told how a reply to a target went: its finish (with its output tokens), and its end, however it came. */
+export type ReplyWatcher = {
+  /** The reply finished now, with this many output tokens (the upstream's count, else the gateway's estimate). */
+  finished(outputTokens: number): void;
+  /** The reply is over: finished, failed, or the reader stopped early (a client that left). */
+  ended(): void;
+};
+
 /**
- * The events unchanged, and `ended` once when they end, fail or the reader stops early (a client that left).
- * A reply read whole has ended already (its body is in hand): told at once, and it stays an EventList.
+ * The events unchanged, with `watcher` told of the finish and of the end. A reply read whole has ended
+ * already (its body is in hand): told at once, and it stays an EventList.
  */
-export function afterEvents(events: AsyncIterable<StreamEvent>, ended: () => void): AsyncIterable<StreamEvent> {
+export function watchEvents(events: AsyncIterable<StreamEvent>, watcher: ReplyWatcher): AsyncIterable<StreamEvent> {
   if (events instanceof EventList) {
-    ended();
+    const output = new OutputCount();
+    for (const event of events.events) output.count(event, watcher);
+    watcher.ended();
     return events;
   }
-  return eventsThenEnded(events, ended);
+  return watchedStream(events, watcher);
 }
 
-async function* eventsThenEnded(events: AsyncIterable<StreamEvent>, ended: () => void): AsyncIterable<StreamEvent> {
+async function* watchedStream(events: AsyncIterable<StreamEvent>, watcher: ReplyWatcher): AsyncIterable<StreamEvent> {
+  const output = new OutputCount();
   try {
-    yield* events;
+    for await (const event of events) {
+      output.count(event, watcher);
+      yield event;
+    }
   } finally {
-    ended();
+    watcher.ended();
+  }
+}
+
+/** The output a reply streamed, for its token count when the upstream gives none (src/pipeline/estimate-tokens.ts). */
+class OutputCount {
+  private characters = 0;
+
+  count(event: StreamEvent, watcher: ReplyWatcher): void {
+    switch (event.type) {
+      case 'text-delta':
+      case 'reasoning-delta':
+        this.characters += event.delta.length;
+        return;
+      case 'tool-call-start':
+        this.characters += event.name.length;
+        return;
+      case 'tool-call-delta':
+        this.characters += event.argumentsDelta.length;
+        return;
+      case 'finish':
+        watcher.finished(event.usage.outputTokens || estimateTextTokens(this.characters));
+        return;
+      default:
+        return;
+    }
   }
 }
 
@@ -57,15 +97,15 @@ export class DeploymentTargets implements TargetObserver {
 
   sending(target: ResolvedModel): number {
     if (this.members.includes(target)) this.balancer.started(this.deployment, fallbackKey(target));
-    return performance.now();
+    return this.balancer.now();
   }
 
+  /** The target's reply is timed to its finish, per output token (why: DeploymentBalancer.measured). */
   answered(target: ResolvedModel, sentAt: number, run: ChatRun): ChatRun {
     if (!this.members.includes(target)) return run;
     const model = fallbackKey(target);
-    this.balancer.answered(this.deployment, model, performance.now() - sentAt);
     run.deployment = model;
-    run.events = afterEvents(run.events, () => this.balancer.ended(this.deployment, model));
+    run.events = watchEvents(run.events, new TargetReply(this.balancer, this.deployment, model, sentAt));
     return run;
   }
 
@@ -74,5 +114,24 @@ export class DeploymentTargets implements TargetObserver {
     const model = fallbackKey(target);
     this.balancer.ended(this.deployment, model);
     if (failure && coolsDown(failure)) this.balancer.failed(this.deployment, model);
+  }
+}
+
+/** One reply of a deployment's target, as its balancer learns of it. */
+class TargetReply implements ReplyWatcher {
+  constructor(
+    private readonly balancer: DeploymentBalancer,
+    private readonly deployment: Deployment,
+    private readonly model: string,
+    private readonly sentAt: number,
+  ) {}
+
+  finished(outputTokens: number): void {
+    // A reply without output (an empty answer) is timed as one token: its wait still says how busy the target is.
+    this.balancer.measured(this.deployment, this.model, (this.balancer.now() - this.sentAt) / Math.max(1, outputTokens));
+  }
+
+  ended(): void {
+    this.balancer.ended(this.deployment, this.model);
   }
 }

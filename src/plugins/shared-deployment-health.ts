@@ -4,7 +4,7 @@
  *
  * - Cooldowns: a replica that sees a target fail counts the failure in a window as long as the
  *   deployment's cooldown; every replica rests the targets that failed anywhere.
- * - Load: every second each replica adds its requests in flight per target, and its smoothed latency,
+ * - Load: every second each replica adds its requests in flight per target, and its smoothed latency (per output token),
  *   to counters for that second (a key per epoch second); each replica reads the second before, whose
  *   counters every replica has written by then, and takes away its own part. `least-busy` then ranks by
  *   the requests in flight on every replica, `latency` by the replicas' mean.
@@ -20,8 +20,11 @@ const syncEveryMs = 1_000;
 /** A second's load counters outlive the second that reads them. */
 const loadWindowSeconds = 5;
 
-/** Latencies are summed in whole tenths of a millisecond: the counters hold integers. */
-const latencyUnitsPerMs = 10;
+/**
+ * Latencies (milliseconds per output token) are summed in whole microseconds: the counters hold integers,
+ * and a fast server's figure is a fraction of a millisecond.
+ */
+const latencyUnitsPerMs = 1_000;
 
 export type DeploymentHealthSharing = { close(): void };
 
@@ -68,8 +71,8 @@ export function shareDeploymentHealth(
         const key = `${keyOf(deployment, target.model)}\u0000${second}`;
         const part: OwnPart = { inFlight: own.inFlight, latencyUnits: 0, latencyCount: 0 };
         if (own.inFlight > 0) writes.push(Promise.resolve(load.add(`${key}\u0000in-flight`, own.inFlight)));
-        if (own.latencyMs !== undefined) {
-          part.latencyUnits = Math.round(own.latencyMs * latencyUnitsPerMs);
+        if (own.latencyMsPerToken !== undefined) {
+          part.latencyUnits = Math.round(own.latencyMsPerToken * latencyUnitsPerMs);
           part.latencyCount = 1;
           writes.push(Promise.resolve(load.add(`${key}\u0000latency-sum`, part.latencyUnits)));
           writes.push(Promise.resolve(load.add(`${key}\u0000latency-count`, 1)));
@@ -97,7 +100,7 @@ export function shareDeploymentHealth(
         const othersCount = latencyCount.consumedPoints - part.latencyCount;
         balancer.othersLoad(deployment, target.model, {
           inFlight: Math.max(0, inFlight.consumedPoints - part.inFlight),
-          latencyMs: othersCount > 0 ? (latencySum.consumedPoints - part.latencyUnits) / latencyUnitsPerMs / othersCount : undefined,
+          latencyMsPerToken: othersCount > 0 ? (latencySum.consumedPoints - part.latencyUnits) / latencyUnitsPerMs / othersCount : undefined,
           replicas: Math.max(0, othersCount),
         });
       }

@@ -66,13 +66,13 @@ describe('DeploymentBalancer', () => {
   it('latency: untried targets first, then the lowest smoothed latency', () => {
     const balancer = new DeploymentBalancer(testClock());
     const target = deployment('latency', [1, 1, 1]);
-    balancer.answered(target, 'box1/m', 300);
-    balancer.answered(target, 'box2/m', 50);
+    balancer.measured(target, 'box1/m', 300);
+    balancer.measured(target, 'box2/m', 50);
     expect(balancer.order(target)[0]).toBe('box3/m');
-    balancer.answered(target, 'box3/m', 120);
+    balancer.measured(target, 'box3/m', 120);
     expect(balancer.order(target)).toEqual(['box2/m', 'box3/m', 'box1/m']);
     // box2 slows down: the smoothed value follows it over a few samples.
-    for (let sample = 0; sample < 6; sample++) balancer.answered(target, 'box2/m', 900);
+    for (let sample = 0; sample < 6; sample++) balancer.measured(target, 'box2/m', 900);
     expect(balancer.order(target)).toEqual(['box3/m', 'box1/m', 'box2/m']);
   });
 
@@ -105,17 +105,17 @@ describe('DeploymentBalancer', () => {
     const busy = deployment('least-busy', [1, 1]);
     balancer.started(busy, 'box1/m');
     // Here box2 is idle, but the other replicas hold three requests on it.
-    balancer.othersLoad(busy, 'box2/m', { inFlight: 3, latencyMs: undefined, replicas: 2 });
+    balancer.othersLoad(busy, 'box2/m', { inFlight: 3, latencyMsPerToken: undefined, replicas: 2 });
     expect(balancer.order(busy)).toEqual(['box1/m', 'box2/m']);
-    expect(balancer.ownLoad(busy, 'box1/m')).toEqual({ inFlight: 1, latencyMs: undefined });
+    expect(balancer.ownLoad(busy, 'box1/m')).toEqual({ inFlight: 1, latencyMsPerToken: undefined });
     clock.advance(5_000);
     expect(balancer.order(busy)).toEqual(['box2/m', 'box1/m']);
 
     const fast = deployment('latency', [1, 1]);
-    balancer.answered(fast, 'box1/m', 100);
-    balancer.answered(fast, 'box2/m', 120);
+    balancer.measured(fast, 'box1/m', 100);
+    balancer.measured(fast, 'box2/m', 120);
     // Three other replicas measured box1 at 400 ms: the mean over four replicas is 325 ms.
-    balancer.othersLoad(fast, 'box1/m', { inFlight: 0, latencyMs: 400, replicas: 3 });
+    balancer.othersLoad(fast, 'box1/m', { inFlight: 0, latencyMsPerToken: 400, replicas: 3 });
     expect(balancer.order(fast)).toEqual(['box2/m', 'box1/m']);
     clock.advance(5_000);
     expect(balancer.order(fast)).toEqual(['box1/m', 'box2/m']);
