@@ -46,6 +46,8 @@ export function registerEmbeddingsRoutes(
   app.post('/v1/embeddings', async (request, reply) => {
     const body = validateBody(request.body);
     const model = pipeline.resolve(body.model);
+    // The key's model globs hold here as for chats (403 model_not_allowed), an alias checked by its target.
+    request.gatewayContext?.access?.checkModel(model);
     const adapter = providers.adapter(model.provider);
     if (!adapter.embed) {
       throw gatewayError('embeddings_unsupported', {

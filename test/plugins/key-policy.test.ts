@@ -66,6 +66,20 @@ describe('model policy', () => {
     expect((error as APIError).message).toContain("'native/o3'");
   });
 
+  it('refuses embeddings from a model outside the key’s globs, before the upstream is asked', async () => {
+    const embeddingRequests = () => upstream.requests.filter((request) => request.path === '/v1/embeddings').length;
+    const before = embeddingRequests();
+    const error = await client(teamKey)
+      .embeddings.create({ model: 'native/text-embedding-3-large', input: 'hi' })
+      .catch((caught: unknown) => caught);
+    expect((error as APIError).status).toBe(403);
+    expect((error as APIError).code).toBe('model_not_allowed');
+    expect(embeddingRequests()).toBe(before);
+    const allowed = await client(teamKey).embeddings.create({ model: 'local/qwen3-embedding', input: 'hi' });
+    expect(allowed.object).toBe('list');
+    expect(embeddingRequests()).toBe(before + 1);
+  });
+
   it('checks an alias by its target, so an alias cannot widen a key', async () => {
     const error = await client(teamKey)
       .chat.completions.create({ model: 'sneaky', messages: [{ role: 'user', content: 'hi' }] })
