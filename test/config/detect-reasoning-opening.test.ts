@@ -23,6 +23,20 @@ describe('detectReasoningOpening', () => {
     'glm-5',
     // Its template ends the generation prompt with the think channel's <|open|>think<|sep|>.
     'moonshotai/Kimi-K3',
+    // Its template opens '<think>\n' unless enable_thinking is false (llama.cpp's
+    // models/templates/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja); vLLM's nemotron_v3 reasoning tests read
+    // 'This is a reasoning section</think>This is the rest' as reasoning, then content.
+    'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16',
+    // vLLM's kimi_k25 reasoning parser forces thinking without chat_template_kwargs, and its tests read text
+    // before an orphan </think> as reasoning (tests/reasoning/test_kimi_k25_reasoning_parser.py).
+    'moonshotai/Kimi-K2.5',
+    // The prompt ends with a fresh <think> (vLLM's tests/reasoning/test_step3_reasoning_parser.py: "Step3 treats
+    // output as reasoning until </think> appears"; its Step3 examples end the prompt '<|BOT|>assistant\n<think>\n').
+    'stepfun-ai/step3',
+    // OLMo 3 Think's generation prompt opens <think>; vLLM's olmo3 reasoning tests read
+    // 'The user is asking me not to think.</think>No thoughts!' as reasoning, then content.
+    'allenai/Olmo-3-7B-Think',
+    'allenai/Olmo-3.1-32B-Think',
   ])('%s opens reasoning unless the request turns it off', (name) => {
     expect(detectReasoningOpening(name)).toBe('by-default');
   });
@@ -41,6 +55,8 @@ describe('detectReasoningOpening', () => {
     'glm-4.5-air',
     'gpt-oss-20b',
     'llama3.1:8b',
+    'allenai/Olmo-3-7B-Instruct',
+    'stepfun-ai/Step-3.5-Flash',
   ])('%s does not', (name) => {
     expect(detectReasoningOpening(name)).toBeUndefined();
   });
