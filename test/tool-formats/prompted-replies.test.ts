@@ -623,7 +623,8 @@ const cases: Case[] = [
     reply:
       '<seed:think>Write the file; do not call <seed:tool_call> here.</seed:think>Writing it.\n<seed:tool_call>\n<function=write_file>\n<parameter=path>a.py</parameter>\n<parameter=content>\n    x = 1\n</parameter>\n</function>\n</seed:tool_call><seed:eos>',
     expected: {
-      calls: [{ name: 'write_file', arguments: { path: 'a.py', content: '\n    x = 1\n' } }],
+      // The newline frame is layout (vLLM's seed_oss parser, llama.cpp's seed-oss tests); the indent is the value's.
+      calls: [{ name: 'write_file', arguments: { path: 'a.py', content: '    x = 1' } }],
       content: 'Writing it.',
       reasoning: 'Write the file; do not call <seed:tool_call> here.',
     },

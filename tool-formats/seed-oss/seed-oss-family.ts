@@ -1,9 +1,11 @@
 /** The seed-oss family (ByteDance Seed-OSS): `<seed:tool_call><function=NAME><parameter=KEY>v</parameter>…` calls. */
 // Read: Qwen3-Coder's function blocks inside `<seed:tool_call>`, several blocks or wrappers for several
 // calls, `<seed:think>…</seed:think>` reasoning (a call quoted there is reasoning, not a call). Values
-// are raw text converted with the tool's schema; a string keeps all of its whitespace, as llama.cpp's
-// seed-oss parser keeps it (the template writes `<parameter=K>V</parameter>` with nothing around V).
-// vLLM's seed_oss parser drops one newline on each side, which would eat a value's own edge newlines.
+// are raw text converted with the tool's schema. The template writes `<parameter=K>V</parameter>` with
+// nothing around V, so a value's edge whitespace is its own (code ending in a newline keeps it); but a
+// value framed by a newline on both sides, `<parameter=K>\nV\n</parameter>` as Qwen3-Coder writes it, is V:
+// llama.cpp's tests read `<parameter=input>\ntest\n</parameter>` as "test" and vLLM's seed_oss parser drops
+// both newlines (it drops either one alone too, which would eat the last newline of code).
 // Written: the template's layout; results as tagged blocks in a user turn, because the template gives
 // them a `tool` turn of their own, which a user turn cannot open.
 // @see https://github.com/ggml-org/llama.cpp/blob/master/common/chat-parsers/seed-oss.cpp
@@ -27,8 +29,14 @@ const family = 'seed-oss';
 export const seedToolCallOpen = '<seed:tool_call>';
 export const seedToolCallClose = '</seed:tool_call>';
 
-/** Values are taken as they are; CRLF stays CRLF too, since the model wrote it. */
-const seedOssFunctionGrammar = functionBlocksGrammar('seed-oss-xml', { wrapperClose: seedToolCallClose, valueText: (raw) => raw });
+/** A line break right inside both tags is layout, not value; CRLF inside a value stays CRLF, as written. */
+function dropNewlineFrame(raw: string): string {
+  const lead = raw.startsWith('\r\n') ? 2 : raw.startsWith('\n') ? 1 : 0;
+  const trail = raw.endsWith('\r\n') ? 2 : raw.endsWith('\n') ? 1 : 0;
+  return lead > 0 && trail > 0 && raw.length >= lead + trail ? raw.slice(lead, raw.length - trail) : raw;
+}
+
+const seedOssFunctionGrammar = functionBlocksGrammar('seed-oss-xml', { wrapperClose: seedToolCallClose, valueText: dropNewlineFrame });
 
 /** Code in a value may hold `</seed:tool_call>`; only its own `</parameter>` ends it. */
 const parameterValues: readonly ValueSpan[] = [{ open: parameterOpen, close: parameterClose, nested: lineParameterOpen }];

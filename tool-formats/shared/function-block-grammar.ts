@@ -24,7 +24,7 @@ const namePattern = /^[^\s<>{}"'`=]+$/;
 
 /**
  * How a family's function blocks differ: the wrapper's close tag (a cut-off reply may end inside it)
- * and what of a raw value is the value (Qwen3-Coder trims the template's newlines; Seed-OSS keeps all).
+ * and what of a raw value is the value (Qwen3-Coder trims the template's newlines; Seed-OSS a newline frame).
  */
 export type FunctionBlockDialect = { wrapperClose: string; valueText: (raw: string) => string };
 

@@ -19,14 +19,26 @@ describe('seed-oss: parsing', () => {
     ]);
   });
 
-  it('keeps a string value’s whitespace as written, unlike Qwen3-Coder', () => {
-    // llama.cpp keeps it; the template writes values tight against their tags.
+  it('drops a newline frame around a value, keeping the rest of its whitespace', () => {
+    // llama.cpp's tests/chat-parsers/test-seed-oss.cpp: `<parameter=input>\ntest\n</parameter>` is "test";
+    // vLLM's seed_oss parser removes one leading and one trailing newline, as for Qwen3-Coder.
+    expect(parse(seedCall('search_web', { query: '\nseed oss\n', max_results: '\n3\n' }))).toEqual([
+      call('search_web', { query: 'seed oss', max_results: 3 }),
+    ]);
     expect(parse(seedCall('write_file', { path: 'a.py', content: '\n    x = 1\n\n' }))).toEqual([
-      call('write_file', { path: 'a.py', content: '\n    x = 1\n\n' }),
+      call('write_file', { path: 'a.py', content: '    x = 1\n' }),
+    ]);
+    expect(parse(seedCall('write_file', { path: 'a.py', content: '\r\nx = 1\r\ny = 2\r\n' }))).toEqual([
+      call('write_file', { path: 'a.py', content: 'x = 1\r\ny = 2' }),
     ]);
     expect(parse(seedCall('search_web', { query: ' 42 ', max_results: ' 5\n' }))).toEqual([
       call('search_web', { query: ' 42 ', max_results: 5 }),
     ]);
+    // The template writes values tight against their tags: an edge newline alone is the value's own.
+    expect(parse(seedCall('write_file', { path: '\nx', content: 'x = 1\n' }))).toEqual([
+      call('write_file', { path: '\nx', content: 'x = 1\n' }),
+    ]);
+    expect(parse(seedCall('write_file', { path: 'a', content: '\n' }))).toEqual([call('write_file', { path: 'a', content: '\n' })]);
   });
 
   it('reads several calls, in one wrapper or several', () => {
