@@ -1,12 +1,23 @@
 /** The hermes family (Hermes 2 Pro/3, Qwen2.5, Qwen3 non-coder, QwQ): <tool_call> JSON blocks. */
 // One block per call; AbstractCore's <|tool_call|>…</|tool_call|> variant too. Results go back as
 // <tool_response> blocks in a user turn. The prompt follows the Qwen2.5 chat template.
-import { taggedEnvelope } from '../shared/envelope.js';
+import { taggedEnvelope, type Envelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { hermesPrompt, hermesResults, renderHermesCall } from '../shared/hermes-layout.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 
 const family = 'hermes';
+
+/**
+ * Tags Hermes 2 Pro models also wrap a call's JSON in, which llama.cpp's Hermes 2 Pro parser reads as
+ * that call (tests/test-chat.cpp). Common words, so only this family's parser knows them, and only as
+ * candidates: a tag holding no call to an offered tool stays text, byte for byte.
+ */
+const wrapperEnvelopes: Envelope[] = ['tool', 'tools', 'response', 'json', 'JSON', 'xml'].map((tag) => ({
+  ...taggedEnvelope(family, `<${tag}>`, `</${tag}>`, [jsonCallGrammar]),
+  kind: 'candidate',
+  scope: 'family',
+}));
 
 export const hermesFamily: FamilySpec = {
   family,
@@ -21,6 +32,7 @@ export const hermesFamily: FamilySpec = {
     taggedEnvelope(family, '<tool_call>', '</tool_call>', [jsonCallGrammar]),
     // Some Qwen3 quantisations print `}` for the final `>` of the closing tag.
     taggedEnvelope(family, '<|tool_call|>', ['</|tool_call|>', '</|tool_call|}'], [jsonCallGrammar]),
+    ...wrapperEnvelopes,
   ],
   bareGrammars: [jsonCallGrammar],
   prompt: hermesPrompt,

@@ -1,4 +1,4 @@
-/** Reads JSON that may or may not be a call: bare JSON at a boundary of the reply, and ```json fences. */
+/** Reads JSON that may or may not be a call: bare JSON at a boundary of the reply, ```json fences and like wrappers. */
 // It is held back only while it could still be a call to an offered tool; otherwise it is released
 // as text, byte for byte.
 import type { ParsedEvent } from '../../src/core/index.js';
@@ -20,21 +20,24 @@ export type CandidateFinish = { type: 'events'; events: ParsedEvent[] } | { type
 
 /** Enough for `{"name": "<tool>"` or `[{"function": …`; past it, the candidate is held until it closes. */
 const headLimit = 512;
-const fenceCloser = '```';
-const backtick = new CharCodeSet([0x60]);
 
 /** `opener`: text already read that belongs to the candidate (a fence opener, or Llama's `; ` separator). */
 export type CandidateSource =
   /** Bare JSON starting at the current position (its first character is `{` or `[`). */
   | { type: 'bare'; family: string; opener: string }
-  /** A fence whose opener (e.g. ```` ```json ````) was already read. */
-  | { type: 'fence'; family: string; opener: string };
+  /**
+   * A wrapper whose opener was already read, closed by one of `closers`: a fence (```` ```json ```` to
+   * ```` ``` ````) or a tag such as Hermes 2 Pro's `<response>` to `</response>`.
+   */
+  | { type: 'wrapped'; family: string; opener: string; closers: readonly string[] };
 
 export class CandidateReader {
   /** The first `headLimit` characters of data, for the classifier. */
   private head = '';
   private callLike = false;
   private readonly state = new JsonScanState();
+  /** Where a wrapper's closer may start, outside JSON strings. */
+  private readonly closerStarts: CharCodeSet | undefined;
 
   constructor(
     private readonly source: CandidateSource,
@@ -44,6 +47,7 @@ export class CandidateReader {
     private readonly earlier: TextPieces,
   ) {
     earlier.clear();
+    this.closerStarts = source.type === 'wrapped' ? CharCodeSet.ofFirstCharacters(source.closers) : undefined;
   }
 
   scan(input: string, position: number): CandidateScan {
@@ -67,13 +71,13 @@ export class CandidateReader {
 
   /**
    * Takes all of the next chunk (nothing held before it) when the candidate is already known to look
-   * like a call and the chunk neither closes it nor holds a fence's backtick outside a string: what
+   * like a call and the chunk neither closes it nor holds a closer's first character outside a string: what
    * `scan` would do with it, without its steps. A fast path for the many small chunks of a long call.
    */
   takeWhole(text: string): boolean {
     if (!this.callLike) return false;
     const bare = this.source.type === 'bare';
-    if (!advanceJsonScanOverChunk(this.state, text, bare ? undefined : backtick, bare)) return false;
+    if (!advanceJsonScanOverChunk(this.state, text, this.closerStarts, bare)) return false;
     this.earlier.add(text);
     return true;
   }
@@ -84,8 +88,8 @@ export class CandidateReader {
     const data = this.earlier.join() + rest;
     const verdict = this.classify();
     if (verdict !== undefined) return { type: 'release', text: this.opener() + data.slice(0, verdict), replay: data.slice(verdict) };
-    if (this.source.type === 'fence') {
-      // An unclosed fence around a complete call is still that call.
+    if (this.source.type === 'wrapped') {
+      // An unclosed wrapper around a complete call is still that call.
       const decoded = decodeWithGrammars(this.body(data), this.grammars, { roster: this.roster, framing: 'bare' });
       if (isOfferedCallBatch(decoded, this.roster))
         return { type: 'events', events: callEvents(decoded, this.roster, this.opener() + data) };
@@ -105,12 +109,15 @@ export class CandidateReader {
       const index = advanceJsonScan(this.state, input, position, undefined, true);
       return this.state.completedValues > 0 ? { type: 'closed', bodyEnd: index, end: index } : { type: 'more', keepFrom: index };
     }
+    const closers = this.source.closers;
     let index = position;
     for (;;) {
-      index = advanceJsonScan(this.state, input, index, backtick, false);
+      index = advanceJsonScan(this.state, input, index, this.closerStarts, false);
       if (index >= input.length) return { type: 'more', keepFrom: index };
-      if (input.startsWith(fenceCloser, index)) return { type: 'closed', bodyEnd: index, end: index + fenceCloser.length };
-      if (fenceCloser.startsWith(input.slice(index))) return { type: 'more', keepFrom: index };
+      const closer = closers.find((marker) => input.startsWith(marker, index));
+      if (closer !== undefined) return { type: 'closed', bodyEnd: index, end: index + closer.length };
+      const tail = input.slice(index);
+      if (closers.some((marker) => marker.startsWith(tail))) return { type: 'more', keepFrom: index };
       this.state.step(input.charCodeAt(index));
       index++;
     }
@@ -152,6 +159,6 @@ export class CandidateReader {
   }
 
   private body(data: string): string {
-    return this.source.type === 'fence' ? stripEnvelopeNoise(data, '') : data;
+    return this.source.type === 'wrapped' ? stripEnvelopeNoise(data, '') : data;
   }
 }

@@ -125,21 +125,21 @@ export function createEnvelopeCatalogue(families: readonly FamilySyntax[]): Enve
  * Grammars (told apart by `accepts`), end markers, value spans and trailing markers merge; the rest must match.
  */
 function checkSharedStartMarkers(families: readonly FamilySyntax[]): void {
-  const first = new Map<string, { family: string; envelope: Envelope }>();
+  const registered = new Map<string, { family: string; envelope: Envelope }[]>();
   for (const family of families) {
     for (const envelope of family.envelopes) {
       for (const start of envelope.start) {
-        const earlier = first.get(start);
-        if (earlier === undefined) {
-          first.set(start, { family: family.family, envelope });
-          continue;
+        const earlier = registered.get(start) ?? [];
+        // Two family-scoped registrations never meet: each is known to its own family's parser only.
+        for (const other of earlier.filter((entry) => entry.envelope.scope !== 'family' || envelope.scope !== 'family')) {
+          const difference = scanningDifference(other.envelope, envelope);
+          if (difference !== undefined) {
+            throw new Error(
+              `Families "${other.family}" and "${family.family}" both register the start marker ${JSON.stringify(start)} with different ${difference}; a shared marker needs the same body scanning (tell bodies apart with a grammar's accepts).`,
+            );
+          }
         }
-        const difference = scanningDifference(earlier.envelope, envelope);
-        if (difference !== undefined) {
-          throw new Error(
-            `Families "${earlier.family}" and "${family.family}" both register the start marker ${JSON.stringify(start)} with different ${difference}; a shared marker needs the same body scanning (tell bodies apart with a grammar's accepts).`,
-          );
-        }
+        registered.set(start, [...earlier, { family: family.family, envelope }]);
       }
     }
   }

@@ -333,7 +333,7 @@ class ReplyParser implements ToolCallParser {
             : {
                 type: 'candidate',
                 reader: new CandidateReader(
-                  { type: 'fence', family: marker.entry.family, opener: hit.marker },
+                  { type: 'wrapped', family: marker.entry.family, opener: hit.marker, closers: marker.entry.end },
                   marker.entry.grammars,
                   this.roster,
                   this.bodyPieces,

@@ -114,6 +114,32 @@ describe('hermes: parsing', () => {
     ]);
   });
 
+  it('reads a call in the wrapper tags Hermes 2 Pro models also write, leaving none of the wrapper in the text', () => {
+    // llama.cpp's tests/test-chat.cpp (COMMON_CHAT_FORMAT_HERMES_2_PRO): each of these is the call alone,
+    // with empty content.
+    const object = '{"name": "get_weather", "arguments": {"city": "Rome"}}';
+    for (const tag of ['tool', 'tools', 'response', 'json', 'JSON', 'xml'])
+      expect(parse(`<${tag}>\n  ${object}\n</${tag}>`), tag).toEqual([call('get_weather', { city: 'Rome' })]);
+    expect(parse(`<xml>\n  {\n    "name": "get_weather", "arguments": {"city": "Rome"}\n  }\n</xml>`)).toEqual([
+      call('get_weather', { city: 'Rome' }),
+    ]);
+    expect(parse(`Checking.\n<response>${object}</response> Done.`)).toEqual([
+      { type: 'text', text: 'Checking.\n' },
+      call('get_weather', { city: 'Rome' }),
+      { type: 'text', text: ' Done.' },
+    ]);
+  });
+
+  it('keeps those wrapper tags as text when they hold no call to an offered tool', () => {
+    for (const text of [
+      '<response>\n  {"name": "Alice", "age": 31}\n</response>',
+      '<tools>\n  {"name": "delete_everything", "arguments": {}}\n</tools>',
+      'Use <json> and <xml> tags, or a <response> element.',
+      '<tool>hammer</tool> and <tool>',
+    ])
+      expect(parse(text), text).toEqual([{ type: 'text', text }]);
+  });
+
   it('only makes calls to the tools of the request', () => {
     const onlyWeather = () => format.createParser([getWeather]);
     expect(expectChunkingInvariant(onlyWeather, '<tool_call>{"name": "read_file", "arguments": {"path": "x"}}</tool_call>')).toMatchObject([

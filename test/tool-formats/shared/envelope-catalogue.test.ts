@@ -240,6 +240,20 @@ describe('envelope catalogue: shared start markers', () => {
     );
   });
 
+  it('lets two families each keep a marker of their own, read differently, when neither shows it to other parsers', () => {
+    const scoped = (syntax: FamilySyntax): FamilySyntax => ({
+      ...syntax,
+      envelopes: syntax.envelopes.map((envelope) => ({ ...envelope, scope: 'family' })),
+    });
+    const candidate: FamilySyntax = {
+      family: 'wrapped',
+      envelopes: [{ ...taggedEnvelope('wrapped', '<calls>', '</calls>', [jsonCallGrammar]), kind: 'candidate' }],
+    };
+    expect(() => createEnvelopeCatalogue([scoped(tagged), scoped(candidate)])).not.toThrow();
+    // One of them seen by every parser meets both: each pair is checked, not only the first registration.
+    expect(() => createEnvelopeCatalogue([scoped(tagged), scoped(candidate), tagged])).toThrow(/"wrapped" and "tagged-one".*kinds/);
+  });
+
   it('holds for every registered family', () => {
     expect(() => createEnvelopeCatalogue(familySpecs)).not.toThrow();
   });
