@@ -193,7 +193,11 @@ export function generationRunOptions(
   // Cut short before the upstream's usage came: its estimate is charged and logged all the same.
   options.onIncomplete = (usage, run) => {
     chargeReply(request, budget, admission, usage);
-    if (usageLog) request.server.afterReply.add(() => recordUsage(request.server, run, access?.name, usage));
+    if (usageLog || metrics)
+      request.server.afterReply.add(() => {
+        recordUsage(request.server, run, access?.name, usage);
+        metrics?.observeEstimatedUsage(run.model.provider, run.model.model, access?.name, usage);
+      });
   };
   return options;
 }

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Gauge, Registry } from 'prom-client';
 import type { GatewayError } from '../core/gateway-error.js';
+import type { Usage } from '../core/usage.js';
 import type { ReplySummary } from '../pipeline/tap-reply.js';
 import type { ResilienceObserver, UpstreamHandover } from '../pipeline/stream-with-retries.js';
 import { BoundedLabelValues, SeriesCounter, SeriesHistogram } from './labelled-series.js';
@@ -149,16 +150,27 @@ export class Metrics implements ResilienceObserver {
     const family = observation.family ?? 'native';
     if (summary.firstTokenAt !== undefined)
       this.firstToken.observe((summary.firstTokenAt - observation.startedAt) / 1000, provider, model, lane);
-    const key = observation.key ?? '';
-    const { inputTokens, outputTokens } = summary.usage;
-    if (inputTokens) this.tokens.inc(inputTokens, provider, model, 'input', key);
-    if (outputTokens) this.tokens.inc(outputTokens, provider, model, 'output', key);
-    const { costUsd } = summary.usage;
-    if (costUsd) this.cost.inc(costUsd, key, provider, model);
+    this.countUsage(summary.usage, provider, model, observation.key ?? '');
     if (summary.toolCalls) this.toolCalls.inc(summary.toolCalls, family, lane, 'parsed');
     const diagnostics = summary.diagnostics;
     if (diagnostics?.toolCallError) this.toolCalls.inc(1, family, lane, 'rejected');
     if (diagnostics?.unparsedToolCall) this.toolCalls.inc(1, family, lane, 'unparsed');
+  }
+
+  /**
+   * A reply cut short before the upstream's usage came (a client that left, a stream that broke off): its
+   * estimate counts in the token and cost totals, as it does in budgets and /v1/usage, since the upstream
+   * billed what it generated.
+   */
+  observeEstimatedUsage(provider: string, model: string, key: string | undefined, usage: Usage): void {
+    this.countUsage(usage, provider, this.models.label(model), key ?? '');
+  }
+
+  private countUsage(usage: Usage, provider: string, model: string, key: string): void {
+    const { inputTokens, outputTokens, costUsd } = usage;
+    if (inputTokens) this.tokens.inc(inputTokens, provider, model, 'input', key);
+    if (outputTokens) this.tokens.inc(outputTokens, provider, model, 'output', key);
+    if (costUsd) this.cost.inc(costUsd, key, provider, model);
   }
 
   /** By GatewayError's few types; the upstream's own code is left out (its values are the upstream's to choose, without bound). */

@@ -194,6 +194,11 @@ describe('streams cut short', () => {
     const team = await teamUsage(gateway);
     expect(team.budget?.spent_usd).toBeCloseTo(estimatedCost, 12);
     expect(team.data[0]).toMatchObject({ requests: 1, output_tokens: 5, estimated_cost_usd: estimatedCost });
+    // The metrics' totals count the estimate too, as budgets and /v1/usage do.
+    const metrics = await (await fetch(`${gateway.baseUrl}/metrics`, { headers: { authorization: 'Bearer ops-key' } })).text();
+    const costLine = metrics.split('\n').find((line) => line.startsWith('interlingua_cost_usd_total{') && line.includes('key="team"'));
+    expect(Number(costLine?.split(' ').at(-1))).toBeCloseTo(estimatedCost, 12);
+    expect(metrics).toMatch(/interlingua_tokens_total\{[^}]*direction="output",key="team"\} 5\b/);
   });
 
   it('a finished stream counts the upstream usage, with nothing estimated', async () => {
