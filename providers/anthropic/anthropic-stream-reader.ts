@@ -31,6 +31,7 @@ export class AnthropicStreamReader {
   private readonly blocks = new Map<number, BlockState>();
   private nextToolIndex = 0;
   private stopReason: string | null | undefined;
+  private stopSequence: string | undefined;
   private usage: JsonRecord | undefined;
 
   constructor(private readonly options: AnthropicStreamReaderOptions) {}
@@ -185,6 +186,7 @@ export class AnthropicStreamReader {
     if (delta && 'stop_reason' in delta) {
       const stopReason = delta.stop_reason;
       if (typeof stopReason === 'string' || stopReason === null) this.stopReason = stopReason;
+      if (typeof delta.stop_sequence === 'string') this.stopSequence = delta.stop_sequence;
     }
     if (usage) this.usage = mergeAnthropicUsage(this.usage, usage);
     return this.ensureStarted();
@@ -196,7 +198,11 @@ export class AnthropicStreamReader {
     for (const block of this.blocks.values()) if (block.type === 'tool-use') events.push(...this.endToolCall(block));
     this.blocks.clear();
     this.finished = true;
-    events.push({ type: 'finish', reason: mapAnthropicStopReason(this.stopReason), usage: mapAnthropicUsage(this.usage) });
+    events.push({
+      type: 'finish',
+      reason: mapAnthropicStopReason(this.stopReason, this.stopSequence),
+      usage: mapAnthropicUsage(this.usage),
+    });
     return events;
   }
 }

@@ -2,12 +2,13 @@
 import type { FinishReason } from '../../src/core/index.js';
 
 /** See https://docs.anthropic.com/en/api/handling-stop-reasons */
-export function mapAnthropicStopReason(raw: string | null | undefined): FinishReason {
+export function mapAnthropicStopReason(raw: string | null | undefined, stopSequence?: string | null): FinishReason {
   if (raw === null || raw === undefined) return { unified: 'other' };
   switch (raw) {
     case 'end_turn':
-    case 'stop_sequence':
       return { unified: 'stop', raw };
+    case 'stop_sequence':
+      return typeof stopSequence === 'string' ? { unified: 'stop', raw, stopSequence } : { unified: 'stop', raw };
     case 'tool_use':
       return { unified: 'tool-calls', raw };
     case 'max_tokens':

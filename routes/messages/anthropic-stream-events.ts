@@ -39,7 +39,7 @@ export type AnthropicStreamEvent =
   | { type: 'content_block_stop'; index: number }
   | {
       type: 'message_delta';
-      delta: { stop_reason: AnthropicStopReason; stop_sequence: null };
+      delta: { stop_reason: AnthropicStopReason; stop_sequence: string | null };
       usage: AnthropicUsage;
       /** Gateway extension (README: What the gateway adds to responses), present only when there is something to report. */
       diagnostics?: WireDiagnostics;
@@ -137,7 +137,7 @@ export class AnthropicStreamEvents {
         this.advance();
         const delta: AnthropicStreamEvent = {
           type: 'message_delta',
-          delta: { stop_reason: toAnthropicStopReason(event.reason), stop_sequence: null },
+          delta: { stop_reason: toAnthropicStopReason(event.reason), stop_sequence: event.reason.stopSequence ?? null },
           usage: toAnthropicUsage(event.usage),
         };
         const diagnostics = renderDiagnostics(this.withInputWarnings(event.diagnostics));

@@ -12,7 +12,7 @@ const anthropicStopReasons: ReadonlySet<string> = new Set(['end_turn', 'max_toke
 export function toAnthropicStopReason(reason: FinishReason): AnthropicStopReason {
   switch (reason.unified) {
     case 'stop':
-      return reason.raw === 'stop_sequence' ? 'stop_sequence' : 'end_turn';
+      return reason.raw === 'stop_sequence' || reason.stopSequence !== undefined ? 'stop_sequence' : 'end_turn';
     case 'tool-calls':
       return 'tool_use';
     case 'length':

@@ -63,7 +63,7 @@ export async function foldMessage(events: AsyncIterable<StreamEvent>, meta: { id
           model: meta.model,
           content,
           stop_reason: event.delta.stop_reason,
-          stop_sequence: null,
+          stop_sequence: event.delta.stop_sequence,
           usage: event.usage,
         };
         if (event.diagnostics) body.diagnostics = { ...event.diagnostics };

@@ -4,4 +4,9 @@ export type UnifiedFinishReason = 'stop' | 'length' | 'tool-calls' | 'content-fi
 export type FinishReason = {
   unified: UnifiedFinishReason;
   raw?: string;
+  /**
+   * Which of the request's stop sequences ended the reply, when the upstream says so (Anthropic's
+   * `stop_sequence`); the Messages API reports it back. https://docs.anthropic.com/en/api/messages
+   */
+  stopSequence?: string;
 };
