@@ -8,6 +8,7 @@ import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { ConversationBuilder } from './conversation-builder.js';
 import { parseResponsesToolChoice, parseResponsesTools, type ToolKinds } from './parse-responses-tools.js';
 import type { ResponseEcho } from './response-object.js';
+import { checkServerSideFeatures } from './server-side-features.js';
 import type { StoredResponses } from './stored-responses.js';
 
 /** Where earlier responses and their items are looked up (the shared store, or a WebSocket connection's first). */
@@ -109,6 +110,7 @@ export async function parseResponsesRequest(
   caches?: RouteToolCaches,
 ): Promise<ParsedResponsesRequest> {
   const body = validators.for<ResponsesBody>(responsesRequestSchema)(raw, caches);
+  const featureWarnings = checkServerSideFeatures(body);
   const [history, items] = await Promise.all([historyOf(body, store), inputItemsOf(body.input, store)]);
   if (items.length === 0 && history.length === 0) throw invalidRequest("Missing required parameter: 'input'.", 'input');
 
@@ -146,7 +148,7 @@ export async function parseResponsesRequest(
     stream: body.stream === true,
     echo: echoOf(body),
     toolKinds: tools.kinds,
-    warnings: [...tools.warnings, ...choice.warnings, ...conversation.warnings],
+    warnings: [...featureWarnings, ...tools.warnings, ...choice.warnings, ...conversation.warnings],
     conversation: [...history, ...items],
   };
 }
