@@ -8,12 +8,18 @@ import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 
 export type DecodeState = { sawDone: boolean };
 
+/**
+ * The upstream's own `code` is kept (as for Anthropic's error events): clients decide on it, e.g. Codex
+ * gives up on `context_length_exceeded` and backs off on `rate_limit_exceeded` but retries anything else.
+ */
 function inBandError(provider: string, payload: Record<string, unknown>): GatewayError {
-  const message = readUpstreamErrorMessage(payload) ?? 'unknown error';
-  return gatewayError('upstream_stream_error', {
-    message: `Upstream provider '${provider}' failed mid-stream: ${message}`,
-    upstreamBody: payload.error,
-  });
+  const message = `Upstream provider '${provider}' failed mid-stream: ${readUpstreamErrorMessage(payload) ?? 'unknown error'}`;
+  const error = payload.error;
+  const code = typeof error === 'object' && error !== null ? (error as Record<string, unknown>).code : undefined;
+  if (typeof code !== 'string' || code === '') return gatewayError('upstream_stream_error', { message, upstreamBody: error });
+  if (code === 'rate_limit_exceeded')
+    return gatewayError('upstream_event_error', { status: 429, type: 'rate_limit_error', code, message, upstreamBody: error });
+  return gatewayError('upstream_event_error', { code, message, upstreamBody: error });
 }
 
 /** Yields the chunks of each upstream read as one batch (see UpstreamStream). */

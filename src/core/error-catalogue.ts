@@ -88,7 +88,7 @@ export const errorCatalogue = {
   overloaded: { status: 502, type: 'upstream_error' },
   // An upstream's HTTP error, its status passed on: its 4xx (and 429) with its own code, its 5xx with code upstream_http_<status>.
   upstream_http_error: { status: 502, type: 'upstream_error', passedOn: true },
-  // An in-band upstream error event (Anthropic's `event: error`): its own type as the code.
+  // An in-band upstream error (Anthropic's `event: error`, an OpenAI-compatible `data: {"error":…}` with a code): its own type or code.
   upstream_event_error: { status: 502, type: 'upstream_error', passedOn: true },
   // The scripted provider's error turn: the status the script gives.
   scripted_error: { status: 502, type: 'upstream_error', passedOn: true },

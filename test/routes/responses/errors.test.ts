@@ -150,6 +150,23 @@ describe('unknown model and upstream errors', () => {
     expect(result.events.some(({ data }) => data.type === 'response.completed')).toBe(false);
   });
 
+  it.each([
+    ['context_length_exceeded', 'invalid_request_error', 'context_length_exceeded'],
+    ['rate_limit_exceeded', 'tokens', 'rate_limit_exceeded'],
+    ['some_other_code', 'server_error', 'server_error'],
+  ])("keeps the code of an upstream's in-band error that Codex decides on (%s)", async (code, type, expected) => {
+    responses.harness.upstream.enqueue({
+      type: 'chat',
+      content: 'Partial answer',
+      streamError: { afterChunks: 2, message: 'no', type, code },
+    });
+    const result = await postRawSse(responses.harness.gateway.baseUrl, { model: nativeModel, input: 'hi' });
+    // Not checked against the spec's schema: its code enum lacks context_length_exceeded, which OpenAI sends.
+    const failed = result.events.at(-1)?.data as { type: string; response: { error: { code: string; message: string } } };
+    expect(failed.type).toBe('response.failed');
+    expect(failed.response.error).toEqual({ code: expected, message: expect.stringContaining('no') as string });
+  });
+
   it('lets the SDK stream helper finish on response.failed with the failed Response', async () => {
     responses.harness.upstream.enqueue({ type: 'chat', content: 'Partial', streamError: { afterChunks: 2, message: 'boom' } });
     const stream = responses.client.responses.stream({ model: nativeModel, input: 'hi' });
