@@ -3,31 +3,35 @@
  * See https://docs.anthropic.com/en/api/messages
  */
 
+/** A prompt-cache breakpoint (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching). */
+export type AnthropicCacheControl = { type: 'ephemeral'; ttl?: string };
+type Cached = { cache_control?: AnthropicCacheControl };
+
 export type AnthropicBase64Source = { type: 'base64'; media_type: string; data: string };
 export type AnthropicUrlSource = { type: 'url'; url: string };
 
-export type AnthropicTextBlock = { type: 'text'; text: string };
-export type AnthropicImageBlock = { type: 'image'; source: AnthropicBase64Source | AnthropicUrlSource };
+export type AnthropicTextBlock = { type: 'text'; text: string } & Cached;
+export type AnthropicImageBlock = { type: 'image'; source: AnthropicBase64Source | AnthropicUrlSource } & Cached;
 export type AnthropicDocumentBlock = {
   type: 'document';
   source: AnthropicBase64Source | AnthropicUrlSource;
   title?: string;
-};
+} & Cached;
 export type AnthropicThinkingBlock = { type: 'thinking'; thinking: string; signature: string };
-export type AnthropicToolUseBlock = { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+export type AnthropicToolUseBlock = { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> } & Cached;
 export type AnthropicToolResultBlock = {
   type: 'tool_result';
   tool_use_id: string;
   content?: string;
   is_error?: boolean;
-};
+} & Cached;
 
 export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock | AnthropicToolResultBlock;
 export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicThinkingBlock | AnthropicToolUseBlock;
 
 export type AnthropicMessage = { role: 'user'; content: AnthropicUserBlock[] } | { role: 'assistant'; content: AnthropicAssistantBlock[] };
 
-export type AnthropicTool = { name: string; description?: string; input_schema: Record<string, unknown> };
+export type AnthropicTool = { name: string; description?: string; input_schema: Record<string, unknown> } & Cached;
 
 export type AnthropicToolChoice =
   | { type: 'auto'; disable_parallel_tool_use?: boolean }
@@ -38,7 +42,8 @@ export type AnthropicToolChoice =
 export type AnthropicMessagesBody = {
   model: string;
   max_tokens: number;
-  system?: string;
+  /** Text, or blocks when a breakpoint marks them. */
+  system?: string | AnthropicTextBlock[];
   messages: AnthropicMessage[];
   tools?: AnthropicTool[];
   tool_choice?: AnthropicToolChoice;

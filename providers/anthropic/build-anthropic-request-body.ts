@@ -1,8 +1,8 @@
 /** Builds the Anthropic Messages body for a neutral ChatRequest, with the warnings it produced. */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest, GenerationOptions, Warning } from '../../src/core/index.js';
-import type { AnthropicMessagesBody } from './anthropic-messages-body.js';
-import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
+import type { AnthropicMessagesBody, AnthropicTool } from './anthropic-messages-body.js';
+import { cached, convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { changesSampling, claudeSamplingFields } from './claude-sampling.js';
 import { mapAnthropicToolChoice } from './map-anthropic-tool-choice.js';
 import { anthropicToolTurnLacksThinking, mapReasoningEffortToThinking } from './map-reasoning-effort-to-thinking.js';
@@ -72,11 +72,16 @@ export function buildAnthropicRequestBody(
   };
   if (conversation.system !== undefined) body.system = conversation.system;
   if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      name: tool.name,
-      ...(tool.description === undefined ? {} : { description: tool.description }),
-      input_schema: tool.parameters,
-    }));
+    body.tools = request.tools.map((tool) =>
+      cached<AnthropicTool>(
+        {
+          name: tool.name,
+          ...(tool.description === undefined ? {} : { description: tool.description }),
+          input_schema: tool.parameters,
+        },
+        tool.cache,
+      ),
+    );
     // tool_choice without tools is rejected upstream, so it only travels with them.
     const toolChoice = mapAnthropicToolChoice(request.toolChoice, request.parallelToolCalls);
     if (toolChoice) body.tool_choice = toolChoice;

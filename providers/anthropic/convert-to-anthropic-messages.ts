@@ -2,7 +2,9 @@
 import {
   assertNever,
   type AssistantMessage,
+  type CacheMark,
   type Message,
+  type SystemMessage,
   type ToolCallPart,
   type ToolResultPart,
   type UserMessage,
@@ -10,7 +12,9 @@ import {
 } from '../../src/core/index.js';
 import type {
   AnthropicAssistantBlock,
+  AnthropicCacheControl,
   AnthropicMessage,
+  AnthropicTextBlock,
   AnthropicToolResultBlock,
   AnthropicToolUseBlock,
   AnthropicUserBlock,
@@ -20,10 +24,16 @@ import { convertToAnthropicFileBlock } from './convert-to-anthropic-file-block.j
 import { asRecord } from '../../src/http/read-loose-json.js';
 
 export type AnthropicConversation = {
-  system?: string;
+  system?: string | AnthropicTextBlock[];
   messages: AnthropicMessage[];
   warnings: Warning[];
 };
+
+/** The block with the part's cache breakpoint, when it has one. */
+export function cached<Block extends { cache_control?: AnthropicCacheControl }>(block: Block, mark: CacheMark | undefined): Block {
+  if (mark) block.cache_control = mark;
+  return block;
+}
 
 // Anthropic rejects empty text blocks ("text content blocks must be non-empty"), so they are left out.
 function convertUserContent(message: UserMessage, warnings: Warning[]): AnthropicUserBlock[] {
@@ -31,11 +41,11 @@ function convertUserContent(message: UserMessage, warnings: Warning[]): Anthropi
   for (const part of message.content) {
     switch (part.type) {
       case 'text':
-        if (part.text !== '') blocks.push({ type: 'text', text: part.text });
+        if (part.text !== '') blocks.push(cached<AnthropicTextBlock>({ type: 'text', text: part.text }, part.cache));
         break;
       case 'file': {
         const block = convertToAnthropicFileBlock(part, warnings);
-        if (block) blocks.push(block);
+        if (block) blocks.push(cached(block, part.cache));
         break;
       }
       default:
@@ -47,6 +57,10 @@ function convertUserContent(message: UserMessage, warnings: Warning[]): Anthropi
 
 /** `input` must be an object; OpenAI clients send arguments as JSON text, sometimes empty or broken. */
 function toToolUseBlock(part: ToolCallPart, warnings: Warning[]): AnthropicToolUseBlock {
+  return cached(toolUseBlock(part, warnings), part.cache);
+}
+
+function toolUseBlock(part: ToolCallPart, warnings: Warning[]): AnthropicToolUseBlock {
   const block = { type: 'tool_use' as const, id: restrictedToolId(part.id), name: part.name };
   if (part.arguments.trim() === '') return { ...block, input: {} };
   let parsed: unknown;
@@ -69,7 +83,7 @@ function convertAssistantContent(message: AssistantMessage, warnings: Warning[])
   for (const part of message.content) {
     switch (part.type) {
       case 'text':
-        if (part.text !== '') blocks.push({ type: 'text', text: part.text });
+        if (part.text !== '') blocks.push(cached<AnthropicTextBlock>({ type: 'text', text: part.text }, part.cache));
         break;
       case 'reasoning':
         // Thinking is replayed only with its signature, which Anthropic verifies; reasoning from
@@ -92,7 +106,7 @@ function toToolResultBlock(part: ToolResultPart): AnthropicToolResultBlock {
   // An empty result is sent without content: Anthropic treats the two alike and rejects empty text.
   if (part.output !== '') block.content = part.output;
   if (part.isError !== undefined) block.is_error = part.isError;
-  return block;
+  return cached(block, part.cache);
 }
 
 /**
@@ -112,15 +126,25 @@ function appendTurn(turns: AnthropicMessage[], turn: AnthropicMessage): void {
   else turns.push(turn.role === 'user' ? { role: 'user', content: toolResultsFirst(turn.content) } : turn);
 }
 
+/**
+ * Every system message hoisted into `system`: one text, or, when a cache breakpoint marks one of them, one
+ * block each, so that the breakpoint stays where the client put it.
+ */
+function systemOf(messages: readonly SystemMessage[]): AnthropicConversation['system'] {
+  if (messages.length === 0) return undefined;
+  if (!messages.some((message) => message.cache)) return messages.map((message) => message.content).join('\n\n');
+  return messages.map((message) => cached<AnthropicTextBlock>({ type: 'text', text: message.content }, message.cache));
+}
+
 export function convertToAnthropicMessages(messages: Message[]): AnthropicConversation {
-  const systemTexts: string[] = [];
+  const systems: SystemMessage[] = [];
   const turns: AnthropicMessage[] = [];
   const warnings: Warning[] = [];
   for (const message of messages) {
     switch (message.role) {
       // Anthropic has no system role inside `messages`: every system message is hoisted.
       case 'system':
-        if (message.content !== '') systemTexts.push(message.content);
+        if (message.content !== '') systems.push(message);
         break;
       case 'user':
         appendTurn(turns, { role: 'user', content: convertUserContent(message, warnings) });
@@ -137,6 +161,7 @@ export function convertToAnthropicMessages(messages: Message[]): AnthropicConver
     }
   }
   const conversation: AnthropicConversation = { messages: turns, warnings };
-  if (systemTexts.length > 0) conversation.system = systemTexts.join('\n\n');
+  const system = systemOf(systems);
+  if (system !== undefined) conversation.system = system;
   return conversation;
 }

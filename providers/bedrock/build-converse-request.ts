@@ -5,10 +5,17 @@
  * of a user turn), tools as `toolSpec`s, `tool_choice` as `auto`/`any`/`tool`, sampling in `inferenceConfig`,
  * a JSON schema response format in `outputConfig.textFormat`.
  */
-import type { ContentBlock, ConverseCommandInput, Message as ConverseMessage, OutputFormat, Tool } from '@aws-sdk/client-bedrock-runtime';
+import type {
+  ContentBlock,
+  ConverseCommandInput,
+  Message as ConverseMessage,
+  OutputFormat,
+  SystemContentBlock,
+  Tool,
+} from '@aws-sdk/client-bedrock-runtime';
 import type { ChatRequest } from '../../src/core/chat-request.js';
 import { inlineFileData } from '../../src/core/inline-file-data.js';
-import type { FilePart, Message } from '../../src/core/message.js';
+import type { CacheMark, FilePart, Message } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
 import { argumentsObject } from '../arguments-object.js';
 import { restrictedToolId } from '../restricted-tool-id.js';
@@ -89,26 +96,49 @@ function isBlank(text: string): boolean {
 /** What an empty tool result says instead of a blank block: the model learns the tool ran and printed nothing. */
 const emptyToolOutput = '(no output)';
 
-function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warning[]): ContentBlock[] {
+function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warning[], cachePoints: boolean): ContentBlock[] {
+  const withPoint = (blocks: ContentBlock[], mark: CacheMark | undefined): ContentBlock[] =>
+    cachePoints && mark && blocks.length > 0 ? [...blocks, cachePointOf(mark)] : blocks;
   switch (message.role) {
     case 'user':
-      return message.content.flatMap((part): ContentBlock[] => (part.type === 'text' ? [{ text: part.text }] : imageBlock(part, warnings)));
+      return message.content.flatMap((part) =>
+        withPoint(part.type === 'text' ? [{ text: part.text }] : imageBlock(part, warnings), part.cache),
+      );
     case 'assistant':
-      return message.content.map((part): ContentBlock => {
-        if (part.type === 'text') return { text: part.text };
-        if (part.type === 'tool-call')
-          return { toolUse: { toolUseId: restrictedToolId(part.id), name: part.name, input: argumentsObject(part.arguments) as never } };
-        return { reasoningContent: { reasoningText: { text: part.text, ...(part.signature ? { signature: part.signature } : {}) } } };
+      return message.content.flatMap((part): ContentBlock[] => {
+        if (part.type === 'text') return withPoint([{ text: part.text }], part.cache);
+        if (part.type === 'tool-call') {
+          const input = argumentsObject(part.arguments) as never;
+          return withPoint([{ toolUse: { toolUseId: restrictedToolId(part.id), name: part.name, input } }], part.cache);
+        }
+        return [{ reasoningContent: { reasoningText: { text: part.text, ...(part.signature ? { signature: part.signature } : {}) } } }];
       });
     case 'tool':
-      return message.content.map((part) => ({
-        toolResult: {
-          toolUseId: restrictedToolId(part.toolCallId),
-          content: [{ text: isBlank(part.output) ? emptyToolOutput : part.output }],
-          status: part.isError ? 'error' : 'success',
-        },
-      }));
+      return message.content.flatMap((part) =>
+        withPoint(
+          [
+            {
+              toolResult: {
+                toolUseId: restrictedToolId(part.toolCallId),
+                content: [{ text: isBlank(part.output) ? emptyToolOutput : part.output }],
+                status: part.isError ? 'error' : 'success',
+              },
+            },
+          ],
+          part.cache,
+        ),
+      );
   }
+}
+
+/**
+ * A cache breakpoint as Converse writes one: a `cachePoint` block after what it covers
+ * (https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html), with the mark's TTL when
+ * Converse knows it. Sent to Claude only, whose Bedrock models all cache; others may refuse the block.
+ */
+function cachePointOf(mark: CacheMark): ContentBlock.CachePointMember {
+  const ttl = mark.ttl === '5m' || mark.ttl === '1h' ? mark.ttl : undefined;
+  return { cachePoint: ttl ? { type: 'default', ttl } : { type: 'default' } };
 }
 
 /**
@@ -120,20 +150,26 @@ function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warni
  */
 function converseTextFormat(format: ChatRequest['responseFormat']): OutputFormat | undefined {
   if (format?.type !== 'json_schema' || !format.schema) return undefined;
-  const jsonSchema = { schema: JSON.stringify(format.schema), name: format.name, ...(format.description ? { description: format.description } : {}) };
+  const jsonSchema = {
+    schema: JSON.stringify(format.schema),
+    name: format.name,
+    ...(format.description ? { description: format.description } : {}),
+  };
   return { type: 'json_schema', structure: { jsonSchema } };
 }
 
 export function buildConverseRequest(request: ChatRequest): { input: ConverseCommandInput; warnings: Warning[] } {
   const warnings: Warning[] = [];
-  const system = request.messages.flatMap((message) =>
-    message.role === 'system' && !isBlank(message.content) ? [{ text: message.content }] : [],
-  );
+  const claude = isBedrockClaude(request.model.model);
+  const system = request.messages.flatMap((message): SystemContentBlock[] => {
+    if (message.role !== 'system' || isBlank(message.content)) return [];
+    return claude && message.cache ? [{ text: message.content }, cachePointOf(message.cache)] : [{ text: message.content }];
+  });
   const messages: ConverseMessage[] = [];
   for (const message of request.messages) {
     if (message.role === 'system') continue;
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const content = blocksOf(message, warnings).filter((block) => block.text === undefined || !isBlank(block.text));
+    const content = blocksOf(message, warnings, claude).filter((block) => block.text === undefined || !isBlank(block.text));
     if (content.length === 0) continue;
     const last = messages.at(-1);
     // Converse requires alternating roles: a tool result after a user turn joins it.
@@ -146,10 +182,12 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
   const inference: NonNullable<ConverseCommandInput['inferenceConfig']> = {};
   if (typeof request.maxOutputTokens === 'number') inference.maxTokens = request.maxOutputTokens;
   // Claude takes the sampling fields its version takes (claude-sampling.ts); other models, what was given.
-  const claude = isBedrockClaude(request.model.model);
   const sampling: ClaudeSamplingFields = claude
     ? claudeSamplingFields(request, request.model.provider, warnings)
-    : { ...(typeof request.temperature === 'number' ? { temperature: request.temperature } : {}), ...(typeof request.topP === 'number' ? { topP: request.topP } : {}) };
+    : {
+        ...(typeof request.temperature === 'number' ? { temperature: request.temperature } : {}),
+        ...(typeof request.topP === 'number' ? { topP: request.topP } : {}),
+      };
   if (sampling.temperature !== undefined) inference.temperature = sampling.temperature;
   if (sampling.topP !== undefined) inference.topP = sampling.topP;
   if (request.stop?.length) inference.stopSequences = request.stop;
@@ -157,13 +195,16 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
   // Converse has no tool_choice "none": the tools are withheld instead, so the model cannot call one the
   // client forbade (a tool history still gets the placeholder below, whose calls are dropped).
   if (request.tools?.length && request.toolChoice?.type !== 'none') {
-    const tools: Tool[] = request.tools.map((tool) => ({
-      toolSpec: {
-        name: tool.name,
-        ...(tool.description ? { description: tool.description } : {}),
-        inputSchema: { json: objectSchema(tool.parameters) as never },
-      },
-    }));
+    const tools: Tool[] = request.tools.flatMap((tool): Tool[] => {
+      const spec: Tool = {
+        toolSpec: {
+          name: tool.name,
+          ...(tool.description ? { description: tool.description } : {}),
+          inputSchema: { json: objectSchema(tool.parameters) as never },
+        },
+      };
+      return claude && tool.cache ? [spec, cachePointOf(tool.cache)] : [spec];
+    });
     const choice = request.toolChoice;
     input.toolConfig = { tools };
     if (choice?.type === 'required') input.toolConfig.toolChoice = { any: {} };

@@ -1,6 +1,7 @@
 /** OpenAI Chat Completions messages (wire) → neutral messages. */
 import { invalidRequest } from '../../src/core/gateway-error.js';
-import type { AssistantMessage, FilePart, Message, TextPart, ToolCallPart } from '../../src/core/message.js';
+import type { AssistantMessage, FilePart, Message, TextPart, ToolCallPart, ToolResultPart } from '../../src/core/message.js';
+import { lastCacheMark, withCacheMark } from '../shared/wire-cache-mark.js';
 
 import type { WireMessage } from './chat-completion-request-schema.js';
 
@@ -23,7 +24,12 @@ function textOf(content: WireMessage['content'], param: string): string {
     .join('');
 }
 
+/** A user part with the cache breakpoint its wire part carries (`cache_control`, as OpenRouter takes it for Claude). */
 function userPart(part: WirePart, param: string): TextPart | FilePart {
+  return withCacheMark(userPartContent(part, param), part);
+}
+
+function userPartContent(part: WirePart, param: string): TextPart | FilePart {
   switch (part.type) {
     case 'text':
       if (typeof part.text !== 'string') throw invalidRequest(`'${param}.text' must be a string.`, `${param}.text`);
@@ -79,6 +85,14 @@ function assistantMessage(message: WireMessage, index: number): AssistantMessage
   return { role: 'assistant', content };
 }
 
+/** A system or developer message, with the breakpoint its parts carry (the last one marked). */
+function systemMessage(content: string, parts: WireMessage['content']): Message {
+  const message: Message = { role: 'system', content };
+  const mark = Array.isArray(parts) ? lastCacheMark(parts) : undefined;
+  if (mark) message.cache = mark;
+  return message;
+}
+
 export function parseChatMessages(messages: WireMessage[]): Message[] {
   const callNames = new Map<string, string>();
   return messages.map((message, index): Message => {
@@ -86,7 +100,7 @@ export function parseChatMessages(messages: WireMessage[]): Message[] {
     switch (message.role) {
       case 'system':
       case 'developer':
-        return { role: 'system', content: textOf(message.content, param) };
+        return systemMessage(textOf(message.content, param), message.content);
       case 'user':
         if (typeof message.content === 'string' || message.content === undefined || message.content === null) {
           return { role: 'user', content: [{ type: 'text', text: message.content ?? '' }] };
@@ -99,7 +113,10 @@ export function parseChatMessages(messages: WireMessage[]): Message[] {
       }
       case 'tool': {
         const toolCallId = message.tool_call_id as string;
-        const result: Message = { role: 'tool', content: [{ type: 'tool-result', toolCallId, output: textOf(message.content, param) }] };
+        const part: ToolResultPart = { type: 'tool-result', toolCallId, output: textOf(message.content, param) };
+        const mark = Array.isArray(message.content) ? lastCacheMark(message.content) : undefined;
+        if (mark) part.cache = mark;
+        const result: Message = { role: 'tool', content: [part] };
         const toolName = callNames.get(toolCallId);
         if (toolName !== undefined) result.content[0]!.toolName = toolName;
         return result;

@@ -58,7 +58,11 @@ const system = {
     { type: 'string' },
     {
       type: 'array',
-      items: { type: 'object', required: ['type', 'text'], properties: { type: { const: 'text' }, text: { type: 'string' } } },
+      items: {
+        type: 'object',
+        required: ['type', 'text'],
+        properties: { type: { const: 'text' }, text: { type: 'string' }, cache_control: cacheControl },
+      },
     },
   ],
 } as const;
@@ -72,6 +76,7 @@ const tool = {
     type: { type: ['string', 'null'] },
     description: { type: 'string' },
     input_schema: { type: 'object' },
+    cache_control: cacheControl,
   },
   if: { anyOf: [{ not: { required: ['type'] } }, { properties: { type: { enum: ['custom', null] } } }] },
   then: { required: ['input_schema'] },

@@ -3,9 +3,10 @@
  * thinking with a signature becomes a signed ReasoningPart, and `role: "system"` messages stay in place.
  */
 import { invalidRequest } from '../../src/core/gateway-error.js';
-import type { AssistantMessage, FilePart, Message, TextPart, ToolResultPart } from '../../src/core/message.js';
+import type { AssistantMessage, FilePart, Message, TextPart, ToolCallPart, ToolResultPart } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { WireMessage, WireSystem } from './messages-request-schema.js';
+import { lastCacheMark, withCacheMark } from '../shared/wire-cache-mark.js';
 
 /** One content block: only `type` is typed, since the schema checks each type's fields through if/then. */
 type WireBlock = Exclude<WireMessage['content'], string>[number];
@@ -79,7 +80,7 @@ function toolResult(block: WireBlock, param: string, callNames: Map<string, stri
   const toolName = callNames.get(toolCallId);
   if (toolName !== undefined) part.toolName = toolName;
   if (typeof block.is_error === 'boolean') part.isError = block.is_error;
-  return { part, files };
+  return { part: withCacheMark(part, block), files };
 }
 
 /** A user turn splits into `tool` messages and user messages, in the order the blocks came. */
@@ -94,13 +95,13 @@ function userMessages(blocks: WireBlock[], param: string, callNames: Map<string,
     const blockParam = `${param}[${index}]`;
     switch (block.type) {
       case 'text':
-        pending.push({ type: 'text', text: block.text as string });
+        pending.push(withCacheMark<TextPart>({ type: 'text', text: block.text as string }, block));
         break;
       case 'image':
-        pending.push(fileFromSource(block.source as Source, 'image/*', `${blockParam}.source`));
+        pending.push(withCacheMark(fileFromSource(block.source as Source, 'image/*', `${blockParam}.source`), block));
         break;
       case 'document':
-        pending.push(documentPart(block, blockParam));
+        pending.push(withCacheMark(documentPart(block, blockParam), block));
         break;
       case 'tool_result': {
         flush();
@@ -122,7 +123,7 @@ function assistantMessage(blocks: WireBlock[], param: string, callNames: Map<str
   for (const block of blocks) {
     switch (block.type) {
       case 'text':
-        content.push({ type: 'text', text: block.text as string });
+        content.push(withCacheMark<TextPart>({ type: 'text', text: block.text as string }, block));
         break;
       case 'thinking': {
         const signature = block.signature;
@@ -140,7 +141,7 @@ function assistantMessage(blocks: WireBlock[], param: string, callNames: Map<str
         const id = block.id as string;
         const name = block.name as string;
         callNames.set(id, name);
-        content.push({ type: 'tool-call', id, name, arguments: JSON.stringify(block.input) });
+        content.push(withCacheMark<ToolCallPart>({ type: 'tool-call', id, name, arguments: JSON.stringify(block.input) }, block));
         break;
       }
       default:
@@ -165,11 +166,19 @@ export function systemText(system: WireSystem): string {
     .join('\n\n');
 }
 
+/** The system prompt as one neutral message, with the breakpoint its blocks carry (Claude Code marks the last). */
+function systemMessage(content: string, blocks: unknown): Message {
+  const message: Message = { role: 'system', content };
+  const mark = Array.isArray(blocks) ? lastCacheMark(blocks as object[]) : undefined;
+  if (mark) message.cache = mark;
+  return message;
+}
+
 export function parseAnthropicMessages(system: WireSystem | undefined, messages: WireMessage[], warnings: Warning[]): Message[] {
   const result: Message[] = [];
   if (system !== undefined) {
     const text = systemText(system);
-    if (text !== '') result.push({ role: 'system', content: text });
+    if (text !== '') result.push(systemMessage(text, system));
   }
   const callNames = new Map<string, string>();
   for (const [index, message] of messages.entries()) {
@@ -177,7 +186,7 @@ export function parseAnthropicMessages(system: WireSystem | undefined, messages:
     const blocks: WireBlock[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
     switch (message.role) {
       case 'system':
-        result.push({ role: 'system', content: joinTexts(message.content, param, '\n\n') });
+        result.push(systemMessage(joinTexts(message.content, param, '\n\n'), message.content));
         break;
       case 'user':
         result.push(...userMessages(blocks, param, callNames, warnings));

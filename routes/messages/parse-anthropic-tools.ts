@@ -7,6 +7,7 @@ import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.
 import type { Warning } from '../../src/core/warning.js';
 import { memoiseKnownList } from '../shared/memoise-known-list.js';
 import type { WireTool, WireToolChoice } from './messages-request-schema.js';
+import { withCacheMark } from '../shared/wire-cache-mark.js';
 
 /**
  * Claude Code's schemas carry `"$schema": "…/2020-12/schema"`, which strict OpenAI tool schemas and
@@ -41,7 +42,7 @@ function translateTools(tools: WireTool[]): TranslatedTools {
       parameters: withoutSchemaMarker(tool.input_schema ?? { type: 'object', properties: {} }),
     };
     if (typeof tool.description === 'string') definition.description = tool.description;
-    definitions.push(definition);
+    definitions.push(withCacheMark(definition, tool));
   }
   return { definitions, warnings };
 }

@@ -1,6 +1,13 @@
 /** Provider-neutral conversation messages and their parts. */
 
-export type TextPart = { type: 'text'; text: string };
+/**
+ * A prompt-cache breakpoint as Anthropic's Messages API marks one (`cache_control`): the prompt up to and
+ * including the marked part is cached. Upstreams with explicit caching (Anthropic, Claude on Vertex AI and
+ * Bedrock) take it; the others cache prefixes on their own and ignore it.
+ */
+export type CacheMark = { type: 'ephemeral'; ttl?: string };
+
+export type TextPart = { type: 'text'; text: string; cache?: CacheMark };
 
 /** An image, audio clip or document: `data` is a URL (http(s) or data:) or base64 text. */
 export type FilePart = {
@@ -10,6 +17,7 @@ export type FilePart = {
   filename?: string;
   /** Provider hints such as OpenAI's image `detail`. */
   detail?: string;
+  cache?: CacheMark;
 };
 
 export type ReasoningPart = {
@@ -25,6 +33,7 @@ export type ToolCallPart = {
   name: string;
   /** JSON text of the arguments object. */
   arguments: string;
+  cache?: CacheMark;
 };
 
 export type ToolResultPart = {
@@ -35,9 +44,10 @@ export type ToolResultPart = {
   /** The result as text (array content is joined). */
   output: string;
   isError?: boolean;
+  cache?: CacheMark;
 };
 
-export type SystemMessage = { role: 'system'; content: string };
+export type SystemMessage = { role: 'system'; content: string; cache?: CacheMark };
 export type UserMessage = { role: 'user'; content: (TextPart | FilePart)[] };
 export type AssistantMessage = { role: 'assistant'; content: (TextPart | ReasoningPart | ToolCallPart)[] };
 export type ToolMessage = { role: 'tool'; content: ToolResultPart[] };

@@ -1,4 +1,5 @@
 /** Provider-neutral tool definitions and tool choice. */
+import type { CacheMark } from './message.js';
 
 /** An example call shown to prompted models; never sent to native providers. */
 export type ToolExample = {
@@ -12,6 +13,8 @@ export type ToolDefinition = {
   /** The tool's JSON Schema for its arguments, exactly as the client sent it. */
   parameters: Record<string, unknown>;
   strict?: boolean | null;
+  /** A prompt-cache breakpoint after this tool (Anthropic's `cache_control` on a tool). */
+  cache?: CacheMark;
   /** Prompt metadata (prompted lane only). */
   whenToUse?: string;
   tags?: string[];

@@ -110,13 +110,16 @@ function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: r
   const blocks = messages.flatMap((message) => message.content ?? []);
   if (!body.toolConfig && blocks.some((block) => block.toolUse || block.toolResult))
     return 'The toolConfig field must be defined when using toolUse and toolResult content blocks.';
-  const badSchema = (body.toolConfig?.tools ?? []).findIndex((tool) => tool.toolSpec?.inputSchema?.json?.type !== 'object');
+  // A `cachePoint` entry among the tools has no spec to check (prompt-caching.html).
+  const badSchema = (body.toolConfig?.tools ?? []).findIndex(
+    (tool) => tool.toolSpec !== undefined && tool.toolSpec.inputSchema?.json?.type !== 'object',
+  );
   if (body.toolConfig && badSchema !== -1)
     return `The value at toolConfig.tools.${badSchema}.toolSpec.inputSchema.json.type must be one of the following: object.`;
   const jsonSchema = body.outputConfig?.textFormat?.structure?.jsonSchema;
   // JsonSchemaDefinition.schema is a String (API_runtime_JsonSchemaDefinition.html): the schema as JSON text.
   if (jsonSchema && typeof jsonSchema.schema !== 'string')
-    return '1 validation error detected: Value at \'outputConfig.textFormat.structure.jsonSchema.schema\' failed to satisfy constraint: Member must be a string';
+    return "1 validation error detected: Value at 'outputConfig.textFormat.structure.jsonSchema.schema' failed to satisfy constraint: Member must be a string";
   // Claude Opus 4.7 and the Claude 5 models think adaptively only (claude-messages-adaptive-thinking.html: the
   // budget form "will return a 400 error"); Claude's own validation errors come back wrapped as "The model
   // returned the following errors: …" (quoted in BerriAI/litellm#27846).
@@ -240,7 +243,12 @@ export async function startFakeBedrock(options: {
     if (body.toolConfig && options.modelsWithoutTools?.includes(modelId))
       return awsError(response, 400, 'ValidationException', "This model doesn't support tool use.");
     if (body.outputConfig && options.modelsWithoutStructuredOutputs?.includes(modelId))
-      return awsError(response, 400, 'ValidationException', "This model doesn't support the outputConfig field. Remove outputConfig and try again.");
+      return awsError(
+        response,
+        400,
+        'ValidationException',
+        "This model doesn't support the outputConfig field. Remove outputConfig and try again.",
+      );
     const refused = refusal(modelId, body, options.modelsWithoutToolChoice ?? []);
     if (refused) return awsError(response, 400, 'ValidationException', refused);
     const reply = queue.shift() ?? responder?.(request) ?? { type: 'message', text: 'Hello from Bedrock.' };

@@ -442,6 +442,34 @@ describe('bedrock', () => {
     });
   });
 
+  it("Claude Code's cache breakpoints reach Claude on Bedrock as cachePoint blocks after what they cover, and no other model", async () => {
+    const ephemeral = { type: 'ephemeral' };
+    const body = (model: string) => ({
+      model,
+      max_tokens: 1024,
+      system: [{ type: 'text', text: 'You are Claude Code.', cache_control: ephemeral }],
+      tools: [{ name: 'Bash', input_schema: { type: 'object', properties: {} }, cache_control: { type: 'ephemeral', ttl: '1h' } }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'List files', cache_control: ephemeral }] }],
+    });
+    const send = async (model: string) => {
+      bedrock.enqueue({ type: 'message', text: 'ok' });
+      const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify(body(model)),
+      });
+      expect(response.status).toBe(200);
+      return bedrock.requests.at(-1)!.body as { system: unknown[]; messages: { content: unknown[] }[]; toolConfig: { tools: unknown[] } };
+    };
+    const point = { cachePoint: { type: 'default' } };
+    const toClaude = await send(`bedrock/${claude}`);
+    expect(toClaude.system).toEqual([{ text: 'You are Claude Code.' }, point]);
+    expect(toClaude.toolConfig.tools.at(-1)).toEqual({ cachePoint: { type: 'default', ttl: '1h' } });
+    expect(toClaude.messages[0]?.content).toEqual([{ text: 'List files' }, point]);
+    const toLlama = await send(`bedrock/${llama}`);
+    expect(JSON.stringify(toLlama)).not.toContain('cachePoint');
+  });
+
   it('Responses API, addressed by an inference profile ARN', async () => {
     bedrock.enqueue({ type: 'message', text: 'hello' });
     const arn = 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-5-20250929-v1:0';
@@ -546,7 +574,10 @@ describe('bedrock', () => {
     expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ city: 'Paris', celsius: 21 });
     const sent = bedrock.requests.at(-1)!.body as { system?: unknown; outputConfig?: unknown };
     expect(sent.outputConfig).toEqual({
-      textFormat: { type: 'json_schema', structure: { jsonSchema: { schema: JSON.stringify(schema), name: 'weather', description: 'The weather' } } },
+      textFormat: {
+        type: 'json_schema',
+        structure: { jsonSchema: { schema: JSON.stringify(schema), name: 'weather', description: 'The weather' } },
+      },
     });
     expect(sent.system).toBeUndefined();
     const warnings = (completion as unknown as { diagnostics?: { warnings?: { code: string }[] } }).diagnostics?.warnings ?? [];

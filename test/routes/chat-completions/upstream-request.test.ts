@@ -220,6 +220,36 @@ describe('the anthropic adapter', () => {
     expect(warned).not.toContain('frobnicate');
   });
 
+  it('keeps cache_control on content parts (as OpenRouter takes it for Claude) as Anthropic cache breakpoints', async () => {
+    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    const ephemeral = { type: 'ephemeral' };
+    await completion('claude/claude-sonnet-4-5', {
+      model: 'claude/claude-sonnet-4-5',
+      max_tokens: 50,
+      messages: [
+        { role: 'system', content: [{ type: 'text', text: 'A long, stable system prompt.', cache_control: ephemeral }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'A long document.', cache_control: ephemeral },
+            { type: 'text', text: 'The question.' },
+          ],
+        },
+      ],
+    });
+    const sent = anthropic.messageRequests().at(-1)?.body as Record<string, unknown>;
+    expect(sent.system).toEqual([{ type: 'text', text: 'A long, stable system prompt.', cache_control: ephemeral }]);
+    expect(sent.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'A long document.', cache_control: ephemeral },
+          { type: 'text', text: 'The question.' },
+        ],
+      },
+    ]);
+  });
+
   it('uses the provider default for max_tokens with a warning that says so', async () => {
     anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
     const body = await completion('claude/claude-sonnet-4-5', {

@@ -303,7 +303,8 @@ describe('to an Anthropic upstream', () => {
     expect(upstream?.headers['anthropic-version']).toBe('2023-06-01');
     const body = upstream?.body as Record<string, unknown>;
     expect(body.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'Create probe.txt' }] },
+      // Claude Code's cache breakpoint stays where it put it.
+      { role: 'user', content: [{ type: 'text', text: 'Create probe.txt', cache_control: { type: 'ephemeral' } }] },
       {
         role: 'assistant',
         content: [
@@ -341,6 +342,47 @@ describe('to an Anthropic upstream', () => {
     const sent = messagesKit.kit.anthropic.messageRequests().at(-1)?.body as Record<string, unknown>;
     expect(sent.thinking).toEqual({ type: 'adaptive' });
     expect(sent.output_config).toEqual({ effort: 'medium' });
+  });
+
+  it("keeps Claude Code's cache breakpoints where it put them: the system prompt, the last tool, a tool result, the last user text", async () => {
+    messagesKit.kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    const ephemeral = { type: 'ephemeral' };
+    const response = await post(
+      messagesKit.url,
+      messagesBody(`${providers.anthropic}/claude-sonnet-4-5`, {
+        system: [
+          { type: 'text', text: 'You are Claude Code.' },
+          { type: 'text', text: 'Be brief.', cache_control: ephemeral },
+        ],
+        tools: [
+          { name: 'Read', description: 'Read a file', input_schema: { type: 'object', properties: {} } },
+          { ...bashTool, cache_control: { type: 'ephemeral', ttl: '1h' } },
+        ],
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'List files' }] },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01', name: 'Bash', input: { command: 'ls' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'toolu_01', content: 'a.txt', cache_control: ephemeral },
+              { type: 'text', text: 'Now read it.', cache_control: ephemeral },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(response.status).toBe(200);
+    const body = messagesKit.kit.anthropic.messageRequests().at(-1)?.body as Record<string, unknown>;
+    expect(body.system).toEqual([{ type: 'text', text: 'You are Claude Code.\n\nBe brief.', cache_control: ephemeral }]);
+    const tools = body.tools as { name: string; cache_control?: unknown }[];
+    expect(tools.map((tool) => tool.cache_control)).toEqual([undefined, { type: 'ephemeral', ttl: '1h' }]);
+    expect((body.messages as unknown[]).at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_01', content: 'a.txt', cache_control: ephemeral },
+        { type: 'text', text: 'Now read it.', cache_control: ephemeral },
+      ],
+    });
   });
 
   it('POST /{provider}/v1/messages takes the model whole and echoes it as sent', async () => {
