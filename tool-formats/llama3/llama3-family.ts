@@ -7,11 +7,11 @@ import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
-import { pythonicCallGrammar } from '../shared/pythonic-call-grammar.js';
 import { toolAsFunction } from '../shared/tool-prompt.js';
 import { jsonResultLines } from '../shared/tool-result-text.js';
 import { functionTagGrammar } from '../shared/function-tag-grammar.js';
 import { gluedJsonResidue } from '../shared/glued-json-residue.js';
+import { llamaBuiltinCallGrammar } from './llama3-builtin-call-grammar.js';
 
 const family = 'llama3';
 
@@ -36,7 +36,7 @@ export const llama3Family: FamilySpec = {
       body: { type: 'values', separator: ';' },
       endsAtReplyEnd: true,
       // Built-in tools are written as Python calls (`brave_search.call(query="…")`).
-      grammars: [jsonCallGrammar, pythonicCallGrammar],
+      grammars: [jsonCallGrammar, llamaBuiltinCallGrammar],
     },
     taggedEnvelope(family, '<function_call>', '</function_call>', [jsonCallGrammar]),
     taggedEnvelope(family, '<function=', '</function>', [functionTagGrammar], { headerEnd: '>' }),

@@ -12,10 +12,15 @@ export const pythonicCallGrammar: BodyGrammar = {
   decode: decodePythonicCalls,
 };
 
-export function decodePythonicCalls(body: string, context: DecodeContext): DecodedBody {
+/**
+ * `toolName` maps the function as written to the tool it calls (Llama's built-ins write `NAME.call(…)`);
+ * it runs before the arguments are matched, since positional ones are matched by the tool's parameters.
+ */
+export function decodePythonicCalls(body: string, context: DecodeContext, toolName?: (written: string) => string): DecodedBody {
   const read = readPythonicCalls(body);
   if (read.type === 'error') return { type: 'invalid', message: `Unreadable Python call: ${read.message}` };
-  return { type: 'calls', calls: read.calls.map((call) => toCandidate(call, context)) };
+  const calls = toolName === undefined ? read.calls : read.calls.map((call) => ({ ...call, name: toolName(call.name) }));
+  return { type: 'calls', calls: calls.map((call) => toCandidate(call, context)) };
 }
 
 /**
