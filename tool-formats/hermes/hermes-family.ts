@@ -48,6 +48,9 @@ export const hermesFamily: FamilySpec = {
     functionNameEnvelope,
   ],
   bareGrammars: [jsonCallGrammar],
+  // llama.cpp's Hermes 2 Pro parser reads a call in these fences and drops them (tests/test-chat.cpp).
+  // Each ends in a newline, as there: ```` ```python ```` and a closer glued to text open nothing.
+  fences: ['```\n', '```xml\n', '```json\n'],
   prompt: hermesPrompt,
   renderCall: renderHermesCall,
   renderResults: hermesResults,

@@ -5,6 +5,7 @@ import type { BodyGrammar } from './body-grammar.js';
 import { thinkTag, type Envelope, type ReasoningTag } from './envelope.js';
 import { mergeEntry, type EnvelopeEntry } from './envelope-entry.js';
 import { visibleMarkers } from './fallback-markers.js';
+import { fenceMarker, type FenceMarker } from './fence-frame.js';
 import { MarkerMatcher, type MarkerEntry } from './marker-matcher.js';
 import { createReasoningSyntaxes, openedReasoningSyntax, type ReasoningSyntax } from './reasoning-syntax.js';
 import { unique } from './unique.js';
@@ -35,6 +36,11 @@ export type FamilySyntax = {
    * that is no body.
    */
   replyStartsInside?: string;
+  /**
+   * Markdown fence openers (```` ```xml\n ````) the family's models wrap calls in, read by its own parser
+   * only: a fence holding nothing but calls is dropped with them (see fence-frame.ts).
+   */
+  fences?: readonly string[];
 };
 
 export type ReplyStartSyntax = {
@@ -47,6 +53,7 @@ export type TextMarker =
   | { type: 'envelope'; entry: EnvelopeEntry }
   | { type: 'reasoning'; reasoning: ReasoningSyntax }
   | { type: 'framing' }
+  | FenceMarker
   /** A reasoning close tag met outside reasoning: the reply began inside a block the template opened. */
   | { type: 'orphan-close'; tag: ReasoningTag };
 
@@ -206,10 +213,12 @@ function buildReplySyntax(
     })),
     ...reasoningTags.map(reasoningMarker),
     ...framingTokens.map((token) => ({ marker: token, value: { type: 'framing' } as TextMarker })),
+    ...(own.fences ?? []).map((opener) => ({ marker: opener, value: fenceMarker(opener) as TextMarker })),
   ];
   const seen = new Set<string>();
   for (const { marker } of markers) {
-    if (seen.has(marker)) throw new Error(`"${marker}" is registered as two kinds of marker (envelope, reasoning tag, framing token)`);
+    if (seen.has(marker))
+      throw new Error(`"${marker}" is registered as two kinds of marker (envelope, reasoning tag, framing token, fence)`);
     seen.add(marker);
   }
   const replyStart = own.replyStart === undefined ? undefined : replyStartMarkers(own.replyStart, reasoningMarker);

@@ -6,6 +6,7 @@ import { isJsonOpenerCode, isSpaceCode } from './body-scanner.js';
 import { CandidateReader } from './candidate-reader.js';
 import type { ReplySyntax, TextMarker } from './envelope-catalogue.js';
 import { EnvelopeReader } from './envelope-reader.js';
+import { FenceFrame, fenceCloser } from './fence-frame.js';
 import type { MarkerCursor, MarkerHit, MarkerMatcher } from './marker-matcher.js';
 import { noEvents, ParsedEventBuffer } from './parsed-event-buffer.js';
 import { ReasoningReader } from './reasoning-reader.js';
@@ -22,12 +23,15 @@ type Mode =
   | { readonly type: 'text' }
   | { type: 'reasoning'; reader: ReasoningReader }
   | { type: 'envelope'; reader: EnvelopeReader }
-  | { type: 'candidate'; reader: CandidateReader };
+  | { type: 'candidate'; reader: CandidateReader }
+  /** After a fence opener (what follows decides whether it wraps calls), or after the calls inside one. */
+  | { readonly type: 'fence' };
 
 // The modes without a reader are shared constants: entering one happens at every line and call.
 const textMode: Mode = { type: 'text' };
 const boundaryMode: Mode = { type: 'boundary', afterCall: false };
 const afterCallMode: Mode = { type: 'boundary', afterCall: true };
+const fenceMode: Mode = { type: 'fence' };
 
 /**
  * What a step did, as a number so that the step per chunk allocates nothing: the position to go on
@@ -57,6 +61,10 @@ class ReplyParser implements ToolCallParser {
   private switchedInput = '';
   private finished = false;
   private orphanCloseReported = false;
+  /** The fence the current call (or the calls just read) may be wrapped in; see fence-frame.ts. */
+  private fence: FenceFrame | undefined = undefined;
+  /** The mode after the fence's calls once it is settled (after bare JSON, Llama's `;` may follow). */
+  private afterFence: Mode = boundaryMode;
   /** Nothing of the reply has been read yet: the family's reply-start markers may match. */
   private atReplyStart: boolean;
   private readonly events = new ParsedEventBuffer();
@@ -142,6 +150,8 @@ class ReplyParser implements ToolCallParser {
         case 'candidate':
           if (mode.reader.takeWhole(text)) return noEvents;
           break;
+        case 'fence':
+          break;
         default:
           return assertNever(mode, 'parser mode');
       }
@@ -212,6 +222,8 @@ class ReplyParser implements ToolCallParser {
         return this.stepEnvelope(input, position, mode.reader);
       case 'candidate':
         return this.stepCandidate(input, position, mode.reader);
+      case 'fence':
+        return this.stepFence(input, position);
       default:
         return assertNever(mode, 'parser mode');
     }
@@ -285,12 +297,12 @@ class ReplyParser implements ToolCallParser {
       return scan.keepFrom < input.length ? this.holdPartialMarker(reader.heldMarkers, input, scan.keepFrom) : input.length;
     }
     if (scan.type === 'declined') {
+      this.fenceIsText();
       this.events.text(scan.text);
       this.mode = boundaryMode;
       return scan.end;
     }
-    for (const event of scan.events) this.events.add(event);
-    this.mode = boundaryMode;
+    this.callsRead(scan.events, boundaryMode);
     return scan.end;
   }
 
@@ -300,14 +312,73 @@ class ReplyParser implements ToolCallParser {
       case 'more':
         return scan.keepFrom < input.length ? this.hold(input, scan.keepFrom) : input.length;
       case 'release':
+        this.fenceIsText();
         this.events.text(scan.text);
         this.mode = textMode;
         return scan.resume.type === 'position' ? scan.resume.position : this.switchTo(scan.resume.input);
       case 'calls':
-        for (const event of scan.events) this.events.add(event);
-        this.mode = afterCallMode;
+        this.callsRead(scan.events, afterCallMode);
         return scan.end;
     }
+  }
+
+  /**
+   * After a fence opener: whitespace joins it, then a call envelope or JSON keeps the fence open around
+   * the call, and anything else makes it text. After the fence's calls: whitespace, then its closer
+   * drops the fence, and anything else gives it back to the text.
+   */
+  private stepFence(input: string, position: number): Step {
+    const fence = this.fence as FenceFrame;
+    let index = position;
+    while (index < input.length && isSpaceCode(input.charCodeAt(index))) index++;
+    if (fence.afterCalls) fence.gap += input.slice(position, index);
+    else fence.prefix += input.slice(position, index);
+    if (index >= input.length) return index;
+    if (fence.afterCalls) {
+      if (input.startsWith(fenceCloser, index)) {
+        for (const event of fence.calls) this.events.add(event);
+        this.leaveFence(this.afterFence);
+        return index + fenceCloser.length;
+      }
+      if (fenceCloser.startsWith(input.slice(index, index + fenceCloser.length))) return this.hold(input, index);
+      this.fenceIsText();
+      this.mode = this.afterFence;
+      return index;
+    }
+    const hit = this.syntax.textMarkers.matchAt(input, index);
+    if (hit.type === 'partial') return this.holdPartialMarker(this.syntax.textMarkers, input, index);
+    if (hit.type === 'found' && hit.value.type === 'envelope') return this.open(hit);
+    if (hit.type === 'none' && isJsonOpenerCode(input.charCodeAt(index)) && this.syntax.bareGrammars.length > 0)
+      return this.openBare('', index);
+    this.fenceIsText();
+    this.mode = boundaryMode;
+    return index;
+  }
+
+  /** A call envelope or candidate gave `events` (calls, rejections): held in the fence when there is one. */
+  private callsRead(events: readonly ParsedEvent[], next: Mode): void {
+    const fence = this.fence;
+    if (fence === undefined) {
+      for (const event of events) this.events.add(event);
+      this.mode = next;
+      return;
+    }
+    fence.calls.push(...events);
+    fence.afterCalls = true;
+    this.afterFence = next;
+    this.mode = fenceMode;
+  }
+
+  /** The fence (if any) wraps no call after all: its opener, calls and whitespace are text. */
+  private fenceIsText(): void {
+    if (this.fence === undefined) return;
+    for (const event of this.fence.asText()) this.events.add(event);
+    this.fence = undefined;
+  }
+
+  private leaveFence(next: Mode): void {
+    this.fence = undefined;
+    this.mode = next;
   }
 
   private open(hit: Extract<MarkerHit<TextMarker>, { type: 'found' }>): Step {
@@ -318,6 +389,10 @@ class ReplyParser implements ToolCallParser {
         break;
       case 'framing':
         // Dropped; the mode (text or boundary) stays as it was.
+        break;
+      case 'fence':
+        this.fence = new FenceFrame(hit.marker, marker.opensOnly);
+        this.mode = fenceMode;
         break;
       case 'orphan-close':
         // The reply was inside reasoning the gateway did not know about: what came before was already
@@ -369,22 +444,37 @@ class ReplyParser implements ToolCallParser {
         }
         case 'envelope': {
           const outcome = mode.reader.finish(rest);
-          for (const event of outcome.events) this.events.add(event);
-          if (outcome.replay === undefined) return;
-          this.mode = boundaryMode;
-          this.consume(outcome.replay);
+          // Only text when the scanner could not tell a body from text (see EnvelopeReader.finish).
+          if (outcome.events.some((event) => event.type !== 'text')) {
+            this.callsRead(outcome.events, boundaryMode);
+          } else {
+            this.fenceIsText();
+            for (const event of outcome.events) this.events.add(event);
+            this.mode = boundaryMode;
+          }
+          if (outcome.replay === undefined && this.fence === undefined) return;
+          this.consume(outcome.replay ?? '');
           break;
         }
         case 'candidate': {
           const outcome = mode.reader.finish(rest);
           if (outcome.type === 'events') {
-            for (const event of outcome.events) this.events.add(event);
-            return;
+            this.callsRead(outcome.events, afterCallMode);
+            if (this.fence === undefined) return;
+            break;
           }
+          this.fenceIsText();
           this.events.text(outcome.text);
           this.mode = textMode;
           this.consume(outcome.replay);
           break;
+        }
+        case 'fence': {
+          const fence = this.fence as FenceFrame;
+          for (const event of fence.atReplyEnd()) this.events.add(event);
+          this.events.text(rest);
+          this.fence = undefined;
+          return;
         }
         default:
           assertNever(mode, 'parser mode');
