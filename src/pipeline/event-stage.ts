@@ -6,6 +6,7 @@
  * would otherwise cost more than the stages' own work, on every chunk of a long stream.
  */
 import { EventList } from '../core/event-list.js';
+import { toGatewayError } from '../core/gateway-error.js';
 import type { StreamEvent } from '../core/stream-event.js';
 
 export interface EventStage {
@@ -17,7 +18,8 @@ export interface EventStage {
   readonly finished: boolean;
   /**
    * The live stream stopped before its end reached the stage: the reader left early (a client that went
-   * away) or the source threw. Called at most once, and never for a reply read whole (it is in hand).
+   * away; a source that throws becomes an error event instead). Called at most once, and never for a reply
+   * read whole (it is in hand).
    */
   stopped?(): void;
 }
@@ -70,22 +72,44 @@ async function* runStages(source: AsyncIterable<StreamEvent>, stages: readonly E
   const outputs = stages.map((): StreamEvent[] => []);
   let reachedEnd = false;
   try {
-    for await (const event of source) {
-      single[0] = event;
-      for (const produced of pushThrough(stages, outputs, 0, single)) yield produced;
-      const finished = lastFinished(stages);
-      if (finished >= 0) {
-        // As a stage's own generator would: it stops reading (closing the source, as for await's return
-        // does), and the stages after it see the end of their input.
-        for (const produced of endFrom(stages, outputs, finished + 1)) yield produced;
-        reachedEnd = true;
-        return;
+    let last: StreamEvent[];
+    try {
+      for await (const event of source) {
+        single[0] = event;
+        for (const produced of pushThrough(stages, outputs, 0, single)) yield produced;
+        const finished = lastFinished(stages);
+        if (finished >= 0) {
+          // As a stage's own generator would: it stops reading (closing the source, as for await's return
+          // does), and the stages after it see the end of their input.
+          for (const produced of endFrom(stages, outputs, finished + 1)) yield produced;
+          reachedEnd = true;
+          return;
+        }
       }
+      last = endFrom(stages, outputs, 0);
+    } catch (error) {
+      last = failure(stages, outputs, error);
     }
-    for (const produced of endFrom(stages, outputs, 0)) yield produced;
     reachedEnd = true;
+    for (const produced of last) yield produced;
   } finally {
+    // The reader left before the end (a client that went away): the stages still open are told.
     if (!reachedEnd) for (const stage of stages) if (!stage.finished) stage.stopped?.();
+  }
+}
+
+/**
+ * Something threw (the source or a stage: a bug, a stack overflow on a pathological reply). A streamed
+ * reply is ended only by an event, its headers long sent, so the throw becomes the stream's error event,
+ * seen by the stages that have not finished (finalize redacts it, the reply tap counts it). Should a
+ * stage throw again on it, the bare error event still ends the stream.
+ */
+function failure(stages: readonly EventStage[], outputs: StreamEvent[][], thrown: unknown): StreamEvent[] {
+  const error: StreamEvent = { type: 'error', error: toGatewayError(thrown) };
+  try {
+    return pushThrough(stages, outputs, 0, [error]);
+  } catch {
+    return [error];
   }
 }
 

@@ -119,6 +119,53 @@ describe('applyStage', () => {
     expect((applyStage(new EventList(events), stage()) as EventList).events).toEqual(events.slice(0, 2));
     expect(calls).toEqual(['text-delta', 'finish']);
   });
+
+  // A streamed reply is ended only by an event (a route has already sent its headers): a throw that escaped
+  // left the client's connection open for good.
+  it('ends a live stream with one error event, seen by the stages, when the source or a stage throws', async () => {
+    const recorder = (seen: string[]): EventStage => ({
+      finished: false,
+      push(event, out) {
+        seen.push(event.type);
+        out.push(event);
+        if (event.type === 'error') (this as { finished: boolean }).finished = true;
+      },
+      end() {
+        seen.push('end');
+      },
+    });
+    async function* throwingSource(): AsyncGenerator<StreamEvent> {
+      yield { type: 'text-delta', delta: 'a' };
+      throw new RangeError('Maximum call stack size exceeded');
+    }
+    const seen: string[] = [];
+    const fromSource = await collect(applyStage(throwingSource(), recorder(seen)));
+    expect(comparable(fromSource)).toEqual([
+      { type: 'text-delta', delta: 'a' },
+      { type: 'error', status: 500, message: 'Internal error: Maximum call stack size exceeded' },
+    ]);
+    expect(seen).toEqual(['text-delta', 'error']);
+
+    const throwing: EventStage = {
+      finished: false,
+      push(event, out) {
+        if (event.type === 'text-delta' && event.delta === 'b') throw new Error('a stage bug');
+        out.push(event);
+      },
+      end() {},
+    };
+    const after: string[] = [];
+    const events: StreamEvent[] = [
+      { type: 'text-delta', delta: 'a' },
+      { type: 'text-delta', delta: 'b' },
+    ];
+    const fromStage = await collect(applyStage(applyStage(live(events), throwing), recorder(after)));
+    expect(comparable(fromStage)).toEqual([
+      { type: 'text-delta', delta: 'a' },
+      { type: 'error', status: 500, message: 'Internal error: a stage bug' },
+    ]);
+    expect(after).toEqual(['text-delta', 'error']);
+  });
 });
 
 /** The way stages ran before they shared one generator: each its own, reading the one before. The reference. */
@@ -218,14 +265,15 @@ describe('a stage told the stream stopped', () => {
     expect(stage.stops).toBe(1);
   });
 
-  it('is told once when the source throws', async () => {
+  it('is not told when the source throws: the stage sees the error event the throw becomes', async () => {
     const stage = new StopCounting();
     async function* failing(): AsyncGenerator<StreamEvent> {
       yield deltas[0] as StreamEvent;
       throw new Error('socket hang up');
     }
-    await expect(collect(applyStage(failing(), stage))).rejects.toThrow('socket hang up');
-    expect(stage.stops).toBe(1);
+    const events = await collect(applyStage(failing(), stage));
+    expect(events.at(-1)?.type).toBe('error');
+    expect(stage.stops).toBe(0);
   });
 
   it('is not told when the stream reaches its end, finished or not, nor for a reply read whole', async () => {
