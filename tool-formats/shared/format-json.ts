@@ -1,5 +1,6 @@
 /** JSON with Python's json.dumps spacing (", " and ": "), as chat templates print tools and calls. */
 // So prompts look like what the models saw in training. Deterministic: key order is kept.
+import { nestsTooDeep } from './lenient-json.js';
 export function formatJson(value: unknown): string {
   // Native JSON.stringify, then one string-aware pass adding the spaces: half the cost of building the
   // text recursively (measured on 200 tool schemas), which showed in profiles of requests with many tools.
@@ -21,13 +22,18 @@ export function formatJson(value: unknown): string {
   return copiedUpTo === 0 ? compact : result + compact.slice(copiedUpTo);
 }
 
-/** Parses call arguments (JSON text) for rendering; text that is not JSON is kept as a string. */
+/**
+ * Parses call arguments (JSON text) for rendering; text that is not JSON is kept as a string, and so is
+ * JSON nested too deep to re-format (a native upstream's arguments are not bounded on the way in).
+ */
 export function argumentsForRendering(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     return text;
   }
+  return nestsTooDeep(value) ? text : value;
 }
 
 /**

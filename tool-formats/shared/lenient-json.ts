@@ -1,6 +1,7 @@
 /** A tolerant JSON reader for model-written payloads, repairing in the tokenizer. */
 // Single quotes, trailing commas, Python literals, raw newlines in strings and unquoted keys are
 // handled while tokenizing, so words inside strings are never touched.
+import { findTooDeepValue } from '../../src/core/find-too-deep-value.js';
 
 export type LenientJsonOptions = {
   /** Close brackets still open when the text ends after a complete value (the envelope did close). */
@@ -16,6 +17,16 @@ export type LenientJsonParse = { type: 'value'; value: unknown } | LenientJsonEr
 
 /** Deeper nesting than any real tool call; keeps the recursive reader off the stack limit. */
 const maximumDepth = 200;
+const tooDeeplyNested = 'Too deeply nested';
+
+/**
+ * Whether a parsed value nests deeper than the tolerant reader reads. JSON.parse has no such bound, and
+ * every walk after it (the non-finite number check, schema coercion, JSON.stringify) recurses: 100,000
+ * levels overflowed the stack there.
+ */
+export function nestsTooDeep(value: unknown): boolean {
+  return findTooDeepValue(value, maximumDepth) !== undefined;
+}
 
 const numberPattern = /[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
 const wordPattern = /[A-Za-z_$][\w$-]*/y;
@@ -52,17 +63,25 @@ class ReadFailure extends Error {
 
 /** Parses `text` as exactly one value (surrounding whitespace allowed). Tries the native parser first. */
 export function parseLenientJson(text: string, options: LenientJsonOptions = {}): LenientJsonParse {
-  try {
-    return { type: 'value', value: JSON.parse(text) };
-  } catch {
-    // Fall through to the tolerant reader.
-  }
+  const strict = parseStrictJson(text);
+  if (strict !== undefined) return strict;
   const read = readLenientJson(text, 0, options);
   if (read.type === 'error') return read;
   const rest = skipSpace(text, read.end);
   if (rest < text.length)
     return { type: 'error', message: `Unexpected text after the value at ${rest}`, position: rest, incomplete: false };
   return { type: 'value', value: read.value };
+}
+
+/** JSON.parse's answer, held to the same depth bound as the tolerant reader; undefined when the text is not strict JSON. */
+function parseStrictJson(text: string): LenientJsonParse | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return nestsTooDeep(value) ? { type: 'error', message: tooDeeplyNested, position: 0, incomplete: false } : { type: 'value', value };
 }
 
 /** Reads one value starting at `start` (after optional whitespace) and says where it ended. */
@@ -102,7 +121,7 @@ class LenientJsonReader {
   ) {}
 
   readValue(depth: number): unknown {
-    if (depth > maximumDepth) this.fail('Too deeply nested');
+    if (depth > maximumDepth) this.fail(tooDeeplyNested);
     this.position = skipSpace(this.text, this.position);
     if (this.position >= this.text.length) this.fail('Unexpected end of text');
     const character = this.text[this.position];

@@ -187,4 +187,16 @@ describe('POST /v1/tool-calls/parse', () => {
     });
     expect(asArguments).toMatchObject({ status: 200, body: { calls: [{ function: { arguments: '{"__proto__":{"path":"x"}}' } }] } });
   });
+
+  it('reads call arguments nested 100,000 deep as an unreadable call (diagnostics), not a 500', async () => {
+    const depth = 100_000;
+    const text = `<tool_call>{"name": "get_weather", "arguments": {"city": ${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}</tool_call>`;
+    expect(await post('/v1/tool-calls/parse', { family: 'hermes', text, tools })).toMatchObject({
+      status: 200,
+      body: {
+        calls: [],
+        diagnostics: { tool_call_error: { code: 'invalid_tool_syntax', message: expect.stringContaining('Too deeply nested') } },
+      },
+    });
+  });
 });

@@ -42,6 +42,13 @@ describe.each([...registry.syntaxes.values(), registry.custom('[[CALL]]', '[[/CA
     ).toMatch(/^Checking\.\s+Done\.$/);
   });
 
+  // A native upstream's arguments are not bounded on the way in: pretty-printing 100,000 levels overflowed the stack.
+  it('writes a call whose arguments nest far too deep to re-format, without overflowing the stack', () => {
+    const depth = 100_000;
+    const deep = `{"city":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+    expect(syntax.renderCall({ name: 'get_weather', arguments: deep })).toContain('get_weather');
+  });
+
   it('reads nothing as a call when the request offers no tools', () => {
     const parser = syntax.createParser([]);
     expect(parser.push(syntax.renderCall(calls[1] as (typeof calls)[number])).every((event) => event.type === 'text')).toBe(true);

@@ -72,6 +72,15 @@ describe('parseLenientJson', () => {
   it('fails cleanly instead of overflowing the stack on absurd nesting', () => {
     expect(parseLenientJson('['.repeat(100_000)).type).toBe('error');
   });
+
+  // Valid JSON took JSON.parse's path with no bound, and the walks after it (the non-finite number check,
+  // schema coercion, JSON.stringify) overflowed the stack: a 500, or a stream that never ended.
+  it('refuses valid JSON nested past the bound exactly as it refuses repaired JSON nested that deep', () => {
+    const nested = (depth: number, tail: string) => `${'{"a":'.repeat(depth)}1${tail}${'}'.repeat(depth)}`;
+    expect(parseLenientJson(nested(100_000, ''))).toMatchObject({ type: 'error', message: 'Too deeply nested', incomplete: false });
+    for (const depth of [200, 201, 202])
+      expect(parseLenientJson(nested(depth, '')).type, String(depth)).toBe(parseLenientJson(nested(depth, ',')).type);
+  });
 });
 
 describe('readLenientJson', () => {
