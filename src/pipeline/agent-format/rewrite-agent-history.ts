@@ -31,16 +31,17 @@ export function rewriteAgentHistory(messages: readonly Message[], syntax: AgentT
       index++;
       continue;
     }
-    const callCount = segments.filter((segment) => segment.type === 'call').length;
-    const answers = collectResults(messages, index + 1, callCount, syntax);
-    rewritten.push(rebuildAssistant(message, segments, index, answers.results.length, syntax));
-    answers.results.forEach((result, position) =>
-      rewritten.push(toolMessage(result, agentCallId(index, position), callName(segments, position))),
-    );
+    const callNames = segments.flatMap((segment) => (segment.type === 'call' ? [segment.name] : []));
+    const collected = collectResults(messages, index + 1, callNames.length, syntax);
+    const answers = pairResults(callNames, collected.results);
+    rewritten.push(rebuildAssistant(message, segments, index, answers, syntax));
+    answers.forEach((result, position) => {
+      if (result) rewritten.push(toolMessage(result, agentCallId(index, position), callNames[position]));
+    });
     // The whitespace that stood around the removed result wrappers is not the agent's text.
-    const leftover = answers.leftoverText.trim();
+    const leftover = collected.leftoverText.trim();
     if (leftover !== '') rewritten.push({ role: 'user', content: [{ type: 'text', text: leftover }] });
-    index = answers.next;
+    index = collected.next;
   }
   return rewritten;
 }
@@ -97,6 +98,26 @@ function collectResults(messages: readonly Message[], from: number, callCount: n
   return { results, leftoverText, next };
 }
 
+/**
+ * The result each call gets (by call position), or undefined. Results come back in the order the tools
+ * finished, so one that names its tool (Harmony's `functions.NAME`, a `{"name", "output"}` object) answers
+ * the first call to that tool still unanswered; the others answer the remaining calls in order.
+ */
+function pairResults(callNames: readonly string[], results: readonly ResultSegment[]): (ResultSegment | undefined)[] {
+  const answers: (ResultSegment | undefined)[] = callNames.map(() => undefined);
+  const unnamed: ResultSegment[] = [];
+  for (const result of results) {
+    const position = callNames.findIndex((name, at) => name === result.name && answers[at] === undefined);
+    if (position >= 0) answers[position] = result;
+    else unnamed.push(result);
+  }
+  for (const result of unnamed) {
+    const position = answers.indexOf(undefined);
+    if (position >= 0) answers[position] = result;
+  }
+  return answers;
+}
+
 /** A user turn's text when it is only text (a turn with images is the user's, not a tool result). */
 function textOnly(message: UserMessage): string | undefined {
   if (!message.content.every((part) => part.type === 'text')) return undefined;
@@ -111,14 +132,14 @@ function rebuildAssistant(
   message: AssistantMessage,
   segments: Segment[],
   messageIndex: number,
-  answered: number,
+  answers: readonly (ResultSegment | undefined)[],
   syntax: AgentTextSyntax,
 ): AssistantMessage {
   const content: AssistantMessage['content'] = message.content.filter((part) => part.type === 'reasoning');
   const calls: ToolCallPart[] = [];
   const pieces: string[] = [''];
   let position = 0;
-  const structuredAt = (at: number) => segments[at]?.type === 'call' && callPosition(segments, at) < answered;
+  const structuredAt = (at: number) => segments[at]?.type === 'call' && answers[callPosition(segments, at)] !== undefined;
   segments.forEach((segment, at) => {
     switch (segment.type) {
       case 'reasoning':
@@ -128,7 +149,7 @@ function rebuildAssistant(
         pieces[pieces.length - 1] += trimCallSeparators(segment.text, structuredAt(at - 1), structuredAt(at + 1));
         break;
       case 'call':
-        if (position < answered) {
+        if (answers[position] !== undefined) {
           calls.push({ type: 'tool-call', id: agentCallId(messageIndex, position), name: segment.name, arguments: segment.arguments });
           pieces.push('');
         } else pieces[pieces.length - 1] += syntax.renderCall(segment);
@@ -147,11 +168,6 @@ function rebuildAssistant(
 /** The call's position among the turn's calls. */
 function callPosition(segments: Segment[], at: number): number {
   return segments.slice(0, at).filter((segment) => segment.type === 'call').length;
-}
-
-function callName(segments: Segment[], position: number): string | undefined {
-  const call = segments.filter((segment) => segment.type === 'call')[position];
-  return call?.type === 'call' ? call.name : undefined;
 }
 
 function toolMessage(result: ResultSegment, toolCallId: string, toolName: string | undefined): ToolMessage {

@@ -196,3 +196,46 @@ describe('rewriteAgentHistory (other syntaxes)', () => {
     expect(rewritten.map((message) => message.role)).toEqual(['assistant', 'tool']);
   });
 });
+
+describe('rewriteAgentHistory: which call a result answers', () => {
+  const weatherThenTime = (format: AgentTextSyntax) =>
+    assistant(
+      `${format.renderCall({ name: 'get_weather', arguments: '{"city":"Quito"}' })}\n${format.renderCall({ name: 'get_time', arguments: '{}' })}`,
+    );
+  const outputs = (messages: Message[]) =>
+    messages.flatMap((message) =>
+      message.role === 'tool' ? message.content.map((part) => [part.toolCallId, part.toolName, part.output]) : [],
+    );
+
+  // Results come back in the order the tools finished; pairing them by position told the model the weather was "12:00".
+  it.each([
+    [
+      'harmony',
+      '<|start|>functions.get_time to=assistant<|channel|>commentary<|message|>12:00<|end|><|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>20 C<|end|>',
+    ],
+    ['llama3', '{"name": "get_time", "output": "12:00"}\n{"name": "get_weather", "output": "20 C"}'],
+    [
+      'gemma',
+      '```tool_output\n{"name": "get_time", "output": "12:00"}\n```\n```tool_output\n{"name": "get_weather", "output": "20 C"}\n```',
+    ],
+  ])('%s: a result that names its tool answers the call to that tool, whatever its place', (id, results) => {
+    const format = syntax(id);
+    expect(outputs(rewriteAgentHistory([weatherThenTime(format), user(results)], format, tools))).toEqual([
+      ['call_agent_0_0', 'get_weather', '20 C'],
+      ['call_agent_0_1', 'get_time', '12:00'],
+    ]);
+  });
+
+  it('leaves a call that no result answers as text, even when a later call is answered', () => {
+    const llama3 = syntax('llama3');
+    const rewritten = rewriteAgentHistory([weatherThenTime(llama3), user('{"name": "get_time", "output": "12:00"}')], llama3, tools);
+    expect(outputs(rewritten)).toEqual([['call_agent_0_1', 'get_time', '12:00']]);
+    expect(rewritten[0]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: llama3.renderCall({ name: 'get_weather', arguments: '{"city":"Quito"}' }) },
+        { type: 'tool-call', id: 'call_agent_0_1', name: 'get_time', arguments: '{}' },
+      ],
+    });
+  });
+});
