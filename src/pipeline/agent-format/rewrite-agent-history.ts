@@ -22,6 +22,7 @@ export function agentCallId(messageIndex: number, position: number): string {
 
 export function rewriteAgentHistory(messages: readonly Message[], syntax: AgentTextSyntax, tools: ToolDefinition[]): Message[] {
   const rewritten: Message[] = [];
+  const structuredIds = structuredCallIds(messages);
   let index = 0;
   while (index < messages.length) {
     const message = messages[index] as Message;
@@ -32,7 +33,7 @@ export function rewriteAgentHistory(messages: readonly Message[], syntax: AgentT
       continue;
     }
     const callNames = segments.flatMap((segment) => (segment.type === 'call' ? [segment.name] : []));
-    const collected = collectResults(messages, index + 1, callNames.length, syntax);
+    const collected = collectResults(messages, index + 1, callNames.length, { syntax, structuredIds });
     const answers = pairResults(callNames, collected.results);
     rewritten.push(rebuildAssistant(message, segments, index, answers, syntax));
     answers.forEach((result, position) => {
@@ -78,13 +79,24 @@ function parseAssistantText(message: AssistantMessage, syntax: AgentTextSyntax, 
   return segments.some((segment) => segment.type === 'call') ? segments : undefined;
 }
 
-/** Results in the user turns right after the calls, in order, at most one per call. */
-function collectResults(messages: readonly Message[], from: number, callCount: number, syntax: AgentTextSyntax) {
+/** How the messages after a turn's text calls are read for their results. */
+type ResultReading = { syntax: AgentTextSyntax; structuredIds: ReadonlySet<string> };
+
+/** Results in the user turns (or stray tool messages) right after the calls, in order, at most one per call. */
+function collectResults(messages: readonly Message[], from: number, callCount: number, reading: ResultReading) {
+  const { syntax, structuredIds } = reading;
   const results: ResultSegment[] = [];
   let leftoverText = '';
   let next = from;
   while (results.length < callCount && next < messages.length) {
     const message = messages[next] as Message;
+    if (message.role === 'tool') {
+      const stray = strayResults(message, structuredIds);
+      if (stray === undefined || results.length + stray.length > callCount) break;
+      results.push(...stray);
+      next++;
+      continue;
+    }
     const text = message.role === 'user' ? textOnly(message) : undefined;
     if (text === undefined) break;
     const segments = syntax.splitResults(text);
@@ -96,6 +108,31 @@ function collectResults(messages: readonly Message[], from: number, callCount: n
     next++;
   }
   return { results, leftoverText, next };
+}
+
+/** The ids of the structured calls in the history: tool messages answering them are the client's own. */
+function structuredCallIds(messages: readonly Message[]): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const message of messages)
+    if (message.role === 'assistant') for (const part of message.content) if (part.type === 'tool-call') ids.add(part.id);
+  return ids;
+}
+
+/**
+ * An agent that read the calls as text may still send their results as tool messages (Chat's role "tool",
+ * a Messages tool_result block) with ids it made up. Handed on as they were, they would answer no call,
+ * which a native upstream refuses: when no id answers a structured call, they are results for the text
+ * calls. Undefined when the message answers a structured call.
+ */
+function strayResults(message: ToolMessage, structuredIds: ReadonlySet<string>): ResultSegment[] | undefined {
+  if (message.content.some((part) => structuredIds.has(part.toolCallId))) return undefined;
+  return message.content.map((part) => {
+    // Never left over (only as many are taken as calls wait), so there is no wrapper text to keep.
+    const result: ResultSegment = { type: 'result', output: part.output, raw: '' };
+    if (part.toolName !== undefined) result.name = part.toolName;
+    if (part.isError === true) result.isError = true;
+    return result;
+  });
 }
 
 /**

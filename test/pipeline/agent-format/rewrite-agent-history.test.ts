@@ -238,4 +238,46 @@ describe('rewriteAgentHistory: which call a result answers', () => {
       ],
     });
   });
+
+  // An agent that read the calls as text may still send results as tool messages (Chat's role "tool", a Messages
+  // tool_result block) with an id of its own: handed on as they were, they answered no call, which a native upstream refuses.
+  it('ties tool messages whose ids answer no structured call to the text calls before them, in order', () => {
+    const qwen3 = syntax('qwen3');
+    const result = (toolCallId: string, output: string): Message => ({
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId, output }],
+    });
+    const rewritten = rewriteAgentHistory(
+      [weatherThenTime(qwen3), result('call_1', '20 C'), result('toolu_2', '12:00'), user('Thanks')],
+      qwen3,
+      tools,
+    );
+    expect(rewritten).toEqual([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', id: 'call_agent_0_0', name: 'get_weather', arguments: '{"city":"Quito"}' },
+          { type: 'tool-call', id: 'call_agent_0_1', name: 'get_time', arguments: '{}' },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_agent_0_0', toolName: 'get_weather', output: '20 C' }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_agent_0_1', toolName: 'get_time', output: '12:00' }] },
+      user('Thanks'),
+    ]);
+  });
+
+  it('leaves tool messages that answer a structured call in the history alone', () => {
+    const qwen3 = syntax('qwen3');
+    const history: Message[] = [
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: qwen3.renderCall({ name: 'get_time', arguments: '{}' }) },
+          { type: 'tool-call', id: 'call_real', name: 'get_weather', arguments: '{"city":"Quito"}' },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_real', output: '20 C' }] },
+    ];
+    expect(rewriteAgentHistory(history, qwen3, tools)).toEqual(history);
+  });
 });

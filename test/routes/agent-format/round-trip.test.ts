@@ -2,6 +2,7 @@
 // And a prompted upstream as its own family's history.
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postJson } from '../../helpers/read-sse.js';
 import { chat, startAgentFormatKit, syntax, tools, type AgentFormatKit } from './agent-format-kit.js';
 
 let kit: AgentFormatKit;
@@ -150,5 +151,55 @@ describe('the loop an agent runs', () => {
       { role: 'tool', tool_call_id: 'call_agent_1_0', content: '20 C' },
       { role: 'tool', tool_call_id: 'call_agent_1_1', content: '25 C' },
     ]);
+  });
+});
+
+describe('results sent as tool messages for calls read as text', () => {
+  const xml = syntax('xml');
+  const call = xml.renderCall({ name: 'get_weather', arguments: '{"city":"Quito"}' });
+  const expected = [
+    { role: 'user', content: 'Weather in Quito?' },
+    {
+      role: 'assistant',
+      content: 'Checking.',
+      tool_calls: [{ id: 'call_agent_1_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Quito"}' } }],
+    },
+    { role: 'tool', tool_call_id: 'call_agent_1_0', content: '20 C' },
+  ];
+
+  it('a Chat role "tool" message with an id the agent made up answers the call before it', async () => {
+    kit.native.enqueue({ type: 'chat', content: 'Sunny.' });
+    await chat(
+      kit.client,
+      {
+        model: 'native/gpt-4o-mini',
+        tools,
+        agent_format: 'xml',
+        messages: [
+          { role: 'user', content: 'Weather in Quito?' },
+          { role: 'assistant', content: `Checking.\n${call}` },
+          { role: 'tool', tool_call_id: 'call_1', content: '20 C' },
+        ],
+      },
+      { stream: false },
+    );
+    expect(kit.native.lastChatBody().messages).toEqual(expected);
+  });
+
+  it('a Messages tool_result block with an id the agent made up answers the call before it', async () => {
+    kit.native.enqueue({ type: 'chat', content: 'Sunny.' });
+    const response = await postJson(`${kit.gateway.baseUrl}/v1/messages`, {
+      model: 'native/gpt-4o-mini',
+      max_tokens: 64,
+      agent_format: 'xml',
+      tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
+      messages: [
+        { role: 'user', content: 'Weather in Quito?' },
+        { role: 'assistant', content: [{ type: 'text', text: `Checking.\n${call}` }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: '20 C' }] },
+      ],
+    });
+    expect(response.status).toBe(200);
+    expect(kit.native.lastChatBody().messages).toEqual(expected);
   });
 });
