@@ -155,13 +155,14 @@ function parserMaker(plan: ReplyPlan): ParseOptions['createParser'] {
   return (inReasoning) => plan.toolFormat(plan.model.family).createParser(plan.parseTools, { startsInReasoning: inReasoning });
 }
 
-function parseWith(plan: ReplyPlan, keepRawText: boolean): ParseOptions {
+function parseWith(plan: ReplyPlan): ParseOptions {
   return {
     createParser: parserMaker(plan),
     startsInReasoning: plan.startsInReasoning,
     diagnostics: plan.diagnostics,
     singleCall: plan.request.parallelToolCalls === false,
-    keepRawText,
+    // `passthrough` promises the upstream's text untouched, whichever lane read the calls out of it.
+    keepRawText: plan.agentFormat.type === 'passthrough',
     ...(plan.callIds ? { callIds: plan.callIds } : {}),
   };
 }
@@ -176,7 +177,7 @@ export const nativeLane: readonly LaneStage[] = [
     file: 'pipeline/parse-text-into-calls.ts',
     why: 'An inference server without a tool or reasoning parser for this model hands its markup on as text: the family parser reads it first, so every later stage sees calls.',
     applies: (plan) => plan.startsInReasoning || plan.parseTools.length > 0,
-    apply: (events, plan) => parseTextIntoCalls(events, parseWith(plan, false)),
+    apply: (events, plan) => parseTextIntoCalls(events, parseWith(plan)),
   },
   {
     name: 'notice-lost-harmony-recipient',
@@ -232,7 +233,7 @@ export const promptedLane: readonly LaneStage[] = [
     file: 'pipeline/parse-text-into-calls.ts',
     why: "The family's parser turns the text back into calls (only names from the request's tools), and reads a reasoning block the template opened.",
     applies: (plan) => plan.parseTools.length > 0 || plan.startsInReasoning,
-    apply: (events, plan) => parseTextIntoCalls(events, parseWith(plan, plan.agentFormat.type === 'passthrough')),
+    apply: (events, plan) => parseTextIntoCalls(events, parseWith(plan)),
   },
   checkFormat,
   agentFormatReply,

@@ -10,7 +10,7 @@ import { startGateway, testProvider, type StartedGateway, type TestConfigFile } 
 export type AgentFormatKit = {
   gateway: StartedGateway;
   client: OpenAI;
-  /** Behind provider `native`. */
+  /** Behind provider `native`, and behind provider `vllm` (the same upstream, as a vLLM server). */
   native: FakeOpenAiUpstream;
   /** Behind provider `prompted` (Qwen2.5 models get Hermes tags in their prompt). */
   prompted: FakeOpenAiUpstream;
@@ -23,6 +23,8 @@ export async function startAgentFormatKit(agentFormats?: Record<string, unknown>
     providers: {
       native: testProvider('openai-compatible', `${native.url}/v1`, { toolCalling: 'native' }),
       prompted: testProvider('openai-compatible', `${prompted.url}/v1`, { toolCalling: 'prompted' }),
+      // The native upstream again, as a vLLM server: one started without a tool parser leaves the markup as text.
+      vllm: testProvider('openai-compatible', `${native.url}/v1`, { toolCalling: 'native', server: 'vllm' }),
     },
     ...(agentFormats ? { agentFormats } : {}),
   };

@@ -91,6 +91,22 @@ describe.each([false, true])('structured formats (stream: %s)', (stream) => {
     expect(outcome.headers.get('x-agent-format')).toBe('passthrough; source=field');
   });
 
+  // The native lane read the markup out of the text (a vLLM server without a tool parser leaves it there), and
+  // passthrough lost it: the prompted lane's raw text was kept, the native lane's was not.
+  it('passthrough from a native server that left the markup as text keeps that text, and returns the calls in it', async () => {
+    kit.native.enqueue({ type: 'chat', content: `<think>plan</think>${hermesReply}`, fragmentSize: 2 });
+    const outcome = await chat(
+      kit.client,
+      { model: 'vllm/Qwen/Qwen2.5-7B-Instruct', messages: question, tools, agent_format: 'passthrough' },
+      { stream },
+    );
+    expect(outcome.content).toBe(`<think>plan</think>${hermesReply}`);
+    expect(outcome.toolCalls.map((call) => [call.name, JSON.parse(call.arguments)])).toEqual(
+      twoCalls.map((call) => [call.name, call.arguments]),
+    );
+    expect(outcome.finishReason).toBe('tool_calls');
+  });
+
   it('passthrough from a native upstream is the text and the calls as they came', async () => {
     kit.native.enqueue({ type: 'chat', content: 'Checking.', toolCalls: twoCalls });
     const outcome = await chat(
