@@ -32,9 +32,20 @@ export async function* renderCallsAsText(events: AsyncIterable<StreamEvent>, syn
     }
   }
 
+  /**
+   * OpenAI-style upstreams end their calls only at finish (calls may interleave), but arguments that are a
+   * whole JSON object can take nothing more: when the next call starts, or the upstream breaks off, such a
+   * call is complete and is written, rather than held to the end or lost with the stream.
+   */
+  const closeWholeCalls = () => {
+    for (const call of open.values()) if (!call.complete && isWholeJsonObject(call.argumentsText)) call.complete = true;
+  };
+
   for await (const event of events) {
     switch (event.type) {
       case 'tool-call-start':
+        closeWholeCalls();
+        yield* flush(false);
         open.set(event.index, { name: event.name, argumentsText: '', complete: false });
         break;
       case 'tool-call-delta': {
@@ -56,8 +67,22 @@ export async function* renderCallsAsText(events: AsyncIterable<StreamEvent>, syn
         yield* flush(true);
         yield event;
         break;
+      case 'error':
+        closeWholeCalls();
+        yield* flush(false);
+        yield event;
+        break;
       default:
         yield event;
     }
+  }
+}
+
+function isWholeJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
   }
 }

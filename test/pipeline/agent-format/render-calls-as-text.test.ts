@@ -129,6 +129,69 @@ describe('renderCallsAsText over native events', () => {
     expect(events[0]).toEqual({ type: 'reasoning-delta', delta: 'think' });
     expect(events.at(-1)).toBe(error);
   });
+
+  // OpenAI-style upstreams end their calls only at finish: the first call was held until then, though the
+  // next call's start says its arguments are done (a whole JSON object can take nothing more).
+  it('writes a call whose arguments are a whole JSON object as soon as the next call starts', async () => {
+    const source: StreamEvent[] = [
+      { type: 'text-delta', delta: 'Checking.' },
+      { type: 'tool-call-start', index: 0, id: 'a', name: 'get_weather' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '"Quito"}' },
+      { type: 'tool-call-start', index: 1, id: 'b', name: 'get_weather' },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '{"city":"Lima"}' },
+      { type: 'tool-call-end', index: 0, arguments: '{"city":"Quito"}' },
+      { type: 'tool-call-end', index: 1, arguments: '{"city":"Lima"}' },
+      finish,
+    ];
+    const written: string[] = [];
+    async function* watched(): AsyncGenerator<StreamEvent> {
+      for (const [position, event] of source.entries()) {
+        written.push(`read ${position}`);
+        yield event;
+      }
+    }
+    for await (const event of renderCallsAsText(watched(), qwen3)) if (event.type === 'text-delta') written.push(event.delta);
+    expect(written.slice(0, 7)).toEqual(['read 0', 'Checking.', 'read 1', 'read 2', 'read 3', 'read 4', `\n${quito}`]);
+    expect(written.join('')).toContain(`\n${lima}`);
+  });
+
+  it('keeps the calls an upstream completed when it breaks off in the next one', async () => {
+    const error = { type: 'error', error: new Error('gone') } as unknown as StreamEvent;
+    const events = await collect(
+      renderCallsAsText(
+        from([
+          { type: 'text-delta', delta: 'Checking.' },
+          { type: 'tool-call-start', index: 0, id: 'a', name: 'get_weather' },
+          { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":"Quito"}' },
+          { type: 'tool-call-start', index: 1, id: 'b', name: 'get_weather' },
+          { type: 'tool-call-delta', index: 1, argumentsDelta: '{"city":"Li' },
+          error,
+        ]),
+        qwen3,
+      ),
+    );
+    expect(contentOf(events)).toBe(`Checking.\n${quito}`);
+    expect(events.at(-1)).toBe(error);
+  });
+
+  it('holds a call whose arguments are not yet whole JSON when the next starts, and never writes a cut-off one', async () => {
+    const error = { type: 'error', error: new Error('gone') } as unknown as StreamEvent;
+    const events = await collect(
+      renderCallsAsText(
+        from([
+          { type: 'tool-call-start', index: 0, id: 'a', name: 'get_weather' },
+          { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":"Qu' },
+          { type: 'tool-call-start', index: 1, id: 'b', name: 'get_time' },
+          { type: 'tool-call-delta', index: 1, argumentsDelta: '{}' },
+          error,
+        ]),
+        qwen3,
+      ),
+    );
+    expect(contentOf(events)).toBe('');
+    expect(events).toEqual([error]);
+  });
 });
 
 /** The prompted lane (Hermes parser) followed by the transform, over the given upstream chunks. */

@@ -1,6 +1,7 @@
 /** agent_format on /v1/chat/completions through the real openai client: every format, both lanes, streamed and not. */
 import { APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { postJson, sseFrames } from '../../helpers/read-sse.js';
 import {
   chat,
   expectedContent,
@@ -138,6 +139,26 @@ describe.each([false, true])('structured formats (stream: %s)', (stream) => {
       { stream },
     );
     expect(outcome.content).toMatch(/^Checking\.\n<call>\n\{[\s\S]*"Quito"[\s\S]*<\/call>\n<call>\n[\s\S]*"Lima"[\s\S]*<\/call>$/);
+  });
+});
+
+describe('a native upstream that breaks off in its second call', () => {
+  it('still gives the first call, whole, before the in-band error, as the structured format does', async () => {
+    kit.native.enqueue({ type: 'chat', content: 'Checking.', toolCalls: twoCalls, fragmentSize: 4, cutAfterChunks: 12 });
+    const response = await postJson(`${kit.gateway.baseUrl}/v1/chat/completions`, {
+      model: 'native/gpt-4o-mini',
+      messages: question,
+      tools,
+      agent_format: 'qwen3',
+      stream: true,
+    });
+    const frames = sseFrames(response.text).map((frame) => JSON.parse(frame) as Record<string, unknown>);
+    const content = frames
+      .map((frame) => (frame.choices as { delta: { content?: string } }[] | undefined)?.[0]?.delta.content ?? '')
+      .join('');
+    const [first] = twoCalls;
+    expect(content).toBe(`Checking.\n${syntax('qwen3').renderCall({ name: 'get_weather', arguments: JSON.stringify(first?.arguments) })}`);
+    expect(frames.at(-1)).toMatchObject({ error: { type: 'upstream_error' } });
   });
 });
 
