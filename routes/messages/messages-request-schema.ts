@@ -102,7 +102,8 @@ const thinking = {
 
 const commonProperties = {
   model: { type: 'string', minLength: 1 },
-  messages: { type: 'array', items: message },
+  // Anthropic answers an empty list with its 400 ("messages: at least one message is required"), count_tokens too.
+  messages: { type: 'array', minItems: 1, items: message },
   system,
   tools: { type: 'array', items: tool },
   tool_choice: toolChoice,

@@ -49,9 +49,15 @@ describe('the Messages body type derived from messagesRequestSchema', () => {
     expectTypeOf<RequiredKeys<MessagesBody>>().toEqualTypeOf<(typeof messagesRequestSchema.required)[number]>();
     expectTypeOf<RequiredKeys<ConversationBody>>().toEqualTypeOf<(typeof countTokensRequestSchema.required)[number]>();
     // @ts-expect-error max_tokens is required by the type, as by the schema
-    const withoutMaxTokens: MessagesBody = { model: 'local/qwen3', messages: [] };
+    const withoutMaxTokens: MessagesBody = { model: 'local/qwen3', messages: [{ role: 'user', content: 'hi' }] };
     expect(() => validateMessages(withoutMaxTokens)).toThrow("Missing required parameter: 'max_tokens'.");
     expect(validateCountTokens(withoutMaxTokens)).toBe(withoutMaxTokens);
+  });
+
+  it('refuses an empty message list, as Anthropic does, for messages and count_tokens alike', () => {
+    const empty = { model: 'local/qwen3', max_tokens: 16, messages: [] };
+    expect(() => validateMessages(empty)).toThrow(/messages/);
+    expect(() => validateCountTokens(empty)).toThrow(/messages/);
   });
 
   it('types the enums and scalars the parsers switch on', () => {
