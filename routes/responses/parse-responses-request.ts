@@ -1,6 +1,7 @@
 /** A validated Responses body → the neutral ChatInput, the fields the Response object echoes, and the conversation to store. */
 import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
 import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
+import type { ToolDefinition } from '../../src/core/tool-definition.js';
 import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { BodyValidators } from '../shared/body-validator.js';
@@ -125,7 +126,7 @@ export async function parseResponsesRequest(
   const tools = parseResponsesTools(body.tools, caches);
   const choice = parseResponsesToolChoice(body.tool_choice);
   const input: ChatInput = { model: body.model, messages: conversation.result() };
-  const offered = choice.allowedTools ? tools.tools.filter((tool) => choice.allowedTools?.has(tool.name)) : tools.tools;
+  const offered = choice.allowedTools ? allowedOf(tools.tools, choice.allowedTools) : tools.tools;
   if (offered.length) input.tools = offered;
   if (choice.toolChoice) input.toolChoice = choice.toolChoice;
   if (body.parallel_tool_calls !== undefined) input.parallelToolCalls = body.parallel_tool_calls;
@@ -151,4 +152,17 @@ export async function parseResponsesRequest(
     warnings: [...featureWarnings, ...tools.warnings, ...choice.warnings, ...conversation.warnings],
     conversation: [...history, ...items],
   };
+}
+
+/**
+ * The tools `allowed_tools` lets the model use. A name it lists that `tools` does not define is the client's
+ * mistake, refused as OpenAI refuses it: offering nothing in its place would leave the model unable to
+ * call the tool the client meant, without a word.
+ */
+function allowedOf(tools: ToolDefinition[], allowed: ReadonlySet<string>): ToolDefinition[] {
+  const defined = new Set(tools.map((tool) => tool.name));
+  for (const name of allowed)
+    if (!defined.has(name))
+      throw invalidRequest(`tool_choice.tools names '${name}', which is not among the request's tools.`, 'tool_choice.tools');
+  return tools.filter((tool) => allowed.has(tool.name));
 }

@@ -148,7 +148,12 @@ export function parseResponsesToolChoice(choice: WireToolChoice | undefined): Pa
     case 'allowed_tools': {
       const mode = choice.mode === 'required' ? 'required' : 'auto';
       const listed = Array.isArray(choice.tools) ? (choice.tools as Record<string, unknown>[]) : [];
-      const names = listed.flatMap((tool) => (typeof tool?.name === 'string' ? [tool.name] : []));
+      // Functions and custom tools by name; a hosted tool listed here was dropped with its warning.
+      const names = listed.flatMap((tool) =>
+        typeof tool?.name === 'string' && (tool.type === undefined || tool.type === 'function' || tool.type === 'custom')
+          ? [tool.name]
+          : [],
+      );
       return { toolChoice: { type: mode }, allowedTools: new Set(names), warnings: [] };
     }
     default:

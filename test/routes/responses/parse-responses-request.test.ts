@@ -50,4 +50,14 @@ describe('parseResponsesRequest with a known tool list', () => {
     expect(plain.input.tools?.map((tool) => tool.name)).toEqual(['exec_command', 'read_file', 'apply_patch']);
     expect(plain.input.toolChoice).toBeUndefined();
   });
+
+  it('refuses allowed_tools naming a function the request does not define, rather than offering nothing', async () => {
+    const refused = parseResponsesRequest(
+      body({ tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'nope' }] } }),
+      store,
+      validators,
+      caches,
+    );
+    await expect(refused).rejects.toMatchObject({ status: 400, param: 'tool_choice.tools', message: expect.stringContaining("'nope'") });
+  });
 });
