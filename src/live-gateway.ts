@@ -142,7 +142,9 @@ export class LiveGateway {
     } catch (error) {
       // Its onReady hooks may have started probes, timers and connections: an app that never serves is
       // closed, so that a failed reload leaves nothing running beside the app that goes on serving.
-      await app.close().catch((closeError: unknown) => this.options.log.error({ err: closeError }, 'closing an app that failed to start failed'));
+      await app
+        .close()
+        .catch((closeError: unknown) => this.options.log.error({ err: closeError }, 'closing an app that failed to start failed'));
       throw error;
     }
   }

@@ -103,4 +103,3 @@ function convertToolMessage(message: ToolMessage, toolNames: Map<string, string>
     return converted;
   });
 }
-

@@ -20,7 +20,9 @@ import { foldSystemMessages } from './build-openai-request-body.js';
 /** The conversation, and the tools when the pipeline lets the template render them (tool_choice `none`). */
 export function buildApplyTemplateBody(request: ChatRequest): Record<string, unknown> {
   // llama-server parses each earlier call's arguments into an object (arguments-object.ts).
-  const body: Record<string, unknown> = { messages: convertToOpenAiMessages(foldSystemMessages(request.messages), { argumentsAsObjects: true }) };
+  const body: Record<string, unknown> = {
+    messages: convertToOpenAiMessages(foldSystemMessages(request.messages), { argumentsAsObjects: true }),
+  };
   if (request.tools?.length) {
     body.tools = convertTools(request.tools);
     // `none` takes common/chat.cpp's plain handler: the template renders the tools, llama.cpp adds nothing.

@@ -54,7 +54,9 @@ export function convertToOpenAiMessages(messages: Message[], options: { argument
       case 'assistant': {
         const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
         const calls = message.content.flatMap((part) =>
-          part.type === 'tool-call' ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: argumentsText(part.arguments) } }] : [],
+          part.type === 'tool-call'
+            ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: argumentsText(part.arguments) } }]
+            : [],
         );
         // Reasoning parts are not replayed: several OpenAI-compatible servers reject reasoning_content in input.
         const converted: OpenAiMessage = { role: 'assistant', content: text === '' && calls.length ? null : text };

@@ -481,7 +481,6 @@ function serverMayLeaveMarkup(model: ResolvedModel): boolean {
   return model.server !== undefined && model.server !== 'generic';
 }
 
-
 /** Takes the tools the key may not use out of the request (with a warning); a tool_choice naming one is refused. */
 function restrictTools(request: ChatRequest, access: AccessPolicy, warnings: Warning[]): void {
   if (!request.tools?.length) return;

@@ -100,7 +100,8 @@ export function shareDeploymentHealth(
         const othersCount = latencyCount.consumedPoints - part.latencyCount;
         balancer.othersLoad(deployment, target.model, {
           inFlight: Math.max(0, inFlight.consumedPoints - part.inFlight),
-          latencyMsPerToken: othersCount > 0 ? (latencySum.consumedPoints - part.latencyUnits) / latencyUnitsPerMs / othersCount : undefined,
+          latencyMsPerToken:
+            othersCount > 0 ? (latencySum.consumedPoints - part.latencyUnits) / latencyUnitsPerMs / othersCount : undefined,
           replicas: Math.max(0, othersCount),
         });
       }

@@ -306,12 +306,20 @@ const adaptiveOnlyModels: readonly string[] = ['claude-opus-4-7', 'claude-sonnet
  * cannot both be specified for this model. Please use only one.", quoted by LiteLLM users and proxies).
  */
 function versionRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | undefined {
-  const body = (recorded.body ?? {}) as { model?: unknown; thinking?: { type?: unknown }; temperature?: unknown; top_p?: unknown; top_k?: unknown };
+  const body = (recorded.body ?? {}) as {
+    model?: unknown;
+    thinking?: { type?: unknown };
+    temperature?: unknown;
+    top_p?: unknown;
+    top_k?: unknown;
+  };
   if (typeof body.model !== 'string') return undefined;
   const refuse = (message: string): FakeAnthropicErrorReply => ({ type: 'http-error', status: 400, message });
   if (adaptiveOnlyModels.includes(body.model)) {
     if (body.thinking?.type === 'enabled')
-      return refuse('"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.');
+      return refuse(
+        '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.',
+      );
     const sampled = (['temperature', 'top_p', 'top_k'] as const).find((field) => body[field] !== undefined);
     if (sampled) return refuse(`\`${sampled}\` is deprecated for this model.`);
   }

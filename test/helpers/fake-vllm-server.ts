@@ -52,7 +52,8 @@ function vllmChatRules(options: FakeVllmOptions): ChatRules {
       if (body.model !== servedName(options))
         return vllmError(404, 'NotFoundError', `The model \`${String(body.model)}\` does not exist.`, 'model');
       // json.loads's own error, which serving.py's preprocessing handler returns as a 400 (`f"{e} {e.__cause__}"`).
-      if (unparsableCallArguments(body) !== undefined) return vllmError(400, 'BadRequestError', 'Expecting value: line 1 column 1 (char 0) None');
+      if (unparsableCallArguments(body) !== undefined)
+        return vllmError(400, 'BadRequestError', 'Expecting value: line 1 column 1 (char 0) None');
       // Mistral tokenizers and gpt-oss (Harmony) are exempt: serving.py, `tool_parsing_unavailable`.
       const unavailable = !options.toolCallParser && model.detokenizer !== 'mistral' && !model.harmony;
       const choice = toolChoiceOf(body);

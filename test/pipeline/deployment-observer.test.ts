@@ -14,7 +14,10 @@ import { DeploymentTargets } from '../../src/pipeline/deployment-observer.js';
 const deployment: Deployment = {
   name: 'coder',
   strategy: 'latency',
-  targets: [{ model: 'streamer/m', weight: 1 }, { model: 'whole/m', weight: 1 }],
+  targets: [
+    { model: 'streamer/m', weight: 1 },
+    { model: 'whole/m', weight: 1 },
+  ],
   cooldownMs: 30_000,
   sessionAffinity: false,
 };
@@ -60,7 +63,9 @@ describe('the latency a deployment target is ranked by', () => {
     // Read whole: the same 10 tokens in 50 ms (5 ms a token), its headers only once it was generated.
     const wholeSent = observer.sending(whole);
     now += 50;
-    await drain(observer.answered(whole, wholeSent, run(whole, new EventList([{ type: 'text-delta', delta: 'words' }, finish(10)]))).events);
+    await drain(
+      observer.answered(whole, wholeSent, run(whole, new EventList([{ type: 'text-delta', delta: 'words' }, finish(10)]))).events,
+    );
 
     expect(balancer.ownLoad(deployment, 'streamer/m').latencyMsPerToken).toBeCloseTo(20.1, 9);
     expect(balancer.ownLoad(deployment, 'whole/m').latencyMsPerToken).toBeCloseTo(5, 9);
@@ -75,7 +80,9 @@ describe('the latency a deployment target is ranked by', () => {
     const sent = observer.sending(whole);
     now += 40;
     // 32 characters: 8 tokens by the gateway's estimate, so 5 ms a token.
-    await drain(observer.answered(whole, sent, run(whole, new EventList([{ type: 'text-delta', delta: 'x'.repeat(32) }, finish(undefined)]))).events);
+    await drain(
+      observer.answered(whole, sent, run(whole, new EventList([{ type: 'text-delta', delta: 'x'.repeat(32) }, finish(undefined)]))).events,
+    );
     expect(balancer.ownLoad(deployment, 'whole/m').latencyMsPerToken).toBeCloseTo(5, 9);
 
     const cutSent = observer.sending(streamer);

@@ -42,11 +42,13 @@ afterEach(async () => {
 /** Every earlier call's arguments the server was sent, on whichever of its routes. */
 function sentArguments(started: FakeInferenceServer): string[] {
   return ['/v1/chat/completions', '/apply-template'].flatMap((path) =>
-    started.bodiesOf(path).flatMap((body) =>
-      ((body.messages ?? []) as { tool_calls?: { function: { arguments: string } }[] }[]).flatMap((message) =>
-        (message.tool_calls ?? []).map((call) => call.function.arguments),
+    started
+      .bodiesOf(path)
+      .flatMap((body) =>
+        ((body.messages ?? []) as { tool_calls?: { function: { arguments: string } }[] }[]).flatMap((message) =>
+          (message.tool_calls ?? []).map((call) => call.function.arguments),
+        ),
       ),
-    ),
   );
 }
 

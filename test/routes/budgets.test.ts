@@ -182,7 +182,13 @@ describe('streams cut short', () => {
     const team = await teamUsage(gateway);
     expect(team.budget?.spent_usd).toBeCloseTo(estimatedCost, 12);
     expect(team.data).toEqual([
-      expect.objectContaining({ requests: 1, input_tokens: 1, output_tokens: 5, cost_usd: estimatedCost, estimated_cost_usd: estimatedCost }),
+      expect.objectContaining({
+        requests: 1,
+        input_tokens: 1,
+        output_tokens: 5,
+        cost_usd: estimatedCost,
+        estimated_cost_usd: estimatedCost,
+      }),
     ]);
   });
 
@@ -233,7 +239,9 @@ describe('embeddings spend', () => {
     };
     expect(usage.keys[0]!.cost_usd).toBeCloseTo(2 * costPerEmbedding, 12);
     expect(usage.keys[0]!.budget.spent_usd).toBeCloseTo(2 * costPerEmbedding, 12);
-    expect(usage.keys[0]!.data).toEqual([expect.objectContaining({ model: 'local/embedder', requests: 2, input_tokens: 8, output_tokens: 0 })]);
+    expect(usage.keys[0]!.data).toEqual([
+      expect.objectContaining({ model: 'local/embedder', requests: 2, input_tokens: 8, output_tokens: 0 }),
+    ]);
     const before = upstream.requests.length;
     const refused = await embed(gateway, 'team-key');
     expect(refused.status).toBe(429);

@@ -17,7 +17,9 @@ export type ToolListTurn = 'first' | 'last';
  * The family's prompt begins with the list, which is JSON on one line (`formatJson` escapes newlines
  * in strings), so the list ends at the first blank line.
  */
-export function mistralToolPromptPlacement(turn: ToolListTurn): (messages: Message[], prompt: string) => { messages: Message[]; rest: string } {
+export function mistralToolPromptPlacement(
+  turn: ToolListTurn,
+): (messages: Message[], prompt: string) => { messages: Message[]; rest: string } {
   return (messages, prompt) => placeToolPrompt(messages, prompt, turn);
 }
 

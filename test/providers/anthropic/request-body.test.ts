@@ -298,7 +298,11 @@ describe('anthropic request body', () => {
     );
     expect(forced.body).not.toHaveProperty('thinking');
     expect(forced.body).not.toHaveProperty('output_config');
-    expect(warningsOf(forced.events).map((warning) => warning.message).join(' ')).toContain('forces a tool call');
+    expect(
+      warningsOf(forced.events)
+        .map((warning) => warning.message)
+        .join(' '),
+    ).toContain('forces a tool call');
   });
 
   it("passes a Messages client's adaptive thinking and effort as given, and gives an older Claude a budget instead", async () => {
@@ -320,11 +324,19 @@ describe('anthropic request body', () => {
     expect(opus47.body).not.toHaveProperty('temperature');
     expect(opus47.body).not.toHaveProperty('top_p');
     expect(opus47.body).not.toHaveProperty('top_k');
-    expect(warningsOf(opus47.events).map((warning) => warning.message).join(' ')).toContain('temperature, top_p, top_k not sent');
+    expect(
+      warningsOf(opus47.events)
+        .map((warning) => warning.message)
+        .join(' '),
+    ).toContain('temperature, top_p, top_k not sent');
     const sonnet45 = await send(testRequest({ model: model('claude-sonnet-4-5'), temperature: 0.2, topP: 0.9 }));
     expect(sonnet45.body).toMatchObject({ temperature: 0.2 });
     expect(sonnet45.body).not.toHaveProperty('top_p');
-    expect(warningsOf(sonnet45.events).map((warning) => warning.message).join(' ')).toContain('top_p not sent');
+    expect(
+      warningsOf(sonnet45.events)
+        .map((warning) => warning.message)
+        .join(' '),
+    ).toContain('top_p not sent');
     const topPAlone = await send(testRequest({ model: model('claude-sonnet-4-5'), topP: 0.9 }));
     expect(topPAlone.body).toMatchObject({ top_p: 0.9 });
     const haiku35 = await send(testRequest({ model: model('claude-3-5-haiku-latest'), temperature: 0.2, topP: 0.9 }));

@@ -17,7 +17,10 @@ const tools: OpenAI.ChatCompletionTool[] = [
       parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
     },
   },
-  { type: 'function', function: { name: 'get_time', description: 'Get the current UTC time.', parameters: { type: 'object', properties: {} } } },
+  {
+    type: 'function',
+    function: { name: 'get_time', description: 'Get the current UTC time.', parameters: { type: 'object', properties: {} } },
+  },
 ];
 
 const question: OpenAI.ChatCompletionMessageParam = { role: 'user', content: 'Weather in Paris, and the time?' };
@@ -51,7 +54,10 @@ describe.each(['mistralai/Devstral-Small-2507', 'mistralai/Magistral-Small-2509'
     expect(finish_reason).toBe('tool_calls');
     expect(message.content).toBe('Checking both.');
     expect(
-      (message.tool_calls as OpenAI.ChatCompletionMessageFunctionToolCall[]).map((call) => [call.function.name, JSON.parse(call.function.arguments)]),
+      (message.tool_calls as OpenAI.ChatCompletionMessageFunctionToolCall[]).map((call) => [
+        call.function.name,
+        JSON.parse(call.function.arguments),
+      ]),
     ).toEqual([
       ['get_weather', { city: 'Paris' }],
       ['get_time', {}],

@@ -23,7 +23,9 @@ describe('mistral-v11: rendering', () => {
     expect(v11.format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}', id: 'call_1' })).toBe(
       '[TOOL_CALLS]get_weather[CALL_ID]JqNCNswm3[ARGS]{"city": "Oslo"}',
     );
-    expect(v11.format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toBe('[TOOL_CALLS]get_weather[ARGS]{"city": "Oslo"}');
+    expect(v11.format.renderCall({ name: 'get_weather', arguments: '{"city":"Oslo"}' })).toBe(
+      '[TOOL_CALLS]get_weather[ARGS]{"city": "Oslo"}',
+    );
   });
 
   it('pairs a result with its call by the same id; results that end the conversation stay a user turn', () => {

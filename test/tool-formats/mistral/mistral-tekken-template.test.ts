@@ -14,7 +14,9 @@ import { ToolPromptCache } from '../../../src/pipeline/tool-prompt-cache.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
 import { tekkenConversation, tekkenTools } from './mistral-tekken-conversation.js';
 
-const serverTemplate = new Template(readFileSync(new URL('../../fixtures/fake-server-templates/mistral-small.model.jinja', import.meta.url), 'utf8'));
+const serverTemplate = new Template(
+  readFileSync(new URL('../../fixtures/fake-server-templates/mistral-small.model.jinja', import.meta.url), 'utf8'),
+);
 
 function nativePrompt(version: 'v11' | 'v13'): string {
   return readFileSync(new URL(`../../fixtures/mistral-rendered-prompts/mistral-common-${version}.txt`, import.meta.url), 'utf8');
@@ -30,7 +32,12 @@ function gatewayPrompt(family: string): string {
     toolChoice: { type: 'auto' },
   };
   const { messages } = preparePromptedRequest(request, format, new ToolPromptCache(new RequestCaches())).request;
-  return serverTemplate.render({ messages: convertToOpenAiMessages(messages), bos_token: '<s>', eos_token: '</s>', add_generation_prompt: true });
+  return serverTemplate.render({
+    messages: convertToOpenAiMessages(messages),
+    bos_token: '<s>',
+    eos_token: '</s>',
+    add_generation_prompt: true,
+  });
 }
 
 /**
@@ -66,7 +73,9 @@ describe.each([
     const format = createToolFormatRegistry().get(family)!;
     const parser = format.createParser(tekkenTools);
     const events = [...parser.push(reply), ...parser.finish()];
-    expect(events.filter((event) => event.type === 'tool-call').map((event) => event.type === 'tool-call' && JSON.parse(event.arguments))).toEqual([
+    expect(
+      events.filter((event) => event.type === 'tool-call').map((event) => event.type === 'tool-call' && JSON.parse(event.arguments)),
+    ).toEqual([
       { city: 'Paris', unit: 'celsius' },
       { city: 'Tokyo', unit: 'celsius' },
     ]);
