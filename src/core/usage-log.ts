@@ -19,6 +19,22 @@ export type UsageRow = {
   estimatedCostUsd: number;
 };
 
+/** A row with nothing counted yet, for the first reply of a key and model on a day. */
+export function emptyUsageRow(key: string, model: string, day: string): UsageRow {
+  return {
+    key,
+    model,
+    day,
+    requests: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0,
+    estimatedCostUsd: 0,
+  };
+}
+
 /** Where tokens and spend per key, model and day are kept: this process (UsageLog) or Redis, shared by replicas. */
 export interface UsageRecorder {
   /** Whether the rows are every replica's (Redis) or this replica's own. */
@@ -58,18 +74,7 @@ export class UsageLog implements UsageRecorder {
     const id = `${key}\u0000${model}\u0000${day}`;
     let row = this.rows.get(id);
     if (!row) {
-      row = {
-        key,
-        model,
-        day,
-        requests: 0,
-        inputTokens: 0,
-        outputTokens: 0,
-        cacheReadTokens: 0,
-        cacheWriteTokens: 0,
-        costUsd: 0,
-        estimatedCostUsd: 0,
-      };
+      row = emptyUsageRow(key, model, day);
       this.rows.set(id, row);
     }
     row.requests++;

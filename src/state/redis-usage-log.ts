@@ -7,7 +7,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../core/logger.js';
 import type { Usage } from '../core/usage.js';
-import { usageDaysKept, utcDayClock, type UsageRecorder, type UsageRow } from '../core/usage-log.js';
+import { emptyUsageRow, usageDaysKept, utcDayClock, type UsageRecorder, type UsageRow } from '../core/usage-log.js';
 
 const dayMs = 86_400_000;
 
@@ -76,18 +76,7 @@ export class RedisUsageLog implements UsageRecorder {
         const id = `${rowKey}${separator}${model}`;
         let row = byRow.get(id);
         if (!row) {
-          row = {
-            key: rowKey,
-            model,
-            day: days[index] as string,
-            requests: 0,
-            inputTokens: 0,
-            outputTokens: 0,
-            cacheReadTokens: 0,
-            cacheWriteTokens: 0,
-            costUsd: 0,
-            estimatedCostUsd: 0,
-          };
+          row = emptyUsageRow(rowKey, model, days[index] as string);
           byRow.set(id, row);
         }
         if ((figures as readonly string[]).includes(figure)) row[figure] = Number(value);

@@ -10,14 +10,10 @@ import { startFakeLlamaServer } from '../helpers/fake-llama-server.js';
 import { startFakeVllmServer } from '../helpers/fake-vllm-server.js';
 import { scriptedModel } from '../helpers/scripted-models.js';
 import { startGateway, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
+import { weatherTools } from './weather-request.js';
 
 const cutOff = '{"city": "Par';
-const tools = [
-  {
-    type: 'function' as const,
-    function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
-  },
-];
+const tools = weatherTools;
 const messages = [
   { role: 'user' as const, content: 'What is the weather in Paris?' },
   {

@@ -8,13 +8,9 @@ import { startFakeOllamaServer } from '../helpers/fake-ollama-server.js';
 import { weatherCall } from '../helpers/scripted-generation.js';
 import { scriptedModel } from '../helpers/scripted-models.js';
 import { startGateway, type StartedGateway } from '../helpers/start-gateway.js';
+import { weatherTools } from './weather-request.js';
 
-const tools = [
-  {
-    type: 'function' as const,
-    function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
-  },
-];
+const tools = weatherTools;
 
 let server: FakeInferenceServer;
 let gateway: StartedGateway;

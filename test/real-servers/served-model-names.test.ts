@@ -11,14 +11,10 @@ import { startFakeVllmServer } from '../helpers/fake-vllm-server.js';
 import { weatherCall } from '../helpers/scripted-generation.js';
 import { scriptedModel } from '../helpers/scripted-models.js';
 import { startGateway, waitForServerDetection, type StartedGateway, type TestConfigFile } from '../helpers/start-gateway.js';
+import { weatherQuestion, weatherTools } from './weather-request.js';
 
-const tools = [
-  {
-    type: 'function' as const,
-    function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
-  },
-];
-const messages = [{ role: 'user' as const, content: 'What is the weather in Paris?' }];
+const tools = weatherTools;
+const messages = weatherQuestion;
 
 let server: FakeInferenceServer | undefined;
 let gateway: StartedGateway | undefined;
