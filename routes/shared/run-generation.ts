@@ -106,7 +106,11 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     return reply;
   } catch (error) {
     trace?.failed(error);
-    if (!reply.raw.headersSent) setFailedRunHeaders(reply, progress);
+    if (!reply.raw.headersSent) {
+      setFailedRunHeaders(reply, progress);
+      // Every generation's reply names its agent format, an error's too (docs/tool-calling.md).
+      void reply.header('x-agent-format', agentFormat.header);
+    }
     throw error;
   } finally {
     pipeline.wholeReplyDeadlines.disarm(deadline);

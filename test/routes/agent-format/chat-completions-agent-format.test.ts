@@ -243,3 +243,21 @@ describe('errors', () => {
     expect(error.param).toBe('tool_call_tags');
   });
 });
+
+describe('a failed reply', () => {
+  it('a reply that fails names its agent format too: an unknown model, an upstream error', async () => {
+    const send = (model: string) =>
+      fetch(`${kit.gateway.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-agent-format': 'xml' },
+        body: JSON.stringify({ model, messages: question, tools }),
+      });
+    const unknown = await send('nowhere/model');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('x-agent-format')).toBe('xml; source=header');
+    kit.native.enqueue({ type: 'http-error', status: 500, message: 'upstream broke' });
+    const failed = await send('native/gpt-4o-mini');
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(failed.headers.get('x-agent-format')).toBe('xml; source=header');
+  });
+});
