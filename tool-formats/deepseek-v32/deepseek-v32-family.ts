@@ -10,7 +10,7 @@ import type { ToolCallPart } from '../../src/core/index.js';
 import { endOfSentence } from '../shared/deepseek-tokens.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
-import { formatJson, argumentsForRendering } from '../shared/format-json.js';
+import { argumentsAsMembers, formatJson } from '../shared/format-json.js';
 import { toolSignature } from '../shared/tool-prompt.js';
 import { resultText } from '../shared/tool-result-text.js';
 import {
@@ -31,9 +31,7 @@ const valueSpans = [{ open: parameterOpen, close: parameterClose }];
 
 /** One invoke, as the template's `encode_arguments_to_dsml` writes it: strings as they are, other values as JSON. */
 function renderInvoke(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
-  const value = argumentsForRendering(call.arguments);
-  const entries =
-    typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [];
+  const entries = Object.entries(argumentsAsMembers(call.arguments));
   const parameters = entries.map(([key, member]) =>
     typeof member === 'string'
       ? `${parameterOpen} name="${key}" string="true">${member}${parameterClose}`

@@ -9,7 +9,7 @@
 import type { ToolCallPart } from '../../src/core/index.js';
 import { fencedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
-import { argumentsForRendering } from '../shared/format-json.js';
+import { argumentsAsMembers } from '../shared/format-json.js';
 import { formatPythonCall } from '../shared/format-python-call.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 import { pythonicCallGrammar } from '../shared/pythonic-call-grammar.js';
@@ -26,7 +26,7 @@ const family = 'gemma';
  * it is written with `\x60` escapes so that no fence reader, ours or a client's, sees the block close.
  */
 function renderPythonCall(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
-  return formatPythonCall(call.name, argumentsForRendering(call.arguments)).replace(/`{3,}/g, (run) => '\\x60'.repeat(run.length));
+  return formatPythonCall(call.name, argumentsAsMembers(call.arguments)).replace(/`{3,}/g, (run) => '\\x60'.repeat(run.length));
 }
 
 function toolCodeBlock(lines: readonly string[]): string {

@@ -9,7 +9,7 @@
 import type { ToolCallPart, ToolResultPart } from '../../src/core/index.js';
 import { isPlainObject } from '../shared/call-arguments.js';
 import type { FamilySpec } from '../shared/family-spec.js';
-import { argumentsForRendering } from '../shared/format-json.js';
+import { argumentsAsMembers, argumentsForRendering } from '../shared/format-json.js';
 import { resultText } from '../shared/tool-result-text.js';
 import { gemmaFamily } from './gemma-family.js';
 import { renderGemma4Declarations } from './gemma4-declaration.js';
@@ -20,8 +20,7 @@ const called = { delimitKeys: false, sortKeys: false };
 const returned = { delimitKeys: false, sortKeys: true };
 
 function renderGemma4Call(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
-  const value = argumentsForRendering(call.arguments);
-  return `<|tool_call>call:${call.name}{${isPlainObject(value) ? formatGemma4Members(value, called) : ''}}<tool_call|>`;
+  return `<|tool_call>call:${call.name}{${formatGemma4Members(argumentsAsMembers(call.arguments), called)}}<tool_call|>`;
 }
 
 /** An object result is written member by member; any other output (text, an error) as `value`. */

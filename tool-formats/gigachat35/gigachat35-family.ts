@@ -10,7 +10,7 @@ import type { ToolCallPart } from '../../src/core/index.js';
 import { gigachatFamily } from '../gigachat/gigachat-family.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
-import { argumentsForRendering, formatJson } from '../shared/format-json.js';
+import { argumentsAsMembers, formatJson } from '../shared/format-json.js';
 import { invokeParametersGrammar } from '../shared/invoke-parameters-grammar.js';
 import { resultText } from '../shared/tool-result-text.js';
 
@@ -33,9 +33,7 @@ function renderParameter([key, value]: [string, unknown]): string {
 
 /** The template's `render_gcml_invoke`: the head, one parameter per line, the close. */
 function renderInvoke(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
-  const value = argumentsForRendering(call.arguments);
-  const entries =
-    typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [];
+  const entries = Object.entries(argumentsAsMembers(call.arguments));
   return [`${invokeOpen} name="${call.name}">`, ...entries.map(renderParameter), invokeClose].join('\n');
 }
 

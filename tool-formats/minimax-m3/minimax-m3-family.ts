@@ -11,7 +11,7 @@ import type { ToolCallPart } from '../../src/core/index.js';
 import { minimaxM2Family } from '../minimax-m2/minimax-m2-family.js';
 import { isPlainObject } from '../shared/call-arguments.js';
 import type { FamilySpec } from '../shared/family-spec.js';
-import { argumentsForRendering, formatJson } from '../shared/format-json.js';
+import { argumentsAsMembers, formatJson } from '../shared/format-json.js';
 import { resultText } from '../shared/tool-result-text.js';
 import {
   m3InvokeClose,
@@ -42,8 +42,7 @@ function renderElement(key: string, value: unknown): string {
 }
 
 function renderInvoke(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
-  const value = argumentsForRendering(call.arguments);
-  const entries = isPlainObject(value) ? Object.entries(value) : [];
+  const entries = Object.entries(argumentsAsMembers(call.arguments));
   return [`${m3InvokeOpen}"${call.name}">`, ...entries.map(([key, member]) => renderElement(key, member)), m3InvokeClose].join('\n');
 }
 

@@ -14,8 +14,7 @@ import { functionMessage } from '../harmony/harmony-family.js';
 import { hermesPrompt, hermesResults } from '../shared/hermes-layout.js';
 import type { Envelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
-import { argumentsForRendering, formatJson } from '../shared/format-json.js';
-import { isPlainObject } from '../shared/call-arguments.js';
+import { argumentsAsMembers, formatJson } from '../shared/format-json.js';
 import {
   atemInvokeClose,
   atemInvokeOpen,
@@ -45,8 +44,7 @@ function renderParameter([key, value]: [string, unknown]): string {
 }
 
 function renderToolMessage(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
-  const value = argumentsForRendering(call.arguments);
-  const parameters = isPlainObject(value) ? Object.entries(value).map(renderParameter) : [];
+  const parameters = Object.entries(argumentsAsMembers(call.arguments)).map(renderParameter);
   const invoke = [`${atemInvokeOpen} name="${call.name}">`, ...parameters, atemInvokeClose].join('\n');
   return `${messageStart} to=${call.name}<|message|>${atemSectionOpen}\n${invoke}\n${atemSectionClose}${endOfMessage}`;
 }

@@ -11,7 +11,7 @@
 import type { ToolCallPart } from '../../src/core/index.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
-import { argumentsForRendering, formatJson } from '../shared/format-json.js';
+import { argumentsAsMembers, formatJson } from '../shared/format-json.js';
 import { formatPythonCall } from '../shared/format-python-call.js';
 import { pythonicCallGrammar } from '../shared/pythonic-call-grammar.js';
 import { toolSignature } from '../shared/tool-prompt.js';
@@ -21,7 +21,7 @@ const family = 'olmo3';
 const functionCallsOpen = '<function_calls>';
 const functionCallsClose = '</function_calls>';
 
-const pythonLine = (call: Pick<ToolCallPart, 'name' | 'arguments'>) => formatPythonCall(call.name, argumentsForRendering(call.arguments));
+const pythonLine = (call: Pick<ToolCallPart, 'name' | 'arguments'>) => formatPythonCall(call.name, argumentsAsMembers(call.arguments));
 
 export const olmo3Family: FamilySpec = {
   family,

@@ -4,7 +4,7 @@
 // @see https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_2/
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
-import { argumentsForRendering, formatJson } from '../shared/format-json.js';
+import { argumentsAsMembers, formatJson } from '../shared/format-json.js';
 import { formatPythonCall } from '../shared/format-python-call.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 import { pythonicCallGrammar } from '../shared/pythonic-call-grammar.js';
@@ -39,8 +39,8 @@ export const pythonicFamily: FamilySpec = {
     resultInstructions:
       'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
   },
-  renderCall: (call) => `[${formatPythonCall(call.name, argumentsForRendering(call.arguments))}]`,
+  renderCall: (call) => `[${formatPythonCall(call.name, argumentsAsMembers(call.arguments))}]`,
   // Parallel calls share one list, as the prompt's format shows.
-  renderCalls: (calls) => `[${calls.map((call) => formatPythonCall(call.name, argumentsForRendering(call.arguments))).join(', ')}]`,
+  renderCalls: (calls) => `[${calls.map((call) => formatPythonCall(call.name, argumentsAsMembers(call.arguments))).join(', ')}]`,
   renderResults: jsonResultLines,
 };

@@ -1,5 +1,6 @@
 /** JSON with Python's json.dumps spacing (", " and ": "), as chat templates print tools and calls. */
 // So prompts look like what the models saw in training. Deterministic: key order is kept.
+import { isPlainObject } from './call-arguments.js';
 import { nestsTooDeep } from './lenient-json.js';
 export function formatJson(value: unknown): string {
   // Native JSON.stringify, then one string-aware pass adding the spaces: half the cost of building the
@@ -37,14 +38,23 @@ export function argumentsForRendering(text: string): unknown {
 }
 
 /**
+ * Call arguments (JSON text) as the members a family writes one by one (Python keywords, XML parameters,
+ * Gemma 4's fields): an object as it is; anything else (text that is not JSON, an array, a number: a call
+ * cut off, a parser that let broken JSON through) as the one member `arguments`, so that the call is
+ * written with what it held rather than empty (the rule providers/arguments-object.ts follows); no
+ * arguments as none.
+ */
+export function argumentsAsMembers(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  const value = argumentsForRendering(text);
+  return isPlainObject(value) ? value : { arguments: value };
+}
+
+/**
  * Call arguments (JSON text) as key and value-text pairs, the way XML-ish families write them between
- * tags: strings as they are, every other value as JSON. Arguments that are not an object have no pairs.
+ * tags: strings as they are, every other value as JSON; arguments that are not an object as the one pair
+ * `arguments` (argumentsAsMembers).
  */
 export function rawArgumentEntries(text: string): [string, string][] {
-  const value = argumentsForRendering(text);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
-  return Object.entries(value as Record<string, unknown>).map(([key, member]) => [
-    key,
-    typeof member === 'string' ? member : formatJson(member),
-  ]);
+  return Object.entries(argumentsAsMembers(text)).map(([key, member]) => [key, typeof member === 'string' ? member : formatJson(member)]);
 }
