@@ -9,7 +9,6 @@ import type {
   ContentBlock,
   ConverseCommandInput,
   Message as ConverseMessage,
-  OutputFormat,
   SystemContentBlock,
   Tool,
 } from '@aws-sdk/client-bedrock-runtime';
@@ -19,6 +18,8 @@ import type { CacheMark, FilePart, Message } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
 import { argumentsObject } from '../arguments-object.js';
 import { restrictedToolId } from '../restricted-tool-id.js';
+import { cachePointOf } from './converse-cache-point.js';
+import { converseTextFormat } from './converse-text-format.js';
 import { changesSampling, claudeSamplingFields, type ClaudeSamplingFields } from '../anthropic/claude-sampling.js';
 import { applyClaudeThinking, asksForReasoning, isBedrockClaude } from './converse-claude-thinking.js';
 
@@ -129,33 +130,6 @@ function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warni
         ),
       );
   }
-}
-
-/**
- * A cache breakpoint as Converse writes one: a `cachePoint` block after what it covers
- * (https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html), with the mark's TTL when
- * Converse knows it. Sent to Claude only, whose Bedrock models all cache; others may refuse the block.
- */
-function cachePointOf(mark: CacheMark): ContentBlock.CachePointMember {
-  const ttl = mark.ttl === '5m' || mark.ttl === '1h' ? mark.ttl : undefined;
-  return { cachePoint: ttl ? { type: 'default', ttl } : { type: 'default' } };
-}
-
-/**
- * A `json_schema` response format as Converse's structured output
- * (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_OutputFormat.html): the schema travels
- * as a JSON string, beside its name and description. Converse has no `json_object` form; the pipeline writes
- * that into the prompt. A model without structured outputs refuses the field with a 400, and the pipeline
- * serves it with the schema in the prompt from then on (src/pipeline/response-format-refused.ts).
- */
-function converseTextFormat(format: ChatRequest['responseFormat']): OutputFormat | undefined {
-  if (format?.type !== 'json_schema' || !format.schema) return undefined;
-  const jsonSchema = {
-    schema: JSON.stringify(format.schema),
-    name: format.name,
-    ...(format.description ? { description: format.description } : {}),
-  };
-  return { type: 'json_schema', structure: { jsonSchema } };
 }
 
 export function buildConverseRequest(request: ChatRequest): { input: ConverseCommandInput; warnings: Warning[] } {
