@@ -39,6 +39,15 @@ beforeAll(async () => {
   });
 });
 
+/** A Messages API request to the gateway, as a client sends one. */
+function postMessages(body: unknown): Promise<Response> {
+  return fetch(`${gateway.baseUrl}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+    body: JSON.stringify(body),
+  });
+}
+
 afterAll(async () => {
   await gateway.close();
   await bedrock.close();
@@ -94,19 +103,15 @@ describe('bedrock', () => {
 
   it('the tool result goes back as a toolResult block in a user turn, through the Messages API', async () => {
     bedrock.enqueue({ type: 'message', text: 'It is sunny.' });
-    const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify({
-        model: `bedrock/${claude}`,
-        max_tokens: 100,
-        messages: [
-          { role: 'user', content: 'Weather in Oslo?' },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 'tooluse_1', name: 'get_weather', input: { city: 'Oslo' } }] },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tooluse_1', content: 'sunny' }] },
-        ],
-        tools: [{ name: 'get_weather', input_schema: weatherTool.function.parameters }],
-      }),
+    const response = await postMessages({
+      model: `bedrock/${claude}`,
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'Weather in Oslo?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'tooluse_1', name: 'get_weather', input: { city: 'Oslo' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tooluse_1', content: 'sunny' }] },
+      ],
+      tools: [{ name: 'get_weather', input_schema: weatherTool.function.parameters }],
     });
     const message = (await response.json()) as { content: { text?: string }[] };
     expect(message.content[0]?.text).toBe('It is sunny.');
@@ -198,25 +203,21 @@ describe('bedrock', () => {
 
   it('what Converse calls blank is left out: an empty assistant text beside its calls, a whitespace block, an empty tool result', async () => {
     bedrock.enqueue({ type: 'message', text: 'Nothing came back.' });
-    const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify({
-        model: `bedrock/${claude}`,
-        max_tokens: 100,
-        messages: [
-          { role: 'user', content: 'Weather in Oslo?' },
-          {
-            role: 'assistant',
-            content: [
-              { type: 'text', text: '\n\n' },
-              { type: 'tool_use', id: 'tooluse_1', name: 'get_weather', input: { city: 'Oslo' } },
-            ],
-          },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tooluse_1', content: '' }] },
-        ],
-        tools: [{ name: 'get_weather', input_schema: weatherTool.function.parameters }],
-      }),
+    const response = await postMessages({
+      model: `bedrock/${claude}`,
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'Weather in Oslo?' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: '\n\n' },
+            { type: 'tool_use', id: 'tooluse_1', name: 'get_weather', input: { city: 'Oslo' } },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tooluse_1', content: '' }] },
+      ],
+      tools: [{ name: 'get_weather', input_schema: weatherTool.function.parameters }],
     });
     expect(response.status).toBe(200);
     const sent = bedrock.requests.at(-1)!.body as { messages: { content: Record<string, unknown>[] }[] };
@@ -321,10 +322,11 @@ describe('bedrock', () => {
 
   it('top_k reaches Claude through additionalModelRequestFields; extras Converse has no field for are named', async () => {
     bedrock.enqueue({ type: 'message', text: 'ok' });
-    const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify({ model: `bedrock/${claude}`, max_tokens: 50, top_k: 15, messages: [{ role: 'user', content: 'hi' }] }),
+    const response = await postMessages({
+      model: `bedrock/${claude}`,
+      max_tokens: 50,
+      top_k: 15,
+      messages: [{ role: 'user', content: 'hi' }],
     });
     expect(response.status).toBe(200);
     expect((bedrock.requests.at(-1)!.body as Record<string, unknown>).additionalModelRequestFields).toEqual({ top_k: 15 });
@@ -424,16 +426,12 @@ describe('bedrock', () => {
 
   it("Claude Code's adaptive thinking reaches Claude on Bedrock through the Messages API", async () => {
     bedrock.enqueue({ type: 'message', text: 'ok' });
-    const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify({
-        model: 'bedrock/anthropic.claude-sonnet-4-6',
-        max_tokens: 32000,
-        thinking: { type: 'adaptive' },
-        output_config: { effort: 'high' },
-        messages: [{ role: 'user', content: 'hi' }],
-      }),
+    const response = await postMessages({
+      model: 'bedrock/anthropic.claude-sonnet-4-6',
+      max_tokens: 32000,
+      thinking: { type: 'adaptive' },
+      output_config: { effort: 'high' },
+      messages: [{ role: 'user', content: 'hi' }],
     });
     expect(response.status).toBe(200);
     expect(bedrock.requests.at(-1)!.body).toMatchObject({
@@ -453,11 +451,7 @@ describe('bedrock', () => {
     });
     const send = async (model: string) => {
       bedrock.enqueue({ type: 'message', text: 'ok' });
-      const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-        body: JSON.stringify(body(model)),
-      });
+      const response = await postMessages(body(model));
       expect(response.status).toBe(200);
       return bedrock.requests.at(-1)!.body as { system: unknown[]; messages: { content: unknown[] }[]; toolConfig: { tools: unknown[] } };
     };
@@ -524,11 +518,7 @@ describe('bedrock', () => {
     expect(recovered.choices[0]?.message.content).toBe('From the backup.');
 
     bedrock.enqueue({ type: 'error', status: 424, errorType: 'ModelErrorException', message: 'The model failed.' });
-    const failed = await fetch(`${gateway.baseUrl}/v1/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify({ model: `bedrock/${claude}`, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
-    });
+    const failed = await postMessages({ model: `bedrock/${claude}`, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
     expect(failed.status).toBe(502);
     const envelope = (await failed.json()) as { error: { type: string; message: string } };
     expect(envelope.error.type).not.toBe('invalid_request_error');
