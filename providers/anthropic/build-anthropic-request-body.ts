@@ -1,6 +1,7 @@
 /** Builds the Anthropic Messages body for a neutral ChatRequest, with the warnings it produced. */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest, GenerationOptions, Warning } from '../../src/core/index.js';
+import { grammarFormatSchema } from '../../src/core/grammar-schema-subset.js';
 import type { AnthropicMessagesBody, AnthropicTool } from './anthropic-messages-body.js';
 import { cached, convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { changesSampling, claudeSamplingFields } from './claude-sampling.js';
@@ -104,9 +105,14 @@ export function buildAnthropicRequestBody(
     config.name,
   );
   if (thinking.thinking) body.thinking = thinking.thinking;
-  // json_schema goes natively (output_config.format); json_object has no Anthropic form: the pipeline writes it into the prompt.
+  // json_schema goes natively (output_config.format), narrowed to what Claude's grammar compiles; json_object has
+  // no Anthropic form, nor has a schema the narrowing cannot keep faithful: the pipeline writes those into the prompt.
   const format = request.responseFormat;
-  if (format?.type === 'json_schema' && format.schema) body.output_config = { format: { type: 'json_schema', schema: format.schema } };
+  if (format?.type === 'json_schema' && format.schema) {
+    const narrowed = grammarFormatSchema({ ...format, schema: format.schema }, `Anthropic provider '${config.name}'`);
+    body.output_config = { format: { type: 'json_schema', schema: narrowed.schema } };
+    warnings.push(...narrowed.warnings);
+  }
   if (thinking.effort) body.output_config = { ...body.output_config, effort: thinking.effort };
   if (thinking.maxTokens !== undefined) body.max_tokens = thinking.maxTokens;
   if (maxTokens.defaulted) warnings.push(defaultedMaxTokensWarning(config, maxTokens.value, body.max_tokens));

@@ -186,7 +186,7 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
     else if (choice?.type === 'auto') input.toolConfig.toolChoice = { auto: {} };
   }
   if (!input.toolConfig && hasToolBlocks(messages)) input.toolConfig = { tools: [noToolsOffered] };
-  const textFormat = converseTextFormat(request.responseFormat);
+  const textFormat = converseTextFormat(request, warnings);
   if (textFormat) input.outputConfig = { textFormat };
   // Claude on Bedrock takes top_k through the model's own request fields
   // (https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-call.html, additionalModelRequestFields);

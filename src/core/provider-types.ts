@@ -48,6 +48,14 @@ export function takesJsonObjectNatively(type: ProviderType, model: string): bool
 }
 
 /**
+ * Whether a model's upstream compiles a response format's schema into a grammar that takes only a subset of
+ * JSON Schema (src/core/grammar-schema-subset.ts): Claude, direct or on Vertex AI, and Bedrock's Converse.
+ */
+export function compilesSchemasToGrammar(type: ProviderType, model: string): boolean {
+  return type === 'anthropic' || type === 'bedrock' || (type === 'vertex' && isVertexClaudeModel(model));
+}
+
+/**
  * The first-party APIs' own URLs: a provider of these kinds may leave `baseUrl` out (a proxy, a private
  * endpoint or a test sets it). Discovery from `OPENAI_API_KEY` and the like uses the same.
  */

@@ -4,3 +4,6 @@ export type Warning = {
   code: string;
   message: string;
 };
+
+/** A strict response format whose guarantee the upstream cannot give in full: the gateway checks the reply instead. */
+export const strictNotGuaranteedCode = 'strict-schema-not-guaranteed';

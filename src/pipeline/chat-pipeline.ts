@@ -8,7 +8,7 @@ import { defaultRetries, normalizeAgentFormats } from '../config/normalize-confi
 import { fallbackKey } from '../config/normalize-fallbacks.js';
 import { resolveModel, toolCallingSetting } from '../config/resolve-model.js';
 import type { Deployment, GatewayConfig } from '../config/config-types.js';
-import { chatRequestFrom, type ChatInput, type ChatRequest, type ResponseFormat } from '../core/chat-request.js';
+import { chatRequestFrom, type ChatInput, type ChatRequest } from '../core/chat-request.js';
 import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
 import { RequestCaches } from '../core/request-caches.js';
@@ -36,12 +36,8 @@ import type { JsonRepair } from './repair-native-arguments.js';
 import { validateChatInput } from './validate-chat-input.js';
 import { failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
-import {
-  providerTypesWithoutResponseFormat,
-  takesJsonObjectNatively,
-  type ProviderKindLookup,
-  type ProviderType,
-} from '../core/provider-types.js';
+import type { ProviderKindLookup } from '../core/provider-types.js';
+import { nativeFormatGap } from './native-format-gap.js';
 import { asksForJson, type ResponseFormatOptions } from './check-response-format.js';
 import type { SchemaCheck } from './schema-validators.js';
 import { promptForResponseFormat } from './response-format-prompt.js';
@@ -373,8 +369,9 @@ export class ChatPipeline {
     if (!asksForJson(format)) return request;
     const type = this.providers.config(request.model.provider).type;
     const refused = this.formatRefused.has(request.model);
-    if (!refused && !lacksNativeForm(format, type, request.model.model)) return request;
-    const why = refused ? 'the upstream refused its native form for this model' : `the ${type} provider has no constrained decoding`;
+    const gap = nativeFormatGap(format, type, request.model.model);
+    if (!refused && !gap) return request;
+    const why = refused || !gap ? 'the upstream refused its native form for this model' : gap;
     const prompted = promptForResponseFormat(request, format, { withTools: Boolean(request.tools?.length), why });
     for (const warning of prompted.warnings) diagnostics.warn(warning);
     warnings.push(...prompted.warnings);
@@ -394,9 +391,9 @@ export class ChatPipeline {
     const format = request.responseFormat;
     if (!asksForJson(format)) return { request, warnings: [] };
     const type = this.providers.config(request.model.provider).type;
-    const noNativeFormat = lacksNativeForm(format, type, request.model.model);
-    if (!parse && !noNativeFormat) return { request, warnings: [] };
-    const why = noNativeFormat ? `the ${type} provider has no constrained decoding` : 'tools are written into the prompt for this model';
+    const gap = nativeFormatGap(format, type, request.model.model);
+    if (!parse && !gap) return { request, warnings: [] };
+    const why = gap ?? 'tools are written into the prompt for this model';
     const prompted = promptForResponseFormat(request, format, { withTools: parse, why });
     for (const warning of prompted.warnings) diagnostics.warn(warning);
     return prompted;
@@ -499,9 +496,4 @@ function restrictTools(request: ChatRequest, access: AccessPolicy, warnings: War
 
 function missingFormat(family: string): never {
   throw gatewayError('internal_error', { message: `No tool format is registered for family '${family}'.` });
-}
-
-/** The upstream has no native form of this format: the kind has none, or none for `json_object` (Claude). */
-function lacksNativeForm(format: Exclude<ResponseFormat, { type: 'text' }>, type: ProviderType, model: string): boolean {
-  return format.type === 'json_object' ? !takesJsonObjectNatively(type, model) : providerTypesWithoutResponseFormat.includes(type);
 }

@@ -5,7 +5,7 @@
  * prompt cannot guarantee what constrained decoding would.
  */
 import type { ChatRequest, ResponseFormat } from '../core/chat-request.js';
-import type { Warning } from '../core/warning.js';
+import { strictNotGuaranteedCode, type Warning } from '../core/warning.js';
 import { insertToolPrompt } from './insert-tool-prompt.js';
 
 type JsonFormat = Exclude<ResponseFormat, { type: 'text' }>;
@@ -21,8 +21,6 @@ export function renderResponseFormatPrompt(format: JsonFormat, withTools: boolea
     JSON.stringify(format.schema ?? {}),
   ].join('\n');
 }
-
-export const strictNotGuaranteedCode = 'strict-schema-not-guaranteed';
 
 /**
  * The request as the upstream gets it: the format taken out of its native field and put into the

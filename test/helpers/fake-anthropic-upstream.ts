@@ -5,6 +5,7 @@
  * Wire formats: https://docs.anthropic.com/en/api/messages-streaming and https://docs.anthropic.com/en/api/messages
  */
 import type http from 'node:http';
+import { grammarSchemaRefusal } from './grammar-schema-refusal.js';
 import { sleep, splitIntoPieces, startLoopbackServer, type RecordedRequest } from './loopback-server.js';
 
 export type FakeAnthropicBlock =
@@ -328,6 +329,13 @@ function versionRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | un
   return undefined;
 }
 
+/** A response format's schema outside the subset Claude's grammar compiler takes (grammar-schema-refusal.ts). */
+function schemaRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | undefined {
+  const body = (recorded.body ?? {}) as { output_config?: { format?: { schema?: unknown } } };
+  const message = grammarSchemaRefusal(body.output_config?.format?.schema, 'output_config.format.schema');
+  return message ? { type: 'http-error', status: 400, message } : undefined;
+}
+
 export async function startFakeAnthropicUpstream(
   options: { models?: FakeAnthropicModel[]; fallback?: (request: RecordedRequest) => FakeAnthropicReply } = {},
 ): Promise<FakeAnthropicUpstream> {
@@ -348,7 +356,7 @@ export async function startFakeAnthropicUpstream(
       await sendHttpError({ type: 'http-error', status: 404, message: `fake: no route ${recorded.method} ${path}` }, response);
       return;
     }
-    const refused = versionRefusal(recorded);
+    const refused = versionRefusal(recorded) ?? schemaRefusal(recorded);
     if (refused) return sendHttpError(refused, response);
     const reply = queue.shift() ?? fallback?.(recorded);
     if (!reply) {

@@ -11,6 +11,7 @@ import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import type http from 'node:http';
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { grammarSchemaRefusal } from './grammar-schema-refusal.js';
 import { startLoopbackServer, type RecordedRequest } from './loopback-server.js';
 
 /** What the fake answers a model: text, tool uses, or an AWS error. */
@@ -120,6 +121,12 @@ function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: r
   // JsonSchemaDefinition.schema is a String (API_runtime_JsonSchemaDefinition.html): the schema as JSON text.
   if (jsonSchema && typeof jsonSchema.schema !== 'string')
     return "1 validation error detected: Value at 'outputConfig.textFormat.structure.jsonSchema.schema' failed to satisfy constraint: Member must be a string";
+  // Bedrock checks the schema against its compiler's subset before any model runs (structured-output.html:
+  // "If the schema contains unsupported features, Amazon Bedrock returns a 400 error immediately"), in Claude's words.
+  const schemaRefused = jsonSchema
+    ? grammarSchemaRefusal(JSON.parse(jsonSchema.schema as string), 'output_config.format.schema')
+    : undefined;
+  if (schemaRefused) return schemaRefused;
   // Claude Opus 4.7 and the Claude 5 models think adaptively only (claude-messages-adaptive-thinking.html: the
   // budget form "will return a 400 error"); Claude's own validation errors come back wrapped as "The model
   // returned the following errors: …" (quoted in BerriAI/litellm#27846).

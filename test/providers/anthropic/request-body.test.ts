@@ -285,7 +285,10 @@ describe('anthropic request body', () => {
       testRequest({ model: opus47, reasoningEffort: 'medium', responseFormat: { type: 'json_schema', name: 'place', schema } }),
     );
     expect(adaptive.body.thinking).toEqual({ type: 'adaptive' });
-    expect(adaptive.body.output_config).toEqual({ format: { type: 'json_schema', schema }, effort: 'medium' });
+    expect(adaptive.body.output_config).toEqual({
+      format: { type: 'json_schema', schema: { ...schema, additionalProperties: false } },
+      effort: 'medium',
+    });
     expect(adaptive.body.max_tokens).toBe(256);
     expect(warningsOf(adaptive.events)).toEqual([]);
     const forced = await send(

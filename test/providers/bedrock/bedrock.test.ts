@@ -566,7 +566,10 @@ describe('bedrock', () => {
     expect(sent.outputConfig).toEqual({
       textFormat: {
         type: 'json_schema',
-        structure: { jsonSchema: { schema: JSON.stringify(schema), name: 'weather', description: 'The weather' } },
+        // Closed, as Bedrock's grammar requires every object to be (grammar-schema-subset.ts).
+        structure: {
+          jsonSchema: { schema: JSON.stringify({ ...schema, additionalProperties: false }), name: 'weather', description: 'The weather' },
+        },
       },
     });
     expect(sent.system).toBeUndefined();

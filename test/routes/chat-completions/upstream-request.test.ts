@@ -34,6 +34,9 @@ afterAll(async () => {
 const weatherSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
 
 /** Every field the adapter forwards, with the values that naive code loses (0, false, null). */
+/** A schema every adapter can send natively (a free-form object would go into Claude's prompt instead). */
+const answerSchema = { type: 'object', properties: { answer: { type: 'string' } } };
+
 const forwardedFields: Record<string, unknown> = {
   messages: [
     { role: 'system', content: 'Be terse.' },
@@ -56,7 +59,7 @@ const forwardedFields: Record<string, unknown> = {
   seed: 0,
   max_completion_tokens: 300,
   stop: ['END'],
-  response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' }, strict: true } },
+  response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: answerSchema, strict: true } },
   reasoning_effort: 'low',
   user: 'user-42',
   logit_bias: { '50256': -100 },
@@ -204,7 +207,8 @@ describe('the anthropic adapter', () => {
       stop_sequences: ['END'],
       metadata: { user_id: 'user-42' },
       // response_format json_schema as Anthropic's structured outputs.
-      output_config: { format: { type: 'json_schema', schema: { type: 'object' } } },
+      // Closed, as Claude's grammar requires every object to be (grammar-schema-subset.ts).
+      output_config: { format: { type: 'json_schema', schema: { ...answerSchema, additionalProperties: false } } },
       // A non-streaming client: the upstream is asked for one whole message too.
       stream: false,
     });
@@ -288,7 +292,7 @@ describe('the ollama adapter', () => {
       model: 'qwen3:8b',
       // A non-streaming client: the upstream is asked for one whole reply too.
       stream: false,
-      format: { type: 'object' },
+      format: answerSchema,
       think: 'low',
       options: { temperature: 0, seed: 0, num_predict: 300, stop: ['END'], presence_penalty: 0, frequency_penalty: 0 },
       tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather by city', parameters: weatherSchema } }],
