@@ -44,6 +44,7 @@ import { promptForResponseFormat } from './response-format-prompt.js';
 import { DeploymentBalancer, sessionKeyOf } from './deployment-balancer.js';
 import { DeploymentTargets, type TargetObserver } from './deployment-observer.js';
 import { isNativeToolsRefusal } from './native-tools-refused.js';
+import { isTemplateToolsRefusal, TemplateToolsRefusals } from './template-tools-refused.js';
 import { isResponseFormatRefusal, ResponseFormatRefusals } from './response-format-refused.js';
 import { ProviderDirectory } from './provider-directory.js';
 import { failureOf, streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
@@ -139,6 +140,7 @@ export class ChatPipeline {
   private readonly formatOf = (family: string): ToolFormat => this.toolFormat(family);
   private readonly balancer: DeploymentBalancer;
   private readonly formatRefused: ResponseFormatRefusals;
+  private readonly templateToolsRefused: TemplateToolsRefusals;
 
   constructor(private readonly dependencies: ChatPipelineDependencies) {
     this.caches = dependencies.caches ?? new RequestCaches();
@@ -152,6 +154,7 @@ export class ChatPipeline {
     this.balancer = dependencies.balancer ?? new DeploymentBalancer();
     this.wholeReplyDeadlines = new WholeReplyDeadlines(dependencies.config.server.wholeReplyTimeoutMs);
     this.formatRefused = new ResponseFormatRefusals();
+    this.templateToolsRefused = new TemplateToolsRefusals();
     this.keysSessions = [...(dependencies.config.deployments?.values() ?? [])].some((deployment) => deployment.sessionAffinity);
   }
 
@@ -329,10 +332,21 @@ export class ChatPipeline {
     }
 
     const format = this.toolFormat(model.family);
-    const prepared = preparePromptedRequest(request, format, this.toolPrompts, this.caches);
+    const prepared = preparePromptedRequest(request, format, this.toolPrompts, this.caches, {
+      serverMayRenderTools: !this.templateToolsRefused.has(model),
+    });
     for (const warning of prepared.warnings) diagnostics.warn(warning);
     const formatted = this.promptedFormatRequest(prepared.request, prepared.parse, diagnostics);
-    const upstream = await streamWithRetries(adapter, formatted.request, context, retries);
+    let upstream: AsyncIterable<StreamEvent>;
+    try {
+      upstream = await streamWithRetries(adapter, formatted.request, context, retries);
+    } catch (error) {
+      // Nothing reached the client yet: a server that cannot render the tools (llama-server without Jinja)
+      // gets the same request with the tools written into the prompt by the gateway.
+      if (!prepared.serverRendered || !isTemplateToolsRefusal(error)) throw error;
+      this.templateToolsRefused.remember(model, error as Error, context);
+      return this.plan(model, input, context, options, attempts);
+    }
     const warnings = [...routeWarnings, ...prepared.warnings, ...formatted.warnings];
     const { redactor, recentReplies } = this.dependencies;
     const parsing: PromptedReplyOptions = { format, request, parse: prepared.parse, agentFormat, diagnostics, warnings };
@@ -423,6 +437,8 @@ export class ChatPipeline {
     if (!servers || !request.tools?.length || !isNativeToolsRefusal(error)) return false;
     if (toolCallingSetting(this.providers.config(model.provider), model.model) !== 'auto') return false;
     servers.rememberNativeRefused(model.provider, model.model);
+    // A server without Jinja refuses the tools whichever lane sends them: the prompted lane renders them itself.
+    if (isTemplateToolsRefusal(error)) this.templateToolsRefused.remember(model, error as Error, context);
     context.log.warn(
       { provider: model.provider, model: model.model, reason: (error as Error).message },
       'the server refused native tools for this model: it is prompted from now on',

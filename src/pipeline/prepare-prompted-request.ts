@@ -19,6 +19,13 @@ export type PreparedPromptedRequest = {
   warnings: Warning[];
   /** Whether the reply should be parsed for calls (tools offered and tool_choice not `none`). */
   parse: boolean;
+  /** The tools and history went structurally, for the server's chat template to render. */
+  serverRendered: boolean;
+};
+
+export type PromptedRequestOptions = {
+  /** False once the server refused to render tools for this model (template-tools-refused.ts). */
+  serverMayRenderTools?: boolean;
 };
 
 const noChoice: ToolChoice = { type: 'none' };
@@ -28,12 +35,13 @@ export function preparePromptedRequest(
   format: ToolFormat,
   cache: ToolPromptCache,
   caches?: Pick<RequestCaches, 'systemsWithToolPrompt'>,
+  options: PromptedRequestOptions = {},
 ): PreparedPromptedRequest {
   const choice: ToolChoice = request.toolChoice ?? { type: 'auto' };
   const offered = request.tools ?? [];
   const active = choice.type === 'none' ? [] : offered;
-  if (active.length > 0 && serverRendersTools(request.model, format, choice)) {
-    return { request: templateRendered(request, format, active, choice), warnings: [], parse: true };
+  if (active.length > 0 && options.serverMayRenderTools !== false && serverRendersTools(request.model, format, choice)) {
+    return { request: templateRendered(request, format, active, choice), warnings: [], parse: true, serverRendered: true };
   }
   const { prompt: toolPrompt, warnings } = active.length ? cache.render(format, active, choice) : { prompt: '', warnings: [] };
   const history = format.renderHistory(request.messages);
@@ -47,7 +55,7 @@ export function preparePromptedRequest(
   prepared.toolChoice = undefined;
   prepared.parallelToolCalls = undefined;
   if (active.length > 0) markPrompted(prepared, format, active, choice);
-  return { request: prepared, warnings, parse: active.length > 0 };
+  return { request: prepared, warnings, parse: active.length > 0, serverRendered: false };
 }
 
 /** The messages as the client sent them, the tools beside them, and the server told to call none. */

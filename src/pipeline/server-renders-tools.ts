@@ -8,7 +8,8 @@
 //   the server was started with --exclude-tools-when-tool-choice-none, which the gateway cannot see, so a
 //   model on such a server sees no tools: set the provider's toolCalling to `prompted` with `server:
 //   generic` there). llama-server's /apply-template with `tool_choice: "none"` takes common/chat.cpp's
-//   plain handler, which renders the template with the tools and adds nothing of its own. SGLang drops the
+//   plain handler, which renders the template with the tools and adds nothing of its own (with Jinja on:
+//   without it, the refusal is remembered, template-tools-refused.ts). SGLang drops the
 //   tools with `tool_choice: "none"`, and unknown servers may too: they keep the text rendering;
 // - the family's own templates render tools, calls and results faithfully (ToolFormat.templateRendersTools;
 //   Kimi K2's first template drops assistant tool_calls, DeepSeek V3's renders no tools, Llama 3.1's

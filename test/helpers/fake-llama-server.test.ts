@@ -52,6 +52,23 @@ describe('fake llama-server', () => {
     expect(prompt.endsWith('<|im_start|>assistant\n')).toBe(true);
   });
 
+  it('without Jinja refuses tools with a 500 on the chat endpoint and /apply-template, and renders messages alone', async () => {
+    server = await startFakeLlamaServer({ model: scriptedModel('hermes'), noJinja: true });
+    const url = server.url;
+    for (const path of ['/v1/chat/completions', '/apply-template']) {
+      const refused = await postJson(`${url}${path}`, { messages: asked, tools, tool_choice: 'none' });
+      expect(refused.status).toBe(500);
+      expect(JSON.parse(refused.text)).toEqual({
+        error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' },
+      });
+    }
+    const choiceOnly = await postJson(`${url}/v1/chat/completions`, { messages: asked, tool_choice: 'required' });
+    expect(JSON.parse(choiceOnly.text).error.message).toBe('tool_choice param requires --jinja flag');
+    const rendered = await postJson(`${url}/apply-template`, { messages: asked });
+    expect(rendered.status).toBe(200);
+    expect((JSON.parse(rendered.text) as { prompt: string }).prompt).toContain('Weather in Paris?');
+  });
+
   it('parses the call into tool_calls when tools are sent, and strips special tokens when they are not', async () => {
     const post = await start('mistral');
     const parsed = (await post('/v1/chat/completions', { messages: asked, tools })).json().choices[0];

@@ -31,6 +31,12 @@ export type FakeLlamaServerOptions = {
   special?: boolean;
   /** A build from before `/apply-template` (llama.cpp added it in 2025): the route answers 404 like any unknown path. */
   withoutApplyTemplate?: boolean;
+  /**
+   * Started with `--no-jinja`, or a build from before Jinja templates were on by default (llama.cpp PR
+   * 17524, November 2025): the GGUF's template is applied by the legacy built-in formatter, which takes no
+   * tools. /props still shows the template and its capabilities.
+   */
+  noJinja?: boolean;
 };
 
 /** llama-server's error envelope (`format_error_response`, server-common.cpp). */
@@ -50,9 +56,22 @@ function argumentsRefusal(body: Record<string, unknown>) {
   return { status: 500, body: llamaError(500, 'server_error', message) };
 }
 
+/**
+ * Without Jinja, `oaicompat_chat_params_parse` (server-common.cpp), which serves both /v1/chat/completions
+ * and /apply-template, throws a std::runtime_error for tools and for any `tool_choice` string but "auto"
+ * (an object reads as "auto"); a runtime_error is answered as ERROR_TYPE_SERVER, HTTP 500.
+ */
+function jinjaRefusal(body: Record<string, unknown>, options: FakeLlamaServerOptions) {
+  if (options.noJinja !== true) return undefined;
+  const refusal = (message: string) => ({ status: 500, body: llamaError(500, 'server_error', message) });
+  if (hasTools(body)) return refusal('tools param requires --jinja flag');
+  if (typeof body.tool_choice === 'string' && body.tool_choice !== 'auto') return refusal('tool_choice param requires --jinja flag');
+  return undefined;
+}
+
 function llamaChatRules(options: FakeLlamaServerOptions): ChatRules {
   return {
-    refuse: (body) => argumentsRefusal(body),
+    refuse: (body) => jinjaRefusal(body, options) ?? argumentsRefusal(body),
     rendersTools: hasTools,
     // With tools, common_chat_templates_apply picks the template's tool format (or the generic JSON one
     // for templates that render no tools) and common_chat_parse returns its calls as tool_calls.
@@ -173,7 +192,7 @@ export async function startFakeLlamaServer(options: FakeLlamaServerOptions): Pro
       'POST /apply-template': (request, response) => {
         if (options.withoutApplyTemplate) return sendJson(response, 404, llamaError(404, 'not_found_error', 'File Not Found'));
         const body = bodyOf(request);
-        const refused = argumentsRefusal(body);
+        const refused = jinjaRefusal(body, options) ?? argumentsRefusal(body);
         if (refused) return sendJson(response, refused.status, refused.body);
         const prompt = renderChatTemplate(model.chatTemplate(), {
           messages: Array.isArray(body.messages) ? body.messages : [],

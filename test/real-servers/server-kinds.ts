@@ -105,6 +105,12 @@ export const serverKinds: readonly ServerKindSetup[] = [
     start: perModel('openai-compatible', (model) => startFakeLlamaServer({ model, withoutApplyTemplate: true }), ggufName),
   },
   {
+    // `--no-jinja`, or any build from before Jinja was on by default (November 2025): tools are refused
+    // with a 500, on /apply-template too (tools/server/server-common.cpp, oaicompat_chat_params_parse).
+    label: 'llama.cpp without Jinja (llama-server --no-jinja, or a build before November 2025)',
+    start: perModel('openai-compatible', (model) => startFakeLlamaServer({ model, noJinja: true }), ggufName),
+  },
+  {
     label: 'Ollama (native API)',
     start: shared(
       { type: 'ollama', path: '' },

@@ -1,0 +1,60 @@
+/**
+ * llama-server without Jinja (`--no-jinja`, or a build from before it was on by default): it refuses every
+ * body with tools, /apply-template included, so the prompted lane must write the tools into the prompt
+ * itself, whether `auto` found that out from the native refusal or the provider is set to `prompted`.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeInferenceServer } from '../helpers/fake-inference-server.js';
+import { startFakeLlamaServer } from '../helpers/fake-llama-server.js';
+import { weatherCall } from '../helpers/scripted-generation.js';
+import { scriptedModel } from '../helpers/scripted-models.js';
+import { startGateway, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
+import { weatherQuestion, weatherTools } from './weather-request.js';
+
+let server: FakeInferenceServer | undefined;
+let gateway: StartedGateway | undefined;
+
+afterEach(async () => {
+  await gateway?.close();
+  await server?.close();
+  gateway = undefined;
+  server = undefined;
+});
+
+async function askForWeather(started: StartedGateway) {
+  const reply = await started
+    .client()
+    .chat.completions.create({ model: 'llama/Qwen3-8B-Q4_K_M.gguf', messages: weatherQuestion, tools: weatherTools })
+    .withResponse();
+  const call = reply.data.choices[0]?.message.tool_calls?.[0];
+  return {
+    lane: reply.response.headers.get('x-tool-calling'),
+    call: call?.type === 'function' ? { name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown } : undefined,
+  };
+}
+
+/** The /apply-template bodies that carried tools: each one a 500 from a server without Jinja. */
+const templateBodiesWithTools = (started: FakeInferenceServer) =>
+  started.bodiesOf('/apply-template').filter((body) => Array.isArray(body.tools));
+
+describe('llama-server without Jinja', () => {
+  it.each(['auto', 'prompted'] as const)(
+    'toolCalling %s: a Qwen3 gets its tools in the prompt and its call comes back structured, the refusal remembered',
+    async (toolCalling) => {
+      server = await startFakeLlamaServer({ model: scriptedModel('hermes'), noJinja: true });
+      gateway = await startGateway(
+        { providers: { llama: { type: 'openai-compatible', baseUrl: `${server.url}/v1`, toolCalling } } },
+        { detectServers: true },
+      );
+      await waitForServerDetection(gateway);
+      const expected = { lane: 'prompted', call: { name: weatherCall.name, arguments: weatherCall.arguments } };
+      expect(await askForWeather(gateway)).toEqual(expected);
+      const refusedSoFar = templateBodiesWithTools(server).length;
+      expect(await askForWeather(gateway)).toEqual(expected);
+      // The second request went straight to the gateway's own rendering.
+      expect(templateBodiesWithTools(server)).toHaveLength(refusedSoFar);
+      const prompts = server.bodiesOf('/completion').map((body) => String(body.prompt));
+      expect(prompts.at(-1)).toContain(weatherCall.name);
+    },
+  );
+});
