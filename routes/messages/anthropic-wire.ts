@@ -3,6 +3,7 @@ import { assertNever } from '../../src/core/assert-never.js';
 import type { FinishReason } from '../../src/core/finish-reason.js';
 import type { GatewayError, GatewayErrorType } from '../../src/core/gateway-error.js';
 import type { Usage } from '../../src/core/usage.js';
+import { contextOverflowCode } from '../../src/core/context-overflow-code.js';
 
 export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal';
 
@@ -84,5 +85,15 @@ const anthropicTypesByStatus: ReadonlyMap<number, string> = new Map([
 export function toAnthropicErrorBody(error: GatewayError): AnthropicErrorBody {
   const overloaded = error.code === 'overloaded' || error.code === 'overloaded_error';
   const type = overloaded ? 'overloaded_error' : (anthropicTypesByStatus.get(error.status) ?? anthropicTypes[error.type]);
-  return { type: 'error', error: { type, message: error.message } };
+  return { type: 'error', error: { type, message: anthropicMessage(error) } };
+}
+
+/**
+ * A prompt that does not fit the model is said in Anthropic's words, `prompt is too long: …`, which
+ * Anthropic clients read to compact the conversation (https://docs.anthropic.com/en/api/errors); the
+ * upstream's own words follow.
+ */
+function anthropicMessage(error: GatewayError): string {
+  if (error.code !== contextOverflowCode || /^prompt is too long/i.test(error.message)) return error.message;
+  return `prompt is too long: ${error.message}`;
 }

@@ -5,6 +5,8 @@
  */
 import { GatewayError, gatewayError, type GatewayErrorType } from '../core/gateway-error.js';
 import type { Cancellation } from '../core/cancellation.js';
+import { contextOverflowCode } from '../core/context-overflow-code.js';
+import { isContextOverflow } from './context-overflow.js';
 
 /** Reads the human message out of OpenAI, Anthropic or Ollama error bodies. */
 export function readUpstreamErrorMessage(body: unknown): string | undefined {
@@ -55,13 +57,16 @@ export function errorFromUpstreamStatus(options: {
   const { status, body, provider } = options;
   const upstreamMessage = readUpstreamErrorMessage(body) ?? `HTTP ${status}`;
   const passThrough = status >= 400 && status < 500;
+  const upstreamCode = readUpstreamErrorCode(body);
+  // A prompt that does not fit gets OpenAI's code whatever the server called it, so clients of every API can tell.
+  const code = isContextOverflow(status, upstreamMessage, upstreamCode) ? contextOverflowCode : upstreamCode;
   // A 503 or Anthropic's 529 says "busy, come back", a 500 "it broke there": a client reads that from the
   // status, so it is kept. Only a status that is no error at all (a stray 1xx-3xx) becomes a 502.
   const errorStatus = status >= 400 && status < 600;
   return gatewayError('upstream_http_error', {
     status: errorStatus ? status : 502,
     type: typeForStatus(status),
-    code: readUpstreamErrorCode(body) ?? (passThrough ? null : `upstream_http_${status}`),
+    code: code ?? (passThrough ? null : `upstream_http_${status}`),
     message: passThrough ? upstreamMessage : `Upstream provider '${provider}' failed with HTTP ${status}: ${upstreamMessage}`,
     retryAfter: options.retryAfter ?? undefined,
     retryAfterMs: options.retryAfterMs ?? undefined,

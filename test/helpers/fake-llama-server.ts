@@ -20,7 +20,7 @@ import {
   type FakeInferenceServer,
 } from './fake-inference-server.js';
 import type { RecordedRequest } from './loopback-server.js';
-import { generate, llamaCppPieces, weatherCall } from './scripted-generation.js';
+import { generate, llamaCppPieces, messagesText, weatherCall } from './scripted-generation.js';
 import type { ScriptedModel } from './scripted-models.js';
 
 export type FakeLlamaServerOptions = {
@@ -69,9 +69,28 @@ function jinjaRefusal(body: Record<string, unknown>, options: FakeLlamaServerOpt
   return undefined;
 }
 
+/** The context size the fake runs with (`-c 8192`; /props' `n_ctx`). */
+const contextSize = 8192;
+
+/** The fake's token count: four characters a token, as its /completion counts `tokens_evaluated`. */
+const promptTokens = (text: string) => Math.ceil(text.length / 4);
+
+/**
+ * A prompt longer than the context: server-context.cpp refuses the task before generating, with
+ * ERROR_TYPE_EXCEED_CONTEXT_SIZE (HTTP 400) and the counts beside the message.
+ */
+function contextRefusal(tokens: number) {
+  if (tokens <= contextSize) return undefined;
+  const message = `request (${tokens} tokens) exceeds the available context size (${contextSize} tokens), try increasing it`;
+  return {
+    status: 400,
+    body: { error: { ...llamaError(400, 'exceed_context_size_error', message).error, n_prompt_tokens: tokens, n_ctx: contextSize } },
+  };
+}
+
 function llamaChatRules(options: FakeLlamaServerOptions): ChatRules {
   return {
-    refuse: (body) => jinjaRefusal(body, options) ?? argumentsRefusal(body),
+    refuse: (body) => jinjaRefusal(body, options) ?? argumentsRefusal(body) ?? contextRefusal(promptTokens(messagesText(body))),
     rendersTools: hasTools,
     // With tools, common_chat_templates_apply picks the template's tool format (or the generic JSON one
     // for templates that render no tools) and common_chat_parse returns its calls as tool_calls.
@@ -96,7 +115,7 @@ function props(options: FakeLlamaServerOptions) {
   return {
     default_generation_settings: {
       id: 0,
-      n_ctx: 8192,
+      n_ctx: contextSize,
       speculative: false,
       is_processing: false,
       params: { n_predict: -1, temperature: 0.8 },
@@ -124,6 +143,8 @@ async function serveCompletion(request: RecordedRequest, response: http.ServerRe
   const body = bodyOf(request);
   if (typeof body.prompt !== 'string')
     return sendJson(response, 400, llamaError(400, 'invalid_request_error', '"prompt" must be provided'));
+  const tooLong = contextRefusal(promptTokens(body.prompt));
+  if (tooLong) return sendJson(response, tooLong.status, tooLong.body);
   const { model } = options;
   const requested = Array.isArray(body.preserved_tokens)
     ? body.preserved_tokens.filter((token): token is string => typeof token === 'string')
@@ -131,7 +152,7 @@ async function serveCompletion(request: RecordedRequest, response: http.ServerRe
   const preserved = new Set(requested.filter((token) => model.tokens.added.includes(token)));
   const generation = generate(model, body.prompt.includes(weatherCall.name));
   const pieces = llamaCppPieces(generation, { special: options.special === true, preserved });
-  const evaluated = Math.ceil(body.prompt.length / 4);
+  const evaluated = promptTokens(body.prompt);
   const final = (content: string) => ({
     index: 0,
     content,

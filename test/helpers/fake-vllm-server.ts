@@ -12,7 +12,7 @@ import {
   type FakeInferenceServer,
 } from './fake-inference-server.js';
 import { harmonyReasoningAndContent } from './harmony-output.js';
-import { vllmDeltas } from './scripted-generation.js';
+import { messagesText, vllmDeltas } from './scripted-generation.js';
 import type { ScriptedModel } from './scripted-models.js';
 
 export type FakeVllmOptions = {
@@ -25,6 +25,24 @@ export type FakeVllmOptions = {
   /** Started with `--exclude-tools-when-tool-choice-none`. */
   excludeToolsWhenToolChoiceNone?: boolean;
 };
+
+/** `--max-model-len`: the model's context, as /v1/models reports it (`max_model_len`). */
+const maxModelLength = 32_768;
+
+/**
+ * A prompt and `max_tokens` that do not fit the context: the ValueError of the serving layer's input
+ * validation (`_validate_input`), answered as a 400 BadRequestError. Tokens are counted four characters
+ * to one here; `max_tokens` defaults to what is left.
+ */
+function contextRefusal(body: Record<string, unknown>) {
+  const prompt = Math.ceil(messagesText(body).length / 4);
+  const completion = typeof body.max_tokens === 'number' ? body.max_tokens : 0;
+  if (prompt + completion <= maxModelLength) return undefined;
+  const message =
+    `This model's maximum context length is ${maxModelLength} tokens. However, you requested ${prompt + completion} tokens ` +
+    `(${prompt} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`;
+  return vllmError(400, 'BadRequestError', message);
+}
 
 /** vLLM's error envelope (`ErrorResponse` of vllm/entrypoints/openai/engine/protocol.py). */
 function vllmError(status: number, type: string, message: string, param: string | null = null) {
@@ -54,6 +72,8 @@ function vllmChatRules(options: FakeVllmOptions): ChatRules {
       // json.loads's own error, which serving.py's preprocessing handler returns as a 400 (`f"{e} {e.__cause__}"`).
       if (unparsableCallArguments(body) !== undefined)
         return vllmError(400, 'BadRequestError', 'Expecting value: line 1 column 1 (char 0) None');
+      const tooLong = contextRefusal(body);
+      if (tooLong) return tooLong;
       // Mistral tokenizers and gpt-oss (Harmony) are exempt: serving.py, `tool_parsing_unavailable`.
       const unavailable = !options.toolCallParser && model.detokenizer !== 'mistral' && !model.harmony;
       const choice = toolChoiceOf(body);
@@ -105,7 +125,7 @@ export async function startFakeVllmServer(options: FakeVllmOptions): Promise<Fak
               owned_by: 'vllm',
               root: model.id,
               parent: null,
-              max_model_len: 32_768,
+              max_model_len: maxModelLength,
               permission: [],
             },
           ],

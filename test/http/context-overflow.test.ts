@@ -1,0 +1,31 @@
+/** Each server's words for a prompt longer than the context are read as one, and nothing else is. */
+import { describe, expect, it } from 'vitest';
+import { isContextOverflow } from '../../src/http/context-overflow.js';
+
+describe('isContextOverflow', () => {
+  it.each([
+    [
+      'vLLM input validation',
+      "This model's maximum context length is 32768 tokens. However, you requested 40012 tokens (40000 in the messages, 12 in the completion). Please reduce the length of the messages or completion.",
+      'BadRequestError',
+    ],
+    ['vLLM processor', 'The decoder prompt (length 40000) is longer than the maximum model length of 32768.', 'BadRequestError'],
+    ['SGLang', "The input (345516 tokens) is longer than the model's context length (262144 tokens).", 'BadRequestError'],
+    [
+      'llama-server',
+      'request (9000 tokens) exceeds the available context size (8192 tokens), try increasing it',
+      'exceed_context_size_error',
+    ],
+    ['Anthropic', 'prompt is too long: 208310 tokens > 200000 maximum', 'invalid_request_error'],
+    ['OpenAI', 'Your input exceeds the context window of this model.', 'context_length_exceeded'],
+  ])('%s', (_server, message, type) => {
+    expect(isContextOverflow(400, message, type)).toBe(true);
+  });
+
+  it('leaves other refusals alone: another 400, and a rate limit that mentions the context', () => {
+    expect(
+      isContextOverflow(400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', 'BadRequestError'),
+    ).toBe(false);
+    expect(isContextOverflow(429, "This model's maximum context length is 8192 tokens.", 'rate_limit_error')).toBe(false);
+  });
+});
