@@ -30,6 +30,7 @@ import { llama3Family } from './llama3/llama3-family.js';
 import { longcatFamily } from './longcat/longcat-family.js';
 import { mistralFamily } from './mistral/mistral-family.js';
 import { mistralV11Family } from './mistral/mistral-v11-family.js';
+import { mistralV7Family } from './mistral/mistral-v7-family.js';
 import { mistralV13Family } from './mistral/mistral-v13-family.js';
 import { pythonicFamily } from './pythonic/pythonic-family.js';
 import { qwen3CoderFamily } from './qwen3-coder/qwen3-coder-family.js';
@@ -74,6 +75,7 @@ export const familySpecs: readonly FamilySpec[] = [
   qwen3CoderFamily,
   glmFamily,
   mistralFamily,
+  mistralV7Family,
   mistralV11Family,
   mistralV13Family,
   deepseekFamily,

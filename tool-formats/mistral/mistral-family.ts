@@ -1,13 +1,12 @@
-/** The mistral family (Mistral 7B v0.3, Nemo, Mixtral, Small 3.1, Devstral Small 2505, Codestral): calls after `[TOOL_CALLS]`. */
+/** The mistral family (Mistral 7B v0.3, Nemo, Mixtral, Codestral): calls after `[TOOL_CALLS]`. */
 // Read: `[TOOL_CALLS][{"name", "arguments", "id"?}, …]`, `[TOOL_CALLS]NAME{…}`, `[TOOL_CALLS]NAME[ARGS]{…}` and
 // `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}`, `[TOOL_CALLS]` repeated for several calls; the end of the reply
 // closes the envelope, and text may follow the JSON. Magistral reasons in `[THINK]…[/THINK]`.
 // Written: the v0.3 JSON array with 9-alphanumeric ids, the tool list as `[AVAILABLE_TOOLS]` before the last
 // user turn and results as `[TOOL_RESULTS] {"content", "call_id"}[/TOOL_RESULTS]` in the model's turn after
-// its calls, as the Mistral chat templates print them. The models trained on tokenizer v11 and v13 (Small 3.2,
-// Magistral, Devstral 1.1+, Ministral 3, Large 3) are families mistral-v11 and mistral-v13, which keep this
-// parser and write their own history (mistral-tekken-family.ts). Small 3.1 stays here: its published
-// template writes this form, though its tokenizer (v7) writes results as `[TOOL_RESULTS]ID[TOOL_CONTENT]…`.
+// its calls, as the Mistral chat templates print them. The models trained on tokenizer v7, v11 and v13 (Small
+// 3.1, Devstral Small 2505; Small 3.2, Magistral, Devstral 1.1+, Ministral 3, Large 3) are families mistral-v7,
+// mistral-v11 and mistral-v13, which keep this parser and write their own history (mistral-tekken-family.ts).
 // @see https://github.com/vllm-project/vllm/blob/main/examples/tool_chat_template_mistral3.jinja
 import type { ToolCallPart, ToolResultPart } from '../../src/core/index.js';
 import type { FamilySpec } from '../shared/family-spec.js';

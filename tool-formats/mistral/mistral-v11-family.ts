@@ -4,4 +4,9 @@
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/Mistral-Small-3.2-24B-Instruct-2506.jinja
 import { mistralTekkenFamily } from './mistral-tekken-family.js';
 
-export const mistralV11Family = mistralTekkenFamily({ family: 'mistral-v11', writesCallIds: true, toolListTurn: 'last' });
+export const mistralV11Family = mistralTekkenFamily({
+  family: 'mistral-v11',
+  callForm: 'named',
+  writesCallIds: true,
+  toolListTurn: 'last',
+});

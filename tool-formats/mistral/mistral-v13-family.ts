@@ -4,4 +4,9 @@
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/unsloth-mistral-Devstral-Small-2507.jinja
 import { mistralTekkenFamily } from './mistral-tekken-family.js';
 
-export const mistralV13Family = mistralTekkenFamily({ family: 'mistral-v13', writesCallIds: false, toolListTurn: 'first' });
+export const mistralV13Family = mistralTekkenFamily({
+  family: 'mistral-v13',
+  callForm: 'named',
+  writesCallIds: false,
+  toolListTurn: 'first',
+});

@@ -142,6 +142,7 @@ function chatTemplateSpecs(): ChatTemplateSpec[] {
       name: 'Mistral Small 3.1',
       model: 'mistralai/Mistral-Small-3.1-24B-Instruct-2503',
       origin: { llamaCppFile: 'mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja' },
+      note: "the template of the model's repository writes results as tokenizer v3's JSON; the family (mistral-v7) writes what the model's tokenizer, v7, encodes (checked against mistral-common's v7 template in mistral-tekken-template.test.ts), so the results differ here",
     },
     {
       ...shared,

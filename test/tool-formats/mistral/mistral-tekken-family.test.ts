@@ -1,4 +1,4 @@
-/** The mistral-v11 and mistral-v13 families: the mistral parser, the history written as tokenizer v11 / v13 write it. */
+/** The mistral-v7, mistral-v11 and mistral-v13 families: the mistral parser, the history written as tokenizer v11 / v13 write it. */
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../src/core/index.js';
 import { parseStripped, strippedWarning } from '../helpers/stripped-residue.js';
@@ -7,7 +7,9 @@ import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
 const v11 = familyUnderTest('mistral-v11');
 const v13 = familyUnderTest('mistral-v13');
+const v7 = familyUnderTest('mistral-v7');
 
+testFamilyTable(v7.format);
 testFamilyTable(v11.format);
 testFamilyTable(v13.format);
 
@@ -38,6 +40,17 @@ describe('mistral-v11: rendering', () => {
   });
 });
 
+describe('mistral-v7: rendering', () => {
+  it("writes the calls as one JSON array with the calls' ids, and a result as its call's id and the output, no JSON around it", () => {
+    const [, turn, results] = v7.format.renderHistory(loop);
+    const callText = turn?.role === 'assistant' && turn.content[0]?.type === 'text' ? turn.content[0].text : '';
+    const id = /^\[TOOL_CALLS\]\[\{"name": "get_time", "arguments": \{\}, "id": "([A-Za-z0-9]{9})"\}\]$/.exec(callText)?.[1];
+    expect(id).toBeDefined();
+    expect(results).toEqual({ role: 'user', content: [{ type: 'text', text: `[TOOL_RESULTS]${id}[TOOL_CONTENT]10:00[/TOOL_RESULTS]` }] });
+    expect(v7.parse(callText)).toEqual([v7.call('get_time', {}, id)]);
+  });
+});
+
 describe('mistral-v13: rendering', () => {
   it('writes calls as NAME[ARGS]{…} without ids, glued to the text before them, and results bare', () => {
     const [, turn, results] = v13.format.renderHistory([
@@ -56,8 +69,8 @@ describe('mistral-v13: rendering', () => {
   });
 });
 
-describe('mistral-v11 and mistral-v13: replies with stripped control tokens', () => {
-  it.each(['mistral-v11', 'mistral-v13'])('%s reads NAME{…} at the reply start as the mistral family does', (family) => {
+describe('mistral-v7, mistral-v11 and mistral-v13: replies with stripped control tokens', () => {
+  it.each(['mistral-v7', 'mistral-v11', 'mistral-v13'])('%s reads NAME{…} at the reply start as the mistral family does', (family) => {
     expect(parseStripped(family, standardTools, 'get_weather{"city": "Paris"}')).toEqual([
       { type: 'tool-call', name: 'get_weather', arguments: '{"city":"Paris"}' },
       strippedWarning,

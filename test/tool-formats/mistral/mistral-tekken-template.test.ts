@@ -1,5 +1,5 @@
-/** The mistral-v11 and mistral-v13 prompts equal, byte for byte, what the models' own templates render. */
-// The native prompts are fixtures rendered by mistral-common's v11 and v13 chat templates (sources in
+/** The mistral-v7, mistral-v11 and mistral-v13 prompts equal, byte for byte, what the models' own templates render. */
+// The native prompts are fixtures rendered by mistral-common's v7, v11 and v13 chat templates (sources in
 // test/fixtures/mistral-rendered-prompts/README.md). The gateway's side is the real prompted preparation,
 // converted as the openai-compatible provider converts it, and rendered with no tools as the server
 // renders it (the fake servers' Mistral template, which renders these plain turns as the real ones do).
@@ -18,7 +18,7 @@ const serverTemplate = new Template(
   readFileSync(new URL('../../fixtures/fake-server-templates/mistral-small.model.jinja', import.meta.url), 'utf8'),
 );
 
-function nativePrompt(version: 'v11' | 'v13'): string {
+function nativePrompt(version: 'v7' | 'v11' | 'v13'): string {
   return readFileSync(new URL(`../../fixtures/mistral-rendered-prompts/mistral-common-${version}.txt`, import.meta.url), 'utf8');
 }
 
@@ -53,6 +53,7 @@ function withToolListInsideTurn(prompt: string): string {
 }
 
 describe.each([
+  { family: 'mistral-v7', version: 'v7', turn: 'last' },
   { family: 'mistral-v11', version: 'v11', turn: 'last' },
   { family: 'mistral-v13', version: 'v13', turn: 'first' },
 ] as const)('$family: the prompt of a tool conversation', ({ family, version, turn }) => {
