@@ -325,7 +325,7 @@ class ReplyParser implements ToolCallParser {
   /**
    * After a fence opener: whitespace joins it, then a call envelope or JSON keeps the fence open around
    * the call, and anything else makes it text. After the fence's calls: whitespace, then its closer
-   * drops the fence, and anything else gives it back to the text.
+   * drops the fence, another call joins the ones before, and anything else gives it back to the text.
    */
   private stepFence(input: string, position: number): Step {
     const fence = this.fence as FenceFrame;
@@ -341,18 +341,22 @@ class ReplyParser implements ToolCallParser {
         return index + fenceCloser.length;
       }
       if (fenceCloser.startsWith(input.slice(index, index + fenceCloser.length))) return this.hold(input, index);
-      this.fenceIsText();
-      this.mode = this.afterFence;
-      return index;
     }
+    const next = this.callInFence(input, index);
+    if (next !== undefined) return next;
+    this.fenceIsText();
+    this.mode = fence.afterCalls ? this.afterFence : boundaryMode;
+    return index;
+  }
+
+  /** A call envelope or JSON opening at `index` inside a fence (read as the fence's), a partial marker held, or undefined. */
+  private callInFence(input: string, index: number): Step | undefined {
     const hit = this.syntax.textMarkers.matchAt(input, index);
     if (hit.type === 'partial') return this.holdPartialMarker(this.syntax.textMarkers, input, index);
     if (hit.type === 'found' && hit.value.type === 'envelope') return this.open(hit);
     if (hit.type === 'none' && isJsonOpenerCode(input.charCodeAt(index)) && this.syntax.bareGrammars.length > 0)
       return this.openBare('', index);
-    this.fenceIsText();
-    this.mode = boundaryMode;
-    return index;
+    return undefined;
   }
 
   /** A call envelope or candidate gave `events` (calls, rejections): held in the fence when there is one. */
@@ -363,8 +367,7 @@ class ReplyParser implements ToolCallParser {
       this.mode = next;
       return;
     }
-    fence.calls.push(...events);
-    fence.afterCalls = true;
+    fence.addCalls(events);
     this.afterFence = next;
     this.mode = fenceMode;
   }

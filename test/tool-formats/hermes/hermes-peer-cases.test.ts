@@ -38,6 +38,32 @@ describe('hermes: calls in Markdown fences (llama.cpp)', () => {
     ]);
   });
 
+  it('reads several calls in one fence, streamed or whole, leaving none of the fence or the space between them', () => {
+    const python = call('python', { code: 'print(1)' });
+    const second = '{"name": "python", "arguments": {"code": "print(1)"}}';
+    expect(parse('```xml\n<tool_call>\n' + object + '\n</tool_call>\n<tool_call>\n' + second + '\n</tool_call>\n```')).toEqual([
+      special,
+      python,
+    ]);
+    expect(parse('Both.\n```json\n' + object + '\n' + second + '\n```\nDone.')).toEqual([
+      { type: 'text', text: 'Both.\n' },
+      special,
+      python,
+      { type: 'text', text: '\nDone.' },
+    ]);
+    expect(parse('```\n<tool_call>' + object + '</tool_call><tool_call>' + second + '</tool_call>\n```')).toEqual([special, python]);
+  });
+
+  it('gives a fence of several calls back to the text, the space between them included, when more than calls is in it', () => {
+    expect(parse('```xml\n<tool_call>' + object + '</tool_call>\n  <tool_call>' + object + '</tool_call>\nDone.\n```')).toEqual([
+      { type: 'text', text: '```xml\n' },
+      special,
+      { type: 'text', text: '\n  ' },
+      special,
+      { type: 'text', text: '\nDone.\n```' },
+    ]);
+  });
+
   it('keeps the text around a fenced call byte for byte', () => {
     expect(parse('Checking.\n```xml\n' + object + '\n```\nDone.')).toEqual([
       { type: 'text', text: 'Checking.\n' },
@@ -108,6 +134,8 @@ testChunkingInvariance({
     '```xml\n<response>\n    ' + object + '\n</response>\n```',
     'Hi.\n```\n' + object + '\n```\n```python\nx = 1\n```\n<tool_call>' + object + '</tool_call>',
     '<function name="special_function">\n{"arg1": 1}\n</function>',
+    '```xml\n<tool_call>\n' + object + '\n</tool_call>\n<tool_call>' + object + '</tool_call>\n```\nok',
+    '```json\n' + object + '\n' + object + '\nnot a call\n```',
   ],
   fragments: [
     '```',
