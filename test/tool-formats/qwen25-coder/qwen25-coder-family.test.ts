@@ -43,6 +43,15 @@ describe('qwen25-coder: parsing', () => {
     expect(parse('<tools>{"name": "get_weather", "arguments": {"city": "Oslo"}}')).toEqual([call('get_weather', { city: 'Oslo' })]);
   });
 
+  it('reads <function name="NAME">{json}</function>, as llama.cpp’s Hermes 2 Pro parser reads Qwen2.5-Coder’s replies', () => {
+    expect(parse('<function name="get_weather">\n{"city": "Paris"}\n</function>')).toEqual([call('get_weather', { city: 'Paris' })]);
+    expect(parse('Sure. <function name=\'write_file\'>{"path": "a.html", "content": "</function>"}</function> ok')).toEqual([
+      { type: 'text', text: 'Sure. ' },
+      call('write_file', { path: 'a.html', content: '</function>' }),
+      { type: 'text', text: ' ok' },
+    ]);
+  });
+
   it('keeps the close tag inside a string, and reads reasoning first', () => {
     expect(parse(tools('{"name": "write_file", "arguments": {"path": "a.html", "content": "</tools>"}}'))).toEqual([
       call('write_file', { path: 'a.html', content: '</tools>' }),
