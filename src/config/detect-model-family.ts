@@ -9,6 +9,7 @@ import type { RecentMemo } from '../core/recent-memo.js';
 import type { FamilyMatch } from '../core/request-caches.js';
 import type { ReasoningOpening, ToolCallingMode } from '../core/resolved-model.js';
 import type { ModelIdentity } from '../core/server-profile.js';
+import type { ServerKind } from '../core/server-kind.js';
 
 export type { FamilyMatch } from '../core/request-caches.js';
 
@@ -77,10 +78,18 @@ export const knownFamilies: readonly string[] = [...new Set([...compiled.map((en
 // `opensInReasoning` lists of model-families.json), so that its replies begin inside it.
 const byDefault = compile(table.opensInReasoning.byDefault);
 const whenEnabled = compile(table.opensInReasoning.whenEnabled);
+const byDefaultOnServer: ReadonlyMap<string, RegExp> = new Map(
+  Object.entries(table.opensInReasoning.byDefaultOnServer).map(([server, patterns]) => [server, compile(patterns)]),
+);
 
-/** `model` is the upstream model id only (e.g. `Qwen/Qwen3.5-27B`), never `provider/model`. */
-export function detectReasoningOpening(model: string): ReasoningOpening | undefined {
+/**
+ * `model` is the upstream model id only (e.g. `Qwen/Qwen3.5-27B`), never `provider/model`; `server` the kind
+ * of server that renders its template, when known (a model whose template differs by server, DeepSeek V3.2,
+ * is taken as the other servers render it until then).
+ */
+export function detectReasoningOpening(model: string, server?: ServerKind): ReasoningOpening | undefined {
   if (byDefault.test(model)) return 'by-default';
+  if (server !== undefined && byDefaultOnServer.get(server)?.test(model) === true) return 'by-default';
   if (whenEnabled.test(model)) return 'when-enabled';
   return undefined;
 }

@@ -78,17 +78,18 @@ export function resolveModelFor(
   };
   // An explicit family wins over anything the server says.
   if (settings?.family === undefined && detected.server !== undefined) resolved.familyFromServer = detected.server;
+  // The configured server, else the detected one.
+  const server = provider.server ?? (provider.type === 'ollama' ? 'ollama' : servers?.server(provider.name));
   const opening =
     settings?.startsInReasoning === undefined
       ? kinds(provider.type).detectsReasoningOpening
-        ? (detectReasoningOpening(model) ?? (detected.server === undefined ? undefined : detectReasoningOpening(detected.server)))
+        ? (detectReasoningOpening(model, server) ??
+          (detected.server === undefined ? undefined : detectReasoningOpening(detected.server, server)))
         : undefined
       : settings.startsInReasoning
         ? 'by-default'
         : undefined;
   if (opening !== undefined) resolved.opensInReasoning = opening;
-  // The configured server, else the detected one.
-  const server = provider.server ?? (provider.type === 'ollama' ? 'ollama' : servers?.server(provider.name));
   if (server !== undefined) resolved.server = server;
   return resolved;
 }

@@ -45,6 +45,16 @@ describe('detectReasoningOpening', () => {
     expect(detectReasoningOpening('deepseek-ai/DeepSeek-V3.1-Terminus')).toBe('when-enabled');
   });
 
+  // llama.cpp's models/templates/DeepSeek-V3.2.jinja: `enable_thinking | default(true)`, then `<think>` after
+  // `<｜Assistant｜>`; vLLM's and SGLang's V3.2 encoders default to chat mode (`thinking` false).
+  it('knows DeepSeek V3.2 thinks by default on llama-server, and only when turned on elsewhere', () => {
+    expect(detectReasoningOpening('deepseek-ai/DeepSeek-V3.2', 'llama.cpp')).toBe('by-default');
+    expect(detectReasoningOpening('DeepSeek-V3.2-Exp-Q4_K_M.gguf', 'llama.cpp')).toBe('by-default');
+    expect(detectReasoningOpening('deepseek-ai/DeepSeek-V3.2', 'vllm')).toBe('when-enabled');
+    expect(detectReasoningOpening('deepseek-ai/DeepSeek-V3.2')).toBe('when-enabled');
+    expect(detectReasoningOpening('deepseek-ai/DeepSeek-V3.1', 'llama.cpp')).toBe('when-enabled');
+  });
+
   it.each([
     'Qwen/Qwen3-8B',
     'Qwen/Qwen3-30B-A3B-Instruct-2507',

@@ -1,7 +1,8 @@
 /** The deepseek-v32 family (DeepSeek V3.2, V4): DSML `<｜DSML｜invoke>` calls in a `function_calls` section. */
 // Read: `<｜DSML｜function_calls>` (V3.2) or `<｜DSML｜tool_calls>` (V4) sections of one or more invokes, each
 // parameter a raw value converted by the tool's schema; a section whose end never came still yields its
-// closed invokes; V3.2's `<think>` (the template opens it in thinking mode: set `startsInReasoning`).
+// closed invokes; V3.2's `<think>` (llama.cpp's template opens it by default, vLLM's encoder only in thinking
+// mode: model-families.json `opensInReasoning.byDefaultOnServer`).
 // Written: the V3.2 template's tool block, calls and `<function_results>`; DeepSeek's other tokens stay
 // with the deepseek family, whose V3 / V3.1 sections these models no longer write.
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/DeepSeek-V3.2.jinja
