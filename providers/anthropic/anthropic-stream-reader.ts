@@ -4,6 +4,7 @@
  */
 import { gatewayError, type GatewayError, type StreamEvent, type Warning } from '../../src/core/index.js';
 import type { ServerSentEvent } from '../../src/http/sse-decoder.js';
+import { stringifyDeepJson } from '../../src/core/stringify-deep-json.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicStreamError } from './map-anthropic-stream-error.js';
 import { mapAnthropicUsage, mergeAnthropicUsage } from './map-anthropic-usage.js';
@@ -127,7 +128,7 @@ export class AnthropicStreamReader {
         // Tool-call indexes count tool calls only (0..n), unlike content block indexes.
         const toolIndex = this.nextToolIndex++;
         const input = asRecord(block.input);
-        const initialInput = input && Object.keys(input).length > 0 ? JSON.stringify(input) : undefined;
+        const initialInput = input && Object.keys(input).length > 0 ? stringifyDeepJson(input) : undefined;
         this.blocks.set(index, { type: 'tool-use', toolIndex, arguments: '', initialInput });
         return [{ type: 'tool-call-start', index: toolIndex, id: readString(block, 'id') ?? '', name: readString(block, 'name') ?? '' }];
       }

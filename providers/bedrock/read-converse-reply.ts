@@ -7,6 +7,7 @@
 import type { ContentBlock, ConverseOutput, ConverseStreamOutput, TokenUsage } from '@aws-sdk/client-bedrock-runtime';
 import type { FinishReason, UnifiedFinishReason } from '../../src/core/finish-reason.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
+import { stringifyDeepJson } from '../../src/core/stringify-deep-json.js';
 import type { Usage } from '../../src/core/usage.js';
 import type { Warning } from '../../src/core/warning.js';
 import { noToolsOfferedName } from './build-converse-request.js';
@@ -66,7 +67,7 @@ export function wholeConverseEvents(
       const signature = block.reasoningContent.reasoningText.signature;
       if (signature) events.push({ type: 'reasoning-signature', signature });
     } else if (block.toolUse) {
-      const argumentsText = JSON.stringify(block.toolUse.input ?? {});
+      const argumentsText = stringifyDeepJson(block.toolUse.input ?? {});
       events.push({ type: 'tool-call-start', index, id: block.toolUse.toolUseId ?? `call_${index}`, name: block.toolUse.name ?? '' });
       events.push({ type: 'tool-call-delta', index, argumentsDelta: argumentsText });
       events.push({ type: 'tool-call-end', index, arguments: argumentsText });

@@ -5,6 +5,7 @@
  * `finishReason` on the last. https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse
  */
 import { gatewayError, generateCallId, type GatewayError, type StreamEvent, type Warning } from '../../src/core/index.js';
+import { stringifyDeepJson } from '../../src/core/stringify-deep-json.js';
 import { asRecord, readString, type JsonRecord } from '../../src/http/read-loose-json.js';
 import { mapGeminiStreamError } from './map-gemini-error.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
@@ -109,7 +110,7 @@ export class GeminiReplyReader {
 
   private readCall(call: JsonRecord, signature: string | undefined, events: StreamEvent[]): void {
     const index = this.nextToolIndex++;
-    const argumentsText = JSON.stringify(asRecord(call.args) ?? {});
+    const argumentsText = stringifyDeepJson(asRecord(call.args) ?? {});
     const id = encodeGeminiCallId(readString(call, 'id'), signature);
     events.push(
       { type: 'tool-call-start', index, id, name: readString(call, 'name') ?? '' },

@@ -1,6 +1,7 @@
 /** Turns `/api/chat` stream chunks into neutral events: reasoning, text, whole tool calls, finish. */
 import type { StreamEvent } from '../../src/core/index.js';
 import { generateCallId } from '../../src/core/random-id.js';
+import { stringifyDeepJson } from '../../src/core/stringify-deep-json.js';
 import { mapOllamaDoneReason } from './map-ollama-done-reason.js';
 import { mapOllamaUsage } from './map-ollama-usage.js';
 
@@ -60,7 +61,7 @@ export class OllamaChunkTranslator {
 function stringifyArguments(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined || value === null) return '{}';
-  return JSON.stringify(value);
+  return stringifyDeepJson(value);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -6,6 +6,7 @@
  */
 import { generateCallId } from '../../src/core/random-id.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
+import { stringifyDeepJson } from '../../src/core/stringify-deep-json.js';
 
 export type ToolCallFragment = {
   index?: number;
@@ -25,7 +26,7 @@ type TrackedCall = {
 
 function argumentText(value: unknown): string {
   if (value === undefined || value === null) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' ? value : stringifyDeepJson(value);
 }
 
 export class OpenAiToolCallTracker {

@@ -74,6 +74,18 @@ describe('anthropic whole replies', () => {
     expect(whole.at(-1)?.type).toBe('finish');
   });
 
+  it('gives a tool input nested 20,000 deep as its JSON text, as a streamed reply spells it (JSON.stringify overflowed: a 500)', async () => {
+    const depth = 20_000;
+    const input = `{"city":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+    // Verbatim: the fake's own JSON.stringify could not write this message either.
+    const body = `{"id":"msg_deep","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"toolu_D","name":"get_weather","input":${input}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":2}}`;
+    upstream.enqueue({ type: 'raw', status: 200, contentType: 'application/json', body });
+    const events = await collectEvents(await newAdapter().stream(testRequest({ tools }), wholeContext()));
+    const end = events.find((event) => event.type === 'tool-call-end');
+    expect(end?.type === 'tool-call-end' && end.arguments === input).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'finish', reason: { unified: 'tool-calls' } });
+  });
+
   it('keeps the thinking signature, the tool ids and the cache tokens as the stream does', async () => {
     upstream.enqueue({
       type: 'message',
