@@ -2,6 +2,7 @@
 // Single quotes, trailing commas, Python literals, raw newlines in strings and unquoted keys are
 // handled while tokenizing, so words inside strings are never touched.
 import { findTooDeepValue } from '../../src/core/find-too-deep-value.js';
+import { deepestToolArguments } from '../../src/core/tool-arguments-depth.js';
 
 export type LenientJsonOptions = {
   /** Close brackets still open when the text ends after a complete value (the envelope did close). */
@@ -16,7 +17,7 @@ export type LenientJsonRead = { type: 'value'; value: unknown; end: number } | L
 export type LenientJsonParse = { type: 'value'; value: unknown } | LenientJsonError;
 
 /** Deeper nesting than any real tool call; keeps the recursive reader off the stack limit. */
-const maximumDepth = 200;
+const maximumDepth = deepestToolArguments;
 const tooDeeplyNested = 'Too deeply nested';
 
 /**
