@@ -77,7 +77,7 @@ export function createOpenAiAdapter(
           code: 'unsupported-parameter',
           message: `Provider '${config.name}': this API version has no parallel_tool_calls; it was not sent.`,
         });
-      const readOptions = { provider: config.name, model: request.model.model, warnings, cancellation };
+      const readOptions = { provider: config.name, model: request.model.model, warnings, cancellation, stop: request.stop };
       const headers = withForwardedHeaders(whole ? wholeHeaders : streamHeaders, request.forwardHeaders);
       const call = {
         path: endpoint.chatPath(request.model.model),

@@ -15,6 +15,8 @@ type LooseCompletion = {
   content?: unknown;
   stop?: unknown;
   stop_type?: unknown;
+  /** The stop string matched, when `stop_type` is `word`. */
+  stopping_word?: unknown;
   model?: unknown;
   tokens_predicted?: unknown;
   tokens_evaluated?: unknown;
@@ -51,7 +53,14 @@ function asChunk(reply: LooseCompletion): Record<string, unknown> {
   return {
     model: typeof reply.model === 'string' && reply.model !== '' ? reply.model : undefined,
     usage: final ? usageOf(reply) : undefined,
-    choices: [{ delta: { content: reply.content }, finish_reason: final ? finishReasonOf(reply.stop_type) : null }],
+    choices: [
+      {
+        delta: { content: reply.content },
+        finish_reason: final ? finishReasonOf(reply.stop_type) : null,
+        // As vLLM names it: the chat reader takes the stop string from there.
+        stop_reason: final && reply.stop_type === 'word' ? reply.stopping_word : undefined,
+      },
+    ],
   };
 }
 

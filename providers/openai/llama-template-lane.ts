@@ -95,7 +95,13 @@ export function createLlamaTemplateLane(config: ProviderConfig, headers: Headers
         json: buildLlamaCompletionBody(request, promptOf(rendered, config.name), !whole),
         cancellation,
       };
-      const readOptions = { provider: config.name, model: request.model.model, warnings: unsentWarnings(request), cancellation };
+      const readOptions = {
+        provider: config.name,
+        model: request.model.model,
+        warnings: unsentWarnings(request),
+        cancellation,
+        stop: request.stop,
+      };
       if (whole) return readOpenAiStream([parseLlamaCompletion(await root().readText(call), config.name)], readOptions);
       const upstream = await root().openStream(call);
       const state: DecodeState = { sawDone: false };

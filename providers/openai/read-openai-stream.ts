@@ -18,10 +18,18 @@ type LooseDelta = {
   tool_calls?: ToolCallFragment[] | null;
 };
 
+/**
+ * Which stop string ended the reply, where the server says so: vLLM's `stop_reason` ("The stop string or
+ * token id that caused the completion to stop", ChatCompletionResponseChoice and its stream choice in
+ * vllm/entrypoints/openai/protocol.py), SGLang's `matched_stop` (python/sglang/srt/entrypoints/openai/protocol.py).
+ * A token id is a number: no stop string.
+ */
+type MatchedStop = { stop_reason?: unknown; matched_stop?: unknown };
+
 type LooseChunk = {
   id?: string;
   model?: string;
-  choices?: { delta?: LooseDelta | null; finish_reason?: string | null }[];
+  choices?: ({ delta?: LooseDelta | null; finish_reason?: string | null } & MatchedStop)[];
   usage?: Record<string, unknown> | null;
 };
 
@@ -37,13 +45,23 @@ export function convertOpenAiUsage(raw: Record<string, unknown>): Usage {
   return usage;
 }
 
-type ReadOptions = { provider: string; model: string; warnings: Warning[]; cancellation?: Cancellation | undefined; state?: DecodeState };
+type ReadOptions = {
+  provider: string;
+  model: string;
+  warnings: Warning[];
+  cancellation?: Cancellation | undefined;
+  state?: DecodeState;
+  /** The client's stop sequences: a matched stop string the server names counts only when it is one of them. */
+  stop?: readonly string[] | null | undefined;
+};
 
 /** The reader's state across batches: chunks in, events out (an array per batch, no generator per chunk). */
 class ChunkReader {
   readonly tracker = new OpenAiToolCallTracker();
   started = false;
   finishReason: FinishReason | undefined;
+  /** The stop string the server says ended the reply. */
+  matchedStop: string | undefined;
   usage: Usage = {};
 
   constructor(private readonly options: ReadOptions) {}
@@ -77,7 +95,21 @@ class ChunkReader {
         if (delta.tool_calls) for (const fragment of delta.tool_calls) events.push(...this.tracker.push(fragment));
       }
       if (choice.finish_reason) this.finishReason = mapOpenAiFinishReason(choice.finish_reason);
+      const matched = choice.stop_reason ?? choice.matched_stop;
+      if (typeof matched === 'string') this.matchedStop = matched;
     }
+  }
+
+  /**
+   * The finish reason, naming the client's stop sequence the server matched (what Messages reports as
+   * `stop_sequence`). A stop string the client did not ask for (a server's own, a model's generation
+   * config) is not one of its stop sequences.
+   */
+  private reason(): FinishReason {
+    const reason = this.finishReason ?? { unified: this.tracker.count ? 'tool-calls' : 'stop' };
+    const matched = this.matchedStop;
+    if (reason.unified !== 'stop' || matched === undefined || !this.options.stop?.includes(matched)) return reason;
+    return { ...reason, stopSequence: matched };
   }
 
   /** The events after the last batch: what an abort, a cut-off body or a complete one ends with. */
@@ -99,11 +131,7 @@ class ChunkReader {
     }
     events.push(...this.tracker.finish());
     // Some servers end without finish_reason; an ended stream with calls still means tool calls.
-    events.push({
-      type: 'finish',
-      reason: this.finishReason ?? { unified: this.tracker.count ? 'tool-calls' : 'stop' },
-      usage: this.usage,
-    });
+    events.push({ type: 'finish', reason: this.reason(), usage: this.usage });
     return events;
   }
 }

@@ -39,6 +39,12 @@ export type FakeOpenAiChatReply = {
   toolCalls?: FakeOpenAiToolCall[];
   /** Defaults to `tool_calls` with calls, else `stop`; `null` sends no finish_reason at all. */
   finishReason?: string | null;
+  /**
+   * vLLM's `stop_reason` on the finishing choice, streamed or whole: the matched stop string, or the stop
+   * token's id (ChatCompletionResponseChoice / ChatCompletionResponseStreamChoice in
+   * vllm/entrypoints/openai/protocol.py). Left out when not given, as OpenAI's own API does.
+   */
+  stopReason?: string | number | null;
   /** Defaults to 11 prompt + 7 completion tokens; `null` sends no usage even when asked for it. */
   usage?: FakeOpenAiUsage | null;
   /** Characters per content, reasoning and argument fragment (default 3). */
@@ -174,6 +180,12 @@ function finishReasonOf(reply: FakeOpenAiChatReply): string | null {
   return reply.toolCalls?.length ? 'tool_calls' : 'stop';
 }
 
+/** vLLM sends `stop_reason` on every choice (null until the last); an OpenAI-like reply has none. */
+function stopReasonOf(reply: FakeOpenAiChatReply, finishing: boolean): { stop_reason?: string | number | null } {
+  if (reply.stopReason === undefined) return {};
+  return { stop_reason: finishing ? reply.stopReason : null };
+}
+
 function usageOf(reply: FakeOpenAiChatReply): Record<string, unknown> | null {
   if (reply.usage === null) return null;
   const usage = reply.usage ?? defaultUsage;
@@ -193,7 +205,7 @@ export function renderOpenAiChunks(reply: FakeOpenAiChatReply, model: string, in
   };
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
     ...base,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason, ...stopReasonOf(reply, finishReason !== null) }],
   });
   const chunks: Record<string, unknown>[] = [chunk({ role: 'assistant', content: '' })];
   const reasoningField = reply.reasoningField ?? 'reasoning_content';
@@ -225,7 +237,7 @@ function renderOpenAiCompletion(reply: FakeOpenAiChatReply, model: string): Reco
     object: 'chat.completion',
     created: 1_700_000_000,
     model: reply.model ?? model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReasonOf(reply) }],
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReasonOf(reply), ...stopReasonOf(reply, true) }],
   };
   const usage = usageOf(reply);
   if (usage) body.usage = usage;

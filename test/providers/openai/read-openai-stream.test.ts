@@ -2,6 +2,7 @@
 import { cancellationFromSignal } from '../../../src/core/cancellation.js';
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../../src/core/stream-event.js';
+import { parseLlamaCompletion } from '../../../providers/openai/llama-completion-chunks.js';
 import { convertOpenAiUsage, readOpenAiStream } from '../../../providers/openai/read-openai-stream.js';
 import { GatewayError } from '../../../src/core/gateway-error.js';
 
@@ -91,6 +92,35 @@ describe('readOpenAiStream', () => {
     expect((await read([delta({ content: 'x' })])).at(-1)).toMatchObject({ reason: { unified: 'stop' } });
     const withCall = await read([delta({ tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: '{}' } }] })]);
     expect(withCall.at(-1)).toMatchObject({ reason: { unified: 'tool-calls' } });
+  });
+
+  it("names the client's stop sequence the server matched: vLLM's stop_reason, SGLang's matched_stop, llama-server's stopping_word", async () => {
+    const finishOf = async (batch: unknown[], stop: string[] | undefined) => {
+      const events: StreamEvent[] = [];
+      for await (const event of readOpenAiStream([batch], { provider: 'up', model: 'm', warnings: [], stop })) events.push(event);
+      return events.at(-1);
+    };
+    const stopped = (matched: Record<string, unknown>) => [
+      { ...delta({ content: 'one, two, ' }), choices: [{ index: 0, delta: {}, finish_reason: 'stop', ...matched }] },
+    ];
+    const llama = parseLlamaCompletion(
+      JSON.stringify({ content: 'one, two, ', stop: true, stop_type: 'word', stopping_word: 'STOP' }),
+      'up',
+    );
+    for (const batch of [stopped({ stop_reason: 'STOP' }), stopped({ matched_stop: 'STOP' }), llama])
+      expect(await finishOf(batch, ['\n\nHuman:', 'STOP'])).toMatchObject({
+        reason: { unified: 'stop', raw: 'stop', stopSequence: 'STOP' },
+      });
+    // A token id, a stop string the client did not give, or no stop list at all: no stop sequence.
+    for (const [batch, stop] of [
+      [stopped({ stop_reason: 151645 }), ['STOP']],
+      [stopped({ stop_reason: '<|im_end|>' }), ['STOP']],
+      [stopped({ stop_reason: 'STOP' }), undefined],
+    ] as const) {
+      const finish = await finishOf(batch, stop && [...stop]);
+      expect(finish).toMatchObject({ type: 'finish', reason: { unified: 'stop' } });
+      expect(finish).not.toHaveProperty('reason.stopSequence');
+    }
   });
 
   it('takes usage from the usage chunk, keeping the raw object and the detail counts', async () => {

@@ -38,11 +38,38 @@ describe('a reply that an Anthropic upstream ended at one of the stop_sequences'
   });
 });
 
+describe('a reply that a vLLM upstream ended at one of the stop_sequences (its choice names the string in stop_reason)', () => {
+  const stoppedAtSequence = () =>
+    messagesKit.kit.openai.enqueue({ type: 'chat', content: 'one, two, ', finishReason: 'stop', stopReason: 'STOP' });
+
+  it('whole: stop_reason stop_sequence names the sequence', async () => {
+    stoppedAtSequence();
+    const response = await post(messagesKit.url, body(`${providers.openai}/Qwen/Qwen3-8B`, false));
+    expect(JSON.parse(response.text)).toMatchObject({ stop_reason: 'stop_sequence', stop_sequence: 'STOP' });
+    expect(messagesKit.kit.openai.requests.at(-1)?.body).toMatchObject({ stop: ['\n\nHuman:', 'STOP'] });
+  });
+
+  it('streamed: message_delta names the sequence', async () => {
+    stoppedAtSequence();
+    const response = await post(messagesKit.url, body(`${providers.openai}/Qwen/Qwen3-8B`, true));
+    const delta = anthropicEvents(response.text).find((event) => event.type === 'message_delta');
+    expect(delta?.delta).toEqual({ stop_reason: 'stop_sequence', stop_sequence: 'STOP' });
+  });
+});
+
 describe('a reply that ended otherwise', () => {
   it('an Anthropic end_turn keeps stop_sequence null', async () => {
     messagesKit.kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'done' }] });
     const response = await post(messagesKit.url, body(`${providers.anthropic}/claude-sonnet-4-5`, false));
     expect(JSON.parse(response.text)).toMatchObject({ stop_reason: 'end_turn', stop_sequence: null });
+  });
+
+  it('a stop string vLLM names that the client did not ask for, or a stop token id, is end_turn with stop_sequence null', async () => {
+    for (const stopReason of ['<|im_end|>', 151645]) {
+      messagesKit.kit.openai.enqueue({ type: 'chat', content: 'done', finishReason: 'stop', stopReason });
+      const response = await post(messagesKit.url, body(`${providers.openai}/Qwen/Qwen3-8B`, false));
+      expect(JSON.parse(response.text), String(stopReason)).toMatchObject({ stop_reason: 'end_turn', stop_sequence: null });
+    }
   });
 
   it('an OpenAI-compatible stop says nothing of which sequence, so it stays end_turn with stop_sequence null', async () => {
