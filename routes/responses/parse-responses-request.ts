@@ -7,6 +7,7 @@ import type { Warning } from '../../src/core/warning.js';
 import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { ConversationBuilder } from './conversation-builder.js';
+import { includeWarnings } from './include-warnings.js';
 import { parseResponsesToolChoice, parseResponsesTools, type ToolKinds } from './parse-responses-tools.js';
 import type { ResponseEcho } from './response-object.js';
 import { checkServerSideFeatures } from './server-side-features.js';
@@ -111,7 +112,10 @@ export async function parseResponsesRequest(
   caches?: RouteToolCaches,
 ): Promise<ParsedResponsesRequest> {
   const body = validators.for<ResponsesBody>(responsesRequestSchema)(raw, caches);
-  const featureWarnings = checkServerSideFeatures(body);
+  const featureWarnings = [
+    ...checkServerSideFeatures(body),
+    ...includeWarnings((body as Record<string, unknown>).include, (body as Record<string, unknown>).top_logprobs),
+  ];
   const [history, items] = await Promise.all([historyOf(body, store), inputItemsOf(body.input, store)]);
   if (items.length === 0 && history.length === 0) throw invalidRequest("Missing required parameter: 'input'.", 'input');
 

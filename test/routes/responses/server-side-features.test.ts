@@ -57,3 +57,55 @@ describe('background: true', () => {
     expect((response as unknown as Record<string, unknown>).diagnostics).toBeUndefined();
   });
 });
+
+describe('include and top_logprobs', () => {
+  type Diagnosed = { diagnostics?: { warnings?: { code: string; message: string }[] } };
+  const warningsOf = (response: unknown) => (response as Diagnosed).diagnostics?.warnings ?? [];
+
+  it('say in diagnostics that log probabilities are not returned, and that hosted tool results and unknown values have nothing to include', async () => {
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Done.' });
+    const response = await responses.client.responses.create({
+      model: nativeModel,
+      input: 'Hello',
+      include: [
+        'message.output_text.logprobs',
+        'file_search_call.results',
+        'web_search_call.action.sources',
+        'reasoning.encrypted_content',
+      ],
+      top_logprobs: 5,
+    });
+    expect(response.output_text).toBe('Done.');
+    expect(response.output[0]).toMatchObject({ content: [{ type: 'output_text', logprobs: [] }] });
+    expect(warningsOf(response)).toEqual([
+      { code: 'unsupported-parameter', message: expect.stringContaining('Log probabilities') as string },
+      {
+        code: 'unsupported-parameter',
+        message: expect.stringContaining("'file_search_call.results', 'web_search_call.action.sources': hosted tools") as string,
+      },
+    ]);
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Done.' });
+    const unknown = await responses.client.responses.create({
+      model: nativeModel,
+      input: 'Hello',
+      include: ['message.everything'] as never,
+    });
+    expect(warningsOf(unknown)).toEqual([
+      { code: 'unsupported-parameter', message: expect.stringContaining("'message.everything'") as string },
+    ]);
+  });
+
+  it('top_logprobs alone asks for log probabilities too; what the gateway honours (encrypted reasoning, input image URLs) says nothing', async () => {
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Done.' });
+    const asked = await responses.client.responses.create({ model: nativeModel, input: 'Hello', top_logprobs: 3 });
+    expect(warningsOf(asked)).toEqual([{ code: 'unsupported-parameter', message: expect.stringContaining('top_logprobs') as string }]);
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Done.' });
+    const honoured = await responses.client.responses.create({
+      model: nativeModel,
+      input: 'Hello',
+      include: ['reasoning.encrypted_content', 'message.input_image.image_url'],
+      top_logprobs: 0,
+    });
+    expect((honoured as Diagnosed).diagnostics).toBeUndefined();
+  });
+});
