@@ -7,7 +7,10 @@
  * Anthropic rejects thinking (HTTP 400) in cases a client of another API cannot know about, so
  * those requests go without thinking and say why in a warning instead of failing:
  * - budget_tokens must be ≥ 1024 and < max_tokens;
- * - a changed temperature or top_p, or a forced tool_choice (`any`, a named tool);
+ * - a changed temperature or top_p, or a forced tool_choice (`any`, a named tool): adaptive thinking too, on
+ *   every model ("tool_choice options that force tool use return an error while thinking is on",
+ *   https://platform.claude.com/docs/en/build-with-claude/thinking-tool-workflows; Claude Opus 5.5 and
+ *   Fable 5.1 refuse forced tool use even without a thinking field, and that 400 is passed on);
  * - a tool loop whose last assistant turn does not start with its signed thinking block: "When
  *   `thinking` is enabled, a final `assistant` message must start with a thinking block (preceding the
  *   lastmost set of `tool_use` and `tool_result` blocks)". Chat Completions and Responses clients have
@@ -69,7 +72,7 @@ export function anthropicToolTurnLacksThinking(messages: AnthropicMessagesBody['
 /** Why thinking cannot go with this request, if it cannot. */
 function thinkingConflict(context: ThinkingContext): string | undefined {
   if (context.changesSampling) return 'extended thinking cannot be combined with the requested temperature/top_p/top_k';
-  if (context.forcesToolCall) return 'extended thinking cannot be combined with a tool_choice that forces a tool call';
+  if (context.forcesToolCall) return 'thinking (adaptive or extended) cannot be combined with a tool_choice that forces a tool call';
   if (context.lastToolTurnLacksThinking)
     return 'the last assistant turn has tool calls without the signed thinking block Anthropic requires before them (Chat Completions and Responses clients cannot send it back); thinking resumes once no tool results are pending';
   return undefined;
