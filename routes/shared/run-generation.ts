@@ -195,25 +195,25 @@ export function generationRunOptions(
     trace?.failed(error);
   };
   // Cut short before the upstream's usage came: its estimate is charged and logged all the same.
-  options.onIncomplete = (usage, run) => {
+  options.onIncomplete = (usage, model) => {
     chargeReply(request, budget, admission, usage);
     if (usageLog || metrics)
       request.server.afterReply.add(() => {
-        recordUsage(request.server, run, access?.name, usage);
-        metrics?.observeEstimatedUsage(run.model.provider, run.model.model, access?.name, usage);
+        recordUsage(request.server, model, access?.name, usage);
+        metrics?.observeEstimatedUsage(model.provider, model.model, access?.name, usage);
       });
   };
   return options;
 }
 
-function recordUsage(server: FastifyInstance, run: ChatRun, key: string | undefined, usage: Usage): void {
-  server.usageLog?.record(key ?? 'anonymous', `${run.model.provider}/${run.model.model}`, usage);
+function recordUsage(server: FastifyInstance, model: ResolvedModel, key: string | undefined, usage: Usage): void {
+  server.usageLog?.record(key ?? 'anonymous', `${model.provider}/${model.model}`, usage);
 }
 
 /** The reply's usage row and metrics, at the end of the turn it finished in. */
 function observeReply(server: FastifyInstance, summary: ReplySummary, run: ChatRun, key: string | undefined, startedAt: number): void {
   const { model } = run;
-  recordUsage(server, run, key, summary.usage);
+  recordUsage(server, model, key, summary.usage);
   server.metrics?.observeReply({
     provider: model.provider,
     model: model.model,

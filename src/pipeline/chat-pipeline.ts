@@ -52,7 +52,7 @@ import { applyReplyStages, nativeLane, type ReplyPlan } from './stages.js';
 import { capWholeReply, WholeReplyDeadlines } from './whole-reply-bound.js';
 import type { PriceTable } from './price-table.js';
 import { pricedEvents } from './priced-events.js';
-import { estimateInputTokens, estimateTextTokens } from './estimate-tokens.js';
+import { estimatedUsage } from './estimated-usage.js';
 import type { Usage } from '../core/usage.js';
 
 export type ChatPipelineDependencies = {
@@ -96,10 +96,11 @@ export type RunOptions = {
   onError?: (error: GatewayError, run: ChatRun) => void;
   /**
    * Told, with estimated usage (priced when the model is), when a reply the upstream accepted ends without
-   * its usage: an error event, a stream that broke off, a client that left. The upstream billed what it
-   * generated, so budgets and usage count it too.
+   * its usage: an error event, a stream that broke off, a client that left; or when a reply read whole is
+   * abandoned (its client left, its deadline passed) while the upstream was generating it. The upstream
+   * billed what it generated, so budgets and usage count it too. `model`: the target that was generating.
    */
-  onIncomplete?: (usage: Usage, run: ChatRun) => void;
+  onIncomplete?: (usage: Usage, model: ResolvedModel) => void;
   /** Filled in as the run goes, so that a run that fails still says what it tried (the error reply's headers). */
   progress?: RunProgress;
   /** The client's own session id (`x-session-id`): a deployment with session affinity keeps it on one target. */
@@ -252,6 +253,10 @@ export class ChatPipeline {
         if (prices?.knows(run.model)) run.events = pricedEvents(run.events, prices, run);
         return this.tapped(observer ? observer.answered(target, sentAt, run) : run, input, options);
       } catch (error) {
+        // A reply read whole sends nothing before its end: abandoned while the upstream generated it, it was
+        // billed all the same, and nothing of it was read (so only the prompt is counted).
+        if (attempts.abandoned && context.wholeReply === true)
+          options.onIncomplete?.(estimatedUsage(input, target, 0, this.dependencies.prices), target);
         const failure = context.cancellation.aborted ? undefined : failureOf(error, context);
         observer?.failed(target, failure);
         const next = fallbacks[position];
@@ -466,22 +471,9 @@ class RunListener implements ReplyListener {
     this.options.onError?.(error, this.run);
   }
 
+  /** Worked out only for a reply that ended without the upstream's usage. */
   incomplete(outputCharacters: number): void {
-    this.options.onIncomplete?.(this.estimatedUsage(outputCharacters), this.run);
-  }
-
-  /**
-   * The reply's usage as the gateway estimates it (the client's prompt and the output streamed,
-   * src/pipeline/estimate-tokens.ts), priced when the model has a price. Worked out only for a reply that
-   * ended without the upstream's own.
-   */
-  private estimatedUsage(outputCharacters: number): Usage {
-    const inputTokens = estimateInputTokens(this.input);
-    const outputTokens = estimateTextTokens(outputCharacters);
-    const usage: Usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, estimated: true };
-    const costUsd = this.prices?.costOf(this.run.model, usage);
-    if (costUsd !== undefined) usage.costUsd = costUsd;
-    return usage;
+    this.options.onIncomplete?.(estimatedUsage(this.input, this.run.model, outputCharacters, this.prices), this.run.model);
   }
 }
 

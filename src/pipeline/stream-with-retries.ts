@@ -31,8 +31,12 @@ export type ResilienceObserver = {
   observeFallback(handover: UpstreamHandover): void;
 };
 
-/** Upstream requests made for one client request, across its targets (the `x-interlingua-attempts` header). */
-export type AttemptCount = { count: number };
+/**
+ * Upstream requests made for one client request, across its targets (the `x-interlingua-attempts` header);
+ * `abandoned` once the request was cancelled (its client left, its deadline passed, a shutdown) while an
+ * upstream request was in flight: that upstream had the request and may have billed it.
+ */
+export type AttemptCount = { count: number; abandoned?: true };
 
 export type RetryOptions = {
   settings: RetrySettings | undefined;
@@ -59,6 +63,7 @@ export async function streamWithRetries(
       options.observer?.observeUpstreamError(request.model.provider, toGatewayError(error));
       const failure = settings && retry <= settings.count ? failureOf(error, context) : undefined;
       const cancelled = context.cancellation.aborted;
+      if (cancelled) attempts.abandoned = true;
       if (!settings || !failure || !isRetryable(failure) || cancelled || !GatewayError.isInstance(error)) throw error;
       const delayMs = retryDelayMs(error, retry, settings, { now: Date.now(), random: options.random ?? Math.random });
       if (delayMs === undefined) throw error;

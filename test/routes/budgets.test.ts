@@ -1,5 +1,5 @@
 /** Budgets per key: refused before the upstream when spent, per API envelope; streams that cross finish; replicas share; /v1/usage. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BudgetLedger, budgetPeriod } from '../../src/plugins/budgets.js';
 import { createInProcessState } from '../../src/state/in-process-state.js';
 import type { SharedState } from '../../src/state/shared-state.js';
@@ -41,11 +41,12 @@ async function setUp(
   return { gateway, upstream };
 }
 
-function chat(gateway: StartedGateway, key: string, stream = false): Promise<Response> {
+function chat(gateway: StartedGateway, key: string, stream = false, signal?: AbortSignal): Promise<Response> {
   return fetch(`${gateway.baseUrl}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
     body: JSON.stringify({ model: 'local/m', stream, messages: [{ role: 'user', content: 'hi' }] }),
+    ...(signal ? { signal } : {}),
   });
 }
 
@@ -146,7 +147,7 @@ describe('budgets', () => {
   });
 });
 
-describe('streams cut short', () => {
+describe('replies cut short', () => {
   type UsageBody = {
     keys: {
       budget: { spent_usd: number } | null;
@@ -205,6 +206,24 @@ describe('streams cut short', () => {
     const costLine = metrics.split('\n').find((line) => line.startsWith('interlingua_cost_usd_total{') && line.includes('key="team"'));
     expect(Number(costLine?.split(' ').at(-1))).toBeCloseTo(estimatedCost, 12);
     expect(metrics).toMatch(/interlingua_tokens_total\{[^}]*direction="output",key="team"\} 5\b/);
+  });
+
+  it('a non-streaming request the client leaves while the upstream generates counts its prompt, marked estimated', async () => {
+    const { gateway, upstream } = await setUp(1);
+    upstream.respondWith(() => ({ type: 'chat', content: 'hello', headersDelayMs: 5_000 }));
+    const controller = new AbortController();
+    const response = chat(gateway, 'team-key', false, controller.signal).catch((error: unknown) => error);
+    const sent = await upstream.nextRequest();
+    controller.abort();
+    expect(await response).toBeInstanceOf(Error);
+    await upstream.waitForAbort(sent);
+    // Nothing of the reply was read: the prompt ("hi", 1 token) is what the gateway can count.
+    const promptCost = (1 * 300) / 1_000_000;
+    await vi.waitFor(async () => expect((await teamUsage(gateway)).budget?.spent_usd).toBeCloseTo(promptCost, 12));
+    const team = await teamUsage(gateway);
+    expect(team.data).toEqual([
+      expect.objectContaining({ requests: 1, input_tokens: 1, output_tokens: 0, cost_usd: promptCost, estimated_cost_usd: promptCost }),
+    ]);
   });
 
   it('a finished stream counts the upstream usage, with nothing estimated', async () => {
