@@ -197,6 +197,7 @@ export function generationRunOptions(
   // Cut short before the upstream's usage came: its estimate is charged and logged all the same.
   options.onIncomplete = (usage, model) => {
     chargeReply(request, budget, admission, usage);
+    trace?.estimated(usage);
     if (usageLog || metrics)
       request.server.afterReply.add(() => {
         recordUsage(request.server, model, access?.name, usage);

@@ -4,6 +4,7 @@ import type { GenerationOptions } from './chat-request.js';
 import type { ProviderContext } from './provider-adapter.js';
 import type { ReplySummary } from './reply-summary.js';
 import type { ResolvedModel, ToolCallingMode } from './resolved-model.js';
+import type { Usage } from './usage.js';
 
 export type RequestTraceStart = {
   /** The client's headers: a W3C `traceparent` (and `tracestate`) makes the span its child. */
@@ -32,6 +33,8 @@ export interface RequestTrace {
   started(run: RequestTraceRun): void;
   /** The reply finished (usage, finish reason, calls). */
   finished(summary: ReplySummary): void;
+  /** The reply ended without the upstream's usage: the gateway's estimate of it, which was charged. */
+  estimated(usage: Usage): void;
   /** The request failed (thrown before or while the reply was rendered, or an upstream error mid-stream). */
   failed(error: unknown): void;
   /** The reply ended: the span ends (once). */

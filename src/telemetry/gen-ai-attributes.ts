@@ -39,6 +39,14 @@ export const gateway = {
   keyName: 'interlingua.key.name',
   /** What the reply cost in USD (x-interlingua-cost-usd), when the model's price is known. */
   costUsd: 'interlingua.cost_usd',
+  /**
+   * What a reply that ended without the upstream's usage (a client that left, a stream that broke off) was
+   * charged, as the gateway estimated it; its estimated tokens beside it. Never in the gen_ai.usage.* names,
+   * which hold the upstream's own counts.
+   */
+  estimatedCostUsd: 'interlingua.estimated_cost_usd',
+  estimatedInputTokens: 'interlingua.estimated_usage.input_tokens',
+  estimatedOutputTokens: 'interlingua.estimated_usage.output_tokens',
   /** The inbound route (`/v1/chat/completions`, `/v1/responses`, `/v1/messages`). */
   route: 'interlingua.route',
   toolCallsParsed: 'interlingua.tool_calls.parsed',

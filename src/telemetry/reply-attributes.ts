@@ -18,3 +18,12 @@ export function usageAttributes(usage: Usage): Attributes {
   if (usage.costUsd !== undefined) attributes[gateway.costUsd] = usage.costUsd;
   return attributes;
 }
+
+/** The gateway's estimate of a reply's usage (Usage.estimated), under names that say so. */
+export function estimatedUsageAttributes(usage: Usage): Attributes {
+  const attributes: Attributes = {};
+  if (usage.inputTokens !== undefined) attributes[gateway.estimatedInputTokens] = usage.inputTokens;
+  if (usage.outputTokens !== undefined) attributes[gateway.estimatedOutputTokens] = usage.outputTokens;
+  if (usage.costUsd !== undefined) attributes[gateway.estimatedCostUsd] = usage.costUsd;
+  return attributes;
+}

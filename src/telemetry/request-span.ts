@@ -10,7 +10,8 @@ import { toGatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ReplySummary } from '../pipeline/tap-reply.js';
 import { gateway, genAi, type GenAiProviderNames } from './gen-ai-attributes.js';
 import type { RequestTrace, RequestTraceRun, RequestTraceStart } from './gateway-tracing.js';
-import { finishReasonValue, usageAttributes } from './reply-attributes.js';
+import { estimatedUsageAttributes, finishReasonValue, usageAttributes } from './reply-attributes.js';
+import type { Usage } from '../core/usage.js';
 import { UpstreamSpan } from './upstream-span.js';
 import type { UpstreamEndpoint } from './upstream-endpoint.js';
 
@@ -101,6 +102,10 @@ export class RequestSpan implements RequestTrace {
       this.span.addEvent('gen_ai.first_chunk', summary.firstTokenAt);
     }
     this.span.setAttributes(attributes);
+  }
+
+  estimated(usage: Usage): void {
+    this.span.setAttributes(estimatedUsageAttributes(usage));
   }
 
   failed(error: unknown): void {

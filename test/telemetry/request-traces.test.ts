@@ -30,6 +30,8 @@ beforeAll(async () => {
       native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native', apiKey: 'sk-upstream-secret-4242' }),
     },
     telemetry: { otlpEndpoint: receiver.url, serviceName: 'interlingua-test' },
+    // Only the `native` provider's models are priced (the cost tests below): $300 in, $100 out per million.
+    prices: { 'native/*': { input: 300, output: 100 } },
   });
 });
 
@@ -270,6 +272,48 @@ describe('failures are error spans', () => {
     expect(request.attributes['http.response.status_code']).toBe(404);
     expect(request.attributes['error.type']).toEqual(expect.any(String));
     expect(request.status.code).toBe(0);
+  });
+});
+
+describe('cost on the span', () => {
+  const chatOnce = (stream: boolean, traceparent: string, signal?: AbortSignal) =>
+    fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...headers, traceparent },
+      body: JSON.stringify({ model: 'native/gpt-4o-mini', stream, messages: [{ role: 'user', content: 'hi' }] }),
+      ...(signal ? { signal } : {}),
+    });
+
+  it("a priced reply carries its cost, from the upstream's usage", async () => {
+    upstream.enqueue({ type: 'chat', content: 'Sunny.' });
+    const trace = clientTrace();
+    await (await chatOnce(false, trace.traceparent)).text();
+    const { request } = await spansOf(trace.traceId);
+    // The fake's 11 prompt and 7 completion tokens.
+    expect(request.attributes['interlingua.cost_usd']).toBeCloseTo((11 * 300 + 7 * 100) / 1e6, 12);
+    expect(request.attributes['interlingua.estimated_cost_usd']).toBeUndefined();
+  });
+
+  it('a stream the client leaves carries what it was charged, under names that say it is an estimate', async () => {
+    upstream.enqueue({ type: 'chat', content: 'abcd'.repeat(5), fragmentSize: 4, holdAfterChunks: 6 });
+    const trace = clientTrace();
+    const controller = new AbortController();
+    const response = await chatOnce(true, trace.traceparent, controller.signal);
+    const reader = response.body!.getReader();
+    let text = '';
+    while ((text.match(/abcd/g) ?? []).length < 5) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    const { request } = await spansOf(trace.traceId);
+    // Estimated: the prompt "hi" (1 token) and the 20 characters streamed (5 tokens).
+    expect(request.attributes).toMatchObject({
+      'interlingua.estimated_usage.input_tokens': 1,
+      'interlingua.estimated_usage.output_tokens': 5,
+      'interlingua.outcome': 'client-closed',
+    });
+    expect(request.attributes['interlingua.estimated_cost_usd']).toBeCloseTo((1 * 300 + 5 * 100) / 1e6, 12);
+    // The upstream's own counts and cost stay absent: none arrived.
+    expect(request.attributes['interlingua.cost_usd']).toBeUndefined();
+    expect(request.attributes['gen_ai.usage.input_tokens']).toBeUndefined();
   });
 });
 
