@@ -2,7 +2,8 @@
  * One listening HTTP server in front of the current app. A reload (SIGHUP, `POST /admin/reload`) reads
  * the config file again, builds a whole new app from it and sends new requests there; the old app
  * finishes what it started (its streams run to their end on the config they began with) and is then
- * closed. A file that fails validation is refused and the running app kept.
+ * closed. A file that fails validation is refused, and a new app that fails as it is built or started is
+ * closed; either way the running app is kept.
  *
  * A new app rather than patched parts: keys, limits, aliases, deployments, prices and providers are read
  * by many mechanisms, and building them all again from one config is the one way none is forgotten.
@@ -28,7 +29,15 @@ declare module 'fastify' {
 
 export type BuiltApp = { app: FastifyInstance; handle: RequestListener; detached: Server };
 
-export type ReloadOutcome = { reloaded: true } | { reloaded: false; reason: string };
+/**
+ * Refused: `config_invalid` when the file (or a setting only the built app can check) is wrong, which the
+ * operator fixes in the file; `reload_failed` when the new app failed for another reason as it was built or
+ * started. Either way the running app goes on serving. `reason` has the new config's secrets redacted.
+ */
+export type ReloadOutcome = { reloaded: true } | { reloaded: false; refusal: 'config_invalid' | 'reload_failed'; reason: string };
+
+/** Hides a config's secrets in text bound for a log or a client (app.ts' createConfigRedactor). */
+export type ConfigRedaction = (config: GatewayConfig) => { redact(text: string): string };
 
 export type LiveGatewayOptions = {
   /** Reads and validates the config file; throws a ConfigError when it is invalid. */
@@ -40,6 +49,8 @@ export type LiveGatewayOptions = {
   serverOptions: ServerOptions;
   /** How often a replaced app is checked for generations still running (default 1 s). */
   drainCheckMs?: number;
+  /** Redacts the secrets of the config a failed reload read from its reason; nothing is redacted without it. */
+  redactorFor?: ConfigRedaction;
 };
 
 export class LiveGateway {
@@ -113,13 +124,23 @@ export class LiveGateway {
 
   private async reloadOnce(): Promise<ReloadOutcome> {
     const { log } = this.options;
+    let config: GatewayConfig | undefined;
     let next: BuiltApp;
     try {
-      next = await this.build(await this.options.loadConfig());
+      config = await this.options.loadConfig();
+      next = await this.build(config);
     } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      log.error({ reason: error.message }, 'config reload refused: the running config is kept');
-      return { reloaded: false, reason: error.message };
+      if (error instanceof ConfigError) {
+        log.error({ reason: error.message }, 'config reload refused: the running config is kept');
+        return { reloaded: false, refusal: 'config_invalid', reason: error.message };
+      }
+      // Not the file's fault as far as anyone can tell (a connection refused, a bug): said as a failure,
+      // with its cause, rather than as the config's fault or a bare internal error. The running logger knows
+      // only the running config's secrets, so the new config's are taken out here.
+      const message = error instanceof Error ? error.message : String(error);
+      const reason = config && this.options.redactorFor ? this.options.redactorFor(config).redact(message) : message;
+      log.error({ reason }, 'config reload failed: the running config is kept');
+      return { reloaded: false, refusal: 'reload_failed', reason };
     }
     const previous = this.current;
     this.current = next;

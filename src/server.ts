@@ -64,6 +64,7 @@ async function main(): Promise<void> {
     buildApp: (current, serverFactory) => buildApp(current, { ...loggerFor(current), serverFactory, reload: () => live.reload(), lasting }),
     log: logger,
     serverOptions: serverTimeoutOptions(config.server, config.server.shutdownGraceMs).http,
+    redactorFor: createConfigRedactor,
   });
   try {
     await live.start(config);
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  // A reload's outcome is logged by the gateway; the signal has no one to answer.
+  // A reload's outcome is logged by the gateway (a failed one too); the signal has no one to answer.
   process.on('SIGHUP', () => {
     if (!closing) void live.reload().catch((error: unknown) => logger.error({ err: error }, 'config reload failed'));
   });

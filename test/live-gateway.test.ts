@@ -4,6 +4,9 @@ import Fastify from 'fastify';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../src/config/config-types.js';
+import { buildApp, createConfigRedactor } from '../src/app.js';
+import { normalizeConfig } from '../src/config/normalize-config.js';
+import { compileConfigFileValidator } from '../src/config/validate-config-file.js';
 import { LiveGateway } from '../src/live-gateway.js';
 
 /** The file's contents as the test edits them; a config here is only its version. */
@@ -87,9 +90,60 @@ describe('LiveGateway reload whose app fails to start', () => {
     gateway = liveGateway();
     await gateway.start({ version: 0 } as unknown as GatewayConfig);
     failingVersions.add(1);
-    await expect(gateway.reload()).rejects.toThrow('the state store refused the connection');
+    expect(await gateway.reload()).toEqual({
+      reloaded: false,
+      refusal: 'reload_failed',
+      reason: 'the state store refused the connection',
+    });
     expect(closedApps).toBe(1);
     expect((await gateway.app.inject({ method: 'GET', url: '/version' })).body).toBe('0');
     expect(gateway.app.isRetired?.()).toBe(false);
+  });
+});
+
+describe('POST /admin/reload whose new app fails to start', () => {
+  const validateConfigFile = compileConfigFileValidator();
+  const upstreamKey = 'sk-reloaded-upstream-7301';
+  /** Valid files: the running one, and the edited one with a provider key (a secret of the new config only). */
+  const configFile = (withKey: boolean) =>
+    normalizeConfig(
+      validateConfigFile({
+        providers: { local: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', ...(withKey ? { apiKey: upstreamKey } : {}) } },
+      }),
+      { host: '127.0.0.1', port: 0 },
+    );
+
+  it('answers 500 reload_failed with the cause (the new secrets redacted), and the running app goes on serving', async () => {
+    const live: LiveGateway = new LiveGateway({
+      loadConfig: async () => configFile(true),
+      buildApp: async (config, serverFactory) => {
+        const app = await buildApp(config, {
+          logger: pino({ level: 'silent' }),
+          serverFactory,
+          reload: () => live.reload(),
+          detectServers: false,
+        });
+        // Something only starting the app finds out, naming the new config's secret in its message.
+        if (config.providers.local?.apiKey)
+          app.addHook('onReady', async () => {
+            throw new Error(`the state store refused the connection (sent ${upstreamKey})`);
+          });
+        return app;
+      },
+      log: pino({ level: 'silent' }),
+      serverOptions: {},
+      redactorFor: createConfigRedactor,
+    });
+    gateway = live;
+    const running = await live.start(configFile(false));
+    const response = await live.app.inject({ method: 'POST', url: '/admin/reload' });
+    expect(response.statusCode).toBe(500);
+    const { error } = response.json<{ error: { code: string; type: string; message: string } }>();
+    expect(error).toMatchObject({ code: 'reload_failed', type: 'server_error' });
+    expect(error.message).toContain('the running config is kept');
+    expect(error.message).toContain('the state store refused the connection');
+    expect(error.message).not.toContain(upstreamKey);
+    expect(live.app).toBe(running);
+    expect((await live.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
   });
 });

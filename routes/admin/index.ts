@@ -8,8 +8,11 @@ export function registerAdminRoutes(app: FastifyInstance, options: { reload: () 
     // Without client keys the gateway trusts its network, as for every other route.
     if (request.gatewayContext?.access && !request.gatewayContext.access.admin) throw gatewayError('admin_only', {});
     const outcome = await options.reload();
-    if (!outcome.reloaded)
+    if (outcome.reloaded) return { reloaded: true };
+    if (outcome.refusal === 'config_invalid')
       throw gatewayError('config_invalid', { message: `The config file was refused; the running config is kept. ${outcome.reason}` });
-    return { reloaded: true };
+    throw gatewayError('reload_failed', {
+      message: `The new config's app failed to start; the running config is kept. ${outcome.reason}`,
+    });
   });
 }

@@ -76,6 +76,8 @@ export const errorCatalogue = {
     message: 'The client closed the request before the upstream finished',
   },
   internal_error: { status: 500, type: 'server_error', code: null },
+  /** A reload read a valid config but its new app failed as it was built or started: the running config is kept. */
+  reload_failed: { status: 500, type: 'server_error' },
   // Upstream failures: 502 with the gateway's own code, or the upstream's own 4xx/429 passed on.
   upstream_unavailable: { status: 502, type: 'upstream_error' },
   upstream_error: { status: 502, type: 'upstream_error' },
