@@ -1,7 +1,7 @@
 /**
  * POST /v1/embeddings: passed to providers that have embeddings (openai, openai-compatible, ollama). The
- * input tokens the upstream counted are priced like a chat's (src/pipeline/price-table.ts) and charged to
- * the key's budget, tokens-per-minute limit and usage rows.
+ * input tokens the upstream counted (or, when it counted none, the gateway's estimate) are priced like a
+ * chat's (src/pipeline/price-table.ts) and charged to the key's budget, tokens-per-minute limit and usage rows.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
@@ -16,6 +16,7 @@ import type { BodyValidators } from '../shared/body-validator.js';
 import { chargeReply } from '../shared/charge-reply.js';
 import { watchClientAbort } from '../shared/client-abort.js';
 import { formatUsd } from '../shared/run-generation.js';
+import { estimateEmbeddingInputTokens } from '../../src/pipeline/estimate-tokens.js';
 
 /** The body's one source: its type is derived from it. */
 const embeddingRequestSchema = {
@@ -68,25 +69,35 @@ export function registerEmbeddingsRoutes(
       data: result.data.map((item) => ({ object: 'embedding', index: item.index, embedding: item.embedding })),
       model: body.model,
     };
-    const usage = chargedUsage(request, model, result, prices);
-    if (usage) {
+    const usage = chargedUsage(request, model, result.usage ?? estimatedInput(body.input), prices);
+    if (usage.costUsd !== undefined) {
+      void reply.header('x-interlingua-cost-usd', formatUsd(usage.costUsd));
+      if (usage.estimated) void reply.header('x-interlingua-cost-estimated', 'true');
+    }
+    // The reply's usage is the upstream's: one that counted nothing is not given the gateway's estimate as its own.
+    if (!usage.estimated) {
       const wireUsage: Record<string, unknown> = { prompt_tokens: usage.inputTokens, total_tokens: usage.totalTokens };
-      if (usage.costUsd !== undefined) {
-        // An extension field, as in the chat APIs' usage; SDKs ignore it.
-        wireUsage.cost_usd = usage.costUsd;
-        void reply.header('x-interlingua-cost-usd', formatUsd(usage.costUsd));
-      }
+      // An extension field, as in the chat APIs' usage; SDKs ignore it.
+      if (usage.costUsd !== undefined) wireUsage.cost_usd = usage.costUsd;
       response.usage = wireUsage;
     }
     return response;
   });
 }
 
-/** The upstream's token count, priced and charged to the key (budget, token limit, usage rows); undefined when it sent none. */
-function chargedUsage(request: FastifyRequest, model: ResolvedModel, result: EmbeddingResult, prices: PriceTable): Usage | undefined {
-  if (!result.usage) return undefined;
+type EmbeddingUsage = NonNullable<EmbeddingResult['usage']> & { estimated?: true };
+
+/** An upstream that sent no usage (OPEA's TEI wrapper sends `"usage": null`) still embedded the input, and may bill it. */
+function estimatedInput(input: EmbeddingRequest['input']): EmbeddingUsage {
+  const tokens = estimateEmbeddingInputTokens(input);
+  return { promptTokens: tokens, totalTokens: tokens, estimated: true };
+}
+
+/** The token count (the upstream's, or the gateway's estimate), priced and charged to the key (budget, token limit, usage rows). */
+function chargedUsage(request: FastifyRequest, model: ResolvedModel, counted: EmbeddingUsage, prices: PriceTable): Usage {
   // Embeddings have input only: no output tokens to price.
-  const usage: Usage = { inputTokens: result.usage.promptTokens, outputTokens: 0, totalTokens: result.usage.totalTokens };
+  const usage: Usage = { inputTokens: counted.promptTokens, outputTokens: 0, totalTokens: counted.totalTokens };
+  if (counted.estimated) usage.estimated = true;
   const costUsd = prices.costOf(model, usage);
   if (costUsd !== undefined) usage.costUsd = costUsd;
   const context = request.gatewayContext;

@@ -2,7 +2,8 @@
  * Token counts estimated, not tokenized: the gateway fronts many model families with different
  * vocabularies, so it counts ⌈characters / 4⌉ (the usual rule of thumb for English and code) over the
  * neutral system, messages and tools, plus a flat amount per image or document. The Messages API's
- * `count_tokens` answers with it, and a stream cut off before its usage arrived is charged with it.
+ * `count_tokens` answers with it, and a stream cut off before its usage arrived (or embeddings whose upstream
+ * counted nothing) is charged with it.
  */
 import { assertNever } from '../core/assert-never.js';
 import type { ChatInput } from '../core/chat-request.js';
@@ -57,4 +58,18 @@ export function estimateInputTokens(input: Pick<ChatInput, 'messages' | 'tools'>
 /** The tokens of text generated (content, reasoning, call names and arguments), by the same rule. */
 export function estimateTextTokens(characters: number): number {
   return Math.ceil(characters / charactersPerToken);
+}
+
+/**
+ * The input of an embeddings request (`input` as OpenAI takes it): each text by the same rule (each is
+ * tokenized apart), and token ids as what they are, one token each.
+ */
+export function estimateEmbeddingInputTokens(
+  input: string | readonly string[] | readonly number[] | readonly (readonly number[])[],
+): number {
+  if (typeof input === 'string') return estimateTextTokens(input.length);
+  let tokens = 0;
+  for (const item of input)
+    tokens += typeof item === 'string' ? estimateTextTokens(item.length) : typeof item === 'number' ? 1 : item.length;
+  return tokens;
 }

@@ -108,6 +108,11 @@ export type FakeOpenAiUpstream = {
   nextRequest(): Promise<RecordedRequest>;
   /** Resolves once the client went away from `request` before its response ended. */
   waitForAbort(request: RecordedRequest, timeoutMs?: number): Promise<void>;
+  /**
+   * `false`: embeddings replies carry `"usage": null`, as OPEA's TEI wrapper sends them
+   * (https://github.com/opea-project/GenAIComps/issues/926; OVH's endpoints leave it out, ovh/public-cloud-roadmap#935).
+   */
+  embeddingUsage: boolean;
   close(): Promise<void>;
 };
 
@@ -348,7 +353,7 @@ async function writeReply(reply: FakeOpenAiReply, recorded: RecordedRequest, res
   }
 }
 
-function writeEmbeddings(recorded: RecordedRequest, response: http.ServerResponse): void {
+function writeEmbeddings(recorded: RecordedRequest, response: http.ServerResponse, withUsage: boolean): void {
   const body = (recorded.body ?? {}) as { model?: string; input?: unknown; dimensions?: number; encoding_format?: string };
   const inputs =
     Array.isArray(body.input) && (typeof body.input[0] === 'string' || Array.isArray(body.input[0])) ? body.input : [body.input];
@@ -360,15 +365,16 @@ function writeEmbeddings(recorded: RecordedRequest, response: http.ServerRespons
     object: 'list',
     data,
     model: body.model,
-    usage: { prompt_tokens: inputs.length * 2, total_tokens: inputs.length * 2 },
+    usage: withUsage ? { prompt_tokens: inputs.length * 2, total_tokens: inputs.length * 2 } : null,
   });
 }
 
 export async function startFakeOpenAiUpstream(options: { models?: string[] } = {}): Promise<FakeOpenAiUpstream> {
   const chatQueue: FakeOpenAiReply[] = [];
   const modelsQueue: (FakeOpenAiErrorReply | FakeOpenAiRawReply)[] = [];
-  const state: { models: string[]; responder?: ((request: RecordedRequest) => FakeOpenAiReply) | undefined } = {
+  const state: { models: string[]; embeddingUsage: boolean; responder?: ((request: RecordedRequest) => FakeOpenAiReply) | undefined } = {
     models: options.models ?? ['gpt-fake-1', 'gpt-fake-2'],
+    embeddingUsage: true,
   };
   const server = await startLoopbackServer(async (recorded, response) => {
     // Writes after the client went away must not crash the fake.
@@ -396,7 +402,7 @@ export async function startFakeOpenAiUpstream(options: { models?: string[] } = {
       return;
     }
     if (recorded.method === 'POST' && path === '/v1/embeddings') {
-      writeEmbeddings(recorded, response);
+      writeEmbeddings(recorded, response, state.embeddingUsage);
       return;
     }
     writeError({ type: 'http-error', status: 404, message: `fake: no route ${recorded.method} ${path}`, code: 'unknown_url' }, response);
@@ -423,6 +429,12 @@ export async function startFakeOpenAiUpstream(options: { models?: string[] } = {
     },
     set models(models) {
       state.models = models;
+    },
+    get embeddingUsage() {
+      return state.embeddingUsage;
+    },
+    set embeddingUsage(withUsage) {
+      state.embeddingUsage = withUsage;
     },
     nextRequest: server.nextRequest,
     waitForAbort: async (request, timeoutMs = 3000) => {

@@ -269,6 +269,49 @@ describe('embeddings spend', () => {
   });
 });
 
+describe('embeddings without usage', () => {
+  it('are charged an estimate of their input, marked estimated', async () => {
+    const { gateway, upstream } = await setUp(1);
+    upstream.embeddingUsage = false;
+    const response = await fetch(`${gateway.baseUrl}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer team-key' },
+      body: JSON.stringify({ model: 'local/embedder', input: ['one', 'two', 'a longer text'] }),
+    });
+    expect(response.status).toBe(200);
+    // ⌈3 / 4⌉ + ⌈3 / 4⌉ + ⌈13 / 4⌉ = 6 tokens, at $300 per million.
+    const estimate = (6 * 300) / 1_000_000;
+    expect(Number(response.headers.get('x-interlingua-cost-usd'))).toBeCloseTo(estimate, 12);
+    expect(response.headers.get('x-interlingua-cost-estimated')).toBe('true');
+    // The reply keeps what the upstream said: it counted nothing.
+    expect(((await response.json()) as { usage?: unknown }).usage).toBeUndefined();
+    const usage = (await (await fetch(`${gateway.baseUrl}/v1/usage`, { headers: { authorization: 'Bearer team-key' } })).json()) as {
+      keys: { budget: { spent_usd: number }; data: unknown[] }[];
+    };
+    expect(usage.keys[0]!.budget.spent_usd).toBeCloseTo(estimate, 12);
+    expect(usage.keys[0]!.data).toEqual([
+      expect.objectContaining({ model: 'local/embedder', input_tokens: 6, cost_usd: estimate, estimated_cost_usd: estimate }),
+    ]);
+  });
+
+  it('given as token ids, are counted exactly: one token per id', async () => {
+    const { gateway, upstream } = await setUp(1);
+    upstream.embeddingUsage = false;
+    const response = await fetch(`${gateway.baseUrl}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer team-key' },
+      body: JSON.stringify({
+        model: 'local/embedder',
+        input: [
+          [1, 2, 3],
+          [4, 5],
+        ],
+      }),
+    });
+    expect(Number(response.headers.get('x-interlingua-cost-usd'))).toBeCloseTo((5 * 300) / 1_000_000, 12);
+  });
+});
+
 describe('budget periods', () => {
   it('day, week (from Monday) and month boundaries are UTC', () => {
     const now = new Date('2026-12-05T23:59:59Z'); // a Saturday
