@@ -11,6 +11,11 @@
  * repaired arguments are sent as the call's delta; otherwise the client has the held rest as received,
  * and the repaired arguments go in the call's end (what non-streamed replies, Responses' `.done`
  * events and agent_format use). Arguments that cannot be repaired are kept as received and reported.
+ *
+ * A reply that ends at the output token limit (finish reason `length`) cut its last call off: closing its
+ * brackets would make half a call look whole (with a value cut short, or members missing), so its
+ * arguments go on as received, as OpenAI itself sends them. The upstream ends its calls just before the
+ * finish, so an end that needs repairing waits for the next event to tell which it is.
  */
 import type { StreamEvent } from '../core/stream-event.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
@@ -49,13 +54,18 @@ function isJson(text: string): boolean {
   }
 }
 
+/** A call's end whose arguments need repairing, held until the next event. */
+type HeldEnd = { index: number; call: OpenCall; received: string };
+
 class RepairStage implements EventStage {
   private readonly calls = new Map<number, OpenCall>();
+  private readonly heldEnds: HeldEnd[] = [];
   finished = false;
 
   constructor(private readonly options: RepairOptions) {}
 
   push(event: StreamEvent, out: StreamEvent[]): void {
+    if (this.heldEnds.length > 0) this.releaseEnds(event.type === 'finish' && event.reason.unified === 'length', out);
     switch (event.type) {
       case 'tool-call-start':
         this.calls.set(event.index, { name: event.name, prefix: undefined, whole: undefined });
@@ -80,7 +90,8 @@ class RepairStage implements EventStage {
         if (!call) return void out.push(event);
         if (call.whole !== undefined && call.whole === event.arguments) return void out.push(event);
         this.replayWhole(call);
-        this.endCall(event.index, call, event.arguments, out);
+        if (!prefixOf(call).altered && isJson(event.arguments)) this.endCall(event.index, call, event.arguments, out);
+        else this.heldEnds.push({ index: event.index, call, received: event.arguments });
         return;
       }
       case 'finish':
@@ -96,7 +107,27 @@ class RepairStage implements EventStage {
     }
   }
 
-  end(): void {}
+  end(out: StreamEvent[]): void {
+    if (this.heldEnds.length > 0) this.releaseEnds(false, out);
+  }
+
+  /** The held ends, repaired; or, when the token limit cut the reply (`cutOff`), as received. */
+  private releaseEnds(cutOff: boolean, out: StreamEvent[]): void {
+    for (const { index, call, received } of this.heldEnds) {
+      if (!cutOff) {
+        this.endCall(index, call, received, out);
+        continue;
+      }
+      const held = prefixOf(call).held;
+      if (held !== '') out.push({ type: 'tool-call-delta', index, argumentsDelta: held });
+      this.options.diagnostics.warn({
+        code: 'tool-arguments-cut-off',
+        message: `The call to "${call.name}" was cut off at the output token limit: its arguments are passed on as received, not repaired.`,
+      });
+      out.push({ type: 'tool-call-end', index, arguments: received });
+    }
+    this.heldEnds.length = 0;
+  }
 
   /** A whole first delta was passed on unread by the prefix: it reads it now, since the call goes on (what it passes was passed already). */
   private replayWhole(call: OpenCall): void {

@@ -119,7 +119,7 @@ const agentFormatReply: ReplyStage = {
   file: 'pipeline/agent-format/agent-format.ts',
   why: 'Calls go to the client as it wants them (structured, or re-rendered as text) once every call is final.',
   applies: () => true,
-  apply: (events, plan) => applyAgentFormatToEvents(events, plan.agentFormat),
+  apply: (events, plan) => applyAgentFormatToEvents(events, plan.agentFormat, plan.diagnostics),
 };
 
 const finalize: ReplyStage = {

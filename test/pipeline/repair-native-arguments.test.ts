@@ -56,6 +56,17 @@ describe('repairNativeArguments', () => {
     expect(result.events.at(-1)).toEqual(finish);
   });
 
+  it('leaves a call the token limit cut as received, and repairs the same text when the reply ended otherwise', () => {
+    const cut = [...call(0, ['{"city": "Li', 'ma"']), { ...finish, reason: { unified: 'length' } } as StreamEvent];
+    const atLimit = run(cut);
+    expect(calls(atLimit.events).get(0)).toEqual({ deltas: '{"city": "Lima"', end: '{"city": "Lima"' });
+    expect(atLimit.warnings).toEqual(['tool-arguments-cut-off']);
+    expect(atLimit.events.at(-1)).toEqual(cut.at(-1));
+    const stopped = run([...call(0, ['{"city": "Li', 'ma"']), finish]);
+    expect(calls(stopped.events).get(0)).toEqual({ deltas: '{"city": "Lima"}', end: '{"city": "Lima"}' });
+    expect(stopped.warnings).toEqual(['repaired-tool-arguments']);
+  });
+
   it('keeps the end’s own text when its deltas spelled less (Anthropic’s `{}` for an empty input)', () => {
     const result = run([...call(0, [], '{}'), finish]);
     expect(calls(result.events).get(0)).toEqual({ deltas: '', end: '{}' });

@@ -3,6 +3,7 @@ import type { AgentTextSyntax } from '../../core/agent-text-syntax.js';
 import { assertNever } from '../../core/assert-never.js';
 import { chatRequestFrom, type ChatRequest } from '../../core/chat-request.js';
 import type { StreamEvent } from '../../core/stream-event.js';
+import type { DiagnosticsCollector } from '../diagnostics-collector.js';
 import { renderCallsAsText } from './render-calls-as-text.js';
 import { rewriteAgentHistory } from './rewrite-agent-history.js';
 
@@ -48,14 +49,21 @@ export function applyAgentFormatToRequest(request: ChatRequest, format: AgentFor
   }
 }
 
-/** Structured and passthrough leave the events alone: passthrough's raw text comes from the prompted lane. */
-export function applyAgentFormatToEvents(events: AsyncIterable<StreamEvent>, format: AgentFormat): AsyncIterable<StreamEvent> {
+/**
+ * Structured and passthrough leave the events alone: passthrough's raw text comes from the prompted lane.
+ * `diagnostics` hears of a call a text format did not write (cut off at the token limit).
+ */
+export function applyAgentFormatToEvents(
+  events: AsyncIterable<StreamEvent>,
+  format: AgentFormat,
+  diagnostics?: DiagnosticsCollector,
+): AsyncIterable<StreamEvent> {
   switch (format.type) {
     case 'structured':
     case 'passthrough':
       return events;
     case 'text':
-      return renderCallsAsText(events, format.syntax);
+      return renderCallsAsText(events, format.syntax, diagnostics);
     default:
       return assertNever(format, 'agent format');
   }
