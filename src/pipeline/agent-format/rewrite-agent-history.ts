@@ -33,12 +33,15 @@ export function rewriteAgentHistory(messages: readonly Message[], syntax: AgentT
       continue;
     }
     const callNames = segments.flatMap((segment) => (segment.type === 'call' ? [segment.name] : []));
-    const collected = collectResults(messages, index + 1, callNames.length, { syntax, structuredIds });
+    const ownIds = new Set(message.content.flatMap((part) => (part.type === 'tool-call' ? [part.id] : [])));
+    const collected = collectResults(messages, index + 1, callNames.length, { syntax, structuredIds, ownIds });
     const answers = pairResults(callNames, collected.results);
     rewritten.push(rebuildAssistant(message, segments, index, answers, syntax));
     answers.forEach((result, position) => {
       if (result) rewritten.push(toolMessage(result, agentCallId(index, position), callNames[position]));
     });
+    // The results of the turn's structured calls follow those of its text calls, as the calls do in the turn.
+    rewritten.push(...collected.passedOver);
     // The whitespace that stood around the removed result wrappers is not the agent's text.
     const leftover = collected.leftoverText.trim();
     if (leftover !== '') rewritten.push({ role: 'user', content: [{ type: 'text', text: leftover }] });
@@ -79,17 +82,30 @@ function parseAssistantText(message: AssistantMessage, syntax: AgentTextSyntax, 
   return segments.some((segment) => segment.type === 'call') ? segments : undefined;
 }
 
-/** How the messages after a turn's text calls are read for their results. */
-type ResultReading = { syntax: AgentTextSyntax; structuredIds: ReadonlySet<string> };
+/**
+ * How the messages after a turn's text calls are read for their results. `ownIds`: the turn's own
+ * structured calls, whose tool messages come first in a turn that has both kinds.
+ */
+type ResultReading = { syntax: AgentTextSyntax; structuredIds: ReadonlySet<string>; ownIds: ReadonlySet<string> };
 
-/** Results in the user turns (or stray tool messages) right after the calls, in order, at most one per call. */
+/**
+ * Results in the user turns (or stray tool messages) right after the calls, in order, at most one per call.
+ * Tool messages answering the turn's own structured calls are passed over (and kept, in `passedOver`): the
+ * text calls' results come after them.
+ */
 function collectResults(messages: readonly Message[], from: number, callCount: number, reading: ResultReading) {
-  const { syntax, structuredIds } = reading;
+  const { syntax, structuredIds, ownIds } = reading;
   const results: ResultSegment[] = [];
+  const passedOver: ToolMessage[] = [];
   let leftoverText = '';
   let next = from;
   while (results.length < callCount && next < messages.length) {
     const message = messages[next] as Message;
+    if (message.role === 'tool' && message.content.every((part) => ownIds.has(part.toolCallId))) {
+      passedOver.push(message);
+      next++;
+      continue;
+    }
     if (message.role === 'tool') {
       const stray = strayResults(message, structuredIds);
       if (stray === undefined || results.length + stray.length > callCount) break;
@@ -107,7 +123,9 @@ function collectResults(messages: readonly Message[], from: number, callCount: n
     }
     next++;
   }
-  return { results, leftoverText, next };
+  // Read past the turn's structured results to no text result: they stay where they were, for the loop.
+  if (results.length === 0) return { results, passedOver: [], leftoverText, next: from };
+  return { results, passedOver, leftoverText, next };
 }
 
 /** The ids of the structured calls in the history: tool messages answering them are the client's own. */

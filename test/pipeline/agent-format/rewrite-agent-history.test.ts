@@ -280,4 +280,33 @@ describe('rewriteAgentHistory: which call a result answers', () => {
     ];
     expect(rewriteAgentHistory(history, qwen3, tools)).toEqual(history);
   });
+
+  it('pairs a text call with its result past the tool message of a structured call in the same turn', () => {
+    const qwen3 = syntax('qwen3');
+    const structuredResult: Message = { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_real', output: '20 C' }] };
+    const history: Message[] = [
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: qwen3.renderCall({ name: 'get_time', arguments: '{}' }) },
+          { type: 'tool-call', id: 'call_real', name: 'get_weather', arguments: '{"city":"Quito"}' },
+        ],
+      },
+      structuredResult,
+      user('<tool_response>\n12:00\n</tool_response>\nAnd now?'),
+    ];
+    // The results follow the calls' order in the rebuilt turn: the text call's, then the structured call's.
+    expect(rewriteAgentHistory(history, qwen3, tools)).toEqual([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', id: 'call_agent_0_0', name: 'get_time', arguments: '{}' },
+          { type: 'tool-call', id: 'call_real', name: 'get_weather', arguments: '{"city":"Quito"}' },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_agent_0_0', toolName: 'get_time', output: '12:00' }] },
+      structuredResult,
+      user('And now?'),
+    ]);
+  });
 });
