@@ -39,7 +39,11 @@ export function readOpenAiEmbeddings(body: unknown, provider: string): Embedding
   });
   const result: EmbeddingResult = { data };
   const usage = asRecord(asRecord(body)?.usage);
-  if (typeof usage?.prompt_tokens === 'number' && typeof usage.total_tokens === 'number')
-    result.usage = { promptTokens: usage.prompt_tokens, totalTokens: usage.total_tokens };
+  // An embedding's tokens are all input, so either count stands for both: Jina sends total_tokens alone
+  // (https://github.com/api7/aisix/issues/474).
+  const promptTokens = typeof usage?.prompt_tokens === 'number' ? usage.prompt_tokens : undefined;
+  const totalTokens = typeof usage?.total_tokens === 'number' ? usage.total_tokens : undefined;
+  if (promptTokens !== undefined || totalTokens !== undefined)
+    result.usage = { promptTokens: promptTokens ?? (totalTokens as number), totalTokens: totalTokens ?? (promptTokens as number) };
   return result;
 }
