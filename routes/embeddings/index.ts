@@ -15,7 +15,7 @@ import type { ProviderDirectory } from '../../src/pipeline/provider-directory.js
 import type { BodyValidators } from '../shared/body-validator.js';
 import { chargeReply } from '../shared/charge-reply.js';
 import { watchClientAbort } from '../shared/client-abort.js';
-import { formatUsd } from '../shared/run-generation.js';
+import { formatUsd, headerAddress } from '../shared/run-generation.js';
 import { estimateEmbeddingInputTokens } from '../../src/pipeline/estimate-tokens.js';
 
 /** The body's one source: its type is derived from it. */
@@ -46,9 +46,10 @@ export function registerEmbeddingsRoutes(
   const validateBody = options.validators.for<FromSchema<typeof embeddingRequestSchema>>(embeddingRequestSchema);
   app.post('/v1/embeddings', async (request, reply) => {
     const body = validateBody(request.body);
-    const model = pipeline.resolve(body.model);
-    // The key's model globs hold here as for chats (403 model_not_allowed), an alias checked by its target.
-    request.gatewayContext?.access?.checkModel(model);
+    // The key's model globs hold here as for chats (403 model_not_allowed), an alias or deployment checked by its target.
+    const target = pipeline.embeddingTarget(body.model, request.gatewayContext?.access);
+    const { model } = target;
+    if (target.deployment !== undefined) void reply.header('x-interlingua-deployment', headerAddress(target.deployment));
     const adapter = providers.adapter(model.provider);
     if (!adapter.embed) {
       throw gatewayError('embeddings_unsupported', {

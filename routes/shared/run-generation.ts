@@ -148,7 +148,8 @@ function headerModel(model: ResolvedModel): string {
   return headerAddress(`${model.provider}/${model.model}`);
 }
 
-function headerAddress(address: string): string {
+/** A `provider/model` as a header value (x-interlingua-deployment and -model). */
+export function headerAddress(address: string): string {
   return headerSafe.test(address) ? address : encodeURIComponent(address);
 }
 

@@ -184,6 +184,27 @@ export class ChatPipeline {
     );
   }
 
+  /**
+   * Where an embeddings request goes. A deployment name (used like an alias) picks its first target in the
+   * strategy's order (cooldowns from the chats' failures included) that the key may use; `deployment` then
+   * names it. Anything else resolves as a chat's model does. The key's models are checked either way.
+   */
+  embeddingTarget(modelString: string, access: AccessPolicy | null | undefined): { model: ResolvedModel; deployment?: string } {
+    const deployment = this.dependencies.config.deployments?.get(modelString);
+    if (!deployment) {
+      const model = this.resolve(modelString);
+      access?.checkModel(model);
+      return { model };
+    }
+    const targets = this.balancer.order(deployment).map((target) => this.resolve(target));
+    const allowed = access ? targets.find((target) => access.allowsTarget(target)) : targets[0];
+    if (!allowed) {
+      access?.checkModel(targets[0] as ResolvedModel);
+      throw gatewayError('model_not_allowed', { message: `The key may not use deployment '${modelString}'.`, param: 'model' });
+    }
+    return { model: allowed, deployment: `${allowed.provider}/${allowed.model}` };
+  }
+
   private toolFormat(family: string): ToolFormat {
     return this.dependencies.toolFormats.get(family) ?? this.dependencies.toolFormats.get('generic-json') ?? missingFormat(family);
   }

@@ -259,6 +259,24 @@ describe('deployments: one name, several targets', () => {
     for (const host of hosts) expect(host.requests.filter((request) => request.path === '/api/chat').length).toBeGreaterThan(10);
   });
 
+  it('serves embeddings under the name too (it is used like an alias), on a target the key may use', async () => {
+    const [first, second] = await upstreams(2);
+    const gateway = await gatewayWith({
+      server: { apiKeys: [{ key: 'box2-only', name: 'box2-only', models: ['box2/*'] }] },
+      providers: { box1: provider(first!), box2: provider(second!) },
+      deployments: { embedder: { targets: [{ model: 'box1/bge-m3', weight: 9 }, { model: 'box2/bge-m3' }] } },
+    });
+    const response = await fetch(`${gateway.baseUrl}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer box2-only' },
+      body: JSON.stringify({ model: 'embedder', input: 'hello' }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-interlingua-deployment')).toBe('box2/bge-m3');
+    expect(((await response.json()) as { model: string }).model).toBe('embedder');
+    expect(second!.requests.at(-1)?.body).toMatchObject({ model: 'bge-m3', input: 'hello' });
+  });
+
   it('refuses a config whose target names no configured provider, naming the path', async () => {
     await expect(
       startGateway({ providers: { box1: provider(1) }, deployments: { coder: { targets: [{ model: 'nowhere/m' }] } } }),
