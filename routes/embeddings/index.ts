@@ -47,7 +47,7 @@ export function registerEmbeddingsRoutes(
   app.post('/v1/embeddings', async (request, reply) => {
     const body = validateBody(request.body);
     // The key's model globs hold here as for chats (403 model_not_allowed), an alias or deployment checked by its target.
-    const target = pipeline.embeddingTarget(body.model, request.gatewayContext?.access);
+    const target = pipeline.singleTarget(body.model, request.gatewayContext?.access);
     const { model } = target;
     if (target.deployment !== undefined) void reply.header('x-interlingua-deployment', headerAddress(target.deployment));
     const adapter = providers.adapter(model.provider);

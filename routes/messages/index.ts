@@ -67,10 +67,13 @@ export function registerMessagesRoutes(app: FastifyInstance, options: MessagesRo
     });
   }
 
-  /** Resolving the model first gives count_tokens the same 404 for an unknown model as a real call. */
+  /**
+   * Resolving the model first, as a real call does, gives count_tokens the same answers: 404 for an unknown
+   * model, 403 for one the key may not use, and a count for a deployment name.
+   */
   function countTokens(request: FastifyRequest, reply: FastifyReply, providerName?: string) {
     const body = validateCountTokensBody(request.body, validators, caches);
-    pipeline.resolve(body.model, providerName);
+    pipeline.singleTarget(body.model, request.gatewayContext?.access, providerName);
     const warnings: Warning[] = [];
     const input = parseConversation(body, warnings, caches);
     return reply.header('x-token-count', 'estimate').send({ input_tokens: estimateInputTokens(input) });

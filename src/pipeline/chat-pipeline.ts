@@ -185,14 +185,20 @@ export class ChatPipeline {
   }
 
   /**
-   * Where an embeddings request goes. A deployment name (used like an alias) picks its first target in the
-   * strategy's order (cooldowns from the chats' failures included) that the key may use; `deployment` then
-   * names it. Anything else resolves as a chat's model does. The key's models are checked either way.
+   * The one target of a request that is not a chat (embeddings, count_tokens), found as a chat's would be.
+   * A deployment name (used like an alias) picks its first target in the strategy's order (cooldowns from
+   * the chats' failures included) that the key may use; `deployment` then names it. Anything else resolves
+   * as a chat's model does (`providerName`: the /{provider}/v1/… routes, where no deployment applies). The
+   * key's models are checked either way (403 model_not_allowed).
    */
-  embeddingTarget(modelString: string, access: AccessPolicy | null | undefined): { model: ResolvedModel; deployment?: string } {
-    const deployment = this.dependencies.config.deployments?.get(modelString);
+  singleTarget(
+    modelString: string,
+    access: AccessPolicy | null | undefined,
+    providerName?: string,
+  ): { model: ResolvedModel; deployment?: string } {
+    const deployment = providerName === undefined ? this.dependencies.config.deployments?.get(modelString) : undefined;
     if (!deployment) {
-      const model = this.resolve(modelString);
+      const model = this.resolve(modelString, providerName);
       access?.checkModel(model);
       return { model };
     }

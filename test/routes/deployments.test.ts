@@ -277,6 +277,27 @@ describe('deployments: one name, several targets', () => {
     expect(second!.requests.at(-1)?.body).toMatchObject({ model: 'bge-m3', input: 'hello' });
   });
 
+  it('count_tokens answers for a deployment name as the Messages call does, and for no model the key may not use', async () => {
+    const [first, second] = await upstreams(2);
+    const gateway = await gatewayWith({
+      server: { apiKeys: [{ key: 'box2-only', name: 'box2-only', models: ['box2/*'] }] },
+      providers: { box1: provider(first!), box2: provider(second!) },
+      deployments: { claude: { targets: [{ model: 'box1/qwen3-coder' }, { model: 'box2/qwen3-coder' }] } },
+    });
+    const count = (model: string) =>
+      fetch(`${gateway.baseUrl}/v1/messages/count_tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer box2-only' },
+        body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hello' }] }),
+      });
+    const deployment = await count('claude');
+    expect(deployment.status).toBe(200);
+    expect(await deployment.json()).toEqual({ input_tokens: 2 });
+    const refused = await count('box1/qwen3-coder');
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ type: 'error', error: { type: 'permission_error' } });
+  });
+
   it('refuses a config whose target names no configured provider, naming the path', async () => {
     await expect(
       startGateway({ providers: { box1: provider(1) }, deployments: { coder: { targets: [{ model: 'nowhere/m' }] } } }),
