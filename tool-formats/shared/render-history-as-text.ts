@@ -31,6 +31,11 @@ export type HistoryRendering = {
    * so it is written between them here.
    */
   callTurnEnd?: string;
+  /**
+   * With `resultsInCallTurn`: what the template writes after the results, before the model's next text in
+   * the same turn (DeepSeek V3.2's `\n\n</think>`, which closes the empty reasoning of a turn it does not show).
+   */
+  callTurnResume?: string;
   /** What joins the assistant's text and its calls; a newline unless the template glues them (Mistral's v11+). */
   textBeforeCalls?: string;
 };
@@ -81,7 +86,7 @@ function flushResults(results: ToolResultPart[], rendered: Message[], rendering:
   const text = rendering.renderResults(results);
   const caller = rendered.at(-1);
   if (rendering.resultsInCallTurn === true && next?.role === 'assistant' && caller?.role === 'assistant') {
-    const joined: TextPart = { type: 'text', text: (rendering.callTurnEnd ?? '') + text };
+    const joined: TextPart = { type: 'text', text: (rendering.callTurnEnd ?? '') + text + (rendering.callTurnResume ?? '') };
     rendered[rendered.length - 1] = { role: 'assistant', content: [...caller.content, joined] };
     return true;
   }
