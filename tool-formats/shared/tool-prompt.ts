@@ -36,7 +36,14 @@ export function renderToolPrompt(
     wording.resultInstructions,
     describeToolChoice(choice),
   ];
-  return sections.filter((section): section is string => section !== undefined && section !== '').join('\n\n');
+  return joinSections(sections.filter((section): section is string => section !== undefined && section !== ''));
+}
+
+/** A blank line between sections; a section that ends its text with a newline (as a template does) brings its own. */
+function joinSections(sections: readonly string[]): string {
+  let prompt = sections[0] ?? '';
+  for (const section of sections.slice(1)) prompt += (prompt.endsWith('\n') ? '\n' : '\n\n') + section;
+  return prompt;
 }
 
 /** A named tool choice shows only that tool; the others would only invite the wrong call. */
