@@ -23,7 +23,7 @@ import {
   parameterClose,
   parameterOpen,
 } from '../shared/function-block-grammar.js';
-import { seedOssPromptWording } from './seed-oss-prompt.js';
+import { placeSeedOssToolPrompt, seedOssPromptWording } from './seed-oss-prompt.js';
 
 const family = 'seed-oss';
 export const seedToolCallOpen = '<seed:tool_call>';
@@ -54,6 +54,7 @@ export const seedOssFamily: FamilySpec = {
   // The end-of-turn token, when the server does not strip special tokens.
   framingTokens: ['<seed:eos>'],
   prompt: seedOssPromptWording,
+  placeToolPrompt: placeSeedOssToolPrompt,
   renderCall: renderSeedOssCall,
   renderResults: taggedResults('<tool_response>', '</tool_response>'),
 };

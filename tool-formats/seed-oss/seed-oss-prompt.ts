@@ -5,7 +5,7 @@
 // joined by a bare comma, a blank line before each docstring's closing quotes, and the format block one
 // newline after the last function (it is part of the list, not a paragraph of its own).
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/ByteDance-Seed-OSS.jinja
-import type { ToolDefinition } from '../../src/core/index.js';
+import type { Message, ToolDefinition } from '../../src/core/index.js';
 import { isPlainObject } from '../shared/call-arguments.js';
 import type { ToolPromptWording } from '../shared/tool-prompt.js';
 
@@ -22,13 +22,27 @@ const callFormat = [
   '</seed:tool_call>',
 ].join('\n');
 
+/**
+ * No introduction and no word on results: the template writes the functions right after the system text,
+ * and the format block ends with a newline before the system turn's end.
+ */
 export const seedOssPromptWording: ToolPromptWording = {
-  introduction: 'You may call one or more functions to assist with the user query.',
-  renderToolList: (tools) => `${tools.map(renderFunctionDoc).join('\n\n')}\n${callFormat}`,
+  introduction: '',
+  renderToolList: (tools) => `${tools.map(renderFunctionDoc).join('\n\n')}\n${callFormat}\n`,
   callInstructions: '',
-  resultInstructions:
-    'Function results come back to you in the next user turn, each inside <tool_response></tool_response> tags. When no function is needed, answer directly.',
 };
+
+/** The system text the template writes before the functions when the conversation has none. */
+const defaultSystemText = 'You are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query.';
+
+/**
+ * With a system message the template adds nothing to it but the functions; without one it opens a system
+ * turn with its own text, which the prompt then follows as it would follow the caller's.
+ */
+export function placeSeedOssToolPrompt(messages: Message[], prompt: string): { messages: Message[]; rest: string } {
+  if (messages.some((message) => message.role === 'system')) return { messages, rest: prompt };
+  return { messages: [{ role: 'system', content: defaultSystemText }, ...messages], rest: prompt };
+}
 
 /** The template's `py_type`: JSON Schema types as the Python annotations it prints. */
 function pythonType(type: unknown): string {
