@@ -139,6 +139,13 @@ function chatTemplateSpecs(): ChatTemplateSpec[] {
     },
     {
       ...shared,
+      name: 'DeepSeek V3.2',
+      model: 'deepseek-ai/DeepSeek-V3.2',
+      origin: { llamaCppFile: 'DeepSeek-V3.2.jinja' },
+      note: 'llama.cpp\'s template prints each tool in the `{"type": "function", …}` wrapper that DeepSeek\'s encoder leaves out; the family writes the encoder\'s prompt (checked byte for byte against the encoder\'s gold prompt in deepseek-v32-encoder.test.ts)',
+    },
+    {
+      ...shared,
       name: 'Mistral Small 3.1',
       model: 'mistralai/Mistral-Small-3.1-24B-Instruct-2503',
       origin: { llamaCppFile: 'mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja' },
