@@ -8,7 +8,13 @@ import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 
 type LooseToolCall = { id?: unknown; type?: unknown; function?: unknown };
 type LooseMessage = Record<string, unknown> & { tool_calls?: LooseToolCall[] | null };
-type LooseChoice = { message?: LooseMessage | null; finish_reason?: unknown; stop_reason?: unknown; matched_stop?: unknown };
+type LooseChoice = {
+  message?: LooseMessage | null;
+  finish_reason?: unknown;
+  stop_reason?: unknown;
+  matched_stop?: unknown;
+  logprobs?: unknown;
+};
 
 function badReply(provider: string, detail: string, upstreamBody?: unknown): GatewayError {
   return gatewayError('upstream_bad_response', { message: `Upstream provider '${provider}' ${detail}`, upstreamBody });
@@ -36,7 +42,16 @@ export function completionAsChunk(completion: Record<string, unknown>): Record<s
     id: completion.id,
     model: completion.model,
     usage: completion.usage,
-    choices: [{ delta, finish_reason: choice.finish_reason ?? null, stop_reason: choice.stop_reason, matched_stop: choice.matched_stop }],
+    choices: [
+      {
+        delta,
+        finish_reason: choice.finish_reason ?? null,
+        stop_reason: choice.stop_reason,
+        matched_stop: choice.matched_stop,
+        // The whole reply's tokens: they ride on its one text delta.
+        logprobs: choice.logprobs,
+      },
+    ],
   };
 }
 

@@ -4,6 +4,7 @@ import type { FinishReason } from '../../src/core/finish-reason.js';
 import { gatewayError } from '../../src/core/gateway-error.js';
 import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
+import { readTokenLogprobs } from '../read-token-logprobs.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { DecodeState } from './decode-chat-completion-chunks.js';
 import { OpenAiToolCallTracker, type ToolCallFragment } from './openai-tool-call-tracker.js';
@@ -26,10 +27,13 @@ type LooseDelta = {
  */
 type MatchedStop = { stop_reason?: unknown; matched_stop?: unknown };
 
+/** A choice's `logprobs` (ChatCompletionLogProbs in vllm/entrypoints/openai/protocol.py; OpenAI adds `refusal`). */
+type LooseLogprobs = { content?: unknown; refusal?: unknown };
+
 type LooseChunk = {
   id?: string;
   model?: string;
-  choices?: ({ delta?: LooseDelta | null; finish_reason?: string | null } & MatchedStop)[];
+  choices?: ({ delta?: LooseDelta | null; finish_reason?: string | null; logprobs?: LooseLogprobs | null } & MatchedStop)[];
   usage?: Record<string, unknown> | null;
 };
 
@@ -54,6 +58,16 @@ type ReadOptions = {
   /** The client's stop sequences: a matched stop string the server names counts only when it is one of them. */
   stop?: readonly string[] | null | undefined;
 };
+
+/**
+ * A text delta with the log probabilities of its tokens. Only a chunk with text keeps them: those of reasoning
+ * (vLLM sends them on reasoning chunks too) and of native tool calls are not the message content's tokens, which
+ * is all `logprobs.content` holds.
+ */
+function textWithLogprobs(text: string, tokens: unknown): StreamEvent {
+  const logprobs = readTokenLogprobs(tokens);
+  return logprobs ? { type: 'text-delta', delta: text, logprobs } : { type: 'text-delta', delta: text };
+}
 
 /** The reader's state across batches: chunks in, events out (an array per batch, no generator per chunk). */
 class ChunkReader {
@@ -89,9 +103,12 @@ class ChunkReader {
       if (delta) {
         const reasoning = delta.reasoning_content ?? delta.reasoning;
         if (typeof reasoning === 'string' && reasoning !== '') events.push({ type: 'reasoning-delta', delta: reasoning });
-        if (typeof delta.content === 'string' && delta.content !== '') events.push({ type: 'text-delta', delta: delta.content });
+        const logprobs = choice.logprobs;
+        if (typeof delta.content === 'string' && delta.content !== '')
+          events.push(logprobs ? textWithLogprobs(delta.content, logprobs.content) : { type: 'text-delta', delta: delta.content });
         // The neutral stream has no refusal of its own: the model's words to the user are its text, so no client is left with an empty reply.
-        if (typeof delta.refusal === 'string' && delta.refusal !== '') events.push({ type: 'text-delta', delta: delta.refusal });
+        if (typeof delta.refusal === 'string' && delta.refusal !== '')
+          events.push(logprobs ? textWithLogprobs(delta.refusal, logprobs.refusal) : { type: 'text-delta', delta: delta.refusal });
         if (delta.tool_calls) for (const fragment of delta.tool_calls) events.push(...this.tracker.push(fragment));
       }
       if (choice.finish_reason) this.finishReason = mapOpenAiFinishReason(choice.finish_reason);

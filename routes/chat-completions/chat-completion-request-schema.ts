@@ -108,6 +108,9 @@ export const chatCompletionRequestSchema = {
       properties: { type: { enum: ['text', 'json_object', 'json_schema'] } },
     },
     reasoning_effort: { type: ['string', 'null'] },
+    logprobs: { type: ['boolean', 'null'] },
+    // No maximum: OpenAI's is 20, but vLLM's is its --max-logprobs and llama-server has none; the upstream says.
+    top_logprobs: { type: ['integer', 'null'], minimum: 0 },
     user: { type: ['string', 'null'] },
     agent_format: { type: ['string', 'null'] },
     tool_call_tags: { type: ['string', 'null'] },

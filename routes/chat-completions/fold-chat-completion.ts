@@ -4,6 +4,8 @@ import type { GatewayError } from '../../src/core/gateway-error.js';
 import { foldEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import { renderDiagnostics } from '../shared/render-diagnostics.js';
 import { toOpenAiFinishReason, toOpenAiUsage } from '../shared/openai-wire.js';
+import { appendTokens, type TokenLogprob } from '../../src/core/token-logprob.js';
+import { toChatChoiceLogprobs } from '../shared/logprobs-wire.js';
 
 type WireToolCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
 
@@ -16,6 +18,8 @@ class ChatCompletionFolder {
   private content = '';
   private reasoning = '';
   private readonly toolCalls: WireToolCall[] = [];
+  /** The content's token log probabilities; absent until a text delta brings some. */
+  private logprobs: TokenLogprob[] | undefined;
 
   constructor(private readonly meta: CompletionMeta) {}
 
@@ -27,6 +31,7 @@ class ChatCompletionFolder {
         return undefined;
       case 'text-delta':
         this.content += event.delta;
+        if (event.logprobs) this.logprobs = appendTokens(this.logprobs, event.logprobs);
         return undefined;
       case 'reasoning-delta':
         this.reasoning += event.delta;
@@ -62,7 +67,7 @@ class ChatCompletionFolder {
       object: 'chat.completion',
       created: meta.created,
       model: meta.model,
-      choices: [{ index: 0, message, logprobs: null, finish_reason: toOpenAiFinishReason(finish.reason) }],
+      choices: [{ index: 0, message, logprobs: toChatChoiceLogprobs(this.logprobs), finish_reason: toOpenAiFinishReason(finish.reason) }],
     };
     const usage = toOpenAiUsage(finish.usage);
     if (usage) body.usage = usage;

@@ -25,6 +25,10 @@ const openaiOnlyFields = [
   'prompt_cache_key',
   'prompt_cache_retention',
   'safety_identifier',
+  // Log probabilities: OpenAI-kind upstreams return them in each choice's `logprobs`, which the reply carries
+  // through (src/core/token-logprob.ts); other kinds say they have none.
+  'logprobs',
+  'top_logprobs',
   // vLLM, SGLang and llama.cpp's switch for template variables (enable_thinking); it also tells the
   // prompted lane whether the reply begins inside reasoning.
   'chat_template_kwargs',
@@ -83,13 +87,6 @@ export function parseChatCompletionRequest(
   // vLLM's, SGLang's and llama-server's own fields (top_k, min_p, skip_special_tokens, …): the body's few
   // keys are looked up in the list rather than the list in the body.
   for (const field in body) if (isServerSamplingExtension(field) && body[field] !== undefined) extras[field] = body[field];
-  // Log probabilities have no place in the neutral event stream, so asking an upstream for them would be
-  // paid for and then lost: say so instead.
-  if (body.logprobs === true || (typeof body.top_logprobs === 'number' && body.top_logprobs > 0)) {
-    input.warnings = [
-      { code: 'unsupported-parameter', message: 'logprobs/top_logprobs are not returned by this gateway (choices[].logprobs is null).' },
-    ];
-  }
   if (Object.keys(extras).length) input.openaiExtras = extras;
   const parsed: ParsedChatCompletionRequest = {
     input,

@@ -7,6 +7,8 @@ import { toOpenAiErrorBody, toOpenAiFinishReason, toOpenAiUsage } from '../share
 import type { FinishReason } from '../../src/core/finish-reason.js';
 import type { Usage } from '../../src/core/usage.js';
 import { renderDiagnostics } from '../shared/render-diagnostics.js';
+import type { TokenLogprob } from '../../src/core/token-logprob.js';
+import { toChatChoiceLogprobs } from '../shared/logprobs-wire.js';
 
 export type StreamOutcome = 'completed' | 'error' | 'client-closed';
 
@@ -25,7 +27,7 @@ export async function streamChatCompletion(
       case 'tool-call-end':
         break;
       case 'text-delta':
-        await writer.send(chunks.text(event.delta));
+        await writer.send(chunks.text(event.delta, event.logprobs));
         break;
       case 'reasoning-delta':
         await writer.send(chunks.reasoning(event.delta));
@@ -68,16 +70,18 @@ export class ChatCompletionChunks {
     this.prefix = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)}`;
   }
 
-  private choice(delta: string, finishReason: string | null = null): string {
-    return `${this.prefix},"choices":[{"index":0,"delta":${delta},"logprobs":null,"finish_reason":${finishReason === null ? 'null' : JSON.stringify(finishReason)}}]}`;
+  private choice(delta: string, finishReason: string | null = null, logprobs = 'null'): string {
+    return `${this.prefix},"choices":[{"index":0,"delta":${delta},"logprobs":${logprobs},"finish_reason":${finishReason === null ? 'null' : JSON.stringify(finishReason)}}]}`;
   }
 
   role(): string {
     return this.choice('{"role":"assistant","content":""}');
   }
 
-  text(delta: string): string {
-    return this.choice(`{"content":${JSON.stringify(delta)}}`);
+  /** A text chunk; with the log probabilities of the tokens it completes, when the client asked for them. */
+  text(delta: string, logprobs?: readonly TokenLogprob[]): string {
+    const content = `{"content":${JSON.stringify(delta)}}`;
+    return logprobs ? this.choice(content, null, JSON.stringify(toChatChoiceLogprobs(logprobs))) : this.choice(content);
   }
 
   reasoning(delta: string): string {

@@ -6,8 +6,9 @@
  *   `encrypted_content` (signed-reasoning.ts), whether asked for or not.
  * - `message.input_image.image_url` is honoured: input items are kept as sent, image URLs included, for
  *   GET /v1/responses/{id}/input_items.
- * - `message.output_text.logprobs` and `top_logprobs`: log probabilities have no place in the neutral event
- *   stream (Chat Completions says the same of its `logprobs`), so `output_text.logprobs` stays `[]`.
+ * - `message.output_text.logprobs` (or `top_logprobs` above 0) is honoured where the upstream has log
+ *   probabilities: it is asked for them (`logprobsRequest`), and `output_text.logprobs` holds what came back;
+ *   an upstream kind without them says so in a warning of its own.
  * - The hosted tools' results (`file_search_call.results`, `web_search_call.*`, `code_interpreter_call.outputs`,
  *   `computer_call_output.output.image_url`): those tools do not run here (parse-responses-tools.ts drops
  *   them with a warning of their own), so there is nothing to include.
@@ -24,21 +25,28 @@ const hostedToolResults: ReadonlySet<string> = new Set([
   'computer_call_output.output.image_url',
 ]);
 
-const logprobsWarning: Warning = {
-  code: 'unsupported-parameter',
-  message:
-    'Log probabilities (include message.output_text.logprobs, top_logprobs) are not returned by this gateway: output_text logprobs is [].',
-};
-
 function quoted(values: readonly string[]): string {
   return values.map((value) => `'${value}'`).join(', ');
 }
 
-/** The warnings for the request's `include` and `top_logprobs` (the body's own fields, as sent). */
-export function includeWarnings(include: unknown, topLogprobs: unknown): Warning[] {
-  const values = Array.isArray(include) ? include.filter((value): value is string => typeof value === 'string') : [];
+function includeValues(include: unknown): string[] {
+  return Array.isArray(include) ? include.filter((value): value is string => typeof value === 'string') : [];
+}
+
+/**
+ * The Chat Completions fields that ask an upstream for log probabilities, when the request wants them:
+ * `logprobs: true`, and `top_logprobs` as the client gave it.
+ */
+export function logprobsRequest(include: unknown, topLogprobs: number | null | undefined): Record<string, unknown> | undefined {
+  const asked = includeValues(include).includes(logprobs) || (typeof topLogprobs === 'number' && topLogprobs > 0);
+  if (!asked) return undefined;
+  return typeof topLogprobs === 'number' ? { logprobs: true, top_logprobs: topLogprobs } : { logprobs: true };
+}
+
+/** The warnings for the request's `include` (the body's own field, as sent). */
+export function includeWarnings(include: unknown): Warning[] {
+  const values = includeValues(include);
   const warnings: Warning[] = [];
-  if (values.includes(logprobs) || (typeof topLogprobs === 'number' && topLogprobs > 0)) warnings.push(logprobsWarning);
   const hosted = values.filter((value) => hostedToolResults.has(value));
   if (hosted.length)
     warnings.push({

@@ -7,7 +7,7 @@ import type { Warning } from '../../src/core/warning.js';
 import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
 import { ConversationBuilder } from './conversation-builder.js';
-import { includeWarnings } from './include-warnings.js';
+import { includeWarnings, logprobsRequest } from './include-warnings.js';
 import { parseResponsesToolChoice, parseResponsesTools, type ToolKinds } from './parse-responses-tools.js';
 import type { ResponseEcho } from './response-object.js';
 import { checkServerSideFeatures } from './server-side-features.js';
@@ -112,10 +112,7 @@ export async function parseResponsesRequest(
   caches?: RouteToolCaches,
 ): Promise<ParsedResponsesRequest> {
   const body = validators.for<ResponsesBody>(responsesRequestSchema)(raw, caches);
-  const featureWarnings = [
-    ...checkServerSideFeatures(body),
-    ...includeWarnings((body as Record<string, unknown>).include, (body as Record<string, unknown>).top_logprobs),
-  ];
+  const featureWarnings = [...checkServerSideFeatures(body), ...includeWarnings((body as Record<string, unknown>).include)];
   const [history, items] = await Promise.all([historyOf(body, store), inputItemsOf(body.input, store)]);
   if (items.length === 0 && history.length === 0) throw invalidRequest("Missing required parameter: 'input'.", 'input');
 
@@ -143,6 +140,8 @@ export async function parseResponsesRequest(
   if (body.user !== undefined) input.user = body.user;
   // OpenAI's Chat API takes safety_identifier too; other providers turn it into a warning.
   if (typeof body.safety_identifier === 'string') input.openaiExtras = { safety_identifier: body.safety_identifier };
+  const logprobs = logprobsRequest((body as Record<string, unknown>).include, body.top_logprobs);
+  if (logprobs) input.openaiExtras = { ...input.openaiExtras, ...logprobs };
   // vLLM's, SGLang's and llama-server's own sampling fields (top_k, min_p, …), as the Chat route passes them on.
   for (const field in body)
     if (isServerSamplingExtension(field) && (body as Record<string, unknown>)[field] !== undefined)

@@ -9,6 +9,8 @@ import { assertNever } from '../../src/core/assert-never.js';
 import type { GatewayError } from '../../src/core/gateway-error.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import type { Warning } from '../../src/core/warning.js';
+import { appendTokens, type TokenLogprob } from '../../src/core/token-logprob.js';
+import { toResponsesLogprobs } from '../shared/logprobs-wire.js';
 import { CustomInputDecoder } from './custom-input-decoder.js';
 import { encodeSignedReasoning } from './signed-reasoning.js';
 import type { ToolKinds } from './parse-responses-tools.js';
@@ -25,6 +27,7 @@ import type {
 } from './responses-wire.js';
 
 type OpenText = { outputIndex: number; id: string; text: string };
+type OpenMessage = OpenText & { logprobs?: TokenLogprob[] };
 type OpenReasoning = OpenText & { signature?: string };
 type OpenCall = {
   outputIndex: number;
@@ -42,7 +45,13 @@ function itemId(prefix: string): string {
   return `${prefix}_${randomHex(24)}`;
 }
 
-const outputText = (text: string) => ({ type: 'output_text' as const, text, annotations: [], logprobs: [] });
+/** `tokens`: the text's log probabilities, when the request asked for them and the upstream sent them. */
+const outputText = (text: string, tokens?: readonly TokenLogprob[]) => ({
+  type: 'output_text' as const,
+  text,
+  annotations: [],
+  logprobs: tokens ? toResponsesLogprobs(tokens) : [],
+});
 const summaryText = (text: string) => ({ type: 'summary_text' as const, text });
 
 /**
@@ -66,7 +75,7 @@ function failureCode(error: GatewayError): string {
 export class ResponseAssembler {
   private sequence = 0;
   private readonly output: WireOutputItem[] = [];
-  private message: OpenText | undefined;
+  private message: OpenMessage | undefined;
   private reasoning: OpenReasoning | undefined;
   private readonly calls = new Map<number, OpenCall>();
   private result: AssemblerOutcome | undefined;
@@ -100,7 +109,7 @@ export class ResponseAssembler {
         this.reasoningSignature(events, event.signature);
         break;
       case 'text-delta':
-        if (event.delta !== '') this.textDelta(events, event.delta);
+        if (event.delta !== '') this.textDelta(events, event.delta, event.logprobs);
         break;
       case 'reasoning-delta':
         if (event.delta !== '') this.reasoningDelta(events, event.delta);
@@ -164,7 +173,7 @@ export class ResponseAssembler {
     return outputIndex;
   }
 
-  private textDelta(events: WireStreamEvent[], delta: string): void {
+  private textDelta(events: WireStreamEvent[], delta: string, logprobs: TokenLogprob[] | undefined): void {
     if (this.reasoning) this.closeReasoning(events, 'completed');
     if (!this.message) {
       const item: WireMessageItem = { id: itemId('msg'), type: 'message', status: 'in_progress', role: 'assistant', content: [] };
@@ -179,6 +188,7 @@ export class ResponseAssembler {
       });
     }
     this.message.text += delta;
+    if (logprobs) this.message.logprobs = appendTokens(this.message.logprobs, logprobs);
     const { id, outputIndex } = this.message;
     this.emit(events, {
       type: 'response.output_text.delta',
@@ -186,7 +196,7 @@ export class ResponseAssembler {
       output_index: outputIndex,
       content_index: 0,
       delta,
-      logprobs: [],
+      logprobs: logprobs ? toResponsesLogprobs(logprobs) : [],
     });
   }
 
@@ -223,11 +233,12 @@ export class ResponseAssembler {
     const open = this.message;
     if (!open) return;
     this.message = undefined;
-    const { id, outputIndex, text } = open;
+    const { id, outputIndex, text, logprobs } = open;
     const base = { item_id: id, output_index: outputIndex, content_index: 0 };
-    this.emit(events, { type: 'response.output_text.done', ...base, text, logprobs: [] });
-    this.emit(events, { type: 'response.content_part.done', ...base, part: outputText(text) });
-    const item: WireMessageItem = { id, type: 'message', status, role: 'assistant', content: [outputText(text)] };
+    const part = outputText(text, logprobs);
+    this.emit(events, { type: 'response.output_text.done', ...base, text, logprobs: part.logprobs });
+    this.emit(events, { type: 'response.content_part.done', ...base, part });
+    const item: WireMessageItem = { id, type: 'message', status, role: 'assistant', content: [outputText(text, logprobs)] };
     this.output[outputIndex] = item;
     this.emit(events, { type: 'response.output_item.done', output_index: outputIndex, item });
   }
@@ -314,8 +325,8 @@ export class ResponseAssembler {
   /** On failure the open items stay in the output as they were, marked incomplete. */
   private abandonOpenItems(): void {
     if (this.message) {
-      const { outputIndex, id, text } = this.message;
-      this.output[outputIndex] = { id, type: 'message', status: 'incomplete', role: 'assistant', content: [outputText(text)] };
+      const { outputIndex, id, text, logprobs } = this.message;
+      this.output[outputIndex] = { id, type: 'message', status: 'incomplete', role: 'assistant', content: [outputText(text, logprobs)] };
     }
     if (this.reasoning) {
       const { outputIndex, id, text } = this.reasoning;

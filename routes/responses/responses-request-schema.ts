@@ -131,6 +131,7 @@ export const responsesRequestSchema = {
     metadata: { type: ['object', 'null'] },
     user: nullableString,
     safety_identifier: nullableString,
+    top_logprobs: { type: ['integer', 'null'], minimum: 0 },
   },
 } as const;
 

@@ -12,6 +12,7 @@ export * from './provider-adapter.js';
 export * from './random-id.js';
 export * from './resolved-model.js';
 export * from './stream-event.js';
+export * from './token-logprob.js';
 export * from './tool-definition.js';
 export * from './tool-format.js';
 export * from './usage.js';

@@ -5,12 +5,18 @@
 import type { Diagnostics } from './diagnostics.js';
 import type { FinishReason } from './finish-reason.js';
 import type { GatewayError } from './gateway-error.js';
+import type { TokenLogprob } from './token-logprob.js';
 import type { Usage } from './usage.js';
 import type { Warning } from './warning.js';
 
 export type StreamEvent =
   | { type: 'response-start'; id: string; model: string; warnings: Warning[] }
-  | { type: 'text-delta'; delta: string }
+  /**
+   * `logprobs`: the tokens this delta completes, only when the client asked for them and the upstream sent
+   * them (absent otherwise, so the plain path carries nothing). A token whose text is split over deltas
+   * rides on the delta that completes it.
+   */
+  | { type: 'text-delta'; delta: string; logprobs?: TokenLogprob[] }
   | { type: 'reasoning-delta'; delta: string }
   /** Opaque reasoning signature (Anthropic) so that multi-turn thinking can round-trip. */
   | { type: 'reasoning-signature'; signature: string }

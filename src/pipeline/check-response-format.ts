@@ -13,6 +13,7 @@ import type { StreamEvent } from '../core/stream-event.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
 import { applyStage, type EventStage } from './event-stage.js';
 import { extractJsonReply } from './extract-json-reply.js';
+import { logprobsPartialCode } from './parsed-text-logprobs.js';
 import type { JsonRepair } from './repair-native-arguments.js';
 import type { SchemaCheck } from './schema-validators.js';
 
@@ -86,8 +87,15 @@ class ResponseFormatStage implements EventStage {
         });
       return;
     }
-    if (verdict !== undefined && verdict !== this.text) out.push({ type: 'text-delta', delta: verdict });
-    else out.push(...this.held);
+    if (verdict !== undefined && verdict !== this.text) {
+      out.push({ type: 'text-delta', delta: verdict });
+      if (this.held.some((event) => event.type === 'text-delta' && event.logprobs))
+        this.options.diagnostics.warn({
+          code: logprobsPartialCode,
+          message:
+            'The content is the JSON recovered from the reply, not the text the model wrote: its log probabilities are not returned.',
+        });
+    } else out.push(...this.held);
   }
 
   /**

@@ -9,6 +9,7 @@ import { generateCallId } from '../core/random-id.js';
 import type { RandomHexPool } from '../core/random-hex-pool.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
 import { applyStage, type EventStage } from './event-stage.js';
+import { logprobsPartialCode, ParsedTextLogprobs } from './parsed-text-logprobs.js';
 
 export type ParseOptions = {
   /** The reply's parser, made at its first text: `startsInReasoning` is the option below unless reasoning came first. */
@@ -86,6 +87,8 @@ class ParseTextStage implements EventStage {
   private nativeIndexes: Map<number, number> | undefined;
   /** Nothing after a finish or an error is read: the parser is done, and so is the reply. */
   finished = false;
+  /** The tokens of the text, when its first delta brought some (the client asked for log probabilities). */
+  private logprobs: ParsedTextLogprobs | undefined;
 
   constructor(private readonly options: ParseOptions) {
     this.converter = new ParsedEventConverter(options);
@@ -94,10 +97,26 @@ class ParseTextStage implements EventStage {
   push(event: StreamEvent, out: StreamEvent[]): void {
     const { options, converter } = this;
     switch (event.type) {
-      case 'text-delta':
-        if (options.keepRawText && event.delta) out.push(event);
+      case 'text-delta': {
+        if (options.keepRawText) {
+          // The text goes on as it came, tokens and all.
+          if (event.delta) out.push(event);
+          converter.convert(this.replyParser().push(event.delta), out);
+          return;
+        }
+        // The parser is made at the first text: that delta says whether this reply has tokens to follow.
+        if (event.logprobs && this.parser === undefined) this.logprobs = new ParsedTextLogprobs();
+        const { logprobs } = this;
+        if (!logprobs) {
+          converter.convert(this.replyParser().push(event.delta), out);
+          return;
+        }
+        const from = out.length;
+        logprobs.received(event.delta, event.logprobs);
         converter.convert(this.replyParser().push(event.delta), out);
+        logprobs.attach(out, from);
         return;
+      }
       case 'reasoning-delta':
         // The upstream's server read the reply's structure itself (reasoning, native calls) before any text.
         if (this.parser === undefined && event.delta !== '') this.structuredFirst = true;
@@ -111,8 +130,10 @@ class ParseTextStage implements EventStage {
       case 'tool-call-end':
         out.push(this.renumbered(event));
         return;
-      case 'finish':
+      case 'finish': {
+        const from = out.length;
         converter.convert(this.replyParser().finish(), out);
+        this.attachFinalLogprobs(out, from);
         if (converter.droppedCalls) {
           options.diagnostics.warn({
             code: 'parallel-tool-calls-dropped',
@@ -122,6 +143,7 @@ class ParseTextStage implements EventStage {
         out.push(event);
         this.finished = true;
         return;
+      }
       case 'error':
         out.push(event);
         this.finished = true;
@@ -142,6 +164,19 @@ class ParseTextStage implements EventStage {
       (this.nativeIndexes ??= new Map()).set(event.index, index);
     }
     return index === event.index ? event : { ...event, index };
+  }
+
+  /** The tokens of the text the parser released at the end, and a warning for those it could not return. */
+  private attachFinalLogprobs(out: StreamEvent[], from: number): void {
+    const { logprobs } = this;
+    if (!logprobs) return;
+    logprobs.attach(out, from);
+    if (logprobs.withheld())
+      this.options.diagnostics.warn({
+        code: logprobsPartialCode,
+        message:
+          'Log probabilities cover only the content text the parser passed through as the model wrote it: the tokens of text that became tool calls or reasoning, and of any text after it, are not returned.',
+      });
   }
 
   private replyParser(): ToolCallParser {

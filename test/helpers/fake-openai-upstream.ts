@@ -197,8 +197,37 @@ function usageOf(reply: FakeOpenAiChatReply): Record<string, unknown> | null {
   return { ...usage, total_tokens: usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens };
 }
 
+/** What a request asked of log probabilities: `logprobs: true` and `top_logprobs` (0 when absent). */
+type FakeLogprobsRequest = { top: number };
+
+function logprobsRequestOf(body: Record<string, unknown>): FakeLogprobsRequest | undefined {
+  if (body.logprobs !== true) return undefined;
+  return { top: typeof body.top_logprobs === 'number' ? body.top_logprobs : 0 };
+}
+
+/**
+ * The fake's tokens are its content pieces (one piece, one token). Each gets a log probability from its
+ * position, and `top` candidates: the token itself first, then made-up alternatives, less likely each.
+ * The shape is OpenAI's `ChatCompletionTokenLogprob`, which vLLM's ChatCompletionLogProbsContent follows
+ * (vllm/entrypoints/openai/protocol.py): token, logprob, bytes (the UTF-8 of the token), top_logprobs.
+ * Only the content's tokens have them, as OpenAI returns `logprobs.content`.
+ */
+export function fakeTokenLogprob(token: string, position: number, top: number): Record<string, unknown> {
+  const logprob = -(position + 1) / 100;
+  const candidate = (text: string, value: number) => ({ token: text, logprob: value, bytes: [...Buffer.from(text, 'utf8')] });
+  const alternatives = Array.from({ length: top }, (_, rank) =>
+    rank === 0 ? candidate(token, logprob) : candidate(`${token}~${rank}`, logprob - rank),
+  );
+  return { ...candidate(token, logprob), top_logprobs: alternatives };
+}
+
 /** The `chat.completion.chunk` objects of a streamed reply, in wire order (without [DONE]). */
-export function renderOpenAiChunks(reply: FakeOpenAiChatReply, model: string, includeUsage: boolean): Record<string, unknown>[] {
+export function renderOpenAiChunks(
+  reply: FakeOpenAiChatReply,
+  model: string,
+  includeUsage: boolean,
+  logprobs?: FakeLogprobsRequest,
+): Record<string, unknown>[] {
   const size = reply.fragmentSize ?? 3;
   const quirks = new Set(reply.quirks ?? []);
   const base = {
@@ -208,14 +237,15 @@ export function renderOpenAiChunks(reply: FakeOpenAiChatReply, model: string, in
     model: reply.model ?? model,
     system_fingerprint: 'fp_fake',
   };
-  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null, tokens: unknown = null) => ({
     ...base,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason, ...stopReasonOf(reply, finishReason !== null) }],
+    choices: [{ index: 0, delta, logprobs: tokens, finish_reason: finishReason, ...stopReasonOf(reply, finishReason !== null) }],
   });
   const chunks: Record<string, unknown>[] = [chunk({ role: 'assistant', content: '' })];
   const reasoningField = reply.reasoningField ?? 'reasoning_content';
   for (const piece of piecesOf(reply.reasoning, size)) chunks.push(chunk({ [reasoningField]: piece }));
-  for (const piece of piecesOf(reply.content, size)) chunks.push(chunk({ content: piece }));
+  for (const [position, piece] of piecesOf(reply.content, size).entries())
+    chunks.push(chunk({ content: piece }, null, logprobs ? { content: [fakeTokenLogprob(piece, position, logprobs.top)] } : null));
   for (const toolCalls of toolCallDeltas(withIds(reply), size, quirks)) chunks.push(chunk({ tool_calls: toolCalls }));
   const finishReason = finishReasonOf(reply);
   if (finishReason !== null) chunks.push(chunk({}, finishReason));
@@ -225,7 +255,7 @@ export function renderOpenAiChunks(reply: FakeOpenAiChatReply, model: string, in
 }
 
 /** The non-streaming `chat.completion` for the same reply. */
-function renderOpenAiCompletion(reply: FakeOpenAiChatReply, model: string): Record<string, unknown> {
+function renderOpenAiCompletion(reply: FakeOpenAiChatReply, model: string, logprobs?: FakeLogprobsRequest): Record<string, unknown> {
   const calls = withIds(reply);
   const content = Array.isArray(reply.content) ? reply.content.join('') : reply.content;
   const message: Record<string, unknown> = { role: 'assistant', content: content ?? (calls.length ? null : ''), refusal: null };
@@ -242,7 +272,21 @@ function renderOpenAiCompletion(reply: FakeOpenAiChatReply, model: string): Reco
     object: 'chat.completion',
     created: 1_700_000_000,
     model: reply.model ?? model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReasonOf(reply), ...stopReasonOf(reply, true) }],
+    choices: [
+      {
+        index: 0,
+        message,
+        logprobs: logprobs
+          ? {
+              content: piecesOf(reply.content, reply.fragmentSize ?? 3).map((piece, position) =>
+                fakeTokenLogprob(piece, position, logprobs.top),
+              ),
+            }
+          : null,
+        finish_reason: finishReasonOf(reply),
+        ...stopReasonOf(reply, true),
+      },
+    ],
   };
   const usage = usageOf(reply);
   if (usage) body.usage = usage;
@@ -277,13 +321,18 @@ function writeError(reply: FakeOpenAiErrorReply, response: http.ServerResponse):
  * The non-streaming answer, with each scripted failure in its whole-body form: an error body in a
  * 200 (as OpenRouter sends for a failed generation), a body cut off mid-JSON, a held response.
  */
-async function writeWholeChat(reply: FakeOpenAiChatReply, model: string, response: http.ServerResponse): Promise<void> {
+async function writeWholeChat(
+  reply: FakeOpenAiChatReply,
+  model: string,
+  response: http.ServerResponse,
+  logprobs: FakeLogprobsRequest | undefined,
+): Promise<void> {
   if (reply.streamError) {
     const { message, type = 'server_error', code = null } = reply.streamError;
     writeJson(response, 200, { error: { message, type, param: null, code } }, reply.headers);
     return;
   }
-  const text = JSON.stringify(renderOpenAiCompletion(reply, model));
+  const text = JSON.stringify(renderOpenAiCompletion(reply, model, logprobs));
   const cut = reply.cutAfterChunks ?? reply.endAfterChunks ?? reply.holdAfterChunks;
   if (cut === undefined) {
     response.writeHead(200, { 'content-type': 'application/json', ...reply.headers });
@@ -305,9 +354,10 @@ export async function writeOpenAiChatReply(
 ): Promise<void> {
   const body = (recorded.body ?? {}) as { model?: unknown; stream?: unknown; stream_options?: { include_usage?: unknown } | null };
   const model = typeof body.model === 'string' ? body.model : 'unknown';
-  if (body.stream !== true) return writeWholeChat(reply, model, response);
+  const logprobs = logprobsRequestOf(body as Record<string, unknown>);
+  if (body.stream !== true) return writeWholeChat(reply, model, response, logprobs);
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
-  const chunks = renderOpenAiChunks(reply, model, body.stream_options?.include_usage === true);
+  const chunks = renderOpenAiChunks(reply, model, body.stream_options?.include_usage === true, logprobs);
   for (const [position, chunk] of chunks.entries()) {
     if (!canWrite(response)) return;
     if (reply.cutAfterChunks === position) {

@@ -9,6 +9,7 @@
 // call. Such a call is therefore written only once the reply's end says why it stopped.
 import type { AgentTextSyntax } from '../../core/agent-text-syntax.js';
 import type { StreamEvent } from '../../core/stream-event.js';
+import { appendTokens, type TokenLogprob } from '../../core/token-logprob.js';
 import type { DiagnosticsCollector } from '../diagnostics-collector.js';
 import { CallTextLayout } from './call-text-layout.js';
 
@@ -23,10 +24,14 @@ export async function* renderCallsAsText(
   /** Calls by index, in the order they started; rendered (and removed) from the front as they complete. */
   const open = new Map<number, OpenCall>();
   let heldText = '';
+  /** The held text's tokens, when the client asked for log probabilities. */
+  let heldLogprobs: TokenLogprob[] | undefined;
 
-  const textEvent = (delta: string): StreamEvent[] => {
+  // The model's tokens stay with its text; a newline the layout adds has none (rendered calls have none either).
+  const textEvent = (delta: string, logprobs: TokenLogprob[] | undefined): StreamEvent[] => {
     const text = layout.text(delta);
-    return text === '' ? [] : [{ type: 'text-delta', delta: text }];
+    if (text === '') return [];
+    return [logprobs ? { type: 'text-delta', delta: text, logprobs } : { type: 'text-delta', delta: text }];
   };
 
   /**
@@ -44,8 +49,9 @@ export async function* renderCallsAsText(
       yield { type: 'text-delta', delta: layout.call(syntax.renderCall({ name: call.name, arguments: call.argumentsText || '{}' })) };
     }
     if (open.size === 0 && heldText !== '') {
-      yield* textEvent(heldText);
+      yield* textEvent(heldText, heldLogprobs);
       heldText = '';
+      heldLogprobs = undefined;
     }
   }
 
@@ -78,8 +84,10 @@ export async function* renderCallsAsText(
         break;
       }
       case 'text-delta':
-        if (open.size > 0) heldText += event.delta;
-        else yield* textEvent(event.delta);
+        if (open.size > 0) {
+          heldText += event.delta;
+          if (event.logprobs) heldLogprobs = appendTokens(heldLogprobs, event.logprobs);
+        } else yield* textEvent(event.delta, event.logprobs);
         break;
       case 'finish':
         yield* flush(true, event.reason.unified === 'length');

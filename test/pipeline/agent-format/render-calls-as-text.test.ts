@@ -40,6 +40,28 @@ const quito = qwen3.renderCall({ name: 'get_weather', arguments: '{"city":"Quito
 const lima = qwen3.renderCall({ name: 'get_weather', arguments: '{"city":"Lima"}' });
 
 describe('renderCallsAsText over native events', () => {
+  it('keeps the text tokens of a client that asked for log probabilities, text held behind an open call included', async () => {
+    const token = (text: string) => ({ token: text, logprob: -0.5, bytes: [...Buffer.from(text)], topLogprobs: [] });
+    const events = await collect(
+      renderCallsAsText(
+        from([
+          { type: 'text-delta', delta: 'Checking.', logprobs: [token('Checking.')] },
+          { type: 'tool-call-start', index: 0, id: 'call_0', name: 'get_weather' },
+          { type: 'text-delta', delta: 'Held', logprobs: [token('Held')] },
+          { type: 'text-delta', delta: ' text', logprobs: [token(' text')] },
+          { type: 'tool-call-end', index: 0, arguments: '{"city":"Quito"}' },
+          finish,
+        ]),
+        qwen3,
+      ),
+    );
+    const withTokens = events.flatMap((event) =>
+      event.type === 'text-delta' && event.logprobs ? [event.logprobs.map((entry) => entry.token)] : [],
+    );
+    expect(withTokens).toEqual([['Checking.'], ['Held', ' text']]);
+    expect(contentOf(events)).toBe(`Checking.\n${quito}\nHeld text`);
+  });
+
   it('writes two calls after the text, one newline apart, and drops the structured calls', async () => {
     const events = await collect(
       renderCallsAsText(

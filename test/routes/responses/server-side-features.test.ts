@@ -62,7 +62,7 @@ describe('include and top_logprobs', () => {
   type Diagnosed = { diagnostics?: { warnings?: { code: string; message: string }[] } };
   const warningsOf = (response: unknown) => (response as Diagnosed).diagnostics?.warnings ?? [];
 
-  it('say in diagnostics that log probabilities are not returned, and that hosted tool results and unknown values have nothing to include', async () => {
+  it('say in diagnostics that hosted tool results and unknown values have nothing to include; log probabilities are asked for (logprobs.test.ts)', async () => {
     responses.harness.upstream.enqueue({ type: 'chat', content: 'Done.' });
     const response = await responses.client.responses.create({
       model: nativeModel,
@@ -76,9 +76,8 @@ describe('include and top_logprobs', () => {
       top_logprobs: 5,
     });
     expect(response.output_text).toBe('Done.');
-    expect(response.output[0]).toMatchObject({ content: [{ type: 'output_text', logprobs: [] }] });
+    expect(responses.harness.upstream.lastChatBody()).toMatchObject({ logprobs: true, top_logprobs: 5 });
     expect(warningsOf(response)).toEqual([
-      { code: 'unsupported-parameter', message: expect.stringContaining('Log probabilities') as string },
       {
         code: 'unsupported-parameter',
         message: expect.stringContaining("'file_search_call.results', 'web_search_call.action.sources': hosted tools") as string,
@@ -98,7 +97,8 @@ describe('include and top_logprobs', () => {
   it('top_logprobs alone asks for log probabilities too; what the gateway honours (encrypted reasoning, input image URLs) says nothing', async () => {
     responses.harness.upstream.enqueue({ type: 'chat', content: 'Done.' });
     const asked = await responses.client.responses.create({ model: nativeModel, input: 'Hello', top_logprobs: 3 });
-    expect(warningsOf(asked)).toEqual([{ code: 'unsupported-parameter', message: expect.stringContaining('top_logprobs') as string }]);
+    expect(responses.harness.upstream.lastChatBody()).toMatchObject({ logprobs: true, top_logprobs: 3 });
+    expect(warningsOf(asked)).toEqual([]);
     responses.harness.upstream.enqueue({ type: 'chat', content: 'Done.' });
     const honoured = await responses.client.responses.create({
       model: nativeModel,
@@ -106,6 +106,7 @@ describe('include and top_logprobs', () => {
       include: ['reasoning.encrypted_content', 'message.input_image.image_url'],
       top_logprobs: 0,
     });
+    expect(responses.harness.upstream.lastChatBody()).not.toHaveProperty('logprobs');
     expect((honoured as Diagnosed).diagnostics).toBeUndefined();
   });
 });
