@@ -31,7 +31,8 @@ export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicThinkingBloc
 
 export type AnthropicMessage = { role: 'user'; content: AnthropicUserBlock[] } | { role: 'assistant'; content: AnthropicAssistantBlock[] };
 
-export type AnthropicTool = { name: string; description?: string; input_schema: Record<string, unknown> } & Cached;
+/** `strict`: grammar-constrained input (https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use). */
+export type AnthropicTool = { name: string; description?: string; input_schema: Record<string, unknown>; strict?: boolean } & Cached;
 
 export type AnthropicToolChoice =
   | { type: 'auto'; disable_parallel_tool_use?: boolean }

@@ -1,10 +1,11 @@
 /** Builds the Anthropic Messages body for a neutral ChatRequest, with the warnings it produced. */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest, GenerationOptions, Warning } from '../../src/core/index.js';
-import { grammarFormatSchema } from '../../src/core/grammar-schema-subset.js';
+import { grammarFormatSchema, grammarToolSchema } from '../../src/core/grammar-schema-subset.js';
 import type { AnthropicMessagesBody, AnthropicTool } from './anthropic-messages-body.js';
 import { cached, convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { changesSampling, claudeSamplingFields } from './claude-sampling.js';
+import { takesStrictTools } from './claude-version-rules.js';
 import { mapAnthropicToolChoice } from './map-anthropic-tool-choice.js';
 import { anthropicToolTurnLacksThinking, mapReasoningEffortToThinking } from './map-reasoning-effort-to-thinking.js';
 
@@ -73,16 +74,23 @@ export function buildAnthropicRequestBody(
   };
   if (conversation.system !== undefined) body.system = conversation.system;
   if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((tool) =>
-      cached<AnthropicTool>(
+    const upstream = `Anthropic provider '${config.name}'`;
+    const modelGap = takesStrictTools(request.model.model)
+      ? undefined
+      : `${request.model.model} has no strict tool use (Claude 4.5 and later)`;
+    body.tools = request.tools.map((tool) => {
+      const grammar = grammarToolSchema(tool, upstream, modelGap);
+      warnings.push(...grammar.warnings);
+      return cached<AnthropicTool>(
         {
           name: tool.name,
           ...(tool.description === undefined ? {} : { description: tool.description }),
-          input_schema: tool.parameters,
+          input_schema: grammar.schema,
+          ...(grammar.strict ? { strict: true } : {}),
         },
         tool.cache,
-      ),
-    );
+      );
+    });
     // tool_choice without tools is rejected upstream, so it only travels with them.
     const toolChoice = mapAnthropicToolChoice(request.toolChoice, request.parallelToolCalls);
     if (toolChoice) body.tool_choice = toolChoice;

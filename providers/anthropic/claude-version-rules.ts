@@ -12,6 +12,14 @@
  * be specified for this model. Please use only one.", on Anthropic and Bedrock alike); Claude Opus 4.7 and
  * later refuse each of `temperature`, `top_p` and `top_k` ("`temperature` is deprecated for this model.",
  * https://platform.claude.com/docs/en/about-claude/models/migration-guide#migrating-to-claude-opus-4-7).
+ *
+ * Strict tools: structured outputs (`tools[].strict`, `output_config.format`) are generally available "for Claude
+ * Opus 4.6, Claude Sonnet 4.6, Claude Sonnet 4.5, Claude Opus 4.5 and Claude Haiku 4.5" and the models after them
+ * (https://platform.claude.com/docs/en/build-with-claude/structured-outputs); an earlier model answers a strict
+ * tool with a 400 "'claude-sonnet-4-20250514' does not support strict tools." (quoted in eigent-ai/eigent#1649).
+ * Bedrock's Converse takes `toolSpec.strict` for Claude 4.5 and 4.6 only: Claude Opus 4.7 and later (Opus 4.8,
+ * Sonnet 5, Fable 5) and Sonnet 4 refuse it, "The model returned the following errors: tools.0.custom.strict: Extra
+ * inputs are not permitted" (BerriAI/litellm#31582, #32455 and #33196, each reproduced against Bedrock).
  */
 
 /** The first version with adaptive thinking: 4.6, as major × 100 + minor. */
@@ -20,6 +28,11 @@ const firstAdaptiveVersion = 406;
 const firstOneSamplerVersion = 400;
 /** The first version without sampling fields. */
 const firstUnsampledVersion = 407;
+
+/** The first version with structured outputs, strict tools among them. */
+const firstStructuredOutputsVersion = 405;
+/** The first version whose Converse route refuses `toolSpec.strict` (Claude Opus 4.7). */
+const firstConverseWithoutStrictVersion = 407;
 
 /** Families named without a version that came after Claude Opus 4.7 (`claude-mythos-preview`). */
 const laterFamilies = /\b(mythos|fable)\b/;
@@ -51,6 +64,16 @@ export type ClaudeSampling = 'all' | 'temperature-or-top-p' | 'none';
 export function claudeSampling(model: string): ClaudeSampling {
   if (atLeast(model, firstUnsampledVersion)) return 'none';
   return atLeast(model, firstOneSamplerVersion) ? 'temperature-or-top-p' : 'all';
+}
+
+/** Whether the Anthropic API (and Claude on Vertex AI) takes `strict: true` on this model's tools. */
+export function takesStrictTools(model: string): boolean {
+  return atLeast(model, firstStructuredOutputsVersion);
+}
+
+/** Whether Bedrock's Converse takes `toolSpec.strict` for this Claude model: 4.5 and 4.6, not Opus 4.7 or later. */
+export function takesConverseStrictTools(model: string): boolean {
+  return atLeast(model, firstStructuredOutputsVersion) && !atLeast(model, firstConverseWithoutStrictVersion);
 }
 
 /** The model is this version or later; a name without a version is, when it names a later family. */

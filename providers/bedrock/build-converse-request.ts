@@ -13,6 +13,7 @@ import type {
   Tool,
 } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatRequest } from '../../src/core/chat-request.js';
+import { grammarToolSchema } from '../../src/core/grammar-schema-subset.js';
 import { inlineFileData } from '../../src/core/inline-file-data.js';
 import type { CacheMark, FilePart, Message } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
@@ -21,6 +22,7 @@ import { restrictedToolId } from '../restricted-tool-id.js';
 import { cachePointOf } from './converse-cache-point.js';
 import { converseTextFormat } from './converse-text-format.js';
 import { changesSampling, claudeSamplingFields, type ClaudeSamplingFields } from '../anthropic/claude-sampling.js';
+import { takesConverseStrictTools } from '../anthropic/claude-version-rules.js';
 import { applyClaudeThinking, asksForReasoning, isBedrockClaude } from './converse-claude-thinking.js';
 
 /**
@@ -132,6 +134,19 @@ function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warni
   }
 }
 
+/**
+ * Why the model cannot take `toolSpec.strict`, or undefined when it can
+ * (https://docs.aws.amazon.com/bedrock/latest/userguide/structured-output.html): Claude 4.5 and 4.6 only
+ * (claude-version-rules.ts). Bedrock lists "select" open-weight models too, with no list the gateway can
+ * follow by name, so they are sent no strict rather than refused.
+ */
+function strictToolsGap(model: string, claude: boolean): string | undefined {
+  if (claude && takesConverseStrictTools(model)) return undefined;
+  return claude
+    ? `Bedrock's Converse takes toolSpec.strict for Claude 4.5 and 4.6 only, not ${model}`
+    : `Bedrock's Converse takes toolSpec.strict only for the models it lists, and the gateway knows Claude 4.5 and 4.6 among them, not ${model}`;
+}
+
 export function buildConverseRequest(request: ChatRequest): { input: ConverseCommandInput; warnings: Warning[] } {
   const warnings: Warning[] = [];
   const claude = isBedrockClaude(request.model.model);
@@ -169,12 +184,20 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
   // Converse has no tool_choice "none": the tools are withheld instead, so the model cannot call one the
   // client forbade (a tool history still gets the placeholder below, whose calls are dropped).
   if (request.tools?.length && request.toolChoice?.type !== 'none') {
+    const modelGap = strictToolsGap(request.model.model, claude);
     const tools: Tool[] = request.tools.flatMap((tool): Tool[] => {
+      const grammar = grammarToolSchema(
+        { ...tool, parameters: objectSchema(tool.parameters) },
+        `Bedrock provider '${request.model.provider}'`,
+        modelGap,
+      );
+      warnings.push(...grammar.warnings);
       const spec: Tool = {
         toolSpec: {
           name: tool.name,
           ...(tool.description ? { description: tool.description } : {}),
-          inputSchema: { json: objectSchema(tool.parameters) as never },
+          inputSchema: { json: grammar.schema as never },
+          ...(grammar.strict ? { strict: true } : {}),
         },
       };
       return claude && tool.cache ? [spec, cachePointOf(tool.cache)] : [spec];

@@ -76,6 +76,8 @@ const tool = {
     type: { type: ['string', 'null'] },
     description: { type: 'string' },
     input_schema: { type: 'object' },
+    // Strict tool use: https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use
+    strict: { type: 'boolean' },
     cache_control: cacheControl,
   },
   if: { anyOf: [{ not: { required: ['type'] } }, { properties: { type: { enum: ['custom', null] } } }] },

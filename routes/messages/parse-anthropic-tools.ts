@@ -42,6 +42,7 @@ function translateTools(tools: WireTool[]): TranslatedTools {
       parameters: withoutSchemaMarker(tool.input_schema ?? { type: 'object', properties: {} }),
     };
     if (typeof tool.description === 'string') definition.description = tool.description;
+    if (typeof tool.strict === 'boolean') definition.strict = tool.strict;
     definitions.push(withCacheMark(definition, tool));
   }
   return { definitions, warnings };

@@ -115,6 +115,39 @@ export function grammarFormatSchema(
   return { schema, warnings: [{ code: strictNotGuaranteedCode, message }] };
 }
 
+/** A tool as a grammar-compiling upstream gets it: its schema, and whether it goes `strict`. */
+export type GrammarTool = { schema: Schema; strict: boolean; warnings: Warning[] };
+
+/**
+ * A tool's input schema for Claude's strict tool use or Bedrock's `toolSpec.strict`
+ * (https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use: the same grammar and subset as
+ * structured outputs). A tool that did not ask for strict goes as given, as before. One that did goes strict
+ * with its schema narrowed when the model takes strict (`modelGap` undefined) and the schema has a faithful
+ * narrowing; otherwise it goes as given, not strict, with a warning saying why: sent strict, the upstream
+ * would refuse the whole request. Bounds that left a strict schema are warned too: nothing enforces them.
+ */
+export function grammarToolSchema(
+  tool: { name: string; parameters: Schema; strict?: boolean | null },
+  upstream: string,
+  modelGap: string | undefined,
+): GrammarTool {
+  if (tool.strict !== true) return { schema: tool.parameters, strict: false, warnings: [] };
+  const notStrict = (why: string): GrammarTool => ({
+    schema: tool.parameters,
+    strict: false,
+    warnings: [{ code: strictNotGuaranteedCode, message: `tool '${tool.name}' asked for strict: ${why}, so it was sent without strict.` }],
+  });
+  if (modelGap) return notStrict(modelGap);
+  const gap = grammarSubsetGap(tool.parameters);
+  if (gap) return notStrict(`${upstream}'s strict tool use cannot compile its schema: ${gap}`);
+  const { schema, relaxed } = narrowToGrammarSubset(tool.parameters);
+  if (relaxed.length === 0) return { schema, strict: true, warnings: [] };
+  const message =
+    `tool '${tool.name}' went strict, but ${upstream}'s strict tool use cannot enforce ${relaxed.join(', ')}: ` +
+    'they went into the schema descriptions, and arguments may break them.';
+  return { schema, strict: true, warnings: [{ code: strictNotGuaranteedCode, message }] };
+}
+
 /** The JSON Pointer a local `$ref` names, as path segments (`#/$defs/a~1b` → ['$defs', 'a/b']); undefined for an external one. */
 function localPointer(ref: string): string[] | undefined {
   if (ref === '#') return [];

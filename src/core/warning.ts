@@ -5,5 +5,8 @@ export type Warning = {
   message: string;
 };
 
-/** A strict response format whose guarantee the upstream cannot give in full: the gateway checks the reply instead. */
+/**
+ * A strict response format or tool whose guarantee the upstream cannot give in full: the gateway checks a
+ * reply's format instead; a tool sent without strict, or with bounds its grammar cannot hold, says why.
+ */
 export const strictNotGuaranteedCode = 'strict-schema-not-guaranteed';

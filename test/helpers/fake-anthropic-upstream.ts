@@ -336,6 +336,32 @@ function schemaRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | und
   return message ? { type: 'http-error', status: 400, message } : undefined;
 }
 
+/**
+ * Claude models from before structured outputs (Claude 3.x, Sonnet 4, Opus 4 and 4.1: the structured-outputs
+ * docs list Claude 4.5 and later), which refuse a strict tool: "'claude-sonnet-4-20250514' does not support
+ * strict tools." (the 400 invalid_request_error quoted in eigent-ai/eigent#1649).
+ */
+const modelsWithoutStrictTools = /^claude-(3|(opus|sonnet)-4(-1)?(-\d{8})?$)/;
+
+/**
+ * A strict tool Claude cannot compile: on a model without strict tools, or with an input schema outside the
+ * grammar subset, named by the tool's place as Claude names it ("tools.1.custom: For 'array' type, property
+ * 'maxItems' is not supported", quoted from Claude behind Bedrock in BerriAI/litellm#39115). A tool without
+ * strict is not compiled, whatever its schema.
+ */
+function strictToolRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | undefined {
+  const body = (recorded.body ?? {}) as { model?: unknown; tools?: { strict?: unknown; input_schema?: unknown }[] };
+  if (!Array.isArray(body.tools)) return undefined;
+  for (const [index, tool] of body.tools.entries()) {
+    if (tool.strict !== true) continue;
+    if (typeof body.model === 'string' && modelsWithoutStrictTools.test(body.model))
+      return { type: 'http-error', status: 400, message: `'${body.model}' does not support strict tools.` };
+    const message = grammarSchemaRefusal(tool.input_schema, `tools.${index}.custom`);
+    if (message) return { type: 'http-error', status: 400, message };
+  }
+  return undefined;
+}
+
 export async function startFakeAnthropicUpstream(
   options: { models?: FakeAnthropicModel[]; fallback?: (request: RecordedRequest) => FakeAnthropicReply } = {},
 ): Promise<FakeAnthropicUpstream> {
@@ -356,7 +382,7 @@ export async function startFakeAnthropicUpstream(
       await sendHttpError({ type: 'http-error', status: 404, message: `fake: no route ${recorded.method} ${path}` }, response);
       return;
     }
-    const refused = versionRefusal(recorded) ?? schemaRefusal(recorded);
+    const refused = versionRefusal(recorded) ?? schemaRefusal(recorded) ?? strictToolRefusal(recorded);
     if (refused) return sendHttpError(refused, response);
     const reply = queue.shift() ?? fallback?.(recorded);
     if (!reply) {

@@ -91,7 +91,10 @@ type ConverseBlock = {
 };
 type ConverseBody = {
   messages?: { role: string; content?: ConverseBlock[] }[];
-  toolConfig?: { tools?: { toolSpec?: { inputSchema?: { json?: { type?: unknown } } } }[]; toolChoice?: Record<string, unknown> };
+  toolConfig?: {
+    tools?: { toolSpec?: { strict?: unknown; inputSchema?: { json?: { type?: unknown } } } }[];
+    toolChoice?: Record<string, unknown>;
+  };
   outputConfig?: { textFormat?: { type?: string; structure?: { jsonSchema?: { schema?: unknown } } } };
   additionalModelRequestFields?: { thinking?: { type?: string } };
 };
@@ -222,6 +225,31 @@ async function signatureMatches(
   return String(signed.headers.authorization).endsWith(`Signature=${match[4] as string}`);
 }
 
+/** The Claude models whose Converse route takes `toolSpec.strict`: 4.5 and 4.6 (structured-output.html). */
+const claudeWithStrictTools = /claude-(haiku-4-5|sonnet-4-5|sonnet-4-6|opus-4-5|opus-4-6)/;
+
+/**
+ * A strict tool Converse refuses. Claude models outside 4.5 and 4.6 refuse the field itself, "The model
+ * returned the following errors: tools.0.custom.strict: Extra inputs are not permitted" (Opus 4.7 and 4.8, Sonnet
+ * 4 and 5, reproduced in BerriAI/litellm#31582, #32455, #33196); the others refuse a schema outside the
+ * grammar subset, "The model returned the following errors: tools.1.custom: For 'array' type, property
+ * 'maxItems' is not supported" (BerriAI/litellm#39115). No real text was found for a non-Claude model without
+ * structured outputs: the fake answers in the words Bedrock uses for its other unsupported fields.
+ */
+function strictToolRefusal(modelId: string, body: ConverseBody, modelsWithoutStructuredOutputs: readonly string[]): string | undefined {
+  const specs = (body.toolConfig?.tools ?? []).flatMap((tool) => (tool.toolSpec ? [tool.toolSpec] : []));
+  for (const [index, spec] of specs.entries()) {
+    if (spec.strict !== true) continue;
+    if (modelsWithoutStructuredOutputs.includes(modelId))
+      return `This model doesn't support the toolConfig.tools.${index}.toolSpec.strict field. Remove it and try again.`;
+    if (modelId.includes('anthropic.claude') && !claudeWithStrictTools.test(modelId))
+      return `The model returned the following errors: tools.${index}.custom.strict: Extra inputs are not permitted`;
+    const refused = grammarSchemaRefusal(spec.inputSchema?.json, `tools.${index}.custom`);
+    if (refused) return `The model returned the following errors: ${refused}`;
+  }
+  return undefined;
+}
+
 export async function startFakeBedrock(options: {
   region: string;
   accessKeyId: string;
@@ -256,7 +284,9 @@ export async function startFakeBedrock(options: {
         'ValidationException',
         "This model doesn't support the outputConfig field. Remove outputConfig and try again.",
       );
-    const refused = refusal(modelId, body, options.modelsWithoutToolChoice ?? []);
+    const refused =
+      refusal(modelId, body, options.modelsWithoutToolChoice ?? []) ??
+      strictToolRefusal(modelId, body, options.modelsWithoutStructuredOutputs ?? []);
     if (refused) return awsError(response, 400, 'ValidationException', refused);
     const reply = queue.shift() ?? responder?.(request) ?? { type: 'message', text: 'Hello from Bedrock.' };
     if (reply.type === 'error') return awsError(response, reply.status, reply.errorType, reply.message);

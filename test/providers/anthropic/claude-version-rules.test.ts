@@ -1,6 +1,11 @@
 /** Which Claude models take adaptive thinking, read from their ids as each provider spells them. */
 import { describe, expect, it } from 'vitest';
-import { claudeSampling, takesAdaptiveThinking } from '../../../providers/anthropic/claude-version-rules.js';
+import {
+  claudeSampling,
+  takesAdaptiveThinking,
+  takesConverseStrictTools,
+  takesStrictTools,
+} from '../../../providers/anthropic/claude-version-rules.js';
 
 describe('takesAdaptiveThinking', () => {
   it('is true from Claude 4.6 on, in Anthropic, Bedrock and Vertex AI spellings', () => {
@@ -45,5 +50,25 @@ describe('claudeSampling', () => {
     expect(claudeSampling('claude-opus-4-7')).toBe('none');
     expect(claudeSampling('us.anthropic.claude-sonnet-5')).toBe('none');
     expect(claudeSampling('claude-mythos-preview')).toBe('none');
+  });
+});
+
+describe('takesStrictTools and takesConverseStrictTools', () => {
+  it('give strict tools to Claude 4.5 and later on the Anthropic API, and to 4.5 and 4.6 only on Converse', () => {
+    const cases: [string, boolean, boolean][] = [
+      ['claude-3-7-sonnet-20250219', false, false],
+      ['claude-sonnet-4-20250514', false, false],
+      ['claude-opus-4-1-20250805', false, false],
+      ['claude-haiku-4-5-20251001', true, true],
+      ['claude-sonnet-4-5@20250929', true, true],
+      ['us.anthropic.claude-opus-4-6-v1', true, true],
+      ['us.anthropic.claude-opus-4-7', true, false],
+      ['claude-sonnet-5', true, false],
+      ['claude-mythos-preview', true, false],
+    ];
+    for (const [model, anthropic, converse] of cases) {
+      expect(takesStrictTools(model), model).toBe(anthropic);
+      expect(takesConverseStrictTools(model), model).toBe(converse);
+    }
   });
 });
