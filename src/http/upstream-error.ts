@@ -24,16 +24,41 @@ export function readUpstreamErrorMessage(body: unknown): string | undefined {
   return undefined;
 }
 
-function readUpstreamErrorCode(body: unknown): string | null {
-  if (!body || typeof body !== 'object') return null;
-  const error = (body as Record<string, unknown>).error;
-  if (error && typeof error === 'object') {
-    const record = error as Record<string, unknown>;
-    // OpenAI puts a code in error.code; Anthropic only has error.type (e.g. overloaded_error).
-    if (typeof record.code === 'string') return record.code;
-    if (typeof record.type === 'string') return record.type;
-  }
-  return null;
+/**
+ * The error object of an upstream body: OpenAI's, Anthropic's and newer vLLM's `{"error": {…}}`, or the
+ * body itself where it is flat, as older vLLM's and SGLang's `{"object": "error", "message", "type", "param",
+ * "code": 400}` (vllm/entrypoints/openai/protocol.py `ErrorResponse`).
+ */
+function errorObject(body: unknown): Record<string, unknown> | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  if (record.error && typeof record.error === 'object') return record.error as Record<string, unknown>;
+  return record.object === 'error' ? record : undefined;
+}
+
+/**
+ * What the upstream calls its error: OpenAI's `code`, else the `type` (Anthropic's `overloaded_error`,
+ * llama-server's `exceed_context_size_error`), for telling a context overflow.
+ */
+function readUpstreamErrorKind(error: Record<string, unknown> | undefined): string | null {
+  if (typeof error?.code === 'string') return error.code;
+  return typeof error?.type === 'string' ? error.type : null;
+}
+
+/**
+ * The code the client is given: OpenAI's string `code`; Anthropic's `type` where the body has no `code` at
+ * all. vLLM, SGLang and llama-server put the HTTP status in `code` (`"code": 400`) and a class name in `type`
+ * (`BadRequestError`): neither is a code a client can act on, so none is passed on and the status says it.
+ */
+function readUpstreamErrorCode(error: Record<string, unknown> | undefined): string | null {
+  if (typeof error?.code === 'string') return error.code;
+  if (error?.code !== undefined) return null;
+  return typeof error?.type === 'string' ? error.type : null;
+}
+
+/** OpenAI's and vLLM's `param`: the request field the error is about. */
+function readUpstreamErrorParam(error: Record<string, unknown> | undefined): string | null {
+  return typeof error?.param === 'string' ? error.param : null;
 }
 
 function typeForStatus(status: number): GatewayErrorType {
@@ -57,9 +82,10 @@ export function errorFromUpstreamStatus(options: {
   const { status, body, provider } = options;
   const upstreamMessage = readUpstreamErrorMessage(body) ?? `HTTP ${status}`;
   const passThrough = status >= 400 && status < 500;
-  const upstreamCode = readUpstreamErrorCode(body);
+  const error = errorObject(body);
   // A prompt that does not fit gets OpenAI's code whatever the server called it, so clients of every API can tell.
-  const code = isContextOverflow(status, upstreamMessage, upstreamCode) ? contextOverflowCode : upstreamCode;
+  const overflow = isContextOverflow(status, upstreamMessage, readUpstreamErrorKind(error));
+  const code = overflow ? contextOverflowCode : readUpstreamErrorCode(error);
   // A 503 or Anthropic's 529 says "busy, come back", a 500 "it broke there": a client reads that from the
   // status, so it is kept. Only a status that is no error at all (a stray 1xx-3xx) becomes a 502.
   const errorStatus = status >= 400 && status < 600;
@@ -68,6 +94,7 @@ export function errorFromUpstreamStatus(options: {
     type: typeForStatus(status),
     code: code ?? (passThrough ? null : `upstream_http_${status}`),
     message: passThrough ? upstreamMessage : `Upstream provider '${provider}' failed with HTTP ${status}: ${upstreamMessage}`,
+    param: passThrough ? readUpstreamErrorParam(error) : null,
     retryAfter: options.retryAfter ?? undefined,
     retryAfterMs: options.retryAfterMs ?? undefined,
     upstreamStatus: status,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cancellationFromSignal } from '../../src/core/cancellation.js';
 import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
-import { errorFromAbort, errorFromTransportFailure } from '../../src/http/upstream-error.js';
+import { errorFromAbort, errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 
 const socketError = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
 
@@ -32,5 +32,44 @@ describe('errorFromTransportFailure', () => {
       message: 'The gateway is shutting down.',
     });
     expect(errorFromAbort(shutdown)).toBe(shutdown);
+  });
+});
+
+describe('errorFromUpstreamStatus', () => {
+  const reply = (body: unknown) => errorFromUpstreamStatus({ status: 400, body, provider: 'up' });
+
+  it("keeps the param of older vLLM's and SGLang's flat body, and takes neither its class name nor its status for a code", () => {
+    const flat = { object: 'error', message: 'bad temperature', type: 'BadRequestError', param: 'temperature', code: 400 };
+    expect(reply(flat)).toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+      message: 'bad temperature',
+      param: 'temperature',
+      code: null,
+    });
+  });
+
+  it("does the same for newer vLLM's and llama-server's nested body, whose code is the status too", () => {
+    const nested = { error: { message: 'bad n', type: 'BadRequestError', param: 'n', code: 400 } };
+    expect(reply(nested)).toMatchObject({ param: 'n', code: null });
+    const llama = { error: { code: 400, message: 'tools param requires --jinja flag', type: 'invalid_request_error' } };
+    expect(reply(llama)).toMatchObject({ param: null, code: null });
+  });
+
+  it("keeps OpenAI's own code and param, Anthropic's type where there is no code, and reads llama-server's overflow", () => {
+    const openai = { error: { message: 'no such tool', type: 'invalid_request_error', param: 'tools[0]', code: 'invalid_value' } };
+    expect(reply(openai)).toMatchObject({ param: 'tools[0]', code: 'invalid_value' });
+    expect(reply({ type: 'error', error: { type: 'invalid_request_error', message: 'x' } })).toMatchObject({
+      code: 'invalid_request_error',
+    });
+    const overflow = {
+      error: { code: 400, message: 'request (9000 tokens) exceeds the available context size', type: 'exceed_context_size_error' },
+    };
+    expect(reply(overflow)).toMatchObject({ code: 'context_length_exceeded' });
+  });
+
+  it("passes no param with a 5xx, whose message is the gateway's own", () => {
+    const failed = errorFromUpstreamStatus({ status: 500, body: { error: { message: 'boom', param: 'x', code: 500 } }, provider: 'up' });
+    expect(failed).toMatchObject({ param: null, code: 'upstream_http_500' });
   });
 });
