@@ -61,4 +61,8 @@ export type AnthropicMessagesBody = {
   output_config?: { format?: { type: 'json_schema'; schema: Record<string, unknown> }; effort?: string };
   /** SSE for streaming clients; one whole `message` object for clients that read the reply whole. */
   stream: boolean;
+  /** A Messages client's context editing, as sent (https://platform.claude.com/docs/en/build-with-claude/context-editing). */
+  context_management?: unknown;
+  /** A Messages client's service tier (`auto`, `standard_only`), as sent. */
+  service_tier?: unknown;
 };

@@ -19,7 +19,8 @@ function combineBetas(...values: (string | undefined)[]): string | undefined {
 
 export function buildAnthropicHeaders(
   config: Pick<ProviderConfig, 'apiKey' | 'headers'>,
-  options: { forwardHeaders?: Record<string, string>; json: boolean },
+  /** `betas`: what the body needs (context editing's), added to the client's and the operator's. */
+  options: { forwardHeaders?: Record<string, string>; json: boolean; betas?: readonly string[] },
 ): Record<string, string> {
   const headers: Record<string, string> = {
     'anthropic-version': findHeader(options.forwardHeaders, 'anthropic-version') ?? anthropicApiVersion,
@@ -28,7 +29,7 @@ export function buildAnthropicHeaders(
   if (config.apiKey) headers['x-api-key'] = config.apiKey;
   // Configured headers win over our defaults (an operator may pin a version or use a proxy's auth).
   for (const [key, value] of Object.entries(config.headers)) headers[key.toLowerCase()] = value;
-  const beta = combineBetas(headers['anthropic-beta'], findHeader(options.forwardHeaders, 'anthropic-beta'));
+  const beta = combineBetas(headers['anthropic-beta'], findHeader(options.forwardHeaders, 'anthropic-beta'), options.betas?.join(','));
   if (beta) headers['anthropic-beta'] = beta;
   return headers;
 }

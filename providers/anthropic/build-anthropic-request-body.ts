@@ -9,7 +9,23 @@ import { takesStrictTools } from './claude-version-rules.js';
 import { mapAnthropicToolChoice } from './map-anthropic-tool-choice.js';
 import { anthropicToolTurnLacksThinking, mapReasoningEffortToThinking } from './map-reasoning-effort-to-thinking.js';
 
-export type AnthropicRequestPlan = { body: AnthropicMessagesBody; warnings: Warning[] };
+/** The body, the betas it needs in `anthropic-beta`, and the warnings it produced. */
+export type AnthropicRequestPlan = { body: AnthropicMessagesBody; betas: string[]; warnings: Warning[] };
+
+/**
+ * Context management is a beta: without its `anthropic-beta`, Anthropic answers 400 "context_management: Extra
+ * inputs are not permitted" (anthropics/claude-code#14135). Context editing's edits (`clear_tool_uses_…`,
+ * `clear_thinking_…`) take `context-management-2025-06-27`
+ * (https://platform.claude.com/docs/en/build-with-claude/context-editing), compaction's (`compact_…`)
+ * `compact-2026-01-12` (as BerriAI/litellm#27593 adds it). A client that sent its own keeps it too.
+ */
+function contextManagementBetas(contextManagement: unknown): string[] {
+  const edits = (contextManagement as { edits?: unknown } | null)?.edits;
+  const types = Array.isArray(edits) ? edits.map((edit) => String((edit as { type?: unknown } | null)?.type ?? '')) : [];
+  const betas = types.some((type) => type.startsWith('compact_')) ? ['compact-2026-01-12'] : [];
+  if (types.length === 0 || types.some((type) => !type.startsWith('compact_'))) betas.push('context-management-2025-06-27');
+  return betas;
+}
 
 /** Used when neither the request nor the provider config gives `max_tokens`. */
 export const fallbackMaxTokens = 4096;
@@ -125,5 +141,10 @@ export function buildAnthropicRequestBody(
   if (thinking.maxTokens !== undefined) body.max_tokens = thinking.maxTokens;
   if (maxTokens.defaulted) warnings.push(defaultedMaxTokensWarning(config, maxTokens.value, body.max_tokens));
   warnings.push(...conversation.warnings, ...thinking.warnings, ...collectUnsupportedWarnings(request, config.name));
-  return { body, warnings };
+  // Claude-only fields a Messages client sent go as sent (other kinds never see them: src/pipeline/claude-only-fields.ts).
+  const extras = request.anthropicExtras;
+  if (extras?.context_management !== undefined) body.context_management = extras.context_management;
+  if (extras?.service_tier !== undefined) body.service_tier = extras.service_tier;
+  const betas = body.context_management === undefined ? [] : contextManagementBetas(body.context_management);
+  return { body, betas, warnings };
 }

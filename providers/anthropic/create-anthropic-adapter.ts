@@ -36,12 +36,12 @@ export function createAnthropicAdapter(config: ProviderConfig, route?: Anthropic
   const client = new UpstreamClient(config, route ? { errorFromStatus: route.errorFromStatus } : {});
 
   async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
-    const { body, warnings } = buildAnthropicRequestBody(request, config, { stream: true });
+    const { body, betas, warnings } = buildAnthropicRequestBody(request, config, { stream: true });
     const whole = context.wholeReply === true && body.max_tokens <= longestWholeReplyTokens;
     body.stream = !whole;
     if (warnings.length > 0) context.log.debug({ warnings, provider: config.name }, 'anthropic request warnings');
     const { cancellation } = context;
-    const headers = buildAnthropicHeaders(config, { forwardHeaders: request.forwardHeaders, json: true });
+    const headers = buildAnthropicHeaders(config, { forwardHeaders: request.forwardHeaders, json: true, betas });
     const call = route
       ? {
           path: route.path(request.model.model, !whole),

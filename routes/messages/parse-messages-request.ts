@@ -64,6 +64,32 @@ export function parseConversation(body: ConversationBody, warnings: Warning[], c
   return input;
 }
 
+/**
+ * Fields only Claude's own API takes, and that the gateway can pass on to it untouched: context editing
+ * (https://platform.claude.com/docs/en/build-with-claude/context-editing) and the service tier. Other
+ * upstreams get a warning for each (src/pipeline/claude-only-fields.ts).
+ */
+const claudeOnlyFields = ['context_management', 'service_tier'] as const;
+
+/**
+ * Fields for Anthropic's server-side tools, which the gateway never offers (it drops server tools, see
+ * parse-anthropic-tools.ts, and reads no server tool blocks back): a warning on every upstream.
+ */
+const serverToolFields = ['container', 'mcp_servers'] as const;
+
+function claudeOnlyExtras(body: MessagesBody, warnings: Warning[]): Record<string, unknown> | undefined {
+  const record = body as Record<string, unknown>;
+  for (const name of serverToolFields)
+    if (record[name] !== undefined && record[name] !== null)
+      warnings.push({
+        code: 'unsupported-parameter',
+        message: `Parameter '${name}' is for Anthropic's server-side tools, which the gateway does not offer; it was ignored.`,
+      });
+  let extras: Record<string, unknown> | undefined;
+  for (const name of claudeOnlyFields) if (record[name] !== undefined && record[name] !== null) (extras ??= {})[name] = record[name];
+  return extras;
+}
+
 export function parseMessagesRequest(
   raw: unknown,
   headers: IncomingHttpHeaders,
@@ -91,6 +117,8 @@ export function parseMessagesRequest(
   const format = body.output_config?.format ?? body.output_format;
   // Anthropic's format has no name; `response` names it in diagnostics and prompts.
   if (format) input.responseFormat = { type: 'json_schema', name: 'response', schema: format.schema ?? {}, strict: true };
+  const extras = claudeOnlyExtras(body, warnings);
+  if (extras) input.anthropicExtras = extras;
   const forwardHeaders = forwardHeadersOf(headers);
   if (forwardHeaders) input.forwardHeaders = forwardHeaders;
   return { input, stream: body.stream === true, warnings };

@@ -62,6 +62,12 @@ export type ChatRequest = GenerationOptions & {
    * model without reasoning fails.
    */
   claudeThinking?: { adaptive: boolean; effort?: string };
+  /**
+   * Anthropic Messages fields that only Claude's own API has (`context_management`, `service_tier`), as the
+   * client sent them: the anthropic kind forwards them verbatim; for every other kind the pipeline turns each
+   * into an `unsupported-parameter` warning (src/pipeline/claude-only-fields.ts).
+   */
+  anthropicExtras?: Record<string, unknown>;
 };
 
 /** A chat request before its model string is resolved (what routes build). */
@@ -111,6 +117,7 @@ export function chatRequestFrom(
     forwardHeaders: source.forwardHeaders,
     thinkingDisabled: source.thinkingDisabled,
     claudeThinking: source.claudeThinking,
+    anthropicExtras: source.anthropicExtras,
   };
   return request as ChatRequest;
 }

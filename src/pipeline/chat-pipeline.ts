@@ -38,6 +38,7 @@ import { failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
 import type { ProviderKindLookup } from '../core/provider-types.js';
 import { nativeFormatGap } from './native-format-gap.js';
+import { withoutClaudeOnlyFields } from './claude-only-fields.js';
 import { asksForJson, type ResponseFormatOptions } from './check-response-format.js';
 import type { SchemaCheck } from './schema-validators.js';
 import { promptForResponseFormat } from './response-format-prompt.js';
@@ -310,6 +311,7 @@ export class ChatPipeline {
     const request: ChatRequest = applyAgentFormatToRequest(chatRequestFrom(input, model), agentFormat);
     const toolPolicy = access?.limitsTools ? access : undefined;
     if (toolPolicy) restrictTools(request, toolPolicy, routeWarnings);
+    withoutClaudeOnlyFields(request, this.providers.config(model.provider).type, routeWarnings);
     const adapter = this.providers.adapter(model.provider);
     const retries = {
       settings: this.providers.config(model.provider).retries ?? defaultRetries,

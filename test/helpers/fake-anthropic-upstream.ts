@@ -362,6 +362,26 @@ function strictToolRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply |
   return undefined;
 }
 
+/**
+ * `context_management` without its beta in `anthropic-beta` (context-management-2025-06-27 for context
+ * editing, compact-2026-01-12 for compaction): the 400 Claude Code users quote, "context_management: Extra
+ * inputs are not permitted" (anthropics/claude-code#14135; Wei-Shaw/sub2api#2833 traces it to the missing beta).
+ */
+function contextManagementRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | undefined {
+  const body = (recorded.body ?? {}) as { context_management?: { edits?: { type?: unknown }[] } };
+  if (body.context_management === undefined) return undefined;
+  const betas = String(recorded.headers['anthropic-beta'] ?? '')
+    .split(',')
+    .map((beta) => beta.trim());
+  const edits = body.context_management.edits ?? [];
+  const needed =
+    edits.length === 0
+      ? ['context-management-2025-06-27']
+      : edits.map((edit) => (String(edit.type).startsWith('compact_') ? 'compact-2026-01-12' : 'context-management-2025-06-27'));
+  const covered = needed.every((beta) => betas.includes(beta));
+  return covered ? undefined : { type: 'http-error', status: 400, message: 'context_management: Extra inputs are not permitted' };
+}
+
 export async function startFakeAnthropicUpstream(
   options: { models?: FakeAnthropicModel[]; fallback?: (request: RecordedRequest) => FakeAnthropicReply } = {},
 ): Promise<FakeAnthropicUpstream> {
@@ -382,7 +402,8 @@ export async function startFakeAnthropicUpstream(
       await sendHttpError({ type: 'http-error', status: 404, message: `fake: no route ${recorded.method} ${path}` }, response);
       return;
     }
-    const refused = versionRefusal(recorded) ?? schemaRefusal(recorded) ?? strictToolRefusal(recorded);
+    const refused =
+      versionRefusal(recorded) ?? schemaRefusal(recorded) ?? strictToolRefusal(recorded) ?? contextManagementRefusal(recorded);
     if (refused) return sendHttpError(refused, response);
     const reply = queue.shift() ?? fallback?.(recorded);
     if (!reply) {
