@@ -70,6 +70,7 @@ import { createInProcessState } from './state/in-process-state.js';
 import { createRedisState } from './state/redis-state.js';
 import type { InProcessState, SharedState } from './state/shared-state.js';
 import { UpstreamProfiles, type ProbedProvider } from './pipeline/upstream-profiles.js';
+import { refusalMemories } from './core/refusal-memory.js';
 import type { ResilienceObserver } from './pipeline/stream-with-retries.js';
 import { loadTracing } from './telemetry/load-tracing.js';
 import { version } from './version.js';
@@ -97,6 +98,8 @@ export type BuildAppOptions = {
   reload?: () => Promise<ReloadOutcome>;
   /** What outlives a config reload (the process keeps it): usage and in-process budget spend; fresh when absent. */
   lasting?: LastingState;
+  /** The clock refusal memories read (`server.refusalMemoryMs`); Date.now when absent (tests move their own). */
+  now?: () => number;
 };
 
 /**
@@ -254,7 +257,14 @@ async function assembleApp(config: GatewayConfig, options: BuildAppOptions, prog
     app.addHook('onClose', async () => void options.lasting?.liveGenerationCounts.delete(liveGenerations));
   }
   // What answers each provider: found in the background once the app is ready, never delaying it.
-  const servers = new UpstreamProfiles(probedProviders(config), { log: logger, redetectAfterMs: options.serverRedetectAfterMs });
+  // What upstreams refused for a model (native tools, template rendering, the native response format) is
+  // remembered for one lifetime and by one clock, wherever it is learned: src/core/refusal-memory.ts.
+  const refusals = refusalMemories({ forgetAfterMs: config.server.refusalMemoryMs, now: options.now ?? Date.now });
+  const servers = new UpstreamProfiles(probedProviders(config), {
+    log: logger,
+    redetectAfterMs: options.serverRedetectAfterMs,
+    refusals,
+  });
   if (options.detectServers ?? true) app.addHook('onReady', async () => void servers.start());
   app.addHook('onClose', async () => servers.close());
   const providers = new Map<string, ProviderAdapter>();
@@ -321,6 +331,7 @@ async function assembleApp(config: GatewayConfig, options: BuildAppOptions, prog
     ids,
     balancer,
     prices,
+    refusals,
   });
   registerRequestContext(app);
   registerRequestLog(app);

@@ -184,6 +184,13 @@ export const configFileSchema = {
         streamKeepAliveMs: { type: 'integer', minimum: 0 },
         shutdownGraceMs: { type: 'integer', minimum: 0 },
         webSocketMaxConnectionMs: { type: 'integer', minimum: 0 },
+        // A server restarted with a feature on must get it back without a gateway restart.
+        refusalMemoryMs: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            'How long an upstream refusing a native feature for a model (tools, template rendering, the response format) is remembered before the native form is tried again. Default 600000 (10 minutes).',
+        },
         // A non-streaming reply is read whole before the client sees a byte: bounded in time as well as in bytes.
         wholeReplyTimeoutMs: {
           type: 'integer',

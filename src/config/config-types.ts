@@ -154,6 +154,8 @@ export type ServerConfig = {
   shutdownGraceMs: number;
   /** How long a Responses WebSocket connection may stay open (it closes between turns); 0: no limit. */
   webSocketMaxConnectionMs: number;
+  /** How long an upstream's refusal of a native feature for a model is remembered (src/core/refusal-memory.ts). */
+  refusalMemoryMs: number;
   /**
    * Longest time a non-streaming request waits for its whole reply (retries and fallbacks included),
    * then a 504 `upstream_timeout`; 0 disables. Its size is bounded by the provider's `limits.maxResponseBytes`.

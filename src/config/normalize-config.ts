@@ -1,6 +1,7 @@
 /** Fills defaults into a validated config file and produces the GatewayConfig the app runs on. */
 import type { ConfigFile, ProviderEntry } from './config-schema.js';
 import { firstPartyBaseUrls } from '../core/provider-types.js';
+import { defaultRefusalMemoryMs } from '../core/refusal-memory.js';
 import { ConfigError } from './config-error.js';
 import { normalizeClientKeys } from './normalize-client-keys.js';
 import type {
@@ -52,6 +53,7 @@ export const defaultServer = {
   webSocketMaxConnectionMs: 60 * 60_000,
   // Generous: a long non-streaming generation takes minutes; an upstream that streams forever must not hold the request forever.
   wholeReplyTimeoutMs: 10 * 60_000,
+  refusalMemoryMs: defaultRefusalMemoryMs,
 };
 
 /** Codex CLI names itself in both (`codex_exec/0.171.0 …`, `originator: codex_cli_rs`), as captured on the wire. */
@@ -113,7 +115,13 @@ export function normalizeProvider(name: string, settings: ProviderEntry): Provid
 
 type ServerTimes = Pick<
   GatewayConfig['server'],
-  'requestTimeoutMs' | 'headersTimeoutMs' | 'streamKeepAliveMs' | 'shutdownGraceMs' | 'webSocketMaxConnectionMs' | 'wholeReplyTimeoutMs'
+  | 'requestTimeoutMs'
+  | 'headersTimeoutMs'
+  | 'streamKeepAliveMs'
+  | 'shutdownGraceMs'
+  | 'webSocketMaxConnectionMs'
+  | 'wholeReplyTimeoutMs'
+  | 'refusalMemoryMs'
 >;
 
 function normalizeServerTimes(server: NonNullable<ConfigFile['server']>): ServerTimes {
@@ -127,6 +135,7 @@ function normalizeServerTimes(server: NonNullable<ConfigFile['server']>): Server
     shutdownGraceMs: server.shutdownGraceMs ?? defaultServer.shutdownGraceMs,
     webSocketMaxConnectionMs: server.webSocketMaxConnectionMs ?? defaultServer.webSocketMaxConnectionMs,
     wholeReplyTimeoutMs: server.wholeReplyTimeoutMs ?? defaultServer.wholeReplyTimeoutMs,
+    refusalMemoryMs: server.refusalMemoryMs ?? defaultServer.refusalMemoryMs,
   };
 }
 

@@ -17,7 +17,7 @@ export interface ServerDirectory {
   autoToolCalling(provider: string, model: string): ToolCallingMode | undefined;
   /** What the server says this model is (see ModelIdentity); undefined while unknown or when it does not say. */
   modelIdentity(provider: string, model: string): ModelIdentity | undefined;
-  /** The server refused native tools for this model: prompted from now on. */
+  /** The server refused native tools for this model: prompted until the refusal is forgotten (`server.refusalMemoryMs`). */
   rememberNativeRefused(provider: string, model: string): void;
   /** An upstream request failed: after a connection failure, timeout or 5xx the server may have changed, so it is asked again (rate-limited). */
   noticeFailure(provider: string, error: unknown): void;

@@ -38,6 +38,7 @@ import { failureReason } from '../http/upstream-failure.js';
 import { FallbackTargets } from './fallback-targets.js';
 import type { ProviderKindLookup } from '../core/provider-types.js';
 import { nativeFormatGap } from './native-format-gap.js';
+import { refusalMemories, type RefusalMemories } from '../core/refusal-memory.js';
 import { withoutClaudeOnlyFields } from './claude-only-fields.js';
 import { asksForJson, type ResponseFormatOptions } from './check-response-format.js';
 import type { SchemaCheck } from './schema-validators.js';
@@ -84,6 +85,8 @@ export type ChatPipelineDependencies = {
   balancer?: DeploymentBalancer;
   /** Prices replies (the cost in the finish event's usage); no reply is priced without it. */
   prices?: PriceTable;
+  /** Makes the memories of upstream refusals, with the app's lifetime and clock; ten minutes by Date.now when absent. */
+  refusals?: RefusalMemories;
 };
 
 export type RunOptions = {
@@ -155,8 +158,9 @@ export class ChatPipeline {
     this.fallbacks = new FallbackTargets(dependencies.config, (modelString) => this.resolve(modelString));
     this.balancer = dependencies.balancer ?? new DeploymentBalancer();
     this.wholeReplyDeadlines = new WholeReplyDeadlines(dependencies.config.server.wholeReplyTimeoutMs);
-    this.formatRefused = new ResponseFormatRefusals();
-    this.templateToolsRefused = new TemplateToolsRefusals();
+    const refusals = dependencies.refusals ?? refusalMemories();
+    this.formatRefused = new ResponseFormatRefusals(refusals);
+    this.templateToolsRefused = new TemplateToolsRefusals(refusals);
     this.keysSessions = [...(dependencies.config.deployments?.values() ?? [])].some((deployment) => deployment.sessionAffinity);
   }
 
@@ -475,7 +479,7 @@ export class ChatPipeline {
     if (isTemplateToolsRefusal(error)) this.templateToolsRefused.remember(model, error as Error, context);
     context.log.warn(
       { provider: model.provider, model: model.model, reason: (error as Error).message },
-      'the server refused native tools for this model: it is prompted from now on',
+      'the server refused native tools for this model: it is prompted until native tools are tried again',
     );
     return true;
   }

@@ -9,30 +9,36 @@
  */
 import { GatewayError } from '../core/gateway-error.js';
 import type { Logger } from '../core/logger.js';
+import type { RefusalMemories, RefusalMemory } from '../core/refusal-memory.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
 
 export function isTemplateToolsRefusal(error: unknown): boolean {
   return GatewayError.isInstance(error) && error.upstreamStatus !== undefined && /tools param requires --jinja/.test(error.message);
 }
 
-/** Models are named by requests: the memory is bounded, and forgets all at once when full (a refusal costs one more request). */
+/** Models are named by requests: the memory is bounded (src/core/refusal-memory.ts). */
 const modelsRemembered = 1_000;
 
-/** The models whose server refused to render tools: later requests get the gateway's own rendering at once. */
+/**
+ * The models whose server refused to render tools: later requests get the gateway's own rendering at once,
+ * until the refusal is forgotten (`server.refusalMemoryMs`) and the server is asked to render them again.
+ */
 export class TemplateToolsRefusals {
-  private readonly refused = new Set<string>();
+  private readonly refused: RefusalMemory;
+
+  constructor(memories: RefusalMemories) {
+    this.refused = memories(modelsRemembered);
+  }
 
   has(model: ResolvedModel): boolean {
-    return this.refused.size > 0 && this.refused.has(`${model.provider}/${model.model}`);
+    return this.refused.has(`${model.provider}/${model.model}`);
   }
 
   remember(model: ResolvedModel, error: Error, context: { log: Pick<Logger, 'warn'> }): void {
-    if (this.has(model)) return;
-    if (this.refused.size >= modelsRemembered) this.refused.clear();
-    this.refused.add(`${model.provider}/${model.model}`);
+    if (!this.refused.remember(`${model.provider}/${model.model}`)) return;
     context.log.warn(
       { provider: model.provider, model: model.model, reason: error.message },
-      "the server cannot render tools through the model's template: the gateway writes them into the prompt from now on",
+      "the server cannot render tools through the model's template: the gateway writes them into the prompt until it asks the server again",
     );
   }
 }

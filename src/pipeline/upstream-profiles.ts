@@ -11,6 +11,7 @@ import type { ServerDirectory, ServerReport } from '../core/server-directory.js'
 import type { ServerKind } from '../core/server-kind.js';
 import type { ModelIdentity, ModelReading, ServerProber, UpstreamProfile } from '../core/server-profile.js';
 import { classifyUpstreamFailure } from '../http/upstream-failure.js';
+import { refusalMemories, type RefusalMemories, type RefusalMemory } from '../core/refusal-memory.js';
 
 export type ProbedProvider = { name: string; prober: ServerProber; configured?: ServerKind };
 
@@ -20,6 +21,8 @@ export type UpstreamProfilesOptions = {
   redetectAfterMs?: number;
   /** Injected by tests; Date.now otherwise. */
   now?: () => number;
+  /** Makes the memories of models whose native tools were refused (the app's, src/app.ts); ten minutes when absent. */
+  refusals?: RefusalMemories;
 };
 
 /** Bounds on what clients can make the directory remember: model names are theirs to choose. */
@@ -31,8 +34,8 @@ type ProviderState = ProbedProvider & {
   profile: UpstreamProfile;
   detecting?: Promise<void>;
   detectedAt?: number;
-  /** Models whose native tools the server refused (vLLM without a tool parser): prompted from then on. */
-  refused: Set<string>;
+  /** Models whose native tools the server refused (vLLM without a tool parser): prompted until forgotten. */
+  refused: RefusalMemory;
   /** Per-model answers learned after start (lazily), and the models asked about so far. */
   learned: Map<string, ModelReading>;
   asked: Set<string>;
@@ -61,12 +64,13 @@ export class UpstreamProfiles implements ServerDirectory {
   ) {
     this.redetectAfterMs = options.redetectAfterMs ?? 30_000;
     this.now = options.now ?? Date.now;
+    const refusals = options.refusals ?? refusalMemories();
     for (const provider of providers) {
       const profile: UpstreamProfile = provider.configured
         ? { server: provider.configured, found: 'configured', toolParsing: 'unknown' }
         : { found: 'pending', toolParsing: 'unknown' };
       const fresh = {
-        refused: new Set<string>(),
+        refused: refusals(maximumModelsPerProvider),
         learned: new Map<string, ModelReading>(),
         asked: new Set<string>(),
         unreachableRetries: 0,
@@ -128,8 +132,7 @@ export class UpstreamProfiles implements ServerDirectory {
 
   rememberNativeRefused(provider: string, model: string): void {
     const state = this.states.get(provider);
-    if (!state || state.refused.size >= maximumModelsPerProvider) return;
-    state.refused.add(model);
+    state?.refused.remember(model);
   }
 
   noticeFailure(provider: string, error: unknown): void {

@@ -15,6 +15,7 @@ export type RouteHandler = (request: RecordedRequest, response: http.ServerRespo
 export type FakeInferenceServer = {
   /** The server root (OpenAI-compatible endpoints live under `${url}/v1`). */
   url: string;
+  port: number;
   /** Every request, in arrival order. */
   requests: RecordedRequest[];
   /** The bodies of the requests to one path (`/v1/chat/completions`, `/completion`, …). */
@@ -22,14 +23,22 @@ export type FakeInferenceServer = {
   close(): Promise<void>;
 };
 
-/** Starts a server answering `"METHOD /path"` routes; anything else goes to `notFound`. */
-export async function startFakeInferenceServer(routes: Record<string, RouteHandler>, notFound: RouteHandler): Promise<FakeInferenceServer> {
-  const server = await startLoopbackServer(async (request, response) => {
-    const path = request.path.split('?')[0] ?? request.path;
-    await (routes[`${request.method} ${path}`] ?? notFound)(request, response);
-  });
+/** Starts a server answering `"METHOD /path"` routes; anything else goes to `notFound`. `port`: see startLoopbackServer. */
+export async function startFakeInferenceServer(
+  routes: Record<string, RouteHandler>,
+  notFound: RouteHandler,
+  options: { port?: number } = {},
+): Promise<FakeInferenceServer> {
+  const server = await startLoopbackServer(
+    async (request, response) => {
+      const path = request.path.split('?')[0] ?? request.path;
+      await (routes[`${request.method} ${path}`] ?? notFound)(request, response);
+    },
+    options.port === undefined ? {} : { port: options.port },
+  );
   return {
     url: server.url,
+    port: server.port,
     requests: server.requests,
     bodiesOf: (path) =>
       server.requests

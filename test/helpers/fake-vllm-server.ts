@@ -24,6 +24,8 @@ export type FakeVllmOptions = {
   toolCallParser?: boolean;
   /** Started with `--exclude-tools-when-tool-choice-none`. */
   excludeToolsWhenToolChoiceNone?: boolean;
+  /** Where it listens: a server started again on a closed one's port is that server restarted. */
+  port?: number;
 };
 
 /** `--max-model-len`: the model's context, as /v1/models reports it (`max_model_len`). */
@@ -134,5 +136,6 @@ export async function startFakeVllmServer(options: FakeVllmOptions): Promise<Fak
     },
     // FastAPI's own 404 for unknown paths.
     (_request, response) => sendJson(response, 404, { detail: 'Not Found' }),
+    options.port === undefined ? {} : { port: options.port },
   );
 }

@@ -26,11 +26,12 @@ export type LoopbackServer = {
 /**
  * `keepAliveTimeoutMs`: Node's default here is 1 s, under undici's keep-alive threshold (2 s), so undici
  * closes each connection after its response; a test of connection reuse needs longer, as real servers
- * give (uvicorn's 5 s, for vLLM).
+ * give (uvicorn's 5 s, for vLLM). `port`: a fixed one, to start a server again where a closed one was (a
+ * restart, as the gateway sees it); any free one when absent.
  */
 export async function startLoopbackServer(
   handler: LoopbackHandler,
-  options: { keepAliveTimeoutMs?: number } = {},
+  options: { keepAliveTimeoutMs?: number; port?: number } = {},
 ): Promise<LoopbackServer> {
   const requests: RecordedRequest[] = [];
   let waiters: ((request: RecordedRequest) => void)[] = [];
@@ -66,7 +67,7 @@ export async function startLoopbackServer(
     }
   });
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 1000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,

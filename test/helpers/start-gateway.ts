@@ -42,6 +42,8 @@ export async function startGateway(
     /** Off unless asked: detection's probes would otherwise reach the test's fake upstreams (see BuildAppOptions). */
     detectServers?: boolean;
     serverRedetectAfterMs?: number;
+    /** The clock the gateway's refusal memories read (see BuildAppOptions). */
+    now?: () => number;
   } = {},
 ): Promise<StartedGateway> {
   const config = normalizeConfig(validateConfigFile(file), { host: '127.0.0.1', port: 0 });
@@ -52,6 +54,7 @@ export async function startGateway(
     environment: options.environment ?? {},
     detectServers: options.detectServers ?? false,
     ...(options.serverRedetectAfterMs === undefined ? {} : { serverRedetectAfterMs: options.serverRedetectAfterMs }),
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;

@@ -10,6 +10,8 @@ import { startGateway, testProvider, type StartedGateway } from '../helpers/star
 
 let upstream: FakeAnthropicUpstream;
 let gateway: StartedGateway;
+/** The gateway's clock (its refusal memories read it). */
+let now = 0;
 
 const schema = {
   type: 'object',
@@ -25,7 +27,10 @@ beforeAll(async () => {
       ? { type: 'http-error', status: 400, message: 'output_config.format: structured outputs are not supported for this model.' }
       : { type: 'message', content: [{ type: 'text', text: 'Here it is: {"city": "Paris", "celsius": 21}' }] },
   );
-  gateway = await startGateway({ providers: { claude: testProvider('anthropic', upstream.url, { apiKey: 'sk-ant-test' }) } });
+  gateway = await startGateway(
+    { providers: { claude: testProvider('anthropic', upstream.url, { apiKey: 'sk-ant-test' }) } },
+    { now: () => now },
+  );
 });
 
 afterAll(async () => {
@@ -72,5 +77,19 @@ describe('a refused native response format', () => {
     await response.arrayBuffer();
     expect(upstream.messageRequests().length).toBe(before + 1);
     expect((upstream.messageRequests().at(-1)!.body as Record<string, unknown>).output_config).toBeUndefined();
+  });
+
+  it('is forgotten after server.refusalMemoryMs (ten minutes by default): the native form is tried again', async () => {
+    now += 600_000;
+    const before = upstream.messageRequests().length;
+    const response = await ask();
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    const [retried, prompted] = upstream
+      .messageRequests()
+      .slice(before)
+      .map((request) => request.body as Record<string, unknown>);
+    expect(retried?.output_config).toBeDefined();
+    expect(prompted?.output_config).toBeUndefined();
   });
 });
