@@ -14,6 +14,7 @@ import { minimaxM2Family } from './minimax-m2/minimax-m2-family.js';
 import { deepseekFamily } from './deepseek/deepseek-family.js';
 import { deepseekV31Family } from './deepseek/deepseek-v31-family.js';
 import { deepseekV32Family } from './deepseek-v32/deepseek-v32-family.js';
+import { deepseekV4Family } from './deepseek-v4/deepseek-v4-family.js';
 import { dotsFamily } from './dots/dots-family.js';
 import { ernieFamily } from './ernie/ernie-family.js';
 import { functionaryV31Family } from './functionary/functionary-v31-family.js';
@@ -106,6 +107,7 @@ export const familySpecs: readonly FamilySpec[] = [
   longcatFamily,
   ernieFamily,
   deepseekV32Family,
+  deepseekV4Family,
   dotsFamily,
   // The issue 11 sweep, continued.
   solarOpenFamily,

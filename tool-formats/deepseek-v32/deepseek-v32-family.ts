@@ -1,6 +1,6 @@
-/** The deepseek-v32 family (DeepSeek V3.2, V4): DSML `<｜DSML｜invoke>` calls in a `function_calls` section. */
-// Read: `<｜DSML｜function_calls>` (V3.2) or `<｜DSML｜tool_calls>` (V4) sections of one or more invokes, each
-// parameter a raw value converted by the tool's schema; a section whose end never came still yields its
+/** The deepseek-v32 family (DeepSeek V3.2): DSML `<｜DSML｜invoke>` calls in a `function_calls` section. */
+// Read: `<｜DSML｜function_calls>` sections (and V4's `<｜DSML｜tool_calls>`; V4 has its own family,
+// deepseek-v4) of one or more invokes, each parameter a raw value converted by the tool's schema; a section whose end never came still yields its
 // closed invokes; V3.2's `<think>` (llama.cpp's template opens it by default, vLLM's encoder only in thinking
 // mode: model-families.json `opensInReasoning.byDefaultOnServer`).
 // Written: what DeepSeek's own encoder (`encoding/encoding_dsv32.py` of deepseek-ai/DeepSeek-V3.2, the
@@ -14,14 +14,8 @@
 // DeepSeek's other tokens stay with the deepseek family, whose V3 / V3.1 sections these models no longer write.
 // @see https://huggingface.co/deepseek-ai/DeepSeek-V3.2/blob/main/encoding/encoding_dsv32.py
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/DeepSeek-V3.2.jinja
-// @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/deepseekv4_tool_parser.py
+// @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/deepseekv32_tool_parser.py
 import type { ToolCallPart } from '../../src/core/index.js';
-import { endOfSentence } from '../shared/deepseek-tokens.js';
-import { taggedEnvelope } from '../shared/envelope.js';
-import type { FamilySpec } from '../shared/family-spec.js';
-import { argumentsAsMembers, formatJson } from '../shared/format-json.js';
-import { toolSignature } from '../shared/tool-prompt.js';
-import { resultText } from '../shared/tool-result-text.js';
 import {
   dsmlInvokeGrammar,
   functionCallsClose,
@@ -32,7 +26,14 @@ import {
   parameterOpen,
   toolCallsClose,
   toolCallsOpen,
-} from './dsml-tokens.js';
+} from '../shared/dsml-tokens.js';
+import { endOfSentence } from '../shared/deepseek-tokens.js';
+import { taggedEnvelope } from '../shared/envelope.js';
+import type { FamilySpec } from '../shared/family-spec.js';
+import { formatJson } from '../shared/format-json.js';
+import { renderDsmlInvoke } from '../shared/render-dsml-invoke.js';
+import { toolSignature } from '../shared/tool-prompt.js';
+import { resultText } from '../shared/tool-result-text.js';
 
 const family = 'deepseek-v32';
 const thinkingOpen = '<think>';
@@ -40,19 +41,8 @@ const thinkingClose = '</think>';
 /** A value may hold code with the section's end tag in it; only its own close ends it. */
 const valueSpans = [{ open: parameterOpen, close: parameterClose }];
 
-/** One invoke, as the template's `encode_arguments_to_dsml` writes it: strings as they are, other values as JSON. */
-function renderInvoke(call: Pick<ToolCallPart, 'name' | 'arguments'>): string {
-  const entries = Object.entries(argumentsAsMembers(call.arguments));
-  const parameters = entries.map(([key, member]) =>
-    typeof member === 'string'
-      ? `${parameterOpen} name="${key}" string="true">${member}${parameterClose}`
-      : `${parameterOpen} name="${key}" string="false">${formatJson(member)}${parameterClose}`,
-  );
-  return `${invokeOpen} name="${call.name}">\n${parameters.join('\n')}\n${invokeClose}`;
-}
-
 function renderSection(calls: readonly Pick<ToolCallPart, 'name' | 'arguments'>[]): string {
-  return `${functionCallsOpen}\n${calls.map(renderInvoke).join('\n')}\n${functionCallsClose}`;
+  return `${functionCallsOpen}\n${calls.map(renderDsmlInvoke).join('\n')}\n${functionCallsClose}`;
 }
 
 export const deepseekV32Family: FamilySpec = {

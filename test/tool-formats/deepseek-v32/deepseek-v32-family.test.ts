@@ -6,7 +6,7 @@ import {
   parameterClose,
   toolCallsClose,
   toolCallsOpen,
-} from '../../../tool-formats/deepseek-v32/dsml-tokens.js';
+} from '../../../tool-formats/shared/dsml-tokens.js';
 import { familyUnderTest, testFamilyTable } from '../helpers/family-table.js';
 
 const { format, parse, call } = familyUnderTest('deepseek-v32');

@@ -1,6 +1,6 @@
-/** DeepSeek's DSML markup (V3.2, V4), `<｜DSML｜…>` tags with the full-width bar U+FF5C byte for byte, and its invoke grammar. */
+/** DeepSeek's DSML markup (V3.2, V4: the deepseek-v32 and deepseek-v4 families), `<｜DSML｜…>` tags with the full-width bar U+FF5C byte for byte, and its invoke grammar. */
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/deepseekv32_tool_parser.py
-import { invokeParametersGrammar } from '../shared/invoke-parameters-grammar.js';
+import { invokeParametersGrammar } from './invoke-parameters-grammar.js';
 
 const dsml = '｜DSML｜';
 

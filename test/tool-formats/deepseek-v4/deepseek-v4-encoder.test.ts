@@ -1,0 +1,116 @@
+/** The deepseek-v4 prompt equals, byte for byte, what DeepSeek V4's own encoder writes (test/fixtures/deepseek-v4-rendered-prompts/). */
+// The gateway's side is the real prompted preparation, converted as the openai-compatible provider
+// converts it, and rendered with no tools as vLLM renders plain turns for V4 (the fake servers'
+// deepseek-v4 template). The gateway does not replay reasoning, so the encoder's side is its gold prompt
+// with each turn's reasoning empty, which `render_message` writes as `<think></think>` in thinking mode
+// (a conversation with tools keeps every turn's thinking block) and leaves out in chat mode, where every
+// user turn ends in `</think>`.
+import { readFileSync } from 'node:fs';
+import { Template } from '@huggingface/jinja';
+import { describe, expect, it } from 'vitest';
+import { convertToOpenAiMessages } from '../../../providers/openai/convert-to-openai-messages.js';
+import type { ChatRequest, Message } from '../../../src/core/index.js';
+import { RequestCaches } from '../../../src/core/request-caches.js';
+import { preparePromptedRequest } from '../../../src/pipeline/prepare-prompted-request.js';
+import { ToolPromptCache } from '../../../src/pipeline/tool-prompt-cache.js';
+import { createToolFormatRegistry } from '../../../tool-formats/index.js';
+import { encoderConversation, encoderTools } from './dsv4-encoder-conversation.js';
+
+const gold = readFileSync(new URL('../../fixtures/deepseek-v4-rendered-prompts/test_output_1.txt', import.meta.url), 'utf8');
+const serverTemplate = new Template(
+  readFileSync(new URL('../../fixtures/fake-server-templates/deepseek-v4.model.jinja', import.meta.url), 'utf8'),
+);
+const format = createToolFormatRegistry().get('deepseek-v4')!;
+const reasonings = encoderConversation.flatMap((message) =>
+  message.role === 'assistant' ? message.content.flatMap((part) => (part.type === 'reasoning' ? [part.text] : [])) : [],
+);
+
+/** The gold prompt as the encoder writes it for the same turns without their reasoning. */
+function goldWithoutReasoning(mode: 'thinking' | 'chat'): string {
+  return reasonings.reduce(
+    (prompt, reasoning) => prompt.replace(`<think>${reasoning}</think>`, mode === 'thinking' ? '<think></think>' : '</think>'),
+    gold,
+  );
+}
+
+function gatewayPrompt(messages: Message[], thinking: boolean): string {
+  const request: ChatRequest = {
+    model: {
+      id: 'local/deepseek-ai/DeepSeek-V4-Flash',
+      provider: 'local',
+      providerType: 'openai-compatible',
+      model: 'deepseek-ai/DeepSeek-V4-Flash',
+      family: 'deepseek-v4',
+      toolCalling: 'prompted',
+    },
+    messages,
+    tools: encoderTools,
+    toolChoice: { type: 'auto' },
+  };
+  const prepared = preparePromptedRequest(request, format, new ToolPromptCache(new RequestCaches())).request;
+  return serverTemplate.render({
+    messages: convertToOpenAiMessages(prepared.messages),
+    bos_token: '<｜begin▁of▁sentence｜>',
+    eos_token: '<｜end▁of▁sentence｜>',
+    thinking,
+    // The encoder keeps every turn's thinking when the conversation declares tools.
+    drop_thinking: false,
+  });
+}
+
+describe('deepseek-v4: the prompt of a tool conversation', () => {
+  it("equals DeepSeek's encoder byte for byte in thinking mode: tool block, call section, <tool_result> user turn", () => {
+    expect(reasonings).toHaveLength(2);
+    expect(gatewayPrompt(encoderConversation, true)).toBe(goldWithoutReasoning('thinking'));
+  });
+
+  it('equals it in chat mode: </think> after every user turn', () => {
+    expect(gatewayPrompt(encoderConversation, false)).toBe(goldWithoutReasoning('chat'));
+  });
+
+  it("writes results that end the conversation as the user turn the encoder's merge_tool_messages makes", () => {
+    const prompt = gatewayPrompt(encoderConversation.slice(0, 4), false);
+    const results = '<｜User｜><tool_result>';
+    const expected = goldWithoutReasoning('chat');
+    expect(prompt).toBe(`${expected.slice(0, expected.indexOf('<｜Assistant｜>', expected.indexOf(results)))}<｜Assistant｜></think>`);
+  });
+
+  it('joins parallel results, and the question after them, with blank lines in one user turn', () => {
+    const [system, question] = encoderConversation;
+    const calls: Message = {
+      role: 'assistant',
+      content: [
+        { type: 'tool-call', id: 'a', name: 'get_weather', arguments: '{"location": "Paris"}' },
+        { type: 'tool-call', id: 'b', name: 'search', arguments: '{"query": "Paris", "num_results": 2}' },
+      ],
+    };
+    const results: Message = {
+      role: 'tool',
+      content: [
+        { type: 'tool-result', toolCallId: 'a', output: 'RA' },
+        { type: 'tool-result', toolCallId: 'b', output: 'RB' },
+      ],
+    };
+    const followUp: Message = { role: 'user', content: [{ type: 'text', text: 'And tomorrow?' }] };
+    const prompt = gatewayPrompt([system!, question!, calls, results, followUp], false);
+    expect(prompt.slice(prompt.indexOf('<｜Assistant｜></think>\n\n'))).toBe(
+      '<｜Assistant｜></think>\n\n<｜DSML｜tool_calls>\n' +
+        '<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="location" string="true">Paris</｜DSML｜parameter>\n</｜DSML｜invoke>\n' +
+        '<｜DSML｜invoke name="search">\n<｜DSML｜parameter name="query" string="true">Paris</｜DSML｜parameter>\n' +
+        '<｜DSML｜parameter name="num_results" string="false">2</｜DSML｜parameter>\n</｜DSML｜invoke>\n' +
+        '</｜DSML｜tool_calls><｜end▁of▁sentence｜>' +
+        '<｜User｜><tool_result>RA</tool_result>\n\n<tool_result>RB</tool_result>\n\nAnd tomorrow?<｜Assistant｜></think>',
+    );
+  });
+
+  it("reads back the call of the model's turn in the gold prompt", () => {
+    const replyStart = gold.indexOf('<｜Assistant｜><think>') + '<｜Assistant｜><think>'.length;
+    const reply = gold.slice(replyStart, gold.indexOf('<｜User｜>', replyStart));
+    const parser = format.createParser(encoderTools, { startsInReasoning: true });
+    const events = [...parser.push(reply), ...parser.finish()];
+    expect(events.filter((event) => event.type !== 'text')).toEqual([
+      { type: 'reasoning', text: reasonings[0] },
+      { type: 'tool-call', name: 'get_weather', arguments: '{"location":"Beijing","unit":"celsius"}' },
+    ]);
+  });
+});
