@@ -7,7 +7,7 @@
 // turn of `<tool_result>…</tool_result>` blocks joined by a blank line (V3.2 joins them to the call turn).
 // Read: the `tool_calls` section of one or more invokes, each parameter a raw value converted by the
 // tool's schema (vLLM's `deepseekv4_tool_parser.py` is V3.2's parser with these markers); a V3.2
-// `function_calls` section is read too, as V4 models trained on both may answer in it.
+// `function_calls` section is read too, and V4.1's `<｜DSML｜ calls>` with its spaced tags.
 // @see https://huggingface.co/deepseek-ai/DeepSeek-V4-Flash/blob/main/encoding/encoding_dsv4.py
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/deepseekv4_tool_parser.py
 import type { ToolCallPart } from '../../src/core/index.js';
@@ -19,6 +19,11 @@ import {
   invokeOpen,
   parameterClose,
   parameterOpen,
+  spacedCallsClose,
+  spacedCallsOpen,
+  spacedDsmlInvokeGrammar,
+  spacedParameterClose,
+  spacedParameterOpen,
   toolCallsClose,
   toolCallsOpen,
 } from '../shared/dsml-tokens.js';
@@ -45,6 +50,10 @@ export const deepseekV4Family: FamilySpec = {
   envelopes: [
     taggedEnvelope(family, toolCallsOpen, toolCallsClose, [dsmlInvokeGrammar], { valueSpans }),
     taggedEnvelope(family, functionCallsOpen, functionCallsClose, [dsmlInvokeGrammar], { valueSpans }),
+    // V4.1's spaced tags: its names come here too ("deepseek-v4" in "deepseek-v4.1"); its own prompt is not written yet.
+    taggedEnvelope(family, spacedCallsOpen, spacedCallsClose, [spacedDsmlInvokeGrammar], {
+      valueSpans: [{ open: spacedParameterOpen, close: spacedParameterClose }],
+    }),
   ],
   framingTokens: [endOfSentence],
   // None of the DSML markers is a special token: vLLM's DeepSeek V3.2 parser (which V4's inherits) says

@@ -18,3 +18,24 @@ export const parameterClose = `</${dsml}parameter>`;
 
 /** The invokes inside a DSML section. */
 export const dsmlInvokeGrammar = invokeParametersGrammar({ id: 'deepseek-dsml', invokeOpen, invokeClose, parameterOpen, parameterClose });
+
+/**
+ * DeepSeek V4.1 writes the same markup with a space before each tag name, and `calls` for `tool_calls`
+ * (`<｜DSML｜ calls>`, `<｜DSML｜ invoke …>`, `<｜DSML｜ parameter …>`), as its encoder's tag names say.
+ * @see https://huggingface.co/deepseek-ai/DeepSeek-V4.1-Flash/blob/main/encoding/encoding.py (TOOL_CALLS_BLOCK_NAME)
+ */
+export const spacedCallsOpen = `<${dsml} calls>`;
+export const spacedCallsClose = `</${dsml} calls>`;
+export const spacedInvokeOpen = `<${dsml} invoke`;
+export const spacedInvokeClose = `</${dsml} invoke>`;
+export const spacedParameterOpen = `<${dsml} parameter`;
+export const spacedParameterClose = `</${dsml} parameter>`;
+
+/** The invokes inside a V4.1 `calls` section. */
+export const spacedDsmlInvokeGrammar = invokeParametersGrammar({
+  id: 'deepseek-dsml-spaced',
+  invokeOpen: spacedInvokeOpen,
+  invokeClose: spacedInvokeClose,
+  parameterOpen: spacedParameterOpen,
+  parameterClose: spacedParameterClose,
+});

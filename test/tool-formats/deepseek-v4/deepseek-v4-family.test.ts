@@ -62,6 +62,14 @@ describe('deepseek-v4: parsing', () => {
     expect(parse(`${functionCallsOpen}\n${invoke('get_time')}\n${functionCallsClose}`)).toEqual([call('get_time', {})]);
   });
 
+  it("reads V4.1's calls section, whose tags have a space before their names", () => {
+    const reply =
+      'Let me check.\n\n<｜DSML｜ calls>\n<｜DSML｜ invoke name="get_weather">\n' +
+      '<｜DSML｜ parameter name="city" string="true">Hangzhou</｜DSML｜ parameter>\n' +
+      '<｜DSML｜ parameter name="unit" string="true">celsius</｜DSML｜ parameter>\n</｜DSML｜ invoke>\n</｜DSML｜ calls>';
+    expect(parse(reply)).toEqual([{ type: 'text', text: 'Let me check.\n\n' }, call('get_weather', { city: 'Hangzhou', unit: 'celsius' })]);
+  });
+
   it('reports a section cut off inside a value, keeping the closed invokes before it', () => {
     const cut = `${toolCallsOpen}\n${invoke('get_time')}\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Pa`;
     expect(parse(cut)).toMatchObject([call('get_time', {}), { type: 'tool-call-rejected', code: 'invalid_tool_syntax' }]);
