@@ -55,6 +55,14 @@ describe('detectReasoningOpening', () => {
     expect(detectReasoningOpening('deepseek-ai/DeepSeek-V3.1', 'llama.cpp')).toBe('when-enabled');
   });
 
+  // vLLM's tokenizers/deepseek_v4.py: thinking on unless `thinking` / `enable_thinking` is given, and
+  // encoding_dsv4.py ends the generation prompt with `<think>` in thinking mode, `</think>` in chat mode.
+  it('knows DeepSeek V4 thinks by default on vLLM, and only when turned on elsewhere', () => {
+    expect(detectReasoningOpening('deepseek-ai/DeepSeek-V4-Flash', 'vllm')).toBe('by-default');
+    expect(detectReasoningOpening('deepseek-ai/DeepSeek-V4-Pro', 'sglang')).toBe('when-enabled');
+    expect(detectReasoningOpening('deepseek-ai/DeepSeek-V4-Flash')).toBe('when-enabled');
+  });
+
   it.each([
     'Qwen/Qwen3-8B',
     'Qwen/Qwen3-30B-A3B-Instruct-2507',
