@@ -15,6 +15,7 @@ import { deepseekFamily } from './deepseek/deepseek-family.js';
 import { deepseekV31Family } from './deepseek/deepseek-v31-family.js';
 import { deepseekV32Family } from './deepseek-v32/deepseek-v32-family.js';
 import { deepseekV4Family } from './deepseek-v4/deepseek-v4-family.js';
+import { deepseekV41Family } from './deepseek-v4/deepseek-v41-family.js';
 import { dotsFamily } from './dots/dots-family.js';
 import { ernieFamily } from './ernie/ernie-family.js';
 import { functionaryV31Family } from './functionary/functionary-v31-family.js';
@@ -108,6 +109,7 @@ export const familySpecs: readonly FamilySpec[] = [
   ernieFamily,
   deepseekV32Family,
   deepseekV4Family,
+  deepseekV41Family,
   dotsFamily,
   // The issue 11 sweep, continued.
   solarOpenFamily,

@@ -75,6 +75,8 @@ describe('detectModelFamily', () => {
     ['deepseek-ai/DeepSeek-V4-Flash', 'deepseek-v4'],
     ['deepseek-ai/DeepSeek-V4-Pro', 'deepseek-v4'],
     ['deepseek-v4-flash:cloud', 'deepseek-v4'],
+    ['deepseek-ai/DeepSeek-V4.1-Flash', 'deepseek-v41'],
+    ['deepseek-v41-flash-mlx', 'deepseek-v41'],
     ['deepseek-ai/DeepSeek-R1-Distill-Qwen-32B', 'deepseek'],
     ['rednote-hilab/dots.llm1.inst', 'dots'],
     ['gpt-4o-mini', 'generic-json'],

@@ -19,6 +19,7 @@ import type { ToolCallPart } from '../../src/core/index.js';
 import {
   dsmlInvokeGrammar,
   functionCallsClose,
+  functionCallsDialect,
   functionCallsOpen,
   invokeClose,
   invokeOpen,
@@ -31,7 +32,7 @@ import { endOfSentence } from '../shared/deepseek-tokens.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { formatJson } from '../shared/format-json.js';
-import { renderDsmlInvoke } from '../shared/render-dsml-invoke.js';
+import { renderDsmlSection } from '../shared/render-dsml-invoke.js';
 import { toolSignature } from '../shared/tool-prompt.js';
 import { resultText } from '../shared/tool-result-text.js';
 
@@ -42,7 +43,7 @@ const thinkingClose = '</think>';
 const valueSpans = [{ open: parameterOpen, close: parameterClose }];
 
 function renderSection(calls: readonly Pick<ToolCallPart, 'name' | 'arguments'>[]): string {
-  return `${functionCallsOpen}\n${calls.map(renderDsmlInvoke).join('\n')}\n${functionCallsClose}`;
+  return renderDsmlSection(calls, functionCallsDialect);
 }
 
 export const deepseekV32Family: FamilySpec = {

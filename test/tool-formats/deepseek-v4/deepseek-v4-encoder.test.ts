@@ -33,7 +33,7 @@ function goldWithoutReasoning(mode: 'thinking' | 'chat'): string {
   );
 }
 
-function gatewayPrompt(messages: Message[], thinking: boolean): string {
+function gatewayPrompt(messages: Message[], thinking: boolean, tools = format): string {
   const request: ChatRequest = {
     model: {
       id: 'local/deepseek-ai/DeepSeek-V4-Flash',
@@ -47,7 +47,7 @@ function gatewayPrompt(messages: Message[], thinking: boolean): string {
     tools: encoderTools,
     toolChoice: { type: 'auto' },
   };
-  const prepared = preparePromptedRequest(request, format, new ToolPromptCache(new RequestCaches())).request;
+  const prepared = preparePromptedRequest(request, tools, new ToolPromptCache(new RequestCaches())).request;
   return serverTemplate.render({
     messages: convertToOpenAiMessages(prepared.messages),
     bos_token: '<｜begin▁of▁sentence｜>',
@@ -112,5 +112,16 @@ describe('deepseek-v4: the prompt of a tool conversation', () => {
       { type: 'reasoning', text: reasonings[0] },
       { type: 'tool-call', name: 'get_weather', arguments: '{"location":"Beijing","unit":"celsius"}' },
     ]);
+  });
+
+  // V4.1's encoder (vLLM's deepseek_v41_encoding.py) writes the same tool block, call turns and results
+  // with its tag names ` calls`, ` invoke` and ` parameter`.
+  it('writes the same for deepseek-v41 but for its spaced DSML tags', () => {
+    const v41 = createToolFormatRegistry().get('deepseek-v41')!;
+    const spaced = goldWithoutReasoning('chat')
+      .replaceAll('｜DSML｜tool_calls>', '｜DSML｜ calls>')
+      .replaceAll('｜DSML｜invoke', '｜DSML｜ invoke')
+      .replaceAll('｜DSML｜parameter', '｜DSML｜ parameter');
+    expect(gatewayPrompt(encoderConversation, false, v41)).toBe(spaced);
   });
 });
