@@ -24,9 +24,23 @@ export function convertToOllamaChatRequest(request: ChatRequest, delivery: { str
     warnings.push(unsupportedParameterWarning('user', 'the value was not sent upstream'));
   }
   for (const key of Object.keys(request.openaiExtras ?? {})) {
-    if (!isOllamaOptionExtra(key)) warnings.push(unsupportedParameterWarning(key, 'the value was not sent upstream'));
+    if (isOllamaOptionExtra(key)) continue;
+    if (forwardLogprobsField(key, request.openaiExtras?.[key], body)) continue;
+    warnings.push(unsupportedParameterWarning(key, 'the value was not sent upstream'));
   }
   return { body, warnings };
+}
+
+/**
+ * `logprobs` (boolean) and `top_logprobs` (a count) go to `/api/chat` under the same names (api/types.go,
+ * ChatRequest, since 0.12.11); Ollama itself answers a `top_logprobs` outside 0–20 with a 400. A value of
+ * another type is not sent, and says so. True when the field was one of them and was sent.
+ */
+function forwardLogprobsField(key: string, value: unknown, body: OllamaWireChatRequest): boolean {
+  if (key === 'logprobs' && typeof value === 'boolean') body.logprobs = value;
+  else if (key === 'top_logprobs' && typeof value === 'number') body.top_logprobs = value;
+  else return false;
+  return true;
 }
 
 function convertResponseFormat(format: ResponseFormat | null | undefined): OllamaWireChatRequest['format'] {

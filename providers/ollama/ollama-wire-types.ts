@@ -53,6 +53,10 @@ export type OllamaWireChatRequest = {
   format?: 'json' | Record<string, unknown>;
   think?: OllamaThink;
   options?: OllamaWireOptions;
+  /** Log probabilities of the reply's tokens (api/types.go ChatRequest, since 0.12.11), returned in each chunk's `logprobs`. */
+  logprobs?: boolean;
+  /** How many most likely candidates each token position lists (0–20); only with `logprobs`. */
+  top_logprobs?: number;
   /** NDJSON chunks for streaming clients; one whole reply (shaped like the final chunk) otherwise. */
   stream: boolean;
 };

@@ -3,6 +3,13 @@
  * Responses (`LogProb`) return them, and vLLM, SGLang, llama-server and Ollama in the same shape.
  */
 
+/**
+ * The warning code for a reply whose content text went out, in part, without its tokens: the upstream's
+ * tokens could not be paired with the text the gateway returned (a parser rewrote it, or the server's own
+ * parser did).
+ */
+export const logprobsPartialCode = 'logprobs-partial';
+
 /** One candidate at a token position. `bytes` is null when the upstream gave no byte representation. */
 export type TopLogprob = { token: string; logprob: number; bytes: number[] | null };
 

@@ -13,7 +13,7 @@ import type { StreamEvent } from '../core/stream-event.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
 import { applyStage, type EventStage } from './event-stage.js';
 import { extractJsonReply } from './extract-json-reply.js';
-import { logprobsPartialCode } from './parsed-text-logprobs.js';
+import { logprobsPartialCode } from '../core/token-logprob.js';
 import type { JsonRepair } from './repair-native-arguments.js';
 import type { SchemaCheck } from './schema-validators.js';
 

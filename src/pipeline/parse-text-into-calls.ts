@@ -9,7 +9,8 @@ import { generateCallId } from '../core/random-id.js';
 import type { RandomHexPool } from '../core/random-hex-pool.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
 import { applyStage, type EventStage } from './event-stage.js';
-import { logprobsPartialCode, ParsedTextLogprobs } from './parsed-text-logprobs.js';
+import { logprobsPartialCode } from '../core/token-logprob.js';
+import { ParsedTextLogprobs } from './parsed-text-logprobs.js';
 
 export type ParseOptions = {
   /** The reply's parser, made at its first text: `startsInReasoning` is the option below unless reasoning came first. */

@@ -14,8 +14,6 @@ import type { StreamEvent } from '../core/stream-event.js';
 /** One upstream delta: its text, its tokens, and how many of them (and of their bytes) were returned. */
 type Received = { text: string; logprobs: TokenLogprob[] | undefined; returned: number; returnedBytes: number };
 
-export const logprobsPartialCode = 'logprobs-partial';
-
 /** A token's length in the reply's UTF-8 text: its bytes where the upstream sent them, else its text's. */
 function byteLength(token: TokenLogprob): number {
   return token.bytes ? token.bytes.length : Buffer.byteLength(token.token, 'utf8');

@@ -3,6 +3,7 @@
  * `/api/tags`, `/api/embed`, errors, delays, cut streams and their whole-body forms.
  */
 import type http from 'node:http';
+import { fakeTokenLogprob } from './fake-openai-upstream.js';
 import { sleep, splitIntoPieces, startLoopbackServer, type RecordedRequest } from './loopback-server.js';
 
 export type FakeOllamaToolCall = {
@@ -213,7 +214,7 @@ export async function writeOllamaChatReply(
   request: RecordedRequest,
   response: http.ServerResponse,
 ): Promise<void> {
-  const chunks = buildChatChunks(reply, modelOf(request));
+  const chunks = buildChatChunks(reply, modelOf(request), logprobsRequestOf(request));
   const streaming = (request.body as { stream?: unknown } | undefined)?.stream !== false;
   if (!streaming) return writeWholeChat(reply, chunks, response);
   response.writeHead(200, { 'content-type': 'application/x-ndjson' });
@@ -254,26 +255,60 @@ type ChatChunk = {
   created_at: string;
   message: { role: 'assistant'; content: string; thinking?: string; tool_calls?: unknown[] };
   done: boolean;
+  logprobs?: Record<string, unknown>[];
   [key: string]: unknown;
 };
 
-/** The chunk sequence a real server sends: thinking pieces, content pieces, tool calls, then `done`. */
-export function buildChatChunks(reply: FakeOllamaChatReply, model: string): ChatChunk[] {
+/** `logprobs: true` asked for them, with `top_logprobs` candidates (api/types.go ChatRequest, since 0.12.11). */
+type FakeLogprobsRequest = { top: number };
+
+function logprobsRequestOf(request: RecordedRequest): FakeLogprobsRequest | undefined {
+  const body = request.body as { logprobs?: unknown; top_logprobs?: unknown } | undefined;
+  if (body?.logprobs !== true) return undefined;
+  return { top: typeof body.top_logprobs === 'number' ? body.top_logprobs : 0 };
+}
+
+/**
+ * One token in Ollama's `Logprob` shape (api/types.go): token, logprob, bytes, and `top_logprobs` only
+ * when candidates were asked for (the member is `omitempty`). The values are those of the OpenAI fake.
+ */
+export function fakeOllamaTokenLogprob(token: string, position: number, top: number): Record<string, unknown> {
+  const { top_logprobs: candidates, ...chosen } = fakeTokenLogprob(token, position, top);
+  return top > 0 ? { ...chosen, top_logprobs: candidates } : chosen;
+}
+
+/** How the fake's thinking models close their thinking: a token the server's parser keeps out of both texts. */
+export const fakeOllamaThinkingEnd = '</think>';
+
+/**
+ * The chunk sequence a real server sends: thinking pieces, content pieces, tool calls, then `done`. Asked for
+ * log probabilities, each chunk carries those of the tokens it generated, one piece being one token, in a
+ * top-level `logprobs` list (server/routes.go ChatHandler): thinking and tool calls have theirs too, and the
+ * token that ends thinking comes in a chunk of its own with an empty message (the server sends a chunk
+ * whose parser output is empty when it has log probabilities).
+ */
+export function buildChatChunks(reply: FakeOllamaChatReply, model: string, logprobs?: FakeLogprobsRequest): ChatChunk[] {
   const created_at = new Date().toISOString();
   const pieceSize = reply.pieceSize ?? 3;
-  const chunk = (message: ChatChunk['message']): ChatChunk => ({ model, created_at, message, done: false });
+  let position = 0;
+  const chunk = (message: ChatChunk['message'], ...tokens: string[]): ChatChunk => {
+    const built: ChatChunk = { model, created_at, message, done: false };
+    if (logprobs) built.logprobs = tokens.map((token) => fakeOllamaTokenLogprob(token, position++, logprobs.top));
+    return built;
+  };
   const thinking = splitIntoPieces(reply.thinking ?? '', pieceSize);
   const content = splitIntoPieces(reply.content ?? '', pieceSize);
-  const chunks = [
-    ...thinking.map((piece) => chunk({ role: 'assistant', content: '', thinking: piece })),
-    ...content.map((piece) => chunk({ role: 'assistant', content: piece })),
-  ];
+  const chunks = thinking.map((piece) => chunk({ role: 'assistant', content: '', thinking: piece }, piece));
+  if (logprobs && thinking.length) chunks.push(chunk({ role: 'assistant', content: '' }, fakeOllamaThinkingEnd));
+  for (const piece of content) chunks.push(chunk({ role: 'assistant', content: piece }, piece));
   if (reply.toolCalls?.length) {
     const toolCalls = reply.toolCalls.map((call, index) => ({
       ...(call.id === undefined ? {} : { id: call.id }),
       function: { index, name: call.name, arguments: call.arguments },
     }));
-    chunks.push(chunk({ role: 'assistant', content: '', tool_calls: toolCalls }));
+    chunks.push(
+      chunk({ role: 'assistant', content: '', tool_calls: toolCalls }, ...toolCalls.map((call) => JSON.stringify(call.function))),
+    );
   }
   chunks.push({
     model,
@@ -291,16 +326,19 @@ export function buildChatChunks(reply: FakeOllamaChatReply, model: string): Chat
   return chunks;
 }
 
-/** The non-streaming body: one message holding everything, with the final chunk's counters. */
+/** The non-streaming body: one message holding everything, with the final chunk's counters and every chunk's tokens. */
 function foldChunks(chunks: ChatChunk[]): ChatChunk {
   const final = chunks[chunks.length - 1] as ChatChunk;
   const message: ChatChunk['message'] = { role: 'assistant', content: '' };
-  for (const { message: part } of chunks) {
+  let logprobs: Record<string, unknown>[] | undefined;
+  for (const { message: part, logprobs: tokens } of chunks) {
     message.content += part.content;
     if (part.thinking) message.thinking = (message.thinking ?? '') + part.thinking;
     if (part.tool_calls) message.tool_calls = [...(message.tool_calls ?? []), ...part.tool_calls];
+    if (tokens?.length) logprobs = [...(logprobs ?? []), ...tokens];
   }
-  return { ...final, message };
+  // writeChatResponse (server/routes.go) gathers the chunks' lists and leaves the member out when empty.
+  return logprobs ? { ...final, message, logprobs } : { ...final, message };
 }
 
 function modelOf(request: RecordedRequest): string {

@@ -45,3 +45,50 @@ describe('OllamaChunkTranslator', () => {
     expect(translator.translate({ message: { content: 'late' }, done: true })).toEqual([]);
   });
 });
+
+describe('OllamaChunkTranslator log probabilities', () => {
+  /** A token as Ollama sends it (api/types.go Logprob; `top_logprobs` omitted when none were asked for). */
+  const token = (text: string, logprob = -0.5) => ({ token: text, logprob, bytes: [...Buffer.from(text, 'utf8')] });
+  const neutral = (text: string, logprob = -0.5) => ({ ...token(text, logprob), topLogprobs: [] });
+  const done = { message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop' };
+
+  it('pairs tokens the server held back with the text it then released, and drops those of markup', () => {
+    const translator = new OllamaChunkTranslator();
+    // A tool parser holds '<' back as a possible tag; '<|channel|>' is markup its parser never releases.
+    const events = [
+      ...translator.translate({ message: { content: '' }, logprobs: [token('<|channel|>')] }),
+      ...translator.translate({ message: { content: '' }, logprobs: [token('<')] }),
+      ...translator.translate({ message: { content: '<b' }, logprobs: [token('b')] }),
+      ...translator.translate(done),
+    ];
+    expect(events).toEqual([
+      { type: 'text-delta', delta: '<b', logprobs: [neutral('<'), neutral('b')] },
+      { type: 'finish', reason: { unified: 'stop', raw: 'stop' }, usage: { raw: {} } },
+    ]);
+  });
+
+  it('returns no tokens for text the server rewrote, and says so at the end', () => {
+    const translator = new OllamaChunkTranslator();
+    const events = [
+      ...translator.translate({ message: { content: '' }, logprobs: [token('\n\n ')] }),
+      ...translator.translate({ message: { content: 'Hi' }, logprobs: [token(' Hi')] }),
+      ...translator.translate(done),
+    ];
+    expect(events[0]).toEqual({ type: 'text-delta', delta: 'Hi' });
+    expect(events[1]).toMatchObject({ type: 'finish', diagnostics: { warnings: [{ code: 'logprobs-partial' }] } });
+  });
+
+  it('finds the content among a whole reply’s tokens, after thinking', () => {
+    const translator = new OllamaChunkTranslator();
+    const events = translator.translate({
+      message: { role: 'assistant', content: 'Yes.', thinking: 'Ok' },
+      logprobs: [token('Ok'), token('</think>'), token('\n\n'), token('Yes'), token('.')],
+      done: true,
+    });
+    expect(events.slice(0, 2)).toEqual([
+      { type: 'reasoning-delta', delta: 'Ok' },
+      { type: 'text-delta', delta: 'Yes.', logprobs: [neutral('Yes'), neutral('.')] },
+    ]);
+    expect(events[2]).not.toHaveProperty('diagnostics');
+  });
+});
