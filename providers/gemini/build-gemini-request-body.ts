@@ -63,7 +63,23 @@ function generationConfigFor(request: ChatRequest): GeminiGenerationConfig {
   }
   const thinking = thinkingConfigFor(request);
   if (thinking) config.thinkingConfig = thinking;
+  setLogprobs(config, request.openaiExtras);
   return config;
+}
+
+/** The client's Chat Completions fields that Gemini takes under its own names, in generationConfig. */
+const logprobsFields: ReadonlySet<string> = new Set(['logprobs', 'top_logprobs']);
+
+/**
+ * `logprobs` → `responseLogprobs`, `top_logprobs` → `logprobs` (the number of top candidates per step,
+ * 1–20, and only beside responseLogprobs: https://ai.google.dev/api/generate-content#generationconfig).
+ * A top_logprobs of 0 asks for the chosen tokens alone, which is what responseLogprobs without it gives.
+ */
+function setLogprobs(config: GeminiGenerationConfig, extras: Record<string, unknown> | undefined): void {
+  if (extras?.logprobs !== true) return;
+  config.responseLogprobs = true;
+  const top = extras.top_logprobs;
+  if (typeof top === 'number' && top > 0) config.logprobs = top;
 }
 
 function unsupportedParameter(name: string, provider: string): Warning {
@@ -78,7 +94,8 @@ function collectWarnings(request: ChatRequest, provider: string): Warning[] {
   if (given(request.user)) warnings.push(unsupportedParameter('user', provider));
   // Gemini decides alone how many calls a turn makes.
   if (request.parallelToolCalls === false) warnings.push(unsupportedParameter('parallel_tool_calls', provider));
-  for (const name of Object.keys(request.openaiExtras ?? {})) if (name !== 'top_k') warnings.push(unsupportedParameter(name, provider));
+  for (const name of Object.keys(request.openaiExtras ?? {}))
+    if (name !== 'top_k' && !logprobsFields.has(name)) warnings.push(unsupportedParameter(name, provider));
   return warnings;
 }
 

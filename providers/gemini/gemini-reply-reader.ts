@@ -4,13 +4,28 @@
  * summaries as parts with `thought: true`, `usageMetadata` (running totals) on every chunk and
  * `finishReason` on the last. https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse
  */
-import { gatewayError, generateCallId, type GatewayError, type StreamEvent, type Warning } from '../../src/core/index.js';
+import {
+  gatewayError,
+  generateCallId,
+  logprobsPartialCode,
+  type GatewayError,
+  type StreamEvent,
+  type Warning,
+} from '../../src/core/index.js';
 import { stringifyDeepJson } from '../../src/core/stringify-deep-json.js';
 import { asRecord, readString, type JsonRecord } from '../../src/http/read-loose-json.js';
 import { mapGeminiStreamError } from './map-gemini-error.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { mapGeminiUsage } from './map-gemini-usage.js';
 import { encodeGeminiCallId } from './gemini-tool-call-id.js';
+import { readGeminiLogprobs } from './read-gemini-logprobs.js';
+import { tokensSpellingText } from '../tokens-spelling-text.js';
+
+const logprobsPartialWarning: Warning = {
+  code: logprobsPartialCode,
+  message:
+    "Log probabilities are missing for part of the content: a Gemini reply's tokens came with thoughts or function calls and no run of them spells its text.",
+};
 
 export type GeminiReplyReaderOptions = {
   provider: string;
@@ -28,6 +43,8 @@ export class GeminiReplyReader {
   private blockReason: string | undefined;
   private usage: JsonRecord | undefined;
   private lastSignature: string | undefined;
+  /** Some content went out without the tokens the reply sent for it. */
+  private logprobsUnpaired = false;
 
   constructor(private readonly options: GeminiReplyReaderOptions) {}
 
@@ -51,7 +68,11 @@ export class GeminiReplyReader {
     // One candidate: the gateway never asks for more (candidateCount).
     const candidate = Array.isArray(payload.candidates) ? asRecord(payload.candidates[0]) : undefined;
     const parts = asRecord(candidate?.content)?.parts;
+    const from = events.length;
     if (Array.isArray(parts)) for (const part of parts) this.readPart(asRecord(part), events);
+    // Present only when asked for (generationConfig.responseLogprobs): a plain reply reads one absent member.
+    const logprobsResult = candidate?.logprobsResult;
+    if (logprobsResult !== undefined) this.attachLogprobs(events, from, logprobsResult);
     this.finishReason = readString(candidate, 'finishReason') ?? this.finishReason;
     return events;
   }
@@ -71,7 +92,35 @@ export class GeminiReplyReader {
       this.blockReason !== undefined && this.finishReason === undefined
         ? { unified: 'content-filter' as const, raw: this.blockReason }
         : mapGeminiFinishReason(this.finishReason, this.nextToolIndex > 0);
-    return [{ type: 'finish', reason, usage: mapGeminiUsage(this.usage) }];
+    const finish: StreamEvent = { type: 'finish', reason, usage: mapGeminiUsage(this.usage) };
+    if (this.logprobsUnpaired) finish.diagnostics = { warnings: [logprobsPartialWarning] };
+    return [finish];
+  }
+
+  /**
+   * Gives this chunk's text its tokens (a whole reply is one chunk): all of them when text is all the chunk
+   * holds, else the run that spells the text (thoughts' and calls' tokens are not content). They ride on the
+   * chunk's last text delta, the one that completes them.
+   */
+  private attachLogprobs(events: StreamEvent[], from: number, result: unknown): void {
+    let text = '';
+    let last = -1;
+    let textOnly = true;
+    for (let position = from; position < events.length; position++) {
+      const event = events[position] as StreamEvent;
+      if (event.type === 'text-delta') {
+        text += event.delta;
+        last = position;
+      } else textOnly = false;
+    }
+    if (last === -1) return;
+    const tokens = readGeminiLogprobs(result);
+    const content = tokens && (textOnly ? tokens : tokensSpellingText(tokens, text));
+    if (!content) {
+      this.logprobsUnpaired = true;
+      return;
+    }
+    events[last] = { type: 'text-delta', delta: (events[last] as { delta: string }).delta, logprobs: content };
   }
 
   fail(error: GatewayError): StreamEvent[] {

@@ -40,6 +40,10 @@ export type GeminiGenerationConfig = {
   responseMimeType?: string;
   responseJsonSchema?: Record<string, unknown>;
   thinkingConfig?: GeminiThinkingConfig;
+  /** Return the chosen tokens' log probabilities in each candidate's `logprobsResult`. */
+  responseLogprobs?: boolean;
+  /** How many top candidates each decoding step lists (1–20); only with `responseLogprobs`. */
+  logprobs?: number;
 };
 
 export type GeminiRequestBody = {

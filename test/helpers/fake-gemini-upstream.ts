@@ -6,6 +6,7 @@
  * Wire formats: https://ai.google.dev/api/generate-content and https://ai.google.dev/api/models
  */
 import type http from 'node:http';
+import { fakeTokenLogprob } from './fake-openai-upstream.js';
 import { sleep, startLoopbackServer, type RecordedRequest } from './loopback-server.js';
 
 /** One part as Gemini sends it; each chunk of a streamed reply carries the parts listed for it. */
@@ -77,13 +78,66 @@ function usageMetadata(usage: FakeGeminiUsage): Record<string, unknown> {
   return { ...usage, totalTokenCount: total };
 }
 
+/** What a request asked of log probabilities: generationConfig.responseLogprobs, and `logprobs` top candidates (0 when absent). */
+type FakeLogprobsRequest = { top: number };
+
+function logprobsRequestOf(request: RecordedRequest): FakeLogprobsRequest | undefined {
+  const config = (request.body as { generationConfig?: { responseLogprobs?: unknown; logprobs?: unknown } } | undefined)?.generationConfig;
+  if (config?.responseLogprobs !== true) return undefined;
+  return { top: typeof config.logprobs === 'number' ? config.logprobs : 0 };
+}
+
+/** One step's candidate as Gemini writes it (LogprobsResult.Candidate: token, tokenId, logProbability). */
+function geminiCandidate(candidate: { token: string; logprob: number }, tokenId: number) {
+  return { token: candidate.token, tokenId, logProbability: candidate.logprob };
+}
+
+/**
+ * A chunk's `logprobsResult` (https://ai.google.dev/api/generate-content#LogprobsResult): one decoding step
+ * per text part (one part, one token), with the values of the OpenAI fake (fakeTokenLogprob), steps numbered
+ * across the reply from `first`; `topCandidates` only when candidates were asked for. The reference does not
+ * say whether thoughts and function calls have steps; this fake gives them none (the reader handles both).
+ */
+function logprobsResultOf(parts: FakeGeminiPart[], first: number, top: number): Record<string, unknown> {
+  const steps = parts
+    .filter((part): part is { text: string } => 'text' in part && part.thought !== true)
+    .map(
+      (part, offset) =>
+        fakeTokenLogprob(part.text, first + offset, top) as {
+          token: string;
+          logprob: number;
+          top_logprobs: { token: string; logprob: number }[];
+        },
+    );
+  const result: Record<string, unknown> = {
+    logProbabilitySum: steps.reduce((sum, step) => sum + step.logprob, 0),
+    chosenCandidates: steps.map((step, offset) => geminiCandidate(step, first + offset)),
+  };
+  if (top > 0)
+    result.topCandidates = steps.map((step) => ({
+      candidates: step.top_logprobs.map((candidate, rank) => geminiCandidate(candidate, rank)),
+    }));
+  return result;
+}
+
 /** The GenerateContentResponse objects of a streamed reply, in wire order. */
-export function renderGeminiChunks(reply: FakeGeminiGenerateReply, model: string, responseId: string): Record<string, unknown>[] {
+export function renderGeminiChunks(
+  reply: FakeGeminiGenerateReply,
+  model: string,
+  responseId: string,
+  logprobs?: FakeLogprobsRequest,
+): Record<string, unknown>[] {
   const usage = reply.usage ?? defaultUsage;
   const chunks = reply.chunks.length > 0 ? reply.chunks : [[]];
+  let steps = 0;
   return chunks.map((parts, index) => {
     const last = index === chunks.length - 1;
     const candidate: Record<string, unknown> = { content: { parts, role: 'model' }, index: 0 };
+    if (logprobs) {
+      const result = logprobsResultOf(parts, steps, logprobs.top);
+      steps += (result.chosenCandidates as unknown[]).length;
+      candidate.logprobsResult = result;
+    }
     if (last) candidate.finishReason = reply.finishReason ?? 'STOP';
     const chunk: Record<string, unknown> = {
       candidates: [candidate],
@@ -100,8 +154,13 @@ export function renderGeminiChunks(reply: FakeGeminiGenerateReply, model: string
 }
 
 /** The whole `generateContent` reply: every chunk's parts in one candidate. */
-function renderGeminiReply(reply: FakeGeminiGenerateReply, model: string, responseId: string): Record<string, unknown> {
-  const [last] = renderGeminiChunks({ ...reply, chunks: [reply.chunks.flat()] }, model, responseId);
+function renderGeminiReply(
+  reply: FakeGeminiGenerateReply,
+  model: string,
+  responseId: string,
+  logprobs: FakeLogprobsRequest | undefined,
+): Record<string, unknown> {
+  const [last] = renderGeminiChunks({ ...reply, chunks: [reply.chunks.flat()] }, model, responseId, logprobs);
   return last as Record<string, unknown>;
 }
 
@@ -112,13 +171,14 @@ async function sendGenerate(
   streamed: boolean,
   model: string,
   response: http.ServerResponse,
+  logprobs: FakeLogprobsRequest | undefined,
 ): Promise<void> {
   if (reply.headersDelayMs) await sleep(reply.headersDelayMs);
   const responseId = `fake-response-${++replyCounter}`;
   const interruption = reply.interruption;
   if (!streamed) {
     response.writeHead(200, { 'content-type': 'application/json; charset=UTF-8', ...reply.headers });
-    const body = JSON.stringify(renderGeminiReply(reply, model, responseId));
+    const body = JSON.stringify(renderGeminiReply(reply, model, responseId, logprobs));
     // A whole reply breaks off the way a stream would: an error object for the body, half a body, or silence.
     if (interruption?.type === 'error-event') response.end(JSON.stringify(googleErrorBody(500, interruption.message)));
     else if (interruption?.type === 'destroy') response.write(body.slice(0, body.length / 2), () => response.destroy());
@@ -126,7 +186,7 @@ async function sendGenerate(
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', ...reply.headers });
-  const chunks = renderGeminiChunks(reply, model, responseId);
+  const chunks = renderGeminiChunks(reply, model, responseId, logprobs);
   for (const [index, chunk] of chunks.entries()) {
     if (interruption && index === interruption.afterChunks) {
       if (interruption.type === 'error-event') response.end(`data: ${JSON.stringify(googleErrorBody(500, interruption.message))}\r\n\r\n`);
@@ -171,7 +231,7 @@ export async function startFakeGeminiUpstream(): Promise<FakeGeminiUpstream> {
       return;
     }
     const streamed = match[2] === 'streamGenerateContent';
-    await sendGenerate(reply, streamed, decodeURIComponent(match[1] ?? ''), response);
+    await sendGenerate(reply, streamed, decodeURIComponent(match[1] ?? ''), response, logprobsRequestOf(request));
   });
   return Object.assign(fake, {
     url: server.url,

@@ -128,6 +128,19 @@ describe('buildGeminiRequestBody', () => {
   });
 
   it.each([
+    [
+      { logprobs: true, top_logprobs: 3 },
+      { responseLogprobs: true, logprobs: 3 },
+    ],
+    [{ logprobs: true, top_logprobs: 0 }, { responseLogprobs: true }],
+    [{ logprobs: false, top_logprobs: 0 }, undefined],
+  ])('takes logprobs %j as responseLogprobs and logprobs, without a warning', (extras, expected) => {
+    const { body, warnings } = buildGeminiRequestBody(testRequest({ openaiExtras: extras }), 'google');
+    expect(body.generationConfig).toEqual(expected);
+    expect(warnings).toEqual([]);
+  });
+
+  it.each([
     ['gemini-2.5-flash', 'low', { thinkingBudget: 1024, includeThoughts: true }],
     ['gemini-2.5-flash', 'none', { thinkingBudget: 0 }],
     ['gemini-3-pro-preview', 'high', { thinkingLevel: 'high', includeThoughts: true }],
