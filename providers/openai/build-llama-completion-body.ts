@@ -47,5 +47,19 @@ export function buildLlamaCompletionBody(request: ChatRequest, prompt: string, s
   if (format?.type === 'json_object') body.json_schema = { type: 'object' };
   else if (format?.type === 'json_schema' && format.schema) body.json_schema = format.schema;
   if (request.keepSpecialTokens?.length) body.preserved_tokens = request.keepSpecialTokens;
+  const top = llamaTopLogprobs(request);
+  // n_probs 0 returns no probabilities at all, so the chosen token alone still takes one candidate (trimmed on the way back).
+  if (top !== undefined) body.n_probs = Math.max(top, 1);
   return body;
+}
+
+/**
+ * How many top candidates the client asked for with `logprobs: true` (0 when `top_logprobs` is absent), or
+ * undefined when it asked for none. llama-server's `/completion` takes them as `n_probs` and answers with
+ * `completion_probabilities` (tools/server/README.md).
+ */
+export function llamaTopLogprobs(request: ChatRequest): number | undefined {
+  const extras = request.openaiExtras;
+  if (extras?.logprobs !== true) return undefined;
+  return typeof extras.top_logprobs === 'number' ? extras.top_logprobs : 0;
 }

@@ -23,6 +23,11 @@ type LooseCompletion = {
   tokens_cached?: unknown;
   timings?: { cache_n?: unknown } | null;
   error?: unknown;
+  /**
+   * With `n_probs`: the tokens of this piece (of the whole reply, whole), as probs_vector_to_json writes them
+   * (server-task.cpp): id, token, bytes, logprob, top_logprobs (n_probs of them).
+   */
+  completion_probabilities?: unknown;
 };
 
 /** `stop_type` → an OpenAI finish_reason (an unknown one is kept as it is, and reads as `other`). */
@@ -48,7 +53,24 @@ function usageOf(reply: LooseCompletion): Record<string, unknown> {
   return usage;
 }
 
-function asChunk(reply: LooseCompletion): Record<string, unknown> {
+/**
+ * The piece's tokens as a chat choice's `logprobs`, each with the `top` candidates the client asked for:
+ * n_probs was at least 1, since 0 would have returned none.
+ */
+function logprobsOf(probabilities: unknown, top: number): { content: unknown[] } | undefined {
+  if (!Array.isArray(probabilities)) return undefined;
+  return {
+    content: probabilities.map((entry: unknown) => {
+      const candidates = (entry as { top_logprobs?: unknown } | null)?.top_logprobs;
+      return Array.isArray(candidates) && candidates.length > top
+        ? { ...(entry as object), top_logprobs: candidates.slice(0, top) }
+        : entry;
+    }),
+  };
+}
+
+/** `topLogprobs`: what the client asked for, or undefined when it asked for no log probabilities. */
+function asChunk(reply: LooseCompletion, topLogprobs: number | undefined): Record<string, unknown> {
   const final = reply.stop === true;
   return {
     model: typeof reply.model === 'string' && reply.model !== '' ? reply.model : undefined,
@@ -59,6 +81,7 @@ function asChunk(reply: LooseCompletion): Record<string, unknown> {
         finish_reason: final ? finishReasonOf(reply.stop_type) : null,
         // As vLLM names it: the chat reader takes the stop string from there.
         stop_reason: final && reply.stop_type === 'word' ? reply.stopping_word : undefined,
+        logprobs: topLogprobs === undefined ? undefined : logprobsOf(reply.completion_probabilities, topLogprobs),
       },
     ],
   };
@@ -75,7 +98,7 @@ function failure(provider: string, reply: LooseCompletion, whole: boolean): Gate
 }
 
 /** A whole reply's body → one batch of one chunk. */
-export function parseLlamaCompletion(text: string, provider: string): Record<string, unknown>[] {
+export function parseLlamaCompletion(text: string, provider: string, topLogprobs?: number): Record<string, unknown>[] {
   let reply: unknown;
   try {
     reply = JSON.parse(text);
@@ -89,7 +112,7 @@ export function parseLlamaCompletion(text: string, provider: string): Record<str
   const completion = reply as LooseCompletion;
   if (completion.error !== undefined && completion.content === undefined) throw failure(provider, completion, true);
   // A whole reply is its last object, whatever its `stop` says.
-  return [asChunk({ ...completion, stop: true })];
+  return [asChunk({ ...completion, stop: true }, topLogprobs)];
 }
 
 /** A streamed reply → its chunks, one batch per upstream read; `state.sawDone` once the last piece came. */
@@ -97,6 +120,7 @@ export async function* decodeLlamaCompletionChunks(
   stream: UpstreamStream,
   provider: string,
   state: DecodeState,
+  topLogprobs?: number,
 ): AsyncGenerator<Record<string, unknown>[]> {
   for await (const events of stream.serverSentEvents('flush')) {
     const batch: Record<string, unknown>[] = [];
@@ -112,7 +136,7 @@ export async function* decodeLlamaCompletionChunks(
         if (batch.length) yield batch;
         throw failure(provider, reply, false);
       }
-      batch.push(asChunk(reply));
+      batch.push(asChunk(reply, topLogprobs));
       if (reply.stop === true) {
         state.sawDone = true;
         stream.complete();

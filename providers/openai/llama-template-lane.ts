@@ -13,7 +13,7 @@ import { isServerSamplingExtension } from '../../src/core/server-sampling-extens
 import type { Warning } from '../../src/core/warning.js';
 import { withForwardedHeaders } from '../../src/http/headers-for-non-anthropic.js';
 import { UpstreamClient } from '../../src/http/upstream-client.js';
-import { buildApplyTemplateBody, buildLlamaCompletionBody } from './build-llama-completion-body.js';
+import { buildApplyTemplateBody, buildLlamaCompletionBody, llamaTopLogprobs } from './build-llama-completion-body.js';
 import type { DecodeState } from './decode-chat-completion-chunks.js';
 import { decodeLlamaCompletionChunks, parseLlamaCompletion } from './llama-completion-chunks.js';
 import { readOpenAiStream } from './read-openai-stream.js';
@@ -30,10 +30,13 @@ function rootConfig(config: ProviderConfig): ProviderConfig {
   return { ...config, baseUrl: config.baseUrl.replace(/\/v1\/*$/, '') };
 }
 
+/** Sent as `n_probs` (build-llama-completion-body.ts). */
+const logprobsFields: ReadonlySet<string> = new Set(['logprobs', 'top_logprobs']);
+
 /** What this lane cannot send on, said rather than dropped. */
 function unsentWarnings(request: ChatRequest): Warning[] {
   const unsent = Object.keys(request.openaiExtras ?? {}).filter(
-    (name) => name !== 'chat_template_kwargs' && !isServerSamplingExtension(name),
+    (name) => name !== 'chat_template_kwargs' && !isServerSamplingExtension(name) && !logprobsFields.has(name),
   );
   if (request.reasoningEffort != null) unsent.push('reasoning_effort');
   if (request.user != null) unsent.push('user');
@@ -102,10 +105,11 @@ export function createLlamaTemplateLane(config: ProviderConfig, headers: Headers
         cancellation,
         stop: request.stop,
       };
-      if (whole) return readOpenAiStream([parseLlamaCompletion(await root().readText(call), config.name)], readOptions);
+      const topLogprobs = llamaTopLogprobs(request);
+      if (whole) return readOpenAiStream([parseLlamaCompletion(await root().readText(call), config.name, topLogprobs)], readOptions);
       const upstream = await root().openStream(call);
       const state: DecodeState = { sawDone: false };
-      return readOpenAiStream(decodeLlamaCompletionChunks(upstream, config.name, state), { ...readOptions, state });
+      return readOpenAiStream(decodeLlamaCompletionChunks(upstream, config.name, state, topLogprobs), { ...readOptions, state });
     },
     close: (): Promise<void> => client?.close() ?? Promise.resolve(),
   };

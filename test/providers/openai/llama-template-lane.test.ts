@@ -23,6 +23,26 @@ const final = {
   timings: { cache_n: 64, prompt_n: 24, predicted_n: 21 },
 };
 
+/**
+ * With `n_probs` above 0, each piece's tokens (one piece, one token) in `completion_probabilities`, as
+ * probs_vector_to_json (tools/server/server-task.cpp) writes them: id, token, bytes, logprob, and n_probs
+ * `top_logprobs`, the chosen token first.
+ */
+function probabilitiesOf(body: Record<string, unknown>, tokens: string[], first: number): Record<string, unknown> {
+  const count = typeof body.n_probs === 'number' ? body.n_probs : 0;
+  if (count <= 0) return {};
+  const candidate = (token: string, id: number, logprob: number) => ({ id, token, bytes: [...Buffer.from(token, 'utf8')], logprob });
+  return {
+    completion_probabilities: tokens.map((token, offset) => {
+      const logprob = -(first + offset + 1) / 10;
+      const top = Array.from({ length: count }, (_, rank) =>
+        candidate(rank === 0 ? token : `${token}~${rank}`, 100 + rank, logprob - rank),
+      );
+      return { ...candidate(token, 100, logprob), top_logprobs: top };
+    }),
+  };
+}
+
 /** A llama-server provider in the prompted lane at `url` (its root; the chat base URL adds `/v1`). */
 function llamaAdapter(name: string, url: string, extra: Partial<ProviderConfig> = {}): ProviderAdapter {
   const config: ProviderConfig = {
@@ -54,12 +74,12 @@ beforeAll(async () => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       for (const [index, content] of pieces.entries())
         response.write(
-          `data: ${JSON.stringify({ index: 0, content, stop: false, id_slot: 0, tokens_predicted: index + 1, tokens_evaluated: 88 })}\n\n`,
+          `data: ${JSON.stringify({ index: 0, content, stop: false, id_slot: 0, tokens_predicted: index + 1, tokens_evaluated: 88, ...probabilitiesOf(body, [content], index) })}\n\n`,
         );
       response.end(`data: ${JSON.stringify({ index: 0, content: '', ...final })}\n\n`);
     } else if (request.path === '/completion') {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ index: 0, content: pieces.join(''), ...final }));
+      response.end(JSON.stringify({ index: 0, content: pieces.join(''), ...final, ...probabilitiesOf(body, pieces, 0) }));
     } else {
       response.writeHead(404).end();
     }
@@ -241,5 +261,41 @@ describe('llama-server without /apply-template (an older build, or a proxy that 
       await oldAdapter.close?.();
       await old.close();
     }
+  });
+});
+
+describe.each([
+  ['whole', true],
+  ['streamed', false],
+])('llama-server prompted lane log probabilities, %s', (_name, whole) => {
+  /** The neutral tokens the stand-in sends for the pieces, with the first `top` candidates. */
+  const expected = (top: number) =>
+    pieces.map((piece, position) => {
+      const logprob = -(position + 1) / 10;
+      const candidate = (token: string, value: number) => ({ token, logprob: value, bytes: [...Buffer.from(token, 'utf8')] });
+      const candidates = [candidate(piece, logprob), candidate(`${piece}~1`, logprob - 1)];
+      return { ...candidate(piece, logprob), topLogprobs: candidates.slice(0, top) };
+    });
+  const tokens = (events: StreamEvent[]) => events.flatMap((event) => (event.type === 'text-delta' ? (event.logprobs ?? []) : []));
+
+  it.each([
+    [2, 2],
+    [0, 1],
+  ])('top_logprobs %i is asked as n_probs %i, and each token comes back with the candidates asked for', async (top, nProbs) => {
+    const before = server.requests.length;
+    const asked: ChatRequest = { ...request, openaiExtras: { logprobs: true, top_logprobs: top } };
+    const events = await collect(await adapter.stream(asked, context(whole)));
+    const completion = server.requests.slice(before).find((sent) => sent.path === '/completion');
+    expect(completion?.body).toMatchObject({ n_probs: nProbs });
+    expect(completion?.body).not.toHaveProperty('logprobs');
+    expect(tokens(events)).toEqual(expected(top));
+    expect(events[0]).toMatchObject({ type: 'response-start', warnings: [] });
+  });
+
+  it('asks for none when the client asked for none', async () => {
+    const before = server.requests.length;
+    const events = await collect(await adapter.stream({ ...request, openaiExtras: {} }, context(whole)));
+    expect(server.requests.slice(before).find((sent) => sent.path === '/completion')?.body).not.toHaveProperty('n_probs');
+    expect(tokens(events)).toEqual([]);
   });
 });
