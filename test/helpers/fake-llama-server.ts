@@ -19,6 +19,7 @@ import {
   type ChatRules,
   type FakeInferenceServer,
 } from './fake-inference-server.js';
+import { fakeTokenLogprob } from './fake-openai-upstream.js';
 import type { RecordedRequest } from './loopback-server.js';
 import { generate, llamaCppPieces, messagesText, weatherCall } from './scripted-generation.js';
 import type { ScriptedModel } from './scripted-models.js';
@@ -134,6 +135,24 @@ function props(options: FakeLlamaServerOptions) {
 }
 
 /**
+ * With `n_probs` above 0, the log probabilities of `pieces` (one piece, one token, numbered from `first`) as
+ * `completion_probabilities` in probs_vector_to_json's shape (server-task.cpp): id, token, bytes, logprob and
+ * n_probs `top_logprobs`, each with its id too. The values are the OpenAI fake's; tokens whose text is not
+ * sent (special tokens not preserved) are left out.
+ */
+function completionProbabilities(nProbs: unknown, pieces: string[], first: number): Record<string, unknown> {
+  if (typeof nProbs !== 'number' || nProbs <= 0) return {};
+  return {
+    completion_probabilities: pieces.map((piece, offset) => {
+      const { top_logprobs: candidates, ...chosen } = fakeTokenLogprob(piece, first + offset, nProbs) as Record<string, unknown> & {
+        top_logprobs: Record<string, unknown>[];
+      };
+      return { id: first + offset, ...chosen, top_logprobs: candidates.map((candidate, rank) => ({ id: 1000 + rank, ...candidate })) };
+    }),
+  };
+}
+
+/**
  * `POST /completion` (server-task.cpp, `params_from_json_cmpl`): `preserved_tokens` are read as strings and
  * only those that tokenize to exactly one token are kept; the reply's tokens go through the same
  * `accept_special_token` as the chat endpoint. Streamed, each token is one `data: {…}` event and the final
@@ -171,10 +190,20 @@ async function serveCompletion(request: RecordedRequest, response: http.ServerRe
     tokens_cached: evaluated,
     timings: { prompt_n: evaluated, predicted_n: generation.tokens.length },
   });
-  if (body.stream !== true) return sendJson(response, 200, final(pieces.join('')));
+  if (body.stream !== true)
+    return sendJson(response, 200, { ...final(pieces.join('')), ...completionProbabilities(body.n_probs, pieces, 0) });
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   pieces.forEach((content, position) => {
-    const event = { index: 0, content, tokens: [], stop: false, id_slot: -1, tokens_predicted: position + 1, tokens_evaluated: evaluated };
+    const event = {
+      index: 0,
+      content,
+      tokens: [],
+      stop: false,
+      id_slot: -1,
+      tokens_predicted: position + 1,
+      tokens_evaluated: evaluated,
+      ...completionProbabilities(body.n_probs, [content], position),
+    };
     response.write(`data: ${JSON.stringify(event)}\n\n`);
   });
   response.end(`data: ${JSON.stringify(final(''))}\n\n`);
