@@ -33,9 +33,10 @@ afterAll(async () => {
 
 const weatherSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
 
-/** Every field the adapter forwards, with the values that naive code loses (0, false, null). */
 /** A schema every adapter can send natively (a free-form object would go into Claude's prompt instead). */
 const answerSchema = { type: 'object', properties: { answer: { type: 'string' } } };
+
+/** Every field the adapter forwards, with the values that naive code loses (0, false, null). */
 
 const forwardedFields: Record<string, unknown> = {
   messages: [
@@ -201,7 +202,15 @@ describe('the anthropic adapter', () => {
           ],
         },
       ],
-      tools: [{ name: 'get_weather', description: 'Weather by city', input_schema: weatherSchema }],
+      // Strict, as the client asked: Claude 4.5 takes strict tools, with the schema closed as its grammar requires.
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'Weather by city',
+          input_schema: { ...weatherSchema, additionalProperties: false },
+          strict: true,
+        },
+      ],
       tool_choice: { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true },
       temperature: 0,
       stop_sequences: ['END'],

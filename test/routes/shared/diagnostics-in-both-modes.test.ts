@@ -93,9 +93,9 @@ const cases: Case[] = [
   {
     name: 'a native call cut off by the token limit',
     lane: 'native',
-    // Cut inside a string: not repaired (closing the string would invent the end of a value).
+    // Cut at the token limit: left as received, never repaired (closing it would invent the end of a value).
     reply: { type: 'chat', toolCalls: [{ name: 'Bash', arguments: '{"command": "ls' }], finishReason: 'length' },
-    codes: ['invalid-tool-arguments'],
+    codes: ['tool-arguments-cut-off'],
   },
 ];
 
