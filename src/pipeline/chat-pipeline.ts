@@ -46,8 +46,9 @@ import { promptForResponseFormat } from './response-format-prompt.js';
 import { DeploymentBalancer, sessionKeyOf } from './deployment-balancer.js';
 import { DeploymentTargets, type TargetObserver } from './deployment-observer.js';
 import { isNativeToolsRefusal } from './native-tools-refused.js';
-import { isTemplateToolsRefusal, TemplateToolsRefusals } from './template-tools-refused.js';
-import { isResponseFormatRefusal, ResponseFormatRefusals } from './response-format-refused.js';
+import { isTemplateToolsRefusal } from './template-tools-refused.js';
+import { isResponseFormatRefusal } from './response-format-refused.js';
+import { ModelRefusals } from './model-refusals.js';
 import { ProviderDirectory } from './provider-directory.js';
 import { failureOf, streamWithRetries, type AttemptCount, type ResilienceObserver } from './stream-with-retries.js';
 import { applyReplyStages, nativeLane, type ReplyPlan } from './stages.js';
@@ -144,8 +145,8 @@ export class ChatPipeline {
   /** The format lookup the reply stages read, made once (a closure per request costs under tsx). */
   private readonly formatOf = (family: string): ToolFormat => this.toolFormat(family);
   private readonly balancer: DeploymentBalancer;
-  private readonly formatRefused: ResponseFormatRefusals;
-  private readonly templateToolsRefused: TemplateToolsRefusals;
+  private readonly formatRefused: ModelRefusals;
+  private readonly templateToolsRefused: ModelRefusals;
 
   constructor(private readonly dependencies: ChatPipelineDependencies) {
     this.caches = dependencies.caches ?? new RequestCaches();
@@ -159,8 +160,14 @@ export class ChatPipeline {
     this.balancer = dependencies.balancer ?? new DeploymentBalancer();
     this.wholeReplyDeadlines = new WholeReplyDeadlines(dependencies.config.server.wholeReplyTimeoutMs);
     const refusals = dependencies.refusals ?? refusalMemories();
-    this.formatRefused = new ResponseFormatRefusals(refusals);
-    this.templateToolsRefused = new TemplateToolsRefusals(refusals);
+    this.formatRefused = new ModelRefusals(
+      refusals,
+      'the upstream refused the native response format for this model: the gateway enforces it until it tries the native form again',
+    );
+    this.templateToolsRefused = new ModelRefusals(
+      refusals,
+      "the server cannot render tools through the model's template: the gateway writes them into the prompt until it asks the server again",
+    );
     this.keysSessions = [...(dependencies.config.deployments?.values() ?? [])].some((deployment) => deployment.sessionAffinity);
   }
 

@@ -14,9 +14,6 @@
  *   Extra inputs are not permitted".
  */
 import { GatewayError } from '../core/gateway-error.js';
-import type { Logger } from '../core/logger.js';
-import type { RefusalMemories, RefusalMemory } from '../core/refusal-memory.js';
-import type { ResolvedModel } from '../core/resolved-model.js';
 
 const formatFields = /output_config|outputConfig|output_format|response_format|responseJsonSchema|responseSchema|json_schema/;
 
@@ -33,31 +30,4 @@ export function isResponseFormatRefusal(error: unknown): boolean {
   if (!GatewayError.isInstance(error) || error.upstreamStatus === undefined) return false;
   if (error.upstreamStatus !== 400 && error.upstreamStatus !== 422) return false;
   return formatFields.test(error.message) && !schemaProblem.test(error.message);
-}
-
-/** Models are named by requests: the memory is bounded (src/core/refusal-memory.ts). */
-const modelsRemembered = 1_000;
-
-/**
- * The models whose upstream refused the native response format: later requests write it into the prompt at
- * once, until the refusal is forgotten (`server.refusalMemoryMs`) and the native form is tried again.
- */
-export class ResponseFormatRefusals {
-  private readonly refused: RefusalMemory;
-
-  constructor(memories: RefusalMemories) {
-    this.refused = memories(modelsRemembered);
-  }
-
-  has(model: ResolvedModel): boolean {
-    return this.refused.has(`${model.provider}/${model.model}`);
-  }
-
-  remember(model: ResolvedModel, error: Error, context: { log: Pick<Logger, 'warn'> }): void {
-    if (!this.refused.remember(`${model.provider}/${model.model}`)) return;
-    context.log.warn(
-      { provider: model.provider, model: model.model, reason: error.message },
-      'the upstream refused the native response format for this model: the gateway enforces it until it tries the native form again',
-    );
-  }
 }
