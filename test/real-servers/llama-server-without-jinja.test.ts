@@ -9,7 +9,7 @@ import { startFakeLlamaServer } from '../helpers/fake-llama-server.js';
 import { weatherCall } from '../helpers/scripted-generation.js';
 import { scriptedModel } from '../helpers/scripted-models.js';
 import { startGateway, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
-import { weatherQuestion, weatherTools } from './weather-request.js';
+import { askForWeather } from './weather-request.js';
 
 let server: FakeInferenceServer | undefined;
 let gateway: StartedGateway | undefined;
@@ -20,18 +20,6 @@ afterEach(async () => {
   gateway = undefined;
   server = undefined;
 });
-
-async function askForWeather(started: StartedGateway) {
-  const reply = await started
-    .client()
-    .chat.completions.create({ model: 'llama/Qwen3-8B-Q4_K_M.gguf', messages: weatherQuestion, tools: weatherTools })
-    .withResponse();
-  const call = reply.data.choices[0]?.message.tool_calls?.[0];
-  return {
-    lane: reply.response.headers.get('x-tool-calling'),
-    call: call?.type === 'function' ? { name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown } : undefined,
-  };
-}
 
 /** The /apply-template bodies that carried tools: each one a 500 from a server without Jinja. */
 const templateBodiesWithTools = (started: FakeInferenceServer) =>
@@ -48,9 +36,9 @@ describe('llama-server without Jinja', () => {
       );
       await waitForServerDetection(gateway);
       const expected = { lane: 'prompted', call: { name: weatherCall.name, arguments: weatherCall.arguments } };
-      expect(await askForWeather(gateway)).toEqual(expected);
+      expect(await askForWeather(gateway, 'llama/Qwen3-8B-Q4_K_M.gguf')).toEqual(expected);
       const refusedSoFar = templateBodiesWithTools(server).length;
-      expect(await askForWeather(gateway)).toEqual(expected);
+      expect(await askForWeather(gateway, 'llama/Qwen3-8B-Q4_K_M.gguf')).toEqual(expected);
       // The second request went straight to the gateway's own rendering.
       expect(templateBodiesWithTools(server)).toHaveLength(refusedSoFar);
       const prompts = server.bodiesOf('/completion').map((body) => String(body.prompt));

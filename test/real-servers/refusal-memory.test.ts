@@ -10,7 +10,7 @@ import { startFakeVllmServer } from '../helpers/fake-vllm-server.js';
 import { weatherCall } from '../helpers/scripted-generation.js';
 import { scriptedModel } from '../helpers/scripted-models.js';
 import { startGateway, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
-import { weatherQuestion, weatherTools } from './weather-request.js';
+import { askForWeather } from './weather-request.js';
 
 let server: FakeInferenceServer | undefined;
 let gateway: StartedGateway | undefined;
@@ -22,18 +22,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function askForWeather(started: StartedGateway) {
-  const reply = await started
-    .client()
-    .chat.completions.create({ model: 'v/Qwen/Qwen3-8B', messages: weatherQuestion, tools: weatherTools })
-    .withResponse();
-  const call = reply.data.choices[0]?.message.tool_calls?.[0];
-  return {
-    lane: reply.response.headers.get('x-tool-calling'),
-    call: call?.type === 'function' ? { name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown } : undefined,
-  };
-}
-
 it('tries native tools again once the refusal is forgotten, and a server restarted with a parser gets them', async () => {
   let now = 0;
   server = await startFakeVllmServer({ model: scriptedModel('hermes') });
@@ -44,18 +32,18 @@ it('tries native tools again once the refusal is forgotten, and a server restart
   );
   await waitForServerDetection(gateway);
   const expected = { name: weatherCall.name, arguments: weatherCall.arguments };
-  expect(await askForWeather(gateway)).toEqual({ lane: 'prompted', call: expected });
+  expect(await askForWeather(gateway, 'v/Qwen/Qwen3-8B')).toEqual({ lane: 'prompted', call: expected });
   // Native first, refused ("auto" tool choice requires --enable-auto-tool-choice …), then prompted.
   expect(server.bodiesOf('/v1/chat/completions').map((body) => body.tool_choice)).toEqual([undefined, 'none']);
 
   await server.close();
   server = await startFakeVllmServer({ model: scriptedModel('hermes'), toolCallParser: true, port });
   now = 599_999;
-  expect(await askForWeather(gateway)).toEqual({ lane: 'prompted', call: expected });
+  expect(await askForWeather(gateway, 'v/Qwen/Qwen3-8B')).toEqual({ lane: 'prompted', call: expected });
   const whileRemembered = server.bodiesOf('/v1/chat/completions');
   expect(whileRemembered.map((body) => body.tool_choice)).toEqual(['none']);
 
   now = 600_000;
-  expect(await askForWeather(gateway)).toEqual({ lane: 'native', call: expected });
+  expect(await askForWeather(gateway, 'v/Qwen/Qwen3-8B')).toEqual({ lane: 'native', call: expected });
   expect(server.bodiesOf('/v1/chat/completions').at(-1)?.tool_choice).toBeUndefined();
 });
