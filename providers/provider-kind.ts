@@ -1,4 +1,5 @@
 /** What a provider kind is: everything the gateway knows about one kind of upstream, in one value per folder. */
+import type { RefusalMemories } from '../src/core/refusal-memory.js';
 import type { RequestCaches } from '../src/core/request-caches.js';
 import type { ProviderConfig } from '../src/config/config-types.js';
 import type { ProviderAdapter } from '../src/core/provider-adapter.js';
@@ -13,6 +14,8 @@ export type ProviderDependencies = {
   renderCall: RenderFamilyCall;
   /** What the OpenAI kinds remember between requests (their tools' and long texts' JSON); nothing without it. */
   caches?: RequestCaches;
+  /** Where an adapter remembers what its upstream refused, for `server.refusalMemoryMs`; its own default memory without it. */
+  refusals?: RefusalMemories;
 };
 
 export type { DiscoveredProvider, ServerProbe } from '../src/core/provider-types.js';

@@ -277,7 +277,7 @@ async function assembleApp(config: GatewayConfig, options: BuildAppOptions, prog
   progress.releaseUpstreams = releaseUpstreams;
   for (const provider of Object.values(config.providers)) {
     // Upstream failures before the first byte are counted where the pipeline's retries catch them (stream-with-retries.ts).
-    const adapter = redactProviderErrors(createProviderAdapter(provider, { renderCall, caches }), redactor);
+    const adapter = redactProviderErrors(createProviderAdapter(provider, { renderCall, caches, refusals }), redactor);
     providers.set(provider.name, tracing ? tracing.traceProvider(adapter, provider) : adapter);
   }
   const agentSyntaxes = createAgentSyntaxRegistry(toolFormats);

@@ -15,6 +15,7 @@ export const openAiCompatibleKind: ProviderKind<'openai-compatible', typeof open
   detectsReasoningOpening: true,
   // A vLLM, llama.cpp or LM Studio server: its own name is unknown, and it speaks OpenAI's API.
   genAiProviderName: 'openai_compatible',
-  createAdapter: (config, dependencies) => createOpenAiAdapter(config, 'openai-compatible', dependencies.caches),
+  createAdapter: (config, dependencies) =>
+    createOpenAiAdapter(config, 'openai-compatible', dependencies.caches, undefined, dependencies.refusals),
   createServerProber: createOpenAiCompatibleServerProber,
 };

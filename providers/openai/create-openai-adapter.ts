@@ -9,6 +9,7 @@ import type { EmbeddingRequest, EmbeddingResult, ModelInfo, ProviderAdapter, Pro
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import { withForwardedHeaders } from '../../src/http/headers-for-non-anthropic.js';
 import { UpstreamClient } from '../../src/http/upstream-client.js';
+import { refusalMemories, type RefusalMemories } from '../../src/core/refusal-memory.js';
 import { version } from '../../src/version.js';
 import { toolChoiceWarnings } from './server-tool-choice.js';
 import { serializeOpenAiRequestBody, type OpenAiBodyCaches, type OpenAiFlavour, serverFieldWarnings } from './build-openai-request-body.js';
@@ -47,11 +48,13 @@ const openAiEndpoint: OpenAiEndpoint = {
   modelsPath: '/models',
 };
 
+/** `refusals`: the app's refusal memories (src/app.ts); a memory of its own, with the default lifetime, when absent. */
 export function createOpenAiAdapter(
   config: ProviderConfig,
   flavour: OpenAiFlavour,
   caches?: OpenAiBodyCaches,
   endpoint: OpenAiEndpoint = openAiEndpoint,
+  refusals: RefusalMemories = refusalMemories(),
 ): ProviderAdapter {
   const client = new UpstreamClient(config);
   const streamHeaders = sharedHeaders(config, 'text/event-stream');
@@ -59,7 +62,7 @@ export function createOpenAiAdapter(
   /** The shared headers, with the endpoint's authentication when it has its own. */
   const authenticated = async (headers: Record<string, string>): Promise<Record<string, string>> =>
     endpoint.authorization ? { ...headers, ...(await endpoint.authorization()) } : headers;
-  const llamaTemplateLane = createLlamaTemplateLane(config, { stream: streamHeaders, whole: wholeHeaders });
+  const llamaTemplateLane = createLlamaTemplateLane(config, { stream: streamHeaders, whole: wholeHeaders }, refusals(1));
 
   const adapter: ProviderAdapter = {
     async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {

@@ -10,6 +10,7 @@ import type { ProviderContext } from '../../src/core/provider-adapter.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import { GatewayError, gatewayError } from '../../src/core/gateway-error.js';
 import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
+import type { RefusalMemory } from '../../src/core/refusal-memory.js';
 import type { Warning } from '../../src/core/warning.js';
 import { withForwardedHeaders } from '../../src/http/headers-for-non-anthropic.js';
 import { UpstreamClient } from '../../src/http/upstream-client.js';
@@ -53,6 +54,9 @@ function promptOf(reply: unknown, provider: string): string {
   return prompt;
 }
 
+/** The one key of the lane's refusal memory: the lane belongs to one provider, so to one server. */
+const applyTemplateKey = '/apply-template';
+
 /**
  * The server has no `/apply-template`: a llama-server build from before it (2025), or a proxy in front
  * that passes only `/v1`. Its 404 (or 405/501) says so; any other failure is the request's.
@@ -62,14 +66,18 @@ function isMissingEndpoint(error: unknown): boolean {
   return status === 404 || status === 405 || status === 501;
 }
 
-export function createLlamaTemplateLane(config: ProviderConfig, headers: Headers) {
+/**
+ * `templateMissing`: where the lane remembers that the server has no `/apply-template`, forgotten after
+ * `server.refusalMemoryMs` like every refusal (src/core/refusal-memory.ts), so a server upgraded or
+ * replaced behind the same URL gets the template lane back.
+ */
+export function createLlamaTemplateLane(config: ProviderConfig, headers: Headers, templateMissing: RefusalMemory) {
   // Made on first use: most openai-compatible providers never take this lane.
   let client: UpstreamClient | undefined;
   const root = () => (client ??= new UpstreamClient(rootConfig(config)));
-  let templateMissing = false;
   return {
-    /** False once the server showed it has no `/apply-template`: the adapter uses the chat endpoint instead. */
-    available: (): boolean => !templateMissing,
+    /** False while the server is remembered without `/apply-template`: the adapter uses the chat endpoint instead. */
+    available: (): boolean => !templateMissing.has(applyTemplateKey),
     /** The reply, or undefined when the server has no `/apply-template` (then the chat endpoint serves the request). */
     async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent> | undefined> {
       const whole = context.wholeReply === true;
@@ -85,7 +93,7 @@ export function createLlamaTemplateLane(config: ProviderConfig, headers: Headers
         });
       } catch (error) {
         if (!isMissingEndpoint(error)) throw error;
-        templateMissing = true;
+        if (!templateMissing.remember(applyTemplateKey)) return undefined;
         context.log.warn(
           { provider: config.name },
           "llama-server has no /apply-template (an older build, or a proxy that passes /v1 only): the prompted lane uses its chat endpoint, with the gateway's own prompt",

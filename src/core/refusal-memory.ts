@@ -1,9 +1,10 @@
 /**
  * What the gateway remembers of an upstream refusing something for a model (native tools on vLLM without a
- * tool parser, tools through llama-server's template without Jinja, a native response format), so later
- * requests take the fallback at once instead of paying the refused attempt again. Each entry is forgotten
- * `forgetAfterMs` after it was learned: a server restarted with the feature on gets the native form back
- * on the next request after that, and one still without it refuses once more and is remembered again.
+ * tool parser, tools through llama-server's template without Jinja, a llama-server without `/apply-template`,
+ * a native response format), so later requests take the fallback at once instead of paying the refused
+ * attempt again. Each entry is forgotten `forgetAfterMs` after it was learned: a server restarted with the
+ * feature on gets the native form back on the next request after that, and one still without it refuses once
+ * more and is remembered again.
  *
  * One clock and one lifetime for every memory of the app (`RefusalMemories`, made in src/app.ts, from
  * `server.refusalMemoryMs`); each memory is bounded, since the keys name models clients chose, and forgets

@@ -5,6 +5,7 @@ import { defaultUpstreamLimits } from '../../../src/config/normalize-config.js';
 import { cancellationFromSignal } from '../../../src/core/cancellation.js';
 import type { ChatRequest } from '../../../src/core/chat-request.js';
 import { silentLogger } from '../../../src/core/logger.js';
+import { refusalMemories, type RefusalMemories } from '../../../src/core/refusal-memory.js';
 import type { ProviderAdapter, ProviderContext } from '../../../src/core/provider-adapter.js';
 import type { StreamEvent } from '../../../src/core/stream-event.js';
 import { createOpenAiAdapter } from '../../../providers/openai/create-openai-adapter.js';
@@ -44,7 +45,7 @@ function probabilitiesOf(body: Record<string, unknown>, tokens: string[], first:
 }
 
 /** A llama-server provider in the prompted lane at `url` (its root; the chat base URL adds `/v1`). */
-function llamaAdapter(name: string, url: string, extra: Partial<ProviderConfig> = {}): ProviderAdapter {
+function llamaAdapter(name: string, url: string, extra: Partial<ProviderConfig> = {}, refusals?: RefusalMemories): ProviderAdapter {
   const config: ProviderConfig = {
     name,
     type: 'openai-compatible',
@@ -57,7 +58,7 @@ function llamaAdapter(name: string, url: string, extra: Partial<ProviderConfig> 
     maxConnections: 1,
     ...extra,
   };
-  return createOpenAiAdapter(config, 'openai-compatible');
+  return createOpenAiAdapter(config, 'openai-compatible', undefined, undefined, refusals);
 }
 
 let server: LoopbackServer;
@@ -233,7 +234,7 @@ describe('llama-server /completion stream cut off', () => {
 });
 
 describe('llama-server without /apply-template (an older build, or a proxy that passes /v1 only)', () => {
-  it("falls back to the chat endpoint with the gateway's prompt, and asks /apply-template no more", async () => {
+  it("falls back to the chat endpoint with the gateway's prompt, and asks /apply-template again only once the refusal is forgotten", async () => {
     const old = await startLoopbackServer((recorded, response) => {
       if (recorded.path === '/v1/chat/completions') {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -252,11 +253,16 @@ describe('llama-server without /apply-template (an older build, or a proxy that 
       response.writeHead(404, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }));
     });
-    const oldAdapter = llamaAdapter('old', old.url, { server: 'llama.cpp' });
+    let now = 0;
+    const oldAdapter = llamaAdapter('old', old.url, { server: 'llama.cpp' }, refusalMemories({ forgetAfterMs: 60_000, now: () => now }));
     try {
       for (let turn = 0; turn < 2; turn++)
         expect(text(await collect(await oldAdapter.stream(request, context(true))))).toBe('from the chat endpoint');
       expect(old.requests.map((recorded) => recorded.path)).toEqual(['/apply-template', '/v1/chat/completions', '/v1/chat/completions']);
+      // Once `server.refusalMemoryMs` has passed the server is asked again (it may have been upgraded since).
+      now = 60_000;
+      expect(text(await collect(await oldAdapter.stream(request, context(true))))).toBe('from the chat endpoint');
+      expect(old.requests.slice(3).map((recorded) => recorded.path)).toEqual(['/apply-template', '/v1/chat/completions']);
     } finally {
       await oldAdapter.close?.();
       await old.close();
