@@ -1,20 +1,23 @@
 /**
  * What the AWS SDK throws, as the gateway's errors with their meaning kept
  * (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_Errors):
- * an HTTP status from Bedrock (ValidationException 400, AccessDeniedException 403, ResourceNotFoundException
- * 404, ThrottlingException 429, ServiceUnavailableException 503, …) goes through the same mapping as every
- * upstream's; no status (a refused connection, a timeout) is a transport failure.
+ * the exception's name (Bedrock's `x-amzn-errortype`, or `code` / `__type` in the body, which the SDK reads
+ * into `name`) says what failed, so it is the client's `code`, and picks the OpenAI error type and an honest
+ * status; the message is Bedrock's. An exception not listed keeps the HTTP status it came with. No status
+ * at all (a refused connection, a timeout) is a transport failure.
  */
 import type { Cancellation } from '../../src/core/cancellation.js';
-import { gatewayError, type GatewayError } from '../../src/core/gateway-error.js';
+import { gatewayError, type GatewayError, type GatewayErrorType } from '../../src/core/gateway-error.js';
+import { contextOverflowCode } from '../../src/core/context-overflow-code.js';
 import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 
 type AwsError = Error & { name: string; $metadata?: { httpStatusCode?: number }; $response?: { headers?: Record<string, string> } };
 
 /**
- * The status each of Bedrock's exceptions has as a response. An exception inside a ConverseStream (an
- * event-stream message of type `exception`, which the SDK throws) carries no HTTP status of its own: its
- * name says what it is, so a throttle mid-stream still reaches the client as a 429.
+ * The status each of Bedrock's exceptions has as a response (the Converse and ConverseStream references). An
+ * exception inside a ConverseStream (an event-stream message of type `exception`, which the SDK throws)
+ * carries no HTTP status of its own: its name says what it is, so a throttle mid-stream still reaches the
+ * client as a 429.
  * (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html#API_runtime_ConverseStream_Errors)
  */
 const exceptionStatuses: Readonly<Record<string, number>> = {
@@ -29,6 +32,16 @@ const exceptionStatuses: Readonly<Record<string, number>> = {
   ModelErrorException: 424,
   ServiceUnavailableException: 503,
   ModelNotReadyException: 429,
+};
+
+/**
+ * Exceptions whose status says something else than they mean. ModelNotReadyException comes as a 429, but
+ * nothing was rate-limited: "The model specified in the request is not ready to serve inference requests"
+ * (an imported or provisioned model still loading), which the SDKs retry. To the client it is the
+ * upstream unavailable for now: a 503, still retried and handed to fallbacks (src/http/upstream-failure.ts).
+ */
+const honestStatuses: Readonly<Record<string, { status: number; type: GatewayErrorType }>> = {
+  ModelNotReadyException: { status: 503, type: 'upstream_error' },
 };
 
 /**
@@ -73,11 +86,26 @@ export function bedrockExceptionError(options: {
       upstreamBody,
     });
   }
-  return errorFromUpstreamStatus({
-    status: options.status,
-    body: { message, __type: name, code: name },
+  const honest = honestStatuses[name];
+  const status = honest?.status ?? options.status;
+  const mapped = errorFromUpstreamStatus({
+    status,
+    body: { message, __type: name },
     provider: options.provider,
     retryAfter: options.retryAfter ?? null,
+  });
+  // The body is flat (`{"message": …}`, the name beside it): the shared mapping reads codes from an `error`
+  // object only, so the name is given here as the code clients act on (`ThrottlingException`), unless the
+  // mapping found a prompt too long for the model (its code is the one every API's clients read).
+  return gatewayError('upstream_http_error', {
+    status: mapped.status,
+    type: honest?.type ?? mapped.type,
+    code: mapped.code === contextOverflowCode ? mapped.code : name,
+    message: honest ? `Upstream provider '${options.provider}' is not ready: ${name} (HTTP ${options.status}): ${message}` : mapped.message,
+    param: null,
+    retryAfter: mapped.retryAfter,
+    upstreamStatus: status,
+    upstreamBody: mapped.upstreamBody,
   });
 }
 

@@ -185,8 +185,19 @@ function badToolUseId(messages: NonNullable<ConverseBody['messages']>): string |
   return undefined;
 }
 
+/**
+ * An AWS error as Bedrock Runtime sends one: the exception's name in `x-amzn-errortype` with its Coral
+ * namespace after a colon (`ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/`, as
+ * the raw response quoted in fumito-ito/AnthropicSwiftSDK#19 shows), and a body of only `{"message": …}`.
+ */
 function awsError(response: http.ServerResponse, status: number, errorType: string, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': errorType }).end(JSON.stringify({ message }));
+  const namespace = errorType === 'UnrecognizedClientException' ? 'com.amazon.coral.service' : 'com.amazon.bedrock';
+  response
+    .writeHead(status, {
+      'content-type': 'application/json',
+      'x-amzn-errortype': `${errorType}:http://internal.amazon.com/coral/${namespace}/`,
+    })
+    .end(JSON.stringify({ message }));
 }
 
 async function signatureMatches(

@@ -499,7 +499,34 @@ describe('bedrock', () => {
       body: JSON.stringify({ model: 'bedrock/no-such-model', messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({
+      error: { type: 'invalid_request_error', code: 'ValidationException', message: 'The provided model identifier is invalid.' },
+    });
   });
+
+  it.each([
+    [429, 'ThrottlingException', 'Too many requests, please wait before trying again.', 429, 'rate_limit_error'],
+    [503, 'ServiceUnavailableException', 'The service is unavailable. Please try again later.', 503, 'upstream_error'],
+    [500, 'InternalServerException', 'The server encountered an internal error.', 500, 'upstream_error'],
+    [404, 'ResourceNotFoundException', 'Model not found.', 404, 'not_found_error'],
+    [403, 'AccessDeniedException', "You don't have access to the model with the specified model ID.", 403, 'permission_error'],
+    // Bedrock's 429 for a model still loading is no rate limit: the upstream is unavailable for now.
+    [429, 'ModelNotReadyException', 'Model is not ready for inference. Wait and try your request again.', 503, 'upstream_error'],
+  ])(
+    '%i %s reaches the client as its name (the code), an honest status and type, and its message',
+    async (status, errorType, message, clientStatus, type) => {
+      bedrock.enqueue({ type: 'error', status, errorType, message });
+      const failed = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: `bedrock/${llama}`, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(failed.status).toBe(clientStatus);
+      const envelope = (await failed.json()) as { error: { type: string; code: string; message: string } };
+      expect(envelope.error).toMatchObject({ type, code: errorType });
+      expect(envelope.error.message).toContain(message);
+    },
+  );
 
   it("a model that failed is the upstream failing, not the client's mistake: 502 and a fallback, 504 for its timeout, upstream_error mid-stream", async () => {
     // The fallback target answers: a failed model is worth another try, where a bad request is not.
