@@ -1,6 +1,7 @@
 /** The Ollama provider adapter: its native `/api` endpoints through one UpstreamClient per configured provider. */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ProviderAdapter } from '../../src/core/index.js';
+import { warnWhenNoLogprobs } from '../logprobs-not-returned.js';
 import { embedWithOllama } from './embed-with-ollama.js';
 import { listOllamaModels } from './list-ollama-models.js';
 import { createOllamaConnection } from './ollama-connection.js';
@@ -11,7 +12,13 @@ export function createOllamaAdapter(config: ProviderConfig): ProviderAdapter {
   const connection = createOllamaConnection(config);
   return {
     // A client that reads the reply whole gets Ollama's own non-streaming reply: one parse, not one per token.
-    stream: (request, context) => (context.wholeReply ? readWholeOllamaChat : streamOllamaChat)({ connection, request, context }),
+    // An Ollama before 0.12.11 ignores `logprobs`: said in a warning (logprobs-not-returned.ts).
+    stream: async (request, context) =>
+      warnWhenNoLogprobs(
+        await (context.wholeReply ? readWholeOllamaChat : streamOllamaChat)({ connection, request, context }),
+        request,
+        config.name,
+      ),
     listModels: (context) => listOllamaModels({ connection, context }),
     embed: (request, context) => embedWithOllama({ connection, request, context }),
     close: () => connection.client.close(),

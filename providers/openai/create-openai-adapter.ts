@@ -18,6 +18,7 @@ import { readOpenAiEmbeddings, readOpenAiModels } from './read-openai-listings.j
 import { parseChatCompletion } from './read-chat-completion.js';
 import { createLlamaTemplateLane, takesLlamaTemplateLane } from './llama-template-lane.js';
 import { readOpenAiStream } from './read-openai-stream.js';
+import { warnWhenNoLogprobs } from '../logprobs-not-returned.js';
 
 /** The headers every request of one upstream shares, built once; `accept` differs between streams and whole bodies. */
 function sharedHeaders(config: ProviderConfig, accept: string): Record<string, string> {
@@ -64,39 +65,45 @@ export function createOpenAiAdapter(
     endpoint.authorization ? { ...headers, ...(await endpoint.authorization()) } : headers;
   const llamaTemplateLane = createLlamaTemplateLane(config, { stream: streamHeaders, whole: wholeHeaders }, refusals(1));
 
+  async function streamChat(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
+    if (flavour === 'openai-compatible' && takesLlamaTemplateLane(request) && llamaTemplateLane.available()) {
+      const rendered = await llamaTemplateLane.stream(request, context);
+      if (rendered) return rendered;
+    }
+    const whole = context.wholeReply === true;
+    const { cancellation } = context;
+    const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole, olderApi: endpoint.olderApi === true }, caches);
+    const warnings = flavour === 'openai' && request.openaiExtras ? serverFieldWarnings(request.openaiExtras) : toolChoiceWarnings(request);
+    if (endpoint.olderApi && request.tools?.length && typeof request.parallelToolCalls === 'boolean')
+      warnings.push({
+        code: 'unsupported-parameter',
+        message: `Provider '${config.name}': this API version has no parallel_tool_calls; it was not sent.`,
+      });
+    const readOptions = { provider: config.name, model: request.model.model, warnings, cancellation, stop: request.stop };
+    const headers = withForwardedHeaders(whole ? wholeHeaders : streamHeaders, request.forwardHeaders);
+    const call = {
+      path: endpoint.chatPath(request.model.model),
+      headers: endpoint.authorization ? await authenticated(headers) : headers,
+      body,
+      cancellation,
+    };
+    if (whole) {
+      // Read before resolving: a non-streaming client has seen nothing yet, so a failure here is still a real HTTP error.
+      const text = await client.readText(call);
+      return readOpenAiStream([parseChatCompletion(text, config.name)], readOptions);
+    }
+    const upstream = await client.openStream(call);
+    const state: DecodeState = { sawDone: false };
+    return readOpenAiStream(decodeChatCompletionChunks(upstream, config.name, state), { ...readOptions, state });
+  }
+
+  /** A server that ignores `logprobs` (logprobs-not-returned.ts) is said to, in a warning. */
+  async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
+    return warnWhenNoLogprobs(await streamChat(request, context), request, config.name);
+  }
+
   const adapter: ProviderAdapter = {
-    async stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
-      if (flavour === 'openai-compatible' && takesLlamaTemplateLane(request) && llamaTemplateLane.available()) {
-        const rendered = await llamaTemplateLane.stream(request, context);
-        if (rendered) return rendered;
-      }
-      const whole = context.wholeReply === true;
-      const { cancellation } = context;
-      const body = serializeOpenAiRequestBody(request, flavour, { stream: !whole, olderApi: endpoint.olderApi === true }, caches);
-      const warnings =
-        flavour === 'openai' && request.openaiExtras ? serverFieldWarnings(request.openaiExtras) : toolChoiceWarnings(request);
-      if (endpoint.olderApi && request.tools?.length && typeof request.parallelToolCalls === 'boolean')
-        warnings.push({
-          code: 'unsupported-parameter',
-          message: `Provider '${config.name}': this API version has no parallel_tool_calls; it was not sent.`,
-        });
-      const readOptions = { provider: config.name, model: request.model.model, warnings, cancellation, stop: request.stop };
-      const headers = withForwardedHeaders(whole ? wholeHeaders : streamHeaders, request.forwardHeaders);
-      const call = {
-        path: endpoint.chatPath(request.model.model),
-        headers: endpoint.authorization ? await authenticated(headers) : headers,
-        body,
-        cancellation,
-      };
-      if (whole) {
-        // Read before resolving: a non-streaming client has seen nothing yet, so a failure here is still a real HTTP error.
-        const text = await client.readText(call);
-        return readOpenAiStream([parseChatCompletion(text, config.name)], readOptions);
-      }
-      const upstream = await client.openStream(call);
-      const state: DecodeState = { sawDone: false };
-      return readOpenAiStream(decodeChatCompletionChunks(upstream, config.name, state), { ...readOptions, state });
-    },
+    stream,
 
     async embed(request: EmbeddingRequest, context: ProviderContext): Promise<EmbeddingResult> {
       const body: Record<string, unknown> = { model: request.model, input: request.input };

@@ -4,9 +4,10 @@
  */
 
 /**
- * The warning code for a reply whose content text went out, in part, without its tokens: the upstream's
- * tokens could not be paired with the text the gateway returned (a parser rewrote it, or the server's own
- * parser did).
+ * The warning code for a reply whose content text went out, in part or whole, without its tokens: the
+ * upstream's tokens could not be paired with the text the gateway returned (a parser rewrote it, or the
+ * server's own parser did), or the upstream returned none though they were asked for
+ * (providers/logprobs-not-returned.ts).
  */
 export const logprobsPartialCode = 'logprobs-partial';
 

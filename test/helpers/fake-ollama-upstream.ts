@@ -81,6 +81,12 @@ export type FakeOllamaUpstream = {
 export type FakeOllamaOptions = {
   /** Model names listed by `/api/tags` when no `tags` reply is queued. */
   models?: string[];
+  /**
+   * An Ollama from before 0.12.11, whose ChatRequest (api/types.go) has no `logprobs` or `top_logprobs`
+   * (https://github.com/ollama/ollama/releases/tag/v0.12.11): Go's encoding/json drops unknown fields, so the
+   * request is served as if they were absent, without a word, and no chunk carries `logprobs`.
+   */
+  beforeLogprobs?: boolean;
 };
 
 const defaultPaths: Record<FakeOllamaReply['type'], string | undefined> = {
@@ -108,7 +114,7 @@ export async function startFakeOllamaUpstream(options: FakeOllamaOptions = {}): 
     const reply = takeReply(path) ?? defaultReply(path, request, models);
     if (reply.headersDelayMs) await sleep(reply.headersDelayMs);
     if (response.destroyed) return;
-    await writeReply(reply, request, response);
+    await writeReply(reply, request, response, options);
   });
 
   return {
@@ -153,10 +159,15 @@ export function fakeEmbedding(text: string, dimensions: number): number[] {
   return Array.from({ length: dimensions }, (_, index) => (text.length + index) / 8);
 }
 
-async function writeReply(reply: FakeOllamaReply, request: RecordedRequest, response: http.ServerResponse): Promise<void> {
+async function writeReply(
+  reply: FakeOllamaReply,
+  request: RecordedRequest,
+  response: http.ServerResponse,
+  options: FakeOllamaOptions,
+): Promise<void> {
   switch (reply.type) {
     case 'chat':
-      return writeOllamaChatReply(reply, request, response);
+      return writeOllamaChatReply(reply, request, response, options);
     case 'error':
       writeJson(response, reply.status, { error: reply.message }, reply.headers);
       return;
@@ -213,8 +224,9 @@ export async function writeOllamaChatReply(
   reply: FakeOllamaChatReply,
   request: RecordedRequest,
   response: http.ServerResponse,
+  options: Pick<FakeOllamaOptions, 'beforeLogprobs'> = {},
 ): Promise<void> {
-  const chunks = buildChatChunks(reply, modelOf(request), logprobsRequestOf(request));
+  const chunks = buildChatChunks(reply, modelOf(request), options.beforeLogprobs ? undefined : logprobsRequestOf(request));
   const streaming = (request.body as { stream?: unknown } | undefined)?.stream !== false;
   if (!streaming) return writeWholeChat(reply, chunks, response);
   response.writeHead(200, { 'content-type': 'application/x-ndjson' });

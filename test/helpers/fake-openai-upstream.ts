@@ -47,6 +47,12 @@ export type FakeOpenAiChatReply = {
   stopReason?: string | number | null;
   /** Defaults to 11 prompt + 7 completion tokens; `null` sends no usage even when asked for it. */
   usage?: FakeOpenAiUsage | null;
+  /**
+   * A server that ignores `logprobs: true` and answers 200 without them (`"logprobs": null`), as
+   * mistral.rs did (EricLBuehler/mistral.rs#1876) and vLLM does for `top_logprobs: null`
+   * (vllm-project/vllm#47838: "returns 200 but silently omits generated-token logprobs").
+   */
+  ignoresLogprobs?: boolean;
   /** Characters per content, reasoning and argument fragment (default 3). */
   fragmentSize?: number;
   quirks?: FakeOpenAiQuirk[];
@@ -354,7 +360,7 @@ export async function writeOpenAiChatReply(
 ): Promise<void> {
   const body = (recorded.body ?? {}) as { model?: unknown; stream?: unknown; stream_options?: { include_usage?: unknown } | null };
   const model = typeof body.model === 'string' ? body.model : 'unknown';
-  const logprobs = logprobsRequestOf(body as Record<string, unknown>);
+  const logprobs = reply.ignoresLogprobs ? undefined : logprobsRequestOf(body as Record<string, unknown>);
   if (body.stream !== true) return writeWholeChat(reply, model, response, logprobs);
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
   const chunks = renderOpenAiChunks(reply, model, body.stream_options?.include_usage === true, logprobs);

@@ -2,11 +2,12 @@
  * Log probabilities from Ollama's native `/api/chat` (since 0.12.11: `logprobs`, `top_logprobs`, and a
  * top-level `logprobs` list per chunk, api/types.go) through Chat Completions, read by the real `openai`
  * client: asked of the upstream as the client gave them, and the content's own tokens returned, whole and
- * streamed, without those of thinking or tool calls.
+ * streamed, without those of thinking or tool calls; an upstream that ignores them is said to.
  */
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeOllamaTokenLogprob, startFakeOllamaUpstream, type FakeOllamaUpstream } from '../../helpers/fake-ollama-upstream.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
 import { openAiSchemaErrors } from '../../helpers/openai-schema-validator.js';
 import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
 
@@ -109,5 +110,62 @@ describe('ollama /api/chat log probabilities', () => {
     expect(lastBody()).not.toHaveProperty('logprobs');
     expect(lastBody()).not.toHaveProperty('top_logprobs');
     expect(completion.choices[0]?.logprobs).toBeNull();
+  });
+});
+
+describe.each([
+  ['whole', false],
+  ['streamed', true],
+])('log probabilities an upstream ignores, %s', (_name, streamed) => {
+  let older: FakeOllamaUpstream;
+  let compatible: FakeOpenAiUpstream;
+  let quiet: StartedGateway;
+
+  beforeAll(async () => {
+    [older, compatible] = await Promise.all([startFakeOllamaUpstream({ beforeLogprobs: true }), startFakeOpenAiUpstream()]);
+    quiet = await startGateway({
+      providers: {
+        older: testProvider('ollama', older.url, { toolCalling: 'native' }),
+        compatible: testProvider('openai-compatible', `${compatible.url}/v1`, { toolCalling: 'native' }),
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await quiet?.close();
+    await Promise.all([older?.close(), compatible?.close()]);
+  });
+
+  /** The reply's text, its tokens and its warning codes, read by the real client. */
+  async function ask(model: string): Promise<{ text: string; tokens: unknown[]; warnings: string[] }> {
+    const request = { model, messages: [{ role: 'user' as const, content: 'hi' }], logprobs: true, top_logprobs: 2 };
+    let text = '';
+    const tokens: unknown[] = [];
+    let diagnostics: Diagnosed['diagnostics'];
+    if (streamed) {
+      for await (const chunk of await quiet.client().chat.completions.create({ ...request, stream: true })) {
+        text += chunk.choices[0]?.delta.content ?? '';
+        tokens.push(...(chunk.choices[0]?.logprobs?.content ?? []));
+        diagnostics ??= (chunk as Diagnosed).diagnostics;
+      }
+    } else {
+      const completion = await quiet.client().chat.completions.create(request);
+      text = completion.choices[0]?.message.content ?? '';
+      tokens.push(...(completion.choices[0]?.logprobs?.content ?? []));
+      diagnostics = (completion as Diagnosed).diagnostics;
+    }
+    return { text, tokens, warnings: diagnostics?.warnings?.map((warning) => warning.code) ?? [] };
+  }
+
+  it('an Ollama before 0.12.11 answers without them: the reply says so in a logprobs-partial warning', async () => {
+    older.enqueue({ type: 'chat', content: 'Hello world' });
+    const reply = await ask('older/llama3.1:8b');
+    expect(older.requests.at(-1)?.body).toMatchObject({ logprobs: true, top_logprobs: 2 });
+    expect(reply).toEqual({ text: 'Hello world', tokens: [], warnings: ['logprobs-partial'] });
+  });
+
+  it('an OpenAI-compatible server that ignores them: the same warning', async () => {
+    compatible.enqueue({ type: 'chat', content: 'Hello world', ignoresLogprobs: true });
+    expect(await ask('compatible/gpt-fake-1')).toEqual({ text: 'Hello world', tokens: [], warnings: ['logprobs-partial'] });
   });
 });
