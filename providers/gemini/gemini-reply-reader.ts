@@ -10,6 +10,7 @@ import {
   logprobsPartialCode,
   type GatewayError,
   type StreamEvent,
+  type TokenLogprob,
   type Warning,
 } from '../../src/core/index.js';
 import { stringifyDeepJson } from '../../src/core/stringify-deep-json.js';
@@ -18,7 +19,7 @@ import { mapGeminiStreamError } from './map-gemini-error.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { mapGeminiUsage } from './map-gemini-usage.js';
 import { encodeGeminiCallId } from './gemini-tool-call-id.js';
-import { readGeminiLogprobs } from './read-gemini-logprobs.js';
+import { readGeminiLogprobs, stepsAfter } from './read-gemini-logprobs.js';
 import { tokensSpellingText } from '../tokens-spelling-text.js';
 
 const logprobsPartialWarning: Warning = {
@@ -45,6 +46,8 @@ export class GeminiReplyReader {
   private lastSignature: string | undefined;
   /** Some content went out without the tokens the reply sent for it. */
   private logprobsUnpaired = false;
+  /** The previous chunk's steps as sent: a cumulative stream repeats them (read-gemini-logprobs.ts `stepsAfter`). */
+  private previousSteps: TokenLogprob[] | undefined;
 
   constructor(private readonly options: GeminiReplyReaderOptions) {}
 
@@ -113,8 +116,10 @@ export class GeminiReplyReader {
         last = position;
       } else textOnly = false;
     }
+    const sent = readGeminiLogprobs(result);
+    const tokens = sent && stepsAfter(this.previousSteps, sent);
+    if (sent) this.previousSteps = sent;
     if (last === -1) return;
-    const tokens = readGeminiLogprobs(result);
     const content = tokens && (textOnly ? tokens : tokensSpellingText(tokens, text));
     if (!content) {
       this.logprobsUnpaired = true;

@@ -30,3 +30,22 @@ export function readGeminiLogprobs(result: unknown): TokenLogprob[] | undefined 
     };
   });
 }
+
+function sameStep(left: TokenLogprob, right: TokenLogprob): boolean {
+  return left.token === right.token && left.logprob === right.logprob;
+}
+
+/**
+ * The steps of a streamed chunk's result that no earlier chunk reported. Google's reference does not say
+ * whether a streamed chunk's `logprobsResult` holds that chunk's decoding steps or every step so far
+ * (https://ai.google.dev/api/generate-content#LogprobsResult: "Length = total number of decoding steps";
+ * streamGenerateContent returns "a stream of GenerateContentResponse"), and no Google SDK or sample shows a
+ * streamed one. Both are read right: a result that repeats the previous chunk's steps at its start (same
+ * tokens, same log probabilities) is cumulative, and only the steps after them are this chunk's.
+ */
+export function stepsAfter(previous: readonly TokenLogprob[] | undefined, steps: TokenLogprob[]): TokenLogprob[] {
+  if (!previous?.length || steps.length <= previous.length) return steps;
+  for (let index = 0; index < previous.length; index++)
+    if (!sameStep(previous[index] as TokenLogprob, steps[index] as TokenLogprob)) return steps;
+  return steps.slice(previous.length);
+}

@@ -97,6 +97,10 @@ function geminiCandidate(candidate: { token: string; logprob: number }, tokenId:
  * per text part (one part, one token), with the values of the OpenAI fake (fakeTokenLogprob), steps numbered
  * across the reply from `first`; `topCandidates` only when candidates were asked for. The reference does not
  * say whether thoughts and function calls have steps; this fake gives them none (the reader handles both).
+ * Nor does it say whether a streamed chunk's result holds that chunk's steps or every step so far (no
+ * Google SDK, sample or recorded stream found shows one): this fake sends each chunk's own, and the reader
+ * takes either (providers/gemini/read-gemini-logprobs.ts `stepsAfter`; both forms in
+ * test/providers/gemini/gemini-reply-logprobs.test.ts).
  */
 function logprobsResultOf(parts: FakeGeminiPart[], first: number, top: number): Record<string, unknown> {
   const steps = parts

@@ -29,4 +29,38 @@ describe('GeminiReplyReader log probabilities', () => {
     expect(events.filter((event) => event.type === 'text-delta')).toEqual([{ type: 'text-delta', delta: 'Sure' }]);
     expect(events.at(-1)).toMatchObject({ type: 'finish', diagnostics: { warnings: [{ code: 'logprobs-partial' }] } });
   });
+
+  /** A streamed reply, chunk by chunk: each chunk's text parts and the `chosenCandidates` it carries. */
+  function readStream(chunks: { text: string; steps: unknown[] }[]): StreamEvent[] {
+    const reader = new GeminiReplyReader({ provider: 'google', model: 'gemini-2.5-flash', warnings: [] });
+    const events = chunks.flatMap(({ text, steps }, index) => {
+      const candidate = { content: { role: 'model', parts: [{ text }] }, logprobsResult: { chosenCandidates: steps } };
+      return reader.push({ candidates: [index === chunks.length - 1 ? { ...candidate, finishReason: 'STOP' } : candidate] });
+    });
+    return [...events, ...reader.end()];
+  }
+
+  const texts = (events: StreamEvent[]) => events.filter((event) => event.type === 'text-delta');
+  const expected = [
+    { type: 'text-delta', delta: 'Hello', logprobs: [neutral('Hel', -0.1), neutral('lo', -0.2)] },
+    { type: 'text-delta', delta: ' world', logprobs: [neutral(' world', -0.3)] },
+  ];
+
+  it("streamed, each chunk's own steps go with its text", () => {
+    const events = readStream([
+      { text: 'Hello', steps: [step('Hel', -0.1), step('lo', -0.2)] },
+      { text: ' world', steps: [step(' world', -0.3)] },
+    ]);
+    expect(texts(events)).toEqual(expected);
+  });
+
+  // Google's reference does not say which of the two a streamed chunk carries: both are read alike.
+  it('streamed with every step so far in each chunk, only the new steps go with its text', () => {
+    const events = readStream([
+      { text: 'Hello', steps: [step('Hel', -0.1), step('lo', -0.2)] },
+      { text: ' world', steps: [step('Hel', -0.1), step('lo', -0.2), step(' world', -0.3)] },
+    ]);
+    expect(texts(events)).toEqual(expected);
+    expect(events.at(-1)).not.toHaveProperty('diagnostics');
+  });
 });
