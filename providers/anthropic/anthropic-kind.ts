@@ -17,5 +17,5 @@ export const anthropicKind: ProviderKind<'anthropic'> = {
     baseUrlVariable: 'ANTHROPIC_BASE_URL',
     defaultBaseUrl: firstPartyBaseUrls.anthropic,
   }),
-  createAdapter: (config) => createAnthropicAdapter(config),
+  createAdapter: (config, dependencies) => createAnthropicAdapter(config, undefined, dependencies.refusals),
 };

@@ -74,10 +74,16 @@ function defaultedMaxTokensWarning(config: ProviderConfig, answerTokens: number,
   };
 }
 
+export type AnthropicBodyOptions = {
+  stream: boolean;
+  /** Why strict tools are not sent though the model has them: the upstream refused them (strict-tools-refused.ts). */
+  strictRefused?: string;
+};
+
 export function buildAnthropicRequestBody(
   request: ChatRequest,
   config: ProviderConfig,
-  options: { stream: boolean },
+  options: AnthropicBodyOptions,
 ): AnthropicRequestPlan {
   const conversation = convertToAnthropicMessages(request.messages);
   const warnings: Warning[] = [];
@@ -92,7 +98,7 @@ export function buildAnthropicRequestBody(
   if (request.tools && request.tools.length > 0) {
     const upstream = `Anthropic provider '${config.name}'`;
     const modelGap = takesStrictTools(request.model.model)
-      ? undefined
+      ? options.strictRefused
       : `${request.model.model} has no strict tool use (Claude 4.5 and later)`;
     body.tools = request.tools.map((tool) => {
       const grammar = grammarToolSchema(tool, upstream, modelGap);

@@ -4,6 +4,7 @@
  */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest, ProviderAdapter, ProviderContext, StreamEvent } from '../../src/core/index.js';
+import { refusalMemories, type RefusalMemories } from '../../src/core/refusal-memory.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../../src/http/upstream-client.js';
 import { AnthropicStreamReader } from './anthropic-stream-reader.js';
 import { buildAnthropicHeaders } from './build-anthropic-headers.js';
@@ -11,6 +12,7 @@ import { buildAnthropicRequestBody } from './build-anthropic-request-body.js';
 import { listAnthropicModels } from './list-anthropic-models.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
 import { readAnthropicStream } from './read-anthropic-stream.js';
+import { isStrictToolsRefusal } from './strict-tools-refused.js';
 
 /** Anthropic has no embeddings endpoint, so the adapter has no `embed`. */
 /**
@@ -32,11 +34,48 @@ export type AnthropicRoute = {
   errorFromStatus: NonNullable<UpstreamClientOptions['errorFromStatus']>;
 };
 
-export function createAnthropicAdapter(config: ProviderConfig, route?: AnthropicRoute): ProviderAdapter {
-  const client = new UpstreamClient(config, route ? { errorFromStatus: route.errorFromStatus } : {});
+/** Models are named by requests: the memory of strict-tool refusals is bounded. */
+const modelsRemembered = 1_000;
 
+/**
+ * `refusals`: the app's refusal memories (src/app.ts), where the models whose host refused strict tools are
+ * remembered for `server.refusalMemoryMs`; a memory of its own, with the default lifetime, when absent.
+ */
+export function createAnthropicAdapter(
+  config: ProviderConfig,
+  route?: AnthropicRoute,
+  refusals: RefusalMemories = refusalMemories(),
+): ProviderAdapter {
+  const client = new UpstreamClient(config, route ? { errorFromStatus: route.errorFromStatus } : {});
+  const strictRefused = refusals(modelsRemembered);
+  const strictRefusedReason = `Anthropic provider '${config.name}' refused strict tool use for this model`;
+
+  /**
+   * The request, with strict tools unless the host refused them for the model; a refusal now is remembered
+   * and the request sent once more with the tools non-strict (nothing has reached the client yet).
+   */
   async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
-    const { body, betas, warnings } = buildAnthropicRequestBody(request, config, { stream: true });
+    const model = request.model.model;
+    if (strictRefused.has(model)) return send(request, context, strictRefusedReason);
+    try {
+      return await send(request, context, undefined);
+    } catch (error) {
+      if (!isStrictToolsRefusal(error) || !request.tools?.some((tool) => tool.strict === true)) throw error;
+      if (strictRefused.remember(model))
+        context.log.warn(
+          { provider: config.name, model, reason: (error as Error).message },
+          'the upstream refused strict tools for this model: its tools go without strict until the refusal is forgotten (server.refusalMemoryMs)',
+        );
+      return send(request, context, strictRefusedReason);
+    }
+  }
+
+  async function send(
+    request: ChatRequest,
+    context: ProviderContext,
+    refusedReason: string | undefined,
+  ): Promise<AsyncIterable<StreamEvent>> {
+    const { body, betas, warnings } = buildAnthropicRequestBody(request, config, { stream: true, strictRefused: refusedReason });
     const whole = context.wholeReply === true && body.max_tokens <= longestWholeReplyTokens;
     body.stream = !whole;
     if (warnings.length > 0) context.log.debug({ warnings, provider: config.name }, 'anthropic request warnings');

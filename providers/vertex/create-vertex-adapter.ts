@@ -8,6 +8,7 @@
  */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ProviderAdapter } from '../../src/core/provider-adapter.js';
+import type { RefusalMemories } from '../../src/core/refusal-memory.js';
 import { isVertexClaudeModel } from '../../src/core/provider-types.js';
 import { createAnthropicAdapter } from '../anthropic/create-anthropic-adapter.js';
 import { createGeminiAdapter } from '../gemini/create-gemini-adapter.js';
@@ -25,9 +26,11 @@ function modelSegment(model: string): string {
   return encodeURIComponent(model).replaceAll('%40', '@');
 }
 
+/** `refusals`: where the Claude adapter remembers models Vertex refused strict tools for (create-anthropic-adapter.ts). */
 export function createVertexAdapter(
   config: ProviderConfig,
   credentials: GoogleHeadersSource = vertexHeadersSource(config),
+  refusals?: RefusalMemories,
 ): ProviderAdapter {
   const vertex = config.vertex;
   if (!vertex) throw new Error(`provider ${config.name} has no vertex settings`);
@@ -38,13 +41,17 @@ export function createVertexAdapter(
     modelPath: (model) => `${publisher('google')}/${modelSegment(model)}`,
     authorization,
   });
-  const anthropic = createAnthropicAdapter(config, {
-    path: (model, stream) => `${publisher('anthropic')}/${modelSegment(model)}:${stream ? 'streamRawPredict' : 'rawPredict'}`,
-    body: ({ model: _model, ...rest }) => ({ anthropic_version: vertexAnthropicVersion, ...rest }),
-    authorization,
-    // Vertex answers for Claude too when the call never reaches it (401, 403, 404, 429 quota): Google's envelope.
-    errorFromStatus: mapGeminiStatusError,
-  });
+  const anthropic = createAnthropicAdapter(
+    config,
+    {
+      path: (model, stream) => `${publisher('anthropic')}/${modelSegment(model)}:${stream ? 'streamRawPredict' : 'rawPredict'}`,
+      body: ({ model: _model, ...rest }) => ({ anthropic_version: vertexAnthropicVersion, ...rest }),
+      authorization,
+      // Vertex answers for Claude too when the call never reaches it (401, 403, 404, 429 quota): Google's envelope.
+      errorFromStatus: mapGeminiStatusError,
+    },
+    refusals,
+  );
   return {
     stream: (request, context) => (isVertexClaudeModel(request.model.model) ? anthropic : gemini).stream(request, context),
     close: async () => {

@@ -14,5 +14,5 @@ export const vertexKind: ProviderKind<'vertex', typeof vertexConfigProperties> =
   detectsReasoningOpening: false,
   // OpenTelemetry's GenAI name for Vertex AI.
   genAiProviderName: 'gcp.vertex_ai',
-  createAdapter: (config) => createVertexAdapter(config),
+  createAdapter: (config, dependencies) => createVertexAdapter(config, undefined, dependencies.refusals),
 };

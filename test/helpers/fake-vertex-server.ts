@@ -44,7 +44,28 @@ export type FakeVertexOptions = {
   location: string;
   /** The OAuth access tokens Google would accept for the project (asked on each call: tokens may be issued later). */
   bearerTokens: () => readonly string[];
+  /**
+   * A project whose organization policy (`constraints/vertexai.allowedPartnerModelFeatures`) does not allow
+   * Claude's `structured_outputs`, Vertex's default
+   * (https://docs.cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude/structured_outputs: "By
+   * default, structured outputs are disabled by the organization policy constraint"): a strict tool or an
+   * `output_config.format` is refused before the model runs.
+   */
+  withoutStructuredOutputs?: boolean;
 };
+
+/**
+ * Vertex's 400 for structured-output fields its project does not take, in Anthropic's envelope with a
+ * Vertex request id: "tools.0.custom.strict: Extra inputs are not permitted" (quoted in vercel/ai#13353) and
+ * "output_config.format: Extra inputs are not permitted" (anthropics/anthropic-sdk-python#1188).
+ */
+function structuredOutputsRefusal(body: Record<string, unknown>): string | undefined {
+  const tools = Array.isArray(body.tools) ? (body.tools as { strict?: unknown }[]) : [];
+  const strict = tools.findIndex((tool) => tool.strict === true);
+  if (strict !== -1) return `tools.${strict}.custom.strict: Extra inputs are not permitted`;
+  const format = (body.output_config as { format?: unknown } | undefined)?.format;
+  return format === undefined ? undefined : 'output_config.format: Extra inputs are not permitted';
+}
 
 export async function startFakeVertex(options: FakeVertexOptions): Promise<FakeVertex> {
   const [gemini, anthropic] = await Promise.all([startFakeGeminiUpstream(), startFakeAnthropicUpstream()]);
@@ -80,6 +101,15 @@ export async function startFakeVertex(options: FakeVertexOptions): Promise<FakeV
         'INVALID_ARGUMENT',
         'anthropic_version must be vertex-2023-10-16 and the body must not name the model',
       );
+    const refused = options.withoutStructuredOutputs ? structuredOutputsRefusal(body) : undefined;
+    if (refused) {
+      response
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: refused }, request_id: 'req_vrtx_011CWfake' }),
+        );
+      return;
+    }
     const stream = method === 'streamRawPredict';
     const { anthropic_version: _version, ...messages } = body;
     forward(

@@ -171,3 +171,76 @@ describe('vertex', () => {
     );
   });
 });
+
+describe('Claude on Vertex AI without structured outputs (the organization policy default)', () => {
+  let refusing: FakeVertex;
+  let refusingGateway: StartedGateway;
+
+  beforeAll(async () => {
+    refusing = await startFakeVertex({
+      project: 'my-project',
+      location: 'us-east5',
+      bearerTokens: () => ['ya29.fake-token'],
+      withoutStructuredOutputs: true,
+    });
+    refusingGateway = await startGateway({
+      providers: {
+        vertex: testProvider('vertex', refusing.url, { project: 'my-project', location: 'us-east5', accessToken: 'ya29.fake-token' }),
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await refusingGateway?.close();
+    await refusing?.close();
+  });
+
+  type Diagnosed = { diagnostics?: { warnings?: { code: string; message: string }[] } };
+  const strictTool = {
+    type: 'function' as const,
+    function: { ...weatherTool.function, strict: true, parameters: { ...weatherTool.function.parameters, additionalProperties: false } },
+  };
+  /** Whether each tool of a request Vertex received was sent strict. */
+  const strictSent = (recorded: FakeVertex['requests']) =>
+    recorded.map((sent) => ((sent.body as { tools?: { strict?: boolean }[] }).tools ?? []).map((tool) => tool.strict === true));
+
+  it('a refused strict tool goes again without strict, with a warning, and the model is remembered', async () => {
+    const ask = () =>
+      refusingGateway.client().chat.completions.create({
+        model: 'vertex/claude-sonnet-4-6',
+        max_tokens: 200,
+        messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+        tools: [strictTool],
+      });
+    refusing.anthropic.enqueue({ type: 'message', content: [{ type: 'tool_use', name: 'get_weather', input: { city: 'Oslo' } }] });
+    const first = await ask();
+    expect(first.choices[0]?.message.tool_calls?.[0]).toMatchObject({ function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } });
+    expect((first as Diagnosed).diagnostics?.warnings).toEqual([
+      { code: 'strict-schema-not-guaranteed', message: expect.stringContaining('refused strict tool use') as string },
+    ]);
+    // The refused attempt, then the same request with the tool non-strict.
+    expect(strictSent(refusing.requests)).toEqual([[true], [false]]);
+
+    refusing.anthropic.enqueue({ type: 'message', content: [{ type: 'tool_use', name: 'get_weather', input: { city: 'Bergen' } }] });
+    const second = await ask();
+    expect(second.choices[0]?.message.tool_calls?.[0]).toMatchObject({ function: { arguments: '{"city":"Bergen"}' } });
+    expect((second as Diagnosed).diagnostics?.warnings?.map((warning) => warning.code)).toEqual(['strict-schema-not-guaranteed']);
+    // Remembered: no refused attempt this time.
+    expect(strictSent(refusing.requests).slice(2)).toEqual([[false]]);
+  });
+
+  it('a refused output_config.format: the schema goes into the prompt instead, and the reply is checked', async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+    refusing.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{"city": "Oslo"}' }] });
+    const before = refusing.requests.length;
+    const completion = await refusingGateway.client().chat.completions.create({
+      model: 'vertex/claude-opus-4-6',
+      max_tokens: 200,
+      messages: [{ role: 'user', content: 'Where is it snowing?' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'place', schema, strict: true } },
+    });
+    expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ city: 'Oslo' });
+    const sent = refusing.requests.slice(before).map((recorded) => 'output_config' in (recorded.body as object));
+    expect(sent).toEqual([true, false]);
+  });
+});
