@@ -4,7 +4,7 @@
  */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest, ProviderAdapter, ProviderContext, StreamEvent } from '../../src/core/index.js';
-import { refusalMemories, type RefusalMemories } from '../../src/core/refusal-memory.js';
+import { modelsRemembered, refusalMemories, type RefusalMemories } from '../../src/core/refusal-memory.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../../src/http/upstream-client.js';
 import { AnthropicStreamReader } from './anthropic-stream-reader.js';
 import { buildAnthropicHeaders } from './build-anthropic-headers.js';
@@ -33,9 +33,6 @@ export type AnthropicRoute = {
   /** The host's own error bodies (Vertex AI answers auth, quota and routing failures in Google's envelope). */
   errorFromStatus: NonNullable<UpstreamClientOptions['errorFromStatus']>;
 };
-
-/** Models are named by requests: the memory of strict-tool refusals is bounded. */
-const modelsRemembered = 1_000;
 
 /**
  * `refusals`: the app's refusal memories (src/app.ts), where the models whose host refused strict tools are

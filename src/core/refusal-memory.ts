@@ -11,6 +11,9 @@
  * everything at once when full (a forgotten refusal costs one more refused attempt, never a wrong reply).
  */
 
+/** The most models a memory keyed by model holds: models are named by requests, so the memory is bounded. */
+export const modelsRemembered = 1_000;
+
 /** How long a refusal is remembered unless `server.refusalMemoryMs` says otherwise: ten minutes. */
 export const defaultRefusalMemoryMs = 10 * 60_000;
 

@@ -5,11 +5,8 @@
  * memory says in the log, once per model, what the gateway does instead.
  */
 import type { Logger } from '../core/logger.js';
-import type { RefusalMemories, RefusalMemory } from '../core/refusal-memory.js';
+import { modelsRemembered, type RefusalMemories, type RefusalMemory } from '../core/refusal-memory.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
-
-/** Models are named by requests: the memory is bounded. */
-const modelsRemembered = 1_000;
 
 export class ModelRefusals {
   private readonly refused: RefusalMemory;
