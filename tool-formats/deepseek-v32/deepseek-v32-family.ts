@@ -28,6 +28,7 @@ import {
   toolCallsClose,
   toolCallsOpen,
 } from '../shared/dsml-tokens.js';
+import { placeAfterSystemText } from '../shared/after-system-text.js';
 import { endOfSentence } from '../shared/deepseek-tokens.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
@@ -89,6 +90,7 @@ export const deepseekV32Family: FamilySpec = {
       `Here are the functions available in JSONSchema format:\n<functions>\n${tools.map((tool) => formatJson(toolSignature(tool))).join('\n')}\n</functions>\n`,
     callInstructions: '',
   },
+  placeToolPrompt: placeAfterSystemText,
   renderCall: (call) => renderSection([call]),
   // One section for the turn's calls, after a blank line even when the turn has no text.
   renderCalls: (calls) => `\n\n${renderSection(calls)}`,

@@ -12,6 +12,7 @@
 // @see https://huggingface.co/deepseek-ai/DeepSeek-V4-Flash/blob/main/encoding/encoding_dsv4.py
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tokenizers/deepseek_v41_encoding.py
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/deepseekv4_tool_parser.py
+import { placeAfterSystemText } from '../shared/after-system-text.js';
 import { endOfSentence } from '../shared/deepseek-tokens.js';
 import { functionCallsDialect, spacedCallsDialect, toolCallsDialect, type DsmlDialect } from '../shared/dsml-tokens.js';
 import { taggedEnvelope, type Envelope } from '../shared/envelope.js';
@@ -73,6 +74,7 @@ export function dsv4FamilySpec(family: string, dialect: DsmlDialect): FamilySpec
       // The template's last line, and the newline it ends with.
       callInstructions: 'You MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n',
     },
+    placeToolPrompt: placeAfterSystemText,
     renderCall: (call) => renderDsmlSection([call], dialect),
     // One section for the turn's calls, after a blank line even when the turn has no text.
     renderCalls: (calls) => `\n\n${renderDsmlSection(calls, dialect)}`,

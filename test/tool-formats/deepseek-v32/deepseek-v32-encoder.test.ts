@@ -59,6 +59,19 @@ describe('deepseek-v32: the prompt of a tool conversation', () => {
     expect(gatewayPrompt(encoderConversation, false)).toBe(`${goldBeforeReply}</think>`);
   });
 
+  // encoding_dsv32.py's render_message writes a system message as `{content}` (None as "") and then
+  // `"\n\n" + render_tools(tools)`; vLLM's deepseek_v32 tokenizer puts a request's tools on an inserted
+  // `{"role": "system"}`, so without system text the prompt opens with the blank line.
+  it('opens with the blank line before the tool block when there is no system text, absent or empty', () => {
+    const systemText = 'You are a helpful Assistant.';
+    const bos = '<｜begin▁of▁sentence｜>';
+    expect(goldBeforeReply.startsWith(`${bos}${systemText}\n\n## Tools`)).toBe(true);
+    const withoutSystemText = `${bos}${goldBeforeReply.slice(bos.length + systemText.length)}`;
+    const [, ...rest] = encoderConversation;
+    expect(gatewayPrompt(rest, false)).toBe(`${withoutSystemText}</think>`);
+    expect(gatewayPrompt([{ role: 'system', content: '' }, ...rest], false)).toBe(`${withoutSystemText}</think>`);
+  });
+
   it("reads back the calls of the model's reply in the gold prompt", () => {
     const reply = gold.slice(goldBeforeReply.length + '<think>'.length, gold.indexOf('<function_results>', goldBeforeReply.length));
     const parser = format.createParser(encoderTools, { startsInReasoning: true });

@@ -68,6 +68,18 @@ describe('deepseek-v4: the prompt of a tool conversation', () => {
     expect(gatewayPrompt(encoderConversation, false)).toBe(goldWithoutReasoning('chat'));
   });
 
+  // encoding_dsv4.py's render_message writes a system message as `{content}` (None as "") and then
+  // `"\n\n" + render_tools(tools)`; vLLM's deepseek_v4 tokenizer puts a request's tools on an inserted
+  // `{"role": "system", "tools": tools}` when the conversation has no leading system message.
+  it('opens with the blank line before the tool block when there is no system text', () => {
+    const systemText = 'You are a helpful assistant.';
+    const bos = '<｜begin▁of▁sentence｜>';
+    const expected = goldWithoutReasoning('chat');
+    expect(expected.startsWith(`${bos}${systemText}\n\n## Tools`)).toBe(true);
+    const [, ...rest] = encoderConversation;
+    expect(gatewayPrompt(rest, false)).toBe(`${bos}${expected.slice(bos.length + systemText.length)}`);
+  });
+
   it("writes results that end the conversation as the user turn the encoder's merge_tool_messages makes", () => {
     const prompt = gatewayPrompt(encoderConversation.slice(0, 4), false);
     const results = '<｜User｜><tool_result>';
