@@ -3,7 +3,7 @@ import type { ChatRequest, ResponseFormat } from '../../src/core/chat-request.js
 import type { RequestCaches } from '../../src/core/request-caches.js';
 import { isSharedToolList, type SharedToolList } from '../../src/core/shared-tool-list.js';
 import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.js';
-import { convertToOpenAiMessages, type OpenAiMessage } from './convert-to-openai-messages.js';
+import { convertToOpenAiMessages, type OpenAiMessage, type OpenAiMessageOptions } from './convert-to-openai-messages.js';
 import { joinJsonPieces, stringifyWithRawMembers, type JsonPiece } from './stringify-with-raw-members.js';
 import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
 import type { Warning } from '../../src/core/warning.js';
@@ -48,6 +48,18 @@ function parsesArguments(server: ChatRequest['model']['server']): boolean {
   return server === 'vllm' || server === 'sglang' || server === 'llama.cpp';
 }
 
+/**
+ * Where the server takes an assistant turn's reasoning, when the request replays it: vLLM copies a
+ * message's `reasoning` into what its encoder reads (chat_utils.py `_parse_chat_message_content`), SGLang's
+ * templates read `reasoning_content`. Other servers are not sent it, as some reject it.
+ */
+function replayedReasoning(request: ChatRequest): Pick<OpenAiMessageOptions, 'reasoningField'> {
+  if (request.replayReasoning !== true) return {};
+  if (request.model.server === 'vllm') return { reasoningField: 'reasoning' };
+  if (request.model.server === 'sglang') return { reasoningField: 'reasoning_content' };
+  return {};
+}
+
 /** The body with `wireTools` as its `tools` (set only when the request has tools). */
 function assembleBody(
   request: ChatRequest,
@@ -61,7 +73,10 @@ function assembleBody(
   body.messages =
     flavour === 'openai'
       ? convertToOpenAiMessages(request.messages)
-      : convertToOpenAiMessages(foldSystemMessages(request.messages), { argumentsAsObjects: parsesArguments(request.model.server) });
+      : convertToOpenAiMessages(foldSystemMessages(request.messages), {
+          argumentsAsObjects: parsesArguments(request.model.server),
+          ...replayedReasoning(request),
+        });
   const sent = flavour === 'openai-compatible' ? toolsForServer(request) : request;
   if (sent.tools?.length) {
     body.tools = sent === request ? wireTools() : convertTools(sent.tools);

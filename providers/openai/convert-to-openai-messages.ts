@@ -32,11 +32,17 @@ function convertUserPart(part: TextPart | FilePart): OpenAiContentPart {
   return { type: 'file', file };
 }
 
-/**
- * `argumentsAsObjects`: the server parses each earlier call's arguments into an object (vLLM, SGLang,
- * llama-server): arguments that are not one go as an object holding their text (arguments-object.ts).
- */
-export function convertToOpenAiMessages(messages: Message[], options: { argumentsAsObjects?: boolean } = {}): OpenAiMessage[] {
+export type OpenAiMessageOptions = {
+  /**
+   * The server parses each earlier call's arguments into an object (vLLM, SGLang, llama-server):
+   * arguments that are not one go as an object holding their text (arguments-object.ts).
+   */
+  argumentsAsObjects?: boolean;
+  /** The field an assistant turn's reasoning is replayed in, for a server that takes it; absent: not replayed. */
+  reasoningField?: 'reasoning' | 'reasoning_content';
+};
+
+export function convertToOpenAiMessages(messages: Message[], options: OpenAiMessageOptions = {}): OpenAiMessage[] {
   const argumentsText = options.argumentsAsObjects === true ? argumentsObjectText : (text: string) => text;
   const result: OpenAiMessage[] = [];
   for (const message of messages) {
@@ -58,9 +64,13 @@ export function convertToOpenAiMessages(messages: Message[], options: { argument
             ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: argumentsText(part.arguments) } }]
             : [],
         );
-        // Reasoning parts are not replayed: several OpenAI-compatible servers reject reasoning_content in input.
         const converted: OpenAiMessage = { role: 'assistant', content: text === '' && calls.length ? null : text };
         if (calls.length) converted.tool_calls = calls;
+        // Reasoning parts are replayed only where asked: several OpenAI-compatible servers reject reasoning_content in input.
+        if (options.reasoningField !== undefined) {
+          const reasoning = message.content.flatMap((part) => (part.type === 'reasoning' ? [part.text] : [])).join('');
+          if (reasoning !== '') converted[options.reasoningField] = reasoning;
+        }
         result.push(converted);
         break;
       }

@@ -44,6 +44,11 @@ export type ChatRequest = GenerationOptions & {
    * `preserved_tokens`), since the parser cannot find a call whose markers were removed.
    */
   keepSpecialTokens?: readonly string[];
+  /**
+   * Prompted lane: the family's encoder shows earlier turns' reasoning (ToolFormat.thinkingWithTools), so
+   * an adapter whose server takes it sends each assistant turn's reasoning parts with the turn.
+   */
+  replayReasoning?: boolean;
   /** Prompted lane: the tool_choice the prompt was written for (read by the scripted provider, like promptedTools). */
   promptedToolChoice?: ToolChoice;
   /**
@@ -103,6 +108,7 @@ export function chatRequestFrom(
     promptedTools: source.promptedTools,
     promptedToolChoice: source.promptedToolChoice,
     keepSpecialTokens: source.keepSpecialTokens,
+    replayReasoning: source.replayReasoning,
     maxOutputTokens: source.maxOutputTokens,
     temperature: source.temperature,
     topP: source.topP,

@@ -52,6 +52,13 @@ export interface ToolFormat {
    * family's file says why it is, or is not, set.
    */
   readonly templateRendersTools?: boolean;
+  /**
+   * The model's encoder shows every turn's reasoning once tools are declared (DeepSeek V4's
+   * `encode_messages` turns `drop_thinking` off when a message carries tools), which the server, declared
+   * none in the prompted lane, would drop: the lane asks for it with these chat-template kwargs and
+   * replays the turns' reasoning (ChatRequest.replayReasoning). Absent: reasoning is not replayed.
+   */
+  readonly thinkingWithTools?: { readonly chatTemplateKwargs: Readonly<Record<string, unknown>> };
   /** The system-prompt fragment describing the tools and how to call them. */
   renderTools(tools: ToolDefinition[], choice: ToolChoice): string;
   /**

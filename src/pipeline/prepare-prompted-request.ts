@@ -54,7 +54,11 @@ export function preparePromptedRequest(
   prepared.tools = undefined;
   prepared.toolChoice = undefined;
   prepared.parallelToolCalls = undefined;
-  if (active.length > 0) markPrompted(prepared, format, active, choice);
+  if (active.length > 0) {
+    markPrompted(prepared, format, active, choice);
+    if (format.thinkingWithTools !== undefined && takesThinkingKwargs(request.model.server))
+      askForThinkingHistory(prepared, format.thinkingWithTools.chatTemplateKwargs);
+  }
   return { request: prepared, warnings, parse: active.length > 0, serverRendered: false };
 }
 
@@ -66,6 +70,26 @@ function templateRendered(request: ChatRequest, format: ToolFormat, active: Tool
   prepared.parallelToolCalls = undefined;
   markPrompted(prepared, format, active, choice);
   return prepared;
+}
+
+/**
+ * The servers whose DeepSeek V4 encoding reads the kwargs (vLLM's deepseek_v4 tokenizer, SGLang's V4
+ * template) and that take a turn's reasoning (build-openai-request-body.ts); others are not sent them.
+ */
+function takesThinkingKwargs(server: ChatRequest['model']['server']): boolean {
+  return server === 'vllm' || server === 'sglang';
+}
+
+/**
+ * The server keeps the turns' reasoning as the model's encoder does with tools declared: the family's
+ * chat-template kwargs under the client's own (a value the client sent wins), and the reasoning replayed.
+ */
+function askForThinkingHistory(prepared: ChatRequest, kwargs: Readonly<Record<string, unknown>>): void {
+  const extras = prepared.openaiExtras ?? {};
+  const clientKwargs = extras['chat_template_kwargs'];
+  const merged = typeof clientKwargs === 'object' && clientKwargs !== null ? { ...kwargs, ...clientKwargs } : { ...kwargs };
+  prepared.openaiExtras = { ...extras, chat_template_kwargs: merged };
+  prepared.replayReasoning = true;
 }
 
 function markPrompted(prepared: ChatRequest, format: ToolFormat, active: ToolDefinition[], choice: ToolChoice): void {

@@ -74,4 +74,27 @@ describe('preparePromptedRequest', () => {
     expect(prepare('harmony', 'vllm', undefined, []).request.keepSpecialTokens).toBeUndefined();
     expect(prepare('harmony', 'vllm', { type: 'none' }).request.keepSpecialTokens).toBeUndefined();
   });
+
+  // DeepSeek V4's encoder keeps every turn's thinking once a message carries tools; the server, sent none,
+  // is told so (ToolFormat.thinkingWithTools).
+  it("asks the server to keep a V4-line family's thinking, under the client's own kwargs, only with tools to offer, on vLLM and SGLang", () => {
+    const asked = prepare('deepseek-v4', 'vllm').request;
+    expect(asked.openaiExtras).toEqual({ chat_template_kwargs: { drop_thinking: false } });
+    expect(asked.replayReasoning).toBe(true);
+    const model = { id: 'local/m', provider: 'local', providerType: 'openai-compatible', model: 'm', family: 'deepseek-v41' };
+    const request: ChatRequest = {
+      model: { ...model, toolCalling: 'prompted', server: 'vllm' },
+      messages: history,
+      tools: [weather],
+      openaiExtras: { chat_template_kwargs: { drop_thinking: true, thinking: true }, seed_extra: 1 },
+    };
+    const clientSaid = preparePromptedRequest(request, registry.get('deepseek-v41')!, new ToolPromptCache(new RequestCaches())).request;
+    expect(clientSaid.openaiExtras).toEqual({ chat_template_kwargs: { drop_thinking: true, thinking: true }, seed_extra: 1 });
+    const withoutTools = prepare('deepseek-v4', 'vllm', { type: 'none' }).request;
+    expect(withoutTools.openaiExtras).toBeUndefined();
+    expect(withoutTools.replayReasoning).toBeUndefined();
+    expect(prepare('deepseek-v32', 'vllm').request.replayReasoning).toBeUndefined();
+    for (const server of ['llama.cpp', 'generic', undefined] as const)
+      expect(prepare('deepseek-v4', server).request.openaiExtras).toBeUndefined();
+  });
 });

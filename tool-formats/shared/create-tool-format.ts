@@ -22,6 +22,7 @@ export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue)
     templateRendersTools: spec.templateRendersTools === true,
     renderTools: (tools, choice) => renderToolPrompt(tools, choice, spec.prompt, spec.renderCall),
     ...(spec.placeToolPrompt === undefined ? {} : { placeToolPrompt: spec.placeToolPrompt }),
+    ...(spec.thinkingWithTools === undefined ? {} : { thinkingWithTools: spec.thinkingWithTools }),
     renderHistory: (messages) => renderHistoryAsText(messages, spec),
     renderCall: spec.renderCall,
     // With no tools offered nothing may become a call, so nothing is parsed at all, but for a reasoning

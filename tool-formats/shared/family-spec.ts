@@ -26,4 +26,5 @@ export type FamilySpec = FamilySyntax &
     placeToolPrompt?: ToolFormat['placeToolPrompt'];
     specialTokens?: readonly string[];
     templateRendersTools?: boolean;
+    thinkingWithTools?: ToolFormat['thinkingWithTools'];
   };

@@ -28,6 +28,41 @@ function request(server: ServerKind | undefined, overrides: Partial<ChatRequest>
   };
 }
 
+describe("the prompted lane replays a turn's reasoning where the family's encoder shows it (replayReasoning)", () => {
+  const conversation: ChatRequest['messages'] = [
+    { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'reasoning', text: 'Look it up.' },
+        { type: 'text', text: 'Checking.' },
+      ],
+    },
+    { role: 'user', content: [{ type: 'text', text: 'And Tokyo?' }] },
+  ];
+  const assistantOf = (body: Record<string, unknown>) => (body.messages as Record<string, unknown>[])[1];
+
+  // vLLM's chat_utils.py `_parse_chat_message_content` hands a message's `reasoning` to the encoder;
+  // SGLang's templates read `reasoning_content`.
+  it.each([
+    ['vllm', 'reasoning'],
+    ['sglang', 'reasoning_content'],
+  ] as const)('%s: in `%s`', (server, field) => {
+    const body = buildOpenAiRequestBody(request(server, { messages: conversation, replayReasoning: true }), 'openai-compatible');
+    expect(assistantOf(body)).toEqual({ role: 'assistant', content: 'Checking.', [field]: 'Look it up.' });
+  });
+
+  it.each(['llama.cpp', 'generic', undefined] as const)('%s: not sent, as some servers reject it', (server) => {
+    const body = buildOpenAiRequestBody(request(server, { messages: conversation, replayReasoning: true }), 'openai-compatible');
+    expect(assistantOf(body)).toEqual({ role: 'assistant', content: 'Checking.' });
+  });
+
+  it('not sent unless the request asks', () => {
+    const body = buildOpenAiRequestBody(request('vllm', { messages: conversation }), 'openai-compatible');
+    expect(assistantOf(body)).toEqual({ role: 'assistant', content: 'Checking.' });
+  });
+});
+
 describe('the prompted lane asks vLLM and SGLang to keep special tokens', () => {
   it.each(['vllm', 'sglang'] as const)('%s: skip_special_tokens and spaces_between_special_tokens off', (server) => {
     expect(buildOpenAiRequestBody(request(server), 'openai-compatible', { stream: true })).toMatchInlineSnapshot(`

@@ -1,14 +1,14 @@
 /** The deepseek-v4 prompt equals, byte for byte, what DeepSeek V4's own encoder writes (test/fixtures/deepseek-v4-rendered-prompts/). */
-// The gateway's side is the real prompted preparation, converted as the openai-compatible provider
-// converts it, and rendered with no tools as vLLM renders plain turns for V4 (the fake servers'
-// deepseek-v4 template). The gateway does not replay reasoning, so the encoder's side is its gold prompt
-// with each turn's reasoning empty, which `render_message` writes as `<think></think>` in thinking mode
-// (a conversation with tools keeps every turn's thinking block) and leaves out in chat mode, where every
-// user turn ends in `</think>`.
+// The gateway's side is the real prompted preparation and the body the openai-compatible provider sends
+// vLLM (its messages, the reasoning replayed as `reasoning`, its chat-template kwargs), rendered with no
+// tools as vLLM renders plain turns for V4 (the fake servers' deepseek-v4 template). The gold prompt is
+// encoded with tools on the system message, which makes `encode_messages` keep every turn's thinking
+// (`effective_drop_thinking` false): `<think>` after every user turn and each turn's reasoning before
+// `</think>` in thinking mode; in chat mode no reasoning and `</think>` after every user turn.
 import { readFileSync } from 'node:fs';
 import { Template } from '@huggingface/jinja';
 import { describe, expect, it } from 'vitest';
-import { convertToOpenAiMessages } from '../../../providers/openai/convert-to-openai-messages.js';
+import { buildOpenAiRequestBody } from '../../../providers/openai/build-openai-request-body.js';
 import type { ChatRequest, Message } from '../../../src/core/index.js';
 import { RequestCaches } from '../../../src/core/request-caches.js';
 import { preparePromptedRequest } from '../../../src/pipeline/prepare-prompted-request.js';
@@ -25,15 +25,13 @@ const reasonings = encoderConversation.flatMap((message) =>
   message.role === 'assistant' ? message.content.flatMap((part) => (part.type === 'reasoning' ? [part.text] : [])) : [],
 );
 
-/** The gold prompt as the encoder writes it for the same turns without their reasoning. */
-function goldWithoutReasoning(mode: 'thinking' | 'chat'): string {
-  return reasonings.reduce(
-    (prompt, reasoning) => prompt.replace(`<think>${reasoning}</think>`, mode === 'thinking' ? '<think></think>' : '</think>'),
-    gold,
-  );
+/** The gold prompt as the encoder writes it in chat mode: no reasoning, `</think>` after every user turn. */
+function goldInChatMode(): string {
+  return reasonings.reduce((prompt, reasoning) => prompt.replaceAll(`<think>${reasoning}</think>`, '</think>'), gold);
 }
 
-function gatewayPrompt(messages: Message[], thinking: boolean, tools = format): string {
+/** What vLLM is sent for the conversation in the prompted lane, and the prompt its V4 encoder writes from it. */
+function sentToVllm(messages: Message[], thinking: boolean, tools = format): { body: Record<string, unknown>; prompt: string } {
   const request: ChatRequest = {
     model: {
       id: 'local/deepseek-ai/DeepSeek-V4-Flash',
@@ -42,30 +40,45 @@ function gatewayPrompt(messages: Message[], thinking: boolean, tools = format): 
       model: 'deepseek-ai/DeepSeek-V4-Flash',
       family: 'deepseek-v4',
       toolCalling: 'prompted',
+      server: 'vllm',
     },
     messages,
     tools: encoderTools,
     toolChoice: { type: 'auto' },
+    openaiExtras: { chat_template_kwargs: { thinking } },
   };
   const prepared = preparePromptedRequest(request, tools, new ToolPromptCache(new RequestCaches())).request;
-  return serverTemplate.render({
-    messages: convertToOpenAiMessages(prepared.messages),
+  const body = buildOpenAiRequestBody(prepared, 'openai-compatible');
+  const prompt = serverTemplate.render({
+    messages: body.messages,
     bos_token: '<｜begin▁of▁sentence｜>',
     eos_token: '<｜end▁of▁sentence｜>',
-    thinking,
-    // The encoder keeps every turn's thinking when the conversation declares tools.
-    drop_thinking: false,
+    ...(body.chat_template_kwargs as Record<string, unknown>),
   });
+  return { body, prompt };
+}
+
+function gatewayPrompt(messages: Message[], thinking: boolean, tools = format): string {
+  return sentToVllm(messages, thinking, tools).prompt;
 }
 
 describe('deepseek-v4: the prompt of a tool conversation', () => {
-  it("equals DeepSeek's encoder byte for byte in thinking mode: tool block, call section, <tool_result> user turn", () => {
+  it("equals DeepSeek's encoder byte for byte in thinking mode: tool block, call section, <tool_result> user turn, every turn's reasoning", () => {
     expect(reasonings).toHaveLength(2);
-    expect(gatewayPrompt(encoderConversation, true)).toBe(goldWithoutReasoning('thinking'));
+    for (const reasoning of reasonings) expect(gold).toContain(`<｜Assistant｜><think>${reasoning}</think>`);
+    expect(gatewayPrompt(encoderConversation, true)).toBe(gold);
+  });
+
+  it('asks vLLM to keep the thinking, as the encoder does with tools declared, and replays it as `reasoning`', () => {
+    const { body } = sentToVllm(encoderConversation, true);
+    expect(body.chat_template_kwargs).toEqual({ drop_thinking: false, thinking: true });
+    const assistants = (body.messages as Record<string, unknown>[]).filter((message) => message.role === 'assistant');
+    expect(assistants.map((message) => message.reasoning)).toEqual(reasonings);
+    expect(assistants.some((message) => 'reasoning_content' in message)).toBe(false);
   });
 
   it('equals it in chat mode: </think> after every user turn', () => {
-    expect(gatewayPrompt(encoderConversation, false)).toBe(goldWithoutReasoning('chat'));
+    expect(gatewayPrompt(encoderConversation, false)).toBe(goldInChatMode());
   });
 
   // encoding_dsv4.py's render_message writes a system message as `{content}` (None as "") and then
@@ -74,7 +87,7 @@ describe('deepseek-v4: the prompt of a tool conversation', () => {
   it('opens with the blank line before the tool block when there is no system text', () => {
     const systemText = 'You are a helpful assistant.';
     const bos = '<｜begin▁of▁sentence｜>';
-    const expected = goldWithoutReasoning('chat');
+    const expected = goldInChatMode();
     expect(expected.startsWith(`${bos}${systemText}\n\n## Tools`)).toBe(true);
     const [, ...rest] = encoderConversation;
     expect(gatewayPrompt(rest, false)).toBe(`${bos}${expected.slice(bos.length + systemText.length)}`);
@@ -83,7 +96,7 @@ describe('deepseek-v4: the prompt of a tool conversation', () => {
   it("writes results that end the conversation as the user turn the encoder's merge_tool_messages makes", () => {
     const prompt = gatewayPrompt(encoderConversation.slice(0, 4), false);
     const results = '<｜User｜><tool_result>';
-    const expected = goldWithoutReasoning('chat');
+    const expected = goldInChatMode();
     expect(prompt).toBe(`${expected.slice(0, expected.indexOf('<｜Assistant｜>', expected.indexOf(results)))}<｜Assistant｜></think>`);
   });
 
@@ -130,7 +143,7 @@ describe('deepseek-v4: the prompt of a tool conversation', () => {
   // with its tag names ` calls`, ` invoke` and ` parameter`.
   it('writes the same for deepseek-v41 but for its spaced DSML tags', () => {
     const v41 = createToolFormatRegistry().get('deepseek-v41')!;
-    const spaced = goldWithoutReasoning('chat')
+    const spaced = goldInChatMode()
       .replaceAll('｜DSML｜tool_calls>', '｜DSML｜ calls>')
       .replaceAll('｜DSML｜invoke', '｜DSML｜ invoke')
       .replaceAll('｜DSML｜parameter', '｜DSML｜ parameter');
