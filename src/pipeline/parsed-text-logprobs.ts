@@ -6,13 +6,19 @@
  * released, and a whole reply's one delta is split token by token). From the first place the output departs from the upstream's text (markup that became a call or
  * reasoning, a rejected call, anything rewritten) no token is returned: which of the later tokens are content
  * cannot be told from the parser's output, and returning them anyway would pair tokens with the wrong text.
- * Whatever was not returned is said in a warning (`logprobs-partial`).
+ * One departure is known: the tag that closes reasoning (`</think>`, `[/THINK]`, `<|END_THINKING|>`) between
+ * the reasoning and the text after it, which the parser removes and passes on what follows as written. Its
+ * tokens (and one that runs past it into the text) are skipped, and the text's tokens are returned, so a reply
+ * that opens in reasoning keeps its answer's. Whatever was not returned is said in a warning (`logprobs-partial`).
  */
 import type { TokenLogprob } from '../core/token-logprob.js';
 import type { StreamEvent } from '../core/stream-event.js';
 
 /** One upstream delta: its text, its tokens, and how many of them (and of their bytes) were returned. */
 type Received = { text: string; logprobs: TokenLogprob[] | undefined; returned: number; returnedBytes: number };
+
+/** A reasoning close tag, one of the shapes families give it, with nothing else. */
+const reasoningCloseTag = /^(?:<\/[^\s<>]{1,40}>|\[\/[A-Z_]{1,40}\]|<\|[A-Za-z_]{1,40}\|>)/;
 
 /** A token's length in the reply's UTF-8 text: its bytes where the upstream sent them, else its text's. */
 function byteLength(token: TokenLogprob): number {
@@ -28,6 +34,10 @@ export class ParsedTextLogprobs {
   private diverged = false;
   /** Tokens were received after the output departed from the upstream's text. */
   private lostAfterDivergence = false;
+  /** Tokens of a reasoning close tag were skipped. */
+  private skippedTokens = false;
+  /** The last output event matched was reasoning, so a close tag may come before the next text. */
+  private inReasoning = false;
 
   /** An upstream text delta, before the parser reads it. */
   received(text: string, logprobs: TokenLogprob[] | undefined): void {
@@ -40,18 +50,64 @@ export class ParsedTextLogprobs {
     for (let position = from; position < out.length; position++) {
       const event = out[position] as StreamEvent;
       if (event.type === 'text-delta') {
+        if (this.inReasoning) this.skipReasoningClose(event.delta);
+        this.inReasoning = false;
         const logprobs = this.match(event.delta);
         if (logprobs) out[position] = { type: 'text-delta', delta: event.delta, logprobs };
       } else if (event.type === 'reasoning-delta') {
         // Reasoning is not content: its tokens are matched (to keep the place) but not returned.
         this.match(event.delta);
+        this.inReasoning = true;
       }
     }
   }
 
   /** True when some tokens were not returned: the parser's output departed from the text, or kept some of it. */
   withheld(): boolean {
-    return this.lostAfterDivergence || this.pending.some((received) => received.returned < (received.logprobs?.length ?? 0));
+    return (
+      this.skippedTokens ||
+      this.lostAfterDivergence ||
+      this.pending.some((received) => received.returned < (received.logprobs?.length ?? 0))
+    );
+  }
+
+  /**
+   * The text after reasoning: where the upstream's text goes on with a reasoning close tag and then `text`
+   * as written, the tag is passed over, its tokens not returned (nor one that runs on into the text, which
+   * would pair the tag's bytes with content). Anything else is left for `match`, which then diverges.
+   */
+  private skipReasoningClose(text: string): void {
+    if (this.diverged || text === '') return;
+    const upcoming = this.pending.map((received, index) => (index === 0 ? received.text.slice(this.offset) : received.text)).join('');
+    const tag = reasoningCloseTag.exec(upcoming)?.[0];
+    if (tag === undefined || upcoming.startsWith(text) || !upcoming.startsWith(text, tag.length)) return;
+    let rest = tag.length;
+    while (rest > 0) {
+      const head = this.pending[0] as Received;
+      const remaining = head.text.length - this.offset;
+      if (rest < remaining) {
+        this.matchedBytes += Buffer.byteLength(head.text.slice(this.offset, this.offset + rest), 'utf8');
+        this.offset += rest;
+        this.dropTokensBefore(head, this.matchedBytes);
+        return;
+      }
+      this.dropTokensBefore(head, Infinity);
+      rest -= remaining;
+      this.pending.shift();
+      this.offset = 0;
+      this.matchedBytes = 0;
+    }
+  }
+
+  /** Passes over the delta's tokens that begin before its first `bytes` bytes, returning none of them. */
+  private dropTokensBefore(head: Received, bytes: number): void {
+    const list = head.logprobs;
+    if (!list) return;
+    while (head.returned < list.length && head.returnedBytes < bytes) {
+      head.returnedBytes += byteLength(list[head.returned] as TokenLogprob);
+      head.returned++;
+      this.skippedTokens = true;
+    }
   }
 
   /**

@@ -102,6 +102,40 @@ describe('a reply the parser read reasoning out of', () => {
     expect(result.tokens.map((token) => token.token)).not.toContain('Let me think');
     expect(result.warnings).toEqual(['logprobs-partial']);
   });
+
+  // The template opened the reasoning: the reply is `reasoning</think>answer`, and the parser passes the answer
+  // on as written after removing the close tag.
+  const texts = ['Let', ' me', ' think', '</think>', '\n\n', 'It', ' is', ' sunny', '.'];
+
+  it("returns the answer's tokens after the close tag, for any grouping into deltas", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(texts.length)), async (cuts) => {
+        const tokens = texts.map(tokenOf);
+        const result = await parse(deltasOf(tokens, cuts), true);
+        expect(result.text).toBe('\n\nIt is sunny.');
+        expect(result.tokens).toEqual(tokens.slice(4));
+        expect(result.warnings).toEqual(['logprobs-partial']);
+      }),
+    );
+  });
+
+  it('returns no token that spans the close tag and the answer, nor the tag split into tokens', async () => {
+    const tokens = ['Hmm', '</', 'think', '>\n\n', 'It', ' is', ' sunny', '.'].map(tokenOf);
+    const result = await parse(deltasOf(tokens, [1, 2, 3, 4, 5]), true);
+    expect(result.text).toBe('\n\nIt is sunny.');
+    expect(result.tokens.map((token) => token.token)).toEqual(['It', ' is', ' sunny', '.']);
+    expect(result.warnings).toEqual(['logprobs-partial']);
+  });
+
+  it('returns no token after a call that follows the reasoning', async () => {
+    const tokens = ['Hmm', '</think>', 'Sure', '<tool_call>', '{"name": "get_weather", "arguments": {}}', '</tool_call>', 'Done'].map(
+      tokenOf,
+    );
+    const result = await parse(deltasOf(tokens, [1, 2, 3, 4, 5, 6]), true);
+    expect(result.calls).toEqual(['get_weather']);
+    expect(result.tokens.map((token) => token.token)).toEqual(['Sure']);
+    expect(result.warnings).toEqual(['logprobs-partial']);
+  });
 });
 
 describe('a reply without log probabilities', () => {
