@@ -78,8 +78,10 @@ export function dsv4FamilySpec(family: string, dialect: DsmlDialect): FamilySpec
     // With tools on a message, `encode_messages` renders with `drop_thinking` off: `<think>` after every
     // user turn and every assistant turn's reasoning before `</think>`, in thinking mode. The prompted lane
     // declares no tools to the server, whose encoder then drops them unless told (vLLM's deepseek_v4
-    // tokenizer reads `drop_thinking` from the chat-template kwargs, default true; SGLang's V4 template too).
+    // tokenizer reads `drop_thinking` from the chat-template kwargs, default true, as its deepseek_v41 one does;
+    // SGLang's V4 template too).
     // @see https://github.com/vllm-project/vllm/blob/main/vllm/tokenizers/deepseek_v4.py (apply_chat_template)
+    // @see https://github.com/vllm-project/vllm/blob/main/vllm/tokenizers/deepseek_v41.py (apply_chat_template)
     thinkingWithTools: { chatTemplateKwargs: { drop_thinking: false } },
     renderCall: (call) => renderDsmlSection([call], dialect),
     // One section for the turn's calls, after a blank line even when the turn has no text.

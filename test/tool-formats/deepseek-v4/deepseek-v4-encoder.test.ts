@@ -14,6 +14,7 @@ import { RequestCaches } from '../../../src/core/request-caches.js';
 import { preparePromptedRequest } from '../../../src/pipeline/prepare-prompted-request.js';
 import { ToolPromptCache } from '../../../src/pipeline/tool-prompt-cache.js';
 import { createToolFormatRegistry } from '../../../tool-formats/index.js';
+import { renderDeepSeekV4Request, type EncoderMessage } from '../../helpers/prompt-fidelity/deepseek-v4-encoding.js';
 import { encoderConversation, encoderTools } from './dsv4-encoder-conversation.js';
 
 const gold = readFileSync(new URL('../../fixtures/deepseek-v4-rendered-prompts/test_output_1.txt', import.meta.url), 'utf8');
@@ -75,6 +76,14 @@ describe('deepseek-v4: the prompt of a tool conversation', () => {
     const assistants = (body.messages as Record<string, unknown>[]).filter((message) => message.role === 'assistant');
     expect(assistants.map((message) => message.reasoning)).toEqual(reasonings);
     expect(assistants.some((message) => 'reasoning_content' in message)).toBe(false);
+  });
+
+  it("renders the same through the port of the encoder (the fidelity measure's reference) as through the fake server's template", () => {
+    for (const thinking of [true, false]) {
+      const { body, prompt } = sentToVllm(encoderConversation, thinking);
+      const kwargs = body.chat_template_kwargs as Record<string, unknown>;
+      expect(renderDeepSeekV4Request(body.messages as EncoderMessage[], undefined, kwargs)).toBe(prompt);
+    }
   });
 
   it('equals it in chat mode: </think> after every user turn', () => {
@@ -141,12 +150,17 @@ describe('deepseek-v4: the prompt of a tool conversation', () => {
 
   // V4.1's encoder (vLLM's deepseek_v41_encoding.py) writes the same tool block, call turns and results
   // with its tag names ` calls`, ` invoke` and ` parameter`.
-  it('writes the same for deepseek-v41 but for its spaced DSML tags', () => {
+  // V4.1's tokenizer (vLLM's deepseek_v41.py) also reads `drop_thinking` from the kwargs, and its encoder
+  // also keeps the thinking once tools are declared.
+  it.each([
+    ['chat', false],
+    ['thinking', true],
+  ] as const)('writes the same for deepseek-v41 but for its spaced DSML tags (%s mode)', (_mode, thinking) => {
     const v41 = createToolFormatRegistry().get('deepseek-v41')!;
-    const spaced = goldInChatMode()
+    const spaced = (thinking ? gold : goldInChatMode())
       .replaceAll('｜DSML｜tool_calls>', '｜DSML｜ calls>')
       .replaceAll('｜DSML｜invoke', '｜DSML｜ invoke')
       .replaceAll('｜DSML｜parameter', '｜DSML｜ parameter');
-    expect(gatewayPrompt(encoderConversation, false, v41)).toBe(spaced);
+    expect(gatewayPrompt(encoderConversation, thinking, v41)).toBe(spaced);
   });
 });
