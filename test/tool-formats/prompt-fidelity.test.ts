@@ -14,7 +14,7 @@ import { promptSimilarity } from '../helpers/prompt-fidelity/prompt-similarity.j
 const floors: Record<string, { whole: number; callsAndResults: number }> = {
   Qwen3: { whole: 0.96, callsAndResults: 0.99 },
   'DeepSeek V3': { whole: 0.98, callsAndResults: 0.96 },
-  'Llama 3.1': { whole: 0.89, callsAndResults: 0.54 },
+  'Llama 3.1': { whole: 0.89, callsAndResults: 0.58 },
   // Measured against the port of its encoder (deepseek-v4-encoding.ts), always available: equal byte for byte.
   'DeepSeek V4': { whole: 1, callsAndResults: 1 },
 };

@@ -1,19 +1,28 @@
 /** The llama3 family (Llama 3.1/3.3 JSON tool calling): {"name", "parameters"} objects, bare or after <|python_tag|>. */
 // Several calls are separated by "; "; <function_call>…</function_call> tags (AbstractCore's LLaMA style)
 // and <function=NAME>{…}</function> are read too. Results go back the ipython way, as JSON objects in a
-// user turn. The prompt follows Meta's Llama 3.3 template.
+// user turn. The prompt follows Meta's Llama 3.1 template (3.2's and 3.3's write tools and calls the same
+// way): its opening and the tools as `tojson(indent=4)` at the start of the first user message, one call per
+// assistant turn, one result per turn after them (the template's are `ipython` turns, which a chat request
+// cannot choose, so they are user turns here).
 // @see https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_3/
+// @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/meta-llama-Llama-3.1-8B-Instruct.jinja
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
-import { toolAsFunction } from '../shared/tool-prompt.js';
+import { renderIndentedFunctions } from '../shared/tool-prompt.js';
 import { jsonResultLines } from '../shared/tool-result-text.js';
 import { functionTagGrammar } from '../shared/function-tag-grammar.js';
 import { gluedJsonResidue } from '../shared/glued-json-residue.js';
 import { llamaBuiltinCallGrammar } from './llama3-builtin-call-grammar.js';
+import { llamaToolPromptPlacement } from './llama3-tool-prompt-placement.js';
 
 const family = 'llama3';
+
+// The template has no words for these; they follow the system text (see llama3-tool-prompt-placement.ts).
+const callInstructions =
+  'To call several functions, write one JSON object per call, separated by "; ". When no function is needed, answer in plain text instead.';
 
 function renderLlamaCall(call: { name: string; arguments: string }): string {
   return formatJson({ name: call.name, parameters: argumentsForRendering(call.arguments) });
@@ -45,19 +54,19 @@ export const llama3Family: FamilySpec = {
   // Servers strip `<|python_tag|>`, gluing the call to the sentence before it.
   strippedResidue: gluedJsonResidue('<|python_tag|>', ''),
   prompt: {
+    // The template's words, with its missing space after "value}." kept.
     introduction: [
       'Given the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.',
       '',
-      'Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}. Do not use variables.',
+      'Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.Do not use variables.',
     ].join('\n'),
-    renderToolList: (tools) => tools.map((tool) => formatJson(toolAsFunction(tool))).join('\n\n'),
-    callInstructions:
-      'To call several functions, write one JSON object per call, separated by "; ". When no function is needed, answer in plain text instead.',
+    renderToolList: renderIndentedFunctions,
+    callInstructions,
     resultInstructions:
-      'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
+      'Function results come back to you in the user turns after your calls, one per call, as JSON objects: {"name": function name, "output": result}.',
   },
+  placeToolPrompt: llamaToolPromptPlacement(callInstructions),
   renderCall: renderLlamaCall,
-  // Llama separates parallel calls with "; ", as its prompt asks.
-  renderCalls: (calls) => calls.map(renderLlamaCall).join('; '),
+  turnPerCall: true,
   renderResults: jsonResultLines,
 };

@@ -38,6 +38,13 @@ export type HistoryRendering = {
   callTurnResume?: string;
   /** What joins the assistant's text and its calls; a newline unless the template glues them (Mistral's v11+). */
   textBeforeCalls?: string;
+  /**
+   * The template writes one call per model turn and one result per turn after them (Llama 3.1's raises
+   * "This model only supports single tool-calls at once!" on more): a turn's parallel calls become
+   * consecutive assistant messages of one call each, the first keeping the turn's text, and their results
+   * consecutive user turns of one result each.
+   */
+  turnPerCall?: boolean;
 };
 
 export function renderHistoryAsText(messages: readonly Message[], rendering: HistoryRendering): Message[] {
@@ -65,12 +72,13 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
       continue;
     }
     for (const part of message.content) if (part.type === 'tool-call') toolNames.set(part.id, part.name);
-    const assistant = renderAssistant(callIds === undefined ? message : withFamilyCallIds(message, callIds), rendering);
+    const [assistant, ...laterCalls] = renderAssistant(callIds === undefined ? message : withFamilyCallIds(message, callIds), rendering);
     if (joinsCallTurn) {
       const caller = rendered[rendered.length - 1] as AssistantMessage;
-      rendered[rendered.length - 1] = { role: 'assistant', content: [...caller.content, ...assistant.content] };
+      rendered[rendered.length - 1] = { role: 'assistant', content: [...caller.content, ...(assistant?.content ?? [])] };
       joinsCallTurn = false;
-    } else rendered.push(assistant);
+    } else if (assistant !== undefined) rendered.push(assistant);
+    rendered.push(...laterCalls);
   }
   flushResults(results, rendered, rendering, undefined);
   return rendered;
@@ -83,6 +91,10 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
  */
 function flushResults(results: ToolResultPart[], rendered: Message[], rendering: HistoryRendering, next: Message | undefined): boolean {
   if (results.length === 0) return false;
+  if (rendering.turnPerCall === true) {
+    for (const result of results) rendered.push({ role: 'user', content: [{ type: 'text', text: rendering.renderResults([result]) }] });
+    return false;
+  }
   const text = rendering.renderResults(results);
   const caller = rendered.at(-1);
   if (rendering.resultsInCallTurn === true && next?.role === 'assistant' && caller?.role === 'assistant') {
@@ -94,14 +106,22 @@ function flushResults(results: ToolResultPart[], rendered: Message[], rendering:
   return false;
 }
 
-function renderAssistant(message: AssistantMessage, rendering: HistoryRendering): AssistantMessage {
+/** The turn with its calls written as text: one message, or with `turnPerCall` one per call. */
+function renderAssistant(message: AssistantMessage, rendering: HistoryRendering): AssistantMessage[] {
   const calls = message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
-  if (calls.length === 0) return message;
+  if (calls.length === 0) return [message];
   const reasoning = message.content.filter((part) => part.type === 'reasoning');
   const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+  const withText = (callText: string) => (text === '' ? callText : text + (rendering.textBeforeCalls ?? '\n') + callText);
+  if (rendering.turnPerCall === true) {
+    const [first, ...later] = calls.map((call) => rendering.renderCall(call));
+    return [
+      { role: 'assistant', content: [...reasoning, { type: 'text', text: withText(first ?? '') }] },
+      ...later.map((callText): AssistantMessage => ({ role: 'assistant', content: [{ type: 'text', text: callText }] })),
+    ];
+  }
   const callText = rendering.renderCalls?.(calls) ?? calls.map((call) => rendering.renderCall(call)).join('\n');
-  const joined = text === '' ? callText : text + (rendering.textBeforeCalls ?? '\n') + callText;
-  return { role: 'assistant', content: [...reasoning, { type: 'text', text: joined }] };
+  return [{ role: 'assistant', content: [...reasoning, { type: 'text', text: withText(callText) }] }];
 }
 
 function withName(part: ToolResultPart, toolName: string | undefined): ToolResultPart {

@@ -15,9 +15,11 @@ import { renderDeepSeekV4Request, type EncoderMessage } from './deepseek-v4-enco
  * How the template expects a native conversation: `openai` is the Chat Completions shape with tool
  * messages; `gemma4` folds a turn's results and the answer after them into the model turn that made
  * the calls, as `tool_responses` (the Gemma 4 template ends that turn only when text follows, and its
- * generation prompt continues a turn that ended on a result).
+ * generation prompt continues a turn that ended on a result); `one-call-per-turn` gives each of a turn's
+ * parallel calls an assistant message of its own (Llama 3.1's template raises "This model only supports
+ * single tool-calls at once!" on more, so a client of such a server sends them that way).
  */
-export type NativeShape = 'openai' | 'gemma4';
+export type NativeShape = 'openai' | 'gemma4' | 'one-call-per-turn';
 
 export type ChatTemplateEntry = {
   /** A short name for the report. */
@@ -149,7 +151,17 @@ function chatTemplateSpecs(): ChatTemplateSpec[] {
       model: 'meta-llama/Llama-3.1-8B-Instruct',
       origin: { tokenizerPackage: 'llama3_1' },
       rendersTools: false,
-      note: "the package's template is a plain chat template (no tools, and an assistant turn's content only), so the native prompt shows no calls and ours keeps them",
+      note: "the package's template is a plain chat template (no tools, and an assistant turn's content only), so the native prompt shows no calls and ours keeps them; Meta's own template is measured as Llama 3.1 (Meta's template)",
+    },
+    {
+      ...shared,
+      name: "Llama 3.1 (Meta's template)",
+      model: 'meta-llama/Llama-3.1-8B-Instruct',
+      origin: { llamaCppFile: 'meta-llama-Llama-3.1-8B-Instruct.jinja' },
+      shape: 'one-call-per-turn',
+      bosToken: '<|begin_of_text|>',
+      eosToken: '<|eot_id|>',
+      note: 'the template writes results in `ipython` turns and its `Environment: ipython` line before the date lines of the system turn, which a chat request cannot choose (results go in a user turn, the system text after the date lines)',
     },
     {
       ...shared,

@@ -4,7 +4,7 @@
 // openai-compatible provider does, and renders them with the same template and no tools, as the
 // server would.
 import { detectModelFamily } from '../../../src/config/detect-model-family.js';
-import type { ChatRequest, ToolDefinition } from '../../../src/core/index.js';
+import type { ChatRequest, Message, ToolDefinition, ToolFormat } from '../../../src/core/index.js';
 import { RequestCaches } from '../../../src/core/request-caches.js';
 import { insertToolPrompt } from '../../../src/pipeline/insert-tool-prompt.js';
 import { preparePromptedRequest } from '../../../src/pipeline/prepare-prompted-request.js';
@@ -34,9 +34,7 @@ export function measurePromptFidelity(entries: readonly ChatTemplateEntry[]): Pr
     const family = detectModelFamily(entry.model).family;
     const format = formats.get(family);
     if (format === undefined) throw new Error(`No tool format for family ${family} (${entry.model})`);
-    const nativeMessages = entry.rendersTools
-      ? fidelityMessages
-      : insertToolPrompt(fidelityMessages, format.renderTools(fidelityTools, { type: 'auto' }));
+    const nativeMessages = entry.rendersTools ? fidelityMessages : withFamilyToolPrompt(fidelityMessages, format);
     const tools = entry.rendersTools ? fidelityTools.map(asChatTool) : undefined;
     const nativePrompt = renderChatTemplate(entry, nativeTemplateMessages(nativeMessages, entry), tools);
     const prepared = preparePromptedRequest(fidelityRequest(entry, family), format, cache).request;
@@ -52,6 +50,13 @@ export function measurePromptFidelity(entries: readonly ChatTemplateEntry[]): Pr
       callsAndResults: promptSimilarity(callSection(nativePrompt), callSection(gatewayPrompt)),
     };
   });
+}
+
+/** The family's tool prompt where the family places it (as the prompted lane does), for a template that writes no tools. */
+function withFamilyToolPrompt(messages: Message[], format: ToolFormat): Message[] {
+  const prompt = format.renderTools(fidelityTools, { type: 'auto' });
+  const placed = format.placeToolPrompt?.(messages, prompt) ?? { messages, rest: prompt };
+  return insertToolPrompt(placed.messages, placed.rest);
 }
 
 function asChatTool(tool: ToolDefinition): unknown {

@@ -27,7 +27,15 @@ export function nativeTemplateMessages(messages: Message[], entry: ChatTemplateE
       ? { ...entry.messageDefaults, ...withCalls }
       : { ...entry.messageDefaults, ...withCalls, content: message['content'] ?? '' };
   });
-  return entry.shape === 'gemma4' ? foldGemma4Results(shaped) : shaped;
+  if (entry.shape === 'gemma4') return foldGemma4Results(shaped);
+  return entry.shape === 'one-call-per-turn' ? shaped.flatMap(oneCallPerTurn) : shaped;
+}
+
+/** A turn's parallel calls as consecutive assistant messages of one call each, the first keeping the turn's text. */
+function oneCallPerTurn(message: OpenAiMessage): OpenAiMessage[] {
+  const calls = message['tool_calls'] as TemplateCall[] | undefined;
+  if (calls === undefined || calls.length < 2) return [message];
+  return calls.map((call, index) => ({ ...message, ...(index === 0 ? {} : { content: '' }), tool_calls: [call] }));
 }
 
 /** The conversation's call ids → the model's own, numbered over the conversation. */

@@ -80,11 +80,16 @@ export function testFamilyContract(format: ToolFormat): void {
         name: call.name,
         arguments: JSON.stringify(call.arguments),
       }));
-      const [turn] = format.renderHistory([{ role: 'assistant', content: calls }]);
-      const text = turn?.role === 'assistant' && turn.content[0]?.type === 'text' ? turn.content[0].text : '';
-      const parsed = parseWhole(() => format.createParser(standardTools), text).filter(
-        (event) => event.type !== 'text' || event.text.trim() !== '',
-      );
+      // One turn, or one per call for a family whose template writes a single call per turn (Llama 3.1's).
+      const turns = format.renderHistory([{ role: 'assistant', content: calls }]);
+      const parsed = turns
+        .flatMap((turn) =>
+          parseWhole(
+            () => format.createParser(standardTools),
+            turn.role === 'assistant' && turn.content[0]?.type === 'text' ? turn.content[0].text : '',
+          ),
+        )
+        .filter((event) => event.type !== 'text' || event.text.trim() !== '');
       expect(parsed).toEqual(calls.map((call) => ({ type: 'tool-call', name: call.name, arguments: call.arguments })));
     });
 
@@ -99,12 +104,14 @@ export function testFamilyContract(format: ToolFormat): void {
       expect(JSON.stringify(format.renderHistory(conversation))).toBe(JSON.stringify(rendered));
       // The two consecutive tool messages become one user turn, or, for a family whose template writes
       // results in the model's turn (`resultsInCallTurn`), join the turn that made the calls with the answer.
-      const roles = rendered.map((message) => message.role);
+      // A family whose template writes one call and one result per turn (`turnPerCall`) writes neighbouring
+      // turns of one role, counted here as one.
+      const roles = rendered.map((message) => message.role).filter((role, index, all) => index === 0 || all[index - 1] !== role);
       const inCallTurn = roles.length === 4;
       expect(roles).toEqual(
         inCallTurn ? ['system', 'user', 'assistant', 'user'] : ['system', 'user', 'assistant', 'user', 'assistant', 'user'],
       );
-      const results = JSON.stringify(rendered[inCallTurn ? 2 : 3]);
+      const results = JSON.stringify(rendered.slice(inCallTurn ? 2 : 3));
       for (const expected of ['-3 C, snow', 'clock unavailable']) expect(results).toContain(expected);
     });
 

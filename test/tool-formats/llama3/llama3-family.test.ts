@@ -8,13 +8,38 @@ const { format, parse, call } = familyUnderTest('llama3');
 testFamilyTable(format);
 
 describe('llama3: rendering', () => {
-  it('renders tools in the Llama 3.3 template style', () => {
+  it('renders tools as the Llama 3.1 template does, with the family conventions after them', () => {
     expect(format.renderTools([documentedWeather, searchWeb], { type: 'tool', name: 'get_weather' })).toMatchInlineSnapshot(`
       "Given the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.
 
-      Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}. Do not use variables.
+      Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.Do not use variables.
 
-      {"type": "function", "function": {"name": "get_weather", "description": "Get the current weather for a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["city"]}}}
+      {
+          "type": "function",
+          "function": {
+              "name": "get_weather",
+              "description": "Get the current weather for a city.",
+              "parameters": {
+                  "type": "object",
+                  "properties": {
+                      "city": {
+                          "type": "string",
+                          "description": "City name"
+                      },
+                      "unit": {
+                          "type": "string",
+                          "enum": [
+                              "celsius",
+                              "fahrenheit"
+                          ]
+                      }
+                  },
+                  "required": [
+                      "city"
+                  ]
+              }
+          }
+      }
 
       To call several functions, write one JSON object per call, separated by "; ". When no function is needed, answer in plain text instead.
 
@@ -27,13 +52,13 @@ describe('llama3: rendering', () => {
       - get_weather
       {"name": "get_weather", "parameters": {"city": "Oslo", "unit": "celsius"}}
 
-      Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.
+      Function results come back to you in the user turns after your calls, one per call, as JSON objects: {"name": function name, "output": result}.
 
       You must call the tool "get_weather" in this reply; do not answer without calling it."
     `);
   });
 
-  it('renders history with ipython-style JSON results', () => {
+  it('renders history one call and one JSON result per turn, as the template writes them', () => {
     expect(format.renderHistory(conversation).slice(2, 4)).toMatchInlineSnapshot(`
       [
         {
@@ -44,7 +69,7 @@ describe('llama3: rendering', () => {
             },
             {
               "text": "Checking.
-      {"name": "get_weather", "parameters": {"city": "Oslo"}}; {"name": "get_time", "parameters": {}}",
+      {"name": "get_weather", "parameters": {"city": "Oslo"}}",
               "type": "text",
             },
           ],
@@ -53,12 +78,11 @@ describe('llama3: rendering', () => {
         {
           "content": [
             {
-              "text": "{"name": "get_weather", "output": "-3 C, snow"}
-      {"name": "get_time", "output": "error: clock unavailable", "is_error": true}",
+              "text": "{"name": "get_time", "parameters": {}}",
               "type": "text",
             },
           ],
-          "role": "user",
+          "role": "assistant",
         },
       ]
     `);
