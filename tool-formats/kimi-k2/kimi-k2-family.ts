@@ -2,20 +2,20 @@
 // Read: one section of `<|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>`
 // blocks, or such blocks without the section; the header is the call's id. K2 Thinking may open the
 // section (or a call) before `</think>`, which then ends the reasoning, as vLLM's reasoning parser does.
-// Written: the same blocks with ids numbered over the conversation, the tools as the JSON the template
-// declares, and results as the template's `## Return of ID` messages.
+// Written: the same blocks with ids numbered over the conversation, the tools in the template's
+// `tool_declare` turn, and results as the template's `## Return of ID` messages, one per turn.
 // @see https://huggingface.co/moonshotai/Kimi-K2-Instruct/blob/main/docs/tool_call_guidance.md
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/moonshotai-Kimi-K2-Thinking.jinja
 import type { ToolCallPart } from '../../src/core/index.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
-import { toolAsFunction } from '../shared/tool-prompt.js';
 import { resultText } from '../shared/tool-result-text.js';
 import { kimiCallGrammar } from './kimi-k2-call-grammar.js';
 import { kimiCallId } from './kimi-k2-call-id.js';
 import { toolCallArgumentBegin, toolCallBegin, toolCallEnd, toolCallsSectionBegin, toolCallsSectionEnd } from './kimi-k2-tokens.js';
 import { kimiK2Residue } from './kimi-k2-residue.js';
+import { placeKimiToolDeclaration, renderKimiToolDeclaration } from './kimi-k2-tool-declaration.js';
 
 const family = 'kimi-k2';
 /**
@@ -47,21 +47,14 @@ export const kimiK2Family: FamilySpec = {
   ],
   framingTokens: [toolCallsSectionEnd, '<|im_end|>'],
   strippedResidue: kimiK2Residue,
-  // Kept, though not the template's: Kimi K2's first template drops assistant tool_calls from history (so
-  // calls are written here as K2 Thinking's template writes them), and both declare tools in a
-  // `tool_declare` system turn and return results in `tool` system turns, which the chat API cannot send
-  // (the openai-compatible provider folds every system message into the first). See docs/prompt-fidelity.md.
-  prompt: {
-    introduction: '# Tools\n\nYou may call one or more of the following functions to help with the request. They are declared in JSON:',
-    renderToolList: (tools) => formatJson(tools.map(toolAsFunction)),
-    callInstructions: [
-      'To call functions, write one tool-call section holding one block per call:',
-      `${toolCallsSectionBegin}${toolCallBegin}functions.NAME:IDX${toolCallArgumentBegin}{"argument": "value"}${toolCallEnd}${toolCallsSectionEnd}`,
-      'NAME is the function name, IDX numbers the calls of the conversation from 0, and the arguments are one JSON object. Put several calls one after another inside the same section. When no function is needed, answer directly.',
-    ].join('\n'),
-    resultInstructions:
-      'Function results come back to you in the next user turn, each under a "## Return of functions.NAME:IDX" line with the id of its call.',
-  },
+  // The templates' `tool_declare` turn, written from inside the system message (kimi-k2-tool-declaration.ts),
+  // and no instructions, as the templates give none. Results are the templates' `## Return of ID` blocks,
+  // one per turn as the templates write their `tool` turns, but user turns: a chat request cannot send
+  // `tool` system turns. Kimi K2's first template drops assistant tool_calls from history, so calls are
+  // written as K2 Thinking's template writes them. See docs/prompt-fidelity.md.
+  prompt: { introduction: '', renderToolList: renderKimiToolDeclaration, callInstructions: '' },
+  placeToolPrompt: placeKimiToolDeclaration,
+  turnPerResult: true,
   renderCall: (call) => toolCallsSectionBegin + renderKimiCall(call, 0) + toolCallsSectionEnd,
   renderCalls: (calls) => toolCallsSectionBegin + calls.map(renderKimiCall).join('') + toolCallsSectionEnd,
   familyCallId: kimiCallId,

@@ -68,5 +68,6 @@ export const llama3Family: FamilySpec = {
   placeToolPrompt: llamaToolPromptPlacement(callInstructions),
   renderCall: renderLlamaCall,
   turnPerCall: true,
+  turnPerResult: true,
   renderResults: jsonResultLines,
 };

@@ -39,12 +39,16 @@ export type HistoryRendering = {
   /** What joins the assistant's text and its calls; a newline unless the template glues them (Mistral's v11+). */
   textBeforeCalls?: string;
   /**
-   * The template writes one call per model turn and one result per turn after them (Llama 3.1's raises
-   * "This model only supports single tool-calls at once!" on more): a turn's parallel calls become
-   * consecutive assistant messages of one call each, the first keeping the turn's text, and their results
-   * consecutive user turns of one result each.
+   * The template writes one call per model turn (Llama 3.1's raises "This model only supports single
+   * tool-calls at once!" on more): a turn's parallel calls become consecutive assistant messages of one
+   * call each, the first keeping the turn's text.
    */
   turnPerCall?: boolean;
+  /**
+   * The template writes each result in a turn of its own (Llama 3.1's `ipython` turns, Kimi K2's `tool`
+   * turns): results given together become consecutive user turns of one result each.
+   */
+  turnPerResult?: boolean;
 };
 
 export function renderHistoryAsText(messages: readonly Message[], rendering: HistoryRendering): Message[] {
@@ -86,23 +90,21 @@ export function renderHistoryAsText(messages: readonly Message[], rendering: His
 
 /**
  * Renders the waiting results: inside the model's turn that made the calls when the family's template
- * puts them there and the model answers them next (`next` is an assistant turn), else as one user turn.
+ * puts them there and the model answers them next (`next` is an assistant turn), else as one user turn
+ * (or one per result, `turnPerResult`).
  * Returns whether they joined the call turn.
  */
 function flushResults(results: ToolResultPart[], rendered: Message[], rendering: HistoryRendering, next: Message | undefined): boolean {
   if (results.length === 0) return false;
-  if (rendering.turnPerCall === true) {
-    for (const result of results) rendered.push({ role: 'user', content: [{ type: 'text', text: rendering.renderResults([result]) }] });
-    return false;
-  }
-  const text = rendering.renderResults(results);
   const caller = rendered.at(-1);
   if (rendering.resultsInCallTurn === true && next?.role === 'assistant' && caller?.role === 'assistant') {
+    const text = rendering.renderResults(results);
     const joined: TextPart = { type: 'text', text: (rendering.callTurnEnd ?? '') + text + (rendering.callTurnResume ?? '') };
     rendered[rendered.length - 1] = { role: 'assistant', content: [...caller.content, joined] };
     return true;
   }
-  rendered.push({ role: 'user', content: [{ type: 'text', text }] });
+  const turns = rendering.turnPerResult === true ? results.map((result) => [result]) : [results];
+  for (const given of turns) rendered.push({ role: 'user', content: [{ type: 'text', text: rendering.renderResults(given) }] });
   return false;
 }
 

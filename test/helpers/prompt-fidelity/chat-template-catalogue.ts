@@ -216,7 +216,7 @@ function chatTemplateSpecs(): ChatTemplateSpec[] {
       model: 'moonshotai/Kimi-K2-Thinking',
       origin: { llamaCppFile: 'moonshotai-Kimi-K2-Thinking.jinja' },
       nativeCallId: kimiCallId,
-      note: 'the tool declarations are a `tool_declare` system turn and results `tool` system turns, which the chat API cannot send (the provider folds system messages into the first), so they stay in the system prompt and a user turn',
+      note: 'the template writes its `tool_declare` turn before the system turn and results in `tool` system turns; the family opens the declaration from inside the system message, so after it, and results are user turns (the provider folds system messages into the first)',
     },
     {
       ...shared,

@@ -19,7 +19,7 @@ describe('kimi-k2: rendering', () => {
     );
   });
 
-  it('numbers calls across turns, keeps model-given ids, and pairs each result with its call', () => {
+  it('numbers calls across turns, keeps model-given ids, and pairs each result, in a turn of its own, with its call', () => {
     const messages: Message[] = [
       { role: 'assistant', content: [{ type: 'tool-call', id: 'call_a', name: 'get_weather', arguments: '{"city":"Oslo"}' }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_a', output: 'sunny' }] },
@@ -40,7 +40,8 @@ describe('kimi-k2: rendering', () => {
       section(kimiCall('functions.get_weather:0', '{"city": "Oslo"}')),
       '## Return of functions.get_weather:0\nsunny',
       section(kimiCall('functions.search_web:1', '{"query": "q"}'), kimiCall('functions.get_time:2', '{}')),
-      '## Return of functions.get_time:2\n12:00\n\n## Return of functions.search_web:1\nfound',
+      '## Return of functions.get_time:2\n12:00',
+      '## Return of functions.search_web:1\nfound',
     ]);
     expect(JSON.stringify(format.renderHistory(messages))).toBe(JSON.stringify(format.renderHistory(messages)));
     expect(parse(rendered[2] as string)).toEqual([
