@@ -11,7 +11,7 @@
 // @see https://github.com/ggml-org/llama.cpp/blob/master/common/parsers/cohere2moe.cpp
 // @see https://github.com/ggml-org/llama.cpp/blob/master/models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja
 // @see https://github.com/vllm-project/vllm/blob/main/vllm/tool_parsers/cohere_command_tool_parser.py
-import type { ToolCallPart } from '../../src/core/index.js';
+import type { ToolCallPart, ToolResultPart } from '../../src/core/index.js';
 import { taggedEnvelope } from '../shared/envelope.js';
 import type { FamilySpec } from '../shared/family-spec.js';
 import { argumentsForRendering, formatJson } from '../shared/format-json.js';
@@ -44,6 +44,19 @@ function actionLine(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: stri
 const renderAction = (calls: readonly (Pick<ToolCallPart, 'name' | 'arguments'> & { id?: string })[]) =>
   `${startAction}[\n${calls.map(actionLine).join(',\n')}\n]${endAction}`;
 
+/** One result as the template's `format_tool_message` lays it out (its output as the one result "0"); an error is flagged. */
+function resultBlock(result: ToolResultPart): string {
+  return [
+    '    {',
+    `        "tool_call_id": ${formatJson(result.toolCallId)},`,
+    '        "results": {',
+    `            "0": ${formatJson(result.output)}`,
+    '        },',
+    `        "is_error": ${result.isError === true ? 'true' : 'null'}`,
+    '    }',
+  ].join('\n');
+}
+
 export const cohereFamily: FamilySpec = {
   family,
   envelopes: [taggedEnvelope(family, startAction, endAction, [jsonCallGrammar])],
@@ -57,6 +70,8 @@ export const cohereFamily: FamilySpec = {
   // sent mid-conversation (system messages are folded into the first). See docs/prompt-fidelity.md.
   prompt: {
     introduction: [
+      "You have been trained to have advanced reasoning and tool-use capabilities and you should make best use of these skills to serve user's requests.",
+      '',
       '## Tool Use',
       'Think about how you can make best use of the provided tools to help with the task and come up with a high level plan that you will execute first.',
       '',
@@ -70,6 +85,10 @@ export const cohereFamily: FamilySpec = {
       `2. Observation: you will then receive results of those tool calls in JSON format in the very next turn, wrapped around by ${startToolResult} and ${endToolResult}. Carefully observe those results and think about what to do next. Note that these results will be provided to you in a separate turn. NEVER hallucinate results.`,
       '    Every tool call produces a list of results (when a tool call produces no result or a single result, it\'ll still get wrapped inside a list). Each result is clearly linked to its originating tool call via its "tool_call_id".',
       `3. Reflection: start the next turn by writing ${startThinking} followed by what you've figured out so far, any changes you need to make to your plan, and what you will do next. When you finish, close it out with ${endThinking}.`,
+      '    You can optionally choose to skip this step when everything is going according to plan and no special pieces of information or reasoning chains need to be recorded.',
+      '    NOTE: You MUST skip this step when you are done with tool-use actions and are ready to respond to the user.',
+      '',
+      "You can repeat the above 3 steps multiple times (could be 0 times too if no suitable tool calls are available or needed), until you decide it's time to finally respond to the user.",
       '',
       `4. Response: then break out of the loop and write ${startResponse} followed by a piece of text which serves as a response to the user's last request. Use all previous tool calls and results to help you when formulating your response. When you finish, close it out with ${endResponse}.`,
       '',
@@ -80,11 +99,11 @@ export const cohereFamily: FamilySpec = {
     ].join('\n'),
     renderToolList: (tools) =>
       '```json\n[\n' + tools.map((tool) => `    ${formatJson({ ...toolSignature(tool), responses: null })}`).join(',\n') + '\n]\n```',
-    callInstructions: `A tool call looks like this:\n${renderAction([{ id: '0', name: 'tool_name', arguments: '{"parameter": "value"}' }])}`,
+    // The template shows no call; its step 1 says how to write one.
+    callInstructions: '',
   },
   renderCall: (call) => renderAction([call]),
   renderCalls: renderAction,
   familyCallId: cohereCallId,
-  renderResults: (results) =>
-    `${startToolResult}${formatJson(results.map((result) => ({ tool_call_id: result.toolCallId, results: { '0': result.output }, is_error: result.isError === true ? true : null })))}${endToolResult}`,
+  renderResults: (results) => `${startToolResult}[\n${results.map(resultBlock).join(',\n')}\n]${endToolResult}`,
 };
