@@ -65,10 +65,13 @@ export const functoolsFamily: FamilySpec = {
       '  * make sure you pick the right functions that match the user intent',
     ].join('\n'),
     resultInstructions:
-      'Function results come back to you in the next user turn as JSON objects: {"name": function name, "output": result}.',
+      'Function results come back to you in the user turns after your calls, one per call, as JSON objects: {"name": function name, "output": result}.',
   },
   renderCall: (call) => `${functoolsStart}${formatJson(callObject(call))}${listEnd}`,
   // One list for the turn's calls, as the templates join them.
   renderCalls: (calls) => `${functoolsStart}${calls.map((call) => formatJson(callObject(call))).join(', ')}${listEnd}`,
+  // Every template these models have writes each result in a turn of its own (vLLM's Phi-4-mini template a
+  // `<|tool|>` turn, llama.cpp's a `<|tool_response|>` one, FireFunction's a `tool` turn).
+  turnPerResult: true,
   renderResults: jsonResultLines,
 };
