@@ -50,6 +50,41 @@ describe('renderHistoryAsText', () => {
     expect(rendered[3]).toEqual({ role: 'user', content: [{ type: 'text', text: '{"name": "get_weather", "output": "late"}' }] });
   });
 
+  it('with turnPerCall and turnPerResult, writes one assistant turn per call (the first with the text and reasoning) and one user turn per result', () => {
+    const messages: Message[] = [
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'why', signature: 'sig' },
+          { type: 'text', text: 'A' },
+          { type: 'tool-call', id: '1', name: 'f', arguments: '{}' },
+          { type: 'tool-call', id: '2', name: 'g', arguments: '{"x":1}' },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: '1', output: 'one' },
+          { type: 'tool-result', toolCallId: '2', output: 'two' },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+    ];
+    expect(renderHistoryAsText(messages, { ...rendering, turnPerCall: true, turnPerResult: true })).toEqual([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'why', signature: 'sig' },
+          { type: 'text', text: 'A\nCALL f {}' },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'CALL g {"x":1}' }] },
+      { role: 'user', content: [{ type: 'text', text: '<r>\none\n</r>' }] },
+      { role: 'user', content: [{ type: 'text', text: '<r>\ntwo\n</r>' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+    ]);
+  });
+
   it('leaves messages without calls untouched', () => {
     const messages: Message[] = [
       { role: 'system', content: 's' },
