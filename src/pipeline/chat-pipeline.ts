@@ -101,8 +101,8 @@ export type RunOptions = {
   onError?: (error: GatewayError, run: ChatRun) => void;
   /**
    * Told, with estimated usage (priced when the model is), when a reply the upstream accepted ends without
-   * its usage: an error event, a stream that broke off, a client that left; or when a reply read whole is
-   * abandoned (its client left, its deadline passed) while the upstream was generating it. The upstream
+   * its usage: an error event, a stream that broke off, a client that left; or when a request is abandoned
+   * (its client left, its deadline passed) before the upstream answered, while it was generating. The upstream
    * billed what it generated, so budgets and usage count it too. `model`: the target that was generating.
    */
   onIncomplete?: (usage: Usage, model: ResolvedModel) => void;
@@ -292,10 +292,9 @@ export class ChatPipeline {
         if (prices?.knows(run.model)) run.events = pricedEvents(run.events, prices, run);
         return this.tapped(observer ? observer.answered(target, sentAt, run) : run, input, options);
       } catch (error) {
-        // A reply read whole sends nothing before its end: abandoned while the upstream generated it, it was
-        // billed all the same, and nothing of it was read (so only the prompt is counted).
-        if (attempts.abandoned && context.wholeReply === true)
-          options.onIncomplete?.(estimatedUsage(input, target, 0, this.dependencies.prices), target);
+        // Abandoned before the upstream answered (a reply read whole, or a stream before its headers), the request
+        // was billed all the same, and nothing of it was read (so only the prompt is counted).
+        if (attempts.abandoned) options.onIncomplete?.(estimatedUsage(input, target, 0, this.dependencies.prices), target);
         const failure = context.cancellation.aborted ? undefined : failureOf(error, context);
         observer?.failed(target, failure);
         const next = fallbacks[position];

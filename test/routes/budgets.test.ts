@@ -208,11 +208,16 @@ describe('replies cut short', () => {
     expect(metrics).toMatch(/interlingua_tokens_total\{[^}]*direction="output",key="team"\} 5\b/);
   });
 
-  it('a non-streaming request the client leaves while the upstream generates counts its prompt, marked estimated', async () => {
+  // A streaming server sends its headers at once (vLLM's StreamingResponse), but one queueing the request or a
+  // proxy buffering it may not: either way the upstream had the prompt, as it has a whole reply's.
+  it.each([
+    ['a non-streaming request', false],
+    ['a stream, before the response headers,', true],
+  ])('%s the client leaves while the upstream generates counts its prompt, marked estimated', async (_, stream) => {
     const { gateway, upstream } = await setUp(1);
     upstream.respondWith(() => ({ type: 'chat', content: 'hello', headersDelayMs: 5_000 }));
     const controller = new AbortController();
-    const response = chat(gateway, 'team-key', false, controller.signal).catch((error: unknown) => error);
+    const response = chat(gateway, 'team-key', stream, controller.signal).catch((error: unknown) => error);
     const sent = await upstream.nextRequest();
     controller.abort();
     expect(await response).toBeInstanceOf(Error);
