@@ -14,6 +14,7 @@ import { registerEmbeddingsRoutes } from '../routes/embeddings/index.js';
 import { registerHealthRoutes } from '../routes/health/index.js';
 import { registerMessagesRoutes } from '../routes/messages/index.js';
 import { DeploymentBalancer } from './pipeline/deployment-balancer.js';
+import { EmbeddingPipeline } from './pipeline/embedding-pipeline.js';
 import { shareDeploymentHealth } from './plugins/shared-deployment-health.js';
 import { PriceTable } from './pipeline/price-table.js';
 import { registerAdminRoutes } from '../routes/admin/index.js';
@@ -368,7 +369,14 @@ async function assembleApp(config: GatewayConfig, options: BuildAppOptions, prog
   registerUsageRoutes(app, { usage: usageLog, budgets: budgetsByKey(config), pending: afterReply });
   registerChatCompletionsRoutes(app, { pipeline, liveStreams, caches, validators, ids });
   registerMessagesRoutes(app, { pipeline, liveStreams, caches, validators });
-  registerEmbeddingsRoutes(app, { pipeline, providers: providerDirectory, validators, prices });
+  const embeddings = new EmbeddingPipeline({
+    config,
+    providers: providerDirectory,
+    resolve: (modelString) => pipeline.resolve(modelString),
+    balancer,
+    resilience,
+  });
+  registerEmbeddingsRoutes(app, { embeddings, validators, prices });
   registerToolCallsRoutes(app, { inspector, validators, recentReplies });
   registerInspectorPage(app);
   registerMetricsRoute(app, metrics, afterReply);

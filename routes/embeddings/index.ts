@@ -1,21 +1,21 @@
 /**
- * POST /v1/embeddings: passed to providers that have embeddings (openai, openai-compatible, ollama). The
+ * POST /v1/embeddings: passed to providers that have embeddings (openai, openai-compatible, ollama), through
+ * a deployment's targets as a chat is (src/pipeline/embedding-pipeline.ts). The
  * input tokens the upstream counted (or, when it counted none, the gateway's estimate) are priced like a
  * chat's (src/pipeline/price-table.ts) and charged to the key's budget, tokens-per-minute limit and usage rows.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
-import { gatewayError } from '../../src/core/gateway-error.js';
 import type { EmbeddingRequest, EmbeddingResult } from '../../src/core/provider-adapter.js';
 import type { ResolvedModel } from '../../src/core/resolved-model.js';
 import type { Usage } from '../../src/core/usage.js';
-import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
+import type { TargetProgress } from '../../src/pipeline/try-targets.js';
+import type { EmbeddingAnswer, EmbeddingInput, EmbeddingPipeline } from '../../src/pipeline/embedding-pipeline.js';
 import type { PriceTable } from '../../src/pipeline/price-table.js';
-import type { ProviderDirectory } from '../../src/pipeline/provider-directory.js';
 import type { BodyValidators } from '../shared/body-validator.js';
 import { chargeReply } from '../shared/charge-reply.js';
 import { watchClientAbort } from '../shared/client-abort.js';
-import { formatUsd, headerAddress } from '../shared/run-generation.js';
+import { formatUsd, headerAddress, setProgressHeaders } from '../shared/run-generation.js';
 import { estimateEmbeddingInputTokens } from '../../src/pipeline/estimate-tokens.js';
 
 /** The body's one source: its type is derived from it. */
@@ -40,31 +40,30 @@ const embeddingRequestSchema = {
 
 export function registerEmbeddingsRoutes(
   app: FastifyInstance,
-  options: { pipeline: ChatPipeline; providers: ProviderDirectory; validators: BodyValidators; prices: PriceTable },
+  options: { embeddings: EmbeddingPipeline; validators: BodyValidators; prices: PriceTable },
 ): void {
-  const { pipeline, providers, prices } = options;
+  const { embeddings, prices } = options;
   const validateBody = options.validators.for<FromSchema<typeof embeddingRequestSchema>>(embeddingRequestSchema);
   app.post('/v1/embeddings', async (request, reply) => {
     const body = validateBody(request.body);
-    // The key's model globs hold here as for chats (403 model_not_allowed), an alias or deployment checked by its target.
-    const target = pipeline.singleTarget(body.model, request.gatewayContext?.access);
-    const { model } = target;
-    if (target.deployment !== undefined) void reply.header('x-interlingua-deployment', headerAddress(target.deployment));
-    const adapter = providers.adapter(model.provider);
-    if (!adapter.embed) {
-      throw gatewayError('embeddings_unsupported', {
-        message: `Provider '${model.provider}' (${model.providerType}) has no embeddings endpoint.`,
-        param: 'model',
-      });
-    }
-    const embeddingRequest: EmbeddingRequest = { model: model.model, input: body.input };
-    if (body.dimensions !== undefined) embeddingRequest.dimensions = body.dimensions;
-    if (body.encoding_format !== undefined) embeddingRequest.encodingFormat = body.encoding_format;
-    if (body.user !== undefined) embeddingRequest.user = body.user;
+    const input: EmbeddingInput = { input: body.input };
+    if (body.dimensions !== undefined) input.dimensions = body.dimensions;
+    if (body.encoding_format !== undefined) input.encodingFormat = body.encoding_format;
+    if (body.user !== undefined) input.user = body.user;
     const abort = watchClientAbort(reply);
-    const result = await adapter
-      .embed(embeddingRequest, { cancellation: abort.cancellation, requestId: request.id, log: request.log })
-      .finally(() => abort.dispose());
+    const progress: TargetProgress = { count: 0 };
+    // A reply read whole: a 2xx whose body fails counts as a server failure, as for a non-streamed chat.
+    const context = { cancellation: abort.cancellation, requestId: request.id, log: request.log, wholeReply: true };
+    let answer: EmbeddingAnswer;
+    try {
+      // The key's model globs hold here as for chats (403 model_not_allowed), an alias or deployment checked by its target.
+      answer = await embeddings.embed(body.model, input, request.gatewayContext?.access ?? undefined, { context, progress });
+    } finally {
+      abort.dispose();
+      if (progress.count > 0) setProgressHeaders(reply, progress);
+    }
+    const { result, model } = answer;
+    if (answer.deployment !== undefined) void reply.header('x-interlingua-deployment', headerAddress(answer.deployment));
     const response: Record<string, unknown> = {
       object: 'list',
       data: result.data.map((item) => ({ object: 'embedding', index: item.index, embedding: item.embedding })),

@@ -107,7 +107,7 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   } catch (error) {
     trace?.failed(error);
     if (!reply.raw.headersSent) {
-      setFailedRunHeaders(reply, progress);
+      setProgressHeaders(reply, progress);
       // Every generation's reply names its agent format, an error's too (docs/tool-calling.md).
       void reply.header('x-agent-format', agentFormat.header);
     }
@@ -154,10 +154,11 @@ export function headerAddress(address: string): string {
 }
 
 /**
- * A run that failed before it answered (the upstream refused, every fallback failed, a bad request):
- * its error reply still says how many upstream requests were made and which target was tried last.
+ * How many upstream requests were made and which target was tried last: for a run that failed before it
+ * answered (the upstream refused, every fallback failed, a bad request), its error reply still says so;
+ * an embeddings reply says so either way.
  */
-function setFailedRunHeaders(reply: FastifyReply, progress: RunProgress): void {
+export function setProgressHeaders(reply: FastifyReply, progress: RunProgress): void {
   void reply.header('x-interlingua-attempts', String(progress.count));
   if (progress.target) void reply.header('x-interlingua-model', headerModel(progress.target));
 }

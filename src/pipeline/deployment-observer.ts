@@ -109,6 +109,11 @@ export class DeploymentTargets implements TargetObserver {
     return run;
   }
 
+  /** The target answered a request that is not timed (an embeddings request: no output tokens to time it by). */
+  answeredUntimed(target: ResolvedModel): void {
+    if (this.members.includes(target)) this.balancer.ended(this.deployment, fallbackKey(target));
+  }
+
   failed(target: ResolvedModel, failure: UpstreamFailure | undefined): void {
     if (!this.members.includes(target)) return;
     const model = fallbackKey(target);

@@ -46,28 +46,40 @@ export type RetryOptions = {
   random?: () => number;
 };
 
-export async function streamWithRetries(
+export function streamWithRetries(
   adapter: ProviderAdapter,
   request: ChatRequest,
   context: ProviderContext,
   options: RetryOptions,
 ): Promise<AsyncIterable<StreamEvent>> {
+  return callWithRetries(() => adapter.stream(request, context), request.model, context, options);
+}
+
+/**
+ * Any one upstream call to `model` (a chat's stream, an embeddings request) with its provider's retries:
+ * the same failures retried, the same waits, the same counts and log lines.
+ */
+export async function callWithRetries<Result>(
+  call: () => Promise<Result>,
+  model: ResolvedModel,
+  context: ProviderContext,
+  options: RetryOptions,
+): Promise<Result> {
   const { attempts, settings } = options;
   for (let retry = 1; ; retry++) {
     attempts.count++;
     try {
-      return await adapter.stream(request, context);
+      return await call();
     } catch (error) {
       // Reported here, where the failure is caught anyway, rather than by a wrapper around every adapter
       // (a promise and a microtask more on every request that does not fail).
-      options.observer?.observeUpstreamError(request.model.provider, toGatewayError(error));
+      options.observer?.observeUpstreamError(model.provider, toGatewayError(error));
       const failure = settings && retry <= settings.count ? failureOf(error, context) : undefined;
       const cancelled = context.cancellation.aborted;
       if (cancelled) attempts.abandoned = true;
       if (!settings || !failure || !isRetryable(failure) || cancelled || !GatewayError.isInstance(error)) throw error;
       const delayMs = retryDelayMs(error, retry, settings, { now: Date.now(), random: options.random ?? Math.random });
       if (delayMs === undefined) throw error;
-      const model: ResolvedModel = request.model;
       const handover = { provider: model.provider, model: model.model, reason: failureReason(failure) };
       context.log.info({ ...handover, attempt: attempts.count, delayMs: Math.round(delayMs) }, 'retrying the upstream request');
       options.observer?.observeRetry(handover);

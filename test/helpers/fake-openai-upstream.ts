@@ -93,6 +93,13 @@ export type FakeOpenAiResetReply = { type: 'reset' };
 
 export type FakeOpenAiReply = FakeOpenAiChatReply | FakeOpenAiErrorReply | FakeOpenAiRawReply | FakeOpenAiResetReply;
 
+/**
+ * One `POST /v1/embeddings` reply: the vectors after a wait (a busy server), or a failure. OpenAI answers an
+ * embeddings error in the same `{ error }` envelope as a chat's (https://platform.openai.com/docs/guides/error-codes).
+ */
+export type FakeOpenAiEmbeddingsReply =
+  { type: 'embeddings'; headersDelayMs?: number } | FakeOpenAiErrorReply | FakeOpenAiRawReply | FakeOpenAiResetReply;
+
 export type FakeOpenAiUpstream = {
   /** The server root; OpenAI-kind providers are configured with `${url}/v1`. */
   url: string;
@@ -109,6 +116,10 @@ export type FakeOpenAiUpstream = {
   respondWith(responder: ((request: RecordedRequest) => FakeOpenAiReply) | undefined): void;
   /** Replies for the next `GET /v1/models` requests; an empty queue lists `models`. */
   enqueueModels(...replies: (FakeOpenAiErrorReply | FakeOpenAiRawReply)[]): void;
+  /** Replies for the next `POST /v1/embeddings` requests; an empty queue embeds at once. */
+  enqueueEmbeddings(...replies: FakeOpenAiEmbeddingsReply[]): void;
+  /** Only the `POST /v1/embeddings` requests. */
+  embeddingRequests(): RecordedRequest[];
   /** Served by `GET /v1/models`. */
   models: string[];
   nextRequest(): Promise<RecordedRequest>;
@@ -428,6 +439,7 @@ function writeEmbeddings(recorded: RecordedRequest, response: http.ServerRespons
 export async function startFakeOpenAiUpstream(options: { models?: string[] } = {}): Promise<FakeOpenAiUpstream> {
   const chatQueue: FakeOpenAiReply[] = [];
   const modelsQueue: (FakeOpenAiErrorReply | FakeOpenAiRawReply)[] = [];
+  const embeddingsQueue: FakeOpenAiEmbeddingsReply[] = [];
   const state: { models: string[]; embeddingUsage: boolean; responder?: ((request: RecordedRequest) => FakeOpenAiReply) | undefined } = {
     models: options.models ?? ['gpt-fake-1', 'gpt-fake-2'],
     embeddingUsage: true,
@@ -458,7 +470,10 @@ export async function startFakeOpenAiUpstream(options: { models?: string[] } = {
       return;
     }
     if (recorded.method === 'POST' && path === '/v1/embeddings') {
-      writeEmbeddings(recorded, response, state.embeddingUsage);
+      const reply = embeddingsQueue.shift();
+      if (reply && reply.type !== 'embeddings') return writeReply(reply, recorded, response);
+      if (reply?.headersDelayMs) await sleep(reply.headersDelayMs);
+      if (canWrite(response)) writeEmbeddings(recorded, response, state.embeddingUsage);
       return;
     }
     writeError({ type: 'http-error', status: 404, message: `fake: no route ${recorded.method} ${path}`, code: 'unknown_url' }, response);
@@ -480,6 +495,9 @@ export async function startFakeOpenAiUpstream(options: { models?: string[] } = {
       state.responder = responder;
     },
     enqueueModels: (...replies) => modelsQueue.push(...replies),
+    enqueueEmbeddings: (...replies) => embeddingsQueue.push(...replies),
+    embeddingRequests: () =>
+      server.requests.filter((request) => request.method === 'POST' && request.path.split('?')[0] === '/v1/embeddings'),
     get models() {
       return state.models;
     },

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeOllamaUpstream } from '../helpers/fake-ollama-upstream.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { redisServerPath, warnWhenRedisIsMissing } from '../helpers/redis-server.js';
@@ -275,6 +275,100 @@ describe('deployments: one name, several targets', () => {
     expect(response.headers.get('x-interlingua-deployment')).toBe('box2/bge-m3');
     expect(((await response.json()) as { model: string }).model).toBe('embedder');
     expect(second!.requests.at(-1)?.body).toMatchObject({ model: 'bge-m3', input: 'hello' });
+  });
+
+  describe("embeddings through a deployment: the chats' balancing, failover and retries", () => {
+    function embed(gateway: StartedGateway, model = 'embedder'): Promise<Response> {
+      return fetch(`${gateway.baseUrl}/v1/embeddings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model, input: 'hello' }),
+      });
+    }
+
+    it('a target that answers 503 is left for the next one, and rests for its cooldown', async () => {
+      const [broken, alive] = await upstreams(2);
+      broken!.enqueueEmbeddings({ type: 'http-error', status: 503, message: 'overloaded', errorType: 'server_error' });
+      const gateway = await gatewayWith({
+        providers: { broken: provider(broken!), alive: provider(alive!) },
+        deployments: { embedder: { targets: [{ model: 'broken/bge-m3', weight: 1_000 }, { model: 'alive/bge-m3' }], cooldownSeconds: 60 } },
+      });
+      const first = await embed(gateway);
+      expect(first.status).toBe(200);
+      expect(first.headers.get('x-interlingua-deployment')).toBe('alive/bge-m3');
+      expect(first.headers.get('x-interlingua-attempts')).toBe('2');
+      // Cooled down: the next request goes straight to the other target, though its weight is a thousandth.
+      const second = await embed(gateway);
+      expect(second.headers.get('x-interlingua-attempts')).toBe('1');
+      expect(broken!.embeddingRequests()).toHaveLength(1);
+      expect(alive!.embeddingRequests()).toHaveLength(2);
+    });
+
+    it('a 4xx is about the request: it keeps its status and message, moves on to no other target, and cools none down', async () => {
+      const [first, second] = await upstreams(2);
+      first!.enqueueEmbeddings({ type: 'http-error', status: 400, message: 'input is too long', errorType: 'invalid_request_error' });
+      const gateway = await gatewayWith({
+        providers: { one: provider(first!), two: provider(second!) },
+        deployments: { embedder: { targets: [{ model: 'one/bge-m3', weight: 1_000 }, { model: 'two/bge-m3' }], cooldownSeconds: 60 } },
+      });
+      const refused = await embed(gateway);
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('x-interlingua-attempts')).toBe('1');
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('input is too long');
+      expect(second!.embeddingRequests()).toHaveLength(0);
+      // The target does not rest: the next request goes to it again.
+      const next = await embed(gateway);
+      expect(next.headers.get('x-interlingua-deployment')).toBe('one/bge-m3');
+      expect(first!.embeddingRequests()).toHaveLength(2);
+    });
+
+    it('every target down: 502 upstream_unavailable after trying each, with what was tried last', async () => {
+      const gateway = await gatewayWith({
+        providers: { one: provider(await deadPort()), two: provider(await deadPort()) },
+        deployments: { embedder: { targets: [{ model: 'one/bge-m3' }, { model: 'two/bge-m3' }] } },
+      });
+      const response = await embed(gateway);
+      expect(response.status).toBe(502);
+      expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+      expect(['one/bge-m3', 'two/bge-m3']).toContain(response.headers.get('x-interlingua-model'));
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('upstream_unavailable');
+    });
+
+    it("an embeddings request in flight counts in least-busy's load: the chats go to the idle target meanwhile", async () => {
+      const [first, second] = await upstreams(2);
+      // Whichever target takes the embeddings request holds it for a while.
+      for (const upstream of [first!, second!]) upstream.enqueueEmbeddings({ type: 'embeddings', headersDelayMs: 1_500 });
+      const gateway = await gatewayWith({
+        providers: { one: provider(first!), two: provider(second!) },
+        deployments: { both: { strategy: 'least-busy', targets: [{ model: 'one/m' }, { model: 'two/m' }] } },
+      });
+      const held = embed(gateway, 'both');
+      await vi.waitFor(() => expect(first!.embeddingRequests().length + second!.embeddingRequests().length).toBe(1));
+      const other = first!.embeddingRequests().length === 1 ? 'two/m' : 'one/m';
+      for (let index = 0; index < 6; index++) {
+        const response = await ask(gateway, 'both');
+        expect(response.headers.get('x-interlingua-deployment')).toBe(other);
+        await response.arrayBuffer();
+      }
+      expect((await held).status).toBe(200);
+    });
+
+    it("the provider's retries run first, as for a chat: a 503 then an answer from the same target", async () => {
+      const [flaky, spare] = await upstreams(2);
+      flaky!.enqueueEmbeddings({ type: 'http-error', status: 503, message: 'loading model', errorType: 'server_error' });
+      const gateway = await gatewayWith({
+        providers: {
+          flaky: testProvider('openai-compatible', `${flaky!.url}/v1`, { retries: { count: 1, initialDelayMs: 1 } }),
+          spare: provider(spare!),
+        },
+        deployments: { embedder: { targets: [{ model: 'flaky/bge-m3', weight: 1_000 }, { model: 'spare/bge-m3' }] } },
+      });
+      const response = await embed(gateway);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-interlingua-deployment')).toBe('flaky/bge-m3');
+      expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+      expect(spare!.embeddingRequests()).toHaveLength(0);
+    });
   });
 
   it('count_tokens answers for a deployment name as the Messages call does, and for no model the key may not use', async () => {
