@@ -2,6 +2,7 @@
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest, GenerationOptions, Warning } from '../../src/core/index.js';
 import { grammarFormatSchema, grammarToolSchema } from '../../src/core/grammar-schema-subset.js';
+import { StrictSchemaBudget } from '../../src/core/strict-schema-limits.js';
 import type { AnthropicMessagesBody, AnthropicTool } from './anthropic-messages-body.js';
 import { cached, convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { changesSampling, claudeSamplingFields } from './claude-sampling.js';
@@ -95,13 +96,24 @@ export function buildAnthropicRequestBody(
     stream: options.stream,
   };
   if (conversation.system !== undefined) body.system = conversation.system;
+  // json_schema goes natively (output_config.format), narrowed to what Claude's grammar compiles; json_object has
+  // no Anthropic form, nor has a schema the narrowing cannot keep faithful: the pipeline writes those into the prompt.
+  const format = request.responseFormat;
+  const narrowedFormat =
+    format?.type === 'json_schema' && format.schema
+      ? grammarFormatSchema({ ...format, schema: format.schema }, `Anthropic provider '${config.name}'`)
+      : undefined;
+  // One request's strict schemas share Claude's limits: the format is counted first (the pipeline sent it to
+  // the prompt when it alone crosses one), then each strict tool in the client's order.
+  const strictBudget = new StrictSchemaBudget();
+  if (narrowedFormat) strictBudget.admit(narrowedFormat.schema, 'format');
   if (request.tools && request.tools.length > 0) {
     const upstream = `Anthropic provider '${config.name}'`;
     const modelGap = takesStrictTools(request.model.model)
       ? options.strictRefused
       : `${request.model.model} has no strict tool use (Claude 4.5 and later)`;
     body.tools = request.tools.map((tool) => {
-      const grammar = grammarToolSchema(tool, upstream, modelGap);
+      const grammar = grammarToolSchema(tool, upstream, modelGap, strictBudget);
       warnings.push(...grammar.warnings);
       return cached<AnthropicTool>(
         {
@@ -135,13 +147,9 @@ export function buildAnthropicRequestBody(
     config.name,
   );
   if (thinking.thinking) body.thinking = thinking.thinking;
-  // json_schema goes natively (output_config.format), narrowed to what Claude's grammar compiles; json_object has
-  // no Anthropic form, nor has a schema the narrowing cannot keep faithful: the pipeline writes those into the prompt.
-  const format = request.responseFormat;
-  if (format?.type === 'json_schema' && format.schema) {
-    const narrowed = grammarFormatSchema({ ...format, schema: format.schema }, `Anthropic provider '${config.name}'`);
-    body.output_config = { format: { type: 'json_schema', schema: narrowed.schema } };
-    warnings.push(...narrowed.warnings);
+  if (narrowedFormat) {
+    body.output_config = { format: { type: 'json_schema', schema: narrowedFormat.schema } };
+    warnings.push(...narrowedFormat.warnings);
   }
   if (thinking.effort) body.output_config = { ...body.output_config, effort: thinking.effort };
   if (thinking.maxTokens !== undefined) body.max_tokens = thinking.maxTokens;

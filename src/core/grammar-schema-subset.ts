@@ -18,6 +18,7 @@
  * compiled, and recursive or external `$ref`s are refused outright.
  */
 
+import type { StrictSchemaBudget } from './strict-schema-limits.js';
 import { strictNotGuaranteedCode, type Warning } from './warning.js';
 
 type Schema = Record<string, unknown>;
@@ -124,12 +125,15 @@ export type GrammarTool = { schema: Schema; strict: boolean; warnings: Warning[]
  * structured outputs). A tool that did not ask for strict goes as given, as before. One that did goes strict
  * with its schema narrowed when the model takes strict (`modelGap` undefined) and the schema has a faithful
  * narrowing; otherwise it goes as given, not strict, with a warning saying why: sent strict, the upstream
- * would refuse the whole request. Bounds that left a strict schema are warned too: nothing enforces them.
+ * would refuse the whole request. With a `budget` (Claude's per-request limits, src/core/strict-schema-limits.ts),
+ * a tool that would take the request past one goes the same way. Bounds that left a strict schema are warned
+ * too: nothing enforces them.
  */
 export function grammarToolSchema(
   tool: { name: string; parameters: Schema; strict?: boolean | null },
   upstream: string,
   modelGap: string | undefined,
+  budget?: StrictSchemaBudget,
 ): GrammarTool {
   if (tool.strict !== true) return { schema: tool.parameters, strict: false, warnings: [] };
   const notStrict = (why: string): GrammarTool => ({
@@ -141,6 +145,9 @@ export function grammarToolSchema(
   const gap = grammarSubsetGap(tool.parameters);
   if (gap) return notStrict(`${upstream}'s strict tool use cannot compile its schema: ${gap}`);
   const { schema, relaxed } = narrowToGrammarSubset(tool.parameters);
+  // Counted as sent (narrowed: a oneOf is an anyOf by then); past a limit the upstream would refuse the request.
+  const over = budget?.admit(schema, 'tool');
+  if (over) return notStrict(`${over}, past what ${upstream}'s strict tool use compiles`);
   if (relaxed.length === 0) return { schema, strict: true, warnings: [] };
   const message =
     `tool '${tool.name}' went strict, but ${upstream}'s strict tool use cannot enforce ${relaxed.join(', ')}: ` +

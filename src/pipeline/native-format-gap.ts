@@ -1,11 +1,13 @@
 /**
  * Why an upstream cannot be given a response format in its own field, or undefined when it can: the kind
  * has no constrained decoding (the scripted model), no `json_object` form (Claude and Bedrock take schemas
- * only), or compiles schemas into a grammar that cannot hold this one faithfully (src/core/grammar-schema-subset.ts).
+ * only), or compiles schemas into a grammar that cannot hold this one faithfully (src/core/grammar-schema-subset.ts)
+ * or that refuses one this large (Claude's limits, src/core/strict-schema-limits.ts).
  * The pipeline then writes the format into the prompt, and the reason into the strict warning.
  */
 import type { ResponseFormat } from '../core/chat-request.js';
-import { grammarSubsetGap } from '../core/grammar-schema-subset.js';
+import { grammarSubsetGap, narrowToGrammarSubset } from '../core/grammar-schema-subset.js';
+import { StrictSchemaBudget } from '../core/strict-schema-limits.js';
 import {
   compilesSchemasToGrammar,
   providerTypesWithoutResponseFormat,
@@ -21,5 +23,10 @@ export function nativeFormatGap(format: Exclude<ResponseFormat, { type: 'text' }
       : `the ${type} provider constrains replies to a schema only, and json_object has none`;
   if (!format.schema || !compilesSchemasToGrammar(type, model)) return undefined;
   const gap = grammarSubsetGap(format.schema);
-  return gap && `the ${type} provider's structured outputs cannot compile this schema: ${gap}`;
+  if (gap) return `the ${type} provider's structured outputs cannot compile this schema: ${gap}`;
+  // Claude's per-request limits (src/core/strict-schema-limits.ts), counted on the schema as it would be sent;
+  // Bedrock documents none of its own.
+  if (type === 'bedrock') return undefined;
+  const over = new StrictSchemaBudget().admit(narrowToGrammarSubset(format.schema).schema, 'format');
+  return over && `the ${type} provider's structured outputs refuse schemas this large: ${over}`;
 }

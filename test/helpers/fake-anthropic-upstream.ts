@@ -337,6 +337,55 @@ function schemaRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | und
 }
 
 /**
+ * Claude's explicit limits on one request's strict schemas (structured outputs, "Schema complexity limits"):
+ * 20 strict tools, 24 optional parameters and 16 parameters with union types across every strict tool schema
+ * and the JSON output schema, nested objects and array items included. The messages are the ones users quote:
+ * "Too many strict tools" (camel-ai/camel#4171), "Schemas contains too many optional parameters (87), which
+ * would make grammar compilation inefficient. Reduce the number of optional parameters in your tool schemas
+ * (limit: 24)." (elie222/inbox-zero#2323); the union one is written after the latter.
+ */
+function strictComplexityRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | undefined {
+  const body = (recorded.body ?? {}) as {
+    tools?: { strict?: unknown; input_schema?: unknown }[];
+    output_config?: { format?: { schema?: unknown } };
+  };
+  const strictSchemas = (body.tools ?? []).filter((tool) => tool.strict === true).map((tool) => tool.input_schema);
+  const strictTools = strictSchemas.length;
+  if (body.output_config?.format?.schema !== undefined) strictSchemas.push(body.output_config.format.schema);
+  let optional = 0;
+  let unions = 0;
+  const visit = (schema: unknown, isParameter: boolean): void => {
+    if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return;
+    const node = schema as Record<string, unknown>;
+    if (isParameter && ((Array.isArray(node.anyOf) && node.anyOf.length > 0) || (Array.isArray(node.type) && node.type.length > 1)))
+      unions++;
+    const properties = (node.properties ?? {}) as Record<string, unknown>;
+    const required = Array.isArray(node.required) ? node.required : [];
+    for (const [name, property] of Object.entries(properties)) {
+      if (!required.includes(name)) optional++;
+      visit(property, true);
+    }
+    for (const entry of [...(Array.isArray(node.anyOf) ? node.anyOf : []), ...(Array.isArray(node.allOf) ? node.allOf : [])])
+      visit(entry, true);
+    for (const definitions of [node.$defs, node.definitions])
+      for (const entry of Object.values((definitions ?? {}) as Record<string, unknown>)) visit(entry, true);
+    visit(node.items, true);
+  };
+  for (const schema of strictSchemas) visit(schema, false);
+  const refuse = (message: string): FakeAnthropicErrorReply => ({ type: 'http-error', status: 400, message });
+  if (strictTools > 20) return refuse(`Too many strict tools (${strictTools}). Reduce the number of strict tools (limit: 20).`);
+  if (optional > 24)
+    return refuse(
+      `Schemas contains too many optional parameters (${optional}), which would make grammar compilation inefficient. Reduce the number of optional parameters in your tool schemas (limit: 24).`,
+    );
+  if (unions > 16)
+    return refuse(
+      `Schemas contains too many parameters with union types (${unions}), which would make grammar compilation inefficient. Reduce the number of parameters with union types in your tool schemas (limit: 16).`,
+    );
+  return undefined;
+}
+
+/**
  * Claude models from before structured outputs (Claude 3.x, Sonnet 4, Opus 4 and 4.1: the structured-outputs
  * docs list Claude 4.5 and later), which refuse a strict tool: "'claude-sonnet-4-20250514' does not support
  * strict tools." (the 400 invalid_request_error quoted in eigent-ai/eigent#1649).
@@ -403,7 +452,11 @@ export async function startFakeAnthropicUpstream(
       return;
     }
     const refused =
-      versionRefusal(recorded) ?? schemaRefusal(recorded) ?? strictToolRefusal(recorded) ?? contextManagementRefusal(recorded);
+      versionRefusal(recorded) ??
+      schemaRefusal(recorded) ??
+      strictToolRefusal(recorded) ??
+      strictComplexityRefusal(recorded) ??
+      contextManagementRefusal(recorded);
     if (refused) return sendHttpError(refused, response);
     const reply = queue.shift() ?? fallback?.(recorded);
     if (!reply) {

@@ -144,6 +144,90 @@ describe('a strict tool to Claude', () => {
   });
 });
 
+describe("Claude's limits on one request's strict schemas (20 strict tools, 24 optional and 16 union parameters)", () => {
+  /** A tool with `optional` parameters that are not required, and one that is. */
+  function toolWith(name: string, optional: number): Record<string, unknown> {
+    const properties: Record<string, unknown> = { id: { type: 'string' } };
+    for (let index = 0; index < optional; index++) properties[`option_${index}`] = { type: 'string' };
+    return { type: 'function', function: { name, strict: true, parameters: { type: 'object', properties, required: ['id'] } } };
+  }
+
+  async function completeWith(extra: Record<string, unknown>): Promise<Completion> {
+    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{}' }] });
+    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'claude/claude-sonnet-4-5', max_tokens: 200, messages: [{ role: 'user', content: 'hi' }], ...extra }),
+    });
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    return JSON.parse(text) as Completion;
+  }
+
+  function sentTools(): { name: string; strict?: boolean }[] {
+    return (anthropic.messageRequests().at(-1)!.body as { tools: { name: string; strict?: boolean }[] }).tools;
+  }
+
+  it('an agent with 25 strict tools (the OpenAI Agents SDK marks every one): the first 20 go strict, the rest without, each warned', async () => {
+    const tools = Array.from({ length: 25 }, (_, index) => toolWith(`tool_${index}`, 0));
+    const completion = await completeWith({ tools });
+    const sent = sentTools();
+    expect(sent.filter((tool) => tool.strict === true).map((tool) => tool.name)).toEqual(
+      tools.slice(0, 20).map((_, index) => `tool_${index}`),
+    );
+    expect(sent.slice(20).every((tool) => tool.strict === undefined)).toBe(true);
+    const warned = (completion.diagnostics?.warnings ?? []).filter((warning) => warning.message.includes('21 strict tools (at most 20)'));
+    expect(warned).toHaveLength(5);
+    expect(warned[0]).toEqual({
+      code: 'strict-schema-not-guaranteed',
+      message: expect.stringContaining("tool 'tool_20' asked for strict"),
+    });
+  });
+
+  it('optional parameters count across the tools: the one that would pass 24 goes without strict, a smaller one after it still strict', async () => {
+    const completion = await completeWith({ tools: [toolWith('big', 20), toolWith('middle', 10), toolWith('small', 4)] });
+    expect(sentTools().map((tool) => [tool.name, tool.strict === true])).toEqual([
+      ['big', true],
+      ['middle', false],
+      ['small', true],
+    ]);
+    expect(completion.diagnostics?.warnings).toContainEqual({
+      code: 'strict-schema-not-guaranteed',
+      message: expect.stringContaining(
+        "tool 'middle' asked for strict: with it the request's strict schemas would hold 30 optional parameters (at most 24)",
+      ),
+    });
+  });
+
+  it('the response format counts first; one past a limit alone goes into the prompt instead of a 400', async () => {
+    const format = (optional: number) => ({
+      type: 'json_schema',
+      json_schema: { name: 'answer', strict: true, schema: (toolWith('answer', optional).function as { parameters: unknown }).parameters },
+    });
+    await completeWith({ response_format: format(20), tools: [toolWith('lookup', 10)] });
+    expect(sentTools()[0]!.strict).toBeUndefined();
+    const alone = await completeWith({ response_format: format(30) });
+    expect((anthropic.messageRequests().at(-1)!.body as { output_config?: unknown }).output_config).toBeUndefined();
+    expect(alone.diagnostics?.warnings).toContainEqual({
+      code: 'strict-schema-not-guaranteed',
+      message: expect.stringContaining('30 optional parameters (at most 24)'),
+    });
+  });
+
+  it('parameters with union types count too (a nullable field is one)', async () => {
+    const nullable = (name: string, count: number) => {
+      const properties: Record<string, unknown> = {};
+      for (let index = 0; index < count; index++) properties[`field_${index}`] = { type: ['string', 'null'] };
+      return {
+        type: 'function',
+        function: { name, strict: true, parameters: { type: 'object', properties, required: Object.keys(properties) } },
+      };
+    };
+    await completeWith({ tools: [nullable('first', 10), nullable('second', 10)] });
+    expect(sentTools().map((tool) => tool.strict === true)).toEqual([true, false]);
+  });
+});
+
 describe('a strict tool to Bedrock', () => {
   const bedrockToolUse: FakeBedrockReply = { type: 'message', toolUses: [{ name: 'book', input: { city: 'Paris', passengers: 2 } }] };
 
@@ -182,6 +266,26 @@ describe('the fake Anthropic upstream, as Claude', () => {
     const body = (await response.json()) as { error: { message: string } };
     return { status: response.status, message: body.error.message };
   }
+
+  it('refuses a request whose strict schemas pass a limit together, as Claude does', async () => {
+    const tools = Array.from({ length: 21 }, (_, index) => ({ name: `tool_${index}`, input_schema: narrowedBooking, strict: true }));
+    const response = await fetch(`${anthropic.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], tools }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain('Too many strict tools (21)');
+    // Not strict, the same tools are no grammar to compile.
+    const relaxed = tools.map(({ name, input_schema }) => ({ name, input_schema }));
+    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    const accepted = await fetch(`${anthropic.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], tools: relaxed }),
+    });
+    expect(accepted.status).toBe(200);
+  });
 
   it('refuses strict on a model without it, and a strict schema outside the grammar subset', async () => {
     expect(await send('claude-sonnet-4-20250514', { name: 'book', input_schema: narrowedBooking, strict: true })).toEqual({
