@@ -16,7 +16,7 @@ import { annotateRequest, logRequest } from '../../src/plugins/request-log.js';
 import { requestContextOf } from '../../src/pipeline/request-context.js';
 import type { RequestTrace } from '../../src/core/request-trace.js';
 import type { ReplySummary } from '../../src/core/reply-summary.js';
-import type { Usage } from '../../src/core/usage.js';
+import { hasTokenCounts, type Usage } from '../../src/core/usage.js';
 import { chargeReply } from './charge-reply.js';
 import { watchClientAbort } from './client-abort.js';
 import { sessionIdOf } from './session-id.js';
@@ -216,7 +216,8 @@ function recordUsage(server: FastifyInstance, model: ResolvedModel, key: string 
 /** The reply's usage row and metrics, at the end of the turn it finished in. */
 function observeReply(server: FastifyInstance, summary: ReplySummary, run: ChatRun, key: string | undefined, startedAt: number): void {
   const { model } = run;
-  recordUsage(server, model, key, summary.usage);
+  // A reply the upstream counted nothing for is recorded once, by its estimate (onIncomplete).
+  if (hasTokenCounts(summary.usage)) recordUsage(server, model, key, summary.usage);
   server.metrics?.observeReply({
     provider: model.provider,
     model: model.model,

@@ -18,3 +18,11 @@ export type Usage = {
   /** The upstream's own usage object, untouched. */
   raw?: unknown;
 };
+
+/**
+ * Whether the upstream counted anything: a reply it finished without any usage (an OpenAI-compatible server
+ * that ignores `stream_options.include_usage`, a proxy that drops the field) has neither count.
+ */
+export function hasTokenCounts(usage: Usage): boolean {
+  return usage.inputTokens !== undefined || usage.outputTokens !== undefined;
+}

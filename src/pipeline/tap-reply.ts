@@ -1,18 +1,22 @@
 /**
  * Tells a listener how a reply ended (usage, calls, first-token time) or that it failed, passing every event
- * on unchanged; and, when a reply ends without its usage (an error, a client that left), how much output
- * was streamed before, so that what the upstream generated can still be charged.
+ * on unchanged; and, when a reply ends without its usage (an error, a client that left, an upstream that
+ * counted nothing), how much output was streamed before, so that what the upstream generated can still be charged.
  */
 import type { GatewayError } from '../core/gateway-error.js';
 import type { ReplySummary } from '../core/reply-summary.js';
 import type { StreamEvent } from '../core/stream-event.js';
+import { hasTokenCounts } from '../core/usage.js';
 import { applyStage, type EventStage } from './event-stage.js';
 
 /** Who is told how a reply ends: one object per reply (the pipeline's), not a closure per event kind. */
 export interface ReplyListener {
   finished(summary: ReplySummary): void;
   failed(error: GatewayError): void;
-  /** The reply ended without its usage (an error event, a client that left), after streaming this much output (text, reasoning, calls). */
+  /**
+   * The reply ended without its usage (an error event, a client that left, a finish the upstream sent no usage
+   * with: then after `finished`), after streaming this much output (text, reasoning, calls).
+   */
   incomplete(outputCharacters: number): void;
 }
 
@@ -54,6 +58,8 @@ class ReplyTap implements EventStage {
         if (event.diagnostics) summary.diagnostics = event.diagnostics;
         if (this.firstTokenAt !== undefined) summary.firstTokenAt = this.firstTokenAt;
         this.listener.finished(summary);
+        // Finished without any usage, the reply was still generated (and billed upstream): estimated as one cut short.
+        if (!hasTokenCounts(event.usage)) this.listener.incomplete(this.outputCharacters);
         break;
       }
       case 'error':

@@ -231,6 +231,29 @@ describe('replies cut short', () => {
     ]);
   });
 
+  // An OpenAI-compatible server that ignores stream_options.include_usage (or a proxy that drops `usage`) still
+  // generated, and billed, the reply: counted as one cut short would be, rather than free.
+  it.each([
+    ['a stream', true],
+    ['a whole reply', false],
+  ])('%s the upstream finishes without any usage counts its estimate, once, marked estimated', async (_, stream) => {
+    const { gateway, upstream } = await setUp(1);
+    upstream.respondWith(() => ({ type: 'chat', content: 'abcd'.repeat(5), usage: null }));
+    const response = await chat(gateway, 'team-key', stream);
+    expect(response.status).toBe(200);
+    await response.text();
+    await vi.waitFor(async () => expect((await teamUsage(gateway)).budget?.spent_usd).toBeCloseTo(estimatedCost, 12));
+    expect((await teamUsage(gateway)).data).toEqual([
+      expect.objectContaining({
+        requests: 1,
+        input_tokens: 1,
+        output_tokens: 5,
+        cost_usd: estimatedCost,
+        estimated_cost_usd: estimatedCost,
+      }),
+    ]);
+  });
+
   it('a finished stream counts the upstream usage, with nothing estimated', async () => {
     const { gateway } = await setUp(1);
     await (await chat(gateway, 'team-key', true)).text();
