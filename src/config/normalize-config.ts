@@ -16,6 +16,7 @@ import type {
 import type { Deployment, RetrySettings } from './config-types.js';
 import { defaultFallbackOn, normalizeFallbacks } from './normalize-fallbacks.js';
 import { normalizeDeployments } from './normalize-deployments.js';
+import { normalizePrices } from './normalize-prices.js';
 
 export const defaultTimeouts: TimeoutSettings = {
   connectMs: 10_000,
@@ -166,7 +167,7 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
     ...(file.telemetry ? { telemetry: { ...file.telemetry, headers: file.telemetry.headers ?? {} } } : {}),
     aliases: new Map(Object.entries(file.aliases ?? {})),
     ...deploymentsOf(file, providers),
-    ...(file.prices ? { prices: Object.entries(file.prices).map(([glob, prices]) => ({ glob, prices })) } : {}),
+    ...(file.prices ? { prices: normalizePrices(file.prices, file.deployments, file.aliases) } : {}),
     state: { ...defaultState, ...file.state },
   };
 }

@@ -397,6 +397,16 @@ describe('deployments: one name, several targets', () => {
       startGateway({ providers: { box1: provider(1) }, deployments: { coder: { targets: [{ model: 'nowhere/m' }] } } }),
     ).rejects.toThrow(/deployments\.coder\.targets\.0\.model/);
   });
+
+  it("refuses prices keyed by the deployment's name (never matched: replies are priced by the target that answered)", async () => {
+    await expect(
+      startGateway({
+        providers: { box1: provider(1) },
+        deployments: { coder: { targets: [{ model: 'box1/m' }] } },
+        prices: { coder: { input: 1, output: 1 } },
+      }),
+    ).rejects.toThrow(/prices\.coder: 'coder' is a deployment.*price its targets \('box1\/m'\)/);
+  });
 });
 
 describe.skipIf(!redisServerPath)('deployments on replicas sharing one Redis', () => {
