@@ -105,6 +105,28 @@ describe('live config', () => {
     expect(response.headers.get('x-interlingua-deployment')).toBe('local/m');
   }, 60_000);
 
+  it('a reload that removes a deployment: a stream through it finishes on the old config, the next request for the name is refused clearly', async () => {
+    const reload = () => fetch(`${baseUrl}/admin/reload`, { method: 'POST', headers: { authorization: 'Bearer ops-key' } });
+    writeConfig(1_000, { deployments: { coder: { targets: [{ model: 'local/m' }] } } });
+    expect((await reload()).status).toBe(200);
+    upstream.enqueue({ type: 'chat', content: 'one two three four', fragmentSize: 2, chunkDelayMs: 100 });
+    const stream = await chat('team-key', 'coder', true);
+    expect(stream.headers.get('x-interlingua-deployment')).toBe('local/m');
+    writeConfig(1_000);
+    expect((await reload()).status).toBe(200);
+    const refused = await chat('team-key', 'coder');
+    expect(refused.status).toBe(404);
+    expect(((await refused.json()) as { error: { code: string; param: string } }).error).toMatchObject({
+      code: 'model_not_found',
+      param: 'model',
+    });
+    // The stream was still arriving (ten frames, 100 ms apart) while the config changed under it.
+    const text = await stream.text();
+    const streamed = [...text.matchAll(/"content":"([^"]*)"/g)].map((match) => match[1]).join('');
+    expect(streamed).toBe('one two three four');
+    expect(text).toContain('[DONE]');
+  }, 60_000);
+
   it('a reload does not forgive spend: the budget counts on across the new config', async () => {
     // Each reply costs (11 × 300 + 7 × 100) / 1e6 = $0.004 with the fake's usage: one reply spends the budget.
     const budgeted = () =>
