@@ -58,6 +58,11 @@ export function registerEmbeddingsRoutes(
     try {
       // The key's model globs hold here as for chats (403 model_not_allowed), an alias or deployment checked by its target.
       answer = await embeddings.embed(body.model, input, request.gatewayContext?.access ?? undefined, { context, progress });
+    } catch (error) {
+      // Abandoned (the client left) while the upstream had the input: it may have embedded and billed it, as a
+      // chat abandoned before its reply is charged its prompt.
+      if (progress.abandoned && progress.target) chargedUsage(request, progress.target, estimatedInput(body.input), prices);
+      throw error;
     } finally {
       abort.dispose();
       if (progress.count > 0) setProgressHeaders(reply, progress);

@@ -322,6 +322,33 @@ describe('embeddings without usage', () => {
     ]);
   });
 
+  it('abandoned by the client while the upstream embeds are charged the same estimate', async () => {
+    const { gateway, upstream } = await setUp(1);
+    upstream.enqueueEmbeddings({ type: 'embeddings', headersDelayMs: 5_000 });
+    const controller = new AbortController();
+    const response = fetch(`${gateway.baseUrl}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer team-key' },
+      body: JSON.stringify({ model: 'local/embedder', input: ['one', 'two', 'a longer text'] }),
+      signal: controller.signal,
+    }).catch((error: unknown) => error);
+    const sent = await upstream.nextRequest();
+    controller.abort();
+    expect(await response).toBeInstanceOf(Error);
+    await upstream.waitForAbort(sent);
+    const estimate = (6 * 300) / 1_000_000;
+    const teamUsage = async () =>
+      (
+        (await (await fetch(`${gateway.baseUrl}/v1/usage`, { headers: { authorization: 'Bearer team-key' } })).json()) as {
+          keys: { budget: { spent_usd: number }; data: unknown[] }[];
+        }
+      ).keys[0]!;
+    await vi.waitFor(async () => expect((await teamUsage()).budget.spent_usd).toBeCloseTo(estimate, 12));
+    expect((await teamUsage()).data).toEqual([
+      expect.objectContaining({ model: 'local/embedder', requests: 1, input_tokens: 6, estimated_cost_usd: estimate }),
+    ]);
+  });
+
   it('given as token ids, are counted exactly: one token per id', async () => {
     const { gateway, upstream } = await setUp(1);
     upstream.embeddingUsage = false;
