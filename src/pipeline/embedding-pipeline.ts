@@ -59,26 +59,16 @@ export class EmbeddingPipeline {
   ): Promise<EmbeddingAnswer> {
     const { balancer, resolve, resilience } = this.dependencies;
     const deployment = this.dependencies.config.deployments?.get(modelString);
-    if (!deployment) {
-      const model = resolve(modelString);
-      access?.checkModel(model);
-      const { result } = await tryTargets([model], (target) => this.call(target, input, tries), {
-        ...tries,
-        fallbacks: this.handOver,
-        resilience,
-      });
-      return { result, model };
-    }
-    const targets = orderedDeploymentTargets(balancer, resolve, { deployment, name: modelString, access });
-    const observer = new DeploymentTargets(balancer, deployment, targets);
-    const answer = await tryTargets(targets, (target) => this.call(target, input, tries), {
-      ...tries,
-      fallbacks: this.handOver,
-      resilience,
-      observer,
-    });
-    observer.answeredUntimed(answer.target);
-    return { result: answer.result, model: answer.target, deployment: `${answer.target.provider}/${answer.target.model}` };
+    const targets = deployment
+      ? orderedDeploymentTargets(balancer, resolve, { deployment, name: modelString, access })
+      : [resolve(modelString)];
+    if (!deployment) access?.checkModel(targets[0] as ResolvedModel);
+    const observer = deployment ? new DeploymentTargets(balancer, deployment, targets) : undefined;
+    const fallbacks = this.handOver;
+    const answer = await tryTargets(targets, (target) => this.call(target, input, tries), { ...tries, fallbacks, resilience, observer });
+    observer?.answeredUntimed(answer.target);
+    const { result, target } = answer;
+    return deployment ? { result, model: target, deployment: `${target.provider}/${target.model}` } : { result, model: target };
   }
 
   /** One target's request, with its provider's retries. */

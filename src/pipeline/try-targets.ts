@@ -2,7 +2,8 @@
  * Tries a request's targets in order until one answers. Each try is told to the deployment's observer
  * (requests in flight, cooldowns); a failure hands over to the next target only when it is an upstream
  * failure that `fallbackOn` lists (a 4xx is about the request, and a client that left wants nothing more);
- * the last target's failure is the client's answer.
+ * the last target's failure is the client's answer. Embeddings use it; a chat's loop (ChatPipeline's) follows
+ * the same rules with steps of its own between tries (each target planned anew, an abandoned request charged).
  */
 import { fallbackKey } from '../config/normalize-fallbacks.js';
 import type { ProviderContext } from '../core/provider-adapter.js';
