@@ -127,6 +127,23 @@ describe('live config', () => {
     expect(text).toContain('[DONE]');
   }, 60_000);
 
+  it('an embeddings request in flight during a reload finishes on the old config', async () => {
+    const reload = () => fetch(`${baseUrl}/admin/reload`, { method: 'POST', headers: { authorization: 'Bearer ops-key' } });
+    upstream.enqueueEmbeddings({ type: 'embeddings', headersDelayMs: 3_000 });
+    const pending = fetch(`${baseUrl}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer team-key' },
+      body: JSON.stringify({ model: 'local/embedder', input: 'hello' }),
+    });
+    await upstream.nextRequest();
+    writeConfig(1_000);
+    expect((await reload()).status).toBe(200);
+    const response = await pending;
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    expect((JSON.parse(text) as { data: unknown[] }).data).toHaveLength(1);
+  }, 60_000);
+
   it('a reload does not forgive spend: the budget counts on across the new config', async () => {
     // Each reply costs (11 × 300 + 7 × 100) / 1e6 = $0.004 with the fake's usage: one reply spends the budget.
     const budgeted = () =>
