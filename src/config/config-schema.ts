@@ -143,6 +143,9 @@ const apiKey = {
 } as const;
 
 /** An HTTP header name (RFC 9110 token). */
+/** A `provider/model` address: what an alias and a deployment target name. */
+export const providerModelPattern = '^[^/]+/.+$';
+
 const headerName = { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" } as const;
 
 const agentFormats = {
@@ -241,7 +244,7 @@ export const configFileSchema = {
       },
     },
     /** Model names clients hard-code (`claude-sonnet-4-5`) → the `provider/model` that answers them. */
-    aliases: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string', pattern: '^[^/]+/.+$' } },
+    aliases: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string', pattern: providerModelPattern } },
     /** USD per million tokens by `provider/model` glob (first match wins); over the price data package's. */
     prices: {
       type: 'object',
@@ -270,7 +273,7 @@ export const configFileSchema = {
               type: 'object',
               additionalProperties: false,
               required: ['model'],
-              properties: { model: { type: 'string', pattern: '^[^/]+/.+$' }, weight: { type: 'number', exclusiveMinimum: 0 } },
+              properties: { model: { type: 'string', pattern: providerModelPattern }, weight: { type: 'number', exclusiveMinimum: 0 } },
             },
           },
           cooldownSeconds: { type: 'number', minimum: 0 },

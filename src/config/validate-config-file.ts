@@ -1,7 +1,7 @@
 /** Validates a parsed config file with ajv and reports errors as `providers.local.type: must be one of …`. */
 import { Ajv, type ErrorObject } from 'ajv';
 import { ConfigError } from './config-error.js';
-import { configFileSchema, type ConfigFile } from './config-schema.js';
+import { configFileSchema, providerModelPattern, type ConfigFile } from './config-schema.js';
 
 function dottedPath(instancePath: string): string {
   return instancePath
@@ -24,7 +24,11 @@ function describe(error: ErrorObject): string {
     case 'propertyNames':
       return `${path ? `${path}.` : ''}${String(params.propertyName)}: provider names use letters, digits, '.', '_' and '-' (no '/')`;
     case 'pattern':
-      return path.endsWith('baseUrl') ? `${path}: must be an http(s) URL` : `${path}: ${error.message ?? 'is invalid'}`;
+      if (path.endsWith('baseUrl')) return `${path}: must be an http(s) URL`;
+      // Aliases and deployment targets: a name there (another alias, a deployment) is not followed.
+      if (params.pattern === providerModelPattern)
+        return `${path}: must be a configured provider's model as provider/model (not an alias or a deployment name)`;
+      return `${path}: ${error.message ?? 'is invalid'}`;
     default:
       return `${path || '(root)'}: ${error.message ?? 'is invalid'}`;
   }

@@ -74,4 +74,13 @@ describe('the config file type derived from configFileSchema', () => {
     const unknownKind: ConfigFile = { providers: { cloud: { type: 'watsonx', baseUrl: 'http://127.0.0.1:9' } } };
     expect(() => validateConfigFile(unknownKind)).toThrow(/providers\.cloud\.type: must be one of openai, openai-compatible/);
   });
+
+  it('says what an alias or a deployment target must name when it names a deployment instead', () => {
+    const providers = { local: { type: 'ollama' as const, baseUrl: 'http://127.0.0.1:9' } };
+    const expected = "must be a configured provider's model as provider/model (not an alias or a deployment name)";
+    expect(() => validateConfigFile({ providers, aliases: { fast: 'coder' } })).toThrow(`aliases.fast: ${expected}`);
+    expect(() => validateConfigFile({ providers, deployments: { coder: { targets: [{ model: 'fast' }] } } })).toThrow(
+      `deployments.coder.targets.0.model: ${expected}`,
+    );
+  });
 });
