@@ -2,7 +2,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RandomHexPool } from '../../src/core/random-hex-pool.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
-import type { ChatPipeline, ChatRun } from '../../src/pipeline/chat-pipeline.js';
+import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
+import type { ChatRun } from '../../src/pipeline/chat-run.js';
 import type { LiveStreamRegistry } from '../../src/core/live-stream-registry.js';
 import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';

@@ -1,5 +1,5 @@
 /** One Responses request made ready to run: parsed, with its assembler factory and what to keep afterwards. HTTP and WebSocket share it. */
-import type { ChatRun } from '../../src/pipeline/chat-pipeline.js';
+import type { ChatRun } from '../../src/pipeline/chat-run.js';
 import { randomHex } from '../../src/core/random-id.js';
 import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';

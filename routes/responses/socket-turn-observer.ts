@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { toGatewayError } from '../../src/core/gateway-error.js';
-import type { ChatRun, RunProgress } from '../../src/pipeline/chat-pipeline.js';
+import type { ChatRun, RunProgress } from '../../src/pipeline/chat-run.js';
 import { isPromise } from '../../src/core/maybe-promise.js';
 import type { Admission } from '../../src/core/admission.js';
 import type { RequestTrace } from '../../src/core/request-trace.js';

@@ -7,7 +7,7 @@ import type { Deployment } from '../config/config-types.js';
 import { fallbackKey } from '../config/normalize-fallbacks.js';
 import type { DeploymentBalancer } from './deployment-balancer.js';
 import { estimateTextTokens } from './estimate-tokens.js';
-import type { ChatRun } from './chat-pipeline.js';
+import type { ChatRun } from './chat-run.js';
 
 export type TargetObserver = {
   /** A request is about to go to the target; returns when it was sent. */

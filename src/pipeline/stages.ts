@@ -92,7 +92,7 @@ const requestStages: readonly StageInfo[] = [
   {
     name: 'restrict-tools',
     phase: 'request',
-    file: 'pipeline/chat-pipeline.ts',
+    file: 'pipeline/restrict-tools.ts',
     why: 'Tools the key may not use leave the request (with a warning) before any prompt is written from it.',
   },
 ];

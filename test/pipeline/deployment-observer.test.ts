@@ -7,7 +7,7 @@ import type { Deployment } from '../../src/config/config-types.js';
 import { EventList } from '../../src/core/event-list.js';
 import type { ResolvedModel } from '../../src/core/resolved-model.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
-import type { ChatRun } from '../../src/pipeline/chat-pipeline.js';
+import type { ChatRun } from '../../src/pipeline/chat-run.js';
 import { DeploymentBalancer } from '../../src/pipeline/deployment-balancer.js';
 import { DeploymentTargets } from '../../src/pipeline/deployment-observer.js';
 

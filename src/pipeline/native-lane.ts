@@ -1,0 +1,104 @@
+/**
+ * The native lane: the upstream is sent the tools and the response format in its own fields and parses its
+ * own calls, and the reply stages (src/pipeline/stages.ts) read what it returns. A refusal before the first
+ * byte moves the request to the gateway's way: a server that refuses this model's native tools gets it
+ * prompted (planned again), one that refuses the native response format gets the format in the prompt.
+ */
+import type { ChatInput, ChatRequest } from '../core/chat-request.js';
+import type { ProviderContext } from '../core/provider-adapter.js';
+import type { ResolvedModel } from '../core/resolved-model.js';
+import type { StreamEvent } from '../core/stream-event.js';
+import type { ToolDefinition } from '../core/tool-definition.js';
+import type { Warning } from '../core/warning.js';
+import type { AccessPolicy } from './access-policy.js';
+import type { AgentFormat } from './agent-format/agent-format.js';
+import type { ChatPipelineDependencies } from './chat-pipeline-dependencies.js';
+import type { ChatRun, RunOptions } from './chat-run.js';
+import type { DiagnosticsCollector } from './diagnostics-collector.js';
+import type { ProviderDirectory } from './provider-directory.js';
+import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
+import type { ResponseFormatPlacement } from './response-format-placement.js';
+import { isResponseFormatRefusal } from './response-format-refused.js';
+import { applyReplyStages, nativeLane, type ReplyPlan } from './stages.js';
+import { streamWithRetries, type RetryOptions } from './stream-with-retries.js';
+import type { TargetPlanner } from './target-planner.js';
+import type { ToolFormatLookup } from './tool-format-lookup.js';
+import type { ToolLaneRefusals } from './tool-lane-refusals.js';
+
+export class NativeLane {
+  constructor(
+    private readonly planner: TargetPlanner,
+    private readonly providers: ProviderDirectory,
+    private readonly toolFormats: ToolFormatLookup,
+    private readonly toolRefusals: ToolLaneRefusals,
+    private readonly responseFormats: ResponseFormatPlacement,
+    private readonly dependencies: Pick<ChatPipelineDependencies, 'repairJson' | 'redactor'>,
+  ) {}
+
+  /** `request`: the target's, prepared by the planner; `input`: the client's, planned again after a refusal of native tools. */
+  async run(
+    model: ResolvedModel,
+    request: ChatRequest,
+    agentFormat: AgentFormat,
+    toolPolicy: AccessPolicy | undefined,
+    diagnostics: DiagnosticsCollector,
+    routeWarnings: Warning[],
+    retries: RetryOptions,
+    input: ChatInput,
+    context: ProviderContext,
+    options: RunOptions,
+  ): Promise<ChatRun> {
+    const adapter = this.providers.adapter(model.provider);
+    const sent = this.responseFormats.forNativeLane(request, diagnostics, routeWarnings);
+    let upstream: AsyncIterable<StreamEvent>;
+    try {
+      upstream = await streamWithRetries(adapter, sent, context, retries);
+    } catch (error) {
+      // Nothing reached the client yet: a server that refuses this model's native tools gets the same request prompted,
+      if (this.toolRefusals.promptedAfterRefusal(model, request, error, context))
+        return this.planner.plan({ ...model, toolCalling: 'prompted' }, input, context, options, retries.attempts);
+      // and one that refuses the native form of the response format gets it in the prompt, checked by the gateway.
+      if (!sent.responseFormat || !isResponseFormatRefusal(error)) throw error;
+      this.responseFormats.refusedNatively(model, error as Error, context, diagnostics, routeWarnings);
+      upstream = await streamWithRetries(
+        adapter,
+        this.responseFormats.forNativeLane(request, diagnostics, routeWarnings),
+        context,
+        retries,
+      );
+    }
+    // A server without a reasoning parser hands on the raw text of a template that opened reasoning,
+    // and an inference server may lack a tool parser for this model (vLLM tells no one which it was
+    // started with) or its parser may miss a call: the family's parser reads that text, so what the
+    // server left as markup still arrives as reasoning and calls. Not under `tool_choice: "none"`: the
+    // client was promised no calls, and vLLM still renders the tools then, so the model may write one.
+    // The stages: src/pipeline/stages.ts.
+    const replyPlan: ReplyPlan = {
+      model,
+      request,
+      toolFormat: this.toolFormats.of,
+      parseTools: serverMayLeaveMarkup(model) && request.toolChoice?.type !== 'none' ? (request.tools ?? noTools) : noTools,
+      startsInReasoning: replyStartsInReasoning(request),
+      agentFormat,
+      diagnostics,
+      finalize: { warnings: routeWarnings, diagnostics, provider: model.provider, redactor: this.dependencies.redactor },
+    };
+    if (this.dependencies.repairJson) replyPlan.repairJson = this.dependencies.repairJson;
+    if (toolPolicy) replyPlan.toolPolicy = toolPolicy;
+    const formatCheck = this.responseFormats.replyCheck(request, diagnostics);
+    if (formatCheck) replyPlan.responseFormat = formatCheck;
+    // The count is final here: the upstream answered.
+    return { model, toolCalling: 'native', events: applyReplyStages(nativeLane, upstream, replyPlan), attempts: retries.attempts.count };
+  }
+}
+
+const noTools: ToolDefinition[] = [];
+
+/**
+ * An open-model inference server (vLLM, SGLang, llama-server, LM Studio, Ollama) answers this model:
+ * its text may carry the family's call markup when it did not parse it. Not a first-party API, and not
+ * an unidentified server, whose replies go on as they come.
+ */
+function serverMayLeaveMarkup(model: ResolvedModel): boolean {
+  return model.server !== undefined && model.server !== 'generic';
+}

@@ -1,0 +1,106 @@
+/**
+ * Where a request's JSON response format goes in each lane: the upstream's own field (each adapter maps it),
+ * or the prompt, with the reply checked by the gateway (src/pipeline/native-format-gap.ts says when an
+ * upstream cannot take it natively); and the models whose upstream refused the native form, which get it
+ * in the prompt until the refusal is forgotten.
+ */
+import type { ChatRequest } from '../core/chat-request.js';
+import type { Logger } from '../core/logger.js';
+import type { RefusalMemories } from '../core/refusal-memory.js';
+import type { ResolvedModel } from '../core/resolved-model.js';
+import type { Warning } from '../core/warning.js';
+import { asksForJson, type ResponseFormatOptions } from './check-response-format.js';
+import type { DiagnosticsCollector } from './diagnostics-collector.js';
+import { ModelRefusals } from './model-refusals.js';
+import { nativeFormatGap } from './native-format-gap.js';
+import type { ProviderDirectory } from './provider-directory.js';
+import type { JsonRepair } from './repair-native-arguments.js';
+import { promptForResponseFormat } from './response-format-prompt.js';
+import type { SchemaCheck } from './schema-validators.js';
+
+export class ResponseFormatPlacement {
+  private readonly refused: ModelRefusals;
+
+  /** `schemaCheck`: replies go unchecked without it; `repairJson`: a reply's broken JSON is checked as received without it. */
+  constructor(
+    private readonly providers: ProviderDirectory,
+    refusals: RefusalMemories,
+    private readonly schemaCheck: SchemaCheck | undefined,
+    private readonly repairJson: JsonRepair | undefined,
+  ) {
+    this.refused = new ModelRefusals(
+      refusals,
+      'the upstream refused the native response format for this model: the gateway enforces it until it tries the native form again',
+    );
+  }
+
+  /**
+   * Kinds whose native JSON mode is not used (the scripted model, Bedrock's Converse), `json_object` for Claude
+   * (which takes schemas only), and models whose upstream refused the native form before, get the format in
+   * their prompt. Other native upstreams get it in their own field (each adapter maps it).
+   */
+  forNativeLane(request: ChatRequest, diagnostics: DiagnosticsCollector, warnings: Warning[]): ChatRequest {
+    const format = request.responseFormat;
+    if (!asksForJson(format)) return request;
+    const type = this.providers.config(request.model.provider).type;
+    const refused = this.refused.has(request.model);
+    const gap = nativeFormatGap(format, type, request.model.model);
+    if (!refused && !gap) return request;
+    const why = refused || !gap ? 'the upstream refused its native form for this model' : gap;
+    const prompted = promptForResponseFormat(request, format, { withTools: Boolean(request.tools?.length), why });
+    for (const warning of prompted.warnings) diagnostics.warn(warning);
+    warnings.push(...prompted.warnings);
+    return prompted.request;
+  }
+
+  /**
+   * Prompted lane with tools: a native JSON mode would constrain the reply to the schema and leave no
+   * room for the family's call markup, so the format is written into the prompt instead and checked by
+   * the gateway. Without tools the upstream's own field is kept (its adapter maps it).
+   */
+  forPromptedLane(request: ChatRequest, parse: boolean, diagnostics: DiagnosticsCollector): { request: ChatRequest; warnings: Warning[] } {
+    const format = request.responseFormat;
+    if (!asksForJson(format)) return { request, warnings: [] };
+    const type = this.providers.config(request.model.provider).type;
+    const gap = nativeFormatGap(format, type, request.model.model);
+    if (!parse && !gap) return { request, warnings: [] };
+    const why = gap ?? 'tools are written into the prompt for this model';
+    const prompted = promptForResponseFormat(request, format, { withTools: parse, why });
+    for (const warning of prompted.warnings) diagnostics.warn(warning);
+    return prompted;
+  }
+
+  /**
+   * The upstream refused the native form of the format for this model: remembered (so later requests
+   * prompt it at once), and the client warned, before the same request is sent with the format prompted.
+   */
+  refusedNatively(
+    model: ResolvedModel,
+    error: Error,
+    context: { log: Pick<Logger, 'warn'> },
+    diagnostics: DiagnosticsCollector,
+    warnings: Warning[],
+  ): void {
+    this.refused.remember(model, error, context);
+    const refusal: Warning = {
+      code: 'unsupported-parameter',
+      message: `The upstream refused the native response format (${error.message}): the schema was written into the prompt and the reply checked by the gateway.`,
+    };
+    diagnostics.warn(refusal);
+    warnings.push(refusal);
+  }
+
+  /**
+   * How the reply is checked against the requested JSON format, or undefined when none was asked for.
+   * Native upstreams are checked too: an upstream whose native form is best effort (json_object modes,
+   * Ollama's format on small models) can still answer off-schema, and the client is owed the verdict.
+   */
+  replyCheck(request: ChatRequest, diagnostics: DiagnosticsCollector): ResponseFormatOptions | undefined {
+    const { schemaCheck, repairJson } = this;
+    const format = request.responseFormat;
+    if (!schemaCheck || !asksForJson(format)) return undefined;
+    const options: ResponseFormatOptions = { format, check: schemaCheck, diagnostics };
+    if (repairJson) options.repair = repairJson;
+    return options;
+  }
+}
