@@ -4,12 +4,13 @@
  * template: vLLM answers 400 and llama-server 500 for the whole request. The gateway sends such arguments
  * as an object holding their text, so the turn is served and the model still sees what it wrote.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeInferenceServer } from '../helpers/fake-inference-server.js';
 import { startFakeLlamaServer } from '../helpers/fake-llama-server.js';
 import { startFakeVllmServer } from '../helpers/fake-vllm-server.js';
 import { scriptedModel } from '../helpers/scripted-models.js';
-import { startGateway, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
+import { startGateway, waitForServerDetection } from '../helpers/start-gateway.js';
+import { closedAfterEach } from '../helpers/closed-after-each.js';
 import { weatherTools } from './weather-request.js';
 
 const cutOff = '{"city": "Par';
@@ -25,15 +26,7 @@ const messages = [
   { role: 'user' as const, content: 'Try again.' },
 ];
 
-let server: FakeInferenceServer | undefined;
-let gateway: StartedGateway | undefined;
-
-afterEach(async () => {
-  await gateway?.close();
-  await server?.close();
-  gateway = undefined;
-  server = undefined;
-});
+const running = closedAfterEach();
 
 /** Every earlier call's arguments the server was sent, on whichever of its routes. */
 function sentArguments(started: FakeInferenceServer): string[] {
@@ -49,9 +42,12 @@ function sentArguments(started: FakeInferenceServer): string[] {
 }
 
 async function askAgain(started: FakeInferenceServer, model: string): Promise<void> {
-  gateway = await startGateway({ providers: { s: { type: 'openai-compatible', baseUrl: `${started.url}/v1` } } }, { detectServers: true });
-  await waitForServerDetection(gateway);
-  const reply = await gateway.client().chat.completions.create({ model: `s/${model}`, messages, tools });
+  running.gateway = await startGateway(
+    { providers: { s: { type: 'openai-compatible', baseUrl: `${started.url}/v1` } } },
+    { detectServers: true },
+  );
+  await waitForServerDetection(running.gateway);
+  const reply = await running.gateway.client().chat.completions.create({ model: `s/${model}`, messages, tools });
   expect(reply.choices[0]?.message).toBeDefined();
   const sent = sentArguments(started);
   expect(sent.length).toBeGreaterThan(0);
@@ -60,17 +56,17 @@ async function askAgain(started: FakeInferenceServer, model: string): Promise<vo
 
 describe('an earlier call whose arguments are not JSON', () => {
   it('reaches vLLM with its tool parser (the native lane) as an object holding the text', async () => {
-    server = await startFakeVllmServer({ model: scriptedModel('hermes'), toolCallParser: true });
-    await askAgain(server, scriptedModel('hermes').id);
+    running.server = await startFakeVllmServer({ model: scriptedModel('hermes'), toolCallParser: true });
+    await askAgain(running.server, scriptedModel('hermes').id);
   });
 
   it('reaches vLLM without a tool parser (the template renders the prompted history) as an object holding the text', async () => {
-    server = await startFakeVllmServer({ model: scriptedModel('hermes') });
-    await askAgain(server, scriptedModel('hermes').id);
+    running.server = await startFakeVllmServer({ model: scriptedModel('hermes') });
+    await askAgain(running.server, scriptedModel('hermes').id);
   });
 
   it('reaches llama-server, which answers 500 for it otherwise, as an object holding the text', async () => {
-    server = await startFakeLlamaServer({ model: scriptedModel('hermes') });
-    await askAgain(server, 'any-name');
+    running.server = await startFakeLlamaServer({ model: scriptedModel('hermes') });
+    await askAgain(running.server, 'any-name');
   });
 });

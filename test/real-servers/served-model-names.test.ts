@@ -3,28 +3,20 @@
  * `llama-server -m Qwen3-8B-Q4_K_M.gguf --alias my-model`, an Ollama model made with `ollama create`): the
  * family comes from what the server reports the model to be, unless the config names one.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeInferenceServer } from '../helpers/fake-inference-server.js';
+import { describe, expect, it } from 'vitest';
 import { startFakeLlamaServer } from '../helpers/fake-llama-server.js';
 import { startFakeOllamaServer } from '../helpers/fake-ollama-server.js';
 import { startFakeVllmServer } from '../helpers/fake-vllm-server.js';
 import { weatherCall } from '../helpers/scripted-generation.js';
 import { scriptedModel } from '../helpers/scripted-models.js';
 import { startGateway, waitForServerDetection, type StartedGateway, type TestConfigFile } from '../helpers/start-gateway.js';
+import { closedAfterEach } from '../helpers/closed-after-each.js';
 import { weatherQuestion, weatherTools } from './weather-request.js';
 
 const tools = weatherTools;
 const messages = weatherQuestion;
 
-let server: FakeInferenceServer | undefined;
-let gateway: StartedGateway | undefined;
-
-afterEach(async () => {
-  await gateway?.close();
-  await server?.close();
-  gateway = undefined;
-  server = undefined;
-});
+const running = closedAfterEach();
 
 type Resolved = { family: string; family_source: string; tool_calling: string | null };
 
@@ -35,9 +27,9 @@ async function resolvedFamily(started: StartedGateway, model: string): Promise<R
 }
 
 async function startWith(providers: TestConfigFile['providers']): Promise<StartedGateway> {
-  gateway = await startGateway({ providers }, { detectServers: true });
-  await waitForServerDetection(gateway);
-  return gateway;
+  running.gateway = await startGateway({ providers }, { detectServers: true });
+  await waitForServerDetection(running.gateway);
+  return running.gateway;
 }
 
 async function askForWeather(started: StartedGateway, model: string) {
@@ -53,8 +45,8 @@ async function askForWeather(started: StartedGateway, model: string) {
 describe('vLLM started with --served-model-name', () => {
   it('prompts a Qwen3 served as my-model in Hermes syntax (its root), and reads its call back', async () => {
     // No tool parser: vLLM refuses native tools with its 400 and the request is retried in the prompted lane.
-    server = await startFakeVllmServer({ model: scriptedModel('hermes'), servedModelName: 'my-model' });
-    const started = await startWith({ v: { type: 'openai-compatible', baseUrl: `${server.url}/v1` } });
+    running.server = await startFakeVllmServer({ model: scriptedModel('hermes'), servedModelName: 'my-model' });
+    const started = await startWith({ v: { type: 'openai-compatible', baseUrl: `${running.server.url}/v1` } });
     expect(await askForWeather(started, 'v/my-model')).toEqual({
       lane: 'prompted',
       format: 'hermes',
@@ -68,8 +60,8 @@ describe('vLLM started with --served-model-name', () => {
   });
 
   it('reads a Qwen3 served under a hosted model name (gpt-4o, for clients that insist on one) by its root, not as generic JSON', async () => {
-    server = await startFakeVllmServer({ model: scriptedModel('hermes'), servedModelName: 'gpt-4o' });
-    const started = await startWith({ v: { type: 'openai-compatible', baseUrl: `${server.url}/v1` } });
+    running.server = await startFakeVllmServer({ model: scriptedModel('hermes'), servedModelName: 'gpt-4o' });
+    const started = await startWith({ v: { type: 'openai-compatible', baseUrl: `${running.server.url}/v1` } });
     expect(await resolvedFamily(started, 'v/gpt-4o')).toMatchObject({ family: 'hermes', family_source: 'server' });
     expect(await askForWeather(started, 'v/gpt-4o')).toEqual({
       lane: 'prompted',
@@ -79,9 +71,9 @@ describe('vLLM started with --served-model-name', () => {
   });
 
   it('keeps the family the config names, whatever the root says', async () => {
-    server = await startFakeVllmServer({ model: scriptedModel('hermes'), servedModelName: 'my-model' });
+    running.server = await startFakeVllmServer({ model: scriptedModel('hermes'), servedModelName: 'my-model' });
     const started = await startWith({
-      v: { type: 'openai-compatible', baseUrl: `${server.url}/v1`, models: { 'my-model': { family: 'qwen3-coder' } } },
+      v: { type: 'openai-compatible', baseUrl: `${running.server.url}/v1`, models: { 'my-model': { family: 'qwen3-coder' } } },
     });
     expect(await resolvedFamily(started, 'v/my-model')).toMatchObject({ family: 'qwen3-coder', family_source: 'config' });
     expect((await askForWeather(started, 'v/my-model')).format).toBe('qwen3-coder');
@@ -89,8 +81,11 @@ describe('vLLM started with --served-model-name', () => {
 
   it('stays as before when the root names no family either', async () => {
     // `vllm serve /models/finetune-v2 --served-model-name my-model`: the table's default, generic JSON.
-    server = await startFakeVllmServer({ model: { ...scriptedModel('hermes'), id: '/models/finetune-v2' }, servedModelName: 'my-model' });
-    const started = await startWith({ v: { type: 'openai-compatible', baseUrl: `${server.url}/v1` } });
+    running.server = await startFakeVllmServer({
+      model: { ...scriptedModel('hermes'), id: '/models/finetune-v2' },
+      servedModelName: 'my-model',
+    });
+    const started = await startWith({ v: { type: 'openai-compatible', baseUrl: `${running.server.url}/v1` } });
     expect(await resolvedFamily(started, 'v/my-model')).toMatchObject({ family: 'generic-json', family_source: 'config' });
     expect(await askForWeather(started, 'v/my-model')).toMatchObject({ lane: 'prompted', format: 'generic-json' });
   });
@@ -98,8 +93,8 @@ describe('vLLM started with --served-model-name', () => {
 
 describe('llama-server started with --alias', () => {
   it('prompts the GGUF behind the alias in its family’s syntax (model_path), and reads its call back', async () => {
-    server = await startFakeLlamaServer({ model: scriptedModel('hermes'), alias: 'my-model' });
-    const started = await startWith({ l: { type: 'openai-compatible', baseUrl: `${server.url}/v1`, toolCalling: 'prompted' } });
+    running.server = await startFakeLlamaServer({ model: scriptedModel('hermes'), alias: 'my-model' });
+    const started = await startWith({ l: { type: 'openai-compatible', baseUrl: `${running.server.url}/v1`, toolCalling: 'prompted' } });
     expect(await askForWeather(started, 'l/my-model')).toEqual({
       lane: 'prompted',
       format: 'hermes',
@@ -113,8 +108,8 @@ describe('an Ollama model made with ollama create', () => {
   it('takes its family from /api/show’s GGUF names', async () => {
     // FROM qwen3:8b, without the tools capability in its Modelfile's template: prompted under auto.
     const model = { ...scriptedModel('hermes'), ollamaName: 'my-model:latest', ollamaCapabilities: ['completion'] };
-    server = await startFakeOllamaServer({ models: [model] });
-    const started = await startWith({ o: { type: 'ollama', baseUrl: server.url } });
+    running.server = await startFakeOllamaServer({ models: [model] });
+    const started = await startWith({ o: { type: 'ollama', baseUrl: running.server.url } });
     // An `ollama` provider's server is configured, so /ready is not pending: wait for the models read at start.
     for (let attempt = 0; attempt < 100 && (await resolvedFamily(started, 'o/my-model')).family_source !== 'server'; attempt++)
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -2,35 +2,30 @@
  * `tool_choice` against a vLLM started as its docs start it (`vllm serve MODEL`, with and without a tool
  * parser), each case on a fresh gateway because the first request with tools decides the model's lane.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeInferenceServer } from '../helpers/fake-inference-server.js';
+import { describe, expect, it } from 'vitest';
 import { startFakeLlamaServer } from '../helpers/fake-llama-server.js';
 import { startFakeOllamaServer } from '../helpers/fake-ollama-server.js';
 import { startFakeVllmServer } from '../helpers/fake-vllm-server.js';
 import { weatherCall } from '../helpers/scripted-generation.js';
 import { scriptedModel } from '../helpers/scripted-models.js';
 import { startGateway, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
+import { closedAfterEach } from '../helpers/closed-after-each.js';
 import { weatherQuestion, weatherTools } from './weather-request.js';
 
 const tools = weatherTools;
 const messages = weatherQuestion;
 
-let server: FakeInferenceServer | undefined;
-let gateway: StartedGateway | undefined;
-
-afterEach(async () => {
-  await gateway?.close();
-  await server?.close();
-  gateway = undefined;
-  server = undefined;
-});
+const running = closedAfterEach();
 
 async function startVllm(family: string, toolCallParser: boolean): Promise<{ gateway: StartedGateway; model: string }> {
   const model = scriptedModel(family);
-  server = await startFakeVllmServer({ model, toolCallParser });
-  gateway = await startGateway({ providers: { v: { type: 'openai-compatible', baseUrl: `${server.url}/v1` } } }, { detectServers: true });
-  await waitForServerDetection(gateway);
-  return { gateway, model: `v/${model.id}` };
+  running.server = await startFakeVllmServer({ model, toolCallParser });
+  running.gateway = await startGateway(
+    { providers: { v: { type: 'openai-compatible', baseUrl: `${running.server.url}/v1` } } },
+    { detectServers: true },
+  );
+  await waitForServerDetection(running.gateway);
+  return { gateway: running.gateway, model: `v/${model.id}` };
 }
 
 describe('tool_choice through vLLM', () => {
@@ -62,17 +57,20 @@ describe('tool_choice "none" through vLLM', () => {
     const choice = reply.data.choices[0];
     expect(choice?.message.tool_calls ?? []).toEqual([]);
     expect(choice?.finish_reason).toBe('stop');
-    expect(server?.bodiesOf('/v1/chat/completions')[0]).toMatchObject({ tool_choice: 'none' });
+    expect(running.server?.bodiesOf('/v1/chat/completions')[0]).toMatchObject({ tool_choice: 'none' });
   });
 });
 
 describe("tool_choice through Ollama's OpenAI-compatible /v1", () => {
   async function startOllama(): Promise<{ gateway: StartedGateway; model: string }> {
     const model = scriptedModel('hermes');
-    server = await startFakeOllamaServer({ models: [model] });
-    gateway = await startGateway({ providers: { o: { type: 'openai-compatible', baseUrl: `${server.url}/v1` } } }, { detectServers: true });
-    await waitForServerDetection(gateway);
-    return { gateway, model: `o/${model.ollamaName}` };
+    running.server = await startFakeOllamaServer({ models: [model] });
+    running.gateway = await startGateway(
+      { providers: { o: { type: 'openai-compatible', baseUrl: `${running.server.url}/v1` } } },
+      { detectServers: true },
+    );
+    await waitForServerDetection(running.gateway);
+    return { gateway: running.gateway, model: `o/${model.ollamaName}` };
   }
 
   it('keeps "none" by not offering the tools, since Ollama ignores tool_choice', async () => {
@@ -80,7 +78,7 @@ describe("tool_choice through Ollama's OpenAI-compatible /v1", () => {
     const reply = await gateway.client().chat.completions.create({ model, messages, tools, tool_choice: 'none' });
     expect(reply.choices[0]?.message.tool_calls ?? []).toEqual([]);
     expect(reply.choices[0]?.finish_reason).toBe('stop');
-    expect(server?.bodiesOf('/v1/chat/completions')[0]).not.toHaveProperty('tools');
+    expect(running.server?.bodiesOf('/v1/chat/completions')[0]).not.toHaveProperty('tools');
   });
 
   it('says that a forced tool cannot be enforced', async () => {
@@ -101,11 +99,14 @@ describe("tool_choice through Ollama's OpenAI-compatible /v1", () => {
 describe('a named tool through llama-server, which reads tool_choice only as a string', () => {
   it('is sent as that tool alone with "required", which its grammar enforces', async () => {
     const model = scriptedModel('hermes');
-    server = await startFakeLlamaServer({ model });
-    gateway = await startGateway({ providers: { l: { type: 'openai-compatible', baseUrl: `${server.url}/v1` } } }, { detectServers: true });
-    await waitForServerDetection(gateway);
+    running.server = await startFakeLlamaServer({ model });
+    running.gateway = await startGateway(
+      { providers: { l: { type: 'openai-compatible', baseUrl: `${running.server.url}/v1` } } },
+      { detectServers: true },
+    );
+    await waitForServerDetection(running.gateway);
     const offered = [...tools, { type: 'function' as const, function: { name: 'get_time', parameters: { type: 'object' } } }];
-    const reply = await gateway
+    const reply = await running.gateway
       .client()
       .chat.completions.create({
         model: 'l/Qwen3-8B-Q4_K_M.gguf',
@@ -116,7 +117,7 @@ describe('a named tool through llama-server, which reads tool_choice only as a s
       .withResponse();
     expect(reply.response.headers.get('x-tool-calling')).toBe('native');
     expect(reply.data.choices[0]?.finish_reason).toBe('tool_calls');
-    const sent = server.bodiesOf('/v1/chat/completions')[0] as { tools?: { function: { name: string } }[]; tool_choice?: unknown };
+    const sent = running.server.bodiesOf('/v1/chat/completions')[0] as { tools?: { function: { name: string } }[]; tool_choice?: unknown };
     expect({ tools: sent.tools?.map((tool) => tool.function.name), toolChoice: sent.tool_choice }).toEqual({
       tools: ['get_weather'],
       toolChoice: 'required',

@@ -4,26 +4,14 @@
  * Responses and Messages clients; `/v1/models`; and the prompted lane for a Gemma model.
  */
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeGeminiUpstream, type FakeGeminiUpstream } from '../helpers/fake-gemini-upstream.js';
+import { describe, expect, it } from 'vitest';
+import { startFakeGeminiUpstream } from '../helpers/fake-gemini-upstream.js';
 import { postJson } from '../helpers/read-sse.js';
 import { anthropicEvents } from './messages/messages-test-kit.js';
-import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
+import { gatewayOverUpstream } from '../helpers/gateway-over-upstream.js';
+import { testProvider } from '../helpers/start-gateway.js';
 
-let upstream: FakeGeminiUpstream;
-let gateway: StartedGateway;
-let client: OpenAI;
-
-beforeAll(async () => {
-  upstream = await startFakeGeminiUpstream();
-  gateway = await startGateway({ providers: { google: testProvider('gemini', upstream.url, { apiKey: 'gemini-key' }) } });
-  client = gateway.client();
-});
-
-afterAll(async () => {
-  await gateway.close();
-  await upstream.close();
-});
+const setup = gatewayOverUpstream(startFakeGeminiUpstream, (url) => ({ google: testProvider('gemini', url, { apiKey: 'gemini-key' }) }));
 
 const tools: OpenAI.ChatCompletionTool[] = [
   {
@@ -38,7 +26,7 @@ const tools: OpenAI.ChatCompletionTool[] = [
 const signature = 'Q2lRQlZLaG5hdHVyZS1mcm9tLWdlbWluaQ==';
 
 function scriptCallThenAnswer(): void {
-  upstream.enqueue(
+  setup.upstream.enqueue(
     {
       type: 'generate',
       chunks: [
@@ -58,7 +46,7 @@ function scriptCallThenAnswer(): void {
 type SentContent = { role: string; parts: Record<string, unknown>[] };
 
 function lastSentContents(): SentContent[] {
-  return (upstream.generateRequests().at(-1)?.body as { contents: SentContent[] }).contents;
+  return (setup.upstream.generateRequests().at(-1)?.body as { contents: SentContent[] }).contents;
 }
 
 describe.each([
@@ -67,8 +55,8 @@ describe.each([
 ])('the openai client through Chat Completions to Gemini, %s', (_name, stream) => {
   async function complete(messages: OpenAI.ChatCompletionMessageParam[]): Promise<OpenAI.ChatCompletion> {
     const request = { model: 'google/gemini-2.5-flash', messages, tools };
-    if (!stream) return client.chat.completions.create(request);
-    return client.chat.completions.stream(request).finalChatCompletion();
+    if (!stream) return setup.client.chat.completions.create(request);
+    return setup.client.chat.completions.stream(request).finalChatCompletion();
   }
 
   it('makes a tool call, takes its result in history, and hands Gemini its thought signature back', async () => {
@@ -82,7 +70,7 @@ describe.each([
     // A streamed reply has usage only when stream_options asks for it.
     if (!stream)
       expect(first.usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 16, completion_tokens_details: { reasoning_tokens: 10 } });
-    const sent = upstream.generateRequests().at(-1);
+    const sent = setup.upstream.generateRequests().at(-1);
     expect(sent?.body).toMatchObject({
       systemInstruction: { parts: [{ text: 'Be brief.' }] },
       tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'Weather now' }] }],
@@ -119,11 +107,15 @@ describe('other clients to Gemini', () => {
     const responsesTools: OpenAI.Responses.Tool[] = [
       { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false },
     ];
-    const first = await client.responses.create({ model: 'google/gemini-2.5-flash', input: 'Weather in Paris?', tools: responsesTools });
+    const first = await setup.client.responses.create({
+      model: 'google/gemini-2.5-flash',
+      input: 'Weather in Paris?',
+      tools: responsesTools,
+    });
     const call = first.output.find((item) => item.type === 'function_call');
     expect(call?.type === 'function_call' ? [call.name, call.arguments] : undefined).toEqual(['get_weather', '{"city":"Paris"}']);
     if (call?.type !== 'function_call') return;
-    const second = await client.responses.create({
+    const second = await setup.client.responses.create({
       model: 'google/gemini-2.5-flash',
       tools: responsesTools,
       input: [
@@ -139,7 +131,7 @@ describe('other clients to Gemini', () => {
   it('a Messages client gets thinking and a tool_use block, streamed, and its tool_result goes back', async () => {
     scriptCallThenAnswer();
     const anthropicTools = [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }];
-    const response = await postJson(`${gateway.baseUrl}/v1/messages`, {
+    const response = await postJson(`${setup.gateway.baseUrl}/v1/messages`, {
       model: 'google/gemini-2.5-flash',
       max_tokens: 512,
       stream: true,
@@ -158,7 +150,7 @@ describe('other clients to Gemini', () => {
     expect(toolUse?.id).toMatch(/^[a-zA-Z0-9_-]+$/);
     const stop = events.find((event) => event.type === 'message_delta') as { delta: { stop_reason: string } } | undefined;
     expect(stop?.delta.stop_reason).toBe('tool_use');
-    const second = await postJson(`${gateway.baseUrl}/v1/messages`, {
+    const second = await postJson(`${setup.gateway.baseUrl}/v1/messages`, {
       model: 'google/gemini-2.5-flash',
       max_tokens: 512,
       tools: anthropicTools,
@@ -179,8 +171,8 @@ describe('other clients to Gemini', () => {
   });
 
   it('an upstream 429 reaches a Messages client in the Anthropic envelope with its status', async () => {
-    upstream.enqueue({ type: 'http-error', status: 429, message: 'Resource has been exhausted (e.g. check quota).' });
-    const response = await postJson(`${gateway.baseUrl}/v1/messages`, {
+    setup.upstream.enqueue({ type: 'http-error', status: 429, message: 'Resource has been exhausted (e.g. check quota).' });
+    const response = await postJson(`${setup.gateway.baseUrl}/v1/messages`, {
       model: 'google/gemini-2.5-flash',
       max_tokens: 64,
       messages: [{ role: 'user', content: 'Hi' }],
@@ -194,14 +186,14 @@ describe('other clients to Gemini', () => {
 
   it('lists Gemini models under the provider prefix on /v1/models', async () => {
     const ids = [];
-    for await (const model of client.models.list()) ids.push(model.id);
+    for await (const model of setup.client.models.list()) ids.push(model.id);
     expect(ids).toEqual(expect.arrayContaining(['google/gemini-2.5-flash', 'google/gemini-2.5-pro']));
     expect(ids).not.toContain('google/text-embedding-004');
   });
 
   it('runs a Gemma model in the prompted lane: tools written into the first user turn, its tool_code call parsed back', async () => {
-    upstream.enqueue({ type: 'generate', chunks: [[{ text: '```tool_code\nget_weather(city="Paris")\n```' }]] });
-    const completion = await client.chat.completions.create({
+    setup.upstream.enqueue({ type: 'generate', chunks: [[{ text: '```tool_code\nget_weather(city="Paris")\n```' }]] });
+    const completion = await setup.client.chat.completions.create({
       model: 'google/gemma-3-27b-it',
       messages: [{ role: 'user', content: 'Weather in Paris?' }],
       tools,
@@ -209,7 +201,11 @@ describe('other clients to Gemini', () => {
     const call = completion.choices[0]?.message.tool_calls?.[0];
     expect(call?.type === 'function' ? call.function : undefined).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
     expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
-    const sent = upstream.generateRequests().at(-1)?.body as { tools?: unknown; systemInstruction?: unknown; contents: SentContent[] };
+    const sent = setup.upstream.generateRequests().at(-1)?.body as {
+      tools?: unknown;
+      systemInstruction?: unknown;
+      contents: SentContent[];
+    };
     expect(sent.tools).toBeUndefined();
     expect(sent.systemInstruction).toBeUndefined();
     expect(JSON.stringify(sent.contents[0])).toContain('get_weather');

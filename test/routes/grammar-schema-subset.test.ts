@@ -3,12 +3,8 @@
  * objects: both fakes answer the 400 the real APIs do, grammar-schema-refusal.ts) reach them narrowed, the
  * reply is still held to the client's whole schema, and a schema with no faithful narrowing goes into the prompt.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from '../helpers/fake-anthropic-upstream.js';
-import { startFakeBedrock, type FakeBedrock } from '../helpers/fake-bedrock-server.js';
-import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
-
-const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
+import { describe, expect, it } from 'vitest';
+import { claudeAndBedrockForFile, postForOk } from '../helpers/claude-and-bedrock.js';
 
 /** What Pydantic writes for `class Person(BaseModel): name: str = Field(min_length=1); age: int = Field(ge=0)`. */
 const person = {
@@ -21,26 +17,7 @@ const person = {
   required: ['name', 'age'],
 };
 
-let anthropic: FakeAnthropicUpstream;
-let bedrock: FakeBedrock;
-let gateway: StartedGateway;
-
-beforeAll(async () => {
-  anthropic = await startFakeAnthropicUpstream();
-  bedrock = await startFakeBedrock({ region: 'us-east-1', ...credentials });
-  gateway = await startGateway({
-    providers: {
-      claude: testProvider('anthropic', anthropic.url, { apiKey: 'sk-ant-test' }),
-      bedrock: testProvider('bedrock', bedrock.url, { region: 'us-east-1', ...credentials }),
-    },
-  });
-});
-
-afterAll(async () => {
-  await gateway.close();
-  await anthropic.close();
-  await bedrock.close();
-});
+const fakes = claudeAndBedrockForFile();
 
 type Completion = {
   choices: { message: { content: string } }[];
@@ -48,28 +25,21 @@ type Completion = {
 };
 
 async function complete(model: string, schema: Record<string, unknown>, strict = true): Promise<Completion> {
-  const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      model,
-      max_tokens: 200,
-      messages: [{ role: 'user', content: 'Describe Ada as JSON.' }],
-      response_format: { type: 'json_schema', json_schema: { name: 'person', schema, strict } },
-    }),
-  });
-  const text = await response.text();
-  expect(response.status, text).toBe(200);
-  return JSON.parse(text) as Completion;
+  return (await postForOk(`${fakes.gateway.baseUrl}/v1/chat/completions`, {
+    model,
+    max_tokens: 200,
+    messages: [{ role: 'user', content: 'Describe Ada as JSON.' }],
+    response_format: { type: 'json_schema', json_schema: { name: 'person', schema, strict } },
+  })) as Completion;
 }
 
 function lastAnthropicBody(): Record<string, unknown> {
-  return anthropic.messageRequests().at(-1)!.body as Record<string, unknown>;
+  return fakes.anthropic.messageRequests().at(-1)!.body as Record<string, unknown>;
 }
 
 describe('a schema outside the grammar subset, to Claude', () => {
   it('goes narrowed: the bounds in descriptions, every object closed; a strict format is warned', async () => {
-    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{"name": "Ada", "age": 36}' }] });
+    fakes.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{"name": "Ada", "age": 36}' }] });
     const completion = await complete('claude/claude-sonnet-4-5', person);
     expect(JSON.parse(completion.choices[0]!.message.content)).toEqual({ name: 'Ada', age: 36 });
     expect(lastAnthropicBody().output_config).toEqual({
@@ -95,14 +65,14 @@ describe('a schema outside the grammar subset, to Claude', () => {
   });
 
   it('holds the reply to the bounds the grammar could not: a broken one is reported', async () => {
-    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{"name": "", "age": -1}' }] });
+    fakes.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{"name": "", "age": -1}' }] });
     const completion = await complete('claude/claude-sonnet-4-5', person, false);
     expect(completion.diagnostics?.response_format_error?.code).toBe('schema_mismatch');
     expect(completion.diagnostics?.warnings ?? []).toEqual([]);
   });
 
   it('with a free-form object in it, goes into the prompt instead, since a closed one could only be {}', async () => {
-    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{"name": "Ada", "age": 36, "extra": {"born": 1815}}' }] });
+    fakes.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{"name": "Ada", "age": 36, "extra": {"born": 1815}}' }] });
     const withExtra = { ...person, properties: { ...person.properties, extra: { type: 'object' } } };
     const completion = await complete('claude/claude-sonnet-4-5', withExtra);
     expect(JSON.parse(completion.choices[0]!.message.content)).toMatchObject({ extra: { born: 1815 } });
@@ -114,19 +84,17 @@ describe('a schema outside the grammar subset, to Claude', () => {
   });
 
   it('from the Messages API too (output_config.format, as Claude clients send it)', async () => {
-    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{"name": "Ada", "age": 36}' }] });
-    const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify({
+    fakes.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{"name": "Ada", "age": 36}' }] });
+    const message = (await postForOk(
+      `${fakes.gateway.baseUrl}/v1/messages`,
+      {
         model: 'claude/claude-sonnet-4-5',
         max_tokens: 200,
         messages: [{ role: 'user', content: 'Describe Ada as JSON.' }],
         output_config: { format: { type: 'json_schema', schema: person } },
-      }),
-    });
-    expect(response.status, await response.clone().text()).toBe(200);
-    const message = (await response.json()) as { content: { type: string; text?: string }[] };
+      },
+      { 'anthropic-version': '2023-06-01' },
+    )) as { content: { type: string; text?: string }[] };
     expect(JSON.parse(message.content.find((block) => block.type === 'text')!.text!)).toEqual({ name: 'Ada', age: 36 });
     expect(
       (lastAnthropicBody().output_config as { format: { schema: { additionalProperties: unknown } } }).format.schema.additionalProperties,
@@ -136,10 +104,10 @@ describe('a schema outside the grammar subset, to Claude', () => {
 
 describe('a schema outside the grammar subset, to Bedrock', () => {
   it('goes narrowed in outputConfig.textFormat, and the reply comes back', async () => {
-    bedrock.enqueue({ type: 'message', text: '{"name": "Ada", "age": 36}' });
+    fakes.bedrock.enqueue({ type: 'message', text: '{"name": "Ada", "age": 36}' });
     const completion = await complete('bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0', person);
     expect(JSON.parse(completion.choices[0]!.message.content)).toEqual({ name: 'Ada', age: 36 });
-    const sent = bedrock.requests.at(-1)!.body as { outputConfig: { textFormat: { structure: { jsonSchema: { schema: string } } } } };
+    const sent = fakes.bedrock.requests.at(-1)!.body as { outputConfig: { textFormat: { structure: { jsonSchema: { schema: string } } } } };
     expect(JSON.parse(sent.outputConfig.textFormat.structure.jsonSchema.schema)).toMatchObject({
       additionalProperties: false,
       properties: { age: { type: 'integer', description: '{minimum: 0}' } },

@@ -3,21 +3,14 @@
  * said in /ready and /v1/models, choosing `toolCalling: auto`'s lane per model; a vLLM that refuses
  * tools (no --tool-call-parser) gets the same request prompted before the client sees anything.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, LoopbackServer } from '../helpers/loopback-server.js';
 import { sleep, startLoopbackServer } from '../helpers/loopback-server.js';
 import { startProbeFake, writeChatReply, writeVllmAutoToolChoiceRefusal } from '../helpers/server-probe-fakes.js';
-import { startGateway, testProvider, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
+import { startGateway, testProvider, waitForServerDetection } from '../helpers/start-gateway.js';
+import { closedAfterEach } from '../helpers/closed-after-each.js';
 
-let fake: LoopbackServer | undefined;
-let gateway: StartedGateway | undefined;
-
-afterEach(async () => {
-  await gateway?.close();
-  await fake?.close();
-  gateway = undefined;
-  fake = undefined;
-});
+const running = closedAfterEach<LoopbackServer>();
 
 const tools = [
   {
@@ -32,7 +25,7 @@ const hermesCall = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "
 type ModelsBody = { data: { id: string; server?: string; tool_calling: string }[] };
 
 async function readJson<Body>(path: string): Promise<Body> {
-  return (await (await fetch(`${gateway?.baseUrl}${path}`)).json()) as Body;
+  return (await (await fetch(`${running.gateway?.baseUrl}${path}`)).json()) as Body;
 }
 
 /** A vLLM started without --enable-auto-tool-choice: tools get its 400; a prompt gets the model's Hermes text. */
@@ -43,20 +36,23 @@ function vllmWithoutToolParser(request: RecordedRequest, response: Parameters<ty
   writeChatReply(request, response, { content: hermesCall });
 }
 
-const chatRequests = () => fake?.requests.filter((request) => request.path === '/v1/chat/completions') ?? [];
+const chatRequests = () => running.server?.requests.filter((request) => request.path === '/v1/chat/completions') ?? [];
 
 describe('server detection end to end', () => {
   it('retries a request vLLM refused tools for in the prompted lane, and prompts that model from then on', async () => {
-    fake = await startProbeFake('vllm', { chat: vllmWithoutToolParser });
-    gateway = await startGateway({ providers: { local: testProvider('openai-compatible', `${fake.url}/v1`) } }, { detectServers: true });
-    expect(await waitForServerDetection(gateway)).toEqual({ local: { server: 'vllm', version: '0.11.2', found: 'detected' } });
+    running.server = await startProbeFake('vllm', { chat: vllmWithoutToolParser });
+    running.gateway = await startGateway(
+      { providers: { local: testProvider('openai-compatible', `${running.server.url}/v1`) } },
+      { detectServers: true },
+    );
+    expect(await waitForServerDetection(running.gateway)).toEqual({ local: { server: 'vllm', version: '0.11.2', found: 'detected' } });
     // The inspector's model lookup says it too.
     const lookup = await readJson<{ resolved: object }>('/v1/tool-calls/families?model=local/Qwen/Qwen3-8B');
     expect(lookup.resolved).toMatchObject({ family: 'hermes', server: 'vllm', tool_calling: 'native' });
     const before = await readJson<ModelsBody>('/v1/models');
     expect(before.data).toEqual([expect.objectContaining({ id: 'local/Qwen/Qwen3-8B', server: 'vllm', tool_calling: 'native' })]);
 
-    const client = gateway.client();
+    const client = running.gateway.client();
     const first = await client.chat.completions.create({ model: 'local/Qwen/Qwen3-8B', messages, tools }).withResponse();
     expect(first.response.headers.get('x-tool-calling')).toBe('prompted');
     expect(first.data.choices[0]?.finish_reason).toBe('tool_calls');
@@ -86,13 +82,13 @@ describe('server detection end to end', () => {
   });
 
   it('keeps an explicit toolCalling: native, passing vLLM’s refusal on', async () => {
-    fake = await startProbeFake('vllm', { chat: vllmWithoutToolParser });
-    gateway = await startGateway(
-      { providers: { local: testProvider('openai-compatible', `${fake.url}/v1`, { toolCalling: 'native' }) } },
+    running.server = await startProbeFake('vllm', { chat: vllmWithoutToolParser });
+    running.gateway = await startGateway(
+      { providers: { local: testProvider('openai-compatible', `${running.server.url}/v1`, { toolCalling: 'native' }) } },
       { detectServers: true },
     );
-    await waitForServerDetection(gateway);
-    const error = await gateway
+    await waitForServerDetection(running.gateway);
+    const error = await running.gateway
       .client()
       .chat.completions.create({ model: 'local/Qwen/Qwen3-8B', messages, tools })
       .catch((caught: unknown) => caught);
@@ -108,36 +104,41 @@ describe('server detection end to end', () => {
       [true, 'native'],
       [false, 'prompted'],
     ] as const) {
-      fake = await startProbeFake('llama.cpp', { templateCallsTools, chat: nativeCall });
-      gateway = await startGateway({ providers: { box: testProvider('openai-compatible', `${fake.url}/v1`) } }, { detectServers: true });
-      expect(await waitForServerDetection(gateway)).toEqual({ box: { server: 'llama.cpp', version: 'b7100-1a2b3c4', found: 'detected' } });
+      running.server = await startProbeFake('llama.cpp', { templateCallsTools, chat: nativeCall });
+      running.gateway = await startGateway(
+        { providers: { box: testProvider('openai-compatible', `${running.server.url}/v1`) } },
+        { detectServers: true },
+      );
+      expect(await waitForServerDetection(running.gateway)).toEqual({
+        box: { server: 'llama.cpp', version: 'b7100-1a2b3c4', found: 'detected' },
+      });
       const models = await readJson<ModelsBody>('/v1/models');
       expect(models.data[0]).toMatchObject({ server: 'llama.cpp', tool_calling: lane });
       if (lane === 'native') {
-        const reply = await gateway.client().chat.completions.create({ model: 'box/Qwen/Qwen3-8B', messages, tools }).withResponse();
+        const reply = await running.gateway
+          .client()
+          .chat.completions.create({ model: 'box/Qwen/Qwen3-8B', messages, tools })
+          .withResponse();
         expect(reply.response.headers.get('x-tool-calling')).toBe('native');
         expect((chatRequests()[0]?.body as { tools?: unknown }).tools).toBeDefined();
       }
-      await gateway.close();
-      await fake.close();
-      gateway = undefined;
-      fake = undefined;
+      await running.close();
     }
   });
 
   it('says a configured server as configured, and gives an Ollama provider’s models their lanes by capability', async () => {
-    fake = await startProbeFake('ollama', { models: ['qwen3:8b', 'gemma3:270m'], toolModels: ['qwen3:8b'] });
-    gateway = await startGateway(
+    running.server = await startProbeFake('ollama', { models: ['qwen3:8b', 'gemma3:270m'], toolModels: ['qwen3:8b'] });
+    running.gateway = await startGateway(
       {
         providers: {
-          home: testProvider('ollama', fake.url),
-          pinned: testProvider('openai-compatible', `${fake.url}/v1`, { server: 'generic' }),
+          home: testProvider('ollama', running.server.url),
+          pinned: testProvider('openai-compatible', `${running.server.url}/v1`, { server: 'generic' }),
         },
       },
       { detectServers: true },
     );
     // Configured from the start; the version (and the models' capabilities) arrive with the probe.
-    expect(await waitForServerDetection(gateway, (servers) => servers.home?.version !== undefined)).toEqual({
+    expect(await waitForServerDetection(running.gateway, (servers) => servers.home?.version !== undefined)).toEqual({
       home: { server: 'ollama', version: '0.13.1', found: 'configured' },
       pinned: { server: 'generic', found: 'configured' },
     });
@@ -150,7 +151,7 @@ describe('server detection end to end', () => {
   it('asks the server again after an upstream failure, and finds what answers now', async () => {
     // A generic server that is replaced by a vLLM, failing the request in between (a restart on the same port).
     const identity = { kind: 'generic' as 'generic' | 'vllm' };
-    fake = await startLoopbackServer((request, response) => {
+    running.server = await startLoopbackServer((request, response) => {
       const json = (status: number, body: unknown) => {
         response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(body));
@@ -161,19 +162,19 @@ describe('server detection end to end', () => {
       if (request.path === '/v1/chat/completions') return json(503, { error: { message: 'restarting' } });
       json(404, { error: { message: 'no route' } });
     });
-    gateway = await startGateway(
-      { providers: { local: testProvider('openai-compatible', `${fake.url}/v1`) } },
+    running.gateway = await startGateway(
+      { providers: { local: testProvider('openai-compatible', `${running.server.url}/v1`) } },
       { detectServers: true, serverRedetectAfterMs: 100 },
     );
-    expect(await waitForServerDetection(gateway)).toEqual({ local: { server: 'generic', found: 'detected' } });
+    expect(await waitForServerDetection(running.gateway)).toEqual({ local: { server: 'generic', found: 'detected' } });
     identity.kind = 'vllm';
     await sleep(150);
-    const failed = await gateway
+    const failed = await running.gateway
       .client()
       .chat.completions.create({ model: 'local/m', messages })
       .catch((caught: unknown) => caught);
     expect(failed).toMatchObject({ status: 503 });
-    expect(await waitForServerDetection(gateway, (servers) => servers.local?.server === 'vllm')).toEqual({
+    expect(await waitForServerDetection(running.gateway, (servers) => servers.local?.server === 'vllm')).toEqual({
       local: { server: 'vllm', version: '0.11.2', found: 'detected' },
     });
   });
@@ -182,12 +183,14 @@ describe('server detection end to end', () => {
     // A server that accepts connections and never answers: detection waits out its probes' timeouts.
     const silent = await startLoopbackServer(() => new Promise(() => undefined));
     try {
-      gateway = await startGateway({ providers: { slow: testProvider('openai-compatible', `${silent.url}/v1`) } }, { detectServers: true });
+      running.gateway = await startGateway(
+        { providers: { slow: testProvider('openai-compatible', `${silent.url}/v1`) } },
+        { detectServers: true },
+      );
       const started = Date.now();
-      expect((await fetch(`${gateway.baseUrl}/health`)).status).toBe(200);
+      expect((await fetch(`${running.gateway.baseUrl}/health`)).status).toBe(200);
       expect(Date.now() - started).toBeLessThan(1_000);
-      await gateway.close();
-      gateway = undefined;
+      await running.close();
     } finally {
       await silent.close();
     }

@@ -10,6 +10,7 @@ import { fakeTokenLogprob } from '../../helpers/fake-openai-upstream.js';
 import { scriptedModel } from '../../helpers/scripted-models.js';
 import { startGateway, waitForServerDetection, type StartedGateway } from '../../helpers/start-gateway.js';
 import { weatherQuestion, weatherTools } from '../../real-servers/weather-request.js';
+import type { Diagnosed } from '../../helpers/logprobs-replies.js';
 
 let server: FakeInferenceServer;
 let gateway: StartedGateway;
@@ -31,8 +32,6 @@ afterAll(async () => {
   await gateway?.close();
   await server?.close();
 });
-
-type Diagnosed = { diagnostics?: { warnings?: { code: string; message: string }[] } };
 
 /** The fake's tokens of 'I will look up the weather.' (four characters a token), with `top` candidates. */
 const contentTokens = (top: number) =>

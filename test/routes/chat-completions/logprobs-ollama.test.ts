@@ -4,29 +4,14 @@
  * client: asked of the upstream as the client gave them, and the content's own tokens returned, whole and
  * streamed, without those of thinking or tool calls; an upstream that ignores them is said to.
  */
-import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeOllamaTokenLogprob, startFakeOllamaUpstream, type FakeOllamaUpstream } from '../../helpers/fake-ollama-upstream.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
-import { openAiSchemaErrors } from '../../helpers/openai-schema-validator.js';
+import { gatewayOverUpstream } from '../../helpers/gateway-over-upstream.js';
 import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
+import { streamedTextLogprobs, wholeReplyLogprobs, type Diagnosed } from '../../helpers/logprobs-replies.js';
 
-let upstream: FakeOllamaUpstream;
-let gateway: StartedGateway;
-let client: OpenAI;
-
-beforeAll(async () => {
-  upstream = await startFakeOllamaUpstream();
-  gateway = await startGateway({ providers: { local: testProvider('ollama', upstream.url, { toolCalling: 'native' }) } });
-  client = gateway.client();
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
-});
-
-type Diagnosed = { diagnostics?: { warnings?: { code: string; message: string }[] } };
+const setup = gatewayOverUpstream(startFakeOllamaUpstream, (url) => ({ local: testProvider('ollama', url, { toolCalling: 'native' }) }));
 
 /** The fake's content tokens (one piece of three characters, one token), numbered from `first`. */
 function tokensOf(pieces: string[], top: number, first = 0): unknown[] {
@@ -34,47 +19,44 @@ function tokensOf(pieces: string[], top: number, first = 0): unknown[] {
 }
 
 function lastBody(): Record<string, unknown> {
-  return upstream.requests.at(-1)?.body as Record<string, unknown>;
+  return setup.upstream.requests.at(-1)?.body as Record<string, unknown>;
 }
 
 describe('ollama /api/chat log probabilities', () => {
   it('are asked for as given, and a whole reply returns every content token', async () => {
-    upstream.enqueue({ type: 'chat', content: 'Hello world' });
-    const completion = await client.chat.completions.create({
+    setup.upstream.enqueue({ type: 'chat', content: 'Hello world' });
+    const completion = await setup.client.chat.completions.create({
       model: 'local/llama3.1:8b',
       messages: [{ role: 'user', content: 'hi' }],
       logprobs: true,
       top_logprobs: 2,
     });
     expect(lastBody()).toMatchObject({ logprobs: true, top_logprobs: 2 });
-    expect(completion.choices[0]?.message.content).toBe('Hello world');
-    expect(completion.choices[0]?.logprobs).toEqual({ content: tokensOf(['Hel', 'lo ', 'wor', 'ld'], 2), refusal: null });
-    expect(openAiSchemaErrors('CreateChatCompletionResponse', completion)).toEqual([]);
-    expect((completion as Diagnosed).diagnostics).toBeUndefined();
+    expect(wholeReplyLogprobs(completion)).toEqual({
+      content: 'Hello world',
+      logprobs: { content: tokensOf(['Hel', 'lo ', 'wor', 'ld'], 2), refusal: null },
+      schemaErrors: [],
+      diagnostics: undefined,
+    });
   });
 
   it('stream each chunk with the tokens of its text', async () => {
-    upstream.enqueue({ type: 'chat', content: 'Hello world' });
-    const stream = await client.chat.completions.create({
+    setup.upstream.enqueue({ type: 'chat', content: 'Hello world' });
+    const stream = await setup.client.chat.completions.create({
       model: 'local/llama3.1:8b',
       messages: [{ role: 'user', content: 'hi' }],
       logprobs: true,
       top_logprobs: 1,
       stream: true,
     });
-    const withText: { content: string | null | undefined; logprobs: unknown }[] = [];
-    for await (const chunk of stream) {
-      expect(openAiSchemaErrors('CreateChatCompletionStreamResponse', chunk)).toEqual([]);
-      const choice = chunk.choices[0];
-      if (choice?.delta.content) withText.push({ content: choice.delta.content, logprobs: choice.logprobs?.content });
-    }
+    const { withText } = await streamedTextLogprobs(stream);
     expect(withText).toEqual(
       ['Hel', 'lo ', 'wor', 'ld'].map((piece, position) => ({ content: piece, logprobs: tokensOf([piece], 1, position) })),
     );
   });
 
   it.each([false, true])('leave out the tokens of thinking, of its end and of tool calls (stream: %s)', async (streamed) => {
-    upstream.enqueue({
+    setup.upstream.enqueue({
       type: 'chat',
       thinking: 'Hmm.',
       content: 'Sure.',
@@ -89,12 +71,12 @@ describe('ollama /api/chat log probabilities', () => {
     let tokens: unknown[] = [];
     let diagnostics: Diagnosed['diagnostics'];
     if (streamed) {
-      for await (const chunk of await client.chat.completions.create({ ...request, stream: true })) {
+      for await (const chunk of await setup.client.chat.completions.create({ ...request, stream: true })) {
         tokens.push(...(chunk.choices[0]?.logprobs?.content ?? []));
         diagnostics ??= (chunk as Diagnosed).diagnostics;
       }
     } else {
-      const completion = await client.chat.completions.create(request);
+      const completion = await setup.client.chat.completions.create(request);
       expect(completion.choices[0]?.message.tool_calls?.[0]).toMatchObject({ function: { name: 'get_weather' } });
       tokens = completion.choices[0]?.logprobs?.content ?? [];
       diagnostics = (completion as Diagnosed).diagnostics;
@@ -105,8 +87,11 @@ describe('ollama /api/chat log probabilities', () => {
   });
 
   it('are not asked for when the client did not ask, and nothing comes back', async () => {
-    upstream.enqueue({ type: 'chat', content: 'ok' });
-    const completion = await client.chat.completions.create({ model: 'local/llama3.1:8b', messages: [{ role: 'user', content: 'hi' }] });
+    setup.upstream.enqueue({ type: 'chat', content: 'ok' });
+    const completion = await setup.client.chat.completions.create({
+      model: 'local/llama3.1:8b',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(lastBody()).not.toHaveProperty('logprobs');
     expect(lastBody()).not.toHaveProperty('top_logprobs');
     expect(completion.choices[0]?.logprobs).toBeNull();

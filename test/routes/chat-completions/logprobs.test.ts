@@ -8,9 +8,9 @@ import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
 import { fakeTokenLogprob, startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../helpers/fake-openai-upstream.js';
-import { openAiSchemaErrors } from '../../helpers/openai-schema-validator.js';
 import { postJson } from '../../helpers/read-sse.js';
 import { startGateway, testProvider, type StartedGateway } from '../../helpers/start-gateway.js';
+import { streamedTextLogprobs, wholeReplyLogprobs, type Diagnosed } from '../../helpers/logprobs-replies.js';
 
 let upstream: FakeOpenAiUpstream;
 let anthropic: FakeAnthropicUpstream;
@@ -38,8 +38,6 @@ afterAll(async () => {
   await Promise.all([upstream?.close(), anthropic?.close()]);
 });
 
-type Diagnosed = { diagnostics?: { warnings?: { code: string; message: string }[] } };
-
 /** The tokens the fake sends for these content pieces, in the wire shape the client reads. */
 function tokensOf(pieces: string[], top: number, first = 0): unknown[] {
   return pieces.map((piece, position) => fakeTokenLogprob(piece, first + position, top));
@@ -60,10 +58,12 @@ describe('a native upstream', () => {
       top_logprobs: 2,
     });
     expect(upstream.lastChatBody()).toMatchObject({ logprobs: true, top_logprobs: 2 });
-    expect(completion.choices[0]?.message.content).toBe('Hello world');
-    expect(completion.choices[0]?.logprobs).toEqual({ content: tokensOf(['Hel', 'lo ', 'wor', 'ld'], 2), refusal: null });
-    expect(openAiSchemaErrors('CreateChatCompletionResponse', completion)).toEqual([]);
-    expect((completion as Diagnosed).diagnostics).toBeUndefined();
+    expect(wholeReplyLogprobs(completion)).toEqual({
+      content: 'Hello world',
+      logprobs: { content: tokensOf(['Hel', 'lo ', 'wor', 'ld'], 2), refusal: null },
+      schemaErrors: [],
+      diagnostics: undefined,
+    });
   });
 
   it('streams each chunk with the tokens of its text', async () => {
@@ -75,12 +75,7 @@ describe('a native upstream', () => {
       top_logprobs: 1,
       stream: true,
     });
-    const withText: { content: string | null | undefined; logprobs: unknown }[] = [];
-    for await (const chunk of stream) {
-      expect(openAiSchemaErrors('CreateChatCompletionStreamResponse', chunk)).toEqual([]);
-      const choice = chunk.choices[0];
-      if (choice?.delta.content) withText.push({ content: choice.delta.content, logprobs: choice.logprobs?.content });
-    }
+    const { withText } = await streamedTextLogprobs(stream);
     expect(withText).toEqual(
       ['Hel', 'lo ', 'wor', 'ld'].map((piece, position) => ({ content: piece, logprobs: [fakeTokenLogprob(piece, position, 1)] })),
     );
