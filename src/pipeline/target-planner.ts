@@ -43,8 +43,8 @@ export class TargetPlanner {
 
   /**
    * Resolves once the target's upstream answered. Not an async function: the lane's own promise is the
-   * plan's (one promise per plan, as when the lanes were written out here). `attempts`: the run's count,
-   * carried over every target and every plan of one.
+   * plan's (an async plan would wrap it in one more, a promise and a microtask per request). `attempts`:
+   * the run's count, carried over every target and every plan of one.
    */
   plan(model: ResolvedModel, input: ChatInput, context: ProviderContext, options: RunOptions, attempts: AttemptCount): Promise<ChatRun> {
     const agentFormat: AgentFormat = options.agentFormat ?? { type: 'structured', name: 'openai' };
