@@ -120,19 +120,17 @@ describe("Claude's limits on one request's strict schemas (20 strict tools, 24 o
   }
 
   async function completeWith(extra: Record<string, unknown>): Promise<Completion> {
-    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{}' }] });
-    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'claude/claude-sonnet-4-5', max_tokens: 200, messages: [{ role: 'user', content: 'hi' }], ...extra }),
-    });
-    const text = await response.text();
-    expect(response.status, text).toBe(200);
-    return JSON.parse(text) as Completion;
+    fakes.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{}' }] });
+    return (await postForOk(`${fakes.gateway.baseUrl}/v1/chat/completions`, {
+      model: 'claude/claude-sonnet-4-5',
+      max_tokens: 200,
+      messages: [{ role: 'user', content: 'hi' }],
+      ...extra,
+    })) as Completion;
   }
 
   function sentTools(): { name: string; strict?: boolean }[] {
-    return (anthropic.messageRequests().at(-1)!.body as { tools: { name: string; strict?: boolean }[] }).tools;
+    return (fakes.anthropic.messageRequests().at(-1)!.body as { tools: { name: string; strict?: boolean }[] }).tools;
   }
 
   it('an agent with 25 strict tools (the OpenAI Agents SDK marks every one): the first 20 go strict, the rest without, each warned', async () => {
@@ -174,7 +172,7 @@ describe("Claude's limits on one request's strict schemas (20 strict tools, 24 o
     await completeWith({ response_format: format(20), tools: [toolWith('lookup', 10)] });
     expect(sentTools()[0]!.strict).toBeUndefined();
     const alone = await completeWith({ response_format: format(30) });
-    expect((anthropic.messageRequests().at(-1)!.body as { output_config?: unknown }).output_config).toBeUndefined();
+    expect((fakes.anthropic.messageRequests().at(-1)!.body as { output_config?: unknown }).output_config).toBeUndefined();
     expect(alone.diagnostics?.warnings).toContainEqual({
       code: 'strict-schema-not-guaranteed',
       message: expect.stringContaining('30 optional parameters (at most 24)'),
@@ -236,7 +234,7 @@ describe('the fake Anthropic upstream, as Claude', () => {
 
   it('refuses a request whose strict schemas pass a limit together, as Claude does', async () => {
     const tools = Array.from({ length: 21 }, (_, index) => ({ name: `tool_${index}`, input_schema: narrowedBooking, strict: true }));
-    const response = await fetch(`${anthropic.url}/v1/messages`, {
+    const response = await fetch(`${fakes.anthropic.url}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], tools }),
@@ -245,8 +243,8 @@ describe('the fake Anthropic upstream, as Claude', () => {
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain('Too many strict tools (21)');
     // Not strict, the same tools are no grammar to compile.
     const relaxed = tools.map(({ name, input_schema }) => ({ name, input_schema }));
-    anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
-    const accepted = await fetch(`${anthropic.url}/v1/messages`, {
+    fakes.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
+    const accepted = await fetch(`${fakes.anthropic.url}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], tools: relaxed }),
