@@ -13,9 +13,9 @@ export function createOllamaAdapter(config: ProviderConfig): ProviderAdapter {
   return {
     // A client that reads the reply whole gets Ollama's own non-streaming reply: one parse, not one per token.
     // An Ollama before 0.12.11 ignores `logprobs`: said in a warning (logprobs-not-returned.ts).
-    stream: async (request, context) =>
+    stream: (request, context) =>
       warnWhenNoLogprobs(
-        await (context.wholeReply ? readWholeOllamaChat : streamOllamaChat)({ connection, request, context }),
+        (context.wholeReply ? readWholeOllamaChat : streamOllamaChat)({ connection, request, context }),
         request,
         config.name,
       ),

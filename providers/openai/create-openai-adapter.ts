@@ -98,8 +98,8 @@ export function createOpenAiAdapter(
   }
 
   /** A server that ignores `logprobs` (logprobs-not-returned.ts) is said to, in a warning. */
-  async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
-    return warnWhenNoLogprobs(await streamChat(request, context), request, config.name);
+  function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
+    return warnWhenNoLogprobs(streamChat(request, context), request, config.name);
   }
 
   const adapter: ProviderAdapter = {
