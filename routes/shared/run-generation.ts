@@ -88,7 +88,10 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
       // Set before rendering: a reply that ends in an error is answered with them too.
       void reply.headers(headers);
       const body = await options.renderBody(run);
-      if (run.costUsd !== undefined) void reply.header('x-interlingua-cost-usd', formatUsd(run.costUsd));
+      if (run.costUsd !== undefined) {
+        void reply.header('x-interlingua-cost-usd', formatUsd(run.costUsd));
+        if (run.costEstimated) void reply.header('x-interlingua-cost-estimated', 'true');
+      }
       return reply.send(body);
     }
 

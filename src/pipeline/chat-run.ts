@@ -48,4 +48,6 @@ export type ChatRun = {
   deployment?: string;
   /** What the reply cost in USD, once its finish event passed and the model's price is known. */
   costUsd?: number;
+  /** The cost is the gateway's estimate: the upstream finished without counting the reply's tokens. */
+  costEstimated?: true;
 };

@@ -23,8 +23,16 @@ export class RunListener implements ReplyListener {
     this.options.onError?.(error, this.run);
   }
 
-  /** Worked out only for a reply that ended without the upstream's usage. */
+  /**
+   * Worked out only for a reply that ended without the upstream's usage. A whole reply's cost header is
+   * written after this (its events are read before it is answered), so it carries the estimate, said to be one.
+   */
   incomplete(outputCharacters: number): void {
-    this.options.onIncomplete?.(estimatedUsage(this.input, this.run.model, outputCharacters, this.prices), this.run.model);
+    const usage = estimatedUsage(this.input, this.run.model, outputCharacters, this.prices);
+    if (usage.costUsd !== undefined) {
+      this.run.costUsd = usage.costUsd;
+      this.run.costEstimated = true;
+    }
+    this.options.onIncomplete?.(usage, this.run.model);
   }
 }

@@ -240,6 +240,9 @@ describe('replies cut short', () => {
     await response.text();
     await vi.waitFor(async () => expect((await teamUsage(gateway)).budget?.spent_usd).toBeCloseTo(estimatedCost, 12));
     expect((await teamUsage(gateway)).data).toEqual(oneEstimatedRow);
+    // A whole reply's head is written after its end: its cost header is the estimate, said to be one.
+    const costHeaders = [response.headers.get('x-interlingua-cost-usd'), response.headers.get('x-interlingua-cost-estimated')];
+    expect(costHeaders).toEqual(stream ? [null, null] : [String(estimatedCost), 'true']);
   });
 
   it('a finished stream counts the upstream usage, with nothing estimated', async () => {
