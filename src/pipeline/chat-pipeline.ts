@@ -20,6 +20,7 @@ import type { ChatPipelineDependencies } from './chat-pipeline-dependencies.js';
 import type { ChatRun, RunOptions } from './chat-run.js';
 import { DeploymentBalancer, sessionKeyOf } from './deployment-balancer.js';
 import { DeploymentTargets } from './deployment-observer.js';
+import { orderedDeploymentTargets } from './deployment-order.js';
 import { FallbackLoop } from './fallback-loop.js';
 import { FallbackTargets } from './fallback-targets.js';
 import { ProviderDirectory } from './provider-directory.js';
@@ -82,8 +83,8 @@ export class ChatPipeline {
   }
 
   /**
-   * The one target of a request that is not a chat (embeddings, count_tokens), found as a chat's would be.
-   * A deployment name (used like an alias) picks its first target in the strategy's order (cooldowns from
+   * The one target of a request that is not a chat (count_tokens; embeddings try every target:
+   * embedding-pipeline.ts), found as a chat's would be. A deployment name (used like an alias) picks its first target in the strategy's order (cooldowns from
    * the chats' failures included) that the key may use; `deployment` then names it. Anything else resolves
    * as a chat's model does (`providerName`: the /{provider}/v1/… routes, where no deployment applies). The
    * key's models are checked either way (403 model_not_allowed).
@@ -134,16 +135,14 @@ export class ChatPipeline {
    */
   private async runDeployment(deployment: Deployment, input: ChatInput, context: ProviderContext, options: RunOptions): Promise<ChatRun> {
     const { access } = options;
-    const ordered = this.balancer.order(deployment, deployment.sessionAffinity ? sessionKeyOf(input, options.sessionId) : undefined);
-    // The client keeps the name it asked for, as with an alias.
-    const resolved = ordered.map((model) => ({ ...this.resolve(model), id: input.model }));
-    const allowed = access ? resolved.filter((target) => access.allowsTarget(target)) : resolved;
-    const [primary, ...others] = allowed;
-    if (!primary) {
-      // Every target is outside the key's models: refused as the first one would be.
-      access?.checkModel(resolved[0] as ResolvedModel);
-      throw gatewayError('model_not_allowed', { message: `The key may not use deployment '${input.model}'.`, param: 'model' });
-    }
+    const sessionKey = deployment.sessionAffinity ? sessionKeyOf(input, options.sessionId) : undefined;
+    const allowed = orderedDeploymentTargets(this.balancer, (model) => this.resolve(model), {
+      deployment,
+      name: input.model,
+      access,
+      sessionKey,
+    });
+    const [primary, ...others] = allowed as [ResolvedModel, ...ResolvedModel[]];
     const observer = new DeploymentTargets(this.balancer, deployment, allowed);
     return this.targets.run(primary, [...others, ...this.fallbacks.afterName(input.model, access)], input, context, options, observer);
   }
