@@ -8,7 +8,7 @@ import type { StreamEvent } from '../core/stream-event.js';
 import type { Usage } from '../core/usage.js';
 import type { AccessPolicy } from './access-policy.js';
 import type { AgentFormat } from './agent-format/agent-format.js';
-import type { AttemptCount } from './stream-with-retries.js';
+import type { TargetProgress } from './try-targets.js';
 import type { ReplySummary } from './tap-reply.js';
 
 export type RunOptions = {
@@ -34,7 +34,7 @@ export type RunOptions = {
 };
 
 /** Upstream requests made so far, and the target tried last (absent until one is planned). */
-export type RunProgress = AttemptCount & { target?: ResolvedModel };
+export type RunProgress = TargetProgress;
 
 export type ChatRun = {
   model: ResolvedModel;

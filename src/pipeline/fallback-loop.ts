@@ -3,12 +3,16 @@
  * src/pipeline/stream-with-retries.ts) hands over to the next one its fallbacks allow, planned again from the
  * client's request (src/pipeline/target-planner.ts). The target that answers has its reply capped (when read
  * whole), priced, and tapped for the run's listeners.
+ *
+ * Why not tryTargets (src/pipeline/try-targets.ts), which embeddings use: its loop takes the targets as one
+ * array, each try as a closure and returns an answer object, which a chat would build on every request (the
+ * plain one-target, no-fallback path included: issue 27 counts each allocation there). What a failure leads
+ * to (the observer, `fallbackOn`, the log line and metrics, a rate limit's answer) is decided by the one
+ * function both loops call, afterFailedTarget, only once a target failed.
  */
-import { fallbackKey } from '../config/normalize-fallbacks.js';
 import type { ChatInput } from '../core/chat-request.js';
 import type { ProviderContext } from '../core/provider-adapter.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
-import { failureReason } from '../http/upstream-failure.js';
 import type { ChatPipelineDependencies } from './chat-pipeline-dependencies.js';
 import type { ChatRun, RunOptions, RunProgress } from './chat-run.js';
 import type { TargetObserver } from './deployment-observer.js';
@@ -17,18 +21,22 @@ import type { FallbackTargets } from './fallback-targets.js';
 import { pricedEvents } from './priced-events.js';
 import type { ProviderDirectory } from './provider-directory.js';
 import { RunListener } from './run-listener.js';
-import { failureOf } from './stream-with-retries.js';
 import { tapReply } from './tap-reply.js';
 import type { TargetPlanner } from './target-planner.js';
+import { afterFailedTarget, handedOver, type HandoverRules } from './try-targets.js';
 import { capWholeReply } from './whole-reply-bound.js';
 
 export class FallbackLoop {
+  private readonly handover: HandoverRules;
+
   constructor(
     private readonly planner: TargetPlanner,
     private readonly providers: ProviderDirectory,
-    private readonly fallbacks: FallbackTargets,
+    fallbacks: FallbackTargets,
     private readonly dependencies: Pick<ChatPipelineDependencies, 'prices' | 'resilience'>,
-  ) {}
+  ) {
+    this.handover = { fallbacks, resilience: dependencies.resilience };
+  }
 
   /** `fallbacks`: tried in order after `primary`; `observer`: a deployment's, told of each target's outcome. */
   async run(
@@ -57,16 +65,12 @@ export class FallbackLoop {
         return this.tapped(observer ? observer.answered(target, sentAt, run) : run, input, options);
       } catch (error) {
         // Abandoned before the upstream answered (a reply read whole, or a stream before its headers), the request
-        // was billed all the same, and nothing of it was read (so only the prompt is counted).
+        // was billed all the same, and nothing of it was read (so only the prompt is counted). A target that
+        // failed on its own (an error status, a refused connection) is not: docs/cost-and-budgets.md says why.
         if (attempts.abandoned) options.onIncomplete?.(estimatedUsage(input, target, 0, this.dependencies.prices), target);
-        const failure = context.cancellation.aborted ? undefined : failureOf(error, context);
-        observer?.failed(target, failure);
-        const next = fallbacks[position];
-        if (!next || !failure || !this.fallbacks.handsOver(failure)) throw error;
-        const handover = { provider: target.provider, model: target.model, reason: failureReason(failure) };
-        context.log.info({ ...handover, fallback: fallbackKey(next), attempts: attempts.count }, 'falling back to the next target');
-        this.dependencies.resilience?.observeFallback(handover);
-        target = next;
+        const answer = afterFailedTarget(error, target, fallbacks[position], this.handover, context, attempts, observer);
+        if (answer !== handedOver) throw answer;
+        target = fallbacks[position] as ResolvedModel;
       }
     }
   }

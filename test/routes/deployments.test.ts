@@ -371,6 +371,64 @@ describe('deployments: one name, several targets', () => {
     });
   });
 
+  describe('every target rate-limited: the soonest time any of them accepts again', () => {
+    /** OpenAI's 429 (https://platform.openai.com/docs/guides/error-codes): `retry-after` in seconds, code rate_limit_exceeded. */
+    const rateLimited = (retryAfter?: string) => ({
+      type: 'http-error' as const,
+      status: 429,
+      message: 'Rate limit reached for requests',
+      errorType: 'requests',
+      code: 'rate_limit_exceeded',
+      ...(retryAfter === undefined ? {} : { headers: { 'retry-after': retryAfter } }),
+    });
+    const post = (gateway: StartedGateway, path: string, body: Record<string, unknown>) =>
+      fetch(`${gateway.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const routes = [
+      {
+        api: 'chat',
+        refuse: (upstream: FakeOpenAiUpstream, retryAfter?: string) => upstream.enqueue(rateLimited(retryAfter)),
+        request: (gateway: StartedGateway) =>
+          post(gateway, '/v1/chat/completions', { model: 'both', messages: [{ role: 'user', content: 'hi' }] }),
+      },
+      {
+        api: 'embeddings',
+        refuse: (upstream: FakeOpenAiUpstream, retryAfter?: string) => upstream.enqueueEmbeddings(rateLimited(retryAfter)),
+        request: (gateway: StartedGateway) => post(gateway, '/v1/embeddings', { model: 'both', input: 'hi' }),
+      },
+    ];
+    // The first target is tried first (its weight makes the other's chance a billionth): the last one answers the latest time.
+    async function bothRateLimited(): Promise<{ gateway: StartedGateway; first: FakeOpenAiUpstream; last: FakeOpenAiUpstream }> {
+      const [soon, late] = await upstreams(2);
+      const gateway = await gatewayWith({
+        providers: { soon: provider(soon!), late: provider(late!) },
+        deployments: { both: { targets: [{ model: 'soon/m', weight: 1e9 }, { model: 'late/m' }] } },
+      });
+      return { gateway, first: soon!, last: late! };
+    }
+
+    it.each(routes)('$api: a 429 whose retry-after is the soonest of the targets, not the last one tried', async (route) => {
+      const { gateway, first, last } = await bothRateLimited();
+      route.refuse(first, '5');
+      route.refuse(last, '60');
+      const response = await route.request(gateway);
+      expect(response.status).toBe(429);
+      expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+      expect(response.headers.get('x-interlingua-model')).toBe('late/m');
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(await response.json()).toMatchObject({ error: { type: 'rate_limit_error', code: 'rate_limit_exceeded' } });
+    });
+
+    it.each(routes)('$api: a target that says nothing of when may accept at once: no retry-after is promised', async (route) => {
+      const { gateway, first, last } = await bothRateLimited();
+      route.refuse(first);
+      route.refuse(last, '60');
+      const response = await route.request(gateway);
+      expect(response.status).toBe(429);
+      expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+      expect(response.headers.get('retry-after')).toBeNull();
+    });
+  });
+
   it('count_tokens answers for a deployment name as the Messages call does, and for no model the key may not use', async () => {
     const [first, second] = await upstreams(2);
     const gateway = await gatewayWith({
