@@ -8,7 +8,6 @@ import { normalizeAgentFormats } from '../config/normalize-config.js';
 import { resolveModel } from '../config/resolve-model.js';
 import type { Deployment } from '../config/config-types.js';
 import type { ChatInput } from '../core/chat-request.js';
-import { gatewayError } from '../core/gateway-error.js';
 import type { ProviderContext } from '../core/provider-adapter.js';
 import { RequestCaches } from '../core/request-caches.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
@@ -84,10 +83,11 @@ export class ChatPipeline {
 
   /**
    * The one target of a request that is not a chat (count_tokens; embeddings try every target:
-   * embedding-pipeline.ts), found as a chat's would be. A deployment name (used like an alias) picks its first target in the strategy's order (cooldowns from
-   * the chats' failures included) that the key may use; `deployment` then names it. Anything else resolves
-   * as a chat's model does (`providerName`: the /{provider}/v1/… routes, where no deployment applies). The
-   * key's models are checked either way (403 model_not_allowed).
+   * embedding-pipeline.ts), found as a chat's first would be. A deployment name (used like an alias) picks the
+   * first of the targets a chat would try, in the same order and with the same resolution and key filter
+   * (orderedDeploymentTargets); `deployment` then names it. Anything else resolves as a chat's model does
+   * (`providerName`: the /{provider}/v1/… routes, where no deployment applies). The key's models are checked
+   * either way (403 model_not_allowed).
    */
   singleTarget(
     modelString: string,
@@ -100,13 +100,10 @@ export class ChatPipeline {
       access?.checkModel(model);
       return { model };
     }
-    const targets = this.balancer.order(deployment).map((target) => this.resolve(target));
-    const allowed = access ? targets.find((target) => access.allowsTarget(target)) : targets[0];
-    if (!allowed) {
-      access?.checkModel(targets[0] as ResolvedModel);
-      throw gatewayError('model_not_allowed', { message: `The key may not use deployment '${modelString}'.`, param: 'model' });
-    }
-    return { model: allowed, deployment: `${allowed.provider}/${allowed.model}` };
+    const resolve = (model: string) => this.resolve(model);
+    const [first] = orderedDeploymentTargets(this.balancer, resolve, { deployment, name: modelString, access: access ?? undefined });
+    const model = first as ResolvedModel;
+    return { model, deployment: `${model.provider}/${model.model}` };
   }
 
   /**

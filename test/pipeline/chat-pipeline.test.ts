@@ -9,6 +9,7 @@ import type { Message } from '../../src/core/message.js';
 import type { ProviderAdapter, ProviderContext } from '../../src/core/provider-adapter.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import type { ParsedEvent, ToolCallParser, ToolFormat } from '../../src/core/tool-format.js';
+import { AccessPolicy } from '../../src/pipeline/access-policy.js';
 import { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
 
@@ -356,5 +357,58 @@ describe('prompted lane', () => {
     await expect(bare.pipeline.run(input({ model: 'prompted/Qwen/Qwen3-8B', tools: [time] }), context)).rejects.toMatchObject({
       status: 500,
     });
+  });
+});
+
+describe('singleTarget (count_tokens) finds a deployment target as a chat does', () => {
+  const deploymentConfig = normalizeConfig(
+    {
+      server: { apiKeys: [{ key: 'prompted-only', name: 'prompted-only', models: ['prompted/*'] }] },
+      providers: {
+        native: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1', toolCalling: 'native' },
+        prompted: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1', toolCalling: 'native' },
+      },
+      // The native target first by weight: the key's filter alone moves the request to the other one.
+      deployments: { coder: { targets: [{ model: 'native/coder-a', weight: 1e9 }, { model: 'prompted/coder-b' }] } },
+    },
+    {},
+  );
+  const access = new AccessPolicy(deploymentConfig.server.clientKeys[0]!);
+
+  function deploymentPipeline() {
+    const adapter = new ScriptedAdapter();
+    const pipeline = new ChatPipeline({
+      config: deploymentConfig,
+      kinds: providerKind,
+      providers: new Map<string, ProviderAdapter>([
+        ['native', adapter],
+        ['prompted', adapter],
+      ]),
+      toolFormats: new Map(),
+    });
+    return { pipeline, adapter };
+  }
+
+  it('the same target, keeping the name the client asked for, with the key filter applied', async () => {
+    const { pipeline, adapter } = deploymentPipeline();
+    adapter.script([{ type: 'finish', reason: { unified: 'stop' }, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } }]);
+    const run = await pipeline.run(input({ model: 'coder' }), context, { access });
+    const single = pipeline.singleTarget('coder', access);
+    expect(single.deployment).toBe(run.deployment);
+    expect(single.model).toEqual(run.model);
+    expect(single.model).toMatchObject({ id: 'coder', provider: 'prompted', model: 'coder-b' });
+  });
+
+  it('a key that may use none of the targets is refused as a chat is (403 model_not_allowed)', async () => {
+    const { pipeline } = deploymentPipeline();
+    const none = new AccessPolicy({ ...deploymentConfig.server.clientKeys[0]!, models: ['elsewhere/*'] });
+    const chat = await pipeline.run(input({ model: 'coder' }), context, { access: none }).catch((error: unknown) => error);
+    let counted: unknown;
+    try {
+      pipeline.singleTarget('coder', none);
+    } catch (error) {
+      counted = error;
+    }
+    expect(counted).toMatchObject({ status: 403, code: 'model_not_allowed', message: (chat as GatewayError).message });
   });
 });
