@@ -376,7 +376,7 @@ async function assembleApp(config: GatewayConfig, options: BuildAppOptions, prog
     balancer,
     resilience,
   });
-  registerEmbeddingsRoutes(app, { embeddings, validators, prices });
+  registerEmbeddingsRoutes(app, { embeddings, validators, prices, liveStreams });
   registerToolCallsRoutes(app, { inspector, validators, recentReplies });
   registerInspectorPage(app);
   registerMetricsRoute(app, metrics, afterReply);

@@ -3,10 +3,13 @@
  * a deployment's targets as a chat is (src/pipeline/embedding-pipeline.ts). The
  * input tokens the upstream counted (or, when it counted none, the gateway's estimate) are priced like a
  * chat's (src/pipeline/price-table.ts) and charged to the key's budget, tokens-per-minute limit and usage rows.
+ * Like a non-streamed chat, a request is bounded by `server.wholeReplyTimeoutMs` and registered with the
+ * live-stream registry, so a graceful shutdown waits for it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { EmbeddingRequest, EmbeddingResult } from '../../src/core/provider-adapter.js';
+import type { LiveStreamRegistry } from '../../src/core/live-stream-registry.js';
 import type { ResolvedModel } from '../../src/core/resolved-model.js';
 import type { Usage } from '../../src/core/usage.js';
 import type { TargetProgress } from '../../src/pipeline/try-targets.js';
@@ -40,9 +43,9 @@ const embeddingRequestSchema = {
 
 export function registerEmbeddingsRoutes(
   app: FastifyInstance,
-  options: { embeddings: EmbeddingPipeline; validators: BodyValidators; prices: PriceTable },
+  options: { embeddings: EmbeddingPipeline; validators: BodyValidators; prices: PriceTable; liveStreams: LiveStreamRegistry },
 ): void {
-  const { embeddings, prices } = options;
+  const { embeddings, prices, liveStreams } = options;
   const validateBody = options.validators.for<FromSchema<typeof embeddingRequestSchema>>(embeddingRequestSchema);
   app.post('/v1/embeddings', async (request, reply) => {
     const body = validateBody(request.body);
@@ -51,6 +54,8 @@ export function registerEmbeddingsRoutes(
     if (body.encoding_format !== undefined) input.encodingFormat = body.encoding_format;
     if (body.user !== undefined) input.user = body.user;
     const abort = watchClientAbort(reply);
+    const deadline = embeddings.wholeReplyDeadlines.arm(abort.cancellation);
+    const release = liveStreams.add(abort.cancellation);
     const progress: TargetProgress = { count: 0 };
     // A reply read whole: a 2xx whose body fails counts as a server failure, as for a non-streamed chat.
     const context = { cancellation: abort.cancellation, requestId: request.id, log: request.log, wholeReply: true };
@@ -64,6 +69,8 @@ export function registerEmbeddingsRoutes(
       if (progress.abandoned && progress.target) chargedUsage(request, progress.target, estimatedInput(body.input), prices);
       throw error;
     } finally {
+      embeddings.wholeReplyDeadlines.disarm(deadline);
+      release();
       abort.dispose();
       if (progress.count > 0) setProgressHeaders(reply, progress);
     }

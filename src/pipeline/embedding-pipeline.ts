@@ -5,6 +5,8 @@
  * a target that fails before answering rests for its cooldown and the next one is tried, and the balancer
  * counts each target's requests in flight. The name's `fallbacks` are not: they name other models, whose
  * vectors do not compare with the ones a client already stored; a deployment's targets serve one model.
+ * A reply read whole, it is bounded in time as a non-streamed chat's is (`server.wholeReplyTimeoutMs`,
+ * armed by the route with `wholeReplyDeadlines`).
  */
 import type { GatewayConfig } from '../config/config-types.js';
 import { defaultRetries } from '../config/normalize-config.js';
@@ -19,9 +21,10 @@ import { FallbackTargets } from './fallback-targets.js';
 import type { ProviderDirectory } from './provider-directory.js';
 import { callWithRetries, type ResilienceObserver } from './stream-with-retries.js';
 import { tryTargets, type TargetTries } from './try-targets.js';
+import { WholeReplyDeadlines } from './whole-reply-bound.js';
 
 export type EmbeddingPipelineDependencies = {
-  config: Pick<GatewayConfig, 'deployments' | 'fallbackOn'>;
+  config: Pick<GatewayConfig, 'deployments' | 'fallbackOn' | 'server'>;
   providers: ProviderDirectory;
   /** Resolves a model string as a chat's is (the chat pipeline's resolve). */
   resolve: (modelString: string) => ResolvedModel;
@@ -46,8 +49,18 @@ export class EmbeddingPipeline {
   /** Hand-over conditions only (`fallbackOn`): no `fallbacks` list is read here (why: the file's comment). */
   private readonly handOver: FallbackTargets;
 
+  /**
+   * An embeddings request waits at most `server.wholeReplyTimeoutMs` (every retry and target included):
+   * then its cancellation aborts with a 504. The route arms it, and disarms it once the reply was sent.
+   */
+  readonly wholeReplyDeadlines: WholeReplyDeadlines;
+
   constructor(private readonly dependencies: EmbeddingPipelineDependencies) {
     this.handOver = new FallbackTargets({ fallbackOn: dependencies.config.fallbackOn }, dependencies.resolve);
+    this.wholeReplyDeadlines = new WholeReplyDeadlines(
+      dependencies.config.server.wholeReplyTimeoutMs,
+      'send fewer or shorter inputs per request to wait less',
+    );
   }
 
   /** Rejects with the last target's error when none answered; `tries.progress` then says what was tried. */

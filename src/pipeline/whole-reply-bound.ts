@@ -54,13 +54,17 @@ export function capWholeReply(events: AsyncIterable<StreamEvent>, limit: WholeRe
 export class WholeReplyDeadlines {
   private readonly sweep: DeadlineSweep<RequestCancellation>;
 
-  constructor(private readonly timeoutMs: number) {
+  /** `remedy`: what the client can do instead, ending the error's message (a chat can stream, embeddings cannot). */
+  constructor(
+    private readonly timeoutMs: number,
+    remedy = 'stream the reply to wait longer',
+  ) {
     this.sweep = new DeadlineSweep({
       resolutionMs: Math.min(1_000, Math.max(50, Math.round(timeoutMs / 10))),
       expire: (cancellation) =>
         cancellation.abort(
           gatewayError('upstream_timeout', {
-            message: `The upstream did not finish the reply within ${timeoutMs} ms, the gateway's limit for a non-streaming request (server.wholeReplyTimeoutMs); stream the reply to wait longer.`,
+            message: `The upstream did not finish the reply within ${timeoutMs} ms, the gateway's limit for a non-streaming request (server.wholeReplyTimeoutMs); ${remedy}.`,
           }),
         ),
     });
