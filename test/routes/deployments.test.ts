@@ -429,6 +429,71 @@ describe('deployments: one name, several targets', () => {
     });
   });
 
+  describe('what a failed target costs the client: nothing (docs/cost-and-budgets.md)', () => {
+    type UsageRow = {
+      model: string;
+      requests: number;
+      input_tokens: number;
+      output_tokens: number;
+      cost_usd: number;
+      estimated_cost_usd: number;
+    };
+    async function pricedDeployment(broken: FakeOpenAiUpstream | number, alive: FakeOpenAiUpstream | number): Promise<StartedGateway> {
+      return gatewayWith({
+        server: { apiKeys: [{ key: 'team-key', name: 'team', budget: { usd: 10, period: 'month' } }] },
+        providers: { broken: provider(broken), alive: provider(alive) },
+        // The broken target first (its weight makes the other's chance a billionth).
+        deployments: { coder: { targets: [{ model: 'broken/m', weight: 1e9 }, { model: 'alive/m' }] } },
+        prices: { 'broken/*': { input: 300, output: 100 }, 'alive/*': { input: 300, output: 100 } },
+      });
+    }
+    async function teamUsage(gateway: StartedGateway): Promise<{ spent: number; rows: UsageRow[] }> {
+      const response = await fetch(`${gateway.baseUrl}/v1/usage`, { headers: { authorization: 'Bearer team-key' } });
+      const body = (await response.json()) as { keys: { budget: { spent_usd: number }; data: UsageRow[] }[] };
+      return { spent: body.keys[0]!.budget.spent_usd, rows: body.keys[0]!.data };
+    }
+    const chat = (gateway: StartedGateway, stream: boolean) =>
+      fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer team-key' },
+        body: JSON.stringify({ model: 'coder', stream, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    /** The fake's usage: 11 prompt and 7 completion tokens, at $300 and $100 per million. */
+    const answeredCost = (11 * 300 + 7 * 100) / 1_000_000;
+
+    it.each([
+      ['a whole reply', false],
+      ['a stream', true],
+    ])('%s: a target that answered 503 is not charged, the one that answered is charged its usage', async (_, stream) => {
+      const [broken, alive] = await upstreams(2);
+      broken!.respondWith(() => ({ type: 'http-error', status: 503, message: 'overloaded', errorType: 'server_error' }));
+      const gateway = await pricedDeployment(broken!, alive!);
+      const response = await chat(gateway, stream);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+      await response.text();
+      await vi.waitFor(async () => expect((await teamUsage(gateway)).rows).toHaveLength(1));
+      const usage = await teamUsage(gateway);
+      expect(usage.spent).toBeCloseTo(answeredCost, 12);
+      expect(usage.rows).toEqual([
+        expect.objectContaining({ model: 'alive/m', requests: 1, input_tokens: 11, output_tokens: 7, estimated_cost_usd: 0 }),
+      ]);
+    });
+
+    it('every target failed (a refused connection, a 503): nothing is charged', async () => {
+      const [broken] = await upstreams(1);
+      broken!.respondWith(() => ({ type: 'http-error', status: 503, message: 'overloaded', errorType: 'server_error' }));
+      const gateway = await pricedDeployment(broken!, await deadPort());
+      const response = await chat(gateway, false);
+      expect(response.status).toBe(502);
+      expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+      await response.text();
+      // Anything recorded is recorded by the end of the reply's turn: a short wait is enough to see it.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await teamUsage(gateway)).toEqual({ spent: 0, rows: [] });
+    });
+  });
+
   it('count_tokens answers for a deployment name as the Messages call does, and for no model the key may not use', async () => {
     const [first, second] = await upstreams(2);
     const gateway = await gatewayWith({
