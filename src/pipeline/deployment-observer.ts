@@ -1,8 +1,9 @@
 /** What a run tells about each target it tries, so that a deployment's balancer learns from every request. */
 import { EventList } from '../core/event-list.js';
+import { toGatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
 import type { StreamEvent } from '../core/stream-event.js';
-import type { UpstreamFailure } from '../http/upstream-failure.js';
+import { classifyWholeReplyFailure, type UpstreamFailure } from '../http/upstream-failure.js';
 import type { Deployment } from '../config/config-types.js';
 import { fallbackKey } from '../config/normalize-fallbacks.js';
 import type { DeploymentBalancer } from './deployment-balancer.js';
@@ -23,10 +24,12 @@ export function coolsDown(failure: UpstreamFailure): boolean {
   return failure.type !== 'status' || failure.status >= 500;
 }
 
-/** Told how a reply to a target went: its finish (with its output tokens), and its end, however it came. */
+/** Told how a reply to a target went: its finish (with its output tokens), a failure, and its end, however it came. */
 export type ReplyWatcher = {
   /** The reply finished now, with this many output tokens (the upstream's count, else the gateway's estimate). */
   finished(outputTokens: number): void;
+  /** The reply failed after the upstream answered (an error event, a stream that broke off). */
+  failed(error: GatewayError): void;
   /** The reply is over: finished, failed, or the reader stopped early (a client that left). */
   ended(): void;
 };
@@ -52,6 +55,10 @@ async function* watchedStream(events: AsyncIterable<StreamEvent>, watcher: Reply
       output.count(event, watcher);
       yield event;
     }
+  } catch (error) {
+    // A stream that broke off rather than ending in an error event.
+    watcher.failed(toGatewayError(error));
+    throw error;
   } finally {
     watcher.ended();
   }
@@ -75,6 +82,9 @@ class OutputCount {
         return;
       case 'finish':
         watcher.finished(event.usage.outputTokens || estimateTextTokens(this.characters));
+        return;
+      case 'error':
+        watcher.failed(event.error);
         return;
       default:
         return;
@@ -134,6 +144,17 @@ class TargetReply implements ReplyWatcher {
   finished(outputTokens: number): void {
     // A reply without output (an empty answer) is timed as one token: its wait still says how busy the target is.
     this.balancer.measured(this.deployment, this.model, (this.balancer.now() - this.sentAt) / Math.max(1, outputTokens));
+  }
+
+  /**
+   * A server that accepted the request and then failed it (an error event, a body cut off) failed like one
+   * answering 502 (classifyWholeReplyFailure): it rests as one failing before its headers does, or a
+   * deployment would keep sending it its share of streams, each ending in an error. A client that left, a
+   * 4xx and the gateway's own errors say nothing of the server.
+   */
+  failed(error: GatewayError): void {
+    const failure = classifyWholeReplyFailure(error);
+    if (failure && coolsDown(failure)) this.balancer.failed(this.deployment, this.model);
   }
 
   ended(): void {

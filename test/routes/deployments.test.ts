@@ -108,6 +108,29 @@ describe('deployments: one name, several targets', () => {
     expect(broken!.chatRequests()).toHaveLength(1);
   });
 
+  it.each([
+    ['sends an error event before any chunk', { streamError: { afterChunks: 0, message: 'engine died' } }],
+    ['is cut off after its first chunk', { cutAfterChunks: 1 }],
+    ['sends an error event mid-reply', { streamError: { afterChunks: 2, message: 'engine died' } }],
+  ])('a target whose stream %s after its 200 headers rests for its cooldown, as one failing before them does', async (_, failure) => {
+    const [broken, alive] = await upstreams(2);
+    broken!.respondWith(() => ({ type: 'chat', content: 'a partial answer', ...failure }));
+    const gateway = await gatewayWith({
+      providers: { broken: provider(broken!), alive: provider(alive!) },
+      deployments: { coder: { targets: [{ model: 'broken/m', weight: 1e9 }, { model: 'alive/m' }], cooldownSeconds: 60 } },
+    });
+    const first = await ask(gateway, 'coder', { stream: true });
+    expect(first.headers.get('x-interlingua-deployment')).toBe('broken/m');
+    expect(await first.text()).toContain('"error"');
+    // Cooled down: the next requests go to the other target, though its weight is a billionth.
+    for (let index = 0; index < 3; index++) {
+      const next = await ask(gateway, 'coder', { stream: true });
+      expect(next.headers.get('x-interlingua-deployment')).toBe('alive/m');
+      await next.text();
+    }
+    expect(broken!.chatRequests()).toHaveLength(1);
+  });
+
   it('every target down: the error keeps its meaning and says what was tried', async () => {
     const gateway = await gatewayWith({
       providers: { one: provider(await deadPort()), two: provider(await deadPort()) },
