@@ -106,7 +106,11 @@ export class DeploymentBalancer {
     this.failureListener = listener;
   }
 
-  /** Another replica saw the target fail: it rests here too, for what is left of its cooldown. */
+  /**
+   * The target rests here for `restMs` (never less than it already does): another replica saw it fail (what
+   * is left of its cooldown), or it answered 429 with a retry-after (told to no other replica: a rate limit
+   * may be this replica's key's alone).
+   */
   restUntil(deployment: Deployment, model: string, restMs: number): void {
     const health = this.healthOf(deployment, model);
     const now = this.clock.now();

@@ -15,8 +15,11 @@ export type TargetObserver = {
   sending(target: ResolvedModel): number;
   /** The target answered; may mark the run (its deployment) and watch its events to their end. */
   answered(target: ResolvedModel, sentAt: number, run: ChatRun): ChatRun;
-  /** The target's request failed before it answered (`failure` absent: not an upstream failure, e.g. bad input). */
-  failed(target: ResolvedModel, failure: UpstreamFailure | undefined): void;
+  /**
+   * The target's request failed before it answered (`failure` absent: not an upstream failure, e.g. bad
+   * input); `rateLimitedMs`: a 429's retry-after, when it gave one.
+   */
+  failed(target: ResolvedModel, failure: UpstreamFailure | undefined, rateLimitedMs?: number): void;
 };
 
 /** A server that cannot be reached, errs or keeps quiet is rested; a 4xx is about the request, not the server. */
@@ -124,11 +127,13 @@ export class DeploymentTargets implements TargetObserver {
     if (this.members.includes(target)) this.balancer.ended(this.deployment, fallbackKey(target));
   }
 
-  failed(target: ResolvedModel, failure: UpstreamFailure | undefined): void {
+  failed(target: ResolvedModel, failure: UpstreamFailure | undefined, rateLimitedMs?: number): void {
     if (!this.members.includes(target)) return;
     const model = fallbackKey(target);
     this.balancer.ended(this.deployment, model);
     if (failure && coolsDown(failure)) this.balancer.failed(this.deployment, model);
+    // A rate-limited target is healthy but said when it accepts again: until then every request would meet its 429 first.
+    else if (rateLimitedMs !== undefined && rateLimitedMs > 0) this.balancer.restUntil(this.deployment, model, rateLimitedMs);
   }
 }
 

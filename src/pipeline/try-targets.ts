@@ -82,8 +82,8 @@ export function afterFailedTarget(
   observer: TargetObserver | undefined,
 ): unknown {
   const failure = context.cancellation.aborted ? undefined : failureOf(error, context);
-  observer?.failed(target, failure);
-  if (failure?.type === 'status' && failure.status === 429) noteRateLimit(error, progress);
+  const rateLimitedMs = failure?.type === 'status' && failure.status === 429 ? noteRateLimit(error, progress) : undefined;
+  observer?.failed(target, failure, rateLimitedMs);
   if (!next || !failure || !rules.fallbacks.handsOver(failure)) return soonestRateLimit(error, progress);
   const handover = { provider: target.provider, model: target.model, reason: failureReason(failure) };
   context.log.info({ ...handover, fallback: fallbackKey(next), attempts: progress.count }, 'falling back to the next target');
@@ -91,8 +91,11 @@ export function afterFailedTarget(
   return handedOver;
 }
 
-/** Keeps the soonest time a rate-limited target accepts again (`retry-after-ms` or `retry-after`). */
-function noteRateLimit(error: unknown, progress: TargetProgress): void {
+/**
+ * Keeps the soonest time a rate-limited target accepts again (`retry-after-ms` or `retry-after`); returns
+ * how long it asked to be left alone, when it said.
+ */
+function noteRateLimit(error: unknown, progress: TargetProgress): number | undefined {
   const now = Date.now();
   const waitMs = GatewayError.isInstance(error) ? upstreamRetryAfterMs(error, now) : undefined;
   // A 429 that says nothing of when may be over at once: nothing sooner can be said.
@@ -103,6 +106,7 @@ function noteRateLimit(error: unknown, progress: TargetProgress): void {
     seen.count++;
     seen.acceptsAgainAt = Math.min(seen.acceptsAgainAt, acceptsAt);
   }
+  return waitMs;
 }
 
 /**

@@ -429,6 +429,21 @@ describe('deployments: one name, several targets', () => {
       return { gateway, first: soon!, last: late! };
     }
 
+    it.each(routes)(
+      '$api: a target that answered 429 with a retry-after rests that long: the next request goes to the other one',
+      async (route) => {
+        const { gateway, first } = await bothRateLimited();
+        route.refuse(first, '30');
+        const answered = await route.request(gateway);
+        expect(answered.status).toBe(200);
+        expect(answered.headers.get('x-interlingua-deployment')).toBe('late/m');
+        const next = await route.request(gateway);
+        expect(next.status).toBe(200);
+        expect(next.headers.get('x-interlingua-deployment')).toBe('late/m');
+        expect(next.headers.get('x-interlingua-attempts')).toBe('1');
+      },
+    );
+
     it.each(routes)('$api: a 429 whose retry-after is the soonest of the targets, not the last one tried', async (route) => {
       const { gateway, first, last } = await bothRateLimited();
       route.refuse(first, '5');
