@@ -412,11 +412,20 @@ describe('deployments: one name, several targets', () => {
         refuse: (upstream: FakeOpenAiUpstream, retryAfter?: string) => upstream.enqueue(rateLimited(retryAfter)),
         request: (gateway: StartedGateway) =>
           post(gateway, '/v1/chat/completions', { model: 'both', messages: [{ role: 'user', content: 'hi' }] }),
+        envelope: { error: { type: 'rate_limit_error', code: 'rate_limit_exceeded' } },
+      },
+      {
+        api: 'messages',
+        refuse: (upstream: FakeOpenAiUpstream, retryAfter?: string) => upstream.enqueue(rateLimited(retryAfter)),
+        request: (gateway: StartedGateway) =>
+          post(gateway, '/v1/messages', { model: 'both', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+        envelope: { type: 'error', error: { type: 'rate_limit_error' } },
       },
       {
         api: 'embeddings',
         refuse: (upstream: FakeOpenAiUpstream, retryAfter?: string) => upstream.enqueueEmbeddings(rateLimited(retryAfter)),
         request: (gateway: StartedGateway) => post(gateway, '/v1/embeddings', { model: 'both', input: 'hi' }),
+        envelope: { error: { type: 'rate_limit_error', code: 'rate_limit_exceeded' } },
       },
     ];
     // The first target is tried first (its weight makes the other's chance a billionth): the last one answers the latest time.
@@ -453,7 +462,8 @@ describe('deployments: one name, several targets', () => {
       expect(response.headers.get('x-interlingua-attempts')).toBe('2');
       expect(response.headers.get('x-interlingua-model')).toBe('late/m');
       expect(response.headers.get('retry-after')).toBe('5');
-      expect(await response.json()).toMatchObject({ error: { type: 'rate_limit_error', code: 'rate_limit_exceeded' } });
+      // The rate limit's own status and envelope, in the client's API.
+      expect(await response.json()).toMatchObject(route.envelope);
     });
 
     it.each(routes)('$api: a target that says nothing of when may accept at once: no retry-after is promised', async (route) => {
@@ -530,6 +540,31 @@ describe('deployments: one name, several targets', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await teamUsage(gateway)).toEqual({ spent: 0, rows: [] });
     });
+  });
+
+  it('a chat with a key limited to one target: only that target is tried, whatever the weights, and its failure is the answer', async () => {
+    const [first, second] = await upstreams(2);
+    const gateway = await gatewayWith({
+      server: { apiKeys: [{ key: 'box2-only', name: 'box2-only', models: ['box2/*'] }] },
+      providers: { box1: provider(first!), box2: provider(second!) },
+      deployments: { coder: { targets: [{ model: 'box1/m', weight: 1e9 }, { model: 'box2/m' }] } },
+    });
+    const chat = () =>
+      fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer box2-only' },
+        body: JSON.stringify({ model: 'coder', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    for (let index = 0; index < 3; index++) {
+      const response = await chat();
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-interlingua-deployment')).toBe('box2/m');
+    }
+    second!.enqueue({ type: 'http-error', status: 503, message: 'overloaded', errorType: 'server_error' });
+    const failed = await chat();
+    expect(failed.status).toBe(503);
+    expect(failed.headers.get('x-interlingua-attempts')).toBe('1');
+    expect(first!.chatRequests()).toHaveLength(0);
   });
 
   it('count_tokens answers for a deployment name as the Messages call does, and for no model the key may not use', async () => {
