@@ -109,19 +109,21 @@ describe('deployments: one name, several targets', () => {
   });
 
   it.each([
-    ['sends an error event before any chunk', { streamError: { afterChunks: 0, message: 'engine died' } }],
-    ['is cut off after its first chunk', { cutAfterChunks: 1 }],
-    ['sends an error event mid-reply', { streamError: { afterChunks: 2, message: 'engine died' } }],
-  ])('a target whose stream %s after its 200 headers rests for its cooldown, as one failing before them does', async (_, failure) => {
+    ['sends an error event', { streamError: { afterChunks: 3, message: 'engine died' } }],
+    ['is cut off', { cutAfterChunks: 3 }],
+  ])('a target whose stream %s mid-reply rests for its cooldown, as one failing before its headers does', async (_, failure) => {
     const [broken, alive] = await upstreams(2);
     broken!.respondWith(() => ({ type: 'chat', content: 'a partial answer', ...failure }));
     const gateway = await gatewayWith({
       providers: { broken: provider(broken!), alive: provider(alive!) },
       deployments: { coder: { targets: [{ model: 'broken/m', weight: 1e9 }, { model: 'alive/m' }], cooldownSeconds: 60 } },
     });
+    // Part of the reply reached the client: it cannot move on, and gets the error in the stream.
     const first = await ask(gateway, 'coder', { stream: true });
     expect(first.headers.get('x-interlingua-deployment')).toBe('broken/m');
-    expect(await first.text()).toContain('"error"');
+    const text = await first.text();
+    expect(text).toContain('"content":"a p"');
+    expect(text).toContain('"error"');
     // Cooled down: the next requests go to the other target, though its weight is a billionth.
     for (let index = 0; index < 3; index++) {
       const next = await ask(gateway, 'coder', { stream: true });
@@ -129,6 +131,29 @@ describe('deployments: one name, several targets', () => {
       await next.text();
     }
     expect(broken!.chatRequests()).toHaveLength(1);
+  });
+
+  it.each([
+    // vLLM reports a failure inside the stream it opened: `data: {"error": …}` (vllm/entrypoints/openai/serving_chat.py).
+    ['sends an error event', { streamError: { afterChunks: 0, message: 'engine died' } }],
+    ['is cut off', { cutAfterChunks: 1 }],
+  ])('a stream whose target %s after its 200 headers, before any output, moves on to the next target', async (_, failure) => {
+    const [broken, alive] = await upstreams(2);
+    broken!.respondWith(() => ({ type: 'chat', content: 'never sent', ...failure }));
+    const gateway = await gatewayWith({
+      providers: { broken: provider(broken!), alive: provider(alive!) },
+      deployments: { coder: { targets: [{ model: 'broken/m', weight: 1e9 }, { model: 'alive/m' }], cooldownSeconds: 60 } },
+    });
+    const response = await ask(gateway, 'coder', { stream: true });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-interlingua-deployment')).toBe('alive/m');
+    expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+    const text = await response.text();
+    expect(text).toContain('"content":"hel"');
+    expect(text).not.toContain('"error"');
+    expect(text).toContain('[DONE]');
+    expect(broken!.chatRequests()).toHaveLength(1);
+    expect(alive!.chatRequests()).toHaveLength(1);
   });
 
   it('every target down: the error keeps its meaning and says what was tried', async () => {
