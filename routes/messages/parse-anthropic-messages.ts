@@ -83,28 +83,40 @@ function toolResult(block: WireBlock, param: string, callNames: Map<string, stri
   return { part: withCacheMark(part, block), files };
 }
 
-/** A user turn splits into `tool` messages and user messages, in the order the blocks came. */
+/**
+ * A user turn splits into `tool` messages and user messages, in the order the blocks came. The images of
+ * consecutive tool results (parallel calls, each reading a file) follow the last of them: a user message
+ * between two tool messages would leave the earlier calls answered and the rest not, which OpenAI refuses
+ * ("tool_call_ids did not have response messages") and strict chat templates reject.
+ */
 function userMessages(blocks: WireBlock[], param: string, callNames: Map<string, string>, warnings: Warning[]): Message[] {
   const messages: Message[] = [];
   let pending: (TextPart | FilePart)[] = [];
+  /** Whether `pending` holds the client's own blocks, not only files carried out of tool results. */
+  let pendingHasUserBlocks = false;
   const flush = () => {
     if (pending.length) messages.push({ role: 'user', content: pending });
     pending = [];
+    pendingHasUserBlocks = false;
+  };
+  const addUserBlock = (part: TextPart | FilePart) => {
+    pending.push(part);
+    pendingHasUserBlocks = true;
   };
   for (const [index, block] of blocks.entries()) {
     const blockParam = `${param}[${index}]`;
     switch (block.type) {
       case 'text':
-        pending.push(withCacheMark<TextPart>({ type: 'text', text: block.text as string }, block));
+        addUserBlock(withCacheMark<TextPart>({ type: 'text', text: block.text as string }, block));
         break;
       case 'image':
-        pending.push(withCacheMark(fileFromSource(block.source as Source, 'image/*', `${blockParam}.source`), block));
+        addUserBlock(withCacheMark(fileFromSource(block.source as Source, 'image/*', `${blockParam}.source`), block));
         break;
       case 'document':
-        pending.push(withCacheMark(documentPart(block, blockParam), block));
+        addUserBlock(withCacheMark(documentPart(block, blockParam), block));
         break;
       case 'tool_result': {
-        flush();
+        if (pendingHasUserBlocks) flush();
         const { part, files } = toolResult(block, blockParam, callNames);
         messages.push({ role: 'tool', content: [part] });
         pending.push(...files);

@@ -272,6 +272,47 @@ describe('files', () => {
       content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }],
     });
   });
+  it('the images of parallel tool results follow the last tool message, so every call is answered before the user turn', async () => {
+    messagesKit.kit.openai.enqueue({ type: 'chat', content: 'ok' });
+    const imageResult = (id: string, data: string) => ({
+      type: 'tool_result',
+      tool_use_id: id,
+      content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data } }],
+    });
+    await post(
+      messagesKit.url,
+      messagesBody(`${providers.openai}/Qwen/Qwen3-8B`, {
+        tools: [bashTool],
+        messages: [
+          { role: 'user', content: 'Look at both screenshots.' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'tool_use', id: 'toolu_a', name: 'Bash', input: { command: 'screenshot a' } },
+              { type: 'tool_use', id: 'toolu_b', name: 'Bash', input: { command: 'screenshot b' } },
+            ],
+          },
+          {
+            role: 'user',
+            content: [imageResult('toolu_a', 'QUFBQQ=='), imageResult('toolu_b', 'QkJCQg=='), { type: 'text', text: 'Compare.' }],
+          },
+        ],
+      }),
+    );
+    const messages = messagesKit.kit.openai.lastChatBody().messages as Record<string, unknown>[];
+    expect(messages.slice(2)).toEqual([
+      { role: 'tool', tool_call_id: 'toolu_a', content: '' },
+      { role: 'tool', tool_call_id: 'toolu_b', content: '' },
+      {
+        role: 'user',
+        content: [
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,QUFBQQ==' } },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,QkJCQg==' } },
+          { type: 'text', text: 'Compare.' },
+        ],
+      },
+    ]);
+  });
 });
 
 describe('to an Anthropic upstream', () => {
