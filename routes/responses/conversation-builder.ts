@@ -1,12 +1,13 @@
 /**
  * Responses input items → neutral messages. Calls that follow assistant output join that assistant
  * turn (Chat-style upstreams want one assistant message with all its tool_calls), outputs become
- * tool messages with the call's name looked up, and items that cannot travel to another provider
+ * tool messages with the call's name looked up (the images they return follow the run of outputs as
+ * user content), and items that cannot travel to another provider
  * (OpenAI's reasoning blobs, hosted tool calls) are dropped; signed thinking the gateway handed out
  * in a reasoning item comes back as reasoning (signed-reasoning.ts).
  */
 import { invalidRequest } from '../../src/core/gateway-error.js';
-import type { AssistantMessage, Message, ToolCallPart } from '../../src/core/message.js';
+import type { AssistantMessage, FilePart, Message, ToolCallPart } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
 import { parseTextContent, parseToolOutput, parseUserContent } from './parse-message-content.js';
 import { customInputArgument } from './parse-responses-tools.js';
@@ -18,11 +19,20 @@ type Content = string | WireContentPart[];
 export class ConversationBuilder {
   private readonly messages: Message[] = [];
   private readonly callNames = new Map<string, string>();
+  /**
+   * Images and files of the tool outputs just added. They wait until the run of outputs ends: a user
+   * message between two outputs of one assistant turn would leave its later calls unanswered, which
+   * OpenAI refuses and strict chat templates reject.
+   */
+  private toolFiles: FilePart[] = [];
   readonly warnings: Warning[] = [];
 
   /** `param` names the item in errors, e.g. `input[3]`. */
   add(item: WireInputItem, param: string): void {
     const type = item.type ?? 'message';
+    const isOutput = type === 'function_call_output' || type === 'custom_tool_call_output';
+    // A user message takes the files itself, ahead of its own content.
+    if (!isOutput && !(type === 'message' && item.role === 'user')) this.placeToolFiles();
     switch (type) {
       case 'message':
         this.addMessage(item.role as string, item.content as Content, param);
@@ -39,9 +49,12 @@ export class ConversationBuilder {
         });
         return;
       case 'function_call_output':
-      case 'custom_tool_call_output':
-        this.addOutput(item.call_id as string, parseToolOutput(item.output as Content, `${param}.output`, this.warnings));
+      case 'custom_tool_call_output': {
+        const output = parseToolOutput(item.output as Content, `${param}.output`, this.warnings);
+        this.addOutput(item.call_id as string, output.text);
+        this.toolFiles.push(...output.files);
         return;
+      }
       case 'reasoning': {
         // Our own signed thinking comes back into the assistant turn it preceded; OpenAI's
         // encrypted_content means nothing to another provider and is dropped.
@@ -58,6 +71,7 @@ export class ConversationBuilder {
   }
 
   result(): Message[] {
+    this.placeToolFiles();
     return this.messages;
   }
 
@@ -73,7 +87,7 @@ export class ConversationBuilder {
         this.messages.push({ role: 'system', content: parseTextContent(content, param) });
         return;
       case 'user':
-        this.messages.push({ role: 'user', content: parseUserContent(content, param) });
+        this.messages.push({ role: 'user', content: [...this.takeToolFiles(), ...parseUserContent(content, param)] });
         return;
       case 'assistant': {
         const text = parseTextContent(content, param);
@@ -95,6 +109,18 @@ export class ConversationBuilder {
     const toolName = this.callNames.get(callId);
     if (toolName !== undefined) result.content[0]!.toolName = toolName;
     this.messages.push(result);
+  }
+
+  private takeToolFiles(): FilePart[] {
+    const files = this.toolFiles;
+    this.toolFiles = [];
+    return files;
+  }
+
+  /** The files of the outputs before, as a user message of their own (the run of outputs has ended). */
+  private placeToolFiles(): void {
+    const files = this.takeToolFiles();
+    if (files.length) this.messages.push({ role: 'user', content: files });
   }
 
   /** The assistant message to append to: the last one if the conversation ends with it, else a new one. */

@@ -87,21 +87,39 @@ export function parseTextContent(content: string | WireContentPart[], param: str
     .join('');
 }
 
+/** Images and files that carry their data (an uploaded file's id means nothing to another provider). */
+function isInlineImage(part: WireContentPart): boolean {
+  return part.type === 'input_image' && typeof part.image_url === 'string';
+}
+
+function isInlineFile(part: WireContentPart): boolean {
+  return part.type === 'input_file' && (typeof part.file_data === 'string' || typeof part.file_url === 'string');
+}
+
+/** A tool's output: its text, and the images and files it returned, which a neutral tool result cannot hold. */
+export type ToolOutput = { text: string; files: FilePart[] };
+
 /**
- * A tool's output as text. Neutral tool results are text only, so images and files in an output
- * array are dropped with a warning rather than failing an agent's whole turn.
+ * A tool's output (Codex's `view_image` and MCP screenshots answer with `input_image` parts). Neutral tool
+ * results are text only, so images and files are returned apart, for the conversation to send as user
+ * content; other parts (an uploaded file's id) are dropped with a warning rather than failing an agent's
+ * whole turn.
  */
-export function parseToolOutput(output: string | WireContentPart[], param: string, warnings: Warning[]): string {
-  if (typeof output === 'string') return output;
+export function parseToolOutput(output: string | WireContentPart[], param: string, warnings: Warning[]): ToolOutput {
+  if (typeof output === 'string') return { text: output, files: [] };
   const texts: string[] = [];
+  const files: FilePart[] = [];
   for (const [index, part] of output.entries()) {
+    const partParam = `${param}[${index}]`;
     const text = textOfPart(part);
     if (text !== undefined) texts.push(text);
+    else if (isInlineImage(part)) files.push(imagePart(part, partParam));
+    else if (isInlineFile(part)) files.push(filePart(part, partParam));
     else
       warnings.push({
         code: 'unsupported-content',
-        message: `'${param}[${index}]' (${part.type}) cannot be sent as a tool result and was dropped.`,
+        message: `'${partParam}' (${part.type}) cannot be sent as a tool result and was dropped.`,
       });
   }
-  return texts.join('');
+  return { text: texts.join(''), files };
 }

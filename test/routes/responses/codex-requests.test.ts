@@ -264,6 +264,73 @@ describe('follow-up turn', () => {
     expect(messages[1]?.tool_calls?.map((call) => call.id)).toEqual(['call_a', 'call_b']);
     expect(messages.slice(2).map((message) => message.tool_call_id)).toEqual(['call_a', 'call_b']);
   });
+
+  it('sends the images tool outputs return (view_image, MCP screenshots) as user content after the run of outputs', async () => {
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'Both are red.' });
+    const response = await responses.client.responses.create({
+      model: nativeModel,
+      input: [
+        { role: 'user', content: 'Compare the screenshots.' },
+        { type: 'function_call', call_id: 'call_a', name: 'exec_command', arguments: '{"cmd":"view a.png"}' },
+        { type: 'function_call', call_id: 'call_b', name: 'exec_command', arguments: '{"cmd":"view b.png"}' },
+        {
+          type: 'function_call_output',
+          call_id: 'call_a',
+          output: [
+            { type: 'input_text', text: 'a.png' },
+            { type: 'input_image', image_url: 'data:image/png;base64,QUFBQQ==', detail: 'auto' },
+          ],
+        },
+        { type: 'function_call_output', call_id: 'call_b', output: [{ type: 'input_image', image_url: 'data:image/png;base64,QkJCQg==' }] },
+        { role: 'user', content: 'Which is brighter?' },
+      ],
+      tools: [execCommand as OpenAI.Responses.FunctionTool],
+    });
+    expect(response.output_text).toBe('Both are red.');
+    const messages = responses.harness.upstream.lastChatBody().messages as Record<string, unknown>[];
+    expect(messages.slice(2)).toEqual([
+      { role: 'tool', tool_call_id: 'call_a', content: 'a.png' },
+      { role: 'tool', tool_call_id: 'call_b', content: '' },
+      {
+        role: 'user',
+        content: [
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,QUFBQQ==', detail: 'auto' } },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,QkJCQg==' } },
+          { type: 'text', text: 'Which is brighter?' },
+        ],
+      },
+    ]);
+    expect((response as unknown as { diagnostics?: unknown }).diagnostics).toBeUndefined();
+  });
+
+  it('sends the images of the last tool outputs as a user message of their own when no user turn follows', async () => {
+    responses.harness.upstream.enqueue({ type: 'chat', content: 'A cat.' });
+    const response = await responses.client.responses.create({
+      model: nativeModel,
+      input: [
+        { role: 'user', content: 'What is in it?' },
+        { type: 'function_call', call_id: 'call_v', name: 'exec_command', arguments: '{"cmd":"view cat.png"}' },
+        {
+          type: 'function_call_output',
+          call_id: 'call_v',
+          output: [
+            { type: 'input_image', image_url: 'https://example.com/cat.png' },
+            { type: 'input_image', file_id: 'file-123' },
+          ],
+        },
+      ],
+      tools: [execCommand as OpenAI.Responses.FunctionTool],
+    });
+    const messages = responses.harness.upstream.lastChatBody().messages as Record<string, unknown>[];
+    expect(messages.slice(2)).toEqual([
+      { role: 'tool', tool_call_id: 'call_v', content: '' },
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] },
+    ]);
+    // An uploaded file's id means nothing to another provider: left out, and said so.
+    expect((response as unknown as { diagnostics: { warnings: unknown[] } }).diagnostics.warnings).toEqual([
+      expect.objectContaining({ code: 'unsupported-content', message: expect.stringContaining("'input[2].output[1]'") }),
+    ]);
+  });
 });
 
 describe('prompted lane', () => {
