@@ -57,6 +57,21 @@ function responseFormatOf(value: ChatCompletionBody['response_format']): Respons
   return { type: value.type as 'text' | 'json_object' };
 }
 
+/**
+ * OpenAI's deprecated function calling (`functions`, `function_call`). Its clients read the reply's
+ * `message.function_call`, so answering with `tool_calls` would lose every call, and leaving the functions
+ * out would hide them from the model without a word: refused, naming the fields to send instead.
+ */
+function refuseLegacyFunctions(body: ChatCompletionBody): void {
+  for (const field of ['functions', 'function_call']) {
+    if (body[field] === undefined || body[field] === null) continue;
+    throw gatewayError('unsupported_value', {
+      message: `'${field}' (OpenAI's deprecated function calling) is not supported by this gateway: send the functions as 'tools' and choose with 'tool_choice'.`,
+      param: field,
+    });
+  }
+}
+
 export function parseChatCompletionRequest(
   raw: unknown,
   validators: BodyValidators,
@@ -65,6 +80,7 @@ export function parseChatCompletionRequest(
   const body = validators.for<ChatCompletionBody>(chatCompletionRequestSchema)(raw, caches);
   if (typeof body.n === 'number' && body.n !== 1)
     throw gatewayError('unsupported_value', { message: 'Only n = 1 is supported.', param: 'n' });
+  refuseLegacyFunctions(body);
   const input: ChatInput = { model: body.model, messages: parseChatMessages(body.messages) };
   if (body.tools?.length) input.tools = parseChatTools(body.tools, caches?.toolTranslations);
   const toolChoice = parseChatToolChoice(body.tool_choice);

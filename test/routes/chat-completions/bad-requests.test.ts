@@ -108,6 +108,15 @@ describe('semantic checks', () => {
     expect(error.message).toContain('search');
   });
 
+  it.each([
+    { field: 'functions', extra: { functions: [{ name: 'search', parameters: { type: 'object' } }] } },
+    { field: 'function_call', extra: { function_call: 'auto' } },
+  ])("OpenAI's deprecated '$field' is a 400 pointing to tools, not a silent drop", async ({ field, extra }) => {
+    const error = await rejected({ model: 'local/m', messages: [user], ...extra });
+    expect(error).toMatchObject({ type: 'invalid_request_error', param: field, code: 'unsupported_value' });
+    expect(error.message).toContain("'tools'");
+  });
+
   it('tool_choice "required" without tools is a 400', async () => {
     const error = await rejected({ model: 'local/m', messages: [user], tool_choice: 'required' });
     expect(error.param).toBe('tool_choice');
