@@ -62,10 +62,17 @@ const functionDefinition = {
 
 const tool = {
   type: 'object',
-  anyOf: [
-    { required: ['function'], properties: { type: { const: 'function' }, function: functionDefinition } },
-    // The flat shape {name, description, parameters} some clients send.
-    functionDefinition,
+  allOf: [
+    // First (allOf runs in order), so a tool of another type (`custom`, a hosted tool) is named as such,
+    // rather than as a function definition missing its `function`.
+    { properties: { type: { const: 'function' } } },
+    {
+      anyOf: [
+        { required: ['function'], properties: { type: { const: 'function' }, function: functionDefinition } },
+        // The flat shape {name, description, parameters} some clients send.
+        functionDefinition,
+      ],
+    },
   ],
 } as const;
 

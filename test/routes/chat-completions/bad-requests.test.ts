@@ -59,6 +59,16 @@ describe('invalid bodies are 400 with param naming the field', () => {
       param: 'tools[0].function.name',
     },
     {
+      title: 'a custom (freeform) tool, which Chat Completions here does not take',
+      body: { model: 'local/m', messages: [user], tools: [tool('search'), { type: 'custom', custom: { name: 'apply_patch' } }] },
+      param: 'tools[1].type',
+    },
+    {
+      title: 'a hosted tool',
+      body: { model: 'local/m', messages: [user], tools: [{ type: 'web_search' }] },
+      param: 'tools[0].type',
+    },
+    {
       title: 'a tool call without a function name',
       body: {
         model: 'local/m',
