@@ -7,6 +7,7 @@ import type { ToolChoice, ToolDefinition } from '../../src/core/tool-definition.
 import type { Warning } from '../../src/core/warning.js';
 import { memoiseKnownList } from '../shared/memoise-known-list.js';
 import type { WireTool, WireToolChoice } from './messages-request-schema.js';
+import { anthropicClientTool } from './anthropic-client-tools.js';
 import { withCacheMark } from '../shared/wire-cache-mark.js';
 
 /**
@@ -22,19 +23,23 @@ function withoutSchemaMarker(schema: Record<string, unknown>): Record<string, un
 type TranslatedTools = { definitions: ToolDefinition[]; warnings: Warning[] };
 
 /**
- * Server tools (`web_search_20250305`, `code_execution_…`) run inside Anthropic's API and
- * Anthropic-defined client tools (`bash_20250124`, `text_editor_…`) have no schema to give
- * another model, so only custom tools (no `type`, or `custom`) are kept.
+ * Custom tools (no `type`, or `custom`) are kept, and so are the bash and text editor tools, with the
+ * schema Anthropic documents for them (anthropic-client-tools.ts). Server tools (`web_search_20250305`,
+ * `code_execution_…`) run inside Anthropic's API, and the other Anthropic-defined tools (`computer_…`,
+ * `memory_…`) have no schema here to give another model: they are left out, with a warning.
  */
 function translateTools(tools: WireTool[]): TranslatedTools {
   const definitions: ToolDefinition[] = [];
   const warnings: Warning[] = [];
   for (const tool of tools) {
     if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom') {
-      warnings.push({
-        code: 'unsupported-tool',
-        message: `Tool '${tool.name}' of type '${tool.type}' runs inside Anthropic's API and cannot be offered to this model; it was left out.`,
-      });
+      const clientTool = anthropicClientTool(tool.type, tool.name);
+      if (clientTool) definitions.push(withCacheMark(clientTool, tool));
+      else
+        warnings.push({
+          code: 'unsupported-tool',
+          message: `Tool '${tool.name}' of type '${tool.type}' is defined by Anthropic (a server tool, or a client tool whose input this gateway does not know) and cannot be offered to this model; it was left out.`,
+        });
       continue;
     }
     const definition: ToolDefinition = {

@@ -41,6 +41,38 @@ describe('parseAnthropicTools', () => {
     ]);
   });
 
+  it('offers the bash and text editor client tools with the inputs Anthropic documents, under the names the client gave', () => {
+    const warnings: Warning[] = [];
+    const tools = parseAnthropicTools(
+      [
+        { type: 'bash_20250124', name: 'bash', cache_control: { type: 'ephemeral' } },
+        { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' },
+        { type: 'text_editor_20250124', name: 'str_replace_editor' },
+        { type: 'computer_20250124', name: 'computer', display_width_px: 1024, display_height_px: 768 },
+      ],
+      warnings,
+      caches,
+    );
+    expect(tools.map((tool) => tool.name)).toEqual(['bash', 'str_replace_based_edit_tool', 'str_replace_editor']);
+    expect(tools[0]).toMatchObject({
+      parameters: { type: 'object', properties: { command: { type: 'string' }, restart: { type: 'boolean' } } },
+      cache: { type: 'ephemeral' },
+    });
+    expect(tools[1]!.parameters).toMatchObject({
+      required: ['command', 'path'],
+      properties: { command: { enum: ['view', 'create', 'str_replace', 'insert'] }, insert_line: { type: 'integer' } },
+    });
+    // The versions before text_editor_20250429 can still undo.
+    expect(tools[2]!.parameters).toMatchObject({ properties: { command: { enum: expect.arrayContaining(['undo_edit']) } } });
+    expect(warnings).toEqual([{ code: 'unsupported-tool', message: expect.stringContaining("'computer' of type 'computer_20250124'") }]);
+  });
+
+  it('gives each request its own copy of a client tool schema', () => {
+    const [first] = parseAnthropicTools([{ type: 'bash_20250124', name: 'bash' }], [], caches);
+    const [second] = parseAnthropicTools([{ type: 'bash_20250124', name: 'bash' }], [], caches);
+    expect(first!.parameters).not.toBe(second!.parameters);
+  });
+
   it('translates a known list once into one deeply frozen array shared by every request', () => {
     const known = shareToolList(wireTools());
     const first = parseAnthropicTools(known, [], caches);
