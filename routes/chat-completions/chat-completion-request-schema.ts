@@ -95,6 +95,18 @@ export const chatCompletionRequestSchema = {
             function: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
           },
         },
+        {
+          type: 'object',
+          required: ['type', 'allowed_tools'],
+          properties: {
+            type: { const: 'allowed_tools' },
+            allowed_tools: {
+              type: 'object',
+              required: ['mode', 'tools'],
+              properties: { mode: { enum: ['auto', 'required'] }, tools: { type: 'array', items: { type: 'object' } } },
+            },
+          },
+        },
       ],
     },
     parallel_tool_calls: { type: ['boolean', 'null'] },

@@ -9,6 +9,7 @@ import { parseChatMessages } from './parse-chat-messages.js';
 import { shareToolList } from '../../src/core/shared-tool-list.js';
 import type { ToolChoice, ToolDefinition, ToolExample } from '../../src/core/tool-definition.js';
 import { memoiseKnownList } from '../shared/memoise-known-list.js';
+import { allowedOf } from '../shared/allowed-tools.js';
 import type { WireFunction, WireTool, WireToolChoice } from './chat-completion-request-schema.js';
 
 /** OpenAI fields with no neutral meaning: forwarded to OpenAI-kind upstreams, a warning elsewhere. */
@@ -85,6 +86,8 @@ export function parseChatCompletionRequest(
   if (body.tools?.length) input.tools = parseChatTools(body.tools, caches?.toolTranslations);
   const toolChoice = parseChatToolChoice(body.tool_choice);
   if (toolChoice) input.toolChoice = toolChoice;
+  const allowed = allowedToolNames(body.tool_choice);
+  if (allowed) input.tools = allowedOf(input.tools ?? [], allowed);
   if (body.parallel_tool_calls !== undefined) input.parallelToolCalls = body.parallel_tool_calls;
   const maxTokens = body.max_completion_tokens !== undefined ? body.max_completion_tokens : body.max_tokens;
   if (maxTokens !== undefined) input.maxOutputTokens = maxTokens;
@@ -163,7 +166,22 @@ export const parseChatTools = memoiseKnownList((tools: readonly WireTool[]): Too
 export function parseChatToolChoice(choice: WireToolChoice | undefined): ToolChoice | undefined {
   if (choice === undefined || choice === null) return undefined;
   if (typeof choice === 'string') return { type: choice };
+  if (choice.type === 'allowed_tools') return { type: choice.allowed_tools.mode };
   // `{type: 'function', name}`: the Responses shape, which some clients send here too.
   const name = choice.function?.name ?? (typeof choice.name === 'string' ? choice.name : undefined);
   return name === undefined ? undefined : { type: 'tool', name };
+}
+
+/**
+ * The functions `{type: "allowed_tools"}` lets the model use this turn, by name (`{type: "function",
+ * function: {name}}`, or the flat `{type: "function", name}`): only they are offered. Undefined for every
+ * other choice.
+ */
+function allowedToolNames(choice: WireToolChoice | undefined): Set<string> | undefined {
+  if (typeof choice !== 'object' || choice === null || choice.type !== 'allowed_tools') return undefined;
+  const names = choice.allowed_tools.tools.flatMap((tool) => {
+    const name = (tool.function as { name?: unknown } | undefined)?.name ?? tool.name;
+    return typeof name === 'string' ? [name] : [];
+  });
+  return new Set(names);
 }

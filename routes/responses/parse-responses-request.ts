@@ -1,11 +1,11 @@
 /** A validated Responses body → the neutral ChatInput, the fields the Response object echoes, and the conversation to store. */
 import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
 import type { ChatInput, ResponseFormat } from '../../src/core/chat-request.js';
-import type { ToolDefinition } from '../../src/core/tool-definition.js';
 import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { BodyValidators } from '../shared/body-validator.js';
 import type { RouteToolCaches } from '../shared/memoise-known-list.js';
+import { allowedOf } from '../shared/allowed-tools.js';
 import { ConversationBuilder } from './conversation-builder.js';
 import { includeWarnings, logprobsRequest } from './include-warnings.js';
 import { parseResponsesToolChoice, parseResponsesTools, type ToolKinds } from './parse-responses-tools.js';
@@ -155,17 +155,4 @@ export async function parseResponsesRequest(
     warnings: [...featureWarnings, ...tools.warnings, ...choice.warnings, ...conversation.warnings],
     conversation: [...history, ...items],
   };
-}
-
-/**
- * The tools `allowed_tools` lets the model use. A name it lists that `tools` does not define is the client's
- * mistake, refused as OpenAI refuses it: offering nothing in its place would leave the model unable to
- * call the tool the client meant, without a word.
- */
-function allowedOf(tools: ToolDefinition[], allowed: ReadonlySet<string>): ToolDefinition[] {
-  const defined = new Set(tools.map((tool) => tool.name));
-  for (const name of allowed)
-    if (!defined.has(name))
-      throw invalidRequest(`tool_choice.tools names '${name}', which is not among the request's tools.`, 'tool_choice.tools');
-  return tools.filter((tool) => allowed.has(tool.name));
 }

@@ -182,6 +182,45 @@ describe('the openai-compatible adapter', () => {
   });
 });
 
+describe('tool_choice allowed_tools', () => {
+  const functionTool = (name: string) => ({ type: 'function', function: { name, parameters: { type: 'object', properties: {} } } });
+
+  it('offers only the allowed functions, with the mode as tool_choice', async () => {
+    openai.enqueue({ type: 'chat', content: 'ok' });
+    await completion('local/Qwen/Qwen3-8B', {
+      model: 'local/Qwen/Qwen3-8B',
+      messages: [{ role: 'user', content: 'weather?' }],
+      tools: [functionTool('get_weather'), functionTool('delete_file'), functionTool('get_time')],
+      tool_choice: {
+        type: 'allowed_tools',
+        allowed_tools: {
+          mode: 'required',
+          tools: [
+            { type: 'function', function: { name: 'get_weather' } },
+            { type: 'function', name: 'get_time' },
+          ],
+        },
+      },
+    });
+    const sent = openai.lastChatBody();
+    expect((sent.tools as { function: { name: string } }[]).map((tool) => tool.function.name)).toEqual(['get_weather', 'get_time']);
+    expect(sent.tool_choice).toBe('required');
+  });
+
+  it('refuses a name that is not among the tools, rather than offering nothing', async () => {
+    const before = openai.chatRequests().length;
+    const response = await postJson(`${gateway.baseUrl}/v1/chat/completions`, {
+      model: 'local/Qwen/Qwen3-8B',
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [functionTool('get_weather')],
+      tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [{ type: 'function', function: { name: 'rm_rf' } }] } },
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.text)).toMatchObject({ error: { type: 'invalid_request_error', param: 'tool_choice.tools' } });
+    expect(openai.chatRequests().length).toBe(before);
+  });
+});
+
 describe('the anthropic adapter', () => {
   it('translates the request and warns about every parameter it cannot send', async () => {
     anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{}' }] });
