@@ -75,6 +75,7 @@ import { refusalMemories } from './core/refusal-memory.js';
 import type { ResilienceObserver } from './pipeline/stream-with-retries.js';
 import { loadTracing } from './telemetry/load-tracing.js';
 import { version } from './version.js';
+import { continueOnlyWithinBodyLimit } from './plugins/expect-continue.js';
 
 export type BuildAppOptions = {
   /** A pino logger; defaults to createGatewayLogger's. Its lines are redacted only if it was made by createGatewayLogger. */
@@ -234,6 +235,8 @@ async function assembleApp(config: GatewayConfig, options: BuildAppOptions, prog
     frameworkErrors: (error, request, reply) => sendFrameworkError(errorEnvelopes, error, request, reply),
   });
   progress.app = app;
+  // A server of the app's own listens (the live gateway's detached one never does; it sets this up itself).
+  if (!options.serverFactory) continueOnlyWithinBodyLimit(app.server, () => config.server.bodyLimitBytes);
   // A body that stops mid-way gets its 408 even when Node's connection sweep misses it; started by the intake.
   const bodyDeadlines = new BodyDeadlines(config.server.requestTimeoutMs, clientErrorHandler);
   // What requests share (resent tool lists) and what is cached from them: src/core/request-caches.ts.

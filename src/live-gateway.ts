@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { ConfigError } from './config/config-error.js';
 import { lingeringConnectionsMs } from './plugins/live-streams.js';
+import { continueOnlyWithinBodyLimit } from './plugins/expect-continue.js';
 import type { GatewayConfig } from './config/config-types.js';
 
 /** What building one app gives: the app, and the request handler fastify made for it. */
@@ -63,6 +64,7 @@ export class LiveGateway {
 
   constructor(private readonly options: LiveGatewayOptions) {
     this.server = createServer(options.serverOptions, (request, response) => this.handle(request, response));
+    continueOnlyWithinBodyLimit(this.server, () => this.current?.app.initialConfig.bodyLimit);
     // The Responses WebSocket mode: @fastify/websocket listens for upgrades on the app's own server.
     this.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (this.current) this.current.detached.emit('upgrade', request, socket, head);

@@ -1,5 +1,6 @@
 /** LiveGateway's reloads in one process: which config a reload reads when signals arrive during another. */
 import type { RequestListener, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { buildApp, createConfigRedactor } from '../src/app.js';
 import { normalizeConfig } from '../src/config/normalize-config.js';
 import { compileConfigFileValidator } from '../src/config/validate-config-file.js';
 import { LiveGateway } from '../src/live-gateway.js';
+import { rawExchange } from './helpers/raw-exchange.js';
 
 /** The file's contents as the test edits them; a config here is only its version. */
 let fileVersion = 1;
@@ -145,5 +147,32 @@ describe('POST /admin/reload whose new app fails to start', () => {
     expect(error.message).not.toContain(upstreamKey);
     expect(live.app).toBe(running);
     expect((await live.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+  });
+});
+
+describe('LiveGateway and Expect: 100-continue', () => {
+  it("answers a body declared over the current app's limit with its 413 and no 100 Continue, and invites one within it", async () => {
+    const live = new LiveGateway({
+      loadConfig: async () => ({}) as GatewayConfig,
+      buildApp: async (_config, serverFactory) => {
+        const app = Fastify({ serverFactory, bodyLimit: 1024 });
+        app.post('/echo', async (request) => request.body);
+        return app;
+      },
+      log: pino({ level: 'silent' }),
+      serverOptions: {},
+    });
+    gateway = live;
+    await live.start({} as GatewayConfig);
+    await new Promise<void>((resolve) => live.server.listen(0, '127.0.0.1', resolve));
+    const port = (live.server.address() as AddressInfo).port;
+    const request = (length: number, body = '') =>
+      rawExchange(
+        port,
+        `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n` +
+          `Expect: 100-continue\r\nConnection: close\r\n\r\n${body}`,
+      );
+    expect(await request(100_000)).toMatch(/^HTTP\/1\.1 413 /);
+    expect(await request(8, '{"a":12}')).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 [\s\S]*\{"a":12\}$/);
   });
 });

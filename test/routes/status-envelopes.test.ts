@@ -141,6 +141,14 @@ const rows: { status: number; how: string; send(api: Api): Promise<Reply> }[] = 
     how: 'a body over the limit (fastify)',
     send: (api) => post(`${gateway.baseUrl}${api.path}`, JSON.stringify(api.body(`up/${'m'.repeat(5000)}`))),
   },
+  {
+    status: 413,
+    how: 'a body over the limit announced with Expect: 100-continue (answered at once, with no 100 Continue first)',
+    send: (api) =>
+      rawReply(
+        `POST ${api.path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${keys.full}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n`,
+      ),
+  },
   { status: 415, how: 'an upstream 415, passed on', send: (api) => postModel(api, 'up/status-415') },
   { status: 422, how: 'an upstream 422, passed on', send: (api) => postModel(api, 'up/status-422') },
   {
@@ -185,6 +193,16 @@ describe.each(apis)('$name ($envelope envelope)', (api) => {
     const reply = await row.send(api);
     expect(reply.status).toBe(row.status);
     expectEnvelope(api, reply.body);
+  });
+
+  it('still invites a body within the limit with 100 Continue, then answers it', async () => {
+    const body = JSON.stringify(api.body('nowhere/m'));
+    const received = await rawExchange(
+      Number(new URL(gateway.baseUrl).port),
+      `POST ${api.path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${keys.full}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n${body}`,
+    );
+    expect(received).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 404 /);
   });
 
   it('reads a body as JSON whatever its Content-Type says (no 415 of its own)', async () => {
