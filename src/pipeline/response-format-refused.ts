@@ -11,11 +11,29 @@
  * - Bedrock models without structured outputs: a ValidationException "This model doesn't support the
  *   outputConfig field. Remove outputConfig and try again." (Nova, Llama 4, Pixtral), and Claude models whose
  *   Converse layer passes it on unaccepted: "The model returned the following errors: output_config.format:
- *   Extra inputs are not permitted".
+ *   Extra inputs are not permitted";
+ * - Claude on Vertex AI where the organization policy leaves the model's `structured_outputs` out, in the policy's
+ *   words, which name the feature and not the field: "Organization Policy constraint
+ *   constraints/vertexai.allowedPartnerModelFeatures violated for `projects/N` attempting to use a disallowed
+ *   feature structured_outputs for Partner model claude-opus-4-6. … by adding
+ *   `publishers/anthropic/models/claude-opus-4-6:structured_outputs` to the allowed values." (a 400
+ *   FAILED_PRECONDITION; vercel/ai#20717 quotes the allowed value alone);
+ * - a host that says it in words: "structured outputs are not supported", "doesn't support structured output".
  */
 import { GatewayError } from '../core/gateway-error.js';
 
 const formatFields = /output_config|outputConfig|output_format|response_format|responseJsonSchema|responseSchema|json_schema/;
+
+/**
+ * The feature named instead of the field. The same policy refuses Claude's other features in the same words
+ * (`disallowed feature web_search`): only `structured_outputs` is the format's, so only it counts.
+ */
+const formatFeature = [
+  /\bdisallowed feature structured_outputs\b/,
+  /[\w.@-]:structured_outputs\b/,
+  /\bstructured outputs? (?:is|are) not (?:supported|available|enabled)\b/i,
+  /\bdo(?:es)?(?:n't| not) support structured outputs?\b/i,
+];
 
 /**
  * A 400 about the client's schema, not the upstream's support for the field: OpenAI's "Invalid schema for
@@ -29,5 +47,6 @@ const schemaProblem = /invalid (json )?schema|format\.schema\b|\bschema\b[^.]*\b
 export function isResponseFormatRefusal(error: unknown): boolean {
   if (!GatewayError.isInstance(error) || error.upstreamStatus === undefined) return false;
   if (error.upstreamStatus !== 400 && error.upstreamStatus !== 422) return false;
-  return formatFields.test(error.message) && !schemaProblem.test(error.message);
+  const { message } = error;
+  return (formatFields.test(message) || formatFeature.some((pattern) => pattern.test(message))) && !schemaProblem.test(message);
 }

@@ -49,9 +49,10 @@ export type FakeVertexOptions = {
    * Claude's `structured_outputs`, Vertex's default
    * (https://docs.cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude/structured_outputs: "By
    * default, structured outputs are disabled by the organization policy constraint"): a strict tool or an
-   * `output_config.format` is refused before the model runs.
+   * `output_config.format` is refused before the model runs: in Anthropic's words for the field (`true`), or in
+   * the organization policy's own words, Google's 400 FAILED_PRECONDITION (`'organization-policy'`).
    */
-  withoutStructuredOutputs?: boolean;
+  withoutStructuredOutputs?: boolean | 'organization-policy';
 };
 
 /**
@@ -65,6 +66,22 @@ function structuredOutputsRefusal(body: Record<string, unknown>): string | undef
   if (strict !== -1) return `tools.${strict}.custom.strict: Extra inputs are not permitted`;
   const format = (body.output_config as { format?: unknown } | undefined)?.format;
   return format === undefined ? undefined : 'output_config.format: Extra inputs are not permitted';
+}
+
+/**
+ * The organization policy's refusal, as Vertex words it for a project whose policy does not list the model's
+ * `structured_outputs` (quoted in full by users of Claude Code and caliper-style tools: "Organization Policy
+ * constraint constraints/vertexai.allowedPartnerModelFeatures violated for `projects/N` attempting to use a
+ * disallowed feature structured_outputs for Partner model claude-opus-4-6. Please contact your organization
+ * administrator to fix this violation by adding `publishers/anthropic/models/claude-opus-4-6:structured_outputs`
+ * to the allowed values."), in Google's error envelope with status FAILED_PRECONDITION.
+ */
+function organizationPolicyRefusal(model: string): string {
+  return [
+    'Organization Policy constraint constraints/vertexai.allowedPartnerModelFeatures violated for `projects/370789798156`',
+    `attempting to use a disallowed feature structured_outputs for Partner model ${model}. Please contact your organization`,
+    `administrator to fix this violation by adding \`publishers/anthropic/models/${model}:structured_outputs\` to the allowed values.`,
+  ].join(' ');
 }
 
 export async function startFakeVertex(options: FakeVertexOptions): Promise<FakeVertex> {
@@ -102,6 +119,8 @@ export async function startFakeVertex(options: FakeVertexOptions): Promise<FakeV
         'anthropic_version must be vertex-2023-10-16 and the body must not name the model',
       );
     const refused = options.withoutStructuredOutputs ? structuredOutputsRefusal(body) : undefined;
+    if (refused && options.withoutStructuredOutputs === 'organization-policy')
+      return googleError(response, 400, 'FAILED_PRECONDITION', organizationPolicyRefusal(decodeURIComponent(model as string)));
     if (refused) {
       response
         .writeHead(400, { 'content-type': 'application/json' })

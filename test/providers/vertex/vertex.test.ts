@@ -244,3 +244,42 @@ describe('Claude on Vertex AI without structured outputs (the organization polic
     expect(sent).toEqual([true, false]);
   });
 });
+
+describe("Claude on Vertex AI refused by the organization policy's own words (no field named)", () => {
+  let policed: FakeVertex;
+  let policedGateway: StartedGateway;
+
+  beforeAll(async () => {
+    policed = await startFakeVertex({
+      project: 'my-project',
+      location: 'us-east5',
+      bearerTokens: () => ['ya29.fake-token'],
+      withoutStructuredOutputs: 'organization-policy',
+    });
+    policedGateway = await startGateway({
+      providers: {
+        vertex: testProvider('vertex', policed.url, { project: 'my-project', location: 'us-east5', accessToken: 'ya29.fake-token' }),
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await policedGateway?.close();
+    await policed?.close();
+  });
+
+  it('"disallowed feature structured_outputs … :structured_outputs" is a refused native format: prompted, checked, warned', async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+    policed.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{"city": "Oslo"}' }] });
+    const completion = await policedGateway.client().chat.completions.create({
+      model: 'vertex/claude-opus-4-6',
+      max_tokens: 200,
+      messages: [{ role: 'user', content: 'Where is it snowing?' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'place', schema, strict: true } },
+    });
+    expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ city: 'Oslo' });
+    const warnings = (completion as { diagnostics?: { warnings?: { code: string; message: string }[] } }).diagnostics?.warnings ?? [];
+    expect(warnings.map((warning) => warning.message).join('\n')).toContain('refused the native response format');
+    expect(policed.requests.map((recorded) => 'output_config' in (recorded.body as object))).toEqual([true, false]);
+  });
+});
