@@ -19,6 +19,7 @@ import type { ProviderDirectory } from './provider-directory.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
 import type { ResponseFormatPlacement } from './response-format-placement.js';
 import { isResponseFormatRefusal } from './response-format-refused.js';
+import { isGrammarTooComplex } from './response-format-too-complex.js';
 import { applyReplyStages, nativeLane, type ReplyPlan } from './stages.js';
 import { streamWithRetries, type RetryOptions } from './stream-with-retries.js';
 import type { TargetPlanner } from './target-planner.js';
@@ -57,9 +58,21 @@ export class NativeLane {
       // Nothing reached the client yet: a server that refuses this model's native tools gets the same request prompted,
       if (this.toolRefusals.promptedAfterRefusal(model, request, error, context))
         return this.planner.plan({ ...model, toolCalling: 'prompted' }, input, context, options, retries.attempts);
-      // and one that refuses the native form of the response format gets it in the prompt, checked by the gateway.
-      if (!sent.responseFormat || !isResponseFormatRefusal(error)) throw error;
-      this.responseFormats.refusedNatively(model, error as Error, context, diagnostics, routeWarnings);
+      // One that refuses the native form of the response format gets it in the prompt, checked by the gateway,
+      // and so does one whose grammar compiler gave up on the schema (for that schema only).
+      const format = sent.responseFormat;
+      if (format?.type === 'json_schema' && format.schema && isGrammarTooComplex(error))
+        this.responseFormats.tooComplexNatively(
+          model,
+          { name: format.name, schema: format.schema },
+          error as Error,
+          context,
+          diagnostics,
+          routeWarnings,
+        );
+      else if (format && isResponseFormatRefusal(error))
+        this.responseFormats.refusedNatively(model, error as Error, context, diagnostics, routeWarnings);
+      else throw error;
       upstream = await streamWithRetries(
         adapter,
         this.responseFormats.forNativeLane(request, diagnostics, routeWarnings),

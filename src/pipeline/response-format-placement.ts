@@ -16,10 +16,13 @@ import { nativeFormatGap } from './native-format-gap.js';
 import type { ProviderDirectory } from './provider-directory.js';
 import type { JsonRepair } from './repair-native-arguments.js';
 import { promptForResponseFormat } from './response-format-prompt.js';
+import { SchemasTooComplex } from './response-format-too-complex.js';
 import type { SchemaCheck } from './schema-validators.js';
 
 export class ResponseFormatPlacement {
   private readonly refused: ModelRefusals;
+  /** The schemas an upstream's grammar compiler gave up on for a model (response-format-too-complex.ts). */
+  private readonly tooComplex: SchemasTooComplex;
 
   /** `schemaCheck`: replies go unchecked without it; `repairJson`: a reply's broken JSON is checked as received without it. */
   constructor(
@@ -32,6 +35,7 @@ export class ResponseFormatPlacement {
       refusals,
       'the upstream refused the native response format for this model: the gateway enforces it until it tries the native form again',
     );
+    this.tooComplex = new SchemasTooComplex(refusals);
   }
 
   /**
@@ -44,9 +48,14 @@ export class ResponseFormatPlacement {
     if (!asksForJson(format)) return request;
     const type = this.providers.config(request.model.provider).type;
     const refused = this.refused.has(request.model);
+    const tooComplex = format.type === 'json_schema' && format.schema !== undefined && this.tooComplex.has(request.model, format.schema);
     const gap = nativeFormatGap(format, type, request.model.model);
-    if (!refused && !gap) return request;
-    const why = refused || !gap ? 'the upstream refused its native form for this model' : gap;
+    if (!refused && !tooComplex && !gap) return request;
+    const why = refused
+      ? 'the upstream refused its native form for this model'
+      : tooComplex
+        ? "the upstream's grammar compiler gave up on this schema for this model"
+        : (gap ?? 'the upstream refused its native form for this model');
     const prompted = promptForResponseFormat(request, format, { withTools: Boolean(request.tools?.length), why });
     for (const warning of prompted.warnings) diagnostics.warn(warning);
     warnings.push(...prompted.warnings);
@@ -88,6 +97,32 @@ export class ResponseFormatPlacement {
     };
     diagnostics.warn(refusal);
     warnings.push(refusal);
+  }
+
+  /**
+   * The upstream's grammar compiler gave up on the format's schema for this model (too complex, too large, timed
+   * out): the pair is remembered (so later requests with this schema prompt it at once), and the client warned,
+   * before the same request is sent with the format prompted. Logged once per pair.
+   */
+  tooComplexNatively(
+    model: ResolvedModel,
+    format: { name: string; schema: Record<string, unknown> },
+    error: Error,
+    context: { log: Pick<Logger, 'warn'> },
+    diagnostics: DiagnosticsCollector,
+    warnings: Warning[],
+  ): void {
+    if (this.tooComplex.remember(model, format.schema))
+      context.log.warn(
+        { provider: model.provider, model: model.model, format: format.name, reason: error.message },
+        "the upstream's grammar compiler gave up on this response format's schema: the gateway enforces it for this model until it tries the native form again",
+      );
+    const notice: Warning = {
+      code: 'unsupported-parameter',
+      message: `The upstream could not compile the schema of response_format '${format.name}' (${error.message}): the schema was written into the prompt and the reply checked by the gateway.`,
+    };
+    diagnostics.warn(notice);
+    warnings.push(notice);
   }
 
   /**

@@ -386,6 +386,36 @@ function strictComplexityRefusal(recorded: RecordedRequest): FakeAnthropicErrorR
 }
 
 /**
+ * How a fake Claude's grammar compiler gives up past the explicit limits: Anthropic documents none of it ("Schema
+ * complexity limits": schemas within every explicit limit can still be "too complex for compilation"), so a test
+ * sets the size, in characters of the strict schemas' JSON, past which the fake refuses, and the words:
+ * `too-complex` is the docs' "Schema is too complex for compilation.", `too-large` the 400 users quote,
+ * "The compiled grammar is too large, which would cause performance issues. Simplify your tool schemas or reduce
+ * the number of strict tools." (anthropics/anthropic-sdk-python#1185; pome-sh/digital-twins#527 met it with a
+ * 7,354-byte schema).
+ */
+export type FakeGrammarLimit = { characters: number; wording: 'too-complex' | 'too-large' };
+
+function grammarLimitRefusal(recorded: RecordedRequest, limit: FakeGrammarLimit | undefined): FakeAnthropicErrorReply | undefined {
+  if (!limit) return undefined;
+  const body = (recorded.body ?? {}) as {
+    tools?: { strict?: unknown; input_schema?: unknown }[];
+    output_config?: { format?: { schema?: unknown } };
+  };
+  const compiled = [
+    ...(body.tools ?? []).filter((tool) => tool.strict === true).map((tool) => tool.input_schema),
+    body.output_config?.format?.schema,
+  ];
+  const size = compiled.reduce<number>((total, schema) => total + (schema === undefined ? 0 : JSON.stringify(schema).length), 0);
+  if (size <= limit.characters) return undefined;
+  const message =
+    limit.wording === 'too-complex'
+      ? 'Schema is too complex for compilation.'
+      : 'The compiled grammar is too large, which would cause performance issues. Simplify your tool schemas or reduce the number of strict tools.';
+  return { type: 'http-error', status: 400, message };
+}
+
+/**
  * Claude models from before structured outputs (Claude 3.x, Sonnet 4, Opus 4 and 4.1: the structured-outputs
  * docs list Claude 4.5 and later), which refuse a strict tool: "'claude-sonnet-4-20250514' does not support
  * strict tools." (the 400 invalid_request_error quoted in eigent-ai/eigent#1649).
@@ -432,7 +462,12 @@ function contextManagementRefusal(recorded: RecordedRequest): FakeAnthropicError
 }
 
 export async function startFakeAnthropicUpstream(
-  options: { models?: FakeAnthropicModel[]; fallback?: (request: RecordedRequest) => FakeAnthropicReply } = {},
+  options: {
+    models?: FakeAnthropicModel[];
+    fallback?: (request: RecordedRequest) => FakeAnthropicReply;
+    /** Where the grammar compiler gives up; none by default (FakeGrammarLimit). */
+    grammarLimit?: FakeGrammarLimit;
+  } = {},
 ): Promise<FakeAnthropicUpstream> {
   const queue: FakeAnthropicReply[] = [];
   let fallback = options.fallback;
@@ -456,6 +491,7 @@ export async function startFakeAnthropicUpstream(
       schemaRefusal(recorded) ??
       strictToolRefusal(recorded) ??
       strictComplexityRefusal(recorded) ??
+      grammarLimitRefusal(recorded, options.grammarLimit) ??
       contextManagementRefusal(recorded);
     if (refused) return sendHttpError(refused, response);
     const reply = queue.shift() ?? fallback?.(recorded);
