@@ -4,7 +4,8 @@ import type { ProviderConfig } from '../../src/config/config-types.js';
 /** The Messages API version this adapter speaks (https://docs.anthropic.com/en/api/versioning). */
 export const anthropicApiVersion = '2023-06-01';
 
-function findHeader(headers: Record<string, string> | undefined, name: string): string | undefined {
+/** A header by name, whatever the case of its key. */
+export function findHeader(headers: Record<string, string> | undefined, name: string): string | undefined {
   if (!headers) return undefined;
   for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value;
   return undefined;

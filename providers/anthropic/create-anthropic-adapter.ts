@@ -4,15 +4,28 @@
  */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest, ProviderAdapter, ProviderContext, StreamEvent } from '../../src/core/index.js';
+import { GatewayError } from '../../src/core/gateway-error.js';
 import { modelsRemembered, refusalMemories, type RefusalMemories } from '../../src/core/refusal-memory.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../../src/http/upstream-client.js';
 import { AnthropicStreamReader } from './anthropic-stream-reader.js';
 import { buildAnthropicHeaders } from './build-anthropic-headers.js';
 import { buildAnthropicRequestBody } from './build-anthropic-request-body.js';
+import { betaList, PlatformBetas, type ClaudeBetaPlatform } from './claude-platform-betas.js';
 import { listAnthropicModels } from './list-anthropic-models.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
 import { readAnthropicStream } from './read-anthropic-stream.js';
 import { isStrictToolsRefusal } from './strict-tools-refused.js';
+
+/** What one attempt sent that a refusal may name: the betas, as the host got them. */
+type Attempt = { betas: string[] };
+
+/** The first attempt, one after a refusal of betas, one after a refusal of strict tools, and one for both. */
+const maxAttempts = 4;
+
+/** A 4xx from the host: only a refusal of the request as sent is learned from. */
+function isRefusalOf400(error: unknown): error is GatewayError {
+  return GatewayError.isInstance(error) && error.upstreamStatus !== undefined && error.upstreamStatus >= 400 && error.upstreamStatus < 500;
+}
 
 /** Anthropic has no embeddings endpoint, so the adapter has no `embed`. */
 /**
@@ -32,6 +45,8 @@ export type AnthropicRoute = {
   authorization(): Promise<Record<string, string>>;
   /** The host's own error bodies (Vertex AI answers auth, quota and routing failures in Google's envelope). */
   errorFromStatus: NonNullable<UpstreamClientOptions['errorFromStatus']>;
+  /** The betas the host takes (claude-platform-betas.ts); Anthropic's own API takes every beta it knows. */
+  betas: ClaudeBetaPlatform;
 };
 
 /**
@@ -46,24 +61,38 @@ export function createAnthropicAdapter(
   const client = new UpstreamClient(config, route ? { errorFromStatus: route.errorFromStatus } : {});
   const strictRefused = refusals(modelsRemembered);
   const strictRefusedReason = `Anthropic provider '${config.name}' refused strict tool use for this model`;
+  const platformBetas = route ? new PlatformBetas(route.betas, refusals) : undefined;
 
   /**
-   * The request, with strict tools unless the host refused them for the model; a refusal now is remembered
-   * and the request sent once more with the tools non-strict (nothing has reached the client yet).
+   * The request, with strict tools unless the host refused them for the model, and the betas the host takes;
+   * a refusal of either now is remembered and the request sent once more without what was refused (nothing
+   * has reached the client yet). Each refusal is learned once, so the attempts are bounded.
    */
   async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
     const model = request.model.model;
-    if (strictRefused.has(model)) return send(request, context, strictRefusedReason);
-    try {
-      return await send(request, context, undefined);
-    } catch (error) {
-      if (!isStrictToolsRefusal(error) || !request.tools?.some((tool) => tool.strict === true)) throw error;
-      if (strictRefused.remember(model))
-        context.log.warn(
-          { provider: config.name, model, reason: (error as Error).message },
-          'the upstream refused strict tools for this model: its tools go without strict until the refusal is forgotten (server.refusalMemoryMs)',
-        );
-      return send(request, context, strictRefusedReason);
+    let refusedReason = strictRefused.has(model) ? strictRefusedReason : undefined;
+    for (let attempt = 1; ; attempt++) {
+      const sent: Attempt = { betas: [] };
+      try {
+        return await send(request, context, refusedReason, sent);
+      } catch (error) {
+        if (attempt >= maxAttempts) throw error;
+        if (platformBetas && isRefusalOf400(error) && platformBetas.learn(model, error.message, sent.betas)) {
+          context.log.warn(
+            { provider: config.name, model, reason: error.message },
+            'the upstream refused betas for this model: they are left out until the refusal is forgotten (server.refusalMemoryMs)',
+          );
+          continue;
+        }
+        if (refusedReason !== undefined || !isStrictToolsRefusal(error) || !request.tools?.some((tool) => tool.strict === true))
+          throw error;
+        if (strictRefused.remember(model))
+          context.log.warn(
+            { provider: config.name, model, reason: (error as Error).message },
+            'the upstream refused strict tools for this model: its tools go without strict until the refusal is forgotten (server.refusalMemoryMs)',
+          );
+        refusedReason = strictRefusedReason;
+      }
     }
   }
 
@@ -71,6 +100,7 @@ export function createAnthropicAdapter(
     request: ChatRequest,
     context: ProviderContext,
     refusedReason: string | undefined,
+    sent: Attempt,
   ): Promise<AsyncIterable<StreamEvent>> {
     const { body, betas, warnings } = buildAnthropicRequestBody(request, config, { stream: true, strictRefused: refusedReason });
     const whole = context.wholeReply === true && body.max_tokens <= longestWholeReplyTokens;
@@ -78,6 +108,11 @@ export function createAnthropicAdapter(
     if (warnings.length > 0) context.log.debug({ warnings, provider: config.name }, 'anthropic request warnings');
     const { cancellation } = context;
     const headers = buildAnthropicHeaders(config, { forwardHeaders: request.forwardHeaders, json: true, betas });
+    if (platformBetas) {
+      sent.betas = platformBetas.sendable(request.model.model, betaList(headers['anthropic-beta']), warnings);
+      if (sent.betas.length > 0) headers['anthropic-beta'] = sent.betas.join(',');
+      else delete headers['anthropic-beta'];
+    }
     const call = route
       ? {
           path: route.path(request.model.model, !whole),

@@ -15,5 +15,5 @@ export const bedrockKind: ProviderKind<'bedrock', typeof bedrockConfigProperties
   detectsReasoningOpening: false,
   // OpenTelemetry's GenAI name for Bedrock.
   genAiProviderName: 'aws.bedrock',
-  createAdapter: (config) => createBedrockAdapter(config),
+  createAdapter: (config, dependencies) => createBedrockAdapter(config, dependencies.refusals),
 };

@@ -10,6 +10,11 @@ import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest } from '../../src/core/chat-request.js';
 import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import type { ProviderAdapter, ProviderContext } from '../../src/core/provider-adapter.js';
+import { refusalMemories, type RefusalMemories } from '../../src/core/refusal-memory.js';
+import { betaList, bedrockBetaPlatform, PlatformBetas } from '../anthropic/claude-platform-betas.js';
+import { findHeader } from '../anthropic/build-anthropic-headers.js';
+import { isBedrockClaude } from './converse-claude-thinking.js';
+import { withClaudeBetas } from './converse-claude-betas.js';
 import { buildConverseRequest } from './build-converse-request.js';
 import { mapBedrockError } from './map-bedrock-error.js';
 import { streamedConverseEvents, wholeConverseEvents } from './read-converse-reply.js';
@@ -46,7 +51,15 @@ function refusesToolChoice(error: unknown): boolean {
   return aws.name === 'ValidationException' && /toolConfig\.toolChoice/.test(aws.message ?? '');
 }
 
-export function createBedrockAdapter(config: ProviderConfig): ProviderAdapter {
+/** A ValidationException, whose words say whether it refused a beta ("The model returned the following errors: invalid beta flag"). */
+function isValidationException(error: unknown): error is { message: string } {
+  const aws = error as { name?: string; message?: string };
+  return aws.name === 'ValidationException' && typeof aws.message === 'string';
+}
+
+/** `refusals`: where the betas Bedrock refused for a model are remembered (claude-platform-betas.ts). */
+export function createBedrockAdapter(config: ProviderConfig, refusals: RefusalMemories = refusalMemories()): ProviderAdapter {
+  const betas = new PlatformBetas(bedrockBetaPlatform, refusals);
   const settings = config.bedrock;
   if (!settings) throw new Error(`provider ${config.name} has no bedrock settings`);
   // The AWS SDK loads with the first request: it is megabytes of heap and start-up time that a gateway
@@ -62,6 +75,13 @@ export function createBedrockAdapter(config: ProviderConfig): ProviderAdapter {
   async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
     const { input, warnings } = buildConverseRequest(request);
     const start = { id: `bedrock-${context.requestId}-${responses++}`, model: request.model.model, warnings };
+    // The client's betas (the Messages route forwards `anthropic-beta`) go in the body for Claude, as Bedrock takes them.
+    const clientBetas = betaList(findHeader(request.forwardHeaders, 'anthropic-beta'));
+    let sentBetas = withClaudeBetas(input, clientBetas, {
+      claude: isBedrockClaude(request.model.model),
+      betas,
+      warnings,
+    });
     // The SDK takes an AbortSignal: the request's cancellation (the client left, a shutdown) aborts it.
     const controller = new AbortController();
     context.cancellation.once('abort', () => controller.abort());
@@ -77,9 +97,19 @@ export function createBedrockAdapter(config: ProviderConfig): ProviderAdapter {
       if (!output.stream) return replayEvents(wholeConverseEvents({}, start));
       return readStream(output.stream, start, context);
     };
+    /** The request again without the betas Bedrock refused, when it refused any of those sent. */
+    const withoutRefusedBetas = async (error: unknown): Promise<AsyncIterable<StreamEvent>> => {
+      if (!isValidationException(error) || !betas.learn(request.model.model, error.message, sentBetas)) throw error;
+      context.log.warn(
+        { provider: config.name, model: request.model.model, reason: error.message },
+        'the upstream refused betas for this model: they are left out until the refusal is forgotten (server.refusalMemoryMs)',
+      );
+      sentBetas = withClaudeBetas(input, clientBetas, { claude: true, betas, warnings });
+      return send();
+    };
     try {
       try {
-        return await send();
+        return await send().catch(withoutRefusedBetas);
       } catch (error) {
         if (!refusesToolChoice(error) || !input.toolConfig?.toolChoice) throw error;
         // Only some model families take `any` or a named tool (Claude, Mistral Large, Nova); the others say

@@ -10,6 +10,7 @@ import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ProviderAdapter } from '../../src/core/provider-adapter.js';
 import type { RefusalMemories } from '../../src/core/refusal-memory.js';
 import { isVertexClaudeModel } from '../../src/core/provider-types.js';
+import { vertexBetaPlatform } from '../anthropic/claude-platform-betas.js';
 import { createAnthropicAdapter } from '../anthropic/create-anthropic-adapter.js';
 import { createGeminiAdapter } from '../gemini/create-gemini-adapter.js';
 import { mapGeminiStatusError } from '../gemini/map-gemini-error.js';
@@ -26,7 +27,7 @@ function modelSegment(model: string): string {
   return encodeURIComponent(model).replaceAll('%40', '@');
 }
 
-/** `refusals`: where the Claude adapter remembers models Vertex refused strict tools for (create-anthropic-adapter.ts). */
+/** `refusals`: where the Claude adapter remembers models Vertex refused strict tools or betas for (create-anthropic-adapter.ts). */
 export function createVertexAdapter(
   config: ProviderConfig,
   credentials: GoogleHeadersSource = vertexHeadersSource(config),
@@ -49,6 +50,8 @@ export function createVertexAdapter(
       authorization,
       // Vertex answers for Claude too when the call never reaches it (401, 403, 404, 429 quota): Google's envelope.
       errorFromStatus: mapGeminiStatusError,
+      // Vertex takes only the betas it lists, in the header.
+      betas: vertexBetaPlatform,
     },
     refusals,
   );

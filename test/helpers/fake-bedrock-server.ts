@@ -96,8 +96,35 @@ type ConverseBody = {
     toolChoice?: Record<string, unknown>;
   };
   outputConfig?: { textFormat?: { type?: string; structure?: { jsonSchema?: { schema?: unknown } } } };
-  additionalModelRequestFields?: { thinking?: { type?: string } };
+  additionalModelRequestFields?: { thinking?: { type?: string }; anthropic_beta?: unknown };
 };
+
+/**
+ * The betas Bedrock takes for Claude, in the body's `anthropic_beta` (the list AWS documents, as gathered in
+ * BerriAI/litellm#19875); another is refused before the model runs, naming none: "The model returned the
+ * following errors: invalid beta flag" (ConverseStream, quoted in anthropics/claude-code#26570).
+ */
+const bedrockClaudeBetas: readonly string[] = [
+  'computer-use-2024-10-22',
+  'computer-use-2025-01-24',
+  'token-efficient-tools-2025-02-19',
+  'interleaved-thinking-2025-05-14',
+  'output-128k-2025-02-19',
+  'dev-full-thinking-2025-05-14',
+  'context-1m-2025-08-07',
+  'context-management-2025-06-27',
+  'effort-2025-11-24',
+  'tool-search-tool-2025-10-19',
+  'tool-examples-2025-10-29',
+];
+
+function betaRefusal(body: ConverseBody): string | undefined {
+  const betas = body.additionalModelRequestFields?.anthropic_beta;
+  if (betas === undefined) return undefined;
+  if (!Array.isArray(betas) || betas.some((beta) => !bedrockClaudeBetas.includes(String(beta))))
+    return 'The model returned the following errors: invalid beta flag';
+  return undefined;
+}
 
 /**
  * What Bedrock refuses before any model runs, with its messages (each seen in the wild: the Converse
@@ -296,6 +323,7 @@ export async function startFakeBedrock(options: {
         "This model doesn't support the outputConfig field. Remove outputConfig and try again.",
       );
     const refused =
+      betaRefusal(body) ??
       refusal(modelId, body, options.modelsWithoutToolChoice ?? []) ??
       strictToolRefusal(modelId, body, options.modelsWithoutStructuredOutputs ?? []);
     if (refused) return awsError(response, 400, 'ValidationException', refused);

@@ -53,7 +53,28 @@ export type FakeVertexOptions = {
    * the organization policy's own words, Google's 400 FAILED_PRECONDITION (`'organization-policy'`).
    */
   withoutStructuredOutputs?: boolean | 'organization-policy';
+  /**
+   * The `anthropic-beta` values Vertex refuses for Claude (it takes only those it lists): by default the beta of
+   * structured outputs, which users of every SDK met on Vertex (BerriAI/litellm#17755, ax-llm/ax#462).
+   */
+  refusedBetas?: readonly string[];
 };
+
+/**
+ * Vertex's 400 for betas it does not take, in Anthropic's envelope, naming each ("Unexpected value(s)
+ * `structured-outputs-2025-11-13` for the `anthropic-beta` header. Please consult our documentation at
+ * docs.anthropic.com or try again without the header.", quoted in BerriAI/litellm#17755 and
+ * anthropics/claude-code#12429); several are listed the same way, comma-separated.
+ */
+function betaRefusal(header: string | string[] | undefined, refused: readonly string[]): string | undefined {
+  const sent = String(header ?? '')
+    .split(',')
+    .map((beta) => beta.trim());
+  const unexpected = sent.filter((beta) => refused.includes(beta));
+  if (unexpected.length === 0) return undefined;
+  const values = unexpected.map((beta) => `\`${beta}\``).join(', ');
+  return `Unexpected value(s) ${values} for the \`anthropic-beta\` header. Please consult our documentation at docs.anthropic.com or try again without the header.`;
+}
 
 /**
  * Vertex's 400 for structured-output fields its project does not take, in Anthropic's envelope with a
@@ -118,8 +139,9 @@ export async function startFakeVertex(options: FakeVertexOptions): Promise<FakeV
         'INVALID_ARGUMENT',
         'anthropic_version must be vertex-2023-10-16 and the body must not name the model',
       );
-    const refused = options.withoutStructuredOutputs ? structuredOutputsRefusal(body) : undefined;
-    if (refused && options.withoutStructuredOutputs === 'organization-policy')
+    const betasRefused = betaRefusal(request.headers['anthropic-beta'], options.refusedBetas ?? ['structured-outputs-2025-11-13']);
+    const refused = betasRefused ?? (options.withoutStructuredOutputs ? structuredOutputsRefusal(body) : undefined);
+    if (!betasRefused && refused && options.withoutStructuredOutputs === 'organization-policy')
       return googleError(response, 400, 'FAILED_PRECONDITION', organizationPolicyRefusal(decodeURIComponent(model as string)));
     if (refused) {
       response

@@ -341,6 +341,63 @@ describe('bedrock', () => {
     expect(JSON.stringify(completion.diagnostics?.warnings)).toContain('min_p');
   });
 
+  it("a client's anthropic-beta reaches Claude as the body's anthropic_beta; those Bedrock refuses are left out, with a warning", async () => {
+    const withBetas = (betas: string, model = claude) =>
+      fetch(`${gateway.baseUrl}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'anthropic-beta': betas },
+        body: JSON.stringify({ model: `bedrock/${model}`, max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    type Diagnosed = { diagnostics?: { warnings?: { code: string; message: string }[] } };
+    const betasSent = (from: number) =>
+      bedrock.requests
+        .slice(from)
+        .map(
+          (recorded) =>
+            (recorded.body as { additionalModelRequestFields?: { anthropic_beta?: string[] } }).additionalModelRequestFields
+              ?.anthropic_beta,
+        );
+    bedrock.enqueue(
+      { type: 'message', text: 'ok' },
+      { type: 'message', text: 'ok' },
+      { type: 'message', text: 'ok' },
+      { type: 'message', text: 'ok' },
+    );
+
+    // Structured outputs' beta is known: Converse's outputConfig carries them without it.
+    let before = bedrock.requests.length;
+    const known = await withBetas('structured-outputs-2025-11-13, context-1m-2025-08-07');
+    expect(known.status).toBe(200);
+    expect(((await known.json()) as Diagnosed).diagnostics?.warnings).toContainEqual({
+      code: 'unsupported-parameter',
+      message: expect.stringContaining("anthropic-beta 'structured-outputs-2025-11-13' was not sent: Bedrock") as string,
+    });
+    expect(betasSent(before)).toEqual([['context-1m-2025-08-07']]);
+
+    // Another is refused ("invalid beta flag", naming none): the request goes again without the client's betas, and later ones too.
+    before = bedrock.requests.length;
+    const refused = await withBetas('files-api-2025-04-14,context-1m-2025-08-07');
+    expect(refused.status).toBe(200);
+    const warned = ((await refused.json()) as Diagnosed).diagnostics?.warnings?.map((warning) => warning.message) ?? [];
+    expect(warned.filter((message) => message.startsWith('anthropic-beta'))).toEqual([
+      expect.stringContaining("'files-api-2025-04-14' was not sent") as string,
+      expect.stringContaining("'context-1m-2025-08-07' was not sent") as string,
+    ]);
+    expect(betasSent(before)).toEqual([['files-api-2025-04-14', 'context-1m-2025-08-07'], undefined]);
+    before = bedrock.requests.length;
+    const later = await withBetas('files-api-2025-04-14');
+    expect(later.status).toBe(200);
+    await later.arrayBuffer();
+    expect(betasSent(before)).toEqual([undefined]);
+
+    // A model that is not Claude has no betas.
+    before = bedrock.requests.length;
+    const notClaude = await withBetas('context-1m-2025-08-07', llama);
+    expect(notClaude.status).toBe(200);
+    expect(JSON.stringify(((await notClaude.json()) as Diagnosed).diagnostics?.warnings)).toContain('is not Claude');
+    expect(betasSent(before)).toEqual([undefined]);
+  });
+
   it('tool_choice none withholds the tools (Converse has no none), so the model cannot call one the client forbade', async () => {
     bedrock.enqueue({ type: 'message', text: 'I will not call anything.' });
     const completion = await gateway.client().chat.completions.create({

@@ -283,3 +283,81 @@ describe("Claude on Vertex AI refused by the organization policy's own words (no
     expect(policed.requests.map((recorded) => 'output_config' in (recorded.body as object))).toEqual([true, false]);
   });
 });
+
+describe("a client's anthropic-beta header on Claude through Vertex AI, which takes only the betas it lists", () => {
+  let listing: FakeVertex;
+  let listingGateway: StartedGateway;
+
+  beforeAll(async () => {
+    listing = await startFakeVertex({
+      project: 'my-project',
+      location: 'us-east5',
+      bearerTokens: () => ['ya29.fake-token'],
+      refusedBetas: ['structured-outputs-2025-11-13', 'files-api-2025-04-14'],
+    });
+    listingGateway = await startGateway({
+      providers: {
+        vertex: testProvider('vertex', listing.url, { project: 'my-project', location: 'us-east5', accessToken: 'ya29.fake-token' }),
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await listingGateway?.close();
+    await listing?.close();
+  });
+
+  type Message = { content: { type: string; text?: string }[]; diagnostics?: { warnings?: { code: string; message: string }[] } };
+  const ask = (betas: string, body: Record<string, unknown> = {}) =>
+    fetch(`${listingGateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'anthropic-beta': betas },
+      body: JSON.stringify({
+        model: 'vertex/claude-sonnet-4-5@20250929',
+        max_tokens: 200,
+        messages: [{ role: 'user', content: 'Where is it snowing?' }],
+        ...body,
+      }),
+    });
+  const betasSent = (from: number) => listing.requests.slice(from).map((recorded) => recorded.headers['anthropic-beta'] ?? null);
+
+  it("structured outputs' beta is left out (the GA output_config needs none), with a warning; the other betas go", async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+    listing.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: '{"city":"Oslo"}' }] });
+    const before = listing.requests.length;
+    const response = await ask('structured-outputs-2025-11-13,interleaved-thinking-2025-05-14', {
+      output_config: { format: { type: 'json_schema', schema } },
+    });
+    expect(response.status).toBe(200);
+    const message = (await response.json()) as Message;
+    expect(JSON.parse(message.content[0]?.text ?? '')).toEqual({ city: 'Oslo' });
+    expect(message.diagnostics?.warnings).toContainEqual({
+      code: 'unsupported-parameter',
+      message: expect.stringContaining("anthropic-beta 'structured-outputs-2025-11-13' was not sent: Vertex AI") as string,
+    });
+    // No refused attempt: the beta never went.
+    expect(betasSent(before)).toEqual(['interleaved-thinking-2025-05-14']);
+    expect('output_config' in (listing.requests.at(-1)!.body as object)).toBe(true);
+  });
+
+  it('a beta Vertex refuses by name is left out of the same request sent again, and of later ones, with a warning', async () => {
+    listing.anthropic.enqueue(
+      { type: 'message', content: [{ type: 'text', text: 'It is snowing in Oslo.' }] },
+      { type: 'message', content: [{ type: 'text', text: 'Still Oslo.' }] },
+    );
+    const before = listing.requests.length;
+    const first = await ask('files-api-2025-04-14, context-1m-2025-08-07');
+    expect(first.status).toBe(200);
+    const warned = ((await first.json()) as Message).diagnostics?.warnings ?? [];
+    expect(warned).toContainEqual({
+      code: 'unsupported-parameter',
+      message: expect.stringContaining("anthropic-beta 'files-api-2025-04-14' was not sent: Vertex AI") as string,
+    });
+    expect(betasSent(before)).toEqual(['files-api-2025-04-14,context-1m-2025-08-07', 'context-1m-2025-08-07']);
+
+    const again = await ask('files-api-2025-04-14');
+    expect(again.status).toBe(200);
+    await again.arrayBuffer();
+    expect(betasSent(before + 2)).toEqual([null]);
+  });
+});
