@@ -56,7 +56,7 @@ class ResponseFormatStage implements EventStage {
         return;
       case 'finish':
         this.finished = true;
-        this.release(out, event.reason.unified === 'length');
+        this.release(out, stopOf(event.reason));
         out.push(event);
         return;
       case 'error':
@@ -74,8 +74,8 @@ class ResponseFormatStage implements EventStage {
   }
 
   /** Judges the text and hands on what the client gets: the model's text, or (whole replies) the recovered JSON. */
-  private release(out: StreamEvent[], cutOff: boolean): void {
-    const verdict = this.called ? undefined : this.judge(cutOff);
+  private release(out: StreamEvent[], stop: UnusualStop | undefined): void {
+    const verdict = this.called ? undefined : this.judge(stop);
     if (!this.held) {
       // Streamed text is already with the client: say it needed mending, and hand over the JSON it held.
       if (verdict !== undefined && verdict !== this.text.trim())
@@ -100,17 +100,21 @@ class ResponseFormatStage implements EventStage {
 
   /**
    * The JSON text to return when the reply is valid, undefined otherwise (with diagnostics reported).
-   * `cutOff`: the reply stopped at the token limit. Its JSON is not repaired then: the closers it lacks
-   * are missing because the model was stopped, and closing them would pass a truncated answer (a list
-   * cut short) for a whole, schema-valid one.
+   * `stop`: how the reply ended when not of its own accord. At the token limit its JSON is not repaired: the
+   * closers it lacks are missing because the model was stopped, and closing them would pass a truncated answer
+   * (a list cut short) for a whole, schema-valid one. A refusal (Claude's `stop_reason: "refusal"`, which its
+   * structured outputs docs say may not match the schema) is named as such, not as a reply that lost its JSON.
    */
-  private judge(cutOff: boolean): string | undefined {
+  private judge(stop: UnusualStop | undefined): string | undefined {
     const { format, check, repair, diagnostics } = this.options;
+    const cutOff = stop?.unified === 'length';
     const extracted = extractJsonReply(this.text, cutOff ? undefined : repair);
     if (extracted.type === 'invalid') {
       const message = cutOff
         ? 'The reply was cut off at the output token limit before its JSON was complete.'
-        : 'The reply is not JSON, even after repair.';
+        : stop?.unified === 'content-filter'
+          ? `The model declined to answer (finish reason '${stop.raw ?? 'content_filter'}'): its reply is not the JSON asked for.`
+          : 'The reply is not JSON, even after repair.';
       diagnostics.reportResponseFormat({ code: 'invalid_json', message, errors: [] });
       return undefined;
     }
@@ -123,6 +127,14 @@ class ResponseFormatStage implements EventStage {
     }
     return extracted.text;
   }
+}
+
+type FinishReason = Extract<StreamEvent, { type: 'finish' }>['reason'];
+/** A reply the model did not end of its own accord: cut off at the token limit, or declined. */
+type UnusualStop = FinishReason & { unified: 'length' | 'content-filter' };
+
+function stopOf(reason: FinishReason): UnusualStop | undefined {
+  return reason.unified === 'length' || reason.unified === 'content-filter' ? (reason as UnusualStop) : undefined;
 }
 
 export function checkResponseFormat(events: AsyncIterable<StreamEvent>, options: ResponseFormatOptions): AsyncIterable<StreamEvent> {

@@ -104,6 +104,19 @@ describe('checkResponseFormat', () => {
     expect(await run(eventsFor(truncated, []), true)).toEqual({ text: '{"name":"x","tags":["a","b"]}', code: undefined });
   });
 
+  it("a refusal says so: Claude's stop_reason refusal (content_filter) is not taken for a reply that lost its JSON", async () => {
+    const refused: StreamEvent = { type: 'finish', reason: { unified: 'content-filter', raw: 'refusal' }, usage: {} };
+    const events = eventsFor("I can't help with that.", []).map((event) => (event.type === 'finish' ? refused : event));
+    const diagnostics = new DiagnosticsCollector([]);
+    const options = { format: { type: 'json_schema' as const, name: 'item', schema }, check, repair: repairJsonText, diagnostics };
+    for await (const _event of checkResponseFormat(new EventList(events), options));
+    expect(diagnostics.result()?.responseFormatError).toEqual({
+      code: 'invalid_json',
+      message: "The model declined to answer (finish reason 'refusal'): its reply is not the JSON asked for.",
+      errors: [],
+    });
+  });
+
   it('does not check a reply that called a tool', async () => {
     const diagnostics = new DiagnosticsCollector([]);
     const events: StreamEvent[] = [
