@@ -4,7 +4,9 @@
  */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest, ProviderAdapter, ProviderContext, StreamEvent } from '../../src/core/index.js';
+import { contentDigest } from '../../src/core/content-digest.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
+import { isGrammarTooComplex } from '../../src/core/grammar-too-complex.js';
 import { modelsRemembered, refusalMemories, type RefusalMemories } from '../../src/core/refusal-memory.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../../src/http/upstream-client.js';
 import { AnthropicStreamReader } from './anthropic-stream-reader.js';
@@ -25,6 +27,12 @@ const maxAttempts = 4;
 /** A 4xx from the host: only a refusal of the request as sent is learned from. */
 function isRefusalOf400(error: unknown): error is GatewayError {
   return GatewayError.isInstance(error) && error.upstreamStatus !== undefined && error.upstreamStatus >= 400 && error.upstreamStatus < 500;
+}
+
+/** The model and its strict tools, as a memory key; undefined when no tool asks for strict. */
+function strictToolsKey(request: ChatRequest): string | undefined {
+  const strict = (request.tools ?? []).filter((tool) => tool.strict === true).map((tool) => [tool.name, tool.parameters]);
+  return strict.length > 0 ? `${request.model.model}\n${contentDigest(strict)}` : undefined;
 }
 
 /** Anthropic has no embeddings endpoint, so the adapter has no `embed`. */
@@ -62,6 +70,8 @@ export function createAnthropicAdapter(
   const strictRefused = refusals(modelsRemembered);
   const strictRefusedReason = `Anthropic provider '${config.name}' refused strict tool use for this model`;
   const platformBetas = route ? new PlatformBetas(route.betas, refusals) : undefined;
+  /** Model and strict tool sets whose grammar the host gave up on (src/core/grammar-too-complex.ts). */
+  const strictTooComplex = refusals(modelsRemembered);
 
   /**
    * The request, with strict tools unless the host refused them for the model, and the betas the host takes;
@@ -70,7 +80,13 @@ export function createAnthropicAdapter(
    */
   async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
     const model = request.model.model;
-    let refusedReason = strictRefused.has(model) ? strictRefusedReason : undefined;
+    const strictTools = strictToolsKey(request);
+    const grammarReason = `Anthropic provider '${config.name}' could not compile these strict tools for this model (too complex)`;
+    let refusedReason = strictRefused.has(model)
+      ? strictRefusedReason
+      : strictTools && strictTooComplex.has(strictTools)
+        ? grammarReason
+        : undefined;
     for (let attempt = 1; ; attempt++) {
       const sent: Attempt = { betas: [] };
       try {
@@ -82,6 +98,17 @@ export function createAnthropicAdapter(
             { provider: config.name, model, reason: error.message },
             'the upstream refused betas for this model: they are left out until the refusal is forgotten (server.refusalMemoryMs)',
           );
+          continue;
+        }
+        // A grammar the host gave up on, with no response format in it (the pipeline puts a refused format into
+        // the prompt first): the strict tools are what made it, so they go without strict.
+        if (refusedReason === undefined && strictTools && request.responseFormat?.type !== 'json_schema' && isGrammarTooComplex(error)) {
+          if (strictTooComplex.remember(strictTools))
+            context.log.warn(
+              { provider: config.name, model, reason: (error as Error).message },
+              "the upstream's grammar compiler gave up on these strict tools: they go without strict for this model until the refusal is forgotten (server.refusalMemoryMs)",
+            );
+          refusedReason = `${grammarReason}: ${(error as Error).message}`;
           continue;
         }
         if (refusedReason !== undefined || !isStrictToolsRefusal(error) || !request.tools?.some((tool) => tool.strict === true))

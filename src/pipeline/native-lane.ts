@@ -19,7 +19,7 @@ import type { ProviderDirectory } from './provider-directory.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
 import type { ResponseFormatPlacement } from './response-format-placement.js';
 import { isResponseFormatRefusal } from './response-format-refused.js';
-import { isGrammarTooComplex } from './response-format-too-complex.js';
+import { isGrammarTooComplex } from '../core/grammar-too-complex.js';
 import { applyReplyStages, nativeLane, type ReplyPlan } from './stages.js';
 import { streamWithRetries, type RetryOptions } from './stream-with-retries.js';
 import type { TargetPlanner } from './target-planner.js';

@@ -111,3 +111,69 @@ describe('a schema the grammar compiler gives up on', () => {
     expect(sentNatively(before)).toEqual([true, false]);
   });
 });
+
+describe('strict tools whose grammar the compiler gives up on', () => {
+  let toolsUpstream: FakeAnthropicUpstream;
+  let toolsGateway: StartedGateway;
+
+  beforeAll(async () => {
+    toolsUpstream = await startFakeAnthropicUpstream({ grammarLimit: { characters: 2_000, wording: 'too-large' } });
+    toolsGateway = await startGateway({ providers: { claude: testProvider('anthropic', toolsUpstream.url, { apiKey: 'sk-ant-test' }) } });
+  });
+
+  afterAll(async () => {
+    await toolsGateway.close();
+    await toolsUpstream.close();
+  });
+
+  /** Three strict tools (as the OpenAI Agents SDK marks every tool), each with the large schema. */
+  const strictTools = (prefix: string) =>
+    ['a', 'b', 'c'].map((name) => ({ type: 'function', function: { name: `${prefix}_${name}`, strict: true, parameters: largeSchema } }));
+  const call = (tools: unknown[]) =>
+    fetch(`${toolsGateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'claude/claude-sonnet-4-5',
+        max_tokens: 500,
+        messages: [{ role: 'user', content: 'Fill it in.' }],
+        tools,
+      }),
+    });
+  const strictSent = (from: number) =>
+    toolsUpstream
+      .messageRequests()
+      .slice(from)
+      .map((request) => ((request.body as { tools?: { strict?: boolean }[] }).tools ?? []).some((tool) => tool.strict === true));
+
+  it('go again without strict, with a warning naming the refusal; the same tools later go without strict at once', async () => {
+    toolsUpstream.enqueue({ type: 'message', content: [{ type: 'tool_use', name: 'form_a', input: largeAnswer }] });
+    let before = toolsUpstream.messageRequests().length;
+    const response = await call(strictTools('form'));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Completion & { choices: { message: { tool_calls?: { function: { name: string } }[] } }[] };
+    expect(body.choices[0]!.message.tool_calls?.[0]?.function.name).toBe('form_a');
+    expect(body.diagnostics?.warnings).toContainEqual({
+      code: 'strict-schema-not-guaranteed',
+      message: expect.stringContaining('The compiled grammar is too large') as string,
+    });
+    expect(strictSent(before)).toEqual([true, false]);
+
+    toolsUpstream.enqueue({ type: 'message', content: [{ type: 'tool_use', name: 'form_b', input: largeAnswer }] });
+    before = toolsUpstream.messageRequests().length;
+    const again = await call(strictTools('form'));
+    expect(again.status).toBe(200);
+    await again.arrayBuffer();
+    expect(strictSent(before)).toEqual([false]);
+  });
+
+  it('other tools for the same model are still sent strict', async () => {
+    toolsUpstream.enqueue({ type: 'message', content: [{ type: 'text', text: 'Nothing to call.' }] });
+    const before = toolsUpstream.messageRequests().length;
+    const small = [{ type: 'function', function: { name: 'lookup', strict: true, parameters: smallSchema } }];
+    const response = await call(small);
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    expect(strictSent(before)).toEqual([true]);
+  });
+});

@@ -1,7 +1,7 @@
 /** Which upstream errors say the grammar compiler gave up on a schema, in the words Claude and Bedrock use. */
 import { describe, expect, it } from 'vitest';
 import { gatewayError } from '../../src/core/gateway-error.js';
-import { isGrammarTooComplex } from '../../src/pipeline/response-format-too-complex.js';
+import { isGrammarTooComplex } from '../../src/core/grammar-too-complex.js';
 
 function upstream(status: number, message: string): Error {
   return gatewayError('upstream_http_error', { message, status, upstreamStatus: status });
