@@ -16,11 +16,14 @@ import { nativeFormatGap } from './native-format-gap.js';
 import type { ProviderDirectory } from './provider-directory.js';
 import type { JsonRepair } from './repair-native-arguments.js';
 import { promptForResponseFormat } from './response-format-prompt.js';
+import { refusedBesideTools } from './response-format-refused.js';
 import { SchemasTooComplex } from './response-format-too-complex.js';
 import type { SchemaCheck } from './schema-validators.js';
 
 export class ResponseFormatPlacement {
   private readonly refused: ModelRefusals;
+  /** Models whose upstream refused the native form beside tools only (Gemini before Gemini 3). */
+  private readonly refusedWithTools: ModelRefusals;
   /** The schemas an upstream's grammar compiler gave up on for a model (response-format-too-complex.ts). */
   private readonly tooComplex: SchemasTooComplex;
 
@@ -35,6 +38,10 @@ export class ResponseFormatPlacement {
       refusals,
       'the upstream refused the native response format for this model: the gateway enforces it until it tries the native form again',
     );
+    this.refusedWithTools = new ModelRefusals(
+      refusals,
+      'the upstream refused the native response format beside tools for this model: the gateway enforces it in requests with tools until it tries the native form again',
+    );
     this.tooComplex = new SchemasTooComplex(refusals);
   }
 
@@ -47,7 +54,7 @@ export class ResponseFormatPlacement {
     const format = request.responseFormat;
     if (!asksForJson(format)) return request;
     const type = this.providers.config(request.model.provider).type;
-    const refused = this.refused.has(request.model);
+    const refused = this.refused.has(request.model) || (Boolean(request.tools?.length) && this.refusedWithTools.has(request.model));
     const tooComplex = format.type === 'json_schema' && format.schema !== undefined && this.tooComplex.has(request.model, format.schema);
     const gap = nativeFormatGap(format, type, request.model.model);
     if (!refused && !tooComplex && !gap) return request;
@@ -90,7 +97,7 @@ export class ResponseFormatPlacement {
     diagnostics: DiagnosticsCollector,
     warnings: Warning[],
   ): void {
-    this.refused.remember(model, error, context);
+    (refusedBesideTools(error) ? this.refusedWithTools : this.refused).remember(model, error, context);
     const refusal: Warning = {
       code: 'unsupported-parameter',
       message: `The upstream refused the native response format (${error.message}): the schema was written into the prompt and the reply checked by the gateway.`,

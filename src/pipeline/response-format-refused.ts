@@ -18,7 +18,11 @@
  *   feature structured_outputs for Partner model claude-opus-4-6. … by adding
  *   `publishers/anthropic/models/claude-opus-4-6:structured_outputs` to the allowed values." (a 400
  *   FAILED_PRECONDITION; vercel/ai#20717 quotes the allowed value alone);
- * - a host that says it in words: "structured outputs are not supported", "doesn't support structured output".
+ * - a host that says it in words: "structured outputs are not supported", "doesn't support structured output";
+ * - Gemini before Gemini 3, which takes function calling or a JSON response mime type but not both: "Function
+ *   calling with a response mime type: 'application/json' is unsupported" (googleapis/python-genai#867), "Tool use
+ *   with a response mime type: …" (Gemini CLI users). That one refuses the format beside tools only
+ *   (`refusedBesideTools`): the model keeps its native JSON mode for requests without them.
  */
 import { GatewayError } from '../core/gateway-error.js';
 
@@ -35,6 +39,13 @@ const formatFeature = [
   /\bdo(?:es)?(?:n't| not) support structured outputs?\b/i,
 ];
 
+const besideTools = /\b(?:function calling|tool use) with a response mime type\b/i;
+
+/** A refusal of the format only beside the request's tools (Gemini before Gemini 3). */
+export function refusedBesideTools(error: Error): boolean {
+  return besideTools.test(error.message);
+}
+
 /**
  * A 400 about the client's schema, not the upstream's support for the field: OpenAI's "Invalid schema for
  * response_format 'x': In context=(), 'additionalProperties' is required to be supplied and to be false."
@@ -48,5 +59,6 @@ export function isResponseFormatRefusal(error: unknown): boolean {
   if (!GatewayError.isInstance(error) || error.upstreamStatus === undefined) return false;
   if (error.upstreamStatus !== 400 && error.upstreamStatus !== 422) return false;
   const { message } = error;
-  return (formatFields.test(message) || formatFeature.some((pattern) => pattern.test(message))) && !schemaProblem.test(message);
+  const namesFormat = formatFields.test(message) || besideTools.test(message) || formatFeature.some((pattern) => pattern.test(message));
+  return namesFormat && !schemaProblem.test(message);
 }

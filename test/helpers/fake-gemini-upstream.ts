@@ -206,6 +206,20 @@ async function sendGenerate(
 
 const generatePath = /^\/v1beta\/models\/([^/:?]+):(generateContent|streamGenerateContent)(\?.*)?$/;
 
+/**
+ * Gemini before Gemini 3 takes function calling or a JSON response mime type, not both: a request with both is
+ * refused before the model runs, 400 INVALID_ARGUMENT "Function calling with a response mime type:
+ * 'application/json' is unsupported" (googleapis/python-genai#867, openai/openai-agents-python#656; Gemini 3
+ * "lets you combine Structured Outputs with … function calling", per Google's structured-output docs).
+ */
+function toolsWithJsonRefusal(model: string, body: unknown): string | undefined {
+  if (!/^gemini-[12]\./.test(model)) return undefined;
+  const request = (body ?? {}) as { tools?: { functionDeclarations?: unknown[] }[]; generationConfig?: { responseMimeType?: unknown } };
+  const declares = (request.tools ?? []).some((tool) => (tool.functionDeclarations ?? []).length > 0);
+  if (!declares || request.generationConfig?.responseMimeType !== 'application/json') return undefined;
+  return "Function calling with a response mime type: 'application/json' is unsupported";
+}
+
 export async function startFakeGeminiUpstream(): Promise<FakeGeminiUpstream> {
   const queue: FakeGeminiReply[] = [];
   let responder: ((request: RecordedRequest) => FakeGeminiReply) | undefined;
@@ -228,7 +242,10 @@ export async function startFakeGeminiUpstream(): Promise<FakeGeminiUpstream> {
       response.end(JSON.stringify(googleErrorBody(404, `no route ${request.method} ${request.path}`)));
       return;
     }
-    const reply = queue.shift() ?? responder?.(request) ?? { type: 'generate', chunks: [[{ text: 'Hello' }], [{ text: ' there' }]] };
+    const refused = toolsWithJsonRefusal(decodeURIComponent(match[1] ?? ''), request.body);
+    const reply: FakeGeminiReply = refused
+      ? { type: 'http-error', status: 400, message: refused }
+      : (queue.shift() ?? responder?.(request) ?? { type: 'generate', chunks: [[{ text: 'Hello' }], [{ text: ' there' }]] });
     if (reply.type === 'http-error') {
       response.writeHead(reply.status, { 'content-type': 'application/json; charset=UTF-8', ...reply.headers });
       response.end(JSON.stringify(googleErrorBody(reply.status, reply.message)));

@@ -211,3 +211,47 @@ describe('other clients to Gemini', () => {
     expect(JSON.stringify(sent.contents[0])).toContain('get_weather');
   });
 });
+
+describe('a response format beside tools on Gemini before Gemini 3, which takes function calling or a JSON mime type, not both', () => {
+  const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+  const ask = (model: string, withTools: boolean) =>
+    setup.client.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'Where is it sunny?' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'place', schema } },
+      ...(withTools ? { tools } : {}),
+    });
+  const sentJsonMode = (from: number) =>
+    setup.upstream
+      .generateRequests()
+      .slice(from)
+      .map((request) => (request.body as { generationConfig?: { responseMimeType?: string } }).generationConfig?.responseMimeType ?? null);
+
+  it('goes again with the schema in the prompt, the reply checked and the client warned; later requests with tools too', async () => {
+    setup.upstream.enqueue(
+      { type: 'generate', chunks: [[{ text: '{"city": "Paris"}' }]] },
+      { type: 'generate', chunks: [[{ text: '{"city": "Rome"}' }]] },
+    );
+    let before = setup.upstream.generateRequests().length;
+    const first = await ask('google/gemini-2.5-flash', true);
+    expect(JSON.parse(first.choices[0]?.message.content ?? '')).toEqual({ city: 'Paris' });
+    const warnings = (first as { diagnostics?: { warnings?: { message: string }[] } }).diagnostics?.warnings ?? [];
+    expect(warnings.map((warning) => warning.message).join('\n')).toContain(
+      "Function calling with a response mime type: 'application/json' is unsupported",
+    );
+    expect(sentJsonMode(before)).toEqual(['application/json', null]);
+
+    before = setup.upstream.generateRequests().length;
+    const second = await ask('google/gemini-2.5-flash', true);
+    expect(JSON.parse(second.choices[0]?.message.content ?? '')).toEqual({ city: 'Rome' });
+    expect(sentJsonMode(before)).toEqual([null]);
+  });
+
+  it('the same model without tools keeps its native JSON mode', async () => {
+    setup.upstream.enqueue({ type: 'generate', chunks: [[{ text: '{"city": "Oslo"}' }]] });
+    const before = setup.upstream.generateRequests().length;
+    const completion = await ask('google/gemini-2.5-flash', false);
+    expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ city: 'Oslo' });
+    expect(sentJsonMode(before)).toEqual(['application/json']);
+  });
+});
