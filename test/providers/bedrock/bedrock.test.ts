@@ -637,6 +637,36 @@ describe('bedrock', () => {
     expect(() => normalizeConfig(validate({ providers: { b: { type: 'bedrock' } } }), {})).toThrow(/providers\.b\.region/);
   });
 
+  it('a schema Bedrock\'s grammar compiler gives up on ("Schema is too complex.") goes again in the prompt, with a warning quoting it', async () => {
+    // Bedrock checks a schema before any model runs and answers a ValidationException for one too complex to compile
+    // ("Schema is too complex.", or Claude's "Grammar compilation timed out." after about 180 s, as users of Claude on
+    // Bedrock quote them); no size that triggers it is documented, so the test scripts the refusal.
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+    bedrock.enqueue(
+      {
+        type: 'error',
+        status: 400,
+        errorType: 'ValidationException',
+        message: 'The model returned the following errors: Schema is too complex.',
+      },
+      { type: 'message', text: '{"city": "Lyon"}' },
+    );
+    const before = bedrock.requests.length;
+    const completion = await gateway.client().chat.completions.create({
+      model: `bedrock/${claude}`,
+      messages: [{ role: 'user', content: 'A city as JSON' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'place', schema } },
+    });
+    expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ city: 'Lyon' });
+    const warnings =
+      (completion as unknown as { diagnostics?: { warnings?: { code: string; message: string }[] } }).diagnostics?.warnings ?? [];
+    expect(warnings).toContainEqual({
+      code: 'unsupported-parameter',
+      message: expect.stringContaining('Schema is too complex.') as string,
+    });
+    expect(bedrock.requests.slice(before).map((recorded) => 'outputConfig' in (recorded.body as object))).toEqual([true, false]);
+  });
+
   it("response_format json_schema goes as Converse's outputConfig.textFormat, the schema as JSON text, and the reply is checked", async () => {
     const schema = { type: 'object', properties: { city: { type: 'string' }, celsius: { type: 'number' } }, required: ['city', 'celsius'] };
     bedrock.enqueue({ type: 'message', text: '{"city": "Paris", "celsius": 21}' });
