@@ -1,7 +1,7 @@
 /**
  * Why an upstream cannot be given a response format in its own field, or undefined when it can: the kind
  * has no constrained decoding (the scripted model), no `json_object` form (Claude and Bedrock take schemas
- * only), or compiles schemas into a grammar that cannot hold this one faithfully (src/core/grammar-schema-subset.ts)
+ * only, so neither a json_schema format without one), or compiles schemas into a grammar that cannot hold this one faithfully (src/core/grammar-schema-subset.ts)
  * or that refuses one this large (Claude's limits, src/core/strict-schema-limits.ts).
  * The pipeline then writes the format into the prompt, and the reason into the strict warning.
  */
@@ -21,7 +21,9 @@ export function nativeFormatGap(format: Exclude<ResponseFormat, { type: 'text' }
     return takesJsonObjectNatively(type, model)
       ? undefined
       : `the ${type} provider constrains replies to a schema only, and json_object has none`;
-  if (!format.schema || !compilesSchemasToGrammar(type, model)) return undefined;
+  if (!compilesSchemasToGrammar(type, model)) return undefined;
+  // OpenAI's `json_schema.schema` is optional; a grammar needs one, so without it nothing native can ask for JSON.
+  if (!format.schema) return `the ${type} provider constrains replies to a schema only, and this json_schema format gives none`;
   const gap = grammarSubsetGap(format.schema);
   if (gap) return `the ${type} provider's structured outputs cannot compile this schema: ${gap}`;
   // Claude's per-request limits (src/core/strict-schema-limits.ts), counted on the schema as it would be sent;

@@ -15,10 +15,13 @@ export function renderResponseFormatPrompt(format: JsonFormat, withTools: boolea
   const answer = withTools ? 'When you answer without calling a tool, your answer must be' : 'Your answer must be';
   if (format.type === 'json_object') return `${answer} a single JSON object, with no code fence and no text before or after it.`;
   const description = format.description ? ` (${format.description})` : '';
+  // OpenAI's `json_schema.schema` is optional: without one there is no schema to quote.
+  if (!format.schema)
+    return `${answer} a single JSON value named "${format.name}"${description}, with no code fence and no text before or after it.`;
   return [
     `${answer} a single JSON value named "${format.name}"${description} that is valid against this JSON Schema,`,
     'with no code fence and no text before or after it:',
-    JSON.stringify(format.schema ?? {}),
+    JSON.stringify(format.schema),
   ].join('\n');
 }
 
