@@ -51,6 +51,30 @@ function withoutSourceExcerpt(message: string): string {
   return excerpt === -1 ? message : message.slice(0, excerpt);
 }
 
+/**
+ * A Vertex key file is read by google-auth-library only on the first request, so a missing or broken one
+ * would start a gateway whose every Vertex request is a 502. A JSON key file (a service account's key,
+ * a workload identity federation config) must parse; other forms the library reads (.p12, .pem) need only
+ * be readable. The message never quotes the file: it holds a private key, and JSON.parse's message
+ * quotes the text around the error.
+ */
+async function keyFileProblem(path: string): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    return `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`;
+  }
+  if (!path.toLowerCase().endsWith('.json')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return undefined;
+  } catch {
+    // Falls through to the one message below.
+  }
+  return `${path} is not a JSON credentials file (a service account's key or a workload identity federation config)`;
+}
+
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const overrides = options.overrides ?? {};
   const validateConfigFile = compileConfigFileValidator();
@@ -66,11 +90,17 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     const file = validateConfigFile(interpolated);
     const config = normalizeConfig(file, overrides);
     // A script is found next to the config that names it, wherever the gateway was started from.
+    const keyFileProblems: string[] = [];
     for (const provider of Object.values(config.providers)) {
       if (provider.script !== undefined) provider.script = resolve(dirname(options.path), provider.script);
       // So is a Vertex service-account key file.
-      if (provider.vertex?.keyFile !== undefined) provider.vertex.keyFile = resolve(dirname(options.path), provider.vertex.keyFile);
+      if (provider.vertex?.keyFile !== undefined) {
+        provider.vertex.keyFile = resolve(dirname(options.path), provider.vertex.keyFile);
+        const problem = await keyFileProblem(provider.vertex.keyFile);
+        if (problem) keyFileProblems.push(`providers.${provider.name}.keyFile: ${problem}`);
+      }
     }
+    if (keyFileProblems.length) throw new ConfigError(keyFileProblems);
     return { config, notes: [`config from ${options.path}`] };
   }
   if (!options.discovery) throw new ConfigError(['no config file given (pass --config FILE)']);

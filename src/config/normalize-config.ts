@@ -2,8 +2,8 @@
 import type { ConfigFile, ProviderEntry } from './config-schema.js';
 import { firstPartyBaseUrls } from '../core/provider-types.js';
 import { defaultRefusalMemoryMs } from '../core/refusal-memory.js';
-import { ConfigError } from './config-error.js';
 import { normalizeClientKeys } from './normalize-client-keys.js';
+import { normalizeAzureOpenAi, normalizeBedrock, normalizeVertex } from './normalize-cloud-providers.js';
 import type {
   StateSettings,
   AgentFormatRule,
@@ -107,7 +107,7 @@ export function normalizeProvider(name: string, settings: ProviderEntry): Provid
   if (typeof settings.script === 'string') provider.script = settings.script;
   if (typeof settings.server === 'string') provider.server = settings.server;
   if (typeof settings.apiVersion === 'string') provider.apiVersion = settings.apiVersion;
-  if (settings.entra) provider.entra = settings.entra;
+  if (settings.type === 'azure-openai') normalizeAzureOpenAi(provider, settings);
   if (settings.type === 'vertex') normalizeVertex(provider, settings);
   if (settings.type === 'bedrock') normalizeBedrock(provider, settings);
   if (typeof settings.defaultMaxTokens === 'number') provider.defaultMaxTokens = settings.defaultMaxTokens;
@@ -176,31 +176,4 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
 function deploymentsOf(file: ConfigFile, providers: Record<string, ProviderConfig>): { deployments?: ReadonlyMap<string, Deployment> } {
   const deployments = normalizeDeployments(file.deployments, providers, file.aliases);
   return deployments ? { deployments } : {};
-}
-
-/** Vertex AI needs its project; its URL follows from the location unless `baseUrl` overrides it. */
-function normalizeVertex(provider: ProviderConfig, settings: ProviderEntry): void {
-  if (typeof settings.project !== 'string') throw new ConfigError([`providers.${provider.name}.project: required for a vertex provider`]);
-  const location = typeof settings.location === 'string' ? settings.location : 'us-central1';
-  provider.vertex = { project: settings.project, location };
-  if (typeof settings.keyFile === 'string') provider.vertex.keyFile = settings.keyFile;
-  if (typeof settings.accessToken === 'string') provider.vertex.accessToken = settings.accessToken;
-  // https://cloud.google.com/vertex-ai/docs/reference/rest#service-endpoint: regional hosts, and one for `global`.
-  if (!settings.baseUrl)
-    provider.baseUrl = location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
-}
-
-/** Bedrock needs its region (from config or AWS_REGION); its URL follows from it unless `baseUrl` overrides it. */
-function normalizeBedrock(provider: ProviderConfig, settings: ProviderEntry): void {
-  const region = typeof settings.region === 'string' ? settings.region : undefined;
-  if (!region) throw new ConfigError([`providers.${provider.name}.region: required for a bedrock provider`]);
-  provider.bedrock = { region };
-  for (const name of ['profile', 'accessKeyId', 'secretAccessKey', 'sessionToken'] as const) {
-    const value = settings[name];
-    if (typeof value === 'string') provider.bedrock[name] = value;
-  }
-  if (provider.bedrock.accessKeyId && !provider.bedrock.secretAccessKey)
-    throw new ConfigError([`providers.${provider.name}.secretAccessKey: required with accessKeyId`]);
-  // https://docs.aws.amazon.com/general/latest/gr/bedrock.html: the runtime endpoint of each region.
-  if (!settings.baseUrl) provider.baseUrl = `https://bedrock-runtime.${region}.amazonaws.com`;
 }

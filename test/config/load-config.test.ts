@@ -1,7 +1,7 @@
 /** Loading the config: YAML and JSON files, ${ENV} interpolation, ajv errors naming the bad path, defaults, discovery. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { providerDiscovery } from '../../providers/index.js';
 import { ConfigError } from '../../src/config/config-error.js';
@@ -112,17 +112,23 @@ describe('config files', () => {
   });
 
   it("finds a Vertex provider's keyFile next to the config that names it, and keeps an absolute one", async () => {
+    // Both must exist: a key file that cannot be read stops the load (cloud-provider-settings.test.ts).
+    await mkdir(join(directory, 'keys'), { recursive: true });
+    await writeFile(join(directory, 'keys/service-account.json'), '{"type": "service_account"}');
+    const pinned = join(await mkdtemp(join(tmpdir(), 'interlingua-pinned-')), 'sa.json');
+    await writeFile(pinned, '{"type": "service_account"}');
     const path = await configFile(
       'yaml',
       [
         'providers:',
         '  vertex: { type: vertex, project: p, location: global, keyFile: keys/service-account.json }',
-        '  pinned: { type: vertex, project: p, location: global, keyFile: /etc/keys/sa.json }',
+        `  pinned: { type: vertex, project: p, location: global, keyFile: ${pinned} }`,
       ].join('\n'),
     );
     const { config } = await loadConfig({ path, environment: {} });
     expect(config.providers.vertex?.vertex?.keyFile).toBe(join(directory, 'keys/service-account.json'));
-    expect(config.providers.pinned?.vertex?.keyFile).toBe('/etc/keys/sa.json');
+    expect(config.providers.pinned?.vertex?.keyFile).toBe(pinned);
+    await rm(dirname(pinned), { recursive: true, force: true });
   });
 
   it('treats an empty file as an empty config', async () => {

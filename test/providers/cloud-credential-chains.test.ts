@@ -68,6 +68,11 @@ describe.skipIf(!opensslAvailable())('credentials from the clouds usual places (
       path.join(directory, 'adc.json'),
       JSON.stringify(google.createServiceAccount('adc@my-project.iam.gserviceaccount.com', project)),
     );
+    // Present at start (a missing key file stops the start: test/config/cloud-provider-settings.test.ts), gone by the first request.
+    await writeFile(
+      path.join(directory, 'vanishing.json'),
+      JSON.stringify(google.createServiceAccount('gone@my-project.iam.gserviceaccount.com', project)),
+    );
     const configFile = path.join(directory, 'config.yaml');
     await writeFile(
       configFile,
@@ -84,7 +89,7 @@ describe.skipIf(!opensslAvailable())('credentials from the clouds usual places (
         `    type: azure-openai`,
         `    baseUrl: "${azure.url}"`,
         `    entra: { tenantId: ${configured.tenant}, clientId: ${configured.clientId}, clientSecret: not-the-secret }`,
-        `  vertex-no-key: { type: vertex, project: ${project}, location: us-east5, baseUrl: "${vertex.url}", keyFile: missing.json }`,
+        `  vertex-no-key: { type: vertex, project: ${project}, location: us-east5, baseUrl: "${vertex.url}", keyFile: vanishing.json }`,
       ].join('\n'),
     );
     const port = await freePort();
@@ -99,6 +104,7 @@ describe.skipIf(!opensslAvailable())('credentials from the clouds usual places (
       ENTRA_SECRET: configured.secret,
     });
     await waitForHealth(gateway, port);
+    await rm(path.join(directory, 'vanishing.json'));
     client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'unused', maxRetries: 0 });
   }, 90_000);
 
@@ -151,7 +157,7 @@ describe.skipIf(!opensslAvailable())('credentials from the clouds usual places (
   it('credentials that fail are a 502 naming the cloud and what to set, and the next request asks again', async () => {
     const failures = [
       ['azure-wrong-secret/gpt-4o-prod', /Microsoft Entra ID.*AADSTS7000215/s],
-      ['vertex-no-key/gemini-2.5-pro', /Google Cloud credentials.*missing\.json/s],
+      ['vertex-no-key/gemini-2.5-pro', /Google Cloud credentials.*vanishing\.json/s],
     ] as const;
     for (const [model, message] of failures) {
       for (let attempt = 0; attempt < 2; attempt++) {
