@@ -15,6 +15,7 @@ export function normalizeClientKeys(entries: readonly ClientKeyEntry[] | undefin
     return clientKey;
   });
   refuseSharedNamesWithOtherPolicies(clientKeys);
+  refuseOneKeyUnderTwoNames(clientKeys);
   return clientKeys;
 }
 
@@ -35,6 +36,26 @@ function refuseSharedNamesWithOtherPolicies(clientKeys: readonly ClientKey[]): v
     else if (first.policy !== policy)
       problems.push(
         `server.apiKeys.${index}: named '${name}' like server.apiKeys.${first.index}, with another policy; limits, budgets and usage are counted by name, so give each its own name`,
+      );
+  });
+  if (problems.length) throw new ConfigError(problems);
+}
+
+/**
+ * The same key text listed twice under different names (a `${TEAM_KEY}` pasted into a second entry) makes
+ * one client two: the key finder takes the last entry that matches (src/plugins/client-auth.ts), so a
+ * restricted key listed again without a policy would silently get full access. The message names the
+ * entries, never the key.
+ */
+function refuseOneKeyUnderTwoNames(clientKeys: readonly ClientKey[]): void {
+  const firstByKey = new Map<string, { index: number; name: string }>();
+  const problems: string[] = [];
+  clientKeys.forEach((clientKey, index) => {
+    const first = firstByKey.get(clientKey.key);
+    if (!first) firstByKey.set(clientKey.key, { index, name: clientKey.name });
+    else if (first.name !== clientKey.name)
+      problems.push(
+        `server.apiKeys.${index}: the same key as server.apiKeys.${first.index} ('${first.name}'), under the name '${clientKey.name}'; a key must be listed once`,
       );
   });
   if (problems.length) throw new ConfigError(problems);

@@ -31,4 +31,17 @@ describe('normalizeClientKeys', () => {
       ]),
     ).toThrow(/server\.apiKeys\.1: named 'team'/);
   });
+
+  it('refuses one key listed under two names (the last would win, widening a restricted key), without quoting it', () => {
+    const attempt = () =>
+      normalizeClientKeys([
+        { key: 'sk-team-secret-1', name: 'team', models: ['local/*'] },
+        'sk-admin',
+        { key: 'sk-team-secret-1', name: 'everything' },
+      ]);
+    expect(attempt).toThrow("server.apiKeys.2: the same key as server.apiKeys.0 ('team'), under the name 'everything'");
+    expect(attempt).not.toThrow(/sk-team-secret-1/);
+    // The same key twice under one name is one client (the name check above compares their policies).
+    expect(normalizeClientKeys(['sk-a', { key: 'sk-b', name: 'ci' }, { key: 'sk-b', name: 'ci' }])).toHaveLength(3);
+  });
 });
