@@ -2,8 +2,10 @@
 import { ConfigError } from './config-error.js';
 import type { ClientKeyEntry } from './config-schema.js';
 import type { ClientKey } from './config-types.js';
+import { namedModelTargets, type ModelNames } from './model-name-targets.js';
 
-export function normalizeClientKeys(entries: readonly ClientKeyEntry[] | undefined): ClientKey[] {
+/** `names`: the config's deployments and aliases, which a key's `models` cannot name (refuseModelNames). */
+export function normalizeClientKeys(entries: readonly ClientKeyEntry[] | undefined, names: ModelNames = {}): ClientKey[] {
   const clientKeys = (entries ?? []).map((entry, index) => {
     if (typeof entry === 'string') return { key: entry, name: `key-${index + 1}` };
     const clientKey: ClientKey = { key: entry.key, name: entry.name ?? `key-${index + 1}` };
@@ -16,6 +18,7 @@ export function normalizeClientKeys(entries: readonly ClientKeyEntry[] | undefin
   });
   refuseSharedNamesWithOtherPolicies(clientKeys);
   refuseOneKeyUnderTwoNames(clientKeys);
+  refuseModelNames(clientKeys, names);
   return clientKeys;
 }
 
@@ -57,6 +60,26 @@ function refuseOneKeyUnderTwoNames(clientKeys: readonly ClientKey[]): void {
       problems.push(
         `server.apiKeys.${index}: the same key as server.apiKeys.${first.index} ('${first.name}'), under the name '${clientKey.name}'; a key must be listed once`,
       );
+  });
+  if (problems.length) throw new ConfigError(problems);
+}
+
+/**
+ * A key's `models` are matched against the `provider/model` a request reaches (an alias or a deployment
+ * by its targets: src/pipeline/access-policy.ts), so that an alias cannot widen a key. An entry that is an
+ * alias's or a deployment's name therefore allows nothing, and the key's requests for that name were
+ * refused with a 403 naming the target the operator never wrote: the config names the targets instead.
+ */
+function refuseModelNames(clientKeys: readonly ClientKey[], names: ModelNames): void {
+  const problems: string[] = [];
+  clientKeys.forEach((clientKey, index) => {
+    clientKey.models?.forEach((glob, position) => {
+      const named = namedModelTargets(glob, names);
+      if (named)
+        problems.push(
+          `server.apiKeys.${index}.models.${position}: ${named.what}, and a key's models are matched by the provider/model a request reaches: allow ${named.targets}`,
+        );
+    });
   });
   if (problems.length) throw new ConfigError(problems);
 }

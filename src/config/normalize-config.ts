@@ -142,7 +142,7 @@ function normalizeServerTimes(server: NonNullable<ConfigFile['server']>): Server
 
 export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): GatewayConfig {
   const server = file.server ?? {};
-  const clientKeys = normalizeClientKeys(server.apiKeys);
+  const clientKeys = normalizeClientKeys(server.apiKeys, { deployments: file.deployments, aliases: file.aliases });
   const providers: Record<string, ProviderConfig> = {};
   for (const [name, settings] of Object.entries(file.providers ?? {})) providers[name] = normalizeProvider(name, settings);
   return {

@@ -6,6 +6,7 @@
  */
 import { ConfigError } from './config-error.js';
 import type { TokenPrices } from './config-types.js';
+import { namedModelTargets } from './model-name-targets.js';
 
 export function normalizePrices(
   prices: Record<string, TokenPrices>,
@@ -14,15 +15,8 @@ export function normalizePrices(
 ): { glob: string; prices: TokenPrices }[] {
   const problems: string[] = [];
   for (const glob of Object.keys(prices)) {
-    // A name with a slash may also be a real provider/model address (reached on the /{provider}/v1/… routes).
-    if (glob.includes('/')) continue;
-    const deployment = Object.hasOwn(deployments, glob) ? deployments[glob] : undefined;
-    if (deployment) {
-      const targets = deployment.targets.map((target) => `'${target.model}'`).join(', ');
-      problems.push(`prices.${glob}: '${glob}' is a deployment, and prices are keyed by provider/model: price its targets (${targets})`);
-    } else if (Object.hasOwn(aliases, glob)) {
-      problems.push(`prices.${glob}: '${glob}' is an alias, and prices are keyed by provider/model: price its target ('${aliases[glob]}')`);
-    }
+    const named = namedModelTargets(glob, { deployments, aliases });
+    if (named) problems.push(`prices.${glob}: ${named.what}, and prices are keyed by provider/model: price ${named.targets}`);
   }
   if (problems.length) throw new ConfigError(problems);
   return Object.entries(prices).map(([glob, entry]) => ({ glob, prices: entry }));

@@ -45,3 +45,24 @@ describe('normalizeClientKeys', () => {
     expect(normalizeClientKeys(['sk-a', { key: 'sk-b', name: 'ci' }, { key: 'sk-b', name: 'ci' }])).toHaveLength(3);
   });
 });
+
+describe("a key's models naming an alias or a deployment", () => {
+  const names = {
+    aliases: { fast: 'openai/gpt-4o-mini' },
+    deployments: { coder: { targets: [{ model: 'box1/qwen' }, { model: 'box2/qwen' }] } },
+  };
+
+  it('is refused, naming the targets to allow (matched by target, the name would allow nothing)', () => {
+    expect(() => normalizeClientKeys([{ key: 'sk-a', name: 'team', models: ['local/*', 'fast', 'coder'] }], names)).toThrow(
+      [
+        "server.apiKeys.0.models.1: 'fast' is an alias, and a key's models are matched by the provider/model a request reaches: allow its target ('openai/gpt-4o-mini')",
+        "server.apiKeys.0.models.2: 'coder' is a deployment, and a key's models are matched by the provider/model a request reaches: allow its targets ('box1/qwen', 'box2/qwen')",
+      ].join('\n  '),
+    );
+  });
+
+  it('leaves provider/model globs and other names alone', () => {
+    const keys = normalizeClientKeys([{ key: 'sk-a', name: 'team', models: ['openai/*', 'box?/qwen', 'gpt-*'] }], names);
+    expect(keys[0]?.models).toEqual(['openai/*', 'box?/qwen', 'gpt-*']);
+  });
+});
