@@ -1,6 +1,6 @@
 /**
- * Spend limits per client key: what each key's replies cost (the price table's figure) is added to a
- * counter for the key's UTC day, week (from Monday) or month, in the shared state (Redis when configured,
+ * Spend limits per client key: what each key's replies cost (the price table's figure) is added to
+ * counters for the key's UTC day, week (from Monday) and month, in the shared state (Redis when configured,
  * so replicas enforce one budget together). A key at or over its budget is refused before any upstream is
  * asked: 429 `budget_exceeded` in the API's envelope, with the budget, what is left and when it resets. A
  * stream that crosses the budget finishes; the next request is refused.
@@ -22,6 +22,9 @@ const pointsPerUsd = 1_000_000;
 const dayMs = 86_400_000;
 
 export type BudgetPeriod = { start: Date; end: Date; label: string };
+
+/** Every period a budget may count by; spend is counted in each (BudgetLedger.record). */
+const periodKinds: readonly Budget['period'][] = ['day', 'week', 'month'];
 
 /** A period as the ledger keeps it between requests: its bounds as numbers, and the reset time as a header writes it. */
 type CurrentPeriod = BudgetPeriod & { startMs: number; endMs: number; resetText: string };
@@ -85,18 +88,26 @@ export class BudgetLedger {
     return isPromise(count) ? count.then((read) => this.statusOf(holder, period, read)) : this.statusOf(holder, period, count);
   }
 
-  /** Adds a reply's cost to the key's current period; a store that fails is logged, never the reply's problem. */
+  /**
+   * Adds a reply's cost to the key's current day, week and month, whichever its budget counts by: a reload
+   * that changes the budget's period (a daily budget made monthly) then finds the spend already made in the
+   * new period, rather than a period counted from zero. A store that fails is logged, never the reply's problem.
+   */
   record(holder: BudgetHolder, costUsd: number, log: { warn(details: object, message: string): void }): void {
     if (!(costUsd > 0)) return;
-    const period = this.periodOf(holder.budget.period);
-    const fraction = this.fractionOf(holder, period);
+    for (const kind of periodKinds) this.recordIn(kind, holder.name, costUsd, log);
+  }
+
+  private recordIn(kind: Budget['period'], name: string, costUsd: number, log: { warn(details: object, message: string): void }): void {
+    const period = this.periodOf(kind);
+    const fraction = this.fractionOf(kind, name, period);
     const exact = fraction.points + costUsd * pointsPerUsd;
     const points = Math.floor(exact);
     fraction.points = exact - points;
     if (points === 0) return;
-    const added = this.counter(holder.budget.period).add(this.key(holder.name, period), points);
+    const added = this.counter(kind).add(this.key(name, period), points);
     if (isPromise(added))
-      added.catch((error: unknown) => log.warn({ key: holder.name, error: (error as Error).message }, 'recording spend failed'));
+      added.catch((error: unknown) => log.warn({ key: name, error: (error as Error).message }, 'recording spend failed'));
   }
 
   private periodOf(kind: Budget['period']): CurrentPeriod {
@@ -109,9 +120,9 @@ export class BudgetLedger {
     return current;
   }
 
-  /** The key's carried fraction for the current period: a new period starts it at zero. */
-  private fractionOf(holder: BudgetHolder, period: CurrentPeriod): CarriedFraction {
-    const id = `${holder.budget.period}\u0000${holder.name}`;
+  /** The key's carried fraction for the current period of a kind: a new period starts it at zero. */
+  private fractionOf(kind: Budget['period'], name: string, period: CurrentPeriod): CarriedFraction {
+    const id = `${kind}\u0000${name}`;
     let fraction = this.fractions.get(id);
     if (!fraction) {
       fraction = { label: period.label, points: 0 };

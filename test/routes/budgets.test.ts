@@ -1,6 +1,6 @@
 /** Budgets per key: refused before the upstream when spent, per API envelope; streams that cross finish; replicas share; /v1/usage. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BudgetLedger, budgetPeriod } from '../../src/plugins/budgets.js';
+import { BudgetLedger, budgetPeriod, type InProcessSpend } from '../../src/plugins/budgets.js';
 import { createInProcessState } from '../../src/state/in-process-state.js';
 import type { SharedState } from '../../src/state/shared-state.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
@@ -379,6 +379,23 @@ describe('budget periods', () => {
     expect(turned.spentUsd).toBe(0);
     expect(turned.resetsAt).toEqual(new Date('2027-02-01T00:00:00Z'));
   });
+
+  it("a reload that changes a key's period finds the spend already made in the new period", async () => {
+    // The in-process totals outlive a reload's app (src/live-gateway.ts hands them to the new ledger).
+    const inProcessSpend: InProcessSpend = new Map();
+    let now = new Date('2026-12-02T10:00:00Z');
+    const log = { warn: () => undefined };
+    const daily = { name: 'team', budget: { usd: 1, period: 'day' as const } };
+    const before = new BudgetLedger(createInProcessState(), () => now.getTime(), inProcessSpend);
+    before.record(daily, 0.25, log);
+    now = new Date('2026-12-03T10:00:00Z');
+    before.record(daily, 0.5, log);
+    const after = new BudgetLedger(createInProcessState(), () => now.getTime(), inProcessSpend);
+    expect((await after.status(daily)).spentUsd).toBeCloseTo(0.5, 9);
+    // Made monthly (and weekly): both days of December count, and the week from Monday 2026-11-30.
+    expect((await after.status({ name: 'team', budget: { usd: 1, period: 'month' } })).spentUsd).toBeCloseTo(0.75, 9);
+    expect((await after.status({ name: 'team', budget: { usd: 1, period: 'week' } })).spentUsd).toBeCloseTo(0.75, 9);
+  });
 });
 
 describe('spend below a millionth of a dollar per request', () => {
@@ -407,7 +424,16 @@ describe('spend below a millionth of a dollar per request', () => {
       },
       read: async () => ({ consumedPoints: total, msBeforeNext: 0 }),
     };
-    const state = { ...createInProcessState(), kind: 'redis' as const, windowCounter: () => integerCounter } as unknown as SharedState;
+    // Spend is counted by day, week and month: the day's counter is the one this budget reads.
+    const otherPeriods = {
+      add: async () => ({ consumedPoints: 0, msBeforeNext: 0 }),
+      read: async () => ({ consumedPoints: 0, msBeforeNext: 0 }),
+    };
+    const state = {
+      ...createInProcessState(),
+      kind: 'redis' as const,
+      windowCounter: (options: { name: string }) => (options.name === 'budget:day' ? integerCounter : otherPeriods),
+    } as unknown as SharedState;
     const ledger = new BudgetLedger(state);
     for (let index = 0; index < 1_000; index++) ledger.record(holder, cheapRequest, log);
     await Promise.resolve();
