@@ -5,7 +5,6 @@ import { defaultRefusalMemoryMs } from '../core/refusal-memory.js';
 import { normalizeClientKeys } from './normalize-client-keys.js';
 import { normalizeAzureOpenAi, normalizeBedrock, normalizeVertex } from './normalize-cloud-providers.js';
 import type {
-  StateSettings,
   AgentFormatRule,
   AgentFormatSettings,
   GatewayConfig,
@@ -17,6 +16,7 @@ import type { Deployment, RetrySettings } from './config-types.js';
 import { defaultFallbackOn, normalizeFallbacks } from './normalize-fallbacks.js';
 import { normalizeDeployments } from './normalize-deployments.js';
 import { normalizePrices } from './normalize-prices.js';
+import { normalizeState } from './normalize-state.js';
 
 export const defaultTimeouts: TimeoutSettings = {
   connectMs: 10_000,
@@ -71,17 +71,6 @@ export function normalizeAgentFormats(settings: ConfigFile['agentFormats']): Age
     default: settings?.default ?? 'openai',
   };
 }
-
-/** One hour, like the in-process store always kept; 8 MiB per stored response in Redis. */
-export const defaultState: StateSettings = {
-  onRedisError: 'open',
-  keyPrefix: 'interlingua:',
-  responseTtlSeconds: 3_600,
-  maxResponseBytes: 8 * 1024 * 1024,
-  connectTimeoutMs: 2_000,
-  commandTimeoutMs: 1_000,
-  streamLeaseSeconds: 30,
-};
 
 export type ServerOverrides = { host?: string; port?: number };
 
@@ -168,7 +157,7 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
     aliases: new Map(Object.entries(file.aliases ?? {})),
     ...deploymentsOf(file, providers),
     ...(file.prices ? { prices: normalizePrices(file.prices, file.deployments, file.aliases) } : {}),
-    state: { ...defaultState, ...file.state },
+    state: normalizeState(file.state),
   };
 }
 

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
-import { defaultState, normalizeConfig } from '../../src/config/normalize-config.js';
+import { normalizeConfig } from '../../src/config/normalize-config.js';
+import { defaultState } from '../../src/config/normalize-state.js';
 import { compileConfigFileValidator } from '../../src/config/validate-config-file.js';
 import { exitCode, GatewayProcesses } from '../helpers/gateway-process.js';
 
@@ -44,6 +45,23 @@ describe('state settings', () => {
     expect(problemsOf({ state: { onRedisError: 'maybe' } })).toEqual(['state.onRedisError: must be one of open, closed']);
     expect(problemsOf({ state: { redisUrl: 'redis://x' } })).toEqual(['state.redisUrl: is not a known setting']);
     expect(problemsOf({ state: { commandTimeoutMs: 0 } })).toEqual(['state.commandTimeoutMs: must be >= 10']);
+  });
+
+  it('refuse a Redis URL that does not parse, without quoting it (its password), rather than crash the start', () => {
+    const file = validateConfigFile({ providers: {}, state: { redis: 'redis://:hunter2-secret@127.0.0.1:notaport' } });
+    const refusal = (() => {
+      try {
+        normalizeConfig(file, {});
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(refusal).toBeInstanceOf(ConfigError);
+    expect((refusal as ConfigError).problems).toEqual([
+      'state.redis: not a URL the Redis client can read (redis://[user:password@]host[:port][/db])',
+    ]);
+    expect((refusal as ConfigError).message).not.toContain('hunter2-secret');
   });
 });
 

@@ -4,7 +4,7 @@
  * keeps them as long as its streams last, and gives them back at once when they end.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { defaultState } from '../../src/config/normalize-config.js';
+import { defaultState } from '../../src/config/normalize-state.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { createRedisState } from '../../src/state/redis-state.js';
 import type { RedisState } from '../../src/state/shared-state.js';
