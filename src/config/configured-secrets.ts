@@ -1,4 +1,4 @@
-/** Every secret a config holds, for the redactor: provider API keys and Entra client secrets, configured upstream and OTLP header values, client keys, the Redis password. */
+/** Every secret a config holds, for the redactor: provider API keys and Entra client secrets, configured upstream and OTLP header values, a password in a provider's baseUrl, client keys, the Redis password. */
 import type { GatewayConfig } from './config-types.js';
 
 /** `Bearer abc…`, `Basic abc…`: the credential alone, which is what an upstream echoes as often as the whole value. */
@@ -16,6 +16,8 @@ export function configuredSecrets(config: GatewayConfig): string[] {
     if (provider.vertex?.accessToken) secrets.push(provider.vertex.accessToken);
     if (provider.bedrock?.secretAccessKey) secrets.push(provider.bedrock.secretAccessKey);
     if (provider.bedrock?.sessionToken) secrets.push(provider.bedrock.sessionToken);
+    // A proxy's basic auth written into the URL (`http://user:password@proxy/v1`), which it may echo.
+    secrets.push(...urlPasswordForms(provider.baseUrl));
     for (const value of Object.values(provider.headers)) {
       secrets.push(value);
       const credential = schemeAndCredential.exec(value)?.[1];
@@ -30,12 +32,12 @@ export function configuredSecrets(config: GatewayConfig): string[] {
     else if (key && typeof key === 'object' && typeof (key as { key?: unknown }).key === 'string')
       secrets.push((key as { key: string }).key);
   }
-  secrets.push(...redisPasswordForms(config.state?.redis));
+  secrets.push(...urlPasswordForms(config.state?.redis));
   return secrets;
 }
 
-/** The password of a `redis://user:password@host` URL, as written (percent-encoded) and as sent to Redis. */
-function redisPasswordForms(url: string | undefined): string[] {
+/** The password of a `redis://user:password@host` (or http) URL, as written (percent-encoded) and as sent. */
+function urlPasswordForms(url: string | undefined): string[] {
   if (!url) return [];
   try {
     const written = new URL(url).password;

@@ -39,6 +39,19 @@ describe('configuredSecrets', () => {
     expect(configuredSecrets(withoutPassword)).toEqual([]);
   });
 
+  it("collects the password of a provider's baseUrl (a proxy's basic auth), as written and percent-decoded", () => {
+    const config = normalizeConfig(
+      validateConfigFile({
+        providers: {
+          proxied: { type: 'openai-compatible', baseUrl: 'http://team:pa%40ss-word@127.0.0.1:1/v1' },
+          plain: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:2/v1' },
+        },
+      }),
+      {},
+    );
+    expect(configuredSecrets(config).sort()).toEqual(['pa%40ss-word', 'pa@ss-word'].sort());
+  });
+
   it('collects the OTLP export headers (a tracing vendor’s key)', () => {
     const config = normalizeConfig(
       validateConfigFile({
