@@ -54,9 +54,24 @@ export type LiveGatewayOptions = {
   redactorFor?: ConfigRedaction;
 };
 
+/**
+ * Settings that belong to the listening socket, which a reload keeps (docs/live-reload.md): a file that
+ * changes them is applied without them, and the log says so rather than leaving the operator to wonder.
+ */
+const socketSettings = ['host', 'port', 'requestTimeoutMs', 'headersTimeoutMs'] as const;
+
+type SocketSettings = Pick<GatewayConfig['server'], (typeof socketSettings)[number]>;
+
+/** `server.port 8080 → 8081`, for each socket setting the new config changes. */
+function changedSocketSettings(running: SocketSettings, next: SocketSettings): string[] {
+  return socketSettings.filter((name) => running[name] !== next[name]).map((name) => `server.${name} ${running[name]} → ${next[name]}`);
+}
+
 export class LiveGateway {
   readonly server: Server;
   private current: BuiltApp | undefined;
+  /** The socket's settings, from the config the gateway started with. */
+  private socket: SocketSettings | undefined;
   private readonly draining = new Set<FastifyInstance>();
   private reloading: Promise<ReloadOutcome> | undefined;
   /** The reload asked for while one ran: it runs once that one ends. */
@@ -79,6 +94,7 @@ export class LiveGateway {
 
   /** Builds the first app (the caller then listens on `server`). */
   async start(config: GatewayConfig): Promise<FastifyInstance> {
+    this.socket = config.server;
     this.current = await this.build(config);
     return this.current.app;
   }
@@ -147,6 +163,8 @@ export class LiveGateway {
     const previous = this.current;
     this.current = next;
     log.info('config reloaded: new requests use it; live streams finish on the config they started with');
+    const kept = this.socket ? changedSocketSettings(this.socket, config.server) : [];
+    if (kept.length) log.warn({ kept }, 'config reloaded without its listening-socket settings: they change on a restart');
     if (previous) this.retire(previous.app);
     return { reloaded: true };
   }

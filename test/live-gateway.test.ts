@@ -176,3 +176,30 @@ describe('LiveGateway and Expect: 100-continue', () => {
     expect(await request(8, '{"a":12}')).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 [\s\S]*\{"a":12\}$/);
   });
 });
+
+describe('LiveGateway reload of a file that changes the listening socket', () => {
+  const validateConfigFile = compileConfigFileValidator();
+  const configWith = (server: Record<string, unknown>) => normalizeConfig(validateConfigFile({ server, providers: {} }), {});
+
+  it('applies the rest and logs which socket settings stay until a restart (nothing when none changed)', async () => {
+    const lines: { level: number; msg: string; kept?: string[] }[] = [];
+    let next = configWith({ port: 8080, headersTimeoutMs: 5_000 });
+    gateway = new LiveGateway({
+      loadConfig: async () => next,
+      buildApp: async (_config, serverFactory) => Fastify({ serverFactory }),
+      log: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) }),
+      serverOptions: {},
+    });
+    await gateway.start(configWith({ port: 8080, headersTimeoutMs: 5_000 }));
+    expect(await gateway.reload()).toEqual({ reloaded: true });
+    expect(lines.filter((line) => line.level === 40)).toEqual([]);
+    next = configWith({ port: 9090, headersTimeoutMs: 5_000, logLevel: 'debug' });
+    expect(await gateway.reload()).toEqual({ reloaded: true });
+    expect(lines.filter((line) => line.level === 40)).toEqual([
+      expect.objectContaining({
+        msg: 'config reloaded without its listening-socket settings: they change on a restart',
+        kept: ['server.port 8080 → 9090'],
+      }),
+    ]);
+  });
+});
