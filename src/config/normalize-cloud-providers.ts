@@ -43,6 +43,9 @@ export function normalizeVertex(provider: ProviderConfig, settings: ProviderEntr
   provider.vertex = { project: settings.project, location };
   if (typeof settings.keyFile === 'string') provider.vertex.keyFile = settings.keyFile;
   if (typeof settings.accessToken === 'string') provider.vertex.accessToken = settings.accessToken;
+  // A fixed token is used before anything else (providers/vertex/vertex-credentials.ts): the key file would lie unused.
+  if (provider.vertex.keyFile && provider.vertex.accessToken)
+    throw new ConfigError([`providers.${provider.name}.accessToken: give keyFile or accessToken, not both`]);
   // https://cloud.google.com/vertex-ai/docs/reference/rest#service-endpoint: regional hosts, and one for `global`.
   if (!settings.baseUrl)
     provider.baseUrl = location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
@@ -66,6 +69,9 @@ export function normalizeBedrock(provider: ProviderConfig, settings: ProviderEnt
     ['sessionToken', sessionToken],
   ] as const)
     if (value && !accessKeyId) throw new ConfigError([`providers.${provider.name}.${name}: needs accessKeyId beside it`]);
+  // Fixed credentials are taken before a profile: the profile would lie unused.
+  if (accessKeyId && provider.bedrock.profile)
+    throw new ConfigError([`providers.${provider.name}.profile: give profile or accessKeyId and secretAccessKey, not both`]);
   // https://docs.aws.amazon.com/general/latest/gr/bedrock.html: the runtime endpoint of each region.
   if (!settings.baseUrl) provider.baseUrl = `https://bedrock-runtime.${region}.amazonaws.com`;
 }

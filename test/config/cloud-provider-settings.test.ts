@@ -93,6 +93,12 @@ describe('Bedrock', () => {
     expect(problems.join('\n')).not.toMatch(/aws-secret-3|aws-token-4/);
   });
 
+  it('refuses a profile beside fixed credentials (the credentials would be used, the profile never)', async () => {
+    expect(
+      await problemsOf('{ type: bedrock, region: us-east-1, profile: ml-team, accessKeyId: AKIA1, secretAccessKey: aws-secret-3 }'),
+    ).toEqual(['providers.cloud.profile: give profile or accessKeyId and secretAccessKey, not both']);
+  });
+
   it('still names a missing region and a key id without its secret', async () => {
     expect(await problemsOf('{ type: bedrock }')).toEqual(['providers.cloud.region: required for a bedrock provider']);
     expect(await problemsOf('{ type: bedrock, region: us-east-1, accessKeyId: AKIA1 }')).toEqual([
@@ -114,6 +120,13 @@ describe('Vertex AI keyFile', () => {
       `providers.cloud.keyFile: ${join(directory, 'broken.json')} is not a JSON credentials file (a service account's key or a workload identity federation config)`,
     ]);
     expect(problems.join('\n')).not.toContain('secret-5');
+  });
+
+  it('refuses a key file beside a fixed accessToken (the token would be used, the file never)', async () => {
+    await writeFile(join(directory, 'unused.json'), JSON.stringify({ type: 'service_account' }));
+    expect(await problemsOf('{ type: vertex, project: p, keyFile: unused.json, accessToken: ya29-token-6 }')).toEqual([
+      'providers.cloud.accessToken: give keyFile or accessToken, not both',
+    ]);
   });
 
   it('takes a readable key file', async () => {
