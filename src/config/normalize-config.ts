@@ -156,7 +156,7 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
     ...(file.telemetry ? { telemetry: { ...file.telemetry, headers: file.telemetry.headers ?? {} } } : {}),
     aliases: new Map(Object.entries(file.aliases ?? {})),
     ...deploymentsOf(file, providers),
-    ...(file.prices ? { prices: normalizePrices(file.prices, file.deployments, file.aliases) } : {}),
+    ...(file.prices ? { prices: normalizePrices(file.prices, file.deployments, file.aliases, Object.keys(providers)) } : {}),
     state: normalizeState(file.state),
   };
 }

@@ -34,4 +34,23 @@ describe('normalizePrices', () => {
   it('lets a name with a slash be, as it may be a real provider/model too', () => {
     expect(normalizePrices({ 'openai/gpt-4o': rates }, {}, { 'openai/gpt-4o': 'local/qwen' })).toHaveLength(1);
   });
+
+  it('refuses a key whose provider is not configured, or a bare name, which would leave replies unpriced (so never charged)', () => {
+    const refusal = (() => {
+      try {
+        normalizePrices({ 'openai-prod/*': rates, 'gpt-4o': rates, 'local/*': rates, '*/m': rates, 'gpt-*': rates }, {}, {}, [
+          'openai',
+          'local',
+        ]);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(refusal).toBeInstanceOf(ConfigError);
+    expect((refusal as ConfigError).problems).toEqual([
+      "prices.openai-prod/*: no provider is named 'openai-prod' (configured: openai, local), so this price would match no reply",
+      "prices.gpt-4o: prices are keyed by provider/model ('<provider>/gpt-4o'), and 'gpt-4o' names no model",
+    ]);
+  });
 });
