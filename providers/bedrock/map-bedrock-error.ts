@@ -109,8 +109,23 @@ export function bedrockExceptionError(options: {
   });
 }
 
+/**
+ * The SDK found no credentials (its chain's `CredentialsProviderError`: no keys, an unknown profile, no
+ * role). No request was sent, so "unreachable" would send the operator to the network; said as Vertex's
+ * and Azure's are, naming what to set. A 502 like theirs: the gateway's upstream failed it, not the client.
+ */
+function missingCredentials(aws: AwsError, provider: string): GatewayError | undefined {
+  if (aws.name !== 'CredentialsProviderError') return undefined;
+  return gatewayError('upstream_unavailable', {
+    message: `Provider '${provider}': no AWS credentials (${aws.message}). Set accessKeyId and secretAccessKey, profile, or the AWS_* variables of the default chain.`,
+    cause: aws,
+  });
+}
+
 export function mapBedrockError(error: unknown, provider: string, cancellation: Cancellation): GatewayError {
   const aws = error as AwsError;
+  const credentials = cancellation.aborted ? undefined : missingCredentials(aws, provider);
+  if (credentials) return credentials;
   const status = aws.$metadata?.httpStatusCode ?? (typeof aws.name === 'string' ? bedrockExceptionStatus(aws.name) : undefined);
   if (status === undefined || cancellation.aborted) return errorFromTransportFailure(error, provider, cancellation);
   return bedrockExceptionError({

@@ -50,6 +50,7 @@ beforeAll(async () => {
       'providers:',
       `  bedrock-chain: { type: bedrock, region: eu-west-1, baseUrl: "${environmentBedrock.url}" }`,
       `  bedrock-team: { type: bedrock, region: eu-west-1, baseUrl: "${profileBedrock.url}", profile: team }`,
+      `  bedrock-no-profile: { type: bedrock, region: eu-west-1, baseUrl: "${profileBedrock.url}", profile: nowhere }`,
     ].join('\n'),
   );
   const port = await freePort();
@@ -91,6 +92,22 @@ describe('Bedrock credentials from the usual places', () => {
     });
     expect(completion.choices[0]?.message.content).toBe('signed with the profile');
     expect(String(profileBedrock.requests.at(-1)?.headers.authorization)).toContain(`Credential=${fromProfile.accessKeyId}/`);
+  });
+
+  it('a profile the files do not have: a 502 naming AWS credentials and what to set, and nothing sent to Bedrock', async () => {
+    const before = profileBedrock.requests.length;
+    const failure = await client.chat.completions
+      .create({ model: `bedrock-no-profile/${model}`, messages: [{ role: 'user', content: 'hi' }] })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
+    expect((failure as Error).message).toMatch(
+      /Provider 'bedrock-no-profile': no AWS credentials \(.+\)\. Set accessKeyId and secretAccessKey, profile/s,
+    );
+    expect(profileBedrock.requests.length).toBe(before);
   });
 
   it('no secret reaches the log', () => {
