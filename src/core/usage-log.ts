@@ -47,6 +47,40 @@ export interface UsageRecorder {
 /** Long enough for a month's period and the one before it. */
 export const usageDaysKept = 62;
 
+/**
+ * The model is the one figure a client chooses (an openai-compatible provider passes any name on, and
+ * llama-server answers whatever it is called), so a key could add a row per name it invents, for 62 days,
+ * and `GET /v1/usage` would carry them all. As the metrics bound their model label (src/plugins/metrics.ts),
+ * a key's first `usageModelsPerKeyDay` models of a day keep their rows; later new ones are counted together.
+ */
+export const usageModelsPerKeyDay = 500;
+export const otherModelsRow = '(other)';
+
+/** Which models each key has a row for today, so that a new one past the bound goes to `otherModelsRow`. */
+export class UsageModelBound {
+  private day = '';
+  private readonly models = new Map<string, Set<string>>();
+
+  constructor(private readonly limit = usageModelsPerKeyDay) {}
+
+  /** `model` itself while the key's day has room for it, else `otherModelsRow`. */
+  modelFor(key: string, model: string, day: string): string {
+    if (day !== this.day) {
+      this.day = day;
+      this.models.clear();
+    }
+    let models = this.models.get(key);
+    if (!models) {
+      models = new Set();
+      this.models.set(key, models);
+    }
+    if (models.has(model)) return model;
+    if (models.size >= this.limit) return otherModelsRow;
+    models.add(model);
+    return model;
+  }
+}
+
 /** Today's UTC date, worked out again only when the day ends (a Date and a string per request cost ~1 µs). */
 export function utcDayClock(): () => string {
   let day = '';
@@ -65,14 +99,21 @@ export class UsageLog implements UsageRecorder {
   readonly scope = 'replica';
   private readonly rows = new Map<string, UsageRow>();
   private lastDay = '';
+  private readonly models: UsageModelBound;
 
-  constructor(private readonly today: () => string = utcDayClock()) {}
+  constructor(
+    private readonly today: () => string = utcDayClock(),
+    modelsPerKeyDay = usageModelsPerKeyDay,
+  ) {
+    this.models = new UsageModelBound(modelsPerKeyDay);
+  }
 
   record(key: string, model: string, usage: Usage): void {
     const day = this.today();
     if (day !== this.lastDay) this.forgetBefore(day);
     const id = `${key}\u0000${model}\u0000${day}`;
-    let row = this.rows.get(id);
+    // A row found costs nothing more; only a key's new model of the day is checked against the bound.
+    let row = this.rows.get(id) ?? this.rowOfNewModel(key, model, day);
     if (!row) {
       row = emptyUsageRow(key, model, day);
       this.rows.set(id, row);
@@ -89,6 +130,18 @@ export class UsageLog implements UsageRecorder {
   /** Rows from `fromDay` (inclusive, `YYYY-MM-DD`), of one key or of all. */
   rowsSince(fromDay: string, key?: string): UsageRow[] {
     return [...this.rows.values()].filter((row) => row.day >= fromDay && (key === undefined || row.key === key));
+  }
+
+  /** The key's `(other)` row of the day when its models are at the bound; undefined while there is room. */
+  private rowOfNewModel(key: string, model: string, day: string): UsageRow | undefined {
+    if (this.models.modelFor(key, model, day) === model) return undefined;
+    const id = `${key}\u0000${otherModelsRow}\u0000${day}`;
+    let row = this.rows.get(id);
+    if (!row) {
+      row = emptyUsageRow(key, otherModelsRow, day);
+      this.rows.set(id, row);
+    }
+    return row;
   }
 
   private forgetBefore(day: string): void {

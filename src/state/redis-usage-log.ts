@@ -7,7 +7,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../core/logger.js';
 import type { Usage } from '../core/usage.js';
-import { emptyUsageRow, usageDaysKept, utcDayClock, type UsageRecorder, type UsageRow } from '../core/usage-log.js';
+import { emptyUsageRow, UsageModelBound, usageDaysKept, utcDayClock, type UsageRecorder, type UsageRow } from '../core/usage-log.js';
 
 const dayMs = 86_400_000;
 
@@ -23,6 +23,8 @@ export class RedisUsageLog implements UsageRecorder {
   private expiringDay = '';
   /** A Redis that is down would otherwise log a line per reply. */
   private warned = false;
+  /** Bounds the fields a key's client-chosen model names add to a day's hash (per replica: each keeps its own). */
+  private readonly models = new UsageModelBound();
 
   constructor(
     private readonly client: Redis,
@@ -34,7 +36,7 @@ export class RedisUsageLog implements UsageRecorder {
   record(key: string, model: string, usage: Usage): void {
     const day = this.today();
     const hash = this.hashOf(day);
-    const field = `${key}${separator}${model}${separator}`;
+    const field = `${key}${separator}${this.models.modelFor(key, model, day)}${separator}`;
     const commands: Promise<unknown>[] = [
       this.client.hincrby(hash, `${field}requests`, 1),
       this.client.hincrby(hash, `${field}inputTokens`, usage.inputTokens ?? 0),
