@@ -89,9 +89,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     }
     const file = validateConfigFile(interpolated);
     const config = normalizeConfig(file, overrides);
-    // A script is found next to the config that names it, wherever the gateway was started from.
     const keyFileProblems: string[] = [];
     for (const provider of Object.values(config.providers)) {
+      // A script is found next to the config that names it, wherever the gateway was started from.
       if (provider.script !== undefined) provider.script = resolve(dirname(options.path), provider.script);
       // So is a Vertex service-account key file.
       if (provider.vertex?.keyFile !== undefined) {
