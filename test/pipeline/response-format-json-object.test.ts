@@ -1,6 +1,8 @@
 /**
  * `response_format: {type: "json_object"}` where the upstream has no such mode: Claude's structured outputs
  * take a schema only, so the request is told in its prompt, and the reply checked, rather than sent nothing.
+ * So is a json_schema format without a schema (OpenAI's `json_schema.schema` is optional): nothing native
+ * can carry it on Claude or Bedrock's Converse, which constrain replies only to a schema.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takesJsonObjectNatively } from '../../src/core/provider-types.js';
@@ -41,5 +43,23 @@ describe('json_object without a native form', () => {
     expect(takesJsonObjectNatively('vertex', 'claude-sonnet-4-5@20250929')).toBe(false);
     expect(takesJsonObjectNatively('vertex', 'gemini-2.5-pro')).toBe(true);
     expect(takesJsonObjectNatively('openai', 'gpt-4.1')).toBe(true);
+  });
+});
+
+describe('a json_schema response format without a schema, on Claude', () => {
+  it('is written into the prompt (no output_config can carry it), named, and the reply checked as JSON', async () => {
+    upstream.enqueue({ type: 'message', content: [{ type: 'text', text: 'Here: {"anything": [1, 2]}' }] });
+    const completion = await gateway.client().chat.completions.create({
+      model: 'claude/claude-sonnet-4-5',
+      max_tokens: 200,
+      messages: [{ role: 'user', content: 'Anything as JSON.' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'free_form' } },
+    });
+    expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ anything: [1, 2] });
+    const sent = upstream.messageRequests().at(-1)!.body as { system?: unknown; output_config?: unknown };
+    expect(sent.output_config).toBeUndefined();
+    expect(JSON.stringify(sent.system)).toContain('a single JSON value named \\"free_form\\"');
+    // No schema to quote: the prompt does not pretend there is one.
+    expect(JSON.stringify(sent.system)).not.toContain('JSON Schema');
   });
 });
