@@ -5,6 +5,7 @@
  */
 import type http from 'node:http';
 import { writeOpenAiChatReply, type FakeOpenAiChatReply } from './fake-openai-upstream.js';
+import { constrainedPieces, type Constraint } from './constrained-decoding.js';
 import { harmonyReasoningAndContent } from './harmony-output.js';
 import { startLoopbackServer, type RecordedRequest } from './loopback-server.js';
 import { generate, messagesText, tokenize, toolNames, weatherCall, type Generation } from './scripted-generation.js';
@@ -92,6 +93,8 @@ export type ChatRules = {
   parsesCalls(body: Record<string, unknown>, model: ScriptedModel): boolean;
   /** The text the server returns when it does not parse (special tokens per its rules), as deltas. */
   decode(generation: Generation, body: Record<string, unknown>, model: ScriptedModel): Decoded;
+  /** The grammar the request asks for, read from the server's own fields (constrained-decoding.ts). */
+  constraint?(body: Record<string, unknown>): Constraint | undefined;
   /** The message field reasoning goes in (vLLM: `reasoning`; llama.cpp, Ollama: `reasoning_content`). */
   reasoningField: 'reasoning' | 'reasoning_content';
   /** Whether `<think>…</think>` becomes reasoning by default (llama.cpp, Ollama; vLLM only with a reasoning parser). */
@@ -137,6 +140,12 @@ export async function serveChat(
   const body = bodyOf(request);
   const refusal = rules.refuse?.(body, model);
   if (refusal) return sendJson(response, refusal.status, refusal.body);
+  // A grammar over the whole reply leaves no room for call markup: the model writes the JSON.
+  const constraint = rules.constraint?.(body);
+  if (constraint) {
+    const constrained: FakeOpenAiChatReply = { type: 'chat', content: constrainedPieces(constraint), finishReason: 'stop' };
+    return writeOpenAiChatReply({ ...constrained, reasoningField: rules.reasoningField }, request, response);
+  }
   const generation = generate(model, sawTool(body, rules.rendersTools(body)));
   let reply: FakeOpenAiChatReply;
   if (generation.called && rules.parsesCalls(body, model)) {

@@ -9,6 +9,7 @@
  */
 import type http from 'node:http';
 import { renderChatTemplate, templateCapabilities } from './chat-template-rendering.js';
+import { constrainedPieces, llamaSchemaConversionError, llamaServerConstraint } from './constrained-decoding.js';
 import {
   bodyOf,
   sendJson,
@@ -38,6 +39,13 @@ export type FakeLlamaServerOptions = {
    * tools. /props still shows the template and its capabilities.
    */
   noJinja?: boolean;
+  /**
+   * A build from before `response_format: {type: "json_schema"}` was read (ggml-org/llama.cpp#10732, fixed in
+   * December 2024): such a format is refused, thrown as a std::runtime_error from the parser, which the
+   * server's exception handler answers as ERROR_TYPE_SERVER (500). `json_object` and `json_schema` in the
+   * body worked already.
+   */
+  withoutJsonSchemaFormat?: boolean;
 };
 
 /** llama-server's error envelope (`format_error_response`, server-common.cpp). */
@@ -89,9 +97,28 @@ function contextRefusal(tokens: number) {
   };
 }
 
+/**
+ * A response format the build cannot read, or a schema json-schema-to-grammar cannot convert: the latter is
+ * answered 400 invalid_request_error with the converter's errors (quoted in ggml-org/llama.cpp#19716).
+ */
+function formatRefusal(body: Record<string, unknown>, options: FakeLlamaServerOptions) {
+  const format = body.response_format as { type?: unknown } | undefined;
+  if (options.withoutJsonSchemaFormat === true && format?.type === 'json_schema') {
+    const message = 'response_format type must be one of "text" or "json_object", but got: json_schema';
+    return { status: 500, body: llamaError(500, 'server_error', message) };
+  }
+  const constraint = llamaServerConstraint(body);
+  const failed = constraint && llamaSchemaConversionError(constraint);
+  return failed ? { status: 400, body: llamaError(400, 'invalid_request_error', failed) } : undefined;
+}
+
 function llamaChatRules(options: FakeLlamaServerOptions): ChatRules {
   return {
-    refuse: (body) => jinjaRefusal(body, options) ?? argumentsRefusal(body) ?? contextRefusal(promptTokens(messagesText(body))),
+    refuse: (body) =>
+      jinjaRefusal(body, options) ??
+      argumentsRefusal(body) ??
+      formatRefusal(body, options) ??
+      contextRefusal(promptTokens(messagesText(body))),
     rendersTools: hasTools,
     // With tools, common_chat_templates_apply picks the template's tool format (or the generic JSON one
     // for templates that render no tools) and common_chat_parse returns its calls as tool_calls.
@@ -100,6 +127,7 @@ function llamaChatRules(options: FakeLlamaServerOptions): ChatRules {
     parsesCalls: (body) => hasTools(body) && body.tool_choice !== 'none',
     // Without tools the template's "content only" format preserves no tokens: only --special keeps them.
     decode: (generation) => splitThinking(llamaCppPieces(generation, { special: options.special === true })),
+    constraint: llamaServerConstraint,
     reasoningField: 'reasoning_content',
     splitsThinking: true,
   };
@@ -169,8 +197,15 @@ async function serveCompletion(request: RecordedRequest, response: http.ServerRe
     ? body.preserved_tokens.filter((token): token is string => typeof token === 'string')
     : [];
   const preserved = new Set(requested.filter((token) => model.tokens.added.includes(token)));
+  // `json_schema` is read by params_from_json_cmpl (server-task.cpp) and converted as on the chat endpoint.
+  const constraint =
+    typeof body.json_schema === 'object' && body.json_schema !== null
+      ? llamaServerConstraint({ json_schema: body.json_schema })
+      : undefined;
+  const failed = constraint && llamaSchemaConversionError(constraint);
+  if (failed) return sendJson(response, 400, llamaError(400, 'invalid_request_error', failed));
   const generation = generate(model, body.prompt.includes(weatherCall.name));
-  const pieces = llamaCppPieces(generation, { special: options.special === true, preserved });
+  const pieces = constraint ? constrainedPieces(constraint) : llamaCppPieces(generation, { special: options.special === true, preserved });
   const evaluated = promptTokens(body.prompt);
   const final = (content: string) => ({
     index: 0,

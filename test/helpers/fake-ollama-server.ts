@@ -22,11 +22,20 @@ import {
   type ChatRules,
   type FakeInferenceServer,
 } from './fake-inference-server.js';
+import { constrainedPieces, ollamaFormatConstraint } from './constrained-decoding.js';
 import type { RecordedRequest } from './loopback-server.js';
 import { generate, llamaCppPieces, weatherCall } from './scripted-generation.js';
 import type { ScriptedModel } from './scripted-models.js';
 
-export type FakeOllamaServerOptions = { models: readonly ScriptedModel[] };
+export type FakeOllamaServerOptions = {
+  models: readonly ScriptedModel[];
+  /**
+   * A version before 0.5.0 (December 2024), when `format` was a string that could only be "json": a schema
+   * object fails to bind into api.ChatRequest (400 with Go's unmarshal error), and the OpenAI-compatible
+   * endpoint maps `json_object` only, answering a `json_schema` request in prose (openai/openai.go then).
+   */
+  beforeFormatSchemas?: boolean;
+};
 
 function hasTools(body: Record<string, unknown>): boolean {
   return Array.isArray(body.tools) && body.tools.length > 0;
@@ -57,14 +66,36 @@ function openAiRefusal(body: Record<string, unknown>, model: ScriptedModel | und
 
 // `tool_choice` is not read: openai/openai.go's ChatCompletionRequest has no such field, so `none` and a
 // forced tool change nothing and every offered tool is rendered and parsed.
-const openAiRules: ChatRules = {
-  refuse: openAiRefusal,
-  rendersTools: hasTools,
-  parsesCalls: (body, model) => hasTools(body) && supportsTools(model),
-  decode: (generation, _body, model) => decodeText(model, generation),
-  reasoningField: 'reasoning',
-  splitsThinking: true,
-};
+function openAiRules(options: FakeOllamaServerOptions): ChatRules {
+  return {
+    refuse: openAiRefusal,
+    rendersTools: hasTools,
+    parsesCalls: (body, model) => hasTools(body) && supportsTools(model),
+    decode: (generation, _body, model) => decodeText(model, generation),
+    constraint: (body) => ollamaFormatConstraint(formatOfOpenAiRequest(body, options)),
+    reasoningField: 'reasoning',
+    splitsThinking: true,
+  };
+}
+
+/** openai/openai.go, `fromChatRequest`: `json_object` becomes format "json", `json_schema` its schema (since 0.5.0). */
+function formatOfOpenAiRequest(body: Record<string, unknown>, options: FakeOllamaServerOptions): unknown {
+  const format = body.response_format as { type?: unknown; json_schema?: { schema?: unknown } } | undefined;
+  if (format?.type === 'json_object') return 'json';
+  if (format?.type === 'json_schema' && options.beforeFormatSchemas !== true) return format.json_schema?.schema;
+  return undefined;
+}
+
+/** The native `format` a version before 0.5.0 cannot bind: Go's json error, answered 400 by ChatHandler. */
+function formatBindingRefusal(body: Record<string, unknown>, options: FakeOllamaServerOptions): string | undefined {
+  if (options.beforeFormatSchemas !== true || body.format === undefined || typeof body.format === 'string') return undefined;
+  const kind = Array.isArray(body.format)
+    ? 'array'
+    : typeof body.format === 'object' && body.format !== null
+      ? 'object'
+      : typeof body.format;
+  return `json: cannot unmarshal ${kind} into Go struct field ChatRequest.format of type string`;
+}
 
 /**
  * Ollama's name rule: a name without a tag means its `latest` tag, so `llama3.1` is `llama3.1:latest`
@@ -75,11 +106,16 @@ function findModel(models: readonly ScriptedModel[], name: unknown): ScriptedMod
   return models.find((candidate) => candidate.ollamaName === full);
 }
 
-async function serveNativeChat(request: RecordedRequest, response: http.ServerResponse, models: readonly ScriptedModel[]): Promise<void> {
+async function serveNativeChat(request: RecordedRequest, response: http.ServerResponse, options: FakeOllamaServerOptions): Promise<void> {
   const body = bodyOf(request);
-  const model = findModel(models, body.model);
+  const unbound = formatBindingRefusal(body, options);
+  if (unbound) return sendJson(response, 400, { error: unbound });
+  const model = findModel(options.models, body.model);
   const refused = refusal(body, model);
   if (refused || !model) return sendJson(response, refused?.status ?? 404, { error: refused?.message });
+  // `format` is a grammar over the whole reply: the model writes the JSON, no call and no thinking.
+  const constraint = ollamaFormatConstraint(body.format);
+  if (constraint) return writeOllamaChatReply({ type: 'chat', content: constrainedPieces(constraint).join('') }, request, response);
   const generation = generate(model, sawTool(body, hasTools(body)));
   if (generation.called && hasTools(body)) {
     const beside = besideCall(model, generation, thinks(model));
@@ -123,6 +159,7 @@ function show(request: RecordedRequest, response: http.ServerResponse, models: r
 
 export async function startFakeOllamaServer(options: FakeOllamaServerOptions): Promise<FakeInferenceServer> {
   const { models } = options;
+  const chatRules = openAiRules(options);
   return startFakeInferenceServer(
     {
       'GET /': (_request, response) => {
@@ -133,7 +170,7 @@ export async function startFakeOllamaServer(options: FakeOllamaServerOptions): P
       'GET /api/tags': (_request, response) =>
         sendJson(response, 200, { models: models.map((model) => describeOllamaModel(model.ollamaName)) }),
       'POST /api/show': (request, response) => show(request, response, models),
-      'POST /api/chat': (request, response) => serveNativeChat(request, response, models),
+      'POST /api/chat': (request, response) => serveNativeChat(request, response, options),
       'GET /v1/models': (_request, response) =>
         sendJson(response, 200, {
           object: 'list',
@@ -142,7 +179,7 @@ export async function startFakeOllamaServer(options: FakeOllamaServerOptions): P
       'POST /v1/chat/completions': async (request, response) => {
         const body = bodyOf(request);
         const model = findModel(models, body.model);
-        if (model) return serveChat(request, response, model, openAiRules);
+        if (model) return serveChat(request, response, model, chatRules);
         const refused = openAiRefusal(body, undefined);
         return sendJson(response, refused?.status ?? 404, refused?.body);
       },

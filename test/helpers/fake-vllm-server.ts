@@ -11,6 +11,7 @@ import {
   type ChatRules,
   type FakeInferenceServer,
 } from './fake-inference-server.js';
+import { vllmConstraint } from './constrained-decoding.js';
 import { harmonyReasoningAndContent } from './harmony-output.js';
 import { messagesText, vllmDeltas } from './scripted-generation.js';
 import type { ScriptedModel } from './scripted-models.js';
@@ -99,6 +100,7 @@ function vllmChatRules(options: FakeVllmOptions): ChatRules {
       const spacesBetweenSpecialTokens = body.spaces_between_special_tokens !== false;
       return { content: vllmDeltas(model, generation, { skipSpecialTokens, spacesBetweenSpecialTokens }) };
     },
+    constraint: vllmConstraint,
     reasoningField: 'reasoning',
     splitsThinking: false,
   };
