@@ -18,8 +18,6 @@ import type { DiagnosticsCollector } from './diagnostics-collector.js';
 import type { ProviderDirectory } from './provider-directory.js';
 import { replyStartsInReasoning } from './reply-starts-in-reasoning.js';
 import type { ResponseFormatPlacement } from './response-format-placement.js';
-import { isResponseFormatRefusal } from './response-format-refused.js';
-import { isGrammarTooComplex } from '../core/grammar-too-complex.js';
 import { applyReplyStages, nativeLane, type ReplyPlan } from './stages.js';
 import { streamWithRetries, type RetryOptions } from './stream-with-retries.js';
 import type { TargetPlanner } from './target-planner.js';
@@ -60,19 +58,7 @@ export class NativeLane {
         return this.planner.plan({ ...model, toolCalling: 'prompted' }, input, context, options, retries.attempts);
       // One that refuses the native form of the response format gets it in the prompt, checked by the gateway,
       // and so does one whose grammar compiler gave up on the schema (for that schema only).
-      const format = sent.responseFormat;
-      if (format?.type === 'json_schema' && format.schema && isGrammarTooComplex(error))
-        this.responseFormats.tooComplexNatively(
-          model,
-          { name: format.name, schema: format.schema },
-          error as Error,
-          context,
-          diagnostics,
-          routeWarnings,
-        );
-      else if (format && isResponseFormatRefusal(error))
-        this.responseFormats.refusedNatively(model, error as Error, context, diagnostics, routeWarnings);
-      else throw error;
+      if (!this.responseFormats.learnRefusal(model, sent, error, context, diagnostics, routeWarnings)) throw error;
       upstream = await streamWithRetries(
         adapter,
         this.responseFormats.forNativeLane(request, diagnostics, routeWarnings),

@@ -58,15 +58,20 @@ export class PromptedLane {
       serverMayRenderTools: this.toolRefusals.serverMayRenderTools(model),
     });
     for (const warning of prepared.warnings) diagnostics.warn(warning);
-    const formatted = this.responseFormats.forPromptedLane(prepared.request, prepared.parse, diagnostics);
+    let formatted = this.responseFormats.forPromptedLane(prepared.request, prepared.parse, diagnostics);
     let upstream: AsyncIterable<StreamEvent>;
     try {
       upstream = await streamWithRetries(adapter, formatted.request, context, retries);
     } catch (error) {
       // Nothing reached the client yet: a server that cannot render the tools (llama-server without Jinja)
       // gets the same request with the tools written into the prompt by the gateway.
-      if (!prepared.serverRendered || !this.toolRefusals.templateRefused(model, error, context)) throw error;
-      return this.planner.plan(model, input, context, options, retries.attempts);
+      if (prepared.serverRendered && this.toolRefusals.templateRefused(model, error, context))
+        return this.planner.plan(model, input, context, options, retries.attempts);
+      // Without tools the upstream's own JSON mode was kept: one that refuses it (or cannot compile the schema)
+      // gets the format in the prompt, as in the native lane.
+      if (!this.responseFormats.learnRefusal(model, formatted.request, error, context, diagnostics, routeWarnings)) throw error;
+      formatted = this.responseFormats.forPromptedLane(prepared.request, prepared.parse, diagnostics);
+      upstream = await streamWithRetries(adapter, formatted.request, context, retries);
     }
     const warnings = [...routeWarnings, ...prepared.warnings, ...formatted.warnings];
     const { redactor, recentReplies, ids } = this.dependencies;

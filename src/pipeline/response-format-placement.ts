@@ -5,6 +5,7 @@
  * in the prompt until the refusal is forgotten.
  */
 import type { ChatRequest } from '../core/chat-request.js';
+import { isGrammarTooComplex } from '../core/grammar-too-complex.js';
 import type { Logger } from '../core/logger.js';
 import type { RefusalMemories } from '../core/refusal-memory.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
@@ -16,7 +17,7 @@ import { nativeFormatGap } from './native-format-gap.js';
 import type { ProviderDirectory } from './provider-directory.js';
 import type { JsonRepair } from './repair-native-arguments.js';
 import { promptForResponseFormat } from './response-format-prompt.js';
-import { refusedBesideTools } from './response-format-refused.js';
+import { isResponseFormatRefusal, refusedBesideTools } from './response-format-refused.js';
 import { SchemasTooComplex } from './response-format-too-complex.js';
 import type { SchemaCheck } from './schema-validators.js';
 
@@ -79,11 +80,43 @@ export class ResponseFormatPlacement {
     if (!asksForJson(format)) return { request, warnings: [] };
     const type = this.providers.config(request.model.provider).type;
     const gap = nativeFormatGap(format, type, request.model.model);
-    if (!parse && !gap) return { request, warnings: [] };
-    const why = gap ?? 'tools are written into the prompt for this model';
+    const refused = this.refused.has(request.model);
+    const tooComplex = format.type === 'json_schema' && format.schema !== undefined && this.tooComplex.has(request.model, format.schema);
+    if (!parse && !gap && !refused && !tooComplex) return { request, warnings: [] };
+    const why =
+      gap ??
+      (parse
+        ? 'tools are written into the prompt for this model'
+        : refused
+          ? 'the upstream refused its native form for this model'
+          : "the upstream's grammar compiler gave up on this schema for this model");
     const prompted = promptForResponseFormat(request, format, { withTools: parse, why });
     for (const warning of prompted.warnings) diagnostics.warn(warning);
     return prompted;
+  }
+
+  /**
+   * Learns from an error of a request sent with the format in the upstream's own field: a refusal of that
+   * field (response-format-refused.ts), or a grammar compiler that gave up on the schema
+   * (src/core/grammar-too-complex.ts). True when the request should go again with the format in the prompt
+   * (which forNativeLane and forPromptedLane now do for the model).
+   */
+  learnRefusal(
+    model: ResolvedModel,
+    sent: ChatRequest,
+    error: unknown,
+    context: { log: Pick<Logger, 'warn'> },
+    diagnostics: DiagnosticsCollector,
+    warnings: Warning[],
+  ): boolean {
+    const format = sent.responseFormat;
+    if (format?.type === 'json_schema' && format.schema && isGrammarTooComplex(error)) {
+      this.tooComplexNatively(model, { name: format.name, schema: format.schema }, error as Error, context, diagnostics, warnings);
+      return true;
+    }
+    if (!format || !isResponseFormatRefusal(error)) return false;
+    this.refusedNatively(model, error as Error, context, diagnostics, warnings);
+    return true;
   }
 
   /**

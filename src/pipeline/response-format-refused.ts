@@ -7,6 +7,11 @@
  *   `constraints/vertexai.allowedPartnerModelFeatures`, or a model Vertex does not list for it), and
  *   Claude models before structured outputs: a 400 naming `output_config` / `output_format`;
  * - OpenAI-compatible servers without json_schema support: a 400 naming `response_format`;
+ * - llama-server builds before `json_schema` formats (ggml-org/llama.cpp#10732): "response_format type must be
+ *   one of \"text\" or \"json_object\", but got: json_schema", thrown from its request parser and answered by the
+ *   server's exception handler as a 500 (the one 5xx taken as a refusal, in these words only);
+ * - Ollama before 0.5.0, whose `format` was a string ("json"): a schema there fails to bind, a 400 "json: cannot
+ *   unmarshal object into Go struct field ChatRequest.format of type string";
  * - Gemini models without a JSON schema mode: a 400 naming `responseJsonSchema` / `responseSchema`;
  * - Bedrock models without structured outputs: a ValidationException "This model doesn't support the
  *   outputConfig field. Remove outputConfig and try again." (Nova, Llama 4, Pixtral), and Claude models whose
@@ -26,7 +31,11 @@
  */
 import { GatewayError } from '../core/gateway-error.js';
 
-const formatFields = /output_config|outputConfig|output_format|response_format|responseJsonSchema|responseSchema|json_schema/;
+const formatFields =
+  /output_config|outputConfig|output_format|response_format|responseJsonSchema|responseSchema|json_schema|ChatRequest\.format\b/;
+
+/** llama-server's parser refusing the format type, which older builds answer with a 500. */
+const llamaServerFormatTypes = /\bresponse_format type must be one of "text" or "json_object"/;
 
 /**
  * The feature named instead of the field. The same policy refuses Claude's other features in the same words
@@ -57,8 +66,9 @@ const schemaProblem = /invalid (json )?schema|format\.schema\b|\bschema\b[^.]*\b
 
 export function isResponseFormatRefusal(error: unknown): boolean {
   if (!GatewayError.isInstance(error) || error.upstreamStatus === undefined) return false;
-  if (error.upstreamStatus !== 400 && error.upstreamStatus !== 422) return false;
   const { message } = error;
+  if (error.upstreamStatus === 500 && llamaServerFormatTypes.test(message)) return true;
+  if (error.upstreamStatus !== 400 && error.upstreamStatus !== 422) return false;
   const namesFormat = formatFields.test(message) || besideTools.test(message) || formatFeature.some((pattern) => pattern.test(message));
   return namesFormat && !schemaProblem.test(message);
 }

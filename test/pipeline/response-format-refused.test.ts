@@ -28,6 +28,22 @@ describe('isResponseFormatRefusal', () => {
     expect(isResponseFormatRefusal(upstream400("This model doesn't support structured outputs."))).toBe(true);
   });
 
+  it("an older llama-server's parser refusing json_schema (a 500) and an older Ollama's format binding (a 400)", () => {
+    const llamaServer = 'response_format type must be one of "text" or "json_object", but got: json_schema';
+    expect(isResponseFormatRefusal(gatewayError('upstream_http_error', { message: llamaServer, status: 502, upstreamStatus: 500 }))).toBe(
+      true,
+    );
+    expect(
+      isResponseFormatRefusal(upstream400('json: cannot unmarshal object into Go struct field ChatRequest.format of type string')),
+    ).toBe(true);
+    // Any other 500 is a failure, even naming the field.
+    expect(
+      isResponseFormatRefusal(
+        gatewayError('upstream_http_error', { message: 'response_format crashed the worker', status: 502, upstreamStatus: 500 }),
+      ),
+    ).toBe(false);
+  });
+
   it('not the same policy refusing another feature, nor a schema problem, nor a 5xx', () => {
     expect(
       isResponseFormatRefusal(

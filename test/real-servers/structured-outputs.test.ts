@@ -153,6 +153,31 @@ function promptMentionsSchema(body: Record<string, unknown>): boolean {
 }
 
 describe('what the servers do not support', () => {
+  it('a llama-server build before json_schema formats refuses one (500): the gateway writes the schema into the prompt', async () => {
+    const server = await startFakeLlamaServer({ model: scriptedModel('hermes'), withoutJsonSchemaFormat: true });
+    running.server = server;
+    running.gateway = await startGateway(
+      { providers: { local: { type: 'openai-compatible', baseUrl: `${server.url}/v1` } } },
+      { detectServers: true },
+    );
+    await waitForServerDetection(running.gateway);
+    const reply = await running.gateway
+      .client()
+      .chat.completions.create({ model: 'local/Qwen3-8B-Q4_K_M.gguf', messages, response_format: responseFormat })
+      .withResponse();
+    const bodies = server.bodiesOf('/v1/chat/completions');
+    expect({
+      status: reply.response.status,
+      sent: bodies.map((body) => [Boolean(body.response_format), promptMentionsSchema(body)]),
+    }).toEqual({
+      status: 200,
+      sent: [
+        [true, false],
+        [false, true],
+      ],
+    });
+  });
+
   it("a schema llama-server's converter cannot read comes back as its 400, in the client's envelope", async () => {
     const server = await startFakeLlamaServer({ model: scriptedModel('hermes') });
     running.server = server;
@@ -167,6 +192,22 @@ describe('what the servers do not support', () => {
       })
       .catch((error: unknown) => error as { status?: number; message?: string });
     expect(failure).toMatchObject({ status: 400, message: expect.stringContaining('Unrecognized schema: {"description":"any value"}') });
+  });
+
+  it('Ollama before 0.5.0 refuses a schema in `format` (400): the gateway writes it into the prompt', async () => {
+    const model = scriptedModel('hermes');
+    const server = await startFakeOllamaServer({ models: [model], beforeFormatSchemas: true });
+    running.server = server;
+    running.gateway = await startGateway({ providers: { local: { type: 'ollama', baseUrl: server.url } } });
+    const reply = await running.gateway
+      .client()
+      .chat.completions.create({ model: `local/${model.ollamaName}`, messages, response_format: responseFormat });
+    const bodies = server.bodiesOf('/api/chat');
+    expect(bodies.map((body) => [body.format !== undefined && typeof body.format === 'object', promptMentionsSchema(body)])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    expect(reply.choices[0]?.message.content).toBeTypeOf('string');
   });
 
   it("Ollama's /v1 before 0.5.0 ignores a json_schema format and answers prose: the reply carries response_format_error", async () => {
@@ -191,14 +232,12 @@ describe('what the servers do not support', () => {
         function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
       },
     ];
-    const reply = await gateway
-      .client()
-      .chat.completions.create({
-        model,
-        messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
-        tools,
-        response_format: responseFormat,
-      });
+    const reply = await gateway.client().chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
+      tools,
+      response_format: responseFormat,
+    });
     expect(reply.choices[0]?.message.tool_calls?.[0]).toMatchObject({ function: { name: 'get_weather' } });
     const body = server.bodiesOf('/v1/chat/completions')[0] ?? {};
     expect([body.response_format, promptMentionsSchema(body)]).toEqual([undefined, true]);
