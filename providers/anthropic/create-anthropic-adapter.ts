@@ -4,7 +4,6 @@
  */
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest, ProviderAdapter, ProviderContext, StreamEvent } from '../../src/core/index.js';
-import { contentDigest } from '../../src/core/content-digest.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
 import { isGrammarTooComplex } from '../../src/core/grammar-too-complex.js';
 import { modelsRemembered, refusalMemories, type RefusalMemories } from '../../src/core/refusal-memory.js';
@@ -17,6 +16,7 @@ import { listAnthropicModels } from './list-anthropic-models.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
 import { readAnthropicStream } from './read-anthropic-stream.js';
 import { isStrictToolsRefusal } from './strict-tools-refused.js';
+import { strictToolsKey } from './strict-tools-key.js';
 
 /** What one attempt sent that a refusal may name: the betas, as the host got them. */
 type Attempt = { betas: string[] };
@@ -27,12 +27,6 @@ const maxAttempts = 4;
 /** A 4xx from the host: only a refusal of the request as sent is learned from. */
 function isRefusalOf400(error: unknown): error is GatewayError {
   return GatewayError.isInstance(error) && error.upstreamStatus !== undefined && error.upstreamStatus >= 400 && error.upstreamStatus < 500;
-}
-
-/** The model and its strict tools, as a memory key; undefined when no tool asks for strict. */
-function strictToolsKey(request: ChatRequest): string | undefined {
-  const strict = (request.tools ?? []).filter((tool) => tool.strict === true).map((tool) => [tool.name, tool.parameters]);
-  return strict.length > 0 ? `${request.model.model}\n${contentDigest(strict)}` : undefined;
 }
 
 /** Anthropic has no embeddings endpoint, so the adapter has no `embed`. */

@@ -147,7 +147,11 @@ function strictToolsGap(model: string, claude: boolean): string | undefined {
     : `Bedrock's Converse takes toolSpec.strict only for the models it lists, and the gateway knows Claude 4.5 and 4.6 among them, not ${model}`;
 }
 
-export function buildConverseRequest(request: ChatRequest): { input: ConverseCommandInput; warnings: Warning[] } {
+/** `strictRefused`: why strict tools go without strict though the model takes them (the host gave up on their grammar). */
+export function buildConverseRequest(
+  request: ChatRequest,
+  options: { strictRefused?: string } = {},
+): { input: ConverseCommandInput; warnings: Warning[] } {
   const warnings: Warning[] = [];
   const claude = isBedrockClaude(request.model.model);
   const system = request.messages.flatMap((message): SystemContentBlock[] => {
@@ -184,7 +188,7 @@ export function buildConverseRequest(request: ChatRequest): { input: ConverseCom
   // Converse has no tool_choice "none": the tools are withheld instead, so the model cannot call one the
   // client forbade (a tool history still gets the placeholder below, whose calls are dropped).
   if (request.tools?.length && request.toolChoice?.type !== 'none') {
-    const modelGap = strictToolsGap(request.model.model, claude);
+    const modelGap = options.strictRefused ?? strictToolsGap(request.model.model, claude);
     const tools: Tool[] = request.tools.flatMap((tool): Tool[] => {
       const grammar = grammarToolSchema(
         { ...tool, parameters: objectSchema(tool.parameters) },

@@ -8,9 +8,12 @@ import type { BedrockRuntimeClient, BedrockRuntimeClientConfig, ConverseStreamOu
 import type { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest } from '../../src/core/chat-request.js';
+import type { Warning } from '../../src/core/warning.js';
 import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import type { ProviderAdapter, ProviderContext } from '../../src/core/provider-adapter.js';
-import { refusalMemories, type RefusalMemories } from '../../src/core/refusal-memory.js';
+import { isGrammarTooComplex } from '../../src/core/grammar-too-complex.js';
+import { modelsRemembered, refusalMemories, type RefusalMemories } from '../../src/core/refusal-memory.js';
+import { strictToolsKey } from '../anthropic/strict-tools-key.js';
 import { betaList, bedrockBetaPlatform, PlatformBetas } from '../anthropic/claude-platform-betas.js';
 import { findHeader } from '../anthropic/build-anthropic-headers.js';
 import { isBedrockClaude } from './converse-claude-thinking.js';
@@ -57,9 +60,15 @@ function isValidationException(error: unknown): error is { message: string } {
   return aws.name === 'ValidationException' && typeof aws.message === 'string';
 }
 
-/** `refusals`: where the betas Bedrock refused for a model are remembered (claude-platform-betas.ts). */
+/**
+ * `refusals`: where the betas Bedrock refused for a model are remembered (claude-platform-betas.ts), and the sets
+ * of strict tools whose grammar it gave up on.
+ */
 export function createBedrockAdapter(config: ProviderConfig, refusals: RefusalMemories = refusalMemories()): ProviderAdapter {
   const betas = new PlatformBetas(bedrockBetaPlatform, refusals);
+  /** Model and strict tool sets whose grammar Bedrock gave up on (src/core/grammar-too-complex.ts). */
+  const strictTooComplex = refusals(modelsRemembered);
+  const grammarReason = `Bedrock provider '${config.name}' could not compile these strict tools for this model (too complex)`;
   const settings = config.bedrock;
   if (!settings) throw new Error(`provider ${config.name} has no bedrock settings`);
   // The AWS SDK loads with the first request: it is megabytes of heap and start-up time that a gateway
@@ -73,7 +82,9 @@ export function createBedrockAdapter(config: ProviderConfig, refusals: RefusalMe
   let responses = 0;
 
   async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
-    const { input, warnings } = buildConverseRequest(request);
+    const strictTools = strictToolsKey(request);
+    const remembered = strictTools !== undefined && strictTooComplex.has(strictTools);
+    const { input, warnings } = buildConverseRequest(request, remembered ? { strictRefused: grammarReason } : {});
     const start = { id: `bedrock-${context.requestId}-${responses++}`, model: request.model.model, warnings };
     // The client's betas (the Messages route forwards `anthropic-beta`) go in the body for Claude, as Bedrock takes them.
     const clientBetas = betaList(findHeader(request.forwardHeaders, 'anthropic-beta'));
@@ -107,6 +118,26 @@ export function createBedrockAdapter(config: ProviderConfig, refusals: RefusalMe
       sentBetas = withClaudeBetas(input, clientBetas, { claude: true, betas, warnings });
       return send();
     };
+    /**
+     * The request again with its tools without strict, when Bedrock's grammar compiler gave up on a grammar that
+     * holds strict tools and no response format (the pipeline puts a format it gave up on into the prompt first),
+     * as Claude's own API does (providers/anthropic/create-anthropic-adapter.ts); the set is remembered.
+     */
+    const withoutStrict = async (failure: Error): Promise<AsyncIterable<StreamEvent>> => {
+      if (remembered || strictTools === undefined || input.outputConfig || !isGrammarTooComplex(failure)) throw failure;
+      if (strictTooComplex.remember(strictTools))
+        context.log.warn(
+          { provider: config.name, model: request.model.model, reason: failure.message },
+          "the upstream's grammar compiler gave up on these strict tools: they go without strict for this model until the refusal is forgotten (server.refusalMemoryMs)",
+        );
+      const rebuilt = buildConverseRequest(request, { strictRefused: `${grammarReason}: ${failure.message}` });
+      if (rebuilt.input.toolConfig && input.toolConfig) input.toolConfig.tools = rebuilt.input.toolConfig.tools;
+      // The tools' warnings are now those of tools without strict; the rest were given already.
+      const toolWarnings = (list: Warning[]) => list.filter((warning) => warning.code === 'strict-schema-not-guaranteed');
+      for (const stale of toolWarnings(warnings)) warnings.splice(warnings.indexOf(stale), 1);
+      warnings.push(...toolWarnings(rebuilt.warnings));
+      return send().catch((error: unknown) => Promise.reject(mapBedrockError(error, config.name, context.cancellation)));
+    };
     try {
       try {
         return await send().catch(withoutRefusedBetas);
@@ -122,7 +153,7 @@ export function createBedrockAdapter(config: ProviderConfig, refusals: RefusalMe
         return await send();
       }
     } catch (error) {
-      throw mapBedrockError(error, config.name, context.cancellation);
+      return withoutStrict(mapBedrockError(error, config.name, context.cancellation));
     }
   }
 

@@ -288,7 +288,27 @@ function strictToolRefusal(modelId: string, body: ConverseBody, modelsWithoutStr
   return undefined;
 }
 
+/**
+ * Where the fake's grammar compiler gives up: past this many characters of the strict tools' and the response
+ * format's schemas (as JSON), Claude on Bedrock answers the ValidationException carrying Claude's own words, "The
+ * model returned the following errors: The compiled grammar is too large, which would cause performance issues.
+ * Simplify your tool schemas or reduce the number of strict tools." (anthropics/anthropic-sdk-python#1185 quotes
+ * Claude's; Bedrock prefixes a model's errors so, as in strictToolRefusal). No size is documented: tests set one.
+ */
+function grammarLimitRefusal(body: ConverseBody, characters: number | undefined): string | undefined {
+  if (characters === undefined) return undefined;
+  const strictSchemas = (body.toolConfig?.tools ?? []).flatMap((tool) =>
+    tool.toolSpec?.strict === true ? [tool.toolSpec.inputSchema?.json] : [],
+  );
+  const format = body.outputConfig?.textFormat?.structure?.jsonSchema?.schema;
+  const size = [...strictSchemas.map((schema) => JSON.stringify(schema)), typeof format === 'string' ? format : ''].join('').length;
+  if (size <= characters) return undefined;
+  return 'The model returned the following errors: The compiled grammar is too large, which would cause performance issues. Simplify your tool schemas or reduce the number of strict tools.';
+}
+
 export async function startFakeBedrock(options: {
+  /** Characters of compiled schemas past which the grammar is too large (grammarLimitRefusal); no limit when absent. */
+  grammarLimit?: number;
   region: string;
   accessKeyId: string;
   secretAccessKey: string;
@@ -325,7 +345,8 @@ export async function startFakeBedrock(options: {
     const refused =
       betaRefusal(body) ??
       refusal(modelId, body, options.modelsWithoutToolChoice ?? []) ??
-      strictToolRefusal(modelId, body, options.modelsWithoutStructuredOutputs ?? []);
+      strictToolRefusal(modelId, body, options.modelsWithoutStructuredOutputs ?? []) ??
+      grammarLimitRefusal(body, options.grammarLimit);
     if (refused) return awsError(response, 400, 'ValidationException', refused);
     const reply = queue.shift() ?? responder?.(request) ?? { type: 'message', text: 'Hello from Bedrock.' };
     if (reply.type === 'error') return awsError(response, reply.status, reply.errorType, reply.message);
