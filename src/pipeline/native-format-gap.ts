@@ -2,14 +2,17 @@
  * Why an upstream cannot be given a response format in its own field, or undefined when it can: the kind
  * has no constrained decoding (the scripted model), no `json_object` form (Claude and Bedrock take schemas
  * only, so neither a json_schema format without one), or compiles schemas into a grammar that cannot hold this one faithfully (src/core/grammar-schema-subset.ts)
- * or that refuses one this large (Claude's limits, src/core/strict-schema-limits.ts).
+ * or that refuses one this large (Claude's limits, src/core/strict-schema-limits.ts), or takes no cycle through
+ * required properties (Gemini's responseJsonSchema, src/core/gemini-schema-cycles.ts).
  * The pipeline then writes the format into the prompt, and the reason into the strict warning.
  */
 import type { ResponseFormat } from '../core/chat-request.js';
+import { geminiSchemaCycleGap } from '../core/gemini-schema-cycles.js';
 import { grammarSubsetGap, narrowToGrammarSubset } from '../core/grammar-schema-subset.js';
 import { StrictSchemaBudget } from '../core/strict-schema-limits.js';
 import {
   compilesSchemasToGrammar,
+  isVertexClaudeModel,
   providerTypesWithoutResponseFormat,
   takesJsonObjectNatively,
   type ProviderType,
@@ -21,6 +24,10 @@ export function nativeFormatGap(format: Exclude<ResponseFormat, { type: 'text' }
     return takesJsonObjectNatively(type, model)
       ? undefined
       : `the ${type} provider constrains replies to a schema only, and json_object has none`;
+  // Gemini (its own API, or on Vertex AI) takes recursion only through optional properties (gemini-schema-cycles.ts).
+  const gemini = type === 'gemini' || (type === 'vertex' && !isVertexClaudeModel(model));
+  const cycle = gemini && format.schema ? geminiSchemaCycleGap(format.schema) : undefined;
+  if (cycle) return `the ${type} provider's responseJsonSchema cannot hold this schema: ${cycle}`;
   if (!compilesSchemasToGrammar(type, model)) return undefined;
   // OpenAI's `json_schema.schema` is optional; a grammar needs one, so without it nothing native can ask for JSON.
   if (!format.schema) return `the ${type} provider constrains replies to a schema only, and this json_schema format gives none`;

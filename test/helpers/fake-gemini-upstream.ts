@@ -220,6 +220,43 @@ function toolsWithJsonRefusal(model: string, body: unknown): string | undefined 
   return "Function calling with a response mime type: 'application/json' is unsupported";
 }
 
+/**
+ * Gemini unrolls a cyclic `$ref` in `responseJsonSchema` "to a limited degree and, as such, [cyclic references] may
+ * only be used within non-required properties. (Nullable properties are not sufficient.)" (GenerationConfig,
+ * https://ai.google.dev/api/generate-content#generationconfig). The fake unrolls as that says: optional properties
+ * are where unrolling may stop; everything else (required properties, items, every anyOf branch) must be unrolled,
+ * and a schema still unrolling past `unrollDepth` is refused. No real wording of that refusal was found: the fake
+ * answers a 400 INVALID_ARGUMENT naming the field, in the shape of Gemini's other schema refusals.
+ */
+const unrollDepth = 32;
+
+function mustUnrollForever(schema: unknown, root: Record<string, unknown>, depth: number): boolean {
+  if (depth > unrollDepth) return true;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false;
+  const node = schema as Record<string, unknown>;
+  if (typeof node.$ref === 'string' && node.$ref.startsWith('#/')) {
+    const target = node.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], root);
+    return mustUnrollForever(target, root, depth + 1);
+  }
+  const required = Array.isArray(node.required) ? (node.required as string[]) : [];
+  const properties = (node.properties ?? {}) as Record<string, unknown>;
+  const unrolled = [
+    ...required.map((name) => properties[name]),
+    node.items,
+    ...['anyOf', 'oneOf'].flatMap((key) => (Array.isArray(node[key]) ? (node[key] as unknown[]) : [])),
+  ];
+  return unrolled.some((child) => mustUnrollForever(child, root, depth));
+}
+
+function cyclicSchemaRefusal(body: unknown): string | undefined {
+  const schema = (body as { generationConfig?: { responseJsonSchema?: unknown } } | undefined)?.generationConfig?.responseJsonSchema;
+  if (typeof schema !== 'object' || schema === null || !mustUnrollForever(schema, schema as Record<string, unknown>, 0)) return undefined;
+  return 'Invalid JSON payload: generation_config.response_json_schema: cyclic references may only be used within non-required properties.';
+}
+
 export async function startFakeGeminiUpstream(): Promise<FakeGeminiUpstream> {
   const queue: FakeGeminiReply[] = [];
   let responder: ((request: RecordedRequest) => FakeGeminiReply) | undefined;
@@ -242,7 +279,7 @@ export async function startFakeGeminiUpstream(): Promise<FakeGeminiUpstream> {
       response.end(JSON.stringify(googleErrorBody(404, `no route ${request.method} ${request.path}`)));
       return;
     }
-    const refused = toolsWithJsonRefusal(decodeURIComponent(match[1] ?? ''), request.body);
+    const refused = toolsWithJsonRefusal(decodeURIComponent(match[1] ?? ''), request.body) ?? cyclicSchemaRefusal(request.body);
     const reply: FakeGeminiReply = refused
       ? { type: 'http-error', status: 400, message: refused }
       : (queue.shift() ?? responder?.(request) ?? { type: 'generate', chunks: [[{ text: 'Hello' }], [{ text: ' there' }]] });
