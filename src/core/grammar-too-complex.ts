@@ -9,6 +9,9 @@
  * - "Grammar compilation timed out." (the 180-second compilation timeout the same docs name);
  * - the explicit limits, should the gateway's own count (src/core/strict-schema-limits.ts) miss one: "… which
  *   would make grammar compilation inefficient".
+ * - llama-server's json-schema-to-grammar, which knows no schema without a type or structure ("JSON schema
+ *   conversion failed:\nUnrecognized schema: {…}", a 400 quoted in ggml-org/llama.cpp#19716): a valid JSON
+ *   Schema all the same, which the gateway can still ask for in the prompt and check.
  * The gateway then asks for less: a response format goes into the prompt (src/pipeline/response-format-too-complex.ts),
  * strict tools go without strict (providers/anthropic/create-anthropic-adapter.ts).
  */
@@ -19,6 +22,7 @@ const grammarGaveUp = [
   /\bcompiled grammar is too large\b/i,
   /\bgrammar compilation timed out\b/i,
   /\bgrammar compilation inefficient\b/i,
+  /\bJSON schema conversion failed\b/i,
 ];
 
 /** A 4xx from the upstream in one of those wordings. */

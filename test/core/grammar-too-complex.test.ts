@@ -15,6 +15,8 @@ describe('isGrammarTooComplex', () => {
     // Bedrock's Converse passes Claude's words on, and has its own shorter one.
     'The model returned the following errors: Schema is too complex.',
     'Schemas contains too many optional parameters (30), which would make grammar compilation inefficient. Reduce the number of optional parameters in your tool schemas (limit: 24).',
+    // llama-server's converter, for a schema it has no rule for (ggml-org/llama.cpp#19716).
+    'JSON schema conversion failed:\nUnrecognized schema: {"description":"Value for add/replace/test operations"}',
   ])('a 400 saying %s', (message) => {
     expect(isGrammarTooComplex(upstream(400, message))).toBe(true);
   });

@@ -178,22 +178,28 @@ describe('what the servers do not support', () => {
     });
   });
 
-  it("a schema llama-server's converter cannot read comes back as its 400, in the client's envelope", async () => {
+  it("a schema llama-server's converter cannot read (400) goes again in the prompt, with a warning quoting it", async () => {
     const server = await startFakeLlamaServer({ model: scriptedModel('hermes') });
     running.server = server;
     running.gateway = await startGateway({ providers: { local: { type: 'openai-compatible', baseUrl: `${server.url}/v1` } } });
+    // Valid JSON Schema (any value), which json-schema-to-grammar has no rule for.
     const unreadable = { type: 'object', properties: { value: { description: 'any value' } }, required: ['value'] };
-    const failure = await running.gateway
-      .client()
-      .chat.completions.create({
-        model: 'local/Qwen3-8B-Q4_K_M.gguf',
-        messages,
-        response_format: { type: 'json_schema', json_schema: { name: 'anything', schema: unreadable } },
-      })
-      .catch((error: unknown) => error as { status?: number; message?: string });
-    expect(failure).toMatchObject({ status: 400, message: expect.stringContaining('Unrecognized schema: {"description":"any value"}') });
+    const completion = await running.gateway.client().chat.completions.create({
+      model: 'local/Qwen3-8B-Q4_K_M.gguf',
+      messages,
+      response_format: { type: 'json_schema', json_schema: { name: 'anything', schema: unreadable } },
+    });
+    const bodies = server.bodiesOf('/v1/chat/completions');
+    expect(bodies.map((body) => [Boolean(body.response_format), JSON.stringify(body.messages).includes('any value')])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    const warnings = (completion as unknown as { diagnostics?: { warnings?: { code: string; message: string }[] } }).diagnostics?.warnings;
+    expect(warnings).toContainEqual({
+      code: 'unsupported-parameter',
+      message: expect.stringContaining('Unrecognized schema: {"description":"any value"}') as string,
+    });
   });
-
   it('Ollama before 0.5.0 refuses a schema in `format` (400): the gateway writes it into the prompt', async () => {
     const model = scriptedModel('hermes');
     const server = await startFakeOllamaServer({ models: [model], beforeFormatSchemas: true });
