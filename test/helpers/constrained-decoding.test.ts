@@ -1,0 +1,43 @@
+/** The fields each fake server reads a grammar from, with the real servers' precedence, and llama.cpp's refusals. */
+import { describe, expect, it } from 'vitest';
+import { llamaSchemaConversionError, llamaServerConstraint, ollamaFormatConstraint, vllmConstraint } from './constrained-decoding.js';
+
+const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+const other = { type: 'object', properties: { unit: { type: 'string' } } };
+
+describe('vLLM', () => {
+  it('reads structured_outputs first, then response_format, then the pre-0.12 guided fields', () => {
+    expect(vllmConstraint({ structured_outputs: { json: schema }, response_format: { type: 'json_object' } })).toEqual({ schema });
+    expect(vllmConstraint({ response_format: { type: 'json_schema', json_schema: { name: 'x', schema } } })).toEqual({ schema });
+    expect(vllmConstraint({ guided_json: schema })).toEqual({ schema });
+    expect(vllmConstraint({ response_format: { type: 'json_object' } })).toEqual({ schema: { type: 'object' } });
+    expect(vllmConstraint({ response_format: { type: 'text' } })).toBeUndefined();
+  });
+});
+
+describe('llama-server', () => {
+  it('lets response_format override a body json_schema, except a json_object without a schema', () => {
+    expect(llamaServerConstraint({ json_schema: other, response_format: { type: 'json_schema', json_schema: { schema } } })).toEqual({
+      schema,
+    });
+    expect(llamaServerConstraint({ json_schema: other, response_format: { type: 'json_object' } })).toEqual({ schema: other });
+    expect(llamaServerConstraint({ response_format: { type: 'json_object', schema } })).toEqual({ schema });
+    expect(llamaServerConstraint({ response_format: { type: 'json_object' } })).toEqual({ schema: { type: 'object' } });
+  });
+
+  it('refuses what json-schema-to-grammar has no rule for, quoting it as nlohmann dumps it', () => {
+    expect(llamaSchemaConversionError({ schema: { type: 'object', properties: { v: { required: ['level'] } } } })).toBe(
+      'JSON schema conversion failed:\nUnrecognized schema: {"required":["level"]}',
+    );
+    expect(llamaSchemaConversionError({ schema: { type: 'object', properties: { v: { type: 'float' } } } })).toContain('{"type":"float"}');
+    expect(llamaSchemaConversionError({ schema })).toBeUndefined();
+  });
+});
+
+describe('Ollama', () => {
+  it('takes "json" or a schema in format, nothing else', () => {
+    expect(ollamaFormatConstraint('json')).toEqual({ schema: { type: 'object' } });
+    expect(ollamaFormatConstraint(schema)).toEqual({ schema });
+    expect(ollamaFormatConstraint(undefined)).toBeUndefined();
+  });
+});
