@@ -14,15 +14,12 @@ import { setIfGiven, setSharedSamplingOptions } from './build-openai-request-bod
 import type { ChatRequest } from '../../src/core/chat-request.js';
 import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
 import { convertTools } from './build-openai-request-body.js';
-import { convertToOpenAiMessages } from './convert-to-openai-messages.js';
-import { foldSystemMessages } from './build-openai-request-body.js';
+import { compatibleMessages } from './build-openai-request-body.js';
 
 /** The conversation, and the tools when the pipeline lets the template render them (tool_choice `none`). */
 export function buildApplyTemplateBody(request: ChatRequest): Record<string, unknown> {
-  // llama-server parses each earlier call's arguments into an object (arguments-object.ts).
-  const body: Record<string, unknown> = {
-    messages: convertToOpenAiMessages(foldSystemMessages(request.messages), { argumentsAsObjects: true }),
-  };
+  // As on its chat endpoint: calls' arguments as objects (arguments-object.ts), the kept reasoning in `reasoning_content`.
+  const body: Record<string, unknown> = { messages: compatibleMessages(request) };
   if (request.tools?.length) {
     body.tools = convertTools(request.tools);
     // `none` takes common/chat.cpp's plain handler: the template renders the tools, llama.cpp adds nothing.

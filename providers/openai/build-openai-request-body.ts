@@ -9,6 +9,8 @@ import { isServerSamplingExtension } from '../../src/core/server-sampling-extens
 import type { Warning } from '../../src/core/warning.js';
 import type { Message, SystemMessage } from '../../src/core/message.js';
 import { toolsForServer } from './server-tool-choice.js';
+import { reasoningFieldOf } from './reasoning-field.js';
+import { reasoningKeptAfter } from '../../src/core/reasoning-kept-by-template.js';
 
 export type OpenAiFlavour = 'openai' | 'openai-compatible';
 export type OpenAiBodyOptions = {
@@ -49,15 +51,20 @@ function parsesArguments(server: ChatRequest['model']['server']): boolean {
 }
 
 /**
- * Where the server takes an assistant turn's reasoning, when the request replays it: vLLM copies a
- * message's `reasoning` into what its encoder reads (chat_utils.py `_parse_chat_message_content`), SGLang's
- * templates read `reasoning_content`. Other servers are not sent it, as some reject it.
+ * The earlier turns' reasoning the model's template keeps, in the field the server reads it from
+ * (reasoning-kept-by-template.ts): every turn's when the request asks for it (the prompted lane, for a
+ * family whose encoder shows them all, or whose history it already pruned), else the turns the
+ * family's template keeps. Nothing for servers not known to read it.
  */
-function replayedReasoning(request: ChatRequest): Pick<OpenAiMessageOptions, 'reasoningField'> {
-  if (request.replayReasoning !== true) return {};
-  if (request.model.server === 'vllm') return { reasoningField: 'reasoning' };
-  if (request.model.server === 'sglang') return { reasoningField: 'reasoning_content' };
-  return {};
+function replayedReasoning(
+  request: ChatRequest,
+  messages: readonly Message[],
+): Pick<OpenAiMessageOptions, 'reasoningField' | 'reasoningAfter'> {
+  const field = reasoningFieldOf(request.model.server);
+  if (field === undefined) return {};
+  if (request.replayReasoning === true) return { reasoningField: field };
+  const after = reasoningKeptAfter(messages, request.model.family);
+  return after === undefined ? {} : { reasoningField: field, reasoningAfter: after };
 }
 
 /** The body with `wireTools` as its `tools` (set only when the request has tools). */
@@ -70,13 +77,7 @@ function assembleBody(
   const body: Record<string, unknown> = flavour === 'openai' ? extrasForOpenAi(request.openaiExtras) : { ...request.openaiExtras };
   body.model = request.model.model;
   // OpenAI itself takes system messages anywhere; the servers behind openai-compatible mostly do not.
-  body.messages =
-    flavour === 'openai'
-      ? convertToOpenAiMessages(request.messages)
-      : convertToOpenAiMessages(foldSystemMessages(request.messages), {
-          argumentsAsObjects: parsesArguments(request.model.server),
-          ...replayedReasoning(request),
-        });
+  body.messages = flavour === 'openai' ? convertToOpenAiMessages(request.messages) : compatibleMessages(request);
   const sent = flavour === 'openai-compatible' ? toolsForServer(request) : request;
   if (sent.tools?.length) {
     body.tools = sent === request ? wireTools() : convertTools(sent.tools);
@@ -98,6 +99,15 @@ function assembleBody(
     body.stream = false;
   }
   return body;
+}
+
+/** The messages for an OpenAI-compatible server: system messages folded, the kept reasoning replayed. */
+export function compatibleMessages(request: ChatRequest): OpenAiMessage[] {
+  const messages = foldSystemMessages(request.messages);
+  return convertToOpenAiMessages(messages, {
+    argumentsAsObjects: parsesArguments(request.model.server),
+    ...replayedReasoning(request, messages),
+  });
 }
 
 export function buildOpenAiRequestBody(

@@ -3,6 +3,7 @@ import { assertNever } from '../../src/core/assert-never.js';
 import type { FilePart, Message, TextPart } from '../../src/core/message.js';
 import { toolResultText } from '../../src/core/tool-result-text.js';
 import { argumentsObjectText } from '../arguments-object.js';
+import type { ReasoningField } from './reasoning-field.js';
 
 type OpenAiContentPart =
   | { type: 'text'; text: string }
@@ -39,13 +40,16 @@ export type OpenAiMessageOptions = {
    */
   argumentsAsObjects?: boolean;
   /** The field an assistant turn's reasoning is replayed in, for a server that takes it; absent: not replayed. */
-  reasoningField?: 'reasoning' | 'reasoning_content';
+  reasoningField?: ReasoningField;
+  /** With `reasoningField`: only the turns after this index carry their reasoning (the template drops the others); absent: every turn. */
+  reasoningAfter?: number;
 };
 
 export function convertToOpenAiMessages(messages: Message[], options: OpenAiMessageOptions = {}): OpenAiMessage[] {
   const argumentsText = options.argumentsAsObjects === true ? argumentsObjectText : (text: string) => text;
   const result: OpenAiMessage[] = [];
-  for (const message of messages) {
+  const reasoningAfter = options.reasoningAfter ?? -1;
+  for (const [index, message] of messages.entries()) {
     switch (message.role) {
       case 'system':
         result.push({ role: 'system', content: message.content });
@@ -67,7 +71,7 @@ export function convertToOpenAiMessages(messages: Message[], options: OpenAiMess
         const converted: OpenAiMessage = { role: 'assistant', content: text === '' && calls.length ? null : text };
         if (calls.length) converted.tool_calls = calls;
         // Reasoning parts are replayed only where asked: several OpenAI-compatible servers reject reasoning_content in input.
-        if (options.reasoningField !== undefined) {
+        if (options.reasoningField !== undefined && index > reasoningAfter) {
           const reasoning = message.content.flatMap((part) => (part.type === 'reasoning' ? [part.text] : [])).join('');
           if (reasoning !== '') converted[options.reasoningField] = reasoning;
         }

@@ -10,6 +10,7 @@ import type { RequestCaches } from '../core/request-caches.js';
 import type { ToolChoice, ToolDefinition } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { Warning } from '../core/warning.js';
+import { withReasoningTheTemplateKeeps } from '../core/reasoning-kept-by-template.js';
 import { insertToolPrompt } from './insert-tool-prompt.js';
 import { serverRendersTools } from './server-renders-tools.js';
 import type { ToolPromptCache } from './tool-prompt-cache.js';
@@ -44,7 +45,10 @@ export function preparePromptedRequest(
     return { request: templateRendered(request, format, active, choice), warnings: [], parse: true, serverRendered: true };
   }
   const { prompt: toolPrompt, warnings } = active.length ? cache.render(format, active, choice) : { prompt: '', warnings: [] };
-  const history = format.renderHistory(request.messages);
+  // Results become user turns below, which would hide from the adapter the turns the template keeps the
+  // reasoning of: the reasoning it drops goes now, the rest is replayed whole.
+  const kept = withReasoningTheTemplateKeeps(request.messages, request.model.family);
+  const history = format.renderHistory(kept ?? request.messages);
   const placed = toolPrompt !== '' && format.placeToolPrompt !== undefined ? format.placeToolPrompt(history, toolPrompt) : undefined;
   const messages = placed
     ? insertToolPrompt(placed.messages, placed.rest, caches?.systemsWithToolPrompt)
@@ -54,6 +58,7 @@ export function preparePromptedRequest(
   prepared.tools = undefined;
   prepared.toolChoice = undefined;
   prepared.parallelToolCalls = undefined;
+  if (kept !== undefined) prepared.replayReasoning = true;
   if (active.length > 0) {
     markPrompted(prepared, format, active, choice);
     if (format.thinkingWithTools !== undefined && takesThinkingKwargs(request.model.server))

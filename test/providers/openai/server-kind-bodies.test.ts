@@ -43,21 +43,24 @@ describe("the prompted lane replays a turn's reasoning where the family's encode
   const assistantOf = (body: Record<string, unknown>) => (body.messages as Record<string, unknown>[])[1];
 
   // vLLM's chat_utils.py `_parse_chat_message_content` hands a message's `reasoning` to the encoder;
-  // SGLang's templates read `reasoning_content`.
+  // SGLang's templates and llama-server (common/chat.cpp `common_chat_msgs_parse_oaicompat`) read
+  // `reasoning_content`; Ollama's /v1 reads `reasoning` (openai/openai.go).
   it.each([
     ['vllm', 'reasoning'],
     ['sglang', 'reasoning_content'],
+    ['llama.cpp', 'reasoning_content'],
+    ['ollama', 'reasoning'],
   ] as const)('%s: in `%s`', (server, field) => {
     const body = buildOpenAiRequestBody(request(server, { messages: conversation, replayReasoning: true }), 'openai-compatible');
     expect(assistantOf(body)).toEqual({ role: 'assistant', content: 'Checking.', [field]: 'Look it up.' });
   });
 
-  it.each(['llama.cpp', 'generic', undefined] as const)('%s: not sent, as some servers reject it', (server) => {
+  it.each(['lmstudio', 'generic', undefined] as const)('%s: not sent, as it is not known to read it', (server) => {
     const body = buildOpenAiRequestBody(request(server, { messages: conversation, replayReasoning: true }), 'openai-compatible');
     expect(assistantOf(body)).toEqual({ role: 'assistant', content: 'Checking.' });
   });
 
-  it('not sent unless the request asks', () => {
+  it('not sent unless the request asks, for a turn the template drops (a user message follows it)', () => {
     const body = buildOpenAiRequestBody(request('vllm', { messages: conversation }), 'openai-compatible');
     expect(assistantOf(body)).toEqual({ role: 'assistant', content: 'Checking.' });
   });

@@ -1,0 +1,71 @@
+/**
+ * Which earlier assistant turns keep their reasoning in the model's own chat template, by tool-format
+ * family. Models that think between tool calls lose their plan mid-task when a turn's reasoning is not
+ * sent back; the templates themselves drop what they do not keep, so only the turns they keep are sent
+ * (nothing more to bloat the request). Which field carries it is each adapter's business.
+ */
+import type { AssistantMessage, Message } from './message.js';
+
+/**
+ * - `after-last-query`: the turns after the last user message that is not a tool result (Qwen3's and
+ *   Qwen3.5's `last_query_index`, which skips user turns wrapped in `<tool_response>`).
+ * - `after-last-user`: the turns after the last user message (GLM-4.5/4.6/4.7's and MiniMax-M2's
+ *   `last_user_index`, DeepSeek V3.2's encoder with `last_user_idx`).
+ * - `after-last-answer`: the turns after the last assistant message without calls (Kimi K2 Thinking's
+ *   `last_non_tool_call_assistant_msg`; gpt-oss's template keeps a call turn's `thinking` unless a final
+ *   message follows, and vLLM's `auto_drop_analysis_messages` drops analysis before the last final one).
+ */
+type KeptTurns = 'after-last-query' | 'after-last-user' | 'after-last-answer';
+
+// Sources: llama.cpp models/templates/ (glm_4_5.jinja, GLM-4.6.jinja, unsloth-MiniMax-M2.jinja,
+// moonshotai-Kimi-K2-Thinking.jinja, DeepSeek-V3.2.jinja), Qwen3's tokenizer_config.json chat_template,
+// openai/gpt-oss chat_template.jinja and vLLM harmony_utils.py. DeepSeek V3.1's template shows no
+// earlier reasoning (it writes `</think>` and drops what precedes it), so it is not listed.
+const keptTurnsByFamily: ReadonlyMap<string, KeptTurns> = new Map([
+  ['hermes', 'after-last-query'],
+  ['qwen3-coder', 'after-last-query'],
+  ['glm', 'after-last-user'],
+  ['minimax-m2', 'after-last-user'],
+  ['deepseek-v32', 'after-last-user'],
+  ['harmony', 'after-last-answer'],
+  ['kimi-k2', 'after-last-answer'],
+]);
+
+/**
+ * The index after which the family's template keeps assistant turns' reasoning, in `messages`
+ * (tool results as `tool` messages, as the server's template sees them); undefined: it keeps none.
+ */
+export function reasoningKeptAfter(messages: readonly Message[], family: string): number | undefined {
+  const kept = keptTurnsByFamily.get(family);
+  if (kept === undefined) return undefined;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    // Among neutral messages results are `tool` messages, so the last query is the last user message.
+    if (kept === 'after-last-answer' ? isAnswer(message) : message.role === 'user') return index;
+  }
+  return -1;
+}
+
+function isAnswer(message: Message): boolean {
+  return message.role === 'assistant' && !message.content.some((part) => part.type === 'tool-call');
+}
+
+/**
+ * For the prompted lane's text history, where results become user turns: the messages with the reasoning
+ * the family's template drops taken out (the turns up to the index reasoningKeptAfter names), for the lane
+ * to replay all that is left; undefined when the template would keep none of it. A template keeping the
+ * turns after the last user message keeps none there (the results' user turn follows them); Qwen3's still
+ * keeps the turns after the last real query, as it skips `<tool_response>` turns. Turns without reasoning
+ * are not copied.
+ */
+export function withReasoningTheTemplateKeeps(messages: Message[], family: string): Message[] | undefined {
+  if (keptTurnsByFamily.get(family) === 'after-last-user') return undefined;
+  const after = reasoningKeptAfter(messages, family);
+  if (after === undefined) return undefined;
+  return messages.map((message, index) => (index <= after && message.role === 'assistant' ? withoutReasoning(message) : message));
+}
+
+function withoutReasoning(message: AssistantMessage): AssistantMessage {
+  if (!message.content.some((part) => part.type === 'reasoning')) return message;
+  return { role: 'assistant', content: message.content.filter((part) => part.type !== 'reasoning') };
+}
