@@ -90,7 +90,10 @@ function assembleBody(
   setIfGiven(body, 'response_format', convertResponseFormat(request.responseFormat));
   setIfGiven(body, 'reasoning_effort', request.reasoningEffort);
   setIfGiven(body, 'user', request.user);
-  if (flavour === 'openai-compatible') askToKeepSpecialTokens(request, body);
+  if (flavour === 'openai-compatible') {
+    askToKeepSpecialTokens(request, body);
+    askToContinueFinalMessage(request, body);
+  }
   if (options.stream) {
     body.stream = true;
     if (!options.olderApi) body.stream_options = { include_usage: true };
@@ -223,6 +226,25 @@ function askToKeepSpecialTokens(request: ChatRequest, body: Record<string, unkno
   if (server !== 'vllm' && server !== 'sglang') return;
   if (body.skip_special_tokens === undefined) body.skip_special_tokens = false;
   if (body.spaces_between_special_tokens === undefined) body.spaces_between_special_tokens = false;
+}
+
+/**
+ * A conversation ending in the assistant's own words (Anthropic's prefill, a Chat client's final
+ * assistant message) is to be continued, not answered by a new turn. vLLM and SGLang start a new
+ * assistant turn unless told `continue_final_message` (vLLM refuses it beside `add_generation_prompt`,
+ * which defaults to true: protocol.py `check_generation_prompt`; SGLang's serving_chat.py renders the
+ * rest and appends the final message's text). llama-server continues one by itself (`prefill_assistant`,
+ * on by default, in server-common.cpp `oaicompat_chat_params_parse`), as does Ollama. Values the client
+ * sent are kept.
+ * @see https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html#chat-api
+ */
+function askToContinueFinalMessage(request: ChatRequest, body: Record<string, unknown>): void {
+  const server = request.model.server;
+  if ((server !== 'vllm' && server !== 'sglang') || body.continue_final_message !== undefined) return;
+  const last = request.messages.at(-1);
+  if (last?.role !== 'assistant' || last.content.some((part) => part.type === 'tool-call')) return;
+  body.continue_final_message = true;
+  if (server === 'vllm' && body.add_generation_prompt === undefined) body.add_generation_prompt = false;
 }
 
 // Folds every system message into one leading system message, for OpenAI-compatible servers.

@@ -75,6 +75,10 @@ function vllmChatRules(options: FakeVllmOptions): ChatRules {
       // json.loads's own error, which serving.py's preprocessing handler returns as a 400 (`f"{e} {e.__cause__}"`).
       if (unparsableCallArguments(body) !== undefined)
         return vllmError(400, 'BadRequestError', 'Expecting value: line 1 column 1 (char 0) None');
+      // protocol.py `check_generation_prompt`; add_generation_prompt defaults to true, and transformers'
+      // apply_chat_template refuses continue_final_message beside it as well.
+      if (body.continue_final_message === true && body.add_generation_prompt !== false)
+        return vllmError(400, 'BadRequestError', 'Cannot set both `continue_final_message` and `add_generation_prompt` to True.');
       const tooLong = contextRefusal(body);
       if (tooLong) return tooLong;
       // Mistral tokenizers and gpt-oss (Harmony) are exempt: serving.py, `tool_parsing_unavailable`.
