@@ -4,10 +4,11 @@
  * tool messages with the call's name looked up (the images they return follow the run of outputs as
  * user content), and items that cannot travel to another provider
  * (OpenAI's reasoning blobs, hosted tool calls) are dropped; signed thinking the gateway handed out
- * in a reasoning item comes back as reasoning (signed-reasoning.ts).
+ * in a reasoning item comes back as reasoning (signed-reasoning.ts), and any other reasoning item's
+ * text comes back as unsigned reasoning.
  */
 import { invalidRequest } from '../../src/core/gateway-error.js';
-import type { AssistantMessage, FilePart, Message, ToolCallPart } from '../../src/core/message.js';
+import type { AssistantMessage, FilePart, Message, ReasoningPart, ToolCallPart } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
 import { parseTextContent, parseToolOutput, parseUserContent } from './parse-message-content.js';
 import { customInputArgument } from './parse-responses-tools.js';
@@ -57,9 +58,10 @@ export class ConversationBuilder {
       }
       case 'reasoning': {
         // Our own signed thinking comes back into the assistant turn it preceded; OpenAI's
-        // encrypted_content means nothing to another provider and is dropped.
-        const signed = decodeSignedReasoning(item.encrypted_content);
-        if (signed) this.assistantTurn().content.push(signed);
+        // encrypted_content means nothing to another provider and is dropped, but the item's text is
+        // the model's reasoning, which open-weight models need back between tool calls.
+        const reasoning = decodeSignedReasoning(item.encrypted_content) ?? reasoningText(item);
+        if (reasoning) this.assistantTurn().content.push(reasoning);
         return;
       }
       default:
@@ -131,4 +133,18 @@ export class ConversationBuilder {
     this.messages.push(turn);
     return turn;
   }
+}
+
+/**
+ * A reasoning item's own text: its `content` (`reasoning_text` parts, the reasoning itself), else its
+ * `summary` (`summary_text` parts, which is where the gateway writes an upstream's reasoning).
+ */
+function reasoningText(item: WireInputItem): ReasoningPart | undefined {
+  const texts = (parts: unknown, type: string) =>
+    (Array.isArray(parts) ? (parts as { type?: unknown; text?: unknown }[]) : []).flatMap((part) =>
+      part.type === type && typeof part.text === 'string' ? [part.text] : [],
+    );
+  const content = texts(item.content, 'reasoning_text');
+  const text = (content.length > 0 ? content : texts(item.summary, 'summary_text')).join('\n\n');
+  return text === '' ? undefined : { type: 'reasoning', text };
 }

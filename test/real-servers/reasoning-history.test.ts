@@ -14,6 +14,7 @@ import { startFakeLmStudioServer, lmStudioId } from '../helpers/fake-lmstudio-se
 import { scriptedModel } from '../helpers/scripted-models.js';
 import { startGateway, waitForServerDetection } from '../helpers/start-gateway.js';
 import { closedAfterEach } from '../helpers/closed-after-each.js';
+import { post } from '../routes/messages/messages-test-kit.js';
 import { weatherTools } from './weather-request.js';
 
 const earlierReasoning = 'The user wants a greeting.';
@@ -112,5 +113,69 @@ describe("the reasoning of the turns a model's template keeps goes back to the s
     const sent = sentAssistants(running.server);
     expect(sent.length).toBeGreaterThan(0);
     for (const message of sent) expect(message.reasoning).toBeUndefined();
+  });
+});
+
+describe("each API carries the client's reasoning in (vLLM's native lane, Qwen3)", () => {
+  const model = scriptedModel('hermes');
+  const callTurnReasoning = async () => {
+    const sent = sentAssistants(running.server!);
+    return sent.at(-1)?.reasoning;
+  };
+
+  it('Responses: a reasoning item before the call (its summary, as the gateway writes it out)', async () => {
+    running.server = await startFakeVllmServer({ model, toolCallParser: true });
+    await ask(running.server, model.id, openAiCompatible);
+    const gateway = running.gateway!;
+    await gateway.client().responses.create({
+      model: `s/${model.id}`,
+      tools: [{ type: 'function', name: 'get_weather', parameters: weatherTools[0]!.function.parameters, strict: false }],
+      input: [
+        { role: 'user', content: 'Is Paris warmer than Rome?' },
+        { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: planReasoning }] },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '21°C' },
+      ],
+    });
+    expect(await callTurnReasoning()).toBe(planReasoning);
+  });
+
+  it('Responses: a reasoning item with reasoning_text content', async () => {
+    running.server = await startFakeVllmServer({ model, toolCallParser: true });
+    await ask(running.server, model.id, openAiCompatible);
+    await running.gateway!.client().responses.create({
+      model: `s/${model.id}`,
+      tools: [{ type: 'function', name: 'get_weather', parameters: weatherTools[0]!.function.parameters, strict: false }],
+      input: [
+        { role: 'user', content: 'Is Paris warmer than Rome?' },
+        { type: 'reasoning', id: 'rs_1', summary: [], content: [{ type: 'reasoning_text', text: planReasoning }] },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '21°C' },
+      ],
+    });
+    expect(await callTurnReasoning()).toBe(planReasoning);
+  });
+
+  it('Messages: a thinking block before the tool_use', async () => {
+    running.server = await startFakeVllmServer({ model, toolCallParser: true });
+    await ask(running.server, model.id, openAiCompatible);
+    const response = await post(`${running.gateway!.baseUrl}/v1/messages`, {
+      model: `s/${model.id}`,
+      max_tokens: 256,
+      tools: [{ name: 'get_weather', input_schema: weatherTools[0]!.function.parameters }],
+      messages: [
+        { role: 'user', content: 'Is Paris warmer than Rome?' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: planReasoning, signature: '' },
+            { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: '21°C' }] },
+      ],
+    });
+    expect(response.status).toBe(200);
+    expect(await callTurnReasoning()).toBe(planReasoning);
   });
 });
