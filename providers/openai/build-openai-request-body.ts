@@ -10,7 +10,7 @@ import type { Warning } from '../../src/core/warning.js';
 import type { Message, SystemMessage } from '../../src/core/message.js';
 import { toolsForServer } from './server-tool-choice.js';
 import { reasoningFieldOf } from './reasoning-field.js';
-import { reasoningKeptAfter } from '../../src/core/reasoning-kept-by-template.js';
+import { reasoningKeptAfter, templateKwargsOf } from '../../src/core/reasoning-kept-by-template.js';
 
 export type OpenAiFlavour = 'openai' | 'openai-compatible';
 export type OpenAiBodyOptions = {
@@ -63,7 +63,7 @@ function replayedReasoning(
   const field = reasoningFieldOf(request.model.server);
   if (field === undefined) return {};
   if (request.replayReasoning === true) return { reasoningField: field };
-  const after = reasoningKeptAfter(messages, request.model.family);
+  const after = reasoningKeptAfter(messages, request.model.family, templateKwargsOf(request));
   return after === undefined ? {} : { reasoningField: field, reasoningAfter: after };
 }
 

@@ -15,7 +15,7 @@ import type { AssistantMessage, Message } from './message.js';
  *   `last_non_tool_call_assistant_msg`; gpt-oss's template keeps a call turn's `thinking` unless a final
  *   message follows, and vLLM's `auto_drop_analysis_messages` drops analysis before the last final one).
  */
-type KeptTurns = 'after-last-query' | 'after-last-user' | 'after-last-answer';
+type KeptTurns = 'after-last-query' | 'after-last-user' | 'after-last-answer' | 'every-turn';
 
 // Sources: llama.cpp models/templates/ (glm_4_5.jinja, GLM-4.6.jinja, unsloth-MiniMax-M2.jinja,
 // moonshotai-Kimi-K2-Thinking.jinja, DeepSeek-V3.2.jinja), Qwen3's tokenizer_config.json chat_template,
@@ -31,13 +31,33 @@ const keptTurnsByFamily: ReadonlyMap<string, KeptTurns> = new Map([
   ['kimi-k2', 'after-last-answer'],
 ]);
 
+/** The chat-template kwargs of a request (`chat_template_kwargs`), which can tell a template to keep more. */
+export type TemplateKwargs = Readonly<Record<string, unknown>> | undefined;
+
+/** The request's chat-template kwargs, when the client sent an object. */
+export function templateKwargsOf(request: { openaiExtras?: Readonly<Record<string, unknown>> | undefined }): TemplateKwargs {
+  const kwargs = request.openaiExtras?.['chat_template_kwargs'];
+  return typeof kwargs === 'object' && kwargs !== null ? (kwargs as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The turns the family's template keeps, given the request's template kwargs: GLM-4.7's and GLM-5's keep
+ * every turn's with `clear_thinking: false`, Qwen3.6's and Kimi K2.6's with `preserve_thinking: true`.
+ */
+function keptTurns(family: string, kwargs: TemplateKwargs): KeptTurns | undefined {
+  const kept = keptTurnsByFamily.get(family);
+  if (kept === undefined) return undefined;
+  return kwargs?.['clear_thinking'] === false || kwargs?.['preserve_thinking'] === true ? 'every-turn' : kept;
+}
+
 /**
  * The index after which the family's template keeps assistant turns' reasoning, in `messages`
  * (tool results as `tool` messages, as the server's template sees them); undefined: it keeps none.
  */
-export function reasoningKeptAfter(messages: readonly Message[], family: string): number | undefined {
-  const kept = keptTurnsByFamily.get(family);
+export function reasoningKeptAfter(messages: readonly Message[], family: string, kwargs?: TemplateKwargs): number | undefined {
+  const kept = keptTurns(family, kwargs);
   if (kept === undefined) return undefined;
+  if (kept === 'every-turn') return -1;
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index]!;
     // Among neutral messages results are `tool` messages, so the last query is the last user message.
@@ -58,9 +78,9 @@ function isAnswer(message: Message): boolean {
  * keeps the turns after the last real query, as it skips `<tool_response>` turns. Turns without reasoning
  * are not copied.
  */
-export function withReasoningTheTemplateKeeps(messages: Message[], family: string): Message[] | undefined {
-  if (keptTurnsByFamily.get(family) === 'after-last-user') return undefined;
-  const after = reasoningKeptAfter(messages, family);
+export function withReasoningTheTemplateKeeps(messages: Message[], family: string, kwargs?: TemplateKwargs): Message[] | undefined {
+  if (keptTurns(family, kwargs) === 'after-last-user') return undefined;
+  const after = reasoningKeptAfter(messages, family, kwargs);
   if (after === undefined) return undefined;
   return messages.map((message, index) => (index <= after && message.role === 'assistant' ? withoutReasoning(message) : message));
 }

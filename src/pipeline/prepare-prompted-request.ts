@@ -10,7 +10,7 @@ import type { RequestCaches } from '../core/request-caches.js';
 import type { ToolChoice, ToolDefinition } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { Warning } from '../core/warning.js';
-import { withReasoningTheTemplateKeeps } from '../core/reasoning-kept-by-template.js';
+import { templateKwargsOf, withReasoningTheTemplateKeeps } from '../core/reasoning-kept-by-template.js';
 import { insertToolPrompt } from './insert-tool-prompt.js';
 import { serverRendersTools } from './server-renders-tools.js';
 import type { ToolPromptCache } from './tool-prompt-cache.js';
@@ -47,7 +47,7 @@ export function preparePromptedRequest(
   const { prompt: toolPrompt, warnings } = active.length ? cache.render(format, active, choice) : { prompt: '', warnings: [] };
   // Results become user turns below, which would hide from the adapter the turns the template keeps the
   // reasoning of: the reasoning it drops goes now, the rest is replayed whole.
-  const kept = withReasoningTheTemplateKeeps(request.messages, request.model.family);
+  const kept = withReasoningTheTemplateKeeps(request.messages, request.model.family, templateKwargsOf(request));
   const history = format.renderHistory(kept ?? request.messages);
   const placed = toolPrompt !== '' && format.placeToolPrompt !== undefined ? format.placeToolPrompt(history, toolPrompt) : undefined;
   const messages = placed

@@ -32,6 +32,19 @@ describe('reasoningKeptAfter', () => {
     expect(reasoningKeptAfter(answered, family)).toBe(6);
   });
 
+  // GLM-4.7/5's `clear_thinking: false` and Qwen3.6's / Kimi K2.6's `preserve_thinking: true` keep every turn's.
+  it.each([
+    ['glm', { clear_thinking: false }],
+    ['hermes', { preserve_thinking: true }],
+    ['kimi-k2', { preserve_thinking: true }],
+  ])('%s with %o: every turn', (family, kwargs) => {
+    expect(reasoningKeptAfter(interrupted, family, kwargs)).toBe(-1);
+  });
+
+  it('kwargs keep nothing for a family whose template shows no earlier reasoning', () => {
+    expect(reasoningKeptAfter(interrupted, 'llama3', { preserve_thinking: true })).toBeUndefined();
+  });
+
   // DeepSeek V3.1's template drops earlier reasoning; Llama 3's shows none.
   it.each(['deepseek-v31', 'llama3', 'generic-json'])('%s: none', (family) => {
     expect(reasoningKeptAfter(interrupted, family)).toBeUndefined();
@@ -55,6 +68,10 @@ describe('withReasoningTheTemplateKeeps (the prompted text history, results as u
 
   it('a template keeping turns after the last user message: nothing, since the results become that message', () => {
     expect(withReasoningTheTemplateKeeps(interrupted, 'glm')).toBeUndefined();
+  });
+
+  it('GLM with clear_thinking false: every turn kept, whatever the results become', () => {
+    expect(withReasoningTheTemplateKeeps(interrupted, 'glm', { clear_thinking: false })).toEqual(interrupted);
   });
 
   it('a family keeping none: nothing', () => {

@@ -44,7 +44,12 @@ function sentAssistants(started: FakeInferenceServer): Record<string, unknown>[]
     .map((message) => ({ reasoning: message.reasoning, reasoning_content: message.reasoning_content, thinking: message.thinking }));
 }
 
-async function ask(started: FakeInferenceServer, model: string, provider: { type: string; path: string }): Promise<void> {
+async function ask(
+  started: FakeInferenceServer,
+  model: string,
+  provider: { type: string; path: string },
+  extras: Record<string, unknown> = {},
+): Promise<void> {
   running.gateway = await startGateway(
     { providers: { s: { type: provider.type, baseUrl: `${started.url}${provider.path}` } } },
     { detectServers: true },
@@ -52,7 +57,7 @@ async function ask(started: FakeInferenceServer, model: string, provider: { type
   await waitForServerDetection(running.gateway);
   const reply = await running.gateway
     .client()
-    .chat.completions.create({ model: `s/${model}`, messages: conversation, tools: weatherTools });
+    .chat.completions.create({ model: `s/${model}`, messages: conversation, tools: weatherTools, ...extras });
   expect(reply.choices[0]?.message).toBeDefined();
 }
 
@@ -96,6 +101,12 @@ describe("the reasoning of the turns a model's template keeps goes back to the s
     running.server = await startFakeOllamaServer({ models: [model] });
     await ask(running.server, model.ollamaName, openAiCompatible);
     expect(sentAssistants(running.server)).toEqual(kept('reasoning'));
+  });
+
+  it('vLLM, the client asking the template to keep every turn (preserve_thinking): every turn', async () => {
+    running.server = await startFakeVllmServer({ model: scriptedModel('hermes'), toolCallParser: true });
+    await ask(running.server, scriptedModel('hermes').id, openAiCompatible, { chat_template_kwargs: { preserve_thinking: true } });
+    expect(sentAssistants(running.server).map((message) => message.reasoning)).toEqual([earlierReasoning, planReasoning]);
   });
 
   it('LM Studio, not known to read it: nothing', async () => {
