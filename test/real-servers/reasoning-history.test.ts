@@ -96,6 +96,13 @@ describe("the reasoning of the turns a model's template keeps goes back to the s
     expect(sentAssistants(running.server)).toEqual(kept('reasoning_content'));
   });
 
+  it('llama-server serving Kimi K2 (the prompted lane, /apply-template): `reasoning_content`, after the last answer', async () => {
+    running.server = await startFakeLlamaServer({ model: scriptedModel('kimi-k2') });
+    await ask(running.server, 'any-name', openAiCompatible);
+    expect(running.server.bodiesOf('/apply-template').length).toBeGreaterThan(0);
+    expect(sentAssistants(running.server)).toEqual(kept('reasoning_content'));
+  });
+
   it("Ollama's /v1: `reasoning` (openai/openai.go makes it the message's thinking)", async () => {
     const model = scriptedModel('hermes');
     running.server = await startFakeOllamaServer({ models: [model] });
