@@ -42,7 +42,7 @@ export const errorCatalogue = {
   invalid_frame: { status: 400, type: 'invalid_request_error' },
   unsupported_event_type: { status: 400, type: 'invalid_request_error' },
   malformed_http_request: { status: 400, type: 'invalid_request_error' },
-  // Fastify's own 4xx (malformed JSON, body too large, wrong content type): its status and FST_ERR_* code.
+  // Fastify's own 4xx (malformed JSON, body too large, wrong content type): its status, under a public code (src/plugins/public-error-code.ts).
   request_rejected: { status: 400, type: 'invalid_request_error', passedOn: true },
   invalid_api_key: { status: 401, type: 'authentication_error', message: 'Missing or invalid API key.' },
   model_not_allowed: { status: 403, type: 'permission_error' },

@@ -7,6 +7,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, gatewayError, toGatewayError } from '../core/gateway-error.js';
+import { publicErrorCode } from './public-error-code.js';
 
 /** An API's error body for a GatewayError. */
 export type ErrorRenderer = (error: GatewayError) => object;
@@ -40,7 +41,7 @@ export class ErrorEnvelopes {
   }
 }
 
-/** Fastify's own errors (bad JSON, body too large, wrong content type) keep their 4xx status. */
+/** Fastify's own errors (bad JSON, body too large, wrong content type) keep their 4xx status, under a public code. */
 function fromFastifyError(error: FastifyError): GatewayError {
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
@@ -48,7 +49,7 @@ function fromFastifyError(error: FastifyError): GatewayError {
       error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
         ? `Malformed JSON body: ${error.message}`
         : error.message;
-    return gatewayError('request_rejected', { status, message, code: error.code ?? null });
+    return gatewayError('request_rejected', { status, message, code: publicErrorCode(error.code, status) });
   }
   return toGatewayError(error);
 }
@@ -87,7 +88,8 @@ export function sendFrameworkError(
   request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
-  const rejected = gatewayError('request_rejected', { status: error.statusCode ?? 400, code: error.code, message: error.message });
+  const status = error.statusCode ?? 400;
+  const rejected = gatewayError('request_rejected', { status, code: publicErrorCode(error.code, status), message: error.message });
   // Some come before any hook ran (a URL that cannot be decoded): the request intake never set the id.
   return markNoAttempts(reply).header('x-request-id', request.id).status(rejected.status).send(envelopes.forUrl(request.url)(rejected));
 }

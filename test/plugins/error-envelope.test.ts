@@ -90,7 +90,7 @@ describe('errors from fastify itself', () => {
     });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({
-      error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: 'FST_ERR_CTP_BODY_TOO_LARGE' },
+      error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: 'request_too_large' },
     });
   });
 
@@ -160,7 +160,7 @@ describe('errors fastify raises before routing (frameworkErrors)', () => {
     // Before any hook ran, and still named, as every reply is.
     expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{16}$/);
     expect(await response.json()).toEqual({
-      error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: 'FST_ERR_BAD_URL' },
+      error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: 'invalid_url' },
     });
   });
 
@@ -168,6 +168,20 @@ describe('errors fastify raises before routing (frameworkErrors)', () => {
     const response = await fetch(`${gateway.baseUrl}/${'p'.repeat(200)}/v1/messages`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(414);
     expect(await response.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) } });
+  });
+});
+
+describe('fastify’s internal codes stay inside', () => {
+  it('malformed JSON on an OpenAI route says invalid_json, not FST_ERR_CTP_INVALID_JSON_BODY', async () => {
+    const response = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"model":',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { message: expect.stringContaining('Malformed JSON body'), type: 'invalid_request_error', param: null, code: 'invalid_json' },
+    });
   });
 });
 
