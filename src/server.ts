@@ -77,7 +77,17 @@ async function main(): Promise<void> {
     throw error;
   }
   const closeBackstopMs = config.server.shutdownGraceMs + shutdownOverrunMs + closeBackstopMarginMs;
-  const address = await listen(live.server, config.server.host, config.server.port);
+  let address;
+  try {
+    address = await listen(live.server, config.server.host, config.server.port);
+  } catch (error) {
+    // A port taken or not ours is the operator's to fix: one line saying so, not a stack trace.
+    const explained = listenFailureMessage(error as NodeJS.ErrnoException, config.server.host, config.server.port);
+    if (explained === undefined) throw error;
+    logger.fatal(explained);
+    logDestination.flushSync();
+    process.exit(1);
+  }
   logger.info({ providers: Object.keys(config.providers), auth: config.server.apiKeys.length > 0 }, `Interlingua listening on ${address}`);
   // Start-up lines now, not at the first periodic flush: whoever started the gateway is watching for them.
   logDestination.flushSync();
@@ -124,6 +134,16 @@ function listen(server: Server, host: string, port: number): Promise<string> {
       resolve(`http://${shownHost}:${address.port}`);
     });
   });
+}
+
+/** The one line for a listen that failed for a reason the operator can fix; undefined for any other. */
+function listenFailureMessage(error: NodeJS.ErrnoException, host: string, port: number): string | undefined {
+  const where = `port ${port} on ${host}`;
+  if (error.code === 'EADDRINUSE')
+    return `${where} is in use: ${error.message} (stop what holds it, or pick another with --port or server.port)`;
+  if (error.code === 'EACCES') return `${where} may not be opened by this user: ${error.message}`;
+  if (error.code === 'EADDRNOTAVAIL') return `${where}: no such address on this machine: ${error.message}`;
+  return undefined;
 }
 
 /** `--check-config FILE`: everything a start checks (the file, then what only the built app can), without listening. */

@@ -3,6 +3,7 @@
  * answers /health, exits 0 on SIGTERM, and refuses a bad config with the bad path in its message.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,6 +156,21 @@ describe('src/server.ts', { timeout: 90_000 }, () => {
     expect(logMessages(started.output()).join('\n')).toContain(
       'providers.local.type: must be one of openai, openai-compatible, anthropic, ollama',
     );
+  });
+
+  it('says in one line that the port is in use, and exits 1 without a stack trace', async () => {
+    const holder = createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+    try {
+      const started = startServer(['--port', String(port), '--host', '127.0.0.1']);
+      expect(await exitCode(started.child)).toBe(1);
+      const messages = logMessages(started.output()).join('\n');
+      expect(messages).toContain(`port ${port} on 127.0.0.1 is in use: listen EADDRINUSE`);
+      expect(started.output()).not.toMatch(/\n\s+at /);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it('refuses a bad command line with exit status 2 and the usage', async () => {
