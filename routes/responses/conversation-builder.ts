@@ -52,7 +52,7 @@ export class ConversationBuilder {
       case 'function_call_output':
       case 'custom_tool_call_output': {
         const output = parseToolOutput(item.output as Content, `${param}.output`, this.warnings);
-        this.addOutput(item.call_id as string, output.text);
+        this.addOutput(item.call_id as string, output.text, param);
         this.toolFiles.push(...output.files);
         return;
       }
@@ -106,11 +106,16 @@ export class ConversationBuilder {
     this.assistantTurn().content.push(call);
   }
 
-  private addOutput(callId: string, output: string): void {
-    const result: Message = { role: 'tool', content: [{ type: 'tool-result', toolCallId: callId, output }] };
+  /**
+   * An output answers a call made before it (in this input or the previous_response_id chain). A lone one
+   * would go upstream as a tool message answering nothing, which OpenAI refuses with this 400 and strict chat
+   * templates fail on (or the model reads as a stray result): refused here in the same words.
+   */
+  private addOutput(callId: string, output: string, param: string): void {
     const toolName = this.callNames.get(callId);
-    if (toolName !== undefined) result.content[0]!.toolName = toolName;
-    this.messages.push(result);
+    if (toolName === undefined)
+      throw invalidRequest(`No tool call found for function call output with call_id ${callId}.`, `${param}.call_id`);
+    this.messages.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId: callId, toolName, output }] });
   }
 
   private takeToolFiles(): FilePart[] {

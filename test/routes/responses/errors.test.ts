@@ -84,6 +84,27 @@ describe('bad requests', () => {
     expect(responses.harness.upstream.requests.filter((request) => JSON.stringify(request.body).includes('"x"'))).toHaveLength(0);
   });
 
+  it('refuses a function_call_output answering no call, as OpenAI does, without asking the upstream', async () => {
+    const before = responses.harness.upstream.requests.length;
+    const result = await post({
+      model: nativeModel,
+      input: [
+        { role: 'user', content: 'weather?' },
+        { type: 'function_call', call_id: 'call_known', name: 'weather', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_known', output: 'sunny' },
+        { type: 'function_call_output', call_id: 'call_orphan', output: 'rain' },
+      ],
+    });
+    expect(result.status).toBe(400);
+    expect(result.body.error).toEqual({
+      type: 'invalid_request_error',
+      param: 'input[3].call_id',
+      code: null,
+      message: 'No tool call found for function call output with call_id call_orphan.',
+    });
+    expect(responses.harness.upstream.requests).toHaveLength(before);
+  });
+
   it('rejects a malformed JSON body with a 400 in the OpenAI envelope', async () => {
     const response = await fetch(`${responses.harness.gateway.baseUrl}/v1/responses`, {
       method: 'POST',
