@@ -1,4 +1,5 @@
 /** OpenAI Chat Completions messages (wire) → neutral messages. */
+import { joinToolResultParts } from '../../src/core/join-tool-result-parts.js';
 import { invalidRequest } from '../../src/core/gateway-error.js';
 import type { AssistantMessage, FilePart, Message, TextPart, ToolCallPart, ToolResultPart } from '../../src/core/message.js';
 import { lastCacheMark, withCacheMark } from '../shared/wire-cache-mark.js';
@@ -13,15 +14,17 @@ function mediaTypeOfDataUrl(url: string, fallback: string): string {
 }
 
 function textOf(content: WireMessage['content'], param: string): string {
-  if (content === undefined || content === null) return '';
-  if (typeof content === 'string') return content;
-  return content
-    .map((part, index) => {
-      if (part.type === 'text' && typeof part.text === 'string') return part.text;
-      if (part.type === 'refusal' && typeof part.refusal === 'string') return part.refusal;
-      throw invalidRequest(`Content part type '${part.type}' is not allowed here.`, `${param}[${index}].type`);
-    })
-    .join('');
+  return typeof content === 'string' ? content : textsOf(content, param).join('');
+}
+
+function textsOf(content: WireMessage['content'], param: string): string[] {
+  if (content === undefined || content === null) return [];
+  if (typeof content === 'string') return [content];
+  return content.map((part, index) => {
+    if (part.type === 'text' && typeof part.text === 'string') return part.text;
+    if (part.type === 'refusal' && typeof part.refusal === 'string') return part.refusal;
+    throw invalidRequest(`Content part type '${part.type}' is not allowed here.`, `${param}[${index}].type`);
+  });
 }
 
 /** A user part with the cache breakpoint its wire part carries (`cache_control`, as OpenRouter takes it for Claude). */
@@ -113,7 +116,7 @@ export function parseChatMessages(messages: WireMessage[]): Message[] {
       }
       case 'tool': {
         const toolCallId = message.tool_call_id as string;
-        const part: ToolResultPart = { type: 'tool-result', toolCallId, output: textOf(message.content, param) };
+        const part: ToolResultPart = { type: 'tool-result', toolCallId, output: joinToolResultParts(textsOf(message.content, param)) };
         const mark = Array.isArray(message.content) ? lastCacheMark(message.content) : undefined;
         if (mark) part.cache = mark;
         const result: Message = { role: 'tool', content: [part] };

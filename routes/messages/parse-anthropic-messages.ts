@@ -2,6 +2,7 @@
  * Anthropic `system` + `messages` (wire) → neutral messages. Tool results become `tool` messages,
  * thinking with a signature becomes a signed ReasoningPart, and `role: "system"` messages stay in place.
  */
+import { joinToolResultParts } from '../../src/core/join-tool-result-parts.js';
 import { invalidRequest } from '../../src/core/gateway-error.js';
 import type { AssistantMessage, FilePart, Message, TextPart, ToolCallPart, ToolResultPart } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
@@ -76,7 +77,7 @@ function toolResult(block: WireBlock, param: string, callNames: Map<string, stri
       }
     }
   }
-  const part: ToolResultPart = { type: 'tool-result', toolCallId, output: texts.join('\n') };
+  const part: ToolResultPart = { type: 'tool-result', toolCallId, output: joinToolResultParts(texts) };
   const toolName = callNames.get(toolCallId);
   if (toolName !== undefined) part.toolName = toolName;
   if (typeof block.is_error === 'boolean') part.isError = block.is_error;

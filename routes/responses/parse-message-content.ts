@@ -1,4 +1,5 @@
 /** Content of Responses input messages and tool outputs (`input_text`, `input_image`, `input_file`, …) → neutral parts. */
+import { joinToolResultParts } from '../../src/core/join-tool-result-parts.js';
 import { gatewayError, invalidRequest } from '../../src/core/gateway-error.js';
 import type { FilePart, TextPart } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
@@ -121,5 +122,5 @@ export function parseToolOutput(output: string | WireContentPart[], param: strin
         message: `'${partParam}' (${part.type}) cannot be sent as a tool result and was dropped.`,
       });
   }
-  return { text: texts.join(''), files };
+  return { text: joinToolResultParts(texts), files };
 }

@@ -211,7 +211,7 @@ describe('follow-up turn', () => {
         id: 'ctco_1',
         call_id: 'call_patch1',
         output: [
-          { type: 'input_text', text: 'Success. ' },
+          { type: 'input_text', text: 'Success. Updated the following files:' },
           { type: 'input_text', text: 'A probe.txt' },
         ],
       },
@@ -238,7 +238,8 @@ describe('follow-up turn', () => {
           { id: 'call_patch1', type: 'function', function: { name: 'apply_patch', arguments: JSON.stringify({ input: patch }) } },
         ],
       },
-      { role: 'tool', tool_call_id: 'call_patch1', content: 'Success. A probe.txt' },
+      // Parts a line apart (src/core/join-tool-result-parts.ts).
+      { role: 'tool', tool_call_id: 'call_patch1', content: 'Success. Updated the following files:\nA probe.txt' },
     ]);
   });
 
