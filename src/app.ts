@@ -53,6 +53,7 @@ import { registerCloseRefusedUpgrades } from './plugins/close-refused-upgrades.j
 import { createClientErrorResponder } from './plugins/client-error-response.js';
 import { ErrorEnvelopes, registerErrorEnvelope, sendFrameworkError } from './plugins/error-envelope.js';
 import { registerJsonBodyParser } from './plugins/json-body-parser.js';
+import { registerRequestBodyDecoding } from './plugins/request-body-decoding.js';
 import { KnownToolLists } from './plugins/known-tool-lists.js';
 import { LiveStreams, registerLiveStreams } from './plugins/live-streams.js';
 import { createLazyChildLogger, registerRequestLog } from './plugins/request-log.js';
@@ -248,6 +249,7 @@ async function assembleApp(config: GatewayConfig, options: BuildAppOptions, prog
     knownToolLists: new KnownToolLists({ maximumDepth: config.server.maxJsonDepth }),
     bodyDeadlines,
   });
+  registerRequestBodyDecoding(app);
 
   const toolFormats = createToolFormatRegistry();
   const renderCall = (family: string, call: { name: string; arguments: string }) =>
