@@ -99,9 +99,9 @@ describe.skipIf(!redisServerPath)('two replicas sharing one Redis', () => {
     expect(fetched).toMatchObject({ status: 200, body: { id: created.body.id, output: created.body.output } });
     const items = await call(a, 'GET', `/v1/responses/${continued.body.id}/input_items?order=asc`);
     expect(items.body.data.map((item: { content: unknown }) => item.content)).toEqual([
-      'Remember: 42.',
+      [{ type: 'input_text', text: 'Remember: 42.' }],
       created.body.output[0].content,
-      'What was it?',
+      [{ type: 'input_text', text: 'What was it?' }],
     ]);
     expect(await call(b, 'DELETE', `/v1/responses/${created.body.id}`)).toMatchObject({ status: 200, body: { deleted: true } });
     expect((await call(a, 'GET', `/v1/responses/${created.body.id}`)).status).toBe(404);

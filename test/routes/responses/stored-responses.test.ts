@@ -104,7 +104,15 @@ describe.each(backends)('with %s state', (backend) => {
       expect(retrieved).toEqual(created);
 
       const items = await kit.client.responses.inputItems.list(created.id);
-      expect(items.data).toEqual([{ type: 'message', id: 'msg_in_1', role: 'user', content: 'Capital of France?' }]);
+      expect(items.data).toEqual([
+        {
+          type: 'message',
+          id: 'msg_in_1',
+          role: 'user',
+          status: 'completed',
+          content: [{ type: 'input_text', text: 'Capital of France?' }],
+        },
+      ]);
 
       await kit.client.responses.delete(created.id);
       expect((await statusOf(kit.client.responses.retrieve(created.id))).status).toBe(404);
@@ -132,6 +140,44 @@ describe.each(backends)('with %s state', (backend) => {
       expect(oldest.data.map((item) => item.id)).toEqual(['msg_a', 'msg_b', 'msg_c']);
       const bad = await fetch(`${url}?limit=0`);
       expect(bad.status).toBe(400);
+    });
+
+    it('gives items sent without ids stable ids, so the SDK’s auto-pagination walks every page', async () => {
+      kit.harness.upstream.enqueue({ type: 'chat', content: 'ok' });
+      const input: OpenAI.Responses.ResponseInput = [
+        { role: 'system', content: 'Be brief.' },
+        ...Array.from({ length: 4 }, (_, index) => ({ role: 'user' as const, content: `question ${index}` })),
+        { role: 'assistant', content: 'thinking about it' },
+        { type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'found' },
+      ];
+      const created = await kit.client.responses.create({ model: nativeModel, input });
+
+      const walked: OpenAI.Responses.ResponseItem[] = [];
+      for await (const item of kit.client.responses.inputItems.list(created.id, { limit: 3, order: 'asc' })) walked.push(item);
+      expect(walked).toHaveLength(input.length);
+      const ids = walked.map((item) => item.id);
+      expect(new Set(ids).size).toBe(input.length);
+      expect(ids.every((id) => typeof id === 'string' && id !== '')).toBe(true);
+      // The same ids on every read of the stored response.
+      const again = await kit.client.responses.inputItems.list(created.id, { order: 'asc' });
+      expect(again.data.map((item) => item.id)).toEqual(ids);
+      expect(walked[0]).toMatchObject({ type: 'message', role: 'system', content: [{ type: 'input_text', text: 'Be brief.' }] });
+      expect(walked[5]).toMatchObject({
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'thinking about it' }],
+      });
+      expect(walked[6]).toMatchObject({ type: 'function_call', call_id: 'call_1', status: 'completed', id: expect.stringMatching(/^fc_/) });
+
+      // `before` pages back from an id.
+      const before = (await (
+        await fetch(`${kit.harness.gateway.baseUrl}/v1/responses/${created.id}/input_items?order=asc&limit=2&before=${ids[4]}`)
+      ).json()) as {
+        data: { id: string }[];
+        has_more: boolean;
+      };
+      expect(before.data.map((item) => item.id)).toEqual([ids[2], ids[3]]);
     });
   });
 });
