@@ -52,6 +52,7 @@ import { closeSocketsForRestart } from './plugins/restart-close-sockets.js';
 import { registerCloseRefusedUpgrades } from './plugins/close-refused-upgrades.js';
 import { createClientErrorResponder } from './plugins/client-error-response.js';
 import { ErrorEnvelopes, registerErrorEnvelope, sendFrameworkError } from './plugins/error-envelope.js';
+import { registerCors } from './plugins/cors.js';
 import { registerJsonBodyParser } from './plugins/json-body-parser.js';
 import { registerRequestBodyDecoding } from './plugins/request-body-decoding.js';
 import { KnownToolLists } from './plugins/known-tool-lists.js';
@@ -344,6 +345,8 @@ async function assembleApp(config: GatewayConfig, options: BuildAppOptions, prog
   registerErrorEnvelope(app, errorEnvelopes);
   // Before every other onRequest hook (client keys' among them): its steps and their order are in request-intake.ts.
   registerRequestIntake(app, { bodyDeadlines, shutdownRefusal: new ShutdownRefusal(app) });
+  // Before client keys: a browser's preflight carries none. Not configured, not registered (no per-request cost).
+  if (config.server.cors) registerCors(app, config.server.cors);
   const keyEntries = config.server.clientKeys.map((clientKey) => ({ key: clientKey.key, access: new AccessPolicy(clientKey) }));
   // Bounded by the configured keys: only a key that passed the constant-time check is remembered.
   registerClientAuth(app, keyEntries, { extraOpenPaths: inspectorPagePaths, verifiedKeys: new VerifiedKeyMemo(keyEntries.length) });

@@ -180,6 +180,26 @@ export const configFileSchema = {
         /** The budget of every key that sets none of its own. */
         budget,
         bodyLimitBytes: { type: 'integer', minimum: 1024 },
+        // Opt-in: unset, no browser page may call the gateway (src/plugins/cors.ts says why).
+        cors: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['origins'],
+          properties: {
+            origins: {
+              type: 'array',
+              minItems: 1,
+              items: {
+                type: 'string',
+                // An origin as browsers send it (scheme, host, port; no path), or * for any.
+                pattern: '^(\\*|https?://[^/\\s]+)$',
+                description:
+                  'An origin allowed to call the gateway from a browser (https://app.example.com, http://localhost:3000), or * for any.',
+              },
+            },
+            maxAgeSeconds: { type: 'integer', minimum: 0 },
+          },
+        },
         maxJsonDepth: { type: 'integer', minimum: 8, maximum: 1024 },
         logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
         requestTimeoutMs: { type: 'integer', minimum: 0 },

@@ -129,6 +129,13 @@ export type Budget = { usd: number; period: 'day' | 'week' | 'month' };
 /** USD per million tokens; cache reads and writes at the input price when not given. */
 export type TokenPrices = { input: number; output: number; cacheRead?: number; cacheWrite?: number };
 
+export type CorsSettings = {
+  /** Origins as browsers send them (`https://app.example.com`), or `*` for any. */
+  origins: string[];
+  /** How long a browser may keep a preflight's answer; default a day. */
+  maxAgeSeconds?: number;
+};
+
 export type ServerConfig = {
   host: string;
   port: number;
@@ -141,6 +148,8 @@ export type ServerConfig = {
   /** The budget of every key that sets none of its own. */
   budget?: Budget;
   bodyLimitBytes: number;
+  /** Browser origins allowed to call the gateway (src/plugins/cors.ts); absent: CORS is off. */
+  cors?: CorsSettings;
   /** Deepest JSON nesting a request body may have (the body object is level 1); deeper is a 400. */
   maxJsonDepth: number;
   logLevel: string;

@@ -146,6 +146,7 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
       ...normalizeServerTimes(server),
       ...(server.limits ? { limits: server.limits } : {}),
       ...(server.budget ? { budget: server.budget } : {}),
+      ...(server.cors ? { cors: { ...server.cors, origins: [...server.cors.origins] } } : {}),
     },
     providers,
     // Checked against the providers and aliases, so that `--check-config` names a bad key or target.
