@@ -7,6 +7,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, gatewayError, toGatewayError } from '../core/gateway-error.js';
+import { drainRefusedBody } from './drain-refused-body.js';
 import { publicErrorCode } from './public-error-code.js';
 
 /** An API's error body for a GatewayError. */
@@ -98,6 +99,8 @@ export function registerErrorEnvelope(app: FastifyInstance, envelopes: ErrorEnve
   app.decorate('errorEnvelopes', envelopes);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const failure = GatewayError.isInstance(error) ? error : fromFastifyError(error);
+    // Refused before the whole body arrived: the client must read this answer, not a reset.
+    if (failure.status < 500) drainRefusedBody(request, reply);
     if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, failure);
   });
