@@ -33,10 +33,15 @@ export type ResponsesRouteOptions = {
   maxConnectionMs: number;
 };
 
-/** GET without an upgrade: the WebSocket route serves only upgrades. */
+/**
+ * GET without an upgrade: the WebSocket route serves only upgrades. A 426 naming the upgrade, not the 404 of
+ * an unknown route: a client that reached the WebSocket path over plain HTTP learns what to do, not that the
+ * path does not exist.
+ */
 function plainGet(request: FastifyRequest): never {
   throw gatewayError('websocket_only_route', {
-    message: `Unknown route: GET ${request.url.split('?')[0]} (this path serves the Responses WebSocket mode: connect with Upgrade: websocket).`,
+    message: `GET ${request.url.split('?')[0]} serves only the Responses WebSocket mode: connect with Upgrade: websocket (create a response with POST).`,
+    headers: { upgrade: 'websocket' },
   });
 }
 

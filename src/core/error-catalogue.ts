@@ -53,8 +53,9 @@ export const errorCatalogue = {
   previous_response_not_found: { status: 404, type: 'invalid_request_error' },
   item_not_found: { status: 404, type: 'invalid_request_error' },
   unknown_route: { status: 404, type: 'not_found_error', code: 'not_found' },
-  // GET on the Responses path without an upgrade: OpenAI's own wording for a path it does not serve.
-  websocket_only_route: { status: 404, type: 'invalid_request_error', code: 'not_found' },
+  // GET on the Responses path without an upgrade: the path exists, so not a 404 (nor a 405: GET is its method);
+  // 426 says what is missing, with `Upgrade: websocket` (RFC 9110 §15.5.22).
+  websocket_only_route: { status: 426, type: 'invalid_request_error', code: 'upgrade_required' },
   request_timeout: { status: 408, type: 'invalid_request_error', message: 'The request did not arrive in time.' },
   response_in_progress: { status: 409, type: 'invalid_request_error' },
   /** A reload found the config file invalid: the running config is kept. */

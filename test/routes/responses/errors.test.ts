@@ -1,4 +1,4 @@
-/** Errors on /v1/responses: 400s naming the field, 404 unknown model, upstream statuses kept, mid-stream failure, a plain GET 404. */
+/** Errors on /v1/responses: 400s naming the field, 404 unknown model, upstream statuses kept, mid-stream failure, a plain GET 426. */
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { expectValidResponseObject, expectWellFormedStream, nativeModel, postRawSse, useResponsesHarness } from './responses-test-kit.js';
@@ -221,8 +221,17 @@ describe('unknown model and upstream errors', () => {
 });
 
 describe('GET /v1/responses', () => {
-  it('answers a plain GET (no WebSocket upgrade) with 404', async () => {
+  it('answers a plain GET (no WebSocket upgrade) with 426 naming the upgrade', async () => {
     const response = await fetch(`${responses.harness.gateway.baseUrl}/v1/responses`);
-    expect(response.status).toBe(404);
+    expect(response.status).toBe(426);
+    expect(response.headers.get('upgrade')).toBe('websocket');
+    expect(await response.json()).toEqual({
+      error: {
+        type: 'invalid_request_error',
+        code: 'upgrade_required',
+        param: null,
+        message: expect.stringContaining('Upgrade: websocket'),
+      },
+    });
   });
 });
