@@ -33,6 +33,7 @@ export class AnthropicStreamReader {
   private nextToolIndex = 0;
   private stopReason: string | null | undefined;
   private stopSequence: string | undefined;
+  private refusalExplanation: string | undefined;
   private usage: JsonRecord | undefined;
 
   constructor(private readonly options: AnthropicStreamReaderOptions) {}
@@ -188,6 +189,9 @@ export class AnthropicStreamReader {
       const stopReason = delta.stop_reason;
       if (typeof stopReason === 'string' || stopReason === null) this.stopReason = stopReason;
       if (typeof delta.stop_sequence === 'string') this.stopSequence = delta.stop_sequence;
+      // A refusal's stop_details: `{"type":"refusal","category":…,"explanation":…}`.
+      const details = delta.stop_details as JsonRecord | null | undefined;
+      if (details && typeof details.explanation === 'string') this.refusalExplanation = details.explanation;
     }
     if (usage) this.usage = mergeAnthropicUsage(this.usage, usage);
     return this.ensureStarted();
@@ -201,7 +205,7 @@ export class AnthropicStreamReader {
     this.finished = true;
     events.push({
       type: 'finish',
-      reason: mapAnthropicStopReason(this.stopReason, this.stopSequence),
+      reason: mapAnthropicStopReason(this.stopReason, this.stopSequence, this.refusalExplanation),
       usage: mapAnthropicUsage(this.usage),
     });
     return events;

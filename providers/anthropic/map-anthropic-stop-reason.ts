@@ -2,7 +2,11 @@
 import type { FinishReason } from '../../src/core/index.js';
 
 /** See https://docs.anthropic.com/en/api/handling-stop-reasons */
-export function mapAnthropicStopReason(raw: string | null | undefined, stopSequence?: string | null): FinishReason {
+export function mapAnthropicStopReason(
+  raw: string | null | undefined,
+  stopSequence?: string | null,
+  refusalExplanation?: string,
+): FinishReason {
   if (raw === null || raw === undefined) return { unified: 'other' };
   switch (raw) {
     case 'end_turn':
@@ -16,7 +20,7 @@ export function mapAnthropicStopReason(raw: string | null | undefined, stopSeque
     case 'model_context_window_exceeded':
       return { unified: 'length', raw };
     case 'refusal':
-      return { unified: 'content-filter', raw };
+      return { unified: 'content-filter', raw, refusal: refusalExplanation ?? '' };
     // pause_turn: a server tool paused a long turn; the client must resume it, so it is no normal stop.
     default:
       return { unified: 'other', raw };

@@ -25,7 +25,10 @@ export function messageAsStreamPayloads(message: JsonRecord): JsonRecord[] {
     payloads.push({ type: 'content_block_start', index, content_block: block }, { type: 'content_block_stop', index }),
   );
   payloads.push(
-    { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence } },
+    {
+      type: 'message_delta',
+      delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence, stop_details: message.stop_details },
+    },
     { type: 'message_stop' },
   );
   return payloads;

@@ -60,6 +60,12 @@ class ChatCompletionFolder {
       content: content === '' && toolCalls.length ? null : content,
       refusal: null,
     };
+    // A refusal goes where OpenAI puts one: its words in `refusal`, none in `content`.
+    const refusal = finish.reason.refusal;
+    if (refusal !== undefined) {
+      message.refusal = content !== '' ? content : refusal;
+      message.content = null;
+    }
     if (toolCalls.length) message.tool_calls = toolCalls.filter(Boolean);
     if (reasoning) message.reasoning_content = reasoning;
     const body: Record<string, unknown> = {

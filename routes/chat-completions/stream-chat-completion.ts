@@ -41,6 +41,7 @@ export async function streamChatCompletion(
       case 'finish': {
         // Diagnostics ride on the very last chunk.
         const finishDiagnostics: Diagnostics | undefined = meta.includeUsage ? undefined : event.diagnostics;
+        if (event.reason.refusal) await writer.send(chunks.refusal(event.reason.refusal));
         await writer.send(chunks.finish(event.reason, finishDiagnostics));
         if (meta.includeUsage) await writer.send(chunks.usage(event.usage, event.diagnostics));
         await writer.send('[DONE]');
@@ -96,6 +97,11 @@ export class ChatCompletionChunks {
 
   toolCallArguments(index: number, argumentsDelta: string): string {
     return this.choice(`{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(argumentsDelta)}}}]}`);
+  }
+
+  /** A refusal's explanation, as OpenAI streams a refusal (text already streamed stays content: it was sent). */
+  refusal(refusal: string): string {
+    return this.choice(`{"refusal":${JSON.stringify(refusal)}}`);
   }
 
   finish(reason: FinishReason, diagnostics: Diagnostics | undefined): string {

@@ -9,4 +9,10 @@ export type FinishReason = {
    * `stop_sequence`); the Messages API reports it back. https://docs.anthropic.com/en/api/messages
    */
   stopSequence?: string;
+  /**
+   * The model declined to answer, as the provider says (Anthropic's `stop_reason: "refusal"`): its explanation
+   * when one came (`stop_details.explanation`), else ''. OpenAI's wire carries a refusal apart from the content
+   * (`message.refusal`, `delta.refusal`); the Chat route puts it there.
+   */
+  refusal?: string;
 };
