@@ -8,7 +8,7 @@ import { joinJsonPieces, stringifyWithRawMembers, type JsonPiece } from './strin
 import { isServerSamplingExtension } from '../../src/core/server-sampling-extensions.js';
 import type { Warning } from '../../src/core/warning.js';
 import type { Message, SystemMessage } from '../../src/core/message.js';
-import { toolsForServer } from './server-tool-choice.js';
+import { parallelToolCallsForServer, toolsForServer } from './server-tool-choice.js';
 import { reasoningFieldOf } from './reasoning-field.js';
 import { reasoningKeptAfter, templateKwargsOf } from '../../src/core/reasoning-kept-by-template.js';
 
@@ -82,7 +82,12 @@ function assembleBody(
   if (sent.tools?.length) {
     body.tools = sent === request ? wireTools() : convertTools(sent.tools);
     if (sent.toolChoice) body.tool_choice = convertToolChoice(sent.toolChoice);
-    if (!options.olderApi) setIfGiven(body, 'parallel_tool_calls', request.parallelToolCalls);
+    if (!options.olderApi)
+      setIfGiven(
+        body,
+        'parallel_tool_calls',
+        flavour === 'openai-compatible' ? parallelToolCallsForServer(request) : request.parallelToolCalls,
+      );
   }
   // OpenAI deprecated max_tokens for max_completion_tokens; most compatible servers know only max_tokens.
   setIfGiven(body, flavour === 'openai' && !options.olderApi ? 'max_completion_tokens' : 'max_tokens', request.maxOutputTokens);

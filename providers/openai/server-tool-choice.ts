@@ -7,6 +7,10 @@
 //   tools/server/server-common.cpp, `oaicompat_chat_params_parse`): OpenAI's named-function object is a
 //   type error there, quietly read as "auto". The named tool alone with "required", which its grammar
 //   enforces, is the same demand in words it takes.
+// - llama-server reads `parallel_tool_calls` as false when it is not sent (`json_value(body,
+//   "parallel_tool_calls", false)`, same function), where OpenAI's default is true, and its tool-call grammar
+//   then ends generation after the first call (common/chat.cpp). A client that did not ask for one call
+//   gets OpenAI's default, said out loud.
 import type { ChatRequest } from '../../src/core/chat-request.js';
 import type { Warning } from '../../src/core/warning.js';
 
@@ -22,6 +26,13 @@ export function toolsForServer(request: ChatRequest): ServerTools {
     if (named.length > 0) return { tools: named, toolChoice: { type: 'required' } };
   }
   return request;
+}
+
+/** The `parallel_tool_calls` to send: the client's, else true where the server's own default would be one call. */
+export function parallelToolCallsForServer(request: ChatRequest): ChatRequest['parallelToolCalls'] {
+  // A null reads as not sent there too (json_value falls back to its default on null).
+  if (request.model.server === 'llama.cpp') return request.parallelToolCalls ?? true;
+  return request.parallelToolCalls;
 }
 
 /** What Ollama's `/v1` cannot enforce of the request's tool choice. */

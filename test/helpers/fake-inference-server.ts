@@ -9,7 +9,7 @@ import { constrainedPieces, type Constraint } from './constrained-decoding.js';
 import { harmonyReasoningAndContent } from './harmony-output.js';
 import { startLoopbackServer, type RecordedRequest } from './loopback-server.js';
 import { generate, messagesText, tokenize, toolNames, weatherCall, type Generation } from './scripted-generation.js';
-import type { ScriptedModel } from './scripted-models.js';
+import type { ScriptedCall, ScriptedModel } from './scripted-models.js';
 
 export type RouteHandler = (request: RecordedRequest, response: http.ServerResponse) => void | Promise<void>;
 
@@ -91,6 +91,8 @@ export type ChatRules = {
   rendersTools(body: Record<string, unknown>): boolean;
   /** Whether the server parses the model's call into `tool_calls` for this request. */
   parsesCalls(body: Record<string, unknown>, model: ScriptedModel): boolean;
+  /** The calls it returns when it parses (default: the weather call alone). */
+  parsedCalls?(body: Record<string, unknown>): readonly ScriptedCall[];
   /** The text the server returns when it does not parse (special tokens per its rules), as deltas. */
   decode(generation: Generation, body: Record<string, unknown>, model: ScriptedModel): Decoded;
   /** The grammar the request asks for, read from the server's own fields (constrained-decoding.ts). */
@@ -154,7 +156,7 @@ export async function serveChat(
       type: 'chat',
       ...(decoded.reasoning ? { reasoning: decoded.reasoning } : {}),
       ...(decoded.content.join('') === '' ? {} : { content: decoded.content }),
-      toolCalls: [{ name: weatherCall.name, arguments: weatherCall.arguments }],
+      toolCalls: (rules.parsedCalls?.(body) ?? [weatherCall]).map((call) => ({ name: call.name, arguments: call.arguments })),
       finishReason: 'tool_calls',
     };
   } else {

@@ -130,3 +130,23 @@ describe('fake llama-server', () => {
     expect((await post('/nowhere', {})).json()).toEqual({ error: { code: 404, message: 'File Not Found', type: 'not_found_error' } });
   });
 });
+
+describe('fake llama-server parallel tool calls', () => {
+  const twoCalls = [
+    { name: 'get_weather', arguments: { city: 'Paris' } },
+    { name: 'get_weather', arguments: { city: 'Rome' } },
+  ];
+
+  it('returns only the first call unless the request sends parallel_tool_calls: true, its default being false', async () => {
+    server = await startFakeLlamaServer({ model: scriptedModel('hermes'), calls: twoCalls });
+    const url = server.url;
+    const cities = async (extra: Record<string, unknown>) => {
+      const reply = JSON.parse((await postJson(`${url}/v1/chat/completions`, { messages: asked, tools, ...extra })).text) as {
+        choices: { message: { tool_calls: { function: { arguments: string } }[] } }[];
+      };
+      return reply.choices[0]?.message.tool_calls.map((call) => (JSON.parse(call.function.arguments) as { city: string }).city);
+    };
+    expect(await cities({})).toEqual(['Paris']);
+    expect(await cities({ parallel_tool_calls: true })).toEqual(['Paris', 'Rome']);
+  });
+});

@@ -23,7 +23,7 @@ import {
 import { fakeTokenLogprob } from './fake-openai-upstream.js';
 import type { RecordedRequest } from './loopback-server.js';
 import { generate, llamaCppPieces, messagesText, weatherCall } from './scripted-generation.js';
-import type { ScriptedModel } from './scripted-models.js';
+import type { ScriptedCall, ScriptedModel } from './scripted-models.js';
 
 export type FakeLlamaServerOptions = {
   model: ScriptedModel;
@@ -46,6 +46,8 @@ export type FakeLlamaServerOptions = {
    * body worked already.
    */
   withoutJsonSchemaFormat?: boolean;
+  /** The calls the model makes, one after another, when it is offered the tools (default: the weather call alone). */
+  calls?: readonly ScriptedCall[];
 };
 
 /** llama-server's error envelope (`format_error_response`, server-common.cpp). */
@@ -125,6 +127,13 @@ function llamaChatRules(options: FakeLlamaServerOptions): ChatRules {
     // tool_choice is read as a string (server-common.cpp, `json_value(body, "tool_choice", "auto")`): a
     // named-function object is read as "auto", which is what this rule does with it.
     parsesCalls: (body) => hasTools(body) && body.tool_choice !== 'none',
+    // `parallel_tool_calls` defaults to false (server-common.cpp, `json_value(body, "parallel_tool_calls",
+    // false)`), and then the tool-call grammar's root is a single call (common/chat.cpp: `parallel_tool_calls ?
+    // "(" + tool_call + ")+" : tool_call`): generation ends after the model's first call.
+    parsedCalls: (body) => {
+      const calls = options.calls ?? [weatherCall];
+      return body.parallel_tool_calls === true ? calls : calls.slice(0, 1);
+    },
     // Without tools the template's "content only" format preserves no tokens: only --special keeps them.
     decode: (generation) => splitThinking(llamaCppPieces(generation, { special: options.special === true })),
     constraint: llamaServerConstraint,
