@@ -8,13 +8,33 @@ import type { Cancellation } from '../core/cancellation.js';
 import { contextOverflowCode } from '../core/context-overflow-code.js';
 import { isContextOverflow } from './context-overflow.js';
 
+/**
+ * The body an Ollama error carries inside its text: Ollama runs GGUF models on a llama-server and passes a
+ * refusal of that server on as its own `{"error": "<llama-server's JSON body>"}`, with the same status
+ * (seen from Ollama 0.34 and 0.40 for a prompt longer than the context with `truncate: false`:
+ * `{"error":"{\"error\":{\"code\":400,\"message\":\"request (8889 tokens) exceeds the available context
+ * size (4096 tokens), …\",\"type\":\"exceed_context_size_error\",…}}"}`). Undefined for any other text.
+ */
+function nestedErrorBody(text: string): Record<string, unknown> | undefined {
+  if (!text.startsWith('{"error"')) return undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === 'object' && 'error' in parsed ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads the human message out of OpenAI, Anthropic or Ollama error bodies. */
 export function readUpstreamErrorMessage(body: unknown): string | undefined {
   if (typeof body === 'string') return body.trim() || undefined;
   if (!body || typeof body !== 'object') return undefined;
   const record = body as Record<string, unknown>;
   const error = record.error;
-  if (typeof error === 'string') return error;
+  if (typeof error === 'string') {
+    const nested = nestedErrorBody(error);
+    return (nested && readUpstreamErrorMessage(nested)) ?? error;
+  }
   if (error && typeof error === 'object') {
     const message = (error as Record<string, unknown>).message;
     if (typeof message === 'string') return message;
@@ -27,12 +47,14 @@ export function readUpstreamErrorMessage(body: unknown): string | undefined {
 /**
  * The error object of an upstream body: OpenAI's, Anthropic's and newer vLLM's `{"error": {…}}`, or the
  * body itself where it is flat, as older vLLM's and SGLang's `{"object": "error", "message", "type", "param",
- * "code": 400}` (vllm/entrypoints/openai/protocol.py `ErrorResponse`).
+ * "code": 400}` (vllm/entrypoints/openai/protocol.py `ErrorResponse`), or llama-server's inside Ollama's text.
  */
 function errorObject(body: unknown): Record<string, unknown> | undefined {
   if (!body || typeof body !== 'object') return undefined;
   const record = body as Record<string, unknown>;
   if (record.error && typeof record.error === 'object') return record.error as Record<string, unknown>;
+  const nested = typeof record.error === 'string' ? nestedErrorBody(record.error) : undefined;
+  if (nested) return errorObject(nested);
   return record.object === 'error' ? record : undefined;
 }
 

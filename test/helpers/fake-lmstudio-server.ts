@@ -14,7 +14,7 @@ import {
   type ChatRules,
   type FakeInferenceServer,
 } from './fake-inference-server.js';
-import { llamaCppPieces } from './scripted-generation.js';
+import { llamaCppPieces, messagesText } from './scripted-generation.js';
 import type { ScriptedModel } from './scripted-models.js';
 
 export type FakeLmStudioOptions = { models: readonly ScriptedModel[] };
@@ -25,7 +25,25 @@ export const lmStudioId = (model: ScriptedModel) => model.id.toLowerCase();
 /** Tool-trained models: here the ones Ollama's library also marks `tools`. */
 const toolTrained = (model: ScriptedModel) => model.ollamaCapabilities.includes('tools');
 
+/** The context length models are loaded with (/api/v0/models' `loaded_context_length`). */
+const loadedContextLength = 4096;
+
+/**
+ * A prompt longer than the loaded context: its llama.cpp engine refuses it with a 400 `{"error": "…"}` in
+ * these words (as users quote them: lmstudio-ai/lmstudio-bug-tracker#237 and #546, dyad-sh/dyad#925),
+ * tokens counted four characters to one here.
+ */
+function contextRefusal(body: Record<string, unknown>) {
+  const tokens = Math.ceil(messagesText(body).length / 4);
+  if (tokens <= loadedContextLength) return undefined;
+  const message =
+    `Trying to keep the first ${tokens} tokens when context the overflows. However, the model is loaded with context length of only ` +
+    `${loadedContextLength} tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input`;
+  return { status: 400, body: { error: message } };
+}
+
 const rules: ChatRules = {
+  refuse: contextRefusal,
   rendersTools: (body) => Array.isArray(body.tools) && body.tools.length > 0,
   parsesCalls: (body) => Array.isArray(body.tools) && body.tools.length > 0 && body.tool_choice !== 'none',
   decode: (generation) => splitThinking(llamaCppPieces(generation, { special: false })),
@@ -50,6 +68,7 @@ export async function startFakeLmStudioServer(options: FakeLmStudioOptions): Pro
             quantization: 'Q4_K_M',
             state: 'loaded',
             max_context_length: 32_768,
+            loaded_context_length: loadedContextLength,
             ...(toolTrained(model) ? { capabilities: ['tool_use'] } : {}),
           })),
         }),

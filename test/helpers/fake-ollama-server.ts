@@ -24,7 +24,7 @@ import {
 } from './fake-inference-server.js';
 import { constrainedPieces, ollamaFormatConstraint } from './constrained-decoding.js';
 import type { RecordedRequest } from './loopback-server.js';
-import { generate, llamaCppPieces, weatherCall } from './scripted-generation.js';
+import { generate, llamaCppPieces, messagesText, weatherCall } from './scripted-generation.js';
 import type { ScriptedModel } from './scripted-models.js';
 
 export type FakeOllamaServerOptions = {
@@ -44,11 +44,31 @@ function hasTools(body: Record<string, unknown>): boolean {
 const supportsTools = (model: ScriptedModel) => model.ollamaCapabilities.includes('tools');
 const thinks = (model: ScriptedModel) => model.ollamaCapabilities.includes('thinking');
 
+/** The context a model is loaded with (`OLLAMA_CONTEXT_LENGTH`'s default 4096), unless the request's `options.num_ctx` says. */
+const defaultContextLength = 4096;
+
+/**
+ * Whether the prompt overflows the context: counted four characters to a token. The llama-server runner
+ * refuses such a prompt with a 400 rather than cut it when it cannot shift the context
+ * (llm/llama_server.go, `completionPromptForRequest`).
+ */
+function overflowsContext(body: Record<string, unknown>): boolean {
+  const options = body.options as { num_ctx?: unknown } | undefined;
+  const contextLength = typeof options?.num_ctx === 'number' ? options.num_ctx : defaultContextLength;
+  return Math.ceil(messagesText(body).length / 4) > contextLength - 1;
+}
+
 /** Why Ollama refuses a chat request for `model` (undefined: not pulled), if it does (ChatHandler). */
 function refusal(body: Record<string, unknown>, model: ScriptedModel | undefined): { status: number; message: string } | undefined {
   if (!model) return { status: 404, message: `model "${String(body.model)}" not found, try pulling it first` };
   if (hasTools(body) && !supportsTools(model))
     return { status: 400, message: `registry.ollama.ai/library/${model.ollamaName} does not support tools` };
+  if (overflowsContext(body))
+    return {
+      status: 400,
+      message:
+        'the prompt is longer than the context length currently available to the model; shorten the prompt, adjust the context length in settings, or use a model with a longer context length',
+    };
   return undefined;
 }
 
@@ -58,10 +78,11 @@ function decodeText(model: ScriptedModel, tokens: ReturnType<typeof generate>) {
   return thinks(model) ? splitThinking(pieces) : { content: pieces };
 }
 
-/** openai/openai.go, `NewError`: OpenAI's envelope around Ollama's message. */
+/** openai/openai.go, `NewError`: OpenAI's envelope around Ollama's message, its type from the status. */
 function openAiRefusal(body: Record<string, unknown>, model: ScriptedModel | undefined) {
   const refused = refusal(body, model);
-  return refused && { status: refused.status, body: { error: { message: refused.message, type: 'api_error', param: null, code: null } } };
+  const type = refused?.status === 400 ? 'invalid_request_error' : refused?.status === 404 ? 'not_found_error' : 'api_error';
+  return refused && { status: refused.status, body: { error: { message: refused.message, type, param: null, code: null } } };
 }
 
 // `tool_choice` is not read: openai/openai.go's ChatCompletionRequest has no such field, so `none` and a

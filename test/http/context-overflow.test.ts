@@ -18,6 +18,22 @@ describe('isContextOverflow', () => {
     ],
     ['Anthropic', 'prompt is too long: 208310 tokens > 200000 maximum', 'invalid_request_error'],
     ['OpenAI', 'Your input exceeds the context window of this model.', 'context_length_exceeded'],
+    [
+      'Ollama (llama-server runner)',
+      'the prompt is longer than the context length currently available to the model; shorten the prompt, adjust the context length in settings, or use a model with a longer context length',
+      null,
+    ],
+    ['Ollama (before its llama-server runner)', 'the input length exceeds the context length', null],
+    [
+      'LM Studio',
+      'Trying to keep the first 15857 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough.',
+      null,
+    ],
+    [
+      'LM Studio (newer)',
+      'The number of tokens to keep from the initial prompt is greater than the context length (n_keep: 13055>= n_ctx: 4096). Try to load the model with a larger context length, or provide a shorter input.',
+      null,
+    ],
   ])('%s', (_server, message, type) => {
     expect(isContextOverflow(400, message, type)).toBe(true);
   });

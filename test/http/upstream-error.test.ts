@@ -68,6 +68,26 @@ describe('errorFromUpstreamStatus', () => {
     expect(reply(overflow)).toMatchObject({ code: 'context_length_exceeded' });
   });
 
+  it("reads llama-server's body inside Ollama's text: its message and its overflow type, not the JSON", () => {
+    // Ollama 0.40 with `truncate: false`: its runner's refusal, passed on as Ollama's own error text.
+    const inner = {
+      error: {
+        code: 400,
+        message: 'request (8889 tokens) exceeds the available context size (4096 tokens), try increasing it',
+        type: 'exceed_context_size_error',
+        n_prompt_tokens: 8889,
+        n_ctx: 4096,
+      },
+    };
+    expect(reply({ error: JSON.stringify(inner) })).toMatchObject({
+      status: 400,
+      code: 'context_length_exceeded',
+      message: 'request (8889 tokens) exceeds the available context size (4096 tokens), try increasing it',
+    });
+    // Text that only looks like JSON stays the message as it is.
+    expect(reply({ error: '{"error" is not a body' })).toMatchObject({ message: '{"error" is not a body' });
+  });
+
   it("passes no param with a 5xx, whose message is the gateway's own", () => {
     const failed = errorFromUpstreamStatus({ status: 500, body: { error: { message: 'boom', param: 'x', code: 500 } }, provider: 'up' });
     expect(failed).toMatchObject({ param: null, code: 'upstream_http_500' });
