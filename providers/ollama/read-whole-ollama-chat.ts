@@ -4,7 +4,7 @@
  * translator reads like any chunk. See https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-no-streaming
  */
 import { gatewayError, replayEvents, type GatewayError, type StreamEvent } from '../../src/core/index.js';
-import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
+import { errorFromInBandOverflow, readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 import { convertToOllamaChatRequest } from './convert-to-ollama-chat-request.js';
 import { OllamaChunkTranslator } from './ollama-chunk-translator.js';
 import { ollamaHeaders } from './ollama-connection.js';
@@ -15,6 +15,8 @@ import type { StreamOllamaChatOptions } from './stream-ollama-chat.js';
 function notAReply(reply: unknown, provider: string): GatewayError {
   const upstreamMessage = typeof reply === 'object' && reply !== null && 'error' in reply ? readUpstreamErrorMessage(reply) : undefined;
   if (upstreamMessage !== undefined) {
+    const overflow = errorFromInBandOverflow(reply);
+    if (overflow) return overflow;
     return gatewayError('upstream_error', { message: `Upstream provider '${provider}' failed: ${upstreamMessage}`, upstreamBody: reply });
   }
   return gatewayError('upstream_bad_response', {

@@ -11,7 +11,7 @@ import {
   type StreamEvent,
   type Warning,
 } from '../../src/core/index.js';
-import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
+import { errorFromInBandOverflow, readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 import type { UpstreamStream } from '../../src/http/upstream-stream.js';
 import { convertToOllamaChatRequest } from './convert-to-ollama-chat-request.js';
 import { OllamaChunkTranslator } from './ollama-chunk-translator.js';
@@ -33,6 +33,8 @@ const endedEarly = 'the stream ended without a done chunk';
 
 function errorLine(value: unknown, provider: string): GatewayError | undefined {
   if (typeof value !== 'object' || value === null || !('error' in value)) return undefined;
+  const overflow = errorFromInBandOverflow(value);
+  if (overflow) return overflow;
   return midStreamFailure(provider, readUpstreamErrorMessage(value) ?? 'unknown error', (value as { error: unknown }).error);
 }
 

@@ -4,7 +4,7 @@
  */
 import { gatewayError, type GatewayError } from '../../src/core/gateway-error.js';
 import type { UpstreamStream } from '../../src/http/upstream-stream.js';
-import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
+import { errorFromInBandOverflow, readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 
 export type DecodeState = { sawDone: boolean };
 
@@ -13,6 +13,8 @@ export type DecodeState = { sawDone: boolean };
  * gives up on `context_length_exceeded` and backs off on `rate_limit_exceeded` but retries anything else.
  */
 function inBandError(provider: string, payload: Record<string, unknown>): GatewayError {
+  const overflow = errorFromInBandOverflow(payload);
+  if (overflow) return overflow;
   const message = `Upstream provider '${provider}' failed mid-stream: ${readUpstreamErrorMessage(payload) ?? 'unknown error'}`;
   const error = payload.error;
   const code = typeof error === 'object' && error !== null ? (error as Record<string, unknown>).code : undefined;

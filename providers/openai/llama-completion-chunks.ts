@@ -7,7 +7,7 @@
 // `timings`; no `[DONE]` follows. Whole, the same last object holds the whole `content`.
 // @see https://github.com/ggml-org/llama.cpp/blob/master/tools/server/server-task.cpp (to_json_non_oaicompat)
 import { gatewayError, type GatewayError } from '../../src/core/gateway-error.js';
-import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
+import { errorFromInBandOverflow, readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 import type { UpstreamStream } from '../../src/http/upstream-stream.js';
 import type { DecodeState } from './decode-chat-completion-chunks.js';
 
@@ -88,6 +88,8 @@ function asChunk(reply: LooseCompletion, topLogprobs: number | undefined): Recor
 }
 
 function failure(provider: string, reply: LooseCompletion, whole: boolean): GatewayError {
+  const overflow = errorFromInBandOverflow(reply);
+  if (overflow) return overflow;
   const message = readUpstreamErrorMessage(reply) ?? 'unknown error';
   return whole
     ? gatewayError('upstream_error', { message: `Upstream provider '${provider}' failed: ${message}`, upstreamBody: reply.error })

@@ -4,7 +4,7 @@
  * Wire format: https://platform.openai.com/docs/api-reference/chat/object
  */
 import { gatewayError, type GatewayError } from '../../src/core/gateway-error.js';
-import { readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
+import { errorFromInBandOverflow, readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 
 type LooseToolCall = { id?: unknown; type?: unknown; function?: unknown };
 type LooseMessage = Record<string, unknown> & { tool_calls?: LooseToolCall[] | null };
@@ -71,6 +71,8 @@ export function parseChatCompletion(text: string, provider: string): Record<stri
     throw badReply(provider, 'sent a reply that is not a chat completion.');
   const completion = parsed as Record<string, unknown>;
   if (completion.error !== undefined && completion.choices === undefined) {
+    const overflow = errorFromInBandOverflow(completion);
+    if (overflow) throw overflow;
     const message = readUpstreamErrorMessage(completion) ?? 'unknown error';
     throw gatewayError('upstream_error', { message: `Upstream provider '${provider}' failed: ${message}`, upstreamBody: completion.error });
   }

@@ -124,6 +124,25 @@ export function errorFromUpstreamStatus(options: {
   });
 }
 
+/**
+ * An error a server sends inside a 200 (a whole `{"error": …}` body, an SSE `data: {"error": …}` frame, an
+ * NDJSON error line) that says the prompt does not fit the context: the request itself failed, so it is the
+ * 400 with OpenAI's overflow code that the same refusal as an HTTP error is, the server's words kept. LM
+ * Studio answers an overflow this way (lmstudio-ai/lmstudio-bug-tracker#2322: "the response error message
+ * has a 200 status code vs a 400"). Undefined for any other error.
+ */
+export function errorFromInBandOverflow(body: unknown): GatewayError | undefined {
+  const message = readUpstreamErrorMessage(body);
+  if (message === undefined || !isContextOverflow(400, message, readUpstreamErrorKind(errorObject(body)))) return undefined;
+  return gatewayError('upstream_event_error', {
+    status: 400,
+    type: 'invalid_request_error',
+    code: contextOverflowCode,
+    message,
+    upstreamBody: body,
+  });
+}
+
 /** A 2xx body (or one NDJSON line of it) that JSON.parse refused: the upstream broke its own protocol. */
 export function errorFromUnreadableJson(provider: string, error: unknown): GatewayError {
   return gatewayError('upstream_bad_response', {

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { cancellationFromSignal } from '../../src/core/cancellation.js';
 import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
 import { GatewayError } from '../../src/core/gateway-error.js';
-import { errorFromAbort, errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
+import {
+  errorFromAbort,
+  errorFromInBandOverflow,
+  errorFromTransportFailure,
+  errorFromUpstreamStatus,
+} from '../../src/http/upstream-error.js';
 
 const socketError = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
 
@@ -91,5 +96,19 @@ describe('errorFromUpstreamStatus', () => {
   it("passes no param with a 5xx, whose message is the gateway's own", () => {
     const failed = errorFromUpstreamStatus({ status: 500, body: { error: { message: 'boom', param: 'x', code: 500 } }, provider: 'up' });
     expect(failed).toMatchObject({ param: null, code: 'upstream_http_500' });
+  });
+});
+
+describe('errorFromInBandOverflow', () => {
+  it('is a 400 context_length_exceeded in the server words for an overflow sent inside a 200, and nothing for another error', () => {
+    const words = 'request (9000 tokens) exceeds the available context size (8192 tokens), try increasing it';
+    expect(errorFromInBandOverflow({ error: { code: 400, message: words, type: 'exceed_context_size_error' } })).toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'context_length_exceeded',
+      message: words,
+    });
+    expect(errorFromInBandOverflow({ error: 'the input length exceeds the context length' })).toMatchObject({ status: 400 });
+    expect(errorFromInBandOverflow({ error: { message: 'the model crashed', type: 'server_error' } })).toBeUndefined();
   });
 });

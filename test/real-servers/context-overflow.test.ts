@@ -7,6 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeInferenceServer } from '../helpers/fake-inference-server.js';
+import { startFakeOllamaUpstream, type FakeOllamaUpstream } from '../helpers/fake-ollama-upstream.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { startFakeLlamaServer } from '../helpers/fake-llama-server.js';
 import { lmStudioId, startFakeLmStudioServer } from '../helpers/fake-lmstudio-server.js';
 import { startFakeOllamaServer } from '../helpers/fake-ollama-server.js';
@@ -107,4 +109,59 @@ describe.each(servers)('$label refusing a conversation longer than its context',
       expect(body.error.message).toContain(says);
     });
   }
+});
+
+describe('an overflow a server reports inside a 200', () => {
+  // LM Studio 0.4.21 answers a prompt longer than the loaded context with a 200 that carries the error
+  // (lmstudio-ai/lmstudio-bug-tracker#2322); Ollama reports a failure after its 200 as an NDJSON
+  // `{"error": …}` line (server/routes.go, the streamed handlers' error line).
+  const lmStudioWords =
+    'The number of tokens to keep from the initial prompt is greater than the context length (n_keep: 13055>= n_ctx: 4096). Try to load the model with a larger context length, or provide a shorter input.';
+  const ollamaWords = 'the prompt is longer than the context length currently available to the model; shorten the prompt';
+  let openAiLike: FakeOpenAiUpstream;
+  let ollamaLike: FakeOllamaUpstream;
+  let inBand: StartedGateway;
+
+  beforeAll(async () => {
+    openAiLike = await startFakeOpenAiUpstream({ models: ['qwen3-8b'] });
+    ollamaLike = await startFakeOllamaUpstream({ models: ['qwen3:8b'] });
+    inBand = await startGateway({
+      providers: {
+        lmstudio: { type: 'openai-compatible', baseUrl: `${openAiLike.url}/v1`, server: 'lmstudio' },
+        ollama: { type: 'ollama', baseUrl: ollamaLike.url },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await inBand?.close();
+    await Promise.all([openAiLike?.close(), ollamaLike?.close()]);
+  });
+
+  const ask = (model: string, stream: boolean) =>
+    postJson(`${inBand.baseUrl}/v1/chat/completions`, { model, stream, messages: [{ role: 'user', content: 'Hello' }] });
+
+  it('a whole reply is a 400 with code context_length_exceeded and the server words', async () => {
+    openAiLike.enqueue({ type: 'chat', content: 'unused', streamError: { afterChunks: 0, message: lmStudioWords } });
+    const reply = await ask('lmstudio/qwen3-8b', false);
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.text)).toMatchObject({
+      error: { code: 'context_length_exceeded', type: 'invalid_request_error', message: lmStudioWords },
+    });
+  });
+
+  it('a stream ends with an error frame whose code is context_length_exceeded', async () => {
+    openAiLike.enqueue({ type: 'chat', content: 'unused', streamError: { afterChunks: 1, message: lmStudioWords } });
+    const reply = await ask('lmstudio/qwen3-8b', true);
+    const frames = reply.text.split('\n\n').filter((frame) => frame.startsWith('data: {"error"'));
+    expect(frames.map((frame) => (JSON.parse(frame.slice('data: '.length)) as { error: { code: string } }).error.code)).toEqual([
+      'context_length_exceeded',
+    ]);
+  });
+
+  it("Ollama's error line after its first chunk is context_length_exceeded too", async () => {
+    ollamaLike.enqueue({ type: 'chat', content: 'unused', streamError: { afterChunks: 1, message: ollamaWords } });
+    const streamed = await ask('ollama/qwen3:8b', true);
+    expect(streamed.text).toContain('"code":"context_length_exceeded"');
+  });
 });
