@@ -19,7 +19,7 @@ import type { ChatPipelineDependencies } from './chat-pipeline-dependencies.js';
 import type { ChatRun, RunOptions } from './chat-run.js';
 import { DeploymentBalancer, sessionKeyOf } from './deployment-balancer.js';
 import { DeploymentTargets } from './deployment-observer.js';
-import { orderedDeploymentTargets } from './deployment-order.js';
+import { allowedDeploymentTargets, orderedDeploymentTargets, refuseDeployment } from './deployment-order.js';
 import { FallbackLoop } from './fallback-loop.js';
 import { FallbackTargets } from './fallback-targets.js';
 import { ProviderDirectory } from './provider-directory.js';
@@ -133,14 +133,14 @@ export class ChatPipeline {
   private async runDeployment(deployment: Deployment, input: ChatInput, context: ProviderContext, options: RunOptions): Promise<ChatRun> {
     const { access } = options;
     const sessionKey = deployment.sessionAffinity ? sessionKeyOf(input, options.sessionId) : undefined;
-    const allowed = orderedDeploymentTargets(this.balancer, (model) => this.resolve(model), {
-      deployment,
-      name: input.model,
-      access,
-      sessionKey,
-    });
-    const [primary, ...others] = allowed as [ResolvedModel, ...ResolvedModel[]];
+    const request = { deployment, name: input.model, access, sessionKey };
+    const { allowed, resolved } = allowedDeploymentTargets(this.balancer, (model) => this.resolve(model), request);
+    // The key's models filter the whole candidate list, targets then the name's fallbacks: a key allowed
+    // none of the targets may still be allowed a fallback, and is refused only when nothing is left.
+    const candidates = [...allowed, ...this.fallbacks.afterName(input.model, access)];
+    if (candidates.length === 0) refuseDeployment(resolved, request);
+    const [primary, ...others] = candidates as [ResolvedModel, ...ResolvedModel[]];
     const observer = new DeploymentTargets(this.balancer, deployment, allowed);
-    return this.targets.run(primary, [...others, ...this.fallbacks.afterName(input.model, access)], input, context, options, observer);
+    return this.targets.run(primary, others, input, context, options, observer);
   }
 }

@@ -73,7 +73,7 @@ export class EmbeddingPipeline {
     const { balancer, resolve, resilience } = this.dependencies;
     const deployment = this.dependencies.config.deployments?.get(modelString);
     const targets = deployment
-      ? orderedDeploymentTargets(balancer, resolve, { deployment, name: modelString, access })
+      ? this.embeddingTargets(orderedDeploymentTargets(balancer, resolve, { deployment, name: modelString, access }), modelString)
       : [resolve(modelString)];
     if (!deployment) access?.checkModel(targets[0] as ResolvedModel);
     const observer = deployment ? new DeploymentTargets(balancer, deployment, targets) : undefined;
@@ -82,6 +82,21 @@ export class EmbeddingPipeline {
     observer?.answeredUntimed(answer.target);
     const { result, target } = answer;
     return deployment ? { result, model: target, deployment: `${target.provider}/${target.model}` } : { result, model: target };
+  }
+
+  /**
+   * A deployment's targets whose provider has an embeddings endpoint: one that mixes providers (a chat
+   * deployment with an Anthropic target) serves embeddings on the others rather than stopping at a 400 on
+   * the first. None that can: 400 `embeddings_unsupported`, naming the deployment.
+   */
+  private embeddingTargets(targets: readonly ResolvedModel[], name: string): ResolvedModel[] {
+    const { providers } = this.dependencies;
+    const able = targets.filter((target) => providers.adapter(target.provider).embed !== undefined);
+    if (able.length > 0) return able;
+    throw gatewayError('embeddings_unsupported', {
+      message: `No target of deployment '${name}' has an embeddings endpoint (${targets.map((target) => `${target.provider}/${target.model}`).join(', ')}).`,
+      param: 'model',
+    });
   }
 
   /** One target's request, with its provider's retries. */

@@ -239,6 +239,34 @@ describe('deployments: one name, several targets', () => {
     expect(response.headers.get('x-interlingua-deployment')).toBeNull();
   });
 
+  it('a key allowed none of the targets but a fallback of the name is served by it; allowed nothing at all: 403', async () => {
+    const [target, spare] = await upstreams(2);
+    const gateway = await gatewayWith({
+      server: {
+        apiKeys: [
+          { key: 'spare-only', name: 'spare-only', models: ['spare/*'] },
+          { key: 'nothing', name: 'nothing', models: ['elsewhere/*'] },
+        ],
+      },
+      providers: { one: provider(target!), spare: provider(spare!) },
+      deployments: { coder: { targets: [{ model: 'one/m' }] } },
+      fallbacks: { coder: ['spare/m'] },
+    });
+    const asKey = (key: string) =>
+      fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ model: 'coder', messages: [{ role: 'user', content: 'hello' }] }),
+      });
+    const served = await asKey('spare-only');
+    expect(served.status).toBe(200);
+    expect(served.headers.get('x-interlingua-model')).toBe('spare/m');
+    expect(target!.requests).toHaveLength(0);
+    const refused = await asKey('nothing');
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('model_not_allowed');
+  });
+
   it('session affinity: the session header agents send (or prompt_cache_key) keeps a conversation on one target', async () => {
     const boxes = await upstreams(3);
     const gateway = await gatewayWith({
@@ -380,6 +408,27 @@ describe('deployments: one name, several targets', () => {
       expect(response.headers.get('x-interlingua-attempts')).toBe('2');
       expect(['one/bge-m3', 'two/bge-m3']).toContain(response.headers.get('x-interlingua-model'));
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('upstream_unavailable');
+    });
+
+    it('a target whose provider has no embeddings endpoint (Anthropic) is skipped; a deployment with none that can: 400', async () => {
+      const [alive] = await upstreams(1);
+      const claude = testProvider('anthropic', 'http://127.0.0.1:9', { apiKey: 'sk-ant-test' });
+      const gateway = await gatewayWith({
+        providers: { claude, alive: provider(alive!) },
+        deployments: {
+          embedder: { targets: [{ model: 'claude/claude-sonnet-4', weight: 1_000 }, { model: 'alive/bge-m3' }] },
+          chatOnly: { targets: [{ model: 'claude/claude-sonnet-4' }] },
+        },
+      });
+      const response = await embed(gateway);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-interlingua-deployment')).toBe('alive/bge-m3');
+      expect(response.headers.get('x-interlingua-attempts')).toBe('1');
+      const refused = await embed(gateway, 'chatOnly');
+      expect(refused.status).toBe(400);
+      const body = (await refused.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('embeddings_unsupported');
+      expect(body.error.message).toContain("deployment 'chatOnly'");
     });
 
     it("an embeddings request in flight counts in least-busy's load: the chats go to the idle target meanwhile", async () => {
