@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Gauge, Registry } from 'prom-client';
-import type { GatewayError } from '../core/gateway-error.js';
+import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { Usage } from '../core/usage.js';
 import type { ReplySummary } from '../pipeline/tap-reply.js';
 import type { ResilienceObserver, UpstreamHandover } from '../pipeline/stream-with-retries.js';
@@ -179,9 +179,16 @@ export class Metrics implements ResilienceObserver {
   }
 }
 
-/** `pending`: what finished requests have yet to record (after-reply.ts); a scrape counts every request that ended before it. */
+/**
+ * `pending`: what finished requests have yet to record (after-reply.ts); a scrape counts every request that ended before it.
+ * The series name every key and its tokens and spend, which `GET /v1/usage` shows a key only of itself:
+ * with client keys configured a scrape needs an admin key (403 `admin_only` otherwise), which Prometheus
+ * sends as `authorization: { credentials: … }`. Without keys the gateway trusts its network, as vLLM's
+ * /metrics does.
+ */
 export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, pending: { flush(): void }): void {
-  app.get('/metrics', async (_request, reply) => {
+  app.get('/metrics', async (request, reply) => {
+    if (request.gatewayContext?.access && !request.gatewayContext.access.admin) throw gatewayError('admin_only', {});
     pending.flush();
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });

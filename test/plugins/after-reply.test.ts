@@ -61,7 +61,7 @@ describe('readers of what waits', () => {
   it('a scrape and the usage route count a request that ended just before them', async () => {
     const upstream = await startFakeOpenAiUpstream();
     const gateway = await startGateway({
-      server: { apiKeys: [{ key: 'sk-after-reply-0123', name: 'team-a' }] },
+      server: { apiKeys: [{ key: 'sk-after-reply-0123', name: 'team-a', admin: true }] },
       providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }) },
     });
     try {

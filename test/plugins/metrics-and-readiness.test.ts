@@ -11,7 +11,12 @@ let unreachable: StartedGateway;
 beforeAll(async () => {
   upstream = await startFakeOpenAiUpstream();
   gateway = await startGateway({
-    server: { apiKeys: [{ key: 'sk-metrics-0123456789', name: 'team-m' }] },
+    server: {
+      apiKeys: [
+        { key: 'sk-metrics-0123456789', name: 'team-m' },
+        { key: 'sk-scraper-0123456789', name: 'prometheus', admin: true },
+      ],
+    },
     providers: {
       local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'prompted' }),
       native: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
@@ -27,7 +32,8 @@ afterAll(async () => {
 
 const samples = metricSamples;
 
-const auth = { authorization: 'Bearer sk-metrics-0123456789' };
+/** Prometheus scrapes with an admin key as a bearer token (`authorization: { credentials: … }`). */
+const auth = { authorization: 'Bearer sk-scraper-0123456789' };
 
 describe('GET /metrics', () => {
   it('counts requests, tokens and tool calls by lane and family, with the key’s name', async () => {
@@ -95,6 +101,12 @@ describe('GET /metrics', () => {
 
   it('needs a key like every route', async () => {
     expect((await fetch(`${gateway.baseUrl}/metrics`)).status).toBe(401);
+  });
+
+  it("needs an admin key: a client key may not read every key's names, tokens and spend", async () => {
+    const refused = await fetch(`${gateway.baseUrl}/metrics`, { headers: { authorization: 'Bearer sk-metrics-0123456789' } });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('admin_only');
   });
 });
 

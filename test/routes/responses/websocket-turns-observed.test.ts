@@ -24,7 +24,12 @@ beforeAll(async () => {
   [upstream, receiver] = await Promise.all([startFakeOpenAiUpstream(), startOtlpReceiver()]);
   upstream.respondWith(() => ({ type: 'chat', content: 'ok' }));
   gateway = await startGateway({
-    server: { apiKeys: [{ key, name: 'team', models: ['local/*'], limits: { requestsPerMinute: 3 } }] },
+    server: {
+      apiKeys: [
+        { key, name: 'team', models: ['local/*'], limits: { requestsPerMinute: 3 } },
+        { key: 'sk-ops-0123456789', name: 'ops', admin: true },
+      ],
+    },
     providers: {
       local: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
       other: testProvider('openai-compatible', `${upstream.url}/v1`, { toolCalling: 'native' }),
@@ -63,7 +68,9 @@ describe('WebSocket turns', () => {
       await client.close();
     }
 
-    const metrics = metricSamples(await (await fetch(`${gateway.baseUrl}/metrics`, { headers: auth })).text());
+    const metrics = metricSamples(
+      await (await fetch(`${gateway.baseUrl}/metrics`, { headers: { authorization: 'Bearer sk-ops-0123456789' } })).text(),
+    );
     const route = '/v1/responses (websocket)';
     expect(metrics.get(`interlingua_requests_total{route="${route}",provider="local",model="m",status="200",key="team"}`)).toBe(2);
     expect(metrics.get(`interlingua_requests_total{route="${route}",provider="",model="",status="429",key="team"}`)).toBe(1);

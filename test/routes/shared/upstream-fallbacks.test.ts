@@ -25,7 +25,12 @@ describe('fallbacks', () => {
   it('tries the targets in order, skipping one the key may not use', async () => {
     const [first, second, third] = await Promise.all([fakeUpstream(), fakeUpstream(), fakeUpstream()]);
     const gateway = await gatewayFor({
-      server: { apiKeys: ['sk-admin-0123456789', { key: 'sk-team-0123456789', name: 'team', models: ['a/*', 'c/*'] }] },
+      server: {
+        apiKeys: [
+          { key: 'sk-admin-0123456789', name: 'ops', admin: true },
+          { key: 'sk-team-0123456789', name: 'team', models: ['a/*', 'c/*'] },
+        ],
+      },
       providers: {
         a: testProvider('openai-compatible', `${first.url}/v1`),
         b: testProvider('openai-compatible', `${second.url}/v1`),
