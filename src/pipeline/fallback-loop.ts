@@ -57,7 +57,9 @@ export class FallbackLoop {
       let opening = false;
       try {
         const run = await this.planner.plan(target, input, context, options, attempts);
-        if (context.wholeReply !== true && position < fallbacks.length) {
+        // Held while a target is left to move on to, and for the last one once earlier targets failed: its
+        // failure is then an honest error status too. A plain request (one target, none failed) adds no stage.
+        if (context.wholeReply !== true && (position < fallbacks.length || position > 0)) {
           opening = true;
           run.events = await openedStream(run.events);
           opening = false;

@@ -156,6 +156,22 @@ describe('deployments: one name, several targets', () => {
     expect(alive!.chatRequests()).toHaveLength(1);
   });
 
+  it('a stream whose every target fails after its 200 headers, before any output: an error status, not a 200 with an error in it', async () => {
+    const [first, second] = await upstreams(2);
+    // vLLM reports a failure inside the stream it opened: `data: {"error": …}` (vllm/entrypoints/openai/serving_chat.py).
+    for (const upstream of [first!, second!])
+      upstream.respondWith(() => ({ type: 'chat', content: 'never sent', streamError: { afterChunks: 0, message: 'engine died' } }));
+    const gateway = await gatewayWith({
+      providers: { one: provider(first!), two: provider(second!) },
+      deployments: { coder: { targets: [{ model: 'one/m' }, { model: 'two/m' }] } },
+    });
+    const response = await ask(gateway, 'coder', { stream: true });
+    expect(response.status).toBeGreaterThanOrEqual(500);
+    expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+    const body = (await response.json()) as { error: { message: string } };
+    expect(body.error.message).toContain('engine died');
+  });
+
   it('every target down: the error keeps its meaning and says what was tried', async () => {
     const gateway = await gatewayWith({
       providers: { one: provider(await deadPort()), two: provider(await deadPort()) },
