@@ -65,7 +65,9 @@ class ReplyTap implements EventStage {
       case 'error':
         this.finished = true;
         this.listener.failed(event.error);
-        this.listener.incomplete(this.outputCharacters);
+        // An error before any output is the upstream failing on its own, as an error status would (a fallback
+        // would have taken over): nothing to charge. After output, what was generated was billed.
+        if (this.outputCharacters > 0) this.listener.incomplete(this.outputCharacters);
         break;
       default:
         break;

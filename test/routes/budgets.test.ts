@@ -189,6 +189,17 @@ describe('replies cut short', () => {
     expect(team.data).toEqual(oneEstimatedRow);
   });
 
+  it('a stream whose only target sends an error event before any output is not charged, as an error status is not', async () => {
+    const { gateway, upstream } = await setUp(1);
+    // vLLM reports a failure inside the stream it opened: `data: {"error": …}` (vllm/entrypoints/openai/serving_chat.py).
+    upstream.respondWith(() => ({ type: 'chat', content: 'never sent', streamError: { afterChunks: 0, message: 'engine died' } }));
+    const body = await (await chat(gateway, 'team-key', true)).text();
+    expect(body).toContain('engine died');
+    const team = await teamUsage(gateway);
+    expect(team.budget?.spent_usd).toBe(0);
+    expect(team.data.every((row) => row.estimated_cost_usd === 0)).toBe(true);
+  });
+
   it('a stream that breaks off upstream counts what was streamed', async () => {
     const { gateway, upstream } = await setUp(1);
     upstream.respondWith(() => ({ type: 'chat', content: 'abcd'.repeat(5), fragmentSize: 4, cutAfterChunks: 6 }));
