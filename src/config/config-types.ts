@@ -120,6 +120,8 @@ export type ClientKey = {
   limits?: LimitSettings;
   /** May reload the config and read every key's usage. */
   admin?: boolean;
+  /** Given as a plain string: every model and tool, no limits, and the metrics (not the admin routes). */
+  fullAccess?: true;
   budget?: Budget;
 };
 

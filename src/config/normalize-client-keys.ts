@@ -7,7 +7,7 @@ import { namedModelTargets, type ModelNames } from './model-name-targets.js';
 /** `names`: the config's deployments and aliases, which a key's `models` cannot name (refuseModelNames). */
 export function normalizeClientKeys(entries: readonly ClientKeyEntry[] | undefined, names: ModelNames = {}): ClientKey[] {
   const clientKeys = (entries ?? []).map((entry, index) => {
-    if (typeof entry === 'string') return { key: entry, name: `key-${index + 1}` };
+    if (typeof entry === 'string') return { key: entry, name: `key-${index + 1}`, fullAccess: true as const };
     const clientKey: ClientKey = { key: entry.key, name: entry.name ?? `key-${index + 1}` };
     if (entry.models) clientKey.models = entry.models;
     if (entry.tools) clientKey.tools = entry.tools;
@@ -32,7 +32,7 @@ function refuseSharedNamesWithOtherPolicies(clientKeys: readonly ClientKey[]): v
   const firstByName = new Map<string, { index: number; policy: string }>();
   const problems: string[] = [];
   clientKeys.forEach((clientKey, index) => {
-    const { key: _key, name, ...rest } = clientKey;
+    const { key: _key, name, fullAccess: _fullAccess, ...rest } = clientKey;
     const policy = JSON.stringify(rest);
     const first = firstByName.get(name);
     if (!first) firstByName.set(name, { index, policy });

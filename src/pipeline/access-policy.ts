@@ -25,6 +25,12 @@ export class AccessPolicy {
   readonly name: string;
   /** An operator's key: it may reload the config and read every key's usage. */
   readonly admin: boolean;
+  /**
+   * May scrape `GET /metrics`, whose series name every key with its tokens and spend: an admin key, or one
+   * given as a plain string, which the config reference defines as full access. A key the operator wrote
+   * as a policy object (a team's key) may not: it sees only its own usage, on `GET /v1/usage`.
+   */
+  readonly readsMetrics: boolean;
   /** The key's own spend limit (the server's default applies when absent). */
   readonly budget: Budget | undefined;
   private readonly filtered = new WeakMap<readonly ToolDefinition[], ToolFilterResult>();
@@ -43,6 +49,7 @@ export class AccessPolicy {
   constructor(clientKey: ClientKey) {
     this.name = clientKey.name;
     this.admin = clientKey.admin === true;
+    this.readsMetrics = this.admin || clientKey.fullAccess === true;
     this.budget = clientKey.budget;
     this.models = clientKey.models?.map(globToRegExp);
     this.wholeProviders = new Set(clientKey.models?.flatMap((glob) => wholeProviderOf(glob) ?? []));

@@ -182,13 +182,17 @@ export class Metrics implements ResilienceObserver {
 /**
  * `pending`: what finished requests have yet to record (after-reply.ts); a scrape counts every request that ended before it.
  * The series name every key and its tokens and spend, which `GET /v1/usage` shows a key only of itself:
- * with client keys configured a scrape needs an admin key (403 `admin_only` otherwise), which Prometheus
- * sends as `authorization: { credentials: … }`. Without keys the gateway trusts its network, as vLLM's
+ * with client keys configured a scrape needs an admin key or a full-access one given as a plain string
+ * (403 `admin_only` for a key written as a policy object), which Prometheus sends as `authorization: { credentials: … }`. Without keys the gateway trusts its network, as vLLM's
  * /metrics does.
  */
 export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, pending: { flush(): void }): void {
   app.get('/metrics', async (request, reply) => {
-    if (request.gatewayContext?.access && !request.gatewayContext.access.admin) throw gatewayError('admin_only', {});
+    if (request.gatewayContext?.access && !request.gatewayContext.access.readsMetrics)
+      throw gatewayError('admin_only', {
+        message:
+          'Only an admin key, or one given as a plain string (full access), may read the metrics: they name every key with its usage.',
+      });
     pending.flush();
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });

@@ -70,7 +70,7 @@ describe('config files', () => {
       host: '0.0.0.0',
       port: 9999,
       apiKeys: ['client-secret'],
-      clientKeys: [{ key: 'client-secret', name: 'key-1' }],
+      clientKeys: [{ key: 'client-secret', name: 'key-1', fullAccess: true }],
     });
     expect(config.server.bodyLimitBytes).toBe(32 * 1024 * 1024);
     expect(config.providers.local).toEqual({

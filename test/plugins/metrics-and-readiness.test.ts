@@ -15,6 +15,7 @@ beforeAll(async () => {
       apiKeys: [
         { key: 'sk-metrics-0123456789', name: 'team-m' },
         { key: 'sk-scraper-0123456789', name: 'prometheus', admin: true },
+        'sk-full-access-0123456789',
       ],
     },
     providers: {
@@ -103,10 +104,14 @@ describe('GET /metrics', () => {
     expect((await fetch(`${gateway.baseUrl}/metrics`)).status).toBe(401);
   });
 
-  it("needs an admin key: a client key may not read every key's names, tokens and spend", async () => {
+  it("needs an admin key or a full-access one: a team's key may not read every key's names, tokens and spend", async () => {
     const refused = await fetch(`${gateway.baseUrl}/metrics`, { headers: { authorization: 'Bearer sk-metrics-0123456789' } });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('admin_only');
+    // A key given as a plain string has full access (the config reference): it scrapes, as it did before keys had policies.
+    const fullAccess = await fetch(`${gateway.baseUrl}/metrics`, { headers: { authorization: 'Bearer sk-full-access-0123456789' } });
+    expect(fullAccess.status).toBe(200);
+    expect(await fullAccess.text()).toContain('interlingua_requests_total');
   });
 });
 
