@@ -16,7 +16,7 @@ import { listAnthropicModels } from './list-anthropic-models.js';
 import { readAnthropicMessage } from './read-anthropic-message.js';
 import { readAnthropicStream } from './read-anthropic-stream.js';
 import { isStrictToolsRefusal } from './strict-tools-refused.js';
-import { strictToolsKey } from './strict-tools-key.js';
+import { hasStrictTools, StrictToolsTooComplex } from './strict-tools-key.js';
 
 /** What one attempt sent that a refusal may name: the betas, as the host got them. */
 type Attempt = { betas: string[] };
@@ -64,8 +64,7 @@ export function createAnthropicAdapter(
   const strictRefused = refusals(modelsRemembered);
   const strictRefusedReason = `Anthropic provider '${config.name}' refused strict tool use for this model`;
   const platformBetas = route ? new PlatformBetas(route.betas, refusals) : undefined;
-  /** Model and strict tool sets whose grammar the host gave up on (src/core/grammar-too-complex.ts). */
-  const strictTooComplex = refusals(modelsRemembered);
+  const strictTooComplex = new StrictToolsTooComplex(refusals);
 
   /**
    * The request, with strict tools unless the host refused them for the model, and the betas the host takes;
@@ -74,13 +73,8 @@ export function createAnthropicAdapter(
    */
   async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
     const model = request.model.model;
-    const strictTools = strictToolsKey(request);
     const grammarReason = `Anthropic provider '${config.name}' could not compile these strict tools for this model (too complex)`;
-    let refusedReason = strictRefused.has(model)
-      ? strictRefusedReason
-      : strictTools && strictTooComplex.has(strictTools)
-        ? grammarReason
-        : undefined;
+    let refusedReason = strictRefused.has(model) ? strictRefusedReason : strictTooComplex.has(request) ? grammarReason : undefined;
     for (let attempt = 1; ; attempt++) {
       const sent: Attempt = { betas: [] };
       try {
@@ -96,8 +90,13 @@ export function createAnthropicAdapter(
         }
         // A grammar the host gave up on, with no response format in it (the pipeline puts a refused format into
         // the prompt first): the strict tools are what made it, so they go without strict.
-        if (refusedReason === undefined && strictTools && request.responseFormat?.type !== 'json_schema' && isGrammarTooComplex(error)) {
-          if (strictTooComplex.remember(strictTools))
+        if (
+          refusedReason === undefined &&
+          hasStrictTools(request) &&
+          request.responseFormat?.type !== 'json_schema' &&
+          isGrammarTooComplex(error)
+        ) {
+          if (strictTooComplex.remember(request))
             context.log.warn(
               { provider: config.name, model, reason: (error as Error).message },
               "the upstream's grammar compiler gave up on these strict tools: they go without strict for this model until the refusal is forgotten (server.refusalMemoryMs)",
@@ -105,8 +104,7 @@ export function createAnthropicAdapter(
           refusedReason = `${grammarReason}: ${(error as Error).message}`;
           continue;
         }
-        if (refusedReason !== undefined || !isStrictToolsRefusal(error) || !request.tools?.some((tool) => tool.strict === true))
-          throw error;
+        if (refusedReason !== undefined || !isStrictToolsRefusal(error) || !hasStrictTools(request)) throw error;
         if (strictRefused.remember(model))
           context.log.warn(
             { provider: config.name, model, reason: (error as Error).message },

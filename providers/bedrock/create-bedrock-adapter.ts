@@ -12,8 +12,8 @@ import type { Warning } from '../../src/core/warning.js';
 import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import type { ProviderAdapter, ProviderContext } from '../../src/core/provider-adapter.js';
 import { isGrammarTooComplex } from '../../src/core/grammar-too-complex.js';
-import { modelsRemembered, refusalMemories, type RefusalMemories } from '../../src/core/refusal-memory.js';
-import { strictToolsKey } from '../anthropic/strict-tools-key.js';
+import { refusalMemories, type RefusalMemories } from '../../src/core/refusal-memory.js';
+import { hasStrictTools, StrictToolsTooComplex } from '../anthropic/strict-tools-key.js';
 import { betaList, bedrockBetaPlatform, PlatformBetas } from '../anthropic/claude-platform-betas.js';
 import { findHeader } from '../anthropic/build-anthropic-headers.js';
 import { isBedrockClaude } from './converse-claude-thinking.js';
@@ -66,8 +66,7 @@ function isValidationException(error: unknown): error is { message: string } {
  */
 export function createBedrockAdapter(config: ProviderConfig, refusals: RefusalMemories = refusalMemories()): ProviderAdapter {
   const betas = new PlatformBetas(bedrockBetaPlatform, refusals);
-  /** Model and strict tool sets whose grammar Bedrock gave up on (src/core/grammar-too-complex.ts). */
-  const strictTooComplex = refusals(modelsRemembered);
+  const strictTooComplex = new StrictToolsTooComplex(refusals);
   const grammarReason = `Bedrock provider '${config.name}' could not compile these strict tools for this model (too complex)`;
   const settings = config.bedrock;
   if (!settings) throw new Error(`provider ${config.name} has no bedrock settings`);
@@ -82,8 +81,7 @@ export function createBedrockAdapter(config: ProviderConfig, refusals: RefusalMe
   let responses = 0;
 
   async function stream(request: ChatRequest, context: ProviderContext): Promise<AsyncIterable<StreamEvent>> {
-    const strictTools = strictToolsKey(request);
-    const remembered = strictTools !== undefined && strictTooComplex.has(strictTools);
+    const remembered = strictTooComplex.has(request);
     const { input, warnings } = buildConverseRequest(request, remembered ? { strictRefused: grammarReason } : {});
     const start = { id: `bedrock-${context.requestId}-${responses++}`, model: request.model.model, warnings };
     // The client's betas (the Messages route forwards `anthropic-beta`) go in the body for Claude, as Bedrock takes them.
@@ -124,8 +122,8 @@ export function createBedrockAdapter(config: ProviderConfig, refusals: RefusalMe
      * as Claude's own API does (providers/anthropic/create-anthropic-adapter.ts); the set is remembered.
      */
     const withoutStrict = async (failure: Error): Promise<AsyncIterable<StreamEvent>> => {
-      if (remembered || strictTools === undefined || input.outputConfig || !isGrammarTooComplex(failure)) throw failure;
-      if (strictTooComplex.remember(strictTools))
+      if (remembered || !hasStrictTools(request) || input.outputConfig || !isGrammarTooComplex(failure)) throw failure;
+      if (strictTooComplex.remember(request))
         context.log.warn(
           { provider: config.name, model: request.model.model, reason: failure.message },
           "the upstream's grammar compiler gave up on these strict tools: they go without strict for this model until the refusal is forgotten (server.refusalMemoryMs)",

@@ -17,8 +17,9 @@ export class SchemasTooComplex {
     this.refused = memories(modelsRemembered);
   }
 
+  /** No digest while nothing is remembered: every request with a schema asks, and the memory is nearly always empty. */
   has(model: ResolvedModel, schema: Record<string, unknown>): boolean {
-    return this.refused.has(keyOf(model, schema));
+    return this.refused.size > 0 && this.refused.has(keyOf(model, schema));
   }
 
   /** False when the pair was remembered already. */
