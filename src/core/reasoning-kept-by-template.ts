@@ -82,10 +82,19 @@ export function withReasoningTheTemplateKeeps(messages: Message[], family: strin
   if (keptTurns(family, kwargs) === 'after-last-user') return undefined;
   const after = reasoningKeptAfter(messages, family, kwargs);
   if (after === undefined) return undefined;
-  return messages.map((message, index) => (index <= after && message.role === 'assistant' ? withoutReasoning(message) : message));
+  // Most histories carry no reasoning to drop: the same array then, nothing copied on every prompted request.
+  for (let index = 0; index <= after; index++) {
+    if (hasReasoning(messages[index]!)) {
+      return messages.map((message, at) => (at <= after && hasReasoning(message) ? withoutReasoning(message) : message));
+    }
+  }
+  return messages;
+}
+
+function hasReasoning(message: Message): message is AssistantMessage {
+  return message.role === 'assistant' && message.content.some((part) => part.type === 'reasoning');
 }
 
 function withoutReasoning(message: AssistantMessage): AssistantMessage {
-  if (!message.content.some((part) => part.type === 'reasoning')) return message;
   return { role: 'assistant', content: message.content.filter((part) => part.type !== 'reasoning') };
 }
