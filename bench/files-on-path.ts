@@ -2,12 +2,16 @@
  * `npm run bench:files-on-path`: how many of the gateway's own files (`src/`, `routes/`, `providers/`,
  * `tool-formats/`) run for one request, by V8's precise coverage (function granularity), for the four
  * requests the bench measures: native and prompted, whole and streamed, one tool each, against the bench's
- * fake upstream on 127.0.0.1. The gateway is built in this process (coverage is per isolate); one warm-up
- * request of each kind runs first and the counters are reset after it, so start-up and first-use
- * compilation are not counted. `--list` prints the files too.
+ * fake upstream on 127.0.0.1. The gateway is built in this process (coverage is per isolate); twenty warm-up
+ * requests of each kind run first and the counters are reset after it, so start-up and first-use
+ * compilation are not counted. Beside the files, the functions of those files that ran and how often
+ * they were called (a module's top level, run once at import, is not counted). `--list` prints the files
+ * too, each with its functions and calls.
  *
  * Why: a request that crosses many files is hard to follow (docs/request-walkthrough.md keeps the count);
  * splitting a file into concepts and adding features both move it, and only a count says by how much.
+ * The functions count the code a request walks, which is what its cost follows (docs/performance.md, the
+ * fifth and thirteenth sessions: the same work spread over more distinct code costs more time).
  */
 import { Session } from 'node:inspector/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,17 +30,42 @@ import { renderMarkdownTable } from './markdown-table.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ownFile = new RegExp(`^file://${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}((?:src|routes|providers|tool-formats)/.+\\.ts)$`);
 
-type CoverageScript = { url: string; functions: { ranges: { count: number }[] }[] };
+type CoverageScript = { url: string; functions: { functionName: string; ranges: { startOffset: number; count: number }[] }[] };
 
-/** The gateway's own files in which any function ran since the counters were last reset. */
-function filesThatRan(scripts: CoverageScript[]): string[] {
-  const files: string[] = [];
+/** One file that ran: its functions that were called and their calls since the counters were last reset. */
+type FileThatRan = { file: string; functions: number; calls: number };
+
+/**
+ * The gateway's own files in which any function ran, busiest first. A function's first range is its
+ * whole body, counted per call; the range at offset 0 is the module's top level, which ran at import.
+ */
+function filesThatRan(scripts: CoverageScript[]): FileThatRan[] {
+  const files: FileThatRan[] = [];
   for (const script of scripts) {
     const file = ownFile.exec(script.url)?.[1];
-    if (file && script.functions.some((fn) => fn.ranges.some((range) => range.count > 0))) files.push(file);
+    if (!file) continue;
+    let functions = 0;
+    let calls = 0;
+    for (const fn of script.functions) {
+      const body = fn.ranges[0];
+      if (body === undefined || body.startOffset === 0 || body.count === 0) continue;
+      functions++;
+      calls += body.count;
+    }
+    if (functions > 0) files.push({ file, functions, calls });
   }
-  return files.sort();
+  return files.sort((left, right) => right.calls - left.calls || left.file.localeCompare(right.file));
 }
+
+function sumOf(files: FileThatRan[], count: (file: FileThatRan) => number): number {
+  return files.reduce((total, file) => total + count(file), 0);
+}
+
+/**
+ * Requests of a kind sent before the counted one: caches filled on a kind's first requests (a tool list
+ * seen twice, a memo's second hit) would otherwise count as the plain path's.
+ */
+const warmUpRequests = 20;
 
 const requestKinds = [
   { name: 'native, whole', model: gatewayModels.native, stream: false },
@@ -70,16 +99,22 @@ async function main(): Promise<void> {
     const rows: string[][] = [];
     const lists: string[] = [];
     for (const kind of requestKinds) {
-      await send(kind.model, kind.stream);
+      for (let round = 0; round < warmUpRequests; round++) await send(kind.model, kind.stream);
       // Taking the coverage resets the counters: what the next take reports ran after this point.
       await session.post('Profiler.takePreciseCoverage');
       await send(kind.model, kind.stream);
       const { result } = (await session.post('Profiler.takePreciseCoverage')) as { result: CoverageScript[] };
       const files = filesThatRan(result);
-      rows.push([kind.name, String(files.length)]);
-      lists.push(`### ${kind.name}\n\n${files.map((file) => `- ${file}`).join('\n')}`);
+      rows.push([
+        kind.name,
+        String(files.length),
+        String(sumOf(files, (file) => file.functions)),
+        String(sumOf(files, (file) => file.calls)),
+      ]);
+      const listed = files.map((file) => `- ${file.file}: ${file.functions} functions, ${file.calls} calls`);
+      lists.push(`### ${kind.name}\n\n${listed.join('\n')}`);
     }
-    process.stdout.write(`${renderMarkdownTable(['Request', 'Files that ran'], rows)}\n`);
+    process.stdout.write(`${renderMarkdownTable(['Request', 'Files that ran', 'Functions', 'Calls'], rows)}\n`);
     if (process.argv.includes('--list')) process.stdout.write(`\n${lists.join('\n\n')}\n`);
   } finally {
     session.disconnect();
