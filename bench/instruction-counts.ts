@@ -46,18 +46,55 @@ export type CacheEvents = {
 
 const eventNames = ['Ir', 'I1mr', 'D1mr', 'D1mw', 'ILmr', 'DLmr', 'DLmw'] as const;
 
-/** Per request: the work's events, and the instructions V8 spent compiling and collecting garbage besides. */
+/**
+ * What one count sends, and what its figures are per: a lane's whole request (one tool, non-streaming), or
+ * its streamed request (the fake upstream's 500 paced chunks, each its own read) counted per chunk, since a
+ * long stream's cost is its chunks'.
+ */
+export type CountKind = {
+  name: string;
+  model: string;
+  stream: boolean;
+  /** What the figures are divided into: requests, or the chunks of each streamed request. */
+  unit: 'request' | 'chunk';
+  unitsPerRequest: number;
+  /** Requests of warm-up before the counted window, and counted in it. */
+  warmUpRequests: number;
+  countedRequests: number;
+};
+
+/** The fake upstream's streamed reply for the `native-stream` and `prompted-stream` providers (bench/fake-upstream.ts). */
+const chunksPerStream = 500;
+
+/** A stream request is some 500 chunks' work: fewer of them give the same warm-up and as many counted chunks in all. */
+const streamedRequests = { warmUpRequests: 300, countedRequests: 120 };
+
+export const wholeRequestKinds: readonly CountKind[] = (['native', 'prompted'] as const).map((lane) => ({
+  name: `${lane} lane`,
+  model: gatewayModels[lane],
+  stream: false,
+  unit: 'request',
+  unitsPerRequest: 1,
+  warmUpRequests: 6_000,
+  countedRequests: 4_000,
+}));
+
+export const streamedKinds: readonly CountKind[] = [
+  { name: 'native lane, streamed', model: gatewayModels.nativeStream },
+  { name: 'prompted lane, streamed', model: gatewayModels.promptedStream },
+].map((kind) => ({ ...kind, stream: true, unit: 'chunk', unitsPerRequest: chunksPerStream, ...streamedRequests }));
+
+/** Per unit (a request, or a streamed chunk): the work's events, and the instructions V8 spent compiling and collecting garbage besides. */
 export type CountFigures = {
   tree: LaneTree;
-  lane: 'native' | 'prompted';
+  kind: Pick<CountKind, 'name' | 'unit'>;
   perRequest: CacheEvents;
   compilingInstructions: number;
   collectingInstructions: number;
 };
 
-export type CountSettings = { warmUpRequests: number; countedRequests: number; connections: number };
-
-export const defaultCountSettings: CountSettings = { warmUpRequests: 6_000, countedRequests: 4_000, connections: 8 };
+/** Requests sent at once while warming up and counting. */
+const connections = 8;
 
 /** A simulated last level of 1 MB, 16-way, 64-byte lines: about one core's L2, so misses show a request's footprint. */
 const lastLevelCache = '--LL=1048576,16,64';
@@ -146,7 +183,7 @@ function requireValgrind(): void {
 }
 
 /** `count` requests over `connections` keep-alive connections, each answered 200 (or this throws). */
-async function sendRequests(url: string, body: Buffer, count: number, connections: number): Promise<void> {
+async function sendRequests(url: string, body: Buffer, count: number): Promise<void> {
   const pool = new Pool(url, { connections });
   let sent = 0;
   const failures: Failures = { count: 0 };
@@ -172,15 +209,9 @@ async function sendRequests(url: string, body: Buffer, count: number, connection
   if (failures.count > 0) throw new Error(`${failures.count} of ${count} requests failed; the first: ${failures.first}`);
 }
 
-async function countOneTree(
-  tree: LaneTree,
-  lane: 'native' | 'prompted',
-  configPath: string,
-  directory: string,
-  settings: CountSettings,
-): Promise<CountFigures> {
+async function countOneTree(tree: LaneTree, kind: CountKind, configPath: string, directory: string): Promise<CountFigures> {
   const port = await freePort();
-  const outputPrefix = path.join(directory, `${path.basename(tree.root)}-${lane}-${port}`);
+  const outputPrefix = path.join(directory, `${path.basename(tree.root)}-${kind.name.replace(/\W+/g, '-')}-${port}`);
   const logPath = `${outputPrefix}.log`;
   const log = openSync(logPath, 'w');
   const child = spawn(
@@ -213,10 +244,10 @@ async function countOneTree(
   try {
     // Under valgrind the gateway starts in tens of seconds rather than one or two.
     await waitForHealth(url, child, logPath, 300_000);
-    const body = benchRequestBody({ model: gatewayModels[lane], stream: false, toolCount: 1 });
-    await sendRequests(url, body, settings.warmUpRequests, settings.connections);
+    const body = benchRequestBody({ model: kind.model, stream: kind.stream, toolCount: 1 });
+    await sendRequests(url, body, kind.warmUpRequests);
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
-    await sendRequests(url, body, settings.countedRequests, settings.connections);
+    await sendRequests(url, body, kind.countedRequests);
     execFileSync('callgrind_control', ['--instr=off', String(child.pid)], { stdio: 'ignore' });
   } finally {
     child.kill('SIGTERM');
@@ -225,25 +256,26 @@ async function countOneTree(
   const outputs = readdirSync(directory).filter(
     (name) => name.startsWith(`${path.basename(outputPrefix)}.`) && name.endsWith('.callgrind'),
   );
-  if (outputs.length === 0) throw new Error(`callgrind wrote no output for ${tree.label} (${lane}); its log: ${logPath}`);
+  if (outputs.length === 0) throw new Error(`callgrind wrote no output for ${tree.label} (${kind.name}); its log: ${logPath}`);
   // The gateway is one process; its threads are counted together in one file (no --separate-threads).
   const parts = outputs.map((name) => readCallgrindParts(readFileSync(path.join(directory, name), 'utf8')));
   const counted = parts.reduce((largest, next) => ((next.work.Ir ?? 0) > (largest.work.Ir ?? 0) ? next : largest));
-  const perRequest = (events: Record<string, number>, name: string) => (events[name] ?? 0) / settings.countedRequests;
+  const units = kind.countedRequests * kind.unitsPerRequest;
+  const perRequest = (events: Record<string, number>, name: string) => (events[name] ?? 0) / units;
   return {
     tree,
-    lane,
+    kind: { name: kind.name, unit: kind.unit },
     perRequest: Object.fromEntries(eventNames.map((name) => [name, perRequest(counted.work, name)])) as CacheEvents,
     compilingInstructions: perRequest(counted.compiling, 'Ir'),
     collectingInstructions: perRequest(counted.collecting, 'Ir'),
   };
 }
 
-/** Every tree in both lanes, one after the other (the counts do not depend on the machine's load). */
+/** Every tree for each kind, one after the other (the counts do not depend on the machine's load). */
 export async function runInstructionCounts(
   trees: LaneTree[],
   progress: Progress,
-  settings = defaultCountSettings,
+  kinds: readonly CountKind[] = wholeRequestKinds,
 ): Promise<CountFigures[]> {
   requireValgrind();
   const directory = mkdtempSync(path.join(os.tmpdir(), 'interlingua-bench-instructions-'));
@@ -251,12 +283,12 @@ export async function runInstructionCounts(
   const figures: CountFigures[] = [];
   try {
     const configPath = writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, 'info');
-    for (const lane of ['native', 'prompted'] as const)
+    for (const kind of kinds)
       for (const tree of trees) {
         progress(
-          `counting ${lane} lane of ${tree.label} (${tree.commit}) under valgrind: ${settings.warmUpRequests} requests of warm-up, ${settings.countedRequests} counted`,
+          `counting the ${kind.name} of ${tree.label} (${tree.commit}) under valgrind: ${kind.warmUpRequests} requests of warm-up, ${kind.countedRequests} counted`,
         );
-        figures.push(await countOneTree(tree, lane, configPath, directory, settings));
+        figures.push(await countOneTree(tree, kind, configPath, directory));
       }
   } finally {
     await upstream.stop();
@@ -268,10 +300,11 @@ export async function runInstructionCounts(
 
 const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
 
-/** One table per lane: each tree's counts per request, and this tree (the first) ÷ each other. */
+/** One table per kind (in the order counted): each tree's counts per request or chunk, and this tree (the first) ÷ each other. */
 export function renderInstructionCounts(figures: CountFigures[]): string {
-  const sections = (['native', 'prompted'] as const).map((lane) => {
-    const rows = figures.filter((figure) => figure.lane === lane);
+  const kindNames = [...new Set(figures.map((figure) => figure.kind.name))];
+  const sections = kindNames.map((name) => {
+    const rows = figures.filter((figure) => figure.kind.name === name);
     const [mine, ...others] = rows;
     if (!mine) return '';
     const line = (label: string, figure: CountFigures) => [
@@ -315,7 +348,7 @@ export function renderInstructionCounts(figures: CountFigures[]): string {
         }),
       ],
     );
-    return `### ${lane} lane, per request\n\n${table}\n\nThe first columns count the work: what V8 spent compiling code and collecting garbage inside the counted window is given apart (right), as it falls into one run and not the next.`;
+    return `### ${name}, per ${mine.kind.unit}\n\n${table}\n\nThe first columns count the work: what V8 spent compiling code and collecting garbage inside the counted window is given apart (right), as it falls into one run and not the next.`;
   });
   return sections.filter(Boolean).join('\n\n');
 }

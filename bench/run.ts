@@ -4,11 +4,12 @@
  * [--against DIR]`: CPU and allocation profiles of both lanes, bench/profile-lanes.ts); `-- --cost` for the Cost rows alone; `-- --agent-turn` for the agent-turn rows alone; `-- --lanes [--against DIR|COMMIT|baseline]`
  * for the two lanes' CPU per request alone, against the named baseline commit by default (bench/lanes-suite.ts);
  * `-- --instructions [--against …]` for the same comparison counted by valgrind, free of the machine's noise
+ * (`--streamed`: the lanes' 500-chunk streams, counted per chunk)
  * (bench/instruction-counts.ts).
  */
 import { renderAgentTurnSection, runAgentTurnScenario } from './agent-turn-scenario.js';
 import { renderBenchReport, renderCostSection } from './bench-report.js';
-import { renderInstructionCounts, runInstructionCounts } from './instruction-counts.js';
+import { renderInstructionCounts, runInstructionCounts, streamedKinds, wholeRequestKinds } from './instruction-counts.js';
 import { renderLanesReport, renderLanesSection } from './lanes-report.js';
 import { laneTrees, runLanesSuite } from './lanes-suite.js';
 import { runCostSuite } from './run-cost-suite.js';
@@ -59,9 +60,10 @@ async function main(): Promise<void> {
     return;
   }
   if (process.argv.includes('--instructions')) {
-    const counts = await runInstructionCounts(laneTrees(process.argv, progress), progress);
+    const kinds = process.argv.includes('--streamed') ? streamedKinds : wholeRequestKinds;
+    const counts = await runInstructionCounts(laneTrees(process.argv, progress), progress, kinds);
     process.stdout.write(
-      `# Interlingua bench: instructions and cache misses per request (valgrind)\n\n- Date: ${machine.date} · Node: ${machine.node} · commit ${machine.commit}\n\n${renderInstructionCounts(counts)}\n`,
+      `# Interlingua bench: instructions and cache misses per request or streamed chunk (valgrind)\n\n- Date: ${machine.date} · Node: ${machine.node} · commit ${machine.commit}\n\n${renderInstructionCounts(counts)}\n`,
     );
     return;
   }

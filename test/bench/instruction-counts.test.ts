@@ -37,10 +37,10 @@ const callgrindOutput = [
   'totals: 10300 140 70 111 10 7 12 4 3',
 ].join('\n');
 
-function figures(lane: 'native' | 'prompted', label: string, commit: string, perRequest: CacheEvents): CountFigures {
+function figures(kind: string, label: string, commit: string, perRequest: CacheEvents): CountFigures {
   return {
     tree: { label, root: `/tmp/${commit}`, commit },
-    lane,
+    kind: { name: kind, unit: kind.endsWith('streamed') ? 'chunk' : 'request' },
     perRequest,
     compilingInstructions: 50_000,
     collectingInstructions: 2_000,
@@ -85,14 +85,16 @@ describe('renderInstructionCounts', () => {
   const mine: CacheEvents = { Ir: 400_000, I1mr: 15_000, D1mr: 6_000, D1mw: 1_000, ILmr: 1_000, DLmr: 800, DLmw: 900 };
   const theirs: CacheEvents = { Ir: 425_000, I1mr: 14_000, D1mr: 6_000, D1mw: 1_000, ILmr: 700, DLmr: 500, DLmw: 800 };
 
-  it('prints each tree per lane and this tree ÷ the other', () => {
+  it('prints each tree per kind and this tree ÷ the other', () => {
     const report = renderInstructionCounts([
-      figures('native', 'this tree', 'aaaaaaa', mine),
-      figures('native', '99d8c76', '99d8c76', theirs),
-      figures('prompted', 'this tree', 'aaaaaaa', mine),
+      figures('native lane', 'this tree', 'aaaaaaa', mine),
+      figures('native lane', '99d8c76', '99d8c76', theirs),
+      figures('prompted lane', 'this tree', 'aaaaaaa', mine),
+      figures('native lane, streamed', 'this tree', 'aaaaaaa', mine),
     ]);
     expect(report).toContain('### native lane, per request');
     expect(report).toContain('### prompted lane, per request');
+    expect(report).toContain('### native lane, streamed, per chunk');
     const native = report.split('### prompted')[0]!;
     expect(native).toMatch(
       /\| this tree \(aaaaaaa\)\s*\|\s*400,000\s*\|\s*22,000\s*\|\s*1,000\s*\|\s*1,700\s*\|[^|]+\|\s*50,000\s*\|\s*2,000\s*\|/,
