@@ -9,7 +9,7 @@ import { isServerSamplingExtension } from '../../src/core/server-sampling-extens
 import type { Warning } from '../../src/core/warning.js';
 import type { Message, SystemMessage } from '../../src/core/message.js';
 import { parallelToolCallsForServer, toolsForServer } from './server-tool-choice.js';
-import { reasoningFieldOf } from './reasoning-field.js';
+import { reasoningFieldOf } from '../../src/core/reasoning-field.js';
 import { reasoningKeptAfter, templateKwargsOf } from '../../src/core/reasoning-kept-by-template.js';
 
 export type OpenAiFlavour = 'openai' | 'openai-compatible';

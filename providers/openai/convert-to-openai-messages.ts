@@ -3,7 +3,7 @@ import { assertNever } from '../../src/core/assert-never.js';
 import type { FilePart, Message, TextPart } from '../../src/core/message.js';
 import { toolResultText } from '../../src/core/tool-result-text.js';
 import { argumentsObjectText } from '../arguments-object.js';
-import type { ReasoningField } from './reasoning-field.js';
+import type { ReasoningField } from '../../src/core/reasoning-field.js';
 
 type OpenAiContentPart =
   | { type: 'text'; text: string }

@@ -59,6 +59,14 @@ export interface ToolFormat {
    * replays the turns' reasoning (ChatRequest.replayReasoning). Absent: reasoning is not replayed.
    */
   readonly thinkingWithTools?: { readonly chatTemplateKwargs: Readonly<Record<string, unknown>> };
+  /**
+   * An earlier assistant turn's reasoning written into its text as the family's chat template renders
+   * it (Qwen3's `<think>\n…\n</think>\n\n` before the content), for the prompted lane to send a server
+   * that takes no reasoning field (LM Studio, an unknown one) the reasoning the template keeps. `text` is
+   * the turn's text (its calls already written in). Absent where the template cannot be given it in the
+   * text: each family's file says why.
+   */
+  renderReasoningInText?(reasoning: string, text: string): string;
   /** The system-prompt fragment describing the tools and how to call them. */
   renderTools(tools: ToolDefinition[], choice: ToolChoice): string;
   /**

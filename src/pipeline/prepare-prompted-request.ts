@@ -10,7 +10,15 @@ import type { RequestCaches } from '../core/request-caches.js';
 import type { ToolChoice, ToolDefinition } from '../core/tool-definition.js';
 import type { ToolFormat } from '../core/tool-format.js';
 import type { Warning } from '../core/warning.js';
-import { templateKwargsOf, withReasoningTheTemplateKeeps } from '../core/reasoning-kept-by-template.js';
+import {
+  reasoningKeptAfter,
+  templateKwargsOf,
+  withReasoningTheTemplateKeeps,
+  type TemplateKwargs,
+} from '../core/reasoning-kept-by-template.js';
+import { reasoningFieldOf } from '../core/reasoning-field.js';
+import type { Message } from '../core/message.js';
+import { withReasoningInText } from './reasoning-in-text.js';
 import { insertToolPrompt } from './insert-tool-prompt.js';
 import { serverRendersTools } from './server-renders-tools.js';
 import type { ToolPromptCache } from './tool-prompt-cache.js';
@@ -47,8 +55,9 @@ export function preparePromptedRequest(
   const { prompt: toolPrompt, warnings } = active.length ? cache.render(format, active, choice) : { prompt: '', warnings: [] };
   // Results become user turns below, which would hide from the adapter the turns the template keeps the
   // reasoning of: the reasoning it drops goes now, the rest is replayed whole.
-  const kept = withReasoningTheTemplateKeeps(request.messages, request.model.family, templateKwargsOf(request));
-  const history = format.renderHistory(kept ?? request.messages);
+  const kwargs = templateKwargsOf(request);
+  const kept = withReasoningTheTemplateKeeps(request.messages, request.model.family, kwargs);
+  const history = keptReasoningInText(format.renderHistory(kept ?? request.messages), request, format, kept !== undefined, kwargs);
   const placed = toolPrompt !== '' && format.placeToolPrompt !== undefined ? format.placeToolPrompt(history, toolPrompt) : undefined;
   const messages = placed
     ? insertToolPrompt(placed.messages, placed.rest, caches?.systemsWithToolPrompt)
@@ -65,6 +74,24 @@ export function preparePromptedRequest(
       askForThinkingHistory(prepared, format.thinkingWithTools.chatTemplateKwargs);
   }
   return { request: prepared, warnings, parse: active.length > 0, serverRendered: false };
+}
+
+/**
+ * For a server that takes no reasoning field, the history with the reasoning the template keeps written
+ * into the turns' text: all that is left of it when the dropped turns' reasoning was already taken out
+ * (`pruned`), else that of the turns the template keeps in the rendered history. The same array otherwise.
+ */
+function keptReasoningInText(
+  history: Message[],
+  request: ChatRequest,
+  format: ToolFormat,
+  pruned: boolean,
+  kwargs: TemplateKwargs,
+): Message[] {
+  const render = format.renderReasoningInText;
+  if (render === undefined || reasoningFieldOf(request.model.server) !== undefined) return history;
+  const after = pruned ? -1 : reasoningKeptAfter(history, request.model.family, kwargs);
+  return after === undefined ? history : withReasoningInText(history, render, after);
 }
 
 /** The messages as the client sent them, the tools beside them, and the server told to call none. */

@@ -3,7 +3,7 @@
  * template (the tokenizer package's tokenizer_config.json), the call turn of the task in progress shows
  * its `<think>` block as it does over the native conversation, and an answered turn's reasoning shows in
  * neither. The server is SGLang, which hands `reasoning_content` to the template and renders the prompted
- * history as text.
+ * history as text; LM Studio, which takes no reasoning field, gets the same block in the turn's text.
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest, Message } from '../../src/core/index.js';
@@ -85,5 +85,37 @@ describe("Qwen3's template over the prompted lane's history", () => {
     expect(native).toContain(thinkBlock);
     expect(gateway).toContain(thinkBlock);
     for (const prompt of [native, gateway]) expect(prompt).not.toContain(answered);
+  });
+
+  it('gets the kept reasoning written into the call turn’s text from a server that takes no reasoning field, rendering the same prompt', () => {
+    const entry = qwen3!;
+    const sentTo = (server: 'sglang' | 'lmstudio') => {
+      const request: ChatRequest = {
+        model: {
+          id: 'local/Qwen3-8B',
+          provider: 'local',
+          providerType: 'openai-compatible',
+          model: 'Qwen3-8B',
+          family: 'hermes',
+          toolCalling: 'prompted',
+          server,
+        },
+        messages: conversation,
+        tools: fidelityTools,
+        toolChoice: { type: 'auto' },
+      };
+      const format = createToolFormatRegistry().get('hermes')!;
+      const prepared = preparePromptedRequest(request, format, new ToolPromptCache(new RequestCaches())).request;
+      return buildOpenAiRequestBody(prepared, 'openai-compatible').messages as OpenAiMessage[];
+    };
+    const lmStudio = sentTo('lmstudio');
+    const callTurn = lmStudio.find((message) => message['role'] === 'assistant' && String(message['content']).includes('<tool_call>'));
+    // Written as the template writes it, for a server whose template would not read it back out of the text.
+    expect(callTurn?.['content']).toMatch(new RegExp(`^<think>\\n${plan}\\n</think>\\n\\n<tool_call>`));
+    expect(JSON.stringify(lmStudio)).not.toContain(answered);
+    // Qwen3's template splits the block back out at `</think>`: the prompt is the one the field gives.
+    expect(renderChatTemplate(entry, asServerHandsThem(lmStudio), undefined)).toBe(
+      renderChatTemplate(entry, asServerHandsThem(sentTo('sglang')), undefined),
+    );
   });
 });

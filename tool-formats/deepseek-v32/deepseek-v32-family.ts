@@ -49,6 +49,9 @@ function renderSection(calls: readonly Pick<ToolCallPart, 'name' | 'arguments'>[
 
 export const deepseekV32Family: FamilySpec = {
   family,
+  // No renderReasoningInText: the encoder (and DeepSeek-V3.2.jinja) writes the reasoning field and
+  // `</think>` itself before a kept turn's content, reading nothing back out of it, so a block in the
+  // text would follow a closed one; and in the text history only a last assistant turn is kept.
   envelopes: [
     taggedEnvelope(family, functionCallsOpen, functionCallsClose, [dsmlInvokeGrammar], { valueSpans }),
     taggedEnvelope(family, toolCallsOpen, toolCallsClose, [dsmlInvokeGrammar], { valueSpans }),

@@ -58,5 +58,8 @@ export const glmFamily: FamilySpec = {
       'Function results come back to you in the next user turn, each inside <tool_response></tool_response> XML tags. When no function is needed, answer directly.',
   },
   renderCall: renderGlmCall,
+  // The template's `'\n<think>' + reasoning_content.strip() + '</think>'`, then `'\n' + content.strip()`
+  // (glm_4_5.jinja): a block it splits back out of the content at `</think>` and renders the same.
+  renderReasoningInText: (reasoning, text) => `<think>${reasoning.trim()}</think>\n${text}`,
   renderResults: taggedResults('<tool_response>', '</tool_response>'),
 };

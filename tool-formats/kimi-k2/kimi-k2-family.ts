@@ -33,6 +33,9 @@ function renderKimiCall(call: Pick<ToolCallPart, 'name' | 'arguments'> & { id?: 
 
 export const kimiK2Family: FamilySpec = {
   family,
+  // No renderReasoningInText: Kimi K2 Thinking's template writes `<think>` + the reasoning field +
+  // `</think>` before every assistant content itself and reads no block back out of the content
+  // (moonshotai-Kimi-K2-Thinking.jinja), so a block in the text would follow an empty one.
   // Special in Kimi K2's tokenizer; vLLM's kimi_k2 parser turns skip_special_tokens off for them (adjust_request).
   specialTokens: [toolCallsSectionBegin, toolCallsSectionEnd, toolCallBegin, toolCallArgumentBegin, toolCallEnd],
   envelopes: [

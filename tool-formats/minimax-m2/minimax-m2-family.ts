@@ -12,6 +12,7 @@ import type { FamilySpec } from '../shared/family-spec.js';
 import { formatJson, rawArgumentEntries } from '../shared/format-json.js';
 import { toolSignature } from '../shared/tool-prompt.js';
 import { resultText } from '../shared/tool-result-text.js';
+import { withoutEdgeNewlines } from '../shared/think-block-text.js';
 import {
   invokeClose,
   invokeOpen,
@@ -63,6 +64,9 @@ export const minimaxM2Family: FamilySpec = {
     ].join('\n'),
     resultInstructions: 'Tool results come back to you in the next user turn, each inside <response></response> tags.',
   },
+  // The template's `'<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n'` before the content
+  // (unsloth-MiniMax-M2.jinja), which it also splits back out of the content at `</think>`.
+  renderReasoningInText: (reasoning, text) => `<think>\n${withoutEdgeNewlines(reasoning)}\n</think>\n\n${text}`,
   renderCall: (call) => `${sectionOpen}\n${renderInvoke(call)}${sectionClose}`,
   renderCalls: (calls) => `${sectionOpen}\n${calls.map(renderInvoke).join('')}${sectionClose}`,
   renderResults: (results) => results.map((result) => `<response>${resultText(result)}</response>`).join('\n'),

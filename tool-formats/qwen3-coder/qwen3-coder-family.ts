@@ -17,6 +17,7 @@ import {
   qwen3CoderToolCallGrammar,
 } from '../shared/function-block-grammar.js';
 import { qwen3CoderPromptWording } from './qwen3-coder-prompt.js';
+import { qwen3ThinkBlock } from '../shared/think-block-text.js';
 
 const family = 'qwen3-coder';
 
@@ -36,6 +37,8 @@ export const qwen3CoderFamily: FamilySpec = {
   specialTokens: [],
   // The Qwen3-Coder template renders `tools`, assistant `tool_calls` and `tool` messages in this syntax.
   templateRendersTools: true,
+  // Qwen3.5's and Qwen3.6's templates keep the reasoning of the turns after the last query, as Qwen3's.
+  renderReasoningInText: qwen3ThinkBlock,
   envelopes: [
     taggedEnvelope(family, '<tool_call>', '</tool_call>', [qwen3CoderToolCallGrammar], { valueSpans: parameterValues }),
     // Qwen3-Coder often leaves out the opening <tool_call> (QwenLM/Qwen3-Coder#475) yet still writes

@@ -23,6 +23,7 @@ export function createToolFormat(spec: FamilySpec, catalogue: EnvelopeCatalogue)
     renderTools: (tools, choice) => renderToolPrompt(tools, choice, spec.prompt, spec.renderCall),
     ...(spec.placeToolPrompt === undefined ? {} : { placeToolPrompt: spec.placeToolPrompt }),
     ...(spec.thinkingWithTools === undefined ? {} : { thinkingWithTools: spec.thinkingWithTools }),
+    ...(spec.renderReasoningInText === undefined ? {} : { renderReasoningInText: spec.renderReasoningInText }),
     renderHistory: (messages) => renderHistoryAsText(messages, spec),
     renderCall: spec.renderCall,
     // With no tools offered nothing may become a call, so nothing is parsed at all, but for a reasoning

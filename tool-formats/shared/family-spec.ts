@@ -27,4 +27,5 @@ export type FamilySpec = FamilySyntax &
     specialTokens?: readonly string[];
     templateRendersTools?: boolean;
     thinkingWithTools?: ToolFormat['thinkingWithTools'];
+    renderReasoningInText?: ToolFormat['renderReasoningInText'];
   };

@@ -1,5 +1,8 @@
-/** Where each server reads an earlier assistant turn's reasoning from, for the OpenAI-compatible adapter. */
-import type { ChatRequest } from '../../src/core/chat-request.js';
+/**
+ * Where each server reads an earlier assistant turn's reasoning from: the field the OpenAI-compatible
+ * adapter replays it in, and, for a server that reads none, the prompted lane writes it into the turn's text.
+ */
+import type { ServerKind } from './server-kind.js';
 
 export type ReasoningField = 'reasoning' | 'reasoning_content';
 
@@ -12,7 +15,7 @@ export type ReasoningField = 'reasoning' | 'reasoning_content';
  * handed to the template), Ollama's `/v1` `reasoning` (openai/openai.go, made the message's
  * `thinking`). LM Studio and unknown servers are sent nothing: whether they read it is not known.
  */
-export function reasoningFieldOf(server: ChatRequest['model']['server']): ReasoningField | undefined {
+export function reasoningFieldOf(server: ServerKind | undefined): ReasoningField | undefined {
   switch (server) {
     case 'vllm':
     case 'ollama':
