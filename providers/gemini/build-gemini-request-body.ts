@@ -1,5 +1,6 @@
 /** Builds the `generateContent` body for a neutral ChatRequest, with the warnings it produced. */
 import type { ChatRequest, ToolChoice, Warning } from '../../src/core/index.js';
+import { withGeminiRefSiblingsMoved } from '../../src/core/gemini-ref-siblings.js';
 import { convertToGeminiContents } from './convert-to-gemini-contents.js';
 import { isGemmaModel } from './is-gemma-model.js';
 import type { GeminiFunctionCallingConfig, GeminiGenerationConfig, GeminiRequestBody, GeminiThinkingConfig } from './gemini-wire-types.js';
@@ -59,7 +60,8 @@ function generationConfigFor(request: ChatRequest): GeminiGenerationConfig {
   if (format?.type === 'json_object') config.responseMimeType = 'application/json';
   if (format?.type === 'json_schema') {
     config.responseMimeType = 'application/json';
-    if (format.schema) config.responseJsonSchema = format.schema;
+    // Gemini takes nothing but `$` keywords beside a `$ref` (src/core/gemini-ref-siblings.ts).
+    if (format.schema) config.responseJsonSchema = withGeminiRefSiblingsMoved(format.schema);
   }
   const thinking = thinkingConfigFor(request);
   if (thinking) config.thinkingConfig = thinking;
@@ -115,7 +117,7 @@ export function buildGeminiRequestBody(request: ChatRequest, provider: string): 
         functionDeclarations: request.tools.map((tool) => ({
           name: tool.name,
           ...(tool.description === undefined ? {} : { description: tool.description }),
-          parametersJsonSchema: tool.parameters,
+          parametersJsonSchema: withGeminiRefSiblingsMoved(tool.parameters),
         })),
       },
     ];

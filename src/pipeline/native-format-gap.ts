@@ -3,10 +3,12 @@
  * has no constrained decoding (the scripted model), no `json_object` form (Claude and Bedrock take schemas
  * only, so neither a json_schema format without one), or compiles schemas into a grammar that cannot hold this one faithfully (src/core/grammar-schema-subset.ts)
  * or that refuses one this large (Claude's limits, src/core/strict-schema-limits.ts), or takes no cycle through
- * required properties (Gemini's responseJsonSchema, src/core/gemini-schema-cycles.ts).
+ * required properties or a `$ref` beside a union (Gemini's responseJsonSchema, src/core/gemini-schema-cycles.ts and
+ * gemini-ref-siblings.ts).
  * The pipeline then writes the format into the prompt, and the reason into the strict warning.
  */
 import type { ResponseFormat } from '../core/chat-request.js';
+import { geminiRefSiblingsGap } from '../core/gemini-ref-siblings.js';
 import { geminiSchemaCycleGap } from '../core/gemini-schema-cycles.js';
 import { grammarSubsetGap, narrowToGrammarSubset } from '../core/grammar-schema-subset.js';
 import { StrictSchemaBudget } from '../core/strict-schema-limits.js';
@@ -24,10 +26,11 @@ export function nativeFormatGap(format: Exclude<ResponseFormat, { type: 'text' }
     return takesJsonObjectNatively(type, model)
       ? undefined
       : `the ${type} provider constrains replies to a schema only, and json_object has none`;
-  // Gemini (its own API, or on Vertex AI) takes recursion only through optional properties (gemini-schema-cycles.ts).
+  // Gemini (its own API, or on Vertex AI) takes recursion only through optional properties (gemini-schema-cycles.ts),
+  // and nothing but `$` keywords beside a `$ref`, which it cannot be given by moving the `$ref` beside a union.
   const gemini = type === 'gemini' || (type === 'vertex' && !isVertexClaudeModel(model));
-  const cycle = gemini && format.schema ? geminiSchemaCycleGap(format.schema) : undefined;
-  if (cycle) return `the ${type} provider's responseJsonSchema cannot hold this schema: ${cycle}`;
+  const geminiGap = gemini && format.schema ? (geminiSchemaCycleGap(format.schema) ?? geminiRefSiblingsGap(format.schema)) : undefined;
+  if (geminiGap) return `the ${type} provider's responseJsonSchema cannot hold this schema: ${geminiGap}`;
   if (!compilesSchemasToGrammar(type, model)) return undefined;
   // OpenAI's `json_schema.schema` is optional; a grammar needs one, so without it nothing native can ask for JSON.
   if (!format.schema) return `the ${type} provider constrains replies to a schema only, and this json_schema format gives none`;

@@ -257,6 +257,43 @@ function cyclicSchemaRefusal(body: unknown): string | undefined {
   return 'Invalid JSON payload: generation_config.response_json_schema: cyclic references may only be used within non-required properties.';
 }
 
+/**
+ * Gemini takes nothing beside a `$ref` but keywords starting with `$`: "If $ref is set on a sub-schema, no other
+ * properties, except for than those starting as a $, may be set." (GenerationConfig.responseJsonSchema,
+ * https://ai.google.dev/api/generate-content#generationconfig). The API refuses such a schema, in a function's
+ * parameters as in the response schema, with 400 INVALID_ARGUMENT "schema at properties.draft can only contain
+ * properties starting with '$' when $ref is present" (google-gemini/gemini-cli#4758), naming the node by its path.
+ */
+function refWithSiblingsAt(schema: unknown, path: string[]): string | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  const entries = Array.isArray(schema) ? schema.map((child, index) => [String(index), child] as const) : Object.entries(schema);
+  if (!Array.isArray(schema) && typeof (schema as Record<string, unknown>).$ref === 'string')
+    if (entries.some(([key]) => !key.startsWith('$'))) return path.join('.');
+  for (const [key, child] of entries) {
+    // enum, const, default and examples hold data, where a `$ref` member is no reference.
+    if (['enum', 'const', 'default', 'examples'].includes(key)) continue;
+    const found = refWithSiblingsAt(child, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function refSiblingRefusal(body: unknown): string | undefined {
+  const request = (body ?? {}) as {
+    generationConfig?: { responseJsonSchema?: unknown };
+    tools?: { functionDeclarations?: { parametersJsonSchema?: unknown }[] }[];
+  };
+  const schemas = [
+    request.generationConfig?.responseJsonSchema,
+    ...(request.tools ?? []).flatMap((tool) => (tool.functionDeclarations ?? []).map((declaration) => declaration.parametersJsonSchema)),
+  ];
+  for (const schema of schemas) {
+    const at = refWithSiblingsAt(schema, []);
+    if (at !== undefined) return `schema at ${at} can only contain properties starting with '$' when $ref is present`;
+  }
+  return undefined;
+}
+
 export async function startFakeGeminiUpstream(): Promise<FakeGeminiUpstream> {
   const queue: FakeGeminiReply[] = [];
   let responder: ((request: RecordedRequest) => FakeGeminiReply) | undefined;
@@ -279,7 +316,10 @@ export async function startFakeGeminiUpstream(): Promise<FakeGeminiUpstream> {
       response.end(JSON.stringify(googleErrorBody(404, `no route ${request.method} ${request.path}`)));
       return;
     }
-    const refused = toolsWithJsonRefusal(decodeURIComponent(match[1] ?? ''), request.body) ?? cyclicSchemaRefusal(request.body);
+    const refused =
+      toolsWithJsonRefusal(decodeURIComponent(match[1] ?? ''), request.body) ??
+      refSiblingRefusal(request.body) ??
+      cyclicSchemaRefusal(request.body);
     const reply: FakeGeminiReply = refused
       ? { type: 'http-error', status: 400, message: refused }
       : (queue.shift() ?? responder?.(request) ?? { type: 'generate', chunks: [[{ text: 'Hello' }], [{ text: ' there' }]] });
