@@ -101,12 +101,13 @@ describe('the prompted lane for a server that takes no reasoning field', () => {
     expect(assistantTexts(prepare('minimax-m2', 'generic', continued)).at(-1)).toBe('<think>\nIt is sunny.\n</think>\n\nIt is');
   });
 
-  it('leaves it to the field for a server that takes one, and writes nothing for families whose template refuses it in the text', () => {
+  it('leaves it to the field for a server that takes one, and writes nothing for families whose template refuses it in the text or was not checked', () => {
     for (const [family, server] of [
       ['glm', 'llama.cpp'],
       ['minimax-m2', 'vllm'],
       ['harmony', 'lmstudio'],
       ['kimi-k2', 'lmstudio'],
+      ['qwen3-coder', 'lmstudio'],
     ] as const)
       expect(assistantTexts(prepare(family, server, continued)).join('')).not.toContain('sunny.');
   });

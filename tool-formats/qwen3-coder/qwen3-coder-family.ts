@@ -17,7 +17,6 @@ import {
   qwen3CoderToolCallGrammar,
 } from '../shared/function-block-grammar.js';
 import { qwen3CoderPromptWording } from './qwen3-coder-prompt.js';
-import { qwen3ThinkBlock } from '../shared/think-block-text.js';
 
 const family = 'qwen3-coder';
 
@@ -37,8 +36,9 @@ export const qwen3CoderFamily: FamilySpec = {
   specialTokens: [],
   // The Qwen3-Coder template renders `tools`, assistant `tool_calls` and `tool` messages in this syntax.
   templateRendersTools: true,
-  // Qwen3.5's and Qwen3.6's templates keep the reasoning of the turns after the last query, as Qwen3's.
-  renderReasoningInText: qwen3ThinkBlock,
+  // No renderReasoningInText: whether Qwen3.5's and Qwen3.6's templates split a `<think>` block back out of
+  // the content as Qwen3's does was not checked against them, and one that does not would show it inside
+  // a think block of its own (a nested pair the model would imitate).
   envelopes: [
     taggedEnvelope(family, '<tool_call>', '</tool_call>', [qwen3CoderToolCallGrammar], { valueSpans: parameterValues }),
     // Qwen3-Coder often leaves out the opening <tool_call> (QwenLM/Qwen3-Coder#475) yet still writes

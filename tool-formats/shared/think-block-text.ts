@@ -13,7 +13,7 @@ export function withoutEdgeNewlines(text: string): string {
 
 /**
  * Qwen3's template (the tokenizer package's `chat_template`): `'<think>\n' + reasoning_content.strip('\n') +
- * '\n</think>\n\n' + content.lstrip('\n')`. Qwen3.5's and Qwen3.6's write the same layout.
+ * '\n</think>\n\n' + content.lstrip('\n')`.
  */
 export function qwen3ThinkBlock(reasoning: string, text: string): string {
   return `<think>\n${withoutEdgeNewlines(reasoning)}\n</think>\n\n${text.replace(/^\n+/, '')}`;
