@@ -46,7 +46,7 @@ import { ChatPipeline } from './pipeline/chat-pipeline.js';
 import { ProviderDirectory } from './pipeline/provider-directory.js';
 import { RecentReplies } from './pipeline/recent-replies.js';
 import { ToolCallInspector } from './pipeline/tool-call-inspector.js';
-import { registerClientAuth } from './plugins/client-auth.js';
+import { createKeyChecker, registerClientAuth } from './plugins/client-auth.js';
 import { VerifiedKeyMemo } from './plugins/verified-key-memo.js';
 import { closeSocketsForRestart } from './plugins/restart-close-sockets.js';
 import { registerCloseRefusedUpgrades } from './plugins/close-refused-upgrades.js';
@@ -348,8 +348,14 @@ async function assembleApp(config: GatewayConfig, options: BuildAppOptions, prog
   // Before client keys: a browser's preflight carries none. Not configured, not registered (no per-request cost).
   if (config.server.cors) registerCors(app, config.server.cors);
   const keyEntries = config.server.clientKeys.map((clientKey) => ({ key: clientKey.key, access: new AccessPolicy(clientKey) }));
+  // Compared like the keys (digests, constant time); never logged (configuredSecrets redacts it).
+  const isScrapeToken = config.metrics?.token === undefined ? undefined : createKeyChecker([config.metrics.token]);
   // Bounded by the configured keys: only a key that passed the constant-time check is remembered.
-  registerClientAuth(app, keyEntries, { extraOpenPaths: inspectorPagePaths, verifiedKeys: new VerifiedKeyMemo(keyEntries.length) });
+  registerClientAuth(app, keyEntries, {
+    extraOpenPaths: inspectorPagePaths,
+    verifiedKeys: new VerifiedKeyMemo(keyEntries.length),
+    ...(isScrapeToken ? { isScrapeToken } : {}),
+  });
   if (config.deployments && state.kind === 'redis') {
     const sharing = shareDeploymentHealth(balancer, state, config.deployments, logger);
     app.addHook('onClose', async () => sharing.close());
@@ -387,7 +393,7 @@ async function assembleApp(config: GatewayConfig, options: BuildAppOptions, prog
   registerEmbeddingsRoutes(app, { embeddings, validators, prices, liveStreams });
   registerToolCallsRoutes(app, { inspector, validators, recentReplies });
   registerInspectorPage(app);
-  registerMetricsRoute(app, metrics, afterReply);
+  registerMetricsRoute(app, metrics, afterReply, isScrapeToken);
   // The Responses routes with their WebSocket mode (routes/responses/responses-socket.ts; 32 MB frames like
   // request bodies) in a context of their own: @fastify/websocket's two hooks and the refused-upgrade closer
   // then run for these routes only, not for every request. Registered last, so that the context inherits

@@ -253,6 +253,14 @@ export const configFileSchema = {
         streamLeaseSeconds: { type: 'integer', minimum: 1, maximum: 3_600 },
       },
     },
+    /** GET /metrics: a bearer token that may scrape it and nothing else (Prometheus's `authorization: { credentials }`). */
+    metrics: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        token: { type: 'string', minLength: 16 },
+      },
+    },
     /** OpenTelemetry traces over OTLP/HTTP (GenAI conventions); off unless an endpoint is configured here or in OTEL_* variables. */
     telemetry: {
       type: 'object',

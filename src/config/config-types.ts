@@ -225,6 +225,11 @@ export type TelemetrySettings = {
   headers: Record<string, string>;
 };
 
+export type MetricsSettings = {
+  /** A bearer token that grants GET /metrics and nothing else; a secret like the client keys (redacted from logs). */
+  token?: string;
+};
+
 export type GatewayConfig = {
   server: ServerConfig;
   providers: Record<string, ProviderConfig>;
@@ -232,6 +237,8 @@ export type GatewayConfig = {
   debug?: DebugSettings;
   /** OpenTelemetry traces; absent: only the environment can turn them on. */
   telemetry?: TelemetrySettings;
+  /** GET /metrics; absent: only a key that reads metrics may scrape (or anyone, without client keys). */
+  metrics?: MetricsSettings;
   /** Ordered fallbacks: a primary's `provider/model` (aliases resolved) → the targets tried after it, in order. */
   fallbacks?: ReadonlyMap<string, readonly string[]>;
   /** When a failed target hands over to its next fallback. */

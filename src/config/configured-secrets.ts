@@ -1,4 +1,4 @@
-/** Every secret a config holds, for the redactor: provider API keys and Entra client secrets, configured upstream and OTLP header values, a password in a provider's baseUrl, client keys, the Redis password. */
+/** Every secret a config holds, for the redactor: provider API keys and Entra client secrets, configured upstream and OTLP header values, a password in a provider's baseUrl, client keys, the metrics token, the Redis password. */
 import type { GatewayConfig } from './config-types.js';
 
 /** `Bearer abc…`, `Basic abc…`: the credential alone, which is what an upstream echoes as often as the whole value. */
@@ -32,6 +32,7 @@ export function configuredSecrets(config: GatewayConfig): string[] {
     else if (key && typeof key === 'object' && typeof (key as { key?: unknown }).key === 'string')
       secrets.push((key as { key: string }).key);
   }
+  if (config.metrics?.token) secrets.push(config.metrics.token);
   secrets.push(...urlPasswordForms(config.state?.redis));
   return secrets;
 }

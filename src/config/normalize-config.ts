@@ -12,7 +12,8 @@ import type {
   TimeoutSettings,
   UpstreamLimitSettings,
 } from './config-types.js';
-import type { Deployment, RetrySettings } from './config-types.js';
+import type { ClientKey, Deployment, RetrySettings } from './config-types.js';
+import { ConfigError } from './config-error.js';
 import { defaultFallbackOn, normalizeFallbacks } from './normalize-fallbacks.js';
 import { normalizeDeployments } from './normalize-deployments.js';
 import { normalizePrices } from './normalize-prices.js';
@@ -132,6 +133,7 @@ function normalizeServerTimes(server: NonNullable<ConfigFile['server']>): Server
 export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): GatewayConfig {
   const server = file.server ?? {};
   const clientKeys = normalizeClientKeys(server.apiKeys, { deployments: file.deployments, aliases: file.aliases });
+  refuseMetricsTokenAsClientKey(file.metrics?.token, clientKeys);
   const providers: Record<string, ProviderConfig> = {};
   for (const [name, settings] of Object.entries(file.providers ?? {})) providers[name] = normalizeProvider(name, settings);
   return {
@@ -155,11 +157,21 @@ export function normalizeConfig(file: ConfigFile, overrides: ServerOverrides): G
     agentFormats: normalizeAgentFormats(file.agentFormats),
     debug: { recentReplies: file.debug?.recentReplies ?? 0 },
     ...(file.telemetry ? { telemetry: { ...file.telemetry, headers: file.telemetry.headers ?? {} } } : {}),
+    ...(file.metrics?.token ? { metrics: { token: file.metrics.token } } : {}),
     aliases: new Map(Object.entries(file.aliases ?? {})),
     ...deploymentsOf(file, providers),
     ...(file.prices ? { prices: normalizePrices(file.prices, file.deployments, file.aliases, Object.keys(providers)) } : {}),
     state: normalizeState(file.state),
   };
+}
+
+/**
+ * The metrics token grants GET /metrics only; the same text as a client key would be that key everywhere
+ * else and the token on /metrics, one secret with two meanings. The message names the key, never the text.
+ */
+function refuseMetricsTokenAsClientKey(token: string | undefined, clientKeys: readonly ClientKey[]): void {
+  const same = token === undefined ? undefined : clientKeys.find((clientKey) => clientKey.key === token);
+  if (same) throw new ConfigError([`metrics.token: the same text as the client key '${same.name}'; give the scraper a token of its own`]);
 }
 
 /** Only when some are configured: without them no request does any balancing work. */

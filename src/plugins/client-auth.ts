@@ -37,7 +37,8 @@ export function createKeyChecker(keys: string[]): (candidate: string | undefined
   return (candidate) => find(candidate) !== undefined;
 }
 
-function presentedKey(headers: Record<string, string | string[] | undefined>): string | undefined {
+/** The key a request presents: its bearer token, else its `x-api-key`. */
+export function presentedKey(headers: Record<string, string | string[] | undefined>): string | undefined {
   const authorization = headers.authorization;
   if (typeof authorization === 'string') {
     const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
@@ -58,7 +59,12 @@ export type ClientAuthOptions = {
   extraOpenPaths?: readonly string[];
   /** Where verified keys are remembered (app.ts builds it); none: every request is digested. */
   verifiedKeys?: VerifiedKeyMemo<KeyEntry>;
+  /** The metrics token's check (`metrics.token`): on GET /metrics it passes without a key; elsewhere it is no key. */
+  isScrapeToken?: (candidate: string | undefined) => boolean;
 };
+
+/** The one path the metrics token opens. */
+export const metricsPath = '/metrics';
 
 function pathOf(url: string): string {
   const query = url.indexOf('?');
@@ -70,10 +76,14 @@ export function registerClientAuth(app: FastifyInstance, keys: readonly KeyEntry
   const find = createKeyFinder(keys);
   const verifiedKeys = options.verifiedKeys ?? new VerifiedKeyMemo<KeyEntry>(0);
   const openPaths = new Set([...alwaysOpen, ...(options.extraOpenPaths ?? [])]);
+  const { isScrapeToken } = options;
   // A callback hook, not an async one: an admitted request makes no promise and takes no microtask hop here.
   app.addHook('onRequest', (request, reply, done) => {
-    if (openPaths.has(pathOf(request.url))) return done();
+    const path = pathOf(request.url);
+    if (openPaths.has(path)) return done();
     const presented = presentedKey(request.headers);
+    // The route checks the token again (it must without keys too): here it only passes the key check.
+    if (isScrapeToken && path === metricsPath && isScrapeToken(presented)) return done();
     let entry = presented === undefined ? undefined : verifiedKeys.get(presented);
     if (entry === undefined) {
       entry = find(presented);

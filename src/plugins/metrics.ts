@@ -2,14 +2,15 @@
  * Prometheus metrics (prom-client, in a registry of the app's own): requests by route, provider, model,
  * status and key name; latency and time to first token; upstream errors, retries and fallbacks; tokens in
  * and out; tool calls per family and lane; rate-limit refusals; live streams. Served as text at GET /metrics,
- * behind the same keys as every route.
+ * behind the same keys as every route, or a token of its own (`metrics.token`) that grants nothing else.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Gauge, Registry } from 'prom-client';
 import { gatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { Usage } from '../core/usage.js';
 import type { ReplySummary } from '../pipeline/tap-reply.js';
 import type { ResilienceObserver, UpstreamHandover } from '../pipeline/stream-with-retries.js';
+import { metricsPath, presentedKey } from './client-auth.js';
 import { BoundedLabelValues, SeriesCounter, SeriesHistogram } from './labelled-series.js';
 
 export type RequestObservation = { route: string; provider?: string; model?: string; status: number; key?: string; durationMs: number };
@@ -184,16 +185,33 @@ export class Metrics implements ResilienceObserver {
  * The series name every key and its tokens and spend, which `GET /v1/usage` shows a key only of itself:
  * with client keys configured a scrape needs an admin key or a full-access one given as a plain string
  * (403 `admin_only` for a key written as a policy object), which Prometheus sends as `authorization: { credentials: … }`. Without keys the gateway trusts its network, as vLLM's
- * /metrics does.
+ * /metrics does. `isScrapeToken`: the metrics token's constant-time check, when `metrics.token` is set: it
+ * scrapes whatever the keys, so a scraper needs no key that could also generate.
  */
-export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, pending: { flush(): void }): void {
-  app.get('/metrics', async (request, reply) => {
-    if (request.gatewayContext?.access && !request.gatewayContext.access.readsMetrics)
+export function registerMetricsRoute(
+  app: FastifyInstance,
+  metrics: Metrics,
+  pending: { flush(): void },
+  isScrapeToken?: (candidate: string | undefined) => boolean,
+): void {
+  app.get(metricsPath, async (request, reply) => {
+    // The metrics token (`metrics.token`) scrapes with or without client keys; without keys it is then the only way in.
+    if (isScrapeToken?.(presentedKey(request.headers))) return sendMetrics(reply, metrics, pending);
+    const access = request.gatewayContext?.access;
+    if (!access && isScrapeToken) {
+      void reply.header('www-authenticate', 'Bearer');
+      throw gatewayError('invalid_api_key', { message: 'Missing or invalid metrics token.' });
+    }
+    if (access && !access.readsMetrics)
       throw gatewayError('admin_only', {
         message:
           'Only an admin key, or one given as a plain string (full access), may read the metrics: they name every key with its usage.',
       });
-    pending.flush();
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    return sendMetrics(reply, metrics, pending);
   });
+}
+
+async function sendMetrics(reply: FastifyReply, metrics: Metrics, pending: { flush(): void }): Promise<FastifyReply> {
+  pending.flush();
+  return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
 }

@@ -23,6 +23,7 @@ export type TestConfigFile = {
   debug?: Record<string, unknown>;
   state?: Record<string, unknown>;
   telemetry?: Record<string, unknown>;
+  metrics?: Record<string, unknown>;
 };
 
 export type StartedGateway = {
