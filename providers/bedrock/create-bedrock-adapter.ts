@@ -8,6 +8,7 @@ import type { BedrockRuntimeClient, BedrockRuntimeClientConfig, ConverseStreamOu
 import type { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest } from '../../src/core/chat-request.js';
+import { countUpstreamSend } from '../../src/core/cancellation.js';
 import type { Warning } from '../../src/core/warning.js';
 import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import type { ProviderAdapter, ProviderContext } from '../../src/core/provider-adapter.js';
@@ -98,6 +99,8 @@ export function createBedrockAdapter(config: ProviderConfig, refusals: RefusalMe
     const send = async (): Promise<AsyncIterable<StreamEvent>> => {
       const { sdk, client } = await load();
       const { ConverseCommand, ConverseStreamCommand } = sdk;
+      // The SDK writes the request itself: handed to it (credentials and SDK loaded) counts as sent.
+      countUpstreamSend(context.cancellation);
       if (context.wholeReply === true) {
         const output = await client.send(new ConverseCommand(input), { abortSignal });
         return replayEvents(wholeConverseEvents(output, start));

@@ -15,6 +15,23 @@ export interface Cancellation {
   on(event: 'abort', listener: AbortListener): unknown;
   once(event: 'abort', listener: AbortListener): unknown;
   removeListener(event: 'abort', listener: AbortListener): unknown;
+  /**
+   * Upstream requests handed to the network under this cancellation, counted by whoever sends (the upstream
+   * client when undici writes the request, an SDK-based adapter when it hands the request over): a request
+   * cancelled while still waiting for a connection reached no upstream and is charged nothing
+   * (src/pipeline/stream-with-retries.ts). Absent where nobody counts: every cancelled call then counts as sent.
+   */
+  upstreamSends?: number;
+}
+
+/** Counts one upstream request handed to the network, when this cancellation counts them (and it is not cancelled yet). */
+export function countUpstreamSend(cancellation: Cancellation | undefined): void {
+  if (cancellation?.upstreamSends !== undefined && !cancellation.aborted) cancellation.upstreamSends++;
+}
+
+/** Whether an upstream request was handed over since `sendsBefore` (read before the call); unknown counts as sent. */
+export function sentSince(cancellation: Cancellation, sendsBefore: number | undefined): boolean {
+  return sendsBefore === undefined || cancellation.upstreamSends === undefined || cancellation.upstreamSends > sendsBefore;
 }
 
 /** An AbortSignal seen as a Cancellation: for deadlines (`AbortSignal.timeout`) and callers that already hold a signal. */

@@ -10,7 +10,7 @@
  * that a 2xx reply never needs. Headers are decoded here only when the caller asks for one.
  */
 import type { Dispatcher } from 'undici';
-import type { Cancellation } from '../core/cancellation.js';
+import { countUpstreamSend, type Cancellation } from '../core/cancellation.js';
 import { upstreamResponseTooLarge } from './upstream-response-too-large.js';
 
 export class WholeResponse {
@@ -100,7 +100,9 @@ class WholeBodyHandler {
 
   onConnect(abort: (reason?: Error) => void): void {
     this.abortRequest = abort;
+    // undici calls this on a connected socket just before it writes the request.
     if (this.signal?.aborted) abort(this.signal.reason as Error);
+    else countUpstreamSend(this.signal);
   }
 
   onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {

@@ -23,6 +23,7 @@ import type { ProviderConfig } from '../config/config-types.js';
 import type { Cancellation } from '../core/cancellation.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { readCappedText } from './read-capped-text.js';
+import { SendCountingDispatcher } from './send-counting-dispatcher.js';
 import { requestWholeBody, type WholeResponse } from './request-whole-body.js';
 import { createUpstreamAgent } from './upstream-agent.js';
 import { errorFromTransportFailure, errorFromUnreadableJson, errorFromUpstreamStatus } from './upstream-error.js';
@@ -73,6 +74,8 @@ function firstValue(value: string | string[] | undefined): string | undefined {
 export class UpstreamClient {
   readonly provider: string;
   private readonly agent: Agent;
+  /** The agent, counting each streamed request as sent when undici writes it (send-counting-dispatcher.ts). */
+  private readonly streamDispatcher: SendCountingDispatcher;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly limit: { maxBytes: number; provider: string };
@@ -86,6 +89,7 @@ export class UpstreamClient {
     const url = new URL(config.baseUrl);
     this.provider = config.name;
     this.agent = createUpstreamAgent(config);
+    this.streamDispatcher = new SendCountingDispatcher(this.agent);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.limit = { maxBytes: config.limits.maxResponseBytes, provider: config.name };
@@ -139,7 +143,7 @@ export class UpstreamClient {
     };
     let response;
     try {
-      response = await this.agent.request(request);
+      response = await this.streamDispatcher.request(request);
     } catch (error) {
       throw errorFromTransportFailure(error, this.provider, cancellation);
     }

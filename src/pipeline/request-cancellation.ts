@@ -5,6 +5,8 @@ import type { Cancellation } from '../core/cancellation.js';
 export class RequestCancellation extends EventEmitter implements Cancellation {
   aborted = false;
   reason: unknown = undefined;
+  /** Counted by the upstream client and SDK adapters (Cancellation.upstreamSends). */
+  upstreamSends = 0;
 
   abort(reason: unknown): void {
     if (this.aborted) return;

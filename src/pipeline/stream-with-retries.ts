@@ -5,6 +5,7 @@
  * must never run twice.
  */
 import type { RetrySettings } from '../config/config-types.js';
+import { sentSince } from '../core/cancellation.js';
 import type { ChatRequest } from '../core/chat-request.js';
 import { GatewayError, toGatewayError } from '../core/gateway-error.js';
 import type { ProviderAdapter, ProviderContext } from '../core/provider-adapter.js';
@@ -34,7 +35,8 @@ export type ResilienceObserver = {
 /**
  * Upstream requests made for one client request, across its targets (the `x-interlingua-attempts` header);
  * `abandoned` once the request was cancelled (its client left, its deadline passed, a shutdown) while an
- * upstream request was in flight: that upstream had the request and may have billed it.
+ * upstream request was in flight and already sent (Cancellation.upstreamSends): that upstream had the
+ * request and may have billed it.
  */
 export type AttemptCount = { count: number; abandoned?: true };
 
@@ -68,6 +70,7 @@ export async function callWithRetries<Result>(
   const { attempts, settings } = options;
   for (let retry = 1; ; retry++) {
     attempts.count++;
+    const sendsBefore = context.cancellation.upstreamSends;
     try {
       return await call();
     } catch (error) {
@@ -76,7 +79,8 @@ export async function callWithRetries<Result>(
       options.observer?.observeUpstreamError(model.provider, toGatewayError(error));
       const failure = settings && retry <= settings.count ? failureOf(error, context) : undefined;
       const cancelled = context.cancellation.aborted;
-      if (cancelled) attempts.abandoned = true;
+      // Cancelled while still waiting for a connection (or for credentials), the request reached no upstream.
+      if (cancelled && sentSince(context.cancellation, sendsBefore)) attempts.abandoned = true;
       if (!settings || !failure || !isRetryable(failure) || cancelled || !GatewayError.isInstance(error)) throw error;
       const delayMs = retryDelayMs(error, retry, settings, { now: Date.now(), random: options.random ?? Math.random });
       if (delayMs === undefined) throw error;

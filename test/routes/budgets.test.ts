@@ -18,9 +18,11 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((item) => item.close()));
 });
 
+/** `providerSettings`: more of the `local` provider's settings (its pool size). */
 async function setUp(
   budgetUsd: number,
   extra: Partial<TestConfigFile> = {},
+  providerSettings: Record<string, unknown> = {},
 ): Promise<{ gateway: StartedGateway; upstream: FakeOpenAiUpstream }> {
   const upstream = await startFakeOpenAiUpstream();
   upstream.respondWith(() => ({ type: 'chat', content: 'hello' }));
@@ -33,7 +35,9 @@ async function setUp(
         { key: 'ops-key', name: 'ops', admin: true },
       ],
     },
-    providers: { local: testProvider('openai-compatible', `${upstream.url}/v1`, { server: 'generic', toolCalling: 'native' }) },
+    providers: {
+      local: testProvider('openai-compatible', `${upstream.url}/v1`, { server: 'generic', toolCalling: 'native', ...providerSettings }),
+    },
     prices: { 'local/*': { input: 300, output: 100 } },
     ...extra,
   });
@@ -236,6 +240,31 @@ describe('replies cut short', () => {
     expect(team.data).toEqual([
       expect.objectContaining({ requests: 1, input_tokens: 1, output_tokens: 0, cost_usd: promptCost, estimated_cost_usd: promptCost }),
     ]);
+  });
+
+  // The gateway may not have sent the request yet: connecting, or (here) queued behind the provider's one
+  // connection (`maxConnections: 1`) held by another key's slow reply. undici writes it only once a connection
+  // is free; cancelled before that, it never reaches the upstream, which can have billed nothing.
+  it.each([
+    ['a non-streaming request', false],
+    ['a stream', true],
+  ])('%s the client leaves before it was sent upstream is charged nothing', async (_, stream) => {
+    const { gateway, upstream } = await setUp(1, {}, { maxConnections: 1 });
+    upstream.enqueue({ type: 'chat', content: 'slow', headersDelayMs: 400 });
+    const holding = chat(gateway, 'other-key');
+    await upstream.nextRequest();
+    const controller = new AbortController();
+    const queued = chat(gateway, 'team-key', stream, controller.signal).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    controller.abort();
+    expect(await queued).toBeInstanceOf(Error);
+    expect((await holding).status).toBe(200);
+    // The connection is free again: a queued stream is handed to it now, and aborted unwritten.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(upstream.chatRequests()).toHaveLength(1);
+    const team = await teamUsage(gateway);
+    expect(team.budget?.spent_usd).toBe(0);
+    expect(team.data).toEqual([]);
   });
 
   // An OpenAI-compatible server that ignores stream_options.include_usage (or a proxy that drops `usage`) still
