@@ -63,6 +63,7 @@ import { AfterReply } from './plugins/after-reply.js';
 import { RateLimits } from './plugins/rate-limits.js';
 import { registerRateLimits } from './plugins/rate-limits-hook.js';
 import { BudgetLedger, registerBudgets, type InProcessSpend } from './plugins/budgets.js';
+import { reservationEstimate } from './pipeline/reservation-estimate.js';
 import { registerRequestContext } from './plugins/request-context.js';
 import { serverTimeoutOptions } from './plugins/server-timeouts.js';
 import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
@@ -367,7 +368,17 @@ async function assembleApp(config: GatewayConfig, options: BuildAppOptions, prog
   registerRateLimits(app, new RateLimits(config.server.limits, keyLimits, { state, log: logger }));
   // Budgets only when one is configured: otherwise no route runs a budget hook.
   if (config.server.budget || config.server.clientKeys.some((clientKey) => clientKey.budget))
-    registerBudgets(app, new BudgetLedger(state, undefined, options.lasting?.inProcessSpend), config.server.budget);
+    registerBudgets(
+      app,
+      new BudgetLedger(state, undefined, options.lasting?.inProcessSpend, (input) =>
+        reservationEstimate(input, {
+          prices,
+          resolve: (model, provider) => pipeline.resolve(model, provider),
+          deployments: config.deployments,
+        }),
+      ),
+      config.server.budget,
+    );
   registerLiveStreams(app, liveStreams, shutdownGraceMs);
 
   registerHealthRoutes(app, {

@@ -18,6 +18,7 @@ import { requestContextOf } from '../../src/pipeline/request-context.js';
 import type { RequestTrace } from '../../src/core/request-trace.js';
 import type { ReplySummary } from '../../src/core/reply-summary.js';
 import { hasTokenCounts, type Usage } from '../../src/core/usage.js';
+import type { SpendReservation } from '../../src/core/spend-reservation.js';
 import { chargeReply } from './charge-reply.js';
 import { watchClientAbort } from './client-abort.js';
 import { sessionIdOf } from './session-id.js';
@@ -52,7 +53,10 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
   const requestContext = requestContextOf(request);
   requestContext.trace = trace ?? null;
   const progress: RunProgress = { count: 0 };
+  // A budgeted key's chat reserves what it may cost until its real cost is charged (src/plugins/budgets.ts).
+  let reservation: SpendReservation | undefined;
   try {
+    if (requestContext.budget && request.server.reserveBudget) reservation = await request.server.reserveBudget(request, reply, input);
     const context = providerContext(request, abort.cancellation, !options.stream);
     trace?.bind(context);
     const run = await pipeline.run(
@@ -117,6 +121,8 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
     }
     throw error;
   } finally {
+    // After the reply's cost was charged (onFinish, onIncomplete): the spend counts from here instead.
+    if (reservation) void reservation.release();
     pipeline.wholeReplyDeadlines.disarm(deadline);
     release();
     abort.dispose();

@@ -10,6 +10,8 @@ import type { Budget } from '../config/config-types.js';
 import { gatewayError } from '../core/gateway-error.js';
 import type { SharedState } from '../state/shared-state.js';
 import { isPromise, type MaybePromise, type WindowCount, type WindowCounter } from '../state/limit-counters.js';
+import type { SpendReservation } from '../core/spend-reservation.js';
+import type { ChatInput } from '../core/chat-request.js';
 import { requestContextOf, type BudgetHolder } from '../pipeline/request-context.js';
 import { isLimitedRoute } from './rate-limits-hook.js';
 
@@ -72,11 +74,19 @@ export class BudgetLedger {
    */
   private readonly fractions = new Map<string, CarriedFraction>();
 
-  /** `now`: milliseconds since the epoch. `inProcessSpend`: where in-process totals live (a reload's new app keeps counting on them); fresh when absent. */
+  /** In process: the points each key's requests in flight reserved (by key name, so bounded by the configured keys). */
+  private readonly reservedPoints = new Map<string, number>();
+
+  /**
+   * `now`: milliseconds since the epoch. `inProcessSpend`: where in-process totals live (a reload's new app
+   * keeps counting on them); fresh when absent. `estimate`: what a chat may cost, for its reservation
+   * (src/pipeline/reservation-estimate.ts); none: nothing is reserved.
+   */
   constructor(
     private readonly state: SharedState,
     private readonly now: () => number = Date.now,
     inProcessSpend?: InProcessSpend,
+    private readonly estimate?: (input: ChatInput) => number | undefined,
   ) {
     // Redis counters belong to this app's connection; in-process totals may outlive the app.
     this.counters = state.kind === 'in-process' && inProcessSpend ? inProcessSpend : new Map();
@@ -96,6 +106,31 @@ export class BudgetLedger {
   record(holder: BudgetHolder, costUsd: number, log: { warn(details: object, message: string): void }): void {
     if (!(costUsd > 0)) return;
     for (const kind of periodKinds) this.recordIn(kind, holder.name, costUsd, log);
+  }
+
+  /**
+   * Admits a chat against its key's budget and what the key's requests in flight reserved, and reserves
+   * what it may cost, in one step (atomic in Redis). `refused`: the budget cannot take it. Undefined: admitted
+   * with nothing reserved (an unpriced model). The caller releases the reservation once the real cost is
+   * recorded (or the request failed); the spend counts from then on instead.
+   */
+  reserve(holder: BudgetHolder, input: ChatInput): MaybePromise<SpendReservation | 'refused' | undefined> {
+    const estimateUsd = this.estimate?.(input);
+    if (estimateUsd === undefined || !(estimateUsd > 0)) return undefined;
+    const estimatePoints = Math.ceil(estimateUsd * pointsPerUsd);
+    const budgetPoints = Math.round(holder.budget.usd * pointsPerUsd);
+    const kind = holder.budget.period;
+    const countKey = this.key(holder.name, this.periodOf(kind));
+    if (this.state.kind === 'redis') {
+      const request = { counter: `budget:${kind}`, countKey, holder: holder.name, budgetPoints, estimatePoints };
+      return this.state.spendReservations.reserve(request).then((reservation) => reservation ?? 'refused');
+    }
+    // In process the read and the reservation happen in one turn: nothing runs between them.
+    const spent = (this.counter(kind).read(countKey) as WindowCount).consumedPoints;
+    const reserved = this.reservedPoints.get(holder.name) ?? 0;
+    if (!admitsReservation(spent, reserved, estimatePoints, budgetPoints)) return 'refused';
+    this.reservedPoints.set(holder.name, reserved + estimatePoints);
+    return new InProcessReservation(this.reservedPoints, holder.name, estimatePoints);
   }
 
   private recordIn(kind: Budget['period'], name: string, costUsd: number, log: { warn(details: object, message: string): void }): void {
@@ -168,6 +203,34 @@ export class BudgetLedger {
   }
 }
 
+/**
+ * The rule the Redis script keeps too (src/state/redis-spend-reservations.ts): no spend left refuses; a lone
+ * request is admitted while spend is under the budget (it may cross it, as one reply always could); with
+ * others in flight, only when spent + reserved + its estimate stays within the budget, so that concurrent
+ * requests cannot together pass it by more than one request's estimate errs.
+ */
+function admitsReservation(spent: number, reserved: number, estimate: number, budget: number): boolean {
+  return spent < budget && (reserved === 0 || spent + reserved + estimate <= budget);
+}
+
+class InProcessReservation implements SpendReservation {
+  private released = false;
+
+  constructor(
+    private readonly reservedPoints: Map<string, number>,
+    private readonly holder: string,
+    private readonly points: number,
+  ) {}
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    const left = (this.reservedPoints.get(this.holder) ?? 0) - this.points;
+    if (left > 0) this.reservedPoints.set(this.holder, left);
+    else this.reservedPoints.delete(this.holder);
+  }
+}
+
 /** Spend per key and period in this process, for budgets without Redis; a period's totals go when the next begins. */
 class SpendTotals implements WindowCounter {
   private readonly totals = new Map<string, number>();
@@ -216,6 +279,54 @@ function budgetExceeded(holder: BudgetHolder, status: BudgetStatus): Error {
   });
 }
 
+/**
+ * A generation's reservation (BudgetLedger.reserve), taken by the route once its input is known and before
+ * any upstream is asked; the route releases it when the request ends (in a `finally`, so a request that
+ * throws never keeps it). Refused: 429 `budget_exceeded`. A store that fails admits unreserved, as reading
+ * the budget does. Only called when the request carries a budget (RequestContext.budget).
+ */
+function reserveBudget(
+  ledger: BudgetLedger,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: ChatInput,
+): MaybePromise<SpendReservation | undefined> {
+  const holder = request.gatewayContext?.budget;
+  if (!holder) return undefined;
+  let reserved: MaybePromise<SpendReservation | 'refused' | undefined>;
+  try {
+    reserved = ledger.reserve(holder, input);
+  } catch (error) {
+    request.log.warn({ key: holder.name, error: (error as Error).message }, 'reserving budget failed; admitted');
+    return undefined;
+  }
+  if (!isPromise(reserved)) return reservationOrRefusal(reply, holder, reserved);
+  return reserved.then(
+    (answer) => reservationOrRefusal(reply, holder, answer),
+    (error: unknown) => {
+      request.log.warn({ key: holder.name, error: (error as Error).message }, 'reserving budget failed; admitted');
+      return undefined;
+    },
+  );
+}
+
+function reservationOrRefusal(
+  reply: FastifyReply,
+  holder: BudgetHolder,
+  answer: SpendReservation | 'refused' | undefined,
+): SpendReservation | undefined {
+  if (answer !== 'refused') return answer;
+  // Its requests in flight end soon (or the period turns): a second is the honest guess.
+  void reply.header('retry-after', '1');
+  return refuseReserved(holder);
+}
+
+function refuseReserved(holder: BudgetHolder): never {
+  throw gatewayError('budget_exceeded', {
+    message: `The key '${holder.name}' has too little of its budget of $${holder.budget.usd} for this ${holder.budget.period} left for this request beside its requests in flight; retry once they end.`,
+  });
+}
+
 /** The budget the request's key spends against: its own, else the server's; none when neither is set. */
 function holderOf(request: FastifyRequest, serverBudget: Budget | undefined): BudgetHolder | undefined {
   const budget = request.gatewayContext?.access?.budget ?? serverBudget;
@@ -253,6 +364,9 @@ async function admitTurn(request: FastifyRequest, ledger: BudgetLedger, serverBu
 export function registerBudgets(app: FastifyInstance, ledger: BudgetLedger, serverBudget: Budget | undefined): void {
   app.decorate('budgets', ledger);
   app.decorate('admitTurnBudget', (request: FastifyRequest) => admitTurn(request, ledger, serverBudget));
+  app.decorate('reserveBudget', (request: FastifyRequest, reply: FastifyReply, input: ChatInput) =>
+    reserveBudget(ledger, request, reply, input),
+  );
   const check = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
     if (request.method !== 'POST') return done();
     const holder = holderOf(request, serverBudget);
@@ -294,5 +408,10 @@ declare module 'fastify' {
     budgets?: BudgetLedger;
     /** Checks one WebSocket turn against its key's budget (refused: a 429 budget_exceeded), when any budget is configured. */
     admitTurnBudget?: (request: FastifyRequest) => Promise<void>;
+    /**
+     * Reserves a chat's estimated cost against the budget its request carries (BudgetLedger.reserve), when any
+     * budget is configured; refused: a 429 budget_exceeded. The route releases what it returns once the request ends.
+     */
+    reserveBudget?: (request: FastifyRequest, reply: FastifyReply, input: ChatInput) => MaybePromise<SpendReservation | undefined>;
   }
 }

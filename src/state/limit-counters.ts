@@ -5,6 +5,7 @@
  */
 
 import type { MaybePromise } from '../core/maybe-promise.js';
+import type { SpendReservation } from '../core/spend-reservation.js';
 
 export { isPromise, type MaybePromise } from '../core/maybe-promise.js';
 
@@ -29,4 +30,24 @@ export interface SlotLease {
 export interface StreamSlots {
   /** Takes one of `limit` slots for `key`, or undefined when all are held. */
   acquire(key: string, limit: number): MaybePromise<SlotLease | undefined>;
+}
+
+/** One admission against a budget, in whole points (millionths of a dollar). */
+export type SpendReservationRequest = {
+  /** The budget's spend counter (`budget:month`) and the key's window in it (`team:2026-12`). */
+  counter: string;
+  countKey: string;
+  /** Whose requests in flight share the reservations (the key's name). */
+  holder: string;
+  budgetPoints: number;
+  estimatePoints: number;
+};
+
+/**
+ * Reservations shared by replicas: admits a request when its key has spend left and, with other requests
+ * of the key in flight, when spent + reserved + its estimate stays within the budget, reserving its estimate
+ * in the same atomic step; undefined when refused.
+ */
+export interface SharedSpendReservations {
+  reserve(request: SpendReservationRequest): Promise<SpendReservation | undefined>;
 }

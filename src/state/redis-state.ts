@@ -9,9 +9,17 @@ import type { StateSettings } from '../config/config-types.js';
 import type { Logger } from '../core/logger.js';
 import type { DocumentStore } from '../core/document-store.js';
 import { defineLeaseCommands, LeaseKeeper, RedisStreamSlots } from './redis-stream-leases.js';
+import { RedisSpendReservations } from './redis-spend-reservations.js';
 import { RedisUsageLog } from './redis-usage-log.js';
 import { RedisWindowCounter } from './redis-window-counter.js';
 import type { RedisState } from './shared-state.js';
+
+/**
+ * How long a budget reservation counts at most: released when its request ends, it outlives only a replica
+ * that died holding it. Longer than most replies; a stream that runs longer goes on unreserved (its real cost
+ * is still charged at its end).
+ */
+const spendReservationLeaseMs = 15 * 60_000;
 
 /** Reconnect soon after a blip, then every two seconds at most while Redis stays down. */
 function reconnectDelay(attempt: number): number {
@@ -86,6 +94,7 @@ export function createRedisState(settings: StateSettings & { redis: string }, lo
     onError: settings.onRedisError,
     documents: new RedisDocuments(client),
     usage: new RedisUsageLog(client, settings.keyPrefix, logger),
+    spendReservations: new RedisSpendReservations(client, settings.keyPrefix, spendReservationLeaseMs),
     windowCounter: ({ name, points, durationSeconds }) =>
       new RedisWindowCounter(client, `${settings.keyPrefix}limits:${name}`, points, durationSeconds),
     streamSlots: (name) => new RedisStreamSlots(leases, `${settings.keyPrefix}leases:${name}:`),

@@ -4,7 +4,7 @@
  */
 import type { DocumentStore } from '../core/document-store.js';
 import type { UsageRecorder } from '../core/usage-log.js';
-import type { StreamSlots, WindowCounter } from './limit-counters.js';
+import type { SharedSpendReservations, StreamSlots, WindowCounter } from './limit-counters.js';
 
 /** One rate-limit counter family: `name` keeps families apart in a shared store (`server:requests`, `key:tokens`). */
 export type WindowCounterOptions = { name: string; points: number; durationSeconds: number };
@@ -37,6 +37,8 @@ export type RedisState = CommonState & {
   onError: StateErrorPolicy;
   /** Tokens and spend per key, model and day, for every replica's `GET /v1/usage`. */
   usage: UsageRecorder;
+  /** Budget reservations of requests in flight, which every replica counts (in process, the budget ledger keeps them). */
+  spendReservations: SharedSpendReservations;
 };
 
 export type SharedState = InProcessState | RedisState;

@@ -1,7 +1,9 @@
 /** Budgets per key: refused before the upstream when spent, per API envelope; streams that cross finish; replicas share; /v1/usage. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BudgetLedger, budgetPeriod, type InProcessSpend } from '../../src/plugins/budgets.js';
+import { Redis } from 'ioredis';
 import { createInProcessState } from '../../src/state/in-process-state.js';
+import { RedisSpendReservations } from '../../src/state/redis-spend-reservations.js';
 import type { SharedState } from '../../src/state/shared-state.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { ResponsesSocketClient } from '../helpers/responses-socket-client.js';
@@ -54,6 +56,27 @@ function chat(gateway: StartedGateway, key: string, stream = false, signal?: Abo
   });
 }
 
+/** A chat that allows 7 output tokens: reserved (1 prompt token × $300 + 7 × $100) / 1e6 = $0.001. */
+function boundedChat(gateway: StartedGateway, key: string): Promise<Response> {
+  return fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ model: 'local/m', max_tokens: 7, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+}
+
+/** The statuses of `responses`, each body read, and the codes of those refused. */
+async function outcomes(responses: Response[]): Promise<{ admitted: number; refusedCodes: string[] }> {
+  let admitted = 0;
+  const refusedCodes: string[] = [];
+  for (const response of responses) {
+    if (response.status === 200) admitted++;
+    else refusedCodes.push(`${response.status} ${((await response.json()) as { error: { code: string } }).error.code}`);
+    if (!response.bodyUsed) await response.arrayBuffer();
+  }
+  return { admitted, refusedCodes };
+}
+
 describe('budgets', () => {
   it('refuses a key over its budget before the upstream, with 429 budget_exceeded and the budget headers', async () => {
     const { gateway, upstream } = await setUp(0.01);
@@ -90,6 +113,29 @@ describe('budgets', () => {
     });
     expect(responses.status).toBe(429);
     expect(((await responses.json()) as { error: { code: string } }).error.code).toBe('budget_exceeded');
+  });
+
+  // Without reservations all 20 were admitted against the same $0 spent, and spent $0.08 of a $0.01 budget.
+  it('concurrent requests reserve what they may cost: together they stay within the budget', async () => {
+    const { gateway, upstream } = await setUp(0.01);
+    // A busy server: every request is in flight before any reply is charged.
+    upstream.respondWith(() => ({ type: 'chat', content: 'hello', headersDelayMs: 300 }));
+    const responses = await Promise.all(Array.from({ length: 20 }, () => boundedChat(gateway, 'team-key')));
+    const { admitted, refusedCodes } = await outcomes(responses);
+    // The first alone, then each while spent ($0) + reserved + its $0.001 stays within $0.01: ten in all.
+    expect(admitted).toBe(10);
+    expect(refusedCodes).toEqual(Array.from({ length: 10 }, () => '429 budget_exceeded'));
+    expect(upstream.chatRequests()).toHaveLength(10);
+  });
+
+  it('gives a reservation back when its request ends, answered or failed', async () => {
+    // Room for three reservations of $0.001 beside a fourth; six failed requests would have left six behind.
+    const { gateway, upstream } = await setUp(0.0035);
+    upstream.respondWith(() => ({ type: 'http-error', status: 500, message: 'engine died' }));
+    for (let index = 0; index < 6; index++) expect((await boundedChat(gateway, 'team-key')).status).toBe(500);
+    upstream.respondWith(() => ({ type: 'chat', content: 'hello', headersDelayMs: 200 }));
+    const { admitted } = await outcomes(await Promise.all(Array.from({ length: 3 }, () => boundedChat(gateway, 'team-key'))));
+    expect(admitted).toBe(3);
   });
 
   it('a stream that crosses the budget finishes; the next request is refused', async () => {
@@ -497,6 +543,35 @@ describe.skipIf(!redisServerPath)('budgets shared through Redis', () => {
     expect((await chat(first.gateway, 'team-key')).status).toBe(429);
     expect((await chat(second.gateway, 'team-key')).status).toBe(429);
   });
+  it('two replicas reserve in one Redis: concurrent requests to both stay within the budget together', async () => {
+    const state = { redis: redis.server.url, keyPrefix: `reserve-test-${Date.now()}:` };
+    const first = await setUp(0.01, { state });
+    const second = await setUp(0.01, { state });
+    for (const { upstream } of [first, second]) upstream.respondWith(() => ({ type: 'chat', content: 'hello', headersDelayMs: 300 }));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => boundedChat((index % 2 ? first : second).gateway, 'team-key')),
+    );
+    const { admitted, refusedCodes } = await outcomes(responses);
+    expect(admitted).toBe(10);
+    expect(refusedCodes).toEqual(Array.from({ length: 10 }, () => '429 budget_exceeded'));
+  });
+
+  it('a reservation its replica never gave back (the replica died) expires with its lease', async () => {
+    const client = new Redis(redis.server.url);
+    opened.push({ close: async () => void client.disconnect() });
+    const reservations = new RedisSpendReservations(client, `lease-test-${Date.now()}:`, 200);
+    const request = { counter: 'budget:month', countKey: 'team:2026-12', holder: 'team', budgetPoints: 2_500, estimatePoints: 1_000 };
+    expect(await reservations.reserve(request)).toBeDefined();
+    expect(await reservations.reserve(request)).toBeDefined();
+    // 2,000 reserved: a third would pass 2,500 while the two are held.
+    expect(await reservations.reserve(request)).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = await reservations.reserve(request);
+    expect(after).toBeDefined();
+    await after?.release();
+    expect(await reservations.reserve(request)).toBeDefined();
+  });
+
   it('GET /v1/usage on either replica counts the replies both served (scope: shared)', async () => {
     const state = { redis: redis.server.url, keyPrefix: `usage-test-${Date.now()}:` };
     const first = await setUp(1, { state });

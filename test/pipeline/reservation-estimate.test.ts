@@ -1,0 +1,65 @@
+/** reservationEstimate: prompt plus allowed output at the model's price; a deployment at its dearest target; nothing for unknowns. */
+import { describe, expect, it } from 'vitest';
+import type { Deployment } from '../../src/config/config-types.js';
+import type { ChatInput } from '../../src/core/chat-request.js';
+import type { ResolvedModel } from '../../src/core/resolved-model.js';
+import { PriceTable } from '../../src/pipeline/price-table.js';
+import { reservationEstimate } from '../../src/pipeline/reservation-estimate.js';
+
+/** `cheap/*` at $1 and $2 per million tokens, `dear/*` at $10 and $20. */
+const prices = new PriceTable([
+  { glob: 'cheap/*', prices: { input: 1, output: 2 } },
+  { glob: 'dear/*', prices: { input: 10, output: 20 } },
+]);
+
+function resolve(modelString: string): ResolvedModel {
+  const [provider, model] = modelString.split('/') as [string, string];
+  if (provider === 'missing') throw new Error(`unknown provider '${provider}'`);
+  return { id: modelString, provider, providerType: 'openai-compatible', model, family: 'generic-json', toolCalling: 'native' };
+}
+
+const deployments = new Map<string, Deployment>([
+  [
+    'pool',
+    {
+      name: 'pool',
+      strategy: 'weighted',
+      targets: [
+        { model: 'cheap/a', weight: 1 },
+        { model: 'dear/b', weight: 1 },
+      ],
+      cooldownMs: 0,
+      sessionAffinity: false,
+    },
+  ],
+]);
+
+/** 40 characters of prompt: ⌈40 / 4⌉ = 10 tokens by the estimate's rule. */
+function chat(model: string, maxOutputTokens?: number): ChatInput {
+  return {
+    model,
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'x'.repeat(40) }] }],
+    ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+  } as ChatInput;
+}
+
+describe('reservationEstimate', () => {
+  const pricing = { prices, resolve, deployments };
+
+  it('prices the prompt and the output the client allows', () => {
+    expect(reservationEstimate(chat('cheap/m', 100), pricing)).toBeCloseTo((10 * 1 + 100 * 2) / 1e6, 12);
+  });
+
+  it('reserves 4,096 output tokens when the client sets no limit', () => {
+    expect(reservationEstimate(chat('cheap/m'), pricing)).toBeCloseTo((10 * 1 + 4_096 * 2) / 1e6, 12);
+  });
+
+  it("prices a deployment's name at its dearest target", () => {
+    expect(reservationEstimate(chat('pool', 100), pricing)).toBeCloseTo((10 * 10 + 100 * 20) / 1e6, 12);
+  });
+
+  it('reserves nothing for a model without a price or one that does not resolve', () => {
+    expect(reservationEstimate(chat('unpriced/m', 100), pricing)).toBeUndefined();
+    expect(reservationEstimate(chat('missing/m', 100), pricing)).toBeUndefined();
+  });
+});
