@@ -6,6 +6,7 @@
  * (Codex sends only the new items each turn); `generate: false` is a warm-up that returns a response
  * id and generates nothing. https://developers.openai.com/api/docs/guides/websocket-mode
  */
+import type { SpendReservation } from '../../src/core/spend-reservation.js';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from '@fastify/websocket';
 import { RequestCancellation } from '../../src/pipeline/request-cancellation.js';
@@ -151,8 +152,12 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
     const agentFormat = selectAgentFormat(options.pipeline, request.headers, agentFormatFieldsOf(frame.body));
     // Each turn is limited, traced and counted like an HTTP request, under the key's policy.
     const observer = new SocketTurnObserver(request, turn.parsed.input);
+    // Connections of one key run turns side by side: each reserves its cost, as an HTTP chat does (src/plugins/budgets.ts).
+    let reservation: SpendReservation | undefined;
     try {
       await observer.admit();
+      if (request.gatewayContext?.budget && request.server.reserveBudget)
+        reservation = await request.server.reserveBudget(request, undefined, turn.parsed.input);
       const context = providerContext(request, cancellation, false);
       observer.trace?.bind(context);
       const run = await options.pipeline.run(
@@ -177,6 +182,8 @@ export function handleResponsesSocket(socket: WebSocket, request: FastifyRequest
     } catch (error) {
       observer.ended('failed', error);
       throw error;
+    } finally {
+      if (reservation) void reservation.release();
     }
   }
 

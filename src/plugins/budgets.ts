@@ -288,7 +288,7 @@ function budgetExceeded(holder: BudgetHolder, status: BudgetStatus): Error {
 function reserveBudget(
   ledger: BudgetLedger,
   request: FastifyRequest,
-  reply: FastifyReply,
+  reply: FastifyReply | undefined,
   input: ChatInput,
 ): MaybePromise<SpendReservation | undefined> {
   const holder = request.gatewayContext?.budget;
@@ -311,13 +311,13 @@ function reserveBudget(
 }
 
 function reservationOrRefusal(
-  reply: FastifyReply,
+  reply: FastifyReply | undefined,
   holder: BudgetHolder,
   answer: SpendReservation | 'refused' | undefined,
 ): SpendReservation | undefined {
   if (answer !== 'refused') return answer;
   // Its requests in flight end soon (or the period turns): a second is the honest guess.
-  void reply.header('retry-after', '1');
+  void reply?.header('retry-after', '1');
   return refuseReserved(holder);
 }
 
@@ -364,7 +364,7 @@ async function admitTurn(request: FastifyRequest, ledger: BudgetLedger, serverBu
 export function registerBudgets(app: FastifyInstance, ledger: BudgetLedger, serverBudget: Budget | undefined): void {
   app.decorate('budgets', ledger);
   app.decorate('admitTurnBudget', (request: FastifyRequest) => admitTurn(request, ledger, serverBudget));
-  app.decorate('reserveBudget', (request: FastifyRequest, reply: FastifyReply, input: ChatInput) =>
+  app.decorate('reserveBudget', (request: FastifyRequest, reply: FastifyReply | undefined, input: ChatInput) =>
     reserveBudget(ledger, request, reply, input),
   );
   const check = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
@@ -410,8 +410,13 @@ declare module 'fastify' {
     admitTurnBudget?: (request: FastifyRequest) => Promise<void>;
     /**
      * Reserves a chat's estimated cost against the budget its request carries (BudgetLedger.reserve), when any
-     * budget is configured; refused: a 429 budget_exceeded. The route releases what it returns once the request ends.
+     * budget is configured; refused: a 429 budget_exceeded (`reply`, absent for a WebSocket turn, gets its retry-after).
+     * The route releases what it returns once the request ends.
      */
-    reserveBudget?: (request: FastifyRequest, reply: FastifyReply, input: ChatInput) => MaybePromise<SpendReservation | undefined>;
+    reserveBudget?: (
+      request: FastifyRequest,
+      reply: FastifyReply | undefined,
+      input: ChatInput,
+    ) => MaybePromise<SpendReservation | undefined>;
   }
 }

@@ -169,6 +169,29 @@ describe('budgets', () => {
     }
   });
 
+  it("WebSocket turns on a key's several connections reserve their cost like HTTP requests", async () => {
+    const { gateway, upstream } = await setUp(0.01);
+    upstream.respondWith(() => ({ type: 'chat', content: 'hello', headersDelayMs: 300 }));
+    const url = `${gateway.baseUrl.replace(/^http/, 'ws')}/v1/responses`;
+    const clients = await Promise.all(
+      Array.from({ length: 12 }, () => ResponsesSocketClient.connect(url, { authorization: 'Bearer team-key' })),
+    );
+    try {
+      // max_output_tokens 7: $0.001 reserved each, as boundedChat's.
+      for (const client of clients)
+        client.send({ type: 'response.create', model: 'local/m', input: 'hi', max_output_tokens: 7, store: false });
+      const lastEvents = await Promise.all(clients.map(async (client) => (await client.nextTurn()).at(-1)));
+      expect(lastEvents.filter((event) => event?.type === 'response.completed')).toHaveLength(10);
+      expect(lastEvents.filter((event) => event?.type === 'error')).toEqual(
+        Array.from({ length: 2 }, () =>
+          expect.objectContaining({ status: 429, error: expect.objectContaining({ code: 'budget_exceeded' }) }),
+        ),
+      );
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+    }
+  });
+
   it('GET /v1/usage: a key sees its own spend and tokens, an admin key sees every key', async () => {
     const { gateway } = await setUp(1);
     await (await chat(gateway, 'team-key')).arrayBuffer();
