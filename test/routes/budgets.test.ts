@@ -4,6 +4,7 @@ import { BudgetLedger, budgetPeriod, type InProcessSpend } from '../../src/plugi
 import { Redis } from 'ioredis';
 import { createInProcessState } from '../../src/state/in-process-state.js';
 import { RedisSpendReservations } from '../../src/state/redis-spend-reservations.js';
+import { RedisWindowCounter } from '../../src/state/redis-window-counter.js';
 import type { SharedState } from '../../src/state/shared-state.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { ResponsesSocketClient } from '../helpers/responses-socket-client.js';
@@ -593,6 +594,24 @@ describe.skipIf(!redisServerPath)('budgets shared through Redis', () => {
     expect(after).toBeDefined();
     await after?.release();
     expect(await reservations.reserve(request)).toBeDefined();
+  });
+
+  it("a reservation reads the spend where the budget's counter keeps it", async () => {
+    const client = new Redis(redis.server.url);
+    opened.push({ close: async () => void client.disconnect() });
+    // The limiter refuses a client not yet connected (rejectIfRedisNotReady, as the gateway sets it).
+    await client.ping();
+    const prefix = `spend-read-test-${Date.now()}:`;
+    // The counter as BudgetLedger.record adds to it through the Redis state (`${prefix}limits:budget:month`).
+    await new RedisWindowCounter(client, `${prefix}limits:budget:month`, Number.MAX_SAFE_INTEGER, 86_400).add('team:2026-12', 2_000);
+    const reservations = new RedisSpendReservations(client, prefix, 60_000);
+    const request = { counter: 'budget:month', countKey: 'team:2026-12', holder: 'team', budgetPoints: 2_500, estimatePoints: 1_000 };
+    // Alone, under the budget: admitted; beside it, 2,000 spent + 1,000 reserved + 1,000 passes 2,500.
+    expect(await reservations.reserve(request)).toBeDefined();
+    expect(await reservations.reserve(request)).toBeUndefined();
+    // With 2,500 spent nothing is admitted, not even alone.
+    await new RedisWindowCounter(client, `${prefix}limits:budget:month`, Number.MAX_SAFE_INTEGER, 86_400).add('team:2026-12', 500);
+    expect(await reservations.reserve({ ...request, holder: 'alone' })).toBeUndefined();
   });
 
   it('GET /v1/usage on either replica counts the replies both served (scope: shared)', async () => {
