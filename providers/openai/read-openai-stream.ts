@@ -27,8 +27,11 @@ type LooseDelta = {
  */
 type MatchedStop = { stop_reason?: unknown; matched_stop?: unknown };
 
-/** A choice's `logprobs` (ChatCompletionLogProbs in vllm/entrypoints/openai/protocol.py; OpenAI adds `refusal`). */
-type LooseLogprobs = { content?: unknown; refusal?: unknown };
+/**
+ * A choice's `logprobs` (ChatCompletionLogProbs in vllm/entrypoints/openai/protocol.py). OpenAI's `refusal`
+ * tokens are not read: a refusal is no content, and `logprobs.content` is all the gateway returns.
+ */
+type LooseLogprobs = { content?: unknown };
 
 type LooseChunk = {
   id?: string;
@@ -76,6 +79,8 @@ class ChunkReader {
   finishReason: FinishReason | undefined;
   /** The stop string the server says ended the reply. */
   matchedStop: string | undefined;
+  /** The words of a declined request (`delta.refusal`), when the model declined. */
+  refusal: string | undefined;
   usage: Usage = {};
 
   constructor(private readonly options: ReadOptions) {}
@@ -106,9 +111,9 @@ class ChunkReader {
         const logprobs = choice.logprobs;
         if (typeof delta.content === 'string' && delta.content !== '')
           events.push(logprobs ? textWithLogprobs(delta.content, logprobs.content) : { type: 'text-delta', delta: delta.content });
-        // The neutral stream has no refusal of its own: the model's words to the user are its text, so no client is left with an empty reply.
-        if (typeof delta.refusal === 'string' && delta.refusal !== '')
-          events.push(logprobs ? textWithLogprobs(delta.refusal, logprobs.refusal) : { type: 'text-delta', delta: delta.refusal });
+        // A declined request's words are no content: they ride on the finish (refusalIsReply), where each
+        // route puts them as its wire does (Chat `refusal`, a Responses `refusal` part, Messages text).
+        if (typeof delta.refusal === 'string' && delta.refusal !== '') this.refusal = (this.refusal ?? '') + delta.refusal;
         if (delta.tool_calls) for (const fragment of delta.tool_calls) events.push(...this.tracker.push(fragment));
       }
       if (choice.finish_reason) this.finishReason = mapOpenAiFinishReason(choice.finish_reason);
@@ -124,6 +129,7 @@ class ChunkReader {
    */
   private reason(): FinishReason {
     const reason = this.finishReason ?? { unified: this.tracker.count ? 'tool-calls' : 'stop' };
+    if (this.refusal !== undefined) return { ...reason, refusal: this.refusal, refusalIsReply: true };
     const matched = this.matchedStop;
     if (reason.unified !== 'stop' || matched === undefined || !this.options.stop?.includes(matched)) return reason;
     return { ...reason, stopSequence: matched };

@@ -133,6 +133,8 @@ export class AnthropicStreamEvents {
         break;
       }
       case 'finish': {
+        // Anthropic's wire has no refusal member: a declined request's words (OpenAI's `refusal`) are the reply's text.
+        if (event.reason.refusalIsReply && event.reason.refusal) this.appendContent('text', event.reason.refusal);
         for (const block of this.blocks) block.complete = true;
         this.advance();
         const delta: AnthropicStreamEvent = {

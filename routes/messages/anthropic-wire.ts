@@ -11,6 +11,8 @@ export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 
 const anthropicStopReasons: ReadonlySet<string> = new Set(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'pause_turn', 'refusal']);
 
 export function toAnthropicStopReason(reason: FinishReason): AnthropicStopReason {
+  // A declined request is Anthropic's `refusal` whatever the upstream called it (OpenAI ends one with `stop`).
+  if (reason.refusal !== undefined) return 'refusal';
   switch (reason.unified) {
     case 'stop':
       return reason.raw === 'stop_sequence' || reason.stopSequence !== undefined ? 'stop_sequence' : 'end_turn';

@@ -22,13 +22,24 @@ import type {
   WireMessageItem,
   WireOutputItem,
   WireReasoningItem,
+  WireRefusal,
   WireResponse,
   WireStreamEvent,
 } from './responses-wire.js';
 
-type OpenText = { outputIndex: number; id: string; text: string };
-type OpenMessage = OpenText & { logprobs?: TokenLogprob[] };
-type OpenReasoning = OpenText & { signature?: string };
+/**
+ * `text`: undefined until the message's output_text part opens (a refusal alone has none); `textDone` once
+ * that part is closed; `refusal`: the words of the refusal part that follows it.
+ */
+type OpenMessage = {
+  outputIndex: number;
+  id: string;
+  text?: string;
+  logprobs?: TokenLogprob[];
+  textDone?: boolean;
+  refusal?: string;
+};
+type OpenReasoning = { outputIndex: number; id: string; text: string; signature?: string };
 type OpenCall = {
   outputIndex: number;
   item: WireFunctionCallItem | WireCustomToolCallItem;
@@ -53,6 +64,15 @@ const outputText = (text: string, tokens?: readonly TokenLogprob[]) => ({
   logprobs: tokens ? toResponsesLogprobs(tokens) : [],
 });
 const summaryText = (text: string) => ({ type: 'summary_text' as const, text });
+const refusalPart = (refusal: string): WireRefusal => ({ type: 'refusal', refusal });
+
+/** A message's parts as they stand: its text (when it has any), then its refusal. */
+function messageContent(open: OpenMessage): WireMessageItem['content'] {
+  const content: WireMessageItem['content'] = [];
+  if (open.text !== undefined) content.push(outputText(open.text, open.logprobs));
+  if (open.refusal !== undefined) content.push(refusalPart(open.refusal));
+  return content;
+}
 
 /**
  * `response.error.code` is a closed enum in the spec, and Codex decides on it: it backs off on
@@ -136,7 +156,8 @@ export class ResponseAssembler {
   }
 
   private finish(events: WireStreamEvent[], event: Extract<StreamEvent, { type: 'finish' }>): void {
-    const { unified } = event.reason;
+    const { unified, refusal } = event.reason;
+    if (refusal !== undefined) this.refuse(events, refusal);
     const incompleteReason = unified === 'length' ? 'max_output_tokens' : unified === 'content-filter' ? 'content_filter' : undefined;
     this.closeAll(events, incompleteReason ? 'incomplete' : 'completed');
     const state: ResponseState = { status: incompleteReason ? 'incomplete' : 'completed', output: this.output, usage: event.usage };
@@ -173,23 +194,29 @@ export class ResponseAssembler {
     return outputIndex;
   }
 
+  private openMessage(events: WireStreamEvent[]): OpenMessage {
+    const item: WireMessageItem = { id: itemId('msg'), type: 'message', status: 'in_progress', role: 'assistant', content: [] };
+    const outputIndex = this.addItem(events, item);
+    this.message = { outputIndex, id: item.id };
+    return this.message;
+  }
+
   private textDelta(events: WireStreamEvent[], delta: string, logprobs: TokenLogprob[] | undefined): void {
     if (this.reasoning) this.closeReasoning(events, 'completed');
-    if (!this.message) {
-      const item: WireMessageItem = { id: itemId('msg'), type: 'message', status: 'in_progress', role: 'assistant', content: [] };
-      const outputIndex = this.addItem(events, item);
-      this.message = { outputIndex, id: item.id, text: '' };
+    const open = this.message ?? this.openMessage(events);
+    if (open.text === undefined) {
+      open.text = '';
       this.emit(events, {
         type: 'response.content_part.added',
-        item_id: item.id,
-        output_index: outputIndex,
+        item_id: open.id,
+        output_index: open.outputIndex,
         content_index: 0,
         part: outputText(''),
       });
     }
-    this.message.text += delta;
-    if (logprobs) this.message.logprobs = appendTokens(this.message.logprobs, logprobs);
-    const { id, outputIndex } = this.message;
+    open.text += delta;
+    if (logprobs) open.logprobs = appendTokens(open.logprobs, logprobs);
+    const { id, outputIndex } = open;
     this.emit(events, {
       type: 'response.output_text.delta',
       item_id: id,
@@ -229,18 +256,41 @@ export class ResponseAssembler {
     return this.reasoning;
   }
 
-  private closeMessage(events: WireStreamEvent[], status: ItemStatus): void {
-    const open = this.message;
-    if (!open) return;
-    this.message = undefined;
+  private closeText(events: WireStreamEvent[], open: OpenMessage): void {
+    if (open.text === undefined || open.textDone) return;
+    open.textDone = true;
     const { id, outputIndex, text, logprobs } = open;
     const base = { item_id: id, output_index: outputIndex, content_index: 0 };
     const part = outputText(text, logprobs);
     this.emit(events, { type: 'response.output_text.done', ...base, text, logprobs: part.logprobs });
     this.emit(events, { type: 'response.content_part.done', ...base, part });
-    const item: WireMessageItem = { id, type: 'message', status, role: 'assistant', content: [outputText(text, logprobs)] };
-    this.output[outputIndex] = item;
-    this.emit(events, { type: 'response.output_item.done', output_index: outputIndex, item });
+  }
+
+  /**
+   * A declined request ends the message with a `refusal` part, as OpenAI returns one: the words of an OpenAI
+   * refusal, or the explanation Claude gives beside the text it had written (that text, already streamed,
+   * stays the message's output_text). The refusal arrives whole at the finish, so it streams as one delta.
+   */
+  private refuse(events: WireStreamEvent[], refusal: string): void {
+    this.closeReasoning(events, 'completed');
+    const open = this.message ?? this.openMessage(events);
+    this.closeText(events, open);
+    const base = { item_id: open.id, output_index: open.outputIndex, content_index: open.text === undefined ? 0 : 1 };
+    this.emit(events, { type: 'response.content_part.added', ...base, part: refusalPart('') });
+    if (refusal !== '') this.emit(events, { type: 'response.refusal.delta', ...base, delta: refusal });
+    this.emit(events, { type: 'response.refusal.done', ...base, refusal });
+    this.emit(events, { type: 'response.content_part.done', ...base, part: refusalPart(refusal) });
+    open.refusal = refusal;
+  }
+
+  private closeMessage(events: WireStreamEvent[], status: ItemStatus): void {
+    const open = this.message;
+    if (!open) return;
+    this.message = undefined;
+    this.closeText(events, open);
+    const item: WireMessageItem = { id: open.id, type: 'message', status, role: 'assistant', content: messageContent(open) };
+    this.output[open.outputIndex] = item;
+    this.emit(events, { type: 'response.output_item.done', output_index: open.outputIndex, item });
   }
 
   /** A signature seals the thinking it follows; one without thinking text still needs an item to ride on. */
@@ -325,8 +375,8 @@ export class ResponseAssembler {
   /** On failure the open items stay in the output as they were, marked incomplete. */
   private abandonOpenItems(): void {
     if (this.message) {
-      const { outputIndex, id, text, logprobs } = this.message;
-      this.output[outputIndex] = { id, type: 'message', status: 'incomplete', role: 'assistant', content: [outputText(text, logprobs)] };
+      const { outputIndex, id } = this.message;
+      this.output[outputIndex] = { id, type: 'message', status: 'incomplete', role: 'assistant', content: messageContent(this.message) };
     }
     if (this.reasoning) {
       const { outputIndex, id, text } = this.reasoning;

@@ -5,6 +5,9 @@
 
 export type WireOutputText = { type: 'output_text'; text: string; annotations: unknown[]; logprobs: unknown[] };
 
+/** A declined request (`RefusalContent`): the model's words, or its provider's explanation. */
+export type WireRefusal = { type: 'refusal'; refusal: string };
+
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
 export type WireMessageItem = {
@@ -12,7 +15,7 @@ export type WireMessageItem = {
   type: 'message';
   status: ItemStatus;
   role: 'assistant';
-  content: WireOutputText[];
+  content: (WireOutputText | WireRefusal)[];
 };
 
 export type WireReasoningItem = {

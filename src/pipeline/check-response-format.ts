@@ -74,7 +74,7 @@ class ResponseFormatStage implements EventStage {
   }
 
   /** Judges the text and hands on what the client gets: the model's text, or (whole replies) the recovered JSON. */
-  private release(out: StreamEvent[], stop: UnusualStop | undefined): void {
+  private release(out: StreamEvent[], stop: FinishReason | undefined): void {
     const verdict = this.called ? undefined : this.judge(stop);
     if (!this.held) {
       // Streamed text is already with the client: say it needed mending, and hand over the JSON it held.
@@ -105,14 +105,14 @@ class ResponseFormatStage implements EventStage {
    * (a list cut short) for a whole, schema-valid one. A refusal (Claude's `stop_reason: "refusal"`, which its
    * structured outputs docs say may not match the schema) is named as such, not as a reply that lost its JSON.
    */
-  private judge(stop: UnusualStop | undefined): string | undefined {
+  private judge(stop: FinishReason | undefined): string | undefined {
     const { format, check, repair, diagnostics } = this.options;
     const cutOff = stop?.unified === 'length';
     const extracted = extractJsonReply(this.text, cutOff ? undefined : repair);
     if (extracted.type === 'invalid') {
       const message = cutOff
         ? 'The reply was cut off at the output token limit before its JSON was complete.'
-        : stop?.unified === 'content-filter'
+        : stop?.unified === 'content-filter' || stop?.refusal !== undefined
           ? `The model declined to answer (finish reason '${stop.raw ?? 'content_filter'}'): its reply is not the JSON asked for.`
           : 'The reply is not JSON, even after repair.';
       diagnostics.reportResponseFormat({ code: 'invalid_json', message, errors: [] });
@@ -130,11 +130,12 @@ class ResponseFormatStage implements EventStage {
 }
 
 type FinishReason = Extract<StreamEvent, { type: 'finish' }>['reason'];
-/** A reply the model did not end of its own accord: cut off at the token limit, or declined. */
-type UnusualStop = FinishReason & { unified: 'length' | 'content-filter' };
-
-function stopOf(reason: FinishReason): UnusualStop | undefined {
-  return reason.unified === 'length' || reason.unified === 'content-filter' ? (reason as UnusualStop) : undefined;
+/**
+ * The finish of a reply the model did not end of its own accord: cut off at the token limit, or declined (an
+ * OpenAI refusal ends with `stop` and its words in `refusal`); undefined for an ordinary end.
+ */
+function stopOf(reason: FinishReason): FinishReason | undefined {
+  return reason.unified === 'length' || reason.unified === 'content-filter' || reason.refusal !== undefined ? reason : undefined;
 }
 
 export function checkResponseFormat(events: AsyncIterable<StreamEvent>, options: ResponseFormatOptions): AsyncIterable<StreamEvent> {

@@ -117,6 +117,22 @@ describe('checkResponseFormat', () => {
     });
   });
 
+  it('an OpenAI refusal (finish stop, the words in refusal, no content) is named as a refusal too', async () => {
+    const refused: StreamEvent = {
+      type: 'finish',
+      reason: { unified: 'stop', raw: 'stop', refusal: "I'm sorry, I can't assist with that request.", refusalIsReply: true },
+      usage: {},
+    };
+    const diagnostics = new DiagnosticsCollector([]);
+    const options = { format: { type: 'json_schema' as const, name: 'item', schema }, check, repair: repairJsonText, diagnostics };
+    for await (const _event of checkResponseFormat(new EventList([refused]), options));
+    expect(diagnostics.result()?.responseFormatError).toEqual({
+      code: 'invalid_json',
+      message: "The model declined to answer (finish reason 'stop'): its reply is not the JSON asked for.",
+      errors: [],
+    });
+  });
+
   it('does not check a reply that called a tool', async () => {
     const diagnostics = new DiagnosticsCollector([]);
     const events: StreamEvent[] = [

@@ -9,7 +9,10 @@ export type CapturedCall = { id: string | undefined; name: string; arguments: un
 
 export type CaptureContents = {
   text: string;
-  /** Declined requests (OpenAI's `refusal` member), which clients are shown as the reply's text. */
+  /**
+   * A declined request: OpenAI's `refusal` member (the model's words, instead of content), or Claude's
+   * `stop_details.explanation` (beside whatever text it wrote). Chat clients get it in `refusal`.
+   */
   refusal: string;
   reasoning: string;
   /** Anthropic's opaque thinking signature, which multi-turn thinking needs back. */
@@ -121,6 +124,8 @@ function readAnthropicMessages(payloads: Json[], contents: CaptureContents): voi
     readAnthropicUsage((message?.usage ?? event.usage) as Json | undefined, counts);
     const stopReason = (message?.stop_reason ?? (event.delta as Json | undefined)?.stop_reason) as string | null | undefined;
     if (typeof stopReason === 'string') contents.rawFinish = stopReason;
+    const stopDetails = (message?.stop_details ?? (event.delta as Json | undefined)?.stop_details) as Json | null | undefined;
+    if (typeof stopDetails?.explanation === 'string') contents.refusal = stopDetails.explanation;
     const started = [...((message?.content as Json[] | undefined) ?? []), ...(event.content_block ? [event.content_block as Json] : [])];
     for (const block of started) {
       if (block.type === 'text') contents.text += String(block.text);

@@ -15,6 +15,7 @@ const replayGateway = useReplayGateway();
 
 type ReceivedReply = {
   content: string;
+  refusal: string;
   reasoning: string;
   calls: { id: string; name: string; arguments: string }[];
   finishReason: string | null | undefined;
@@ -34,13 +35,14 @@ async function streamedReply(fixture: WireFixture): Promise<ReceivedReply> {
   const stream = await replayGateway()
     .gateway.client()
     .chat.completions.create({ ...request(fixture), stream: true, stream_options: { include_usage: true } });
-  const reply: ReceivedReply = { content: '', reasoning: '', calls: [], finishReason: undefined, usage: undefined };
+  const reply: ReceivedReply = { content: '', refusal: '', reasoning: '', calls: [], finishReason: undefined, usage: undefined };
   for await (const chunk of stream) {
     expect(openAiSchemaErrors('CreateChatCompletionStreamResponse', chunk)).toEqual([]);
     if (chunk.usage) reply.usage = chunk.usage;
     const choice = chunk.choices[0];
     if (!choice) continue;
     reply.content += choice.delta.content ?? '';
+    reply.refusal += choice.delta.refusal ?? '';
     reply.reasoning += (choice.delta as { reasoning_content?: string }).reasoning_content ?? '';
     for (const fragment of choice.delta.tool_calls ?? []) {
       const call = (reply.calls[fragment.index] ??= { id: '', name: '', arguments: '' });
@@ -60,6 +62,7 @@ async function wholeReply(fixture: WireFixture): Promise<ReceivedReply> {
   const message = choice?.message;
   return {
     content: message?.content ?? '',
+    refusal: message?.refusal ?? '',
     reasoning: (message as { reasoning_content?: string } | undefined)?.reasoning_content ?? '',
     calls: (message?.tool_calls ?? []).map((call) => ({
       id: call.id,
@@ -72,7 +75,8 @@ async function wholeReply(fixture: WireFixture): Promise<ReceivedReply> {
 }
 
 function expectReplyCarries(reply: ReceivedReply, expected: CaptureContents): void {
-  expect(reply.content).toBe(expected.text + expected.refusal);
+  expect(reply.content).toBe(expected.text);
+  expect(reply.refusal).toBe(expected.refusal);
   expect(reply.reasoning).toBe(expected.reasoning);
   expect(reply.calls.map((call) => call.name)).toEqual(expected.calls.map((call) => call.name));
   expect(reply.calls.map((call) => JSON.parse(call.arguments) as unknown)).toEqual(expected.calls.map((call) => call.arguments));
