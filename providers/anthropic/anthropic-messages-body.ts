@@ -32,7 +32,15 @@ export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicThinkingBloc
 export type AnthropicMessage = { role: 'user'; content: AnthropicUserBlock[] } | { role: 'assistant'; content: AnthropicAssistantBlock[] };
 
 /** `strict`: grammar-constrained input (https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use). */
-export type AnthropicTool = { name: string; description?: string; input_schema: Record<string, unknown>; strict?: boolean } & Cached;
+export type AnthropicCustomTool = { name: string; description?: string; input_schema: Record<string, unknown>; strict?: boolean } & Cached;
+
+/**
+ * An Anthropic-defined client tool (`{"type":"bash_20250124","name":"bash"}`, a computer tool with its display
+ * size, …), as the client defined it: https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview.
+ */
+export type AnthropicDefinedToolBody = { type: string; name: string; [field: string]: unknown } & Cached;
+
+export type AnthropicTool = AnthropicCustomTool | AnthropicDefinedToolBody;
 
 export type AnthropicToolChoice =
   | { type: 'auto'; disable_parallel_tool_use?: boolean }

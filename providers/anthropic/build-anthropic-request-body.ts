@@ -3,7 +3,7 @@ import type { ProviderConfig } from '../../src/config/config-types.js';
 import type { ChatRequest, GenerationOptions, Warning } from '../../src/core/index.js';
 import { grammarFormatSchema, grammarToolSchema } from '../../src/core/grammar-schema-subset.js';
 import { StrictSchemaBudget } from '../../src/core/strict-schema-limits.js';
-import type { AnthropicMessagesBody, AnthropicTool } from './anthropic-messages-body.js';
+import type { AnthropicCustomTool, AnthropicDefinedToolBody, AnthropicMessagesBody, AnthropicTool } from './anthropic-messages-body.js';
 import { cached, convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 import { changesSampling, claudeSamplingFields } from './claude-sampling.js';
 import { takesStrictTools } from './claude-version-rules.js';
@@ -112,10 +112,13 @@ export function buildAnthropicRequestBody(
     const modelGap = takesStrictTools(request.model.model)
       ? options.strictRefused
       : `${request.model.model} has no strict tool use (Claude 4.5 and later)`;
-    body.tools = request.tools.map((tool) => {
+    body.tools = request.tools.map((tool): AnthropicTool => {
+      // Claude's own tools (bash, text editor, computer, memory) go as the client defined them, so the model
+      // uses the tool it was trained on; their input is Anthropic's, with no schema to send or constrain.
+      if (tool.anthropicTool) return cached<AnthropicDefinedToolBody>({ ...tool.anthropicTool, name: tool.name }, tool.cache);
       const grammar = grammarToolSchema(tool, upstream, modelGap, strictBudget);
       warnings.push(...grammar.warnings);
-      return cached<AnthropicTool>(
+      return cached<AnthropicCustomTool>(
         {
           name: tool.name,
           ...(tool.description === undefined ? {} : { description: tool.description }),

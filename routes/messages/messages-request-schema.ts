@@ -67,7 +67,7 @@ const system = {
   ],
 } as const;
 
-/** Custom tools (no `type`, or `custom`) need a schema; server tools (`web_search_…`) are dropped later. */
+/** Custom tools (no `type`, or `custom`) need a schema; typed tools are checked later (parse-anthropic-tools.ts). */
 const tool = {
   type: 'object',
   required: ['name'],

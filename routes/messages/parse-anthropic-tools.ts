@@ -1,5 +1,6 @@
 /** Anthropic `tools` and `tool_choice` (wire) → neutral tool definitions, choice and parallelism. */
 import { assertNever } from '../../src/core/assert-never.js';
+import { invalidRequest } from '../../src/core/gateway-error.js';
 import { freezeDeeply } from '../../src/core/immutable-values.js';
 import type { RequestCaches } from '../../src/core/request-caches.js';
 import { shareToolList } from '../../src/core/shared-tool-list.js';
@@ -23,23 +24,36 @@ function withoutSchemaMarker(schema: Record<string, unknown>): Record<string, un
 type TranslatedTools = { definitions: ToolDefinition[]; warnings: Warning[] };
 
 /**
- * Custom tools (no `type`, or `custom`) are kept, and so are the bash and text editor tools, with the
- * schema Anthropic documents for them (anthropic-client-tools.ts). Server tools (`web_search_20250305`,
- * `code_execution_…`) run inside Anthropic's API, and the other Anthropic-defined tools (`computer_…`,
- * `memory_…`) have no schema here to give another model: they are left out, with a warning.
+ * Anthropic's server tools, which run inside Anthropic's API and which no other model can be given: web search,
+ * web fetch, code execution, tool search and the MCP connector's toolsets
+ * (https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview, "Server tools").
+ */
+const serverToolType = /^(?:(?:web_search|web_fetch|code_execution|tool_search_tool_regex|tool_search_tool_bm25)_\d{8}|mcp_toolset)$/;
+
+/**
+ * Custom tools (no `type`, or `custom`) are kept, and so are the Anthropic-defined client tools (bash, text
+ * editor, computer use, memory), with the schema Anthropic documents for them (anthropic-client-tools.ts).
+ * Server tools run inside Anthropic's API: they are left out, with a warning. Any other type is a 400 naming
+ * it, as Anthropic's API answers one it does not know: left out, the model would lack a tool the client counts on.
  */
 function translateTools(tools: WireTool[]): TranslatedTools {
   const definitions: ToolDefinition[] = [];
   const warnings: Warning[] = [];
-  for (const tool of tools) {
+  for (const [index, tool] of tools.entries()) {
     if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom') {
-      const clientTool = anthropicClientTool(tool.type, tool.name);
+      const clientTool = anthropicClientTool(tool.type, tool as Record<string, unknown> & { name: string }, `tools[${index}]`);
       if (clientTool) definitions.push(withCacheMark(clientTool, tool));
-      else
+      else if (serverToolType.test(tool.type))
         warnings.push({
           code: 'unsupported-tool',
-          message: `Tool '${tool.name}' of type '${tool.type}' is defined by Anthropic (a server tool, or a client tool whose input this gateway does not know) and cannot be offered to this model; it was left out.`,
+          message: `Tool '${tool.name}' of type '${tool.type}' is a server tool, run inside Anthropic's API, and cannot be offered to this model; it was left out.`,
         });
+      else
+        throw invalidRequest(
+          `Tool '${tool.name}' has type '${tool.type}', which is not a tool type this gateway knows: use a custom tool (no type, with an input_schema), ` +
+            'or one of the Anthropic-defined client tools (bash, text editor, computer use, memory).',
+          `tools[${index}].type`,
+        );
       continue;
     }
     const definition: ToolDefinition = {

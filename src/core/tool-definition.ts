@@ -7,6 +7,9 @@ export type ToolExample = {
   arguments: Record<string, unknown>;
 };
 
+/** See `ToolDefinition.anthropicTool`. */
+export type AnthropicDefinedTool = { type: string; [field: string]: unknown };
+
 export type ToolDefinition = {
   name: string;
   description?: string;
@@ -15,6 +18,13 @@ export type ToolDefinition = {
   strict?: boolean | null;
   /** A prompt-cache breakpoint after this tool (Anthropic's `cache_control` on a tool). */
   cache?: CacheMark;
+  /**
+   * An Anthropic-defined client tool (bash, text editor, computer, memory) as the client defined it: its `type`
+   * and the other fields its definition takes (`display_width_px`, `max_characters`, …), without `name`. Claude
+   * was trained on these tools, so a Claude upstream gets this form; any other model gets `parameters`, the
+   * input Anthropic documents for the tool.
+   */
+  anthropicTool?: AnthropicDefinedTool;
   /** Prompt metadata (prompted lane only). */
   whenToUse?: string;
   tags?: string[];

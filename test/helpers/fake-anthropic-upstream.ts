@@ -5,6 +5,7 @@
  * Wire formats: https://docs.anthropic.com/en/api/messages-streaming and https://docs.anthropic.com/en/api/messages
  */
 import type http from 'node:http';
+import { anthropicToolRefusal } from './anthropic-tool-definitions.js';
 import { grammarSchemaRefusal } from './grammar-schema-refusal.js';
 import { sleep, splitIntoPieces, startLoopbackServer, type RecordedRequest } from './loopback-server.js';
 
@@ -461,6 +462,15 @@ function contextManagementRefusal(recorded: RecordedRequest): FakeAnthropicError
   return covered ? undefined : { type: 'http-error', status: 400, message: 'context_management: Extra inputs are not permitted' };
 }
 
+/** A tool definition Claude's API does not take (anthropic-tool-definitions.ts). */
+function toolDefinitionRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | undefined {
+  const betas = String(recorded.headers['anthropic-beta'] ?? '')
+    .split(',')
+    .map((beta) => beta.trim());
+  const message = anthropicToolRefusal((recorded.body as { tools?: unknown } | undefined)?.tools, betas);
+  return message ? { type: 'http-error', status: 400, message } : undefined;
+}
+
 export async function startFakeAnthropicUpstream(
   options: {
     models?: FakeAnthropicModel[];
@@ -487,6 +497,7 @@ export async function startFakeAnthropicUpstream(
       return;
     }
     const refused =
+      toolDefinitionRefusal(recorded) ??
       versionRefusal(recorded) ??
       schemaRefusal(recorded) ??
       strictToolRefusal(recorded) ??

@@ -1,5 +1,6 @@
 /** The scripted fake Anthropic upstream itself, for the parts the adapter tests do not reach. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anthropicToolRefusal } from '../../helpers/anthropic-tool-definitions.js';
 import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from '../../helpers/fake-anthropic-upstream.js';
 
 let upstream: FakeAnthropicUpstream;
@@ -61,5 +62,55 @@ describe('fake anthropic upstream', () => {
       json: { type: 'error', error: { type: 'api_error', message: 'fake: no scripted reply left' } },
     });
     expect(upstream.messageRequests()).toHaveLength(3);
+  });
+});
+
+describe("the fake's check of tool definitions, as Claude's API checks them", () => {
+  it.each([
+    ['a custom tool without input_schema', [{ name: 'f' }], [], 'tools.0.custom.input_schema: Field required'],
+    [
+      'an unknown type',
+      [{ type: 'function', name: 'f' }],
+      [],
+      "tools.0: Input tag 'function' found using 'type' does not match any of the expected tags: 'bash_20250124', 'custom',",
+    ],
+    [
+      'a computer tool without its beta',
+      [{ type: 'computer_20250124', name: 'computer', display_width_px: 1, display_height_px: 1 }],
+      [],
+      "Input tag 'computer_20250124'",
+    ],
+    [
+      'a computer tool without its display size',
+      [{ type: 'computer_20250124', name: 'computer', display_height_px: 1 }],
+      ['computer-use-2025-01-24'],
+      'tools.0.computer_20250124.display_width_px: Field required',
+    ],
+    ['bash under another name', [{ type: 'bash_20250124', name: 'shell' }], [], "tools.0.bash_20250124.name: Input should be 'bash'"],
+    [
+      'the newer text editor under the older name',
+      [{ type: 'text_editor_20250728', name: 'str_replace_editor' }],
+      [],
+      "Input should be 'str_replace_based_edit_tool'",
+    ],
+    [
+      'an Anthropic tool with a schema',
+      [{ type: 'bash_20250124', name: 'bash', input_schema: { type: 'object' } }],
+      [],
+      'tools.0.bash_20250124.input_schema: Extra inputs are not permitted',
+    ],
+  ])('refuses %s', (_case, tools, betas, message) => {
+    expect(anthropicToolRefusal(tools, betas)).toContain(message);
+  });
+
+  it('takes custom tools and Anthropic tools as the docs define them, with their betas', () => {
+    const tools = [
+      { name: 'f', input_schema: { type: 'object' }, cache_control: { type: 'ephemeral' } },
+      { type: 'bash_20250124', name: 'bash' },
+      { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool', max_characters: 100 },
+      { type: 'computer_20250124', name: 'computer', display_width_px: 1024, display_height_px: 768, display_number: 1 },
+      { type: 'memory_20250818', name: 'memory' },
+    ];
+    expect(anthropicToolRefusal(tools, ['computer-use-2025-01-24', 'context-management-2025-06-27'])).toBeUndefined();
   });
 });

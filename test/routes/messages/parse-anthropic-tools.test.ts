@@ -53,7 +53,7 @@ describe('parseAnthropicTools', () => {
       warnings,
       caches,
     );
-    expect(tools.map((tool) => tool.name)).toEqual(['bash', 'str_replace_based_edit_tool', 'str_replace_editor']);
+    expect(tools.map((tool) => tool.name)).toEqual(['bash', 'str_replace_based_edit_tool', 'str_replace_editor', 'computer']);
     expect(tools[0]).toMatchObject({
       parameters: { type: 'object', properties: { command: { type: 'string' }, restart: { type: 'boolean' } } },
       cache: { type: 'ephemeral' },
@@ -64,7 +64,14 @@ describe('parseAnthropicTools', () => {
     });
     // The versions before text_editor_20250429 can still undo.
     expect(tools[2]!.parameters).toMatchObject({ properties: { command: { enum: expect.arrayContaining(['undo_edit']) } } });
-    expect(warnings).toEqual([{ code: 'unsupported-tool', message: expect.stringContaining("'computer' of type 'computer_20250124'") }]);
+    // Claude gets each as the client defined it, without the name and the cache mark the neutral tool holds.
+    expect(tools.map((tool) => tool.anthropicTool)).toEqual([
+      { type: 'bash_20250124' },
+      { type: 'text_editor_20250728' },
+      { type: 'text_editor_20250124' },
+      { type: 'computer_20250124', display_width_px: 1024, display_height_px: 768 },
+    ]);
+    expect(warnings).toEqual([]);
   });
 
   it('gives each request its own copy of a client tool schema', () => {
