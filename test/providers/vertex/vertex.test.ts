@@ -90,6 +90,29 @@ describe('vertex', () => {
     expect(sent.body).not.toHaveProperty('model');
   });
 
+  it("Claude: Anthropic's own bash and text editor tools go as their types, as Vertex AI's Claude takes them", async () => {
+    // Vertex's Claude lists them among its tool types without a beta ("expected tags: 'bash_20250124', 'custom',
+    // 'text_editor_20250124', 'text_editor_20250429', 'text_editor_20250728'", quoted in BerriAI/litellm#15299).
+    vertex.anthropic.enqueue({ type: 'message', content: [{ type: 'tool_use', name: 'bash', input: { command: 'ls' } }] });
+    const tools = [
+      { type: 'bash_20250124', name: 'bash' },
+      { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' },
+    ];
+    const response = await fetch(`${gateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({
+        model: 'vertex/claude-sonnet-4-5@20250929',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'ls' }],
+        tools,
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ content: [{ type: 'tool_use', name: 'bash', input: { command: 'ls' } }] });
+    expect((vertex.requests.at(-1)!.body as { tools: unknown }).tools).toEqual(tools);
+  });
+
   it('Claude whole through the Responses API: rawPredict', async () => {
     vertex.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'hello from Claude' }] });
     const response = await gateway.client().responses.create({ model: 'vertex/claude-sonnet-4-5@20250929', input: 'hi' });
