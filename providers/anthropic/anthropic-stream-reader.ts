@@ -33,7 +33,8 @@ export class AnthropicStreamReader {
   private nextToolIndex = 0;
   private stopReason: string | null | undefined;
   private stopSequence: string | undefined;
-  private refusalExplanation: string | undefined;
+  /** A refusal's `stop_details` (explanation and category), as far as it gave them. */
+  private refusalDetails: { explanation?: string; category?: string } | undefined;
   private usage: JsonRecord | undefined;
 
   constructor(private readonly options: AnthropicStreamReaderOptions) {}
@@ -191,7 +192,11 @@ export class AnthropicStreamReader {
       if (typeof delta.stop_sequence === 'string') this.stopSequence = delta.stop_sequence;
       // A refusal's stop_details: `{"type":"refusal","category":…,"explanation":…}`.
       const details = delta.stop_details as JsonRecord | null | undefined;
-      if (details && typeof details.explanation === 'string') this.refusalExplanation = details.explanation;
+      if (details) {
+        this.refusalDetails = {};
+        if (typeof details.explanation === 'string') this.refusalDetails.explanation = details.explanation;
+        if (typeof details.category === 'string') this.refusalDetails.category = details.category;
+      }
     }
     if (usage) this.usage = mergeAnthropicUsage(this.usage, usage);
     return this.ensureStarted();
@@ -205,7 +210,7 @@ export class AnthropicStreamReader {
     this.finished = true;
     events.push({
       type: 'finish',
-      reason: mapAnthropicStopReason(this.stopReason, this.stopSequence, this.refusalExplanation),
+      reason: mapAnthropicStopReason(this.stopReason, this.stopSequence, this.refusalDetails),
       usage: mapAnthropicUsage(this.usage),
     });
     return events;

@@ -5,7 +5,7 @@ import type { FinishReason } from '../../src/core/index.js';
 export function mapAnthropicStopReason(
   raw: string | null | undefined,
   stopSequence?: string | null,
-  refusalExplanation?: string,
+  refusal?: { explanation?: string; category?: string },
 ): FinishReason {
   if (raw === null || raw === undefined) return { unified: 'other' };
   switch (raw) {
@@ -20,7 +20,9 @@ export function mapAnthropicStopReason(
     case 'model_context_window_exceeded':
       return { unified: 'length', raw };
     case 'refusal':
-      return { unified: 'content-filter', raw, refusal: refusalExplanation ?? '' };
+      return refusal?.category === undefined
+        ? { unified: 'content-filter', raw, refusal: refusal?.explanation ?? '' }
+        : { unified: 'content-filter', raw, refusal: refusal.explanation ?? '', refusalCategory: refusal.category };
     // pause_turn: a server tool paused a long turn; the client must resume it, so it is no normal stop.
     default:
       return { unified: 'other', raw };

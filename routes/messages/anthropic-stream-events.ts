@@ -12,9 +12,11 @@ import type { Warning } from '../../src/core/warning.js';
 import { renderDiagnostics, type WireDiagnostics } from '../shared/render-diagnostics.js';
 import {
   toAnthropicErrorBody,
+  toAnthropicStopDetails,
   toAnthropicStopReason,
   toAnthropicUsage,
   type AnthropicErrorBody,
+  type AnthropicStopDetails,
   type AnthropicStopReason,
   type AnthropicUsage,
 } from './anthropic-wire.js';
@@ -39,7 +41,7 @@ export type AnthropicStreamEvent =
   | { type: 'content_block_stop'; index: number }
   | {
       type: 'message_delta';
-      delta: { stop_reason: AnthropicStopReason; stop_sequence: string | null };
+      delta: { stop_reason: AnthropicStopReason; stop_sequence: string | null; stop_details?: AnthropicStopDetails };
       usage: AnthropicUsage;
       /** Gateway extension (README: What the gateway adds to responses), present only when there is something to report. */
       diagnostics?: WireDiagnostics;
@@ -137,11 +139,13 @@ export class AnthropicStreamEvents {
         if (event.reason.refusalIsReply && event.reason.refusal) this.appendContent('text', event.reason.refusal);
         for (const block of this.blocks) block.complete = true;
         this.advance();
-        const delta: AnthropicStreamEvent = {
+        const delta: Extract<AnthropicStreamEvent, { type: 'message_delta' }> = {
           type: 'message_delta',
           delta: { stop_reason: toAnthropicStopReason(event.reason), stop_sequence: event.reason.stopSequence ?? null },
           usage: toAnthropicUsage(event.usage),
         };
+        const stopDetails = toAnthropicStopDetails(event.reason);
+        if (stopDetails) delta.delta.stop_details = stopDetails;
         const diagnostics = renderDiagnostics(this.withInputWarnings(event.diagnostics));
         if (diagnostics) delta.diagnostics = diagnostics;
         this.output.push(delta, { type: 'message_stop' });

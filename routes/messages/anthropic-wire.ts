@@ -31,6 +31,19 @@ export function toAnthropicStopReason(reason: FinishReason): AnthropicStopReason
   }
 }
 
+/**
+ * Why a declined request stopped: Claude's `stop_details` beside `stop_reason: "refusal"`, on `message_delta`
+ * when streamed (https://platform.claude.com/docs/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals).
+ */
+export type AnthropicStopDetails = { type: 'refusal'; category: string | null; explanation: string | null };
+
+/** Undefined unless the model declined. OpenAI's words are the reply's text already: no explanation beside them. */
+export function toAnthropicStopDetails(reason: FinishReason): AnthropicStopDetails | undefined {
+  if (reason.refusal === undefined) return undefined;
+  const explanation = reason.refusalIsReply || reason.refusal === '' ? null : reason.refusal;
+  return { type: 'refusal', category: reason.refusalCategory ?? null, explanation };
+}
+
 export type AnthropicUsage = {
   input_tokens: number;
   output_tokens: number;

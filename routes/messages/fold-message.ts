@@ -93,6 +93,7 @@ export async function foldMessage(events: AsyncIterable<StreamEvent>, meta: { id
           stop_sequence: event.delta.stop_sequence,
           usage: event.usage,
         };
+        if (event.delta.stop_details) body.stop_details = event.delta.stop_details;
         const diagnostics = withWarnings(event.diagnostics, inputWarnings);
         if (diagnostics) body.diagnostics = diagnostics;
         return body;

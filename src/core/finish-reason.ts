@@ -22,4 +22,6 @@ export type FinishReason = {
    * own (Anthropic Messages) shows them as the reply's text.
    */
   refusalIsReply?: boolean;
+  /** The kind of harm a refusal names, when the provider says (Anthropic's `stop_details.category`: `cyber`, `bio`, …). */
+  refusalCategory?: string;
 };

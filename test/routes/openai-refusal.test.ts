@@ -63,7 +63,12 @@ describe('an OpenAI refusal on Anthropic Messages', () => {
     replayGateway().upstream.replay(wholeRefusal());
     const { status, text } = await postMessages(false);
     expect(status).toBe(200);
-    expect(JSON.parse(text)).toMatchObject({ content: [{ type: 'text', text: words }], stop_reason: 'refusal' });
+    // The words are the text: no explanation beside them, and OpenAI names no category.
+    expect(JSON.parse(text)).toMatchObject({
+      content: [{ type: 'text', text: words }],
+      stop_reason: 'refusal',
+      stop_details: { type: 'refusal', category: null, explanation: null },
+    });
   });
 });
 
