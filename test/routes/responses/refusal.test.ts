@@ -59,6 +59,34 @@ describe('a Claude refusal on the Responses API', () => {
     expect(eventTypes(result)).not.toContain('response.output_text.delta');
   });
 
+  it('streams the words Claude wrote before the refusal as output_text, then the refusal as the next part', async () => {
+    const { gateway, upstream } = replayGateway();
+    // The capture with the words Claude got out before its classifier stopped it (the docs' example: "Hello..").
+    const text = claudeCapture.text.replace(
+      'event: content_block_stop',
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello.."}}\n\nevent: content_block_stop',
+    );
+    upstream.replay({ ...claudeCapture, text, bytes: Buffer.from(text) });
+    const stream = gateway.client().responses.stream({ model: 'anthropic/claude-opus-4-7', input: 'x' });
+    const parts: { type: string; contentIndex: number }[] = [];
+    stream.on('response.content_part.added', (event) => parts.push({ type: event.part.type, contentIndex: event.content_index }));
+    const final = await stream.finalResponse();
+    expectValidResponseObject(final);
+    expect(parts).toEqual([
+      { type: 'output_text', contentIndex: 0 },
+      { type: 'refusal', contentIndex: 1 },
+    ]);
+    expect(final.output).toHaveLength(1);
+    expect(final.output[0]).toMatchObject({
+      type: 'message',
+      content: [
+        { type: 'output_text', text: 'Hello..' },
+        { type: 'refusal', refusal: explanation },
+      ],
+    });
+    expect(final.output_text).toBe('Hello..');
+  });
+
   it('keeps the words Claude wrote as output_text and adds the explanation as a refusal part (whole reply)', async () => {
     const { gateway, upstream } = replayGateway();
     // Anthropic's non-streaming shape for a refusal (https://docs.anthropic.com/en/api/handling-stop-reasons).
