@@ -26,9 +26,11 @@ type TranslatedTools = { definitions: ToolDefinition[]; warnings: Warning[] };
 /**
  * Anthropic's server tools, which run inside Anthropic's API and which no other model can be given: web search,
  * web fetch, code execution, tool search and the MCP connector's toolsets
- * (https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview, "Server tools").
+ * (https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview, "Server tools"). Tool search is
+ * also named without a date: Anthropic's own list of tags has `tool_search_tool_bm25` beside
+ * `tool_search_tool_bm25_20251119` (quoted in anthropics/claude-code#61624).
  */
-const serverToolType = /^(?:(?:web_search|web_fetch|code_execution|tool_search_tool_regex|tool_search_tool_bm25)_\d{8}|mcp_toolset)$/;
+const serverToolType = /^(?:(?:web_search|web_fetch|code_execution)_\d{8}|tool_search_tool_(?:regex|bm25)(?:_\d{8})?|mcp_toolset)$/;
 
 /**
  * Custom tools (no `type`, or `custom`) are kept, and so are the Anthropic-defined client tools (bash, text

@@ -74,6 +74,21 @@ describe('parseAnthropicTools', () => {
     expect(warnings).toEqual([]);
   });
 
+  it.each(['web_fetch_20250910', 'code_execution_20250825', 'tool_search_tool_bm25', 'tool_search_tool_regex_20251119', 'mcp_toolset'])(
+    'leaves the server tool %s out with a warning',
+    (type) => {
+      const warnings: Warning[] = [];
+      expect(parseAnthropicTools([{ type, name: 'server_tool' }], warnings, caches)).toEqual([]);
+      expect(warnings).toEqual([{ code: 'unsupported-tool', message: expect.stringContaining(`of type '${type}' is a server tool`) }]);
+    },
+  );
+
+  it('refuses a tool type it does not know, naming it, rather than leaving the tool out', () => {
+    expect(() => parseAnthropicTools([{ type: 'bash_20990101', name: 'bash' }], [], caches)).toThrow(
+      expect.objectContaining({ status: 400, param: 'tools[0].type', message: expect.stringContaining("type 'bash_20990101'") }),
+    );
+  });
+
   it('gives each request its own copy of a client tool schema', () => {
     const [first] = parseAnthropicTools([{ type: 'bash_20250124', name: 'bash' }], [], caches);
     const [second] = parseAnthropicTools([{ type: 'bash_20250124', name: 'bash' }], [], caches);
