@@ -9,7 +9,7 @@
 import type { Cancellation } from '../../src/core/cancellation.js';
 import { gatewayError, type GatewayError, type GatewayErrorType } from '../../src/core/gateway-error.js';
 import { contextOverflowCode } from '../../src/core/context-overflow-code.js';
-import { errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
+import { credentialsRefusedCode, errorFromTransportFailure, errorFromUpstreamStatus } from '../../src/http/upstream-error.js';
 
 type AwsError = Error & { name: string; $metadata?: { httpStatusCode?: number }; $response?: { headers?: Record<string, string> } };
 
@@ -96,7 +96,9 @@ export function bedrockExceptionError(options: {
   });
   // The body is flat (`{"message": …}`, the name beside it): the shared mapping reads codes from an `error`
   // object only, so the name is given here as the code clients act on (`ThrottlingException`), unless the
-  // mapping found a prompt too long for the model (its code is the one every API's clients read).
+  // mapping found a prompt too long for the model or refused credentials (its code is the one every API's
+  // clients read; for credentials, the gateway's AWS ones, not the client's).
+  if (mapped.code === credentialsRefusedCode) return mapped;
   return gatewayError('upstream_http_error', {
     status: mapped.status,
     type: honest?.type ?? mapped.type,

@@ -87,6 +87,8 @@ export const errorCatalogue = {
   upstream_stream_error: { status: 502, type: 'upstream_error' },
   upstream_incomplete: { status: 502, type: 'upstream_error' },
   upstream_response_too_large: { status: 502, type: 'upstream_error' },
+  // An upstream's 401 or 403: the gateway's own credentials for it (config) were refused, not the client's key.
+  upstream_authentication_failed: { status: 502, type: 'upstream_error' },
   // Anthropic's in-band overloaded_error (HTTP 529's stream form); the Anthropic envelope says overloaded_error.
   overloaded: { status: 502, type: 'upstream_error' },
   // An upstream's HTTP error, its status passed on: its 4xx (and 429) with its own code, its 5xx with code upstream_http_<status>.

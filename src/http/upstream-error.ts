@@ -2,6 +2,7 @@
  * Turns upstream failures into GatewayErrors with honest statuses: an upstream's 4xx, 429 and 5xx are
  * passed on with their status (DESIGN.md: "429/5xx from upstream passed on"), 4xx and 429 with the
  * upstream's message, 5xx with a message naming the provider; connection failures are 502, timeouts 504.
+ * A 401 or 403 is the exception: the gateway's own credentials were refused, a 502 (credentialsRefused).
  */
 import { GatewayError, gatewayError, type GatewayErrorType } from '../core/gateway-error.js';
 import type { Cancellation } from '../core/cancellation.js';
@@ -84,12 +85,31 @@ function readUpstreamErrorParam(error: Record<string, unknown> | undefined): str
 }
 
 function typeForStatus(status: number): GatewayErrorType {
-  if (status === 401) return 'authentication_error';
-  if (status === 403) return 'permission_error';
   if (status === 404) return 'not_found_error';
   if (status === 429) return 'rate_limit_error';
   if (status < 500) return 'invalid_request_error';
   return 'upstream_error';
+}
+
+/**
+ * An upstream's 401 or 403 refused the gateway's own credentials for it (a provider's key, token or role:
+ * config; no client credential is ever sent upstream). Passed on as a 401 it would read as the client's
+ * gateway key refused (OpenAI's SDKs raise AuthenticationError, and agents ask their user for a new key),
+ * so it is the gateway failing: a 502 with its own code. The upstream's words stay out of the message, as
+ * they may quote the key (OpenAI: "Incorrect API key provided: sk-proj-****mIYA", a short key whole); they
+ * stay in `upstreamBody` for the log. `upstreamStatus` is kept, so retries and `fallbackOn` see the 401 or
+ * 403 as before.
+ */
+export const credentialsRefusedCode = 'upstream_authentication_failed';
+
+function credentialsRefused(status: number, body: unknown, provider: string): GatewayError {
+  return gatewayError('upstream_authentication_failed', {
+    message:
+      `Upstream provider '${provider}' refused the gateway's credentials for it (HTTP ${status}). ` +
+      "This is the gateway's configuration, not the client's key; the gateway's log has the provider's reason.",
+    upstreamStatus: status,
+    upstreamBody: body,
+  });
 }
 
 /** Builds the client-facing error for an upstream HTTP error status. */
@@ -102,6 +122,7 @@ export function errorFromUpstreamStatus(options: {
   retryAfterMs?: string | null;
 }): GatewayError {
   const { status, body, provider } = options;
+  if (status === 401 || status === 403) return credentialsRefused(status, body, provider);
   const upstreamMessage = readUpstreamErrorMessage(body) ?? `HTTP ${status}`;
   const passThrough = status >= 400 && status < 500;
   const error = errorObject(body);

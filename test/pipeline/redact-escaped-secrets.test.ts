@@ -36,7 +36,7 @@ function answer(request: { headers: http.IncomingHttpHeaders; body: unknown }, r
   const model = (request.body as { model?: string } | undefined)?.model;
   if (model !== 'stream-error') {
     response
-      .writeHead(401, { 'content-type': 'application/json' })
+      .writeHead(400, { 'content-type': 'application/json' })
       .end(JSON.stringify({ error: { message, type: 'invalid_request_error' } }));
     return;
   }
@@ -67,9 +67,9 @@ const messages = (model: string, stream: boolean) => ({ ...chat(model, stream), 
 
 describe('a configured key holding quotes and backslashes, echoed by the upstream', () => {
   it.each([
-    ['/v1/chat/completions', chat('status-401', false)],
+    ['/v1/chat/completions', chat('status-400', false)],
     ['/v1/chat/completions', chat('stream-error', true)],
-    ['/v1/messages', messages('status-401', false)],
+    ['/v1/messages', messages('status-400', false)],
     ['/v1/messages', messages('stream-error', true)],
   ])('%s: the client reply holds no spelling of it', async (path, body) => {
     const response = await postJson(`${gateway.baseUrl}${path}`, body, authorized);

@@ -1,6 +1,6 @@
 /**
  * Configured secrets never leave the process: an upstream of every kind echoes the credential it was
- * sent in its 401 and 500 bodies, its model list and embeddings errors, and its mid-stream errors; the
+ * sent in its 400 and 500 bodies (a 401's words are never passed on: test/routes/upstream-credentials-refused.test.ts), its model list and embeddings errors, and its mid-stream errors; the
  * client's message has `[REDACTED]` in its place, and no log line (every level, captured from the
  * gateway's own logger) holds any configured secret.
  */
@@ -32,7 +32,7 @@ function sendJson(response: http.ServerResponse, status: number, body: unknown):
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-/** 401 and 500 by model name; `stream-error` fails after a first chunk, in the path's own stream format. */
+/** 400 (any other model) and 500 by model name; `stream-error` fails after a first chunk, in the path's own stream format. */
 function answer(request: RecordedRequest, response: http.ServerResponse): void {
   const path = request.path.split('?')[0];
   // Gemini names the model in the path (`/v1beta/models/{model}:generateContent`).
@@ -42,15 +42,15 @@ function answer(request: RecordedRequest, response: http.ServerResponse): void {
   const anthropic = path === '/v1/messages';
   const ollama = path?.startsWith('/api/') === true;
   const errorBody = anthropic
-    ? { type: 'error', error: { type: 'authentication_error', message } }
+    ? { type: 'error', error: { type: 'invalid_request_error', message } }
     : ollama
       ? { error: message }
       : gemini
-        ? { error: { code: 401, message, status: 'UNAUTHENTICATED' } }
+        ? { error: { code: 400, message, status: 'INVALID_ARGUMENT' } }
         : { error: { message, type: 'invalid_request_error' } };
   // Some servers echo the credential in a header too (a debugging aid); it must not reach the client either.
   response.setHeader('x-echoed-credentials', echoed(request));
-  if (model !== 'stream-error') return sendJson(response, model === 'status-500' ? 500 : 401, errorBody);
+  if (model !== 'stream-error') return sendJson(response, model === 'status-500' ? 500 : 400, errorBody);
   if (gemini) {
     const first = { candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] }, index: 0 }] };
     response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -126,13 +126,13 @@ const kinds = [
 ] as const;
 
 describe.each(kinds)('an upstream ($provider) that echoes its credentials', ({ provider, credential }) => {
-  it.each(['status-401', 'status-500'])('in a %s error body: the client message is redacted', async (model) => {
+  it.each(['status-400', 'status-500'])('in a %s error body: the client message is redacted', async (model) => {
     const response = await postJson(
       `${baseUrl}/v1/chat/completions`,
       { model: `${provider}/${model}`, messages: [{ role: 'user', content: 'Hi' }] },
       authorized,
     );
-    expect(response.status).toBe(model === 'status-401' ? 401 : 500);
+    expect(response.status).toBe(model === 'status-400' ? 400 : 500);
     expectRedacted(response.text);
     expect(JSON.stringify([...response.headers])).not.toContain('secret');
     expect(response.text).toContain(`Invalid credentials: ${credential}`);
@@ -154,7 +154,7 @@ describe('other routes and APIs', () => {
   it('redacts a Messages error in the Anthropic envelope, and its in-band error event', async () => {
     const whole = await postJson(
       `${baseUrl}/v1/messages`,
-      { model: 'claude/status-401', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] },
+      { model: 'claude/status-400', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] },
       authorized,
     );
     expect(JSON.parse(whole.text).type).toBe('error');
@@ -169,15 +169,15 @@ describe('other routes and APIs', () => {
   });
 
   it.each(['compatible', 'local'])('redacts an embeddings error from %s', async (provider) => {
-    const response = await postJson(`${baseUrl}/v1/embeddings`, { model: `${provider}/status-401`, input: 'x' }, authorized);
-    expect(response.status).toBe(401);
+    const response = await postJson(`${baseUrl}/v1/embeddings`, { model: `${provider}/status-400`, input: 'x' }, authorized);
+    expect(response.status).toBe(400);
     expectRedacted(response.text);
   });
 
   it('keeps a configured value shorter than 8 characters (not redacted, as documented)', async () => {
     const response = await postJson(
       `${baseUrl}/v1/chat/completions`,
-      { model: 'compatible/status-401', messages: [{ role: 'user', content: 'Hi' }] },
+      { model: 'compatible/status-400', messages: [{ role: 'user', content: 'Hi' }] },
       authorized,
     );
     expect(response.text).not.toContain('abc123'); // not echoed by the upstream at all: x-short is not a credential header here

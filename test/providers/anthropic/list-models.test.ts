@@ -52,7 +52,7 @@ describe('anthropic listModels', () => {
     expect(server.requests.map((request) => request.path)).toEqual(['/v1/models?limit=1000', '/v1/models?limit=1000&after_id=model-a']);
   });
 
-  it('maps an auth failure to 401', async () => {
+  it("maps an auth failure to a 502: the gateway's key was refused, not the client's", async () => {
     const server = await startLoopbackServer((_request, response) => {
       response.writeHead(401, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }));
@@ -61,7 +61,11 @@ describe('anthropic listModels', () => {
     const error = await rejectionOf(adapter.listModels!(testContext()));
     await adapter.close?.();
     await server.close();
-    expect(GatewayError.isInstance(error) && error.status).toBe(401);
+    expect(GatewayError.isInstance(error) && [error.status, error.code, error.upstreamStatus]).toEqual([
+      502,
+      'upstream_authentication_failed',
+      401,
+    ]);
   });
 
   it('has no embed', () => {

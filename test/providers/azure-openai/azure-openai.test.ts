@@ -143,13 +143,14 @@ describe('azure-openai', () => {
     expect(response.output_text).toBe('hello');
   });
 
-  it("Azure's errors keep their meaning: a wrong key is a 401, an unknown deployment a 404", async () => {
+  it("Azure's errors keep their meaning: a wrong key is the gateway's (502 upstream_authentication_failed), an unknown deployment a 404", async () => {
     const wrongKey = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'azure-wrong-key/gpt-4o-prod', messages: [{ role: 'user', content: 'hi' }] }),
     });
-    expect(wrongKey.status).toBe(401);
+    expect(wrongKey.status).toBe(502);
+    expect(((await wrongKey.json()) as { error: { code: string } }).error.code).toBe('upstream_authentication_failed');
     const unknown = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

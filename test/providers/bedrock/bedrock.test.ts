@@ -529,13 +529,14 @@ describe('bedrock', () => {
     expect(bedrock.requests.at(-1)!.path).toBe(`/model/${encodeURIComponent(arn)}/converse`);
   });
 
-  it("Bedrock's errors keep their meaning: a wrong secret is 403, throttling 429, a bad request 400", async () => {
+  it("Bedrock's errors keep their meaning: a wrong secret is the gateway's (502), throttling 429, a bad request 400", async () => {
     const wrong = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: `bedrock-wrong/${claude}`, messages: [{ role: 'user', content: 'hi' }] }),
     });
-    expect(wrong.status).toBe(403);
+    expect(wrong.status).toBe(502);
+    expect(((await wrong.json()) as { error: { code: string } }).error.code).toBe('upstream_authentication_failed');
     bedrock.enqueue({
       type: 'error',
       status: 429,
@@ -566,7 +567,6 @@ describe('bedrock', () => {
     [503, 'ServiceUnavailableException', 'The service is unavailable. Please try again later.', 503, 'upstream_error'],
     [500, 'InternalServerException', 'The server encountered an internal error.', 500, 'upstream_error'],
     [404, 'ResourceNotFoundException', 'Model not found.', 404, 'not_found_error'],
-    [403, 'AccessDeniedException', "You don't have access to the model with the specified model ID.", 403, 'permission_error'],
     // Bedrock's 429 for a model still loading is no rate limit: the upstream is unavailable for now.
     [429, 'ModelNotReadyException', 'Model is not ready for inference. Wait and try your request again.', 503, 'upstream_error'],
   ])(
@@ -584,6 +584,24 @@ describe('bedrock', () => {
       expect(envelope.error.message).toContain(message);
     },
   );
+
+  it("403 AccessDeniedException is the gateway's AWS credentials refused: a 502 upstream_authentication_failed naming the provider", async () => {
+    bedrock.enqueue({
+      type: 'error',
+      status: 403,
+      errorType: 'AccessDeniedException',
+      message: "You don't have access to the model with the specified model ID.",
+    });
+    const failed = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: `bedrock/${llama}`, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(failed.status).toBe(502);
+    const envelope = (await failed.json()) as { error: { type: string; code: string; message: string } };
+    expect(envelope.error).toMatchObject({ type: 'upstream_error', code: 'upstream_authentication_failed' });
+    expect(envelope.error.message).toContain("Upstream provider 'bedrock'");
+  });
 
   it("a model that failed is the upstream failing, not the client's mistake: 502 and a fallback, 504 for its timeout, upstream_error mid-stream", async () => {
     // The fallback target answers: a failed model is worth another try, where a bad request is not.

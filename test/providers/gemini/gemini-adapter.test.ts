@@ -85,7 +85,6 @@ describe.each([
 
   it.each([
     [400, 400, 'invalid_request_error', 'invalid_argument'],
-    [401, 401, 'authentication_error', 'unauthenticated'],
     [429, 429, 'rate_limit_error', 'resource_exhausted'],
     [503, 503, 'upstream_error', 'unavailable'],
   ])("keeps a %i's meaning (status %i, %s, code %s) with Google's message", async (status, expectedStatus, type, code) => {
@@ -96,6 +95,13 @@ describe.each([
     expect(error).toMatchObject({ status: expectedStatus, type, code });
     expect(error.message).toContain('API key not valid.');
     if (status === 429) expect(error.retryAfter).toBe('9');
+  });
+
+  it("a 401 is the gateway's key refused: a 502 upstream_authentication_failed, Google's words (which may quote the key) left out", async () => {
+    fixture.upstream().enqueue({ type: 'http-error', status: 401, message: 'API key not valid. Please pass a valid API key.' });
+    const error = await gatewayErrorOf(fixture.adapter().stream(testRequest(), testContext({ wholeReply })));
+    expect(error).toMatchObject({ status: 502, type: 'upstream_error', code: 'upstream_authentication_failed', upstreamStatus: 401 });
+    expect(error.message).not.toContain('API key not valid.');
   });
 });
 

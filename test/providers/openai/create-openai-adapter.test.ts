@@ -92,16 +92,12 @@ describe('stream', () => {
       code: 'invalid_api_key',
     });
     const error = await rejection(adapter.stream(request, context()));
-    expect(error).toMatchObject({
-      status: 401,
-      type: 'authentication_error',
-      code: 'invalid_api_key',
-      message: 'Incorrect API key provided',
-    });
+    // The gateway's own key was refused (config): a 502, the upstream's status kept for retries and fallbacks.
+    expect(error).toMatchObject({ status: 502, type: 'upstream_error', code: 'upstream_authentication_failed', upstreamStatus: 401 });
+    expect((error as Error).message).not.toContain('Incorrect API key');
   });
 
   it.each([
-    [403, 'permission_error'],
     [404, 'not_found_error'],
     [413, 'invalid_request_error'],
     [422, 'invalid_request_error'],
