@@ -8,11 +8,21 @@ import { unsupportedParameterWarning } from './unsupported-parameter-warning.js'
 
 export type OllamaChatRequestConversion = { body: OllamaWireChatRequest; warnings: Warning[] };
 
+/**
+ * `truncate: false`: by default Ollama fits a chat longer than the model's context by dropping its oldest
+ * messages (server/prompt.go, `chatPrompt`) and then, for a last message still too long, the middle of the
+ * prompt (llm/llama_server.go, `completionPromptForRequest`, with context shift on, as it is for most
+ * models), and answers as if nothing happened. Asked not to, it passes llama-server's own refusal on (a 400,
+ * `exceed_context_size_error`), which every inbound API reports as a context overflow. Versions before
+ * 0.12.6 ignore the field and still truncate. `shift` is left alone: it is a setting of the model's runner
+ * (server/sched.go), and a request asking otherwise than the loaded runner makes Ollama reload the model.
+ * A client may still ask for the truncation with `truncate: true` in its body.
+ */
 export function convertToOllamaChatRequest(request: ChatRequest, delivery: { stream: boolean }): OllamaChatRequestConversion {
   const messages = convertToOllamaMessages(request.messages);
   const tools = convertToOllamaTools(request);
   const warnings = [...messages.warnings, ...tools.warnings];
-  const body: OllamaWireChatRequest = { model: request.model.model, messages: messages.messages, stream: delivery.stream };
+  const body: OllamaWireChatRequest = { model: request.model.model, messages: messages.messages, truncate: false, stream: delivery.stream };
   if (tools.tools) body.tools = tools.tools;
   const format = convertResponseFormat(request.responseFormat);
   if (format !== undefined) body.format = format;
@@ -25,7 +35,7 @@ export function convertToOllamaChatRequest(request: ChatRequest, delivery: { str
   }
   for (const key of Object.keys(request.openaiExtras ?? {})) {
     if (isOllamaOptionExtra(key)) continue;
-    if (forwardLogprobsField(key, request.openaiExtras?.[key], body)) continue;
+    if (forwardOllamaField(key, request.openaiExtras?.[key], body)) continue;
     warnings.push(unsupportedParameterWarning(key, 'the value was not sent upstream'));
   }
   return { body, warnings };
@@ -33,12 +43,14 @@ export function convertToOllamaChatRequest(request: ChatRequest, delivery: { str
 
 /**
  * `logprobs` (boolean) and `top_logprobs` (a count) go to `/api/chat` under the same names (api/types.go,
- * ChatRequest, since 0.12.11); Ollama itself answers a `top_logprobs` outside 0–20 with a 400. A value of
- * another type is not sent, and says so. True when the field was one of them and was sent.
+ * ChatRequest, since 0.12.11); Ollama itself answers a `top_logprobs` outside 0–20 with a 400. `truncate`
+ * (boolean) replaces the gateway's `false`. A value of another type is not sent, and says so. True when the
+ * field was one of them and was sent.
  */
-function forwardLogprobsField(key: string, value: unknown, body: OllamaWireChatRequest): boolean {
+function forwardOllamaField(key: string, value: unknown, body: OllamaWireChatRequest): boolean {
   if (key === 'logprobs' && typeof value === 'boolean') body.logprobs = value;
   else if (key === 'top_logprobs' && typeof value === 'number') body.top_logprobs = value;
+  else if (key === 'truncate' && typeof value === 'boolean') body.truncate = value;
   else return false;
   return true;
 }

@@ -57,6 +57,12 @@ export type OllamaWireChatRequest = {
   logprobs?: boolean;
   /** How many most likely candidates each token position lists (0–20); only with `logprobs`. */
   top_logprobs?: number;
+  /**
+   * Whether Ollama may fit an over-long chat into the context by dropping its oldest messages and then the
+   * middle of the prompt (api/types.go ChatRequest, since 0.12.6; true when absent). The gateway sends
+   * false (convert-to-ollama-chat-request.ts), so that an overflow is an error, not a silent loss.
+   */
+  truncate?: boolean;
   /** NDJSON chunks for streaming clients; one whole reply (shaped like the final chunk) otherwise. */
   stream: boolean;
 };

@@ -76,6 +76,54 @@ describe('fake Ollama', () => {
     const models = (await (await fetch(`${server.url}/v1/models`)).json()) as { data: { id: string; owned_by: string }[] };
     expect(models.data).toEqual([expect.objectContaining({ id: 'qwen3:8b', owned_by: 'library' })]);
   });
+
+  describe('a chat longer than the context (4096 tokens, four characters each)', () => {
+    const long = 'x'.repeat(4 * 5_000);
+    const tooLong = [{ role: 'user', content: long }];
+    const oldTurnTooLong = [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: long },
+      { role: 'assistant', content: 'Noted.' },
+      ...asked,
+    ];
+
+    it('by default drops the oldest turns, then cuts a last message still too long, and answers', async () => {
+      server = await startFakeOllamaServer({ models: [scriptedModel('hermes')] });
+      expect((await post('/api/chat', { model: 'qwen3:8b', stream: false, messages: oldTurnTooLong })).status).toBe(200);
+      expect((await post('/api/chat', { model: 'qwen3:8b', stream: false, messages: tooLong })).status).toBe(200);
+      // The OpenAI-compatible endpoint has no `truncate`: it always truncates.
+      expect((await post('/v1/chat/completions', { model: 'qwen3:8b', messages: tooLong, truncate: false })).status).toBe(200);
+    });
+
+    it('with truncate: false, passes llama-server refusal on inside its own error text', async () => {
+      server = await startFakeOllamaServer({ models: [scriptedModel('hermes')] });
+      const refused = await post('/api/chat', { model: 'qwen3:8b', stream: false, truncate: false, messages: oldTurnTooLong });
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.body.error as string)).toMatchObject({
+        error: {
+          code: 400,
+          type: 'exceed_context_size_error',
+          n_ctx: 4096,
+          message: expect.stringMatching(/^request \(\d+ tokens\) exceeds the available context size \(4096 tokens\)/),
+        },
+      });
+      // options.num_ctx sets the context.
+      expect(
+        (await post('/api/chat', { model: 'qwen3:8b', stream: false, truncate: false, messages: tooLong, options: { num_ctx: 8192 } }))
+          .status,
+      ).toBe(200);
+    });
+
+    it('refuses a last message too long by default for a model whose runner cannot shift its context (deepseek2)', async () => {
+      server = await startFakeOllamaServer({ models: [scriptedModel('deepseek')] });
+      const refused = await post('/api/chat', { model: 'deepseek-v3:671b', stream: false, messages: tooLong });
+      expect(refused).toMatchObject({
+        status: 400,
+        body: { error: expect.stringMatching(/^the prompt is longer than the context length/) },
+      });
+      expect((await post('/api/chat', { model: 'deepseek-v3:671b', stream: false, messages: oldTurnTooLong })).status).toBe(200);
+    });
+  });
 });
 
 describe('fake LM Studio', () => {

@@ -8,6 +8,7 @@
  * (llm/llama_server.go), so a template-only model's special tokens are removed. Not modelled: models
  * with a built-in parser (gpt-oss, Qwen3) keep their parser's tokens even without tools
  * (`preservedTokensForCompletion`); here a request without tools gets their text stripped like any other.
+ * A chat longer than the context is truncated or refused as Ollama does (ollama-context-fit.ts).
  */
 import type http from 'node:http';
 import { describeOllamaModel, writeOllamaChatReply } from './fake-ollama-upstream.js';
@@ -24,7 +25,8 @@ import {
 } from './fake-inference-server.js';
 import { constrainedPieces, ollamaFormatConstraint } from './constrained-decoding.js';
 import type { RecordedRequest } from './loopback-server.js';
-import { generate, llamaCppPieces, messagesText, weatherCall } from './scripted-generation.js';
+import { ollamaContextRefusal } from './ollama-context-fit.js';
+import { generate, llamaCppPieces, weatherCall } from './scripted-generation.js';
 import type { ScriptedModel } from './scripted-models.js';
 
 export type FakeOllamaServerOptions = {
@@ -44,32 +46,16 @@ function hasTools(body: Record<string, unknown>): boolean {
 const supportsTools = (model: ScriptedModel) => model.ollamaCapabilities.includes('tools');
 const thinks = (model: ScriptedModel) => model.ollamaCapabilities.includes('thinking');
 
-/** The context a model is loaded with (`OLLAMA_CONTEXT_LENGTH`'s default 4096), unless the request's `options.num_ctx` says. */
-const defaultContextLength = 4096;
-
-/**
- * Whether the prompt overflows the context: counted four characters to a token. The llama-server runner
- * refuses such a prompt with a 400 rather than cut it when it cannot shift the context
- * (llm/llama_server.go, `completionPromptForRequest`).
- */
-function overflowsContext(body: Record<string, unknown>): boolean {
-  const options = body.options as { num_ctx?: unknown } | undefined;
-  const contextLength = typeof options?.num_ctx === 'number' ? options.num_ctx : defaultContextLength;
-  return Math.ceil(messagesText(body).length / 4) > contextLength - 1;
-}
-
-/** Why Ollama refuses a chat request for `model` (undefined: not pulled), if it does (ChatHandler). */
-function refusal(body: Record<string, unknown>, model: ScriptedModel | undefined): { status: number; message: string } | undefined {
+/** Why Ollama refuses a chat request for `model` (undefined: not pulled), if it does (ChatHandler); `truncate` as the request says. */
+function refusal(
+  body: Record<string, unknown>,
+  model: ScriptedModel | undefined,
+  truncate: boolean,
+): { status: number; message: string } | undefined {
   if (!model) return { status: 404, message: `model "${String(body.model)}" not found, try pulling it first` };
   if (hasTools(body) && !supportsTools(model))
     return { status: 400, message: `registry.ollama.ai/library/${model.ollamaName} does not support tools` };
-  if (overflowsContext(body))
-    return {
-      status: 400,
-      message:
-        'the prompt is longer than the context length currently available to the model; shorten the prompt, adjust the context length in settings, or use a model with a longer context length',
-    };
-  return undefined;
+  return ollamaContextRefusal(body, model, truncate);
 }
 
 /** The reply text of a template-only model (special tokens removed), thinking split off for thinking models. */
@@ -78,9 +64,12 @@ function decodeText(model: ScriptedModel, tokens: ReturnType<typeof generate>) {
   return thinks(model) ? splitThinking(pieces) : { content: pieces };
 }
 
-/** openai/openai.go, `NewError`: OpenAI's envelope around Ollama's message, its type from the status. */
+/**
+ * openai/openai.go, `NewError`: OpenAI's envelope around Ollama's message, its type from the status. Its
+ * ChatCompletionRequest has no `truncate`, so a chat longer than the context is truncated as by default.
+ */
 function openAiRefusal(body: Record<string, unknown>, model: ScriptedModel | undefined) {
-  const refused = refusal(body, model);
+  const refused = refusal(body, model, true);
   const type = refused?.status === 400 ? 'invalid_request_error' : refused?.status === 404 ? 'not_found_error' : 'api_error';
   return refused && { status: refused.status, body: { error: { message: refused.message, type, param: null, code: null } } };
 }
@@ -132,7 +121,7 @@ async function serveNativeChat(request: RecordedRequest, response: http.ServerRe
   const unbound = formatBindingRefusal(body, options);
   if (unbound) return sendJson(response, 400, { error: unbound });
   const model = findModel(options.models, body.model);
-  const refused = refusal(body, model);
+  const refused = refusal(body, model, body.truncate !== false);
   if (refused || !model) return sendJson(response, refused?.status ?? 404, { error: refused?.message });
   // `format` is a grammar over the whole reply: the model writes the JSON, no call and no thinking.
   const constraint = ollamaFormatConstraint(body.format);

@@ -55,12 +55,8 @@ afterAll(async () => {
 const servers = [
   { label: 'vLLM', model: 'vllm/Qwen/Qwen3-8B', says: 'maximum context length is 32768 tokens' },
   { label: 'llama-server', model: 'llama/Qwen3-8B-Q4_K_M.gguf', says: 'exceeds the available context size (8192 tokens)' },
-  { label: 'Ollama', model: `ollama/${scriptedModel('hermes').ollamaName}`, says: 'the prompt is longer than the context length' },
-  {
-    label: "Ollama's /v1",
-    model: `ollama-v1/${scriptedModel('hermes').ollamaName}`,
-    says: 'the prompt is longer than the context length',
-  },
+  // The gateway sends `truncate: false` to /api/chat: Ollama passes llama-server's refusal on.
+  { label: 'Ollama', model: `ollama/${scriptedModel('hermes').ollamaName}`, says: 'exceeds the available context size (4096 tokens)' },
   { label: 'LM Studio', model: `lmstudio/${lmStudioId(scriptedModel('hermes'))}`, says: 'context length of only 4096 tokens' },
 ];
 
@@ -109,6 +105,19 @@ describe.each(servers)('$label refusing a conversation longer than its context',
       expect(body.error.message).toContain(says);
     });
   }
+});
+
+describe("Ollama's OpenAI-compatible endpoint", () => {
+  // Its request has no `truncate` (openai/openai.go), so Ollama fits the chat as it does by default: the
+  // oldest turns dropped, a last message too long cut in its middle (server/prompt.go, llm/llama_server.go).
+  // Nothing tells the gateway: the `ollama` provider type is the one that gets the overflow as an error.
+  it('answers a conversation longer than the context, truncated without a word', async () => {
+    const reply = await postJson(`${gateway.baseUrl}/v1/chat/completions`, {
+      model: `ollama-v1/${scriptedModel('hermes').ollamaName}`,
+      messages: [{ role: 'user', content: longText }],
+    });
+    expect(reply.status).toBe(200);
+  });
 });
 
 describe('an overflow a server reports inside a 200', () => {

@@ -28,10 +28,19 @@ function warningsOf(events: StreamEvent[]) {
 }
 
 describe('ollama adapter: request body', () => {
-  it('sends only what was given, always streaming', async () => {
+  it('sends only what was given, always streaming, and asks Ollama not to truncate a chat longer than the context', async () => {
     const { body, events } = await send();
-    expect(body).toEqual({ model: 'llama3.1:8b', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+    expect(body).toEqual({ model: 'llama3.1:8b', messages: [{ role: 'user', content: 'Hi' }], truncate: false, stream: true });
     expect(warningsOf(events)).toEqual([]);
+  });
+
+  it("lets a client ask for Ollama's truncation with truncate: true; any other value is not sent", async () => {
+    const asked = await send(chatRequest({ openaiExtras: { truncate: true } }));
+    expect(asked.body.truncate).toBe(true);
+    expect(warningsOf(asked.events)).toEqual([]);
+    const odd = await send(chatRequest({ openaiExtras: { truncate: 'yes' } }));
+    expect(odd.body.truncate).toBe(false);
+    expect(warningsOf(odd.events).map((warning) => warning.message)).toEqual([expect.stringContaining('truncate')]);
   });
 
   it('translates a whole conversation: images, thinking, tool calls as objects, named tool results', async () => {
