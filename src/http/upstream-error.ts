@@ -121,13 +121,16 @@ export function errorFromUpstreamStatus(options: {
   /** `retry-after-ms` (OpenAI and Azure send it): for the gateway's retries, not passed on. */
   retryAfterMs?: string | null;
 }): GatewayError {
-  const { status, body, provider } = options;
-  if (status === 401 || status === 403) return credentialsRefused(status, body, provider);
-  const upstreamMessage = readUpstreamErrorMessage(body) ?? `HTTP ${status}`;
-  const passThrough = status >= 400 && status < 500;
+  const { body, provider } = options;
+  if (options.status === 401 || options.status === 403) return credentialsRefused(options.status, body, provider);
+  const upstreamMessage = readUpstreamErrorMessage(body) ?? `HTTP ${options.status}`;
   const error = errorObject(body);
   // A prompt that does not fit gets OpenAI's code whatever the server called it, so clients of every API can tell.
-  const overflow = isContextOverflow(status, upstreamMessage, readUpstreamErrorKind(error));
+  const overflow = isContextOverflow(options.status, upstreamMessage, readUpstreamErrorKind(error));
+  // Some servers answer an overflow with a 500 (context-overflow.ts): it is the 400 it means, to the client
+  // (its own request to fix) and to retries and fallbacks (the same request fails the same way again).
+  const status = overflow && options.status >= 500 ? 400 : options.status;
+  const passThrough = status >= 400 && status < 500;
   const code = overflow ? contextOverflowCode : readUpstreamErrorCode(error);
   // A 503 or Anthropic's 529 says "busy, come back", a 500 "it broke there": a client reads that from the
   // status, so it is kept. Only a status that is no error at all (a stray 1xx-3xx) becomes a 502.

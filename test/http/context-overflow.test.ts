@@ -29,6 +29,7 @@ describe('isContextOverflow', () => {
       'Trying to keep the first 15857 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough.',
       null,
     ],
+    ['LM Studio MLX engine', 'Prepared prompt has 9,120 tokens, exceeding the fitted 8,192-token context', null],
     [
       'LM Studio (newer)',
       'The number of tokens to keep from the initial prompt is greater than the context length (n_keep: 13055>= n_ctx: 4096). Try to load the model with a larger context length, or provide a shorter input.',
@@ -36,6 +37,15 @@ describe('isContextOverflow', () => {
     ],
   ])('%s', (_server, message, type) => {
     expect(isContextOverflow(400, message, type)).toBe(true);
+  });
+
+  it('reads a 500 only in the exact words of the servers that answer an overflow with one', () => {
+    expect(isContextOverflow(500, 'the request exceeds the available context size, try increasing it', 'server_error')).toBe(true);
+    expect(isContextOverflow(500, 'The decoder prompt (length 40000) is longer than the maximum model length of 32768.', null)).toBe(true);
+    expect(isContextOverflow(500, 'Prepared prompt has 9,120 tokens, exceeding the fitted 8,192-token context', null)).toBe(true);
+    expect(isContextOverflow(500, 'Context size has been exceeded.', 'server_error')).toBe(false);
+    expect(isContextOverflow(500, "This model's maximum context length is 8192 tokens.", 'server_error')).toBe(false);
+    expect(isContextOverflow(500, 'internal error', 'exceed_context_size_error')).toBe(false);
   });
 
   it('leaves other refusals alone: another 400, and a rate limit that mentions the context', () => {

@@ -93,6 +93,42 @@ describe('errorFromUpstreamStatus', () => {
     expect(reply({ error: '{"error" is not a body' })).toMatchObject({ message: '{"error" is not a body' });
   });
 
+  it('reads an overflow a server answers with a 500, in its exact words, as the 400 it means; any other 500 stays one', () => {
+    // ik_llama.cpp's llama-server (examples/server/server.cpp: ERROR_TYPE_SERVER when context shift is off).
+    const ikLlama = {
+      error: { code: 500, message: 'the request exceeds the available context size, try increasing it', type: 'server_error' },
+    };
+    // Xinference running vLLM's engine: FastAPI's `detail` (xorbitsai/inference#3785).
+    const xinference = {
+      detail:
+        '[address=0.0.0.0:43769, pid=1065] The decoder prompt (length 66501) is longer than the maximum model length of 65536. Make sure that `max_model_len` is no smaller than the number of text tokens.',
+    };
+    // mlx-engine's server: any exception other than a request error (mlx_engine/server/http.py).
+    const mlx = { error: { message: 'Prepared prompt has 9,120 tokens, exceeding the fitted 8,192-token context' } };
+    for (const body of [ikLlama, xinference, mlx]) {
+      expect(errorFromUpstreamStatus({ status: 500, body, provider: 'up' })).toMatchObject({
+        status: 400,
+        type: 'invalid_request_error',
+        code: 'context_length_exceeded',
+        upstreamStatus: 400,
+      });
+    }
+    // llama-server's KV cache filled while decoding: other requests may have filled it; still the server's 500.
+    const kvFull = { error: { code: 500, message: 'Context size has been exceeded.', type: 'server_error' } };
+    const mentioned = { error: { code: 500, message: 'slot failed: the request exceeds the available context size, try increasing it' } };
+    for (const body of [kvFull, mentioned]) {
+      expect(errorFromUpstreamStatus({ status: 500, body, provider: 'up' })).toMatchObject({
+        status: 500,
+        code: 'upstream_http_500',
+        upstreamStatus: 500,
+      });
+    }
+    expect(errorFromUpstreamStatus({ status: 503, body: ikLlama, provider: 'up' })).toMatchObject({
+      status: 503,
+      code: 'upstream_http_503',
+    });
+  });
+
   it("passes no param with a 5xx, whose message is the gateway's own", () => {
     const failed = errorFromUpstreamStatus({ status: 500, body: { error: { message: 'boom', param: 'x', code: 500 } }, provider: 'up' });
     expect(failed).toMatchObject({ param: null, code: 'upstream_http_500' });
@@ -109,6 +145,9 @@ describe('errorFromInBandOverflow', () => {
       message: words,
     });
     expect(errorFromInBandOverflow({ error: 'the input length exceeds the context length' })).toMatchObject({ status: 400 });
+    // mlx-engine's server in a stream: `{"error": {"message": …}}` (mlx_engine/server/http.py).
+    const mlx = 'Prepared prompt has 9,120 tokens, exceeding the fitted 8,192-token context';
+    expect(errorFromInBandOverflow({ error: { message: mlx } })).toMatchObject({ code: 'context_length_exceeded', message: mlx });
     expect(errorFromInBandOverflow({ error: { message: 'the model crashed', type: 'server_error' } })).toBeUndefined();
   });
 });

@@ -174,3 +174,45 @@ describe('an overflow a server reports inside a 200', () => {
     expect(streamed.text).toContain('"code":"context_length_exceeded"');
   });
 });
+
+describe('an overflow a server answers with a 500', () => {
+  // ik_llama.cpp's llama-server with context shift off (examples/server/server.cpp, ERROR_TYPE_SERVER) and
+  // LM Studio's MLX engine (mlx_engine/model_kit/batched_vision/context_fit.py, answered by
+  // mlx_engine/server/http.py as a 500): the prompt will not fit whatever the try, so the client gets the
+  // 400 it means and the gateway does not retry it.
+  const bodies = [
+    {
+      server: 'ik_llama.cpp',
+      error: { code: 500, message: 'the request exceeds the available context size, try increasing it', type: 'server_error' },
+    },
+    { server: 'MLX engine', error: { message: 'Prepared prompt has 9,120 tokens, exceeding the fitted 8,192-token context' } },
+  ];
+  let upstream: FakeOpenAiUpstream;
+  let retrying: StartedGateway;
+
+  beforeAll(async () => {
+    upstream = await startFakeOpenAiUpstream({ models: ['m'] });
+    retrying = await startGateway({
+      providers: { local: { type: 'openai-compatible', baseUrl: `${upstream.url}/v1`, retries: { count: 2, initialDelayMs: 1 } } },
+    });
+  });
+
+  afterAll(async () => {
+    await retrying?.close();
+    await upstream?.close();
+  });
+
+  it.each(bodies)('$server: a 400 context_length_exceeded, asked once', async ({ error }) => {
+    const asked = upstream.chatRequests().length;
+    upstream.enqueue({ type: 'raw', status: 500, body: JSON.stringify({ error }) });
+    const reply = await postJson(`${retrying.baseUrl}/v1/chat/completions`, {
+      model: 'local/m',
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.text)).toMatchObject({
+      error: { code: 'context_length_exceeded', type: 'invalid_request_error', message: error.message },
+    });
+    expect(upstream.chatRequests().length).toBe(asked + 1);
+  });
+});
