@@ -5,13 +5,13 @@
  * in the prompt until the refusal is forgotten.
  */
 import type { ChatRequest } from '../core/chat-request.js';
-import { isGrammarTooComplex } from '../core/grammar-too-complex.js';
 import type { Logger } from '../core/logger.js';
 import type { RefusalMemories } from '../core/refusal-memory.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
 import type { Warning } from '../core/warning.js';
 import { asksForJson, type ResponseFormatOptions } from './check-response-format.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
+import { isFormatSchemaTooComplex } from './format-schema-refused.js';
 import { ModelRefusals } from './model-refusals.js';
 import { nativeFormatGap } from './native-format-gap.js';
 import type { ProviderDirectory } from './provider-directory.js';
@@ -97,8 +97,8 @@ export class ResponseFormatPlacement {
 
   /**
    * Learns from an error of a request sent with the format in the upstream's own field: a refusal of that
-   * field (response-format-refused.ts), or a grammar compiler that gave up on the schema
-   * (src/core/grammar-too-complex.ts). True when the request should go again with the format in the prompt
+   * field (response-format-refused.ts), or a grammar compiler that gave up on the schema, not on a tool's
+   * (format-schema-refused.ts). True when the request should go again with the format in the prompt
    * (which forNativeLane and forPromptedLane now do for the model).
    */
   learnRefusal(
@@ -110,7 +110,7 @@ export class ResponseFormatPlacement {
     warnings: Warning[],
   ): boolean {
     const format = sent.responseFormat;
-    if (format?.type === 'json_schema' && format.schema && isGrammarTooComplex(error)) {
+    if (format?.type === 'json_schema' && format.schema && isFormatSchemaTooComplex(error, sent)) {
       this.tooComplexNatively(model, { name: format.name, schema: format.schema }, error as Error, context, diagnostics, warnings);
       return true;
     }

@@ -101,7 +101,9 @@ function contextRefusal(tokens: number) {
 
 /**
  * A response format the build cannot read, or a schema json-schema-to-grammar cannot convert: the latter is
- * answered 400 invalid_request_error with the converter's errors (quoted in ggml-org/llama.cpp#19716).
+ * answered 400 invalid_request_error with the converter's errors (quoted in ggml-org/llama.cpp#19716). The
+ * tools' parameters are converted too, into the tool-call grammar, before the format's (common/chat.cpp,
+ * common_chat_templates_apply, unless tool_choice is "none"), and refused in the same words.
  */
 function formatRefusal(body: Record<string, unknown>, options: FakeLlamaServerOptions) {
   const format = body.response_format as { type?: unknown } | undefined;
@@ -110,8 +112,17 @@ function formatRefusal(body: Record<string, unknown>, options: FakeLlamaServerOp
     return { status: 500, body: llamaError(500, 'server_error', message) };
   }
   const constraint = llamaServerConstraint(body);
-  const failed = constraint && llamaSchemaConversionError(constraint);
+  const failed = toolSchemaConversionError(body) ?? (constraint && llamaSchemaConversionError(constraint));
   return failed ? { status: 400, body: llamaError(400, 'invalid_request_error', failed) } : undefined;
+}
+
+function toolSchemaConversionError(body: Record<string, unknown>): string | undefined {
+  if (!hasTools(body) || body.tool_choice === 'none') return undefined;
+  const reasons = (body.tools as { function?: { parameters?: unknown } }[])
+    .map((tool) => tool.function?.parameters)
+    .filter((schema): schema is Record<string, unknown> => typeof schema === 'object' && schema !== null)
+    .flatMap((schema) => llamaSchemaConversionError({ schema })?.split('\n').slice(1) ?? []);
+  return reasons.length === 0 ? undefined : `JSON schema conversion failed:\n${reasons.join('\n')}`;
 }
 
 function llamaChatRules(options: FakeLlamaServerOptions): ChatRules {
