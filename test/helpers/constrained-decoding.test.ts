@@ -1,6 +1,12 @@
 /** The fields each fake server reads a grammar from, with the real servers' precedence, and llama.cpp's refusals. */
 import { describe, expect, it } from 'vitest';
-import { llamaSchemaConversionError, llamaServerConstraint, ollamaFormatConstraint, vllmConstraint } from './constrained-decoding.js';
+import {
+  llamaSchemaConversionError,
+  llamaServerConstraint,
+  ollamaFormatConstraint,
+  sglangConstraint,
+  vllmConstraint,
+} from './constrained-decoding.js';
 
 const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
 const other = { type: 'object', properties: { unit: { type: 'string' } } };
@@ -12,6 +18,16 @@ describe('vLLM', () => {
     expect(vllmConstraint({ guided_json: schema })).toEqual({ schema });
     expect(vllmConstraint({ response_format: { type: 'json_object' } })).toEqual({ schema: { type: 'object' } });
     expect(vllmConstraint({ response_format: { type: 'text' } })).toBeUndefined();
+  });
+});
+
+describe('SGLang', () => {
+  it("reads response_format alone: json_schema's schema, json_object as any object", () => {
+    expect(sglangConstraint({ response_format: { type: 'json_schema', json_schema: { name: 'x', schema } } })).toEqual({ schema });
+    expect(sglangConstraint({ response_format: { type: 'json_object' } })).toEqual({ schema: { type: 'object' } });
+    expect(sglangConstraint({ response_format: { type: 'text' } })).toBeUndefined();
+    // vLLM's fields are not SGLang's: its chat request has no structured_outputs or guided_json.
+    expect(sglangConstraint({ structured_outputs: { json: schema }, guided_json: schema })).toBeUndefined();
   });
 });
 

@@ -12,6 +12,11 @@
  *   `json_schema.schema`); a schema its converter does not know is a 400 (common/json-schema-to-grammar.cpp).
  * - Ollama (docs/api.md, `format`: `"json"` or a JSON schema; openai/openai.go maps `response_format`
  *   `json_object` to `"json"` and `json_schema` to its schema).
+ * - SGLang (python/sglang/srt/entrypoints/openai/protocol.py, `ChatCompletionRequest.to_sampling_params`; before,
+ *   serving_chat.py `_build_sampling_params`): `response_format` `json_schema` (its `json_schema.schema`) and
+ *   `json_object` (`{"type": "object"}`), as the sampling parameters' `json_schema`, compiled by its grammar
+ *   backend (xgrammar by default); a tool-call constraint (tool_choice "required" or named) yields to it
+ *   ("Constrained decoding is not compatible with tool calls.").
  */
 import { schemaInstance } from './schema-instance.js';
 
@@ -62,6 +67,14 @@ export function llamaServerConstraint(body: Record<string, unknown>): Constraint
   if (format?.type === 'json_schema') schema = openAiSchema(format) ?? {};
   if (schema === undefined) return undefined;
   return Object.keys(schema).length === 0 ? anyObject : { schema };
+}
+
+/** SGLang: `response_format` only (`json_schema`, `json_object`); `structural_tag` is not modelled. */
+export function sglangConstraint(body: Record<string, unknown>): Constraint | undefined {
+  const format = responseFormatOf(body);
+  if (format?.type === 'json_schema') return { schema: openAiSchema(format) ?? {} };
+  if (format?.type === 'json_object') return anyObject;
+  return undefined;
 }
 
 /** Ollama's native `format`: `"json"` or a schema object. */

@@ -5,8 +5,10 @@
  * https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/entrypoints/openai/serving_chat.py
  * (`_process_messages` renders tools only when tool_choice is not "none"; `_build_chat_response` parses only
  * `if request.tool_choice != "none" and request.tools and self.tool_call_parser`) and
- * .../entrypoints/http_server.py (`/get_model_info`, `/get_server_info`).
+ * .../entrypoints/http_server.py (`/get_model_info`, `/get_server_info`). A `response_format` is decoded under
+ * its grammar (constrained-decoding.ts, `sglangConstraint`).
  */
+import { sglangConstraint } from './constrained-decoding.js';
 import { sendJson, serveChat, startFakeInferenceServer, type ChatRules, type FakeInferenceServer } from './fake-inference-server.js';
 import { toolChoiceOf } from './fake-vllm-server.js';
 import { vllmDeltas } from './scripted-generation.js';
@@ -34,6 +36,7 @@ function sglangChatRules(options: FakeSglangOptions): ChatRules {
         spacesBetweenSpecialTokens: body.spaces_between_special_tokens !== false,
       }),
     }),
+    constraint: sglangConstraint,
     reasoningField: 'reasoning_content',
     splitsThinking: false,
   };

@@ -1,5 +1,5 @@
 /**
- * Structured outputs through the gateway to vLLM, llama-server and Ollama as their docs start them, whose
+ * Structured outputs through the gateway to vLLM, SGLang, llama-server and Ollama as their docs start them, whose
  * fakes decode under the schema as the real servers do (test/helpers/constrained-decoding.ts): the gateway
  * must send the schema in the field each server reads, in the native lane and in the prompted lane without
  * tools (whose upstream keeps its own JSON mode), and the reply must be valid against the schema, streamed
@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeInferenceServer } from '../helpers/fake-inference-server.js';
 import { startFakeLlamaServer } from '../helpers/fake-llama-server.js';
 import { startFakeOllamaServer } from '../helpers/fake-ollama-server.js';
+import { startFakeSglangServer } from '../helpers/fake-sglang-server.js';
 import { startFakeVllmServer } from '../helpers/fake-vllm-server.js';
 import { scriptedModel, type ScriptedModel } from '../helpers/scripted-models.js';
 import { startGateway, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
@@ -62,6 +63,15 @@ const setups: readonly Setup[] = [
     label: 'vLLM (--enable-auto-tool-choice --tool-call-parser hermes)',
     model: scriptedModel('hermes'),
     start: (model) => startFakeVllmServer({ model, toolCallParser: true }),
+    provider: (url) => ({ type: 'openai-compatible', baseUrl: `${url}/v1` }),
+    served: (model) => model.id,
+    path: '/v1/chat/completions',
+    sentSchema: openAiField,
+  },
+  {
+    label: 'SGLang (python -m sglang.launch_server --model-path MODEL)',
+    model: scriptedModel('hermes'),
+    start: (model) => startFakeSglangServer({ model }),
     provider: (url) => ({ type: 'openai-compatible', baseUrl: `${url}/v1` }),
     served: (model) => model.id,
     path: '/v1/chat/completions',
