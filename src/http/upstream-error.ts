@@ -85,6 +85,7 @@ function readUpstreamErrorParam(error: Record<string, unknown> | undefined): str
 }
 
 function typeForStatus(status: number): GatewayErrorType {
+  if (status === 403) return 'permission_error';
   if (status === 404) return 'not_found_error';
   if (status === 429) return 'rate_limit_error';
   if (status < 500) return 'invalid_request_error';
@@ -93,7 +94,7 @@ function typeForStatus(status: number): GatewayErrorType {
 
 /**
  * An upstream's 401 or 403 refused the gateway's own credentials for it (a provider's key, token or role:
- * config; no client credential is ever sent upstream). Passed on as a 401 it would read as the client's
+ * config; no client credential is ever sent upstream), unless a 403 is about the content (refusesContent). Passed on as a 401 it would read as the client's
  * gateway key refused (OpenAI's SDKs raise AuthenticationError, and agents ask their user for a new key),
  * so it is the gateway failing: a 502 with its own code. The upstream's words stay out of the message, as
  * they may quote the key (OpenAI: "Incorrect API key provided: sk-proj-****mIYA", a short key whole); they
@@ -101,6 +102,20 @@ function typeForStatus(status: number): GatewayErrorType {
  * 403 as before.
  */
 export const credentialsRefusedCode = 'upstream_authentication_failed';
+
+/**
+ * A 403 about what the request says rather than who sent it, which keeps its meaning (the client's to change):
+ * OpenRouter's moderation, whose `error.metadata` carries `reasons` and `flagged_input`, and its guardrail
+ * blocks (https://openrouter.ai/docs/api/reference/errors-and-debugging: "403: Forbidden (insufficient
+ * permissions, guardrail block, or moderation flag)"), and other hosts' content filters in those words.
+ */
+const contentRefusalWords = /\b(?:flagged|moderation|guardrails?|content (?:policy|filter))\b/i;
+
+function refusesContent(error: Record<string, unknown> | undefined, message: string): boolean {
+  const metadata = error?.metadata;
+  if (metadata && typeof metadata === 'object' && ('flagged_input' in metadata || 'reasons' in metadata)) return true;
+  return contentRefusalWords.test(message);
+}
 
 function credentialsRefused(status: number, body: unknown, provider: string): GatewayError {
   return gatewayError('upstream_authentication_failed', {
@@ -122,9 +137,10 @@ export function errorFromUpstreamStatus(options: {
   retryAfterMs?: string | null;
 }): GatewayError {
   const { body, provider } = options;
-  if (options.status === 401 || options.status === 403) return credentialsRefused(options.status, body, provider);
   const upstreamMessage = readUpstreamErrorMessage(body) ?? `HTTP ${options.status}`;
   const error = errorObject(body);
+  if (options.status === 401 || (options.status === 403 && !refusesContent(error, upstreamMessage)))
+    return credentialsRefused(options.status, body, provider);
   // A prompt that does not fit gets OpenAI's code whatever the server called it, so clients of every API can tell.
   const overflow = isContextOverflow(options.status, upstreamMessage, readUpstreamErrorKind(error));
   // Some servers answer an overflow with a 500 (context-overflow.ts): it is the 400 it means, to the client

@@ -30,6 +30,20 @@ function refusal(model: unknown): FakeOpenAiReply {
       errorType: 'request_forbidden',
       code: 'unsupported_country_region_territory',
     };
+  if (model === 'moderated')
+    // OpenRouter's moderation refusal (https://openrouter.ai/docs/api/reference/errors-and-debugging): about the input.
+    return {
+      type: 'raw',
+      status: 403,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        error: {
+          code: 403,
+          message: 'openai/gpt-4o requires moderation on OpenRouter. Your input was flagged for "harassment".',
+          metadata: { reasons: ['harassment'], flagged_input: 'hi', provider_name: 'OpenAI', model_slug: 'openai/gpt-4o' },
+        },
+      }),
+    };
   return { type: 'chat', content: 'From the backup.' };
 }
 
@@ -102,6 +116,16 @@ describe.each(apis)('$name', (api) => {
       // Not retried (another try gets the same refusal), nor handed to the fallback: the default fallbackOn lists neither.
       expect(upstream.chatRequests().length).toBe(asked + 1);
     }
+  });
+});
+
+describe('a 403 about the content', () => {
+  it("keeps its meaning: a 403 permission_error in the upstream's words, the client's to change", async () => {
+    const reply = await post(gateway.baseUrl, '/v1/chat/completions', { model: 'wrong/moderated', messages: user });
+    expect(reply.status).toBe(403);
+    expect(JSON.parse(reply.text)).toMatchObject({
+      error: { type: 'permission_error', message: expect.stringContaining('Your input was flagged') },
+    });
   });
 });
 
