@@ -130,8 +130,13 @@ describe('a 403 about the content', () => {
 });
 
 describe('fallbacks', () => {
-  it('move on past a refused key when fallbackOn lists its status, as before', async () => {
-    const listing = await startGateway(configFile({ fallbackOn: [429, '5xx', 'timeout', 'connect', 401, 403] }));
+  it("move on past a refused key when fallbackOn lists its status, as before, and so do a deployment's targets", async () => {
+    const listing = await startGateway(
+      configFile({
+        fallbackOn: [429, '5xx', 'timeout', 'connect', 401, 403],
+        deployments: { pool: { strategy: 'least-busy', targets: [{ model: 'wrong/bad-key' }, { model: 'good/backup' }] } },
+      }),
+    );
     try {
       for (const model of ['bad-key', 'forbidden']) {
         const reply = await listing
@@ -140,6 +145,16 @@ describe('fallbacks', () => {
         expect(reply.choices[0]?.message.content).toBe('From the backup.');
         expect((upstream.lastChatBody() as { model: string }).model).toBe('backup');
       }
+      // A deployment's target whose key is refused hands over to the next target the same way.
+      const refusedBefore = upstream.chatRequests().filter((request) => (request.body as { model?: string }).model === 'bad-key').length;
+      for (let request = 0; request < 4; request++) {
+        const reply = await listing
+          .client(gatewayKey)
+          .chat.completions.create({ model: 'pool', messages: [{ role: 'user', content: 'hi' }] });
+        expect(reply.choices[0]?.message.content).toBe('From the backup.');
+      }
+      const refused = upstream.chatRequests().filter((request) => (request.body as { model?: string }).model === 'bad-key').length;
+      expect(refused).toBeGreaterThan(refusedBefore);
     } finally {
       await listing.close();
     }
