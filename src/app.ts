@@ -62,8 +62,8 @@ import { Metrics, registerMetricsRoute } from './plugins/metrics.js';
 import { AfterReply } from './plugins/after-reply.js';
 import { RateLimits } from './plugins/rate-limits.js';
 import { registerRateLimits } from './plugins/rate-limits-hook.js';
-import { BudgetLedger, registerBudgets, type InProcessSpend } from './plugins/budgets.js';
-import { reservationEstimate } from './pipeline/reservation-estimate.js';
+import { BudgetLedger, createInProcessBudgetState, registerBudgets, type InProcessBudgetState } from './plugins/budgets.js';
+import { embeddingReservationEstimate, reservationEstimate } from './pipeline/reservation-estimate.js';
 import { registerRequestContext } from './plugins/request-context.js';
 import { serverTimeoutOptions } from './plugins/server-timeouts.js';
 import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
@@ -114,7 +114,8 @@ export type BuildAppOptions = {
  */
 export type LastingState = {
   usageLog: UsageLog;
-  inProcessSpend: InProcessSpend;
+  /** In-process budget spend and the reservations of requests in flight (the old app's release into it). */
+  inProcessBudgets: InProcessBudgetState;
   /** Rate-limit windows and stream slots without Redis (its counters are kept by name). */
   inProcessState: InProcessState;
   /** Stored Responses without Redis: made by the first app, with its TTL. */
@@ -133,7 +134,7 @@ export function createLastingState(): LastingState {
   };
   return {
     usageLog: new UsageLog(),
-    inProcessSpend: new Map(),
+    inProcessBudgets: createInProcessBudgetState(),
     inProcessState: createInProcessState(),
     metrics: new Metrics(liveGenerations),
     liveGenerationCounts,
@@ -367,18 +368,17 @@ async function assembleApp(config: GatewayConfig, options: BuildAppOptions, prog
   const keyLimits = new Map(config.server.clientKeys.map((clientKey) => [clientKey.name, clientKey.limits]));
   registerRateLimits(app, new RateLimits(config.server.limits, keyLimits, { state, log: logger }));
   // Budgets only when one is configured: otherwise no route runs a budget hook.
-  if (config.server.budget || config.server.clientKeys.some((clientKey) => clientKey.budget))
-    registerBudgets(
-      app,
-      new BudgetLedger(state, undefined, options.lasting?.inProcessSpend, (input) =>
-        reservationEstimate(input, {
-          prices,
-          resolve: (model, provider) => pipeline.resolve(model, provider),
-          deployments: config.deployments,
-        }),
-      ),
-      config.server.budget,
-    );
+  if (config.server.budget || config.server.clientKeys.some((clientKey) => clientKey.budget)) {
+    const pricing = {
+      prices,
+      resolve: (model: string, provider?: string) => pipeline.resolve(model, provider),
+      deployments: config.deployments,
+    };
+    registerBudgets(app, new BudgetLedger(state, undefined, options.lasting?.inProcessBudgets), config.server.budget, {
+      chat: (input) => reservationEstimate(input, pricing),
+      embedding: (model, input) => embeddingReservationEstimate(model, input, pricing),
+    });
+  }
   registerLiveStreams(app, liveStreams, shutdownGraceMs);
 
   registerHealthRoutes(app, {

@@ -4,9 +4,10 @@
  * input tokens the upstream counted (or, when it counted none, the gateway's estimate) are priced like a
  * chat's (src/pipeline/price-table.ts) and charged to the key's budget, tokens-per-minute limit and usage rows.
  * Like a non-streamed chat, a request is bounded by `server.wholeReplyTimeoutMs` and registered with the
- * live-stream registry, so a graceful shutdown waits for it.
+ * live-stream registry, so a graceful shutdown waits for it. A budgeted key's request reserves its input's
+ * estimated cost until it is charged, as a chat reserves its own (src/plugins/budgets.ts).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { EmbeddingRequest, EmbeddingResult } from '../../src/core/provider-adapter.js';
 import type { LiveStreamRegistry } from '../../src/core/live-stream-registry.js';
@@ -46,9 +47,21 @@ export function registerEmbeddingsRoutes(
   options: { embeddings: EmbeddingPipeline; validators: BodyValidators; prices: PriceTable; liveStreams: LiveStreamRegistry },
 ): void {
   const { embeddings, prices, liveStreams } = options;
-  const validateBody = options.validators.for<FromSchema<typeof embeddingRequestSchema>>(embeddingRequestSchema);
+  const validateBody = options.validators.for<EmbeddingBody>(embeddingRequestSchema);
   app.post('/v1/embeddings', async (request, reply) => {
     const body = validateBody(request.body);
+    // Only with a budget: the plain path does no reservation work.
+    if (!request.gatewayContext?.budget || !request.server.reserveEmbeddingBudget) return embed(request, reply, body);
+    const reservation = await request.server.reserveEmbeddingBudget(request, reply, body.model, body.input);
+    try {
+      return await embed(request, reply, body);
+    } finally {
+      // After the reply's cost was charged (or it failed): the spend counts from here instead.
+      if (reservation) void reservation.release();
+    }
+  });
+
+  async function embed(request: FastifyRequest, reply: FastifyReply, body: EmbeddingBody): Promise<Record<string, unknown>> {
     const input: EmbeddingInput = { input: body.input };
     if (body.dimensions !== undefined) input.dimensions = body.dimensions;
     if (body.encoding_format !== undefined) input.encodingFormat = body.encoding_format;
@@ -94,8 +107,10 @@ export function registerEmbeddingsRoutes(
       response.usage = wireUsage;
     }
     return response;
-  });
+  }
 }
+
+type EmbeddingBody = FromSchema<typeof embeddingRequestSchema>;
 
 type EmbeddingUsage = NonNullable<EmbeddingResult['usage']> & { estimated?: true };
 

@@ -67,7 +67,7 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRouteOpt
         const budget = options.budgets.get(name);
         const status =
           budget && ledger
-            ? ((await ledger.status({ name, budget })) as { spentUsd: number; remainingUsd: number; resetsAt: Date })
+            ? ((await ledger.status({ name, budget })) as { spentUsd: number; reservedUsd: number; remainingUsd: number; resetsAt: Date })
             : undefined;
         return {
           key: name,
@@ -79,6 +79,7 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRouteOpt
                   usd: budget.usd,
                   period: budget.period,
                   spent_usd: status.spentUsd,
+                  reserved_usd: status.reservedUsd,
                   remaining_usd: status.remainingUsd,
                   resets_at: status.resetsAt.toISOString(),
                 }

@@ -4,11 +4,14 @@
  * client allows (`max_tokens`), or a bounded guess when it sets none, priced at the model's rates. A
  * deployment's name is priced at its dearest target, since the balancer picks one only later. Undefined
  * when the model has no price or does not resolve (the pipeline then answers as usual): nothing is reserved.
+ * An embeddings request's estimate is its input alone (by the same rule), as its input is its whole cost.
  */
 import type { Deployment } from '../config/config-types.js';
 import type { ChatInput } from '../core/chat-request.js';
+import type { EmbeddingRequest } from '../core/provider-adapter.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
-import { estimateInputTokens } from './estimate-tokens.js';
+import type { Usage } from '../core/usage.js';
+import { estimateEmbeddingInputTokens, estimateInputTokens } from './estimate-tokens.js';
 import type { PriceTable } from './price-table.js';
 
 /**
@@ -26,10 +29,24 @@ export type ReservationPricing = {
 export function reservationEstimate(input: ChatInput, pricing: ReservationPricing): number | undefined {
   const inputTokens = estimateInputTokens(input);
   const outputTokens = input.maxOutputTokens ?? defaultReservedOutputTokens;
-  const usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  return dearestCost(input.model, input.provider, { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }, pricing);
+}
+
+/** An embeddings request's input at the model's input rate (embeddings have no output to price). */
+export function embeddingReservationEstimate(
+  model: string,
+  input: EmbeddingRequest['input'],
+  pricing: ReservationPricing,
+): number | undefined {
+  const inputTokens = estimateEmbeddingInputTokens(input);
+  return dearestCost(model, undefined, { inputTokens, outputTokens: 0, totalTokens: inputTokens }, pricing);
+}
+
+/** `usage` priced at the model's rates, or at a deployment's dearest target's. */
+function dearestCost(model: string, provider: string | undefined, usage: Usage, pricing: ReservationPricing): number | undefined {
   try {
-    const deployment = input.provider === undefined ? pricing.deployments?.get(input.model) : undefined;
-    if (!deployment) return pricing.prices.costOf(pricing.resolve(input.model, input.provider), usage);
+    const deployment = provider === undefined ? pricing.deployments?.get(model) : undefined;
+    if (!deployment) return pricing.prices.costOf(pricing.resolve(model, provider), usage);
     let dearest: number | undefined;
     for (const target of deployment.targets) {
       const cost = pricing.prices.costOf(pricing.resolve(target.model), usage);

@@ -3,7 +3,9 @@
  * counters for the key's UTC day, week (from Monday) and month, in the shared state (Redis when configured,
  * so replicas enforce one budget together). A key at or over its budget is refused before any upstream is
  * asked: 429 `budget_exceeded` in the API's envelope, with the budget, what is left and when it resets. A
- * stream that crosses the budget finishes; the next request is refused.
+ * stream that crosses the budget finishes; the next request is refused. What is left, in the headers and in
+ * GET /v1/usage, is the budget less the spend and what the key's requests in flight reserved: what a client
+ * deciding whether to send more can still use.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Budget } from '../config/config-types.js';
@@ -12,6 +14,7 @@ import type { SharedState } from '../state/shared-state.js';
 import { isPromise, type MaybePromise, type WindowCount, type WindowCounter } from '../state/limit-counters.js';
 import type { SpendReservation } from '../core/spend-reservation.js';
 import type { ChatInput } from '../core/chat-request.js';
+import type { EmbeddingRequest } from '../core/provider-adapter.js';
 import { requestContextOf, type BudgetHolder } from '../pipeline/request-context.js';
 import { isLimitedRoute } from './rate-limits-hook.js';
 
@@ -54,10 +57,33 @@ export function budgetPeriod(period: Budget['period'], now: Date): BudgetPeriod 
   }
 }
 
-export type BudgetStatus = { budget: Budget; spentUsd: number; remainingUsd: number; resetsAt: Date; resetText: string };
+/**
+ * `reservedUsd`: what the key's requests in flight reserved; `remainingUsd`: the budget less the spend and
+ * that (never below zero). A request is refused outright only once the spend reaches the budget: what
+ * is reserved is given back as requests end, and a chat's own reservation decides beside it.
+ */
+export type BudgetStatus = {
+  budget: Budget;
+  spentUsd: number;
+  reservedUsd: number;
+  remainingUsd: number;
+  resetsAt: Date;
+  resetText: string;
+};
 
 /** In-process spend by period kind; kept by the process across config reloads (src/live-gateway.ts). */
 export type InProcessSpend = Map<Budget['period'], WindowCounter>;
+
+/**
+ * What a budget keeps in process across config reloads (src/live-gateway.ts): the spend, and the points
+ * each key's requests in flight reserved (by key name), so that a burst spanning a reload stays within the
+ * budget: the old app's requests release into the same map the new app's admit against.
+ */
+export type InProcessBudgetState = { spend: InProcessSpend; reservedPoints: Map<string, number> };
+
+export function createInProcessBudgetState(): InProcessBudgetState {
+  return { spend: new Map(), reservedPoints: new Map() };
+}
 
 /** Spend below a whole point not yet in the store, for one key's current period. */
 type CarriedFraction = { label: string; points: number };
@@ -75,27 +101,36 @@ export class BudgetLedger {
   private readonly fractions = new Map<string, CarriedFraction>();
 
   /** In process: the points each key's requests in flight reserved (by key name, so bounded by the configured keys). */
-  private readonly reservedPoints = new Map<string, number>();
+  private readonly reservedPoints: Map<string, number>;
 
   /**
-   * `now`: milliseconds since the epoch. `inProcessSpend`: where in-process totals live (a reload's new app
-   * keeps counting on them); fresh when absent. `estimate`: what a chat may cost, for its reservation
-   * (src/pipeline/reservation-estimate.ts); none: nothing is reserved.
+   * `now`: milliseconds since the epoch. `inProcess`: where in-process totals and reservations live (a
+   * reload's new app keeps counting on them); fresh when absent.
    */
   constructor(
     private readonly state: SharedState,
     private readonly now: () => number = Date.now,
-    inProcessSpend?: InProcessSpend,
-    private readonly estimate?: (input: ChatInput) => number | undefined,
+    inProcess?: InProcessBudgetState,
   ) {
-    // Redis counters belong to this app's connection; in-process totals may outlive the app.
-    this.counters = state.kind === 'in-process' && inProcessSpend ? inProcessSpend : new Map();
+    // Redis counters and reservations belong to the shared store; in-process ones may outlive the app.
+    const lasting = state.kind === 'in-process' ? inProcess : undefined;
+    this.counters = lasting?.spend ?? new Map();
+    this.reservedPoints = lasting?.reservedPoints ?? new Map();
   }
 
   status(holder: BudgetHolder): MaybePromise<BudgetStatus> {
     const period = this.periodOf(holder.budget.period);
     const count = this.counter(holder.budget.period).read(this.key(holder.name, period));
-    return isPromise(count) ? count.then((read) => this.statusOf(holder, period, read)) : this.statusOf(holder, period, count);
+    if (this.state.kind === 'in-process' || !isPromise(count)) {
+      const reserved = this.reservedPoints.get(holder.name) ?? 0;
+      return isPromise(count)
+        ? count.then((read) => this.statusOf(holder, period, read, reserved))
+        : this.statusOf(holder, period, count, reserved);
+    }
+    // Two reads side by side: the request waits for one round trip, as before.
+    return Promise.all([count, this.state.spendReservations.reservedPoints(holder.name)]).then(([read, reserved]) =>
+      this.statusOf(holder, period, read, reserved),
+    );
   }
 
   /**
@@ -109,13 +144,13 @@ export class BudgetLedger {
   }
 
   /**
-   * Admits a chat against its key's budget and what the key's requests in flight reserved, and reserves
-   * what it may cost, in one step (atomic in Redis). `refused`: the budget cannot take it. Undefined: admitted
-   * with nothing reserved (an unpriced model). The caller releases the reservation once the real cost is
-   * recorded (or the request failed); the spend counts from then on instead.
+   * Admits a request against its key's budget and what the key's requests in flight reserved, and reserves
+   * `estimateUsd` (what it may cost, src/pipeline/reservation-estimate.ts), in one step (atomic in Redis).
+   * `refused`: the budget cannot take it. Undefined: admitted with nothing reserved (an unpriced model,
+   * undefined estimate). The caller releases the reservation once the real cost is recorded (or the request
+   * failed); the spend counts from then on instead.
    */
-  reserve(holder: BudgetHolder, input: ChatInput): MaybePromise<SpendReservation | 'refused' | undefined> {
-    const estimateUsd = this.estimate?.(input);
+  reserve(holder: BudgetHolder, estimateUsd: number | undefined): MaybePromise<SpendReservation | 'refused' | undefined> {
     if (estimateUsd === undefined || !(estimateUsd > 0)) return undefined;
     const estimatePoints = Math.ceil(estimateUsd * pointsPerUsd);
     const budgetPoints = Math.round(holder.budget.usd * pointsPerUsd);
@@ -169,13 +204,15 @@ export class BudgetLedger {
     return fraction;
   }
 
-  private statusOf(holder: BudgetHolder, period: CurrentPeriod, count: WindowCount): BudgetStatus {
+  private statusOf(holder: BudgetHolder, period: CurrentPeriod, count: WindowCount, reservedPoints: number): BudgetStatus {
     const carried = this.fractions.get(`${holder.budget.period}\u0000${holder.name}`);
     const spentUsd = (count.consumedPoints + (carried?.label === period.label ? carried.points : 0)) / pointsPerUsd;
+    const reservedUsd = reservedPoints / pointsPerUsd;
     return {
       budget: holder.budget,
       spentUsd,
-      remainingUsd: Math.max(0, holder.budget.usd - spentUsd),
+      reservedUsd,
+      remainingUsd: Math.max(0, holder.budget.usd - spentUsd - reservedUsd),
       resetsAt: period.end,
       resetText: period.resetText,
     };
@@ -264,7 +301,7 @@ export function budgetHeaders(status: BudgetStatus): Record<string, string> {
 function admitWithin(request: FastifyRequest, reply: FastifyReply, holder: BudgetHolder, status: BudgetStatus): void {
   const headers = budgetHeaders(status);
   void reply.headers(headers);
-  if (status.remainingUsd > 0) {
+  if (status.spentUsd < status.budget.usd) {
     holder.headers = headers;
     requestContextOf(request).budget = holder;
     return;
@@ -279,8 +316,14 @@ function budgetExceeded(holder: BudgetHolder, status: BudgetStatus): Error {
   });
 }
 
+/** What a request may cost before it is sent, for its reservation (src/pipeline/reservation-estimate.ts). */
+export type BudgetEstimates = {
+  chat(input: ChatInput): number | undefined;
+  embedding(model: string, input: EmbeddingRequest['input']): number | undefined;
+};
+
 /**
- * A generation's reservation (BudgetLedger.reserve), taken by the route once its input is known and before
+ * A request's reservation (BudgetLedger.reserve), taken by the route once its input is known and before
  * any upstream is asked; the route releases it when the request ends (in a `finally`, so a request that
  * throws never keeps it). Refused: 429 `budget_exceeded`. A store that fails admits unreserved, as reading
  * the budget does. Only called when the request carries a budget (RequestContext.budget).
@@ -289,13 +332,13 @@ function reserveBudget(
   ledger: BudgetLedger,
   request: FastifyRequest,
   reply: FastifyReply | undefined,
-  input: ChatInput,
+  estimate: () => number | undefined,
 ): MaybePromise<SpendReservation | undefined> {
   const holder = request.gatewayContext?.budget;
   if (!holder) return undefined;
   let reserved: MaybePromise<SpendReservation | 'refused' | undefined>;
   try {
-    reserved = ledger.reserve(holder, input);
+    reserved = ledger.reserve(holder, estimate());
   } catch (error) {
     request.log.warn({ key: holder.name, error: (error as Error).message }, 'reserving budget failed; admitted');
     return undefined;
@@ -353,7 +396,7 @@ async function admitTurn(request: FastifyRequest, ledger: BudgetLedger, serverBu
     admitUnread(request, holder, error);
     return;
   }
-  if (status.remainingUsd <= 0) throw budgetExceeded(holder, status);
+  if (status.spentUsd >= status.budget.usd) throw budgetExceeded(holder, status);
   requestContextOf(request).budget = holder;
 }
 
@@ -361,11 +404,19 @@ async function admitTurn(request: FastifyRequest, ledger: BudgetLedger, serverBu
  * Checks the key's budget before every generating route, when any budget is configured (else no hook
  * runs). `serverBudget` is the budget of keys without their own (and of every request without keys).
  */
-export function registerBudgets(app: FastifyInstance, ledger: BudgetLedger, serverBudget: Budget | undefined): void {
+export function registerBudgets(
+  app: FastifyInstance,
+  ledger: BudgetLedger,
+  serverBudget: Budget | undefined,
+  estimates: BudgetEstimates,
+): void {
   app.decorate('budgets', ledger);
   app.decorate('admitTurnBudget', (request: FastifyRequest) => admitTurn(request, ledger, serverBudget));
   app.decorate('reserveBudget', (request: FastifyRequest, reply: FastifyReply | undefined, input: ChatInput) =>
-    reserveBudget(ledger, request, reply, input),
+    reserveBudget(ledger, request, reply, () => estimates.chat(input)),
+  );
+  app.decorate('reserveEmbeddingBudget', (request: FastifyRequest, reply: FastifyReply, model: string, input: EmbeddingRequest['input']) =>
+    reserveBudget(ledger, request, reply, () => estimates.embedding(model, input)),
   );
   const check = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
     if (request.method !== 'POST') return done();
@@ -417,6 +468,13 @@ declare module 'fastify' {
       request: FastifyRequest,
       reply: FastifyReply | undefined,
       input: ChatInput,
+    ) => MaybePromise<SpendReservation | undefined>;
+    /** The same for an embeddings request: its input's estimated cost, reserved until it is charged. */
+    reserveEmbeddingBudget?: (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      model: string,
+      input: EmbeddingRequest['input'],
     ) => MaybePromise<SpendReservation | undefined>;
   }
 }

@@ -50,4 +50,6 @@ export type SpendReservationRequest = {
  */
 export interface SharedSpendReservations {
   reserve(request: SpendReservationRequest): Promise<SpendReservation | undefined>;
+  /** What the holder's requests in flight reserve now (points), for the budget figures a client sees. */
+  reservedPoints(holder: string): Promise<number>;
 }

@@ -1,10 +1,10 @@
-/** reservationEstimate: prompt plus allowed output at the model's price; a deployment at its dearest target; nothing for unknowns. */
+/** reservationEstimate: prompt plus allowed output (embeddings: input alone) at the model's price; a deployment at its dearest target; nothing for unknowns. */
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../src/config/config-types.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
 import type { ResolvedModel } from '../../src/core/resolved-model.js';
 import { PriceTable } from '../../src/pipeline/price-table.js';
-import { reservationEstimate } from '../../src/pipeline/reservation-estimate.js';
+import { embeddingReservationEstimate, reservationEstimate } from '../../src/pipeline/reservation-estimate.js';
 
 /** `cheap/*` at $1 and $2 per million tokens, `dear/*` at $10 and $20. */
 const prices = new PriceTable([
@@ -61,5 +61,21 @@ describe('reservationEstimate', () => {
   it('reserves nothing for a model without a price or one that does not resolve', () => {
     expect(reservationEstimate(chat('unpriced/m', 100), pricing)).toBeUndefined();
     expect(reservationEstimate(chat('missing/m', 100), pricing)).toBeUndefined();
+  });
+});
+
+describe('embeddingReservationEstimate', () => {
+  const pricing = { prices, resolve, deployments };
+
+  it('prices the input alone, each text by the same rule and token ids one each', () => {
+    // ⌈40 / 4⌉ + ⌈3 / 4⌉ = 11 tokens of text; three token ids.
+    expect(embeddingReservationEstimate('cheap/e', ['x'.repeat(40), 'abc'], pricing)).toBeCloseTo((11 * 1) / 1e6, 12);
+    expect(embeddingReservationEstimate('cheap/e', [1, 2, 3], pricing)).toBeCloseTo((3 * 1) / 1e6, 12);
+  });
+
+  it("prices a deployment's name at its dearest target, and nothing for a model without a price", () => {
+    expect(embeddingReservationEstimate('pool', 'x'.repeat(40), pricing)).toBeCloseTo((10 * 10) / 1e6, 12);
+    expect(embeddingReservationEstimate('unpriced/e', 'x'.repeat(40), pricing)).toBeUndefined();
+    expect(embeddingReservationEstimate('missing/e', 'x'.repeat(40), pricing)).toBeUndefined();
   });
 });

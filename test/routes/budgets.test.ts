@@ -1,6 +1,6 @@
 /** Budgets per key: refused before the upstream when spent, per API envelope; streams that cross finish; replicas share; /v1/usage. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BudgetLedger, budgetPeriod, type InProcessSpend } from '../../src/plugins/budgets.js';
+import { BudgetLedger, budgetPeriod, createInProcessBudgetState } from '../../src/plugins/budgets.js';
 import { Redis } from 'ioredis';
 import { createInProcessState } from '../../src/state/in-process-state.js';
 import { RedisSpendReservations } from '../../src/state/redis-spend-reservations.js';
@@ -76,6 +76,48 @@ async function outcomes(responses: Response[]): Promise<{ admitted: number; refu
     if (!response.bodyUsed) await response.arrayBuffer();
   }
   return { admitted, refusedCodes };
+}
+
+/** Resolves once the upstream has `count` chat requests: those requests are in flight in the gateway. */
+async function upstreamHas(upstream: FakeOpenAiUpstream, count: number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (upstream.chatRequests().length < count) {
+    if (Date.now() > deadline) throw new Error(`the upstream never had ${count} chat requests`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+type BudgetFigures = { usd: number; spent_usd: number; reserved_usd: number; remaining_usd: number };
+
+/** The key's own budget figures in GET /v1/usage. */
+async function budgetFigures(gateway: StartedGateway, key: string): Promise<BudgetFigures> {
+  const response = await fetch(`${gateway.baseUrl}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
+  return ((await response.json()) as { keys: { budget: BudgetFigures }[] }).keys[0]!.budget;
+}
+
+/**
+ * With one bounded chat ($0.001 reserved) in flight on `busy`, what `other` (the same replica, or another on
+ * the same Redis) shows the key: GET /v1/usage's figures, and the remaining header of a reply it serves then.
+ */
+async function figuresBesideOneInFlight(
+  busy: { gateway: StartedGateway; upstream: FakeOpenAiUpstream },
+  other: StartedGateway,
+): Promise<{ inFlight: BudgetFigures; header: string | null; after: BudgetFigures }> {
+  busy.upstream.respondWith(() => ({ type: 'chat', content: 'hello', headersDelayMs: 400 }));
+  const slow = boundedChat(busy.gateway, 'team-key');
+  await upstreamHas(busy.upstream, 1);
+  const inFlight = await budgetFigures(other, 'team-key');
+  const beside = await fetch(`${other.baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer team-key' },
+    // An unknown provider: refused by the pipeline after the budget's preHandler set its headers, reserving nothing.
+    body: JSON.stringify({ model: 'nowhere/m', messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  await beside.arrayBuffer();
+  await (await slow).arrayBuffer();
+  // Recorded without the request waiting (Redis): give the increment a moment.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return { inFlight, header: beside.headers.get('x-interlingua-budget-remaining-usd'), after: await budgetFigures(other, 'team-key') };
 }
 
 describe('budgets', () => {
@@ -191,6 +233,20 @@ describe('budgets', () => {
     } finally {
       await Promise.all(clients.map((client) => client.close()));
     }
+  });
+
+  // Both showed the budget less the spend alone: a client saw $0.01 left while requests in flight held some of it.
+  it('what is left, in the header and in GET /v1/usage, leaves out what requests in flight reserved', async () => {
+    const busy = await setUp(0.01);
+    const { inFlight, header, after } = await figuresBesideOneInFlight(busy, busy.gateway);
+    expect(inFlight).toMatchObject({ usd: 0.01, spent_usd: 0 });
+    expect(inFlight.reserved_usd).toBeCloseTo(0.001, 12);
+    expect(inFlight.remaining_usd).toBeCloseTo(0.009, 12);
+    expect(header).toBe('0.009000');
+    // Once it ended, its real cost counts instead of its reservation.
+    expect(after.reserved_usd).toBe(0);
+    expect(after.spent_usd).toBeCloseTo(costPerReply, 12);
+    expect(after.remaining_usd).toBeCloseTo(0.01 - costPerReply, 12);
   });
 
   it('GET /v1/usage: a key sees its own spend and tokens, an admin key sees every key', async () => {
@@ -396,6 +452,20 @@ describe('embeddings spend', () => {
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('budget_exceeded');
     expect(upstream.requests.length).toBe(before);
   });
+
+  // Embeddings reserved nothing: ten concurrent requests all ran against the same $0 spent, $0.012 on a $0.003 budget.
+  it('concurrent embeddings reserve their estimated input: together they stay within the budget', async () => {
+    const { gateway, upstream } = await setUp(0.003);
+    upstream.enqueueEmbeddings(...Array.from({ length: 10 }, () => ({ type: 'embeddings' as const, headersDelayMs: 300 })));
+    const responses = await Promise.all(Array.from({ length: 10 }, () => embed(gateway, 'team-key')));
+    const { admitted, refusedCodes } = await outcomes(responses);
+    // Reserved: ⌈3 / 4⌉ = 1 token per text, 2 tokens at $300 per million = $0.0006: the first alone, then
+    // each while reserved + its $0.0006 stays within $0.003: five in all.
+    expect(admitted).toBe(5);
+    expect(refusedCodes).toEqual(Array.from({ length: 5 }, () => '429 budget_exceeded'));
+    expect(upstream.embeddingRequests()).toHaveLength(5);
+    expect((await budgetFigures(gateway, 'team-key')).reserved_usd).toBe(0);
+  });
 });
 
 describe('embeddings without usage', () => {
@@ -492,19 +562,39 @@ describe('budget periods', () => {
 
   it("a reload that changes a key's period finds the spend already made in the new period", async () => {
     // The in-process totals outlive a reload's app (src/live-gateway.ts hands them to the new ledger).
-    const inProcessSpend: InProcessSpend = new Map();
+    const inProcessBudgets = createInProcessBudgetState();
     let now = new Date('2026-12-02T10:00:00Z');
     const log = { warn: () => undefined };
     const daily = { name: 'team', budget: { usd: 1, period: 'day' as const } };
-    const before = new BudgetLedger(createInProcessState(), () => now.getTime(), inProcessSpend);
+    const before = new BudgetLedger(createInProcessState(), () => now.getTime(), inProcessBudgets);
     before.record(daily, 0.25, log);
     now = new Date('2026-12-03T10:00:00Z');
     before.record(daily, 0.5, log);
-    const after = new BudgetLedger(createInProcessState(), () => now.getTime(), inProcessSpend);
+    const after = new BudgetLedger(createInProcessState(), () => now.getTime(), inProcessBudgets);
     expect((await after.status(daily)).spentUsd).toBeCloseTo(0.5, 9);
     // Made monthly (and weekly): both days of December count, and the week from Monday 2026-11-30.
     expect((await after.status({ name: 'team', budget: { usd: 1, period: 'month' } })).spentUsd).toBeCloseTo(0.75, 9);
     expect((await after.status({ name: 'team', budget: { usd: 1, period: 'week' } })).spentUsd).toBeCloseTo(0.75, 9);
+  });
+
+  // Each app's ledger kept its own reservations: the reloaded app admitted a burst beside the old app's requests in flight.
+  it('a reload keeps the reservations of the requests in flight: the new app admits beside them, and they release into it', async () => {
+    const inProcessBudgets = createInProcessBudgetState();
+    const holder = { name: 'team', budget: { usd: 0.0025, period: 'month' as const } };
+    const before = new BudgetLedger(createInProcessState(), Date.now, inProcessBudgets);
+    const first = await before.reserve(holder, 0.001);
+    const second = await before.reserve(holder, 0.001);
+    const after = new BudgetLedger(createInProcessState(), Date.now, inProcessBudgets);
+    expect(await after.status(holder)).toMatchObject({ reservedUsd: 0.002 });
+    expect((await after.status(holder)).remainingUsd).toBeCloseTo(0.0005, 12);
+    // 0.002 reserved by the old app's requests: a third passes $0.0025.
+    expect(after.reserve(holder, 0.001)).toBe('refused');
+    for (const reservation of [first, second]) {
+      expect(reservation).toMatchObject({ release: expect.any(Function) });
+      if (reservation && reservation !== 'refused') await reservation.release();
+    }
+    expect((await after.status(holder)).reservedUsd).toBe(0);
+    expect(after.reserve(holder, 0.001)).toMatchObject({ release: expect.any(Function) });
   });
 });
 
@@ -543,6 +633,7 @@ describe('spend below a millionth of a dollar per request', () => {
       ...createInProcessState(),
       kind: 'redis' as const,
       windowCounter: (options: { name: string }) => (options.name === 'budget:day' ? integerCounter : otherPeriods),
+      spendReservations: { reservedPoints: async () => 0 },
     } as unknown as SharedState;
     const ledger = new BudgetLedger(state);
     for (let index = 0; index < 1_000; index++) ledger.record(holder, cheapRequest, log);
@@ -581,19 +672,56 @@ describe.skipIf(!redisServerPath)('budgets shared through Redis', () => {
   });
 
   it('a reservation its replica never gave back (the replica died) expires with its lease', async () => {
+    const prefix = `lease-test-${Date.now()}:`;
+    const dying = new Redis(redis.server.url);
     const client = new Redis(redis.server.url);
     opened.push({ close: async () => void client.disconnect() });
-    const reservations = new RedisSpendReservations(client, `lease-test-${Date.now()}:`, 200);
     const request = { counter: 'budget:month', countKey: 'team:2026-12', holder: 'team', budgetPoints: 2_500, estimatePoints: 1_000 };
-    expect(await reservations.reserve(request)).toBeDefined();
-    expect(await reservations.reserve(request)).toBeDefined();
+    const held = [
+      await new RedisSpendReservations(dying, prefix, 200).reserve(request),
+      await new RedisSpendReservations(dying, prefix, 200).reserve(request),
+    ];
+    expect(held.every((reservation) => reservation !== undefined)).toBe(true);
+    // The replica is gone: its connection closed, nothing renews or releases its leases.
+    dying.disconnect();
+    const reservations = new RedisSpendReservations(client, prefix, 200);
     // 2,000 reserved: a third would pass 2,500 while the two are held.
     expect(await reservations.reserve(request)).toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const reservation of held) await reservation?.release();
     const after = await reservations.reserve(request);
     expect(after).toBeDefined();
     await after?.release();
     expect(await reservations.reserve(request)).toBeDefined();
+  });
+
+  // The lease ran out mid-request: a stream longer than 15 minutes was unreserved from then on.
+  it('a request in flight renews its lease: held past the lease, it still counts until released', async () => {
+    const client = new Redis(redis.server.url);
+    opened.push({ close: async () => void client.disconnect() });
+    const reservations = new RedisSpendReservations(client, `renew-test-${Date.now()}:`, 200);
+    const request = { counter: 'budget:month', countKey: 'team:2026-12', holder: 'team', budgetPoints: 2_500, estimatePoints: 1_000 };
+    const held = [await reservations.reserve(request), await reservations.reserve(request)];
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await reservations.reservedPoints('team')).toBe(2_000);
+    expect(await reservations.reserve(request)).toBeUndefined();
+    for (const reservation of held) await reservation?.release();
+    expect(await reservations.reservedPoints('team')).toBe(0);
+    const after = await reservations.reserve(request);
+    expect(after).toBeDefined();
+    await after?.release();
+  });
+
+  it('what is left leaves out what requests in flight on another replica reserved', async () => {
+    const state = { redis: redis.server.url, keyPrefix: `remaining-test-${Date.now()}:` };
+    const first = await setUp(0.01, { state });
+    const second = await setUp(0.01, { state });
+    const { inFlight, header, after } = await figuresBesideOneInFlight(first, second.gateway);
+    expect(inFlight.reserved_usd).toBeCloseTo(0.001, 12);
+    expect(inFlight.remaining_usd).toBeCloseTo(0.009, 12);
+    expect(header).toBe('0.009000');
+    expect(after.reserved_usd).toBe(0);
+    expect(after.spent_usd).toBeCloseTo(costPerReply, 12);
   });
 
   it("a reservation reads the spend where the budget's counter keeps it", async () => {
