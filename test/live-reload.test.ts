@@ -161,6 +161,49 @@ describe('live config', () => {
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('budget_exceeded');
   }, 60_000);
 
+  // Each app kept its own reservations: the reloaded app admitted a request as if none were in flight.
+  it("a reload keeps the reservations of requests in flight: the new app admits beside the old app's", async () => {
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        server: {
+          apiKeys: [
+            { key: 'burst-key', name: 'burst', budget: { usd: 0.0025, period: 'month' } },
+            { key: 'ops-key', name: 'ops', admin: true },
+          ],
+        },
+        providers: { local: { type: 'openai-compatible', baseUrl: `${upstream.url}/v1`, toolCalling: 'native', server: 'generic' } },
+        prices: { 'local/*': { input: 300, output: 100 } },
+      }),
+    );
+    const reload = () => fetch(`${baseUrl}/admin/reload`, { method: 'POST', headers: { authorization: 'Bearer ops-key' } });
+    // max_tokens 7: each reserves (1 prompt token × $300 + 7 × $100) / 1e6 = $0.001.
+    const boundedChat = () =>
+      fetch(`${baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer burst-key' },
+        body: JSON.stringify({ model: 'local/m', max_tokens: 7, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    expect((await reload()).status).toBe(200);
+    const before = upstream.chatRequests().length;
+    upstream.respondWith(() => ({ type: 'chat', content: 'hello', headersDelayMs: 2_000 }));
+    try {
+      const inFlight = [boundedChat(), boundedChat()];
+      const deadline = Date.now() + 10_000;
+      while (upstream.chatRequests().length < before + 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      // The same file again: a new app, while the two run on the old one.
+      expect((await reload()).status).toBe(200);
+      // $0.002 reserved by the old app's two: a third passes $0.0025.
+      const refused = await boundedChat();
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('budget_exceeded');
+      expect(refused.headers.get('x-interlingua-budget-remaining-usd')).toBe('0.000500');
+      for (const response of await Promise.all(inFlight)) expect(response.status).toBe(200);
+    } finally {
+      upstream.respondWith(() => ({ type: 'chat', content: 'hello' }));
+    }
+  }, 60_000);
+
   it('a reload keeps rate-limit windows, stored responses and the metrics counters', async () => {
     const limited = () =>
       writeFileSync(
