@@ -16,8 +16,8 @@ import type { RedisState } from './shared-state.js';
 
 /**
  * How long a budget reservation counts at most: released when its request ends, it outlives only a replica
- * that died holding it. Longer than most replies; a stream that runs longer goes on unreserved (its real cost
- * is still charged at its end).
+ * that died holding it. A request that runs longer keeps it: its replica renews the lease every half lease
+ * (src/state/redis-spend-reservations.ts).
  */
 const spendReservationLeaseMs = 15 * 60_000;
 
