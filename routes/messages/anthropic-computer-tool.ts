@@ -77,10 +77,6 @@ const versions: ReadonlyMap<string, Version> = new Map([
   ],
 ]);
 
-export function isComputerToolType(type: string): boolean {
-  return versions.has(type);
-}
-
 function displaySize(definition: Record<string, unknown>, param: string): { width: number; height: number } {
   const size = (field: string): number => {
     const value = definition[field];
