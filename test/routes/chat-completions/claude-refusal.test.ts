@@ -4,7 +4,8 @@
  * own capture (test/fixtures/wire/anthropic/refusal-streamed.sse: an empty text block, then `stop_details`).
  */
 import { describe, expect, it } from 'vitest';
-import { readWireFixture, type WireFixture } from '../../helpers/replay-upstream.js';
+import { claudeWholeRefusal } from '../../helpers/claude-refusal-fixture.js';
+import { readWireFixture } from '../../helpers/replay-upstream.js';
 import { useReplayGateway } from '../../wire-replay/replay-gateway.js';
 
 const replayGateway = useReplayGateway();
@@ -33,29 +34,8 @@ describe('a Claude refusal on Chat Completions', () => {
 
   it('puts a whole reply’s refusal words in message.refusal, content null', async () => {
     const { gateway, upstream } = replayGateway();
-    // Anthropic's non-streaming shape for a refusal (https://docs.anthropic.com/en/api/handling-stop-reasons):
-    // the words the model got out, then the stop with its details, as in the streamed capture.
     const words = 'I can’t help with that.';
-    const body = JSON.stringify({
-      id: 'msg_01RefusalWhole',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-opus-4-7',
-      content: [{ type: 'text', text: words }],
-      stop_reason: 'refusal',
-      stop_sequence: null,
-      stop_details: { type: 'refusal', category: 'cyber', explanation },
-      usage: { input_tokens: 20, output_tokens: 9 },
-    });
-    const fixture: WireFixture = {
-      server: 'anthropic',
-      name: 'refusal-whole.json',
-      protocol: 'anthropic-messages',
-      delivery: 'whole',
-      bytes: Buffer.from(body),
-      text: body,
-    };
-    upstream.replay(fixture);
+    upstream.replay(claudeWholeRefusal(words, { type: 'refusal', category: 'cyber', explanation }));
     const completion = await gateway.client().chat.completions.create({
       model: 'anthropic/claude-opus-4-7',
       messages: [{ role: 'user', content: 'x' }],

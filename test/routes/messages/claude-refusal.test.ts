@@ -5,7 +5,8 @@
  * streamed case replays Anthropic's own capture, test/fixtures/wire/anthropic/refusal-streamed.sse).
  */
 import { describe, expect, it } from 'vitest';
-import { readWireFixture, type WireFixture } from '../../helpers/replay-upstream.js';
+import { claudeWholeRefusal } from '../../helpers/claude-refusal-fixture.js';
+import { readWireFixture } from '../../helpers/replay-upstream.js';
 import { useReplayGateway } from '../../wire-replay/replay-gateway.js';
 
 const replayGateway = useReplayGateway();
@@ -41,26 +42,7 @@ describe('a Claude refusal on Anthropic Messages', () => {
   });
 
   it('keeps stop_details on a whole message', async () => {
-    const body = JSON.stringify({
-      id: 'msg_01RefusalWhole',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-opus-4-7',
-      content: [{ type: 'text', text: 'Here is' }],
-      stop_reason: 'refusal',
-      stop_sequence: null,
-      stop_details: capturedDetails,
-      usage: { input_tokens: 20, output_tokens: 9 },
-    });
-    const fixture: WireFixture = {
-      server: 'anthropic',
-      name: 'refusal-whole.json',
-      protocol: 'anthropic-messages',
-      delivery: 'whole',
-      bytes: Buffer.from(body),
-      text: body,
-    };
-    replayGateway().upstream.replay(fixture);
+    replayGateway().upstream.replay(claudeWholeRefusal('Here is', capturedDetails));
     expect(JSON.parse(await postMessages(false))).toMatchObject({
       content: [{ type: 'text', text: 'Here is' }],
       stop_reason: 'refusal',

@@ -6,6 +6,7 @@
  * OpenAI's own capture in test/fixtures/wire/openai/refusal-streamed.sse). The real `openai` client reads both.
  */
 import { describe, expect, it } from 'vitest';
+import { claudeWholeRefusal } from '../../helpers/claude-refusal-fixture.js';
 import { readWireFixture, type WireFixture, type WireServer } from '../../helpers/replay-upstream.js';
 import { captureContents } from '../../wire-replay/capture-contents.js';
 import { useReplayGateway } from '../../wire-replay/replay-gateway.js';
@@ -89,21 +90,8 @@ describe('a Claude refusal on the Responses API', () => {
 
   it('keeps the words Claude wrote as output_text and adds the explanation as a refusal part (whole reply)', async () => {
     const { gateway, upstream } = replayGateway();
-    // Anthropic's non-streaming shape for a refusal (https://docs.anthropic.com/en/api/handling-stop-reasons).
     const words = 'Here is how to';
-    upstream.replay(
-      wholeFixture('anthropic', {
-        id: 'msg_01RefusalWhole',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-opus-4-7',
-        content: [{ type: 'text', text: words }],
-        stop_reason: 'refusal',
-        stop_sequence: null,
-        stop_details: { type: 'refusal', category: 'cyber', explanation },
-        usage: { input_tokens: 20, output_tokens: 9 },
-      }),
-    );
+    upstream.replay(claudeWholeRefusal(words, { type: 'refusal', category: 'cyber', explanation }));
     const response = await gateway.client().responses.create({ model: 'anthropic/claude-opus-4-7', input: 'x' });
     expectValidResponseObject(response);
     expect(response.output).toHaveLength(1);
