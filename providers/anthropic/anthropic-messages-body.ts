@@ -22,7 +22,8 @@ export type AnthropicToolUseBlock = { type: 'tool_use'; id: string; name: string
 export type AnthropicToolResultBlock = {
   type: 'tool_result';
   tool_use_id: string;
-  content?: string;
+  /** Text, or text and image blocks: a tool's screenshot goes here (https://docs.anthropic.com/en/api/messages, tool_result content). */
+  content?: string | (AnthropicTextBlock | AnthropicImageBlock)[];
   is_error?: boolean;
 } & Cached;
 

@@ -3,6 +3,9 @@ import {
   assertNever,
   type AssistantMessage,
   type CacheMark,
+  type FilePart,
+  foldToolResultFiles,
+  type ToolResultFiles,
   type Message,
   type SystemMessage,
   type ToolCallPart,
@@ -13,6 +16,7 @@ import {
 import type {
   AnthropicAssistantBlock,
   AnthropicCacheControl,
+  AnthropicImageBlock,
   AnthropicMessage,
   AnthropicTextBlock,
   AnthropicToolResultBlock,
@@ -101,12 +105,27 @@ function convertAssistantContent(message: AssistantMessage, warnings: Warning[])
   return blocks;
 }
 
-function toToolResultBlock(part: ToolResultPart): AnthropicToolResultBlock {
+/**
+ * A result with the images its tool returned inside it, as Claude's tool_result takes them (computer use's
+ * screenshots: https://docs.anthropic.com/en/docs/agents-and-tools/computer-use, "tool_result" with an image
+ * block), so the model reads them as the tool's output rather than as the user's next words.
+ */
+function toToolResultBlock(part: ToolResultPart, files: ToolResultFiles, warnings: Warning[]): AnthropicToolResultBlock {
   const block: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: restrictedToolId(part.toolCallId) };
+  const images = files.filesOf(part).flatMap((file) => {
+    const image = convertToAnthropicFileBlock(file, warnings);
+    return image?.type === 'image' ? [cached<AnthropicImageBlock>(image, file.cache)] : [];
+  });
   // An empty result is sent without content: Anthropic treats the two alike and rejects empty text.
-  if (part.output !== '') block.content = part.output;
+  if (images.length > 0) block.content = [...(part.output !== '' ? [{ type: 'text' as const, text: part.output }] : []), ...images];
+  else if (part.output !== '') block.content = part.output;
   if (part.isError !== undefined) block.is_error = part.isError;
   return cached(block, part.cache);
+}
+
+/** Claude's tool results take images, not documents (which stay user content after the results). */
+function isImage(file: FilePart): boolean {
+  return file.mediaType.toLowerCase().startsWith('image/');
 }
 
 /**
@@ -140,7 +159,8 @@ export function convertToAnthropicMessages(messages: Message[]): AnthropicConver
   const systems: SystemMessage[] = [];
   const turns: AnthropicMessage[] = [];
   const warnings: Warning[] = [];
-  for (const message of messages) {
+  const files = foldToolResultFiles(messages, isImage);
+  for (const message of files.messages) {
     switch (message.role) {
       // Anthropic has no system role inside `messages`: every system message is hoisted.
       case 'system':
@@ -154,7 +174,7 @@ export function convertToAnthropicMessages(messages: Message[]): AnthropicConver
         break;
       // Tool results travel inside a user turn.
       case 'tool':
-        appendTurn(turns, { role: 'user', content: message.content.map(toToolResultBlock) });
+        appendTurn(turns, { role: 'user', content: message.content.map((part) => toToolResultBlock(part, files, warnings)) });
         break;
       default:
         assertNever(message, 'message role');

@@ -8,6 +8,7 @@
 import type {
   ContentBlock,
   ConverseCommandInput,
+  ToolResultContentBlock,
   Message as ConverseMessage,
   SystemContentBlock,
   Tool,
@@ -15,7 +16,8 @@ import type {
 import type { ChatRequest } from '../../src/core/chat-request.js';
 import { grammarToolSchema } from '../../src/core/grammar-schema-subset.js';
 import { inlineFileData } from '../../src/core/inline-file-data.js';
-import type { CacheMark, FilePart, Message } from '../../src/core/message.js';
+import type { CacheMark, FilePart, Message, ToolResultPart } from '../../src/core/message.js';
+import { foldToolResultFiles, type ToolResultFiles } from '../../src/core/tool-result-files.js';
 import type { Warning } from '../../src/core/warning.js';
 import { argumentsObject } from '../arguments-object.js';
 import { restrictedToolId } from '../restricted-tool-id.js';
@@ -99,7 +101,30 @@ function isBlank(text: string): boolean {
 /** What an empty tool result says instead of a blank block: the model learns the tool ran and printed nothing. */
 const emptyToolOutput = '(no output)';
 
-function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warning[], cachePoints: boolean): ContentBlock[] {
+/**
+ * Whether the model's tool results take images: "This field is only supported by Amazon Nova and Anthropic
+ * Claude 3 and 4 models" (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultContentBlock.html,
+ * `image`). Another model gets a tool's images as user content after the results, as before.
+ */
+function takesToolResultImages(model: string, claude: boolean): boolean {
+  return claude || /(^|\.)amazon\.nova-/.test(model);
+}
+
+/** A tool result's text, and the images its tool returned (computer use's screenshots) when the model takes them there. */
+function toolResultContent(part: ToolResultPart, files: ToolResultFiles, warnings: Warning[]): ToolResultContentBlock[] {
+  const images = files
+    .filesOf(part)
+    .flatMap((file) => imageBlock(file, warnings).flatMap((block) => (block.image ? [{ image: block.image }] : [])));
+  if (images.length > 0 && isBlank(part.output)) return images;
+  return [{ text: isBlank(part.output) ? emptyToolOutput : part.output }, ...images];
+}
+
+function blocksOf(
+  message: Exclude<Message, { role: 'system' }>,
+  files: ToolResultFiles,
+  warnings: Warning[],
+  cachePoints: boolean,
+): ContentBlock[] {
   const withPoint = (blocks: ContentBlock[], mark: CacheMark | undefined): ContentBlock[] =>
     cachePoints && mark && blocks.length > 0 ? [...blocks, cachePointOf(mark)] : blocks;
   switch (message.role) {
@@ -123,7 +148,7 @@ function blocksOf(message: Exclude<Message, { role: 'system' }>, warnings: Warni
             {
               toolResult: {
                 toolUseId: restrictedToolId(part.toolCallId),
-                content: [{ text: isBlank(part.output) ? emptyToolOutput : part.output }],
+                content: toolResultContent(part, files, warnings),
                 status: part.isError ? 'error' : 'success',
               },
             },
@@ -159,10 +184,14 @@ export function buildConverseRequest(
     return claude && message.cache ? [{ text: message.content }, cachePointOf(message.cache)] : [{ text: message.content }];
   });
   const messages: ConverseMessage[] = [];
-  for (const message of request.messages) {
+  const files = foldToolResultFiles(
+    request.messages,
+    (file) => takesToolResultImages(request.model.model, claude) && file.mediaType.toLowerCase().startsWith('image/'),
+  );
+  for (const message of files.messages) {
     if (message.role === 'system') continue;
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const content = blocksOf(message, warnings, claude).filter((block) => block.text === undefined || !isBlank(block.text));
+    const content = blocksOf(message, files, warnings, claude).filter((block) => block.text === undefined || !isBlank(block.text));
     if (content.length === 0) continue;
     const last = messages.at(-1);
     // Converse requires alternating roles: a tool result after a user turn joins it.

@@ -59,7 +59,10 @@ function joinTexts(content: unknown, param: string, separator = ''): string {
     .join(separator);
 }
 
-/** A tool result's text; images in it follow as user content, since neutral results are text-only. */
+/**
+ * A tool result's text; images in it follow as user content, since neutral results are text-only, each
+ * marked with its call so that an upstream whose tool results take images puts it back inside.
+ */
 function toolResult(block: WireBlock, param: string, callNames: Map<string, string>): { part: ToolResultPart; files: FilePart[] } {
   const toolCallId = block.tool_use_id as string;
   const texts: string[] = [];
@@ -77,6 +80,7 @@ function toolResult(block: WireBlock, param: string, callNames: Map<string, stri
       }
     }
   }
+  for (const file of files) file.fromToolCall = toolCallId;
   const part: ToolResultPart = { type: 'tool-result', toolCallId, output: joinToolResultParts(texts) };
   const toolName = callNames.get(toolCallId);
   if (toolName !== undefined) part.toolName = toolName;

@@ -53,7 +53,8 @@ export class ConversationBuilder {
       case 'custom_tool_call_output': {
         const output = parseToolOutput(item.output as Content, `${param}.output`, this.warnings);
         this.addOutput(item.call_id as string, output.text, param);
-        this.toolFiles.push(...output.files);
+        // Marked with their call, for an upstream whose tool results take images to put them back inside.
+        this.toolFiles.push(...output.files.map((file) => ({ ...file, fromToolCall: item.call_id as string })));
         return;
       }
       case 'reasoning': {

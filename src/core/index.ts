@@ -17,3 +17,4 @@ export * from './tool-definition.js';
 export * from './tool-format.js';
 export * from './usage.js';
 export * from './warning.js';
+export * from './tool-result-files.js';

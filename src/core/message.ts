@@ -18,6 +18,12 @@ export type FilePart = {
   /** Provider hints such as OpenAI's image `detail`. */
   detail?: string;
   cache?: CacheMark;
+  /**
+   * The tool call whose result returned this file (a screenshot, an image a tool read). A neutral tool result
+   * holds text only, so such a file travels as user content after the results; an upstream whose tool results
+   * take images puts it back inside its result (tool-result-files.ts).
+   */
+  fromToolCall?: string;
 };
 
 export type ReasoningPart = {

@@ -6,6 +6,7 @@
  */
 import type http from 'node:http';
 import { anthropicToolRefusal } from './anthropic-tool-definitions.js';
+import { anthropicToolResultRefusal } from './anthropic-tool-result-content.js';
 import { grammarSchemaRefusal } from './grammar-schema-refusal.js';
 import { sleep, splitIntoPieces, startLoopbackServer, type RecordedRequest } from './loopback-server.js';
 
@@ -462,6 +463,12 @@ function contextManagementRefusal(recorded: RecordedRequest): FakeAnthropicError
   return covered ? undefined : { type: 'http-error', status: 400, message: 'context_management: Extra inputs are not permitted' };
 }
 
+/** A tool result's content Claude's API does not take (anthropic-tool-result-content.ts). */
+function toolResultRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | undefined {
+  const message = anthropicToolResultRefusal((recorded.body as { messages?: unknown } | undefined)?.messages);
+  return message ? { type: 'http-error', status: 400, message } : undefined;
+}
+
 /** A tool definition Claude's API does not take (anthropic-tool-definitions.ts). */
 function toolDefinitionRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | undefined {
   const betas = String(recorded.headers['anthropic-beta'] ?? '')
@@ -498,6 +505,7 @@ export async function startFakeAnthropicUpstream(
     }
     const refused =
       toolDefinitionRefusal(recorded) ??
+      toolResultRefusal(recorded) ??
       versionRefusal(recorded) ??
       schemaRefusal(recorded) ??
       strictToolRefusal(recorded) ??

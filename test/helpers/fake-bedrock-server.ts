@@ -87,7 +87,7 @@ function exceptionFrame(exceptionType: string, message: string): Uint8Array {
 type ConverseBlock = {
   text?: string;
   toolUse?: { toolUseId?: string };
-  toolResult?: { toolUseId?: string; content?: { text?: string }[] };
+  toolResult?: { toolUseId?: string; content?: { text?: string; image?: unknown }[] };
 };
 type ConverseBody = {
   messages?: { role: string; content?: ConverseBlock[] }[];
@@ -162,6 +162,11 @@ function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: r
   // returned the following errors: …" (quoted in BerriAI/litellm#27846).
   if (body.additionalModelRequestFields?.thinking?.type === 'enabled' && /claude-(opus-4-7|sonnet-5|opus-5)/.test(modelId))
     return 'The model returned the following errors: "thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.';
+  // An image in a tool result: "only supported by Amazon Nova and Anthropic Claude 3 and 4 models"
+  // (API_runtime_ToolResultContentBlock.html); another model refuses it in these words, quoted with the
+  // measurements in anomalyco/opencode#49443 and can1357/oh-my-pi#11681.
+  if (!/anthropic\.|amazon\.nova-/.test(modelId) && blocks.some((block) => block.toolResult?.content?.some((part) => part.image)))
+    return "This model doesn't support the image field for user messages. Remove image and try again.";
   const choice = Object.keys(body.toolConfig?.toolChoice ?? {})[0];
   if ((choice === 'any' || choice === 'tool') && modelsWithoutToolChoice.includes(modelId))
     return `This model doesn't support the toolConfig.toolChoice.${choice} field. Remove toolConfig.toolChoice.${choice} and try again.`;

@@ -113,4 +113,19 @@ describe("the fake's check of tool definitions, as Claude's API checks them", ()
     ];
     expect(anthropicToolRefusal(tools, ['computer-use-2025-01-24', 'context-management-2025-06-27'])).toBeUndefined();
   });
+
+  it("takes text and image blocks in a tool_result's content, as Claude's API does, and refuses a tool_use there", async () => {
+    const turn = (content: unknown[]) => [
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_s', name: 'computer', input: { action: 'screenshot' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_s', content }] },
+    ];
+    const screenshot = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } };
+    upstream.enqueue({ type: 'message', content: [{ type: 'text', text: 'I see it.' }] });
+    expect((await postMessages({ messages: turn([{ type: 'text', text: 'Screen:' }, screenshot]) })).status).toBe(200);
+    const refused = await postMessages({ messages: turn([{ type: 'tool_use', id: 'x', name: 'y', input: {} }]) });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.json)).toContain(
+      "messages.1.content.0.tool_result.content.0: Input tag 'tool_use' found using 'type' does not match any of the expected tags",
+    );
+  });
 });
