@@ -22,6 +22,7 @@ import type { Warning } from '../../src/core/warning.js';
 import { argumentsObject } from '../arguments-object.js';
 import { restrictedToolId } from '../restricted-tool-id.js';
 import { cachePointOf } from './converse-cache-point.js';
+import { splitClaudeClientTools } from './converse-claude-client-tools.js';
 import { converseTextFormat } from './converse-text-format.js';
 import { changesSampling, claudeSamplingFields, type ClaudeSamplingFields } from '../anthropic/claude-sampling.js';
 import { takesConverseStrictTools } from '../anthropic/claude-version-rules.js';
@@ -218,7 +219,11 @@ export function buildConverseRequest(
   // client forbade (a tool history still gets the placeholder below, whose calls are dropped).
   if (request.tools?.length && request.toolChoice?.type !== 'none') {
     const modelGap = options.strictRefused ?? strictToolsGap(request.model.model, claude);
-    const tools: Tool[] = request.tools.flatMap((tool): Tool[] => {
+    // Claude takes Anthropic's own tools in their own form (converse-claude-client-tools.ts); another model
+    // gets them as the custom tools the route described.
+    const { clientTools, customTools } = claude ? splitClaudeClientTools(request.tools) : { clientTools: [], customTools: request.tools };
+    if (clientTools.length > 0) input.additionalModelRequestFields = { tools: clientTools as never };
+    const tools: Tool[] = customTools.flatMap((tool): Tool[] => {
       const grammar = grammarToolSchema(
         { ...tool, parameters: objectSchema(tool.parameters) },
         `Bedrock provider '${request.model.provider}'`,
@@ -236,10 +241,25 @@ export function buildConverseRequest(
       return claude && tool.cache ? [spec, cachePointOf(tool.cache)] : [spec];
     });
     const choice = request.toolChoice;
-    input.toolConfig = { tools };
-    if (choice?.type === 'required') input.toolConfig.toolChoice = { any: {} };
-    else if (choice?.type === 'tool') input.toolConfig.toolChoice = { tool: { name: choice.name } };
-    else if (choice?.type === 'auto') input.toolConfig.toolChoice = { auto: {} };
+    for (const tool of request.tools)
+      if (tool.cache && clientTools.some((clientTool) => clientTool.name === tool.name))
+        warnings.push({
+          code: 'unsupported-parameter',
+          message: `Bedrock: the cache breakpoint on '${tool.name}' was not sent; Converse places breakpoints among toolConfig's tools, and Anthropic's own tools go apart.`,
+        });
+    if (tools.length > 0) {
+      input.toolConfig = { tools };
+      if (choice?.type === 'required') input.toolConfig.toolChoice = { any: {} };
+      else if (choice?.type === 'tool' && !clientTools.some((tool) => tool.name === choice.name))
+        input.toolConfig.toolChoice = { tool: { name: choice.name } };
+      else if (choice?.type === 'auto') input.toolConfig.toolChoice = { auto: {} };
+    }
+    // Converse's toolChoice names toolConfig's tools only: a choice that needs one of Anthropic's own cannot be sent.
+    if ((choice?.type === 'tool' || choice?.type === 'required') && !input.toolConfig?.toolChoice)
+      warnings.push({
+        code: 'unsupported-parameter',
+        message: `Bedrock: tool_choice ${choice.type === 'tool' ? `'${choice.name}'` : 'required'} was not sent; Converse's toolChoice names only custom tools, not Anthropic's own, so the model may answer without calling it.`,
+      });
   }
   if (!input.toolConfig && hasToolBlocks(messages)) input.toolConfig = { tools: [noToolsOffered] };
   const textFormat = converseTextFormat(request, warnings);
@@ -247,7 +267,8 @@ export function buildConverseRequest(
   // Claude on Bedrock takes top_k through the model's own request fields
   // (https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-call.html, additionalModelRequestFields);
   // one its version refuses was named when the sampling fields were read.
-  if (sampling.topK !== undefined) input.additionalModelRequestFields = { top_k: sampling.topK };
+  if (sampling.topK !== undefined)
+    input.additionalModelRequestFields = { ...(input.additionalModelRequestFields as object | undefined), top_k: sampling.topK };
   for (const [name, value] of Object.entries(request.openaiExtras ?? {}))
     if (!(claude && name === 'top_k' && typeof value === 'number'))
       warnings.push({ code: 'unsupported-parameter', message: `Bedrock Converse has no ${name}: it was not sent.` });

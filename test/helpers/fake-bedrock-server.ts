@@ -11,6 +11,7 @@ import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import type http from 'node:http';
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { anthropicToolRefusal } from './anthropic-tool-definitions.js';
 import { grammarSchemaRefusal } from './grammar-schema-refusal.js';
 import { startLoopbackServer, type RecordedRequest } from './loopback-server.js';
 
@@ -92,11 +93,11 @@ type ConverseBlock = {
 type ConverseBody = {
   messages?: { role: string; content?: ConverseBlock[] }[];
   toolConfig?: {
-    tools?: { toolSpec?: { strict?: unknown; inputSchema?: { json?: { type?: unknown } } } }[];
+    tools?: { toolSpec?: { name?: string; strict?: unknown; inputSchema?: { json?: { type?: unknown } } } }[];
     toolChoice?: Record<string, unknown>;
   };
   outputConfig?: { textFormat?: { type?: string; structure?: { jsonSchema?: { schema?: unknown } } } };
-  additionalModelRequestFields?: { thinking?: { type?: string }; anthropic_beta?: unknown };
+  additionalModelRequestFields?: { thinking?: { type?: string }; anthropic_beta?: unknown; tools?: unknown };
 };
 
 /**
@@ -123,6 +124,27 @@ function betaRefusal(body: ConverseBody): string | undefined {
   if (betas === undefined) return undefined;
   if (!Array.isArray(betas) || betas.some((beta) => !bedrockClaudeBetas.includes(String(beta))))
     return 'The model returned the following errors: invalid beta flag';
+  return undefined;
+}
+
+/**
+ * Anthropic's own tools in Claude's form (`additionalModelRequestFields.tools`, as AWS's computer use guide sends
+ * them: https://docs.aws.amazon.com/bedrock/latest/userguide/computer-use.html) reach Claude's own validation, as
+ * Claude's API checks them (anthropic-tool-definitions.ts) with the betas of `anthropic_beta`, its words wrapped
+ * as Bedrock wraps Claude's ("The model returned the following errors: …", BerriAI/litellm#27846); Claude
+ * refuses two tools of one name, these and toolConfig's together ("tools: Tool names must be unique.").
+ */
+function claudeToolsRefusal(modelId: string, body: ConverseBody): string | undefined {
+  const tools = body.additionalModelRequestFields?.tools;
+  if (tools === undefined || !modelId.includes('anthropic.')) return undefined;
+  const betas = body.additionalModelRequestFields?.anthropic_beta;
+  const refused = anthropicToolRefusal(tools, Array.isArray(betas) ? betas.map(String) : []);
+  if (refused) return `The model returned the following errors: ${refused}`;
+  const names = [
+    ...(Array.isArray(tools) ? (tools as { name?: unknown }[]).map((tool) => String(tool.name)) : []),
+    ...(body.toolConfig?.tools ?? []).flatMap((tool) => (tool.toolSpec?.name === undefined ? [] : [tool.toolSpec.name])),
+  ];
+  if (new Set(names).size !== names.length) return 'The model returned the following errors: tools: Tool names must be unique.';
   return undefined;
 }
 
@@ -349,6 +371,7 @@ export async function startFakeBedrock(options: {
       );
     const refused =
       betaRefusal(body) ??
+      claudeToolsRefusal(modelId, body) ??
       refusal(modelId, body, options.modelsWithoutToolChoice ?? []) ??
       strictToolRefusal(modelId, body, options.modelsWithoutStructuredOutputs ?? []) ??
       grammarLimitRefusal(body, options.grammarLimit);
