@@ -48,6 +48,17 @@ describe('llama-server', () => {
     expect(llamaSchemaConversionError({ schema: { type: 'object', properties: { v: { type: 'float' } } } })).toContain('{"type":"float"}');
     expect(llamaSchemaConversionError({ schema })).toBeUndefined();
   });
+
+  it("refuses a string's pattern not anchored at both ends (_visit_pattern), and reads an anchored one", () => {
+    const withPattern = (pattern: string) => ({ schema: { type: 'object', properties: { city: { type: 'string', pattern } } } });
+    expect(llamaSchemaConversionError(withPattern('\\S'))).toBe(
+      "JSON schema conversion failed:\nPattern must start with '^' and end with '$'",
+    );
+    expect(llamaSchemaConversionError(withPattern('^\\S'))).toContain('Pattern must start with');
+    expect(llamaSchemaConversionError(withPattern('^\\S+$'))).toBeUndefined();
+    // An enum is read before the pattern (visit's order), so its pattern is never looked at.
+    expect(llamaSchemaConversionError({ schema: { type: 'string', enum: ['a'], pattern: 'a' } })).toBeUndefined();
+  });
 });
 
 describe('Ollama', () => {

@@ -105,12 +105,17 @@ function nlohmannDump(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** `_visit_pattern`'s test: the pattern's first character is `^` and its last `$`. */
+const anchored = (pattern: string) => pattern.startsWith('^') && pattern.endsWith('$');
+
 const llamaPrimitives = new Set(['boolean', 'number', 'integer', 'string', 'null', 'object', 'array']);
 
 /**
  * The schemas llama.cpp's converter (`SchemaConverter::visit`, common/json-schema-to-grammar.cpp) cannot turn
  * into a grammar: one with none of `$ref`, `anyOf`/`oneOf`, `allOf`, `const`, `enum`, `properties`, `items`
- * and neither empty nor a known `type` ("Unrecognized schema: …", the schema as nlohmann dumps it).
+ * and neither empty nor a known `type` ("Unrecognized schema: …", the schema as nlohmann dumps it); and a
+ * string's `pattern` that is not anchored at both ends, which `_visit_pattern` refuses before reading it
+ * ("Pattern must start with '^' and end with '$'", as OpenClaw's cron tool's `"pattern": "\\S"` meets it).
  */
 function unrecognized(schema: unknown, found: string[]): void {
   if (!isObject(schema)) return;
@@ -122,6 +127,10 @@ function unrecognized(schema: unknown, found: string[]): void {
   for (const key of ['items', 'additionalProperties']) unrecognized(schema[key], found);
   if (structural.some((key) => schema[key] !== undefined)) return;
   const type = schema.type;
+  if ((type === undefined || type === 'string') && typeof schema.pattern === 'string' && !anchored(schema.pattern)) {
+    found.push("Pattern must start with '^' and end with '$'");
+    return;
+  }
   const types = Array.isArray(type) ? type : [type];
   const known =
     type === undefined ? Object.keys(schema).length === 0 : types.every((one) => typeof one === 'string' && llamaPrimitives.has(one));

@@ -116,13 +116,21 @@ function formatRefusal(body: Record<string, unknown>, options: FakeLlamaServerOp
   return failed ? { status: 400, body: llamaError(400, 'invalid_request_error', failed) } : undefined;
 }
 
+/**
+ * The tool-call grammar's refusal. Builds with the automatic parser generator wrap the converter's words
+ * (`common_chat_templates_apply_jinja`, common/chat.cpp: `throw std::invalid_argument("Unable to generate
+ * parser for this template. Automatic parser generation failed: " + e.what())`), answered 400
+ * invalid_request_error; with `tool_choice: "none"` it builds no grammar (chat-auto-parser-generator.cpp,
+ * `include_grammar`), which is why /apply-template is never refused this way.
+ */
 function toolSchemaConversionError(body: Record<string, unknown>): string | undefined {
   if (!hasTools(body) || body.tool_choice === 'none') return undefined;
   const reasons = (body.tools as { function?: { parameters?: unknown } }[])
     .map((tool) => tool.function?.parameters)
     .filter((schema): schema is Record<string, unknown> => typeof schema === 'object' && schema !== null)
     .flatMap((schema) => llamaSchemaConversionError({ schema })?.split('\n').slice(1) ?? []);
-  return reasons.length === 0 ? undefined : `JSON schema conversion failed:\n${reasons.join('\n')}`;
+  if (reasons.length === 0) return undefined;
+  return `Unable to generate parser for this template. Automatic parser generation failed: JSON schema conversion failed:\n${reasons.join('\n')}`;
 }
 
 function llamaChatRules(options: FakeLlamaServerOptions): ChatRules {
