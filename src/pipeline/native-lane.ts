@@ -1,8 +1,9 @@
 /**
  * The native lane: the upstream is sent the tools and the response format in its own fields and parses its
  * own calls, and the reply stages (src/pipeline/stages.ts) read what it returns. A refusal before the first
- * byte moves the request to the gateway's way: a server that refuses this model's native tools gets it
- * prompted (planned again), one that refuses the native response format gets the format in the prompt.
+ * byte moves the request to the gateway's way: a server that refuses this model's native tools, or the
+ * tools' schemas, gets it prompted (planned again), one that refuses the native response format gets the
+ * format in the prompt.
  */
 import type { ChatInput, ChatRequest } from '../core/chat-request.js';
 import type { ProviderContext } from '../core/provider-adapter.js';
@@ -56,6 +57,12 @@ export class NativeLane {
       // Nothing reached the client yet: a server that refuses this model's native tools gets the same request prompted,
       if (this.toolRefusals.promptedAfterRefusal(model, request, error, context))
         return this.planner.plan({ ...model, toolCalling: 'prompted' }, input, context, options, retries.attempts);
+      // one whose grammar compiler refused the tools' schemas (llama-server) gets it prompted, with a warning,
+      const schemasRefused = this.toolRefusals.promptedAfterSchemaRefusal(model, sent, error, context);
+      if (schemasRefused) {
+        const warned: ChatInput = { ...input, warnings: [...(input.warnings ?? []), schemasRefused] };
+        return this.planner.plan({ ...model, toolCalling: 'prompted' }, warned, context, options, retries.attempts);
+      }
       // One that refuses the native form of the response format gets it in the prompt, checked by the gateway,
       // and so does one whose grammar compiler gave up on the schema (for that schema only).
       if (!this.responseFormats.learnRefusal(model, sent, error, context, diagnostics, routeWarnings)) throw error;

@@ -27,6 +27,7 @@ import { ToolLaneRefusals } from './tool-lane-refusals.js';
 export class TargetPlanner {
   private readonly nativeLane: NativeLane;
   private readonly promptedLane: PromptedLane;
+  private readonly toolRefusals: ToolLaneRefusals;
 
   constructor(
     private readonly dependencies: ChatPipelineDependencies,
@@ -35,10 +36,10 @@ export class TargetPlanner {
   ) {
     const refusals = dependencies.refusals ?? refusalMemories();
     const responseFormats = new ResponseFormatPlacement(providers, refusals, dependencies.schemaCheck, dependencies.repairJson);
-    const toolRefusals = new ToolLaneRefusals(providers, refusals, dependencies.servers);
+    this.toolRefusals = new ToolLaneRefusals(providers, refusals, dependencies.servers);
     const toolFormats = new ToolFormatLookup(dependencies.toolFormats);
-    this.nativeLane = new NativeLane(this, providers, toolFormats, toolRefusals, responseFormats, dependencies);
-    this.promptedLane = new PromptedLane(this, providers, caches, toolFormats, toolRefusals, responseFormats, dependencies);
+    this.nativeLane = new NativeLane(this, providers, toolFormats, this.toolRefusals, responseFormats, dependencies);
+    this.promptedLane = new PromptedLane(this, providers, caches, toolFormats, this.toolRefusals, responseFormats, dependencies);
   }
 
   /**
@@ -55,6 +56,9 @@ export class TargetPlanner {
     const toolPolicy = access?.limitsTools ? access : undefined;
     if (toolPolicy) restrictTools(request, toolPolicy, routeWarnings);
     withoutClaudeOnlyFields(request, this.providers.config(model.provider).type, routeWarnings);
+    // A tool set whose schemas the server refused for this model lately goes to the prompted lane at once.
+    const planned = this.toolRefusals.laneFor(model, request, routeWarnings);
+    request.model = planned;
     const retries = {
       settings: this.providers.config(model.provider).retries ?? defaultRetries,
       attempts,
@@ -62,8 +66,8 @@ export class TargetPlanner {
     };
     const diagnostics = new DiagnosticsCollector(request.tools ?? []);
     for (const warning of routeWarnings) diagnostics.warn(warning);
-    return model.toolCalling === 'native'
-      ? this.nativeLane.run(model, request, agentFormat, toolPolicy, diagnostics, routeWarnings, retries, input, context, options)
-      : this.promptedLane.run(model, request, agentFormat, diagnostics, routeWarnings, retries, input, context, options);
+    return planned.toolCalling === 'native'
+      ? this.nativeLane.run(planned, request, agentFormat, toolPolicy, diagnostics, routeWarnings, retries, input, context, options)
+      : this.promptedLane.run(planned, request, agentFormat, diagnostics, routeWarnings, retries, input, context, options);
   }
 }

@@ -1,8 +1,9 @@
 /**
  * llama-server refuses any schema its json-schema-to-grammar cannot convert in the same words, a tool's as
  * well as the response format's ("JSON schema conversion failed:\nUnrecognized schema: …"). Only a refusal of
- * the format's schema moves the format into the prompt (and is remembered for that schema); a tool's is passed
- * on to the client at once, the format left native.
+ * the format's schema moves the format into the prompt (and is remembered for that schema); a tool's moves the
+ * request to the prompted lane (test/real-servers/tool-schema-refused.test.ts), the format's schema left native
+ * for other tools.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeInferenceServer } from '../helpers/fake-inference-server.js';
@@ -48,15 +49,22 @@ function ask(tools: unknown[], schema: Record<string, unknown>) {
 }
 
 describe("llama-server's refusal of a schema", () => {
-  it("of a tool's: passed on at once, the response format left native for the next request", async () => {
+  it("of a tool's: the request goes to the prompted lane, the format's schema not remembered for the next request", async () => {
     const before = chatRequests().length;
-    const refused = await ask([badTool], goodFormat);
-    expect(refused.status).toBe(400);
-    expect(JSON.parse(refused.text).error.message).toContain('JSON schema conversion failed:\nUnrecognized schema: {"description"');
-    expect(chatRequests().length).toBe(before + 1);
-    // Nothing was remembered against the format's schema: with a tool llama-server reads, it goes natively.
-    const answered = await ask([goodTool], goodFormat);
+    const completionsBefore = llama.bodiesOf('/completion').length;
+    const answered = await ask([badTool], goodFormat);
     expect(answered.status).toBe(200);
+    expect(JSON.parse(answered.text).diagnostics.warnings).toContainEqual(
+      expect.objectContaining({ message: expect.stringContaining('JSON schema conversion failed:\nUnrecognized schema: {"description"') }),
+    );
+    // One native attempt, then the prompted lane (/apply-template, /completion), the format in the prompt beside the tools.
+    expect(chatRequests().length).toBe(before + 1);
+    const prompted = llama.bodiesOf('/completion').slice(completionsBefore);
+    expect(prompted).toHaveLength(1);
+    expect(prompted[0]).not.toHaveProperty('json_schema');
+    // Nothing was remembered against the format's schema: with a tool llama-server reads, it goes natively.
+    const native = await ask([goodTool], goodFormat);
+    expect(native.status).toBe(200);
     expect(chatRequests().at(-1)?.body).toHaveProperty('response_format');
   });
 
