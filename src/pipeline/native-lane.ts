@@ -58,7 +58,7 @@ export class NativeLane {
       if (this.toolRefusals.promptedAfterRefusal(model, request, error, context))
         return this.planner.plan({ ...model, toolCalling: 'prompted' }, input, context, options, retries.attempts);
       // one whose grammar compiler refused the tools' schemas (llama-server) gets it prompted, with a warning,
-      const schemasRefused = this.toolRefusals.promptedAfterSchemaRefusal(model, sent, error, context);
+      const schemasRefused = this.toolRefusals.promptedAfterSchemaRefusal(model, request, sent, error, context);
       if (schemasRefused) {
         const warned: ChatInput = { ...input, warnings: [...(input.warnings ?? []), schemasRefused] };
         return this.planner.plan({ ...model, toolCalling: 'prompted' }, warned, context, options, retries.attempts);

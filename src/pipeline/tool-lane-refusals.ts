@@ -71,9 +71,8 @@ export class ToolLaneRefusals {
    * refused these tools' schemas for it lately (the client warned in `warnings`), else `model` itself.
    */
   laneFor(model: ResolvedModel, request: ChatRequest, warnings: Warning[]): ResolvedModel {
-    const tools = request.tools;
-    if (model.toolCalling !== 'native' || !tools?.length || request.toolChoice?.type === 'none') return model;
-    if (!this.toolSchemasRefused.has(model, tools) || !this.auto(model)) return model;
+    if (model.toolCalling !== 'native' || !request.tools?.length || request.toolChoice?.type === 'none') return model;
+    if (!this.toolSchemasRefused.has(model, request) || !this.auto(model)) return model;
     warnings.push({
       code: 'unsupported-parameter',
       message:
@@ -84,14 +83,21 @@ export class ToolLaneRefusals {
 
   /**
    * The server's grammar compiler refused the tool schemas `sent` carried natively (tool-schemas-refused.ts)
-   * for a model `auto` sent natively: the model and tool set are remembered, and the warning for the client
-   * is returned for the same request to be planned again in the prompted lane. Undefined for any other
-   * error, and under an explicit `toolCalling: native` (the operator's word), which keeps the error.
+   * for a model `auto` sent natively: the model and `request`'s schemas (the plan's, as laneFor reads them) are
+   * remembered, and the warning for the client is returned for the same request to be planned again in the
+   * prompted lane. Undefined for any other error, and under an explicit `toolCalling: native` (the operator's
+   * word), which keeps the error.
    */
-  promptedAfterSchemaRefusal(model: ResolvedModel, sent: ChatRequest, error: unknown, context: ProviderContext): Warning | undefined {
+  promptedAfterSchemaRefusal(
+    model: ResolvedModel,
+    request: ChatRequest,
+    sent: ChatRequest,
+    error: unknown,
+    context: ProviderContext,
+  ): Warning | undefined {
     if (!isToolSchemaRefusal(error, sent) || !this.auto(model)) return undefined;
     const { message } = error as Error;
-    if (this.toolSchemasRefused.remember(model, sent.tools ?? []))
+    if (this.toolSchemasRefused.remember(model, request))
       context.log.warn(
         { provider: model.provider, model: model.model, tools: sent.tools?.map((tool) => tool.name), reason: message },
         "the server's grammar compiler refused these tools' schemas: they are prompted for this model until native tools are tried again",

@@ -32,7 +32,15 @@ export function isToolSchemaRefusal(error: unknown, sent: ChatRequest): boolean 
   return !isFormatSchemaTooComplex(error, sent);
 }
 
-/** The model and tool set pairs whose schemas the upstream refused, bounded like the other refusal memories. */
+/** What a refusal is remembered by: the tools' schemas and the response format's, which the converter read together. */
+export type RefusedSchemas = Pick<ChatRequest, 'tools' | 'responseFormat'>;
+
+/**
+ * The model and tool set pairs whose schemas the upstream refused, bounded like the other refusal memories. A
+ * response format's schema that went with the tools is part of the key: a reason that names no part of a schema
+ * may have been the format's (builds with the parser generator build no tool grammar beside a format at all,
+ * chat-auto-parser-generator.cpp), and the same tools without it deserve their native attempt.
+ */
 export class ToolSchemasRefused {
   private readonly refused: RefusalMemory;
 
@@ -41,17 +49,19 @@ export class ToolSchemasRefused {
   }
 
   /** No digest while nothing is remembered: every request with tools asks, and the memory is nearly always empty. */
-  has(model: ResolvedModel, tools: readonly ToolDefinition[]): boolean {
-    return this.refused.size > 0 && this.refused.has(keyOf(model, tools));
+  has(model: ResolvedModel, request: RefusedSchemas): boolean {
+    return this.refused.size > 0 && this.refused.has(keyOf(model, request));
   }
 
   /** False when the pair was remembered already. */
-  remember(model: ResolvedModel, tools: readonly ToolDefinition[]): boolean {
-    return this.refused.remember(keyOf(model, tools));
+  remember(model: ResolvedModel, request: RefusedSchemas): boolean {
+    return this.refused.remember(keyOf(model, request));
   }
 }
 
 /** The schemas alone are what the converter reads; a digest, since a thousand tool sets would otherwise all be held. */
-function keyOf(model: ResolvedModel, tools: readonly ToolDefinition[]): string {
-  return `${model.provider}/${model.model}\n${contentDigest(tools.map((tool) => tool.parameters))}`;
+function keyOf(model: ResolvedModel, request: RefusedSchemas): string {
+  const format = request.responseFormat?.type === 'json_schema' ? (request.responseFormat.schema ?? null) : null;
+  const schemas = (request.tools ?? []).map((tool: ToolDefinition) => tool.parameters);
+  return `${model.provider}/${model.model}\n${contentDigest({ tools: schemas, format })}`;
 }

@@ -66,22 +66,29 @@ describe('ToolSchemasRefused', () => {
   it('remembers a model and its tool set, by their schemas, until the memory forgets it', () => {
     let now = 0;
     const refused = new ToolSchemasRefused(refusalMemories({ forgetAfterMs: 1_000, now: () => now }));
-    const tools = request({ tools: [unanchored, anchored] }).tools ?? [];
-    expect(refused.has(model, tools)).toBe(false);
-    expect(refused.remember(model, tools)).toBe(true);
-    expect(refused.remember(model, tools)).toBe(false);
+    const sent = request({ tools: [unanchored, anchored] });
+    const tools = sent.tools ?? [];
+    expect(refused.has(model, sent)).toBe(false);
+    expect(refused.remember(model, sent)).toBe(true);
+    expect(refused.remember(model, sent)).toBe(false);
     // The same schemas under other names and descriptions: the converter reads the schemas alone.
-    expect(
-      refused.has(
-        model,
-        tools.map((tool) => ({ ...tool, name: `renamed_${tool.name}`, description: 'another' })),
-      ),
-    ).toBe(true);
-    expect(refused.has(model, tools.slice(1))).toBe(false);
-    expect(refused.has({ ...model, model: 'other.gguf' }, tools)).toBe(false);
+    expect(refused.has(model, { tools: tools.map((tool) => ({ ...tool, name: `renamed_${tool.name}`, description: 'another' })) })).toBe(
+      true,
+    );
+    expect(refused.has(model, { tools: tools.slice(1) })).toBe(false);
+    expect(refused.has({ ...model, model: 'other.gguf' }, sent)).toBe(false);
     now = 999;
-    expect(refused.has(model, tools)).toBe(true);
+    expect(refused.has(model, sent)).toBe(true);
     now = 1_000;
-    expect(refused.has(model, tools)).toBe(false);
+    expect(refused.has(model, sent)).toBe(false);
+  });
+
+  it("keys a refusal that came with a response format's schema by that schema too", () => {
+    const refused = new ToolSchemasRefused(refusalMemories({ forgetAfterMs: 1_000, now: () => 0 }));
+    const withFormat = request({ tools: [unanchored], format: { type: 'object', properties: { answer: { type: 'string' } } } });
+    refused.remember(model, withFormat);
+    expect(refused.has(model, withFormat)).toBe(true);
+    // The same tools alone were perhaps never the converter's trouble: they get their native attempt.
+    expect(refused.has(model, request({ tools: [unanchored] }))).toBe(false);
   });
 });
