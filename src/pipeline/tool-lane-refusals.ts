@@ -76,7 +76,7 @@ export class ToolLaneRefusals {
     warnings.push({
       code: 'unsupported-parameter',
       message:
-        "The upstream refused these tools' schemas for this model a moment ago (its grammar compiler cannot convert them): the tools were written into the prompt and the calls read from the reply by the gateway.",
+        "The upstream refused these tools' schemas for this model earlier (its grammar compiler could not convert them): the tools were written into the prompt and the calls read from the reply by the gateway.",
     });
     return { ...model, toolCalling: 'prompted' };
   }
