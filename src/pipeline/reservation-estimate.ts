@@ -28,8 +28,17 @@ export type ReservationPricing = {
 
 export function reservationEstimate(input: ChatInput, pricing: ReservationPricing): number | undefined {
   const inputTokens = estimateInputTokens(input);
-  const outputTokens = input.maxOutputTokens ?? defaultReservedOutputTokens;
+  const outputTokens = reservedOutputTokens(input.maxOutputTokens);
   return dearestCost(input.model, input.provider, { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }, pricing);
+}
+
+/**
+ * The output a request allows. A negative limit is no limit where it is passed on as sent: llama-server's
+ * `max_tokens` sets `n_predict`, where -1 is "infinity" (tools/server/README.md), and Ollama's `num_predict`
+ * -1 the same; taken at its word, it made the estimate negative, so nothing was reserved.
+ */
+function reservedOutputTokens(maxOutputTokens: number | null | undefined): number {
+  return typeof maxOutputTokens === 'number' && maxOutputTokens >= 0 ? maxOutputTokens : defaultReservedOutputTokens;
 }
 
 /** An embeddings request's input at the model's input rate (embeddings have no output to price). */

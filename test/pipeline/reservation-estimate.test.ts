@@ -54,6 +54,13 @@ describe('reservationEstimate', () => {
     expect(reservationEstimate(chat('cheap/m'), pricing)).toBeCloseTo((10 * 1 + 4_096 * 2) / 1e6, 12);
   });
 
+  it('reserves 4,096 output tokens for a negative limit, which llama-server and Ollama read as none', () => {
+    // llama-server's max_tokens sets n_predict, where -1 is "infinity" (tools/server/README.md); Ollama's
+    // num_predict -1 is the same. A negative estimate reserved nothing and passed beside other requests.
+    expect(reservationEstimate(chat('cheap/m', -1), pricing)).toBeCloseTo((10 * 1 + 4_096 * 2) / 1e6, 12);
+    expect(reservationEstimate(chat('cheap/m', -1_000), pricing)).toBeCloseTo((10 * 1 + 4_096 * 2) / 1e6, 12);
+  });
+
   it("prices a deployment's name at its dearest target", () => {
     expect(reservationEstimate(chat('pool', 100), pricing)).toBeCloseTo((10 * 10 + 100 * 20) / 1e6, 12);
   });
