@@ -52,6 +52,8 @@ class ReplyTap implements EventStage {
         break;
       case 'finish': {
         this.finished = true;
+        // An OpenAI refusal's words come on the finish, not as text deltas: they are the reply the model generated.
+        if (event.reason.refusalIsReply && event.reason.refusal) this.outputCharacters += event.reason.refusal.length;
         const summary: ReplySummary = { usage: event.usage, finishReason: event.reason, toolCalls: this.toolCalls };
         if (this.responseId) summary.responseId = this.responseId;
         if (this.responseModel) summary.responseModel = this.responseModel;
