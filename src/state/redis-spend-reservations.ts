@@ -117,15 +117,12 @@ export class RedisSpendReservations implements SharedSpendReservations {
     // The spend counter's key as RedisWindowCounter's limiter writes it (`${prefix}limits:${name}` + ':' + key).
     const spendKey = `${this.keyPrefix}limits:${request.counter}:${request.countKey}`;
     const setKey = this.setKeyOf(request.holder);
-    const member = `${this.replica}:${++this.sequence}:${request.estimatePoints}`;
-    const reserved = await this.client.interlinguaReserveSpend(
-      spendKey,
-      setKey,
-      request.budgetPoints,
-      request.estimatePoints,
-      member,
-      this.leaseMs,
-    );
+    // The script reads a member's points as its last digits, so they must be written as an integer: String(2e21)
+    // is '2e+21', Infinity has no digits. An estimate past the budget decides as the budget plus one does
+    // (refused beside any reservation; held, it leaves nothing), so it is held as that.
+    const points = Math.min(request.estimatePoints, request.budgetPoints + 1);
+    const member = `${this.replica}:${++this.sequence}:${points}`;
+    const reserved = await this.client.interlinguaReserveSpend(spendKey, setKey, request.budgetPoints, points, member, this.leaseMs);
     return reserved === 1 ? new RedisSpendReservation(this.client, setKey, member, this.leaseMs) : undefined;
   }
 

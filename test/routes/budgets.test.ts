@@ -712,6 +712,23 @@ describe.skipIf(!redisServerPath)('budgets shared through Redis', () => {
     await after?.release();
   });
 
+  // String(1e21) is '1e+21' and String(Infinity) has no digits: the script read 21 points, or failed on every
+  // reservation of the key while the request ran. max_tokens 1e17 at $20 per million, or 1e400 (Infinity), did it.
+  it('an estimate too large to write in digits still holds the budget while its request runs', async () => {
+    const client = new Redis(redis.server.url);
+    opened.push({ close: async () => void client.disconnect() });
+    const reservations = new RedisSpendReservations(client, `huge-estimate-test-${Date.now()}:`, 60_000);
+    const request = { counter: 'budget:month', countKey: 'team:2026-12', holder: 'team', budgetPoints: 2_500, estimatePoints: 1_000 };
+    for (const estimatePoints of [2e21, Number.POSITIVE_INFINITY]) {
+      const held = await reservations.reserve({ ...request, estimatePoints });
+      expect(held).toBeDefined();
+      expect(await reservations.reserve(request)).toBeUndefined();
+      expect(await reservations.reservedPoints('team')).toBeGreaterThan(request.budgetPoints);
+      await held?.release();
+      expect(await reservations.reservedPoints('team')).toBe(0);
+    }
+  });
+
   it('what is left leaves out what requests in flight on another replica reserved', async () => {
     const state = { redis: redis.server.url, keyPrefix: `remaining-test-${Date.now()}:` };
     const first = await setUp(0.01, { state });
