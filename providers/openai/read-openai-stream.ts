@@ -1,7 +1,7 @@
 /** OpenAI Chat Completions stream chunks → neutral StreamEvents (tolerant of compatible servers). */
 import type { Cancellation } from '../../src/core/cancellation.js';
 import type { FinishReason } from '../../src/core/finish-reason.js';
-import { gatewayError } from '../../src/core/gateway-error.js';
+import { gatewayError, type GatewayError } from '../../src/core/gateway-error.js';
 import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import { readTokenLogprobs } from '../read-token-logprobs.js';
@@ -135,21 +135,25 @@ class ChunkReader {
     return { ...reason, stopSequence: matched };
   }
 
+  /** An error event; a refusal gathered for the finish goes with it, as output the upstream generated (and billed). */
+  failure(error: GatewayError): StreamEvent {
+    return this.refusal === undefined ? { type: 'error', error } : { type: 'error', error, heldOutputCharacters: this.refusal.length };
+  }
+
   /** The events after the last batch: what an abort, a cut-off body or a complete one ends with. */
   end(): StreamEvent[] {
     const { options } = this;
     // An aborted request (client gone, or shutdown after the grace period) must not pass for a complete reply.
-    if (options.cancellation?.aborted) return [{ type: 'error', error: errorFromAbort(options.cancellation.reason) }];
+    if (options.cancellation?.aborted) return [this.failure(errorFromAbort(options.cancellation.reason))];
     const events: StreamEvent[] = [];
     if (!this.started) events.push({ type: 'response-start', id: '', model: options.model, warnings: options.warnings });
     // A body that ends with neither finish_reason nor [DONE] was cut off, not finished.
     if (options.state && !options.state.sawDone && !this.finishReason) {
-      events.push({
-        type: 'error',
-        error: gatewayError('upstream_unavailable', {
-          message: `Upstream provider '${options.provider}' ended the stream before finishing.`,
-        }),
-      });
+      events.push(
+        this.failure(
+          gatewayError('upstream_unavailable', { message: `Upstream provider '${options.provider}' ended the stream before finishing.` }),
+        ),
+      );
       return events;
     }
     events.push(...this.tracker.finish());
@@ -175,7 +179,7 @@ async function* readLive<Read>(live: LiveChunks<Read>, reader: ChunkReader, opti
     }
   } catch (error) {
     for (const event of events) yield event;
-    yield { type: 'error', error: errorFromTransportFailure(error, options.provider) };
+    yield reader.failure(errorFromTransportFailure(error, options.provider));
     return;
   }
   for (const event of reader.end()) yield event;
@@ -195,7 +199,7 @@ export function readOpenAiStream<Read>(
   try {
     for (const batch of source as readonly (readonly unknown[])[]) reader.read(batch, events);
   } catch (error) {
-    events.push({ type: 'error', error: errorFromTransportFailure(error, options.provider) });
+    events.push(reader.failure(errorFromTransportFailure(error, options.provider)));
     return replayEvents(events);
   }
   events.push(...reader.end());

@@ -25,7 +25,11 @@ export type StreamEvent =
   /** `arguments` is the complete JSON text; it always equals the concatenated deltas. */
   | { type: 'tool-call-end'; index: number; arguments: string }
   | { type: 'finish'; reason: FinishReason; usage: Usage; diagnostics?: Diagnostics }
-  | { type: 'error'; error: GatewayError };
+  /**
+   * `heldOutputCharacters`: output the upstream generated that the reader held for a finish that never came
+   * (an OpenAI refusal's words ride on the finish), so that a reply cut short is charged for it as for text.
+   */
+  | { type: 'error'; error: GatewayError; heldOutputCharacters?: number };
 
 // Events already in hand travel as an EventList, which only core and the pipeline's stages look inside
 // (src/core/event-list.ts); everyone else makes one with replayEvents and reads one with foldEvents.

@@ -47,7 +47,8 @@ class FinalizeStage implements EventStage {
       case 'error': {
         this.finished = true;
         const { redactor } = this.options;
-        out.push(redactor ? { type: 'error', error: redactor.redactError(event.error) } : event);
+        // Spread: what else the event carries (output held back, for the estimate) goes on with it.
+        out.push(redactor ? { ...event, error: redactor.redactError(event.error) } : event);
         return;
       }
       default:

@@ -69,6 +69,7 @@ class ReplyTap implements EventStage {
         this.listener.failed(event.error);
         // An error before any output is the upstream failing on its own, as an error status would (a fallback
         // would have taken over): nothing to charge. After output, what was generated was billed.
+        this.outputCharacters += event.heldOutputCharacters ?? 0;
         if (this.outputCharacters > 0) this.listener.incomplete(this.outputCharacters);
         break;
       default:

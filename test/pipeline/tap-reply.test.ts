@@ -1,6 +1,7 @@
 /** tapReply: what a reply that ended without usage streamed, for its estimate (docs/cost-and-budgets.md). */
 import { describe, expect, it } from 'vitest';
 import { replayEvents } from '../../src/core/event-list.js';
+import { GatewayError } from '../../src/core/gateway-error.js';
 import type { StreamEvent } from '../../src/core/stream-event.js';
 import { tapReply, type ReplyListener } from '../../src/pipeline/tap-reply.js';
 
@@ -34,5 +35,13 @@ describe('tapReply', () => {
     // generated those words as its reply, and the upstream billed them as output.
     const events: StreamEvent[] = [start, { type: 'finish', reason: { unified: 'stop', refusal, refusalIsReply: true }, usage: {} }];
     expect(await reportedOutput(events)).toEqual([refusal.length]);
+  });
+
+  it('counts the output an error event says the reader held back (a refusal cut off before its finish)', async () => {
+    const upstreamGone = new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_unavailable', message: 'cut' });
+    const cut: StreamEvent[] = [start, { type: 'error', error: upstreamGone, heldOutputCharacters: refusal.length }];
+    expect(await reportedOutput(cut)).toEqual([refusal.length]);
+    // Nothing generated: the upstream failed on its own, nothing to charge.
+    expect(await reportedOutput([start, { type: 'error', error: upstreamGone }])).toEqual([]);
   });
 });
