@@ -42,6 +42,7 @@ const message = {
     tool_call_id: { type: 'string' },
     reasoning_content: { type: ['string', 'null'] },
     reasoning: { type: ['string', 'null'] },
+    refusal: { type: ['string', 'null'] },
     name: { type: 'string' },
   },
   // `required` keeps the condition false for a message without a role, which must be reported as such.

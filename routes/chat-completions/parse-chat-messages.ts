@@ -73,7 +73,9 @@ function assistantMessage(message: WireMessage, index: number): AssistantMessage
   const content: AssistantMessage['content'] = [];
   const reasoning = message.reasoning_content ?? message.reasoning;
   if (typeof reasoning === 'string' && reasoning) content.push({ type: 'reasoning', text: reasoning });
-  const text = textOf(message.content, `messages[${index}].content`);
+  // A declined turn as the openai SDK keeps it (`content: null`, the words in `refusal`) is those words, as a
+  // `refusal` content part is: without them the upstream saw an empty assistant turn.
+  const text = textOf(message.content, `messages[${index}].content`) || (message.refusal ?? '');
   if (text) content.push({ type: 'text', text });
   for (const [callIndex, call] of (message.tool_calls ?? []).entries()) {
     const args = call.function.arguments;
