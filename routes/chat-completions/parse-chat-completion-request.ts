@@ -89,7 +89,9 @@ export function parseChatCompletionRequest(
   const allowed = allowedToolNames(body.tool_choice);
   if (allowed) input.tools = allowedOf(input.tools ?? [], allowed);
   if (body.parallel_tool_calls !== undefined) input.parallelToolCalls = body.parallel_tool_calls;
-  const maxTokens = body.max_completion_tokens !== undefined ? body.max_completion_tokens : body.max_tokens;
+  // max_completion_tokens replaces max_tokens; a null one is unset (as OpenAI reads it), so max_tokens beside it
+  // still limits the reply. A null the client sent, with no limit anywhere, goes upstream as it came.
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? body.max_completion_tokens;
   if (maxTokens !== undefined) input.maxOutputTokens = maxTokens;
   if (body.temperature !== undefined) input.temperature = body.temperature;
   if (body.top_p !== undefined) input.topP = body.top_p;

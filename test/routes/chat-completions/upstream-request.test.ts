@@ -163,6 +163,17 @@ describe('the openai-compatible adapter', () => {
     expect(body.model).toBe('local/Qwen/Qwen3-8B');
   });
 
+  // A client that writes every field (null for the ones it leaves unset) sent max_tokens 100 beside
+  // max_completion_tokens null: the null won, the upstream got no limit, and the budget reserved 4,096.
+  it('keeps max_tokens when max_completion_tokens is null (unset), and null when both are', async () => {
+    openai.enqueue({ type: 'chat', content: 'ok' }, { type: 'chat', content: 'ok' });
+    const messages = [{ role: 'user', content: 'hi' }];
+    await completion('local/m', { model: 'local/m', messages, max_tokens: 100, max_completion_tokens: null });
+    expect(openai.lastChatBody().max_tokens).toBe(100);
+    await completion('local/m', { model: 'local/m', messages, max_tokens: null, max_completion_tokens: null });
+    expect(openai.lastChatBody()).toHaveProperty('max_tokens', null);
+  });
+
   it('takes the model whole on POST /{provider}/v1/chat/completions', async () => {
     openai.enqueue({ type: 'chat', content: 'ok' }, { type: 'chat', content: 'ok' });
     const body = await completion(
