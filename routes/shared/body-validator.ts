@@ -63,7 +63,12 @@ function compileBodyValidator<T>(ajv: Ajv, schema: object): BodyValidator<T> {
  * the first time a request needs it, once per app; every later request finds it in a map.
  */
 export class BodyValidators {
-  private readonly ajv = new Ajv({ allErrors: false, strict: false });
+  /**
+   * `strictNumbers`: a JSON number too large for a double (`"max_tokens": 1e400`) parses as Infinity, which
+   * ajv's integer and number checks let through without it (strict: false turns it off), and Infinity goes
+   * upstream as `null`: no limit at all. With it, such a number is the field's 400.
+   */
+  private readonly ajv = new Ajv({ allErrors: false, strict: false, strictNumbers: true });
   private readonly compiled = new Map<object, BodyValidator<unknown>>();
 
   /** `schema`'s validator; the same schema object always gets the same validator. */

@@ -164,6 +164,17 @@ describe('malformed JSON', () => {
   });
 });
 
+describe('numbers too large for a double', () => {
+  // JSON.parse reads 1e400 as Infinity, which JSON.stringify writes upstream as null: no limit, no temperature.
+  it.each([
+    ['max_tokens', 'an integer field'],
+    ['temperature', 'a number field'],
+  ])('%s: 1e400 (%s) is a 400 naming the field, nothing sent upstream', async (field) => {
+    const error = await rejected(`{"model":"local/m","messages":[{"role":"user","content":"hi"}],"${field}":1e400}`);
+    expect(error).toMatchObject({ type: 'invalid_request_error', param: field });
+  });
+});
+
 describe('model addressing errors', () => {
   it('an unknown provider is a 404 model_not_found listing the configured providers', async () => {
     const error = await rejected({ model: 'nowhere/gpt-4', messages: [user] }, 404);
