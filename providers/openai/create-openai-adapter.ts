@@ -13,7 +13,7 @@ import { refusalMemories, type RefusalMemories } from '../../src/core/refusal-me
 import { version } from '../../src/version.js';
 import { toolChoiceWarnings } from './server-tool-choice.js';
 import { serializeOpenAiRequestBody, type OpenAiBodyCaches, type OpenAiFlavour, serverFieldWarnings } from './build-openai-request-body.js';
-import { chatCompletionChunks, type DecodeState } from './decode-chat-completion-chunks.js';
+import { decodeChatCompletionChunks, type DecodeState } from './decode-chat-completion-chunks.js';
 import { readOpenAiEmbeddings, readOpenAiModels } from './read-openai-listings.js';
 import { parseChatCompletion } from './read-chat-completion.js';
 import { createLlamaTemplateLane, takesLlamaTemplateLane } from './llama-template-lane.js';
@@ -94,7 +94,7 @@ export function createOpenAiAdapter(
     }
     const upstream = await client.openStream(call);
     const state: DecodeState = { sawDone: false };
-    return readOpenAiStream(chatCompletionChunks(upstream, config.name, state), { ...readOptions, state });
+    return readOpenAiStream(decodeChatCompletionChunks(upstream, config.name, state), { ...readOptions, state });
   }
 
   /** A server that ignores `logprobs` (logprobs-not-returned.ts) is said to, in a warning. */

@@ -3,7 +3,6 @@
  * an in-band `data: {"error": …}` frame into a GatewayError; the stream releases its body whatever happens.
  */
 import { gatewayError, type GatewayError } from '../../src/core/gateway-error.js';
-import type { ServerSentEvent } from '../../src/http/sse-decoder.js';
 import type { UpstreamStream } from '../../src/http/upstream-stream.js';
 import { errorFromInBandOverflow, readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
 
@@ -25,51 +24,35 @@ function inBandError(provider: string, payload: Record<string, unknown>): Gatewa
   return gatewayError('upstream_event_error', { code, message, upstreamBody: error });
 }
 
-/**
- * What readOpenAiStream reads a live reply from: the upstream's reads (each read's SSE events together, see
- * UpstreamStream), and how one read becomes chat.completion.chunk objects. The chunks are decoded inside
- * the reader's own loop rather than by a generator of their own: an async generator between the body and
- * the reader cost a promise and its microtasks on every chunk of every stream.
- */
-export type LiveChunks<Read = readonly ServerSentEvent[]> = {
-  reads: AsyncIterable<Read>;
-  /**
-   * Appends the chunks of one read to `into`: `reading` for more, `ended` once the reply's end came (the
-   * rest of the body is not read), or an error the upstream sent in band, raised after the chunks before it.
-   */
-  decode(read: Read, into: Record<string, unknown>[]): DecodeOutcome;
-};
-
-export type DecodeOutcome = 'reading' | 'ended' | GatewayError;
-
-/** The chunks of an upstream's chat.completion SSE stream; `state.sawDone` at `data: [DONE]`. */
-export function chatCompletionChunks(stream: UpstreamStream, provider: string, state: DecodeState): LiveChunks {
-  return { reads: stream.serverSentEvents('drop'), decode: (events, into) => decodeRead(events, into, stream, provider, state) };
-}
-
-function decodeRead(
-  events: readonly ServerSentEvent[],
-  into: Record<string, unknown>[],
+/** Yields the chunks of each upstream read as one batch (see UpstreamStream). */
+export async function* decodeChatCompletionChunks(
   stream: UpstreamStream,
   provider: string,
   state: DecodeState,
-): DecodeOutcome {
-  for (const event of events) {
-    if (event.data === '[DONE]') {
-      state.sawDone = true;
-      stream.complete();
-      return 'ended';
+): AsyncGenerator<Record<string, unknown>[]> {
+  for await (const events of stream.serverSentEvents('drop')) {
+    const batch: Record<string, unknown>[] = [];
+    for (const event of events) {
+      if (event.data === '[DONE]') {
+        state.sawDone = true;
+        stream.complete();
+        if (batch.length) yield batch;
+        return;
+      }
+      if (event.data === '') continue;
+      let chunk: Record<string, unknown>;
+      try {
+        chunk = JSON.parse(event.data) as Record<string, unknown>;
+      } catch {
+        throw gatewayError('upstream_bad_chunk', { message: `Upstream provider '${provider}' sent a malformed stream chunk.` });
+      }
+      if (chunk.error !== undefined && chunk.choices === undefined) {
+        // Chunks before the error still count (text the client should see before the failure).
+        if (batch.length) yield batch;
+        throw inBandError(provider, chunk);
+      }
+      batch.push(chunk);
     }
-    if (event.data === '') continue;
-    let chunk: Record<string, unknown>;
-    try {
-      chunk = JSON.parse(event.data) as Record<string, unknown>;
-    } catch {
-      throw gatewayError('upstream_bad_chunk', { message: `Upstream provider '${provider}' sent a malformed stream chunk.` });
-    }
-    // Chunks before the error still count (text the client should see before the failure).
-    if (chunk.error !== undefined && chunk.choices === undefined) return inBandError(provider, chunk);
-    into.push(chunk);
+    if (batch.length) yield batch;
   }
-  return 'reading';
 }

@@ -8,9 +8,8 @@
 // @see https://github.com/ggml-org/llama.cpp/blob/master/tools/server/server-task.cpp (to_json_non_oaicompat)
 import { gatewayError, type GatewayError } from '../../src/core/gateway-error.js';
 import { errorFromInBandOverflow, readUpstreamErrorMessage } from '../../src/http/upstream-error.js';
-import type { ServerSentEvent } from '../../src/http/sse-decoder.js';
 import type { UpstreamStream } from '../../src/http/upstream-stream.js';
-import type { DecodeOutcome, DecodeState, LiveChunks } from './decode-chat-completion-chunks.js';
+import type { DecodeState } from './decode-chat-completion-chunks.js';
 
 type LooseCompletion = {
   content?: unknown;
@@ -118,32 +117,35 @@ export function parseLlamaCompletion(text: string, provider: string, topLogprobs
   return [asChunk({ ...completion, stop: true }, topLogprobs)];
 }
 
-/** A streamed reply's chunks (read by readOpenAiStream); `state.sawDone` once the last piece came. */
-export function llamaCompletionChunks(stream: UpstreamStream, provider: string, state: DecodeState, topLogprobs?: number): LiveChunks {
-  return {
-    reads: stream.serverSentEvents('flush'),
-    decode: (events, into) => decodeLlamaRead(events, into, { stream, provider, state, topLogprobs }),
-  };
-}
-
-type LlamaReadContext = { stream: UpstreamStream; provider: string; state: DecodeState; topLogprobs: number | undefined };
-
-function decodeLlamaRead(events: readonly ServerSentEvent[], into: Record<string, unknown>[], context: LlamaReadContext): DecodeOutcome {
-  for (const event of events) {
-    if (event.data === '' || event.data === '[DONE]') continue;
-    let reply: LooseCompletion;
-    try {
-      reply = JSON.parse(event.data) as LooseCompletion;
-    } catch {
-      throw gatewayError('upstream_bad_chunk', { message: `Upstream provider '${context.provider}' sent a malformed stream chunk.` });
+/** A streamed reply → its chunks, one batch per upstream read; `state.sawDone` once the last piece came. */
+export async function* decodeLlamaCompletionChunks(
+  stream: UpstreamStream,
+  provider: string,
+  state: DecodeState,
+  topLogprobs?: number,
+): AsyncGenerator<Record<string, unknown>[]> {
+  for await (const events of stream.serverSentEvents('flush')) {
+    const batch: Record<string, unknown>[] = [];
+    for (const event of events) {
+      if (event.data === '' || event.data === '[DONE]') continue;
+      let reply: LooseCompletion;
+      try {
+        reply = JSON.parse(event.data) as LooseCompletion;
+      } catch {
+        throw gatewayError('upstream_bad_chunk', { message: `Upstream provider '${provider}' sent a malformed stream chunk.` });
+      }
+      if (reply.error !== undefined && reply.content === undefined) {
+        if (batch.length) yield batch;
+        throw failure(provider, reply, false);
+      }
+      batch.push(asChunk(reply, topLogprobs));
+      if (reply.stop === true) {
+        state.sawDone = true;
+        stream.complete();
+        yield batch;
+        return;
+      }
     }
-    if (reply.error !== undefined && reply.content === undefined) return failure(context.provider, reply, false);
-    into.push(asChunk(reply, context.topLogprobs));
-    if (reply.stop === true) {
-      context.state.sawDone = true;
-      context.stream.complete();
-      return 'ended';
-    }
+    if (batch.length) yield batch;
   }
-  return 'reading';
 }

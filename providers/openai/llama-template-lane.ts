@@ -16,7 +16,7 @@ import { withForwardedHeaders } from '../../src/http/headers-for-non-anthropic.j
 import { UpstreamClient } from '../../src/http/upstream-client.js';
 import { buildApplyTemplateBody, buildLlamaCompletionBody, llamaTopLogprobs } from './build-llama-completion-body.js';
 import type { DecodeState } from './decode-chat-completion-chunks.js';
-import { llamaCompletionChunks, parseLlamaCompletion } from './llama-completion-chunks.js';
+import { decodeLlamaCompletionChunks, parseLlamaCompletion } from './llama-completion-chunks.js';
 import { readOpenAiStream } from './read-openai-stream.js';
 
 type Headers = { stream: Record<string, string>; whole: Record<string, string> };
@@ -117,7 +117,7 @@ export function createLlamaTemplateLane(config: ProviderConfig, headers: Headers
       if (whole) return readOpenAiStream([parseLlamaCompletion(await root().readText(call), config.name, topLogprobs)], readOptions);
       const upstream = await root().openStream(call);
       const state: DecodeState = { sawDone: false };
-      return readOpenAiStream(llamaCompletionChunks(upstream, config.name, state, topLogprobs), { ...readOptions, state });
+      return readOpenAiStream(decodeLlamaCompletionChunks(upstream, config.name, state, topLogprobs), { ...readOptions, state });
     },
     close: (): Promise<void> => client?.close() ?? Promise.resolve(),
   };

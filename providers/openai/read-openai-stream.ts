@@ -6,7 +6,7 @@ import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import { readTokenLogprobs } from '../read-token-logprobs.js';
 import type { Warning } from '../../src/core/warning.js';
-import type { DecodeState, LiveChunks } from './decode-chat-completion-chunks.js';
+import type { DecodeState } from './decode-chat-completion-chunks.js';
 import { OpenAiToolCallTracker, type ToolCallFragment } from './openai-tool-call-tracker.js';
 import { errorFromAbort, errorFromTransportFailure } from '../../src/http/upstream-error.js';
 
@@ -163,19 +163,18 @@ class ChunkReader {
   }
 }
 
-/** The events of a live stream, read by read: each read's chunks are decoded and read in this one loop. */
-async function* readLive<Read>(live: LiveChunks<Read>, reader: ChunkReader, options: ReadOptions): AsyncGenerator<StreamEvent> {
-  const chunks: Record<string, unknown>[] = [];
+/** The events of a live stream, batch by batch. */
+async function* readBatches(
+  batches: AsyncIterable<readonly unknown[]>,
+  reader: ChunkReader,
+  options: ReadOptions,
+): AsyncGenerator<StreamEvent> {
   const events: StreamEvent[] = [];
   try {
-    for await (const read of live.reads) {
-      const outcome = live.decode(read, chunks);
-      reader.read(chunks, events);
-      chunks.length = 0;
+    for await (const batch of batches) {
+      reader.read(batch, events);
       for (const event of events) yield event;
       events.length = 0;
-      if (outcome === 'ended') break;
-      if (outcome !== 'reading') throw outcome;
     }
   } catch (error) {
     for (const event of events) yield event;
@@ -186,18 +185,18 @@ async function* readLive<Read>(live: LiveChunks<Read>, reader: ChunkReader, opti
 }
 
 /**
- * `source`: a live reply's reads and their decoding (see LiveChunks), or one whole reply's chunks, already
- * in hand: those are read at once into events in hand (replayEvents).
+ * `batches`: the chunks of each upstream read together (see decodeChatCompletionChunks), or one whole
+ * reply's, already in hand: those are read at once into events in hand (replayEvents).
  */
-export function readOpenAiStream<Read>(
-  source: LiveChunks<Read> | readonly (readonly unknown[])[],
+export function readOpenAiStream(
+  batches: AsyncIterable<readonly unknown[]> | readonly (readonly unknown[])[],
   options: ReadOptions,
 ): AsyncIterable<StreamEvent> {
   const reader = new ChunkReader(options);
-  if (!Array.isArray(source)) return readLive(source as LiveChunks<Read>, reader, options);
+  if (!Array.isArray(batches)) return readBatches(batches as AsyncIterable<readonly unknown[]>, reader, options);
   const events: StreamEvent[] = [];
   try {
-    for (const batch of source as readonly (readonly unknown[])[]) reader.read(batch, events);
+    for (const batch of batches as readonly (readonly unknown[])[]) reader.read(batch, events);
   } catch (error) {
     events.push(reader.failure(errorFromTransportFailure(error, options.provider)));
     return replayEvents(events);

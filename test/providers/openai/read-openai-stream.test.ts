@@ -4,24 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../../src/core/stream-event.js';
 import { parseLlamaCompletion } from '../../../providers/openai/llama-completion-chunks.js';
 import { convertOpenAiUsage, readOpenAiStream } from '../../../providers/openai/read-openai-stream.js';
-import type { LiveChunks } from '../../../providers/openai/decode-chat-completion-chunks.js';
 import { GatewayError } from '../../../src/core/gateway-error.js';
 
 /** One chunk per upstream read, the worst case for batching. */
-async function* readsOf(chunks: unknown[], failure?: unknown): AsyncGenerator<unknown[]> {
+async function* chunksOf(chunks: unknown[], failure?: unknown): AsyncGenerator<unknown[]> {
   for (const chunk of chunks) yield [chunk];
   if (failure !== undefined) throw failure;
-}
-
-/** A live reply whose reads are chunks already decoded. */
-function chunksOf(chunks: unknown[], failure?: unknown): LiveChunks<unknown[]> {
-  return {
-    reads: readsOf(chunks, failure),
-    decode: (read, into) => {
-      into.push(...(read as Record<string, unknown>[]));
-      return 'reading';
-    },
-  };
 }
 
 async function read(chunks: unknown[], options: { failure?: unknown; signal?: AbortSignal } = {}): Promise<StreamEvent[]> {
