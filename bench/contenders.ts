@@ -11,6 +11,8 @@ export type ContenderName =
   | 'bare proxy'
   /** The least a gateway on fastify, undici and pino does (fastify-floor.ts): the `--lanes` reference beside the bare proxy. */
   | 'fastify floor'
+  /** The least any translating gateway does, on node:http without a framework (translating-floor.ts): what a goal against the bare proxy asks of translation itself. */
+  | 'translating floor'
   | 'gateway native'
   | 'gateway prompted'
   | 'gateway native, keyed + limited + metered'
@@ -70,9 +72,9 @@ function nativeLaneContender(name: ContenderName, origin: string, process: Measu
   };
 }
 
-/** The stack's floor (fastify-floor.ts), asked for the native lane's replies. */
-export function floorContender(origin: string, process: MeasuredProcess): Contender {
-  return nativeLaneContender('fastify floor', origin, process);
+/** A floor (fastify-floor.ts, translating-floor.ts), asked for the native lane's replies. */
+export function floorContender(name: 'fastify floor' | 'translating floor', origin: string, process: MeasuredProcess): Contender {
+  return nativeLaneContender(name, origin, process);
 }
 
 /** `tree`: which checkout's gateway this is, when several are measured side by side (`--lanes --against`). */

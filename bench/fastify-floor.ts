@@ -17,42 +17,8 @@ import Fastify, { LogController } from 'fastify';
 import pino from 'pino';
 import { Agent } from 'undici';
 import { LogDestination } from '../src/log-destination.js';
-import { nativeModel } from './gateway-config.js';
+import { rebuiltCompletion, upstreamBody, upstreamPath, type ChatBody, type UpstreamCompletion } from './floor-translation.js';
 import type { RunningServer } from './running-server.js';
-
-type ChatBody = { model?: unknown; messages?: unknown; tools?: unknown; tool_choice?: unknown; stream?: unknown };
-type UpstreamCall = { id: string; type: string; function: { name: string; arguments: string } };
-type UpstreamCompletion = {
-  id: string;
-  created: number;
-  choices: { message: { content?: string | null; tool_calls?: UpstreamCall[] }; finish_reason: string }[];
-  usage?: unknown;
-};
-
-/** The reply rebuilt member by member, as any translating gateway must (never the upstream's object as sent). */
-function rebuiltCompletion(completion: UpstreamCompletion, model: unknown): Record<string, unknown> {
-  const choice = completion.choices[0];
-  const message = choice?.message;
-  const toolCalls = message?.tool_calls?.map((call) => ({
-    id: call.id,
-    type: 'function',
-    function: { name: call.function.name, arguments: call.function.arguments },
-  }));
-  return {
-    id: completion.id,
-    object: 'chat.completion',
-    created: completion.created,
-    model,
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: message?.content ?? null, tool_calls: toolCalls },
-        finish_reason: choice?.finish_reason,
-      },
-    ],
-    usage: completion.usage,
-  };
-}
 
 export async function startFastifyFloor(upstreamUrl: string, port = 0): Promise<RunningServer> {
   const dispatcher = new Agent({ keepAliveTimeout: 120_000, keepAliveMaxTimeout: 600_000 });
@@ -71,20 +37,12 @@ export async function startFastifyFloor(upstreamUrl: string, port = 0): Promise<
   app.post('/v1/chat/completions', async (request, reply) => {
     const body = request.body as ChatBody;
     const stream = body.stream === true;
-    const upstreamBody = JSON.stringify({
-      model: nativeModel,
-      messages: body.messages,
-      tools: body.tools,
-      tool_choice: body.tool_choice,
-      stream,
-    });
     const response = await dispatcher.request({
       origin: upstreamUrl,
-      // The fake upstream's paths for the bench's two replies (fake-replies.ts): one tool call whole, 500 chunks streamed.
-      path: stream ? '/chunks-500/v1/chat/completions' : '/tool-call/v1/chat/completions',
+      path: upstreamPath(stream),
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: upstreamBody,
+      body: upstreamBody(body),
     });
     // A stream's frames pass through as they come (the probe asks for one; the lanes measure whole replies).
     if (stream) return reply.type('text/event-stream').send(response.body);

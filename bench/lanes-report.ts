@@ -45,6 +45,7 @@ export function renderLanesSection(figures: LaneFigures, heading: string): strin
     const floor = find('fastify floor', connections);
     const contenders: [string, RequestFigures | undefined][] = [
       ['bare proxy', bare],
+      ['translating floor', find('translating floor', connections)],
       ['fastify floor', floor],
       ...lanes.flatMap((lane) =>
         figures.trees.map((tree): [string, RequestFigures | undefined] => [
@@ -63,7 +64,7 @@ export function renderLanesSection(figures: LaneFigures, heading: string): strin
         formatNumber(range.max),
         formatNumber(figure?.requestsPerSecond),
         name === 'bare proxy' ? '1.00 ×' : formatRatio(pairedCpuRatio(figure, bare)),
-        name === 'bare proxy' || name === 'fastify floor' ? '' : formatRatio(pairedCpuRatio(figure, floor)),
+        name === 'bare proxy' || name.endsWith(' floor') ? '' : formatRatio(pairedCpuRatio(figure, floor)),
       ];
     });
   });

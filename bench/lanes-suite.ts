@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --lanes`: the gateway's two lanes (native, prompted) beside the bare proxy and the
- * stack's floor (fastify-floor.ts), non-streaming at 1 and 32 connections, with CPU per request: a few minutes, for a before/after figure.
+ * floors (translating-floor.ts: translation alone; fastify-floor.ts: the design's stack), non-streaming at 1 and 32 connections, with CPU per request: a few minutes, for a before/after figure.
  * This tree is measured against the named baseline commit (baseline-checkout.ts) unless `--against`
  * names other checkouts (repeatable: a directory, `baseline`, or a commit) or `--no-baseline` none; each
  * runs its own src/server.ts and node_modules, and the rounds alternate between all the contenders, so a
@@ -79,8 +79,10 @@ export async function runLanesSuite(trees: LaneTree[], settings: BenchSettings, 
     const upstream = await children.add(spawnServerProcess('fake-upstream'));
     const bareProxy = await children.add(spawnServerProcess('bare-proxy', upstream.url));
     contenders.push(upstreamContender('bare proxy', bareProxy.url, bareProxy));
+    const translatingFloor = await children.add(spawnServerProcess('translating-floor', upstream.url));
+    contenders.push(floorContender('translating floor', translatingFloor.url, translatingFloor));
     const floor = await children.add(spawnServerProcess('fastify-floor', upstream.url));
-    contenders.push(floorContender(floor.url, floor));
+    contenders.push(floorContender('fastify floor', floor.url, floor));
     const configPath = writeGatewayConfig(path.join(directory, 'gateway.json'), upstream.url, settings.gatewayLogLevel);
     for (const [index, tree] of trees.entries()) {
       const logPath = path.join(directory, `gateway-${index}.log`);

@@ -12,6 +12,7 @@ import { laneConnections, laneTrees, type LaneFigures } from '../../bench/lanes-
 import { readMachineInfo } from '../../bench/machine-info.js';
 import { startFakeUpstream } from '../../bench/fake-upstream.js';
 import { startFastifyFloor } from '../../bench/fastify-floor.js';
+import { startTranslatingFloor } from '../../bench/translating-floor.js';
 import { benchRequestBody } from '../../bench/bench-requests.js';
 import { gatewayModels } from '../../bench/gateway-config.js';
 import { request } from 'undici';
@@ -91,10 +92,13 @@ describe('renderLanesReport', () => {
   });
 });
 
-describe('the fastify floor', () => {
+describe.each([
+  { name: 'the fastify floor', start: startFastifyFloor },
+  { name: 'the translating floor', start: startTranslatingFloor },
+])('$name', ({ start }) => {
   it('answers the native lane request with the upstream call, rebuilt as a chat.completion with the model asked for', async () => {
     const upstream = await startFakeUpstream();
-    const floor = await startFastifyFloor(upstream.url);
+    const floor = await start(upstream.url);
     try {
       const body = benchRequestBody({ model: gatewayModels.native, stream: false });
       const response = await request(`${floor.url}/v1/chat/completions`, {
@@ -116,10 +120,13 @@ describe('the fastify floor', () => {
       await upstream.close();
     }
   });
+});
 
-  it('is a row of the lanes report, and each lane is also given over it', () => {
+describe('the floors in the lanes report', () => {
+  it('are rows of it, and each lane is also given over the fastify floor', () => {
     const requests = laneConnections.flatMap((connections) => [
       summariseRequests('bare proxy', connections, 1, [round(10)]),
+      summariseRequests('translating floor', connections, 1, [round(11)]),
       summariseRequests('fastify floor', connections, 1, [round(12)]),
       summariseRequests('gateway native @ this tree', connections, 1, [round(18)]),
       summariseRequests('gateway prompted @ this tree', connections, 1, [round(24)]),
@@ -128,6 +135,9 @@ describe('the fastify floor', () => {
     const floorRows = report.split('\n').filter((line) => line.startsWith('| fastify floor '));
     expect(floorRows).toHaveLength(laneConnections.length);
     for (const row of floorRows) expect(row).toMatch(/\| +1\.20 × \| +\|$/);
+    const translatingRows = report.split('\n').filter((line) => line.startsWith('| translating floor '));
+    expect(translatingRows).toHaveLength(laneConnections.length);
+    for (const row of translatingRows) expect(row).toMatch(/\| +1\.10 × \| +\|$/);
     // 180 and 240 µs a request over the floor's 120: 1.50 × and 2.00 ×, beside 1.80 × and 2.40 × the bare proxy.
     const nativeRows = report.split('\n').filter((line) => line.startsWith('| native @ this tree '));
     for (const row of nativeRows) expect(row).toMatch(/\| +1\.80 × \| +1\.50 × \|$/);
