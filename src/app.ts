@@ -63,7 +63,7 @@ import { AfterReply } from './plugins/after-reply.js';
 import { RateLimits } from './plugins/rate-limits.js';
 import { registerRateLimits } from './plugins/rate-limits-hook.js';
 import { BudgetLedger, createInProcessBudgetState, registerBudgets, type InProcessBudgetState } from './plugins/budgets.js';
-import { embeddingReservationEstimate, reservationEstimate } from './pipeline/reservation-estimate.js';
+import { ReservationEstimates } from './pipeline/reservation-estimate.js';
 import { registerRequestContext } from './plugins/request-context.js';
 import { serverTimeoutOptions } from './plugins/server-timeouts.js';
 import { StreamKeepAlive } from './plugins/stream-keep-alive.js';
@@ -369,15 +369,13 @@ async function assembleApp(config: GatewayConfig, options: BuildAppOptions, prog
   registerRateLimits(app, new RateLimits(config.server.limits, keyLimits, { state, log: logger }));
   // Budgets only when one is configured: otherwise no route runs a budget hook.
   if (config.server.budget || config.server.clientKeys.some((clientKey) => clientKey.budget)) {
-    const pricing = {
+    const estimates = new ReservationEstimates({
       prices,
       resolve: (model: string, provider?: string) => pipeline.resolve(model, provider),
       deployments: config.deployments,
-    };
-    registerBudgets(app, new BudgetLedger(state, undefined, options.lasting?.inProcessBudgets), config.server.budget, {
-      chat: (input) => reservationEstimate(input, pricing),
-      embedding: (model, input) => embeddingReservationEstimate(model, input, pricing),
+      fallbacks: config.fallbacks,
     });
+    registerBudgets(app, new BudgetLedger(state, undefined, options.lasting?.inProcessBudgets), config.server.budget, estimates);
   }
   registerLiveStreams(app, liveStreams, shutdownGraceMs);
 

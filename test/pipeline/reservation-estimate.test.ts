@@ -2,9 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../src/config/config-types.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
+import type { EmbeddingRequest } from '../../src/core/provider-adapter.js';
 import type { ResolvedModel } from '../../src/core/resolved-model.js';
 import { PriceTable } from '../../src/pipeline/price-table.js';
-import { embeddingReservationEstimate, reservationEstimate } from '../../src/pipeline/reservation-estimate.js';
+import { ReservationEstimates, type ReservationPricing } from '../../src/pipeline/reservation-estimate.js';
 
 /** `cheap/*` at $1 and $2 per million tokens, `dear/*` at $10 and $20. */
 const prices = new PriceTable([
@@ -33,6 +34,14 @@ const deployments = new Map<string, Deployment>([
     },
   ],
 ]);
+
+function reservationEstimate(input: ChatInput, pricing: ReservationPricing): number | undefined {
+  return new ReservationEstimates(pricing).chat(input);
+}
+
+function embeddingReservationEstimate(model: string, input: EmbeddingRequest['input'], pricing: ReservationPricing): number | undefined {
+  return new ReservationEstimates(pricing).embedding(model, input);
+}
 
 /** 40 characters of prompt: ⌈40 / 4⌉ = 10 tokens by the estimate's rule. */
 function chat(model: string, maxOutputTokens?: number): ChatInput {
@@ -63,6 +72,43 @@ describe('reservationEstimate', () => {
 
   it("prices a deployment's name at its dearest target", () => {
     expect(reservationEstimate(chat('pool', 100), pricing)).toBeCloseTo((10 * 10 + 100 * 20) / 1e6, 12);
+  });
+
+  it('prices a model at its dearest fallback, which answers when the primary fails', () => {
+    const withFallbacks = { ...pricing, fallbacks: new Map([['cheap/m', ['dear/f']]]) };
+    expect(reservationEstimate(chat('cheap/m', 100), withFallbacks)).toBeCloseTo((10 * 10 + 100 * 20) / 1e6, 12);
+  });
+
+  it("prices a deployment's name at the dearest of its targets and its own fallbacks", () => {
+    const withFallbacks = { ...pricing, fallbacks: new Map([['pool', ['dear/f']]]) };
+    const dearer = new PriceTable([
+      { glob: 'cheap/*', prices: { input: 1, output: 2 } },
+      { glob: 'dear/b', prices: { input: 10, output: 20 } },
+      { glob: 'dear/f', prices: { input: 30, output: 40 } },
+    ]);
+    expect(reservationEstimate(chat('pool', 100), { ...withFallbacks, prices: dearer })).toBeCloseTo((10 * 30 + 100 * 40) / 1e6, 12);
+  });
+
+  it('prices a fallback without a price at the priced targets, and a primary without one at its priced fallback', () => {
+    expect(reservationEstimate(chat('cheap/m', 100), { ...pricing, fallbacks: new Map([['cheap/m', ['unpriced/f']]]) })).toBeCloseTo(
+      (10 * 1 + 100 * 2) / 1e6,
+      12,
+    );
+    expect(reservationEstimate(chat('unpriced/m', 100), { ...pricing, fallbacks: new Map([['unpriced/m', ['dear/f']]]) })).toBeCloseTo(
+      (10 * 10 + 100 * 20) / 1e6,
+      12,
+    );
+  });
+
+  it('finds the targets a model name may reach once, not per request', () => {
+    const resolved: string[] = [];
+    const counting = (modelString: string): ResolvedModel => {
+      resolved.push(modelString);
+      return resolve(modelString);
+    };
+    const estimates = new ReservationEstimates({ prices, resolve: counting, deployments, fallbacks: new Map([['pool', ['dear/f']]]) });
+    for (let request = 0; request < 3; request++) expect(estimates.chat(chat('pool', 100))).toBeCloseTo((10 * 10 + 100 * 20) / 1e6, 12);
+    expect(resolved).toEqual(['cheap/a', 'dear/b', 'dear/f']);
   });
 
   it('reserves nothing for a model without a price or one that does not resolve', () => {

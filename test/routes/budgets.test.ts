@@ -249,6 +249,18 @@ describe('budgets', () => {
     expect(after.remaining_usd).toBeCloseTo(0.01 - costPerReply, 12);
   });
 
+  it("a request reserves at its dearest fallback's price, which it is charged should the fallback answer", async () => {
+    // local/m fails over to local/dear at ten times the price: reserved at local/m's alone ($0.001), a
+    // request the fallback answers would spend ten times what it held.
+    const busy = await setUp(1, {
+      fallbacks: { 'local/m': ['local/dear'] },
+      prices: { 'local/dear': { input: 3000, output: 1000 }, 'local/*': { input: 300, output: 100 } },
+    });
+    const { inFlight } = await figuresBesideOneInFlight(busy, busy.gateway);
+    // (1 prompt token × $3,000 + 7 × $1,000) / 1e6.
+    expect(inFlight.reserved_usd).toBeCloseTo(0.01, 12);
+  });
+
   it('GET /v1/usage: a key sees its own spend and tokens, an admin key sees every key', async () => {
     const { gateway } = await setUp(1);
     await (await chat(gateway, 'team-key')).arrayBuffer();
