@@ -17,7 +17,7 @@ import type { TargetProgress } from '../../src/pipeline/try-targets.js';
 import type { EmbeddingAnswer, EmbeddingInput, EmbeddingPipeline } from '../../src/pipeline/embedding-pipeline.js';
 import type { PriceTable } from '../../src/pipeline/price-table.js';
 import type { BodyValidators } from '../shared/body-validator.js';
-import { chargeReply } from '../shared/charge-reply.js';
+import { chargeReply, remainingAfterReply } from '../shared/charge-reply.js';
 import { watchClientAbort } from '../shared/client-abort.js';
 import { formatUsd, headerAddress, setProgressHeaders } from '../shared/run-generation.js';
 import { estimateEmbeddingInputTokens } from '../../src/pipeline/estimate-tokens.js';
@@ -98,6 +98,8 @@ export function registerEmbeddingsRoutes(
     if (usage.costUsd !== undefined) {
       void reply.header('x-interlingua-cost-usd', formatUsd(usage.costUsd));
       if (usage.estimated) void reply.header('x-interlingua-cost-estimated', 'true');
+      const remaining = remainingAfterReply(request.gatewayContext?.budget, usage.costUsd);
+      if (remaining !== undefined) void reply.header('x-interlingua-budget-remaining-usd', remaining);
     }
     // The reply's usage is the upstream's: one that counted nothing is not given the gateway's estimate as its own.
     if (!usage.estimated) {

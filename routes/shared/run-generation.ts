@@ -19,7 +19,7 @@ import type { RequestTrace } from '../../src/core/request-trace.js';
 import type { ReplySummary } from '../../src/core/reply-summary.js';
 import { hasTokenCounts, type Usage } from '../../src/core/usage.js';
 import type { SpendReservation } from '../../src/core/spend-reservation.js';
-import { chargeReply } from './charge-reply.js';
+import { chargeReply, remainingAfterReply } from './charge-reply.js';
 import { watchClientAbort } from './client-abort.js';
 import { sessionIdOf } from './session-id.js';
 import { SseWriter } from './sse-writer.js';
@@ -95,6 +95,8 @@ export async function runGeneration(request: FastifyRequest, reply: FastifyReply
       if (run.costUsd !== undefined) {
         void reply.header('x-interlingua-cost-usd', formatUsd(run.costUsd));
         if (run.costEstimated) void reply.header('x-interlingua-cost-estimated', 'true');
+        const remaining = remainingAfterReply(requestContext.budget, run.costUsd);
+        if (remaining !== undefined) void reply.header('x-interlingua-budget-remaining-usd', remaining);
       }
       return reply.send(body);
     }

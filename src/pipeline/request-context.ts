@@ -26,8 +26,11 @@ export type RequestLogFields = {
   stream?: boolean;
 };
 
-/** A key's budget and name, as the request carries them to the reply's end (with the headers a stream writes in its head). */
-export type BudgetHolder = { name: string; budget: Budget; headers?: Record<string, string> };
+/**
+ * A key's budget and name, as the request carries them to the reply's end (with the headers a stream writes
+ * in its head, and what was left at admission, which a whole reply's header lessens by its cost).
+ */
+export type BudgetHolder = { name: string; budget: Budget; headers?: Record<string, string>; remainingUsd?: number };
 
 /** A class, so that every request's context has one shape. */
 export class RequestContext {

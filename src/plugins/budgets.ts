@@ -303,6 +303,7 @@ function admitWithin(request: FastifyRequest, reply: FastifyReply, holder: Budge
   void reply.headers(headers);
   if (status.spentUsd < status.budget.usd) {
     holder.headers = headers;
+    holder.remainingUsd = status.remainingUsd;
     requestContextOf(request).budget = holder;
     return;
   }

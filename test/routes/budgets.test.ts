@@ -261,6 +261,30 @@ describe('budgets', () => {
     expect(inFlight.reserved_usd).toBeCloseTo(0.01, 12);
   });
 
+  it("a whole reply's remaining header is written once its cost is known; a stream's head says what was left at admission", async () => {
+    const { gateway } = await setUp(0.02);
+    const post = (path: string, body: object): Promise<Response> =>
+      fetch(`${gateway.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer team-key', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify(body),
+      });
+    const remaining = async (response: Response): Promise<number> => {
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      return Number(response.headers.get('x-interlingua-budget-remaining-usd'));
+    };
+    // Each whole reply says what is left after it ($0.004 each): what a client reads before its next request.
+    expect(await remaining(await chat(gateway, 'team-key'))).toBeCloseTo(0.02 - costPerReply, 6);
+    expect(await remaining(await post('/v1/responses', { model: 'local/m', input: 'hi' }))).toBeCloseTo(0.02 - 2 * costPerReply, 6);
+    expect(
+      await remaining(await post('/v1/messages', { model: 'local/m', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })),
+    ).toBeCloseTo(0.02 - 3 * costPerReply, 6);
+    // A stream's head goes out before its cost is known: what was left when it was admitted.
+    expect(await remaining(await chat(gateway, 'team-key', true))).toBeCloseTo(0.02 - 3 * costPerReply, 6);
+    expect(await remaining(await chat(gateway, 'team-key'))).toBeCloseTo(0.02 - 5 * costPerReply, 6);
+  });
+
   it('GET /v1/usage: a key sees its own spend and tokens, an admin key sees every key', async () => {
     const { gateway } = await setUp(1);
     await (await chat(gateway, 'team-key')).arrayBuffer();
@@ -448,6 +472,8 @@ describe('embeddings spend', () => {
     const first = await embed(gateway, 'team-key');
     expect(first.status).toBe(200);
     expect(Number(first.headers.get('x-interlingua-cost-usd'))).toBeCloseTo(costPerEmbedding, 12);
+    // What is left after it, as for a whole chat reply.
+    expect(first.headers.get('x-interlingua-budget-remaining-usd')).toBe('0.000800');
     expect(((await first.json()) as { usage: unknown }).usage).toEqual({ prompt_tokens: 4, total_tokens: 4, cost_usd: costPerEmbedding });
     await (await embed(gateway, 'team-key')).arrayBuffer();
     const usage = (await (await fetch(`${gateway.baseUrl}/v1/usage`, { headers: { authorization: 'Bearer team-key' } })).json()) as {
