@@ -17,6 +17,7 @@ import { RecentMemo } from '../core/recent-memo.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
 import type { Usage } from '../core/usage.js';
 import { estimateEmbeddingInputTokens, estimateInputTokens } from './estimate-tokens.js';
+import type { AccessPolicy } from './access-policy.js';
 import type { PriceTable } from './price-table.js';
 
 /**
@@ -41,8 +42,8 @@ const noTargets: readonly ResolvedModel[] = [];
 /**
  * The estimates of one app's config. The priced targets a model name may reach are found once per name
  * (resolving and matching prices cost µs); a request then prices its usage at each (one or a few) and keeps
- * the dearest, since a tiered price depends on the request's input. A target the key may not use still
- * counts: the estimate errs high rather than low.
+ * the dearest, since a tiered price depends on the request's input. A target the key's `models` do not
+ * allow is left out per request (the pipeline skips it), so the memo serves every key.
  */
 export class ReservationEstimates {
   private readonly chatTargets = new RecentMemo<string, readonly ResolvedModel[]>(modelsRemembered);
@@ -50,14 +51,14 @@ export class ReservationEstimates {
 
   constructor(private readonly pricing: ReservationPricing) {}
 
-  chat(input: ChatInput): number | undefined {
+  chat(input: ChatInput, access?: AccessPolicy | null): number | undefined {
     const targets = this.chatTargets.get(`${input.provider ?? ''}\u0000${input.model}`, () =>
       this.pricedTargets(input.model, input.provider, true),
     );
     if (targets.length === 0) return undefined;
     const inputTokens = estimateInputTokens(input);
     const outputTokens = reservedOutputTokens(input.maxOutputTokens);
-    return this.dearestCost(targets, { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens });
+    return this.dearestCost(targets, { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }, access);
   }
 
   /** An embeddings request's input at the model's input rate (embeddings have no output to price). */
@@ -68,9 +69,10 @@ export class ReservationEstimates {
     return this.dearestCost(targets, { inputTokens, outputTokens: 0, totalTokens: inputTokens });
   }
 
-  private dearestCost(targets: readonly ResolvedModel[], usage: Usage): number | undefined {
+  private dearestCost(targets: readonly ResolvedModel[], usage: Usage, access?: AccessPolicy | null): number | undefined {
     let dearest: number | undefined;
     for (const target of targets) {
+      if (access && !access.allowsTarget(target)) continue;
       const cost = this.pricing.prices.costOf(target, usage);
       if (cost !== undefined && (dearest === undefined || cost > dearest)) dearest = cost;
     }

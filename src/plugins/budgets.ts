@@ -15,6 +15,7 @@ import { isPromise, type MaybePromise, type WindowCount, type WindowCounter } fr
 import type { SpendReservation } from '../core/spend-reservation.js';
 import type { ChatInput } from '../core/chat-request.js';
 import type { EmbeddingRequest } from '../core/provider-adapter.js';
+import type { AccessPolicy } from '../pipeline/access-policy.js';
 import { requestContextOf, type BudgetHolder } from '../pipeline/request-context.js';
 import { isLimitedRoute } from './rate-limits-hook.js';
 
@@ -319,7 +320,8 @@ function budgetExceeded(holder: BudgetHolder, status: BudgetStatus): Error {
 
 /** What a request may cost before it is sent, for its reservation (src/pipeline/reservation-estimate.ts). */
 export type BudgetEstimates = {
-  chat(input: ChatInput): number | undefined;
+  /** `access`: the key's policy (a target its `models` do not allow is never reached). */
+  chat(input: ChatInput, access?: AccessPolicy | null): number | undefined;
   embedding(model: string, input: EmbeddingRequest['input']): number | undefined;
 };
 
@@ -414,7 +416,7 @@ export function registerBudgets(
   app.decorate('budgets', ledger);
   app.decorate('admitTurnBudget', (request: FastifyRequest) => admitTurn(request, ledger, serverBudget));
   app.decorate('reserveBudget', (request: FastifyRequest, reply: FastifyReply | undefined, input: ChatInput) =>
-    reserveBudget(ledger, request, reply, () => estimates.chat(input)),
+    reserveBudget(ledger, request, reply, () => estimates.chat(input, request.gatewayContext?.access)),
   );
   app.decorate('reserveEmbeddingBudget', (request: FastifyRequest, reply: FastifyReply, model: string, input: EmbeddingRequest['input']) =>
     reserveBudget(ledger, request, reply, () => estimates.embedding(model, input)),

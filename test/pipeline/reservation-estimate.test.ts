@@ -4,6 +4,7 @@ import type { Deployment } from '../../src/config/config-types.js';
 import type { ChatInput } from '../../src/core/chat-request.js';
 import type { EmbeddingRequest } from '../../src/core/provider-adapter.js';
 import type { ResolvedModel } from '../../src/core/resolved-model.js';
+import { AccessPolicy } from '../../src/pipeline/access-policy.js';
 import { PriceTable } from '../../src/pipeline/price-table.js';
 import { ReservationEstimates, type ReservationPricing } from '../../src/pipeline/reservation-estimate.js';
 
@@ -98,6 +99,15 @@ describe('reservationEstimate', () => {
       (10 * 10 + 100 * 20) / 1e6,
       12,
     );
+  });
+
+  it("leaves out a target the key's models do not allow, as the pipeline skips it", () => {
+    const estimates = new ReservationEstimates({ ...pricing, fallbacks: new Map([['cheap/m', ['dear/f']]]) });
+    const cheapOnly = new AccessPolicy({ key: 'k', name: 'team', models: ['cheap/*'] });
+    expect(estimates.chat(chat('cheap/m', 100), cheapOnly)).toBeCloseTo((10 * 1 + 100 * 2) / 1e6, 12);
+    expect(estimates.chat(chat('pool', 100), cheapOnly)).toBeCloseTo((10 * 1 + 100 * 2) / 1e6, 12);
+    // Another key of the same gateway may reach the dear fallback: the memo is per model name, not per key.
+    expect(estimates.chat(chat('cheap/m', 100))).toBeCloseTo((10 * 10 + 100 * 20) / 1e6, 12);
   });
 
   it('finds the targets a model name may reach once, not per request', () => {
