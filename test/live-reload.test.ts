@@ -161,6 +161,41 @@ describe('live config', () => {
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('budget_exceeded');
   }, 60_000);
 
+  it("a reload that changes a price or a key's budget applies to the next request, counting the spend made before it", async () => {
+    const reload = () => fetch(`${baseUrl}/admin/reload`, { method: 'POST', headers: { authorization: 'Bearer ops-key' } });
+    const priced = (input: number, output: number, usd: number) =>
+      writeConfig(1_000, { prices: { 'local/*': { input, output } } }, { budget: { usd, period: 'week' } });
+    const spentUsd = async (): Promise<number> => {
+      const response = await fetch(`${baseUrl}/v1/usage?period=week`, { headers: { authorization: 'Bearer team-key' } });
+      return ((await response.json()) as { keys: { budget: { spent_usd: number } }[] }).keys[0]!.budget.spent_usd;
+    };
+    priced(300, 100, 1);
+    expect((await reload()).status).toBe(200);
+    const before = await spentUsd();
+    // The fake's usage, 11 prompt and 7 completion tokens: (11 × 300 + 7 × 100) / 1e6 = $0.004.
+    const first = await chat('team-key');
+    expect(first.headers.get('x-interlingua-cost-usd')).toBe('0.004');
+    await first.arrayBuffer();
+    // Prices doubled: (11 × 600 + 7 × 200) / 1e6 = $0.008, and the budget set to what is spent now.
+    priced(600, 200, before + 0.012);
+    expect((await reload()).status).toBe(200);
+    const second = await chat('team-key');
+    expect(second.headers.get('x-interlingua-cost-usd')).toBe('0.008');
+    expect(Number(second.headers.get('x-interlingua-budget-usd'))).toBeCloseTo(before + 0.012, 9);
+    await second.arrayBuffer();
+    expect(await spentUsd()).toBeCloseTo(before + 0.012, 9);
+    const refused = await chat('team-key');
+    expect(refused.status).toBe(429);
+    await refused.arrayBuffer();
+    // A budget raised by the reload admits the key again.
+    priced(600, 200, before + 0.02);
+    expect((await reload()).status).toBe(200);
+    const admitted = await chat('team-key');
+    expect(admitted.status).toBe(200);
+    expect(Number(admitted.headers.get('x-interlingua-budget-remaining-usd'))).toBeCloseTo(0, 6);
+    await admitted.arrayBuffer();
+  }, 60_000);
+
   // Each app kept its own reservations: the reloaded app admitted a request as if none were in flight.
   it("a reload keeps the reservations of requests in flight: the new app admits beside the old app's", async () => {
     writeFileSync(

@@ -222,6 +222,8 @@ beforeAll(async () => {
       rented: openaiCompatible(),
       unpriced: openaiCompatible(),
     },
+    // A rented model that fails hands over to the priced local one: the reply is priced at the target that answered.
+    fallbacks: { 'rented/flaky': ['openai/gpt-4o-mini'] },
     prices: {
       'local/*': { input: 0, output: 0 },
       'rented/llama-3.1-70b': { input: 0.6, output: 0.8 },
@@ -299,5 +301,84 @@ describe('cost per request', () => {
     )!.total_price;
     expect(body.usage.cost_usd).toBeCloseTo(expected, 10);
     expect(Number(response.headers.get('x-interlingua-cost-usd'))).toBeCloseTo(expected, 9);
+  });
+
+  it('a fallback that answered is priced at its own rates, whole and streamed, and says which target it was', async () => {
+    const usage = { prompt_tokens: 2_000, completion_tokens: 300, prompt_tokens_details: { cached_tokens: 1_024 } };
+    const expected = calcPrice({ input_tokens: 2_000, output_tokens: 300, cache_read_tokens: 1_024 }, 'gpt-4o-mini', {
+      providerId: 'openai',
+    })!.total_price;
+    openai.enqueue({ type: 'http-error', status: 503, message: 'overloaded' }, { type: 'chat', content: 'answered', usage });
+    const whole = await fetch(`${gateway.baseUrl}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'rented/flaky', input: 'hi' }),
+    });
+    expect(whole.headers.get('x-interlingua-model')).toBe('openai/gpt-4o-mini');
+    expect(Number(whole.headers.get('x-interlingua-cost-usd'))).toBeCloseTo(expected, 9);
+    expect(((await whole.json()) as { usage: { cost_usd: number } }).usage.cost_usd).toBeCloseTo(expected, 10);
+    openai.enqueue({ type: 'http-error', status: 503, message: 'overloaded' }, { type: 'chat', content: 'answered', usage });
+    const streamed = await fetch(`${gateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'rented/flaky', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(streamed.headers.get('x-interlingua-model')).toBe('openai/gpt-4o-mini');
+    const delta = (await streamed.text()).split('\n').find((line) => line.startsWith('data: {"type":"message_delta"'));
+    expect((JSON.parse(delta!.slice(6)) as { usage: { cost_usd: number } }).usage.cost_usd).toBeCloseTo(expected, 10);
+  });
+
+  it('Responses and Chat streams price cached prompt tokens at the cache rate and reasoning as the output it is part of', async () => {
+    // OpenAI counts reasoning inside completion_tokens and cached tokens inside prompt_tokens.
+    const usage = {
+      prompt_tokens: 3_000,
+      completion_tokens: 2_000,
+      prompt_tokens_details: { cached_tokens: 2_048 },
+      completion_tokens_details: { reasoning_tokens: 1_500 },
+    };
+    const expected = calcPrice({ input_tokens: 3_000, output_tokens: 2_000, cache_read_tokens: 2_048 }, 'o3-mini', {
+      providerId: 'openai',
+    })!.total_price;
+    openai.enqueue({ type: 'chat', content: 'thought', usage });
+    const responses = await fetch(`${gateway.baseUrl}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'openai/o3-mini', input: 'hi', stream: true }),
+    });
+    const completed = (await responses.text()).split('\n').find((line) => line.startsWith('data: {"type":"response.completed"'));
+    const completedUsage = (JSON.parse(completed!.slice(6)) as { response: { usage: Record<string, unknown> } }).response.usage;
+    expect(completedUsage).toMatchObject({
+      output_tokens_details: { reasoning_tokens: 1_500 },
+      input_tokens_details: { cached_tokens: 2_048 },
+    });
+    expect(completedUsage.cost_usd).toBeCloseTo(expected, 10);
+    openai.enqueue({ type: 'chat', content: 'thought', usage });
+    const stream = await gateway.client().chat.completions.create({
+      model: 'openai/o3-mini',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    let cost: number | undefined;
+    for await (const chunk of stream) cost = (chunk.usage as { cost_usd?: number } | null | undefined)?.cost_usd ?? cost;
+    expect(cost).toBeCloseTo(expected, 10);
+  });
+
+  it('a model without a price carries no cost on any API, streamed or whole', async () => {
+    openai.enqueue({ type: 'chat', content: 'free' }, { type: 'chat', content: 'free' });
+    const messages = await fetch(`${gateway.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'unpriced/mystery-model', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    const delta = (await messages.text()).split('\n').find((line) => line.startsWith('data: {"type":"message_delta"'));
+    expect((JSON.parse(delta!.slice(6)) as { usage: Record<string, unknown> }).usage).not.toHaveProperty('cost_usd');
+    const responses = await fetch(`${gateway.baseUrl}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'unpriced/mystery-model', input: 'hi' }),
+    });
+    expect(responses.headers.get('x-interlingua-cost-usd')).toBeNull();
+    expect(((await responses.json()) as { usage: Record<string, unknown> }).usage).not.toHaveProperty('cost_usd');
   });
 });
