@@ -132,7 +132,12 @@ function chargedUsage(request: FastifyRequest, model: ResolvedModel, counted: Em
   const context = request.gatewayContext;
   chargeReply(request, context?.budget, context?.admission, usage);
   const { server } = request;
-  const key = context?.access?.name ?? 'anonymous';
-  server.afterReply.add(() => server.usageLog?.record(key, `${model.provider}/${model.model}`, usage));
+  const keyName = context?.access?.name;
+  // In the /metrics token and cost totals too, as a chat's usage is (they summed less than /v1/usage and the
+  // budgets); observeEstimatedUsage counts any usage it is given, estimated or not.
+  server.afterReply.add(() => {
+    server.usageLog?.record(keyName ?? 'anonymous', `${model.provider}/${model.model}`, usage);
+    server.metrics?.observeEstimatedUsage(model.provider, model.model, keyName, usage);
+  });
   return usage;
 }

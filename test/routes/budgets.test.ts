@@ -313,6 +313,60 @@ describe('budgets', () => {
   });
 });
 
+describe('GET /v1/usage adds up', () => {
+  it("each key's cost is the sum of its rows and of the costs its replies carried, on every API, and the keys sum to the metric", async () => {
+    const { gateway } = await setUp(1);
+    const post = async (key: string, path: string, body: object): Promise<number> => {
+      const response = await fetch(`${gateway.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      const header = response.headers.get('x-interlingua-cost-usd');
+      if (header !== null) return Number(header);
+      // A stream: the cost is in its last usage object.
+      const costs = [...text.matchAll(/"cost_usd":([0-9.e-]+)/g)].map((match) => Number(match[1]));
+      expect(costs.length).toBeGreaterThan(0);
+      return costs.at(-1)!;
+    };
+    const messages = [{ role: 'user', content: 'hi' }];
+    const carried = new Map<string, number>();
+    for (const key of ['team-key', 'other-key']) {
+      let sum = 0;
+      sum += await post(key, '/v1/chat/completions', { model: 'local/m', messages });
+      sum += await post(key, '/v1/chat/completions', { model: 'local/m', messages, stream: true, stream_options: { include_usage: true } });
+      sum += await post(key, '/v1/responses', { model: 'local/m', input: 'hi', stream: true });
+      sum += await post(key, '/v1/messages', { model: 'local/other', max_tokens: 10, messages });
+      sum += await post(key, '/v1/messages', { model: 'local/other', max_tokens: 10, messages, stream: true });
+      sum += await post(key, '/v1/embeddings', { model: 'local/embedder', input: ['one', 'two'] });
+      carried.set(key === 'team-key' ? 'team' : 'other', sum);
+    }
+    type KeyUsage = { key: string; cost_usd: number; requests: number; data: { cost_usd: number; requests: number }[] };
+    const usage = (await (
+      await fetch(`${gateway.baseUrl}/v1/usage?period=day`, { headers: { authorization: 'Bearer ops-key' } })
+    ).json()) as {
+      keys: KeyUsage[];
+    };
+    let total = 0;
+    for (const [name, sum] of carried) {
+      const entry = usage.keys.find((key) => key.key === name)!;
+      expect(entry.requests).toBe(6);
+      expect(entry.cost_usd).toBeCloseTo(sum, 12);
+      expect(entry.data.reduce((rows, row) => rows + row.cost_usd, 0)).toBeCloseTo(sum, 12);
+      expect(entry.data.reduce((rows, row) => rows + row.requests, 0)).toBe(6);
+      total += entry.cost_usd;
+    }
+    const metrics = await (await fetch(`${gateway.baseUrl}/metrics`, { headers: { authorization: 'Bearer ops-key' } })).text();
+    const metricTotal = metrics
+      .split('\n')
+      .filter((line) => line.startsWith('interlingua_cost_usd_total{'))
+      .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+    expect(metricTotal).toBeCloseTo(total, 9);
+  });
+});
+
 describe('replies cut short', () => {
   type UsageBody = {
     keys: {
