@@ -133,11 +133,10 @@ function chargedUsage(request: FastifyRequest, model: ResolvedModel, counted: Em
   chargeReply(request, context?.budget, context?.admission, usage);
   const { server } = request;
   const keyName = context?.access?.name;
-  // In the /metrics token and cost totals too, as a chat's usage is (they summed less than /v1/usage and the
-  // budgets); observeEstimatedUsage counts any usage it is given, estimated or not.
+  // In the /metrics token and cost totals too, as a chat's usage is (they summed less than /v1/usage and the budgets).
   server.afterReply.add(() => {
     server.usageLog?.record(keyName ?? 'anonymous', `${model.provider}/${model.model}`, usage);
-    server.metrics?.observeEstimatedUsage(model.provider, model.model, keyName, usage);
+    server.metrics?.observeUsage(model.provider, model.model, keyName, usage);
   });
   return usage;
 }

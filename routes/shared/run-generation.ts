@@ -215,7 +215,7 @@ export function generationRunOptions(
     if (usageLog || metrics)
       request.server.afterReply.add(() => {
         recordUsage(request.server, model, access?.name, usage);
-        metrics?.observeEstimatedUsage(model.provider, model.model, access?.name, usage);
+        metrics?.observeUsage(model.provider, model.model, access?.name, usage);
       });
   };
   return options;

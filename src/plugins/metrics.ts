@@ -159,11 +159,11 @@ export class Metrics implements ResilienceObserver {
   }
 
   /**
-   * A reply cut short before the upstream's usage came (a client that left, a stream that broke off): its
-   * estimate counts in the token and cost totals, as it does in budgets and /v1/usage, since the upstream
-   * billed what it generated.
+   * Usage that does not come with a chat reply's summary: an embeddings reply's, and the estimate of a reply
+   * cut short before the upstream's usage came (a client that left, a stream that broke off), which counts in
+   * the token and cost totals as it does in budgets and /v1/usage, since the upstream billed what it generated.
    */
-  observeEstimatedUsage(provider: string, model: string, key: string | undefined, usage: Usage): void {
+  observeUsage(provider: string, model: string, key: string | undefined, usage: Usage): void {
     this.countUsage(usage, provider, this.models.label(model), key ?? '');
   }
 
