@@ -5,6 +5,7 @@
  * from it (FromSchema), so the schema is the one source of the wire shape.
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import { modelNameSchema } from '../shared/model-name-schema.js';
 
 const nullableNumber = { type: ['number', 'null'] } as const;
 const nullableInteger = { type: ['integer', 'null'] } as const;
@@ -81,7 +82,7 @@ export const chatCompletionRequestSchema = {
   type: 'object',
   required: ['model', 'messages'],
   properties: {
-    model: { type: 'string', minLength: 1 },
+    model: modelNameSchema,
     messages: { type: 'array', minItems: 1, items: message },
     tools: { type: ['array', 'null'], items: tool },
     tool_choice: {

@@ -21,13 +21,14 @@ import { chargeReply, remainingAfterReply } from '../shared/charge-reply.js';
 import { watchClientAbort } from '../shared/client-abort.js';
 import { formatUsd, headerAddress, setProgressHeaders } from '../shared/run-generation.js';
 import { estimateEmbeddingInputTokens } from '../../src/pipeline/estimate-tokens.js';
+import { modelNameSchema } from '../shared/model-name-schema.js';
 
 /** The body's one source: its type is derived from it. */
 const embeddingRequestSchema = {
   type: 'object',
   required: ['model', 'input'],
   properties: {
-    model: { type: 'string', minLength: 1 },
+    model: modelNameSchema,
     input: {
       anyOf: [
         { type: 'string' },

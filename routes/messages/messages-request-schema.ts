@@ -7,6 +7,7 @@
  * of its wire shape.
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import { modelNameSchema } from '../shared/model-name-schema.js';
 
 /** `if type is X then require Y`: names the missing field instead of failing a whole anyOf. */
 function whenType<const Type extends string, const Required extends readonly string[], const Properties extends object>(
@@ -103,7 +104,7 @@ const thinking = {
 } as const;
 
 const commonProperties = {
-  model: { type: 'string', minLength: 1 },
+  model: modelNameSchema,
   // Anthropic answers an empty list with its 400 ("messages: at least one message is required"), count_tokens too.
   messages: { type: 'array', minItems: 1, items: message },
   system,

@@ -6,6 +6,7 @@
  * schema is the one source of the wire shape; fields checked only inside if/then stay untyped.
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import { modelNameSchema } from '../shared/model-name-schema.js';
 
 const nullableNumber = { type: ['number', 'null'] } as const;
 const nullableString = { type: ['string', 'null'] } as const;
@@ -110,7 +111,7 @@ export const responsesRequestSchema = {
   type: 'object',
   required: ['model'],
   properties: {
-    model: { type: 'string', minLength: 1 },
+    model: modelNameSchema,
     input: { anyOf: [{ type: 'string' }, { type: 'array', items: inputItem }] },
     instructions: nullableString,
     tools: { type: ['array', 'null'], items: tool },

@@ -4,11 +4,12 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { chatCompletionRequestSchema } from '../chat-completions/chat-completion-request-schema.js';
+import { modelNameSchema } from '../shared/model-name-schema.js';
 
 const { tools, tool_choice: toolChoice, messages, parallel_tool_calls: parallelToolCalls } = chatCompletionRequestSchema.properties;
 
 const target = {
-  model: { type: 'string', minLength: 1 },
+  model: modelNameSchema,
   family: { type: 'string', minLength: 1 },
 } as const;
 
