@@ -41,12 +41,39 @@ describe('llama-server', () => {
     expect(llamaServerConstraint({ response_format: { type: 'json_object' } })).toEqual({ schema: { type: 'object' } });
   });
 
-  it('refuses what json-schema-to-grammar has no rule for, quoting it as nlohmann dumps it', () => {
-    expect(llamaSchemaConversionError({ schema: { type: 'object', properties: { v: { required: ['level'] } } } })).toBe(
-      'JSON schema conversion failed:\nUnrecognized schema: {"required":["level"]}',
+  it('refuses a type json-schema-to-grammar has no rule for, quoting the schema as ordered_json dumps it', () => {
+    expect(llamaSchemaConversionError({ schema: { type: 'object', properties: { v: { type: 'float', description: 'd' } } } })).toBe(
+      'JSON schema conversion failed:\nUnrecognized schema: {"type":"float","description":"d"}',
     );
-    expect(llamaSchemaConversionError({ schema: { type: 'object', properties: { v: { type: 'float' } } } })).toContain('{"type":"float"}');
+    // One branch per type of a list, each dumped with its one type.
+    expect(llamaSchemaConversionError({ schema: { type: ['string', 'float'] } })).toBe(
+      'JSON schema conversion failed:\nUnrecognized schema: {"type":"float"}',
+    );
     expect(llamaSchemaConversionError({ schema })).toBeUndefined();
+  });
+
+  it('reads a schema with no type and no structural keyword as any value (ggml-org/llama.cpp#20021)', () => {
+    const anyValue = {
+      type: 'object',
+      properties: { value: { description: 'Value for add/replace/test operations' }, other: { required: ['x'] } },
+    };
+    expect(llamaSchemaConversionError({ schema: anyValue })).toBeUndefined();
+    expect(llamaSchemaConversionError({ schema: { type: 'array', items: { title: 'anything' } } })).toBeUndefined();
+  });
+
+  it('resolves local refs token by token without JSON Pointer unescaping, and refuses what it cannot find', () => {
+    const escaped = { type: 'object', properties: { a: { $ref: '#/$defs/a~1b' } }, $defs: { 'a/b': { type: 'string' } } };
+    expect(llamaSchemaConversionError({ schema: escaped })).toBe(
+      'JSON schema conversion failed:\nError resolving ref #/$defs/a~1b: a~1b not in {"a/b":{"type":"string"}}',
+    );
+    const plain = { type: 'object', properties: { a: { $ref: '#/$defs/ab' } }, $defs: { ab: { type: 'string' } } };
+    expect(llamaSchemaConversionError({ schema: plain })).toBeUndefined();
+    // The target is visited: its own refusals are found through the ref.
+    const badTarget = { type: 'object', properties: { a: { $ref: '#/$defs/ab' } }, $defs: { ab: { type: 'float' } } };
+    expect(llamaSchemaConversionError({ schema: badTarget })).toContain('Unrecognized schema: {"type":"float"}');
+    expect(llamaSchemaConversionError({ schema: { $ref: 'other.json#/a' } })).toBe(
+      'JSON schema conversion failed:\nUnsupported ref: other.json#/a',
+    );
   });
 
   it("refuses a string's pattern not anchored at both ends (_visit_pattern), and reads an anchored one", () => {

@@ -27,6 +27,9 @@ export type Constraint = { schema: Schema };
 
 const anyObject: Constraint = { schema: { type: 'object' } };
 
+/** JSON mode without a schema (llama-server's empty `json_schema`, which builds no format grammar). */
+export const isAnyObject = (constraint: Constraint): boolean => constraint === anyObject;
+
 function isObject(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -94,47 +97,117 @@ export function constrainedPieces(constraint: Constraint): string[] {
   return pieces;
 }
 
-/** nlohmann::json's `dump()`: keys sorted, no spaces (how llama.cpp quotes a schema in its errors). */
-function nlohmannDump(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(nlohmannDump).join(',')}]`;
-  if (isObject(value))
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${nlohmannDump(value[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value);
-}
+/**
+ * How llama.cpp quotes a schema in its errors: `dump()` of an `nlohmann::ordered_json` (the `json` of
+ * common/json-schema-to-grammar.cpp), compact, the keys in the order the request wrote them.
+ */
+const jsonDump = (value: unknown): string => JSON.stringify(value);
 
 /** `_visit_pattern`'s test: the pattern's first character is `^` and its last `$`. */
 const anchored = (pattern: string) => pattern.startsWith('^') && pattern.endsWith('$');
 
-const llamaPrimitives = new Set(['boolean', 'number', 'integer', 'string', 'null', 'object', 'array']);
+/** The keys of `PRIMITIVE_RULES`: a `type` naming one of them is read (even the grammar's own rule names). */
+const llamaPrimitives = new Set([
+  'boolean',
+  'decimal-part',
+  'integral-part',
+  'number',
+  'integer',
+  'value',
+  'object',
+  'array',
+  'uuid',
+  'char',
+  'string',
+  'null',
+]);
 
 /**
- * The schemas llama.cpp's converter (`SchemaConverter::visit`, common/json-schema-to-grammar.cpp) cannot turn
- * into a grammar: one with none of `$ref`, `anyOf`/`oneOf`, `allOf`, `const`, `enum`, `properties`, `items`
- * and neither empty nor a known `type` ("Unrecognized schema: …", the schema as nlohmann dumps it); and a
- * string's `pattern` that is not anchored at both ends, which `_visit_pattern` refuses before reading it
- * ("Pattern must start with '^' and end with '$'", as OpenClaw's cron tool's `"pattern": "\\S"` meets it).
+ * `resolve_refs`, run over the whole schema before any of it is visited: every local `$ref` ("#/…") is followed
+ * through the root schema one `/`-separated token at a time, the tokens taken as written (no JSON Pointer
+ * unescaping: `~1`, `~0` and `%20` are looked up literally), and a token that is not there is "Error resolving
+ * ref REF: TOKEN not in TARGET"; a ref that is neither local nor `https://` is "Unsupported ref: REF". An object
+ * with a `$ref` is not looked into further. Remote refs (fetched by the server) and the hoisting of nested
+ * `$defs` (`hoist_defs_to_root`) are not modelled.
  */
-function unrecognized(schema: unknown, found: string[]): void {
-  if (!isObject(schema)) return;
-  const structural = ['$ref', 'anyOf', 'oneOf', 'allOf', 'const', 'enum', 'properties', 'items', 'prefixItems', 'additionalProperties'];
-  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'])
-    if (Array.isArray(schema[key])) for (const branch of schema[key] as unknown[]) unrecognized(branch, found);
-  for (const key of ['properties', '$defs', 'definitions'])
-    if (isObject(schema[key])) for (const property of Object.values(schema[key])) unrecognized(property, found);
-  for (const key of ['items', 'additionalProperties']) unrecognized(schema[key], found);
-  if (structural.some((key) => schema[key] !== undefined)) return;
-  const type = schema.type;
-  if ((type === undefined || type === 'string') && typeof schema.pattern === 'string' && !anchored(schema.pattern)) {
-    found.push("Pattern must start with '^' and end with '$'");
+function resolveRefs(node: unknown, root: Schema, refs: Map<string, unknown>, found: string[]): void {
+  if (Array.isArray(node)) for (const item of node) resolveRefs(item, root, refs, found);
+  if (!isObject(node)) return;
+  if (typeof node.$ref !== 'string') {
+    for (const value of Object.values(node)) resolveRefs(value, root, refs, found);
     return;
   }
-  const types = Array.isArray(type) ? type : [type];
-  const known =
-    type === undefined ? Object.keys(schema).length === 0 : types.every((one) => typeof one === 'string' && llamaPrimitives.has(one));
-  if (!known) found.push(`Unrecognized schema: ${nlohmannDump(schema)}`);
+  const ref = node.$ref;
+  if (refs.has(ref) || ref.startsWith('https://')) return;
+  if (!ref.startsWith('#/')) {
+    found.push(`Unsupported ref: ${ref}`);
+    return;
+  }
+  let target: unknown = root;
+  for (const token of ref.slice(1).split('/').slice(1)) {
+    const next = Array.isArray(target) ? target[Number(token)] : isObject(target) && token in target ? target[token] : undefined;
+    if (next === undefined) {
+      found.push(`Error resolving ref ${ref}: ${token} not in ${jsonDump(target)}`);
+      return;
+    }
+    target = next;
+  }
+  refs.set(ref, target);
+}
+
+const typeIs = (schema: Schema, ...types: (string | undefined)[]) => types.includes(schema.type as string | undefined);
+
+/**
+ * The schemas llama.cpp's converter cannot turn into a grammar, walked in the order of `common_schema_converter::visit`
+ * (common/json-schema-to-grammar.cpp): `$ref`, `oneOf`/`anyOf`, a list of types (one branch each), `const`, `enum`,
+ * an object's `properties` / `additionalProperties`, `allOf`, an array's `items` / `prefixItems`, a string's
+ * `pattern`, then the primitive `type`. Refused: a `type` that names no primitive rule ("Unrecognized schema: …",
+ * the schema as dumped), and a `pattern` not anchored at both ends, which `_visit_pattern` refuses before reading it
+ * ("Pattern must start with '^' and end with '$'", as OpenClaw's cron tool's `"pattern": "\\S"` meets it). A schema
+ * with no `type` and none of those keywords (`{"description": "…"}`, what schemars and pydantic write for "any
+ * value") is read as any JSON value since ggml-org/llama.cpp#20021 (March 2026; builds before it refused it as
+ * "Unrecognized schema", ggml-org/llama.cpp#19716).
+ */
+function visit(schema: unknown, refs: Map<string, unknown>, found: string[], resolving: Set<string>): void {
+  if (!isObject(schema)) return;
+  const visitAll = (schemas: unknown) => {
+    if (Array.isArray(schemas)) for (const one of schemas) visit(one, refs, found, resolving);
+  };
+  if (typeof schema.$ref === 'string') {
+    // `_resolve_ref`: a ref being resolved is not visited again (recursive schemas).
+    const ref = schema.$ref;
+    if (resolving.has(ref)) return;
+    resolving.add(ref);
+    visit(refs.get(ref), refs, found, resolving);
+    resolving.delete(ref);
+    return;
+  }
+  if (schema.oneOf !== undefined || schema.anyOf !== undefined) return visitAll(schema.oneOf ?? schema.anyOf);
+  if (Array.isArray(schema.type)) return visitAll(schema.type.map((type: unknown) => ({ ...schema, type })));
+  if (schema.const !== undefined || schema.enum !== undefined) return;
+  const additional = schema.additionalProperties;
+  if (typeIs(schema, undefined, 'object') && (schema.properties !== undefined || (additional !== undefined && additional !== true))) {
+    if (isObject(schema.properties)) visitAll(Object.values(schema.properties));
+    return visit(additional, refs, found, resolving);
+  }
+  if (typeIs(schema, undefined, 'object', 'string') && Array.isArray(schema.allOf)) {
+    for (const part of schema.allOf as unknown[]) {
+      const parts: unknown[] = isObject(part) && Array.isArray(part.anyOf) ? part.anyOf : [part];
+      for (const component of parts)
+        if (isObject(component) && isObject(component.properties)) visitAll(Object.values(component.properties));
+    }
+    return;
+  }
+  if (typeIs(schema, undefined, 'array') && (schema.items !== undefined || schema.prefixItems !== undefined)) {
+    const items = schema.items ?? schema.prefixItems;
+    return Array.isArray(items) ? visitAll(items) : visit(items, refs, found, resolving);
+  }
+  if (typeIs(schema, undefined, 'string') && typeof schema.pattern === 'string') {
+    if (!anchored(schema.pattern)) found.push("Pattern must start with '^' and end with '$'");
+    return;
+  }
+  if (schema.type === undefined) return;
+  if (typeof schema.type !== 'string' || !llamaPrimitives.has(schema.type)) found.push(`Unrecognized schema: ${jsonDump(schema)}`);
 }
 
 /**
@@ -143,6 +216,8 @@ function unrecognized(schema: unknown, found: string[]): void {
  */
 export function llamaSchemaConversionError(constraint: Constraint): string | undefined {
   const found: string[] = [];
-  unrecognized(constraint.schema, found);
+  const refs = new Map<string, unknown>();
+  resolveRefs(constraint.schema, constraint.schema, refs, found);
+  visit(constraint.schema, refs, found, new Set());
   return found.length === 0 ? undefined : `JSON schema conversion failed:\n${found.join('\n')}`;
 }

@@ -9,7 +9,7 @@
  */
 import type http from 'node:http';
 import { renderChatTemplate, templateCapabilities } from './chat-template-rendering.js';
-import { constrainedPieces, llamaSchemaConversionError, llamaServerConstraint } from './constrained-decoding.js';
+import { constrainedPieces, isAnyObject, llamaSchemaConversionError, llamaServerConstraint } from './constrained-decoding.js';
 import {
   bodyOf,
   sendJson,
@@ -102,8 +102,10 @@ function contextRefusal(tokens: number) {
 /**
  * A response format the build cannot read, or a schema json-schema-to-grammar cannot convert: the latter is
  * answered 400 invalid_request_error with the converter's errors (quoted in ggml-org/llama.cpp#19716). The
- * tools' parameters are converted too, into the tool-call grammar, before the format's (common/chat.cpp,
- * common_chat_templates_apply, unless tool_choice is "none"), and refused in the same words.
+ * grammar is the format's when the request has a format with a schema, else the tool-call grammar, built from
+ * the tools' parameters (chat-auto-parser-generator.cpp, `autoparser::build_parser`: `if (has_response_format)`
+ * the format's schema alone, `else if (has_tools …)` the tools' parser), so a tool's schema the converter cannot
+ * read is refused only in a request without such a format, and in the same words.
  */
 function formatRefusal(body: Record<string, unknown>, options: FakeLlamaServerOptions) {
   const format = body.response_format as { type?: unknown } | undefined;
@@ -112,7 +114,7 @@ function formatRefusal(body: Record<string, unknown>, options: FakeLlamaServerOp
     return { status: 500, body: llamaError(500, 'server_error', message) };
   }
   const constraint = llamaServerConstraint(body);
-  const failed = toolSchemaConversionError(body) ?? (constraint && llamaSchemaConversionError(constraint));
+  const failed = constraint && !isAnyObject(constraint) ? llamaSchemaConversionError(constraint) : toolSchemaConversionError(body);
   return failed ? { status: 400, body: llamaError(400, 'invalid_request_error', failed) } : undefined;
 }
 

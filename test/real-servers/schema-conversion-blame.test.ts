@@ -1,24 +1,44 @@
 /**
  * llama-server refuses any schema its json-schema-to-grammar cannot convert in the same words, a tool's as
- * well as the response format's ("JSON schema conversion failed:\nUnrecognized schema: …"). Only a refusal of
- * the format's schema moves the format into the prompt (and is remembered for that schema); a tool's moves the
- * request to the prompted lane (test/real-servers/tool-schema-refused.test.ts), the format's schema left native
- * for other tools.
+ * well as the response format's ("JSON schema conversion failed:\n…"), and builds with the automatic parser
+ * generator convert the format's schema alone when a request has one (chat-auto-parser-generator.cpp,
+ * `autoparser::build_parser`): the tools' schemas are read only once the format is out of the way. Only a
+ * refusal of the format's schema moves the format into the prompt (and is remembered for that schema); a
+ * tool's moves the request to the prompted lane (test/real-servers/tool-schema-refused.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeInferenceServer } from '../helpers/fake-inference-server.js';
 import { startFakeLlamaServer } from '../helpers/fake-llama-server.js';
 import { postJson } from '../helpers/read-sse.js';
+import { weatherCall } from '../helpers/scripted-generation.js';
 import { scriptedModel } from '../helpers/scripted-models.js';
 import { startGateway, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
+import { weatherQuestion } from './weather-request.js';
 
-/** A property with a description and nothing else: valid JSON Schema, which llama.cpp's converter does not know. */
-const untyped = { description: 'Value for add/replace/test operations' };
-const tool = (parameters: Record<string, unknown>) => ({ type: 'function', function: { name: 'patch', parameters } });
-const goodTool = tool({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] });
-const badTool = tool({ type: 'object', properties: { path: { type: 'string' }, value: untyped } });
+/** A city with a non-blank character: valid JSON Schema, which llama.cpp refuses as an unanchored pattern. */
+const unanchoredCity = { type: 'string', pattern: '\\S' };
+/** A property with a description and nothing else: any value, read since ggml-org/llama.cpp#20021. */
+const anyValue = { description: 'Value for add/replace/test operations' };
+const tool = (properties: Record<string, unknown>) => ({
+  type: 'function',
+  function: { name: weatherCall.name, parameters: { type: 'object', properties, required: ['city'] } },
+});
+const goodTool = tool({ city: { type: 'string' } });
+const badTool = tool({ city: unanchoredCity });
+const untypedTool = tool({ city: { type: 'string' }, detail: anyValue });
 const goodFormat = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
-const badFormat = { type: 'object', properties: { answer: { type: 'string' }, detail: untyped }, required: ['answer'] };
+/**
+ * A ref through a JSON Pointer with an escaped "/" (valid JSON Schema): llama.cpp looks the token up unescaped
+ * and names the ref in its refusal, so the refusal is laid on the format, the only schema holding that ref.
+ * `purpose` tells each test's schema apart: a refused schema is remembered (and not sent natively again).
+ */
+const badFormat = (purpose: string) => ({
+  type: 'object',
+  description: purpose,
+  properties: { answer: { $ref: '#/$defs/short~1answer' } },
+  required: ['answer'],
+  $defs: { 'short/answer': { type: 'string' } },
+});
 
 let llama: FakeInferenceServer;
 let gateway: StartedGateway;
@@ -37,45 +57,54 @@ afterAll(async () => {
   await llama?.close();
 });
 
-const chatRequests = () => llama.requests.filter((request) => request.path === '/v1/chat/completions');
+const chatBodies = () => llama.bodiesOf('/v1/chat/completions');
 
-function ask(tools: unknown[], schema: Record<string, unknown>) {
+function ask(tools: unknown[], schema?: Record<string, unknown>, stream = false) {
   return postJson(`${gateway.baseUrl}/v1/chat/completions`, {
     model: 'llama/Qwen3-8B-Q4_K_M.gguf',
-    messages: [{ role: 'user', content: 'Patch the file, then say what you did.' }],
+    messages: weatherQuestion,
     tools,
-    response_format: { type: 'json_schema', json_schema: { name: 'report', schema } },
+    stream,
+    ...(schema ? { response_format: { type: 'json_schema', json_schema: { name: 'report', schema } } } : {}),
   });
 }
 
+type Warning = { code: string; message: string };
+const warningsOf = (text: string): Warning[] =>
+  (JSON.parse(text) as { diagnostics?: { warnings?: Warning[] } }).diagnostics?.warnings ?? [];
+
 describe("llama-server's refusal of a schema", () => {
-  it("of a tool's: the request goes to the prompted lane, the format's schema not remembered for the next request", async () => {
-    const before = chatRequests().length;
-    const completionsBefore = llama.bodiesOf('/completion').length;
-    const answered = await ask([badTool], goodFormat);
+  it("of the format's, with tools beside it: the format goes into the prompt, named by the refusal's detail", async () => {
+    const before = chatBodies().length;
+    const answered = await ask([goodTool], badFormat('beside good tools'));
     expect(answered.status).toBe(200);
-    expect(JSON.parse(answered.text).diagnostics.warnings).toContainEqual(
-      expect.objectContaining({ message: expect.stringContaining('JSON schema conversion failed:\nUnrecognized schema: {"description"') }),
+    expect(
+      chatBodies()
+        .slice(before)
+        .map((body) => 'response_format' in body),
+    ).toEqual([true, false]);
+    expect(warningsOf(answered.text)).toContainEqual(
+      expect.objectContaining({ message: expect.stringContaining('Error resolving ref #/$defs/short~1answer') as string }),
     );
-    // One native attempt, then the prompted lane (/apply-template, /completion), the format in the prompt beside the tools.
-    expect(chatRequests().length).toBe(before + 1);
-    const prompted = llama.bodiesOf('/completion').slice(completionsBefore);
-    expect(prompted).toHaveLength(1);
-    expect(prompted[0]).not.toHaveProperty('json_schema');
-    // Nothing was remembered against the format's schema: with a tool llama-server reads, it goes natively.
-    const native = await ask([goodTool], goodFormat);
-    expect(native.status).toBe(200);
-    expect(chatRequests().at(-1)?.body).toHaveProperty('response_format');
   });
 
-  it("of the format's, with tools beside it: the format goes into the prompt, named by the refusal's detail", async () => {
-    const before = chatRequests().length;
-    const answered = await ask([goodTool], badFormat);
+  it("of a tool's, beside a format: the format's grammar alone is built, so the request goes natively", async () => {
+    const before = chatBodies().length;
+    const answered = await ask([badTool], goodFormat);
     expect(answered.status).toBe(200);
-    const sent = chatRequests().slice(before);
-    expect(sent.map((request) => 'response_format' in (request.body as object))).toEqual([true, false]);
-    expect(JSON.parse(answered.text).diagnostics.warnings).toContainEqual(
-      expect.objectContaining({ message: expect.stringContaining('JSON schema conversion failed') }),
-    );
+    expect(
+      chatBodies()
+        .slice(before)
+        .map((body) => 'response_format' in body),
+    ).toEqual([true]);
+  });
+
+  it('none for a tool property with a description and no type: it is any value, and the tools go natively', async () => {
+    const before = chatBodies().length;
+    const answered = await ask([untypedTool]);
+    expect(answered.status).toBe(200);
+    expect(chatBodies().slice(before)).toHaveLength(1);
+    expect(JSON.parse(answered.text).choices[0].message.tool_calls[0].function.name).toBe(weatherCall.name);
+    expect(warningsOf(answered.text)).toEqual([]);
   });
 });

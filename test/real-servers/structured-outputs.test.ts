@@ -192,22 +192,27 @@ describe('what the servers do not support', () => {
     const server = await startFakeLlamaServer({ model: scriptedModel('hermes') });
     running.server = server;
     running.gateway = await startGateway({ providers: { local: { type: 'openai-compatible', baseUrl: `${server.url}/v1` } } });
-    // Valid JSON Schema (any value), which json-schema-to-grammar has no rule for.
-    const unreadable = { type: 'object', properties: { value: { description: 'any value' } }, required: ['value'] };
+    // Valid JSON Schema (a JSON Pointer with an escaped "/"), which json-schema-to-grammar looks up unescaped.
+    const unreadable = {
+      type: 'object',
+      properties: { value: { $ref: '#/$defs/any~1value' } },
+      required: ['value'],
+      $defs: { 'any/value': { type: 'string' } },
+    };
     const completion = await running.gateway.client().chat.completions.create({
       model: 'local/Qwen3-8B-Q4_K_M.gguf',
       messages,
       response_format: { type: 'json_schema', json_schema: { name: 'anything', schema: unreadable } },
     });
     const bodies = server.bodiesOf('/v1/chat/completions');
-    expect(bodies.map((body) => [Boolean(body.response_format), JSON.stringify(body.messages).includes('any value')])).toEqual([
+    expect(bodies.map((body) => [Boolean(body.response_format), JSON.stringify(body.messages).includes('any/value')])).toEqual([
       [true, false],
       [false, true],
     ]);
     const warnings = (completion as unknown as { diagnostics?: { warnings?: { code: string; message: string }[] } }).diagnostics?.warnings;
     expect(warnings).toContainEqual({
       code: 'unsupported-parameter',
-      message: expect.stringContaining('Unrecognized schema: {"description":"any value"}') as string,
+      message: expect.stringContaining('Error resolving ref #/$defs/any~1value: any~1value not in') as string,
     });
   });
   it('Ollama before 0.5.0 refuses a schema in `format` (400): the gateway writes it into the prompt', async () => {
