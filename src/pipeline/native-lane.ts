@@ -49,29 +49,27 @@ export class NativeLane {
     options: RunOptions,
   ): Promise<ChatRun> {
     const adapter = this.providers.adapter(model.provider);
-    const sent = this.responseFormats.forNativeLane(request, diagnostics, routeWarnings);
+    let sent = this.responseFormats.forNativeLane(request, diagnostics, routeWarnings);
     let upstream: AsyncIterable<StreamEvent>;
     try {
       upstream = await streamWithRetries(adapter, sent, context, retries);
     } catch (error) {
-      // Nothing reached the client yet: a server that refuses this model's native tools gets the same request prompted,
-      if (this.toolRefusals.promptedAfterRefusal(model, request, error, context))
-        return this.planner.plan({ ...model, toolCalling: 'prompted' }, input, context, options, retries.attempts);
-      // one whose grammar compiler refused the tools' schemas (llama-server) gets it prompted, with a warning,
-      const schemasRefused = this.toolRefusals.promptedAfterSchemaRefusal(model, request, sent, error, context);
-      if (schemasRefused) {
-        const warned: ChatInput = { ...input, warnings: [...(input.warnings ?? []), schemasRefused] };
-        return this.planner.plan({ ...model, toolCalling: 'prompted' }, warned, context, options, retries.attempts);
-      }
+      const prompted = this.promptedAfterToolRefusal(model, request, sent, error, input, context, options, retries);
+      if (prompted) return prompted;
       // One that refuses the native form of the response format gets it in the prompt, checked by the gateway,
       // and so does one whose grammar compiler gave up on the schema (for that schema only).
       if (!this.responseFormats.learnRefusal(model, sent, error, context, diagnostics, routeWarnings)) throw error;
-      upstream = await streamWithRetries(
-        adapter,
-        this.responseFormats.forNativeLane(request, diagnostics, routeWarnings),
-        context,
-        retries,
-      );
+      sent = this.responseFormats.forNativeLane(request, diagnostics, routeWarnings);
+      try {
+        upstream = await streamWithRetries(adapter, sent, context, retries);
+      } catch (retryError) {
+        // The format out of the way, the server reads what it did not beside it: llama-server's parser generator
+        // builds the format's grammar alone (chat-auto-parser-generator.cpp), so the tools' schemas are first
+        // converted, and may be refused, now.
+        const promptedOnRetry = this.promptedAfterToolRefusal(model, request, sent, retryError, input, context, options, retries);
+        if (promptedOnRetry) return promptedOnRetry;
+        throw retryError;
+      }
     }
     // A server without a reasoning parser hands on the raw text of a template that opened reasoning,
     // and an inference server may lack a tool parser for this model (vLLM tells no one which it was
@@ -95,6 +93,29 @@ export class NativeLane {
     if (formatCheck) replyPlan.responseFormat = formatCheck;
     // The count is final here: the upstream answered.
     return { model, toolCalling: 'native', events: applyReplyStages(nativeLane, upstream, replyPlan), attempts: retries.attempts.count };
+  }
+
+  /**
+   * Nothing reached the client yet: a server that refuses this model's native tools gets the same request
+   * prompted, and one whose grammar compiler refused the tools' schemas (llama-server) gets it prompted with a
+   * warning. Undefined for any other error.
+   */
+  private promptedAfterToolRefusal(
+    model: ResolvedModel,
+    request: ChatRequest,
+    sent: ChatRequest,
+    error: unknown,
+    input: ChatInput,
+    context: ProviderContext,
+    options: RunOptions,
+    retries: RetryOptions,
+  ): Promise<ChatRun> | undefined {
+    if (this.toolRefusals.promptedAfterRefusal(model, request, error, context))
+      return this.planner.plan({ ...model, toolCalling: 'prompted' }, input, context, options, retries.attempts);
+    const schemasRefused = this.toolRefusals.promptedAfterSchemaRefusal(model, request, sent, error, context);
+    if (!schemasRefused) return undefined;
+    const warned: ChatInput = { ...input, warnings: [...(input.warnings ?? []), schemasRefused] };
+    return this.planner.plan({ ...model, toolCalling: 'prompted' }, warned, context, options, retries.attempts);
   }
 }
 

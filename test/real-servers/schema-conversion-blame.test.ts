@@ -4,12 +4,13 @@
  * generator convert the format's schema alone when a request has one (chat-auto-parser-generator.cpp,
  * `autoparser::build_parser`): the tools' schemas are read only once the format is out of the way. Only a
  * refusal of the format's schema moves the format into the prompt (and is remembered for that schema); a
- * tool's moves the request to the prompted lane (test/real-servers/tool-schema-refused.test.ts).
+ * tool's moves the request to the prompted lane (test/real-servers/tool-schema-refused.test.ts), even when it
+ * comes on the request sent again with the format in the prompt.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeInferenceServer } from '../helpers/fake-inference-server.js';
 import { startFakeLlamaServer } from '../helpers/fake-llama-server.js';
-import { postJson } from '../helpers/read-sse.js';
+import { postJson, sseChunks } from '../helpers/read-sse.js';
 import { weatherCall } from '../helpers/scripted-generation.js';
 import { scriptedModel } from '../helpers/scripted-models.js';
 import { startGateway, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
@@ -73,6 +74,35 @@ type Warning = { code: string; message: string };
 const warningsOf = (text: string): Warning[] =>
   (JSON.parse(text) as { diagnostics?: { warnings?: Warning[] } }).diagnostics?.warnings ?? [];
 
+type Call = { name: string; arguments: string };
+type Outcome = { calls: Call[]; finish: unknown; warnings: Warning[] };
+
+function fromWhole(text: string): Outcome {
+  const { choices } = JSON.parse(text) as { choices: { message: { tool_calls?: { function: Call }[] }; finish_reason: unknown }[] };
+  const calls = (choices[0]?.message.tool_calls ?? []).map((call) => call.function);
+  return { calls, finish: choices[0]?.finish_reason, warnings: warningsOf(text) };
+}
+
+type Fragment = { index: number; function?: { name?: string; arguments?: string } };
+type StreamChunk = { choices?: { delta?: { tool_calls?: Fragment[] }; finish_reason?: unknown }[]; diagnostics?: { warnings?: Warning[] } };
+
+function fromStream(text: string): Outcome {
+  const calls: Call[] = [];
+  let finish: unknown;
+  let warnings: Warning[] = [];
+  for (const chunk of sseChunks(text) as StreamChunk[]) {
+    const choice = chunk.choices?.[0];
+    for (const fragment of choice?.delta?.tool_calls ?? []) {
+      const call = (calls[fragment.index] ??= { name: '', arguments: '' });
+      call.name += fragment.function?.name ?? '';
+      call.arguments += fragment.function?.arguments ?? '';
+    }
+    finish = choice?.finish_reason ?? finish;
+    warnings = chunk.diagnostics?.warnings ?? warnings;
+  }
+  return { calls, finish, warnings };
+}
+
 describe("llama-server's refusal of a schema", () => {
   it("of the format's, with tools beside it: the format goes into the prompt, named by the refusal's detail", async () => {
     const before = chatBodies().length;
@@ -98,6 +128,31 @@ describe("llama-server's refusal of a schema", () => {
         .map((body) => 'response_format' in body),
     ).toEqual([true]);
   });
+
+  it.each([false, true])(
+    "of a tool's, on the request sent again with the format in the prompt (stream: %s): the prompted lane answers with the call",
+    async (stream) => {
+      const before = chatBodies().length;
+      const completionsBefore = llama.bodiesOf('/completion').length;
+      const answered = await ask([badTool], badFormat(`stream: ${stream}`), stream);
+      expect(answered.status).toBe(200);
+      // The format refused, then the tools once the format went into the prompt; then the prompted lane.
+      expect(
+        chatBodies()
+          .slice(before)
+          .map((body) => 'response_format' in body),
+      ).toEqual([true, false]);
+      expect(llama.bodiesOf('/completion').slice(completionsBefore)).toHaveLength(1);
+      const { calls, finish, warnings } = stream ? fromStream(answered.text) : fromWhole(answered.text);
+      expect({ calls, finish }).toEqual({
+        calls: [{ name: weatherCall.name, arguments: JSON.stringify(weatherCall.arguments) }],
+        finish: 'tool_calls',
+      });
+      expect(warnings).toContainEqual(
+        expect.objectContaining({ message: expect.stringContaining("Pattern must start with '^' and end with '$'") as string }),
+      );
+    },
+  );
 
   it('none for a tool property with a description and no type: it is any value, and the tools go natively', async () => {
     const before = chatBodies().length;
