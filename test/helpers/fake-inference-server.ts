@@ -8,7 +8,7 @@ import { writeOpenAiChatReply, type FakeOpenAiChatReply } from './fake-openai-up
 import { constrainedPieces, type Constraint } from './constrained-decoding.js';
 import { harmonyReasoningAndContent } from './harmony-output.js';
 import { startLoopbackServer, type RecordedRequest } from './loopback-server.js';
-import { generate, messagesText, tokenize, toolNames, weatherCall, type Generation } from './scripted-generation.js';
+import { callsOf, generate, messagesText, tokenize, toolNames, weatherCall, type Generation } from './scripted-generation.js';
 import type { ScriptedCall, ScriptedModel } from './scripted-models.js';
 
 export type RouteHandler = (request: RecordedRequest, response: http.ServerResponse) => void | Promise<void>;
@@ -91,7 +91,7 @@ export type ChatRules = {
   rendersTools(body: Record<string, unknown>): boolean;
   /** Whether the server parses the model's call into `tool_calls` for this request. */
   parsesCalls(body: Record<string, unknown>, model: ScriptedModel): boolean;
-  /** The calls it returns when it parses (default: the weather call alone). */
+  /** The calls it returns when it parses (default: the model's, scripted-generation.ts `callsOf`). */
   parsedCalls?(body: Record<string, unknown>): readonly ScriptedCall[];
   /** The text the server returns when it does not parse (special tokens per its rules), as deltas. */
   decode(generation: Generation, body: Record<string, unknown>, model: ScriptedModel): Decoded;
@@ -156,7 +156,7 @@ export async function serveChat(
       type: 'chat',
       ...(decoded.reasoning ? { reasoning: decoded.reasoning } : {}),
       ...(decoded.content.join('') === '' ? {} : { content: decoded.content }),
-      toolCalls: (rules.parsedCalls?.(body) ?? [weatherCall]).map((call) => ({ name: call.name, arguments: call.arguments })),
+      toolCalls: (rules.parsedCalls?.(body) ?? callsOf(model)).map((call) => ({ name: call.name, arguments: call.arguments })),
       finishReason: 'tool_calls',
     };
   } else {

@@ -22,7 +22,7 @@ import {
 } from './fake-inference-server.js';
 import { fakeTokenLogprob } from './fake-openai-upstream.js';
 import type { RecordedRequest } from './loopback-server.js';
-import { generate, llamaCppPieces, messagesText, weatherCall } from './scripted-generation.js';
+import { callsOf, generate, llamaCppPieces, messagesText, weatherCall } from './scripted-generation.js';
 import type { ScriptedCall, ScriptedModel } from './scripted-models.js';
 
 export type FakeLlamaServerOptions = {
@@ -152,7 +152,7 @@ function llamaChatRules(options: FakeLlamaServerOptions): ChatRules {
     // false)`), and then the tool-call grammar's root is a single call (common/chat.cpp: `parallel_tool_calls ?
     // "(" + tool_call + ")+" : tool_call`): generation ends after the model's first call.
     parsedCalls: (body) => {
-      const calls = options.calls ?? [weatherCall];
+      const calls = options.calls ?? callsOf(options.model);
       return body.parallel_tool_calls === true ? calls : calls.slice(0, 1);
     },
     // Without tools the template's "content only" format preserves no tokens: only --special keeps them.

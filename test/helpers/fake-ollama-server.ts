@@ -26,7 +26,7 @@ import {
 import { constrainedPieces, ollamaFormatConstraint } from './constrained-decoding.js';
 import type { RecordedRequest } from './loopback-server.js';
 import { ollamaContextRefusal } from './ollama-context-fit.js';
-import { generate, llamaCppPieces, weatherCall } from './scripted-generation.js';
+import { callsOf, generate, llamaCppPieces } from './scripted-generation.js';
 import type { ScriptedModel } from './scripted-models.js';
 
 export type FakeOllamaServerOptions = {
@@ -134,7 +134,7 @@ async function serveNativeChat(request: RecordedRequest, response: http.ServerRe
         type: 'chat',
         content: beside.content.join(''),
         ...(beside.reasoning ? { thinking: beside.reasoning.join('') } : {}),
-        toolCalls: [{ name: weatherCall.name, arguments: weatherCall.arguments, id: 'call_ollama_0' }],
+        toolCalls: callsOf(model).map((call, index) => ({ name: call.name, arguments: call.arguments, id: `call_ollama_${index}` })),
       },
       request,
       response,

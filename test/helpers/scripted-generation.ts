@@ -9,6 +9,9 @@ export type Token = { text: string; special: boolean; added: boolean };
 /** The call every scripted model makes when it is offered the tool (the matrix asks for the weather). */
 export const weatherCall: ScriptedCall = { name: 'get_weather', arguments: { city: 'Paris' } };
 
+/** The calls `model` makes when offered the tool. */
+export const callsOf = (model: ScriptedModel): readonly ScriptedCall[] => model.calls ?? [weatherCall];
+
 /** Characters per ordinary token: close enough to BPE for streaming, small enough to split markers' neighbours. */
 const tokenLength = 4;
 
@@ -48,8 +51,10 @@ export type Generation = {
 };
 
 /** The model calls the tool when the tool reached its prompt (as a structured tool, or named in the text). */
-export function generate(model: ScriptedModel, sawTool: boolean, call: ScriptedCall = weatherCall): Generation {
-  const text = sawTool ? model.preamble + model.writeCall(call) : model.answer;
+export function generate(model: ScriptedModel, sawTool: boolean): Generation {
+  const calls = callsOf(model);
+  const written = calls.length === 1 || !model.writeCalls ? calls.map((call) => model.writeCall(call)).join('') : model.writeCalls(calls);
+  const text = sawTool ? model.preamble + written : model.answer;
   const end = sawTool ? model.endOfCall : model.endOfAnswer;
   return { called: sawTool, tokens: [...tokenize(model, text), ...tokenize(model, end)] };
 }

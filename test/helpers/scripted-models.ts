@@ -47,6 +47,10 @@ export type ScriptedModel = {
   preamble: string;
   /** The call in the model's own syntax, markers included. */
   writeCall(call: ScriptedCall): string;
+  /** Several calls in one reply, where the family puts them in one envelope (default: one call after another). */
+  writeCalls?(calls: readonly ScriptedCall[]): string;
+  /** The calls it makes when it is offered the tool (default: the weather call alone); see `withCalls`. */
+  calls?: readonly ScriptedCall[];
   /** The model's answer when it was offered no tool it wants. */
   answer: string;
   /** The token the model ends its turn with after a call and after an answer (stop tokens). */
@@ -78,6 +82,28 @@ function pythonJson(value: unknown): string {
 }
 
 const plainAnswer = 'It is sunny in Paris.';
+
+/** Kimi K2's tool-call section, each call numbered from 0 (vLLM kimi_k2_tool_parser.py). */
+const kimiSection = (calls: readonly ScriptedCall[]) =>
+  `<|tool_calls_section_begin|>${calls
+    .map(
+      (call, index) =>
+        `<|tool_call_begin|>functions.${call.name}:${index}<|tool_call_argument_begin|>${pythonJson(call.arguments)}<|tool_call_end|>`,
+    )
+    .join('')}<|tool_calls_section_end|>`;
+
+/** Granite 3's one list of calls after <|tool_call|> (vLLM granite_tool_parser.py). */
+const graniteList = (calls: readonly ScriptedCall[]) =>
+  `<|tool_call|>${pythonJson(calls.map((call) => ({ name: call.name, arguments: call.arguments })))}`;
+
+/** DeepSeek V3's calls section, one fenced call a line (its chat template's tool-call history; vLLM deepseekv3_tool_parser.py). */
+const deepseekSection = (calls: readonly ScriptedCall[]) =>
+  `<｜tool▁calls▁begin｜>${calls
+    .map(
+      (call) =>
+        `<｜tool▁call▁begin｜>function<｜tool▁sep｜>${call.name}\n\`\`\`json\n${pythonJson(call.arguments)}\n\`\`\`<｜tool▁call▁end｜>`,
+    )
+    .join('\n')}<｜tool▁calls▁end｜>`;
 
 /** The families of issue 26's matrix, each written as its model writes a call (sources per entry). */
 export const scriptedModels: readonly ScriptedModel[] = [
@@ -126,6 +152,8 @@ export const scriptedModels: readonly ScriptedModel[] = [
     detokenizer: 'fast',
     preamble: '',
     writeCall: (call) => `<|python_tag|>${pythonJson({ name: call.name, parameters: call.arguments })}`,
+    // Several calls: `; `-separated after one tag (vLLM llama_tool_parser.py, `tool_calls_arr` split on "; ").
+    writeCalls: (calls) => `<|python_tag|>${calls.map((call) => pythonJson({ name: call.name, parameters: call.arguments })).join('; ')}`,
     answer: plainAnswer,
     endOfCall: '<|eom_id|>',
     endOfAnswer: '<|eot_id|>',
@@ -142,8 +170,8 @@ export const scriptedModels: readonly ScriptedModel[] = [
     tokens: specialTokenTable(kimiK2SpecialTokens),
     detokenizer: 'slow',
     preamble: '',
-    writeCall: (call) =>
-      `<|tool_calls_section_begin|><|tool_call_begin|>functions.${call.name}:0<|tool_call_argument_begin|>${pythonJson(call.arguments)}<|tool_call_end|><|tool_calls_section_end|>`,
+    writeCall: (call) => kimiSection([call]),
+    writeCalls: kimiSection,
     answer: plainAnswer,
     endOfCall: '<|im_end|>',
     endOfAnswer: '<|im_end|>',
@@ -159,7 +187,8 @@ export const scriptedModels: readonly ScriptedModel[] = [
     tokens: specialTokenTable(graniteSpecialTokens),
     detokenizer: 'fast',
     preamble: '',
-    writeCall: (call) => `<|tool_call|>${pythonJson([{ name: call.name, arguments: call.arguments }])}`,
+    writeCall: (call) => graniteList([call]),
+    writeCalls: graniteList,
     answer: plainAnswer,
     endOfCall: '<|end_of_text|>',
     endOfAnswer: '<|end_of_text|>',
@@ -194,6 +223,8 @@ export const scriptedModels: readonly ScriptedModel[] = [
     detokenizer: 'fast',
     preamble: '<think>\nThe user wants the weather in Paris.\n</think>\n\n',
     writeCall: (call) => `<tool_call>\n${pythonJson({ name: call.name, arguments: call.arguments })}\n</tool_call>`,
+    writeCalls: (calls) =>
+      calls.map((call) => `<tool_call>\n${pythonJson({ name: call.name, arguments: call.arguments })}\n</tool_call>`).join('\n'),
     answer: plainAnswer,
     endOfCall: '<|im_end|>',
     endOfAnswer: '<|im_end|>',
@@ -209,8 +240,8 @@ export const scriptedModels: readonly ScriptedModel[] = [
     tokens: packagedTokenTable('deepseek_v3'),
     detokenizer: 'fast',
     preamble: '',
-    writeCall: (call) =>
-      `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>${call.name}\n\`\`\`json\n${pythonJson(call.arguments)}\n\`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+    writeCall: (call) => deepseekSection([call]),
+    writeCalls: deepseekSection,
     answer: plainAnswer,
     endOfCall: '<｜end▁of▁sentence｜>',
     endOfAnswer: '<｜end▁of▁sentence｜>',
@@ -237,6 +268,11 @@ export const scriptedModels: readonly ScriptedModel[] = [
     chatTemplate: packagedTemplate('gemma3'),
   },
 ];
+
+/** `model` making `calls` (all to the weather tool, which it calls when offered) instead of the weather call alone. */
+export function withCalls(model: ScriptedModel, calls: readonly ScriptedCall[]): ScriptedModel {
+  return { ...model, calls };
+}
 
 /** The model of a family (tests name families, not ids). */
 export function scriptedModel(family: string): ScriptedModel {
