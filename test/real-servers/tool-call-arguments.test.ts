@@ -2,11 +2,11 @@
  * Calls the matrix (tool-calls-matrix.test.ts) does not make: two parallel calls, and arguments with nested
  * objects, arrays, quotes, backslashes and text outside the Basic Multilingual Plane, for the families the
  * project promises (gpt-oss, Mistral, Llama 3.1, Kimi K2, Granite, InternLM, Qwen3, DeepSeek V3), on vLLM,
- * llama-server and Ollama started with their defaults (special tokens as each server treats them by default),
+ * llama-server, Ollama and LM Studio started with their defaults (special tokens as each server treats them by default),
  * asked with `toolCalling: auto` through the real openai client, whole and streamed. Each cell must give every
  * call back structured, its arguments equal to the model's, with finish_reason tool_calls; and `auto` must
  * have used the native lane where the server parses the model's calls itself (vLLM with its tool parser,
- * llama-server with Jinja, Ollama for models with the `tools` capability), the prompted lane elsewhere.
+ * llama-server with Jinja, Ollama and LM Studio for tool-trained models), the prompted lane elsewhere.
  */
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -73,7 +73,7 @@ const cases = [
  * requires --enable-auto-tool-choice …), so `auto` prompts them; the Mistral call reaches the gateway as text
  * (`[TOOL_CALLS]` is kept by its tokenizer) and is read there. llama-server parses the calls of the models whose
  * template /props shows calling tools (`chat_template_caps.supports_tool_calls`); Ollama those of the models
- * with the `tools` capability.
+ * with the `tools` capability, LM Studio those its listing marks `tool_use` (the same models here).
  */
 const kinds = [
   { label: 'vLLM (vllm serve MODEL)', native: ['mistral'] },
@@ -81,6 +81,7 @@ const kinds = [
   { label: 'llama.cpp (llama-server -m MODEL.gguf)', native: ['harmony', 'mistral', 'hermes'] },
   { label: 'Ollama (native API)', native: ['harmony', 'mistral', 'llama3', 'kimi-k2', 'granite', 'hermes'] },
   { label: 'Ollama (its OpenAI-compatible /v1)', native: ['harmony', 'mistral', 'llama3', 'kimi-k2', 'granite', 'hermes'] },
+  { label: 'LM Studio (lms server start)', native: ['harmony', 'mistral', 'llama3', 'kimi-k2', 'granite', 'hermes'] },
 ].map((kind) => {
   const setup = serverKinds.find((candidate) => candidate.label === kind.label);
   if (!setup) throw new Error(`no server kind ${kind.label}`);
