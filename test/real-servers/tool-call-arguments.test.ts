@@ -3,7 +3,7 @@
  * objects, arrays, quotes, backslashes and text outside the Basic Multilingual Plane, for the families the
  * project promises (gpt-oss, Mistral, Llama 3.1, Kimi K2, Granite, InternLM, Qwen3, DeepSeek V3), on vLLM,
  * llama-server, Ollama and LM Studio started with their defaults (special tokens as each server treats them by default),
- * asked with `toolCalling: auto` through the real openai client, whole and streamed. Each cell must give every
+ * asked with `toolCalling: auto` through the real openai client (and on Responses and Messages), whole and streamed. Each cell must give every
  * call back structured, its arguments equal to the model's, with finish_reason tool_calls; and `auto` must
  * have used the native lane where the server parses the model's calls itself (vLLM with its tool parser,
  * llama-server with Jinja, Ollama and LM Studio for tool-trained models), the prompted lane elsewhere.
@@ -14,6 +14,7 @@ import type { ScriptedCall } from '../helpers/scripted-models.js';
 import { scriptedModel, withCalls } from '../helpers/scripted-models.js';
 import { startGateway, waitForServerDetection, type StartedGateway } from '../helpers/start-gateway.js';
 import { serverKinds, type StartedServers } from './server-kinds.js';
+import { askForWeather, toolCallFinish } from './tool-call-outcomes.js';
 
 /** Nested JSON, a quote, a backslash, accents, CJK and an emoji (a surrogate pair in UTF-16). */
 const nestedCall: ScriptedCall = {
@@ -160,6 +161,15 @@ describe.each(kinds)('$label', ({ setup, native }) => {
         expect(outcome.content).not.toContain('get_weather');
         expect(outcome.lane).toBe(native.includes(family) ? 'native' : 'prompted');
       });
+      // The other inbound APIs: each call its own function_call item, its own tool_use block.
+      for (const api of ['responses', 'messages'] as const) {
+        it(`${api} ${stream ? 'streamed' : 'whole'}`, async ({ expect }) => {
+          const outcome = await askForWeather(api, { baseUrl: gateway.baseUrl, client }, servers.modelOf(model), stream);
+          expect(outcome.calls, `text: ${JSON.stringify(outcome.text)}`).toEqual(calls.map((call) => ({ ...call })));
+          expect(outcome.finish).toBe(toolCallFinish[api]);
+          expect(outcome.text).not.toContain('get_weather');
+        });
+      }
     }
   });
 });
