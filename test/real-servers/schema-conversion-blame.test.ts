@@ -151,6 +151,11 @@ describe("llama-server's refusal of a schema", () => {
       expect(warnings).toContainEqual(
         expect.objectContaining({ message: expect.stringContaining("Pattern must start with '^' and end with '$'") as string }),
       );
+      // Remembered: the same request goes to the prompted lane at once, with no native attempt.
+      const again = await ask([badTool], badFormat(`stream: ${stream}`), stream);
+      expect(again.status).toBe(200);
+      expect(chatBodies().slice(before)).toHaveLength(2);
+      expect(llama.bodiesOf('/completion').slice(completionsBefore)).toHaveLength(2);
     },
   );
 
