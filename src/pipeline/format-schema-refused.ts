@@ -11,6 +11,10 @@
  * - when the refusal names the `json_schema` field, which is the format's alone: `"json_schema": JSON schema
  *   conversion failed: …` (tools/server/server-task.cpp, `params_from_json_cmpl`), thrown as a
  *   std::runtime_error and so answered with a 500 by the server's exception handler;
+ * - when it comes from the automatic parser generator ("Unable to generate parser for this template. Automatic
+ *   parser generation failed: …", common/chat.cpp, `common_chat_templates_apply_jinja`) and the format has a
+ *   schema: beside one, the generator builds the format's grammar alone and no tool-call parser
+ *   (chat-auto-parser-generator.cpp, `autoparser::build_parser`), so no tool's schema was read;
  * - when no tool with a schema went with it;
  * - when every reason names a part found in the format's schema and in no tool's.
  * Anything else (a reason without a part, such as "Unbalanced parentheses" in a pattern) stays the client's
@@ -22,6 +26,7 @@ import { isGrammarTooComplex } from '../core/grammar-too-complex.js';
 
 const conversionFailed = /\bJSON schema conversion failed:/;
 const formatFieldRefused = /"json_schema": JSON schema conversion failed:/;
+const parserGeneratorRefused = /Automatic parser generation failed: JSON schema conversion failed:/;
 const unrecognizedPart = /^Unrecognized schema: (.+)$/;
 const unresolvedRef = /^Error resolving ref (\S+?):/;
 
@@ -67,6 +72,8 @@ function namedPart(reason: string): string | undefined {
 
 function blamesFormat(message: string, request: ChatRequest, formatSchema: Record<string, unknown>): boolean {
   if (formatFieldRefused.test(message)) return true;
+  // An empty schema is no format to llama.cpp (`has_response_format` wants a non-empty object).
+  if (parserGeneratorRefused.test(message) && Object.keys(formatSchema).length > 0) return true;
   const toolSchemas = (request.tools ?? []).map((tool) => tool.parameters).filter((schema) => Object.keys(schema ?? {}).length > 0);
   if (toolSchemas.length === 0) return true;
   const reasons = message

@@ -115,14 +115,19 @@ function formatRefusal(body: Record<string, unknown>, options: FakeLlamaServerOp
   }
   const constraint = llamaServerConstraint(body);
   const failed = constraint && !isAnyObject(constraint) ? llamaSchemaConversionError(constraint) : toolSchemaConversionError(body);
-  return failed ? { status: 400, body: llamaError(400, 'invalid_request_error', failed) } : undefined;
+  return failed ? { status: 400, body: llamaError(400, 'invalid_request_error', `${parserGenerationFailed}${failed}`) } : undefined;
 }
 
 /**
- * The tool-call grammar's refusal. Builds with the automatic parser generator wrap the converter's words
- * (`common_chat_templates_apply_jinja`, common/chat.cpp: `throw std::invalid_argument("Unable to generate
- * parser for this template. Automatic parser generation failed: " + e.what())`), answered 400
- * invalid_request_error; with `tool_choice: "none"` it builds no grammar (chat-auto-parser-generator.cpp,
+ * How builds with the automatic parser generator word any failure of it (`common_chat_templates_apply_jinja`,
+ * common/chat.cpp: `throw std::invalid_argument("Unable to generate parser for this template. Automatic parser
+ * generation failed: " + e.what())`), answered 400 invalid_request_error.
+ */
+const parserGenerationFailed = 'Unable to generate parser for this template. Automatic parser generation failed: ';
+
+/**
+ * The tool-call grammar's refusal (the converter's words, wrapped by formatRefusal as the parser generator
+ * wraps them); with `tool_choice: "none"` it builds no grammar (chat-auto-parser-generator.cpp,
  * `include_grammar`), which is why /apply-template is never refused this way.
  */
 function toolSchemaConversionError(body: Record<string, unknown>): string | undefined {
@@ -132,7 +137,7 @@ function toolSchemaConversionError(body: Record<string, unknown>): string | unde
     .filter((schema): schema is Record<string, unknown> => typeof schema === 'object' && schema !== null)
     .flatMap((schema) => llamaSchemaConversionError({ schema })?.split('\n').slice(1) ?? []);
   if (reasons.length === 0) return undefined;
-  return `Unable to generate parser for this template. Automatic parser generation failed: JSON schema conversion failed:\n${reasons.join('\n')}`;
+  return `JSON schema conversion failed:\n${reasons.join('\n')}`;
 }
 
 function llamaChatRules(options: FakeLlamaServerOptions): ChatRules {

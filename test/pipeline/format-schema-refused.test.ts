@@ -58,6 +58,17 @@ describe('isFormatSchemaTooComplex', () => {
     expect(isFormatSchemaTooComplex(refusal(400, sorted), formatted as ChatRequest)).toBe(true);
   });
 
+  it("blames the format for any refusal of the automatic parser generator beside a format's schema: it converts that schema alone", () => {
+    // chat-auto-parser-generator.cpp, autoparser::build_parser: with a response format, the tools' parser is not built.
+    const generator = (reason: string) =>
+      `Unable to generate parser for this template. Automatic parser generation failed: JSON schema conversion failed:\n${reason}`;
+    expect(isFormatSchemaTooComplex(refusal(400, generator('Unbalanced parentheses')), request([toolSchema]))).toBe(true);
+    expect(isFormatSchemaTooComplex(refusal(400, generator('Unrecognized schema: {"enum":[1]}')), request([toolSchema]))).toBe(true);
+    // An empty schema is no format to llama.cpp (`has_response_format` needs a non-empty object): the tools' was converted.
+    const empty = { ...request([toolSchema]), responseFormat: { type: 'json_schema', name: 'r', schema: {} } };
+    expect(isFormatSchemaTooComplex(refusal(400, generator('Unbalanced parentheses')), empty as ChatRequest)).toBe(false);
+  });
+
   it("reads a ref the converter could not resolve, and leaves Claude's and Bedrock's words as they were", () => {
     const ref = (name: string) => ({ type: 'object', properties: { x: { $ref: `#/$defs/${name}` } } });
     const message = 'JSON schema conversion failed:\nError resolving ref #/$defs/missing: missing not in {"a":{"type":"string"}}';

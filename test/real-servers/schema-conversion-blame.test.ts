@@ -118,6 +118,29 @@ describe("llama-server's refusal of a schema", () => {
     );
   });
 
+  it("of the format's for a reason naming no part (the parser generator converts the format's schema alone): the tools stay native", async () => {
+    const before = chatBodies().length;
+    const unanchored = { type: 'object', properties: { answer: { type: 'string', pattern: '\\S' } }, required: ['answer'] };
+    const answered = await ask([goodTool], unanchored);
+    expect(answered.status).toBe(200);
+    expect(
+      chatBodies()
+        .slice(before)
+        .map((body) => ['response_format' in body, Array.isArray(body.tools)]),
+    ).toEqual([
+      [true, true],
+      [false, true],
+    ]);
+    expect(answered.headers.get('x-tool-calling')).toBe('native');
+    expect(fromWhole(answered.text)).toMatchObject({
+      calls: [{ name: weatherCall.name, arguments: JSON.stringify(weatherCall.arguments) }],
+      finish: 'tool_calls',
+    });
+    const warnings = warningsOf(answered.text).map((warning) => warning.message);
+    expect(warnings).toContainEqual(expect.stringContaining("could not compile the schema of response_format 'report'"));
+    expect(warnings).not.toContainEqual(expect.stringContaining("tools' schemas"));
+  });
+
   it("of a tool's, beside a format: the format's grammar alone is built, so the request goes natively", async () => {
     const before = chatBodies().length;
     const answered = await ask([badTool], goodFormat);
