@@ -60,11 +60,12 @@ class ChatCompletionFolder {
       content: content === '' && toolCalls.length ? null : content,
       refusal: null,
     };
-    // A refusal goes where OpenAI puts one: its words in `refusal`, none in `content`.
+    // A refusal goes where OpenAI puts one, in `refusal` (content null when there is none). Words Claude wrote
+    // before declining stay the content, as the stream sent them, and its explanation is the refusal.
     const refusal = finish.reason.refusal;
     if (refusal !== undefined) {
-      message.refusal = content !== '' ? content : refusal;
-      message.content = null;
+      message.refusal = refusal;
+      if (content === '') message.content = null;
     }
     if (toolCalls.length) message.tool_calls = toolCalls.filter(Boolean);
     if (reasoning) message.reasoning_content = reasoning;
