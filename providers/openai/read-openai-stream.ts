@@ -1,7 +1,7 @@
 /** OpenAI Chat Completions stream chunks → neutral StreamEvents (tolerant of compatible servers). */
 import type { Cancellation } from '../../src/core/cancellation.js';
 import type { FinishReason } from '../../src/core/finish-reason.js';
-import { gatewayError, type GatewayError } from '../../src/core/gateway-error.js';
+import { gatewayError } from '../../src/core/gateway-error.js';
 import { replayEvents, type StreamEvent } from '../../src/core/stream-event.js';
 import type { Usage } from '../../src/core/usage.js';
 import { readTokenLogprobs } from '../read-token-logprobs.js';
@@ -79,8 +79,8 @@ class ChunkReader {
   finishReason: FinishReason | undefined;
   /** The stop string the server says ended the reply. */
   matchedStop: string | undefined;
-  /** The words of a declined request (`delta.refusal`), when the model declined. */
-  refusal: string | undefined;
+  /** The model declined: the words of its refusal came (`delta.refusal`), as refusal-delta events. */
+  refused = false;
   usage: Usage = {};
 
   constructor(private readonly options: ReadOptions) {}
@@ -111,9 +111,12 @@ class ChunkReader {
         const logprobs = choice.logprobs;
         if (typeof delta.content === 'string' && delta.content !== '')
           events.push(logprobs ? textWithLogprobs(delta.content, logprobs.content) : { type: 'text-delta', delta: delta.content });
-        // A declined request's words are no content: they ride on the finish (refusalIsReply), where each
-        // route puts them as its wire does (Chat `refusal`, a Responses `refusal` part, Messages text).
-        if (typeof delta.refusal === 'string' && delta.refusal !== '') this.refusal = (this.refusal ?? '') + delta.refusal;
+        // A declined request's words are no content: each route streams them as its wire does (Chat
+        // `delta.refusal`, a Responses `refusal` part, Messages text), and the finish says the reply was one.
+        if (typeof delta.refusal === 'string' && delta.refusal !== '') {
+          this.refused = true;
+          events.push({ type: 'refusal-delta', delta: delta.refusal });
+        }
         if (delta.tool_calls) for (const fragment of delta.tool_calls) events.push(...this.tracker.push(fragment));
       }
       if (choice.finish_reason) this.finishReason = mapOpenAiFinishReason(choice.finish_reason);
@@ -129,31 +132,23 @@ class ChunkReader {
    */
   private reason(): FinishReason {
     const reason = this.finishReason ?? { unified: this.tracker.count ? 'tool-calls' : 'stop' };
-    if (this.refusal !== undefined) return { ...reason, refusal: this.refusal, refusalIsReply: true };
+    if (this.refused) return { ...reason, refusal: '', refusalIsReply: true };
     const matched = this.matchedStop;
     if (reason.unified !== 'stop' || matched === undefined || !this.options.stop?.includes(matched)) return reason;
     return { ...reason, stopSequence: matched };
-  }
-
-  /** An error event; a refusal gathered for the finish goes with it, as output the upstream generated (and billed). */
-  failure(error: GatewayError): StreamEvent {
-    return this.refusal === undefined ? { type: 'error', error } : { type: 'error', error, heldOutputCharacters: this.refusal.length };
   }
 
   /** The events after the last batch: what an abort, a cut-off body or a complete one ends with. */
   end(): StreamEvent[] {
     const { options } = this;
     // An aborted request (client gone, or shutdown after the grace period) must not pass for a complete reply.
-    if (options.cancellation?.aborted) return [this.failure(errorFromAbort(options.cancellation.reason))];
+    if (options.cancellation?.aborted) return [{ type: 'error', error: errorFromAbort(options.cancellation.reason) }];
     const events: StreamEvent[] = [];
     if (!this.started) events.push({ type: 'response-start', id: '', model: options.model, warnings: options.warnings });
     // A body that ends with neither finish_reason nor [DONE] was cut off, not finished.
     if (options.state && !options.state.sawDone && !this.finishReason) {
-      events.push(
-        this.failure(
-          gatewayError('upstream_unavailable', { message: `Upstream provider '${options.provider}' ended the stream before finishing.` }),
-        ),
-      );
+      const message = `Upstream provider '${options.provider}' ended the stream before finishing.`;
+      events.push({ type: 'error', error: gatewayError('upstream_unavailable', { message }) });
       return events;
     }
     events.push(...this.tracker.finish());
@@ -178,7 +173,7 @@ async function* readBatches(
     }
   } catch (error) {
     for (const event of events) yield event;
-    yield reader.failure(errorFromTransportFailure(error, options.provider));
+    yield { type: 'error', error: errorFromTransportFailure(error, options.provider) };
     return;
   }
   for (const event of reader.end()) yield event;
@@ -198,7 +193,7 @@ export function readOpenAiStream(
   try {
     for (const batch of batches as readonly (readonly unknown[])[]) reader.read(batch, events);
   } catch (error) {
-    events.push(reader.failure(errorFromTransportFailure(error, options.provider)));
+    events.push({ type: 'error', error: errorFromTransportFailure(error, options.provider) });
     return replayEvents(events);
   }
   events.push(...reader.end());

@@ -20,6 +20,8 @@ class ChatCompletionFolder {
   private readonly toolCalls: WireToolCall[] = [];
   /** The content's token log probabilities; absent until a text delta brings some. */
   private logprobs: TokenLogprob[] | undefined;
+  /** A declined request's words as they came (OpenAI's `refusal`). */
+  private refusal = '';
 
   constructor(private readonly meta: CompletionMeta) {}
 
@@ -32,6 +34,9 @@ class ChatCompletionFolder {
       case 'text-delta':
         this.content += event.delta;
         if (event.logprobs) this.logprobs = appendTokens(this.logprobs, event.logprobs);
+        return undefined;
+      case 'refusal-delta':
+        this.refusal += event.delta;
         return undefined;
       case 'reasoning-delta':
         this.reasoning += event.delta;
@@ -60,11 +65,12 @@ class ChatCompletionFolder {
       content: content === '' && toolCalls.length ? null : content,
       refusal: null,
     };
-    // A refusal goes where OpenAI puts one, in `refusal` (content null when there is none). Words Claude wrote
-    // before declining stay the content, as the stream sent them, and its explanation is the refusal.
-    const refusal = finish.reason.refusal;
-    if (refusal !== undefined) {
-      message.refusal = refusal;
+    // A refusal goes where OpenAI puts one, in `refusal` (content null when there is none): OpenAI's words, or
+    // the explanation the finish brings. Words Claude wrote before declining stay the content, as the stream
+    // sent them, and its explanation is the refusal.
+    const explanation = finish.reason.refusal;
+    if (explanation !== undefined) {
+      message.refusal = this.refusal + explanation;
       if (content === '') message.content = null;
     }
     if (toolCalls.length) message.tool_calls = toolCalls.filter(Boolean);

@@ -29,6 +29,9 @@ export async function streamChatCompletion(
       case 'text-delta':
         await writer.send(chunks.text(event.delta, event.logprobs));
         break;
+      case 'refusal-delta':
+        await writer.send(chunks.refusal(event.delta));
+        break;
       case 'reasoning-delta':
         await writer.send(chunks.reasoning(event.delta));
         break;
@@ -99,7 +102,10 @@ export class ChatCompletionChunks {
     return this.choice(`{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(argumentsDelta)}}}]}`);
   }
 
-  /** A refusal's explanation, as OpenAI streams a refusal (text already streamed stays content: it was sent). */
+  /**
+   * Refusal words as OpenAI streams them (an OpenAI refusal's pieces, a Claude refusal's explanation at the
+   * finish: text already streamed stays content, it was sent).
+   */
   refusal(refusal: string): string {
     return this.choice(`{"refusal":${JSON.stringify(refusal)}}`);
   }

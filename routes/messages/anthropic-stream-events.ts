@@ -102,6 +102,9 @@ export class AnthropicStreamEvents {
       case 'response-start':
         break;
       case 'text-delta':
+      // Anthropic's wire has no refusal member: a declined request's words (OpenAI's `refusal`) are the reply's
+      // text, and the finish says `stop_reason: "refusal"`.
+      case 'refusal-delta':
         // An empty delta carries nothing, and Anthropic rejects empty text blocks when they are replayed.
         if (event.delta !== '') this.appendContent('text', event.delta);
         break;
@@ -135,8 +138,6 @@ export class AnthropicStreamEvents {
         break;
       }
       case 'finish': {
-        // Anthropic's wire has no refusal member: a declined request's words (OpenAI's `refusal`) are the reply's text.
-        if (event.reason.refusalIsReply && event.reason.refusal) this.appendContent('text', event.reason.refusal);
         for (const block of this.blocks) block.complete = true;
         this.advance();
         const delta: Extract<AnthropicStreamEvent, { type: 'message_delta' }> = {

@@ -40,7 +40,7 @@ export type AnthropicStopDetails = { type: 'refusal'; category: string | null; e
 /** Undefined unless the model declined. OpenAI's words are the reply's text already: no explanation beside them. */
 export function toAnthropicStopDetails(reason: FinishReason): AnthropicStopDetails | undefined {
   if (reason.refusal === undefined) return undefined;
-  const explanation = reason.refusalIsReply || reason.refusal === '' ? null : reason.refusal;
+  const explanation = reason.refusal === '' ? null : reason.refusal;
   return { type: 'refusal', category: reason.refusalCategory ?? null, explanation };
 }
 

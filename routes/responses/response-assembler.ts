@@ -131,6 +131,9 @@ export class ResponseAssembler {
       case 'text-delta':
         if (event.delta !== '') this.textDelta(events, event.delta, event.logprobs);
         break;
+      case 'refusal-delta':
+        if (event.delta !== '') this.refusalDelta(events, event.delta);
+        break;
       case 'reasoning-delta':
         if (event.delta !== '') this.reasoningDelta(events, event.delta);
         break;
@@ -203,6 +206,8 @@ export class ResponseAssembler {
 
   private textDelta(events: WireStreamEvent[], delta: string, logprobs: TokenLogprob[] | undefined): void {
     if (this.reasoning) this.closeReasoning(events, 'completed');
+    // The refusal part ends its message: text after it (a server that sends both) starts the next one.
+    if (this.message?.refusal !== undefined) this.closeMessage(events, 'completed');
     const open = this.message ?? this.openMessage(events);
     if (open.text === undefined) {
       open.text = '';
@@ -266,21 +271,44 @@ export class ResponseAssembler {
     this.emit(events, { type: 'response.content_part.done', ...base, part });
   }
 
+  /** Where the message's refusal part is: after its output_text, when it has one. */
+  private refusalBase(open: OpenMessage): { item_id: string; output_index: number; content_index: number } {
+    return { item_id: open.id, output_index: open.outputIndex, content_index: open.text === undefined ? 0 : 1 };
+  }
+
   /**
    * A declined request ends the message with a `refusal` part, as OpenAI returns one: the words of an OpenAI
-   * refusal, or the explanation Claude gives beside the text it had written (that text, already streamed,
-   * stays the message's output_text). The refusal arrives whole at the finish, so it streams as one delta.
+   * refusal as they stream, or the explanation Claude gives at the finish beside the text it had written (that
+   * text, already streamed, stays the message's output_text). The part opens at the first words.
    */
-  private refuse(events: WireStreamEvent[], refusal: string): void {
+  private openRefusal(events: WireStreamEvent[]): OpenMessage {
     this.closeReasoning(events, 'completed');
     const open = this.message ?? this.openMessage(events);
+    if (open.refusal !== undefined) return open;
     this.closeText(events, open);
-    const base = { item_id: open.id, output_index: open.outputIndex, content_index: open.text === undefined ? 0 : 1 };
-    this.emit(events, { type: 'response.content_part.added', ...base, part: refusalPart('') });
-    if (refusal !== '') this.emit(events, { type: 'response.refusal.delta', ...base, delta: refusal });
+    open.refusal = '';
+    this.emit(events, { type: 'response.content_part.added', ...this.refusalBase(open), part: refusalPart('') });
+    return open;
+  }
+
+  private refusalDelta(events: WireStreamEvent[], delta: string): void {
+    const open = this.openRefusal(events);
+    open.refusal += delta;
+    this.emit(events, { type: 'response.refusal.delta', ...this.refusalBase(open), delta });
+  }
+
+  /** At the finish: the explanation, when one came ('' for none, or when the words streamed already). */
+  private refuse(events: WireStreamEvent[], explanation: string): void {
+    if (explanation === '') this.openRefusal(events);
+    else this.refusalDelta(events, explanation);
+  }
+
+  private closeRefusal(events: WireStreamEvent[], open: OpenMessage): void {
+    const { refusal } = open;
+    if (refusal === undefined) return;
+    const base = this.refusalBase(open);
     this.emit(events, { type: 'response.refusal.done', ...base, refusal });
     this.emit(events, { type: 'response.content_part.done', ...base, part: refusalPart(refusal) });
-    open.refusal = refusal;
   }
 
   private closeMessage(events: WireStreamEvent[], status: ItemStatus): void {
@@ -288,6 +316,7 @@ export class ResponseAssembler {
     if (!open) return;
     this.message = undefined;
     this.closeText(events, open);
+    this.closeRefusal(events, open);
     const item: WireMessageItem = { id: open.id, type: 'message', status, role: 'assistant', content: messageContent(open) };
     this.output[open.outputIndex] = item;
     this.emit(events, { type: 'response.output_item.done', output_index: open.outputIndex, item });

@@ -10,16 +10,17 @@ export type FinishReason = {
    */
   stopSequence?: string;
   /**
-   * The model declined to answer, as the provider says (Anthropic's `stop_reason: "refusal"`): its explanation
-   * when one came (`stop_details.explanation`), else ''. OpenAI's wire carries a refusal apart from the content
-   * (`message.refusal`, `delta.refusal`); the Chat route puts it there, the Responses route in a `refusal` part.
+   * The model declined to answer, as the provider says (Anthropic's `stop_reason: "refusal"`): the explanation
+   * the finish brings (`stop_details.explanation`), else ''. OpenAI's wire carries a refusal apart from the
+   * content (`message.refusal`, `delta.refusal`); the Chat route puts it there, the Responses route in a
+   * `refusal` part.
    */
   refusal?: string;
   /**
-   * True when `refusal` holds the model's reply itself rather than a note beside its text: OpenAI sends the
-   * words of a declined request in `refusal` instead of `content` (structured outputs refusals,
-   * https://platform.openai.com/docs/guides/structured-outputs#refusals). A wire with no refusal member of its
-   * own (Anthropic Messages) shows them as the reply's text.
+   * True when the model's reply itself was the refusal, its words sent before the finish as `refusal-delta`
+   * events (`refusal` is then ''): OpenAI sends the words of a declined request in `refusal` instead of
+   * `content` (structured outputs refusals, https://platform.openai.com/docs/guides/structured-outputs#refusals).
+   * A wire with no refusal member of its own (Anthropic Messages) shows them as the reply's text.
    */
   refusalIsReply?: boolean;
   /** The kind of harm a refusal names, when the provider says (Anthropic's `stop_details.category`: `cyber`, `bio`, …). */

@@ -17,6 +17,11 @@ export type StreamEvent =
    * rides on the delta that completes it.
    */
   | { type: 'text-delta'; delta: string; logprobs?: TokenLogprob[] }
+  /**
+   * Words of a declined request, as the upstream streams them apart from the content (OpenAI's
+   * `delta.refusal`). The finish that follows says `refusalIsReply`.
+   */
+  | { type: 'refusal-delta'; delta: string }
   | { type: 'reasoning-delta'; delta: string }
   /** Opaque reasoning signature (Anthropic) so that multi-turn thinking can round-trip. */
   | { type: 'reasoning-signature'; signature: string }
@@ -25,11 +30,7 @@ export type StreamEvent =
   /** `arguments` is the complete JSON text; it always equals the concatenated deltas. */
   | { type: 'tool-call-end'; index: number; arguments: string }
   | { type: 'finish'; reason: FinishReason; usage: Usage; diagnostics?: Diagnostics }
-  /**
-   * `heldOutputCharacters`: output the upstream generated that the reader held for a finish that never came
-   * (an OpenAI refusal's words ride on the finish), so that a reply cut short is charged for it as for text.
-   */
-  | { type: 'error'; error: GatewayError; heldOutputCharacters?: number };
+  | { type: 'error'; error: GatewayError };
 
 // Events already in hand travel as an EventList, which only core and the pipeline's stages look inside
 // (src/core/event-list.ts); everyone else makes one with replayEvents and reads one with foldEvents.

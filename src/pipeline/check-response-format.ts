@@ -132,7 +132,7 @@ class ResponseFormatStage implements EventStage {
 type FinishReason = Extract<StreamEvent, { type: 'finish' }>['reason'];
 /**
  * The finish of a reply the model did not end of its own accord: cut off at the token limit, or declined (an
- * OpenAI refusal ends with `stop` and its words in `refusal`); undefined for an ordinary end.
+ * OpenAI refusal ends with `stop`, its words streamed as refusal deltas); undefined for an ordinary end.
  */
 function stopOf(reason: FinishReason): FinishReason | undefined {
   return reason.unified === 'length' || reason.unified === 'content-filter' || reason.refusal !== undefined ? reason : undefined;

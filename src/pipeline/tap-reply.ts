@@ -38,6 +38,7 @@ class ReplyTap implements EventStage {
         this.responseModel = event.model;
         break;
       case 'text-delta':
+      case 'refusal-delta':
       case 'reasoning-delta':
         this.firstTokenAt ??= performance.now();
         this.outputCharacters += event.delta.length;
@@ -52,8 +53,6 @@ class ReplyTap implements EventStage {
         break;
       case 'finish': {
         this.finished = true;
-        // An OpenAI refusal's words come on the finish, not as text deltas: they are the reply the model generated.
-        if (event.reason.refusalIsReply && event.reason.refusal) this.outputCharacters += event.reason.refusal.length;
         const summary: ReplySummary = { usage: event.usage, finishReason: event.reason, toolCalls: this.toolCalls };
         if (this.responseId) summary.responseId = this.responseId;
         if (this.responseModel) summary.responseModel = this.responseModel;
@@ -69,7 +68,6 @@ class ReplyTap implements EventStage {
         this.listener.failed(event.error);
         // An error before any output is the upstream failing on its own, as an error status would (a fallback
         // would have taken over): nothing to charge. After output, what was generated was billed.
-        this.outputCharacters += event.heldOutputCharacters ?? 0;
         if (this.outputCharacters > 0) this.listener.incomplete(this.outputCharacters);
         break;
       default:

@@ -19,6 +19,7 @@ export type WholeReplyLimit = { provider: string; maxBytes: number };
 function foldedBytes(event: StreamEvent): number {
   switch (event.type) {
     case 'text-delta':
+    case 'refusal-delta':
     case 'reasoning-delta':
       return Buffer.byteLength(event.delta);
     case 'tool-call-delta':

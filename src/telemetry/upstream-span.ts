@@ -38,6 +38,7 @@ export class UpstreamSpan implements EventStage {
         if (event.model) this.span.setAttribute(genAi.responseModel, event.model);
         break;
       case 'text-delta':
+      case 'refusal-delta':
       case 'reasoning-delta':
       case 'tool-call-start':
         if (!this.firstChunkSeen) this.firstChunk();

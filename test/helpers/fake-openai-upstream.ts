@@ -33,6 +33,13 @@ export type FakeOpenAiChatReply = {
   type: 'chat';
   /** Text deltas: a string is split into `fragmentSize` pieces; an array is sent piece by piece, as given. */
   content?: string | string[];
+  /**
+   * A declined request's words, where OpenAI puts them instead of `content`
+   * (https://platform.openai.com/docs/guides/structured-outputs#refusals): streamed as `delta.refusal` pieces
+   * after a first delta of `"content":null,"refusal":""` (OpenAI's own capture,
+   * test/fixtures/wire/openai/refusal-streamed.sse), whole as `message.refusal` with `content: null`.
+   */
+  refusal?: string | string[];
   reasoning?: string | string[];
   /** Which delta field carries the reasoning text (vLLM/DeepSeek use reasoning_content, OpenRouter reasoning). */
   reasoningField?: 'reasoning_content' | 'reasoning';
@@ -258,11 +265,14 @@ export function renderOpenAiChunks(
     ...base,
     choices: [{ index: 0, delta, logprobs: tokens, finish_reason: finishReason, ...stopReasonOf(reply, finishReason !== null) }],
   });
-  const chunks: Record<string, unknown>[] = [chunk({ role: 'assistant', content: '' })];
+  const chunks: Record<string, unknown>[] = [
+    chunk(reply.refusal === undefined ? { role: 'assistant', content: '' } : { role: 'assistant', content: null, refusal: '' }),
+  ];
   const reasoningField = reply.reasoningField ?? 'reasoning_content';
   for (const piece of piecesOf(reply.reasoning, size)) chunks.push(chunk({ [reasoningField]: piece }));
   for (const [position, piece] of piecesOf(reply.content, size).entries())
     chunks.push(chunk({ content: piece }, null, logprobs ? { content: [fakeTokenLogprob(piece, position, logprobs.top)] } : null));
+  for (const piece of piecesOf(reply.refusal, size)) chunks.push(chunk({ refusal: piece }));
   for (const toolCalls of toolCallDeltas(withIds(reply), size, quirks)) chunks.push(chunk({ tool_calls: toolCalls }));
   const finishReason = finishReasonOf(reply);
   if (finishReason !== null) chunks.push(chunk({}, finishReason));
@@ -275,7 +285,12 @@ export function renderOpenAiChunks(
 function renderOpenAiCompletion(reply: FakeOpenAiChatReply, model: string, logprobs?: FakeLogprobsRequest): Record<string, unknown> {
   const calls = withIds(reply);
   const content = Array.isArray(reply.content) ? reply.content.join('') : reply.content;
-  const message: Record<string, unknown> = { role: 'assistant', content: content ?? (calls.length ? null : ''), refusal: null };
+  const refusal = Array.isArray(reply.refusal) ? reply.refusal.join('') : reply.refusal;
+  const message: Record<string, unknown> = {
+    role: 'assistant',
+    content: content ?? (calls.length || refusal !== undefined ? null : ''),
+    refusal: refusal ?? null,
+  };
   const reasoning = Array.isArray(reply.reasoning) ? reply.reasoning.join('') : reply.reasoning;
   if (reasoning !== undefined) message[reply.reasoningField ?? 'reasoning_content'] = reasoning;
   if (calls.length)

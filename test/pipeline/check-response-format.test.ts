@@ -117,15 +117,17 @@ describe('checkResponseFormat', () => {
     });
   });
 
-  it('an OpenAI refusal (finish stop, the words in refusal, no content) is named as a refusal too', async () => {
-    const refused: StreamEvent = {
-      type: 'finish',
-      reason: { unified: 'stop', raw: 'stop', refusal: "I'm sorry, I can't assist with that request.", refusalIsReply: true },
-      usage: {},
-    };
+  it('an OpenAI refusal (finish stop, the words streamed as refusal deltas, no content) is named as a refusal too', async () => {
+    const events: StreamEvent[] = [
+      { type: 'refusal-delta', delta: "I'm sorry, I can't assist with that request." },
+      { type: 'finish', reason: { unified: 'stop', raw: 'stop', refusal: '', refusalIsReply: true }, usage: {} },
+    ];
     const diagnostics = new DiagnosticsCollector([]);
     const options = { format: { type: 'json_schema' as const, name: 'item', schema }, check, repair: repairJsonText, diagnostics };
-    for await (const _event of checkResponseFormat(new EventList([refused]), options));
+    const out: StreamEvent[] = [];
+    for await (const event of checkResponseFormat(new EventList(events), options)) out.push(event);
+    // The words pass as they came: a refusal is not held for the JSON check.
+    expect(out.map((event) => event.type)).toEqual(['refusal-delta', 'finish']);
     expect(diagnostics.result()?.responseFormatError).toEqual({
       code: 'invalid_json',
       message: "The model declined to answer (finish reason 'stop'): its reply is not the JSON asked for.",

@@ -30,16 +30,15 @@ describe('tapReply', () => {
     expect(await reportedOutput(events)).toEqual([refusal.length]);
   });
 
-  it("counts an OpenAI refusal's words, which ride on the finish, as the reply they are", async () => {
-    // read-openai-stream.ts gathers `delta.refusal` and sends it on the finish (refusalIsReply): the model
-    // generated those words as its reply, and the upstream billed them as output.
-    const events: StreamEvent[] = [start, { type: 'finish', reason: { unified: 'stop', refusal, refusalIsReply: true }, usage: {} }];
-    expect(await reportedOutput(events)).toEqual([refusal.length]);
+  it("counts an OpenAI refusal's words, streamed as refusal deltas, as the reply they are", async () => {
+    // The model generated those words as its reply, and the upstream billed them as output.
+    const finish: StreamEvent = { type: 'finish', reason: { unified: 'stop', refusal: '', refusalIsReply: true }, usage: {} };
+    expect(await reportedOutput([start, { type: 'refusal-delta', delta: refusal }, finish])).toEqual([refusal.length]);
   });
 
-  it('counts the output an error event says the reader held back (a refusal cut off before its finish)', async () => {
+  it('counts the refusal words streamed before an error (a refusal cut off before its finish)', async () => {
     const upstreamGone = new GatewayError({ status: 502, type: 'upstream_error', code: 'upstream_unavailable', message: 'cut' });
-    const cut: StreamEvent[] = [start, { type: 'error', error: upstreamGone, heldOutputCharacters: refusal.length }];
+    const cut: StreamEvent[] = [start, { type: 'refusal-delta', delta: refusal }, { type: 'error', error: upstreamGone }];
     expect(await reportedOutput(cut)).toEqual([refusal.length]);
     // Nothing generated: the upstream failed on its own, nothing to charge.
     expect(await reportedOutput([start, { type: 'error', error: upstreamGone }])).toEqual([]);

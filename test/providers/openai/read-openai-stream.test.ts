@@ -168,15 +168,15 @@ describe('readOpenAiStream', () => {
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { status: 502, type: 'upstream_error' } });
   });
 
-  it("hands a refusal's words gathered for a finish that never came on with the error, as output generated", async () => {
-    // Refusal words ride on the finish; cut off before it, the reply would count as no output at all.
-    const refusal = "I'm sorry, I can't help with that.";
-    const events = await read([delta({ role: 'assistant', content: null, refusal: '' }), delta({ refusal })], {
-      failure: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
-    });
-    expect(events.at(-1)).toMatchObject({ type: 'error', heldOutputCharacters: refusal.length });
-    const withText = await read([delta({ content: 'partial' })], { failure: new Error('other side closed') });
-    expect(withText.at(-1)).not.toHaveProperty('heldOutputCharacters');
+  it("passes a refusal's words on as they come, before the error of a stream cut off before its finish", async () => {
+    const events = await read(
+      [delta({ role: 'assistant', content: null, refusal: '' }), delta({ refusal: "I'm" }), delta({ refusal: ' sorry' })],
+      {
+        failure: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+      },
+    );
+    expect(events.map((event) => event.type)).toEqual(['response-start', 'refusal-delta', 'refusal-delta', 'error']);
+    expect(events.filter((event) => event.type === 'refusal-delta').map((event) => event.delta)).toEqual(["I'm", ' sorry']);
   });
 
   it('ends with an error, not a finish, when the request was aborted: the client left, or the reason the abort carried', async () => {
