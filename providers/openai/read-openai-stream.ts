@@ -28,10 +28,11 @@ type LooseDelta = {
 type MatchedStop = { stop_reason?: unknown; matched_stop?: unknown };
 
 /**
- * A choice's `logprobs` (ChatCompletionLogProbs in vllm/entrypoints/openai/protocol.py). OpenAI's `refusal`
- * tokens are not read: a refusal is no content, and `logprobs.content` is all the gateway returns.
+ * A choice's `logprobs` (ChatCompletionLogProbs in vllm/entrypoints/openai/protocol.py): the content's tokens,
+ * and OpenAI's `refusal` tokens, those of a declined request's words (`choices[].logprobs.refusal` of
+ * ChatCompletion and ChatCompletionChunk in OpenAI's OpenAPI document).
  */
-type LooseLogprobs = { content?: unknown };
+type LooseLogprobs = { content?: unknown; refusal?: unknown };
 
 type LooseChunk = {
   id?: string;
@@ -70,6 +71,12 @@ type ReadOptions = {
 function textWithLogprobs(text: string, tokens: unknown): StreamEvent {
   const logprobs = readTokenLogprobs(tokens);
   return logprobs ? { type: 'text-delta', delta: text, logprobs } : { type: 'text-delta', delta: text };
+}
+
+/** A refusal delta, with its tokens' log probabilities when the upstream sent them (`logprobs.refusal`). */
+function refusalDelta(words: string, logprobs: LooseLogprobs | null | undefined): StreamEvent {
+  const tokens = logprobs ? readTokenLogprobs(logprobs.refusal) : undefined;
+  return tokens ? { type: 'refusal-delta', delta: words, logprobs: tokens } : { type: 'refusal-delta', delta: words };
 }
 
 /** The reader's state across batches: chunks in, events out (an array per batch, no generator per chunk). */
@@ -115,7 +122,7 @@ class ChunkReader {
         // `delta.refusal`, a Responses `refusal` part, Messages text), and the finish says the reply was one.
         if (typeof delta.refusal === 'string' && delta.refusal !== '') {
           this.refused = true;
-          events.push({ type: 'refusal-delta', delta: delta.refusal });
+          events.push(refusalDelta(delta.refusal, logprobs));
         }
         if (delta.tool_calls) for (const fragment of delta.tool_calls) events.push(...this.tracker.push(fragment));
       }

@@ -20,8 +20,9 @@ class ChatCompletionFolder {
   private readonly toolCalls: WireToolCall[] = [];
   /** The content's token log probabilities; absent until a text delta brings some. */
   private logprobs: TokenLogprob[] | undefined;
-  /** A declined request's words as they came (OpenAI's `refusal`). */
+  /** A declined request's words as they came (OpenAI's `refusal`), and their tokens' log probabilities. */
   private refusal = '';
+  private refusalLogprobs: TokenLogprob[] | undefined;
 
   constructor(private readonly meta: CompletionMeta) {}
 
@@ -37,6 +38,7 @@ class ChatCompletionFolder {
         return undefined;
       case 'refusal-delta':
         this.refusal += event.delta;
+        if (event.logprobs) this.refusalLogprobs = appendTokens(this.refusalLogprobs, event.logprobs);
         return undefined;
       case 'reasoning-delta':
         this.reasoning += event.delta;
@@ -80,7 +82,14 @@ class ChatCompletionFolder {
       object: 'chat.completion',
       created: meta.created,
       model: meta.model,
-      choices: [{ index: 0, message, logprobs: toChatChoiceLogprobs(this.logprobs), finish_reason: toOpenAiFinishReason(finish.reason) }],
+      choices: [
+        {
+          index: 0,
+          message,
+          logprobs: toChatChoiceLogprobs(this.logprobs, this.refusalLogprobs),
+          finish_reason: toOpenAiFinishReason(finish.reason),
+        },
+      ],
     };
     const usage = toOpenAiUsage(finish.usage);
     if (usage) body.usage = usage;

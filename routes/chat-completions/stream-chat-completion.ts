@@ -30,7 +30,7 @@ export async function streamChatCompletion(
         await writer.send(chunks.text(event.delta, event.logprobs));
         break;
       case 'refusal-delta':
-        await writer.send(chunks.refusal(event.delta));
+        await writer.send(chunks.refusal(event.delta, event.logprobs));
         break;
       case 'reasoning-delta':
         await writer.send(chunks.reasoning(event.delta));
@@ -104,10 +104,11 @@ export class ChatCompletionChunks {
 
   /**
    * Refusal words as OpenAI streams them (an OpenAI refusal's pieces, a Claude refusal's explanation at the
-   * finish: text already streamed stays content, it was sent).
+   * finish: text already streamed stays content, it was sent), with their tokens when the client asked for them.
    */
-  refusal(refusal: string): string {
-    return this.choice(`{"refusal":${JSON.stringify(refusal)}}`);
+  refusal(refusal: string, logprobs?: readonly TokenLogprob[]): string {
+    const delta = `{"refusal":${JSON.stringify(refusal)}}`;
+    return logprobs ? this.choice(delta, null, JSON.stringify(toChatChoiceLogprobs(undefined, logprobs))) : this.choice(delta);
   }
 
   finish(reason: FinishReason, diagnostics: Diagnostics | undefined): string {

@@ -16,9 +16,18 @@ function toChatLogprobs(tokens: readonly TokenLogprob[]): WireTokenLogprob[] {
   return tokens.map((token) => ({ ...chatCandidate(token), top_logprobs: token.topLogprobs.map(chatCandidate) }));
 }
 
-/** A choice's whole `logprobs` member (the refusal has none of its own: a refusal is the reply's text here). */
-export function toChatChoiceLogprobs(tokens: readonly TokenLogprob[] | undefined): { content: WireTokenLogprob[]; refusal: null } | null {
-  return tokens ? { content: toChatLogprobs(tokens), refusal: null } : null;
+type WireChoiceLogprobs = { content: WireTokenLogprob[] | null; refusal: WireTokenLogprob[] | null };
+
+/**
+ * A choice's whole `logprobs` member, or a chunk's: the content's tokens and a refusal's (OpenAI's
+ * `logprobs.refusal`), each null when there are none; null when neither has any.
+ */
+export function toChatChoiceLogprobs(
+  content: readonly TokenLogprob[] | undefined,
+  refusal?: readonly TokenLogprob[],
+): WireChoiceLogprobs | null {
+  if (!content && !refusal) return null;
+  return { content: content ? toChatLogprobs(content) : null, refusal: refusal ? toChatLogprobs(refusal) : null };
 }
 
 /** Responses require bytes: where the upstream gave none, they are the token's own UTF-8 text. */

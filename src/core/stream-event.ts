@@ -19,9 +19,10 @@ export type StreamEvent =
   | { type: 'text-delta'; delta: string; logprobs?: TokenLogprob[] }
   /**
    * Words of a declined request, as the upstream streams them apart from the content (OpenAI's
-   * `delta.refusal`). The finish that follows says `refusalIsReply`.
+   * `delta.refusal`); `logprobs` as on text-delta (OpenAI's `logprobs.refusal`). The finish that follows says
+   * `refusalIsReply`.
    */
-  | { type: 'refusal-delta'; delta: string }
+  | { type: 'refusal-delta'; delta: string; logprobs?: TokenLogprob[] }
   | { type: 'reasoning-delta'; delta: string }
   /** Opaque reasoning signature (Anthropic) so that multi-turn thinking can round-trip. */
   | { type: 'reasoning-signature'; signature: string }

@@ -37,7 +37,9 @@ export type FakeOpenAiChatReply = {
    * A declined request's words, where OpenAI puts them instead of `content`
    * (https://platform.openai.com/docs/guides/structured-outputs#refusals): streamed as `delta.refusal` pieces
    * after a first delta of `"content":null,"refusal":""` (OpenAI's own capture,
-   * test/fixtures/wire/openai/refusal-streamed.sse), whole as `message.refusal` with `content: null`.
+   * test/fixtures/wire/openai/refusal-streamed.sse), whole as `message.refusal` with `content: null`. Their
+   * tokens' log probabilities, when asked, are in `logprobs.refusal` (`content: null`), per chunk and whole
+   * (ChatCompletion / ChatCompletionChunk `choices[].logprobs` in OpenAI's OpenAPI document).
    */
   refusal?: string | string[];
   reasoning?: string | string[];
@@ -234,7 +236,7 @@ function logprobsRequestOf(body: Record<string, unknown>): FakeLogprobsRequest |
  * position, and `top` candidates: the token itself first, then made-up alternatives, less likely each.
  * The shape is OpenAI's `ChatCompletionTokenLogprob`, which vLLM's ChatCompletionLogProbsContent follows
  * (vllm/entrypoints/openai/protocol.py): token, logprob, bytes (the UTF-8 of the token), top_logprobs.
- * Only the content's tokens have them, as OpenAI returns `logprobs.content`.
+ * The content's tokens have them in `logprobs.content`, a refusal's in `logprobs.refusal`, as OpenAI returns them.
  */
 export function fakeTokenLogprob(token: string, position: number, top: number): Record<string, unknown> {
   const logprob = -(position + 1) / 100;
@@ -272,13 +274,23 @@ export function renderOpenAiChunks(
   for (const piece of piecesOf(reply.reasoning, size)) chunks.push(chunk({ [reasoningField]: piece }));
   for (const [position, piece] of piecesOf(reply.content, size).entries())
     chunks.push(chunk({ content: piece }, null, logprobs ? { content: [fakeTokenLogprob(piece, position, logprobs.top)] } : null));
-  for (const piece of piecesOf(reply.refusal, size)) chunks.push(chunk({ refusal: piece }));
+  for (const [position, piece] of piecesOf(reply.refusal, size).entries())
+    chunks.push(
+      chunk({ refusal: piece }, null, logprobs ? { content: null, refusal: [fakeTokenLogprob(piece, position, logprobs.top)] } : null),
+    );
   for (const toolCalls of toolCallDeltas(withIds(reply), size, quirks)) chunks.push(chunk({ tool_calls: toolCalls }));
   const finishReason = finishReasonOf(reply);
   if (finishReason !== null) chunks.push(chunk({}, finishReason));
   const usage = usageOf(reply);
   if (includeUsage && usage) chunks.push({ ...base, choices: [], usage });
   return chunks;
+}
+
+/** A whole reply's `logprobs`: its content's tokens, or its refusal's (the other list null, as OpenAI sends them). */
+function wholeLogprobs(reply: FakeOpenAiChatReply, logprobs: FakeLogprobsRequest): Record<string, unknown> {
+  const tokens = (value: string | string[] | undefined) =>
+    piecesOf(value, reply.fragmentSize ?? 3).map((piece, position) => fakeTokenLogprob(piece, position, logprobs.top));
+  return reply.refusal === undefined ? { content: tokens(reply.content) } : { content: null, refusal: tokens(reply.refusal) };
 }
 
 /** The non-streaming `chat.completion` for the same reply. */
@@ -308,13 +320,7 @@ function renderOpenAiCompletion(reply: FakeOpenAiChatReply, model: string, logpr
       {
         index: 0,
         message,
-        logprobs: logprobs
-          ? {
-              content: piecesOf(reply.content, reply.fragmentSize ?? 3).map((piece, position) =>
-                fakeTokenLogprob(piece, position, logprobs.top),
-              ),
-            }
-          : null,
+        logprobs: logprobs ? wholeLogprobs(reply, logprobs) : null,
         finish_reason: finishReasonOf(reply),
         ...stopReasonOf(reply, true),
       },

@@ -7,7 +7,7 @@
  */
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
+import { fakeTokenLogprob, startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { startGateway, testProvider, type StartedGateway } from '../helpers/start-gateway.js';
 
 let upstream: FakeOpenAiUpstream;
@@ -147,5 +147,36 @@ describe('the real openai client', () => {
     expect(final.output).toHaveLength(1);
     expect(final.output[0]).toMatchObject({ type: 'message', content: [{ type: 'refusal', refusal: words }] });
     expect(final.status).toBe('completed');
+  });
+});
+
+describe('a refusal’s log probabilities on Chat Completions', () => {
+  const tokens = pieces.map((piece, position) => fakeTokenLogprob(piece, position, 2));
+
+  it('stream in logprobs.refusal, as the openai client accumulates them', async () => {
+    upstream.enqueue({ type: 'chat', refusal: pieces });
+    const stream = client.chat.completions.stream({ model, messages: [{ role: 'user', content: 'x' }], logprobs: true, top_logprobs: 2 });
+    const completion = await stream.finalChatCompletion();
+    expect(completion.choices[0]?.message.refusal).toBe(words);
+    expect(completion.choices[0]?.logprobs?.refusal).toEqual(tokens);
+  });
+
+  it('come whole in logprobs.refusal, content null', async () => {
+    upstream.enqueue({ type: 'chat', refusal: pieces });
+    const completion = await client.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'x' }],
+      logprobs: true,
+      top_logprobs: 2,
+    });
+    expect(completion.choices[0]?.message).toMatchObject({ content: null, refusal: words });
+    expect(completion.choices[0]?.logprobs).toEqual({ content: null, refusal: tokens });
+  });
+
+  it('are not sent when the client did not ask for them', async () => {
+    upstream.enqueue({ type: 'chat', refusal: pieces });
+    const completion = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'x' }] });
+    expect(completion.choices[0]?.message.refusal).toBe(words);
+    expect(completion.choices[0]?.logprobs).toBeNull();
   });
 });
