@@ -75,6 +75,11 @@ export class StrictJsonPrefix {
     return this.state === 'broken';
   }
 
+  /** The top-level value is complete: anything but whitespace after it is held (and breaks the text). */
+  get complete(): boolean {
+    return this.topLevelDone;
+  }
+
   /** Takes the next piece of text; returns what may be passed on now. */
   push(text: string): string {
     this.received += text;
