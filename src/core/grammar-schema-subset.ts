@@ -42,6 +42,13 @@ const supportedStringFormats: ReadonlySet<string> = new Set([
 /** Keywords copied as they are: they say nothing the grammar cannot hold. */
 const keptAsGiven: ReadonlySet<string> = new Set(['type', 'description', 'title', 'const', 'enum', 'required']);
 
+/**
+ * Keywords about the schema document, not the value (the dialect, its identity, a note to its authors): left
+ * out, neither sent nor written into a description nor warned as a bound the grammar cannot hold. The openai
+ * SDK's `zodResponseFormat` writes `$schema` on every schema.
+ */
+const aboutTheDocument: ReadonlySet<string> = new Set(['$schema', '$id', '$comment']);
+
 function isSchema(value: unknown): value is Schema {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -74,6 +81,7 @@ class SchemaNarrowing {
     const narrowOne = (entry: Schema) => this.narrow(entry);
     for (const [key, value] of Object.entries(schema)) {
       if (keptAsGiven.has(key)) kept[key] = value;
+      else if (aboutTheDocument.has(key)) continue;
       else if (key === '$defs' || key === 'definitions' || key === 'properties') kept[key] = mapSchemas(value, narrowOne);
       else if (key === 'anyOf' || key === 'allOf') kept[key] = mapSchemas(value, narrowOne);
       else if (key === 'oneOf' && !('anyOf' in schema)) kept.anyOf = mapSchemas(value, narrowOne);

@@ -75,6 +75,20 @@ describe('narrowToGrammarSubset', () => {
     ]);
   });
 
+  it("leaves out what is about the document (zod's $schema): not a bound, so neither described nor warned", () => {
+    const zodPlace = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      $comment: 'generated',
+      type: 'object',
+      properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+      required: ['city', 'unit'],
+      additionalProperties: false,
+    };
+    const { $schema: _dialect, $comment: _comment, ...sent } = zodPlace;
+    expect(narrowToGrammarSubset(zodPlace)).toEqual({ schema: sent, relaxed: [] });
+    expect(grammarFormatSchema({ name: 'place', schema: zodPlace, strict: true }, 'x').warnings).toEqual([]);
+  });
+
   it('turns oneOf into anyOf and keeps minItems 0 and 1', () => {
     const { schema } = narrowToGrammarSubset({ type: 'array', minItems: 1, items: { oneOf: [{ type: 'string' }, { type: 'integer' }] } });
     expect(schema).toEqual({ type: 'array', minItems: 1, items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } });
