@@ -24,6 +24,8 @@ export type ResponseFormatOptions = {
   check: SchemaCheck;
   repair?: JsonRepair;
   diagnostics: DiagnosticsCollector;
+  /** A streamed reply's text goes on as written (agent_format `passthrough`), the verdict still on its last chunk. */
+  streamAsWritten?: boolean;
 };
 
 /** True when the format asks for JSON (the only formats the gateway checks). */
@@ -50,7 +52,10 @@ class ResponseFormatStage implements EventStage {
   ) {
     this.held = whole ? [] : undefined;
     const { format } = options;
-    this.streamed = whole ? undefined : new StreamedJsonReply(jsonOpeners(format.type === 'json_schema' ? format.schema : undefined));
+    this.streamed =
+      whole || options.streamAsWritten
+        ? undefined
+        : new StreamedJsonReply(jsonOpeners(format.type === 'json_schema' ? format.schema : undefined));
   }
 
   push(event: StreamEvent, out: StreamEvent[]): void {
@@ -115,7 +120,7 @@ class ResponseFormatStage implements EventStage {
 
   /** The streamed text the client has is schema-valid JSON by itself. */
   private streamedIsValid(verdict: string): boolean {
-    const passed = this.streamed?.passed.trim() ?? '';
+    const passed = (this.streamed ? this.streamed.passed : this.text).trim();
     if (passed === verdict) return true;
     const { format, check } = this.options;
     try {

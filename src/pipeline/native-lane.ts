@@ -89,7 +89,7 @@ export class NativeLane {
     };
     if (this.dependencies.repairJson) replyPlan.repairJson = this.dependencies.repairJson;
     if (toolPolicy) replyPlan.toolPolicy = toolPolicy;
-    const formatCheck = this.responseFormats.replyCheck(request, diagnostics);
+    const formatCheck = this.responseFormats.replyCheck(request, diagnostics, agentFormat);
     if (formatCheck) replyPlan.responseFormat = formatCheck;
     // The count is final here: the upstream answered.
     return { model, toolCalling: 'native', events: applyReplyStages(nativeLane, upstream, replyPlan), attempts: retries.attempts.count };

@@ -78,7 +78,7 @@ export class PromptedLane {
     const parsing: PromptedReplyOptions = { format, request, parse: prepared.parse, agentFormat, diagnostics, warnings };
     if (redactor) parsing.redactor = redactor;
     if (ids) parsing.callIds = ids;
-    const formatCheck = this.responseFormats.replyCheck(request, diagnostics);
+    const formatCheck = this.responseFormats.replyCheck(request, diagnostics, agentFormat);
     if (formatCheck) parsing.responseFormat = formatCheck;
     // No named closure for the plain case: under tsx each one costs a name patched on per request.
     const events = recentReplies

@@ -9,6 +9,7 @@ import type { Logger } from '../core/logger.js';
 import type { RefusalMemories } from '../core/refusal-memory.js';
 import type { ResolvedModel } from '../core/resolved-model.js';
 import type { Warning } from '../core/warning.js';
+import type { AgentFormat } from './agent-format/agent-format.js';
 import { asksForJson, type ResponseFormatOptions } from './check-response-format.js';
 import type { DiagnosticsCollector } from './diagnostics-collector.js';
 import { isFormatSchemaTooComplex } from './format-schema-refused.js';
@@ -169,13 +170,16 @@ export class ResponseFormatPlacement {
    * How the reply is checked against the requested JSON format, or undefined when none was asked for.
    * Native upstreams are checked too: an upstream whose native form is best effort (json_object modes,
    * Ollama's format on small models) can still answer off-schema, and the client is owed the verdict.
+   * agent_format `passthrough` promises the upstream's text untouched (call markup included): its stream
+   * goes on as written.
    */
-  replyCheck(request: ChatRequest, diagnostics: DiagnosticsCollector): ResponseFormatOptions | undefined {
+  replyCheck(request: ChatRequest, diagnostics: DiagnosticsCollector, agentFormat: AgentFormat): ResponseFormatOptions | undefined {
     const { schemaCheck, repairJson } = this;
     const format = request.responseFormat;
     if (!schemaCheck || !asksForJson(format)) return undefined;
     const options: ResponseFormatOptions = { format, check: schemaCheck, diagnostics };
     if (repairJson) options.repair = repairJson;
+    if (agentFormat.type === 'passthrough') options.streamAsWritten = true;
     return options;
   }
 }

@@ -63,6 +63,27 @@ describe('streamed structured outputs through the SDK stream helpers', () => {
     expect(JSON.parse(deltas)).toEqual(expected);
   });
 
+  it("agent_format passthrough keeps a streamed reply's text as the model wrote it, markup and all", async () => {
+    const written = 'Checking {city}.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+    setup.upstream.enqueue({ type: 'chat', content: written, fragmentSize: 3 });
+    const stream = await setup.client.chat.completions.create({
+      model: 'prompted/Qwen/Qwen3-8B',
+      messages: [{ role: 'user', content: 'Where?' }],
+      tools: [weatherTool],
+      response_format: zodResponseFormat(Place, 'place'),
+      stream: true,
+      ...{ agent_format: 'passthrough' },
+    });
+    let content = '';
+    const calls: string[] = [];
+    for await (const chunk of stream) {
+      content += chunk.choices[0]?.delta.content ?? '';
+      for (const call of chunk.choices[0]?.delta.tool_calls ?? []) if (call.function?.name) calls.push(call.function.name);
+    }
+    expect(content).toBe(written);
+    expect(calls).toEqual(['get_weather']);
+  });
+
   it('a streamed reply with no JSON in it reaches the client as the model wrote it, with the verdict', async () => {
     setup.upstream.enqueue({ type: 'chat', content: 'I do not know {that} place.', fragmentSize: 3 });
     const stream = await setup.client.chat.completions.create({
