@@ -22,8 +22,14 @@ import { isResponseFormatRefusal, refusedBesideTools } from './response-format-r
 import { SchemasTooComplex } from './response-format-too-complex.js';
 import type { SchemaCheck } from './schema-validators.js';
 
+type JsonFormatType = 'json_object' | 'json_schema';
+
 export class ResponseFormatPlacement {
-  private readonly refused: ModelRefusals;
+  /**
+   * Models whose upstream refused the native form, by format type: LM Studio refuses `json_object` ("'response_format.type'
+   * must be 'json_schema' or 'text'") and takes `json_schema`, which one json_object request must not take from the model.
+   */
+  private readonly refused: Record<JsonFormatType, ModelRefusals>;
   /** Models whose upstream refused the native form beside tools only (Gemini before Gemini 3). */
   private readonly refusedWithTools: ModelRefusals;
   /** The schemas an upstream's grammar compiler gave up on for a model (response-format-too-complex.ts). */
@@ -36,10 +42,12 @@ export class ResponseFormatPlacement {
     private readonly schemaCheck: SchemaCheck | undefined,
     private readonly repairJson: JsonRepair | undefined,
   ) {
-    this.refused = new ModelRefusals(
-      refusals,
-      'the upstream refused the native response format for this model: the gateway enforces it until it tries the native form again',
-    );
+    const refusedOf = (type: JsonFormatType) =>
+      new ModelRefusals(
+        refusals,
+        `the upstream refused the native ${type} response format for this model: the gateway enforces it until it tries the native form again`,
+      );
+    this.refused = { json_object: refusedOf('json_object'), json_schema: refusedOf('json_schema') };
     this.refusedWithTools = new ModelRefusals(
       refusals,
       'the upstream refused the native response format beside tools for this model: the gateway enforces it in requests with tools until it tries the native form again',
@@ -56,7 +64,8 @@ export class ResponseFormatPlacement {
     const format = request.responseFormat;
     if (!asksForJson(format)) return request;
     const type = this.providers.config(request.model.provider).type;
-    const refused = this.refused.has(request.model) || (Boolean(request.tools?.length) && this.refusedWithTools.has(request.model));
+    const refused =
+      this.refused[format.type].has(request.model) || (Boolean(request.tools?.length) && this.refusedWithTools.has(request.model));
     const tooComplex = format.type === 'json_schema' && format.schema !== undefined && this.tooComplex.has(request.model, format.schema);
     const gap = nativeFormatGap(format, type, request.model.model);
     if (!refused && !tooComplex && !gap) return request;
@@ -81,7 +90,7 @@ export class ResponseFormatPlacement {
     if (!asksForJson(format)) return { request, warnings: [] };
     const type = this.providers.config(request.model.provider).type;
     const gap = nativeFormatGap(format, type, request.model.model);
-    const refused = this.refused.has(request.model);
+    const refused = this.refused[format.type].has(request.model);
     const tooComplex = format.type === 'json_schema' && format.schema !== undefined && this.tooComplex.has(request.model, format.schema);
     if (!parse && !gap && !refused && !tooComplex) return { request, warnings: [] };
     const why =
@@ -115,23 +124,24 @@ export class ResponseFormatPlacement {
       this.tooComplexNatively(model, { name: format.name, schema: format.schema }, error as Error, context, diagnostics, warnings);
       return true;
     }
-    if (!format || !isResponseFormatRefusal(error)) return false;
-    this.refusedNatively(model, error as Error, context, diagnostics, warnings);
+    if (!asksForJson(format) || !isResponseFormatRefusal(error)) return false;
+    this.refusedNatively(model, format.type, error as Error, context, diagnostics, warnings);
     return true;
   }
 
   /**
-   * The upstream refused the native form of the format for this model: remembered (so later requests
-   * prompt it at once), and the client warned, before the same request is sent with the format prompted.
+   * The upstream refused the native form of the format for this model: remembered for formats of this type
+   * (so later requests prompt it at once), and the client warned, before the same request is sent with the format prompted.
    */
   refusedNatively(
     model: ResolvedModel,
+    type: JsonFormatType,
     error: Error,
     context: { log: Pick<Logger, 'warn'> },
     diagnostics: DiagnosticsCollector,
     warnings: Warning[],
   ): void {
-    (refusedBesideTools(error) ? this.refusedWithTools : this.refused).remember(model, error, context);
+    (refusedBesideTools(error) ? this.refusedWithTools : this.refused[type]).remember(model, error, context);
     const refusal: Warning = {
       code: 'unsupported-parameter',
       message: `The upstream refused the native response format (${error.message}): the schema was written into the prompt and the reply checked by the gateway.`,
