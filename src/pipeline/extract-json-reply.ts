@@ -11,15 +11,23 @@ function parsed(text: string): ExtractedJson | undefined {
   }
 }
 
+/**
+ * A fence's opening line: ``` at the start of a line (up to three spaces in), an info string (`json`), the line's
+ * end; and its closer, ``` at the start of a later line (CommonMark's fenced code blocks). Backticks elsewhere
+ * are not a fence: in prose ("no ``` fences"), or in a JSON string (a `code` field holding "```python\n…```"),
+ * which cannot start a line since JSON strings hold no raw line breaks.
+ */
+const fenceOpener = /(?:^|\n) {0,3}```[^`\n]*\n/;
+const fenceCloser = /(?:^|\n) {0,3}```/;
+
 /** The body of the first ``` fence (```json or bare), or undefined when the text has none. */
 function fencedBody(text: string): string | undefined {
-  const open = text.indexOf('```');
-  if (open < 0) return undefined;
-  const lineEnd = text.indexOf('\n', open);
-  if (lineEnd < 0) return undefined;
-  const close = text.indexOf('```', lineEnd);
+  const open = fenceOpener.exec(text);
+  if (!open) return undefined;
+  const body = text.slice(open.index + open[0].length);
   // A missing closer (the model stopped after the JSON) still leaves the body.
-  return text.slice(lineEnd + 1, close < 0 ? undefined : close).trim();
+  const close = fenceCloser.exec(body);
+  return body.slice(0, close ? close.index : undefined).trim();
 }
 
 /** From the first `{` or `[` to the last matching closer: prose before and after the JSON dropped. */

@@ -10,8 +10,15 @@ describe('extractJsonReply', () => {
     ['brackets in the prose before', 'Here it is [as requested]: {"city": "Paris"}'],
     ['braces in the prose before', 'Sure (see {below}):\n{"city": "Paris"}'],
     ['braces in the prose after', '{"city": "Paris"}\n\nFields you did not ask for are left {out}.'],
+    ['backticks in the prose before', 'Wrap it in ``` fences?\nNo: {"city": "Paris"}'],
+    ['a fence on its own line, prose around it', 'Sure:\n```json\n{"city": "Paris"}\n```\nThe ``` marks are gone.'],
   ])('%s: the JSON is found', (_case, text) => {
     expect(extract(text)).toEqual({ type: 'json', text: '{"city": "Paris"}', value: { city: 'Paris' } });
+  });
+
+  it("a fence inside a string value (a code field) is not taken for the reply's fence", () => {
+    const text = 'Here is the snippet:\n{\n  "language": "python",\n  "code": "```python\\nprint(1)\\n```"\n}';
+    expect(extract(text)).toMatchObject({ type: 'json', value: { language: 'python', code: '```python\nprint(1)\n```' } });
   });
 
   it('an aside that is JSON too loses to the bigger value; brackets inside strings do not end a span', () => {
