@@ -2,7 +2,7 @@
  * The JSON of a streamed reply asked for JSON, passed on as it streams: prose and a code fence before the
  * value are held back and dropped, the value passes through strict-json-prefix.ts (a trailing comma dropped,
  * single quotes and Python literals mended token by token), and whatever follows the complete value (the
- * closing fence, "Hope that helps.") is dropped. So the deltas a client accumulates spell the JSON the model
+ * closing fence, "Hope that helps.", the line break before them) is dropped. So the deltas a client accumulates spell the JSON the model
  * meant, as a whole reply's content does, and a client that parses the stream's text (the openai SDK's
  * `chat.completions.stream()` and `responses.stream()` helpers) gets its object, not a SyntaxError on "Sure".
  *
@@ -36,7 +36,11 @@ export class StreamedJsonReply {
 
   /** Takes the next piece of the reply's text; returns what may be passed on now. */
   push(delta: string): string {
-    if (this.value) return this.pass(this.value.push(delta));
+    if (this.value) {
+      if (this.value.complete) return '';
+      const passed = this.value.push(delta);
+      return this.pass(this.value.complete ? passed.trimEnd() : passed);
+    }
     const searched = this.pending.length;
     this.pending += delta;
     if (this.trial) this.trial.reader.push(delta);
@@ -87,7 +91,7 @@ export class StreamedJsonReply {
       this.value = reader;
       this.trial = undefined;
       this.pending = '';
-      return reader.passed;
+      return reader.complete ? reader.passed.trimEnd() : reader.passed;
     }
     return '';
   }
