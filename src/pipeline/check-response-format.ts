@@ -52,10 +52,7 @@ class ResponseFormatStage implements EventStage {
   ) {
     this.held = whole ? [] : undefined;
     const { format } = options;
-    this.streamed =
-      whole || options.streamAsWritten
-        ? undefined
-        : new StreamedJsonReply(jsonOpeners(format.type === 'json_schema' ? format.schema : undefined));
+    this.streamed = whole || options.streamAsWritten || !asksForJson(format) ? undefined : new StreamedJsonReply(jsonOpeners(format));
   }
 
   push(event: StreamEvent, out: StreamEvent[]): void {

@@ -12,10 +12,15 @@
  */
 import { StrictJsonPrefix } from './strict-json-prefix.js';
 
-/** The characters a reply's JSON may open with, from the format's schema (objects, unless it says otherwise). */
-export function jsonOpeners(schema: Record<string, unknown> | undefined): string {
-  if (schema === undefined || schema.type === 'object' || schema.properties !== undefined) return '{';
-  if (schema.type === 'array') return '[';
+/**
+ * The characters a reply's JSON may open with: `{` for `json_object` and a schema of an object, `[` for one of an
+ * array, either for any other (a union, or a json_schema format without a schema, which OpenAI allows).
+ */
+export function jsonOpeners(format: { type: 'json_object' } | { type: 'json_schema'; schema?: Record<string, unknown> }): string {
+  if (format.type === 'json_object') return '{';
+  const { schema } = format;
+  if (schema?.type === 'object' || schema?.properties !== undefined) return '{';
+  if (schema?.type === 'array') return '[';
   return '{[';
 }
 

@@ -137,6 +137,24 @@ describe('checkResponseFormat', () => {
     });
   });
 
+  it("streams the JSON of a format whose schema is left out (OpenAI's is optional), an array too", async () => {
+    const diagnostics = new DiagnosticsCollector([]);
+    const events = eventsFor('Here you go: [1, 2,] Enjoy.', [4, 15, 19]);
+    const source = (async function* () {
+      yield* events;
+    })();
+    let text = '';
+    for await (const event of checkResponseFormat(source, {
+      format: { type: 'json_schema', name: 'any' },
+      check,
+      repair: repairJsonText,
+      diagnostics,
+    }))
+      if (event.type === 'text-delta') text += event.delta;
+    expect(text).toBe('[1, 2]');
+    expect(diagnostics.result()?.responseFormatError).toBeUndefined();
+  });
+
   it('does not check a reply that called a tool', async () => {
     const diagnostics = new DiagnosticsCollector([]);
     const events: StreamEvent[] = [
