@@ -22,8 +22,8 @@ export type AnthropicToolUseBlock = { type: 'tool_use'; id: string; name: string
 export type AnthropicToolResultBlock = {
   type: 'tool_result';
   tool_use_id: string;
-  /** Text, or text and image blocks: a tool's screenshot goes here (https://docs.anthropic.com/en/api/messages, tool_result content). */
-  content?: string | (AnthropicTextBlock | AnthropicImageBlock)[];
+  /** Text, or text, image and document blocks: a tool's screenshot or PDF goes here (https://docs.anthropic.com/en/api/messages, tool_result content). */
+  content?: string | (AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock)[];
   is_error?: boolean;
 } & Cached;
 

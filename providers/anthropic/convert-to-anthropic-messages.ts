@@ -16,7 +16,6 @@ import {
 import type {
   AnthropicAssistantBlock,
   AnthropicCacheControl,
-  AnthropicImageBlock,
   AnthropicMessage,
   AnthropicTextBlock,
   AnthropicToolResultBlock,
@@ -106,26 +105,29 @@ function convertAssistantContent(message: AssistantMessage, warnings: Warning[])
 }
 
 /**
- * A result with the images its tool returned inside it, as Claude's tool_result takes them (computer use's
- * screenshots: https://docs.anthropic.com/en/docs/agents-and-tools/computer-use, "tool_result" with an image
- * block), so the model reads them as the tool's output rather than as the user's next words.
+ * A result with the images and PDFs its tool returned inside it, as Claude's tool_result takes them (computer
+ * use's screenshots: https://docs.anthropic.com/en/docs/agents-and-tools/computer-use, "tool_result" with an
+ * image block; `ToolResultBlockParam.content` takes text, image, search result and document blocks:
+ * anthropics/anthropic-sdk-python src/anthropic/types/tool_result_block_param.py), so the model reads them as
+ * the tool's output rather than as the user's next words.
  */
 function toToolResultBlock(part: ToolResultPart, files: ToolResultFiles, warnings: Warning[]): AnthropicToolResultBlock {
   const block: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: restrictedToolId(part.toolCallId) };
-  const images = files.filesOf(part).flatMap((file) => {
-    const image = convertToAnthropicFileBlock(file, warnings);
-    return image?.type === 'image' ? [cached<AnthropicImageBlock>(image, file.cache)] : [];
+  const returned = files.filesOf(part).flatMap((file) => {
+    const fileBlock = convertToAnthropicFileBlock(file, warnings);
+    return fileBlock ? [cached(fileBlock, file.cache)] : [];
   });
   // An empty result is sent without content: Anthropic treats the two alike and rejects empty text.
-  if (images.length > 0) block.content = [...(part.output !== '' ? [{ type: 'text' as const, text: part.output }] : []), ...images];
+  if (returned.length > 0) block.content = [...(part.output !== '' ? [{ type: 'text' as const, text: part.output }] : []), ...returned];
   else if (part.output !== '') block.content = part.output;
   if (part.isError !== undefined) block.is_error = part.isError;
   return cached(block, part.cache);
 }
 
-/** Claude's tool results take images, not documents (which stay user content after the results). */
-function isImage(file: FilePart): boolean {
-  return file.mediaType.toLowerCase().startsWith('image/');
+/** Claude's tool results take what its file blocks hold (convert-to-anthropic-file-block.ts): images and PDFs. */
+function takesInToolResult(file: FilePart): boolean {
+  const mediaType = file.mediaType.toLowerCase();
+  return mediaType.startsWith('image/') || mediaType === 'application/pdf';
 }
 
 /**
@@ -159,7 +161,7 @@ export function convertToAnthropicMessages(messages: Message[]): AnthropicConver
   const systems: SystemMessage[] = [];
   const turns: AnthropicMessage[] = [];
   const warnings: Warning[] = [];
-  const files = foldToolResultFiles(messages, isImage);
+  const files = foldToolResultFiles(messages, takesInToolResult);
   for (const message of files.messages) {
     switch (message.role) {
       // Anthropic has no system role inside `messages`: every system message is hoisted.

@@ -22,6 +22,7 @@ import type { Warning } from '../../src/core/warning.js';
 import { argumentsObject } from '../arguments-object.js';
 import { restrictedToolId } from '../restricted-tool-id.js';
 import { cachePointOf } from './converse-cache-point.js';
+import { converseDocument, isPdf, type DocumentNames } from './converse-document-block.js';
 import { splitClaudeClientTools } from './converse-claude-client-tools.js';
 import { converseTextFormat } from './converse-text-format.js';
 import { changesSampling, claudeSamplingFields, type ClaudeSamplingFields } from '../anthropic/claude-sampling.js';
@@ -111,27 +112,45 @@ function takesToolResultImages(model: string, claude: boolean): boolean {
   return claude || /(^|\.)amazon\.nova-/.test(model);
 }
 
-/** A tool result's text, and the images its tool returned (computer use's screenshots) when the model takes them there. */
-function toolResultContent(part: ToolResultPart, files: ToolResultFiles, warnings: Warning[]): ToolResultContentBlock[] {
-  const images = files
-    .filesOf(part)
-    .flatMap((file) => imageBlock(file, warnings).flatMap((block) => (block.image ? [{ image: block.image }] : [])));
-  if (images.length > 0 && isBlank(part.output)) return images;
-  return [{ text: isBlank(part.output) ? emptyToolOutput : part.output }, ...images];
+/**
+ * What one request's blocks are made with: the files that go back into tool results, the names of its documents,
+ * and whether the model is Claude (which alone gets cache points and PDFs).
+ */
+type BlockContext = { files: ToolResultFiles; warnings: Warning[]; claude: boolean; documentNames: DocumentNames };
+
+/**
+ * A file the tool returned, inside its result: an image (computer use's screenshots), or for Claude a PDF
+ * (`document`: API_runtime_ToolResultContentBlock.html), which foldToolResultFiles put back only when the model takes it.
+ */
+function toolResultFile(file: FilePart, context: BlockContext): ToolResultContentBlock[] {
+  if (isPdf(file)) {
+    const document = converseDocument(file, context.documentNames, context.warnings);
+    return document ? [{ document }] : [];
+  }
+  return imageBlock(file, context.warnings).flatMap((block) => (block.image ? [{ image: block.image }] : []));
 }
 
-function blocksOf(
-  message: Exclude<Message, { role: 'system' }>,
-  files: ToolResultFiles,
-  warnings: Warning[],
-  cachePoints: boolean,
-): ContentBlock[] {
+/** A tool result's text, and the images and PDFs its tool returned when the model takes them there. */
+function toolResultContent(part: ToolResultPart, context: BlockContext): ToolResultContentBlock[] {
+  const files = context.files.filesOf(part).flatMap((file) => toolResultFile(file, context));
+  if (files.length > 0 && isBlank(part.output)) return files;
+  return [{ text: isBlank(part.output) ? emptyToolOutput : part.output }, ...files];
+}
+
+/** A user's file: an image, or a PDF as a document for Claude (another model's PDF is left out, as before). */
+function userFile(part: FilePart, context: BlockContext): ContentBlock[] {
+  if (!context.claude || !isPdf(part)) return imageBlock(part, context.warnings);
+  const document = converseDocument(part, context.documentNames, context.warnings);
+  return document ? [{ document }] : [];
+}
+
+function blocksOf(message: Exclude<Message, { role: 'system' }>, context: BlockContext): ContentBlock[] {
   const withPoint = (blocks: ContentBlock[], mark: CacheMark | undefined): ContentBlock[] =>
-    cachePoints && mark && blocks.length > 0 ? [...blocks, cachePointOf(mark)] : blocks;
+    context.claude && mark && blocks.length > 0 ? [...blocks, cachePointOf(mark)] : blocks;
   switch (message.role) {
     case 'user':
       return message.content.flatMap((part) =>
-        withPoint(part.type === 'text' ? [{ text: part.text }] : imageBlock(part, warnings), part.cache),
+        withPoint(part.type === 'text' ? [{ text: part.text }] : userFile(part, context), part.cache),
       );
     case 'assistant':
       return message.content.flatMap((part): ContentBlock[] => {
@@ -149,7 +168,7 @@ function blocksOf(
             {
               toolResult: {
                 toolUseId: restrictedToolId(part.toolCallId),
-                content: toolResultContent(part, files, warnings),
+                content: toolResultContent(part, context),
                 status: part.isError ? 'error' : 'success',
               },
             },
@@ -185,14 +204,15 @@ export function buildConverseRequest(
     return claude && message.cache ? [{ text: message.content }, cachePointOf(message.cache)] : [{ text: message.content }];
   });
   const messages: ConverseMessage[] = [];
-  const files = foldToolResultFiles(
-    request.messages,
-    (file) => takesToolResultImages(request.model.model, claude) && file.mediaType.toLowerCase().startsWith('image/'),
+  const takesImages = takesToolResultImages(request.model.model, claude);
+  const files = foldToolResultFiles(request.messages, (file) =>
+    file.mediaType.toLowerCase().startsWith('image/') ? takesImages : claude && isPdf(file),
   );
+  const context: BlockContext = { files, warnings, claude, documentNames: new Set() };
   for (const message of files.messages) {
     if (message.role === 'system') continue;
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const content = blocksOf(message, files, warnings, claude).filter((block) => block.text === undefined || !isBlank(block.text));
+    const content = blocksOf(message, context).filter((block) => block.text === undefined || !isBlank(block.text));
     if (content.length === 0) continue;
     const last = messages.at(-1);
     // Converse requires alternating roles: a tool result after a user turn joins it.

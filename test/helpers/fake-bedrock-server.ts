@@ -85,10 +85,12 @@ function exceptionFrame(exceptionType: string, message: string): Uint8Array {
   return encoded({ ':exception-type': exceptionType, ':message-type': 'exception' }, { message });
 }
 
+type ConverseDocument = { name?: unknown; format?: unknown };
 type ConverseBlock = {
   text?: string;
+  document?: ConverseDocument;
   toolUse?: { toolUseId?: string };
-  toolResult?: { toolUseId?: string; content?: { text?: string; image?: unknown }[] };
+  toolResult?: { toolUseId?: string; content?: { text?: string; image?: unknown; document?: ConverseDocument }[] };
 };
 type ConverseBody = {
   messages?: { role: string; content?: ConverseBlock[] }[];
@@ -160,6 +162,8 @@ function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: r
   if (blank) return blank;
   const badId = badToolUseId(messages);
   if (badId) return badId;
+  const badDocument = documentRefusal(messages);
+  if (badDocument) return badDocument;
   const blocks = messages.flatMap((message) => message.content ?? []);
   if (!body.toolConfig && blocks.some((block) => block.toolUse || block.toolResult))
     return 'The toolConfig field must be defined when using toolUse and toolResult content blocks.';
@@ -219,6 +223,35 @@ function blankText(messages: NonNullable<ConverseBody['messages']>): string | un
         return `The text field in the ContentBlock object at messages.${position}.content.${index} is blank. Add text to the text field, and try again.`;
       if (block.toolResult?.content?.some((part) => part.text !== undefined && part.text.trim() === ''))
         return 'messages: text content blocks must be non-empty';
+    }
+  }
+  return undefined;
+}
+
+/** The formats a DocumentBlock takes (API_runtime_DocumentBlock.html, `format`). */
+const documentFormats = ['pdf', 'csv', 'doc', 'docx', 'xls', 'xlsx', 'html', 'txt', 'md'];
+
+/**
+ * A document, in a turn or in a tool result, needs a format Converse knows and a name of "alphanumeric characters,
+ * whitespace characters (no more than one in a row), hyphens, parentheses, square brackets" (API_runtime_DocumentBlock.html),
+ * unique in the request. AWS's words: the name rule's as quoted in simonw/llm-bedrock#8, the duplicate's as
+ * quoted in maximhq/bifrost#7003; a format outside the enum gets AWS's validation form (as badToolUseId's).
+ */
+function documentRefusal(messages: NonNullable<ConverseBody['messages']>): string | undefined {
+  const names = new Set<string>();
+  for (const [position, message] of messages.entries()) {
+    const documents = (message.content ?? []).flatMap((block) => [
+      ...(block.document ? [block.document] : []),
+      ...(block.toolResult?.content ?? []).flatMap((part) => (part.document ? [part.document] : [])),
+    ]);
+    for (const document of documents) {
+      if (!documentFormats.includes(String(document.format)))
+        return `1 validation error detected: Value '${String(document.format)}' at 'messages.${position + 1}.member.content.document.format' failed to satisfy constraint: Member must satisfy enum value set: [${documentFormats.join(', ')}]`;
+      const name = String(document.name ?? '');
+      if (!/^[a-zA-Z0-9\-()[\]]+( [a-zA-Z0-9\-()[\]]+)*$/.test(name) || name.length > 200)
+        return "The document file name can only contain alphanumeric characters, whitespace characters, hyphens, parentheses, and square brackets. The name can't contain more than one consecutive whitespace character. Check that the file name conforms to these restrictions and retry your request.";
+      if (names.has(name)) return "Messages can't contain duplicate document names. Rename the document and retry your request.";
+      names.add(name);
     }
   }
   return undefined;
