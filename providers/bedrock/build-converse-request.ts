@@ -25,6 +25,7 @@ import { cachePointOf } from './converse-cache-point.js';
 import { converseDocument, isPdf, type DocumentNames } from './converse-document-block.js';
 import { splitClaudeClientTools } from './converse-claude-client-tools.js';
 import { converseTextFormat } from './converse-text-format.js';
+import { mapAnthropicToolChoice } from '../anthropic/map-anthropic-tool-choice.js';
 import { changesSampling, claudeSamplingFields, type ClaudeSamplingFields } from '../anthropic/claude-sampling.js';
 import { takesConverseStrictTools } from '../anthropic/claude-version-rules.js';
 import { applyClaudeThinking, asksForReasoning, isBedrockClaude } from './converse-claude-thinking.js';
@@ -59,6 +60,10 @@ function objectSchema(parameters: Record<string, unknown> | undefined): Record<s
 function resultsFirst(content: ContentBlock[]): ContentBlock[] {
   if (!content.some((block) => block.toolResult) || content.every((block) => block.toolResult)) return content;
   return [...content.filter((block) => block.toolResult), ...content.filter((block) => !block.toolResult)];
+}
+
+function hasClaudeToolChoice(input: ConverseCommandInput): boolean {
+  return (input.additionalModelRequestFields as { tool_choice?: unknown } | undefined)?.tool_choice !== undefined;
 }
 
 function hasToolBlocks(messages: readonly ConverseMessage[]): boolean {
@@ -267,19 +272,18 @@ export function buildConverseRequest(
           code: 'unsupported-parameter',
           message: `Bedrock: the cache breakpoint on '${tool.name}' was not sent; Converse places breakpoints among toolConfig's tools, and Anthropic's own tools go apart.`,
         });
-    if (tools.length > 0) {
-      input.toolConfig = { tools };
+    if (tools.length > 0) input.toolConfig = { tools };
+    // Converse's toolChoice names toolConfig's tools only: beside Anthropic's own tools the choice goes in Claude's
+    // own form with them (converse-claude-client-tools.ts), where it can name either kind and keep parallel calls off.
+    if (clientTools.length > 0) {
+      const claudeChoice = mapAnthropicToolChoice(choice, request.parallelToolCalls);
+      if (claudeChoice)
+        input.additionalModelRequestFields = { ...(input.additionalModelRequestFields as object), tool_choice: claudeChoice as never };
+    } else if (input.toolConfig) {
       if (choice?.type === 'required') input.toolConfig.toolChoice = { any: {} };
-      else if (choice?.type === 'tool' && !clientTools.some((tool) => tool.name === choice.name))
-        input.toolConfig.toolChoice = { tool: { name: choice.name } };
+      else if (choice?.type === 'tool') input.toolConfig.toolChoice = { tool: { name: choice.name } };
       else if (choice?.type === 'auto') input.toolConfig.toolChoice = { auto: {} };
     }
-    // Converse's toolChoice names toolConfig's tools only: a choice that needs one of Anthropic's own cannot be sent.
-    if ((choice?.type === 'tool' || choice?.type === 'required') && !input.toolConfig?.toolChoice)
-      warnings.push({
-        code: 'unsupported-parameter',
-        message: `Bedrock: tool_choice ${choice.type === 'tool' ? `'${choice.name}'` : 'required'} was not sent; Converse's toolChoice names only custom tools, not Anthropic's own, so the model may answer without calling it.`,
-      });
   }
   if (!input.toolConfig && hasToolBlocks(messages)) input.toolConfig = { tools: [noToolsOffered] };
   const textFormat = converseTextFormat(request, warnings);
@@ -295,8 +299,8 @@ export function buildConverseRequest(
   for (const name of ['seed', 'presencePenalty', 'frequencyPenalty', 'user'] as const)
     if (request[name] !== undefined && request[name] !== null)
       warnings.push({ code: 'unsupported-parameter', message: `Bedrock Converse has no ${name}: it was not sent.` });
-  // Converse's toolChoice has no switch for parallel calls: the model may still make several.
-  if (request.parallelToolCalls === false && input.toolConfig)
+  // Converse's toolChoice has no switch for parallel calls: the model may still make several (Claude's own form has one).
+  if (request.parallelToolCalls === false && input.toolConfig && !hasClaudeToolChoice(input))
     warnings.push({
       code: 'unsupported-parameter',
       message: 'Bedrock Converse cannot turn parallel tool calls off: the model may make several.',

@@ -5,7 +5,10 @@
  * through `additionalModelRequestFields.tools`, beside the beta in `anthropic_beta` and the custom tools in
  * `toolConfig` (https://docs.aws.amazon.com/bedrock/latest/userguide/computer-use.html; the fields are those
  * of Claude's Messages body on Bedrock: model-parameters-anthropic-claude-messages-request-response.html).
- * Claude's calls to them come back as ordinary `toolUse` blocks.
+ * Claude's calls to them come back as ordinary `toolUse` blocks. Converse's `toolChoice` names only `toolConfig`'s
+ * tools, so beside these the client's choice goes in Claude's form too, `additionalModelRequestFields.tool_choice`
+ * (build-converse-request.ts), as Vercel's AI SDK does (packages/amazon-bedrock/src/bedrock-prepare-tools.ts) and
+ * stdapi.ai (stdapi/models/chat/_anthropic_claude.py, `_forward_tool_choice_to_additional_request_fields`).
  */
 import type { ToolDefinition } from '../../src/core/tool-definition.js';
 

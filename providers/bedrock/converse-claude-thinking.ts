@@ -47,12 +47,14 @@ export function applyClaudeThinking(
   if (!asksForReasoning(request) && request.claudeThinking === undefined) return;
   const given = input.inferenceConfig?.maxTokens;
   const choice = input.toolConfig?.toolChoice;
+  // Beside Anthropic's own tools the choice goes in Claude's form (build-converse-request.ts).
+  const claudeChoice = (input.additionalModelRequestFields as { tool_choice?: { type?: string } } | undefined)?.tool_choice?.type;
   const plan = mapReasoningEffortToThinking(
     request,
     {
       maxTokens: given ?? fallbackMaxTokens,
       maxTokensDefaulted: given === undefined,
-      forcesToolCall: choice?.any !== undefined || choice?.tool !== undefined,
+      forcesToolCall: choice?.any !== undefined || choice?.tool !== undefined || claudeChoice === 'any' || claudeChoice === 'tool',
       changesSampling: options.changesSampling,
       lastToolTurnLacksThinking: toolTurnLacksThinking(input.messages ?? []),
     },

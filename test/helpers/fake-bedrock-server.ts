@@ -99,17 +99,24 @@ type ConverseBody = {
     toolChoice?: Record<string, unknown>;
   };
   outputConfig?: { textFormat?: { type?: string; structure?: { jsonSchema?: { schema?: unknown } } } };
-  additionalModelRequestFields?: { thinking?: { type?: string }; anthropic_beta?: unknown; tools?: unknown };
+  additionalModelRequestFields?: {
+    thinking?: { type?: string };
+    anthropic_beta?: unknown;
+    tools?: unknown;
+    tool_choice?: { type?: unknown };
+  };
 };
 
 /**
  * The betas Bedrock takes for Claude, in the body's `anthropic_beta` (the list AWS documents, as gathered in
- * BerriAI/litellm#19875); another is refused before the model runs, naming none: "The model returned the
+ * BerriAI/litellm#19875, with `computer-use-2025-11-24` for `computer_20251124`, in stdapi-ai/stdapi.ai's list of
+ * the flags Bedrock takes, stdapi/config.py `_ANTHROPIC_BETA_BEDROCK_FLAGS`); another is refused before the model runs, naming none: "The model returned the
  * following errors: invalid beta flag" (ConverseStream, quoted in anthropics/claude-code#26570).
  */
 const bedrockClaudeBetas: readonly string[] = [
   'computer-use-2024-10-22',
   'computer-use-2025-01-24',
+  'computer-use-2025-11-24',
   'token-efficient-tools-2025-02-19',
   'interleaved-thinking-2025-05-14',
   'output-128k-2025-02-19',
@@ -147,6 +154,9 @@ function claudeToolsRefusal(modelId: string, body: ConverseBody): string | undef
     ...(body.toolConfig?.tools ?? []).flatMap((tool) => (tool.toolSpec?.name === undefined ? [] : [tool.toolSpec.name])),
   ];
   if (new Set(names).size !== names.length) return 'The model returned the following errors: tools: Tool names must be unique.';
+  const choice = body.additionalModelRequestFields?.tool_choice;
+  if (choice !== undefined && !['auto', 'any', 'tool', 'none'].includes(String(choice.type)))
+    return `The model returned the following errors: tool_choice: Input tag '${String(choice.type)}' found using 'type' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'`;
   return undefined;
 }
 
@@ -194,6 +204,16 @@ function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: r
   if (!/anthropic\.|amazon\.nova-/.test(modelId) && blocks.some((block) => block.toolResult?.content?.some((part) => part.image)))
     return "This model doesn't support the image field for user messages. Remove image and try again.";
   const choice = Object.keys(body.toolConfig?.toolChoice ?? {})[0];
+  // Claude refuses thinking with a choice that forces a tool, whichever form the choice came in (Converse's, or
+  // Claude's own through the additional fields), in its words as Bedrock wraps them (can1357/oh-my-pi#341).
+  const claudeChoice = body.additionalModelRequestFields?.tool_choice?.type;
+  const thinking = body.additionalModelRequestFields?.thinking?.type;
+  if (
+    modelId.includes('anthropic.') &&
+    (thinking === 'enabled' || thinking === 'adaptive') &&
+    (choice === 'any' || choice === 'tool' || claudeChoice === 'any' || claudeChoice === 'tool')
+  )
+    return 'The model returned the following errors: Thinking may not be enabled when tool_choice forces tool use.';
   if ((choice === 'any' || choice === 'tool') && modelsWithoutToolChoice.includes(modelId))
     return `This model doesn't support the toolConfig.toolChoice.${choice} field. Remove toolConfig.toolChoice.${choice} and try again.`;
   if (modelId.includes('anthropic.')) {

@@ -20,7 +20,7 @@ const headers = { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'computer
 
 type ConverseBody = {
   toolConfig?: { tools: { toolSpec?: { name: string } }[]; toolChoice?: unknown };
-  additionalModelRequestFields?: { tools?: unknown; anthropic_beta?: unknown };
+  additionalModelRequestFields?: { tools?: unknown; anthropic_beta?: unknown; tool_choice?: unknown };
 };
 
 function lastConverseBody(): ConverseBody {
@@ -69,16 +69,60 @@ describe("Anthropic's client tools to Claude on Bedrock", () => {
     expect(sent.toolConfig?.tools.map((tool) => tool.toolSpec?.name)).toEqual(['interlingua_no_tools_offered']);
   });
 
-  it('a tool_choice naming a client tool cannot go in Converse toolChoice: not sent, with a warning', async () => {
-    fakes.bedrock.enqueue({ type: 'message', text: 'ok' });
+  it("a tool_choice beside client tools goes in Claude's own form through additionalModelRequestFields, none in toolConfig", async () => {
+    const cases = [
+      { choice: { type: 'tool', name: 'computer' }, sent: { type: 'tool', name: 'computer' } },
+      { choice: { type: 'tool', name: 'get_weather' }, sent: { type: 'tool', name: 'get_weather' } },
+      { choice: { type: 'any' }, sent: { type: 'any' } },
+      { choice: { type: 'auto', disable_parallel_tool_use: true }, sent: { type: 'auto', disable_parallel_tool_use: true } },
+    ];
+    for (const { choice, sent } of cases) {
+      fakes.bedrock.enqueue({ type: 'message', toolUses: [{ name: 'computer', input: { action: 'screenshot' } }] });
+      const response = await postJson(`${fakes.gateway.baseUrl}/v1/messages`, request(claude, { tool_choice: choice }), headers);
+      expect(response.status, response.text).toBe(200);
+      const body = lastConverseBody();
+      expect(body.additionalModelRequestFields?.tool_choice, JSON.stringify(choice)).toEqual(sent);
+      expect(body.toolConfig?.toolChoice).toBeUndefined();
+      expect(response.text).not.toContain('was not sent');
+      expect(response.text).not.toContain('cannot turn parallel tool calls off');
+    }
+  });
+
+  it('with client tools only, the tool_choice goes in the additional fields, and there is no toolConfig', async () => {
+    fakes.bedrock.enqueue({ type: 'message', toolUses: [{ name: 'bash', input: { command: 'ls' } }] });
+    await postForOk(
+      `${fakes.gateway.baseUrl}/v1/messages`,
+      request(claude, { tools: [bash], tool_choice: { type: 'tool', name: 'bash' } }),
+      headers,
+    );
+    expect(lastConverseBody().additionalModelRequestFields).toEqual({
+      tools: [bash],
+      tool_choice: { type: 'tool', name: 'bash' },
+      anthropic_beta: ['computer-use-2025-01-24'],
+    });
+    expect(lastConverseBody().toolConfig).toBeUndefined();
+  });
+
+  it('thinking is left out when that choice forces a tool (Claude refuses the two together)', async () => {
+    fakes.bedrock.enqueue({ type: 'message', toolUses: [{ name: 'computer', input: { action: 'screenshot' } }] });
     const response = await postJson(
       `${fakes.gateway.baseUrl}/v1/messages`,
-      request(claude, { tool_choice: { type: 'tool', name: 'computer' } }),
+      request(claude, { tool_choice: { type: 'any' }, thinking: { type: 'enabled', budget_tokens: 1024 }, max_tokens: 4000 }),
       headers,
     );
     expect(response.status, response.text).toBe(200);
-    expect(lastConverseBody().toolConfig?.toolChoice).toBeUndefined();
-    expect(response.text).toContain("tool_choice 'computer' was not sent");
+    expect(lastConverseBody().additionalModelRequestFields).toMatchObject({ tool_choice: { type: 'any' } });
+    expect(lastConverseBody().additionalModelRequestFields).not.toHaveProperty('thinking');
+  });
+
+  it('computer_20251124 goes with its beta, computer-use-2025-11-24, which Bedrock takes', async () => {
+    const newer = { type: 'computer_20251124', name: 'computer', display_width_px: 1280, display_height_px: 800, enable_zoom: true };
+    fakes.bedrock.enqueue({ type: 'message', toolUses: [{ name: 'computer', input: { action: 'zoom', region: [0, 0, 10, 10] } }] });
+    await postForOk(`${fakes.gateway.baseUrl}/v1/messages`, request('anthropic.claude-opus-4-5-20251101-v1:0', { tools: [newer] }), {
+      'anthropic-version': '2023-06-01',
+      'anthropic-beta': 'computer-use-2025-11-24',
+    });
+    expect(lastConverseBody().additionalModelRequestFields).toEqual({ tools: [newer], anthropic_beta: ['computer-use-2025-11-24'] });
   });
 
   it("Claude's own refusal comes back: the computer tool without its beta", async () => {
