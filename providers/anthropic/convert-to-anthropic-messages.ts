@@ -38,13 +38,28 @@ export function cached<Block extends { cache_control?: AnthropicCacheControl }>(
   return block;
 }
 
-// Anthropic rejects empty text blocks ("text content blocks must be non-empty"), so they are left out.
+/** Text Anthropic takes as a block: it refuses an empty one ("text content blocks must be non-empty") and one of only whitespace. */
+function hasText(text: string): boolean {
+  return text.trim() !== '';
+}
+
+/**
+ * A text part as a block, or nothing when blank (an assistant's "\n\n" beside its calls, a client's empty part):
+ * Anthropic refuses those ("messages: text content blocks must contain non-whitespace text"). A breakpoint on a
+ * blank part moves to the block before it, which the client meant to cache up to.
+ */
+function pushText(blocks: (AnthropicUserBlock | AnthropicAssistantBlock)[], text: string, mark: CacheMark | undefined): void {
+  if (hasText(text)) blocks.push(cached<AnthropicTextBlock>({ type: 'text', text }, mark));
+  const previous = blocks.at(-1);
+  if (!hasText(text) && mark && previous && previous.type !== 'thinking' && !previous.cache_control) cached(previous, mark);
+}
+
 function convertUserContent(message: UserMessage, warnings: Warning[]): AnthropicUserBlock[] {
   const blocks: AnthropicUserBlock[] = [];
   for (const part of message.content) {
     switch (part.type) {
       case 'text':
-        if (part.text !== '') blocks.push(cached<AnthropicTextBlock>({ type: 'text', text: part.text }, part.cache));
+        pushText(blocks, part.text, part.cache);
         break;
       case 'file': {
         const block = convertToAnthropicFileBlock(part, warnings);
@@ -86,7 +101,7 @@ function convertAssistantContent(message: AssistantMessage, warnings: Warning[])
   for (const part of message.content) {
     switch (part.type) {
       case 'text':
-        if (part.text !== '') blocks.push(cached<AnthropicTextBlock>({ type: 'text', text: part.text }, part.cache));
+        pushText(blocks, part.text, part.cache);
         break;
       case 'reasoning':
         // Thinking is replayed only with its signature, which Anthropic verifies; reasoning from
@@ -117,9 +132,9 @@ function toToolResultBlock(part: ToolResultPart, files: ToolResultFiles, warning
     const fileBlock = convertToAnthropicFileBlock(file, warnings);
     return fileBlock ? [cached(fileBlock, file.cache)] : [];
   });
-  // An empty result is sent without content: Anthropic treats the two alike and rejects empty text.
-  if (returned.length > 0) block.content = [...(part.output !== '' ? [{ type: 'text' as const, text: part.output }] : []), ...returned];
-  else if (part.output !== '') block.content = part.output;
+  // An empty (or blank) result is sent without content: Anthropic treats the two alike and rejects blank text.
+  if (returned.length > 0) block.content = [...(hasText(part.output) ? [{ type: 'text' as const, text: part.output }] : []), ...returned];
+  else if (hasText(part.output)) block.content = part.output;
   if (part.isError !== undefined) block.is_error = part.isError;
   return cached(block, part.cache);
 }
@@ -166,7 +181,7 @@ export function convertToAnthropicMessages(messages: Message[]): AnthropicConver
     switch (message.role) {
       // Anthropic has no system role inside `messages`: every system message is hoisted.
       case 'system':
-        if (message.content !== '') systems.push(message);
+        if (hasText(message.content)) systems.push(message);
         break;
       case 'user':
         appendTurn(turns, { role: 'user', content: convertUserContent(message, warnings) });

@@ -6,6 +6,7 @@
  */
 import type http from 'node:http';
 import { anthropicToolRefusal } from './anthropic-tool-definitions.js';
+import { anthropicMessagesRefusal } from './anthropic-message-rules.js';
 import { anthropicToolResultRefusal } from './anthropic-tool-result-content.js';
 import { grammarSchemaRefusal } from './grammar-schema-refusal.js';
 import { sleep, splitIntoPieces, startLoopbackServer, type RecordedRequest } from './loopback-server.js';
@@ -463,9 +464,10 @@ function contextManagementRefusal(recorded: RecordedRequest): FakeAnthropicError
   return covered ? undefined : { type: 'http-error', status: 400, message: 'context_management: Extra inputs are not permitted' };
 }
 
-/** A tool result's content Claude's API does not take (anthropic-tool-result-content.ts). */
+/** A tool result's content, or a conversation, Claude's API does not take (anthropic-tool-result-content.ts, anthropic-message-rules.ts). */
 function toolResultRefusal(recorded: RecordedRequest): FakeAnthropicErrorReply | undefined {
-  const message = anthropicToolResultRefusal((recorded.body as { messages?: unknown } | undefined)?.messages);
+  const message =
+    anthropicToolResultRefusal((recorded.body as { messages?: unknown } | undefined)?.messages) ?? anthropicMessagesRefusal(recorded.body);
   return message ? { type: 'http-error', status: 400, message } : undefined;
 }
 
