@@ -5,7 +5,7 @@
  * brackets", and two documents of one name fail the request ("Messages can't contain duplicate document names",
  * quoted in maximhq/bifrost#7003): a file's name is cut down to those characters, and made unique per request.
  */
-import type { DocumentBlock } from '@aws-sdk/client-bedrock-runtime';
+import type { ContentBlock, DocumentBlock, Message as ConverseMessage } from '@aws-sdk/client-bedrock-runtime';
 import { inlineFileData } from '../../src/core/inline-file-data.js';
 import type { FilePart } from '../../src/core/message.js';
 import type { Warning } from '../../src/core/warning.js';
@@ -47,4 +47,34 @@ export function converseDocument(part: FilePart, names: DocumentNames, warnings:
   const why = data.type === 'url' ? 'Converse takes documents inline only (base64 or a data: URL)' : data.reason;
   warnings.push({ code: 'unsupported-content', message: `Bedrock: a ${part.mediaType} part was left out (${why}).` });
   return undefined;
+}
+
+/** Converse's limit: "You can't include more than 5 documents in a request." (aws-samples/generative-ai-use-cases#1685). */
+const documentsPerRequest = 5;
+
+/**
+ * A long agent session gathers more PDFs than Converse takes in one request, which would fail every turn after:
+ * the earliest go, each replaced by a line saying so (the turn and the tool result keep their shape), the latest
+ * five stay. `sent` is how many documents the request holds (the names given); nothing is walked below the limit.
+ */
+export function capDocuments(messages: readonly ConverseMessage[], sent: number, warnings: Warning[]): void {
+  let excess = sent - documentsPerRequest;
+  if (excess <= 0) return;
+  const leftOut = (document: DocumentBlock): { text: string } => {
+    excess--;
+    warnings.push({
+      code: 'unsupported-content',
+      message: `Bedrock: the document '${document.name ?? ''}' was left out; Converse takes at most ${documentsPerRequest} documents in a request, and the latest are kept.`,
+    });
+    return { text: `[The document '${document.name ?? ''}' was left out: at most ${documentsPerRequest} documents fit in a request.]` };
+  };
+  for (const message of messages) {
+    message.content = (message.content ?? []).map((block): ContentBlock => {
+      if (excess > 0 && block.document) return leftOut(block.document);
+      if (excess <= 0 || !block.toolResult?.content?.some((part) => part.document)) return block;
+      const content = block.toolResult.content.map((part) => (excess > 0 && part.document ? leftOut(part.document) : part));
+      return { toolResult: { ...block.toolResult, content } };
+    });
+    if (excess <= 0) return;
+  }
 }

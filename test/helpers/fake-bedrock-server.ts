@@ -254,8 +254,9 @@ const documentFormats = ['pdf', 'csv', 'doc', 'docx', 'xls', 'xlsx', 'html', 'tx
 /**
  * A document, in a turn or in a tool result, needs a format Converse knows and a name of "alphanumeric characters,
  * whitespace characters (no more than one in a row), hyphens, parentheses, square brackets" (API_runtime_DocumentBlock.html),
- * unique in the request. AWS's words: the name rule's as quoted in simonw/llm-bedrock#8, the duplicate's as
- * quoted in maximhq/bifrost#7003; a format outside the enum gets AWS's validation form (as badToolUseId's).
+ * unique in the request, and five at most. AWS's words: the name rule's as quoted in simonw/llm-bedrock#8, the
+ * duplicate's as quoted in maximhq/bifrost#7003, the limit's in aws-samples/generative-ai-use-cases#1685; a format
+ * outside the enum gets AWS's validation form (as badToolUseId's).
  */
 function documentRefusal(messages: NonNullable<ConverseBody['messages']>): string | undefined {
   const names = new Set<string>();
@@ -274,6 +275,7 @@ function documentRefusal(messages: NonNullable<ConverseBody['messages']>): strin
       names.add(name);
     }
   }
+  if (names.size > 5) return "You can't include more than 5 documents in a request.";
   return undefined;
 }
 

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { postForOk } from '../helpers/claude-and-bedrock.js';
+import { postJson } from '../helpers/read-sse.js';
 import { claudeModels, claudeOnThreeProvidersForFile } from '../helpers/claude-on-three-providers.js';
 
 const fakes = claudeOnThreeProvidersForFile();
@@ -159,6 +160,37 @@ describe('PDFs returned by a tool', () => {
       ),
     );
     expect(names).toEqual(['Johns report 2', 'Johns report 2 (2)']);
+  });
+
+  it('past the five Converse takes in a request, the earliest are left out with a line saying so, the latest kept', async () => {
+    const request = messagesRequest(claudeModels.bedrock);
+    const messages: unknown[] = request.messages;
+    for (let call = 2; call <= 6; call++)
+      messages.push(
+        { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${call}`, name: 'fetch_report', input: { year: 2020 + call } }] },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: `toolu_${call}`,
+              content: [
+                { type: 'document', title: `report ${call}.pdf`, source: { type: 'base64', media_type: 'application/pdf', data: pdf } },
+              ],
+            },
+          ],
+        },
+      );
+    fakes.bedrock.enqueue({ type: 'message', text: 'Six reports.' });
+    const reply = await postJson(`${fakes.gateway.baseUrl}/v1/messages`, request, messagesHeaders);
+    expect(reply.status, reply.text).toBe(200);
+    const turns = (fakes.bedrock.requests.at(-1)!.body as { messages: Turn[] }).messages;
+    const results = turns.flatMap((turn) =>
+      turn.content.flatMap((block) => (block.toolResult as { content: Record<string, unknown>[] } | undefined)?.content ?? []),
+    );
+    expect(results.filter((part) => part.document)).toHaveLength(5);
+    expect(results).toContainEqual({ text: "[The document 'annual report' was left out: at most 5 documents fit in a request.]" });
+    expect(reply.text).toContain("the document 'annual report' was left out");
   });
 
   it('stay out of the tool result of a Bedrock model other than Claude, as before (its PDFs are left out with a warning)', async () => {
