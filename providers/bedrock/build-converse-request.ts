@@ -22,7 +22,7 @@ import type { Warning } from '../../src/core/warning.js';
 import { argumentsObject } from '../arguments-object.js';
 import { restrictedToolId } from '../restricted-tool-id.js';
 import { cachePointOf } from './converse-cache-point.js';
-import { capDocuments, converseDocument, isPdf, type DocumentNames } from './converse-document-block.js';
+import { capDocuments, converseDocument, isPdf, withDocumentText, type DocumentNames } from './converse-document-block.js';
 import { splitClaudeClientTools } from './converse-claude-client-tools.js';
 import { converseTextFormat } from './converse-text-format.js';
 import { mapAnthropicToolChoice } from '../anthropic/map-anthropic-tool-choice.js';
@@ -224,7 +224,10 @@ export function buildConverseRequest(
     if (last && last.role === role) last.content = [...(last.content ?? []), ...content];
     else messages.push({ role, content });
   }
-  capDocuments(messages, context.documentNames.size, warnings);
+  if (context.documentNames.size > 0) {
+    capDocuments(messages, context.documentNames.size, warnings);
+    for (const message of messages) withDocumentText(message);
+  }
   for (const message of messages) if (message.role === 'user' && message.content) message.content = resultsFirst(message.content);
   const input: ConverseCommandInput = { modelId: request.model.model, messages };
   if (system.length > 0) input.system = system;

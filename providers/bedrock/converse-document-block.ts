@@ -78,3 +78,14 @@ export function capDocuments(messages: readonly ConverseMessage[], sent: number,
     if (excess <= 0) return;
   }
 }
+
+/**
+ * Converse refuses a turn holding a document and no text ("A text block must be included when using documents.",
+ * BerriAI/litellm#36499: a Claude Code PDF sent alone): such a turn gets a line naming its documents.
+ */
+export function withDocumentText(message: ConverseMessage): void {
+  const content = message.content ?? [];
+  const names = content.flatMap((block) => (block.document ? [block.document.name ?? ''] : []));
+  if (names.length === 0 || content.some((block) => block.text !== undefined && block.text.trim() !== '')) return;
+  message.content = [...content, { text: `(attached: ${names.join(', ')})` }];
+}

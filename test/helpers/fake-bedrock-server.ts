@@ -254,9 +254,11 @@ const documentFormats = ['pdf', 'csv', 'doc', 'docx', 'xls', 'xlsx', 'html', 'tx
 /**
  * A document, in a turn or in a tool result, needs a format Converse knows and a name of "alphanumeric characters,
  * whitespace characters (no more than one in a row), hyphens, parentheses, square brackets" (API_runtime_DocumentBlock.html),
- * unique in the request, and five at most. AWS's words: the name rule's as quoted in simonw/llm-bedrock#8, the
- * duplicate's as quoted in maximhq/bifrost#7003, the limit's in aws-samples/generative-ai-use-cases#1685; a format
- * outside the enum gets AWS's validation form (as badToolUseId's).
+ * unique in the request, and five at most; a turn with a document needs a text block beside it. AWS's words: the
+ * name rule's as quoted in simonw/llm-bedrock#8, the duplicate's as quoted in maximhq/bifrost#7003, the limit's in
+ * aws-samples/generative-ai-use-cases#1685, the text block's in BerriAI/litellm#36499 (a Claude Code PDF on Bedrock;
+ * checked for a turn's own documents, as the fixes quoting it do, not a tool result's); a format outside the enum
+ * gets AWS's validation form (as badToolUseId's).
  */
 function documentRefusal(messages: NonNullable<ConverseBody['messages']>): string | undefined {
   const names = new Set<string>();
@@ -265,6 +267,9 @@ function documentRefusal(messages: NonNullable<ConverseBody['messages']>): strin
       ...(block.document ? [block.document] : []),
       ...(block.toolResult?.content ?? []).flatMap((part) => (part.document ? [part.document] : [])),
     ]);
+    const content = message.content ?? [];
+    if (content.some((block) => block.document) && !content.some((block) => block.text !== undefined && block.text.trim() !== ''))
+      return 'A text block must be included when using documents. Add a text block and retry your request.';
     for (const document of documents) {
       if (!documentFormats.includes(String(document.format)))
         return `1 validation error detected: Value '${String(document.format)}' at 'messages.${position + 1}.member.content.document.format' failed to satisfy constraint: Member must satisfy enum value set: [${documentFormats.join(', ')}]`;

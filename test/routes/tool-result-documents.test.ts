@@ -227,4 +227,26 @@ describe("a user's PDF to Claude on Bedrock", () => {
       { text: 'What is this?' },
     ]);
   });
+
+  it('alone in its turn gets a text block beside it, which Converse requires', async () => {
+    fakes.bedrock.enqueue({ type: 'message', text: 'A report.' });
+    await postForOk(
+      `${fakes.gateway.baseUrl}/v1/messages`,
+      {
+        model: claudeModels.bedrock,
+        max_tokens: 100,
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'document', title: 'q3.pdf', source: { type: 'base64', media_type: 'application/pdf', data: pdf } }],
+          },
+        ],
+      },
+      messagesHeaders,
+    );
+    expect(lastTurn(fakes.bedrock.requests)?.content).toEqual([
+      { document: { format: 'pdf', name: 'q3', source: { bytes: pdf } } },
+      { text: '(attached: q3)' },
+    ]);
+  });
 });
