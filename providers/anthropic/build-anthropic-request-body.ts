@@ -79,6 +79,8 @@ export type AnthropicBodyOptions = {
   stream: boolean;
   /** Why strict tools are not sent though the model has them: the upstream refused them (strict-tools-refused.ts). */
   strictRefused?: string;
+  /** False where the host takes no URL source for a file (Vertex AI): such files are left out, with a warning. */
+  urlSources?: boolean;
 };
 
 export function buildAnthropicRequestBody(
@@ -86,7 +88,7 @@ export function buildAnthropicRequestBody(
   config: ProviderConfig,
   options: AnthropicBodyOptions,
 ): AnthropicRequestPlan {
-  const conversation = convertToAnthropicMessages(request.messages);
+  const conversation = convertToAnthropicMessages(request.messages, { urlSources: options.urlSources ?? true });
   const warnings: Warning[] = [];
   const maxTokens = resolveMaxTokens(request, config);
   const body: AnthropicMessagesBody = {

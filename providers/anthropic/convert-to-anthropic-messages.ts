@@ -23,7 +23,7 @@ import type {
   AnthropicUserBlock,
 } from './anthropic-messages-body.js';
 import { restrictedToolId } from '../restricted-tool-id.js';
-import { convertToAnthropicFileBlock } from './convert-to-anthropic-file-block.js';
+import { convertToAnthropicFileBlock, type FileSourceOptions } from './convert-to-anthropic-file-block.js';
 import { asRecord } from '../../src/http/read-loose-json.js';
 
 export type AnthropicConversation = {
@@ -54,7 +54,10 @@ function pushText(blocks: (AnthropicUserBlock | AnthropicAssistantBlock)[], text
   if (!hasText(text) && mark && previous && previous.type !== 'thinking' && !previous.cache_control) cached(previous, mark);
 }
 
-function convertUserContent(message: UserMessage, warnings: Warning[]): AnthropicUserBlock[] {
+/** A file part as Claude's block, or nothing (left out with a warning). */
+type FileBlockOf = (part: FilePart) => ReturnType<typeof convertToAnthropicFileBlock>;
+
+function convertUserContent(message: UserMessage, fileBlock: FileBlockOf): AnthropicUserBlock[] {
   const blocks: AnthropicUserBlock[] = [];
   for (const part of message.content) {
     switch (part.type) {
@@ -62,7 +65,7 @@ function convertUserContent(message: UserMessage, warnings: Warning[]): Anthropi
         pushText(blocks, part.text, part.cache);
         break;
       case 'file': {
-        const block = convertToAnthropicFileBlock(part, warnings);
+        const block = fileBlock(part);
         if (block) blocks.push(cached(block, part.cache));
         break;
       }
@@ -126,11 +129,11 @@ function convertAssistantContent(message: AssistantMessage, warnings: Warning[])
  * anthropics/anthropic-sdk-python src/anthropic/types/tool_result_block_param.py), so the model reads them as
  * the tool's output rather than as the user's next words.
  */
-function toToolResultBlock(part: ToolResultPart, files: ToolResultFiles, warnings: Warning[]): AnthropicToolResultBlock {
+function toToolResultBlock(part: ToolResultPart, files: ToolResultFiles, fileBlock: FileBlockOf): AnthropicToolResultBlock {
   const block: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: restrictedToolId(part.toolCallId) };
   const returned = files.filesOf(part).flatMap((file) => {
-    const fileBlock = convertToAnthropicFileBlock(file, warnings);
-    return fileBlock ? [cached(fileBlock, file.cache)] : [];
+    const block = fileBlock(file);
+    return block ? [cached(block, file.cache)] : [];
   });
   // An empty (or blank) result is sent without content: Anthropic treats the two alike and rejects blank text.
   if (returned.length > 0) block.content = [...(hasText(part.output) ? [{ type: 'text' as const, text: part.output }] : []), ...returned];
@@ -172,10 +175,11 @@ function systemOf(messages: readonly SystemMessage[]): AnthropicConversation['sy
   return messages.map((message) => cached<AnthropicTextBlock>({ type: 'text', text: message.content }, message.cache));
 }
 
-export function convertToAnthropicMessages(messages: Message[]): AnthropicConversation {
+export function convertToAnthropicMessages(messages: Message[], sources: FileSourceOptions = { urlSources: true }): AnthropicConversation {
   const systems: SystemMessage[] = [];
   const turns: AnthropicMessage[] = [];
   const warnings: Warning[] = [];
+  const fileBlock: FileBlockOf = (part) => convertToAnthropicFileBlock(part, warnings, sources);
   const files = foldToolResultFiles(messages, takesInToolResult);
   for (const message of files.messages) {
     switch (message.role) {
@@ -184,14 +188,14 @@ export function convertToAnthropicMessages(messages: Message[]): AnthropicConver
         if (hasText(message.content)) systems.push(message);
         break;
       case 'user':
-        appendTurn(turns, { role: 'user', content: convertUserContent(message, warnings) });
+        appendTurn(turns, { role: 'user', content: convertUserContent(message, fileBlock) });
         break;
       case 'assistant':
         appendTurn(turns, { role: 'assistant', content: convertAssistantContent(message, warnings) });
         break;
       // Tool results travel inside a user turn.
       case 'tool':
-        appendTurn(turns, { role: 'user', content: message.content.map((part) => toToolResultBlock(part, files, warnings)) });
+        appendTurn(turns, { role: 'user', content: message.content.map((part) => toToolResultBlock(part, files, fileBlock)) });
         break;
       default:
         assertNever(message, 'message role');

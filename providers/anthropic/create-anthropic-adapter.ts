@@ -49,6 +49,8 @@ export type AnthropicRoute = {
   errorFromStatus: NonNullable<UpstreamClientOptions['errorFromStatus']>;
   /** The betas the host takes (claude-platform-betas.ts); Anthropic's own API takes every beta it knows. */
   betas: ClaudeBetaPlatform;
+  /** False where the host refuses a file given by URL (Vertex AI); Anthropic's own API fetches it. */
+  urlSources?: boolean;
 };
 
 /**
@@ -121,7 +123,11 @@ export function createAnthropicAdapter(
     refusedReason: string | undefined,
     sent: Attempt,
   ): Promise<AsyncIterable<StreamEvent>> {
-    const { body, betas, warnings } = buildAnthropicRequestBody(request, config, { stream: true, strictRefused: refusedReason });
+    const { body, betas, warnings } = buildAnthropicRequestBody(request, config, {
+      stream: true,
+      strictRefused: refusedReason,
+      urlSources: route?.urlSources ?? true,
+    });
     const whole = context.wholeReply === true && body.max_tokens <= longestWholeReplyTokens;
     body.stream = !whole;
     if (warnings.length > 0) context.log.debug({ warnings, provider: config.name }, 'anthropic request warnings');

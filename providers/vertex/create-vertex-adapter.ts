@@ -52,6 +52,8 @@ export function createVertexAdapter(
       errorFromStatus: mapGeminiStatusError,
       // Vertex takes only the betas it lists, in the header.
       betas: vertexBetaPlatform,
+      // Vertex refuses a file given by URL ("URL sources are not supported", BerriAI/litellm#18430).
+      urlSources: false,
     },
     refusals,
   );

@@ -105,6 +105,26 @@ function organizationPolicyRefusal(model: string): string {
   ].join(' ');
 }
 
+type SourcedBlock = { type?: unknown; source?: { type?: unknown }; content?: unknown };
+
+/**
+ * Claude on Vertex takes files inline only: a `url` source is refused for the whole request, "messages.0.content.1.
+ * image.source.base64.data: URL sources are not supported" (BerriAI/litellm#18430; langchain-ai/langchain-google#1088),
+ * in a turn's blocks or a tool result's.
+ */
+function urlSourceRefusal(messages: unknown): string | undefined {
+  if (!Array.isArray(messages)) return undefined;
+  for (const [position, message] of (messages as { content?: unknown }[]).entries()) {
+    if (!Array.isArray(message.content)) continue;
+    for (const [index, block] of (message.content as SourcedBlock[]).entries()) {
+      const inner = block.type === 'tool_result' && Array.isArray(block.content) ? (block.content as SourcedBlock[]) : [];
+      const sourced = [block, ...inner].find((candidate) => candidate.source?.type === 'url');
+      if (sourced) return `messages.${position}.content.${index}.${String(sourced.type)}.source.base64.data: URL sources are not supported`;
+    }
+  }
+  return undefined;
+}
+
 export async function startFakeVertex(options: FakeVertexOptions): Promise<FakeVertex> {
   const [gemini, anthropic] = await Promise.all([startFakeGeminiUpstream(), startFakeAnthropicUpstream()]);
   const server = await startLoopbackServer((request, response) => {
@@ -140,7 +160,8 @@ export async function startFakeVertex(options: FakeVertexOptions): Promise<FakeV
         'anthropic_version must be vertex-2023-10-16 and the body must not name the model',
       );
     const betasRefused = betaRefusal(request.headers['anthropic-beta'], options.refusedBetas ?? ['structured-outputs-2025-11-13']);
-    const refused = betasRefused ?? (options.withoutStructuredOutputs ? structuredOutputsRefusal(body) : undefined);
+    const refused =
+      betasRefused ?? urlSourceRefusal(body.messages) ?? (options.withoutStructuredOutputs ? structuredOutputsRefusal(body) : undefined);
     if (!betasRefused && refused && options.withoutStructuredOutputs === 'organization-policy')
       return googleError(response, 400, 'FAILED_PRECONDITION', organizationPolicyRefusal(decodeURIComponent(model as string)));
     if (refused) {

@@ -226,4 +226,32 @@ describe("a coding agent's history to Claude", () => {
       { toolResult: { toolUseId: 'call_03', content: [{ text: '(no output)' }], status: 'success' } },
     ]);
   });
+
+  it('with an image given by URL: Anthropic fetches it, Vertex (which refuses URL sources) gets the turn without it', async () => {
+    const request = (model: string) => ({
+      model,
+      max_tokens: 100,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } },
+          ],
+        },
+      ],
+    });
+    fakes.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'A cat.' }] });
+    await postForOk(`${fakes.gateway.baseUrl}/v1/messages`, request(claudeModels.anthropic), messagesHeaders);
+    expect((fakes.anthropic.messageRequests().at(-1)!.body as AnthropicBody).messages[0]?.content).toContainEqual({
+      type: 'image',
+      source: { type: 'url', url: 'https://example.com/cat.png' },
+    });
+    fakes.vertex.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'No image.' }] });
+    const reply = await postForOk(`${fakes.gateway.baseUrl}/v1/messages`, request(claudeModels.vertex), messagesHeaders);
+    expect((fakes.vertex.anthropic.messageRequests().at(-1)!.body as AnthropicBody).messages[0]?.content).toEqual([
+      { type: 'text', text: 'What is this?' },
+    ]);
+    expect(JSON.stringify(reply)).toContain('takes files inline only');
+  });
 });
