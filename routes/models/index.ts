@@ -1,6 +1,6 @@
 /**
- * GET /v1/models (every configured provider's models as `provider/model`; one provider failing
- * to list does not fail the list) and GET /v1/models/{provider/model}.
+ * GET /v1/models (every configured provider's models as `provider/model`, and each deployment by its
+ * name; one provider failing to list does not fail the list) and GET /v1/models/{provider/model or deployment}.
  */
 import type { FastifyInstance } from 'fastify';
 import { gatewayError } from '../../src/core/gateway-error.js';
@@ -8,6 +8,7 @@ import { cancellationFromSignal } from '../../src/core/cancellation.js';
 import type { ModelInfo } from '../../src/core/provider-adapter.js';
 import type { ToolCallingMode } from '../../src/core/resolved-model.js';
 import type { ServerKind } from '../../src/core/server-kind.js';
+import type { AccessPolicy } from '../../src/pipeline/access-policy.js';
 import type { ChatPipeline } from '../../src/pipeline/chat-pipeline.js';
 import type { ProviderDirectory } from '../../src/pipeline/provider-directory.js';
 
@@ -65,19 +66,33 @@ export function registerModelsRoutes(app: FastifyInstance, options: ModelsRouteO
     const access = request.gatewayContext?.access;
     const data = access ? lists.flat().filter((model) => access.allowsModel(model.id)) : lists.flat();
     for (const deployment of options.deployments?.values() ?? [])
-      if (!access || deployment.targets.some((target) => access.allowsModel(target.model)))
-        data.push(deploymentModel(deployment, pipeline));
+      if (listsDeployment(deployment, access)) data.push(deploymentModel(deployment, pipeline));
     return { object: 'list', data };
   });
 
   app.get<{ Params: { '*': string } }>('/v1/models/*', async (request) => {
     const id = request.params['*'];
+    // A deployment's name is listed above: retrieving it answers the same object, for the keys it is listed to.
+    const deployment = options.deployments?.get(id);
+    if (deployment) {
+      if (!listsDeployment(deployment, request.gatewayContext?.access)) throw modelNotFound(id);
+      return deploymentModel(deployment, pipeline);
+    }
     const model = pipeline.resolve(id);
     const models = await listProvider(model.provider, request.id, request.log);
     const found = models.find((candidate) => candidate.id === id && (request.gatewayContext?.access?.allowsModel(candidate.id) ?? true));
-    if (!found) throw gatewayError('model_not_found', { message: `The model '${id}' does not exist.`, param: 'model' });
+    if (!found) throw modelNotFound(id);
     return found;
   });
+}
+
+function modelNotFound(id: string): Error {
+  return gatewayError('model_not_found', { message: `The model '${id}' does not exist.`, param: 'model' });
+}
+
+/** A key limited to some models is shown a deployment when it may use one of its targets. */
+function listsDeployment(deployment: ListedDeployment, access: AccessPolicy | null | undefined): boolean {
+  return !access || deployment.targets.some((target) => access.allowsModel(target.model));
 }
 
 /** A deployment as a model: its lane is its first target's (all its targets serve the same model). */

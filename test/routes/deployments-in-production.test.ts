@@ -314,3 +314,31 @@ describe('targets that mix lanes and providers', () => {
     ]);
   });
 });
+
+describe('/v1/models', () => {
+  it('lists each deployment as a model the official client can list and retrieve; a key sees those it may use', async () => {
+    const [one, two] = [await upstream(), await upstream()];
+    const gateway = await gatewayWith({
+      server: {
+        apiKeys: [
+          { key: 'sk-all-0123456789', name: 'all' },
+          { key: 'sk-two-0123456789', name: 'two-only', models: ['two/*'] },
+        ],
+      },
+      providers: { one: provider(one.url), two: provider(two.url) },
+      deployments: {
+        coder: { targets: [{ model: 'one/m' }, { model: 'two/m' }] },
+        onlyOne: { targets: [{ model: 'one/m' }] },
+      },
+    });
+    const all = gateway.client('sk-all-0123456789');
+    const listed = (await all.models.list()).data.filter((model) => model.owned_by === 'interlingua').map((model) => model.id);
+    expect(listed.sort()).toEqual(['coder', 'onlyOne']);
+    const retrieved = await all.models.retrieve('coder');
+    expect(retrieved).toMatchObject({ id: 'coder', object: 'model', owned_by: 'interlingua' });
+    const limited = gateway.client('sk-two-0123456789');
+    const seen = (await limited.models.list()).data.filter((model) => model.owned_by === 'interlingua').map((model) => model.id);
+    expect(seen).toEqual(['coder']);
+    await expect(limited.models.retrieve('onlyOne')).rejects.toMatchObject({ status: 404 });
+  });
+});
