@@ -63,6 +63,23 @@ describe('DeploymentBalancer', () => {
     expect(balancer.order(target)[0]).toBe('box1/m');
   });
 
+  it('least-busy: idle targets tie, and a tie is a weighted draw, so requests one at a time spread by weight', () => {
+    const balancer = new DeploymentBalancer(testClock());
+    const target = deployment('least-busy', [2, 1, 1]);
+    // Nothing in flight: every order is a tie, broken as under weighted (not the first listed every time).
+    const counts = shares(balancer, target, 20_000);
+    expect((counts['box1/m'] ?? 0) / 20_000).toBeCloseTo(0.5, 1);
+    expect((counts['box2/m'] ?? 0) / 20_000).toBeCloseTo(0.25, 1);
+    expect((counts['box3/m'] ?? 0) / 20_000).toBeCloseTo(0.25, 1);
+    // Equal load per unit of weight is a tie too: two in flight on box1 (weight 2), one on each of the others.
+    balancer.started(target, 'box1/m');
+    balancer.started(target, 'box1/m');
+    balancer.started(target, 'box2/m');
+    balancer.started(target, 'box3/m');
+    const loaded = shares(balancer, target, 20_000);
+    expect((loaded['box1/m'] ?? 0) / 20_000).toBeCloseTo(0.5, 1);
+  });
+
   it('latency: untried targets first, then the lowest smoothed latency', () => {
     const balancer = new DeploymentBalancer(testClock());
     const target = deployment('latency', [1, 1, 1]);
