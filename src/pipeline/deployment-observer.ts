@@ -20,6 +20,11 @@ export type TargetObserver = {
    * input); `rateLimitedMs`: a 429's retry-after, when it gave one.
    */
   failed(target: ResolvedModel, failure: UpstreamFailure | undefined, rateLimitedMs?: number): void;
+  /**
+   * Whether `next` takes over from `target` after `failure` whatever `fallbackOn` says: both are the
+   * deployment's targets (the same model on another server) and `target` failed as a server does.
+   */
+  takesOver(target: ResolvedModel, next: ResolvedModel, failure: UpstreamFailure): boolean;
 };
 
 /** A server that cannot be reached, errs or keeps quiet is rested; a 4xx is about the request, not the server. */
@@ -125,6 +130,15 @@ export class DeploymentTargets implements TargetObserver {
   /** The target answered a request that is not timed (an embeddings request: no output tokens to time it by). */
   answeredUntimed(target: ResolvedModel): void {
     if (this.members.includes(target)) this.balancer.ended(this.deployment, fallbackKey(target));
+  }
+
+  /**
+   * `fallbackOn` says what hands a request to another model (the name's own `fallbacks`); a server that is
+   * down, erring or silent is rested, and its request is the next target's as well, or the request that
+   * found it down would fail while the next ones go elsewhere.
+   */
+  takesOver(target: ResolvedModel, next: ResolvedModel, failure: UpstreamFailure): boolean {
+    return coolsDown(failure) && this.members.includes(target) && this.members.includes(next);
   }
 
   failed(target: ResolvedModel, failure: UpstreamFailure | undefined, rateLimitedMs?: number): void {

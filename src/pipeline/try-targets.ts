@@ -2,9 +2,10 @@
  * Tries a request's targets in order until one answers, and decides what follows a target's failure for
  * every loop over targets (this one, which embeddings use, and a chat's, src/pipeline/fallback-loop.ts).
  * Each try is told to the deployment's observer (requests in flight, cooldowns); a failure hands over to
- * the next target only when it is an upstream failure that `fallbackOn` lists (a 4xx is about the request,
- * and a client that left wants nothing more); the last target's failure is the client's answer, except that
- * a rate limit answers with the soonest time any of the rate-limited targets said it accepts again.
+ * the next target only when it is an upstream failure that `fallbackOn` lists, or a server failure between
+ * two targets of one deployment (a 4xx is about the request, and a client that left wants nothing more);
+ * the last target's failure is the client's answer, except that a rate limit answers with the soonest time
+ * any of the rate-limited targets said it accepts again.
  */
 import { fallbackKey } from '../config/normalize-fallbacks.js';
 import { GatewayError } from '../core/gateway-error.js';
@@ -84,7 +85,8 @@ export function afterFailedTarget(
   const failure = context.cancellation.aborted ? undefined : failureOf(error, context);
   const rateLimitedMs = failure?.type === 'status' && failure.status === 429 ? noteRateLimit(error, progress) : undefined;
   observer?.failed(target, failure, rateLimitedMs);
-  if (!next || !failure || !rules.fallbacks.handsOver(failure)) return soonestRateLimit(error, progress);
+  if (!next || !failure || !(rules.fallbacks.handsOver(failure) || observer?.takesOver(target, next, failure) === true))
+    return soonestRateLimit(error, progress);
   const handover = { provider: target.provider, model: target.model, reason: failureReason(failure) };
   context.log.info({ ...handover, fallback: fallbackKey(next), attempts: progress.count }, 'falling back to the next target');
   rules.resilience?.observeFallback(handover);

@@ -342,3 +342,56 @@ describe('/v1/models', () => {
     await expect(limited.models.retrieve('onlyOne')).rejects.toMatchObject({ status: 404 });
   });
 });
+
+describe('a fallbackOn that leaves out server failures (fallbacks to other models only on a rate limit, say)', () => {
+  // docs/deployments.md: a target that fails as a server does (refused connection, timeout, 5xx) moves the request
+  // on to the next target; `fallbackOn` decides what hands it to another model (the name's `fallbacks`) and a 4xx.
+  const setup = async () => {
+    const [broken, alive, spare] = [await upstream(), await upstream(), await upstream()];
+    broken.respondWith(() => ({ type: 'http-error', status: 503, message: 'overloaded', errorType: 'server_error' }));
+    broken.enqueueEmbeddings(...Array.from({ length: 4 }, () => ({ type: 'http-error' as const, status: 503, message: 'overloaded' })));
+    const gateway = await gatewayWith({
+      providers: {
+        dead: provider(`http://127.0.0.1:${await deadPort()}`),
+        broken: provider(broken.url),
+        alive: provider(alive.url),
+        spare: provider(spare.url),
+      },
+      deployments: {
+        coder: { targets: [{ model: 'dead/m', weight: 1e9 }, { model: 'broken/m', weight: 1e6 }, { model: 'alive/m' }] },
+        down: { targets: [{ model: 'dead/m', weight: 1e9 }, { model: 'broken/m' }] },
+      },
+      fallbacks: { down: ['spare/m'] },
+      fallbackOn: [429],
+    });
+    return { gateway, spare };
+  };
+
+  it.each([false, true])("stream %s: a refused connection and a 503 move on to the deployment's next target", async (stream) => {
+    const { gateway } = await setup();
+    const answered = await chat(gateway.client(), stream);
+    expect(answered.text).toBe('hello from upstream');
+    expect(answered.headers).toEqual({ deployment: 'alive/m', model: 'alive/m', attempts: '3' });
+  });
+
+  it("embeddings: a refused connection and a 503 move on to the deployment's next target", async () => {
+    const { gateway } = await setup();
+    const { response } = await gateway.client().embeddings.create({ model: 'coder', input: 'hello' }).withResponse();
+    expect(response.headers.get('x-interlingua-deployment')).toBe('alive/m');
+    expect(response.headers.get('x-interlingua-attempts')).toBe('3');
+  });
+
+  it("every target failing as a server does: the name's fallback is not tried, fallbackOn not listing it", async () => {
+    const { gateway, spare } = await setup();
+    const error = await gateway
+      .client()
+      .chat.completions.create({ model: 'down', messages: [{ role: 'user', content: 'hello' }] })
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+    expect(error).toMatchObject({ status: 503 });
+    expect((error as InstanceType<typeof OpenAI.APIError>).headers?.get('x-interlingua-attempts')).toBe('2');
+    expect(spare.chatRequests()).toHaveLength(0);
+  });
+});
