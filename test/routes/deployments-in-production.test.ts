@@ -315,6 +315,57 @@ describe('targets that mix lanes and providers', () => {
   });
 });
 
+describe('a prompted target failing over to a native one of another provider', () => {
+  it.each([false, true])('stream %s: the Ollama target answers the call structured, planned for its own lane', async (stream) => {
+    const prompted = await upstream();
+    prompted.respondWith(() => ({ type: 'http-error', status: 503, message: 'loading model', errorType: 'server_error' }));
+    const ollama = await startFakeOllamaUpstream();
+    opened.push(ollama);
+    ollama.enqueue({ type: 'chat', toolCalls: [{ name: 'get_weather', arguments: { city: 'Lyon' } }] });
+    const gateway = await gatewayWith({
+      providers: {
+        llamacpp: provider(prompted.url, 10_000, { toolCalling: 'prompted' }),
+        ollama: testProvider('ollama', ollama.url, { toolCalling: 'native', retries: { count: 0 } }),
+      },
+      deployments: {
+        coder: { targets: [{ model: 'llamacpp/qwen3-coder-30b-a3b-instruct', weight: 1e9 }, { model: 'ollama/qwen3-coder:30b' }] },
+      },
+    });
+    const tools: OpenAI.ChatCompletionTool[] = [
+      {
+        type: 'function',
+        function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+      },
+    ];
+    const request = { model: 'coder', messages: [{ role: 'user' as const, content: 'Weather in Lyon?' }], tools };
+    const client = gateway.client();
+    let call: { name: string; arguments: string };
+    let response: Response;
+    if (stream) {
+      const opened = await client.chat.completions.create({ ...request, stream: true }).withResponse();
+      response = opened.response;
+      call = { name: '', arguments: '' };
+      for await (const chunk of opened.data)
+        for (const piece of chunk.choices[0]?.delta.tool_calls ?? []) {
+          call.name += piece.function?.name ?? '';
+          call.arguments += piece.function?.arguments ?? '';
+        }
+    } else {
+      const whole = await client.chat.completions.create(request).withResponse();
+      response = whole.response;
+      const first = whole.data.choices[0]?.message.tool_calls?.[0];
+      call = first?.type === 'function' ? first.function : { name: '', arguments: '' };
+    }
+    expect([call.name, JSON.parse(call.arguments)]).toEqual(['get_weather', { city: 'Lyon' }]);
+    expect(response.headers.get('x-interlingua-deployment')).toBe('ollama/qwen3-coder:30b');
+    expect(response.headers.get('x-tool-calling')).toBe('native');
+    expect(response.headers.get('x-interlingua-attempts')).toBe('2');
+    // The prompted target was sent the tools in its prompt; the native one got them as tools.
+    expect(prompted.lastChatBody().tools).toBeUndefined();
+    expect((ollama.requests.find((sent) => sent.path === '/api/chat')?.body as { tools?: unknown[] }).tools).toHaveLength(1);
+  });
+});
+
 describe('/v1/models', () => {
   it('lists each deployment as a model the official client can list and retrieve; a key sees those it may use', async () => {
     const [one, two] = [await upstream(), await upstream()];

@@ -55,6 +55,11 @@ async function liveGateway(initial: TestConfigFile) {
       state.file = file;
       return fetch(`${baseUrl}/admin/reload`, { method: 'POST' });
     },
+    /** The deployments GET /v1/models lists (owned by the gateway). */
+    listed: async () => {
+      const { data } = (await (await fetch(`${baseUrl}/v1/models`)).json()) as { data: { id: string; owned_by: string }[] };
+      return data.filter((model) => model.owned_by === 'interlingua').map((model) => model.id);
+    },
     chat: (stream = false) =>
       fetch(`${baseUrl}/v1/chat/completions`, {
         method: 'POST',
@@ -101,6 +106,10 @@ describe('deployments under live reload', () => {
     expect(await targetsOf(gateway, 5)).toEqual(new Set(['one/m']));
     expect((await gateway.reload({ providers, deployments: { coder: { targets: [{ model: 'two/m' }] } } })).status).toBe(200);
     expect(await targetsOf(gateway, 5)).toEqual(new Set(['two/m']));
+    // /v1/models follows the file too: a deployment added is listed, one removed is not.
+    expect(await gateway.listed()).toEqual(['coder']);
+    expect((await gateway.reload({ providers, deployments: { helper: { targets: [{ model: 'one/m' }] } } })).status).toBe(200);
+    expect(await gateway.listed()).toEqual(['helper']);
   });
 
   it("a target's provider moved to another URL and key: the next requests go there, with the new key", async () => {
