@@ -72,6 +72,11 @@ async function chat(client: OpenAI, stream: boolean, extra: Partial<OpenAI.ChatC
   return { text, model, headers: headersOf(response) };
 }
 
+/** Waits until the wall clock reads `time` (a cooldown running out). */
+async function sleepUntil(time: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, time - Date.now())));
+}
+
 /** How a target fails, as its server does it; `rests`: whether the next request skips it. */
 type Failure = { name: string; rests: boolean; reply?: FakeOpenAiReply; refused?: true; slow?: true };
 
@@ -132,12 +137,13 @@ describe('cooldowns run out', () => {
     flaky.respondWith(() => ({ type: 'chat', content: 'flaky is back' }));
     const gateway = await gatewayWith({
       providers: { flaky: provider(flaky.url), steady: provider(steady.url) },
-      deployments: { coder: { strategy, targets: [{ model: 'flaky/m', weight: 1e9 }, { model: 'steady/m' }], cooldownSeconds: 0.4 } },
+      deployments: { coder: { strategy, targets: [{ model: 'flaky/m', weight: 1e9 }, { model: 'steady/m' }], cooldownSeconds: 1.5 } },
     });
     const client = gateway.client();
     expect((await chat(client, false)).headers).toEqual({ deployment: 'steady/m', model: 'steady/m', attempts: '2' });
+    const failedAt = Date.now();
     expect((await chat(client, true)).headers).toEqual({ deployment: 'steady/m', model: 'steady/m', attempts: '1' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleepUntil(failedAt + 1_600);
     // Under latency the steady target is measured and the flaky one is not: it is tried first.
     const recovered = await chat(client, true);
     expect(recovered.text).toBe('flaky is back');
@@ -200,7 +206,7 @@ describe('session affinity', () => {
     const gateway = await gatewayWith({
       providers: Object.fromEntries(boxes.map((box, index) => [`box${index}`, provider(box.url)])),
       deployments: {
-        coder: { affinity: 'session', cooldownSeconds: 0.5, targets: boxes.map((_, index) => ({ model: `box${index}/m` })) },
+        coder: { affinity: 'session', cooldownSeconds: 1.5, targets: boxes.map((_, index) => ({ model: `box${index}/m` })) },
       },
     });
     const client = gateway.client();
@@ -220,11 +226,12 @@ describe('session affinity', () => {
     const homeBox = boxes[Number(home.slice('box'.length, home.indexOf('/')))]!;
     homeBox.enqueue({ type: 'http-error', status: 500, message: 'engine crashed', errorType: 'server_error' });
     const moved = await turn(true, 4);
+    const failedAt = Date.now();
     expect(moved.deployment).not.toBe(home);
     expect(moved.attempts).toBe('2');
     // While its target rests the conversation stays on the one it moved to.
     for (let index = 5; index < 8; index++) expect((await turn(index % 2 === 0, index)).deployment).toBe(moved.deployment);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await sleepUntil(failedAt + 1_600);
     expect(await turn(false, 8)).toEqual({ deployment: home, model: home, attempts: '1' });
   });
 });
