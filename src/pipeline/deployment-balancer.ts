@@ -34,6 +34,12 @@ const latencySmoothing = 0.3;
 /** Below any difference two in-flight counts over weights can make. */
 const tieBreak = 1e-9;
 
+/**
+ * Where `latency` ranks a target whose first measure is under way (ms per output token): slower than any
+ * server, so that it waits behind every measured target, yet small enough that tieBreak still counts.
+ */
+const beingMeasured = 1e6;
+
 export type BalancerClock = { now(): number; random(): number };
 
 const systemClock: BalancerClock = { now: () => performance.now(), random: Math.random };
@@ -148,11 +154,16 @@ export class DeploymentBalancer {
         // far below one request's difference, only breaks ties.
         return (health.inFlight + (this.freshOthers(health)?.inFlight ?? 0)) / target.weight + weighted * tieBreak;
       case 'latency': {
-        // A target not yet measured (here or anywhere) is tried first, so every target gets measured.
-        const latencyMsPerToken = meanLatency(health.latencyMsPerToken, this.freshOthers(health));
-        // Measured targets rank from 0 up (the unmeasured ones' draws are negative); the draw, scaled far
-        // below any real difference in milliseconds per token, only breaks ties.
-        return latencyMsPerToken === undefined ? weighted : latencyMsPerToken + (1 + weighted) * tieBreak;
+        const others = this.freshOthers(health);
+        const latencyMsPerToken = meanLatency(health.latencyMsPerToken, others);
+        // Measured targets rank from 0 up; the draw, scaled far below any real difference in milliseconds
+        // per token, only breaks ties.
+        if (latencyMsPerToken !== undefined) return latencyMsPerToken + (1 + weighted) * tieBreak;
+        // A target not yet measured (here or anywhere) is tried first, so every target gets measured (the
+        // draws are negative). One whose first request is under way waits behind the measured ones (the
+        // least loaded first): a slow or hung server would otherwise take every request until it answered.
+        const inFlight = health.inFlight + (others?.inFlight ?? 0);
+        return inFlight === 0 ? weighted : beingMeasured + inFlight / target.weight + weighted * tieBreak;
       }
     }
   }

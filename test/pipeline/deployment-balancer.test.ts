@@ -93,6 +93,27 @@ describe('DeploymentBalancer', () => {
     expect(balancer.order(target)).toEqual(['box3/m', 'box1/m', 'box2/m']);
   });
 
+  it('latency: a target whose first request is under way waits behind the measured ones, not taking every request until it answers', () => {
+    const balancer = new DeploymentBalancer(testClock());
+    const target = deployment('latency', [1, 1, 1]);
+    balancer.measured(target, 'box1/m', 20);
+    // box2's first request is on its way (a slow server, or a hung one): box1, measured, goes first meanwhile.
+    balancer.started(target, 'box2/m');
+    expect(balancer.order(target)).toEqual(['box3/m', 'box1/m', 'box2/m']);
+    balancer.started(target, 'box3/m');
+    expect(balancer.order(target)[0]).toBe('box1/m');
+    // Nothing measured yet, every target busy with its first request: the least loaded goes first.
+    const fresh = deployment('latency', [1, 1]);
+    balancer.started(fresh, 'box1/m');
+    balancer.started(fresh, 'box1/m');
+    balancer.started(fresh, 'box2/m');
+    expect(balancer.order(fresh)).toEqual(['box2/m', 'box1/m']);
+    // Its reply measured it: it ranks by its latency from then on.
+    balancer.ended(target, 'box2/m');
+    balancer.measured(target, 'box2/m', 5);
+    expect(balancer.order(target)[0]).toBe('box2/m');
+  });
+
   it('a failed target cools down behind the healthy ones, and returns when the cooldown ends', () => {
     const clock = testClock();
     const balancer = new DeploymentBalancer(clock);

@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:net';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeOllamaUpstream } from '../helpers/fake-ollama-upstream.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiReply, type FakeOpenAiUpstream } from '../helpers/fake-openai-upstream.js';
 import { startGateway, testProvider, type StartedGateway, type TestConfigFile } from '../helpers/start-gateway.js';
@@ -148,6 +148,29 @@ describe('cooldowns run out', () => {
     const recovered = await chat(client, true);
     expect(recovered.text).toBe('flaky is back');
     expect(recovered.headers).toEqual({ deployment: 'flaky/m', model: 'flaky/m', attempts: '1' });
+  });
+});
+
+describe('latency: a target measured for the first time', () => {
+  it('a hung server being measured takes one request, not every request until its first one ends', async () => {
+    const [hung, fast] = [await upstream(), await upstream()];
+    hung.respondWith(() => ({ type: 'chat', content: 'at last', headersDelayMs: 3_000 }));
+    const gateway = await gatewayWith({
+      providers: { hung: provider(hung.url), fast: provider(fast.url) },
+      // The fast target first by weight, measured on the first request; then the hung one is the only one not measured.
+      deployments: { coder: { strategy: 'latency', targets: [{ model: 'hung/m' }, { model: 'fast/m', weight: 1e9 }] } },
+    });
+    const client = gateway.client();
+    expect((await chat(client, false)).headers.deployment).toBe('fast/m');
+    const measuring = chat(client, true);
+    await vi.waitFor(() => expect(hung.chatRequests()).toHaveLength(1));
+    for (let index = 0; index < 3; index++) {
+      const started = Date.now();
+      expect((await chat(client, index % 2 === 0)).headers.deployment).toBe('fast/m');
+      expect(Date.now() - started).toBeLessThan(2_000);
+    }
+    expect((await measuring).headers).toEqual({ deployment: 'hung/m', model: 'hung/m', attempts: '1' });
+    expect(hung.chatRequests()).toHaveLength(1);
   });
 });
 
