@@ -156,13 +156,15 @@ export class DeploymentBalancer {
       case 'latency': {
         const others = this.freshOthers(health);
         const latencyMsPerToken = meanLatency(health.latencyMsPerToken, others);
-        // Measured targets rank from 0 up; the draw, scaled far below any real difference in milliseconds
-        // per token, only breaks ties.
-        if (latencyMsPerToken !== undefined) return latencyMsPerToken + (1 + weighted) * tieBreak;
+        const inFlight = health.inFlight + (others?.inFlight ?? 0);
+        // Measured targets rank from 0 up, their latency scaled by the requests already waiting on them
+        // (per unit of weight, a capacity as under least-busy; Finagle's "peak EWMA" cost): the latency moves
+        // only when a reply finishes, so a fast server that hangs would otherwise take every request until
+        // they timed out. The draw, scaled far below any real difference, only breaks ties.
+        if (latencyMsPerToken !== undefined) return latencyMsPerToken * (1 + inFlight / target.weight) + (1 + weighted) * tieBreak;
         // A target not yet measured (here or anywhere) is tried first, so every target gets measured (the
         // draws are negative). One whose first request is under way waits behind the measured ones (the
         // least loaded first): a slow or hung server would otherwise take every request until it answered.
-        const inFlight = health.inFlight + (others?.inFlight ?? 0);
         return inFlight === 0 ? weighted : beingMeasured + inFlight / target.weight + weighted * tieBreak;
       }
     }

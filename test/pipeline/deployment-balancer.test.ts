@@ -114,6 +114,23 @@ describe('DeploymentBalancer', () => {
     expect(balancer.order(target)[0]).toBe('box2/m');
   });
 
+  it('latency: requests in flight count, each per unit of weight, so a fast target that hangs stops taking the requests', () => {
+    const balancer = new DeploymentBalancer(testClock());
+    const target = deployment('latency', [1, 1]);
+    balancer.measured(target, 'box1/m', 5);
+    balancer.measured(target, 'box2/m', 20);
+    expect(balancer.order(target)[0]).toBe('box1/m');
+    // Four in flight on box1 (a server that hangs keeps them): 5 × (1 + 4) = 25 against box2's 20.
+    for (let request = 0; request < 4; request++) balancer.started(target, 'box1/m');
+    expect(balancer.order(target)).toEqual(['box2/m', 'box1/m']);
+    // A weight is a capacity, as under least-busy: at weight 4, four in flight rank box1 as 5 × (1 + 1) = 10.
+    const heavier = deployment('latency', [4, 1]);
+    balancer.measured(heavier, 'box1/m', 5);
+    balancer.measured(heavier, 'box2/m', 20);
+    for (let request = 0; request < 4; request++) balancer.started(heavier, 'box1/m');
+    expect(balancer.order(heavier)[0]).toBe('box1/m');
+  });
+
   it('a failed target cools down behind the healthy ones, and returns when the cooldown ends', () => {
     const clock = testClock();
     const balancer = new DeploymentBalancer(clock);

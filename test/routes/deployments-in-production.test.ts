@@ -174,6 +174,39 @@ describe('latency: a target measured for the first time', () => {
   });
 });
 
+describe('latency: a measured target that stops answering', () => {
+  it('takes a bounded share of a steady stream of requests, not every request until they time out', async () => {
+    const [fast, slower] = [await upstream(), await upstream()];
+    // Delays well above the gateway's own time: the fast one measures about a quarter of the slower one.
+    fast.respondWith(() => ({ type: 'chat', content: 'hello from upstream', headersDelayMs: 10 }));
+    slower.respondWith(() => ({ type: 'chat', content: 'hello from upstream', headersDelayMs: 40 }));
+    const gateway = await gatewayWith({
+      providers: { fast: provider(fast.url), slower: provider(slower.url) },
+      deployments: { coder: { strategy: 'latency', targets: [{ model: 'fast/m' }, { model: 'slower/m' }] } },
+    });
+    const client = gateway.client();
+    // Connections opened and code warmed by direct requests (no deployment), so that the first samples are not a cold start's.
+    for (const model of ['fast/m', 'slower/m', 'fast/m', 'slower/m']) await chat(client, false, { model });
+    // Each is measured once (neither measured yet: both go first in turn), then the fast one takes the requests.
+    for (let index = 0; index < 2; index++) await chat(client, false);
+    expect((await chat(client, false)).headers.deployment).toBe('fast/m');
+    // The fast server hangs (a stuck engine): its latency cannot move until a reply finishes.
+    fast.respondWith(() => ({ type: 'chat', content: 'at last', headersDelayMs: 3_000 }));
+    const replies: Promise<Awaited<ReturnType<typeof chat>>>[] = [];
+    for (let index = 0; index < 60; index++) {
+      replies.push(chat(client, index % 2 === 0));
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    const targets = (await Promise.all(replies)).map((reply) => reply.headers.deployment);
+    // The requests waiting on it raise its rank until the slower one, whose replies finish, goes first: the
+    // hung one keeps a share that falls as its requests pile up (how fast depends on the machine's load),
+    // where it took every one.
+    const hung = targets.filter((target) => target === 'fast/m').length;
+    expect(hung).toBeGreaterThan(0);
+    expect(targets.length - hung).toBeGreaterThanOrEqual(20);
+  });
+});
+
 describe('every target down', () => {
   const down = async (fallback: boolean) => {
     const [one, two, spare] = [await upstream(), await upstream(), await upstream()];
