@@ -53,3 +53,23 @@ describe('createSchemaCheck', () => {
     expect(check(tree, { n: 1, children: [{}] })[0]?.instancePath).toBe('/children/0');
   });
 });
+
+describe('patterns', () => {
+  const schema = (pattern: string) => ({ type: 'object', properties: { code: { type: 'string', pattern } }, required: ['code'] });
+
+  it('a pattern that may backtrack exponentially is not run, the other keywords still checked', () => {
+    const check = createSchemaCheck();
+    // Run against forty a's and a mismatch, ^(a+)+$ would hold the gateway's one thread for minutes; not run, a
+    // value it would refuse at once passes that keyword.
+    expect(check(schema('^(a+)+$'), { code: 'b' })).toEqual([]);
+    expect(check(schema('(x+x+)+y'), { code: 'b' })).toEqual([]);
+    expect(check(schema('^(a+)+$'), { code: 7 })).toMatchObject([{ keyword: 'type', instancePath: '/code' }]);
+  });
+
+  it('a safe pattern is checked as before', () => {
+    const check = createSchemaCheck();
+    expect(check(schema('^[a-z]+$'), { code: 'abc' })).toEqual([]);
+    expect(check(schema('^[a-z]+$'), { code: 'ABC' })).toMatchObject([{ keyword: 'pattern', instancePath: '/code' }]);
+    expect(check(schema('^\\p{L}+$'), { code: 'été' })).toEqual([]);
+  });
+});
