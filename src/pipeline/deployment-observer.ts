@@ -79,6 +79,7 @@ class OutputCount {
   count(event: StreamEvent, watcher: ReplyWatcher): void {
     switch (event.type) {
       case 'text-delta':
+      case 'refusal-delta':
       case 'reasoning-delta':
         this.characters += event.delta.length;
         return;

@@ -72,6 +72,22 @@ describe('the latency a deployment target is ranked by', () => {
     expect(balancer.order(deployment)).toEqual(['whole/m', 'streamer/m']);
   });
 
+  it("counts a refusal's words as output when the upstream sent no usage (an OpenAI refusal streams as refusal deltas)", async () => {
+    const balancer = new DeploymentBalancer(clock);
+    const refuser = target('refuser');
+    const observer = new DeploymentTargets(balancer, deployment, [refuser]);
+    const sent = observer.sending(refuser);
+    now += 80;
+    // 16 characters of text and 16 of refusal: 8 tokens by the gateway's estimate, so 10 ms a token (20 without the refusal).
+    const refusal = new EventList([
+      { type: 'text-delta', delta: 'x'.repeat(16) },
+      { type: 'refusal-delta', delta: 'y'.repeat(16) },
+      finish(undefined),
+    ]);
+    await drain(observer.answered(refuser, sent, run(refuser, refusal)).events);
+    expect(balancer.ownLoad(deployment, 'refuser/m').latencyMsPerToken).toBeCloseTo(10, 9);
+  });
+
   it('counts the streamed text when the upstream sent no usage, and takes no sample from a reply that did not finish', async () => {
     const balancer = new DeploymentBalancer(clock);
     const streamer = target('streamer');
