@@ -17,7 +17,7 @@ import Fastify, { LogController } from 'fastify';
 import pino from 'pino';
 import { Agent } from 'undici';
 import { LogDestination } from '../src/log-destination.js';
-import { rebuiltCompletion, upstreamBody, upstreamPath, type ChatBody, type UpstreamCompletion } from './floor-translation.js';
+import { rebuiltCompletion, sendUpstream, type ChatBody, type UpstreamCompletion } from './floor-translation.js';
 import type { RunningServer } from './running-server.js';
 
 export async function startFastifyFloor(upstreamUrl: string, port = 0): Promise<RunningServer> {
@@ -36,16 +36,9 @@ export async function startFastifyFloor(upstreamUrl: string, port = 0): Promise<
   });
   app.post('/v1/chat/completions', async (request, reply) => {
     const body = request.body as ChatBody;
-    const stream = body.stream === true;
-    const response = await dispatcher.request({
-      origin: upstreamUrl,
-      path: upstreamPath(stream),
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: upstreamBody(body),
-    });
+    const response = await sendUpstream(dispatcher, upstreamUrl, body);
     // A stream's frames pass through as they come (the probe asks for one; the lanes measure whole replies).
-    if (stream) return reply.type('text/event-stream').send(response.body);
+    if (body.stream === true) return reply.type('text/event-stream').send(response.body);
     return rebuiltCompletion(JSON.parse(await response.body.text()) as UpstreamCompletion, body.model);
   });
   app.addHook('onResponse', (request, reply, done) => {

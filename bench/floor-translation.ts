@@ -3,6 +3,7 @@
  * (fastify-floor.ts on the design's stack, translating-floor.ts on node:http alone): a new upstream body
  * with the model swapped, and the reply rebuilt member by member.
  */
+import type { Agent, Dispatcher } from 'undici';
 import { nativeModel } from './gateway-config.js';
 
 export type ChatBody = { model?: unknown; messages?: unknown; tools?: unknown; tool_choice?: unknown; stream?: unknown };
@@ -14,19 +15,18 @@ export type UpstreamCompletion = {
   usage?: unknown;
 };
 
-/** The fake upstream's paths for the bench's two replies (fake-replies.ts): one tool call whole, 500 chunks streamed. */
-export function upstreamPath(stream: boolean): string {
-  return stream ? '/chunks-500/v1/chat/completions' : '/tool-call/v1/chat/completions';
-}
-
-/** The upstream's body: one JSON.stringify of a new object, as any translating gateway writes. */
-export function upstreamBody(body: ChatBody): string {
-  return JSON.stringify({
-    model: nativeModel,
-    messages: body.messages,
-    tools: body.tools,
-    tool_choice: body.tool_choice,
-    stream: body.stream === true,
+/**
+ * The request to the fake upstream, on the bench's paths for its two replies (fake-replies.ts: one tool call
+ * whole, 500 chunks streamed), with a new body: one JSON.stringify of a new object, as any translating gateway writes.
+ */
+export function sendUpstream(dispatcher: Agent, origin: string, body: ChatBody): Promise<Dispatcher.ResponseData> {
+  const stream = body.stream === true;
+  return dispatcher.request({
+    origin,
+    path: stream ? '/chunks-500/v1/chat/completions' : '/tool-call/v1/chat/completions',
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: nativeModel, messages: body.messages, tools: body.tools, tool_choice: body.tool_choice, stream }),
   });
 }
 

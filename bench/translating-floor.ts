@@ -10,7 +10,7 @@
  */
 import http from 'node:http';
 import { Agent } from 'undici';
-import { rebuiltCompletion, upstreamBody, upstreamPath, type ChatBody, type UpstreamCompletion } from './floor-translation.js';
+import { rebuiltCompletion, sendUpstream, type ChatBody, type UpstreamCompletion } from './floor-translation.js';
 import { listenOnLoopback, type RunningServer } from './running-server.js';
 
 export function startTranslatingFloor(upstreamUrl: string, port = 0): Promise<RunningServer> {
@@ -20,15 +20,8 @@ export function startTranslatingFloor(upstreamUrl: string, port = 0): Promise<Ru
       const chunks: Buffer[] = [];
       for await (const chunk of incoming) chunks.push(chunk as Buffer);
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatBody;
-      const stream = body.stream === true;
-      const response = await dispatcher.request({
-        origin: upstreamUrl,
-        path: upstreamPath(stream),
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: upstreamBody(body),
-      });
-      if (stream) {
+        const response = await sendUpstream(dispatcher, upstreamUrl, body);
+      if (body.stream === true) {
         // A stream's frames pass through as they come (the probe asks for one; the lanes measure whole replies).
         outgoing.writeHead(response.statusCode, { 'content-type': 'text/event-stream' });
         for await (const chunk of response.body) outgoing.write(chunk as Buffer);
