@@ -10,12 +10,19 @@
  * - a result whose tool use is not in the previous message, "messages.N.content.M: unexpected `tool_use_id` found
  *   in `tool_result` blocks: ID. Each `tool_result` block must have a corresponding `tool_use` block in the
  *   previous message." (anthropics/claude-code#13460, continuedev/continue#4751);
+ * - with thinking on (enabled or adaptive), a last assistant turn with tool uses that does not start with a
+ *   thinking or redacted_thinking block: "messages.N.content.0.type: Expected `thinking` or `redacted_thinking`,
+ *   but found `tool_use`. When `thinking` is enabled, a final `assistant` message must start with a thinking
+ *   block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). …" (Anthropic's and Vertex AI's
+ *   400, quoted in anomalyco/opencode#3077, Kilo-Org/kilocode#5219, deepset-ai/haystack-core-integrations#2146);
+ *   https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks asks for
+ *   the last assistant turn's thinking blocks, redacted ones included, back unchanged in a tool loop;
  * - more than four cache breakpoints, "A maximum of 4 blocks with cache_control may be provided. Found 5."
  *   (tghamm/Anthropic.SDK#50; https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching: up to 4).
  */
 type Block = { type?: unknown; text?: unknown; id?: unknown; tool_use_id?: unknown; content?: unknown; cache_control?: unknown };
 type Turn = { role?: unknown; content?: unknown };
-type Body = { system?: unknown; tools?: unknown; messages?: unknown };
+type Body = { system?: unknown; tools?: unknown; messages?: unknown; thinking?: { type?: unknown } };
 
 function blocksOf(turn: Turn | undefined): Block[] {
   return Array.isArray(turn?.content) ? (turn.content as Block[]) : [];
@@ -59,6 +66,16 @@ function pairingRefusal(turns: readonly Turn[]): string | undefined {
   return undefined;
 }
 
+function thinkingRefusal(turns: readonly Turn[], thinking: Body['thinking']): string | undefined {
+  if (thinking?.type !== 'enabled' && thinking?.type !== 'adaptive') return undefined;
+  const position = turns.findLastIndex((turn) => turn.role === 'assistant');
+  const blocks = blocksOf(turns[position]);
+  if (!blocks.some((block) => block.type === 'tool_use')) return undefined;
+  const first = String(blocks[0]?.type);
+  if (first === 'thinking' || first === 'redacted_thinking') return undefined;
+  return `messages.${position}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`;
+}
+
 function countBreakpoints(blocks: unknown): number {
   if (!Array.isArray(blocks)) return 0;
   return (blocks as Block[]).reduce(
@@ -68,9 +85,9 @@ function countBreakpoints(blocks: unknown): number {
 }
 
 export function anthropicMessagesRefusal(body: unknown): string | undefined {
-  const { system, tools, messages } = (body ?? {}) as Body;
+  const { system, tools, messages, thinking } = (body ?? {}) as Body;
   const turns = Array.isArray(messages) ? (messages as Turn[]) : [];
-  const refused = textRefusal(turns.flatMap((turn) => blocksOf(turn))) ?? pairingRefusal(turns);
+  const refused = textRefusal(turns.flatMap((turn) => blocksOf(turn))) ?? pairingRefusal(turns) ?? thinkingRefusal(turns, thinking);
   if (refused) return refused;
   const breakpoints =
     countBreakpoints(system) + countBreakpoints(tools) + turns.reduce((count, turn) => count + countBreakpoints(turn.content), 0);

@@ -15,10 +15,17 @@ import { anthropicToolRefusal } from './anthropic-tool-definitions.js';
 import { grammarSchemaRefusal } from './grammar-schema-refusal.js';
 import { startLoopbackServer, type RecordedRequest } from './loopback-server.js';
 
-/** What the fake answers a model: text, tool uses, or an AWS error. */
+/**
+ * Claude's reasoning before the text, as Converse carries it (API_runtime_ReasoningContentBlock.html): signed text,
+ * or `redactedContent`, the encrypted reasoning (a blob: base64 here as on the JSON wire, bytes in the SDK).
+ */
+export type FakeBedrockReasoning = { text: string; signature: string } | { redactedContent: string };
+
+/** What the fake answers a model: reasoning, text, tool uses, or an AWS error. */
 export type FakeBedrockReply =
   | {
       type: 'message';
+      reasoning?: FakeBedrockReasoning[];
       text?: string;
       toolUses?: { name: string; input: Record<string, unknown> }[];
       stopReason?: string;
@@ -88,6 +95,7 @@ function exceptionFrame(exceptionType: string, message: string): Uint8Array {
 type ConverseDocument = { name?: unknown; format?: unknown };
 type ConverseBlock = {
   text?: string;
+  reasoningContent?: { reasoningText?: unknown; redactedContent?: unknown };
   document?: ConverseDocument;
   toolUse?: { toolUseId?: string };
   toolResult?: { toolUseId?: string; content?: { text?: string; image?: unknown; document?: ConverseDocument }[] };
@@ -216,6 +224,8 @@ function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: r
     return 'The model returned the following errors: Thinking may not be enabled when tool_choice forces tool use.';
   if ((choice === 'any' || choice === 'tool') && modelsWithoutToolChoice.includes(modelId))
     return `This model doesn't support the toolConfig.toolChoice.${choice} field. Remove toolConfig.toolChoice.${choice} and try again.`;
+  const lastTurnRefused = modelId.includes('anthropic.') ? thinkingTurnRefusal(messages, thinking) : undefined;
+  if (lastTurnRefused) return lastTurnRefused;
   if (modelId.includes('anthropic.')) {
     for (const [position, message] of messages.entries()) {
       const previous = messages[position - 1];
@@ -227,6 +237,23 @@ function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: r
     }
   }
   return undefined;
+}
+
+/**
+ * Claude with thinking on refuses a last assistant turn with tool uses that does not begin with its reasoning (signed
+ * text or redacted), in Claude's words as Bedrock wraps them (quoted from ConverseStream in anomalyco/opencode#3077;
+ * https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-thinking-encryption.html: thinking blocks go
+ * back when tools are used with extended thinking).
+ */
+function thinkingTurnRefusal(messages: NonNullable<ConverseBody['messages']>, thinking: string | undefined): string | undefined {
+  if (thinking !== 'enabled' && thinking !== 'adaptive') return undefined;
+  const position = messages.findLastIndex((message) => message.role === 'assistant');
+  const content = messages[position]?.content ?? [];
+  if (!content.some((block) => block.toolUse)) return undefined;
+  const first = content[0];
+  if (first?.reasoningContent?.reasoningText !== undefined || first?.reasoningContent?.redactedContent !== undefined) return undefined;
+  const found = first?.toolUse ? 'tool_use' : first?.text !== undefined ? 'text' : 'unknown';
+  return `The model returned the following errors: messages.${position}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${found}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`;
 }
 
 /**
@@ -443,7 +470,10 @@ export async function startFakeBedrock(options: {
     const usage = { ...(reply.usage ?? { inputTokens: 12, outputTokens: 5 }), totalTokens: 0 };
     usage.totalTokens = usage.inputTokens + usage.outputTokens;
     if (route[2] === 'converse') {
-      const content = [...(reply.text ? [{ text: reply.text }] : []), ...toolUses.map((use) => ({ toolUse: use }))];
+      const reasoning = (reply.reasoning ?? []).map((block) =>
+        'redactedContent' in block ? { reasoningContent: block } : { reasoningContent: { reasoningText: block } },
+      );
+      const content = [...reasoning, ...(reply.text ? [{ text: reply.text }] : []), ...toolUses.map((use) => ({ toolUse: use }))];
       response.writeHead(200, { 'content-type': 'application/json' });
       return void response.end(
         JSON.stringify({ output: { message: { role: 'assistant', content } }, stopReason, usage, metrics: { latencyMs: 10 } }),
@@ -452,6 +482,15 @@ export async function startFakeBedrock(options: {
     response.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
     response.write(frame('messageStart', { role: 'assistant' }));
     let block = 0;
+    for (const reasoning of reply.reasoning ?? []) {
+      const deltas =
+        'redactedContent' in reasoning
+          ? [{ redactedContent: reasoning.redactedContent }]
+          : [...(reasoning.text.match(/.{1,4}/gs) ?? []).map((text) => ({ text })), { signature: reasoning.signature }];
+      for (const delta of deltas)
+        response.write(frame('contentBlockDelta', { contentBlockIndex: block, delta: { reasoningContent: delta } }));
+      response.write(frame('contentBlockStop', { contentBlockIndex: block++ }));
+    }
     if (reply.text) {
       for (const piece of reply.text.match(/.{1,4}/gs) ?? [])
         response.write(frame('contentBlockDelta', { contentBlockIndex: block, delta: { text: piece } }));

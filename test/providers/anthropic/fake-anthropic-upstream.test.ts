@@ -103,6 +103,34 @@ describe("the fake's check of tool definitions, as Claude's API checks them", ()
     expect(anthropicToolRefusal(tools, betas)).toContain(message);
   });
 
+  it("refuses, with thinking on, a last tool-use turn that does not start with thinking or redacted_thinking, as Claude's API does", async () => {
+    const toolUse = { type: 'tool_use', id: 'toolu_t', name: 'run', input: {} };
+    const loop = (first: Record<string, unknown>[], thinking: unknown) => ({
+      thinking,
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: [...first, toolUse] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_t', content: 'done' }] },
+      ],
+    });
+    const refused = await postMessages(loop([], { type: 'adaptive' }));
+    expect(refused.status).toBe(400);
+    expect((refused.json.error as { message: string }).message).toMatch(
+      /^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`\./,
+    );
+    upstream.enqueue(
+      { type: 'message', content: [{ type: 'text', text: 'a' }] },
+      { type: 'message', content: [{ type: 'text', text: 'b' }] },
+      { type: 'message', content: [{ type: 'text', text: 'c' }] },
+    );
+    expect((await postMessages(loop([{ type: 'redacted_thinking', data: 'ZW5j' }], { type: 'enabled', budget_tokens: 1024 }))).status).toBe(
+      200,
+    );
+    expect((await postMessages(loop([{ type: 'thinking', thinking: 't', signature: 'c2ln' }], { type: 'adaptive' }))).status).toBe(200);
+    // Without thinking, nothing is asked of the turn.
+    expect((await postMessages(loop([], undefined))).status).toBe(200);
+  });
+
   it('takes custom tools and Anthropic tools as the docs define them, with their betas', () => {
     const tools = [
       { name: 'f', input_schema: { type: 'object' }, cache_control: { type: 'ephemeral' } },
