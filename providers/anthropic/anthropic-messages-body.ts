@@ -18,6 +18,8 @@ export type AnthropicDocumentBlock = {
   title?: string;
 } & Cached;
 export type AnthropicThinkingBlock = { type: 'thinking'; thinking: string; signature: string };
+/** Thinking Claude encrypted: `data` is opaque and goes back as it came. */
+export type AnthropicRedactedThinkingBlock = { type: 'redacted_thinking'; data: string };
 export type AnthropicToolUseBlock = { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> } & Cached;
 export type AnthropicToolResultBlock = {
   type: 'tool_result';
@@ -28,7 +30,7 @@ export type AnthropicToolResultBlock = {
 } & Cached;
 
 export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock | AnthropicToolResultBlock;
-export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicThinkingBlock | AnthropicToolUseBlock;
+export type AnthropicAssistantBlock = AnthropicTextBlock | AnthropicThinkingBlock | AnthropicRedactedThinkingBlock | AnthropicToolUseBlock;
 
 export type AnthropicMessage = { role: 'user'; content: AnthropicUserBlock[] } | { role: 'assistant'; content: AnthropicAssistantBlock[] };
 

@@ -23,7 +23,7 @@ type BlockState =
   | { type: 'text' }
   | { type: 'thinking' }
   | { type: 'tool-use'; toolIndex: number; arguments: string; initialInput: string | undefined }
-  /** redacted_thinking, server tools, citations…: nothing a neutral client can use. */
+  /** A redacted_thinking block (whole in its start), server tools, citations…: nothing more to read. */
   | { type: 'ignored' };
 
 export class AnthropicStreamReader {
@@ -133,6 +133,13 @@ export class AnthropicStreamReader {
         const initialInput = input && Object.keys(input).length > 0 ? stringifyDeepJson(input) : undefined;
         this.blocks.set(index, { type: 'tool-use', toolIndex, arguments: '', initialInput });
         return [{ type: 'tool-call-start', index: toolIndex, id: readString(block, 'id') ?? '', name: readString(block, 'name') ?? '' }];
+      }
+      case 'redacted_thinking': {
+        // Encrypted thinking arrives whole in the start event, and must go back to Claude unchanged in a tool loop
+        // (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#thinking-redaction).
+        this.blocks.set(index, { type: 'ignored' });
+        const data = readString(block, 'data');
+        return data ? [{ type: 'reasoning-redacted', data }] : [];
       }
       default:
         this.blocks.set(index, { type: 'ignored' });

@@ -17,7 +17,9 @@ import type {
   AnthropicAssistantBlock,
   AnthropicCacheControl,
   AnthropicMessage,
+  AnthropicRedactedThinkingBlock,
   AnthropicTextBlock,
+  AnthropicThinkingBlock,
   AnthropicToolResultBlock,
   AnthropicToolUseBlock,
   AnthropicUserBlock,
@@ -43,6 +45,11 @@ function hasText(text: string): boolean {
   return text.trim() !== '';
 }
 
+/** Claude's thinking blocks, plain or encrypted, take no cache breakpoint. */
+function isThinking(block: AnthropicUserBlock | AnthropicAssistantBlock): block is AnthropicThinkingBlock | AnthropicRedactedThinkingBlock {
+  return block.type === 'thinking' || block.type === 'redacted_thinking';
+}
+
 /**
  * A text part as a block, or nothing when blank (an assistant's "\n\n" beside its calls, a client's empty part):
  * Anthropic refuses those ("messages: text content blocks must contain non-whitespace text"). A breakpoint on a
@@ -51,7 +58,7 @@ function hasText(text: string): boolean {
 function pushText(blocks: (AnthropicUserBlock | AnthropicAssistantBlock)[], text: string, mark: CacheMark | undefined): void {
   if (hasText(text)) blocks.push(cached<AnthropicTextBlock>({ type: 'text', text }, mark));
   const previous = blocks.at(-1);
-  if (!hasText(text) && mark && previous && previous.type !== 'thinking' && !previous.cache_control) cached(previous, mark);
+  if (!hasText(text) && mark && previous && !isThinking(previous) && !previous.cache_control) cached(previous, mark);
 }
 
 /** A file part as Claude's block, or nothing (left out with a warning). */
@@ -114,6 +121,11 @@ function convertAssistantContent(message: AssistantMessage, warnings: Warning[])
         break;
       case 'tool-call':
         blocks.push(toToolUseBlock(part, warnings));
+        break;
+      case 'redacted-reasoning':
+        // Encrypted thinking goes back unchanged and in its place, which Claude decrypts and requires in a tool loop.
+        // https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#thinking-redaction
+        blocks.push({ type: 'redacted_thinking', data: part.data });
         break;
       default:
         assertNever(part, 'assistant content part');

@@ -11,7 +11,7 @@
  *   every model ("tool_choice options that force tool use return an error while thinking is on",
  *   https://platform.claude.com/docs/en/build-with-claude/thinking-tool-workflows; Claude Opus 5.5 and
  *   Fable 5.1 refuse forced tool use even without a thinking field, and that 400 is passed on);
- * - a tool loop whose last assistant turn does not start with its signed thinking block: "When
+ * - a tool loop whose last assistant turn does not start with its signed (or redacted) thinking block: "When
  *   `thinking` is enabled, a final `assistant` message must start with a thinking block (preceding the
  *   lastmost set of `tool_use` and `tool_result` blocks)". Chat Completions and Responses clients have
  *   no field to send the signature back, so their tool loops arrive that way.
@@ -64,7 +64,8 @@ export function anthropicToolTurnLacksThinking(messages: AnthropicMessagesBody['
     const message = messages[index]!;
     if (message.role !== 'assistant') continue;
     if (!message.content.some((block) => block.type === 'tool_use')) return false;
-    return message.content[0]?.type !== 'thinking';
+    const first = message.content[0]?.type;
+    return first !== 'thinking' && first !== 'redacted_thinking';
   }
   return false;
 }

@@ -15,7 +15,7 @@ function badReply(provider: string, detail: string, upstreamBody?: unknown): Gat
 
 /**
  * Each block travels whole in its `content_block_start`, where the reader already takes text, thinking
- * with its signature, and a tool's `input` object (redacted thinking and server tools it ignores, as
+ * with its signature, redacted thinking's data, and a tool's `input` object (server tools it ignores, as
  * when streamed). Usage rides on `message_start`, the stop reason on `message_delta`.
  */
 export function messageAsStreamPayloads(message: JsonRecord): JsonRecord[] {

@@ -164,6 +164,10 @@ function blocksOf(message: Exclude<Message, { role: 'system' }>, context: BlockC
           const input = argumentsObject(part.arguments) as never;
           return withPoint([{ toolUse: { toolUseId: restrictedToolId(part.id), name: part.name, input } }], part.cache);
         }
+        // Claude's encrypted reasoning, base64 in the neutral part, goes back as the bytes Converse gave
+        // (reasoningContent.redactedContent, a blob); no other model can read it.
+        if (part.type === 'redacted-reasoning')
+          return context.claude ? [{ reasoningContent: { redactedContent: Buffer.from(part.data, 'base64') } }] : [];
         return [{ reasoningContent: { reasoningText: { text: part.text, ...(part.signature ? { signature: part.signature } : {}) } } }];
       });
     case 'tool':

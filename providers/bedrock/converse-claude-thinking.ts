@@ -17,14 +17,15 @@ export function isBedrockClaude(model: string): boolean {
   return model.includes('anthropic.claude');
 }
 
-/** The last assistant turn holds tool uses but does not begin with their signed reasoning. */
+/** The last assistant turn holds tool uses but does not begin with their signed (or redacted) reasoning. */
 function toolTurnLacksThinking(messages: readonly ConverseMessage[]): boolean {
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index]!;
     if (message.role !== 'assistant') continue;
     const content = message.content ?? [];
     if (!content.some((block) => block.toolUse !== undefined)) return false;
-    return content[0]?.reasoningContent?.reasoningText?.signature === undefined;
+    const first = content[0]?.reasoningContent;
+    return first?.reasoningText?.signature === undefined && first?.redactedContent === undefined;
   }
   return false;
 }

@@ -47,6 +47,14 @@ export function converseUsage(usage: TokenUsage | undefined): Usage {
 
 type Start = { id: string; model: string; warnings: Warning[] };
 
+/**
+ * Claude's encrypted reasoning (`reasoningContent.redactedContent`, bytes the SDK decoded from the wire's
+ * base64) as base64 text again, the opaque data a Messages client holds as `redacted_thinking` and hands back.
+ */
+function redactedReasoning(bytes: Uint8Array): StreamEvent {
+  return { type: 'reasoning-redacted', data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') };
+}
+
 /** A whole reply's events, in stream order. */
 export function wholeConverseEvents(
   output: { output?: ConverseOutput; stopReason?: string; usage?: TokenUsage },
@@ -72,7 +80,7 @@ export function wholeConverseEvents(
       events.push({ type: 'tool-call-delta', index, argumentsDelta: argumentsText });
       events.push({ type: 'tool-call-end', index, arguments: argumentsText });
       index++;
-    }
+    } else if (block.reasoningContent?.redactedContent) events.push(redactedReasoning(block.reasoningContent.redactedContent));
   }
   events.push({
     type: 'finish',
@@ -143,6 +151,7 @@ export async function* streamedConverseEvents(
         yield { type: 'reasoning-delta', delta: delta.delta.reasoningContent.text };
       else if (delta.delta.reasoningContent?.signature)
         yield { type: 'reasoning-signature', signature: delta.delta.reasoningContent.signature };
+      else if (delta.delta.reasoningContent?.redactedContent) yield redactedReasoning(delta.delta.reasoningContent.redactedContent);
     }
     const stop = event.contentBlockStop;
     if (stop) {

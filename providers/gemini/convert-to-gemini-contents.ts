@@ -58,6 +58,9 @@ function modelParts(message: AssistantMessage, callNames: Map<string, string>): 
         pendingSignature = undefined;
         break;
       }
+      case 'redacted-reasoning':
+        // Claude's encrypted reasoning: only Claude can read it.
+        break;
       default:
         assertNever(part, 'assistant part');
     }

@@ -83,6 +83,9 @@ function convertAssistantMessage(message: AssistantMessage, toolNames: Map<strin
           function: { name: part.name, arguments: argumentsObject(part.arguments) },
         });
         break;
+      case 'redacted-reasoning':
+        // Claude's encrypted reasoning: only Claude can read it.
+        break;
       default:
         assertNever(part, 'assistant content part');
     }

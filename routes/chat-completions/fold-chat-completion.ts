@@ -30,6 +30,8 @@ class ChatCompletionFolder {
     switch (event.type) {
       case 'response-start':
       case 'reasoning-signature':
+      // Chat Completions has no field for encrypted reasoning.
+      case 'reasoning-redacted':
       case 'tool-call-delta':
         return undefined;
       case 'text-delta':

@@ -24,6 +24,8 @@ export async function streamChatCompletion(
     switch (event.type) {
       case 'response-start':
       case 'reasoning-signature':
+      // Chat Completions has no field for encrypted reasoning.
+      case 'reasoning-redacted':
       case 'tool-call-end':
         break;
       case 'text-delta':

@@ -25,6 +25,8 @@ import { ToolInputGate } from './tool-input-gate.js';
 export type AnthropicContentBlockStart =
   | { type: 'text'; text: '' }
   | { type: 'thinking'; thinking: ''; signature: '' }
+  /** Encrypted thinking streams whole in its start, as Claude streams it, and takes no delta. */
+  | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, never> };
 
 export type AnthropicDelta =
@@ -51,7 +53,7 @@ export type AnthropicStreamEvent =
 
 type Block = {
   index: number;
-  kind: 'text' | 'thinking' | 'tool';
+  kind: 'text' | 'thinking' | 'redacted' | 'tool';
   /** Content received while an earlier block was still streaming. */
   pending: string;
   pendingSignature: string;
@@ -60,6 +62,8 @@ type Block = {
   /** Nothing more will arrive: the block can be closed once it is live. */
   complete: boolean;
   started: boolean;
+  /** A redacted block's opaque data, whole. */
+  redactedData?: string;
   toolId?: string;
   toolName?: string;
   /** Tool-call argument text received so far (to reconcile with `tool-call-end`). */
@@ -137,6 +141,12 @@ export class AnthropicStreamEvents {
         block.complete = true;
         break;
       }
+      case 'reasoning-redacted': {
+        const block = this.openBlock('redacted');
+        block.redactedData = event.data;
+        block.complete = true;
+        break;
+      }
       case 'finish': {
         for (const block of this.blocks) block.complete = true;
         this.advance();
@@ -173,7 +183,7 @@ export class AnthropicStreamEvents {
       kind,
       pending: '',
       pendingSignature: '',
-      sealed: kind === 'tool',
+      sealed: kind === 'tool' || kind === 'redacted',
       complete: false,
       started: false,
       arguments: '',
@@ -263,6 +273,8 @@ function startOf(block: Block): AnthropicContentBlockStart {
       return { type: 'text', text: '' };
     case 'thinking':
       return { type: 'thinking', thinking: '', signature: '' };
+    case 'redacted':
+      return { type: 'redacted_thinking', data: block.redactedData ?? '' };
     case 'tool':
       return { type: 'tool_use', id: block.toolId ?? '', name: block.toolName ?? '', input: {} };
     default:
@@ -276,6 +288,9 @@ function deltaOf(kind: Block['kind'], text: string): AnthropicDelta {
       return { type: 'text_delta', text };
     case 'thinking':
       return { type: 'thinking_delta', thinking: text };
+    case 'redacted':
+      // Never buffered: its data is whole in its start.
+      throw new Error('a redacted_thinking block takes no delta');
     case 'tool':
       return { type: 'input_json_delta', partial_json: text };
     default:

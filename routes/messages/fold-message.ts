@@ -13,6 +13,7 @@ import { AnthropicStreamEvents, type AnthropicStreamEvent } from './anthropic-st
 type ContentBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown };
 
 export type FoldResult = { body: Record<string, unknown> } | { error: GatewayError };

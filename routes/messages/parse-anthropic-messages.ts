@@ -1,6 +1,7 @@
 /**
  * Anthropic `system` + `messages` (wire) → neutral messages. Tool results become `tool` messages,
- * thinking with a signature becomes a signed ReasoningPart, and `role: "system"` messages stay in place.
+ * thinking with a signature becomes a signed ReasoningPart, redacted thinking a RedactedReasoningPart, and
+ * `role: "system"` messages stay in place.
  */
 import { joinToolResultParts } from '../../src/core/join-tool-result-parts.js';
 import { invalidRequest } from '../../src/core/gateway-error.js';
@@ -152,7 +153,14 @@ function assistantMessage(blocks: WireBlock[], param: string, callNames: Map<str
         break;
       }
       case 'redacted_thinking':
-        // Encrypted reasoning only Anthropic can read; no other model could use it.
+        // Encrypted reasoning only Claude can read: kept in its place, for Claude needs a tool loop's last turn
+        // back unchanged (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#thinking-redaction);
+        // adapters to other models leave it out. Checked here, not in the schema, so plain requests pay nothing.
+        if (typeof block.data !== 'string' || block.data === '') {
+          const blockParam = `${param}[${blocks.indexOf(block)}]`;
+          throw invalidRequest(`'${blockParam}.data' must be a non-empty string.`, `${blockParam}.data`);
+        }
+        content.push({ type: 'redacted-reasoning', data: block.data });
         break;
       case 'tool_use': {
         const id = block.id as string;

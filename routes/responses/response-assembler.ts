@@ -123,7 +123,10 @@ export class ResponseAssembler {
     const events: WireStreamEvent[] = [];
     if (this.result) return events;
     switch (event.type) {
+      // Claude's encrypted reasoning is left out: a Responses client could only return it inside a reasoning
+      // item's encrypted_content, which carries signed thinking here (signed-reasoning.ts), not redacted blocks.
       case 'response-start':
+      case 'reasoning-redacted':
         break;
       case 'reasoning-signature':
         this.reasoningSignature(events, event.signature);

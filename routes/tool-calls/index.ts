@@ -33,6 +33,9 @@ function wireMessage(message: Message): { role: string; content: string } {
         case 'text':
         case 'reasoning':
           return part.text;
+        // Encrypted reasoning no prompted model can read.
+        case 'redacted-reasoning':
+          return '';
         case 'file':
           return `[file: ${part.mediaType}]`;
         case 'tool-call':

@@ -33,6 +33,14 @@ export type ReasoningPart = {
   signature?: string;
 };
 
+/**
+ * Reasoning the upstream encrypted and returns only as opaque data (Claude's `redacted_thinking`, Bedrock's
+ * `reasoningContent.redactedContent` as base64). Claude decrypts it when it comes back, and requires a tool
+ * loop's last turn to hand it back unchanged and in its place; no other model can read it.
+ * https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#thinking-redaction
+ */
+export type RedactedReasoningPart = { type: 'redacted-reasoning'; data: string };
+
 export type ToolCallPart = {
   type: 'tool-call';
   id: string;
@@ -55,7 +63,7 @@ export type ToolResultPart = {
 
 export type SystemMessage = { role: 'system'; content: string; cache?: CacheMark };
 export type UserMessage = { role: 'user'; content: (TextPart | FilePart)[] };
-export type AssistantMessage = { role: 'assistant'; content: (TextPart | ReasoningPart | ToolCallPart)[] };
+export type AssistantMessage = { role: 'assistant'; content: (TextPart | ReasoningPart | RedactedReasoningPart | ToolCallPart)[] };
 export type ToolMessage = { role: 'tool'; content: ToolResultPart[] };
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;

@@ -26,6 +26,8 @@ export type StreamEvent =
   | { type: 'reasoning-delta'; delta: string }
   /** Opaque reasoning signature (Anthropic) so that multi-turn thinking can round-trip. */
   | { type: 'reasoning-signature'; signature: string }
+  /** One whole block of encrypted reasoning (Claude's `redacted_thinking`), opaque, to be handed back unchanged. */
+  | { type: 'reasoning-redacted'; data: string }
   | { type: 'tool-call-start'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
   /** `arguments` is the complete JSON text; it always equals the concatenated deltas. */

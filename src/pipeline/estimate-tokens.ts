@@ -30,6 +30,8 @@ function measureMessage(message: Message): { characters: number; files: number }
       let characters = 0;
       for (const part of message.content) {
         if (part.type === 'tool-call') characters += part.name.length + part.arguments.length;
+        // Encrypted reasoning is read back as the tokens it stands for; its data is the nearest measure at hand.
+        else if (part.type === 'redacted-reasoning') characters += part.data.length;
         else characters += part.text.length;
       }
       return { characters, files: 0 };

@@ -190,7 +190,9 @@ function rebuildAssistant(
   answers: readonly (ResultSegment | undefined)[],
   syntax: AgentTextSyntax,
 ): AssistantMessage {
-  const content: AssistantMessage['content'] = message.content.filter((part) => part.type === 'reasoning');
+  const content: AssistantMessage['content'] = message.content.filter(
+    (part) => part.type === 'reasoning' || part.type === 'redacted-reasoning',
+  );
   const calls: ToolCallPart[] = [];
   const pieces: string[] = [''];
   let position = 0;

@@ -135,7 +135,7 @@ describe('anthropic stream events', () => {
     expect(events.filter((event) => event.type === 'finish')).toHaveLength(1);
   });
 
-  it('ignores redacted thinking blocks and keeps the text around them', async () => {
+  it('passes a redacted thinking block on whole, as one event in its place, and keeps the text around it', async () => {
     upstream.enqueue({
       type: 'message',
       content: [
@@ -144,7 +144,15 @@ describe('anthropic stream events', () => {
       ],
     });
     const events = await collectEvents(await adapter.stream(testRequest(), testContext()));
-    expect(events.map((event) => event.type)).toEqual(['response-start', 'text-delta', 'text-delta', 'text-delta', 'finish']);
+    expect(events.map((event) => event.type)).toEqual([
+      'response-start',
+      'reasoning-redacted',
+      'text-delta',
+      'text-delta',
+      'text-delta',
+      'finish',
+    ]);
+    expect(events[1]).toEqual({ type: 'reasoning-redacted', data: 'EmwKAhgBEgy3va3pzix' });
     expect(joined(events, 'text-delta')).toBe('visible');
   });
 });

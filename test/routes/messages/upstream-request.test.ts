@@ -16,13 +16,17 @@ const bashTool = {
   },
 };
 
-/** Claude Code's follow-up turn (as captured on the wire), with a second call and an error result. */
+/**
+ * Claude Code's follow-up turn (as captured on the wire), with a second call and an error result; its redacted
+ * thinking is Claude's alone, left out for any other model.
+ */
 const transcript = [
   { role: 'user', content: [{ type: 'text', text: 'Create probe.txt', cache_control: { type: 'ephemeral' } }] },
   {
     role: 'assistant',
     content: [
       { type: 'thinking', thinking: 'Let me think.', signature: 'ZmFrZXNpZw==' },
+      { type: 'redacted_thinking', data: 'ZW5jcnlwdGVk' },
       { type: 'text', text: 'I will run a command.' },
       { type: 'tool_use', id: 'toolu_01ABC', name: 'Bash', input: { command: 'echo hello > probe.txt', description: 'write probe' } },
       { type: 'tool_use', id: 'toolu_01DEF', name: 'Bash', input: { command: 'cat probe.txt' } },
@@ -316,7 +320,7 @@ describe('files', () => {
 });
 
 describe('to an Anthropic upstream', () => {
-  it('thinking with its signature round-trips, redacted thinking is dropped, and anthropic-beta/version are forwarded', async () => {
+  it('thinking with its signature and redacted thinking round-trip in place, and anthropic-beta/version are forwarded', async () => {
     messagesKit.kit.anthropic.enqueue({ type: 'message', content: [{ type: 'text', text: 'ok' }] });
     const response = await post(
       messagesKit.url,
@@ -350,6 +354,7 @@ describe('to an Anthropic upstream', () => {
         role: 'assistant',
         content: [
           { type: 'thinking', thinking: 'Let me think.', signature: 'ZmFrZXNpZw==' },
+          { type: 'redacted_thinking', data: 'opaque' },
           { type: 'tool_use', id: 'toolu_01ABC', name: 'Bash', input: { command: 'ls' } },
         ],
       },
