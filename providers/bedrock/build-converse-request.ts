@@ -168,7 +168,11 @@ function blocksOf(message: Exclude<Message, { role: 'system' }>, context: BlockC
         // (reasoningContent.redactedContent, a blob); no other model can read it.
         if (part.type === 'redacted-reasoning')
           return context.claude ? [{ reasoningContent: { redactedContent: Buffer.from(part.data, 'base64') } }] : [];
-        return [{ reasoningContent: { reasoningText: { text: part.text, ...(part.signature ? { signature: part.signature } : {}) } } }];
+        // Claude verifies every thinking block's signature and refuses one without ("thinking.signature: Field
+        // required", maximhq/bifrost#6942): reasoning from another model, or with its signature lost, is left out for
+        // it, as the Anthropic adapter does; Nova and others take reasoning unsigned.
+        if (!part.signature) return context.claude ? [] : [{ reasoningContent: { reasoningText: { text: part.text } } }];
+        return [{ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } }];
       });
     case 'tool':
       return message.content.flatMap((part) =>

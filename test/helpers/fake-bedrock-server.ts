@@ -95,7 +95,7 @@ function exceptionFrame(exceptionType: string, message: string): Uint8Array {
 type ConverseDocument = { name?: unknown; format?: unknown };
 type ConverseBlock = {
   text?: string;
-  reasoningContent?: { reasoningText?: unknown; redactedContent?: unknown };
+  reasoningContent?: { reasoningText?: { text?: string; signature?: string }; redactedContent?: unknown };
   document?: ConverseDocument;
   toolUse?: { toolUseId?: string };
   toolResult?: { toolUseId?: string; content?: { text?: string; image?: unknown; document?: ConverseDocument }[] };
@@ -226,6 +226,13 @@ function refusal(modelId: string, body: ConverseBody, modelsWithoutToolChoice: r
     return `This model doesn't support the toolConfig.toolChoice.${choice} field. Remove toolConfig.toolChoice.${choice} and try again.`;
   const lastTurnRefused = modelId.includes('anthropic.') ? thinkingTurnRefusal(messages, thinking) : undefined;
   if (lastTurnRefused) return lastTurnRefused;
+  // Claude verifies the signature of every thinking block it is given: without one, "thinking.signature: Field
+  // required" (maximhq/bifrost#6942, measured on Converse; Nova and MiniMax take unsigned reasoning).
+  if (modelId.includes('anthropic.'))
+    for (const [position, message] of messages.entries())
+      for (const [index, block] of (message.content ?? []).entries())
+        if (block.reasoningContent?.reasoningText !== undefined && !block.reasoningContent.reasoningText.signature)
+          return `The model returned the following errors: messages.${position}.content.${index}.thinking.signature: Field required`;
   if (modelId.includes('anthropic.')) {
     for (const [position, message] of messages.entries()) {
       const previous = messages[position - 1];
