@@ -20,7 +20,7 @@ export function startTranslatingFloor(upstreamUrl: string, port = 0): Promise<Ru
       const chunks: Buffer[] = [];
       for await (const chunk of incoming) chunks.push(chunk as Buffer);
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatBody;
-        const response = await sendUpstream(dispatcher, upstreamUrl, body);
+      const response = await sendUpstream(dispatcher, upstreamUrl, body);
       if (body.stream === true) {
         // A stream's frames pass through as they come (the probe asks for one; the lanes measure whole replies).
         outgoing.writeHead(response.statusCode, { 'content-type': 'text/event-stream' });
