@@ -19,6 +19,18 @@ const weatherTool = {
 };
 
 let setup: GatewayWithOpenAiUpstream;
+
+/** A streamed request for a Place to the prompted model, with a tool beside it; `extra` holds gateway fields (agent_format). */
+function promptedPlaceStream(extra: Record<string, unknown> = {}) {
+  return setup.client.chat.completions.create({
+    model: 'prompted/Qwen/Qwen3-8B',
+    messages: [{ role: 'user', content: 'Where?' }],
+    tools: [weatherTool],
+    response_format: zodResponseFormat(Place, 'place'),
+    stream: true,
+    ...extra,
+  });
+}
 beforeAll(async () => {
   setup = await startGatewayWithOpenAiUpstream({ local: 'native', prompted: 'prompted' });
 });
@@ -65,14 +77,7 @@ describe('streamed structured outputs through the SDK stream helpers', () => {
   it("agent_format passthrough keeps a streamed reply's text as the model wrote it, markup and all", async () => {
     const written = 'Checking {city}.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
     setup.upstream.enqueue({ type: 'chat', content: written, fragmentSize: 3 });
-    const stream = await setup.client.chat.completions.create({
-      model: 'prompted/Qwen/Qwen3-8B',
-      messages: [{ role: 'user', content: 'Where?' }],
-      tools: [weatherTool],
-      response_format: zodResponseFormat(Place, 'place'),
-      stream: true,
-      ...{ agent_format: 'passthrough' },
-    });
+    const stream = await promptedPlaceStream({ agent_format: 'passthrough' });
     let content = '';
     const calls: string[] = [];
     for await (const chunk of stream) {
@@ -85,13 +90,7 @@ describe('streamed structured outputs through the SDK stream helpers', () => {
 
   it('a streamed reply with no JSON in it reaches the client as the model wrote it, with the verdict', async () => {
     setup.upstream.enqueue({ type: 'chat', content: 'I do not know {that} place.', fragmentSize: 3 });
-    const stream = await setup.client.chat.completions.create({
-      model: 'prompted/Qwen/Qwen3-8B',
-      messages: [{ role: 'user', content: 'Where?' }],
-      tools: [weatherTool],
-      response_format: zodResponseFormat(Place, 'place'),
-      stream: true,
-    });
+    const stream = await promptedPlaceStream();
     let content = '';
     let diagnostics: unknown;
     for await (const chunk of stream) {

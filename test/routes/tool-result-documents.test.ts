@@ -202,26 +202,22 @@ describe('PDFs returned by a tool', () => {
   });
 });
 
+/** A user's own PDF, as a Messages client attaches one. */
+const q3Report = { type: 'document', title: 'q3.pdf', source: { type: 'base64', media_type: 'application/pdf', data: pdf } };
+
+/** One user turn of `content` to Claude on Bedrock through the Messages API. */
+function askBedrock(content: unknown[]): Promise<unknown> {
+  return postForOk(
+    `${fakes.gateway.baseUrl}/v1/messages`,
+    { model: claudeModels.bedrock, max_tokens: 100, messages: [{ role: 'user', content }] },
+    messagesHeaders,
+  );
+}
+
 describe("a user's PDF to Claude on Bedrock", () => {
   it('is a document block of the turn, as Converse takes one', async () => {
     fakes.bedrock.enqueue({ type: 'message', text: 'A report.' });
-    await postForOk(
-      `${fakes.gateway.baseUrl}/v1/messages`,
-      {
-        model: claudeModels.bedrock,
-        max_tokens: 100,
-        messages: [
-          {
-            role: 'user',
-            content: [
-              { type: 'document', title: 'q3.pdf', source: { type: 'base64', media_type: 'application/pdf', data: pdf } },
-              { type: 'text', text: 'What is this?' },
-            ],
-          },
-        ],
-      },
-      messagesHeaders,
-    );
+    await askBedrock([q3Report, { type: 'text', text: 'What is this?' }]);
     expect(lastTurn(fakes.bedrock.requests)?.content).toEqual([
       { document: { format: 'pdf', name: 'q3', source: { bytes: pdf } } },
       { text: 'What is this?' },
@@ -230,20 +226,7 @@ describe("a user's PDF to Claude on Bedrock", () => {
 
   it('alone in its turn gets a text block beside it, which Converse requires', async () => {
     fakes.bedrock.enqueue({ type: 'message', text: 'A report.' });
-    await postForOk(
-      `${fakes.gateway.baseUrl}/v1/messages`,
-      {
-        model: claudeModels.bedrock,
-        max_tokens: 100,
-        messages: [
-          {
-            role: 'user',
-            content: [{ type: 'document', title: 'q3.pdf', source: { type: 'base64', media_type: 'application/pdf', data: pdf } }],
-          },
-        ],
-      },
-      messagesHeaders,
-    );
+    await askBedrock([q3Report]);
     expect(lastTurn(fakes.bedrock.requests)?.content).toEqual([
       { document: { format: 'pdf', name: 'q3', source: { bytes: pdf } } },
       { text: '(attached: q3)' },
